@@ -1,0 +1,37 @@
+#pragma once
+// Result: what a backend computed for a Problem, whichever backend ran. All matrices are
+// row-major float32 on the host.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/common/matrix.h"
+
+namespace attnviz {
+
+struct HeadResult {
+  Matrix scores;   // N × M raw scores Q_h·K_hᵀ, before scaling and masking
+  Matrix weights;  // N × M softmax weights; masked entries exactly 0
+  Matrix context;  // N × d_v, A_h·V_h
+};
+
+struct Timing {
+  double total_ms = 0.0;
+  // Named stages in execution order, e.g. {"projections", 0.2}, {"scores", 1.1}, ...
+  std::vector<std::pair<std::string, double>> stages_ms;
+};
+
+struct Result {
+  std::string backend;  // "cpu" or "vulkan"
+  std::string device;   // e.g. "Eigen 3.4.0 (2 threads)" or the Vulkan device name
+  std::vector<std::string> tokens;
+  std::vector<std::string> source_tokens;
+  MaskMatrix mask;               // N × M, 1 = visible
+  std::vector<int> masked_rows;  // rows with no visible key (all-zero weights and context)
+  std::vector<HeadResult> heads;
+  Matrix output;  // N × (H·d_v), or N × d_out when W_O is given
+  Timing timing;
+};
+
+}  // namespace attnviz

@@ -1,0 +1,19 @@
+#include "core/common/error.h"
+
+namespace attnviz {
+namespace {
+std::string compose(const std::string& origin, const std::string& pointer, const std::string& problem) {
+  std::string text;
+  if (!origin.empty()) text += origin + ": ";
+  if (!pointer.empty()) text += pointer + ": ";
+  return text + problem;
+}
+}  // namespace
+
+InputError::InputError(std::string origin, std::string pointer, std::string problem)
+    : std::runtime_error(compose(origin, pointer, problem)),
+      origin_(std::move(origin)),
+      pointer_(std::move(pointer)),
+      problem_(std::move(problem)) {}
+
+}  // namespace attnviz

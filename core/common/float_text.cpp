@@ -1,0 +1,23 @@
+#include "core/common/float_text.h"
+
+#include <charconv>
+#include <cstdlib>
+
+namespace attnviz {
+
+std::string format_float(float f) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
+  (void)ec;  // 32 bytes always suffice for a float
+  return std::string(buffer, end);
+}
+
+double json_number(float f) {
+  const std::string text = format_float(f);
+  const double shortest = std::strtod(text.c_str(), nullptr);
+  // Reading text as a double then rounding to float can, in rare double-rounding cases,
+  // land on a neighbour; fall back to the exact value, which always round-trips.
+  return static_cast<float>(shortest) == f ? shortest : static_cast<double>(f);
+}
+
+}  // namespace attnviz

@@ -1,0 +1,15 @@
+#pragma once
+// Shortest decimal text for float32 values, so files stay readable ("0.3374", not
+// "0.33739998936653137") and still read back to the identical float.
+
+#include <string>
+
+namespace attnviz {
+
+// The double whose shortest decimal form is the shortest text of f, and that converts back
+// to exactly f. Hand it to nlohmann::json, which prints doubles in shortest form.
+double json_number(float f);
+
+std::string format_float(float f);  // shortest round-trip text, e.g. "0.3374", "-1e-07"
+
+}  // namespace attnviz
