@@ -15,7 +15,7 @@ packages=(
   # fonts with Hangul for the UI and exported labels
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools
-  libgtest-dev xvfb xauth x11-utils imagemagick
+  libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy
 )
 
 missing=()
