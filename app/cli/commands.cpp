@@ -1,0 +1,37 @@
+#include "app/cli/commands.h"
+
+#include <ostream>
+
+namespace attnviz::cli {
+
+void print_usage(std::ostream& out) {
+  out << "attnviz " ATTNVIZ_VERSION " - see how transformer attention is computed\n"
+         "\n"
+         "Usage:\n"
+         "  attnviz [--scenario FILE]                 open the window (FILE or preset:NAME)\n"
+         "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
+         "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--out FILE]\n"
+         "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
+         "  attnviz devices                            list Vulkan devices and the one chosen\n"
+         "  attnviz --version | --help | COMMAND --help\n"
+         "\n"
+         "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
+}
+
+int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) return -1;
+  const Args rest(args.begin() + 1, args.end());
+  const std::string& command = args.front();
+  if (command == "compute") return run_compute_command(rest, out, err);
+  if (command == "--version") {
+    out << "attnviz " ATTNVIZ_VERSION "\n";
+    return 0;
+  }
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_usage(out);
+    return 0;
+  }
+  return -1;
+}
+
+}  // namespace attnviz::cli

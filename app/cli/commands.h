@@ -1,0 +1,23 @@
+#pragma once
+// The headless subcommands of the attnviz binary. Each takes the arguments after its name
+// and returns the process exit code; errors propagate as exceptions that main() maps to
+// exit codes (InputError → 2, BackendUnavailable → 3, anything else → 1).
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnviz::cli {
+
+using Args = std::vector<std::string>;
+
+int run_compute_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_devices_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
+
+// The subcommand named args[0], or -1 when args[0] is not a subcommand.
+int run_subcommand(const Args& args, std::ostream& out, std::ostream& err);
+
+void print_usage(std::ostream& out);
+
+}  // namespace attnviz::cli

@@ -1,0 +1,96 @@
+// attnviz compute: a scenario in, the attnviz-result/1 JSON out (DESIGN.md).
+
+#include <iomanip>
+#include <ostream>
+
+#include "app/cli/args.h"
+#include "app/cli/backend_choice.h"
+#include "app/cli/commands.h"
+#include "core/attention/compare.h"
+#include "core/attention/result_json.h"
+#include "core/common/atomic_file.h"
+#include "core/common/error.h"
+#include "core/model/problem.h"
+#include "core/model/scenario_json.h"
+
+namespace attnviz::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: attnviz compute --scenario FILE [options]\n"
+    "\n"
+    "Computes attention for a scenario and writes the attnviz-result/1 JSON.\n"
+    "\n"
+    "Options:\n"
+    "  --scenario FILE        a scenario file, or preset:NAME for a bundled preset\n"
+    "  --backend KIND         cpu (Eigen, the default), vulkan, or both (runs both, writes the\n"
+    "                         Vulkan result and prints the largest differences per matrix)\n"
+    "  --out FILE             write the JSON to FILE instead of standard output\n"
+    "  --device N             the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
+    "  --skip-masked-scores   do not compute raw scores the mask hides (they read as 0): faster\n"
+    "                         for long causal or windowed sequences\n"
+    "\n"
+    "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
+
+const std::vector<OptionSpec> kOptions = {
+    {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false}};
+
+void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
+  err << "largest differences, vulkan - cpu:\n";
+  err << "  " << std::left << std::setw(18) << "matrix" << std::right << std::setw(12) << "max abs" << std::setw(12)
+      << "max rel" << "   at (row, col)\n";
+  double worst = 0.0;
+  for (const MatrixDifference& diff : diffs) {
+    err << "  " << std::left << std::setw(18) << diff.name << std::right << std::scientific << std::setprecision(2)
+        << std::setw(12) << diff.max_abs << std::setw(12) << diff.max_rel << std::defaultfloat << "   (" << diff.row
+        << ", " << diff.col << ")\n";
+    worst = std::max(worst, diff.max_abs);
+  }
+  err << "  overall max abs difference: " << std::scientific << std::setprecision(2) << worst << std::defaultfloat
+      << (worst <= 1e-5 ? " (within 1e-5)" : " (ABOVE 1e-5)") << "\n";
+}
+
+void write_output(const std::string& json, const std::optional<std::string>& path, std::ostream& out) {
+  if (path) {
+    write_file_atomically(*path, json);
+  } else {
+    out << json;
+  }
+}
+
+}  // namespace
+
+int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz compute");
+  if (parsed.has("--help")) {
+    out << kHelp;
+    return 0;
+  }
+  if (!parsed.positionals().empty()) {
+    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz compute --help)");
+  }
+  const std::optional<std::string> scenario_path = parsed.get("--scenario");
+  if (!scenario_path) throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME)");
+  const std::string backend = parsed.get_or("--backend", "cpu");
+  require_choice("--backend", backend, {"cpu", "vulkan", "both"});
+  const std::optional<int> device = parsed.get_int("--device", 0, 1023);
+  ComputeOptions options;
+  options.scores_under_mask = !parsed.has("--skip-masked-scores");
+
+  const LoadedScenario loaded = load_scenario(*scenario_path);
+  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
+  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+
+  if (backend != "both") {
+    const Result result = make_backend(backend, device)->compute(problem, options);
+    write_output(result_to_json(result), parsed.get("--out"), out);
+    return 0;
+  }
+  const Result reference = make_backend("cpu", device)->compute(problem, options);
+  const Result result = make_backend("vulkan", device)->compute(problem, options);
+  write_output(result_to_json(result), parsed.get("--out"), out);
+  print_differences(compare_results(result, reference), err);
+  return 0;
+}
+
+}  // namespace attnviz::cli

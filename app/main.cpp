@@ -1,0 +1,37 @@
+// attnviz: one binary for the window and the headless subcommands (DESIGN.md "Command line").
+// main() only dispatches and maps errors to exit codes: 2 bad input, 3 backend unavailable,
+// 1 anything else.
+
+#include <exception>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "core/common/error.h"
+
+namespace {
+
+int dispatch(const attnviz::cli::Args& args) {
+  const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
+  if (code >= 0) return code;
+  std::cerr << "attnviz: unknown command '" << args.front() << "'\n\n";
+  attnviz::cli::print_usage(std::cerr);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const attnviz::cli::Args args(argv + 1, argv + argc);
+  try {
+    return dispatch(args);
+  } catch (const attnviz::InputError& error) {
+    std::cerr << "attnviz: error: " << error.what() << "\n";
+    return 2;
+  } catch (const attnviz::BackendUnavailable& error) {
+    std::cerr << "attnviz: backend unavailable: " << error.what() << "\n";
+    return 3;
+  } catch (const std::exception& error) {
+    std::cerr << "attnviz: error: " << error.what() << "\n";
+    return 1;
+  }
+}
