@@ -1,0 +1,160 @@
+// `attnviz compute` and the top-level options, run as a user would (DESIGN.md "Command line").
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "core/model/problem.h"
+#include "tests/attention/reference_attention.h"
+#include "tests/cli/run_attnviz.h"
+
+namespace attnviz {
+namespace {
+
+using testing::run_attnviz;
+
+class ComputeCommand : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write_scenario(const std::string& name, const std::string& json) const {
+    const auto path = dir_ / name;
+    std::ofstream(path) << json;
+    return path.string();
+  }
+
+  std::filesystem::path dir_;
+};
+
+// The life-is-short numbers of the foundation issue, typed in independently of the preset file.
+Problem life_is_short() {
+  Problem p;
+  p.tokens = p.source_tokens = {"Life", "is", "short", "eat", "dessert", "first"};
+  p.x = Matrix(6, 3);
+  p.x.data = {0.3374f, -0.1778f, -0.3035f, 0.1794f, 1.8951f, 0.4954f, 0.2692f, -0.0770f, -1.0205f,
+              -0.2196f, -0.3792f, 0.7671f, -0.5880f, 0.3486f, 0.6603f, -1.1925f, 0.6984f, -1.4097f};
+  p.xs = p.x;
+  p.wq = Matrix(3, 2);
+  p.wq.data = {0.2961f, 0.5166f, 0.2517f, 0.6886f, 0.0740f, 0.8665f};
+  p.wk = Matrix(3, 2);
+  p.wk.data = {0.1366f, 0.1025f, 0.1841f, 0.7264f, 0.3153f, 0.6871f};
+  p.wv = Matrix(3, 4);
+  p.wv.data = {0.0756f, 0.1966f, 0.3164f, 0.4017f, 0.1186f, 0.8274f, 0.3821f, 0.6605f, 0.8536f, 0.5932f, 0.6367f, 0.9826f};
+  p.d_k = 2;
+  p.d_v = 4;
+  p.scale = static_cast<float>(1.0 / std::sqrt(2.0));
+  return p;
+}
+
+const char* kValidScenario = R"({
+  "format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 2, "num_heads": 2, "num_kv_heads": 1,
+  "d_k": 1, "d_v": 1, "seed": 3, %EXTRA%
+  "mask": {"causal": true}
+})";
+
+std::string scenario_with(const std::string& extra) {
+  std::string text = kValidScenario;
+  return text.replace(text.find("%EXTRA%"), 7, extra);
+}
+
+TEST(Cli, VersionAndHelp) {
+  const auto version = run_attnviz("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out, "attnviz " ATTNVIZ_VERSION "\n");
+  const auto help = run_attnviz("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* word : {"compute", "export", "devices", "--screenshot", "Exit codes"}) EXPECT_NE(help.out.find(word), std::string::npos) << word;
+  const auto compute_help = run_attnviz("compute --help");
+  EXPECT_EQ(compute_help.exit_code, 0);
+  EXPECT_NE(compute_help.out.find("--backend"), std::string::npos);
+}
+
+TEST(Cli, UnknownCommandOrOptionIsBadInput) {
+  const auto command = run_attnviz("frobnicate");
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_NE(command.err.find("unknown command 'frobnicate'"), std::string::npos) << command.err;
+  const auto option = run_attnviz("compute --scenario preset:life-is-short --colour red");
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.err.find("--colour"), std::string::npos) << option.err;
+  const auto backend = run_attnviz("compute --scenario preset:life-is-short --backend gpu");
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(backend.err.find("\"gpu\" is not one of: cpu, vulkan, both"), std::string::npos) << backend.err;
+  const auto missing = run_attnviz("compute");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--scenario"), std::string::npos) << missing.err;
+}
+
+TEST_F(ComputeCommand, LifeIsShortPresetPrintsTheResultJsonMatchingAnIndependentReference) {
+  const auto run = run_attnviz("compute --scenario preset:life-is-short");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["format"], "attnviz-result/1");
+  EXPECT_EQ(json["backend"], "cpu");
+  EXPECT_EQ(json["tokens"], nlohmann::json({"Life", "is", "short", "eat", "dessert", "first"}));
+  const testing::ReferenceResult expected = testing::reference_attention(life_is_short());
+  ASSERT_EQ(json["heads"].size(), 1u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t j = 0; j < 6; ++j) {
+      EXPECT_NEAR(json["heads"][0]["scores"][i][j].get<double>(), expected.heads[0].scores[i][j], 1e-5);
+      EXPECT_NEAR(json["heads"][0]["weights"][i][j].get<double>(), expected.heads[0].weights[i][j], 1e-5);
+    }
+    for (std::size_t d = 0; d < 4; ++d) EXPECT_NEAR(json["output"][i][d].get<double>(), expected.output[i][d], 1e-5);
+  }
+}
+
+TEST_F(ComputeCommand, OutWritesTheFileAndUnknownFieldsOnlyWarn) {
+  const std::string scenario = write_scenario("s.json", scenario_with(R"("colour": "red",)"));
+  const std::string out = (dir_ / "r.json").string();
+  const auto run = run_attnviz("compute --scenario " + scenario + " --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_NE(run.err.find("/colour"), std::string::npos) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(testing::read_text(out));
+  EXPECT_EQ(json["heads"].size(), 2u);
+  EXPECT_EQ(json["mask"], nlohmann::json::parse("[[1,0,0],[1,1,0],[1,1,1]]"));
+}
+
+struct BadScenario {
+  const char* name;
+  std::string json;
+  const char* pointer;  // must appear in the message, with the file name
+};
+
+TEST_F(ComputeCommand, EveryMalformedScenarioExitsTwoNamingFileAndField) {
+  const std::vector<BadScenario> cases = {
+      {"not-json", "{\"format\": ", ""},
+      {"unknown-format", R"({"format": "attnviz-scenario/9", "sentence": "a"})", "/format"},
+      {"wrong-shape", scenario_with(R"("wq": [[1, 2, 3], [4, 5, 6]],)"), "/wq"},
+      {"heads-not-divisible", R"({"format": "attnviz-scenario/1", "sentence": "a b", "d_model": 2, "num_heads": 3,
+          "num_kv_heads": 2, "d_k": 1, "d_v": 1})", "/num_kv_heads"},
+      {"negative-window", R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 2,
+          "mask": {"window": -1}})", "/mask/window"},
+      {"global-out-of-range", R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 2,
+          "mask": {"window": 1, "global": [0, 7]}})", "/mask/global/1"},
+      {"infinite-value", scenario_with(R"("wv": [[1, 1e999], [0, 0]],)"), "/wv/0/1"},
+      {"embeddings-rows", scenario_with(R"("embeddings": [[1, 2], [3, 4]],)"), "/embeddings"},
+  };
+  for (const BadScenario& bad : cases) {
+    SCOPED_TRACE(bad.name);
+    const std::string path = write_scenario(std::string(bad.name) + ".json", bad.json);
+    const auto run = run_attnviz("compute --scenario " + path);
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find(path), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(bad.pointer), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty());
+  }
+}
+
+TEST_F(ComputeCommand, MissingFileAndUnknownPresetAreBadInput) {
+  const auto missing = run_attnviz("compute --scenario " + (dir_ / "nope.json").string());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nope.json"), std::string::npos) << missing.err;
+  const auto preset = run_attnviz("compute --scenario preset:no-such-thing");
+  EXPECT_EQ(preset.exit_code, 2);
+  EXPECT_NE(preset.err.find("life-is-short"), std::string::npos) << "lists the presets: " << preset.err;
+}
+
+}  // namespace
+}  // namespace attnviz

@@ -1,0 +1,51 @@
+#pragma once
+// Runs the built attnviz binary as a user would, capturing exit code, stdout and stderr.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace attnviz::testing {
+
+struct CommandOutput {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// A fresh directory under /tmp for one test, removed by the caller's fixture.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("attnviz-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// `environment` is prefixed to the command line, e.g. "VK_DRIVER_FILES=/nonexistent".
+inline CommandOutput run_attnviz(const std::string& arguments, const std::string& environment = "") {
+  const auto dir = scratch_dir("run");
+  const auto out_path = dir / "stdout";
+  const auto err_path = dir / "stderr";
+  const std::string command = environment + " '" ATTNVIZ_BIN "' " + arguments + " >'" + out_path.string() + "' 2>'" +
+                              err_path.string() + "' </dev/null";
+  const int status = std::system(command.c_str());
+  CommandOutput output;
+  output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  output.out = read_text(out_path);
+  output.err = read_text(err_path);
+  std::filesystem::remove_all(dir);
+  return output;
+}
+
+}  // namespace attnviz::testing
