@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Configures and builds attnviz into build/<variant>: release (default) or asan (ASan+UBSan).
+# Warnings are errors in both, as in CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=${1:-release}
+case "$variant" in
+  release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON) ;;
+  *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
+esac
+cmake -S . -B "build/$variant" -G Ninja -DATTNVIZ_WERROR=ON "${flags[@]}" >/dev/null
+cmake --build "build/$variant" -j "$(nproc)"

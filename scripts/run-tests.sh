@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what attnviz needs, then builds and runs every test through CTest twice:
+# a release build with -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Vulkan runs on whatever driver is present (lavapipe in CI), windows under Xvfb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+jobs=$(nproc)
+
+./scripts/build.sh release
+ctest --test-dir build/release --output-on-failure -j "$jobs"
+
+./scripts/build.sh asan
+# LeakSanitizer stays off: Mesa's shader JIT and the Vulkan loader keep allocations until
+# exit by design, and their reports would bury ours. Tests labelled "slow" (the largest
+# sequences) run only in the release build, where they take seconds rather than minutes.
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" -LE slow
