@@ -1,0 +1,127 @@
+#include "core/vk/buffer.h"
+
+#include <bit>
+#include <cstring>
+#include <utility>
+
+#include "core/vk/check.h"
+#include "core/vk/context.h"
+
+namespace attnviz::vk {
+
+int find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t type_bits,
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+  int best = -1;
+  int best_score = -1;
+  for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+    if ((type_bits & (1u << i)) == 0 || (flags & required) != required) continue;
+    const int score = std::popcount(flags & preferred);
+    if (score > best_score) {
+      best = static_cast<int>(i);
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind)
+    : size_(size), usage_(usage) {
+  const VkDevice device = context.device();
+  VkBufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.size = size;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  buffer_ = RawBuffer(device, buffer);
+
+  VkMemoryRequirements requirements{};
+  vkGetBufferMemoryRequirements(device, buffer, &requirements);
+  VkMemoryPropertyFlags required = 0;
+  VkMemoryPropertyFlags preferred = 0;
+  switch (kind) {
+    case MemoryKind::DeviceLocal:
+      preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+      break;
+    case MemoryKind::HostUpload:
+      required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+      preferred = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      break;
+    case MemoryKind::HostReadback:
+      required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+      preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      break;
+  }
+  const VkPhysicalDeviceMemoryProperties& memory = context.memory_properties();
+  const int type = find_memory_type(memory, requirements.memoryTypeBits, required, preferred);
+  if (type < 0) throw VulkanError("vkAllocateMemory (no suitable memory type)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
+
+  VkMemoryAllocateInfo allocate{};
+  allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = static_cast<std::uint32_t>(type);
+  VkDeviceMemory handle = VK_NULL_HANDLE;
+  check(vkAllocateMemory(device, &allocate, nullptr, &handle), "vkAllocateMemory");
+  memory_ = DeviceMemory(device, handle);
+  check(vkBindBufferMemory(device, buffer, handle, 0), "vkBindBufferMemory");
+
+  const VkMemoryPropertyFlags flags = memory.memoryTypes[type].propertyFlags;
+  coherent_ = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  if ((flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0) {
+    void* pointer = nullptr;
+    check(vkMapMemory(device, handle, 0, VK_WHOLE_SIZE, 0, &pointer), "vkMapMemory");
+    mapped_ = static_cast<std::byte*>(pointer);
+  }
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : memory_(std::move(other.memory_)),
+      buffer_(std::move(other.buffer_)),
+      size_(std::exchange(other.size_, 0)),
+      usage_(std::exchange(other.usage_, 0)),
+      mapped_(std::exchange(other.mapped_, nullptr)),
+      coherent_(other.coherent_) {}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    buffer_ = std::move(other.buffer_);
+    memory_ = std::move(other.memory_);
+    size_ = std::exchange(other.size_, 0);
+    usage_ = std::exchange(other.usage_, 0);
+    mapped_ = std::exchange(other.mapped_, nullptr);
+    coherent_ = other.coherent_;
+  }
+  return *this;
+}
+
+void Buffer::write(VkDeviceSize offset, const void* data, VkDeviceSize bytes) const {
+  if (bytes == 0) return;
+  std::memcpy(mapped_ + offset, data, static_cast<std::size_t>(bytes));
+}
+
+void Buffer::read(VkDeviceSize offset, void* data, VkDeviceSize bytes) const {
+  if (bytes == 0) return;
+  std::memcpy(data, mapped_ + offset, static_cast<std::size_t>(bytes));
+}
+
+void Buffer::flush() const {
+  if (coherent_ || mapped_ == nullptr) return;
+  VkMappedMemoryRange range{};
+  range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+  range.memory = memory_.get();
+  range.size = VK_WHOLE_SIZE;
+  check(vkFlushMappedMemoryRanges(memory_.device(), 1, &range), "vkFlushMappedMemoryRanges");
+}
+
+void Buffer::invalidate() const {
+  if (coherent_ || mapped_ == nullptr) return;
+  VkMappedMemoryRange range{};
+  range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+  range.memory = memory_.get();
+  range.size = VK_WHOLE_SIZE;
+  check(vkInvalidateMappedMemoryRanges(memory_.device(), 1, &range), "vkInvalidateMappedMemoryRanges");
+}
+
+}  // namespace attnviz::vk

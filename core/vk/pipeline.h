@@ -1,0 +1,49 @@
+#pragma once
+// Shader modules and compute pipelines built from SPIR-V embedded in the binary
+// (see cmake/AttnvizShaders.cmake). A compute pipeline here has one descriptor set of storage
+// buffers (bindings 0..n-1), one push-constant block and specialization constants.
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/vk/handle.h"
+
+namespace attnviz::vk {
+
+ShaderModule create_shader_module(VkDevice device, std::span<const std::uint32_t> spirv);
+
+// 32-bit specialization constants by constant_id.
+class SpecializationConstants {
+ public:
+  SpecializationConstants& set(std::uint32_t id, std::uint32_t value);
+  [[nodiscard]] VkSpecializationInfo info() const;  // valid while this object lives unchanged
+
+ private:
+  std::vector<VkSpecializationMapEntry> entries_;
+  std::vector<std::uint32_t> values_;
+};
+
+class ComputePipeline {
+ public:
+  ComputePipeline() = default;
+  ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv, std::uint32_t storage_buffers,
+                  std::uint32_t push_constant_bytes, const SpecializationConstants& constants);
+
+  [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
+  [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
+  [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
+  [[nodiscard]] std::uint32_t storage_buffers() const { return storage_buffers_; }
+  [[nodiscard]] std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
+
+ private:
+  DescriptorSetLayout set_layout_;
+  PipelineLayout layout_;
+  Pipeline pipeline_;
+  std::uint32_t storage_buffers_ = 0;
+  std::uint32_t push_constant_bytes_ = 0;
+};
+
+}  // namespace attnviz::vk

@@ -1,0 +1,14 @@
+#pragma once
+// What a device must offer for attnviz's compute shaders: one place for the device check and
+// the shaders' expectations.
+
+#include <vulkan/vulkan.h>
+
+namespace attnviz::vk {
+
+// The shaders reduce rows with subgroupMax/subgroupAdd and share values with subgroupBroadcast.
+inline constexpr VkSubgroupFeatureFlags kRequiredSubgroupOperations =
+    VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+inline constexpr const char* kRequiredSubgroupOperationsText = "basic, arithmetic, ballot";
+
+}  // namespace attnviz::vk
