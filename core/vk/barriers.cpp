@@ -43,6 +43,11 @@ void device_to_host(VkCommandBuffer cmd) {
                  VK_ACCESS_HOST_READ_BIT);
 }
 
+void fragment_to_compute(VkCommandBuffer cmd) {
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 0, nullptr);
+}
+
 void compute_to_fragment(VkCommandBuffer cmd, std::span<const VkBuffer> buffers) {
   std::vector<VkBufferMemoryBarrier> list;
   list.reserve(buffers.size());

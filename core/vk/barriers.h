@@ -24,6 +24,10 @@ void device_to_host(VkCommandBuffer cmd);
 // heatmaps): compute writes become visible to fragment-shader reads.
 void compute_to_fragment(VkCommandBuffer cmd, std::span<const VkBuffer> buffers);
 
+// A recompute overwrites buffers that draws submitted earlier on the same queue may still be
+// reading (write-after-read: an execution dependency suffices).
+void fragment_to_compute(VkCommandBuffer cmd);
+
 // Transfers (copies, fills) wait for earlier shader reads and writes of the same buffers, so a
 // new upload never races the previous recompute.
 void compute_to_transfer_write(VkCommandBuffer cmd);

@@ -127,6 +127,8 @@ void Context::read_device_properties(const ContextOptions& options) {
 
   limits_.max_storage_buffer_range = lowered<VkDeviceSize>(l.maxStorageBufferRange, options.max_storage_buffer_range);
   limits_.min_storage_buffer_offset_alignment = l.minStorageBufferOffsetAlignment;
+  limits_.max_texel_buffer_elements = lowered(l.maxTexelBufferElements, options.max_texel_buffer_elements);
+  limits_.min_texel_buffer_offset_alignment = l.minTexelBufferOffsetAlignment;
   limits_.non_coherent_atom_size = l.nonCoherentAtomSize;
   for (int axis = 0; axis < 3; ++axis) {
     limits_.max_workgroup_count[axis] = lowered(l.maxComputeWorkGroupCount[axis], options.max_workgroup_count);

@@ -29,8 +29,10 @@ struct ContextOptions {
   std::function<VkSurfaceKHR(VkInstance)> create_surface;
 
   // Lower the device's limits (never raise them), so tests can exercise the splitting of
-  // large problems into several dispatches at small sizes.
+  // large problems into several dispatches at small sizes. The attention kernels bind texel
+  // buffers; every range they bind also stays within max_storage_buffer_range.
   std::optional<VkDeviceSize> max_storage_buffer_range;
+  std::optional<std::uint32_t> max_texel_buffer_elements;
   std::optional<std::uint32_t> max_workgroup_count;
   std::optional<std::uint32_t> max_shared_memory;
 };
@@ -39,6 +41,8 @@ struct ContextOptions {
 struct DeviceLimits {
   VkDeviceSize max_storage_buffer_range = 0;
   VkDeviceSize min_storage_buffer_offset_alignment = 1;
+  std::uint32_t max_texel_buffer_elements = 0;
+  VkDeviceSize min_texel_buffer_offset_alignment = 1;
   VkDeviceSize non_coherent_atom_size = 1;
   std::uint32_t max_workgroup_count[3] = {0, 0, 0};
   std::uint32_t max_workgroup_size[3] = {0, 0, 0};

@@ -35,20 +35,21 @@ VkSpecializationInfo SpecializationConstants::info() const {
   return info;
 }
 
-ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv, std::uint32_t storage_buffers,
-                                 std::uint32_t push_constant_bytes, const SpecializationConstants& constants)
-    : storage_buffers_(storage_buffers), push_constant_bytes_(push_constant_bytes) {
-  std::vector<VkDescriptorSetLayoutBinding> bindings(storage_buffers);
-  for (std::uint32_t b = 0; b < storage_buffers; ++b) {
-    bindings[b].binding = b;
-    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings[b].descriptorCount = 1;
-    bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv,
+                                 std::span<const VkDescriptorType> bindings, std::uint32_t push_constant_bytes,
+                                 const SpecializationConstants& constants)
+    : bindings_(bindings.begin(), bindings.end()), push_constant_bytes_(push_constant_bytes) {
+  std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings.size());
+  for (std::uint32_t b = 0; b < layout_bindings.size(); ++b) {
+    layout_bindings[b].binding = b;
+    layout_bindings[b].descriptorType = bindings[b];
+    layout_bindings[b].descriptorCount = 1;
+    layout_bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
   VkDescriptorSetLayoutCreateInfo set_info{};
   set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set_info.bindingCount = storage_buffers;
-  set_info.pBindings = bindings.data();
+  set_info.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
+  set_info.pBindings = layout_bindings.data();
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
   set_layout_ = DescriptorSetLayout(device, set_layout);

@@ -1,7 +1,7 @@
 #pragma once
 // Shader modules and compute pipelines built from SPIR-V embedded in the binary
-// (see cmake/AttnvizShaders.cmake). A compute pipeline here has one descriptor set of storage
-// buffers (bindings 0..n-1), one push-constant block and specialization constants.
+// (see cmake/AttnvizShaders.cmake). A compute pipeline here has one descriptor set (binding b
+// of the type bindings[b]), one push-constant block and specialization constants.
 
 #include <vulkan/vulkan.h>
 
@@ -29,20 +29,20 @@ class SpecializationConstants {
 class ComputePipeline {
  public:
   ComputePipeline() = default;
-  ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv, std::uint32_t storage_buffers,
+  ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv, std::span<const VkDescriptorType> bindings,
                   std::uint32_t push_constant_bytes, const SpecializationConstants& constants);
 
   [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
   [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
   [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
-  [[nodiscard]] std::uint32_t storage_buffers() const { return storage_buffers_; }
+  [[nodiscard]] const std::vector<VkDescriptorType>& bindings() const { return bindings_; }
   [[nodiscard]] std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
 
  private:
   DescriptorSetLayout set_layout_;
   PipelineLayout layout_;
   Pipeline pipeline_;
-  std::uint32_t storage_buffers_ = 0;
+  std::vector<VkDescriptorType> bindings_;
   std::uint32_t push_constant_bytes_ = 0;
 };
 

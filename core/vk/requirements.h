@@ -6,9 +6,9 @@
 
 namespace attnviz::vk {
 
-// The shaders reduce rows with subgroupMax/subgroupAdd and share values with subgroupBroadcast.
+// The softmax reduces rows with subgroupMax / subgroupAdd (shaders/softmax.comp).
 inline constexpr VkSubgroupFeatureFlags kRequiredSubgroupOperations =
-    VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
-inline constexpr const char* kRequiredSubgroupOperationsText = "basic, arithmetic, ballot";
+    VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+inline constexpr const char* kRequiredSubgroupOperationsText = "basic, arithmetic";
 
 }  // namespace attnviz::vk

@@ -1,0 +1,56 @@
+#include "core/vk/kernels.h"
+
+#include <algorithm>
+#include <array>
+
+#include "attnviz_compute_shaders.h"
+#include "core/vk/context.h"
+
+namespace attnviz::vk {
+namespace {
+
+constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+constexpr VkDescriptorType kWrite = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+
+std::uint32_t floor_power_of_two(std::uint32_t value) {
+  std::uint32_t result = 1;
+  while (result * 2 <= value) result *= 2;
+  return result;
+}
+
+}  // namespace
+
+TileConfig choose_tile_config(const Context& context) {
+  const DeviceLimits& limits = context.limits();
+  TileConfig tiles;
+  // Two subgroups' worth of invocations (at least 64, at most 256) keeps lavapipe's 8-wide
+  // subgroups and GPUs' 32/64-wide ones busy without starving small problems of workgroups.
+  const std::uint32_t wanted = std::clamp(2 * limits.subgroup_size, 64u, 256u);
+  const std::uint32_t invocations = floor_power_of_two(std::min(wanted, limits.max_workgroup_invocations));
+  tiles.gemm_x = std::min<std::uint32_t>(8, floor_power_of_two(limits.max_workgroup_size[0]));
+  tiles.gemm_y = std::max<std::uint32_t>(1, std::min(invocations / tiles.gemm_x, floor_power_of_two(limits.max_workgroup_size[1])));
+  tiles.softmax_workgroup = std::min(invocations, floor_power_of_two(limits.max_workgroup_size[0]));
+  return tiles;
+}
+
+Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles) {
+  const VkDevice device = context.device();
+  SpecializationConstants gemm;
+  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
+  SpecializationConstants softmax;
+  softmax.set(0, tiles.softmax_workgroup);
+
+  const std::array<VkDescriptorType, 3> matmul_bindings = {kRead, kRead, kWrite};
+  const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
+  const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
+  pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
+      ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), gemm);
+  pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
+      ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
+  pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
+      ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
+  pipelines_[static_cast<std::size_t>(Kernel::Context)] =
+      ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+}
+
+}  // namespace attnviz::vk

@@ -1,0 +1,98 @@
+#pragma once
+// The attention pipeline's compute kernels: one push-constant struct per shader (mirroring
+// its GLSL block, checked by static_assert), the tile shapes chosen from the device's limits
+// (passed as specialization constants), and the pipelines built once per backend.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/vk/pipeline.h"
+
+namespace attnviz::vk {
+
+class Context;
+
+// shaders/matmul.comp. Offsets and pitches count RGBA32F texels (4 floats) of the bound views.
+struct MatmulPush {
+  std::int32_t rows, quads, inner;
+  std::int32_t a_base, a_pitch, a_batch;
+  std::int32_t b_base, b_pitch, b_batch;
+  std::int32_t c_base, c_pitch, c_batch;
+  std::int32_t row_base, quad_base, batch_base;
+};
+static_assert(sizeof(MatmulPush) == 15 * 4);
+static_assert(offsetof(MatmulPush, batch_base) == 56);
+
+// The mask parameters every masked kernel receives (same order in each GLSL block).
+struct MaskPush {
+  std::int32_t causal, window, has_globals, list_offset, list_count;
+};
+static_assert(sizeof(MaskPush) == 5 * 4);
+
+// shaders/scores.comp
+struct ScoresPush {
+  std::int32_t rows, cols, depth;
+  std::int32_t q_base, q_pitch, q_head;
+  std::int32_t k_base, k_pitch, k_head;
+  std::int32_t s_base, s_pitch, s_head;
+  std::int32_t group, head_base, row_base, quad_base;
+  std::int32_t zero_masked;
+  MaskPush mask;
+};
+static_assert(sizeof(ScoresPush) == 22 * 4);
+static_assert(offsetof(ScoresPush, mask) == 68);
+
+// shaders/softmax.comp
+struct SoftmaxPush {
+  std::int32_t rows, cols;
+  std::int32_t s_base, s_pitch, s_head;
+  std::int32_t w_base, w_pitch, w_head;
+  float scale;
+  std::int32_t head_base, row_base;
+  MaskPush mask;
+};
+static_assert(sizeof(SoftmaxPush) == 16 * 4);
+static_assert(offsetof(SoftmaxPush, scale) == 32);
+
+// shaders/context.comp. out_* count floats: the concatenated output is written per float.
+struct ContextPush {
+  std::int32_t rows, cols, dv;
+  std::int32_t w_base, w_pitch, w_head;
+  std::int32_t v_base, v_pitch, v_head;
+  std::int32_t out_base, out_pitch, out_head;
+  std::int32_t group, head_base, row_base, quad_base;
+  MaskPush mask;
+};
+static_assert(sizeof(ContextPush) == 21 * 4);
+static_assert(offsetof(ContextPush, mask) == 64);
+
+// Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl.
+inline constexpr int kTileRowsPerInvocation = 4;
+inline constexpr int kTileQuadsPerInvocation = 2;
+
+// Workgroup shapes, from maxComputeWorkGroupInvocations / sizes and the subgroup size.
+struct TileConfig {
+  std::uint32_t gemm_x = 8;  // invocations along column quads (a subgroup's lanes read neighbours)
+  std::uint32_t gemm_y = 8;  // invocations along rows
+  std::uint32_t softmax_workgroup = 64;
+
+  [[nodiscard]] int tile_rows() const { return static_cast<int>(gemm_y) * kTileRowsPerInvocation; }
+  [[nodiscard]] int tile_quads() const { return static_cast<int>(gemm_x) * kTileQuadsPerInvocation; }
+};
+
+TileConfig choose_tile_config(const Context& context);
+
+enum class Kernel { Matmul, Scores, Softmax, Context, Count };
+
+class Kernels {
+ public:
+  Kernels(const Context& context, const TileConfig& tiles);
+  [[nodiscard]] const ComputePipeline& get(Kernel kernel) const { return pipelines_[static_cast<std::size_t>(kernel)]; }
+  [[nodiscard]] const TileConfig& tiles() const { return tiles_; }
+
+ private:
+  TileConfig tiles_;
+  ComputePipeline pipelines_[static_cast<std::size_t>(Kernel::Count)];
+};
+
+}  // namespace attnviz::vk

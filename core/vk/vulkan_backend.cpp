@@ -1,0 +1,283 @@
+#include "core/vk/vulkan_backend.h"
+
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <variant>
+
+#include "core/attention/mask.h"
+#include "core/vk/attention_layout.h"
+#include "core/vk/barriers.h"
+#include "core/vk/commands.h"
+#include "core/vk/dispatch_plan.h"
+#include "core/vk/host_packing.h"
+#include "core/vk/kernels.h"
+#include "core/vk/plan_bindings.h"
+#include "core/vk/workspace.h"
+
+namespace attnviz::vk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+MaskPush mask_push(const MaskSetting& mask, const GlobalsTable& globals) {
+  return {mask.causal ? 1 : 0, mask.window ? *mask.window : -1, globals.has_globals ? 1 : 0, globals.list_offset,
+          globals.list_count};
+}
+
+DeviceMatrix device_matrix(const Buffer& buffer, std::int64_t first_float, std::int64_t pitch, int rows, int cols) {
+  DeviceMatrix m;
+  m.buffer = buffer.handle();
+  m.offset = static_cast<VkDeviceSize>(first_float * 4);
+  m.range = static_cast<VkDeviceSize>(((rows - 1) * pitch + cols) * 4);
+  m.rows = rows;
+  m.cols = cols;
+  m.row_pitch = static_cast<int>(pitch);
+  return m;
+}
+
+}  // namespace
+
+class VulkanAttention::Impl {
+ public:
+  explicit Impl(std::shared_ptr<Context> context)
+      : context_(std::move(context)),
+        kernels_(*context_, choose_tile_config(*context_)),
+        workspace_(*context_),
+        stream_(*context_),
+        timestamps_(*context_, static_cast<std::uint32_t>(Stage::Count) + 2),
+        plan_limits_(PlanLimits::of(context_->limits())) {}
+
+  void run(const Problem& problem, const ComputeOptions& options) {
+    const auto start = Clock::now();
+    prepare(AttentionShape::of(problem));
+    const AttentionLayout& layout = *layout_;
+    const GlobalsTable globals = build_globals(problem.mask, problem.n(), problem.m(), layout.globals_entries);
+    upload(problem, globals);
+    const std::vector<Stage> stages = record(problem, options, globals);
+    stream_.submit_and_wait();
+    collect_timing(stages, milliseconds_since(start));
+    last_ = LastRun{problem.tokens, problem.source_tokens, problem.mask, true};
+  }
+
+  [[nodiscard]] Result read_back() {
+    if (!last_.valid) throw std::logic_error("VulkanAttention::read_back called before run");
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    std::vector<std::pair<Slot, std::int64_t>> wanted = {{Slot::Scores, l.slot_bytes[static_cast<std::size_t>(Slot::Scores)]},
+                                                         {Slot::Weights, l.slot_bytes[static_cast<std::size_t>(Slot::Weights)]},
+                                                         {Slot::Concat, l.slot_bytes[static_cast<std::size_t>(Slot::Concat)]}};
+    if (s.has_wo) wanted.emplace_back(Slot::Output, l.slot_bytes[static_cast<std::size_t>(Slot::Output)]);
+    const Workspace::HostCopy copy = workspace_.host_copy(wanted, stream_);
+    auto data = [&](Slot slot) { return copy.data[static_cast<std::size_t>(slot)]; };
+
+    Result result;
+    result.backend = "vulkan";
+    result.device = context_->device_name();
+    result.tokens = last_.tokens;
+    result.source_tokens = last_.source_tokens;
+    result.mask = build_mask(last_.mask, s.n, s.m);
+    result.masked_rows = fully_masked_rows(result.mask);
+    result.heads.resize(static_cast<std::size_t>(s.heads));
+    for (int h = 0; h < s.heads; ++h) {
+      HeadResult& head = result.heads[static_cast<std::size_t>(h)];
+      head.scores = unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
+      head.weights = unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
+      head.context = unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+    }
+    const Placement& out = l.output_placement();
+    result.output = unpack_rows(data(out.slot), 0, out.pitch, s.n, s.d_out);
+    result.timing = timing_;
+    return result;
+  }
+
+  [[nodiscard]] DeviceResultView device_results() const {
+    DeviceResultView view;
+    if (!last_.valid) return view;
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    for (int h = 0; h < s.heads; ++h) {
+      DeviceHead head;
+      head.scores = device_matrix(workspace_.slot(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
+      head.weights = device_matrix(workspace_.slot(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
+      head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+      view.heads.push_back(head);
+    }
+    const Placement& out = l.output_placement();
+    view.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
+    view.rows = s.n;
+    view.cols = s.m;
+    view.causal = last_.mask.causal;
+    view.window = last_.mask.window ? *last_.mask.window : -1;
+    view.global = last_.mask.global;
+    view.globals = device_matrix(workspace_.slot(Slot::Globals), 0, 4, l.globals_entries, 4);
+    return view;
+  }
+
+  [[nodiscard]] std::uint64_t allocations() const { return workspace_.allocations(); }
+  [[nodiscard]] const Timing& timing() const { return timing_; }
+  [[nodiscard]] const Context& context() const { return *context_; }
+  [[nodiscard]] std::size_t dispatch_count() const { return plan_.size(); }
+
+ private:
+  struct LastRun {
+    std::vector<std::string> tokens;
+    std::vector<std::string> source_tokens;
+    MaskSetting mask;
+    bool valid = false;
+  };
+
+  // The plan depends only on the shape; views and descriptor sets also on the buffers.
+  void prepare(const AttentionShape& shape) {
+    const bool new_shape = !layout_ || !(layout_->shape == shape);
+    if (new_shape) {
+      layout_ = make_layout(shape);
+      plan_ = plan_attention(*layout_, kernels_.tiles(), plan_limits_);
+    }
+    const bool new_buffers = workspace_.reserve(*layout_);
+    if (new_shape || new_buffers) bindings_.build(*context_, kernels_, workspace_, plan_);
+  }
+
+  void upload(const Problem& p, const GlobalsTable& globals) {
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    auto bytes = [&](Slot slot) { return l.slot_bytes[static_cast<std::size_t>(slot)]; };
+    std::int64_t total = 0;
+    for (Slot slot : {Slot::X, Slot::Xs, Slot::Wq, Slot::Wk, Slot::Wv, Slot::Wo, Slot::Globals}) total += bytes(slot) + 256;
+    workspace_.begin_uploads(total);
+    workspace_.upload(Slot::X, bytes(Slot::X), [&](std::byte* out) { pack_rows(p.x, l.x.pitch, out); });
+    if (s.cross) workspace_.upload(Slot::Xs, bytes(Slot::Xs), [&](std::byte* out) { pack_rows(p.xs, l.xs.pitch, out); });
+    workspace_.upload(Slot::Wq, bytes(Slot::Wq), [&](std::byte* out) { pack_column_blocks(p.wq, s.heads, s.d_k, l.wq.pitch, out); });
+    workspace_.upload(Slot::Wk, bytes(Slot::Wk), [&](std::byte* out) { pack_column_blocks(p.wk, s.kv_heads, s.d_k, l.wk.pitch, out); });
+    workspace_.upload(Slot::Wv, bytes(Slot::Wv), [&](std::byte* out) { pack_column_blocks(p.wv, s.kv_heads, s.d_v, l.wv.pitch, out); });
+    if (s.has_wo) workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
+    workspace_.upload(Slot::Globals, bytes(Slot::Globals), [&](std::byte* out) {
+      std::memcpy(out, globals.texels.data(), globals.texels.size() * sizeof(std::uint32_t));
+    });
+  }
+
+  // Records the whole recompute into one command buffer; returns the stages timed, in order.
+  std::vector<Stage> record(const Problem& p, const ComputeOptions& options, const GlobalsTable& globals) {
+    const VkCommandBuffer cmd = stream_.begin();
+    std::vector<Stage> timed;
+    std::uint32_t stamp = 0;
+    timestamps_.reset(cmd);
+    if (context_->surface() != VK_NULL_HANDLE) barriers::fragment_to_compute(cmd);
+    timestamps_.write(cmd, stamp++);
+    workspace_.record_uploads(cmd);
+
+    const MaskPush mask = mask_push(p.mask, globals);
+    VkPipeline bound = VK_NULL_HANDLE;
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      const PlannedDispatch& d = plan_[i];
+      if (i > 0 && d.stage != plan_[i - 1].stage) {
+        timestamps_.write(cmd, stamp++);
+        timed.push_back(plan_[i - 1].stage);
+        barriers::compute_to_compute(cmd);
+      }
+      const ComputePipeline& pipeline = kernels_.get(d.kernel);
+      if (pipeline.pipeline() != bound) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
+        bound = pipeline.pipeline();
+      }
+      const VkDescriptorSet set = bindings_.set(i);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
+      std::visit(
+          [&](auto push) {
+            using Push = std::decay_t<decltype(push)>;
+            if constexpr (std::is_same_v<Push, ScoresPush>) {
+              push.mask = mask;
+              push.zero_masked = options.scores_under_mask ? 0 : 1;
+            } else if constexpr (std::is_same_v<Push, SoftmaxPush>) {
+              push.mask = mask;
+              push.scale = p.scale;
+            } else if constexpr (std::is_same_v<Push, ContextPush>) {
+              push.mask = mask;
+            }
+            vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+          },
+          d.push);
+      vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+    }
+    timestamps_.write(cmd, stamp++);
+    timed.push_back(plan_.back().stage);
+
+    if (context_->surface() != VK_NULL_HANDLE) {
+      std::vector<VkBuffer> results = {workspace_.slot(Slot::Scores).handle(), workspace_.slot(Slot::Weights).handle(),
+                                       workspace_.slot(Slot::Concat).handle(), workspace_.slot(Slot::Globals).handle()};
+      if (layout_->shape.has_wo) results.push_back(workspace_.slot(Slot::Output).handle());
+      barriers::compute_to_fragment(cmd, results);
+    }
+    barriers::device_to_host(cmd);
+    return timed;
+  }
+
+  void collect_timing(const std::vector<Stage>& stages, double wall_ms) {
+    timing_ = Timing{};
+    if (!timestamps_.enabled()) {
+      timing_.total_ms = wall_ms;
+      timing_.stages_ms.emplace_back("recompute (wall clock)", wall_ms);
+      return;
+    }
+    const auto count = static_cast<std::uint32_t>(stages.size() + 1);
+    timestamps_.fetch(count);
+    for (std::uint32_t i = 0; i + 1 < count; ++i) {
+      timing_.stages_ms.emplace_back(stage_name(stages[i]), timestamps_.milliseconds(i, i + 1));
+    }
+    timing_.total_ms = timestamps_.milliseconds(0, count - 1);
+  }
+
+  std::shared_ptr<Context> context_;
+  Kernels kernels_;
+  Workspace workspace_;
+  CommandStream stream_;
+  TimestampQueries timestamps_;
+  PlanLimits plan_limits_;
+  std::optional<AttentionLayout> layout_;
+  std::vector<PlannedDispatch> plan_;
+  PlanBindings bindings_;
+  LastRun last_;
+  Timing timing_;
+};
+
+VulkanAttention::VulkanAttention(std::shared_ptr<Context> context) : impl_(std::make_unique<Impl>(std::move(context))) {}
+VulkanAttention::~VulkanAttention() = default;
+
+std::string VulkanAttention::device_name() const { return impl_->context().device_name(); }
+
+Result VulkanAttention::compute(const Problem& problem, const ComputeOptions& options) {
+  run(problem, options);
+  const auto start = Clock::now();
+  Result result = read_back();
+  const double read_ms = milliseconds_since(start);
+  result.timing.stages_ms.emplace_back("read back", read_ms);
+  result.timing.total_ms += read_ms;
+  return result;
+}
+
+void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
+DeviceResultView VulkanAttention::device_results() const { return impl_->device_results(); }
+Result VulkanAttention::read_back() const { return impl_->read_back(); }
+std::uint64_t VulkanAttention::allocation_count() const { return impl_->allocations(); }
+const Timing& VulkanAttention::last_timing() const { return impl_->timing(); }
+const Context& VulkanAttention::context() const { return impl_->context(); }
+std::size_t VulkanAttention::last_dispatch_count() const { return impl_->dispatch_count(); }
+
+}  // namespace attnviz::vk
+
+namespace attnviz {
+
+std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context) {
+  return std::make_unique<vk::VulkanAttention>(std::move(context));
+}
+
+std::unique_ptr<Backend> make_vulkan_backend(const vk::ContextOptions& options) {
+  return make_vulkan_backend(vk::Context::create(options));
+}
+
+}  // namespace attnviz

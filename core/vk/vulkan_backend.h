@@ -1,0 +1,92 @@
+#pragma once
+// The Vulkan compute backend: the attention of a Problem computed by GLSL compute shaders
+// on the chosen Vulkan device (lavapipe on machines without a GPU).
+//
+//   compute(problem)            run() + read_back(): the Result on the host
+//   run(problem)                records one command buffer, submits it once and waits; the
+//                               results stay in device buffers (device_results()) for the window
+//   read_back()                 host copy of the last run, only when asked
+//
+// Buffers grow geometrically and are reused: recomputing a problem of the same shape
+// allocates nothing (allocation_count() stays put).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attention/backend.h"
+#include "core/vk/context.h"
+
+namespace attnviz::vk {
+
+// A row-major float32 matrix inside a device buffer. Element (r, c) is the float at byte
+// offset + 4·(r·row_pitch + c); `range` bytes from `offset` cover the whole matrix.
+struct DeviceMatrix {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = 0;
+  int rows = 0;
+  int cols = 0;
+  int row_pitch = 0;  // floats from one row to the next (≥ cols)
+};
+
+struct DeviceHead {
+  DeviceMatrix scores;   // N × M
+  DeviceMatrix weights;  // N × M
+  DeviceMatrix context;  // N × d_v (a block of columns of the concatenated output)
+};
+
+// Everything the window needs to draw the last run's results without a host copy.
+struct DeviceResultView {
+  std::vector<DeviceHead> heads;
+  DeviceMatrix output;  // N × (H·d_v or d_out)
+  // The mask, as the shaders evaluate it (shaders/common/mask.glsl).
+  int rows = 0;     // N
+  int cols = 0;     // M
+  bool causal = false;
+  int window = -1;  // -1: no window
+  std::vector<int> global;
+  // Per token t ≤ max(N, M): (t is a global row, t is a global column, global rows before
+  // t, global columns before t) as four uint32; valid when the problem has global tokens.
+  DeviceMatrix globals;
+};
+
+class VulkanAttention final : public Backend {
+ public:
+  explicit VulkanAttention(std::shared_ptr<Context> context);
+  ~VulkanAttention() override;
+
+  [[nodiscard]] std::string name() const override { return "vulkan"; }
+  [[nodiscard]] std::string device_name() const override;
+  Result compute(const Problem& problem, const ComputeOptions& options = {}) override;
+
+  void run(const Problem& problem, const ComputeOptions& options = {});
+  [[nodiscard]] DeviceResultView device_results() const;
+  [[nodiscard]] Result read_back() const;
+
+  // Device memory allocations and buffer creations so far (the zero-allocation tests).
+  [[nodiscard]] std::uint64_t allocation_count() const;
+  // GPU time of the last run (timestamps when the queue has them, else wall time), by stage.
+  [[nodiscard]] const Timing& last_timing() const;
+  [[nodiscard]] const Context& context() const;
+  // Dispatches recorded by the last run (more than one per stage when limits split it).
+  [[nodiscard]] std::size_t last_dispatch_count() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnviz::vk
+
+namespace attnviz {
+
+// A VulkanAttention on `context`, or on a headless context made from `options`. Throws
+// BackendUnavailable (no driver or device: the message says what was tried and how to
+// install one) or InputError (a bad --device index).
+std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context);
+std::unique_ptr<Backend> make_vulkan_backend(const vk::ContextOptions& options = {});
+
+}  // namespace attnviz

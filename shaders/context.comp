@@ -1,0 +1,91 @@
+#version 450
+// Context C_h = A_h · V_g (g = h / group), written straight into the concatenated output at
+// columns h·d_v .. (h+1)·d_v − 1. Each invocation owns TILE_R rows × TILE_C4 quads of d_v
+// columns; a workgroup walks only the key chunks its rows can see (the band of the mask,
+// cut at the diagonal, plus chunks holding global columns): the weights elsewhere are 0.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+
+#define MASK_GLOBALS_BINDING 2
+#include "common/gemm.glsl"
+#include "common/mask.glsl"
+
+layout(binding = 0) uniform samplerBuffer w_texels;
+layout(binding = 1) uniform samplerBuffer v_texels;
+layout(binding = 3, r32f) uniform writeonly imageBuffer out_floats;
+
+// Mirrors attnviz::vk::ContextPush (core/vk/kernels.h). w_* and v_* count texels, out_*
+// counts floats (d_v need not be a multiple of 4).
+layout(push_constant) uniform ContextPush {
+  int rows, cols, dv;
+  int w_base, w_pitch, w_head;
+  int v_base, v_pitch, v_head;
+  int out_base, out_pitch, out_head;
+  int group, head_base, row_base, quad_base;
+  int causal, window, has_globals, list_offset, list_count;
+} pc;
+
+int a_row[TILE_R];
+int v_col[TILE_C4];
+vec4 acc[TILE_R][TILE_C4];
+
+void accumulate_chunk(int k4) {
+  vec4 a[TILE_R];
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(w_texels, a_row[r] + k4);
+  const int last_key = pc.cols - 1;
+  const int key = 4 * k4;
+  [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+    // Keys past the last one have weight 0; their (clamped) values are finite.
+    const vec4 b0 = texelFetch(v_texels, v_col[c] + key * pc.v_pitch);
+    const vec4 b1 = texelFetch(v_texels, v_col[c] + min(key + 1, last_key) * pc.v_pitch);
+    const vec4 b2 = texelFetch(v_texels, v_col[c] + min(key + 2, last_key) * pc.v_pitch);
+    const vec4 b3 = texelFetch(v_texels, v_col[c] + min(key + 3, last_key) * pc.v_pitch);
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
+  }
+}
+
+void main() {
+  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const int wg_x = int(gl_WorkGroupSize.x);
+  const int wg_y = int(gl_WorkGroupSize.y);
+  const int head = pc.head_base + int(gl_WorkGroupID.z);
+  const int kv_head = head / pc.group;
+  const int tile_row = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
+  const int row0 = tile_row + int(gl_LocalInvocationID.y);
+  const int quad0 = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
+  const int dv_quads = (pc.dv + 3) / 4;
+
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    a_row[r] = pc.w_base + head * pc.w_head + min(row0 + wg_y * r, pc.rows - 1) * pc.w_pitch;
+  }
+  [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+    v_col[c] = pc.v_base + kv_head * pc.v_head + min(quad0 + wg_x * c, dv_quads - 1);
+  }
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
+  }
+
+  const ivec2 span = mask_block_span(mask, tile_row, tile_row + wg_y * TILE_R);
+  const int lo = span.y > span.x ? span.x / 4 : 0;
+  const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
+  for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
+  for (int k = 0; k < pc.list_count; ++k) {
+    const int k4 = mask_global_chunk(mask, k);
+    if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
+  }
+
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    const int row = row0 + wg_y * r;
+    const int out_row = pc.out_base + head * pc.out_head + row * pc.out_pitch;
+    [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+      const int col = 4 * (quad0 + wg_x * c);
+      const vec4 value = acc[r][c];
+      if (row < pc.rows && col < pc.dv) imageStore(out_floats, out_row + col, vec4(value.x));
+      if (row < pc.rows && col + 1 < pc.dv) imageStore(out_floats, out_row + col + 1, vec4(value.y));
+      if (row < pc.rows && col + 2 < pc.dv) imageStore(out_floats, out_row + col + 2, vec4(value.z));
+      if (row < pc.rows && col + 3 < pc.dv) imageStore(out_floats, out_row + col + 3, vec4(value.w));
+    }
+  }
+}

@@ -1,0 +1,101 @@
+#version 450
+// Raw scores S_h = Q_h · K_gᵀ for a range of heads (g = h / group), tiled: every invocation
+// owns TILE_R query rows × TILE_C4 quads of 4 keys. In the fast mode (zero_masked = 1) tiles
+// the mask hides entirely are not computed, and masked entries are written as 0.
+//   Q: rows × heads·depth texels (each head a block of `depth` texels), K likewise for the
+//   kv heads, S: per head rows × ceil(cols/4) texels.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+
+#define MASK_GLOBALS_BINDING 2
+#include "common/gemm.glsl"
+#include "common/mask.glsl"
+#include "common/uniform_if.glsl"
+
+layout(binding = 0) uniform samplerBuffer q_texels;
+layout(binding = 1) uniform samplerBuffer k_texels;
+layout(binding = 3, rgba32f) uniform writeonly imageBuffer s_texels;
+
+// Mirrors attnviz::vk::ScoresPush (core/vk/kernels.h).
+layout(push_constant) uniform ScoresPush {
+  int rows, cols, depth;  // N, M, texels per head row (d_k rounded up to 4, over 4)
+  int q_base, q_pitch, q_head;
+  int k_base, k_pitch, k_head;
+  int s_base, s_pitch, s_head;
+  int group, head_base, row_base, quad_base;
+  int zero_masked;
+  int causal, window, has_globals, list_offset, list_count;
+} pc;
+
+void main() {
+  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const int wg_x = int(gl_WorkGroupSize.x);
+  const int wg_y = int(gl_WorkGroupSize.y);
+  const int head = pc.head_base + int(gl_WorkGroupID.z);
+  const int kv_head = head / pc.group;
+  const int tile_row = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
+  const int tile_quad = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4;
+  const int row0 = tile_row + int(gl_LocalInvocationID.y);
+  const int quad0 = tile_quad + int(gl_LocalInvocationID.x);
+  const int quads = (pc.cols + 3) / 4;
+
+  int q_row[TILE_R];
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    q_row[r] = pc.q_base + head * pc.q_head + min(row0 + wg_y * r, pc.rows - 1) * pc.q_pitch;
+  }
+  int k_row[TILE_C4][4];
+  [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+    [[unroll]] for (int q = 0; q < 4; ++q) {
+      const int key = min(4 * (quad0 + wg_x * c) + q, pc.cols - 1);
+      k_row[c][q] = pc.k_base + kv_head * pc.k_head + key * pc.k_pitch;
+    }
+  }
+
+  // A hidden tile costs nothing in the fast mode: its depth loop runs zero times.
+  int depth = pc.depth;
+  if (pc.zero_masked != 0 &&
+      !mask_block_visible(mask, tile_row, tile_row + wg_y * TILE_R, 4 * tile_quad, 4 * (tile_quad + wg_x * TILE_C4))) {
+    depth = 0;
+  }
+
+  vec4 acc[TILE_R][TILE_C4];
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
+  }
+  for (int k4 = 0; k4 < depth; ++k4) {
+    vec4 a[TILE_R];
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(q_texels, q_row[r] + k4);
+    [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+      const vec4 b0 = texelFetch(k_texels, k_row[c][0] + k4);
+      const vec4 b1 = texelFetch(k_texels, k_row[c][1] + k4);
+      const vec4 b2 = texelFetch(k_texels, k_row[c][2] + k4);
+      const vec4 b3 = texelFetch(k_texels, k_row[c][3] + k4);
+      [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step_transposed(acc[r][c], a[r], b0, b1, b2, b3);
+    }
+  }
+
+  UNIFORM_IF(pc.zero_masked != 0) {
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+      const int row = row0 + wg_y * r;
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const int col = 4 * (quad0 + wg_x * c);
+        acc[r][c] = vec4(mask_visible(mask, row, col) ? acc[r][c].x : 0.0,
+                         mask_visible(mask, row, col + 1) ? acc[r][c].y : 0.0,
+                         mask_visible(mask, row, col + 2) ? acc[r][c].z : 0.0,
+                         mask_visible(mask, row, col + 3) ? acc[r][c].w : 0.0);
+      }
+    }
+  }
+
+  [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    const int row = row0 + wg_y * r;
+    [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+      const int quad = quad0 + wg_x * c;
+      if (row < pc.rows && quad < quads) {
+        imageStore(s_texels, pc.s_base + head * pc.s_head + row * pc.s_pitch + quad, acc[r][c]);
+      }
+    }
+  }
+}

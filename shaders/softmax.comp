@@ -1,0 +1,146 @@
+#version 450
+// Masked, numerically stable row softmax: W[i, j] = exp(scale·S[i, j] − max) / sum over the
+// visible entries of row i; masked entries exactly 0; a row with nothing visible all 0.
+// One workgroup per row (of one head); the max and the sum are reduced with subgroup
+// operations, then across subgroups in shared memory. Only the visible span of the row and
+// the chunks holding global columns are read; the rest of the row is written as zeros.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+layout(constant_id = 0) const int WORKGROUP = 64;
+layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+
+#define MASK_GLOBALS_BINDING 1
+#include "common/mask.glsl"
+
+layout(binding = 0) uniform samplerBuffer s_texels;
+layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
+
+// Mirrors attnviz::vk::SoftmaxPush (core/vk/kernels.h).
+layout(push_constant) uniform SoftmaxPush {
+  int rows, cols;
+  int s_base, s_pitch, s_head;
+  int w_base, w_pitch, w_head;
+  float scale;
+  int head_base, row_base;
+  int causal, window, has_globals, list_offset, list_count;
+} pc;
+
+shared float partial[WORKGROUP];
+
+const float kMinusInfinity = -1.0 / 0.0;
+
+float workgroup_max(float value) {
+  value = subgroupMax(value);
+  if (subgroupElect()) partial[gl_SubgroupID] = value;
+  barrier();
+  float result = partial[0];
+  for (uint s = 1; s < gl_NumSubgroups; ++s) result = max(result, partial[s]);
+  barrier();
+  return result;
+}
+
+float workgroup_sum(float value) {
+  value = subgroupAdd(value);
+  if (subgroupElect()) partial[gl_SubgroupID] = value;
+  barrier();
+  float result = partial[0];
+  for (uint s = 1; s < gl_NumSubgroups; ++s) result += partial[s];
+  barrier();
+  return result;
+}
+
+// Which columns of chunk `quad` of the visible span [span.x, span.y) a row sees: all of them
+// that lie inside the span (the span is exactly the band, cut at the diagonal when causal).
+bvec4 span_visibility(int quad, ivec2 span) {
+  const ivec4 col = ivec4(4 * quad) + ivec4(0, 1, 2, 3);
+  return bvec4(col.x >= span.x && col.x < span.y, col.y >= span.x && col.y < span.y,
+               col.z >= span.x && col.z < span.y, col.w >= span.x && col.w < span.y);
+}
+
+// The full predicate for a chunk holding a global column (such chunks are few).
+bvec4 chunk_visibility(Mask mask, int row, int quad) {
+  const int col = 4 * quad;
+  return bvec4(mask_visible(mask, row, col), mask_visible(mask, row, col + 1), mask_visible(mask, row, col + 2),
+               mask_visible(mask, row, col + 3));
+}
+
+// Visible global columns outside the span (the span loops counted the others).
+bvec4 outside_span_visibility(Mask mask, int row, int quad, ivec2 span) {
+  const bvec4 all = chunk_visibility(mask, row, quad);
+  const bvec4 inside = span_visibility(quad, span);
+  return bvec4(all.x && !inside.x, all.y && !inside.y, all.z && !inside.z, all.w && !inside.w);
+}
+
+vec4 masked_scaled(vec4 scores, bvec4 visible) {
+  return vec4(visible.x ? pc.scale * scores.x : kMinusInfinity, visible.y ? pc.scale * scores.y : kMinusInfinity,
+              visible.z ? pc.scale * scores.z : kMinusInfinity, visible.w ? pc.scale * scores.w : kMinusInfinity);
+}
+
+// exp(x − row_max) for visible entries, exactly 0 for masked ones (min(·, 0) keeps the
+// argument finite and never positive, as on the CPU path).
+vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
+  const vec4 e = exp(min(pc.scale * scores - row_max, vec4(0.0)));
+  return vec4(visible.x ? e.x : 0.0, visible.y ? e.y : 0.0, visible.z ? e.z : 0.0, visible.w ? e.w : 0.0);
+}
+
+void main() {
+  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const int row = pc.row_base + int(gl_WorkGroupID.x);
+  const int head = pc.head_base + int(gl_WorkGroupID.y);
+  if (row >= pc.rows) return;  // uniform across the workgroup
+  const int lane = int(gl_LocalInvocationID.x);
+  const int quads = (pc.cols + 3) / 4;
+  const int s_row = pc.s_base + head * pc.s_head + row * pc.s_pitch;
+  const int w_row = pc.w_base + head * pc.w_head + row * pc.w_pitch;
+
+  const ivec2 span = mask_block_span(mask, row, row + 1);
+  const int lo = span.y > span.x ? span.x / 4 : 0;
+  const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
+
+  float row_max = kMinusInfinity;
+  for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, span));
+    row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
+  }
+  for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+    const int quad = mask_global_chunk(mask, k);
+    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span));
+    row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
+  }
+  row_max = workgroup_max(row_max);
+
+  float sum = 0.0;
+  if (row_max != kMinusInfinity) {
+    for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
+      sum += (e.x + e.y) + (e.z + e.w);
+    }
+    for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+      const int quad = mask_global_chunk(mask, k);
+      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span), row_max);
+      sum += (e.x + e.y) + (e.z + e.w);
+    }
+  }
+  sum = workgroup_sum(sum);
+  // The largest visible entry contributes exp(0) = 1, so sum ≥ 1 whenever anything is visible.
+  const float inverse_sum = row_max != kMinusInfinity ? 1.0 / sum : 0.0;
+
+  for (int quad = lane; quad < lo; quad += WORKGROUP) imageStore(w_texels, w_row + quad, vec4(0.0));
+  for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
+    imageStore(w_texels, w_row + quad, e * inverse_sum);
+  }
+  for (int quad = hi + lane; quad < quads; quad += WORKGROUP) imageStore(w_texels, w_row + quad, vec4(0.0));
+
+  // Chunks holding a global column are rewritten with the full predicate: outside the span
+  // they replace zeros, at its edges they add the global columns next to the band.
+  memoryBarrierImage();
+  barrier();
+  for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+    const int quad = mask_global_chunk(mask, k);
+    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), chunk_visibility(mask, row, quad), row_max);
+    imageStore(w_texels, w_row + quad, e * inverse_sum);
+  }
+}
