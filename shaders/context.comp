@@ -24,6 +24,7 @@ layout(push_constant) uniform ContextPush {
   int v_base, v_pitch, v_head;
   int out_base, out_pitch, out_head;
   int group, head_base, row_base, quad_base;
+  int row_end, quad_end;  // this dispatch's chunk: rows < row_end, d_v quads < quad_end
   int causal, window, has_globals, list_offset, list_count;
 } pc;
 
@@ -55,13 +56,13 @@ void main() {
   const int tile_row = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
   const int row0 = tile_row + int(gl_LocalInvocationID.y);
   const int quad0 = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
-  const int dv_quads = (pc.dv + 3) / 4;
 
+  // Rows and columns past the chunk are clamped into it (finite values, never stored).
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
-    a_row[r] = pc.w_base + head * pc.w_head + min(row0 + wg_y * r, pc.rows - 1) * pc.w_pitch;
+    a_row[r] = pc.w_base + head * pc.w_head + min(row0 + wg_y * r, pc.row_end - 1) * pc.w_pitch;
   }
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-    v_col[c] = pc.v_base + kv_head * pc.v_head + min(quad0 + wg_x * c, dv_quads - 1);
+    v_col[c] = pc.v_base + kv_head * pc.v_head + min(quad0 + wg_x * c, pc.quad_end - 1);
   }
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
@@ -80,12 +81,14 @@ void main() {
     const int row = row0 + wg_y * r;
     const int out_row = pc.out_base + head * pc.out_head + row * pc.out_pitch;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-      const int col = 4 * (quad0 + wg_x * c);
+      const int quad = quad0 + wg_x * c;
+      const int col = 4 * quad;
       const vec4 value = acc[r][c];
-      if (row < pc.rows && col < pc.dv) imageStore(out_floats, out_row + col, vec4(value.x));
-      if (row < pc.rows && col + 1 < pc.dv) imageStore(out_floats, out_row + col + 1, vec4(value.y));
-      if (row < pc.rows && col + 2 < pc.dv) imageStore(out_floats, out_row + col + 2, vec4(value.z));
-      if (row < pc.rows && col + 3 < pc.dv) imageStore(out_floats, out_row + col + 3, vec4(value.w));
+      const bool mine = row < pc.row_end && quad < pc.quad_end;
+      if (mine && col < pc.dv) imageStore(out_floats, out_row + col, vec4(value.x));
+      if (mine && col + 1 < pc.dv) imageStore(out_floats, out_row + col + 1, vec4(value.y));
+      if (mine && col + 2 < pc.dv) imageStore(out_floats, out_row + col + 2, vec4(value.z));
+      if (mine && col + 3 < pc.dv) imageStore(out_floats, out_row + col + 3, vec4(value.w));
     }
   }
 }

@@ -16,7 +16,8 @@ layout(binding = 1) uniform samplerBuffer b_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer c_texels;
 
 // Mirrors attnviz::vk::MatmulPush (core/vk/kernels.h). Offsets and pitches count texels of
-// the bound views; *_batch is the offset from one batch to the next.
+// the bound views; *_batch is the offset from one batch to the next. rows and quads end this
+// dispatch's chunk: rows and columns past them are clamped into it and never stored.
 layout(push_constant) uniform MatmulPush {
   int rows, quads, inner;
   int a_base, a_pitch, a_batch;

@@ -2,8 +2,8 @@
 // Raw scores S_h = Q_h · K_gᵀ for a range of heads (g = h / group), tiled: every invocation
 // owns TILE_R query rows × TILE_C4 quads of 4 keys. In the fast mode (zero_masked = 1) tiles
 // the mask hides entirely are not computed, and masked entries are written as 0.
-//   Q: rows × heads·depth texels (each head a block of `depth` texels), K likewise for the
-//   kv heads, S: per head rows × ceil(cols/4) texels.
+//   Q: per head rows × depth texels (d_k rounded up to 4, over 4), K: per kv head cols ×
+//   depth texels, S: per head rows × ceil(cols/4) texels.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
@@ -25,6 +25,7 @@ layout(push_constant) uniform ScoresPush {
   int k_base, k_pitch, k_head;
   int s_base, s_pitch, s_head;
   int group, head_base, row_base, quad_base;
+  int row_end, quad_end;  // this dispatch's chunk: rows < row_end, key quads < quad_end
   int zero_masked;
   int causal, window, has_globals, list_offset, list_count;
 } pc;
@@ -39,16 +40,17 @@ void main() {
   const int tile_quad = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4;
   const int row0 = tile_row + int(gl_LocalInvocationID.y);
   const int quad0 = tile_quad + int(gl_LocalInvocationID.x);
-  const int quads = (pc.cols + 3) / 4;
+  // Rows and keys past the chunk are clamped into it (finite values, never stored).
+  const int last_key = min(4 * pc.quad_end, pc.cols) - 1;
 
   int q_row[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
-    q_row[r] = pc.q_base + head * pc.q_head + min(row0 + wg_y * r, pc.rows - 1) * pc.q_pitch;
+    q_row[r] = pc.q_base + head * pc.q_head + min(row0 + wg_y * r, pc.row_end - 1) * pc.q_pitch;
   }
   int k_row[TILE_C4][4];
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
     [[unroll]] for (int q = 0; q < 4; ++q) {
-      const int key = min(4 * (quad0 + wg_x * c) + q, pc.cols - 1);
+      const int key = min(4 * (quad0 + wg_x * c) + q, last_key);
       k_row[c][q] = pc.k_base + kv_head * pc.k_head + key * pc.k_pitch;
     }
   }
@@ -93,7 +95,7 @@ void main() {
     const int row = row0 + wg_y * r;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
       const int quad = quad0 + wg_x * c;
-      if (row < pc.rows && quad < quads) {
+      if (row < pc.row_end && quad < pc.quad_end) {
         imageStore(s_texels, pc.s_base + head * pc.s_head + row * pc.s_pitch + quad, acc[r][c]);
       }
     }

@@ -35,11 +35,6 @@ Placement stacked(Slot slot, int batches, int rows, int cols) {
   return {slot, cols, static_cast<std::int64_t>(rows) * cols, cols, rows, batches};
 }
 
-// `batches` blocks of `block` columns side by side in rows of batches·block floats.
-Placement side_by_side(Slot slot, int batches, int rows, int block) {
-  return {slot, static_cast<std::int64_t>(batches) * block, block, block, rows, batches};
-}
-
 }  // namespace
 
 AttentionLayout make_layout(const AttentionShape& s) {
@@ -57,9 +52,9 @@ AttentionLayout make_layout(const AttentionShape& s) {
   l.wq = stacked(Slot::Wq, s.heads, s.d_model, l.d_k4);
   l.wk = stacked(Slot::Wk, s.kv_heads, s.d_model, l.d_k4);
   l.wv = stacked(Slot::Wv, s.kv_heads, s.d_model, l.d_v4);
-  l.q = side_by_side(Slot::Q, s.heads, s.n, l.d_k4);
-  l.k = side_by_side(Slot::K, s.kv_heads, s.m, l.d_k4);
-  l.v = side_by_side(Slot::V, s.kv_heads, s.m, l.d_v4);
+  l.q = stacked(Slot::Q, s.heads, s.n, l.d_k4);
+  l.k = stacked(Slot::K, s.kv_heads, s.m, l.d_k4);
+  l.v = stacked(Slot::V, s.kv_heads, s.m, l.d_v4);
   l.scores = stacked(Slot::Scores, s.heads, s.n, l.m4);
   l.weights = stacked(Slot::Weights, s.heads, s.n, l.m4);
   l.concat = single(Slot::Concat, s.n, l.concat4);

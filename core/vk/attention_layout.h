@@ -6,7 +6,8 @@
 //   x: N × d_model4        xs: M × d_model4 (cross-attention only)
 //   wq: H blocks of d_model × d_k4    wk: G blocks of d_model × d_k4    wv: G blocks of d_model × d_v4
 //   wo: (H·d_v) × d_out4
-//   q: N × H·d_k4 (head h = columns h·d_k4 ..)    k: M × G·d_k4    v: M × G·d_v4
+//   q: H × N × d_k4    k: G × M × d_k4    v: G × M × d_v4 (one block per head, so that a head
+//   or a range of its rows can be bound on its own)
 //   scores, weights: H × N × M4
 //   concat: N × round4(H·d_v) (head h = columns h·d_v ..; the output when there is no W_O)
 //   output: N × d_out4 (with W_O)

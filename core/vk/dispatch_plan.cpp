@@ -43,15 +43,15 @@ class Planner {
   // Splits the grid into chunks whose operands fit one view each.
   std::vector<Chunk> split(const Grid& grid, const std::vector<Operand>& operands, const char* stage) const {
     std::array<int, 3> size = {grid.z, grid.y, grid.x};
-    const std::array<int, 3> granule = {1, grid.tile_y, grid.tile_x};
+    const std::array<int, 3> tile = {1, grid.tile_y, grid.tile_x};
     for (int d = 0; d < 3; ++d) {
       const std::int64_t most = static_cast<std::int64_t>(limits_.max_groups[static_cast<std::size_t>(grid.axis[static_cast<std::size_t>(d)])]) *
-                                granule[static_cast<std::size_t>(d)];
+                                tile[static_cast<std::size_t>(d)];
       size[static_cast<std::size_t>(d)] = static_cast<int>(std::min<std::int64_t>(size[static_cast<std::size_t>(d)], most));
     }
     for (const Operand& operand : operands) {
       while (view_bytes(operand, size) > limits_.max_view_bytes) {
-        if (!shrink(operand, size, granule)) {
+        if (!shrink(operand, size, tile)) {
           throw BackendUnavailable(std::string("the problem is too large for this Vulkan device: the ") + stage +
                                    " pass needs " + std::to_string(view_bytes(operand, size)) + " bytes of " +
                                    slot_name(operand.slot) + " in one binding, the device allows " +
@@ -98,13 +98,15 @@ class Planner {
     return (end - first) * 4 + limits_.view_alignment;  // room for the aligned-down start
   }
 
-  // Halves the first dimension that makes this operand's view smaller.
-  bool shrink(const Operand& operand, std::array<int, 3>& size, const std::array<int, 3>& granule) const {
+  // Halves the first dimension that makes this operand's view smaller: to a multiple of the
+  // tile while chunks hold several tiles, below one tile only when nothing else helps.
+  bool shrink(const Operand& operand, std::array<int, 3>& size, const std::array<int, 3>& tile) const {
     const std::int64_t before = view_bytes(operand, size);
     for (std::size_t d = 0; d < 3; ++d) {
-      if (size[d] <= granule[d]) continue;
+      if (size[d] <= 1) continue;
       std::array<int, 3> smaller = size;
-      smaller[d] = static_cast<int>(ceil_div(ceil_div(size[d], 2), granule[d]) * granule[d]);
+      const int half = static_cast<int>(ceil_div(size[d], 2));
+      smaller[d] = half > tile[d] ? static_cast<int>(ceil_div(half, tile[d]) * tile[d]) : half;
       if (smaller[d] < size[d] && view_bytes(operand, smaller) < before) {
         size = smaller;
         return true;
@@ -136,8 +138,8 @@ void plan_matmul(const Planner& planner, const TileConfig& tiles, Stage stage, c
   for (const Chunk& c : planner.split(grid, {a_op, b_op, out_op}, stage_name(stage))) {
     PlannedDispatch d{stage, Kernel::Matmul, {planner.view(a_op, c), planner.view(b_op, c), planner.view(out_op, c)}, {}, Planner::groups(grid, c)};
     MatmulPush push{};
-    push.rows = out.rows;
-    push.quads = grid.x;
+    push.rows = c.y1;
+    push.quads = c.x1;
     push.inner = inner;
     push.a_base = Planner::base(d.views[0]);
     push.a_pitch = static_cast<std::int32_t>(a.pitch / 4);
@@ -190,6 +192,8 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
     push.head_base = c.z0;
     push.row_base = c.y0;
     push.quad_base = c.x0;
+    push.row_end = c.y1;
+    push.quad_end = c.x1;
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -254,6 +258,8 @@ void plan_context(const Planner& planner, const AttentionLayout& l, const TileCo
     push.head_base = c.z0;
     push.row_base = c.y0;
     push.quad_base = c.x0;
+    push.row_end = c.y1;
+    push.quad_end = c.x1;
     d.push = push;
     dispatches.push_back(std::move(d));
   }

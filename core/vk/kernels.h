@@ -12,7 +12,8 @@ namespace attnviz::vk {
 
 class Context;
 
-// shaders/matmul.comp. Offsets and pitches count RGBA32F texels (4 floats) of the bound views.
+// shaders/matmul.comp. Offsets and pitches count RGBA32F texels (4 floats) of the bound views;
+// rows and quads are the ends of this dispatch's chunk.
 struct MatmulPush {
   std::int32_t rows, quads, inner;
   std::int32_t a_base, a_pitch, a_batch;
@@ -36,11 +37,12 @@ struct ScoresPush {
   std::int32_t k_base, k_pitch, k_head;
   std::int32_t s_base, s_pitch, s_head;
   std::int32_t group, head_base, row_base, quad_base;
+  std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
   std::int32_t zero_masked;
   MaskPush mask;
 };
-static_assert(sizeof(ScoresPush) == 22 * 4);
-static_assert(offsetof(ScoresPush, mask) == 68);
+static_assert(sizeof(ScoresPush) == 24 * 4);
+static_assert(offsetof(ScoresPush, mask) == 76);
 
 // shaders/softmax.comp
 struct SoftmaxPush {
@@ -61,10 +63,11 @@ struct ContextPush {
   std::int32_t v_base, v_pitch, v_head;
   std::int32_t out_base, out_pitch, out_head;
   std::int32_t group, head_base, row_base, quad_base;
+  std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
   MaskPush mask;
 };
-static_assert(sizeof(ContextPush) == 21 * 4);
-static_assert(offsetof(ContextPush, mask) == 64);
+static_assert(sizeof(ContextPush) == 23 * 4);
+static_assert(offsetof(ContextPush, mask) == 72);
 
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl.
 inline constexpr int kTileRowsPerInvocation = 4;

@@ -9,6 +9,7 @@
 
 #include "core/common/error.h"
 #include "core/vk/context.h"
+#include "core/vk/vulkan_backend.h"
 
 namespace attnviz::vk {
 namespace {
@@ -34,6 +35,15 @@ TEST(NoDriver, ValidatedContextCreationIsBackendUnavailableToo) {
   ContextOptions options;
   options.validation = true;
   EXPECT_THROW((void)Context::create(options), BackendUnavailable);
+}
+
+TEST(NoDriver, MakingTheBackendIsBackendUnavailable) {
+  try {
+    (void)make_vulkan_backend();
+    FAIL() << "expected BackendUnavailable";
+  } catch (const BackendUnavailable& e) {
+    expect_helpful(e.what());
+  }
 }
 
 TEST(NoDriver, ListingDevicesIsBackendUnavailable) {

@@ -1,0 +1,171 @@
+// Resource behaviour of the Vulkan backend: no allocation when recomputing a shape seen
+// before, geometric growth, splitting into several dispatches when the device's limits (or
+// lowered test limits) require it, results left on the device for the window.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/vk/attention_layout.h"
+#include "core/vk/dispatch_plan.h"
+#include "core/vk/vulkan_backend.h"
+#include "tests/vk/problem_factory.h"
+#include "tests/vk/vk_test_support.h"
+
+namespace attnviz {
+namespace {
+
+using testing::Lcg;
+using testing::Shape;
+
+Shape medium_shape() {
+  Shape s;
+  s.n = 57;
+  s.d_model = 24;
+  s.heads = 4;
+  s.kv_heads = 2;
+  s.d_k = 8;
+  s.d_v = 6;
+  s.d_out = 10;
+  s.mask.causal = true;
+  return s;
+}
+
+TEST(VulkanResources, RecomputingTheSameShapeAllocatesNothing) {
+  const auto context = testing::validated_context();
+  vk::VulkanAttention vulkan(context);
+  Lcg random(3);
+  const Shape shape = medium_shape();
+  vulkan.run(testing::make_problem(random, shape));
+  const std::uint64_t after_first = vulkan.allocation_count();
+  EXPECT_GT(after_first, 0u);
+
+  // New values (weights edited, another mask) in the same shape: nothing allocated.
+  Shape edited = shape;
+  edited.mask = MaskSetting{false, 3, {0, 56}};
+  const Problem second = testing::make_problem(random, edited);
+  vulkan.run(second);
+  (void)vulkan.read_back();
+  vulkan.run(second, ComputeOptions{false});
+  EXPECT_EQ(vulkan.allocation_count(), after_first);
+
+  // A smaller problem fits in the buffers already there.
+  Shape smaller = shape;
+  smaller.n = 20;
+  vulkan.run(testing::make_problem(random, smaller));
+  EXPECT_EQ(vulkan.allocation_count(), after_first);
+
+  // A larger one grows them once; going back costs nothing.
+  Shape larger = shape;
+  larger.n = 300;
+  vulkan.run(testing::make_problem(random, larger));
+  const std::uint64_t after_growth = vulkan.allocation_count();
+  EXPECT_GT(after_growth, after_first);
+  vulkan.run(testing::make_problem(random, shape));
+  vulkan.run(testing::make_problem(random, larger));
+  EXPECT_EQ(vulkan.allocation_count(), after_growth);
+  testing::expect_no_validation_messages(*context);
+}
+
+TEST(VulkanResources, TinyLimitsSplitEveryPassAndStillMatch) {
+  vk::ContextOptions options;
+  options.max_storage_buffer_range = 8192;  // bytes bound at once
+  options.max_texel_buffer_elements = 4096;
+  options.max_workgroup_count = 2;
+  const auto context = testing::validated_context(options);
+  vk::VulkanAttention vulkan(context);
+  const auto cpu = make_cpu_backend();
+  Lcg random(5);
+  Shape shape = medium_shape();
+  shape.n = 150;
+  shape.heads = 6;
+  shape.kv_heads = 3;
+  shape.d_model = 40;
+  shape.d_out = 20;  // a weight matrix (or a head's block of one) must fit one binding
+  for (const MaskSetting& mask : {MaskSetting{true, std::nullopt, {}}, MaskSetting{false, 4, {0, 77, 149}}}) {
+    shape.mask = mask;
+    const Problem problem = testing::make_problem(random, shape);
+    for (const bool full_scores : {true, false}) {
+      const ComputeOptions compute_options{full_scores};
+      testing::expect_close(vulkan.compute(problem, compute_options), cpu->compute(problem, compute_options), 1e-5, 1e-5,
+                            testing::describe(shape));
+    }
+  }
+  // Seven passes without limits; many more with them.
+  EXPECT_GT(vulkan.last_dispatch_count(), 40u);
+  testing::expect_no_validation_messages(*context);
+}
+
+TEST(DispatchPlan, FourThousandTokensOnEightHeadsExceedLavapipesRangeAndSplitPerHeadGroup) {
+  vk::AttentionShape shape{4096, 4096, 512, 8, 8, 64, 64, false, 512, false};
+  const vk::AttentionLayout layout = vk::make_layout(shape);
+  vk::PlanLimits limits;
+  limits.max_view_bytes = std::int64_t{1} << 27;  // lavapipe's maxStorageBufferRange (128 MiB)
+  limits.view_alignment = 16;
+  limits.max_groups = {65535, 65535, 65535};
+  const auto plan = vk::plan_attention(layout, vk::TileConfig{}, limits);
+  int scores_dispatches = 0;
+  for (const vk::PlannedDispatch& d : plan) {
+    for (const vk::PlannedView& view : d.views) {
+      EXPECT_LE(view.range, limits.max_view_bytes);
+      EXPECT_EQ(view.offset % 16, 0);
+      EXPECT_EQ(view.range % (view.format == VK_FORMAT_R32_SFLOAT ? 4 : 16), 0);
+    }
+    if (d.stage == vk::Stage::Scores) ++scores_dispatches;
+  }
+  // 8 heads × 64 MiB of scores: at most two heads per 128 MiB binding.
+  EXPECT_GE(scores_dispatches, 4);
+}
+
+TEST(DispatchPlan, WorkgroupCountLimitSplitsRows) {
+  vk::AttentionShape shape{1000, 1000, 16, 2, 2, 8, 8, false, 16, false};
+  const vk::AttentionLayout layout = vk::make_layout(shape);
+  vk::PlanLimits limits;
+  limits.max_view_bytes = std::int64_t{1} << 30;
+  limits.max_groups = {4, 4, 1};
+  const vk::TileConfig tiles;
+  std::vector<std::pair<int, int>> softmax_rows;
+  for (const vk::PlannedDispatch& d : vk::plan_attention(layout, tiles, limits)) {
+    for (std::uint32_t g : d.groups) EXPECT_LE(g, 4u);
+    if (d.stage == vk::Stage::Softmax) {
+      const auto& push = std::get<vk::SoftmaxPush>(d.push);
+      softmax_rows.emplace_back(push.head_base, push.row_base);
+    }
+  }
+  // Softmax: a row per workgroup along x (≤ 4), both heads along y: 250 dispatches.
+  EXPECT_EQ(softmax_rows.size(), 250u);
+}
+
+TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
+  const auto context = testing::validated_context();
+  vk::VulkanAttention vulkan(context);
+  Lcg random(9);
+  const Shape shape = medium_shape();
+  const Problem problem = testing::make_problem(random, shape);
+  vulkan.run(problem);
+  const vk::DeviceResultView view = vulkan.device_results();
+  ASSERT_EQ(view.heads.size(), 4u);
+  EXPECT_EQ(view.rows, 57);
+  EXPECT_EQ(view.cols, 57);
+  EXPECT_TRUE(view.causal);
+  for (const vk::DeviceHead& head : view.heads) {
+    EXPECT_NE(head.scores.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(head.scores.rows, 57);
+    EXPECT_EQ(head.scores.cols, 57);
+    EXPECT_GE(head.scores.row_pitch, 57);
+    EXPECT_EQ(head.context.cols, 6);
+  }
+  EXPECT_EQ(view.output.cols, 10);
+  // The views address the same floats read_back() returns.
+  const Result result = vulkan.read_back();
+  const vk::DeviceMatrix& w = view.heads[2].weights;
+  const Matrix& expected = result.heads[2].weights;
+  EXPECT_EQ(w.range, static_cast<VkDeviceSize>(((w.rows - 1) * w.row_pitch + w.cols) * 4));
+  EXPECT_EQ(result.timing.stages_ms.size(), 5u);  // projections, scores, softmax, context, output
+  EXPECT_GT(result.timing.total_ms, 0.0);
+  (void)expected;
+  testing::expect_no_validation_messages(*context);
+}
+
+}  // namespace
+}  // namespace attnviz
