@@ -78,7 +78,21 @@ void main() {
     }
   }
 
-  UNIFORM_IF(pc.zero_masked != 0) {
+  // Fast mode: masked entries read as 0. Without global tokens a row's visible columns are
+  // one span (arithmetic); with them the full predicate decides.
+  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals == 0) {
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+      const ivec2 span = mask_band_span(mask, row0 + wg_y * r);
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const ivec4 col = ivec4(4 * (quad0 + wg_x * c)) + ivec4(0, 1, 2, 3);
+        const bvec4 inside = bvec4(col.x >= span.x && col.x < span.y, col.y >= span.x && col.y < span.y,
+                                   col.z >= span.x && col.z < span.y, col.w >= span.x && col.w < span.y);
+        acc[r][c] = vec4(inside.x ? acc[r][c].x : 0.0, inside.y ? acc[r][c].y : 0.0, inside.z ? acc[r][c].z : 0.0,
+                         inside.w ? acc[r][c].w : 0.0);
+      }
+    }
+  }
+  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals != 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const int row = row0 + wg_y * r;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {

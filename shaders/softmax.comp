@@ -1,15 +1,17 @@
 #version 450
 // Masked, numerically stable row softmax: W[i, j] = exp(scale·S[i, j] − max) / sum over the
 // visible entries of row i; masked entries exactly 0; a row with nothing visible all 0.
-// One workgroup per row (of one head); the max and the sum are reduced with subgroup
-// operations, then across subgroups in shared memory. Only the visible span of the row and
-// the chunks holding global columns are read; the rest of the row is written as zeros.
+// One subgroup per row: its invocations stride along the row and reduce the max and the sum
+// with subgroup operations, so no barrier or shared memory is needed (a workgroup holds
+// ROWS_PER_WORKGROUP rows, one per subgroup; the host sizes it from the subgroup size). Only
+// the visible span of the row and the chunks holding global columns are read; the rest of
+// the row is written as zeros.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 
-layout(constant_id = 0) const int WORKGROUP = 64;
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 
 #define MASK_GLOBALS_BINDING 1
 #include "common/mask.glsl"
@@ -23,33 +25,11 @@ layout(push_constant) uniform SoftmaxPush {
   int s_base, s_pitch, s_head;
   int w_base, w_pitch, w_head;
   float scale;
-  int head_base, row_base;
+  int head_base, row_base, row_end;
   int causal, window, has_globals, list_offset, list_count;
 } pc;
 
-shared float partial[WORKGROUP];
-
 const float kMinusInfinity = -1.0 / 0.0;
-
-float workgroup_max(float value) {
-  value = subgroupMax(value);
-  if (subgroupElect()) partial[gl_SubgroupID] = value;
-  barrier();
-  float result = partial[0];
-  for (uint s = 1; s < gl_NumSubgroups; ++s) result = max(result, partial[s]);
-  barrier();
-  return result;
-}
-
-float workgroup_sum(float value) {
-  value = subgroupAdd(value);
-  if (subgroupElect()) partial[gl_SubgroupID] = value;
-  barrier();
-  float result = partial[0];
-  for (uint s = 1; s < gl_NumSubgroups; ++s) result += partial[s];
-  barrier();
-  return result;
-}
 
 // Which columns of chunk `quad` of the visible span [span.x, span.y) a row sees: all of them
 // that lie inside the span (the span is exactly the band, cut at the diagonal when causal).
@@ -87,10 +67,11 @@ vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
 
 void main() {
   const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
-  const int row = pc.row_base + int(gl_WorkGroupID.x);
+  const int row = pc.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP + int(gl_SubgroupID);
   const int head = pc.head_base + int(gl_WorkGroupID.y);
-  if (row >= pc.rows) return;  // uniform across the workgroup
-  const int lane = int(gl_LocalInvocationID.x);
+  if (row >= pc.row_end) return;  // uniform across the subgroup
+  const int lane = int(gl_SubgroupInvocationID);
+  const int stride = int(gl_SubgroupSize);
   const int quads = (pc.cols + 3) / 4;
   const int s_row = pc.s_base + head * pc.s_head + row * pc.s_pitch;
   const int w_row = pc.w_base + head * pc.w_head + row * pc.w_pitch;
@@ -100,45 +81,45 @@ void main() {
   const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
 
   float row_max = kMinusInfinity;
-  for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+  for (int quad = lo + lane; quad < hi; quad += stride) {
     const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
   }
-  for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+  for (int k = lane; k < pc.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
     const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
   }
-  row_max = workgroup_max(row_max);
+  row_max = subgroupMax(row_max);
 
   float sum = 0.0;
   if (row_max != kMinusInfinity) {
-    for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+    for (int quad = lo + lane; quad < hi; quad += stride) {
       const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
     }
-    for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+    for (int k = lane; k < pc.list_count; k += stride) {
       const int quad = mask_global_chunk(mask, k);
       const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
     }
   }
-  sum = workgroup_sum(sum);
+  sum = subgroupAdd(sum);
   // The largest visible entry contributes exp(0) = 1, so sum ≥ 1 whenever anything is visible.
   const float inverse_sum = row_max != kMinusInfinity ? 1.0 / sum : 0.0;
 
-  for (int quad = lane; quad < lo; quad += WORKGROUP) imageStore(w_texels, w_row + quad, vec4(0.0));
-  for (int quad = lo + lane; quad < hi; quad += WORKGROUP) {
+  for (int quad = lane; quad < lo; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
+  for (int quad = lo + lane; quad < hi; quad += stride) {
     const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);
   }
-  for (int quad = hi + lane; quad < quads; quad += WORKGROUP) imageStore(w_texels, w_row + quad, vec4(0.0));
+  for (int quad = hi + lane; quad < quads; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
 
   // Chunks holding a global column are rewritten with the full predicate: outside the span
   // they replace zeros, at its edges they add the global columns next to the band.
-  memoryBarrierImage();
-  barrier();
-  for (int k = lane; k < pc.list_count; k += WORKGROUP) {
+  subgroupMemoryBarrierImage();
+  subgroupBarrier();
+  for (int k = lane; k < pc.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
     const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), chunk_visibility(mask, row, quad), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);

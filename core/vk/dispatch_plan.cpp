@@ -199,9 +199,10 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
   }
 }
 
-void plan_softmax(const Planner& planner, const AttentionLayout& l, std::vector<PlannedDispatch>& dispatches) {
+void plan_softmax(const Planner& planner, const AttentionLayout& l, const TileConfig& tiles,
+                  std::vector<PlannedDispatch>& dispatches) {
   const AttentionShape& s = l.shape;
-  const Grid grid{s.heads, s.n, 1, 1, 1, {1, 0, 2}};
+  const Grid grid{s.heads, s.n, 1, static_cast<int>(tiles.softmax_rows_per_workgroup), 1, {1, 0, 2}};
   const Operand s_op = rows_of(l.scores);
   const Operand w_op = rows_of(l.weights);
   const Operand g_op = globals_of(l);
@@ -219,6 +220,7 @@ void plan_softmax(const Planner& planner, const AttentionLayout& l, std::vector<
     push.w_head = static_cast<std::int32_t>(l.weights.batch_stride / 4);
     push.head_base = c.z0;
     push.row_base = c.y0;
+    push.row_end = c.y1;
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -289,7 +291,7 @@ std::vector<PlannedDispatch> plan_attention(const AttentionLayout& l, const Tile
   plan_matmul(planner, tiles, Stage::Projections, l.xs, l.wk, l.k, s.kv_heads, s.d_model, dispatches);
   plan_matmul(planner, tiles, Stage::Projections, l.xs, l.wv, l.v, s.kv_heads, s.d_model, dispatches);
   plan_scores(planner, l, tiles, dispatches);
-  plan_softmax(planner, l, dispatches);
+  plan_softmax(planner, l, tiles, dispatches);
   plan_context(planner, l, tiles, dispatches);
   if (s.has_wo) plan_matmul(planner, tiles, Stage::Output, l.concat, l.wo, l.output, 1, s.heads * s.d_v, dispatches);
   return dispatches;

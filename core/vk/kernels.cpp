@@ -29,7 +29,10 @@ TileConfig choose_tile_config(const Context& context) {
   const std::uint32_t invocations = floor_power_of_two(std::min(wanted, limits.max_workgroup_invocations));
   tiles.gemm_x = std::min<std::uint32_t>(8, floor_power_of_two(limits.max_workgroup_size[0]));
   tiles.gemm_y = std::max<std::uint32_t>(1, std::min(invocations / tiles.gemm_x, floor_power_of_two(limits.max_workgroup_size[1])));
-  tiles.softmax_workgroup = std::min(invocations, floor_power_of_two(limits.max_workgroup_size[0]));
+  tiles.subgroup_size = limits.subgroup_size;
+  const std::uint32_t most_rows = std::max(1u, std::min(limits.max_workgroup_invocations, limits.max_workgroup_size[0]) /
+                                                   limits.subgroup_size);
+  tiles.softmax_rows_per_workgroup = std::clamp(64u / limits.subgroup_size, 1u, most_rows);
   return tiles;
 }
 
@@ -38,7 +41,7 @@ Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles
   SpecializationConstants gemm;
   gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
   SpecializationConstants softmax;
-  softmax.set(0, tiles.softmax_workgroup);
+  softmax.set(0, tiles.softmax_rows_per_workgroup * tiles.subgroup_size).set(1, tiles.softmax_rows_per_workgroup);
 
   const std::array<VkDescriptorType, 3> matmul_bindings = {kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};

@@ -50,10 +50,10 @@ struct SoftmaxPush {
   std::int32_t s_base, s_pitch, s_head;
   std::int32_t w_base, w_pitch, w_head;
   float scale;
-  std::int32_t head_base, row_base;
+  std::int32_t head_base, row_base, row_end;
   MaskPush mask;
 };
-static_assert(sizeof(SoftmaxPush) == 16 * 4);
+static_assert(sizeof(SoftmaxPush) == 17 * 4);
 static_assert(offsetof(SoftmaxPush, scale) == 32);
 
 // shaders/context.comp. out_* count floats: the concatenated output is written per float.
@@ -70,14 +70,15 @@ static_assert(sizeof(ContextPush) == 23 * 4);
 static_assert(offsetof(ContextPush, mask) == 72);
 
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl.
-inline constexpr int kTileRowsPerInvocation = 4;
+inline constexpr int kTileRowsPerInvocation = 8;
 inline constexpr int kTileQuadsPerInvocation = 2;
 
 // Workgroup shapes, from maxComputeWorkGroupInvocations / sizes and the subgroup size.
 struct TileConfig {
   std::uint32_t gemm_x = 8;  // invocations along column quads (a subgroup's lanes read neighbours)
   std::uint32_t gemm_y = 8;  // invocations along rows
-  std::uint32_t softmax_workgroup = 64;
+  std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
+  std::uint32_t softmax_rows_per_workgroup = 8;
 
   [[nodiscard]] int tile_rows() const { return static_cast<int>(gemm_y) * kTileRowsPerInvocation; }
   [[nodiscard]] int tile_quads() const { return static_cast<int>(gemm_x) * kTileQuadsPerInvocation; }

@@ -84,11 +84,18 @@ class VulkanAttention::Impl {
     result.mask = build_mask(last_.mask, s.n, s.m);
     result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
-    for (int h = 0; h < s.heads; ++h) {
+    // One task per matrix, spread over the host's threads (large results are bound by
+    // writing fresh memory, which parallelises).
+    const int tasks = 3 * s.heads;
+#pragma omp parallel for schedule(dynamic)
+    for (int task = 0; task < tasks; ++task) {
+      const int h = task / 3;
       HeadResult& head = result.heads[static_cast<std::size_t>(h)];
-      head.scores = unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
-      head.weights = unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
-      head.context = unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+      switch (task % 3) {
+        case 0: head.scores = unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m); break;
+        case 1: head.weights = unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m); break;
+        default: head.context = unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+      }
     }
     const Placement& out = l.output_placement();
     result.output = unpack_rows(data(out.slot), 0, out.pitch, s.n, s.d_out);

@@ -4,7 +4,7 @@
 // (RGBA32F, one texel = 4 consecutive floats of a row): on lavapipe these become vector
 // gathers, where storage-buffer and shared-memory loads become per-lane scalar loops.
 
-#define TILE_R 4
+#define TILE_R 8
 #define TILE_C4 2
 
 // acc += a_row (4 consecutive k of one row) × b_rows (4 rows k..k+3 of one column quad).

@@ -54,6 +54,13 @@ ivec2 mask_block_span(Mask m, int i0, int i1) {
   return span;
 }
 
+// The columns [x, y) row i sees when there are no global tokens (arithmetic only).
+ivec2 mask_band_span(Mask m, int i) {
+  ivec2 span = m.window >= 0 ? ivec2(max(0, i - m.window), min(m.cols, i + m.window + 1)) : ivec2(0, m.cols);
+  if (m.causal != 0) span.y = min(span.y, i + 1);
+  return span;
+}
+
 // Could any entry of rows [i0, i1) × columns [j0, j1) be visible? Conservative: true may be
 // returned for a block with nothing visible, never false for one with something visible.
 bool mask_block_visible(Mask m, int i0, int i1, int j0, int j1) {

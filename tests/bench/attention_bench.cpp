@@ -1,0 +1,213 @@
+// attnviz_bench: Vulkan vs Eigen vs a naive triple loop on the same Problems, printed as
+// markdown tables for the README. Not a test (no pass/fail): run it and read the figures.
+//
+//   attnviz_bench [--sizes 128,512,1024,2048,4096] [--backends vulkan,eigen,naive]
+//                 [--naive-max N] [--runs 5] [--heads 8] [--dk 64] [--dmodel 512] [--device N]
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/vk/vulkan_backend.h"
+#include "tests/bench/naive_attention.h"
+
+namespace attnviz::bench {
+namespace {
+
+struct Options {
+  std::vector<int> sizes = {128, 512, 1024, 2048, 4096};
+  std::vector<std::string> backends = {"vulkan", "eigen", "naive"};
+  int naive_max = 1 << 30;  // all sizes unless limited
+  int runs = 5;
+  int heads = 8;
+  int d_k = 64;
+  int d_model = 512;
+  std::optional<int> device;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
+  return parts;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--sizes") {
+      o.sizes.clear();
+      for (const auto& s : split(value)) o.sizes.push_back(std::stoi(s));
+    } else if (flag == "--backends") {
+      o.backends = split(value);
+    } else if (flag == "--naive-max") {
+      o.naive_max = std::stoi(value);
+    } else if (flag == "--runs") {
+      o.runs = std::max(1, std::stoi(value));
+    } else if (flag == "--heads") {
+      o.heads = std::stoi(value);
+    } else if (flag == "--dk") {
+      o.d_k = std::stoi(value);
+    } else if (flag == "--dmodel") {
+      o.d_model = std::stoi(value);
+    } else if (flag == "--device") {
+      o.device = std::stoi(value);
+    } else {
+      std::fprintf(stderr, "unknown option %s (see the comment at the top of attention_bench.cpp)\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+bool wants(const Options& o, const std::string& backend) {
+  return std::find(o.backends.begin(), o.backends.end(), backend) != o.backends.end();
+}
+
+// Deterministic inputs (an LCG), scaled so that scores stay moderate.
+Problem make_problem(const Options& o, int n, bool causal) {
+  std::uint64_t state = 12345;
+  const float amplitude = 1.0f / static_cast<float>(o.d_model);
+  auto fill = [&](Matrix& m, float scale) {
+    for (float& v : m.data) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
+    }
+  };
+  Problem p;
+  p.tokens.assign(static_cast<std::size_t>(n), "t");
+  p.source_tokens = p.tokens;
+  p.x = Matrix(n, o.d_model);
+  fill(p.x, 1.0f);
+  p.xs = p.x;
+  p.num_heads = o.heads;
+  p.num_kv_heads = o.heads;
+  p.d_k = o.d_k;
+  p.d_v = o.d_k;
+  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
+    *w = Matrix(o.d_model, o.heads * o.d_k);
+    fill(*w, 16.0f * amplitude);
+  }
+  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  p.mask.causal = causal;
+  return p;
+}
+
+double median_ms(int runs, const std::function<void()>& work) {
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+struct Row {
+  int n = 0;
+  std::string mask;
+  std::map<std::string, double> ms;  // backend → median ms (absent: not run)
+};
+
+std::string cell(const Row& row, const std::string& key, int precision = 1) {
+  const auto it = row.ms.find(key);
+  if (it == row.ms.end()) return "–";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.*f", precision, it->second);
+  return text;
+}
+
+std::string ratio(const Row& row, const std::string& slow, const std::string& fast) {
+  if (!row.ms.count(slow) || !row.ms.count(fast)) return "–";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f×", row.ms.at(slow) / row.ms.at(fast));
+  return text;
+}
+
+}  // namespace
+}  // namespace attnviz::bench
+
+int main(int argc, char** argv) {
+  using namespace attnviz;
+  using namespace attnviz::bench;
+  const Options o = parse(argc, argv);
+
+  std::unique_ptr<vk::VulkanAttention> vulkan;
+  if (wants(o, "vulkan")) {
+    vk::ContextOptions context_options;
+    context_options.device_index = o.device;
+    vulkan = std::make_unique<vk::VulkanAttention>(vk::Context::create(context_options));
+  }
+  const auto eigen = make_cpu_backend();
+
+  std::vector<Row> rows;
+  for (const int n : o.sizes) {
+    const double flop = 4.0 * n * static_cast<double>(n) * o.d_k * o.heads;
+    for (const std::string mask : {"none", "causal", "causal, fast"}) {
+      const Problem problem = make_problem(o, n, mask != "none");
+      ComputeOptions options;
+      options.scores_under_mask = mask != "causal, fast";
+      Row row{n, mask, {}};
+      const int runs = n >= 2048 ? std::max(1, o.runs / 2 + 1) : o.runs;
+      if (vulkan) {
+        vulkan->compute(problem, options);  // warm-up: pipelines, buffers, caches
+        row.ms["vulkan"] = median_ms(runs, [&] { (void)vulkan->compute(problem, options); });
+        row.ms["vulkan-run"] = median_ms(runs, [&] { vulkan->run(problem, options); });
+        row.ms["vulkan-gpu"] = vulkan->last_timing().total_ms;
+      }
+      if (wants(o, "eigen")) {
+        (void)eigen->compute(problem, options);
+        row.ms["eigen"] = median_ms(runs, [&] { (void)eigen->compute(problem, options); });
+      }
+      if (wants(o, "naive") && n <= o.naive_max && mask != "causal, fast") {
+        row.ms["naive"] = median_ms(n >= 1024 ? 1 : 3, [&] { (void)naive_attention(problem); });
+      }
+      rows.push_back(row);
+      std::fprintf(stderr, "N=%d %s: vulkan %s ms, eigen %s ms, naive %s ms\n", n, mask.c_str(), cell(row, "vulkan").c_str(),
+                   cell(row, "eigen").c_str(), cell(row, "naive").c_str());
+      (void)flop;
+    }
+  }
+
+  std::printf("## Attention recompute: Vulkan vs Eigen vs naive loops\n\n");
+  std::printf("- Vulkan device: %s\n", vulkan ? vulkan->device_name().c_str() : "(not run)");
+  std::printf("- Eigen: %s\n- naive: textbook triple loops, 1 thread\n", eigen->device_name().c_str());
+  std::printf("- %d heads, d_k = d_v = %d, d_model = %d, self-attention; median of up to %d runs after a warm-up\n", o.heads,
+              o.d_k, o.d_model, o.runs);
+  std::printf("- GFLOP/s counts 4·N²·d_k per head (Q·Kᵀ and A·V), the usual convention, also for causal masks\n");
+  std::printf("- \"ms\" is a full recompute with the Result copied to the host; \"run\" leaves it on the device (the\n"
+              "  window's path); \"fast\" is scores_under_mask = false (hidden tiles skipped in the score pass too)\n\n");
+  std::printf("| N | mask | Vulkan ms | Vulkan GFLOP/s | Vulkan run ms | Eigen ms | Eigen GFLOP/s | naive ms | Vulkan vs Eigen | Vulkan vs naive |\n");
+  std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const Row& row : rows) {
+    const double flop = 4.0 * row.n * static_cast<double>(row.n) * o.d_k * o.heads;
+    auto rate = [&](const std::string& key) {
+      if (!row.ms.count(key)) return std::string("–");
+      char text[32];
+      std::snprintf(text, sizeof(text), "%.1f", flop / row.ms.at(key) / 1e6);
+      return std::string(text);
+    };
+    std::printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.n, row.mask.c_str(), cell(row, "vulkan").c_str(),
+                rate("vulkan").c_str(), cell(row, "vulkan-run").c_str(), cell(row, "eigen").c_str(), rate("eigen").c_str(),
+                cell(row, "naive").c_str(), ratio(row, "eigen", "vulkan").c_str(), ratio(row, "naive", "vulkan").c_str());
+  }
+  std::printf("\n\"Vulkan vs X\" is X's time over Vulkan's (above 1: Vulkan is faster).\n\n");
+
+  std::printf("## Eigen path alone (issue \"foundation\"): no mask\n\n| N | Eigen ms | Eigen GFLOP/s |\n|---:|---:|---:|\n");
+  for (const Row& row : rows) {
+    if (row.mask != "none" || !row.ms.count("eigen")) continue;
+    const double flop = 4.0 * row.n * static_cast<double>(row.n) * o.d_k * o.heads;
+    std::printf("| %d | %.1f | %.1f |\n", row.n, row.ms.at("eigen"), flop / row.ms.at("eigen") / 1e6);
+  }
+  return 0;
+}
