@@ -3,10 +3,15 @@
 // per head, writing each head's block of columns) and the output projection concat · W_O.
 //   A: rows × inner, B: inner × (4·quads), C: rows × (4·quads); all as RGBA32F texels.
 // Workgroup: WG_X × WG_Y invocations, each owning TILE_R rows × TILE_C4 column quads.
+// With STAGE_IN_SHARED (GPUs), the workgroup first copies blocks of SHARED_K4 inner quads of
+// its A rows and B columns into shared memory and multiplies from there; on lavapipe, where
+// shared-memory loads are per-lane scalar loops, the texel fetches are used directly.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+layout(constant_id = 2) const int STAGE_IN_SHARED = 0;
+layout(constant_id = 3) const int SHARED_K4 = 4;
 
 #include "common/gemm.glsl"
 #include "common/uniform_if.glsl"
@@ -25,6 +30,12 @@ layout(push_constant) uniform MatmulPush {
   int c_base, c_pitch, c_batch;
   int row_base, quad_base, batch_base;
 } pc;
+
+// A block: tile rows × SHARED_K4 texels; B block: 4·SHARED_K4 rows × tile quads.
+const uint kTileRows = gl_WorkGroupSize.y * TILE_R;
+const uint kTileQuads = gl_WorkGroupSize.x * TILE_C4;
+shared vec4 a_block[STAGE_IN_SHARED != 0 ? kTileRows * SHARED_K4 : 1];
+shared vec4 b_block[STAGE_IN_SHARED != 0 ? 4 * SHARED_K4 * kTileQuads : 1];
 
 void main() {
   const int wg_x = int(gl_WorkGroupSize.x);
@@ -48,16 +59,59 @@ void main() {
   }
 
   const int full_steps = pc.inner / 4;
-  for (int k4 = 0; k4 < full_steps; ++k4) {
-    vec4 a[TILE_R];
-    [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(a_texels, a_row[r] + k4);
-    const int b_row = 4 * k4 * pc.b_pitch;
-    [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-      const vec4 b0 = texelFetch(b_texels, b_col[c] + b_row);
-      const vec4 b1 = texelFetch(b_texels, b_col[c] + b_row + pc.b_pitch);
-      const vec4 b2 = texelFetch(b_texels, b_col[c] + b_row + 2 * pc.b_pitch);
-      const vec4 b3 = texelFetch(b_texels, b_col[c] + b_row + 3 * pc.b_pitch);
-      [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
+  UNIFORM_IF(STAGE_IN_SHARED == 0) {
+    for (int k4 = 0; k4 < full_steps; ++k4) {
+      vec4 a[TILE_R];
+      [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(a_texels, a_row[r] + k4);
+      const int b_row = 4 * k4 * pc.b_pitch;
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const vec4 b0 = texelFetch(b_texels, b_col[c] + b_row);
+        const vec4 b1 = texelFetch(b_texels, b_col[c] + b_row + pc.b_pitch);
+        const vec4 b2 = texelFetch(b_texels, b_col[c] + b_row + 2 * pc.b_pitch);
+        const vec4 b3 = texelFetch(b_texels, b_col[c] + b_row + 3 * pc.b_pitch);
+        [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
+      }
+    }
+  }
+  UNIFORM_IF(STAGE_IN_SHARED != 0) {
+    const int invocations = wg_x * wg_y;
+    const int local = int(gl_LocalInvocationIndex);
+    const int tile_row = row0 - int(gl_LocalInvocationID.y);
+    const int tile_quad = quad0 - int(gl_LocalInvocationID.x);
+    const int a_batch = pc.a_base + batch * pc.a_batch;
+    const int b_batch = pc.b_base + batch * pc.b_batch;
+    for (int k0 = 0; k0 < full_steps; k0 += SHARED_K4) {
+      const int steps = min(SHARED_K4, full_steps - k0);
+      // Neighbouring invocations copy neighbouring texels (coalesced reads).
+      for (int e = local; e < int(kTileRows) * SHARED_K4; e += invocations) {
+        const int r = e / SHARED_K4;
+        const int k = e - r * SHARED_K4;
+        const int row = min(tile_row + r, pc.rows - 1);
+        a_block[e] = k < steps ? texelFetch(a_texels, a_batch + row * pc.a_pitch + k0 + k) : vec4(0.0);
+      }
+      for (int e = local; e < 4 * SHARED_K4 * int(kTileQuads); e += invocations) {
+        const int kk = e / int(kTileQuads);
+        const int q = e - kk * int(kTileQuads);
+        const int quad = min(tile_quad + q, pc.quads - 1);
+        b_block[e] = kk < 4 * steps ? texelFetch(b_texels, b_batch + (4 * k0 + kk) * pc.b_pitch + quad) : vec4(0.0);
+      }
+      barrier();
+      for (int k = 0; k < steps; ++k) {
+        vec4 a[TILE_R];
+        [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+          a[r] = a_block[(int(gl_LocalInvocationID.y) + wg_y * r) * SHARED_K4 + k];
+        }
+        [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+          const int column = int(gl_LocalInvocationID.x) + wg_x * c;
+          const int stride = int(kTileQuads);
+          const vec4 b0 = b_block[(4 * k) * stride + column];
+          const vec4 b1 = b_block[(4 * k + 1) * stride + column];
+          const vec4 b2 = b_block[(4 * k + 2) * stride + column];
+          const vec4 b3 = b_block[(4 * k + 3) * stride + column];
+          [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
+        }
+      }
+      barrier();
     }
   }
 

@@ -33,13 +33,34 @@ TileConfig choose_tile_config(const Context& context) {
   const std::uint32_t most_rows = std::max(1u, std::min(limits.max_workgroup_invocations, limits.max_workgroup_size[0]) /
                                                    limits.subgroup_size);
   tiles.softmax_rows_per_workgroup = std::clamp(64u / limits.subgroup_size, 1u, most_rows);
+
+  // Stage through shared memory on GPUs, in the largest blocks the device's shared memory holds.
+  tiles.stage_in_shared = false;
+  if (context.device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    for (std::uint32_t k4 : {8u, 4u, 2u, 1u}) {
+      TileConfig staged = tiles;
+      staged.stage_in_shared = true;
+      staged.shared_k4 = k4;
+      if (matmul_shared_bytes(staged) <= limits.max_shared_memory) {
+        tiles = staged;
+        break;
+      }
+    }
+  }
   return tiles;
+}
+
+std::uint32_t matmul_shared_bytes(const TileConfig& tiles) {
+  if (!tiles.stage_in_shared) return 0;
+  const auto rows = static_cast<std::uint32_t>(tiles.tile_rows());
+  const auto quads = static_cast<std::uint32_t>(tiles.tile_quads());
+  return (rows * tiles.shared_k4 + 4 * tiles.shared_k4 * quads) * 16;
 }
 
 Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
   SpecializationConstants gemm;
-  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
+  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
   SpecializationConstants softmax;
   softmax.set(0, tiles.softmax_rows_per_workgroup * tiles.subgroup_size).set(1, tiles.softmax_rows_per_workgroup);
 

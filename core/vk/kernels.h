@@ -79,12 +79,19 @@ struct TileConfig {
   std::uint32_t gemm_y = 8;  // invocations along rows
   std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
   std::uint32_t softmax_rows_per_workgroup = 8;
+  // The matrix products copy blocks of shared_k4 inner quads of A and B into shared memory
+  // (GPUs); off on CPU devices, where texel fetches are faster than shared-memory loads.
+  bool stage_in_shared = false;
+  std::uint32_t shared_k4 = 4;
 
   [[nodiscard]] int tile_rows() const { return static_cast<int>(gemm_y) * kTileRowsPerInvocation; }
   [[nodiscard]] int tile_quads() const { return static_cast<int>(gemm_x) * kTileQuadsPerInvocation; }
 };
 
 TileConfig choose_tile_config(const Context& context);
+
+// Bytes of shared memory the matrix product uses with these tiles (0 without staging).
+std::uint32_t matmul_shared_bytes(const TileConfig& tiles);
 
 enum class Kernel { Matmul, Scores, Softmax, Context, Count };
 

@@ -45,9 +45,9 @@ DeviceMatrix device_matrix(const Buffer& buffer, std::int64_t first_float, std::
 
 class VulkanAttention::Impl {
  public:
-  explicit Impl(std::shared_ptr<Context> context)
+  Impl(std::shared_ptr<Context> context, const std::optional<TileConfig>& tiles)
       : context_(std::move(context)),
-        kernels_(*context_, choose_tile_config(*context_)),
+        kernels_(*context_, tiles ? *tiles : choose_tile_config(*context_)),
         workspace_(*context_),
         stream_(*context_),
         timestamps_(*context_, static_cast<std::uint32_t>(Stage::Count) + 2),
@@ -252,7 +252,8 @@ class VulkanAttention::Impl {
   Timing timing_;
 };
 
-VulkanAttention::VulkanAttention(std::shared_ptr<Context> context) : impl_(std::make_unique<Impl>(std::move(context))) {}
+VulkanAttention::VulkanAttention(std::shared_ptr<Context> context, std::optional<TileConfig> tiles)
+    : impl_(std::make_unique<Impl>(std::move(context), tiles)) {}
 VulkanAttention::~VulkanAttention() = default;
 
 std::string VulkanAttention::device_name() const { return impl_->context().device_name(); }

@@ -18,6 +18,7 @@
 
 #include "core/attention/backend.h"
 #include "core/vk/context.h"
+#include "core/vk/kernels.h"
 
 namespace attnviz::vk {
 
@@ -55,7 +56,9 @@ struct DeviceResultView {
 
 class VulkanAttention final : public Backend {
  public:
-  explicit VulkanAttention(std::shared_ptr<Context> context);
+  // `tiles` replaces the workgroup and tile shapes chosen from the device's limits (tests use
+  // it to run the GPU variants on lavapipe).
+  explicit VulkanAttention(std::shared_ptr<Context> context, std::optional<TileConfig> tiles = std::nullopt);
   ~VulkanAttention() override;
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }

@@ -90,6 +90,27 @@ INSTANTIATE_TEST_SUITE_P(MaskKinds, Parity,
                                            MaskKind::WindowGlobals, MaskKind::CausalWindowGlobals),
                          mask_kind_name);
 
+// The variants a GPU gets (shared-memory staging in the products, 32-wide subgroups' tile
+// shapes), run on lavapipe so CI checks them too.
+TEST(ParityEdges, GpuTileVariantsMatchTheEigenPath) {
+  const auto context = testing::validated_context();
+  vk::TileConfig tiles = vk::choose_tile_config(*context);
+  tiles.stage_in_shared = true;
+  tiles.shared_k4 = 2;  // blocks smaller than most inner dimensions: several staging rounds
+  tiles.gemm_y = 4;
+  ASSERT_LE(vk::matmul_shared_bytes(tiles), context->limits().max_shared_memory);
+  vk::VulkanAttention vulkan(context, tiles);
+  const auto cpu = make_cpu_backend();
+  Lcg random(17);
+  for (int trial = 0; trial < 30; ++trial) {
+    const Shape shape = random_shape(random, trial % 2 == 0 ? MaskKind::CausalWindowGlobals : MaskKind::None);
+    const Problem problem = testing::make_problem(random, shape);
+    testing::expect_close(vulkan.compute(problem), cpu->compute(problem), 1e-5, 1e-5, testing::describe(shape));
+    if (::testing::Test::HasFailure()) break;
+  }
+  testing::expect_no_validation_messages(*context);
+}
+
 TEST(ParityEdges, SingleQueryAndSingleKey) {
   const auto context = testing::validated_context();
   vk::VulkanAttention vulkan(context);
