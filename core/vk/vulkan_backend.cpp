@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <variant>
 
@@ -30,6 +32,22 @@ MaskPush mask_push(const MaskSetting& mask, const GlobalsTable& globals) {
           globals.list_count};
 }
 
+// Problems come validated from build_problem(); this only guards the packing code against
+// reading past a matrix when a caller assembles an inconsistent one by hand.
+void check_shapes(const Problem& p) {
+  auto require = [](bool ok, const std::string& what) {
+    if (!ok) throw std::invalid_argument("VulkanAttention: inconsistent Problem: " + what);
+  };
+  require(p.n() > 0 && p.m() > 0 && p.d_model() > 0, "empty x or xs");
+  require(p.xs.cols == p.d_model(), "xs has " + std::to_string(p.xs.cols) + " columns, x has " + std::to_string(p.d_model()));
+  require(p.num_heads > 0 && p.num_kv_heads > 0 && p.num_heads % p.num_kv_heads == 0, "num_heads % num_kv_heads != 0");
+  require(p.d_k > 0 && p.d_v > 0, "d_k and d_v must be positive");
+  require(p.wq.rows == p.d_model() && p.wq.cols == p.num_heads * p.d_k, "wq is not d_model × (H·d_k)");
+  require(p.wk.rows == p.d_model() && p.wk.cols == p.num_kv_heads * p.d_k, "wk is not d_model × (G·d_k)");
+  require(p.wv.rows == p.d_model() && p.wv.cols == p.num_kv_heads * p.d_v, "wv is not d_model × (G·d_v)");
+  require(!p.wo || (p.wo->rows == p.num_heads * p.d_v && p.wo->cols > 0), "wo is not (H·d_v) × d_out");
+}
+
 DeviceMatrix device_matrix(const Buffer& buffer, std::int64_t first_float, std::int64_t pitch, int rows, int cols) {
   DeviceMatrix m;
   m.buffer = buffer.handle();
@@ -54,6 +72,7 @@ class VulkanAttention::Impl {
         plan_limits_(PlanLimits::of(context_->limits())) {}
 
   void run(const Problem& problem, const ComputeOptions& options) {
+    check_shapes(problem);
     const auto start = Clock::now();
     prepare(AttentionShape::of(problem));
     const AttentionLayout& layout = *layout_;

@@ -7,6 +7,9 @@
 #include <cstring>
 
 #include "core/vk/attention_layout.h"
+#include "core/vk/barriers.h"
+#include "core/vk/buffer.h"
+#include "core/vk/commands.h"
 #include "core/vk/dispatch_plan.h"
 #include "core/vk/vulkan_backend.h"
 #include "tests/vk/problem_factory.h"
@@ -136,6 +139,35 @@ TEST(DispatchPlan, WorkgroupCountLimitSplitsRows) {
   EXPECT_EQ(softmax_rows.size(), 32u);
 }
 
+TEST(VulkanResources, RunsOnABorrowedDevice) {
+  // The window owns its device and lends it: the backend must work without owning anything.
+  const auto owner = testing::validated_context();
+  const auto borrowed = vk::Context::borrow(owner->instance(), owner->physical_device(), owner->device(),
+                                            owner->queue_family(), owner->queue());
+  EXPECT_FALSE(borrowed->owns_device());
+  EXPECT_EQ(borrowed->device_name(), owner->device_name());
+  {
+    vk::VulkanAttention vulkan(borrowed);
+    Lcg random(21);
+    const Problem problem = testing::make_problem(random, medium_shape());
+    testing::expect_close(vulkan.compute(problem), make_cpu_backend()->compute(problem), 1e-5, 1e-5, "borrowed");
+  }
+  testing::expect_no_validation_messages(*owner);
+}
+
+TEST(VulkanResources, InconsistentProblemsAreRejectedNotRead) {
+  const auto context = testing::validated_context();
+  vk::VulkanAttention vulkan(context);
+  Lcg random(23);
+  Problem problem = testing::make_problem(random, medium_shape());
+  problem.wq = Matrix(3, 3);
+  EXPECT_THROW(vulkan.run(problem), std::invalid_argument);
+  problem = testing::make_problem(random, medium_shape());
+  problem.num_kv_heads = 3;
+  EXPECT_THROW(vulkan.run(problem), std::invalid_argument);
+  testing::expect_no_validation_messages(*context);
+}
+
 TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   const auto context = testing::validated_context();
   vk::VulkanAttention vulkan(context);
@@ -156,14 +188,31 @@ TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
     EXPECT_EQ(head.context.cols, 6);
   }
   EXPECT_EQ(view.output.cols, 10);
-  // The views address the same floats read_back() returns.
+  // The views address the same floats read_back() returns: copy each view's range out.
   const Result result = vulkan.read_back();
-  const vk::DeviceMatrix& w = view.heads[2].weights;
-  const Matrix& expected = result.heads[2].weights;
-  EXPECT_EQ(w.range, static_cast<VkDeviceSize>(((w.rows - 1) * w.row_pitch + w.cols) * 4));
+  auto check_view = [&](const vk::DeviceMatrix& view_matrix, const Matrix& expected, const std::string& what) {
+    EXPECT_EQ(view_matrix.range, static_cast<VkDeviceSize>(((view_matrix.rows - 1) * view_matrix.row_pitch + view_matrix.cols) * 4));
+    vk::Buffer staging(*context, view_matrix.range, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
+    vk::CommandStream stream(*context);
+    const VkCommandBuffer cmd = stream.begin();
+    const VkBufferCopy region{view_matrix.offset, 0, view_matrix.range};
+    vkCmdCopyBuffer(cmd, view_matrix.buffer, staging.handle(), 1, &region);
+    vk::barriers::device_to_host(cmd);
+    stream.submit_and_wait();
+    staging.invalidate();
+    const auto* floats = reinterpret_cast<const float*>(staging.mapped());
+    for (int r = 0; r < expected.rows; ++r) {
+      for (int c = 0; c < expected.cols; ++c) {
+        ASSERT_EQ(floats[r * view_matrix.row_pitch + c], expected.at(r, c)) << what << " (" << r << ", " << c << ")";
+      }
+    }
+  };
+  check_view(view.heads[2].scores, result.heads[2].scores, "scores");
+  check_view(view.heads[2].weights, result.heads[2].weights, "weights");
+  check_view(view.heads[3].context, result.heads[3].context, "context");
+  check_view(view.output, result.output, "output");
   EXPECT_EQ(result.timing.stages_ms.size(), 5u);  // projections, scores, softmax, context, output
   EXPECT_GT(result.timing.total_ms, 0.0);
-  (void)expected;
   testing::expect_no_validation_messages(*context);
 }
 
