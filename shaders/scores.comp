@@ -10,6 +10,7 @@
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 
 #define MASK_GLOBALS_BINDING 2
+#define TILE_C4 4  // kScoresQuadsPerInvocation in core/vk/kernels.h
 #include "common/gemm.glsl"
 #include "common/mask.glsl"
 #include "common/uniform_if.glsl"

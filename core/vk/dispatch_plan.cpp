@@ -162,7 +162,7 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
                  std::vector<PlannedDispatch>& dispatches) {
   const AttentionShape& s = l.shape;
   const int group = s.heads / s.kv_heads;
-  const Grid grid{s.heads, s.n, l.m4 / 4, tiles.tile_rows(), tiles.tile_quads(), {2, 1, 0}};
+  const Grid grid{s.heads, s.n, l.m4 / 4, tiles.tile_rows(), tiles.scores_tile_quads(), {2, 1, 0}};
   const Placement q = l.q, k = l.k;
   const int m = s.m;
   const Operand q_op{q.slot, kTexels, [q](const Chunk& c) { return std::pair(q.first(c.z0, c.y0), q.end(c.z1, c.y1)); }};

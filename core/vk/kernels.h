@@ -69,9 +69,10 @@ struct ContextPush {
 static_assert(sizeof(ContextPush) == 23 * 4);
 static_assert(offsetof(ContextPush, mask) == 72);
 
-// Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl.
+// Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl (and scores.comp's wider tile).
 inline constexpr int kTileRowsPerInvocation = 8;
 inline constexpr int kTileQuadsPerInvocation = 2;
+inline constexpr int kScoresQuadsPerInvocation = 4;
 
 // Workgroup shapes, from maxComputeWorkGroupInvocations / sizes and the subgroup size.
 struct TileConfig {
@@ -86,6 +87,7 @@ struct TileConfig {
 
   [[nodiscard]] int tile_rows() const { return static_cast<int>(gemm_y) * kTileRowsPerInvocation; }
   [[nodiscard]] int tile_quads() const { return static_cast<int>(gemm_x) * kTileQuadsPerInvocation; }
+  [[nodiscard]] int scores_tile_quads() const { return static_cast<int>(gemm_x) * kScoresQuadsPerInvocation; }
 };
 
 TileConfig choose_tile_config(const Context& context);

@@ -4,8 +4,14 @@
 // (RGBA32F, one texel = 4 consecutive floats of a row): on lavapipe these become vector
 // gathers, where storage-buffer and shared-memory loads become per-lane scalar loops.
 
+// A shader may widen the tile before including this file (scores.comp does: its rows are
+// long, so wider tiles amortise the per-output cost of storing the scores).
+#ifndef TILE_R
 #define TILE_R 8
+#endif
+#ifndef TILE_C4
 #define TILE_C4 2
+#endif
 
 // acc += a_row (4 consecutive k of one row) × b_rows (4 rows k..k+3 of one column quad).
 vec4 gemm_step(vec4 acc, vec4 a, vec4 b0, vec4 b1, vec4 b2, vec4 b3) {

@@ -1,0 +1,65 @@
+#version 450
+// One heatmap pixel: which cell(s) of the matrix it covers, their values (straight from the
+// result buffer the compute shaders wrote, or from an uploaded host matrix), the colormap,
+// and grey hatching for cells the mask hides (never a colour of the colormap).
+// When a pixel covers several cells (long sequences, zoomed out) it samples up to 4×4 of them
+// and keeps the most extreme value, so a thin diagonal of high weights stays visible.
+#extension GL_GOOGLE_include_directive : require
+#include "heatmap_push.glsl"
+
+#define MASK_GLOBALS_BINDING 1
+#include "common/mask.glsl"
+
+layout(std430, binding = 0) readonly buffer Values { float values[]; };
+layout(std430, binding = 2) readonly buffer Colormaps { vec4 colormap_table[]; };
+
+layout(location = 0) out vec4 out_colour;
+
+const int kColormapEntries = 256;
+
+vec3 colour_of(float shown) {
+  if (isnan(shown)) return vec3(1.0, 0.0, 1.0);  // never expected: make it impossible to miss
+  const float t = (shown - pc.range_min) / max(pc.range_max - pc.range_min, 1e-30);
+  const int entry = int(round(clamp(t, 0.0, 1.0) * float(kColormapEntries - 1)));
+  return colormap_table[pc.colormap * kColormapEntries + entry].rgb;
+}
+
+vec3 hatch() {
+  const float phase = mod(gl_FragCoord.x + gl_FragCoord.y, pc.hatch);
+  return phase < pc.hatch * 0.35 ? vec3(0.55) : vec3(0.84);
+}
+
+bool hidden_by_mask(Mask mask, int row, int col) {
+  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(mask, row, col);
+}
+
+void main() {
+  const Mask mask = Mask(pc.rows, pc.cols, (pc.flags & kFlagCausal) != 0 ? 1 : 0, pc.window,
+                         (pc.flags & kFlagHasGlobals) != 0 ? 1 : 0, 0, 0);
+  const vec2 size = pc.rect.zw - pc.rect.xy;
+  const vec2 cells_per_pixel = pc.view.wz / size;  // (columns, rows)
+  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(4.0)));
+  const bool diverging = (pc.flags & kFlagDiverging) != 0;
+  const float centre = 0.5 * (pc.range_min + pc.range_max);
+
+  bool any_cell = false;
+  bool any_visible = false;
+  float chosen = 0.0;
+  for (int sy = 0; sy < samples.y; ++sy) {
+    for (int sx = 0; sx < samples.x; ++sx) {
+      const vec2 offset = (vec2(sx, sy) + 0.5) / vec2(samples) - 0.5;
+      const vec2 cell = pc.view.yx + (gl_FragCoord.xy + offset - pc.rect.xy) / size * pc.view.wz;
+      const int col = int(floor(cell.x));
+      const int row = int(floor(cell.y));
+      if (row < 0 || col < 0 || row >= pc.rows || col >= pc.cols) continue;
+      any_cell = true;
+      if (hidden_by_mask(mask, row, col)) continue;
+      const float shown = pc.value_scale * values[pc.first + row * pc.row_pitch + col];
+      const bool better = diverging ? abs(shown - centre) > abs(chosen - centre) : shown > chosen;
+      if (!any_visible || better || isnan(shown)) chosen = shown;
+      any_visible = true;
+    }
+  }
+  if (!any_cell) discard;  // outside the matrix (panned past its edge): the panel shows through
+  out_colour = vec4(any_visible ? colour_of(chosen) : hatch(), 1.0);
+}

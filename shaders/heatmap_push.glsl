@@ -1,0 +1,23 @@
+// Push constants of the heatmap display pipeline (heatmap.vert, heatmap.frag).
+// Mirrors attnviz::heatmap::HeatmapPush (app/heatmap/heatmap_pipeline.h).
+layout(push_constant) uniform HeatmapPush {
+  vec4 rect;         // the cells' area in framebuffer pixels: x0, y0, x1, y1
+  vec4 view;         // first row, first column, rows shown, columns shown (in cells, fractional)
+  vec2 framebuffer;  // width, height in pixels
+  float range_min;   // the shown value drawn with the colormap's first colour
+  float range_max;   // ... and with its last colour
+  int rows;          // the matrix
+  int cols;
+  int row_pitch;     // floats from one row to the next
+  int first;         // the matrix's first float in the bound buffer
+  float value_scale; // shown value = value_scale · stored value (scaled scores)
+  int colormap;      // which table of the colormap buffer
+  int flags;         // kFlag* below
+  int window;        // the mask's window radius, -1 without a window
+  float hatch;       // period of the masked cells' stripes, in pixels
+} pc;
+
+const int kFlagMaskCells = 1;   // hatch the cells the mask hides
+const int kFlagCausal = 2;
+const int kFlagHasGlobals = 4;
+const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
