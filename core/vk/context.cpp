@@ -19,9 +19,10 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
 
 std::string missing_device_extensions(VkPhysicalDevice device, const std::vector<std::string>& wanted) {
   std::uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
   std::vector<VkExtensionProperties> available(count);
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data());
+  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()), "vkEnumerateDeviceExtensionProperties");
+  available.resize(count);
   std::string missing;
   for (const auto& name : wanted) {
     const bool found = std::any_of(available.begin(), available.end(),

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/common/error.h"
+#include "core/vk/check.h"
 #include "core/vk/instance.h"
 #include "core/vk/requirements.h"
 
@@ -157,7 +158,8 @@ std::vector<DeviceInfo> enumerate_devices(VkInstance instance, VkSurfaceKHR surf
                              driver_install_advice());
   }
   std::vector<VkPhysicalDevice> handles(count);
-  vkEnumeratePhysicalDevices(instance, &count, handles.data());
+  check(vkEnumeratePhysicalDevices(instance, &count, handles.data()), "vkEnumeratePhysicalDevices");
+  handles.resize(count);
   std::vector<DeviceInfo> devices;
   for (std::uint32_t i = 0; i < count; ++i) devices.push_back(describe_device(handles[i], static_cast<int>(i), surface));
   return devices;

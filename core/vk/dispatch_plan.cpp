@@ -131,7 +131,8 @@ Operand globals_of(const AttentionLayout& l) {
 // One batched product out[b] = a[b] · b_matrix[b] per chunk (projections and W_O).
 void plan_matmul(const Planner& planner, const TileConfig& tiles, Stage stage, const Placement& a, const Placement& b,
                  const Placement& out, int batches, int inner, std::vector<PlannedDispatch>& dispatches) {
-  const Grid grid{batches, out.rows, static_cast<int>(out.cols / 4), tiles.tile_rows(), tiles.tile_quads(), {2, 1, 0}};
+  const Grid grid{batches, out.rows, static_cast<int>(out.cols / 4), tiles.matmul_tile_rows(), tiles.matmul_tile_quads(),
+                  {2, 1, 0}};
   const Operand a_op{a.slot, kTexels, [a](const Chunk& c) { return std::pair(a.first(0, c.y0), a.end(1, c.y1)); }};
   const Operand b_op{b.slot, kTexels, [b, inner](const Chunk& c) { return std::pair(b.first(c.z0, 0), b.end(c.z1, inner)); }};
   const Operand out_op = rows_of(out);

@@ -29,6 +29,8 @@ TileConfig choose_tile_config(const Context& context) {
   const std::uint32_t invocations = floor_power_of_two(std::min(wanted, limits.max_workgroup_invocations));
   tiles.gemm_x = std::min<std::uint32_t>(8, floor_power_of_two(limits.max_workgroup_size[0]));
   tiles.gemm_y = std::max<std::uint32_t>(1, std::min(invocations / tiles.gemm_x, floor_power_of_two(limits.max_workgroup_size[1])));
+  tiles.matmul_x = tiles.gemm_x;
+  tiles.matmul_y = tiles.gemm_y;
   tiles.subgroup_size = limits.subgroup_size;
   const std::uint32_t most_rows = std::max(1u, std::min(limits.max_workgroup_invocations, limits.max_workgroup_size[0]) /
                                                    limits.subgroup_size);
@@ -52,15 +54,17 @@ TileConfig choose_tile_config(const Context& context) {
 
 std::uint32_t matmul_shared_bytes(const TileConfig& tiles) {
   if (!tiles.stage_in_shared) return 0;
-  const auto rows = static_cast<std::uint32_t>(tiles.tile_rows());
-  const auto quads = static_cast<std::uint32_t>(tiles.tile_quads());
+  const auto rows = static_cast<std::uint32_t>(tiles.matmul_tile_rows());
+  const auto quads = static_cast<std::uint32_t>(tiles.matmul_tile_quads());
   return (rows * tiles.shared_k4 + 4 * tiles.shared_k4 * quads) * 16;
 }
 
 Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
   SpecializationConstants gemm;
-  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
+  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
+  SpecializationConstants matmul;
+  matmul.set(0, tiles.matmul_x).set(1, tiles.matmul_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
   SpecializationConstants softmax;
   softmax.set(0, tiles.softmax_rows_per_workgroup * tiles.subgroup_size).set(1, tiles.softmax_rows_per_workgroup);
 
@@ -68,7 +72,7 @@ Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), gemm);
+      ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
       ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
   pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =

@@ -73,11 +73,14 @@ static_assert(offsetof(ContextPush, mask) == 72);
 inline constexpr int kTileRowsPerInvocation = 8;
 inline constexpr int kTileQuadsPerInvocation = 2;
 inline constexpr int kScoresQuadsPerInvocation = 4;
+inline constexpr int kMatmulQuadsPerInvocation = kTileQuadsPerInvocation;
 
 // Workgroup shapes, from maxComputeWorkGroupInvocations / sizes and the subgroup size.
 struct TileConfig {
   std::uint32_t gemm_x = 8;  // invocations along column quads (a subgroup's lanes read neighbours)
   std::uint32_t gemm_y = 8;  // invocations along rows
+  std::uint32_t matmul_x = 8;  // matmul.comp's workgroup (it may stage through shared memory)
+  std::uint32_t matmul_y = 8;
   std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
   std::uint32_t softmax_rows_per_workgroup = 8;
   // The matrix products copy blocks of shared_k4 inner quads of A and B into shared memory
@@ -88,6 +91,8 @@ struct TileConfig {
   [[nodiscard]] int tile_rows() const { return static_cast<int>(gemm_y) * kTileRowsPerInvocation; }
   [[nodiscard]] int tile_quads() const { return static_cast<int>(gemm_x) * kTileQuadsPerInvocation; }
   [[nodiscard]] int scores_tile_quads() const { return static_cast<int>(gemm_x) * kScoresQuadsPerInvocation; }
+  [[nodiscard]] int matmul_tile_rows() const { return static_cast<int>(matmul_y) * kTileRowsPerInvocation; }
+  [[nodiscard]] int matmul_tile_quads() const { return static_cast<int>(matmul_x) * kMatmulQuadsPerInvocation; }
 };
 
 TileConfig choose_tile_config(const Context& context);

@@ -98,6 +98,7 @@ TEST(ParityEdges, GpuTileVariantsMatchTheEigenPath) {
   tiles.stage_in_shared = true;
   tiles.shared_k4 = 2;  // blocks smaller than most inner dimensions: several staging rounds
   tiles.gemm_y = 4;
+  tiles.matmul_y = 8;
   ASSERT_LE(vk::matmul_shared_bytes(tiles), context->limits().max_shared_memory);
   vk::VulkanAttention vulkan(context, tiles);
   const auto cpu = make_cpu_backend();
