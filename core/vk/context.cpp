@@ -111,6 +111,17 @@ std::shared_ptr<Context> Context::borrow(VkInstance instance, VkPhysicalDevice p
   c.queue_family_ = queue_family;
   c.queue_ = queue;
   c.info_ = describe_device(physical_device, 0, VK_NULL_HANDLE);
+  if (!c.info_.usable) {
+    throw BackendUnavailable("the window's Vulkan device (" + c.info_.name + ") cannot run attnviz's compute shaders: " +
+                             c.info_.unusable_reason);
+  }
+  std::uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
+  if (queue_family >= family_count || (families[queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0) {
+    throw BackendUnavailable("the window's queue family " + std::to_string(queue_family) + " cannot run compute shaders");
+  }
   c.info_.queue_family = queue_family;
   c.choice_ = {0, "borrowed from the window"};
   c.read_device_properties({});

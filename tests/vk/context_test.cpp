@@ -129,6 +129,19 @@ TEST(Context, ListsTheDevicesItChoseFrom) {
   EXPECT_NE(chosen.summary().find(chosen.name), std::string::npos);
 }
 
+TEST(Context, BorrowingAQueueFamilyWithoutComputeIsRefused) {
+  const auto owner = testing::validated_context();
+  std::uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(owner->physical_device(), &family_count, nullptr);
+  try {
+    (void)Context::borrow(owner->instance(), owner->physical_device(), owner->device(), family_count, owner->queue());
+    FAIL() << "expected BackendUnavailable";
+  } catch (const BackendUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("queue family " + std::to_string(family_count)), std::string::npos) << e.what();
+  }
+  testing::expect_no_validation_messages(*owner);
+}
+
 TEST(Context, ValidationMessagesAreCollectedAndCleared) {
   const auto context = testing::validated_context();
   // A deliberate misuse: a buffer of size 0 is invalid (VUID-VkBufferCreateInfo-size-00912).
