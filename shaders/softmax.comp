@@ -2,8 +2,10 @@
 // Masked, numerically stable row softmax: W[i, j] = exp(scale·S[i, j] − max) / sum over the
 // visible entries of row i; masked entries exactly 0; a row with nothing visible all 0.
 // One subgroup per row: its invocations stride along the row and reduce the max and the sum
-// with subgroup operations, so no barrier or shared memory is needed (a workgroup holds
-// ROWS_PER_WORKGROUP rows, one per subgroup; the host sizes it from the subgroup size). Only
+// with subgroup operations, so no barrier or shared memory is needed. A workgroup owns
+// ROWS_PER_WORKGROUP rows; the host sizes it for one row per subgroup from the device's
+// reported subgroup size, but drivers may compile with another (Intel: 8, 16 or 32; AMD:
+// 32 or 64), so the subgroups deal the rows out among however many of them there are. Only
 // the visible span of the row and the chunks holding global columns are read; the rest of
 // the row is written as zeros.
 #extension GL_GOOGLE_include_directive : require
@@ -65,13 +67,9 @@ vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
   return vec4(visible.x ? e.x : 0.0, visible.y ? e.y : 0.0, visible.z ? e.z : 0.0, visible.w ? e.w : 0.0);
 }
 
-void main() {
+// `lane` counts the subgroup's active invocations (0 .. stride − 1).
+void softmax_row(int row, int head, int lane, int stride) {
   const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
-  const int row = pc.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP + int(gl_SubgroupID);
-  const int head = pc.head_base + int(gl_WorkGroupID.y);
-  if (row >= pc.row_end) return;  // uniform across the subgroup
-  const int lane = int(gl_SubgroupInvocationID);
-  const int stride = int(gl_SubgroupSize);
   const int quads = (pc.cols + 3) / 4;
   const int s_row = pc.s_base + head * pc.s_head + row * pc.s_pitch;
   const int w_row = pc.w_base + head * pc.w_head + row * pc.w_pitch;
@@ -123,5 +121,19 @@ void main() {
     const int quad = mask_global_chunk(mask, k);
     const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), chunk_visibility(mask, row, quad), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);
+  }
+}
+
+void main() {
+  const int first_row = pc.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP;
+  const int head = pc.head_base + int(gl_WorkGroupID.y);
+  // A subgroup that the workgroup's size leaves partly empty strides by its active lanes.
+  const int lane = int(subgroupExclusiveAdd(1u));
+  const int stride = int(subgroupAdd(1u));
+  // Uniform across each subgroup: a subgroup's lanes always work on the same row.
+  for (int slot = int(gl_SubgroupID); slot < ROWS_PER_WORKGROUP; slot += int(gl_NumSubgroups)) {
+    const int row = first_row + slot;
+    if (row >= pc.row_end) break;
+    softmax_row(row, head, lane, stride);
   }
 }

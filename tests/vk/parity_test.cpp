@@ -112,6 +112,32 @@ TEST(ParityEdges, GpuTileVariantsMatchTheEigenPath) {
   testing::expect_no_validation_messages(*context);
 }
 
+// The softmax sizes its workgroups for one row per subgroup from the subgroup size the
+// device reports; drivers may compile with another. Pretending lavapipe's subgroups are 4
+// wide (two rows per real subgroup), 32 wide (idle subgroups) or 4 wide with one row per
+// workgroup (a half-empty subgroup) must not change a single weight.
+TEST(ParityEdges, SoftmaxDoesNotDependOnTheAssumedSubgroupSize) {
+  const auto context = testing::validated_context();
+  const auto cpu = make_cpu_backend();
+  struct Assumed {
+    std::uint32_t subgroup_size, rows_per_workgroup;
+  };
+  for (const Assumed assumed : {Assumed{4, 8}, Assumed{32, 2}, Assumed{4, 1}}) {
+    vk::TileConfig tiles = vk::choose_tile_config(*context);
+    tiles.subgroup_size = assumed.subgroup_size;
+    tiles.softmax_rows_per_workgroup = assumed.rows_per_workgroup;
+    vk::VulkanAttention vulkan(context, tiles);
+    Lcg random(31);
+    for (int trial = 0; trial < 6; ++trial) {
+      const Shape shape = random_shape(random, trial % 2 == 0 ? MaskKind::WindowGlobals : MaskKind::Causal);
+      const Problem problem = testing::make_problem(random, shape);
+      testing::expect_close(vulkan.compute(problem), cpu->compute(problem), 1e-5, 1e-5,
+                            "assumed subgroup " + std::to_string(assumed.subgroup_size) + ": " + testing::describe(shape));
+    }
+  }
+  testing::expect_no_validation_messages(*context);
+}
+
 TEST(ParityEdges, SingleQueryAndSingleKey) {
   const auto context = testing::validated_context();
   vk::VulkanAttention vulkan(context);
