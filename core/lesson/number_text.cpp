@@ -1,0 +1,32 @@
+#include "core/lesson/number_text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::lesson {
+
+std::string format_number(double value, int decimals) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value < 0 ? "\u2212\u221e" : "\u221e";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  std::string result(text);
+  // "-0.000" reads as a sign error to students: a value that rounds to zero has no sign.
+  if (result.front() == '-' && result.find_first_not_of("-0.") == std::string::npos) result.erase(0, 1);
+  return result;
+}
+
+std::string format_vector(const std::vector<double>& values, int decimals) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += format_number(values[i], decimals);
+  }
+  return text + ")";
+}
+
+std::string format_vector(const std::vector<float>& values, int decimals) {
+  return format_vector(std::vector<double>(values.begin(), values.end()), decimals);
+}
+
+}  // namespace attnviz::lesson

@@ -1,0 +1,44 @@
+#pragma once
+// The scaling lesson in numbers: how peaked each query's softmax is. Forgetting 1/√d_k makes
+// the scores d_k times larger in variance, and the softmax saturates (one weight near 1, the
+// others near 0); the row entropy drops towards 0 bits and the max weight rises towards 1.
+
+#include <string>
+#include <vector>
+
+#include "core/common/matrix.h"
+
+namespace attnviz::lesson {
+
+struct RowStats {
+  int visible_keys = 0;
+  double max_weight = 0.0;
+  double entropy_bits = 0.0;          // −Σ w·log2 w over the row
+  double uniform_entropy_bits = 0.0;  // log2(visible_keys): the flattest possible row
+};
+
+// One entry per row of `weights` (N × M, rows summing to 1 or all 0).
+std::vector<RowStats> row_statistics(const Matrix& weights, const MaskMatrix& mask);
+
+struct RowStatsSummary {
+  int rows = 0;                        // rows with at least one visible key
+  double mean_entropy_bits = 0.0;
+  double mean_uniform_entropy_bits = 0.0;
+  double mean_max_weight = 0.0;
+};
+
+RowStatsSummary summarize(const std::vector<RowStats>& rows);
+
+// The same raw scores under another scale factor (float64 masked softmax), for "what if".
+Matrix softmax_at_scale(const Matrix& scores, const MaskMatrix& mask, double scale);
+
+struct ScaleCase {
+  std::string label;  // "1/√d_k = 0.500", "no scaling (1)", "current (0.250)"
+  double scale = 1.0;
+  RowStatsSummary summary;
+};
+
+// 1/√d_k, no scaling, and the current factor when it is neither, each on `scores`.
+std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale);
+
+}  // namespace attnviz::lesson

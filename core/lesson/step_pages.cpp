@@ -1,0 +1,303 @@
+// The nine step pages. Formulas use the notation of ../shared/DESIGN.md; every number a page
+// writes comes from the Result, the StepModel's projections or the QueryTrace.
+
+#include "core/lesson/step_pages.h"
+
+#include <cmath>
+
+#include "core/lesson/number_text.h"
+
+namespace attnviz::lesson {
+namespace {
+
+std::vector<std::string> dimension_labels(int count) {
+  std::vector<std::string> labels;
+  for (int d = 1; d <= count; ++d) labels.push_back("d" + std::to_string(d));
+  return labels;
+}
+
+std::vector<double> row_as_doubles(const Matrix& matrix, int row) {
+  return std::vector<double>(matrix.row(row), matrix.row(row) + matrix.cols);
+}
+
+std::string mask_description(const MaskSetting& mask) {
+  if (!mask.causal && !mask.window) return "no mask: every query sees every key";
+  std::string text;
+  if (mask.window && !mask.global.empty()) {
+    text = "Longformer: window r = " + std::to_string(*mask.window) + " plus global tokens";
+    for (std::size_t g = 0; g < mask.global.size(); ++g) text += (g == 0 ? " " : ", ") + std::to_string(mask.global[g]);
+  } else if (mask.window) {
+    text = mask.causal ? "sliding window: i \u2212 " + std::to_string(*mask.window) + " \u2264 j \u2264 i"
+                       : "local window: |i \u2212 j| \u2264 " + std::to_string(*mask.window);
+    return text;
+  } else {
+    return "causal: query i sees keys j \u2264 i";
+  }
+  return mask.causal ? text + ", causal" : text;
+}
+
+}  // namespace
+
+PageBuilder::PageBuilder(const StepModel& model, const PageFocus& focus)
+    : model_(model),
+      problem_(model.problem()),
+      result_(model.result()),
+      focus_(focus),
+      h_(subscript(focus.head)),
+      g_(subscript(model.problem().kv_head_of(focus.head))),
+      dims_k_(dimension_labels(model.problem().d_k)),
+      dims_v_(dimension_labels(model.problem().d_v)),
+      dims_model_(dimension_labels(model.problem().d_model())) {}
+
+StepPage PageBuilder::build(StepKind kind) const {
+  StepPage page;
+  switch (kind) {
+    case StepKind::Embeddings: page = embeddings(); break;
+    case StepKind::Projections: page = projections(); break;
+    case StepKind::Scores: page = scores(); break;
+    case StepKind::Scaling: page = scaling(); break;
+    case StepKind::Masking: page = masking(); break;
+    case StepKind::Softmax: page = softmax(); break;
+    case StepKind::Context: page = context(); break;
+    case StepKind::Concat: page = concat(); break;
+    case StepKind::Output: page = output(); break;
+  }
+  page.trace_heading = "Following " + query_label() + " (query " + std::to_string(focus_.query) + ", head " +
+                       std::to_string(focus_.head) + ")";
+  return page;
+}
+
+std::string PageBuilder::num(double value) const { return format_number(value, focus_.decimals); }
+
+std::string PageBuilder::shape(int rows, int cols) const {
+  return "(" + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + ")";
+}
+
+const std::string& PageBuilder::query_label() const { return result_.tokens.at(static_cast<std::size_t>(focus_.query)); }
+
+const std::string& PageBuilder::key_label(int key) const { return result_.source_tokens.at(static_cast<std::size_t>(key)); }
+
+ShownMatrix PageBuilder::owned(std::string name, Matrix values, bool query_rows, bool key_cols) const {
+  ShownMatrix shown;
+  shown.name = std::move(name);
+  shown.values = std::make_shared<const Matrix>(std::move(values));
+  shown.row_labels = query_rows ? result_.tokens : result_.source_tokens;
+  if (key_cols) shown.col_labels = result_.source_tokens;
+  shown.highlight_row = query_rows ? focus_.query : -1;
+  return shown;
+}
+
+ShownMatrix PageBuilder::borrowed(std::string name, const Matrix& values, bool query_rows, bool key_cols) const {
+  ShownMatrix shown = owned(std::move(name), Matrix(), query_rows, key_cols);
+  // Aliasing constructor with an empty owner: a non-owning pointer into the Result.
+  shown.values = std::shared_ptr<const Matrix>(std::shared_ptr<const Matrix>(), &values);
+  return shown;
+}
+
+template <typename LineOfKey>
+void PageBuilder::add_key_lines(std::vector<std::string>& lines, LineOfKey line) const {
+  const int keys = problem_.m();
+  const int shown = std::min(keys, std::max(focus_.max_trace_keys, 1));
+  for (int j = 0; j < shown; ++j) lines.push_back(line(j));
+  if (keys > shown) lines.push_back("\u2026 " + std::to_string(keys - shown) + " more keys");
+}
+
+StepPage PageBuilder::embeddings() const {
+  StepPage page;
+  page.title = "1. Embeddings: one vector per token";
+  page.formula = "X " + shape(problem_.n(), problem_.d_model()) + ": row i is token i's embedding";
+  if (problem_.cross_attention) page.formula += "\nX_src " + shape(problem_.m(), problem_.d_model()) + ": the source sentence";
+  page.note = "Attention never sees words, only these vectors.";
+  ShownMatrix x = borrowed("X", problem_.x, true, false);
+  x.col_labels = dims_model_;
+  page.matrices.push_back(std::move(x));
+  if (problem_.cross_attention) {
+    ShownMatrix xs = borrowed("X_src", problem_.xs, false, false);
+    xs.col_labels = dims_model_;
+    page.matrices.push_back(std::move(xs));
+  }
+  page.trace.push_back("x[" + query_label() + "] = " + format_vector(row_as_doubles(problem_.x, focus_.query), focus_.decimals));
+  return page;
+}
+
+StepPage PageBuilder::projections() const {
+  const HeadProjections hp = model_.head(focus_.head);
+  const std::string source = problem_.cross_attention ? "X_src" : "X";
+  StepPage page;
+  page.title = "2. Queries, keys and values";
+  page.formula = "Q" + h_ + " = X\u00b7W_Q" + h_ + "   " + shape(problem_.n(), problem_.d_model()) + "\u00b7" +
+                 shape(problem_.d_model(), problem_.d_k) + " = " + shape(problem_.n(), problem_.d_k) + "\n" + "K" + g_ +
+                 " = " + source + "\u00b7W_K" + g_ + "   V" + g_ + " = " + source + "\u00b7W_V" + g_ + "   K: " +
+                 shape(problem_.m(), problem_.d_k) + "  V: " + shape(problem_.m(), problem_.d_v);
+  page.note = "Three learned matrices turn each embedding into a query (what it looks for), a key (what it "
+              "offers) and a value (what it passes on).";
+  if (problem_.num_kv_heads < problem_.num_heads)
+    page.note += " Heads " + std::to_string(problem_.kv_head_of(focus_.head) * (problem_.num_heads / problem_.num_kv_heads)) +
+                 "\u2013" + std::to_string((problem_.kv_head_of(focus_.head) + 1) * (problem_.num_heads / problem_.num_kv_heads) - 1) +
+                 " share K" + g_ + " and V" + g_ + ".";
+  ShownMatrix q = owned("Q" + h_, hp.q, true, false);
+  q.col_labels = dims_k_;
+  ShownMatrix k = owned("K" + g_, hp.k, false, false);
+  k.col_labels = dims_k_;
+  ShownMatrix v = owned("V" + g_, hp.v, false, false);
+  v.col_labels = dims_v_;
+  page.matrices = {std::move(q), std::move(k), std::move(v)};
+  page.trace.push_back("q[" + query_label() + "] = x[" + query_label() + "]\u00b7W_Q" + h_ + " = " +
+                       format_vector(row_as_doubles(hp.q, focus_.query), focus_.decimals));
+  if (!problem_.cross_attention) {
+    page.trace.push_back("k[" + query_label() + "] = " + format_vector(row_as_doubles(hp.k, focus_.query), focus_.decimals));
+    page.trace.push_back("v[" + query_label() + "] = " + format_vector(row_as_doubles(hp.v, focus_.query), focus_.decimals));
+  }
+  return page;
+}
+
+StepPage PageBuilder::scores() const {
+  const QueryTrace trace = model_.trace(focus_.head, focus_.query);
+  StepPage page;
+  page.title = "3. Scores: every query against every key";
+  page.formula = "S" + h_ + " = Q" + h_ + "\u00b7K" + g_ + "\u1d40   " + shape(problem_.n(), problem_.d_k) + "\u00b7" +
+                 shape(problem_.d_k, problem_.m()) + " = " + shape(problem_.n(), problem_.m());
+  page.note = "Each score is a dot product: how well query i's question matches key j's offer.";
+  page.matrices.push_back(borrowed("S" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].scores, true, true));
+  add_key_lines(page.trace, [&](int j) {
+    return "q[" + query_label() + "]\u00b7k[" + key_label(j) + "] = " + num(trace.scores[static_cast<std::size_t>(j)]);
+  });
+  page.trace.push_back("Check, cell (" + query_label() + ", " + key_label(focus_.key) + "):");
+  page.trace.push_back(dot_product_text(model_.dot_product(focus_.head, focus_.query, focus_.key), query_label(),
+                                        key_label(focus_.key), focus_.decimals));
+  return page;
+}
+
+StepPage PageBuilder::scaling() const {
+  const QueryTrace trace = model_.trace(focus_.head, focus_.query);
+  const auto inv_sqrt_dk = static_cast<float>(1.0 / std::sqrt(static_cast<double>(problem_.d_k)));
+  StepPage page;
+  page.title = "4. Scaling the scores";
+  if (problem_.scale == inv_sqrt_dk)
+    page.formula = "S'" + h_ + " = S" + h_ + " / \u221ad_k = S" + h_ + " / \u221a" + std::to_string(problem_.d_k) + " = S" + h_ +
+                   " \u00d7 " + num(problem_.scale);
+  else if (problem_.scale == 1.0f)
+    page.formula = "S'" + h_ + " = S" + h_ + "   (no scaling: the classic mistake)";
+  else
+    page.formula = "S'" + h_ + " = S" + h_ + " \u00d7 " + num(problem_.scale) + "   (a custom scale; 1/\u221ad_k would be " +
+                   num(inv_sqrt_dk) + ")";
+  page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
+  page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
+  add_key_lines(page.trace, [&](int j) {
+    const auto uj = static_cast<std::size_t>(j);
+    return key_label(j) + ": " + num(trace.scores[uj]) + " \u00d7 " + num(trace.scale) + " = " + num(trace.scaled[uj]);
+  });
+  return page;
+}
+
+StepPage PageBuilder::masking() const {
+  const QueryTrace trace = model_.trace(focus_.head, focus_.query);
+  StepPage page;
+  page.title = "5. Mask: hide the keys a query may not see";
+  page.formula = "s'[i,j] = \u2212\u221e where query i may not see key j\n" + mask_description(problem_.mask);
+  page.note = "exp(\u2212\u221e) = 0, so a hidden key gets weight exactly 0 in the next step.";
+  Matrix mask(result_.mask.rows, result_.mask.cols);
+  for (std::size_t k = 0; k < mask.size(); ++k) mask.data[k] = result_.mask.visible[k] != 0 ? 1.0f : 0.0f;
+  ShownMatrix shown_mask = owned("mask (1 = visible)", std::move(mask), true, true);
+  shown_mask.kind = ShownMatrix::Kind::Mask;
+  page.matrices.push_back(std::move(shown_mask));
+  page.matrices.push_back(owned("masked S'" + h_, model_.masked_scores(focus_.head), true, true));
+  page.trace.push_back(query_label() + " sees " + std::to_string(trace.visible_count()) + " of " +
+                       std::to_string(problem_.m()) + " keys");
+  add_key_lines(page.trace, [&](int j) {
+    const auto uj = static_cast<std::size_t>(j);
+    return key_label(j) + ": " + (trace.visible[uj] != 0 ? num(trace.masked[uj]) : "\u2212\u221e (hidden)");
+  });
+  return page;
+}
+
+StepPage PageBuilder::softmax() const {
+  const QueryTrace trace = model_.trace(focus_.head, focus_.query);
+  StepPage page;
+  page.title = "6. Softmax: scores become weights that sum to 1";
+  page.formula = "a[i,j] = exp(s'[i,j] \u2212 m[i]) / \u03a3\u2096 exp(s'[i,k] \u2212 m[i]),   m[i] = max of row i";
+  page.note = "Subtracting the row maximum m changes no weight and keeps exp from overflowing.";
+  page.matrices.push_back(borrowed("A" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].weights, true, true));
+  if (trace.fully_masked()) {
+    page.trace.push_back(query_label() + " sees no key: all its weights are 0 (and never NaN)");
+    return page;
+  }
+  page.trace.push_back("m = max of the visible scores = " + num(trace.row_max));
+  add_key_lines(page.trace, [&](int j) {
+    const auto uj = static_cast<std::size_t>(j);
+    if (trace.visible[uj] == 0) return key_label(j) + ": hidden \u2192 0";
+    return key_label(j) + ": exp(" + num(trace.scaled[uj]) + " \u2212 " + num(trace.row_max) + ") = " +
+           num(trace.exponentials[uj]) + "   / " + num(trace.exponential_sum) + " = " + num(trace.weights[uj]);
+  });
+  page.trace.push_back("\u03a3 exp = " + num(trace.exponential_sum) + "   (weights sum to 1)");
+  return page;
+}
+
+StepPage PageBuilder::context() const {
+  const QueryTrace trace = model_.trace(focus_.head, focus_.query);
+  const HeadProjections hp = model_.head(focus_.head);
+  StepPage page;
+  page.title = "7. Weighted sum of the values";
+  page.formula = "C" + h_ + " = A" + h_ + "\u00b7V" + g_ + "   " + shape(problem_.n(), problem_.m()) + "\u00b7" +
+                 shape(problem_.m(), problem_.d_v) + " = " + shape(problem_.n(), problem_.d_v);
+  page.note = "Each row of C is an average of the value rows, weighted by that query's attention.";
+  ShownMatrix v = owned("V" + g_, hp.v, false, false);
+  v.col_labels = dims_v_;
+  ShownMatrix c = borrowed("C" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].context, true, false);
+  c.col_labels = dims_v_;
+  page.matrices = {std::move(v), std::move(c)};
+  add_key_lines(page.trace, [&](int j) {
+    const auto uj = static_cast<std::size_t>(j);
+    if (trace.visible[uj] == 0) return key_label(j) + ": hidden, adds 0";
+    return key_label(j) + ": " + num(trace.weights[uj]) + " \u00d7 " + format_vector(row_as_doubles(hp.v, j), focus_.decimals);
+  });
+  page.trace.push_back("c[" + query_label() + "] = sum = " + format_vector(trace.context, focus_.decimals));
+  return page;
+}
+
+StepPage PageBuilder::concat() const {
+  const int width = problem_.num_heads * problem_.d_v;
+  StepPage page;
+  page.title = "8. Concatenate the heads";
+  if (problem_.num_heads == 1) {
+    page.formula = "concat = C\u2080   (one head: nothing to join)";
+  } else {
+    page.formula = "concat = [C\u2080 | \u2026 | C" + subscript(problem_.num_heads - 1) + "]   " +
+                   std::to_string(problem_.num_heads) + " heads \u00d7 " + shape(problem_.n(), problem_.d_v) + " \u2192 " +
+                   shape(problem_.n(), width);
+  }
+  page.note = "Each head looked for something different; their results are laid side by side.";
+  ShownMatrix joined = owned("concat", model_.concatenated_contexts(), true, false);
+  joined.col_labels = dimension_labels(width);
+  const std::vector<double> row = row_as_doubles(*joined.values, focus_.query);
+  page.matrices.push_back(std::move(joined));
+  std::string parts;
+  for (int h = 0; h < problem_.num_heads; ++h) parts += (h == 0 ? "" : " | ") + ("c" + subscript(h) + "[" + query_label() + "]");
+  page.trace.push_back("concat[" + query_label() + "] = [" + parts + "]");
+  page.trace.push_back("= " + format_vector(row, focus_.decimals));
+  return page;
+}
+
+StepPage PageBuilder::output() const {
+  StepPage page;
+  page.title = "9. Output projection";
+  const int width = problem_.num_heads * problem_.d_v;
+  if (problem_.wo) {
+    page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" + shape(width, problem_.wo->cols) +
+                   " = " + shape(problem_.n(), problem_.wo->cols);
+    ShownMatrix wo = borrowed("W_O", *problem_.wo, false, false);
+    wo.row_labels = dimension_labels(width);
+    wo.col_labels = dimension_labels(problem_.wo->cols);
+    page.matrices.push_back(std::move(wo));
+  } else {
+    page.formula = "output = concat   (this scenario has no W_O)";
+  }
+  page.note = "W_O mixes the heads' results back into one vector per token, ready for the next layer.";
+  ShownMatrix out = borrowed("output", result_.output, true, false);
+  out.col_labels = dimension_labels(result_.output.cols);
+  page.matrices.push_back(std::move(out));
+  page.trace.push_back("output[" + query_label() + "] = " + format_vector(row_as_doubles(result_.output, focus_.query), focus_.decimals));
+  return page;
+}
+
+}  // namespace attnviz::lesson

@@ -1,0 +1,47 @@
+#pragma once
+// Internal to core/lesson: builds the text and matrices of one step page. One function per
+// step (step_pages.cpp); StepModel::page() dispatches here.
+
+#include <string>
+#include <vector>
+
+#include "core/lesson/steps.h"
+
+namespace attnviz::lesson {
+
+class PageBuilder {
+ public:
+  PageBuilder(const StepModel& model, const PageFocus& focus);
+  [[nodiscard]] StepPage build(StepKind kind) const;
+
+ private:
+  [[nodiscard]] StepPage embeddings() const;
+  [[nodiscard]] StepPage projections() const;
+  [[nodiscard]] StepPage scores() const;
+  [[nodiscard]] StepPage scaling() const;
+  [[nodiscard]] StepPage masking() const;
+  [[nodiscard]] StepPage softmax() const;
+  [[nodiscard]] StepPage context() const;
+  [[nodiscard]] StepPage concat() const;
+  [[nodiscard]] StepPage output() const;
+
+  [[nodiscard]] std::string num(double value) const;
+  [[nodiscard]] std::string shape(int rows, int cols) const;
+  [[nodiscard]] const std::string& query_label() const;
+  [[nodiscard]] const std::string& key_label(int key) const;
+  [[nodiscard]] ShownMatrix owned(std::string name, Matrix values, bool query_rows, bool key_cols) const;
+  [[nodiscard]] ShownMatrix borrowed(std::string name, const Matrix& values, bool query_rows, bool key_cols) const;
+  // Lines for keys 0 … M−1 (cut at focus.max_trace_keys), each made by `line(j)`.
+  template <typename LineOfKey>
+  void add_key_lines(std::vector<std::string>& lines, LineOfKey line) const;
+
+  const StepModel& model_;
+  const Problem& problem_;
+  const Result& result_;
+  PageFocus focus_;
+  std::string h_;  // the head's subscript, "₀"
+  std::string g_;  // its key/value head's subscript
+  std::vector<std::string> dims_k_, dims_v_, dims_model_;
+};
+
+}  // namespace attnviz::lesson

@@ -1,0 +1,115 @@
+#include "core/lesson/steps.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "core/lesson/number_text.h"
+#include "core/lesson/step_pages.h"
+
+namespace attnviz::lesson {
+
+StepKind step_at(int index) { return static_cast<StepKind>(std::clamp(index, 0, kStepCount - 1)); }
+
+int step_index(StepKind kind) { return static_cast<int>(kind); }
+
+const char* step_name(StepKind kind) {
+  switch (kind) {
+    case StepKind::Embeddings: return "Embeddings";
+    case StepKind::Projections: return "Q, K, V";
+    case StepKind::Scores: return "Scores";
+    case StepKind::Scaling: return "Scaling";
+    case StepKind::Masking: return "Mask";
+    case StepKind::Softmax: return "Softmax";
+    case StepKind::Context: return "Weighted sum";
+    case StepKind::Concat: return "Concatenate";
+    case StepKind::Output: return "Output";
+  }
+  return "";
+}
+
+std::string ShownMatrix::shape_text() const {
+  if (!values) return "";
+  return std::to_string(values->rows) + " \u00d7 " + std::to_string(values->cols);
+}
+
+StepModel::StepModel(const Problem& problem, const Result& result)
+    : problem_(&problem), result_(&result), projections_(compute_projections(problem)) {
+  if (result.heads.size() != static_cast<std::size_t>(problem.num_heads) || result.mask.rows != problem.n() ||
+      result.mask.cols != problem.m())
+    throw std::invalid_argument("lesson: the result does not belong to this problem");
+}
+
+void StepModel::check_focus(const PageFocus& focus) const {
+  if (focus.head < 0 || focus.head >= problem_->num_heads) throw std::out_of_range("lesson: no such head");
+  if (focus.query < 0 || focus.query >= problem_->n()) throw std::out_of_range("lesson: no such query token");
+  if (focus.key < 0 || focus.key >= problem_->m()) throw std::out_of_range("lesson: no such key token");
+}
+
+QueryTrace StepModel::trace(int head_index, int query) const {
+  return trace_query(*problem_, *result_, head(head_index), head_index, query);
+}
+
+DotProductTerms StepModel::dot_product(int head_index, int query, int key) const {
+  return dot_product_terms(*result_, head(head_index), head_index, query, key);
+}
+
+Matrix StepModel::scaled_scores(int head_index) const {
+  Matrix scaled = result_->heads.at(static_cast<std::size_t>(head_index)).scores;
+  for (float& value : scaled.data) value *= problem_->scale;
+  return scaled;
+}
+
+Matrix StepModel::masked_scores(int head_index) const {
+  Matrix masked = scaled_scores(head_index);
+  for (std::size_t k = 0; k < masked.size(); ++k)
+    if (result_->mask.visible[k] == 0) masked.data[k] = -std::numeric_limits<float>::infinity();
+  return masked;
+}
+
+Matrix StepModel::concatenated_contexts() const {
+  std::vector<const Matrix*> blocks;
+  for (const HeadResult& h : result_->heads) blocks.push_back(&h.context);
+  return concatenate_columns(blocks);
+}
+
+StepPage StepModel::page(StepKind kind, const PageFocus& focus) const {
+  check_focus(focus);
+  const PageBuilder builder(*this, focus);
+  StepPage page = builder.build(kind);
+  page.kind = kind;
+  page.number = step_index(kind) + 1;
+  return page;
+}
+
+std::vector<StepPage> StepModel::pages(const PageFocus& focus) const {
+  std::vector<StepPage> all;
+  for (int i = 0; i < kStepCount; ++i) all.push_back(page(step_at(i), focus));
+  return all;
+}
+
+std::string subscript(int index) {
+  static const char* const kDigits[] = {"\u2080", "\u2081", "\u2082", "\u2083", "\u2084",
+                                        "\u2085", "\u2086", "\u2087", "\u2088", "\u2089"};
+  const std::string decimal = std::to_string(std::max(index, 0));
+  std::string text;
+  for (char digit : decimal) text += kDigits[digit - '0'];
+  return text;
+}
+
+std::string factor_text(double value, int decimals) {
+  const std::string text = format_number(value, decimals);
+  return text.front() == '-' ? "(" + text + ")" : text;
+}
+
+std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label, const std::string& key_label,
+                             int decimals) {
+  std::string text = "q[" + query_label + "]\u00b7k[" + key_label + "] = ";
+  for (std::size_t d = 0; d < terms.products.size(); ++d) {
+    if (d > 0) text += " + ";
+    text += factor_text(terms.q[d], decimals) + "\u00d7" + factor_text(terms.k[d], decimals);
+  }
+  return text + " = " + format_number(terms.total, decimals);
+}
+
+}  // namespace attnviz::lesson

@@ -1,0 +1,100 @@
+#pragma once
+// The step-through lesson: the attention pipeline of DESIGN.md as nine pages,
+//   X → Q, K, V → S = Q·Kᵀ → S·scale → mask → softmax → A·V → concat → W_O
+// each with its formula, the matrices it shows (with shapes) and, for one selected query
+// token, that token's numbers written out (the Korean tutorial's "follow 배" walk-through).
+// UI-free: the window draws pages, tests check their numbers against the Result.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/attention/result.h"
+#include "core/lesson/projections.h"
+#include "core/lesson/query_trace.h"
+#include "core/model/problem.h"
+
+namespace attnviz::lesson {
+
+enum class StepKind { Embeddings, Projections, Scores, Scaling, Masking, Softmax, Context, Concat, Output };
+inline constexpr int kStepCount = 9;
+
+StepKind step_at(int index);         // 0-based; clamps into [0, kStepCount)
+int step_index(StepKind kind);       // 0-based
+const char* step_name(StepKind kind);  // "Embeddings", "Q, K, V", "Scores", ...
+
+struct ShownMatrix {
+  enum class Kind { Values, Mask };  // Mask: 1 = visible, 0 = hidden
+  std::string name;                  // "Q₀", "S₀ = Q₀·K₀ᵀ"
+  Kind kind = Kind::Values;
+  // Shared so that pages can borrow the Result's matrices without copying them (non-owning
+  // aliases, valid while the StepModel's Result lives) and own the ones they compute.
+  std::shared_ptr<const Matrix> values;
+  std::vector<std::string> row_labels;  // tokens, or "d1", "d2", ...
+  std::vector<std::string> col_labels;
+  int highlight_row = -1;               // the followed query, when rows are query tokens
+  [[nodiscard]] std::string shape_text() const;  // "8 × 4"
+};
+
+struct StepPage {
+  StepKind kind = StepKind::Embeddings;
+  int number = 1;                    // 1-based, "step 3 of 9"
+  std::string title;                 // "3. Scores: every query against every key"
+  std::string formula;               // "S₀ = Q₀·K₀ᵀ   (8 × 4)·(4 × 8) = 8 × 8"
+  std::string note;                  // one sentence of why
+  std::vector<ShownMatrix> matrices;
+  std::string trace_heading;         // "Following 배 (query 2, head 0)"
+  std::vector<std::string> trace;    // the followed query's numbers, one line each
+};
+
+struct PageFocus {
+  int head = 0;
+  int query = 0;           // the followed token (row)
+  int key = 0;             // the selected cell's column (the arithmetic check on the Scores page)
+  int decimals = 3;
+  int max_trace_keys = 12;  // longer rows are cut with "… n more"
+};
+
+// Borrows the Problem and Result: both must outlive the model (the window rebuilds it when
+// its compute session produces a new result).
+class StepModel {
+ public:
+  StepModel(const Problem& problem, const Result& result);
+
+  [[nodiscard]] const Problem& problem() const { return *problem_; }
+  [[nodiscard]] const Result& result() const { return *result_; }
+  [[nodiscard]] const Projections& projections() const { return projections_; }
+
+  // Throws std::out_of_range when focus names a head, query or key outside the problem.
+  [[nodiscard]] StepPage page(StepKind kind, const PageFocus& focus) const;
+  [[nodiscard]] std::vector<StepPage> pages(const PageFocus& focus) const;
+
+  [[nodiscard]] HeadProjections head(int head) const { return head_projections(*problem_, projections_, head); }
+  [[nodiscard]] QueryTrace trace(int head, int query) const;
+  [[nodiscard]] DotProductTerms dot_product(int head, int query, int key) const;
+
+  // S·scale and the same with −∞ where masked (the Scaling and Masking pages' matrices).
+  [[nodiscard]] Matrix scaled_scores(int head) const;
+  [[nodiscard]] Matrix masked_scores(int head) const;
+  // [C_0 | … | C_{H−1}] from the Result's contexts.
+  [[nodiscard]] Matrix concatenated_contexts() const;
+
+ private:
+  void check_focus(const PageFocus& focus) const;
+
+  const Problem* problem_;
+  const Result* result_;
+  Projections projections_;
+};
+
+// "q₀·k₂ = 0.360×0.250 + 0.250×0.300 + … = 0.325" (the arithmetic check's text).
+std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label,
+                             const std::string& key_label, int decimals = 3);
+
+// "(-0.250)" for negative factors so "a×(-b)" reads unambiguously, else "0.250".
+std::string factor_text(double value, int decimals = 3);
+
+// "₀₁₂": a non-negative index in Unicode subscript digits.
+std::string subscript(int index);
+
+}  // namespace attnviz::lesson
