@@ -41,6 +41,9 @@ struct ProblemLimits {
   int max_tokens = 4096;
   int max_dim = 4096;  // d_model, d_k, d_v, H·d_k, ...
   int max_heads = 64;
+  // heads × N × M: the scores and weights of every head are kept (and drawn), so this bounds
+  // memory (2^28 cells = 1 GiB per matrix kind) rather than failing inside an allocation.
+  long long max_attention_cells = 1LL << 28;
 };
 
 // Tokenizes, generates what the scenario leaves out, checks every shape and value.
