@@ -21,7 +21,10 @@ std::uint32_t floor_power_of_two(std::uint32_t value) {
 }  // namespace
 
 TileConfig choose_tile_config(const Context& context) {
-  const DeviceLimits& limits = context.limits();
+  return choose_tile_config(context.limits(), context.device_type());
+}
+
+TileConfig choose_tile_config(const DeviceLimits& limits, VkPhysicalDeviceType type) {
   TileConfig tiles;
   // Two subgroups' worth of invocations (at least 64, at most 256) keeps lavapipe's 8-wide
   // subgroups and GPUs' 32/64-wide ones busy without starving small problems of workgroups.
@@ -38,7 +41,7 @@ TileConfig choose_tile_config(const Context& context) {
 
   // Stage through shared memory on GPUs, in the largest blocks the device's shared memory holds.
   tiles.stage_in_shared = false;
-  if (context.device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+  if (type != VK_PHYSICAL_DEVICE_TYPE_CPU) {
     for (std::uint32_t k4 : {8u, 4u, 2u, 1u}) {
       TileConfig staged = tiles;
       staged.stage_in_shared = true;

@@ -11,6 +11,7 @@
 namespace attnviz::vk {
 
 class Context;
+struct DeviceLimits;
 
 // shaders/matmul.comp. Offsets and pitches count RGBA32F texels (4 floats) of the bound views;
 // rows and quads are the ends of this dispatch's chunk.
@@ -95,6 +96,8 @@ struct TileConfig {
   [[nodiscard]] int matmul_tile_quads() const { return static_cast<int>(matmul_x) * kMatmulQuadsPerInvocation; }
 };
 
+// Tile shapes for a device: from its limits and type (CPU devices never stage in shared memory).
+TileConfig choose_tile_config(const DeviceLimits& limits, VkPhysicalDeviceType type);
 TileConfig choose_tile_config(const Context& context);
 
 // Bytes of shared memory the matrix product uses with these tiles (0 without staging).
