@@ -30,15 +30,16 @@ int run_devices_command(const Args& args, std::ostream& out, std::ostream& err) 
     throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz devices --help)");
   }
   std::optional<int> requested = parsed.get_int("--device", 0, 1023);
-  if (!requested) requested = vk::device_index_from_environment();
+  const bool from_environment = !requested;
+  if (from_environment) requested = vk::device_index_from_environment();
 
   const std::vector<vk::DeviceInfo> devices = vk::list_devices();
-  const vk::DeviceChoice choice = vk::choose_device(devices, requested);
+  const vk::DeviceChoice choice = vk::choose_device(devices, requested, from_environment ? "ATTNVIZ_DEVICE" : "<command line>",
+                                                    from_environment ? "ATTNVIZ_DEVICE" : "--device");
   out << "Vulkan devices (" << devices.size() << " found):\n";
   for (const vk::DeviceInfo& device : devices) {
     out << (device.index == choice.index ? "  * " : "    ") << device.summary();
     if (!device.driver.empty()) out << ", driver " << device.driver;
-    if (!device.usable) out << "  [not usable: " << device.unusable_reason << "]";
     out << "\n";
   }
   out << "chosen: device " << choice.index << " (" << choice.reason << ")\n"

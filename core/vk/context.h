@@ -57,8 +57,9 @@ struct DeviceLimits {
 
 class Context {
  public:
-  // Throws BackendUnavailable (no loader, no driver, no usable device: the message says what
-  // was tried and how to install a driver) or InputError (bad --device index).
+  // Throws BackendUnavailable (no loader, no driver, no usable device, a --device index this
+  // machine lacks: the message says what was tried and how to install a driver) or
+  // InputError (a malformed ATTNVIZ_DEVICE).
   static std::shared_ptr<Context> create(const ContextOptions& options = {});
 
   // Wraps objects a window already owns; they are not destroyed by the Context. The caller

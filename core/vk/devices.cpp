@@ -109,8 +109,13 @@ DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional
                            const std::string& option) {
   if (requested) {
     const int index = *requested;
-    if (index < 0 || static_cast<std::size_t>(index) >= devices.size()) {
-      throw InputError(origin, option, "device " + std::to_string(index) + " does not exist; " + device_list_text(devices));
+    if (index < 0) throw InputError(origin, option, std::to_string(index) + " is not a device index (0 or more)");
+    // A well-formed index this machine lacks is "unavailable here" (exit 3), not bad input:
+    // the same command line works where that device exists.
+    if (static_cast<std::size_t>(index) >= devices.size()) {
+      throw BackendUnavailable("Vulkan device " + std::to_string(index) + " (chosen with " + option +
+                               ") does not exist; " + device_list_text(devices) +
+                               ". Pick one of them, or leave " + option + " out to let attnviz choose.");
     }
     const DeviceInfo& device = devices[static_cast<std::size_t>(index)];
     if (!device.usable) {

@@ -33,8 +33,9 @@ struct DeviceChoice {
 };
 
 // Picks a device. `requested` is the --device value (or ATTNVIZ_DEVICE); `origin` and `option`
-// name where it came from for the InputError a bad index raises, e.g.
-//   "<command line>: --device: device 7 does not exist; 1 device found: 0 llvmpipe (...)".
+// name where it came from. A negative index is an InputError; an index past the devices
+// found, or an unusable device, is BackendUnavailable naming every device found, e.g.
+//   "Vulkan device 7 (chosen with --device) does not exist; 1 device found: 0 llvmpipe (...)".
 // Throws BackendUnavailable when no device is usable.
 DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional<int> requested,
                            const std::string& origin = "<command line>", const std::string& option = "--device");
