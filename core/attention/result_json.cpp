@@ -1,5 +1,7 @@
 #include "core/attention/result_json.h"
 
+#include "core/common/json_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/common/error.h"
@@ -96,7 +98,7 @@ std::string result_to_json(const Result& result) {
   timing["total"] = result.timing.total_ms;
   for (const auto& [stage, ms] : result.timing.stages_ms) timing[stage] = ms;
   json["timing_ms"] = std::move(timing);
-  return json.dump(1) + "\n";
+  return readable_json(json);
 }
 
 Result parse_result(std::string_view json_text, const std::string& origin) {

@@ -63,5 +63,11 @@ TEST(ResultJson, MalformedInputNamesThePointer) {
   EXPECT_THROW(parse_result("not json", "r.json"), InputError);
 }
 
+TEST(ResultJson, MatricesReadAsOneRowPerLine) {
+  const std::string text = result_to_json(sample_result());
+  EXPECT_NE(text.find("\n    [1, 0, 0],\n"), std::string::npos) << text.substr(0, 400);
+  EXPECT_NE(text.find("\"tokens\": [\"배\""), std::string::npos) << text.substr(0, 400);
+}
+
 }  // namespace
 }  // namespace attnviz
