@@ -82,6 +82,20 @@ TEST(MatrixTools, ScaleZeroIdentity) {
   EXPECT_EQ(tall, make(3, 2, {0, 0, 0, 0, 0, 0}));
 }
 
+TEST(MatrixTools, RandomIsDeterministicPerSeedWithTheGeneratorsSpread) {
+  const Matrix a = random_matrix(MatrixId::WQ, 3, 64, 64);
+  EXPECT_EQ(a, random_matrix(MatrixId::WQ, 3, 64, 64));
+  EXPECT_NE(a, random_matrix(MatrixId::WQ, 4, 64, 64));
+  const auto variance = [](const Matrix& m) {
+    double sum = 0.0;
+    for (const float v : m.data) sum += static_cast<double>(v) * static_cast<double>(v);
+    return sum / static_cast<double>(m.size());
+  };
+  // 4096 samples: the sample variance is within a few percent of 1/64 and of 1.
+  EXPECT_NEAR(variance(a), 1.0 / 64.0, 0.2 / 64.0);
+  EXPECT_NEAR(variance(random_matrix(MatrixId::X, 3, 64, 64)), 1.0, 0.2);
+}
+
 // W_Q with 2 heads of d_k = 2 (columns a0 a1 | b0 b1) over d_model = 2 rows.
 const Matrix kTwoHeads = make(2, 4, {11, 12, 21, 22,  //
                                      13, 14, 23, 24});

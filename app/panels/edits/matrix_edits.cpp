@@ -5,6 +5,8 @@
 #include <cmath>
 #include <system_error>
 
+#include "core/model/generate.h"
+
 namespace attnviz::ui::edits {
 
 const char* matrix_name(MatrixId id) {
@@ -120,6 +122,14 @@ void zero_matrix(Matrix& m) { std::fill(m.data.begin(), m.data.end(), 0.0f); }
 void identity_matrix(Matrix& m) {
   zero_matrix(m);
   for (int i = 0; i < std::min(m.rows, m.cols); ++i) m.at(i, i) = 1.0f;
+}
+
+Matrix random_matrix(MatrixId id, std::uint64_t seed, int rows, int cols) {
+  const bool embeddings = id == MatrixId::X || id == MatrixId::XSource;
+  // The weight generator's N(0, 1/rows), stretched to N(0, 1) for embeddings.
+  Matrix m = generate_weight(seed, embeddings ? "random-embeddings" : matrix_json_key(id), rows, cols);
+  if (embeddings) scale_matrix(m, static_cast<float>(std::sqrt(static_cast<double>(rows))));
+  return m;
 }
 
 Matrix resize_blocks(const Matrix& old, Blocks old_rows, Blocks old_cols, Blocks new_rows, Blocks new_cols,

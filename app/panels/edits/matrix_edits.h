@@ -45,6 +45,9 @@ std::string set_cell(Scenario& scenario, MatrixId id, const Matrix& resolved, in
 void scale_matrix(Matrix& m, float factor);
 void zero_matrix(Matrix& m);
 void identity_matrix(Matrix& m);  // 1 on the main diagonal, 0 elsewhere (rectangular too)
+// Fresh values from `seed` with the spread the generator gives this kind of matrix: weights
+// ~ N(0, 1/rows) (so X·W keeps unit variance), embeddings ~ N(0, 1).
+Matrix random_matrix(MatrixId id, std::uint64_t seed, int rows, int cols);
 
 // Rows and columns grouped into equal blocks: a weight's columns are one block per head
 // (count = heads, size = d_k), X's rows one block of N.
