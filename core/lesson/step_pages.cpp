@@ -182,7 +182,7 @@ StepPage PageBuilder::scaling() const {
     page.formula = "S'" + h_ + " = S" + h_ + " \u00d7 " + num(problem_.scale) + "   (a custom scale; 1/\u221ad_k would be " +
                    num(inv_sqrt_dk) + ")";
   page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
-  page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
+  if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
   add_key_lines(page.trace, [&](int j) {
     const auto uj = static_cast<std::size_t>(j);
     return key_label(j) + ": " + num(trace.scores[uj]) + " \u00d7 " + num(trace.scale) + " = " + num(trace.scaled[uj]);
@@ -196,12 +196,14 @@ StepPage PageBuilder::masking() const {
   page.title = "5. Mask: hide the keys a query may not see";
   page.formula = "s'[i,j] = \u2212\u221e where query i may not see key j\n" + mask_description(problem_.mask);
   page.note = "exp(\u2212\u221e) = 0, so a hidden key gets weight exactly 0 in the next step.";
-  Matrix mask(result_.mask.rows, result_.mask.cols);
-  for (std::size_t k = 0; k < mask.size(); ++k) mask.data[k] = result_.mask.visible[k] != 0 ? 1.0f : 0.0f;
-  ShownMatrix shown_mask = owned("mask (1 = visible)", std::move(mask), true, true);
-  shown_mask.kind = ShownMatrix::Kind::Mask;
-  page.matrices.push_back(std::move(shown_mask));
-  page.matrices.push_back(owned("masked S'" + h_, model_.masked_scores(focus_.head), true, true));
+  if (focus_.include_matrices) {
+    Matrix mask(result_.mask.rows, result_.mask.cols);
+    for (std::size_t k = 0; k < mask.size(); ++k) mask.data[k] = result_.mask.visible[k] != 0 ? 1.0f : 0.0f;
+    ShownMatrix shown_mask = owned("mask (1 = visible)", std::move(mask), true, true);
+    shown_mask.kind = ShownMatrix::Kind::Mask;
+    page.matrices.push_back(std::move(shown_mask));
+    page.matrices.push_back(owned("masked S'" + h_, model_.masked_scores(focus_.head), true, true));
+  }
   page.trace.push_back(query_label() + " sees " + std::to_string(trace.visible_count()) + " of " +
                        std::to_string(problem_.m()) + " keys");
   add_key_lines(page.trace, [&](int j) {
@@ -217,7 +219,9 @@ StepPage PageBuilder::softmax() const {
   page.title = "6. Softmax: scores become weights that sum to 1";
   page.formula = "a[i,j] = exp(s'[i,j] \u2212 m[i]) / \u03a3\u2096 exp(s'[i,k] \u2212 m[i]),   m[i] = max of row i";
   page.note = "Subtracting the row maximum m changes no weight and keeps exp from overflowing.";
-  page.matrices.push_back(borrowed("A" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].weights, true, true));
+  ShownMatrix weights = borrowed("A" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].weights, true, true);
+  weights.kind = ShownMatrix::Kind::Weights;
+  page.matrices.push_back(std::move(weights));
   if (trace.fully_masked()) {
     page.trace.push_back(query_label() + " sees no key: all its weights are 0 (and never NaN)");
     return page;
@@ -267,10 +271,16 @@ StepPage PageBuilder::concat() const {
                    shape(problem_.n(), width);
   }
   page.note = "Each head looked for something different; their results are laid side by side.";
-  ShownMatrix joined = owned("concat", model_.concatenated_contexts(), true, false);
-  joined.col_labels = dimension_labels(width);
-  const std::vector<double> row = row_as_doubles(*joined.values, focus_.query);
-  page.matrices.push_back(std::move(joined));
+  if (focus_.include_matrices) {
+    ShownMatrix joined = owned("concat", model_.concatenated_contexts(), true, false);
+    joined.col_labels = dimension_labels(width);
+    page.matrices.push_back(std::move(joined));
+  }
+  std::vector<double> row;
+  for (const HeadResult& head : result_.heads) {
+    const std::vector<double> part = row_as_doubles(head.context, focus_.query);
+    row.insert(row.end(), part.begin(), part.end());
+  }
   std::string parts;
   for (int h = 0; h < problem_.num_heads; ++h) parts += (h == 0 ? "" : " | ") + ("c" + subscript(h) + "[" + query_label() + "]");
   page.trace.push_back("concat[" + query_label() + "] = [" + parts + "]");

@@ -24,7 +24,9 @@ int step_index(StepKind kind);       // 0-based
 const char* step_name(StepKind kind);  // "Embeddings", "Q, K, V", "Scores", ...
 
 struct ShownMatrix {
-  enum class Kind { Values, Mask };  // Mask: 1 = visible, 0 = hidden
+  // Values: any sign (a diverging colour scale); Weights: softmax output in [0, 1];
+  // Mask: 1 = visible, 0 = hidden.
+  enum class Kind { Values, Weights, Mask };
   std::string name;                  // "Q₀", "S₀ = Q₀·K₀ᵀ"
   Kind kind = Kind::Values;
   // Shared so that pages can borrow the Result's matrices without copying them (non-owning
@@ -53,6 +55,9 @@ struct PageFocus {
   int key = 0;             // the selected cell's column (the arithmetic check on the Scores page)
   int decimals = 3;
   int max_trace_keys = 12;  // longer rows are cut with "… n more"
+  // false: text only (formula, note, trace), for redrawing the text when only the followed
+  // query changes; the N × M matrices are not copied.
+  bool include_matrices = true;
 };
 
 // Borrows the Problem and Result: both must outlive the model (the window rebuilds it when

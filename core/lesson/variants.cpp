@@ -185,7 +185,7 @@ ValueRange shared_range(const std::vector<ComparedMatrix>& matrices, RangeKind k
     if (m.values == nullptr) continue;
     for (std::size_t k = 0; k < m.values->size(); ++k) {
       if (m.mask != nullptr && m.mask->visible[k] == 0) continue;
-      const float v = m.values->data[k];
+      const float v = m.scale * m.values->data[k];
       if (std::isfinite(v)) largest = std::max(largest, kind == RangeKind::Weights ? v : std::fabs(v));
     }
   }

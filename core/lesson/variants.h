@@ -48,6 +48,7 @@ std::vector<Variant> derive_variants(const Scenario& base, const Problem& proble
 struct ComparedMatrix {
   const Matrix* values = nullptr;
   const MaskMatrix* mask = nullptr;  // null: every entry counts
+  float scale = 1.0f;                // shown = scale · stored (scaled scores of different d_k)
 };
 
 struct ValueRange {

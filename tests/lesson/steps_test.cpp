@@ -126,6 +126,25 @@ TEST(StepModel, TraceLinesFollowBae) {
   EXPECT_TRUE(contains_line(model.page(StepKind::Output, focus), "output[배] = " + lesson::format_vector(context, 4)));
 }
 
+TEST(StepModel, TextOnlyPagesSkipTheBigMatricesButSayTheSame) {
+  const Korean k("korean-2heads-causal.json");
+  const lesson::StepModel model(k.problem, k.result);
+  for (int i = 0; i < lesson::kStepCount; ++i) {
+    const lesson::PageFocus full{.head = 1, .query = 4};
+    lesson::PageFocus text = full;
+    text.include_matrices = false;
+    const lesson::StepPage a = model.page(lesson::step_at(i), full);
+    const lesson::StepPage b = model.page(lesson::step_at(i), text);
+    EXPECT_EQ(a.formula, b.formula);
+    EXPECT_EQ(a.trace, b.trace) << a.title;
+    EXPECT_FALSE(a.matrices.empty());
+  }
+  lesson::PageFocus text{.head = 0, .query = 0};
+  text.include_matrices = false;
+  EXPECT_TRUE(model.page(StepKind::Masking, text).matrices.empty());
+  EXPECT_TRUE(model.page(StepKind::Concat, text).matrices.empty());
+}
+
 TEST(StepModel, CausalMaskTraceSaysHidden) {
   const Korean k("korean-causal.json");
   const lesson::StepModel model(k.problem, k.result);

@@ -132,6 +132,8 @@ TEST(CompareVariants, SharedRangeCoversEveryVariant) {
   const lesson::ValueRange scores = lesson::shared_range({{&a, nullptr}, {&b, nullptr}}, lesson::RangeKind::Scores);
   EXPECT_EQ(scores.min, -3.0f);
   EXPECT_EQ(scores.max, 3.0f);
+  const lesson::ValueRange halved = lesson::shared_range({{&a, nullptr, 0.5f}, {&b, nullptr, 0.25f}}, lesson::RangeKind::Scores);
+  EXPECT_EQ(halved.max, 0.75f);  // max(0.5·0.8, 0.25·3)
   const lesson::ValueRange empty = lesson::shared_range({}, lesson::RangeKind::Weights);
   EXPECT_EQ(empty.max, 1.0f);
   EXPECT_EQ(lesson::compare_axis_from_string("kv-heads"), lesson::CompareAxis::KvHeads);
