@@ -1,13 +1,19 @@
 #include "app/cli/backend_choice.h"
 
 #include "core/common/error.h"
+#include "core/vk/vulkan_backend.h"
 
 namespace attnviz::cli {
 
 std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int> device_index) {
-  (void)device_index;
   if (kind == "cpu") return make_cpu_backend();
-  throw BackendUnavailable("the Vulkan backend is not part of this build yet; use --backend cpu");
+  if (kind == "vulkan") {
+    // Without --device, the context reads ATTNVIZ_DEVICE, then prefers a discrete GPU.
+    vk::ContextOptions options;
+    options.device_index = device_index;
+    return make_vulkan_backend(options);
+  }
+  throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
 }
 
 }  // namespace attnviz::cli

@@ -34,7 +34,7 @@ int run_devices_command(const Args& args, std::ostream& out, std::ostream& err) 
   if (from_environment) requested = vk::device_index_from_environment();
 
   const std::vector<vk::DeviceInfo> devices = vk::list_devices();
-  const vk::DeviceChoice choice = vk::choose_device(devices, requested, from_environment ? "ATTNVIZ_DEVICE" : "<command line>",
+  const vk::DeviceChoice choice = vk::choose_device(devices, requested, from_environment ? "<environment>" : "<command line>",
                                                     from_environment ? "ATTNVIZ_DEVICE" : "--device");
   out << "Vulkan devices (" << devices.size() << " found):\n";
   for (const vk::DeviceInfo& device : devices) {

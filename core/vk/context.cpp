@@ -43,6 +43,8 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   std::shared_ptr<Context> context(new Context());
   Context& c = *context;
   const bool validation = options.validation || validation_requested_by_environment();
+  // Asked for from outside (a user, a script): nobody reads the log, so print it.
+  c.log_->echo_to_stderr(validation_requested_by_environment());
   InstanceSetup setup = create_instance(options.instance_extensions, validation, c.log_.get());
   c.owned_instance_ = std::move(setup.instance);
   c.messenger_ = std::move(setup.messenger);
@@ -68,7 +70,7 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
 
   const bool from_environment = !options.device_index.has_value();
   const std::optional<int> requested = from_environment ? device_index_from_environment() : options.device_index;
-  c.choice_ = choose_device(devices, requested, from_environment ? "ATTNVIZ_DEVICE" : "<command line>",
+  c.choice_ = choose_device(devices, requested, from_environment ? "<environment>" : "<command line>",
                             from_environment ? "ATTNVIZ_DEVICE" : "--device");
   c.info_ = devices[static_cast<std::size_t>(c.choice_.index)];
   c.physical_device_ = handles[static_cast<std::size_t>(c.choice_.index)];

@@ -21,7 +21,8 @@ struct ContextOptions {
   std::vector<std::string> instance_extensions;  // e.g. what glfwGetRequiredInstanceExtensions lists
   std::vector<std::string> device_extensions;    // e.g. VK_KHR_swapchain
   // VK_LAYER_KHRONOS_validation plus a debug messenger that collects every message; also
-  // switched on by the environment variable ATTNVIZ_VALIDATION=1.
+  // switched on by the environment variable ATTNVIZ_VALIDATION=1, which prints each message
+  // to stderr as well ("attnviz: Vulkan validation: ...").
   bool validation = false;
   std::optional<int> device_index;  // --device N; ATTNVIZ_DEVICE is read when unset
   // Called once the instance exists; the chosen queue family must then do graphics, compute

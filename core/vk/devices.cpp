@@ -114,8 +114,9 @@ DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional
     // the same command line works where that device exists.
     if (static_cast<std::size_t>(index) >= devices.size()) {
       throw BackendUnavailable("Vulkan device " + std::to_string(index) + " (chosen with " + option +
-                               ") does not exist; " + device_list_text(devices) +
-                               ". Pick one of them, or leave " + option + " out to let attnviz choose.");
+                               ") does not exist; " + device_list_text(devices) + ". Pick one of them, or " +
+                               (option == "ATTNVIZ_DEVICE" ? "unset ATTNVIZ_DEVICE" : "leave " + option + " out") +
+                               " to let attnviz choose.");
     }
     const DeviceInfo& device = devices[static_cast<std::size_t>(index)];
     if (!device.usable) {
@@ -146,7 +147,7 @@ std::optional<int> device_index_from_environment() {
   int index = 0;
   for (char c : text) {
     if (c < '0' || c > '9' || index > 100000) {
-      throw InputError("ATTNVIZ_DEVICE", "ATTNVIZ_DEVICE",
+      throw InputError("<environment>", "ATTNVIZ_DEVICE",
                        "\"" + std::string(text) + "\" is not a device index (a number such as 0; see `attnviz devices`)");
     }
     index = index * 10 + (c - '0');

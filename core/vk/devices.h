@@ -40,7 +40,7 @@ struct DeviceChoice {
 DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional<int> requested,
                            const std::string& origin = "<command line>", const std::string& option = "--device");
 
-// Reads ATTNVIZ_DEVICE; throws InputError("ATTNVIZ_DEVICE", ...) when it is not an integer.
+// Reads ATTNVIZ_DEVICE; throws InputError("<environment>", "ATTNVIZ_DEVICE", ...) when it is not an integer.
 std::optional<int> device_index_from_environment();
 
 // What the system offers, without creating a device. Throws BackendUnavailable (no loader

@@ -1,5 +1,6 @@
 #include "core/vk/instance.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -69,7 +70,13 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 
 void MessageLog::add(std::string message) {
   const std::lock_guard lock(mutex_);
+  if (echo_) std::fprintf(stderr, "attnviz: Vulkan validation: %s\n", message.c_str());
   messages_.push_back(std::move(message));
+}
+
+void MessageLog::echo_to_stderr(bool echo) {
+  const std::lock_guard lock(mutex_);
+  echo_ = echo;
 }
 
 std::vector<std::string> MessageLog::messages() const {

@@ -23,10 +23,13 @@ class MessageLog {
   void add(std::string message);
   [[nodiscard]] std::vector<std::string> messages() const;
   void clear();
+  // Also print each message to stderr as it arrives (ATTNVIZ_VALIDATION=1 on the command line).
+  void echo_to_stderr(bool echo);
 
  private:
   mutable std::mutex mutex_;
   std::vector<std::string> messages_;
+  bool echo_ = false;
 };
 
 class MessengerOwner {

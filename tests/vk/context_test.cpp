@@ -47,7 +47,7 @@ TEST(DeviceChoice, ExplicitIndexWinsAndBadIndexIsAnInputError) {
   EXPECT_EQ(choose_device(devices, 0).reason, "chosen with --device 0");
   // An index this machine lacks: the backend is unavailable here (exit 3), naming the devices.
   try {
-    (void)choose_device(devices, 7, "ATTNVIZ_DEVICE", "ATTNVIZ_DEVICE");
+    (void)choose_device(devices, 7, "<environment>", "ATTNVIZ_DEVICE");
     FAIL() << "expected BackendUnavailable";
   } catch (const BackendUnavailable& e) {
     EXPECT_NE(std::string(e.what()).find("device 7 (chosen with ATTNVIZ_DEVICE) does not exist; 1 device found: 0 llvmpipe"),
