@@ -5,6 +5,8 @@
 
 #include "core/attention/backend.h"
 #include "core/lesson/variants.h"
+#include "core/model/problem.h"
+#include "core/model/scenario_json.h"
 #include "tests/attention/random_problem.h"
 #include "tests/lesson/lesson_support.h"
 
@@ -138,6 +140,37 @@ TEST(CompareVariants, SharedRangeCoversEveryVariant) {
   EXPECT_EQ(empty.max, 1.0f);
   EXPECT_EQ(lesson::compare_axis_from_string("kv-heads"), lesson::CompareAxis::KvHeads);
   EXPECT_FALSE(lesson::compare_axis_from_string("colour").has_value());
+}
+
+}  // namespace
+}  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+// Every bundled preset, every axis and count: the variants are valid scenarios for the core's
+// own loader checks, and freezing the inputs changes no number.
+TEST(CompareVariants, EveryPresetGivesValidVariants) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const LoadedScenario loaded = load_scenario("preset:" + name);
+    const Problem base = build_problem(loaded.scenario, name);
+    const Problem frozen = build_problem(lesson::freeze_inputs(loaded.scenario, base), name);
+    EXPECT_EQ(frozen.x, base.x);
+    EXPECT_EQ(frozen.xs, base.xs);
+    EXPECT_EQ(frozen.wq, base.wq);
+    EXPECT_EQ(frozen.wk, base.wk);
+    EXPECT_EQ(frozen.wv, base.wv);
+    EXPECT_EQ(frozen.tokens, base.tokens);
+    EXPECT_EQ(frozen.source_tokens, base.source_tokens);
+    for (lesson::CompareAxis axis : {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads})
+      for (int count : {2, 4}) {
+        const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = axis, .count = count});
+        EXPECT_GE(variants.size(), 1u);
+        EXPECT_LE(variants.size(), static_cast<std::size_t>(count));
+        for (const lesson::Variant& v : variants) EXPECT_NO_THROW((void)build_problem(v.scenario, v.label)) << v.label;
+      }
+  }
 }
 
 }  // namespace
