@@ -1,0 +1,202 @@
+// Axis labels and colorbars of the heatmap widget.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/heatmap/axis_math.h"
+#include "app/heatmap/heatmap_overlay.h"
+
+namespace attnviz::heatmap {
+namespace {
+
+constexpr float kPad = 4.0f;
+
+std::string label_text(const std::vector<std::string>* labels, int index) {
+  if (labels != nullptr && index < static_cast<int>(labels->size())) return (*labels)[static_cast<std::size_t>(index)];
+  return std::to_string(index);
+}
+
+// UTF-8: the byte length of the code point starting at s[i].
+std::size_t code_point_length(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  return std::min(n, s.size() - i);
+}
+
+float text_width(ImFont* font, float size, const std::string& text) {
+  return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str(), text.c_str() + text.size()).x;
+}
+
+void label_background(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
+  list->AddRectFilled(ImVec2(a.x - 2, a.y - 1), ImVec2(b.x + 2, b.y + 1), colour, 3.0f);
+}
+
+void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row) {
+  if (spec.row_label_width <= 0.0f) return;
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const float right = g.x0 - kPad;
+  const float max_width = spec.row_label_width - 2.0f * kPad;
+  const int step = nice_label_step(g.cell_h(), size * 1.15f);
+  list->PushClipRect(ImVec2(g.x0 - spec.row_label_width, g.y0), ImVec2(g.x0, g.y1), true);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
+    if (r == hovered_row || r < g.first_row()) continue;
+    const std::string label = ellipsize(font, size, label_text(spec.row_labels, r), max_width);
+    const float y = g.row_y(static_cast<float>(r) + 0.5f) - size * 0.5f;
+    list->AddText(font, size, ImVec2(right - text_width(font, size, label), std::round(y)), text, label.c_str());
+  }
+  if (hovered_row >= 0 && hovered_row >= g.first_row() && hovered_row < g.last_row()) {
+    const std::string label = ellipsize(font, size, label_text(spec.row_labels, hovered_row), max_width);
+    const float w = text_width(font, size, label);
+    const float y = std::round(g.row_y(static_cast<float>(hovered_row) + 0.5f) - size * 0.5f);
+    label_background(list, ImVec2(right - w, y), ImVec2(right, y + size), kHighlightColour);
+    list->AddText(font, size, ImVec2(right - w, y), 0xffffffffu, label.c_str());
+  }
+  list->PopClipRect();
+}
+
+void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_col) {
+  if (spec.col_label_height <= 0.0f) return;
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const float bottom = g.y0 - kPad;
+  const float cell = g.cell_w();
+  // Horizontal when every visible label fits its cell; otherwise rotated, thinned to fit.
+  bool horizontal = cell >= size * 0.8f && spec.col_label_height < size * 1.9f;
+  if (horizontal) {
+    for (int c = g.first_col(); c < g.last_col() && horizontal; ++c) {
+      horizontal = text_width(font, size, label_text(spec.col_labels, c)) <= cell - 2.0f;
+    }
+  }
+  const int step = horizontal ? 1 : nice_label_step(cell, size * 1.15f);
+  const float max_length = spec.col_label_height - 2.0f * kPad;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImVec4 clip(g.x0, g.y0 - spec.col_label_height, g.x1, g.y0);
+  list->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
+  auto draw_one = [&](int c, ImU32 colour, bool highlighted) {
+    const std::string label = ellipsize(font, size, label_text(spec.col_labels, c), horizontal ? cell : max_length);
+    const float w = text_width(font, size, label);
+    const float cx = g.col_x(static_cast<float>(c) + 0.5f);
+    if (horizontal) {
+      const ImVec2 at(std::round(cx - w * 0.5f), bottom - size);
+      if (highlighted) label_background(list, at, ImVec2(at.x + w, at.y + size), kHighlightColour);
+      list->AddText(font, size, at, colour, label.c_str());
+      return;
+    }
+    const float x = std::round(cx - size * 0.5f);
+    if (highlighted) label_background(list, ImVec2(x, bottom - w), ImVec2(x + size, bottom), kHighlightColour);
+    add_vertical_text(list, font, size, x, bottom, colour, label);
+  };
+  for (int c = g.first_col() / step * step; c < g.last_col(); c += step) {
+    if (c != hovered_col && c >= g.first_col()) draw_one(c, text, false);
+  }
+  if (hovered_col >= g.first_col() && hovered_col < g.last_col()) draw_one(hovered_col, 0xffffffffu, true);
+  list->PopClipRect();
+}
+
+}  // namespace
+
+void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
+  draw_row_labels(list, spec, g, hovered_row);
+  draw_col_labels(list, spec, g, hovered_col);
+}
+
+std::string ellipsize(ImFont* font, float size, const std::string& text, float max_width) {
+  if (text_width(font, size, text) <= max_width) return text;
+  const std::string dots = "…";
+  std::string kept;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = code_point_length(text, i);
+    if (text_width(font, size, kept + text.substr(i, n) + dots) > max_width) break;
+    kept += text.substr(i, n);
+    i += n;
+  }
+  return kept + dots;
+}
+
+void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x, float start_y, std::uint32_t colour,
+                       const std::string& text) {
+  // Lay the text out horizontally from the start point, then turn it a quarter left around
+  // that point: x' = x0 + (y − y0), y' = y0 − (x − x0). ImGui culls text against the clip
+  // rectangle before we turn it, so lay out unclipped and check the turned box instead.
+  const ImVec4 clip = list->_ClipRectStack.back();
+  const float width = text_width(font, size, text);
+  if (start_x < clip.x - 1.0f || start_x + size > clip.z + 1.0f || start_y - width < clip.y - 1.0f || start_y > clip.w + 1.0f) {
+    return;  // would stick out of the visible area: leave it out rather than draw over others
+  }
+  const ImVec2 pivot(start_x, start_y);
+  list->PushClipRectFullScreen();
+  const int first_vertex = list->VtxBuffer.Size;
+  list->AddText(font, size, pivot, colour, text.c_str(), text.c_str() + text.size());
+  list->PopClipRect();
+  for (int v = first_vertex; v < list->VtxBuffer.Size; ++v) {
+    ImDrawVert& vertex = list->VtxBuffer[v];
+    const float dx = vertex.pos.x - pivot.x;
+    const float dy = vertex.pos.y - pivot.y;
+    vertex.pos = ImVec2(pivot.x + dy, pivot.y - dx);
+  }
+}
+
+float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, float max_width) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  float widest = 0.0f;
+  // Long sequences: the labels are thinned anyway; the first few hundred give the width.
+  const std::size_t count = std::min<std::size_t>(labels.size(), 512);
+  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
+  return std::min(widest, max_width) + 2.0f * kPad;
+}
+
+float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  float widest = 0.0f;
+  const std::size_t count = std::min<std::size_t>(labels.size(), 512);
+  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
+  if (widest <= cell_px - 2.0f) return size + 2.0f * kPad;  // horizontal
+  return std::min(widest, max_height) + 2.0f * kPad;         // rotated
+}
+
+void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption) const {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float size = ImGui::GetFontSize();
+  const float bar_h = std::round(size * 0.6f);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  constexpr int kSegments = 48;
+  for (int s = 0; s < kSegments; ++s) {
+    const float t0 = static_cast<float>(s) / kSegments;
+    const float t1 = static_cast<float>(s + 1) / kSegments;
+    const Rgb a = sample(colormap, t0);
+    const Rgb b = sample(colormap, t1);
+    const ImU32 ca = ImGui::ColorConvertFloat4ToU32(ImVec4(a.r, a.g, a.b, 1.0f));
+    const ImU32 cb = ImGui::ColorConvertFloat4ToU32(ImVec4(b.r, b.g, b.b, 1.0f));
+    list->AddRectFilledMultiColor(ImVec2(origin.x + width * t0, origin.y), ImVec2(origin.x + width * t1, origin.y + bar_h),
+                                  ca, cb, cb, ca);
+  }
+  list->AddRect(ImVec2(origin.x - 1, origin.y - 1), ImVec2(origin.x + width + 1, origin.y + bar_h + 1),
+                ImGui::GetColorU32(ImGuiCol_Border));
+  ImFont* font = ImGui::GetFont();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const float y = origin.y + bar_h + 2.0f;
+  auto tick = [&](float t, const std::string& label, float align) {
+    const float x = origin.x + width * t;
+    list->AddLine(ImVec2(x, origin.y + bar_h), ImVec2(x, origin.y + bar_h + 3.0f), text);
+    const float w = text_width(font, size, label);
+    list->AddText(font, size, ImVec2(std::round(std::clamp(x - w * align, origin.x, origin.x + width - w)), y), text,
+                  label.c_str());
+  };
+  tick(0.0f, compact_number(range_min, 7), 0.0f);
+  tick(1.0f, compact_number(range_max, 7), 1.0f);
+  if (is_diverging(colormap)) tick(0.5f, compact_number(0.5f * (range_min + range_max), 7), 0.5f);
+  if (caption != nullptr && *caption != '\0' && !is_diverging(colormap)) {
+    const float w = text_width(font, size, caption);
+    list->AddText(font, size, ImVec2(std::round(origin.x + (width - w) * 0.5f), y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  caption);
+  }
+  ImGui::Dummy(ImVec2(width, bar_h + 2.0f + size));
+}
+
+}  // namespace attnviz::heatmap

@@ -1,0 +1,99 @@
+#include "app/heatmap/heatmap_overlay.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/heatmap/axis_math.h"
+#include "app/platform/fonts.h"
+#include "core/attention/mask.h"
+
+namespace attnviz::heatmap {
+
+int CellGeometry::first_row() const { return std::max(0, static_cast<int>(std::floor(window.first_row))); }
+int CellGeometry::last_row() const {
+  return std::min(rows, static_cast<int>(std::ceil(window.first_row + window.rows - 1e-4f)));
+}
+int CellGeometry::first_col() const { return std::max(0, static_cast<int>(std::floor(window.first_col))); }
+int CellGeometry::last_col() const {
+  return std::min(cols, static_cast<int>(std::ceil(window.first_col + window.cols - 1e-4f)));
+}
+
+namespace {
+
+void draw_grid(ImDrawList* list, const CellGeometry& g) {
+  const float min_cell = 0.55f * ImGui::GetFontSize();
+  if (g.cell_w() < min_cell || g.cell_h() < min_cell) return;
+  const ImU32 line = (ImGui::GetColorU32(ImGuiCol_WindowBg) & 0x00ffffffu) | 0xb0000000u;
+  const float thickness = std::clamp(std::min(g.cell_w(), g.cell_h()) / 28.0f, 1.0f, 2.0f);
+  for (int r = g.first_row() + 1; r < g.last_row(); ++r) {
+    const float y = std::round(g.row_y(static_cast<float>(r)));
+    list->AddLine(ImVec2(g.x0, y), ImVec2(g.x1, y), line, thickness);
+  }
+  for (int c = g.first_col() + 1; c < g.last_col(); ++c) {
+    const float x = std::round(g.col_x(static_cast<float>(c)));
+    list->AddLine(ImVec2(x, g.y0), ImVec2(x, g.y1), line, thickness);
+  }
+}
+
+void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g) {
+  const Matrix* values = spec.values;
+  if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return;
+  if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return;
+  ImFont* font = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
+  const float size = font->FontSize;
+  if (g.cell_h() < size + 2.0f) return;
+  const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
+  const float span = std::max(spec.range_max - spec.range_min, 1e-30f);
+  for (int r = g.first_row(); r < g.last_row(); ++r) {
+    for (int c = g.first_col(); c < g.last_col(); ++c) {
+      if (spec.mask != nullptr && !mask.visible(r, c)) continue;
+      const float shown = spec.value_scale * values->at(r, c);
+      const std::string text = compact_number(shown, g.cell_w() > 4.5f * size ? 6 : 5);
+      const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
+      if (extent.x > g.cell_w() - 3.0f) continue;
+      const Rgb background = sample(spec.colormap, (shown - spec.range_min) / span);
+      const float cx = g.col_x(static_cast<float>(c) + 0.5f);
+      const float cy = g.row_y(static_cast<float>(r) + 0.5f);
+      list->AddText(font, size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(cy - extent.y * 0.5f)),
+                    contrasting_text_colour(background), text.c_str());
+    }
+  }
+}
+
+void outline_row(ImDrawList* list, const CellGeometry& g, int row, ImU32 colour, float thickness) {
+  if (row < g.first_row() || row >= g.last_row()) return;
+  list->AddRect(ImVec2(g.x0, g.row_y(static_cast<float>(row))), ImVec2(g.x1, g.row_y(static_cast<float>(row + 1))), colour,
+                0.0f, 0, thickness);
+}
+
+void outline_col(ImDrawList* list, const CellGeometry& g, int col, ImU32 colour, float thickness) {
+  if (col < g.first_col() || col >= g.last_col()) return;
+  list->AddRect(ImVec2(g.col_x(static_cast<float>(col)), g.y0), ImVec2(g.col_x(static_cast<float>(col + 1)), g.y1), colour,
+                0.0f, 0, thickness);
+}
+
+}  // namespace
+
+void draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
+  list->PushClipRect(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), true);
+  draw_grid(list, g);
+  draw_numbers(list, spec, g);
+  const float scale = ImGui::GetFontSize() / 17.0f;  // the UI scale (fonts are 17 px at 1×)
+  if (spec.highlight_token >= 0) {
+    if (spec.highlight_token < g.rows) outline_row(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
+    if (spec.highlight_token < g.cols && spec.zoom_columns && spec.highlight_column) outline_col(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
+  }
+  if (spec.pinned_row >= 0 && spec.pinned_row < g.rows) outline_row(list, g, spec.pinned_row, kPinnedColour, 2.5f * scale);
+  if (hovered_row >= 0 && hovered_col >= 0) {
+    const ImVec2 a(g.col_x(static_cast<float>(hovered_col)), g.row_y(static_cast<float>(hovered_row)));
+    const ImVec2 b(g.col_x(static_cast<float>(hovered_col + 1)), g.row_y(static_cast<float>(hovered_row + 1)));
+    list->AddRect(a, b, 0xff000000u, 0.0f, 0, 3.0f * scale);
+    list->AddRect(a, b, 0xffffffffu, 0.0f, 0, 1.5f * scale);
+  }
+  list->PopClipRect();
+  list->AddRect(ImVec2(g.x0 - 1, g.y0 - 1), ImVec2(g.x1 + 1, g.y1 + 1), ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+}  // namespace attnviz::heatmap

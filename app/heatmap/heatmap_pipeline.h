@@ -1,0 +1,56 @@
+#pragma once
+// The graphics pipeline that draws one heatmap: no vertex input (the quad comes from the push
+// constants), dynamic viewport and scissor, one descriptor set:
+//   binding 0  storage buffer        the matrix's values
+//   binding 1  uniform texel buffer  the mask's global-token table (shaders/common/mask.glsl)
+//   binding 2  storage buffer        the colormap tables (colormaps.h)
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "core/vk/handle.h"
+
+namespace attnviz::heatmap {
+
+// Mirrors HeatmapPush in shaders/heatmap_push.glsl (std430 push-constant layout).
+struct HeatmapPush {
+  float rect[4];
+  float view[4];
+  float framebuffer[2];
+  float range_min;
+  float range_max;
+  std::int32_t rows;
+  std::int32_t cols;
+  std::int32_t row_pitch;
+  std::int32_t first;
+  float value_scale;
+  std::int32_t colormap;
+  std::int32_t flags;
+  std::int32_t window;
+  float hatch;
+};
+static_assert(sizeof(HeatmapPush) == 84, "keep in step with shaders/heatmap_push.glsl");
+
+enum HeatmapFlags : std::int32_t {
+  kFlagMaskCells = 1,
+  kFlagCausal = 2,
+  kFlagHasGlobals = 4,
+  kFlagDiverging = 8,
+};
+
+class HeatmapPipeline {
+ public:
+  HeatmapPipeline(VkDevice device, VkRenderPass render_pass);
+
+  [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
+  [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
+  [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
+
+ private:
+  vk::DescriptorSetLayout set_layout_;
+  vk::PipelineLayout layout_;
+  vk::Pipeline pipeline_;
+};
+
+}  // namespace attnviz::heatmap

@@ -1,0 +1,284 @@
+#include "app/heatmap/heatmap_renderer.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/vk/check.h"
+#include "core/vk/context.h"
+#include "core/vk/host_packing.h"
+
+namespace attnviz::heatmap {
+namespace {
+
+constexpr std::uint32_t kMaxSets = 1024;
+constexpr std::size_t kTrimSetsAbove = 768;  // never run out within one frame
+constexpr std::uint64_t kKeepGenerations = 2;  // unused uploads survive this many recomputes
+
+VkDeviceSize align_down(VkDeviceSize value, VkDeviceSize alignment) { return value / alignment * alignment; }
+
+}  // namespace
+
+struct HeatmapRenderer::Pending {
+  HeatmapRenderer* renderer = nullptr;
+  DrawRequest request;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  HeatmapPush push{};
+};
+
+struct HeatmapRenderer::Upload {
+  vk::Buffer buffer;
+  const float* data = nullptr;
+  int rows = 0;
+  int cols = 0;
+  std::uint64_t version = 0;
+  std::uint64_t generation_used = 0;
+};
+
+struct HeatmapRenderer::MaskTable {
+  vk::Buffer buffer;
+  vk::BufferView view;
+  bool has_globals = false;
+  std::uint64_t generation_used = 0;
+};
+
+HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass)
+    : context_(&context), device_(context.device()), pipeline_(context.device(), render_pass) {
+  const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kMaxSets},
+                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kMaxSets}};
+  VkDescriptorPoolCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  info.maxSets = kMaxSets;
+  info.poolSizeCount = 2;
+  info.pPoolSizes = sizes;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  vk::check(vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
+  pool_ = vk::DescriptorPool(device_, pool);
+
+  const auto table = shader_table();
+  const VkDeviceSize bytes = table.size_bytes();
+  colormaps_ = vk::Buffer(context, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryKind::HostUpload);
+  colormaps_.write(0, table.data(), bytes);
+  ++allocations_;
+}
+
+HeatmapRenderer::~HeatmapRenderer() { vkDeviceWaitIdle(device_); }
+
+void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
+  pending_.clear();
+  ui_scale_ = ui_scale;
+  if (generation != generation_) {
+    // The results (and maybe their buffers) are new: nothing in flight may still read the old
+    // ones through a cached set, and unused uploads become free for reuse.
+    vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
+    generation_ = generation;
+    reset_descriptors();
+    std::erase_if(uploads_, [&](const auto& u) { return u->generation_used + kKeepGenerations < generation_; });
+    std::erase_if(masks_, [&](const auto& m) { return m.second->generation_used + kKeepGenerations < generation_; });
+  } else if (sets_.size() > kTrimSetsAbove) {
+    vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
+    reset_descriptors();
+  }
+}
+
+void HeatmapRenderer::reset_descriptors() {
+  vk::check(vkResetDescriptorPool(device_, pool_.get(), 0), "vkResetDescriptorPool");
+  sets_.clear();
+}
+
+vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
+  vk::DeviceMatrix out;
+  if (matrix.empty()) return out;
+  const auto bytes = static_cast<VkDeviceSize>(matrix.size() * sizeof(float));
+  auto same = [&](const Upload& u) {
+    return u.data == matrix.data.data() && u.rows == matrix.rows && u.cols == matrix.cols && u.version == version;
+  };
+  Upload* slot = nullptr;
+  for (auto& u : uploads_) {
+    if (same(*u)) slot = u.get();
+  }
+  if (slot == nullptr) {
+    // A buffer no draw of this generation uses (the queue was idle when it began) is free.
+    for (auto& u : uploads_) {
+      if (u->generation_used < generation_ && u->buffer.size() >= bytes) {
+        slot = u.get();
+        break;
+      }
+    }
+    if (slot == nullptr) {
+      auto fresh = std::make_unique<Upload>();
+      fresh->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryKind::HostUpload);
+      ++allocations_;
+      slot = uploads_.emplace_back(std::move(fresh)).get();
+    } else if (slot->generation_used == generation_) {
+      vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");  // rewritten within a generation
+    }
+    slot->buffer.write(0, matrix.data.data(), bytes);
+    slot->data = matrix.data.data();
+    slot->rows = matrix.rows;
+    slot->cols = matrix.cols;
+    slot->version = version;
+  }
+  slot->generation_used = generation_;
+  out.buffer = slot->buffer.handle();
+  out.offset = 0;
+  out.range = bytes;
+  out.rows = matrix.rows;
+  out.cols = matrix.cols;
+  out.row_pitch = matrix.cols;
+  return out;
+}
+
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting* mask, int rows, int cols) {
+  const bool windowed = mask != nullptr && mask->window.has_value();
+  MaskKey key{rows, cols, windowed, windowed ? mask->global : std::vector<int>{}};
+  if (!windowed || std::get<3>(key).empty()) key = MaskKey{0, 0, false, {}};  // no global tokens: one shared table
+  auto found = masks_.find(key);
+  if (found == masks_.end()) {
+    const int entries = std::max(std::get<0>(key), std::get<1>(key)) + 1 + (std::get<1>(key) + 3) / 4;
+    MaskSetting setting;
+    if (std::get<2>(key)) setting.window = 0;
+    setting.global = std::get<3>(key);
+    const vk::GlobalsTable table = vk::build_globals(setting, std::get<0>(key), std::get<1>(key), entries);
+    auto entry = std::make_unique<MaskTable>();
+    const auto bytes = static_cast<VkDeviceSize>(table.texels.size() * sizeof(std::uint32_t));
+    entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
+    entry->buffer.write(0, table.texels.data(), bytes);
+    VkBufferViewCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
+    info.buffer = entry->buffer.handle();
+    info.format = VK_FORMAT_R32G32B32A32_UINT;
+    info.range = VK_WHOLE_SIZE;
+    VkBufferView view = VK_NULL_HANDLE;
+    vk::check(vkCreateBufferView(device_, &info, nullptr, &view), "vkCreateBufferView");
+    entry->view = vk::BufferView(device_, view);
+    entry->has_globals = table.has_globals;
+    allocations_ += 2;
+    found = masks_.emplace(std::move(key), std::move(entry)).first;
+  }
+  found->second->generation_used = generation_;
+  return *found->second;
+}
+
+VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
+  if (auto found = sets_.find(key); found != sets_.end()) return found->second;
+  const VkDescriptorSetLayout layout = pipeline_.set_layout();
+  VkDescriptorSetAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  alloc.descriptorPool = pool_.get();
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  vk::check(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets");
+  ++allocations_;
+
+  const VkDescriptorBufferInfo values{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+  const VkDescriptorBufferInfo colormaps{colormaps_.handle(), 0, VK_WHOLE_SIZE};
+  const VkBufferView globals = std::get<3>(key);
+  VkWriteDescriptorSet writes[3] = {};
+  for (std::uint32_t b = 0; b < 3; ++b) {
+    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[b].dstSet = set;
+    writes[b].dstBinding = b;
+    writes[b].descriptorCount = 1;
+  }
+  writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[0].pBufferInfo = &values;
+  writes[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  writes[1].pTexelBufferView = &globals;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[2].pBufferInfo = &colormaps;
+  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  sets_.emplace(key, set);
+  return set;
+}
+
+bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
+  const vk::DeviceMatrix& m = request.matrix;
+  if (m.buffer == VK_NULL_HANDLE || m.rows <= 0 || m.cols <= 0) return false;
+  // Bind from an aligned offset; the shader starts `first` floats in.
+  const vk::DeviceLimits& limits = context_->limits();
+  const VkDeviceSize base = align_down(m.offset, std::max<VkDeviceSize>(limits.min_storage_buffer_offset_alignment, 4));
+  const VkDeviceSize range = m.offset + m.range - base;
+  if (range > limits.max_storage_buffer_range) return false;
+
+  const MaskTable& mask = mask_table(request.mask, m.rows, m.cols);
+  Pending& p = pending_.emplace_back();
+  p.renderer = this;
+  p.request = request;
+  p.set = descriptor_set(SetKey{m.buffer, base, range, mask.view.get()});
+  HeatmapPush& push = p.push;
+  push.view[0] = request.window.first_row;
+  push.view[1] = request.window.first_col;
+  push.view[2] = request.window.rows;
+  push.view[3] = request.window.cols;
+  push.range_min = request.range_min;
+  push.range_max = request.range_max;
+  push.rows = m.rows;
+  push.cols = m.cols;
+  push.row_pitch = m.row_pitch;
+  push.first = static_cast<std::int32_t>((m.offset - base) / 4);
+  push.value_scale = request.value_scale;
+  push.colormap = static_cast<std::int32_t>(request.colormap);
+  push.flags = is_diverging(request.colormap) ? kFlagDiverging : 0;
+  push.window = -1;
+  if (request.mask != nullptr) {
+    push.flags |= kFlagMaskCells | (request.mask->causal ? kFlagCausal : 0) | (mask.has_globals ? kFlagHasGlobals : 0);
+    push.window = request.mask->window.value_or(-1);
+  }
+  push.hatch = std::round(8.0f * ui_scale_);
+  list->AddCallback(&HeatmapRenderer::draw_callback, &p);
+  list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  return true;
+}
+
+void HeatmapRenderer::set_target(VkCommandBuffer cmd, const ImDrawData* draw_data) {
+  target_ = cmd;
+  display_pos_[0] = draw_data->DisplayPos.x;
+  display_pos_[1] = draw_data->DisplayPos.y;
+  framebuffer_scale_[0] = draw_data->FramebufferScale.x;
+  framebuffer_scale_[1] = draw_data->FramebufferScale.y;
+  framebuffer_size_[0] = std::floor(draw_data->DisplaySize.x * framebuffer_scale_[0]);
+  framebuffer_size_[1] = std::floor(draw_data->DisplaySize.y * framebuffer_scale_[1]);
+}
+
+void HeatmapRenderer::draw_callback(const ImDrawList* /*list*/, const ImDrawCmd* cmd) {
+  const auto* pending = static_cast<const Pending*>(cmd->UserCallbackData);
+  pending->renderer->record(*pending, *cmd);
+}
+
+void HeatmapRenderer::record(const Pending& pending, const ImDrawCmd& cmd) {
+  if (target_ == VK_NULL_HANDLE || framebuffer_size_[0] <= 0 || framebuffer_size_[1] <= 0) return;
+  auto fb_x = [&](float x) { return (x - display_pos_[0]) * framebuffer_scale_[0]; };
+  auto fb_y = [&](float y) { return (y - display_pos_[1]) * framebuffer_scale_[1]; };
+  const DrawRequest& r = pending.request;
+  HeatmapPush push = pending.push;
+  push.rect[0] = fb_x(r.x0);
+  push.rect[1] = fb_y(r.y0);
+  push.rect[2] = fb_x(r.x1);
+  push.rect[3] = fb_y(r.y1);
+  push.framebuffer[0] = framebuffer_size_[0];
+  push.framebuffer[1] = framebuffer_size_[1];
+
+  // Scissor: the clip rectangle ∩ the heatmap, inside the framebuffer.
+  const float x0 = std::clamp(std::max(fb_x(cmd.ClipRect.x), push.rect[0]), 0.0f, framebuffer_size_[0]);
+  const float y0 = std::clamp(std::max(fb_y(cmd.ClipRect.y), push.rect[1]), 0.0f, framebuffer_size_[1]);
+  const float x1 = std::clamp(std::min(fb_x(cmd.ClipRect.z), push.rect[2]), 0.0f, framebuffer_size_[0]);
+  const float y1 = std::clamp(std::min(fb_y(cmd.ClipRect.w), push.rect[3]), 0.0f, framebuffer_size_[1]);
+  if (x1 - x0 < 1.0f || y1 - y0 < 1.0f) return;
+  VkRect2D scissor{};
+  scissor.offset = {static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0)};
+  scissor.extent = {static_cast<std::uint32_t>(x1 - std::floor(x0)), static_cast<std::uint32_t>(y1 - std::floor(y0))};
+  const VkViewport viewport{0.0f, 0.0f, framebuffer_size_[0], framebuffer_size_[1], 0.0f, 1.0f};
+
+  vkCmdBindPipeline(target_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.pipeline());
+  vkCmdBindDescriptorSets(target_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.layout(), 0, 1, &pending.set, 0, nullptr);
+  vkCmdSetViewport(target_, 0, 1, &viewport);
+  vkCmdSetScissor(target_, 0, 1, &scissor);
+  vkCmdPushConstants(target_, pipeline_.layout(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                     sizeof(HeatmapPush), &push);
+  vkCmdDraw(target_, 6, 1, 0, 0);
+}
+
+}  // namespace attnviz::heatmap

@@ -1,0 +1,111 @@
+#pragma once
+// Draws heatmaps on the GPU inside ImGui's render pass. A widget calls add_draw() while the UI
+// is built; that adds an ImDrawList callback (and ImDrawCallback_ResetRenderState after it), and
+// when ImGui's Vulkan backend reaches the callback, the renderer binds its own pipeline and a
+// descriptor set pointing at the matrix's buffer, sets viewport and scissor from the clip
+// rectangle × FramebufferScale, pushes the constants and draws one quad.
+//
+// Nothing is allocated per frame when nothing changed: descriptor sets, uploaded host matrices
+// and mask tables are cached; the caches are trimmed only when the compute session's
+// generation moves on (a recompute), after the queue went idle.
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "app/heatmap/colormaps.h"
+#include "app/heatmap/heatmap_pipeline.h"
+#include "core/common/matrix.h"
+#include "core/model/scenario.h"
+#include "core/vk/buffer.h"
+#include "core/vk/vulkan_backend.h"
+
+struct ImDrawList;
+struct ImDrawCmd;
+struct ImDrawData;
+
+namespace attnviz::heatmap {
+
+// The part of a matrix that fills the heatmap's rectangle, in (fractional) cells.
+struct CellWindow {
+  float first_row = 0.0f;
+  float first_col = 0.0f;
+  float rows = 1.0f;
+  float cols = 1.0f;
+};
+
+struct DrawRequest {
+  vk::DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the cells' rectangle, ImGui coordinates
+  CellWindow window;
+  float value_scale = 1.0f;           // shown = value_scale · stored (scale · raw scores)
+  float range_min = 0.0f;             // shown values mapped to the colormap's ends
+  float range_max = 1.0f;
+  Colormap colormap = Colormap::Viridis;
+  const MaskSetting* mask = nullptr;  // hatch the cells this mask hides (matrix-sized mask)
+};
+
+class HeatmapRenderer {
+ public:
+  HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass);
+  ~HeatmapRenderer();
+  HeatmapRenderer(const HeatmapRenderer&) = delete;
+  HeatmapRenderer& operator=(const HeatmapRenderer&) = delete;
+
+  // Once per frame, before the UI is built. A new `generation` (the compute session
+  // recomputed) waits for the queue and drops cached bindings of the old results.
+  void begin_frame(std::uint64_t generation, float ui_scale);
+
+  // The host matrix on the GPU: uploaded when (its data, shape, version) was not seen in this
+  // generation, else the earlier upload. `version` must change whenever the contents change
+  // (a Document revision, a Result generation).
+  vk::DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
+
+  // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
+  // matrix is empty or larger than one storage-buffer binding allows.
+  bool add_draw(ImDrawList* list, const DrawRequest& request);
+
+  // Before ImGui's draw data is recorded: the callbacks record into `cmd`.
+  void set_target(VkCommandBuffer cmd, const ImDrawData* draw_data);
+
+  // Buffers and descriptor sets created so far (tests: a steady view allocates nothing).
+  [[nodiscard]] std::uint64_t allocation_count() const { return allocations_; }
+
+ private:
+  struct Pending;
+  struct Upload;
+  struct MaskTable;
+  using MaskKey = std::tuple<int, int, bool, std::vector<int>>;  // rows, cols, windowed, globals
+  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;
+
+  static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
+  void record(const Pending& pending, const ImDrawCmd& cmd);
+  const MaskTable& mask_table(const MaskSetting* mask, int rows, int cols);
+  VkDescriptorSet descriptor_set(const SetKey& key);
+  void reset_descriptors();
+
+  const vk::Context* context_;
+  VkDevice device_;
+  HeatmapPipeline pipeline_;
+  vk::DescriptorPool pool_;
+  vk::Buffer colormaps_;
+  std::map<SetKey, VkDescriptorSet> sets_;
+  std::vector<std::unique_ptr<Upload>> uploads_;
+  std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
+  std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
+
+  std::uint64_t generation_ = 0;
+  float ui_scale_ = 1.0f;
+  VkCommandBuffer target_ = VK_NULL_HANDLE;
+  float display_pos_[2] = {0, 0};
+  float framebuffer_scale_[2] = {1, 1};
+  float framebuffer_size_[2] = {0, 0};
+  std::uint64_t allocations_ = 0;
+};
+
+}  // namespace attnviz::heatmap

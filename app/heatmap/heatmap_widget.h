@@ -1,0 +1,90 @@
+#pragma once
+// A heatmap as an ImGui widget: the cells drawn on the GPU (HeatmapRenderer), token labels on
+// both axes (thinned and ellipsised when they do not fit, rotated when columns are narrow),
+// grid lines and in-cell numbers for small matrices, outlines for the hovered token and the
+// pinned query, mouse-wheel zoom and drag to pan. What the tooltip says is up to the caller.
+//
+// Any panel can show any matrix:
+//   HeatmapSpec spec;
+//   spec.source = {.host = &my_matrix, .version = document.revision()};   // or a device matrix
+//   spec.cells_width = spec.cells_height = 200;
+//   HeatmapHover hover = ui.heatmaps.draw("##mask", spec);
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/heatmap/colormaps.h"
+#include "app/heatmap/heatmap_renderer.h"
+
+struct ImFont;
+
+namespace attnviz::heatmap {
+
+struct HeatmapSource {
+  vk::DeviceMatrix device;       // used when device.buffer is set (results on the GPU)
+  const Matrix* host = nullptr;  // otherwise uploaded once per `version`
+  std::uint64_t version = 0;
+};
+
+struct HeatmapSpec {
+  HeatmapSource source;
+  const Matrix* values = nullptr;  // host values for in-cell numbers (optional)
+  float value_scale = 1.0f;        // shown = value_scale · stored
+  float range_min = 0.0f;          // shown values at the colormap's ends
+  float range_max = 1.0f;
+  Colormap colormap = Colormap::Viridis;
+  const MaskSetting* mask = nullptr;  // hatch the cells it hides
+
+  const std::vector<std::string>* row_labels = nullptr;  // null: 0, 1, 2, ...
+  const std::vector<std::string>* col_labels = nullptr;
+  float cells_width = 200.0f;     // the cells' area in pixels (labels come on top of it)
+  float cells_height = 200.0f;
+  float row_label_width = 0.0f;   // 0: no row labels
+  float col_label_height = 0.0f;  // 0: no column labels
+
+  CellWindow* zoom = nullptr;  // shared zoom/pan state; null: the whole matrix, no zooming
+  bool zoom_columns = true;    // false: all columns always shown (rows still follow `zoom`)
+  int highlight_token = -1;    // outline this row and column (a hovered token)
+  bool highlight_column = true;  // false: the row only (columns are other tokens: cross-attention)
+  int pinned_row = -1;         // outline this row (the pinned query)
+  bool numbers = true;         // values in the cells when <= 24 rows and columns are visible
+};
+
+struct HeatmapHover {
+  bool hovered = false;  // over the cells
+  int row = -1;          // the hovered cell, or the hovered row / column label
+  int col = -1;
+  bool clicked = false;  // released without dragging
+  bool zoomed = false;   // zoomed or panned this frame
+};
+
+class HeatmapWidget {
+ public:
+  explicit HeatmapWidget(HeatmapRenderer& renderer) : renderer_(&renderer) {}
+
+  // Draws at the cursor and advances it by the widget's size (labels + cells).
+  HeatmapHover draw(const char* id, const HeatmapSpec& spec);
+
+  // Horizontal colorbar with min, centre (diverging) and max ticks, `width` pixels wide.
+  void colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption) const;
+
+  // Room for labels: the widest label (capped at max_width), and the height column labels
+  // need over cells `cell_px` wide (horizontal when they fit, otherwise rotated, capped).
+  static float row_label_width(const std::vector<std::string>& labels, float max_width);
+  static float col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height);
+
+  [[nodiscard]] HeatmapRenderer& renderer() const { return *renderer_; }
+
+ private:
+  HeatmapRenderer* renderer_;
+};
+
+// Draws `text` rotated 90° counter-clockwise, its start at `start` (reading upwards).
+void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x, float start_y, std::uint32_t colour,
+                       const std::string& text);
+
+// `text` shortened with "…" to fit `max_width` pixels in `font` at `size`.
+std::string ellipsize(ImFont* font, float size, const std::string& text, float max_width);
+
+}  // namespace attnviz::heatmap

@@ -1,0 +1,28 @@
+#pragma once
+// Bar charts of one query row: its attention weights over the keys (0..1, masked keys shown
+// as grey ticks) and its context vector (signed bars around 0). Drawn with ImDrawList at the
+// cursor; labels are thinned like the heatmaps' when there are many bars.
+
+#include <string>
+#include <vector>
+
+namespace attnviz::heatmap {
+
+struct BarChart {
+  const float* values = nullptr;
+  int count = 0;
+  const std::vector<std::string>* labels = nullptr;  // null: 0, 1, 2, ...
+  const unsigned char* visible = nullptr;            // null: every bar visible; else 0 = masked
+  float range_min = 0.0f;                            // the value axis
+  float range_max = 1.0f;
+  float width = 300.0f;
+  float height = 120.0f;   // the bars' area (labels come below it)
+  float label_height = 0;  // room for the labels under the bars (0: none)
+  int highlight = -1;      // draw this bar in the highlight colour
+};
+
+// Draws the chart and advances the cursor; returns the hovered bar or -1 (and shows its value
+// in a tooltip).
+int draw_bar_chart(const char* id, const BarChart& chart);
+
+}  // namespace attnviz::heatmap

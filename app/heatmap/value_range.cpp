@@ -1,0 +1,42 @@
+#include "app/heatmap/value_range.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::heatmap {
+namespace {
+
+constexpr float kFloor = 1e-6f;
+
+}  // namespace
+
+ValueRange symmetric_range(const Matrix& values, float scale, const MaskMatrix* visible) {
+  const bool masked = visible != nullptr && visible->rows == values.rows && visible->cols == values.cols;
+  float largest = 0.0f;
+  for (std::size_t i = 0; i < values.data.size(); ++i) {
+    if (masked && visible->visible[i] == 0) continue;
+    const float v = std::fabs(scale * values.data[i]);
+    if (std::isfinite(v)) largest = std::max(largest, v);
+  }
+  if (largest == 0.0f) largest = 1.0f;
+  largest = std::max(largest, kFloor);
+  return {-largest, largest};
+}
+
+ValueRange zero_to_max(const Matrix& values) {
+  float largest = 0.0f;
+  for (float v : values.data) {
+    if (std::isfinite(v)) largest = std::max(largest, v);
+  }
+  return {0.0f, largest > 0.0f ? std::max(largest, kFloor) : 1.0f};
+}
+
+float row_max_abs(const Matrix& values, int row) {
+  float largest = 0.0f;
+  if (row < 0 || row >= values.rows) return largest;
+  const float* r = values.row(row);
+  for (int c = 0; c < values.cols; ++c) largest = std::max(largest, std::fabs(r[c]));
+  return largest;
+}
+
+}  // namespace attnviz::heatmap

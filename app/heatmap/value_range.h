@@ -1,0 +1,23 @@
+#pragma once
+// Colour ranges of the heatmaps, from the host values (pure functions, unit-tested).
+
+#include "core/common/matrix.h"
+
+namespace attnviz::heatmap {
+
+struct ValueRange {
+  float min = 0.0f;
+  float max = 1.0f;
+};
+
+// Symmetric around 0: ±(largest |scale · value|), counting only the cells `visible` allows
+// (all when null). Never empty: a matrix of zeros gets ±1, tiny ones a floor of 1e-6.
+ValueRange symmetric_range(const Matrix& values, float scale = 1.0f, const MaskMatrix* visible = nullptr);
+
+// [0, largest value] (weights with an automatic range); ±1e-6 floor as above.
+ValueRange zero_to_max(const Matrix& values);
+
+// Largest |value| in row `row` (bar charts); 0 for a row outside the matrix.
+float row_max_abs(const Matrix& values, int row);
+
+}  // namespace attnviz::heatmap

@@ -1,0 +1,107 @@
+#include "app/platform/glfw_window.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/common/error.h"
+#include "core/vk/instance.h"
+
+namespace attnviz::platform {
+namespace {
+
+// GLFW reports errors through a callback; keep the last one for our exception messages.
+std::string& last_glfw_error() {
+  static std::string message;
+  return message;
+}
+
+void remember_glfw_error(int code, const char* description) {
+  last_glfw_error() = "GLFW error " + std::to_string(code) + ": " + (description ? description : "(no description)");
+}
+
+}  // namespace
+
+GlfwWindow::GlfwWindow(const WindowOptions& options) {
+  glfwSetErrorCallback(remember_glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    throw std::runtime_error("cannot open a window: " + last_glfw_error() +
+                             ". attnviz needs a display (X11 or Wayland); without one, run it under "
+                             "xvfb-run, or use the headless commands (attnviz compute, attnviz export)");
+  }
+  if (glfwVulkanSupported() != GLFW_TRUE) {
+    glfwTerminate();
+    throw BackendUnavailable("Vulkan cannot present to a window here (GLFW found no Vulkan loader or surface support). " +
+                             vk::driver_install_advice());
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_RESIZABLE, options.fixed_size ? GLFW_FALSE : GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // our fonts and style scale instead
+  window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  if (window_ == nullptr) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create the window: " + last_glfw_error());
+  }
+}
+
+GlfwWindow::~GlfwWindow() {
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+std::vector<std::string> GlfwWindow::required_instance_extensions() {
+  std::uint32_t count = 0;
+  const char** names = glfwGetRequiredInstanceExtensions(&count);
+  if (names == nullptr) {
+    throw BackendUnavailable("Vulkan cannot present to a window here: " + last_glfw_error() + ". " +
+                             vk::driver_install_advice());
+  }
+  return {names, names + count};
+}
+
+VkSurfaceKHR GlfwWindow::create_surface(VkInstance instance) const {
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  if (glfwCreateWindowSurface(instance, window_, nullptr, &surface) != VK_SUCCESS) return VK_NULL_HANDLE;
+  return surface;
+}
+
+bool GlfwWindow::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+
+void GlfwWindow::request_close() const { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+Extent GlfwWindow::framebuffer_size() const {
+  Extent extent;
+  glfwGetFramebufferSize(window_, &extent.width, &extent.height);
+  return extent;
+}
+
+bool GlfwWindow::minimised() const {
+  const Extent size = framebuffer_size();
+  return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE || size.width <= 0 || size.height <= 0;
+}
+
+float GlfwWindow::content_scale() const {
+  float x = 1.0f;
+  float y = 1.0f;
+  glfwGetWindowContentScale(window_, &x, &y);
+  // Xvfb and some X servers report nonsense (0, or a huge value): keep the UI usable.
+  return std::clamp(std::max(x, y), 1.0f, 4.0f);
+}
+
+float GlfwWindow::ui_scale() const {
+  int window_w = 0;
+  int window_h = 0;
+  glfwGetWindowSize(window_, &window_w, &window_h);
+  const Extent framebuffer = framebuffer_size();
+  const float platform_scale =
+      window_w > 0 ? std::max(1.0f, static_cast<float>(framebuffer.width) / static_cast<float>(window_w)) : 1.0f;
+  return std::max(1.0f, content_scale() / platform_scale);
+}
+
+void GlfwWindow::poll_events() { glfwPollEvents(); }
+
+void GlfwWindow::wait_events() { glfwWaitEventsTimeout(0.25); }
+
+}  // namespace attnviz::platform

@@ -1,0 +1,61 @@
+#pragma once
+// The GLFW window Vulkan draws into: no client API, a framebuffer size that follows resizes,
+// minimising, and the monitor's content scale (HiDPI). One per process.
+
+#include <vulkan/vulkan.h>
+
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace attnviz::platform {
+
+struct WindowOptions {
+  std::string title = "attnviz";
+  int width = 1600;   // screen coordinates (pixels on X11)
+  int height = 960;
+  bool fixed_size = false;  // screenshots: the window keeps exactly the size asked for
+};
+
+struct Extent {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const Extent&, const Extent&) = default;
+};
+
+class GlfwWindow {
+ public:
+  // Throws std::runtime_error when there is no display to open a window on, and
+  // BackendUnavailable when the Vulkan loader or its surface extensions are missing.
+  explicit GlfwWindow(const WindowOptions& options);
+  ~GlfwWindow();
+  GlfwWindow(const GlfwWindow&) = delete;
+  GlfwWindow& operator=(const GlfwWindow&) = delete;
+
+  [[nodiscard]] GLFWwindow* handle() const { return window_; }
+
+  // What the Vulkan instance needs to present to this window (VK_KHR_surface, ...).
+  [[nodiscard]] static std::vector<std::string> required_instance_extensions();
+  // For vk::ContextOptions::create_surface; VK_NULL_HANDLE on failure.
+  [[nodiscard]] VkSurfaceKHR create_surface(VkInstance instance) const;
+
+  [[nodiscard]] bool should_close() const;
+  void request_close() const;
+  [[nodiscard]] Extent framebuffer_size() const;
+  // Iconified, or a zero-sized framebuffer: nothing can be presented.
+  [[nodiscard]] bool minimised() const;
+  // The monitor's content scale (1 on a 96 dpi screen, 2 on most HiDPI screens).
+  [[nodiscard]] float content_scale() const;
+  // How much the UI itself must grow: the content scale, less what the platform already
+  // scales (macOS and Wayland give a framebuffer larger than the window; X11 does not).
+  [[nodiscard]] float ui_scale() const;
+
+  static void poll_events();
+  static void wait_events();  // sleeps until something happens (while minimised)
+
+ private:
+  GLFWwindow* window_ = nullptr;
+};
+
+}  // namespace attnviz::platform
