@@ -6,11 +6,20 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/gui/gui_app.h"
 #include "core/common/error.h"
 
 namespace {
 
+// No arguments, or options only ("--scenario F --screenshot OUT.png"): the window.
+bool opens_window(const attnviz::cli::Args& args) {
+  if (args.empty()) return true;
+  const std::string& first = args.front();
+  return first.rfind("--", 0) == 0 && first != "--help" && first != "--version";
+}
+
 int dispatch(const attnviz::cli::Args& args) {
+  if (opens_window(args)) return attnviz::gui::run_gui(args, std::cout, std::cerr);
   const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
   if (code >= 0) return code;
   std::cerr << "attnviz: unknown command '" << args.front() << "'\n\n";

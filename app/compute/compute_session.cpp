@@ -1,0 +1,179 @@
+#include "app/compute/compute_session.h"
+
+#include <chrono>
+#include <exception>
+
+#include "app/state/document.h"
+#include "core/common/error.h"
+#include "core/vk/check.h"
+#include "core/vk/context.h"
+
+namespace attnviz::compute {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+const Matrix& pick(const HeadResult& head, HeadMatrix which) {
+  switch (which) {
+    case HeadMatrix::Scores: return head.scores;
+    case HeadMatrix::Weights: return head.weights;
+    case HeadMatrix::Context: break;
+  }
+  return head.context;
+}
+
+const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
+  switch (which) {
+    case HeadMatrix::Scores: return head.scores;
+    case HeadMatrix::Weights: return head.weights;
+    case HeadMatrix::Context: break;
+  }
+  return head.context;
+}
+
+}  // namespace
+
+const char* to_string(BackendMode mode) {
+  switch (mode) {
+    case BackendMode::Vulkan: return "vulkan";
+    case BackendMode::Cpu: return "cpu";
+    case BackendMode::Both: return "both";
+  }
+  return "?";
+}
+
+std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
+  if (name == "vulkan") return BackendMode::Vulkan;
+  if (name == "cpu" || name == "eigen") return BackendMode::Cpu;
+  if (name == "both") return BackendMode::Both;
+  return std::nullopt;
+}
+
+ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
+    : vulkan_context_(std::move(vulkan)), cpu_(make_cpu_backend()), requested_mode_(mode) {
+  if (vulkan_context_) vulkan_ = std::make_unique<vk::VulkanAttention>(vulkan_context_);
+  cpu_status_.device = cpu_->device_name();
+  vulkan_status_.device = vulkan_device_name();
+}
+
+ComputeSession::~ComputeSession() = default;
+
+std::string ComputeSession::vulkan_device_name() const {
+  return vulkan_context_ ? vulkan_context_->device_name() : std::string("(no Vulkan device)");
+}
+
+bool ComputeSession::update(const app::Document& document) {
+  if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
+  recompute(document);
+  computed_mode_ = requested_mode_;
+  computed_revision_ = document.revision();
+  return true;
+}
+
+void ComputeSession::recompute(const app::Document& document) {
+  Problem problem;
+  try {
+    problem = build_problem(document.scenario(), "<gui>");
+  } catch (const InputError& e) {
+    error_ = e.what();  // keep showing the last good result
+    return;
+  }
+  error_.clear();
+  vulkan_status_ = BackendStatus{};
+  vulkan_status_.device = vulkan_device_name();
+  cpu_status_ = BackendStatus{};
+  cpu_status_.device = cpu_->device_name();
+  vulkan_status_.enabled = requested_mode_ != BackendMode::Cpu;
+  cpu_status_.enabled = requested_mode_ != BackendMode::Vulkan;
+
+  vulkan_ran_ = false;
+  device_view_.reset();
+  vulkan_host_.reset();
+  differences_.reset();
+  cpu_result_.reset();
+  if (vulkan_status_.enabled) run_vulkan(problem);
+  // Eigen runs when asked for, and stands in when Vulkan could not run.
+  if (cpu_status_.enabled || !vulkan_ran_) run_cpu(problem);
+  shows_vulkan_ = vulkan_ran_;
+  if (!vulkan_ran_ && !cpu_result_) return;  // neither ran: errors are in the statuses
+  problem_ = std::move(problem);
+  ++generation_;
+}
+
+void ComputeSession::run_vulkan(const Problem& problem) {
+  if (!vulkan_) {
+    vulkan_status_.error = "no Vulkan device for computing; showing the Eigen result";
+    return;
+  }
+  try {
+    // Frames in flight may still read the result buffers the recompute overwrites (or frees,
+    // when they grow): let them finish.
+    vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
+    const auto start = Clock::now();
+    vulkan_->run(problem);
+    vulkan_status_.wall_ms = milliseconds_since(start);
+    vulkan_status_.timing = vulkan_->last_timing();
+    vulkan_status_.ran = true;
+    vulkan_ran_ = true;
+    device_view_ = vulkan_->device_results();
+  } catch (const std::exception& e) {
+    vulkan_status_.error = e.what();
+  }
+}
+
+void ComputeSession::run_cpu(const Problem& problem) {
+  try {
+    const auto start = Clock::now();
+    cpu_result_ = cpu_->compute(problem);
+    cpu_status_.wall_ms = milliseconds_since(start);
+    cpu_status_.timing = cpu_result_->timing;
+    cpu_status_.ran = true;
+  } catch (const std::exception& e) {
+    cpu_status_.error = e.what();
+    cpu_result_.reset();
+  }
+}
+
+const Result* ComputeSession::vulkan_result() const {
+  if (!vulkan_ran_) return nullptr;
+  if (!vulkan_host_) vulkan_host_ = vulkan_->read_back();
+  return &*vulkan_host_;
+}
+
+const Result& ComputeSession::shown_result() const {
+  if (shows_vulkan_) return *vulkan_result();
+  return *cpu_result_;
+}
+
+MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
+  MatrixSource source;
+  source.version = generation_;
+  if (!has_result() || head < 0) return source;
+  const auto h = static_cast<std::size_t>(head);
+  if (shows_vulkan_ && device_view_) {
+    if (h < device_view_->heads.size()) source.device = pick(device_view_->heads[h], which);
+    return source;
+  }
+  if (cpu_result_ && h < cpu_result_->heads.size()) source.host = &pick(cpu_result_->heads[h], which);
+  return source;
+}
+
+const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
+  if (!has_result() || head < 0) return nullptr;
+  const Result& result = shown_result();
+  const auto h = static_cast<std::size_t>(head);
+  return h < result.heads.size() ? &pick(result.heads[h], which) : nullptr;
+}
+
+const std::vector<MatrixDifference>& ComputeSession::differences() const {
+  static const std::vector<MatrixDifference> none;
+  if (!compared()) return none;
+  if (!differences_) differences_ = compare_results(*vulkan_result(), *cpu_result_);
+  return *differences_;
+}
+
+}  // namespace attnviz::compute

@@ -1,0 +1,116 @@
+#pragma once
+// ComputeSession: the window's link to the core. When the Document's revision (or the chosen
+// backend) changes, it builds the Problem and runs the chosen backend(s): Vulkan on the
+// window's own device (results stay in device buffers for the heatmaps), Eigen on the host, or
+// both with their differences. Nothing runs when nothing changed. A document that cannot be
+// computed (bad shapes, too many tokens) keeps the last good result on screen, with the reason.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attention/backend.h"
+#include "core/attention/compare.h"
+#include "core/model/problem.h"
+#include "core/vk/vulkan_backend.h"
+
+namespace attnviz::app {
+class Document;
+}
+
+namespace attnviz::compute {
+
+enum class BackendMode { Vulkan, Cpu, Both };
+const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both"
+std::optional<BackendMode> backend_mode_from_string(const std::string& name);
+
+// Which matrix of a head a heatmap shows.
+enum class HeadMatrix { Scores, Weights, Context };
+
+// A result matrix as the heatmaps draw it: in a device buffer when the Vulkan results are
+// shown, otherwise the host matrix (the heatmap renderer uploads it once per generation).
+struct MatrixSource {
+  vk::DeviceMatrix device;        // valid when device.buffer != VK_NULL_HANDLE
+  const Matrix* host = nullptr;   // set when there is no device copy
+  std::uint64_t version = 0;      // the session's generation
+};
+
+struct BackendStatus {
+  bool enabled = false;      // part of the current mode
+  bool ran = false;          // computed the current result
+  std::string device;        // "llvmpipe (LLVM 15.0.6, 256 bits)", "Eigen 3.4.0 (2 threads)"
+  double wall_ms = 0.0;      // the last recompute, measured around the call
+  Timing timing;             // as the backend reports it (GPU timestamps for Vulkan)
+  std::string error;         // why it could not run ("" when fine)
+};
+
+class ComputeSession {
+ public:
+  // `vulkan` is the window's context (shared with the renderer), or null for no Vulkan compute.
+  ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode);
+  ~ComputeSession();
+  ComputeSession(const ComputeSession&) = delete;
+  ComputeSession& operator=(const ComputeSession&) = delete;
+
+  // Recomputes when the document's revision or the mode changed; true when it did.
+  bool update(const app::Document& document);
+
+  void set_mode(BackendMode mode) { requested_mode_ = mode; }
+  [[nodiscard]] BackendMode mode() const { return requested_mode_; }
+  [[nodiscard]] bool vulkan_available() const { return vulkan_ != nullptr; }
+
+  // Moves on with every recompute that produced a result (caches key on it).
+  [[nodiscard]] std::uint64_t generation() const { return generation_; }
+  [[nodiscard]] bool has_result() const { return problem_.has_value(); }
+  // The Problem of the shown result (call only when has_result()).
+  [[nodiscard]] const Problem& problem() const { return *problem_; }
+  // Why the document's current state could not be computed ("" when it was).
+  [[nodiscard]] const std::string& error() const { return error_; }
+
+  // The result on screen: Vulkan's when it ran, else Eigen's. Read back from the device the
+  // first time it is asked for after a recompute (tooltips, numbers, ranges, differences).
+  [[nodiscard]] const Result& shown_result() const;
+  [[nodiscard]] const char* shown_backend() const { return shows_vulkan_ ? "vulkan" : "cpu"; }
+  // For drawing: the device buffer when Vulkan results are shown (no read-back), else the host.
+  [[nodiscard]] MatrixSource head_matrix(int head, HeadMatrix which) const;
+  // For reading values on the CPU (tooltips, ranges): may read the Vulkan result back.
+  [[nodiscard]] const Matrix* host_matrix(int head, HeadMatrix which) const;
+
+  // With both backends: Vulkan − Eigen per matrix, and the two host results.
+  [[nodiscard]] bool compared() const { return cpu_result_ && vulkan_ran_; }
+  [[nodiscard]] const std::vector<MatrixDifference>& differences() const;
+  [[nodiscard]] const Result* cpu_result() const { return cpu_result_ ? &*cpu_result_ : nullptr; }
+  [[nodiscard]] const Result* vulkan_result() const;
+
+  [[nodiscard]] const BackendStatus& vulkan_status() const { return vulkan_status_; }
+  [[nodiscard]] const BackendStatus& cpu_status() const { return cpu_status_; }
+  [[nodiscard]] std::string vulkan_device_name() const;
+
+ private:
+  void recompute(const app::Document& document);
+  void run_vulkan(const Problem& problem);
+  void run_cpu(const Problem& problem);
+
+  std::shared_ptr<vk::Context> vulkan_context_;
+  std::unique_ptr<vk::VulkanAttention> vulkan_;
+  std::unique_ptr<Backend> cpu_;
+  BackendMode requested_mode_;
+  std::optional<BackendMode> computed_mode_;
+  std::uint64_t computed_revision_ = 0;
+  std::uint64_t generation_ = 0;
+
+  std::optional<Problem> problem_;
+  std::string error_;
+  bool shows_vulkan_ = false;
+  bool vulkan_ran_ = false;
+  std::optional<Result> cpu_result_;
+  std::optional<vk::DeviceResultView> device_view_;  // of the last Vulkan run
+  mutable std::optional<Result> vulkan_host_;  // read back on demand
+  mutable std::optional<std::vector<MatrixDifference>> differences_;
+  BackendStatus vulkan_status_;
+  BackendStatus cpu_status_;
+};
+
+}  // namespace attnviz::compute

@@ -1,0 +1,278 @@
+#include "app/gui/gui_app.h"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+#include "app/compute/compute_session.h"
+#include "app/gui/frame_times.h"
+#include "app/gui/gui_options.h"
+#include "app/heatmap/heatmap_renderer.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/platform/frame_capture.h"
+#include "app/platform/frame_renderer.h"
+#include "app/platform/glfw_window.h"
+#include "app/platform/imgui_layer.h"
+#include "app/state/autosave.h"
+#include "app/state/document.h"
+#include "app/ui/layout.h"
+#include "app/ui/notices.h"
+#include "app/ui/scenario_files.h"
+#include "app/ui/theme.h"
+#include "app/ui/view_state.h"
+#include "core/common/error.h"
+#include "core/model/problem.h"
+#include "core/model/scenario_json.h"
+#include "core/vk/context.h"
+
+namespace attnviz::gui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kFirstStartPreset = "preset:life-is-short";
+
+double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+// A broken autosave is moved aside (never overwritten by the next autosave) and reported.
+void keep_broken_autosave(const app::Autosave& autosave, ui::Notices& notices) {
+  const std::filesystem::path broken = autosave.file().string() + ".broken";
+  std::error_code error;
+  std::filesystem::rename(autosave.file(), broken, error);
+  notices.post(ui::NoticeLevel::Warning, autosave.last_error() + "\nThe file was kept as " + broken.string() + ".");
+}
+
+// The scenario of --scenario, checked before any window opens (a bad one is an InputError:
+// exit 2 with the loader's message).
+std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& options) {
+  if (!options.scenario) return std::nullopt;
+  LoadedScenario loaded = load_scenario(*options.scenario);
+  (void)build_problem(loaded.scenario, *options.scenario);
+  return loaded;
+}
+
+// --scenario, else the last session's work, else a preset.
+app::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given, app::Autosave& autosave,
+                               ui::Notices& notices) {
+  if (given) {
+    for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
+    std::optional<std::filesystem::path> path;
+    if (options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
+    return app::Document(std::move(given->scenario), std::move(path));
+  }
+  if (std::optional<LoadedScenario> restored = autosave.restore()) return app::Document(std::move(restored->scenario));
+  if (!autosave.last_error().empty()) keep_broken_autosave(autosave, notices);
+  app::Document document;
+  ui::open_scenario(document, notices, kFirstStartPreset);
+  return document;
+}
+
+std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const platform::GlfwWindow& window) {
+  vk::ContextOptions context_options;
+  context_options.instance_extensions = platform::GlfwWindow::required_instance_extensions();
+  context_options.device_extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+  context_options.validation = options.validation;
+  context_options.device_index = options.device;
+  context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
+  return vk::Context::create(context_options);
+}
+
+class GuiApp {
+ public:
+  GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, platform::GlfwWindow& window,
+         std::shared_ptr<vk::Context> context, std::ostream& out);
+  ~GuiApp();
+  GuiApp(const GuiApp&) = delete;
+  GuiApp& operator=(const GuiApp&) = delete;
+
+  void run();
+
+ private:
+  float wanted_ui_scale() const;
+  void sync_ui_scale();
+  void prepare_frame();
+  void build_ui();
+  bool render(bool capture);
+  void bench_edit();
+
+  const GuiOptions& options_;
+  platform::GlfwWindow& window_;
+  std::shared_ptr<vk::Context> context_;
+  std::ostream& out_;
+  float ui_scale_ = 1.0f;
+  platform::FrameRenderer frames_;
+  platform::ImGuiLayer imgui_;
+  heatmap::HeatmapRenderer heatmap_renderer_;
+  heatmap::HeatmapWidget heatmaps_{heatmap_renderer_};
+  platform::FrameCapture capture_;
+  ui::Notices notices_;
+  app::Autosave autosave_{app::Autosave::default_file()};
+  app::Document document_;
+  std::unique_ptr<compute::ComputeSession> session_;
+  ui::ViewState view_;
+  ui::FrameStats stats_;
+  std::unique_ptr<ui::Layout> layout_ = ui::make_default_layout();
+  FrameTimes times_;
+  Clock::time_point last_frame_start_{};
+  std::uint64_t frames_drawn_ = 0;
+};
+
+GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, platform::GlfwWindow& window,
+               std::shared_ptr<vk::Context> context, std::ostream& out)
+    : options_(options),
+      window_(window),
+      context_(std::move(context)),
+      out_(out),
+      ui_scale_(options.ui_scale.value_or(window.ui_scale())),
+      frames_(*context_, window.framebuffer_size(),
+              options.screenshot || options.stats ? platform::PresentPacing::Unlimited : platform::PresentPacing::VSync),
+      imgui_(window, *context_, frames_.swapchain(), ui_scale_),
+      heatmap_renderer_(*context_, frames_.swapchain().render_pass()),
+      capture_(*context_),
+      document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
+  ui::apply_theme(ui_scale_);
+  frames_.on_swapchain_rebuilt([this](const platform::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
+  view_.backend = options.backend.value_or(compute::BackendMode::Vulkan);
+  view_.layout = options.layout.value_or(ui::LayoutMode::Full);
+  view_.selected_head = options.head.value_or(0);
+  if (options.pin_query) view_.pinned_query = *options.pin_query;
+  try {
+    session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
+  } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
+    notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
+    session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
+  }
+  if (imgui_.fonts().hangul_file.empty()) {
+    notices_.post(ui::NoticeLevel::Warning,
+                  "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
+                  "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
+                  "no-hangul-font");
+  }
+  if (!options.screenshot && !options.stats && options.head && *options.head >= document_.scenario().num_heads) {
+    notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
+                                                std::to_string(document_.scenario().num_heads) + " heads");
+  }
+}
+
+GuiApp::~GuiApp() {
+  // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
+  // user's session).
+  if (!options_.screenshot && !options_.stats) autosave_.flush(document_);
+}
+
+float GuiApp::wanted_ui_scale() const { return options_.ui_scale.value_or(window_.ui_scale()) * view_.text_scale; }
+
+void GuiApp::sync_ui_scale() {
+  const float wanted = wanted_ui_scale();
+  if (wanted == ui_scale_) return;
+  ui_scale_ = wanted;
+  imgui_.set_ui_scale(ui_scale_);
+  ui::apply_theme(ui_scale_);
+}
+
+// Recompute (when anything changed) before the frame's UI is built, so it shows the edit.
+void GuiApp::prepare_frame() {
+  const Clock::time_point start = Clock::now();
+  if (frames_drawn_ > 0) {
+    const double frame_ms = ms_between(last_frame_start_, start);
+    times_.add_frame(frame_ms);
+    stats_.frame_ms = times_.recent_median();
+  }
+  last_frame_start_ = start;
+  sync_ui_scale();
+  session_->set_mode(view_.backend);
+  const Clock::time_point compute_start = Clock::now();
+  if (session_->update(document_)) {
+    stats_.recompute_ms = ms_between(compute_start, Clock::now());
+    times_.add_recompute(stats_.recompute_ms);
+  }
+  if (!options_.screenshot && !options_.stats) autosave_.tick(document_, Clock::now());
+  heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
+}
+
+void GuiApp::build_ui() {
+  const Clock::time_point start = Clock::now();
+  imgui_.new_frame();
+  ui::begin_frame(view_);
+  if (options_.hover_token) view_.hovered_token = *options_.hover_token;
+  ui::UiContext ui{document_, view_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  layout_->draw(ui);
+  const double ui_ms = ms_between(start, Clock::now());
+  times_.add_ui(ui_ms);
+  stats_.ui_ms = stats_.ui_ms == 0.0 ? ui_ms : 0.9 * stats_.ui_ms + 0.1 * ui_ms;
+}
+
+bool GuiApp::render(bool capture) {
+  const Clock::time_point start = Clock::now();
+  ImDrawData* draw_data = imgui_.end_frame();
+  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour());
+  if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
+  heatmap_renderer_.set_target(cmd, draw_data);
+  imgui_.record(draw_data, cmd);
+  frames_.end_frame(capture ? &capture_ : nullptr);
+  ++frames_drawn_;
+  times_.add_render(ms_between(start, Clock::now()));
+  return true;
+}
+
+// --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
+void GuiApp::bench_edit() {
+  if (!session_->has_result()) return;
+  Scenario next = document_.scenario();
+  if (!next.wq) next.wq = session_->problem().wq;
+  next.wq->at(0, 0) += (frames_drawn_ % 2 == 0 ? 1e-3f : -1e-3f);
+  document_.apply(std::move(next), "Benchmark edit", "bench");
+}
+
+void GuiApp::run() {
+  while (!window_.should_close()) {
+    if (window_.minimised() && !options_.screenshot) {
+      platform::GlfwWindow::wait_events();  // nothing to draw into; do not spin
+      continue;
+    }
+    platform::GlfwWindow::poll_events();
+    prepare_frame();
+    build_ui();
+    if (options_.edit_every_frame) bench_edit();
+    const bool last = (options_.screenshot || options_.stats) && frames_drawn_ + 1 >= static_cast<std::uint64_t>(options_.frames);
+    if (!render(last && options_.screenshot.has_value())) continue;
+    if (last) break;
+  }
+  if (options_.screenshot) capture_.save_png(*options_.screenshot);
+  if (options_.stats) times_.print(out_, window_.framebuffer_size(), *session_);
+}
+
+}  // namespace
+
+int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const GuiOptions options = parse_gui_options(args);
+  if (options.help) {
+    out << kGuiHelp;
+    return 0;
+  }
+  std::optional<LoadedScenario> scenario = scenario_from_command_line(options);
+  platform::WindowOptions window_options;
+  window_options.width = options.width;
+  window_options.height = options.height;
+  window_options.fixed_size = options.screenshot.has_value();
+  platform::GlfwWindow window(window_options);
+  const std::shared_ptr<vk::Context> context = create_context(options, window);
+  {
+    GuiApp app(options, std::move(scenario), window, context, out);
+    app.run();
+  }
+  if (context->validation_enabled()) {
+    const std::vector<std::string> messages = context->validation_messages();
+    for (const std::string& message : messages) err << "attnviz: validation: " << message << "\n";
+    if (!messages.empty()) {
+      err << "attnviz: the Vulkan validation layer reported " << messages.size() << " message(s)\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace attnviz::gui

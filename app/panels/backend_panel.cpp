@@ -1,0 +1,225 @@
+// Backend: which path computes (Vulkan, Eigen, or both), on which device, how long the last
+// recompute took; with both, the largest difference per matrix and a difference heatmap.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/compute/compute_session.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/heatmap/value_range.h"
+#include "app/panels/panels.h"
+#include "app/ui/view_state.h"
+#include "core/attention/compare.h"
+
+namespace attnviz::ui {
+namespace {
+
+using compute::BackendMode;
+using compute::BackendStatus;
+using compute::HeadMatrix;
+
+constexpr double kAgreement = 1e-5;  // what the parity tests accept
+
+const char* matrix_name(HeadMatrix which) {
+  switch (which) {
+    case HeadMatrix::Scores: return "scores";
+    case HeadMatrix::Weights: return "weights";
+    case HeadMatrix::Context: return "context";
+  }
+  return "?";
+}
+
+const Matrix& pick(const HeadResult& head, HeadMatrix which) {
+  switch (which) {
+    case HeadMatrix::Scores: return head.scores;
+    case HeadMatrix::Weights: return head.weights;
+    case HeadMatrix::Context: break;
+  }
+  return head.context;
+}
+
+void status_row(const char* name, const BackendStatus& status) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  ImGui::TextWrapped("%s", status.device.c_str());
+  ImGui::TableNextColumn();
+  if (!status.enabled) {
+    ImGui::TextDisabled("off");
+  } else if (status.ran) {
+    ImGui::Text("%.2f ms", status.wall_ms);
+    if (ImGui::IsItemHovered() && !status.timing.stages_ms.empty()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("as the backend measured it: %.3f ms", status.timing.total_ms);
+      for (const auto& [stage, ms] : status.timing.stages_ms) ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);
+      ImGui::EndTooltip();
+    }
+  } else {
+    ImGui::TextDisabled("did not run");
+  }
+}
+
+class BackendPanel final : public Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Backend"; }
+  [[nodiscard]] PanelArea area() const override { return PanelArea::Side; }
+  [[nodiscard]] bool open_by_default() const override { return false; }
+  void draw(UiContext& ui) override;
+
+ private:
+  void draw_mode(UiContext& ui);
+  void draw_statuses(const UiContext& ui);
+  void draw_differences(UiContext& ui);
+  void draw_difference_heatmap(UiContext& ui);
+
+  // The difference heatmap's matrix, rebuilt when the results, head or matrix change.
+  Matrix difference_;
+  std::uint64_t difference_generation_ = 0;
+  int difference_head_ = -1;
+  HeadMatrix difference_which_ = HeadMatrix::Weights;
+  std::uint64_t difference_version_ = 0;
+  heatmap::ValueRange difference_range_;
+};
+
+void BackendPanel::draw_mode(UiContext& ui) {
+  int mode = static_cast<int>(ui.view.backend);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Compute with");
+  ImGui::SameLine();
+  bool changed = ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("Eigen (CPU)", &mode, static_cast<int>(BackendMode::Cpu));
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("Both", &mode, static_cast<int>(BackendMode::Both));
+  if (changed) ui.view.backend = static_cast<BackendMode>(mode);
+}
+
+void BackendPanel::draw_statuses(const UiContext& ui) {
+  const compute::ComputeSession& session = ui.session;
+  if (ImGui::BeginTable("##statuses", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("last recompute", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableHeadersRow();
+    status_row("Vulkan", session.vulkan_status());
+    status_row("Eigen", session.cpu_status());
+    ImGui::EndTable();
+  }
+  for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
+    if (status->error.empty()) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.1f, 0.1f, 1.0f));
+    ImGui::TextWrapped("%s", status->error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (session.has_result()) ImGui::TextDisabled("The heatmaps show the %s result.", session.shown_backend());
+}
+
+void BackendPanel::draw_differences(UiContext& ui) {
+  const std::vector<MatrixDifference>& diffs = ui.session.differences();
+  double worst = 0.0;
+  for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
+  ImGui::Text("Largest difference |Vulkan − Eigen|: %.2e", worst);
+  ImGui::SameLine();
+  if (worst <= kAgreement) ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
+  else ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.1f, 1.0f), "(above 1e-5)");
+
+  const float rows_h = std::min(static_cast<float>(diffs.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("##diffs", 4, flags, ImVec2(0.0f, rows_h))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("matrix");
+    ImGui::TableSetupColumn("max abs");
+    ImGui::TableSetupColumn("max rel");
+    ImGui::TableSetupColumn("at (row, col)");
+    ImGui::TableHeadersRow();
+    for (const MatrixDifference& d : diffs) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(d.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2e", d.max_abs);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2e", d.max_rel);
+      ImGui::TableNextColumn();
+      ImGui::Text("(%d, %d)", d.row, d.col);
+    }
+    ImGui::EndTable();
+  }
+}
+
+void BackendPanel::draw_difference_heatmap(UiContext& ui) {
+  const compute::ComputeSession& session = ui.session;
+  const int head = ui.view.selected_head;
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("Vulkan − Eigen, head %d,", head);
+  ImGui::SameLine();
+  int which = static_cast<int>(ui.view.compared_matrix);
+  ImGui::SetNextItemWidth(120.0f * ui.ui_scale);
+  if (ImGui::Combo("##which", &which, "scores\0weights\0context\0")) ui.view.compared_matrix = static_cast<HeadMatrix>(which);
+
+  const Result* vulkan = session.vulkan_result();
+  const Result* cpu = session.cpu_result();
+  if (vulkan == nullptr || cpu == nullptr || head >= static_cast<int>(cpu->heads.size())) return;
+  if (difference_generation_ != session.generation() || difference_head_ != head ||
+      difference_which_ != ui.view.compared_matrix) {
+    const auto h = static_cast<std::size_t>(head);
+    difference_ = difference(pick(vulkan->heads[h], ui.view.compared_matrix), pick(cpu->heads[h], ui.view.compared_matrix));
+    difference_range_ = heatmap::symmetric_range(difference_);
+    difference_generation_ = session.generation();
+    difference_head_ = head;
+    difference_which_ = ui.view.compared_matrix;
+    ++difference_version_;
+  }
+  const Problem& problem = session.problem();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 90.0f * ui.ui_scale);
+  const float cells = std::max(std::min(width - label_w - 8.0f, 360.0f * ui.ui_scale), 40.0f);
+  heatmap::HeatmapSpec spec;
+  spec.source.host = &difference_;
+  spec.source.version = difference_version_;
+  spec.values = &difference_;
+  spec.colormap = ui.view.difference_colormap;
+  spec.range_min = difference_range_.min;
+  spec.range_max = difference_range_.max;
+  spec.row_labels = &problem.tokens;
+  spec.row_label_width = label_w;
+  spec.cells_width = cells;
+  spec.cells_height = ui.view.compared_matrix == HeadMatrix::Context
+                          ? cells * std::min(1.0f, static_cast<float>(problem.n()) / static_cast<float>(problem.d_v))
+                          : cells * static_cast<float>(problem.n()) / static_cast<float>(problem.m());
+  const heatmap::HeatmapHover hover = ui.heatmaps.draw("##difference", spec);
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, cells, nullptr);
+  if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
+    ImGui::SetTooltip("%s[%d][%d]: Vulkan − Eigen = %.3e", matrix_name(ui.view.compared_matrix), hover.row, hover.col,
+                      static_cast<double>(difference_.at(hover.row, hover.col)));
+  }
+}
+
+void BackendPanel::draw(UiContext& ui) {
+  draw_mode(ui);
+  if (!ui.session.vulkan_available()) {
+    ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
+  }
+  draw_statuses(ui);
+  if (!ui.session.compared()) {
+    if (ui.view.backend != BackendMode::Both) ImGui::TextDisabled("Choose Both to compare the two paths.");
+    return;
+  }
+  ImGui::Separator();
+  draw_differences(ui);
+  ImGui::Spacing();
+  draw_difference_heatmap(ui);
+}
+
+}  // namespace
+
+std::unique_ptr<Panel> make_backend_panel() { return std::make_unique<BackendPanel>(); }
+
+}  // namespace attnviz::ui

@@ -1,0 +1,159 @@
+#include "app/ui/layout.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/panels/panels.h"
+#include "app/state/document.h"
+#include "app/ui/notices.h"
+
+namespace attnviz::ui {
+namespace {
+
+constexpr ImGuiWindowFlags kAreaFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove |
+                                        ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+
+bool begin_area(const char* id, const Rect& rect, ImGuiWindowFlags extra = 0) {
+  ImGui::SetNextWindowPos(ImVec2(rect.x, rect.y));
+  ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h));
+  return ImGui::Begin(id, nullptr, kAreaFlags | extra);
+}
+
+// "Korean worked example — korean.json •" : the title, the file and an unsaved-changes dot.
+std::string document_caption(const app::Document& document) {
+  std::string caption = document.scenario().title;
+  if (document.path()) {
+    caption += (caption.empty() ? "" : "  —  ") + document.path()->filename().string();
+  }
+  if (document.modified()) caption += "  •";
+  return caption;
+}
+
+}  // namespace
+
+VisibleAreas visible_areas(LayoutMode mode) {
+  switch (mode) {
+    case LayoutMode::Full: return {true, true, false, true};
+    case LayoutMode::Heatmaps: return {false, true, false, false};
+    case LayoutMode::CompareReady: return {false, true, true, false};
+  }
+  return {};
+}
+
+AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height) {
+  AreaRects a;
+  const VisibleAreas visible = visible_areas(mode);
+  const float status_h = std::round(26.0f * ui_scale);
+  a.menu_bar = {0, 0, width, menu_bar_height};
+  a.status_bar = {0, height - status_h, width, status_h};
+  const float top = menu_bar_height;
+  const float body_h = std::max(height - top - status_h, 1.0f);
+  float left = 0.0f;
+  float right = width;
+  if (visible.inputs) {
+    const float w = std::clamp(width * 0.26f, 330.0f * ui_scale, 520.0f * ui_scale);
+    a.inputs = {0, top, std::min(w, width * 0.5f), body_h};
+    left = a.inputs.w;
+  }
+  if (visible.side) {
+    const float w = std::clamp(width * 0.30f, 360.0f * ui_scale, 560.0f * ui_scale);
+    a.side = {width - std::min(w, width * 0.5f), top, std::min(w, width * 0.5f), body_h};
+    right = a.side.x;
+  }
+  a.main = {left, top, std::max(right - left, 1.0f), body_h};
+  return a;
+}
+
+float Layout::draw_menu_bar(UiContext& ui) {
+  float height = 0.0f;
+  if (ImGui::BeginMainMenuBar()) {
+    for (const auto& menu : menus_) {
+      if (ImGui::BeginMenu(menu->label())) {
+        menu->draw_items(ui);
+        ImGui::EndMenu();
+      }
+    }
+    const std::string caption = document_caption(ui.document);
+    const float w = ImGui::CalcTextSize(caption.c_str()).x;
+    const float x = ImGui::GetWindowWidth() - w - ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    if (x > ImGui::GetCursorPosX() + 20.0f) {
+      ImGui::SetCursorPosX(x);
+      ImGui::TextDisabled("%s", caption.c_str());
+    }
+    height = ImGui::GetWindowHeight();
+    ImGui::EndMainMenuBar();
+  }
+  return height;
+}
+
+void Layout::draw_inputs(UiContext& ui, const Rect& rect, bool with_side) {
+  if (begin_area("##inputs", rect)) {
+    for (const auto& panel : panels_) {
+      const PanelArea area = panel->area();
+      if (area != PanelArea::Inputs && !(with_side && area == PanelArea::Side)) continue;
+      ImGui::PushID(panel->title());
+      const ImGuiTreeNodeFlags flags = panel->open_by_default() ? ImGuiTreeNodeFlags_DefaultOpen : 0;
+      if (ImGui::CollapsingHeader(panel->title(), flags)) {
+        ImGui::Indent(4.0f * ui.ui_scale);
+        panel->draw(ui);
+        ImGui::Unindent(4.0f * ui.ui_scale);
+        ImGui::Spacing();
+      }
+      ImGui::PopID();
+    }
+  }
+  ImGui::End();
+}
+
+void Layout::draw_main(UiContext& ui, const Rect& rect) {
+  std::vector<Panel*> main;
+  for (const auto& panel : panels_) {
+    if (panel->area() == PanelArea::Main) main.push_back(panel.get());
+  }
+  if (begin_area("##main", rect, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    if (main.size() == 1) {
+      main.front()->draw(ui);
+    } else if (!main.empty() && ImGui::BeginTabBar("##views")) {
+      for (Panel* panel : main) {
+        if (ImGui::BeginTabItem(panel->title())) {
+          panel->draw(ui);
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+  }
+  ImGui::End();
+}
+
+void Layout::draw_side(UiContext& ui, const Rect& rect) {
+  if (begin_area("##side", rect)) {
+    for (const auto& panel : panels_) {
+      if (panel->area() != PanelArea::Side) continue;
+      ImGui::PushID(panel->title());
+      if (ImGui::CollapsingHeader(panel->title(), ImGuiTreeNodeFlags_DefaultOpen)) panel->draw(ui);
+      ImGui::PopID();
+    }
+  }
+  ImGui::End();
+}
+
+void Layout::draw(UiContext& ui) {
+  for (const auto& menu : menus_) menu->update(ui);
+  const float menu_h = draw_menu_bar(ui);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const AreaRects areas = compute_areas(ui.view.layout, display.x, display.y, ui.ui_scale, menu_h);
+  const VisibleAreas visible = visible_areas(ui.view.layout);
+  if (visible.inputs) draw_inputs(ui, areas.inputs, visible.side_in_inputs);
+  if (visible.main) draw_main(ui, areas.main);
+  if (visible.side) draw_side(ui, areas.side);
+  draw_status_bar(ui, areas.status_bar.x, areas.status_bar.y, areas.status_bar.w, areas.status_bar.h);
+  ui.notices.draw(display.x - 12.0f * ui.ui_scale, areas.status_bar.y - 8.0f * ui.ui_scale,
+                  std::min(560.0f * ui.ui_scale, display.x * 0.6f));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,27 @@
+#pragma once
+// Opening and saving scenarios from the window (File menu, presets, the command line's
+// --scenario), so that no work is lost: a scenario that fails to load or cannot be computed
+// shows the loader's message and leaves the document exactly as it was.
+
+#include <filesystem>
+#include <string>
+
+namespace attnviz::app {
+class Document;
+}
+
+namespace attnviz::ui {
+
+class Notices;
+
+// Loads a file or "preset:NAME" and checks that it can be computed (build_problem). On
+// success it replaces the document (a new one, empty undo history; presets get no path, so
+// Save asks where) and posts the loader's warnings; on failure it posts the message as an
+// error and returns false without touching the document.
+bool open_scenario(app::Document& document, Notices& notices, const std::string& path_or_preset);
+
+// Writes the document's scenario to `path` (atomically) and marks it saved there. On failure
+// posts the error (naming the path) and returns false; the document stays modified.
+bool save_scenario_to(app::Document& document, Notices& notices, const std::filesystem::path& path);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,74 @@
+#include "app/ui/theme.h"
+
+#include <imgui.h>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr float kBackground[4] = {0.93f, 0.94f, 0.95f, 1.0f};
+
+ImVec4 rgb(int hex, float alpha = 1.0f) {
+  return ImVec4(static_cast<float>((hex >> 16) & 0xff) / 255.0f, static_cast<float>((hex >> 8) & 0xff) / 255.0f,
+                static_cast<float>(hex & 0xff) / 255.0f, alpha);
+}
+
+}  // namespace
+
+void apply_theme(float ui_scale) {
+  ImGuiStyle style;
+  ImGui::StyleColorsLight(&style);
+  style.WindowRounding = 0.0f;
+  style.ChildRounding = 4.0f;
+  style.FrameRounding = 4.0f;
+  style.PopupRounding = 4.0f;
+  style.GrabRounding = 4.0f;
+  style.TabRounding = 4.0f;
+  style.ScrollbarRounding = 6.0f;
+  style.WindowBorderSize = 1.0f;
+  style.FrameBorderSize = 1.0f;
+  style.WindowPadding = ImVec2(10, 8);
+  style.FramePadding = ImVec2(7, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.ItemInnerSpacing = ImVec2(6, 4);
+  style.ScrollbarSize = 15.0f;
+  style.GrabMinSize = 12.0f;
+  style.WindowTitleAlign = ImVec2(0.0f, 0.5f);
+
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_Text] = rgb(0x1b1f24);
+  c[ImGuiCol_TextDisabled] = rgb(0x5f6b78);
+  c[ImGuiCol_WindowBg] = rgb(0xfbfbfc);
+  c[ImGuiCol_ChildBg] = rgb(0xffffff, 0.0f);
+  c[ImGuiCol_PopupBg] = rgb(0xffffff, 0.98f);
+  c[ImGuiCol_Border] = rgb(0xc3c9d1);
+  c[ImGuiCol_FrameBg] = rgb(0xeef1f4);
+  c[ImGuiCol_FrameBgHovered] = rgb(0xdde7f3);
+  c[ImGuiCol_FrameBgActive] = rgb(0xc9dbf0);
+  c[ImGuiCol_TitleBg] = rgb(0xe4e8ed);
+  c[ImGuiCol_TitleBgActive] = rgb(0xd6dde6);
+  c[ImGuiCol_MenuBarBg] = rgb(0xe4e8ed);
+  c[ImGuiCol_Header] = rgb(0xdfe5ec);
+  c[ImGuiCol_HeaderHovered] = rgb(0xcddbea);
+  c[ImGuiCol_HeaderActive] = rgb(0xb9cde3);
+  c[ImGuiCol_Button] = rgb(0xe2e7ed);
+  c[ImGuiCol_ButtonHovered] = rgb(0xc9dbf0);
+  c[ImGuiCol_ButtonActive] = rgb(0xa9c5e6);
+  c[ImGuiCol_CheckMark] = rgb(0x1f5fa8);
+  c[ImGuiCol_SliderGrab] = rgb(0x3a78c2);
+  c[ImGuiCol_SliderGrabActive] = rgb(0x1f5fa8);
+  c[ImGuiCol_Tab] = rgb(0xdfe5ec);
+  c[ImGuiCol_TabHovered] = rgb(0xc9dbf0);
+  c[ImGuiCol_TabActive] = rgb(0xffffff);
+  c[ImGuiCol_Separator] = rgb(0xc3c9d1);
+  c[ImGuiCol_PlotHistogram] = rgb(0x3a78c2);
+  c[ImGuiCol_PlotHistogramHovered] = rgb(0xe07b00);
+  c[ImGuiCol_TableHeaderBg] = rgb(0xe4e8ed);
+  c[ImGuiCol_TableRowBgAlt] = rgb(0xf2f4f7);
+
+  style.ScaleAllSizes(ui_scale);
+  ImGui::GetStyle() = style;
+}
+
+const float* clear_colour() { return kBackground; }
+
+}  // namespace attnviz::ui

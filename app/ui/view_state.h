@@ -1,0 +1,60 @@
+#pragma once
+// What the user is looking at, as plain data: the selected head, the hovered token, the pinned
+// query, colormaps, ranges, zoom. Panels read and write it; nothing here is saved in scenarios.
+
+#include <optional>
+#include <string>
+
+#include "app/compute/compute_session.h"
+#include "app/heatmap/colormaps.h"
+#include "app/heatmap/heatmap_renderer.h"
+
+namespace attnviz::ui {
+
+enum class LayoutMode {
+  Full,          // inputs on the left, heatmaps in the middle (the default)
+  Heatmaps,      // heatmaps only (presenting, screenshots of the maths)
+  CompareReady,  // heatmaps and the Backend panel with Vulkan − Eigen differences
+};
+const char* to_string(LayoutMode mode);  // "full", "heatmaps", "compare-ready"
+std::optional<LayoutMode> layout_mode_from_string(const std::string& name);
+
+enum class WeightsRange { ZeroToOne, Auto };
+
+struct ViewState {
+  int selected_head = 0;
+
+  // The token under the mouse (a chip of the Sentence panel, a heatmap row or column).
+  // Write hovered_token_next while drawing; everyone reads hovered_token, which the frame loop
+  // sets from it at the start of the next frame, so the panels' drawing order does not matter.
+  int hovered_token = -1;
+  int hovered_token_next = -1;
+
+  std::optional<int> pinned_query;  // a clicked row: its weights as bars, its context vector
+
+  heatmap::Colormap weights_colormap = heatmap::Colormap::Viridis;
+  heatmap::Colormap scores_colormap = heatmap::Colormap::RdBu;
+  heatmap::Colormap difference_colormap = heatmap::Colormap::RdBu;
+  WeightsRange weights_range = WeightsRange::ZeroToOne;
+  bool show_numbers = true;  // values in the cells (up to 24 × 24 visible cells)
+
+  // Zoom and pan of the selected head's heatmaps (shared, so rows stay aligned); rows = 0
+  // means "everything".
+  heatmap::CellWindow head_zoom{0.0f, 0.0f, 0.0f, 0.0f};
+
+  compute::BackendMode backend = compute::BackendMode::Vulkan;  // requested; the session follows
+  compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
+
+  LayoutMode layout = LayoutMode::Full;
+  // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
+  float text_scale = 1.0f;
+  bool show_imgui_demo = false;
+};
+
+// Start of a frame: what was hovered during the last frame becomes this frame's highlight.
+inline void begin_frame(ViewState& view) {
+  view.hovered_token = view.hovered_token_next;
+  view.hovered_token_next = -1;
+}
+
+}  // namespace attnviz::ui
