@@ -1,0 +1,343 @@
+// File menu: New, Open…, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
+// Ctrl+Shift+S / Ctrl+Q. Open and Save As use a small dialog of our own (a path field and the
+// folder's sub-folders and .json files). Loading goes through open_scenario, which shows the
+// loader's message and leaves the document untouched on failure; saving is atomic
+// (save_scenario). Replacing a document with unsaved changes asks first.
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "app/panels/edits/file_listing.h"
+#include "app/panels/edits/panel_palette.h"
+#include "app/panels/input_panels.h"
+#include "app/state/document.h"
+#include "app/ui/notices.h"
+#include "app/ui/scenario_files.h"
+#include "core/model/scenario_json.h"
+
+namespace attnviz::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDialogPopup = "File##dialog";
+constexpr const char* kConfirmPopup = "Replace the current scenario?##confirm";
+
+// What File > New starts from: a short sentence that computes at once.
+Scenario new_scenario() {
+  Scenario s;
+  s.title = "Untitled";
+  s.sentence = "Type a sentence here";
+  s.d_model = 8;
+  s.num_heads = 2;
+  s.num_kv_heads = 2;
+  s.d_k = 4;
+  s.d_v = 4;
+  return s;
+}
+
+bool ctrl_pressed(int glfw_key, bool shift) {
+  const ImGuiIO& io = ImGui::GetIO();
+  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, false);
+}
+
+// The GLFW backend of ImGui 1.86 keeps its window in io.ClipboardUserData (for the clipboard
+// callbacks); Quit asks that window to close, and the frame loop then exits as with the
+// window's close button (autosaving on the way out).
+void request_quit() {
+  auto* window = static_cast<GLFWwindow*>(ImGui::GetIO().ClipboardUserData);
+  if (window != nullptr) glfwSetWindowShouldClose(window, GLFW_TRUE);
+}
+
+class FileMenu final : public Menu {
+ public:
+  [[nodiscard]] const char* label() const override { return "File"; }
+
+  void draw_items(UiContext& ui) override {
+    if (ImGui::MenuItem("New", "Ctrl+N")) replace_with(ui, Replacement{Replacement::Kind::New, ""});
+    if (ImGui::MenuItem("Open\xE2\x80\xA6", "Ctrl+O")) open_dialog(ui, DialogMode::Open);
+    if (ImGui::MenuItem("Save", "Ctrl+S")) save(ui);
+    if (ImGui::MenuItem("Save As\xE2\x80\xA6", "Ctrl+Shift+S")) open_dialog(ui, DialogMode::SaveAs);
+    if (ImGui::BeginMenu("Presets")) {
+      if (presets_.empty()) presets_ = preset_names();
+      for (const std::string& name : presets_) {
+        if (ImGui::MenuItem(name.c_str())) replace_with(ui, Replacement{Replacement::Kind::Load, "preset:" + name});
+      }
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) request_quit();
+  }
+
+  void update(UiContext& ui) override {
+    if (ctrl_pressed(GLFW_KEY_N, false)) replace_with(ui, Replacement{Replacement::Kind::New, ""});
+    if (ctrl_pressed(GLFW_KEY_O, false)) open_dialog(ui, DialogMode::Open);
+    if (ctrl_pressed(GLFW_KEY_S, false)) save(ui);
+    if (ctrl_pressed(GLFW_KEY_S, true)) open_dialog(ui, DialogMode::SaveAs);
+    if (ctrl_pressed(GLFW_KEY_Q, false)) request_quit();
+    draw_dialog(ui);
+    draw_confirm(ui);
+  }
+
+ private:
+  enum class DialogMode { Open, SaveAs };
+
+  // What replaces the document once the user agreed to lose unsaved changes.
+  struct Replacement {
+    enum class Kind { New, Load } kind = Kind::New;
+    std::string source;  // a path or "preset:NAME" for Load
+  };
+
+  void replace_with(UiContext& ui, Replacement what) {
+    if (ui.document.modified()) {
+      pending_ = std::move(what);
+      open_confirm_ = true;
+      return;
+    }
+    carry_out(ui, what);
+  }
+
+  static void carry_out(UiContext& ui, const Replacement& what) {
+    if (what.kind == Replacement::Kind::New) {
+      ui.document.reset(new_scenario(), std::nullopt);
+      return;
+    }
+    if (open_scenario(ui.document, ui.notices, what.source)) {
+      ui.notices.post(NoticeLevel::Info, "Opened " + what.source);
+    }
+  }
+
+  void save(UiContext& ui) {
+    if (ui.document.path()) {
+      save_scenario_to(ui.document, ui.notices, *ui.document.path());
+    } else {
+      open_dialog(ui, DialogMode::SaveAs);
+    }
+  }
+
+  // ---- the Open / Save As dialog ----
+
+  void open_dialog(const UiContext& ui, DialogMode mode) {
+    mode_ = mode;
+    std::error_code ec;
+    const auto& path = ui.document.path();
+    directory_ = path && path->has_parent_path() ? fs::absolute(path->parent_path(), ec) : fs::current_path(ec);
+    if (ec) directory_ = "/";
+    typed_.clear();
+    if (mode == DialogMode::SaveAs) {
+      typed_ = path ? path->filename().string() : file_name_from_title(ui.document.scenario().title);
+    }
+    confirm_overwrite_.reset();
+    dialog_error_.clear();
+    relist();
+    open_dialog_ = true;
+  }
+
+  static std::string file_name_from_title(const std::string& title) {
+    std::string name;
+    for (const char c : title) {
+      const auto u = static_cast<unsigned char>(c);
+      if (std::isalnum(u) || u >= 0x80) name += static_cast<char>(u >= 0x80 ? c : std::tolower(u));
+      else if (!name.empty() && name.back() != '-') name += '-';
+    }
+    while (!name.empty() && name.back() == '-') name.pop_back();
+    return (name.empty() ? "scenario" : name) + ".json";
+  }
+
+  void relist() { listing_ = edits::list_directory(directory_); }
+
+  void draw_dialog(UiContext& ui) {
+    if (open_dialog_) {
+      ImGui::OpenPopup(kDialogPopup);
+      open_dialog_ = false;
+    }
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f),
+                                    std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
+                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal(kDialogPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    ImGui::TextUnformatted(mode_ == DialogMode::Open ? "Open a scenario (.json)" : "Save the scenario as");
+    draw_folder_bar();
+    draw_listing(ui);
+    draw_name_field(ui);
+    ImGui::EndPopup();
+  }
+
+  void draw_folder_bar() {
+    if (ImGui::Button("Up") && directory_.has_parent_path()) {
+      directory_ = directory_.parent_path();
+      relist();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Home")) {
+      if (const char* home = std::getenv("HOME")) {
+        directory_ = home;
+        relist();
+      }
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", directory_.string().c_str());
+  }
+
+  void draw_listing(UiContext& ui) {
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
+      if (!listing_.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+        ImGui::TextWrapped("%s", listing_.error.c_str());
+        ImGui::PopStyleColor();
+      }
+      std::optional<edits::ListedEntry> chosen;
+      bool activated = false;
+      for (const edits::ListedEntry& entry : listing_.entries) {
+        const bool selected = !entry.is_directory && entry.name == typed_;
+        if (ImGui::Selectable(entry.name.c_str(), selected, ImGuiSelectableFlags_AllowDoubleClick)) {
+          chosen = entry;
+          activated = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+        }
+      }
+      if (listing_.entries.empty() && listing_.error.empty()) ImGui::TextDisabled("(no folders or .json files here)");
+      if (chosen) {
+        if (chosen->is_directory) {
+          directory_ = chosen->path;
+          relist();
+        } else {
+          typed_ = chosen->name;
+          confirm_overwrite_.reset();
+          if (activated) finish(ui);
+        }
+      }
+    }
+    ImGui::EndChild();
+  }
+
+  void draw_name_field(UiContext& ui) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("File");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    if (ImGui::InputText("##name", &typed_, ImGuiInputTextFlags_EnterReturnsTrue)) finish(ui);
+    if (ImGui::IsItemEdited()) confirm_overwrite_.reset();
+    if (!dialog_error_.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::TextWrapped("%s", dialog_error_.c_str());
+      ImGui::PopStyleColor();
+    } else if (confirm_overwrite_) {
+      ImGui::TextWrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
+                         "Save");
+    } else {
+      ImGui::TextDisabled("Type a name or a path (relative to the folder above, or ~/...)");
+    }
+    const char* action = mode_ == DialogMode::Open ? "Open" : "Save";
+    if (ImGui::Button(action, ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f))) finish(ui);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      ImGui::CloseCurrentPopup();
+    }
+  }
+
+  // Open or save what the name field says; the dialog stays open (with the reason) when that
+  // fails, so a typo is fixed in place.
+  void finish(UiContext& ui) {
+    dialog_error_.clear();
+    if (typed_.empty()) {
+      dialog_error_ = "Type a file name first.";
+      return;
+    }
+    const fs::path path = edits::resolve_typed_path(directory_, typed_, mode_ == DialogMode::SaveAs);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      directory_ = path;
+      typed_.clear();
+      relist();
+      return;
+    }
+    if (mode_ == DialogMode::Open) {
+      finish_open(ui, path);
+    } else {
+      finish_save(ui, path);
+    }
+  }
+
+  void finish_open(UiContext& ui, const fs::path& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      dialog_error_ = "There is no file " + path.string();
+      return;
+    }
+    ImGui::CloseCurrentPopup();
+    replace_with(ui, Replacement{Replacement::Kind::Load, path.string()});
+  }
+
+  void finish_save(UiContext& ui, const fs::path& path) {
+    std::error_code ec;
+    if (fs::exists(path, ec) && confirm_overwrite_ != path && ui.document.path() != path) {
+      confirm_overwrite_ = path;  // the next Save replaces it
+      return;
+    }
+    if (save_scenario_to(ui.document, ui.notices, path)) {
+      ImGui::CloseCurrentPopup();
+    } else {
+      dialog_error_ = "Could not save to " + path.string() + " (see the message below).";
+    }
+  }
+
+  // ---- "replace unsaved work?" ----
+
+  void draw_confirm(UiContext& ui) {
+    if (open_confirm_) {
+      ImGui::OpenPopup(kConfirmPopup);
+      open_confirm_ = false;
+    }
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal(kConfirmPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("The current scenario has changes that are not saved to a file.");
+    ImGui::TextUnformatted(pending_ && pending_->kind == Replacement::Kind::Load
+                               ? ("Open " + pending_->source + " instead?").c_str()
+                               : "Start a new scenario instead?");
+    const float w = ImGui::GetFontSize() * 7.0f;
+    if (ImGui::Button("Replace", ImVec2(w, 0.0f))) {
+      ImGui::CloseCurrentPopup();
+      if (pending_) carry_out(ui, *pending_);
+      pending_.reset();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Keep editing", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      ImGui::CloseCurrentPopup();
+      pending_.reset();
+    }
+    ImGui::EndPopup();
+  }
+
+  std::vector<std::string> presets_;
+  DialogMode mode_ = DialogMode::Open;
+  bool open_dialog_ = false;
+  fs::path directory_;
+  std::string typed_;
+  edits::Listing listing_;
+  std::optional<fs::path> confirm_overwrite_;
+  std::string dialog_error_;
+  bool open_confirm_ = false;
+  std::optional<Replacement> pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<Menu> make_file_menu() { return std::make_unique<FileMenu>(); }
+
+}  // namespace attnviz::ui

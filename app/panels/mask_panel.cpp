@@ -1,0 +1,220 @@
+// Mask panel: quick presets (None / Causal / Sliding window / Longformer), causal, the window
+// radius, the global tokens by index, and the mask itself as a small heatmap whose hidden
+// cells are hatched grey (never the colormap's low end).
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/heatmap/heatmap_widget.h"
+#include "app/panels/edits/mask_edits.h"
+#include "app/panels/edits/panel_palette.h"
+#include "app/panels/edits/sentence_edits.h"
+#include "app/panels/input_panels.h"
+#include "app/state/document.h"
+#include "app/ui/view_state.h"
+#include "core/attention/mask.h"
+
+namespace attnviz::ui {
+namespace {
+
+// The preview shows at most this many tokens on each side (a 4096² picture says no more
+// than a 1024² one, and costs 16× the memory).
+constexpr int kMaxPreviewTokens = 1024;
+// Where visible cells sit on the Blues colormap: a clear mid blue, distinct from the hatching.
+constexpr float kVisibleShade = 0.55f;
+constexpr edits::MaskPreset kPresets[] = {edits::MaskPreset::None, edits::MaskPreset::Causal,
+                                          edits::MaskPreset::SlidingWindow, edits::MaskPreset::Longformer};
+
+class MaskPanel final : public Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Mask"; }
+  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+
+  void draw(UiContext& ui) override {
+    refresh(ui);
+    draw_presets(ui);
+    draw_causal_and_window(ui);
+    draw_globals(ui);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
+    ImGui::PopStyleColor();
+    draw_preview(ui);
+  }
+
+ private:
+  void refresh(const UiContext& ui) {
+    const std::uint64_t revision = ui.document.revision();
+    if (revision == seen_revision_) return;
+    seen_revision_ = revision;
+    const Scenario& s = ui.document.scenario();
+    tokens_ = edits::scenario_tokens(s).tokens;
+    source_tokens_ = s.source ? edits::source_tokens_of(*s.source).tokens : tokens_;
+    if (!typing_globals_) globals_text_ = edits::format_global_list(s.mask.global);
+    const int rows = std::min(static_cast<int>(tokens_.size()), kMaxPreviewTokens);
+    const int cols = std::min(static_cast<int>(source_tokens_.size()), kMaxPreviewTokens);
+    if (preview_.rows != rows || preview_.cols != cols) {
+      // Every cell "visible" in a mid blue; the renderer hatches what the mask hides.
+      preview_ = Matrix(rows, cols, kVisibleShade);
+      ++preview_version_;
+    }
+    row_labels_.assign(tokens_.begin(), tokens_.begin() + rows);
+    col_labels_.assign(source_tokens_.begin(), source_tokens_.begin() + cols);
+  }
+
+  void apply_mask(UiContext& ui, const MaskSetting& mask, const std::string& label, const std::string& key = "") {
+    Scenario next = ui.document.scenario();
+    next.mask = mask;
+    ui.document.apply(std::move(next), label, key);
+  }
+
+  // The preset buttons, four in a row when they fit, else two by two.
+  void draw_presets(UiContext& ui) {
+    const MaskSetting& mask = ui.document.scenario().mask;
+    const std::optional<edits::MaskPreset> current = edits::matching_preset(mask);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    float widest = 0.0f;
+    for (const edits::MaskPreset preset : kPresets) {
+      widest = std::max(widest, ImGui::CalcTextSize(edits::mask_preset_name(preset)).x + style.FramePadding.x * 2);
+    }
+    const int per_row = widest * 4 + style.ItemSpacing.x * 3 <= avail ? 4 : 2;
+    const float width = (avail - style.ItemSpacing.x * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
+    int index = 0;
+    for (const edits::MaskPreset preset : kPresets) {
+      if (index++ % per_row != 0) ImGui::SameLine();
+      const bool active = current == preset;
+      if (active) {
+        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_CheckMark));
+        ImGui::PushStyleColor(ImGuiCol_Text, 0xffffffffu);
+      }
+      if (ImGui::Button(edits::mask_preset_name(preset), ImVec2(width, 0.0f))) {
+        apply_mask(ui, edits::apply_mask_preset(mask, preset),
+                   std::string("Mask preset: ") + edits::mask_preset_name(preset));
+      }
+      if (active) ImGui::PopStyleColor(2);
+    }
+  }
+
+  void draw_causal_and_window(UiContext& ui) {
+    const MaskSetting& mask = ui.document.scenario().mask;
+    bool causal = mask.causal;
+    if (ImGui::Checkbox("Causal", &causal)) {
+      MaskSetting next = mask;
+      next.causal = causal;
+      apply_mask(ui, next, causal ? "Causal mask on" : "Causal mask off");
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A token sees only itself and the tokens before it (decoders)");
+    ImGui::SameLine();
+    bool windowed = mask.window.has_value();
+    if (ImGui::Checkbox("Window", &windowed)) {
+      const std::optional<int> radius = windowed ? std::optional<int>(edits::kDefaultSlidingRadius) : std::nullopt;
+      apply_mask(ui, edits::set_window(mask, radius), windowed ? "Window on" : "Window off");
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Sliding window: a token sees only tokens within the radius\n"
+                        "(with Causal: itself and r before; without: r on each side, Longformer)");
+    }
+    if (!mask.window) return;
+    ImGui::SameLine();
+    int radius = *mask.window;
+    const int max_radius = std::max({static_cast<int>(tokens_.size()) - 1, radius, 1});
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
+      apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), "Window radius " + std::to_string(radius),
+                 "window-radius");
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+  }
+
+  void draw_globals(UiContext& ui) {
+    const MaskSetting& mask = ui.document.scenario().mask;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Global tokens");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputTextWithHint("##globals", "e.g. 0, 5", &globals_text_);
+    typing_globals_ = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Longformer global tokens see every token and are seen by every token.\n"
+                        "They need a window: one is added when there is none.");
+    }
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      const edits::ParsedGlobals parsed = edits::parse_global_list(globals_text_, static_cast<int>(
+                                                                                      std::max(tokens_.size(), source_tokens_.size())));
+      if (!parsed.indices) {
+        globals_error_ = parsed.error;
+      } else {
+        globals_error_.clear();
+        MaskSetting next = mask;
+        next.global = *parsed.indices;
+        if (!next.global.empty() && !next.window) next.window = edits::kDefaultLongformerRadius;
+        apply_mask(ui, next, "Global tokens " + (next.global.empty() ? std::string("none") : edits::format_global_list(next.global)));
+        globals_text_ = edits::format_global_list(next.global);
+      }
+    }
+    if (!globals_error_.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::TextWrapped("Not changed: %s", globals_error_.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+
+  void draw_preview(UiContext& ui) {
+    if (preview_.empty()) return;
+    const Scenario& s = ui.document.scenario();
+    heatmap::HeatmapSpec spec;
+    spec.source.host = &preview_;
+    spec.source.version = preview_version_;
+    spec.range_min = 0.0f;
+    spec.range_max = 1.0f;
+    spec.colormap = heatmap::Colormap::Blues;
+    spec.mask = &s.mask;
+    spec.numbers = false;
+    spec.row_labels = &row_labels_;
+    spec.col_labels = &col_labels_;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float max_label = ImGui::GetFontSize() * 4.0f;
+    spec.row_label_width = heatmap::HeatmapWidget::row_label_width(row_labels_, max_label);
+    const float side = std::clamp(avail - spec.row_label_width, 80.0f, ImGui::GetFontSize() * 14.0f);
+    spec.cells_width = side;
+    spec.cells_height = side * static_cast<float>(preview_.rows) / static_cast<float>(preview_.cols);
+    spec.cells_height = std::clamp(spec.cells_height, 40.0f, side * 1.5f);
+    spec.col_label_height = heatmap::HeatmapWidget::col_label_height(
+        col_labels_, spec.cells_width / static_cast<float>(preview_.cols), max_label);
+    spec.highlight_token = ui.view.hovered_token;
+    const heatmap::HeatmapHover hover = ui.heatmaps.draw("##mask", spec);
+    if (hover.row >= 0 && hover.col < 0) ui.view.hovered_token_next = hover.row;
+    if (hover.col >= 0 && hover.row < 0) ui.view.hovered_token_next = hover.col;
+    if (hover.hovered) {
+      ui.view.hovered_token_next = hover.row;
+      ImGui::SetTooltip("query %d \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %d \xE2\x80\x9C%s\xE2\x80\x9D: %s", hover.row,
+                        row_labels_[static_cast<std::size_t>(hover.row)].c_str(), hover.col,
+                        col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
+                        MaskPredicate(s.mask, preview_.rows, preview_.cols).visible(hover.row, hover.col) ? "visible" : "masked");
+    }
+    ImGui::TextDisabled("rows: queries, columns: keys; hatched = masked");
+    if (static_cast<int>(tokens_.size()) > kMaxPreviewTokens) {
+      ImGui::TextDisabled("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens_.size());
+    }
+  }
+
+  std::uint64_t seen_revision_ = 0;
+  std::vector<std::string> tokens_;
+  std::vector<std::string> source_tokens_;
+  std::vector<std::string> row_labels_;
+  std::vector<std::string> col_labels_;
+  Matrix preview_;
+  std::uint64_t preview_version_ = 0;
+  std::string globals_text_;
+  std::string globals_error_;
+  bool typing_globals_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_mask_panel() { return std::make_unique<MaskPanel>(); }
+
+}  // namespace attnviz::ui

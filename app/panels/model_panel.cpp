@@ -1,0 +1,195 @@
+// Model panel: d_model, heads, kv heads (only divisors of heads; GQA / MQA named), d_k, d_v,
+// the scale (1/√d_k, none, or a temperature), the seed with Regenerate, and W_O. Every change
+// of a dimension reshapes the explicit matrices at once (edits/model_edits.h), so the scenario
+// is never left with a matrix of the wrong shape.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/panels/edits/model_edits.h"
+#include "app/panels/input_panels.h"
+#include "app/state/document.h"
+
+namespace attnviz::ui {
+namespace {
+
+// Slider ranges: what fits a lesson. Ctrl+click a slider to type any value up to the core's
+// limits (clamped there).
+constexpr int kSliderMaxDModel = 256;
+constexpr int kSliderMaxHeads = 16;
+constexpr int kSliderMaxHeadDim = 128;
+
+class ModelPanel final : public Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Model"; }
+  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+
+  void draw(UiContext& ui) override {
+    label_width_ = ImGui::GetFontSize() * 6.0f;
+    draw_dimensions(ui);
+    ImGui::Separator();
+    draw_scale(ui);
+    ImGui::Separator();
+    draw_seed(ui);
+    draw_output_projection(ui);
+  }
+
+ private:
+  // A labelled integer slider; `apply` makes the new scenario. One undo step per drag.
+  template <typename Apply>
+  void int_slider(UiContext& ui, const char* label, const char* key, int value, int max_slider, int max_value,
+                  Apply apply, const char* help) {
+    label_column(label, help);
+    ImGui::SetNextItemWidth(-1.0f);
+    int edited = value;
+    if (ImGui::SliderInt((std::string("##") + key).c_str(), &edited, 1, std::max(max_slider, value))) {
+      edited = std::clamp(edited, 1, max_value);
+      if (edited != value) {
+        const Scenario& s = ui.document.scenario();
+        ui.document.apply(apply(s, edited), std::string(label) + " = " + std::to_string(edited), key);
+      }
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+  }
+
+  void label_column(const char* label, const char* help) const {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    if (help != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+    ImGui::SameLine(label_width_);
+  }
+
+  void draw_dimensions(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    const int max_dim = edits::max_dimension();
+    int_slider(ui, "d_model", "d_model", s.d_model, kSliderMaxDModel, max_dim,
+               [](const Scenario& sc, int v) { return edits::set_d_model(sc, v, edits::default_fresh(sc)); },
+               "Width of each token's embedding (columns of X, rows of W_Q, W_K, W_V)");
+    int_slider(ui, "heads", "heads", s.num_heads, kSliderMaxHeads, edits::max_heads(),
+               [](const Scenario& sc, int v) { return edits::set_num_heads(sc, v, edits::default_fresh(sc)); },
+               "Query heads H: each has its own slice of W_Q");
+    draw_kv_heads(ui);
+    int_slider(ui, "d_k", "d_k", s.d_k, kSliderMaxHeadDim, max_dim,
+               [](const Scenario& sc, int v) { return edits::set_d_k(sc, v, edits::default_fresh(sc)); },
+               "Width of each head's queries and keys (columns per head in W_Q and W_K)");
+    int_slider(ui, "d_v", "d_v", s.d_v, kSliderMaxHeadDim, max_dim,
+               [](const Scenario& sc, int v) { return edits::set_d_v(sc, v, edits::default_fresh(sc)); },
+               "Width of each head's values and context vectors (columns per head in W_V)");
+    ImGui::TextDisabled("W_Q %d\xC3\x97%d \xC2\xB7 W_K %d\xC3\x97%d \xC2\xB7 W_V %d\xC3\x97%d", s.d_model,
+                        s.num_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_v);
+  }
+
+  void draw_kv_heads(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    label_column("kv heads", "Key/value heads G: query head h uses K/V head h / (H / G). Only divisors of H.");
+    ImGui::SetNextItemWidth(-1.0f);
+    const std::string current = std::to_string(s.num_kv_heads);
+    if (ImGui::BeginCombo("##kv_heads", current.c_str())) {
+      for (const int kv : edits::divisors(s.num_heads)) {
+        const std::string item = std::to_string(kv) + "  " + edits::attention_kind(s.num_heads, kv);
+        if (ImGui::Selectable(item.c_str(), kv == s.num_kv_heads) && kv != s.num_kv_heads) {
+          ui.document.apply(edits::set_num_kv_heads(s, kv, edits::default_fresh(s)),
+                            "kv heads = " + std::to_string(kv));
+        }
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::SetCursorPosX(label_width_);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", edits::attention_kind(s.num_heads, s.num_kv_heads).c_str());
+    ImGui::PopStyleColor();
+  }
+
+  void draw_scale(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    label_column("scale", "The factor the raw scores Q\xC2\xB7K\xE1\xB5\x80 are multiplied by before the softmax");
+    using Kind = ScaleSetting::Kind;
+    const auto choose = [&](const char* text, Kind kind) {
+      if (ImGui::RadioButton(text, s.scale.kind == kind) && s.scale.kind != kind) {
+        Scenario next = s;
+        next.scale.kind = kind;
+        if (kind == Kind::Value) next.scale.value = s.scale.resolve(s.d_k);  // start where it is
+        ui.document.apply(std::move(next), std::string("Scale: ") + text);
+      }
+    };
+    choose("1/\xE2\x88\x9A" "d_k", Kind::InvSqrtDk);
+    ImGui::SameLine();
+    choose("none", Kind::None);
+    ImGui::SameLine();
+    choose("temperature", Kind::Value);
+    if (s.scale.kind == Kind::Value) draw_temperature(ui);
+    ImGui::SetCursorPosX(label_width_);
+    ImGui::TextDisabled("scores \xC3\x97 %.4g", static_cast<double>(s.scale.resolve(s.d_k)));
+  }
+
+  void draw_temperature(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    float temperature = static_cast<float>(edits::temperature_from_scale(s.scale.value));
+    ImGui::SetCursorPosX(label_width_);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::SliderFloat("##temperature", &temperature, 0.05f, 20.0f, "T = %.3g  (scale 1/T)",
+                           ImGuiSliderFlags_Logarithmic) &&
+        std::isfinite(temperature) && temperature > 0.0f) {
+      Scenario next = s;
+      next.scale.value = edits::scale_from_temperature(static_cast<double>(temperature));
+      ui.document.apply(std::move(next), "Temperature", "temperature");
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Low T sharpens the weights towards the largest score; high T flattens them.\n"
+                        "T = \xE2\x88\x9A" "d_k = %.3g gives the standard scale.",
+                        std::sqrt(static_cast<double>(s.d_k)));
+    }
+  }
+
+  void draw_seed(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    label_column("seed", "Generated embeddings and weights depend only on the seed (and the token text)");
+    std::uint64_t seed = s.seed;
+    const float button_w = ImGui::CalcTextSize("Regenerate").x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetNextItemWidth(-(button_w + ImGui::GetStyle().ItemSpacing.x));
+    if (ImGui::InputScalar("##seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
+                           ImGuiInputTextFlags_EnterReturnsTrue) &&
+        seed != s.seed) {
+      Scenario next = s;
+      next.seed = seed;
+      ui.document.apply(std::move(next), "Seed " + std::to_string(seed));
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Regenerate")) {
+      ui.document.apply(edits::regenerate(s, s.seed + 1), "Regenerate (seed " + std::to_string(s.seed + 1) + ")");
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Next seed, and every matrix generated again from it (edited values are replaced)");
+    }
+  }
+
+  void draw_output_projection(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    bool enabled = s.wo.has_value() || s.generate_wo;
+    if (ImGui::Checkbox("Output projection W_O", &enabled)) {
+      ui.document.apply(edits::set_output_projection(s, enabled), enabled ? "Add W_O" : "Remove W_O");
+    }
+    if (enabled) {
+      const int d_out = s.wo ? s.wo->cols : s.d_model;
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d\xC3\x97%d", s.num_heads * s.d_v, d_out);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("output = [C_0 | \xE2\x80\xA6 | C_%d] \xC2\xB7 W_O: the heads' context vectors side by side, "
+                          "projected to d_out = %d",
+                          s.num_heads - 1, d_out);
+      }
+    }
+  }
+
+  float label_width_ = 90.0f;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_model_panel() { return std::make_unique<ModelPanel>(); }
+
+}  // namespace attnviz::ui

@@ -1,0 +1,190 @@
+// Sentence panel: the sentence (UTF-8, Korean through the input method arrives as committed
+// text), the tokenizer mode, and the tokens as chips. Hovering a chip highlights its row and
+// column in every heatmap; clicking it toggles it as a Longformer global token.
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/panels/edits/panel_palette.h"
+#include "app/panels/edits/sentence_edits.h"
+#include "app/panels/input_panels.h"
+#include "app/platform/fonts.h"
+#include "app/state/document.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::ui {
+namespace {
+
+// Chips beyond this are summarised: thousands of buttons would cost more than the heatmaps.
+// Any token can still be made global by its index in the Mask panel.
+constexpr int kMaxChips = 400;
+
+constexpr TokenizerMode kModes[] = {TokenizerMode::Words, TokenizerMode::WordsNoPunct, TokenizerMode::Chars};
+const char* mode_label(TokenizerMode mode) {
+  switch (mode) {
+    case TokenizerMode::Words: return "Words (punctuation separate)";
+    case TokenizerMode::WordsNoPunct: return "Words, punctuation dropped";
+    case TokenizerMode::Chars: return "Characters";
+  }
+  return "?";
+}
+
+bool is_global(const MaskSetting& mask, int index) {
+  return std::find(mask.global.begin(), mask.global.end(), index) != mask.global.end();
+}
+
+class SentencePanel final : public Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Sentence"; }
+  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+
+  void draw(UiContext& ui) override {
+    refresh(ui);
+    draw_text_box(ui);
+    draw_tokenizer(ui);
+    draw_chips(ui);
+  }
+
+ private:
+  // The text box shows the document's sentence unless the user is typing in it (an undo or
+  // a loaded file replaces it).
+  void refresh(const UiContext& ui) {
+    const std::uint64_t revision = ui.document.revision();
+    if (revision == seen_revision_) return;
+    seen_revision_ = revision;
+    if (!typing_) buffer_ = ui.document.scenario().sentence;
+    tokens_ = edits::scenario_tokens(ui.document.scenario());
+  }
+
+  void draw_text_box(UiContext& ui) {
+    const float lines = 3.2f;
+    const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * lines + ImGui::GetStyle().FramePadding.y * 2);
+    if (ImGui::InputTextMultiline("##sentence", &buffer_, size)) {
+      ui.document.apply(edits::set_sentence(ui.document.scenario(), buffer_), "Edit sentence", "sentence");
+    }
+    typing_ = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    if (!tokens_.error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", tokens_.error.c_str(),
+                         tokens_.error_offset);
+      ImGui::PopStyleColor();
+    }
+  }
+
+  void draw_tokenizer(UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    if (tokens_.explicit_tokens) {
+      ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", tokens_.tokens.size());
+      if (ImGui::Button("Split the text into tokens instead")) {
+        ui.document.apply(edits::use_sentence_tokens(s), "Tokenize the sentence");
+      }
+      return;
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Tokens");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##tokenizer", mode_label(s.tokenizer))) {
+      for (const TokenizerMode mode : kModes) {
+        if (ImGui::Selectable(mode_label(mode), mode == s.tokenizer) && mode != s.tokenizer) {
+          ui.document.apply(edits::set_tokenizer(s, mode), std::string("Tokenizer: ") + to_string(mode));
+        }
+      }
+      ImGui::EndCombo();
+    }
+  }
+
+  void draw_chips(UiContext& ui) {
+    const std::vector<std::string>& tokens = tokens_.tokens;
+    const MaskSetting& mask = ui.document.scenario().mask;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%zu tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
+                       tokens.size());
+    ImGui::PopStyleColor();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float spacing = style.ItemSpacing.x * 0.6f;
+    const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
+    float last_right = -1.0f;
+    for (int i = 0; i < shown; ++i) {
+      const ImVec2 size = chip_size(tokens[static_cast<std::size_t>(i)], i);
+      if (last_right >= 0.0f && edits::chip_fits_on_line(last_right, spacing, size.x, right_edge)) {
+        ImGui::SameLine(0.0f, spacing);
+      }
+      draw_chip(ui, tokens[static_cast<std::size_t>(i)], i, size, is_global(mask, i));
+      last_right = ImGui::GetItemRectMax().x;
+    }
+    if (shown < static_cast<int>(tokens.size())) {
+      ImGui::TextDisabled("\xE2\x80\xA6 and %d more (make any of them global by index in the Mask panel)",
+                          static_cast<int>(tokens.size()) - shown);
+    }
+    if (const auto& source = ui.document.scenario().source) {
+      ImGui::TextWrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
+                         source->sentence.c_str());
+    }
+  }
+
+  // A chip: the token's index, small, then its text.
+  static ImVec2 chip_size(const std::string& token, int index) {
+    const ImVec2 text = ImGui::CalcTextSize(token.c_str());
+    const float index_w = index_width(index);
+    const ImVec2 pad = ImGui::GetStyle().FramePadding;
+    return {pad.x * 2 + index_w + 4.0f + text.x, text.y + pad.y * 2};
+  }
+
+  static ImFont* small_font() {
+    ImFont* font = platform::fonts().small;
+    return font != nullptr ? font : ImGui::GetFont();
+  }
+  static float small_size() { return ImGui::GetFontSize() * 0.72f; }
+  static float index_width(int index) {
+    const std::string label = std::to_string(index);
+    return small_font()->CalcTextSizeA(small_size(), 1e9f, 0.0f, label.c_str()).x;
+  }
+
+  static void draw_chip(UiContext& ui, const std::string& token, int index, ImVec2 size, bool global) {
+    ImGui::PushID(index);
+    const bool clicked = ImGui::InvisibleButton("##chip", size);
+    const bool hovered = ImGui::IsItemHovered();
+    ImGui::PopID();
+    const ImVec2 a = ImGui::GetItemRectMin();
+    const ImVec2 b = ImGui::GetItemRectMax();
+    const bool highlighted = hovered || ui.view.hovered_token == index;
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const float rounding = ImGui::GetStyle().FrameRounding + 2.0f;
+    list->AddRectFilled(a, b, global ? palette::kGlobalFill : palette::kChipFill, rounding);
+    list->AddRect(a, b, highlighted ? heatmap::kHighlightColour : (global ? palette::kGlobalBorder : palette::kChipBorder),
+                  rounding, 0, highlighted ? 2.5f : 1.0f);
+    const ImVec2 pad = ImGui::GetStyle().FramePadding;
+    const std::string label = std::to_string(index);
+    const ImU32 index_colour = global ? 0xffe8d8e8u : ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    list->AddText(small_font(), small_size(), ImVec2(a.x + pad.x, a.y + pad.y), index_colour, label.c_str());
+    const ImU32 text_colour = global ? 0xffffffffu : ImGui::GetColorU32(ImGuiCol_Text);
+    list->AddText(ImVec2(a.x + pad.x + index_width(index) + 4.0f, a.y + pad.y), text_colour, token.c_str());
+
+    if (hovered) {
+      ui.view.hovered_token_next = index;
+      ImGui::SetTooltip("%s", edits::chip_tooltip(index, token, ui.document.scenario().mask).c_str());
+    }
+    if (clicked) {
+      const std::string label_text = "Make token " + std::to_string(index) + (global ? " local" : " global");
+      ui.document.apply(edits::click_token(ui.document.scenario(), index), label_text);
+    }
+  }
+
+  std::string buffer_;
+  bool typing_ = false;
+  std::uint64_t seen_revision_ = 0;
+  edits::TokensOrError tokens_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_sentence_panel() { return std::make_unique<SentencePanel>(); }
+
+}  // namespace attnviz::ui
