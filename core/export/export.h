@@ -1,0 +1,113 @@
+#pragma once
+// Export of a computed Result: heatmap images (PNG, SVG) and the numbers (CSV, NPY, JSON).
+// The command line (attnviz export) and the window's Export button build an ExportRequest and
+// call the same functions:
+//
+//   ExportSource source{&result, nullptr, nullptr, describe_for_export(scenario, problem)};
+//   ExportRequest request;                 // weights of every head as PNG, by default
+//   request.heads = std::vector<int>{head};
+//   request.window = CellWindow{...};      // the zoomed view, if any
+//   write_export(render_export(request, source), "w.png", request.origin);
+//
+// render_export works in memory (no files), so the window can also copy the bytes elsewhere.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/attention/result.h"
+#include "core/common/matrix.h"
+#include "core/export/colormap.h"
+#include "core/export/figure.h"
+#include "core/export/numbers.h"
+#include "core/model/problem.h"
+#include "core/model/scenario.h"
+
+namespace attnviz::exporting {
+
+enum class Quantity {
+  Scores,   // raw Q·Kᵀ, every pair (masked pairs hatched over their colour)
+  Scaled,   // scale · Q·Kᵀ with masked pairs at −∞ (what softmax sees)
+  Weights,  // softmax weights
+  Mask,     // 1 = visible, 0 = masked
+  Context,  // A·V, N × d_v
+  Diff,     // weights computed by Vulkan minus those computed by Eigen
+};
+
+enum class ExportFormat { Png, Svg, Csv, Npy, Json };
+
+const char* quantity_name(Quantity quantity);  // "scores", "scaled", "weights", "mask", "context", "diff"
+std::optional<Quantity> quantity_from_name(std::string_view name);
+const char* format_name(ExportFormat format);  // "png", ... (also the file extension)
+std::optional<ExportFormat> format_from_name(std::string_view name);
+bool is_image(ExportFormat format);
+
+// Rows [row_begin, row_end) and columns [col_begin, col_end) of every exported matrix: the
+// window's zoomed view. Columns of `context` are value dimensions.
+struct CellWindow {
+  int row_begin = 0;
+  int row_end = 0;
+  int col_begin = 0;
+  int col_end = 0;
+};
+
+struct ExportRequest {
+  std::vector<Quantity> what{Quantity::Weights};
+  std::optional<std::vector<int>> heads;  // nullopt: all heads (and NPY writes one heads × N × M array)
+  ExportFormat format = ExportFormat::Png;
+  std::optional<ColormapId> colormap;            // nullopt: viridis for weights and mask, rdbu otherwise
+  std::optional<std::pair<float, float>> range;  // colour range [low, high]; nullopt: from the data
+  std::optional<int> cell_px;                    // nullopt: from the token count and dpi
+  int dpi = 300;
+  ValuesMode values = ValuesMode::Auto;  // Auto: values in cells up to 24 tokens, when they fit
+  std::optional<std::string> title;      // replaces the first title line (the scenario's title)
+  bool grid = false;                     // images: all selected heads in one figure, one colorbar
+  std::optional<CellWindow> window;
+  std::string origin = "<export>";  // names the caller in InputError messages
+};
+
+// What the figures say about the computation besides the numbers.
+struct ExportCaption {
+  std::string title;  // the scenario's title, else its sentence
+  std::string mask;   // "none", "causal", "causal, window 2", "window 1, global 0 5", ...
+  std::string scale;  // "scale 1/√d_k = 0.707", "no scaling", "scale 0.5"
+  float scale_factor = 1.0f;
+  int num_kv_heads = 1;
+  bool cross_attention = false;
+};
+
+ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem);
+
+struct ExportSource {
+  const Result* result = nullptr;  // the matrices exported (every quantity but diff)
+  const Result* cpu = nullptr;     // diff: both results, same problem
+  const Result* vulkan = nullptr;
+  ExportCaption caption;
+};
+
+struct ExportedFile {
+  std::string name;  // says what it holds: "weights_head0.png", "scores_grid.svg", "weights.npy"
+  std::string bytes;
+};
+
+// Every file the request asks for, in a fixed order; deterministic bytes. Throws InputError
+// (request.origin, option name, problem) for heads, windows or ranges that do not fit, and
+// std::runtime_error when no font for images is found.
+std::vector<ExportedFile> render_export(const ExportRequest& request, const ExportSource& source);
+
+// One file: written to `out` (or into it, under its name, when `out` is an existing directory).
+// Several: into the directory `out`, created when missing. Each file is written atomically.
+// Returns the paths written. Throws InputError(origin, "--out", ...) when `out` is a file but
+// several files are due, std::runtime_error for OS errors (naming the path).
+std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
+                                                const std::string& origin);
+
+// The figure an image export draws for one quantity and the given heads (one head, or a
+// grid): for tests and for a window that draws it itself.
+HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+                          const std::vector<int>& heads);
+
+}  // namespace attnviz::exporting

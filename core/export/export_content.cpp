@@ -1,0 +1,246 @@
+#include "core/export/export_content.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "core/common/error.h"
+#include "core/export/number_format.h"
+
+namespace attnviz::exporting {
+namespace {
+
+constexpr std::array<QuantityInfo, 6> kQuantities = {{
+    {"scores", "raw scores Q·K^T (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
+     "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
+    {"scaled", "scaled scores (scale · Q·K^T, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
+     MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
+    {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
+     MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
+    {"mask", "which keys each query can see", "", ColormapId::Viridis, MaskedCellStyle::Replace,
+     "masked: the query cannot see this key", false, "mask"},
+    {"context", "context vectors A·V (one row per query)", "context value", ColormapId::RdBu, MaskedCellStyle::Replace, "",
+     true, "context"},
+    {"diff", "attention weights, Vulkan - Eigen", "Vulkan - Eigen", ColormapId::RdBu, MaskedCellStyle::Replace,
+     "masked: the query cannot see this key", true, "diff"},
+}};
+
+constexpr std::array<const char*, 5> kFormats = {"png", "svg", "csv", "npy", "json"};
+
+std::string trimmed_number(double value) {
+  std::string text = fixed_text(value, 3);
+  while (text.find('.') != std::string::npos && (text.back() == '0' || text.back() == '.')) {
+    const bool dot = text.back() == '.';
+    text.pop_back();
+    if (dot) break;
+  }
+  return text;
+}
+
+std::string mask_text(const MaskSetting& mask) {
+  std::vector<std::string> parts;
+  if (mask.causal) parts.emplace_back("causal");
+  if (mask.window) parts.push_back("window " + std::to_string(*mask.window));
+  if (!mask.global.empty()) {
+    std::string globals = "global";
+    for (const int index : mask.global) globals += " " + std::to_string(index);
+    parts.push_back(globals);
+  }
+  if (parts.empty()) return "none";
+  std::string text = parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) text += ", " + parts[i];
+  return text;
+}
+
+std::string scale_text(const ScaleSetting& scale, int d_k, float factor) {
+  switch (scale.kind) {
+    case ScaleSetting::Kind::InvSqrtDk:
+      return "scale 1/√d_k = 1/√" + std::to_string(d_k) + " ≈ " + trimmed_number(factor);
+    case ScaleSetting::Kind::None: return "no scaling";
+    case ScaleSetting::Kind::Value: return "scale " + trimmed_number(factor);
+  }
+  return "";
+}
+
+void check_window(const CellWindow& window, int rows, int cols, const std::string& origin) {
+  const bool rows_ok = window.row_begin >= 0 && window.row_begin < window.row_end && window.row_end <= rows;
+  const bool cols_ok = window.col_begin >= 0 && window.col_begin < window.col_end && window.col_end <= cols;
+  if (!rows_ok) {
+    throw InputError(origin, "--rows", "rows " + std::to_string(window.row_begin) + ":" + std::to_string(window.row_end) +
+                                           " do not fit the matrix's " + std::to_string(rows) + " rows (FIRST:END, 0-based)");
+  }
+  if (!cols_ok) {
+    throw InputError(origin, "--cols", "columns " + std::to_string(window.col_begin) + ":" + std::to_string(window.col_end) +
+                                           " do not fit the matrix's " + std::to_string(cols) + " columns (FIRST:END, 0-based)");
+  }
+}
+
+template <typename T>
+std::vector<T> slice(const std::vector<T>& items, int begin, int end) {
+  return std::vector<T>(items.begin() + begin, items.begin() + end);
+}
+
+void apply_window(SelectedMatrix& selected, const std::optional<CellWindow>& window, const std::string& origin) {
+  if (!window) return;
+  check_window(*window, selected.values.rows, selected.values.cols, origin);
+  Matrix cut(window->row_end - window->row_begin, window->col_end - window->col_begin);
+  std::vector<std::uint8_t> masked;
+  for (int r = 0; r < cut.rows; ++r) {
+    for (int c = 0; c < cut.cols; ++c) {
+      const std::size_t from = selected.values.index(r + window->row_begin, c + window->col_begin);
+      cut.at(r, c) = selected.values.data[from];
+      if (!selected.masked.empty()) masked.push_back(selected.masked[from]);
+    }
+  }
+  selected.values = std::move(cut);
+  selected.masked = std::move(masked);
+  selected.row_labels = slice(selected.row_labels, window->row_begin, window->row_end);
+  selected.col_labels = slice(selected.col_labels, window->col_begin, window->col_end);
+}
+
+std::vector<std::uint8_t> masked_cells(const MaskMatrix& mask) {
+  std::vector<std::uint8_t> masked(mask.visible.size());
+  std::transform(mask.visible.begin(), mask.visible.end(), masked.begin(),
+                 [](std::uint8_t visible) { return static_cast<std::uint8_t>(visible == 0 ? 1 : 0); });
+  return masked;
+}
+
+const HeadResult& head_of(const Result& result, int head) { return result.heads.at(static_cast<std::size_t>(head)); }
+
+Matrix weights_difference(const ExportSource& source, int head, const std::string& origin) {
+  const Matrix& vulkan = head_of(*source.vulkan, head).weights;
+  const Matrix& cpu = head_of(*source.cpu, head).weights;
+  if (vulkan.rows != cpu.rows || vulkan.cols != cpu.cols) {
+    throw InputError(origin, "--what", "diff needs the Vulkan and Eigen results of the same problem");
+  }
+  Matrix diff(vulkan.rows, vulkan.cols);
+  for (std::size_t i = 0; i < diff.data.size(); ++i) diff.data[i] = vulkan.data[i] - cpu.data[i];
+  return diff;
+}
+
+}  // namespace
+
+const QuantityInfo& info(Quantity quantity) { return kQuantities.at(static_cast<std::size_t>(quantity)); }
+
+const char* quantity_name(Quantity quantity) { return info(quantity).name; }
+
+std::optional<Quantity> quantity_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kQuantities.size(); ++i) {
+    if (name == kQuantities[i].name) return static_cast<Quantity>(i);
+  }
+  return std::nullopt;
+}
+
+const char* format_name(ExportFormat format) { return kFormats.at(static_cast<std::size_t>(format)); }
+
+std::optional<ExportFormat> format_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kFormats.size(); ++i) {
+    if (name == kFormats[i]) return static_cast<ExportFormat>(i);
+  }
+  return std::nullopt;
+}
+
+bool is_image(ExportFormat format) { return format == ExportFormat::Png || format == ExportFormat::Svg; }
+
+ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem) {
+  ExportCaption caption;
+  caption.title = !scenario.title.empty() ? scenario.title : scenario.sentence;
+  if (caption.title.empty()) {
+    for (const std::string& token : problem.tokens) caption.title += (caption.title.empty() ? "" : " ") + token;
+  }
+  caption.mask = mask_text(problem.mask);
+  caption.scale = scale_text(scenario.scale, problem.d_k, problem.scale);
+  caption.scale_factor = problem.scale;
+  caption.num_kv_heads = problem.num_kv_heads;
+  caption.cross_attention = problem.cross_attention;
+  return caption;
+}
+
+const Result& primary_result(const ExportSource& source, Quantity quantity, const std::string& origin) {
+  if (quantity == Quantity::Diff) {
+    if (source.cpu == nullptr || source.vulkan == nullptr) {
+      throw InputError(origin, "--what", "diff needs results from both backends (Vulkan and Eigen)");
+    }
+    return *source.vulkan;
+  }
+  if (source.result == nullptr) throw std::invalid_argument("export: ExportSource::result is not set");
+  return *source.result;
+}
+
+std::vector<int> requested_heads(const ExportRequest& request, const ExportSource& source) {
+  const bool diff_only = std::all_of(request.what.begin(), request.what.end(), [](Quantity q) { return q == Quantity::Diff; });
+  const Result& result = primary_result(source, diff_only ? Quantity::Diff : Quantity::Weights, request.origin);
+  const int count = static_cast<int>(result.heads.size());
+  std::vector<int> heads;
+  if (!request.heads) {
+    for (int h = 0; h < count; ++h) heads.push_back(h);
+    return heads;
+  }
+  for (const int head : *request.heads) {
+    if (head < 0 || head >= count) {
+      throw InputError(request.origin, "--heads",
+                       "head " + std::to_string(head) + " does not exist: the scenario has " + std::to_string(count) +
+                           (count == 1 ? " head (0)" : " heads (0-" + std::to_string(count - 1) + ")"));
+    }
+    if (std::find(heads.begin(), heads.end(), head) != heads.end()) {
+      throw InputError(request.origin, "--heads", "head " + std::to_string(head) + " is listed twice");
+    }
+    heads.push_back(head);
+  }
+  if (heads.empty()) throw InputError(request.origin, "--heads", "names no head");
+  return heads;
+}
+
+SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head) {
+  const Result& result = primary_result(source, quantity, request.origin);
+  SelectedMatrix selected;
+  selected.row_labels = result.tokens;
+  selected.col_labels = result.source_tokens;
+  selected.row_axis_title = "query tokens (attending)";
+  selected.col_axis_title = source.caption.cross_attention ? "source tokens (attended to)" : "key tokens (attended to)";
+  switch (quantity) {
+    case Quantity::Scores:
+      selected.values = head_of(result, head).scores;
+      selected.masked = masked_cells(result.mask);
+      break;
+    case Quantity::Scaled: {
+      selected.values = head_of(result, head).scores;
+      selected.masked = masked_cells(result.mask);
+      for (std::size_t i = 0; i < selected.values.data.size(); ++i) {
+        selected.values.data[i] = selected.masked[i] != 0 ? -std::numeric_limits<float>::infinity()
+                                                          : selected.values.data[i] * source.caption.scale_factor;
+      }
+      break;
+    }
+    case Quantity::Weights:
+      selected.values = head_of(result, head).weights;
+      selected.masked = masked_cells(result.mask);
+      break;
+    case Quantity::Mask:
+      selected.values = Matrix(result.mask.rows, result.mask.cols);
+      for (std::size_t i = 0; i < selected.values.data.size(); ++i) selected.values.data[i] = result.mask.visible[i] != 0 ? 1.0f : 0.0f;
+      selected.masked = masked_cells(result.mask);
+      break;
+    case Quantity::Context: {
+      selected.values = head_of(result, head).context;
+      selected.col_labels.clear();
+      for (int c = 0; c < selected.values.cols; ++c) selected.col_labels.push_back("v" + std::to_string(c));
+      selected.col_axis_title = "value dimensions";
+      break;
+    }
+    case Quantity::Diff:
+      selected.values = weights_difference(source, head, request.origin);
+      selected.masked = masked_cells(result.mask);
+      break;
+  }
+  if (static_cast<int>(selected.row_labels.size()) != selected.values.rows ||
+      static_cast<int>(selected.col_labels.size()) != selected.values.cols ||
+      (!selected.masked.empty() && selected.masked.size() != selected.values.data.size())) {
+    throw std::invalid_argument("export: the result's tokens, mask and matrices disagree in shape");
+  }
+  apply_window(selected, request.window, request.origin);
+  return selected;
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,78 @@
+#pragma once
+// A heatmap figure as a reader sees it, independent of the file format: title, token labels on
+// both axes, one matrix per panel (one panel, or all heads in a grid), a colorbar with numeric
+// ticks, masked cells hatched and named in a legend, values in the cells when they fit.
+// lay_out() turns it into a Scene (pixels) sized from the dpi.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/matrix.h"
+#include "core/export/colormap.h"
+#include "core/export/font.h"
+#include "core/export/scene.h"
+
+namespace attnviz::exporting {
+
+enum class ValuesMode { Auto, On, Off };
+
+struct FigurePanel {
+  std::string heading;               // "head 1" in a grid; empty for a single heatmap
+  Matrix values;                     // rows × cols
+  std::vector<std::uint8_t> masked;  // rows × cols, 1 = masked; empty: nothing masked
+};
+
+struct HeatmapFigure {
+  std::string title;     // bold first line
+  std::string subtitle;  // what, head, mask, scale
+  std::vector<std::string> row_labels;
+  std::vector<std::string> col_labels;
+  std::string row_axis_title;  // "query tokens"
+  std::string col_axis_title;  // "key tokens"
+  std::vector<FigurePanel> panels;
+  int grid_columns = 1;
+
+  ColormapId colormap = ColormapId::Viridis;
+  float range_low = 0.0f;
+  float range_high = 1.0f;
+  std::string colorbar_label;
+  // A mask figure: visible cells in one colour, masked ones hatched; no colorbar.
+  bool binary = false;
+  std::string visible_legend;
+
+  MaskedCellStyle masked_style = MaskedCellStyle::Replace;
+  std::string masked_legend;  // shown when some cell is masked
+  std::vector<std::string> notes;
+
+  ValuesMode values = ValuesMode::Auto;
+  int value_decimals = 2;
+  std::optional<int> cell_px;  // default: from the token count and dpi
+  int dpi = 300;
+};
+
+struct PanelGeometry {
+  int matrix_x = 0;
+  int matrix_y = 0;
+  int rows = 0;
+  int cols = 0;
+};
+
+struct FigureGeometry {
+  int cell_px = 0;
+  std::vector<PanelGeometry> panels;
+  std::optional<ColourRamp> colorbar;
+  bool values_shown = false;
+  bool column_labels_vertical = false;
+  int label_step = 1;  // every label_step-th token is labelled when cells are too small for all
+};
+
+struct LaidOutFigure {
+  Scene scene;
+  FigureGeometry geometry;
+};
+
+LaidOutFigure lay_out(const HeatmapFigure& figure, const FontPair& fonts);
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,219 @@
+#include "core/export/font.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <stdexcept>
+
+// The one stb_truetype implementation of attnviz, private to this file (STBTT_STATIC), so it
+// cannot clash with a copy inside another library.
+#define STBTT_STATIC
+#define STB_TRUETYPE_IMPLEMENTATION
+#include <stb/stb_truetype.h>
+
+namespace attnviz::exporting {
+
+struct Font::Impl {
+  std::vector<unsigned char> bytes;
+  stbtt_fontinfo info{};
+  int ascent = 0;
+  int descent = 0;  // negative, font units
+};
+
+namespace {
+
+std::vector<unsigned char> read_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read the font " + file.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool is_file(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error);
+}
+
+// The bold face next to a regular one, by the naming of the packages that ship them.
+std::optional<std::filesystem::path> bold_sibling(const std::filesystem::path& regular) {
+  const std::string stem = regular.stem().string();
+  std::vector<std::string> names = {stem + "Bold" + regular.extension().string(),
+                                    stem + "-Bold" + regular.extension().string()};
+  if (const auto dash = stem.rfind("-Regular"); dash != std::string::npos) {
+    names.push_back(stem.substr(0, dash) + "-Bold" + regular.extension().string());
+  }
+  for (const std::string& name : names) {
+    if (is_file(regular.parent_path() / name)) return regular.parent_path() / name;
+  }
+  return std::nullopt;
+}
+
+// The glyph for a code point, or for a plain stand-in the font has (NanumGothic has no U+2212).
+int glyph_index(const stbtt_fontinfo& info, char32_t code) {
+  const int glyph = stbtt_FindGlyphIndex(&info, static_cast<int>(code));
+  if (glyph != 0) return glyph;
+  switch (code) {
+    case 0x2212: return stbtt_FindGlyphIndex(&info, '-');  // minus sign
+    case 0x1D40: return stbtt_FindGlyphIndex(&info, 'T');  // superscript T
+    case 0x202F:
+    case 0x2009: return stbtt_FindGlyphIndex(&info, ' ');  // thin spaces
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+std::vector<char32_t> decode_utf8(std::string_view text) {
+  std::vector<char32_t> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    // Continuation bytes after the lead byte: 0 (ASCII), 1, 2 or 3; -1 for a stray byte.
+    const int extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : -1;
+    const bool truncated = extra > 0 && i + static_cast<std::size_t>(extra) >= text.size();
+    if (extra < 0 || truncated) {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    char32_t code = extra == 0 ? lead : lead & (0x3Fu >> extra);
+    bool valid = true;
+    for (int k = 1; k <= extra; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+      if ((next & 0xC0u) != 0x80u) valid = false;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    out.push_back(valid ? code : 0xFFFD);
+    i += valid ? static_cast<std::size_t>(extra) + 1 : 1;
+  }
+  return out;
+}
+
+Font::Font(const std::filesystem::path& file) : file_(file), impl_(std::make_unique<Impl>()) {
+  impl_->bytes = read_bytes(file);
+  const int offset = stbtt_GetFontOffsetForIndex(impl_->bytes.data(), 0);
+  if (offset < 0 || stbtt_InitFont(&impl_->info, impl_->bytes.data(), offset) == 0) {
+    throw std::runtime_error("cannot parse the font " + file.string() + " (not a TrueType/OpenType file?)");
+  }
+  int line_gap = 0;
+  stbtt_GetFontVMetrics(&impl_->info, &impl_->ascent, &impl_->descent, &line_gap);
+}
+
+Font::~Font() = default;
+
+float Font::ascent(float pixel_size) const {
+  return static_cast<float>(impl_->ascent) * stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+}
+
+float Font::descent(float pixel_size) const {
+  return -static_cast<float>(impl_->descent) * stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+}
+
+bool Font::has_glyph(char32_t code_point) const {
+  return stbtt_FindGlyphIndex(&impl_->info, static_cast<int>(code_point)) != 0;
+}
+
+float Font::measure(std::string_view utf8, float pixel_size) const {
+  const float scale = stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  float width = 0.0f;
+  int previous = 0;
+  for (const char32_t code : decode_utf8(utf8)) {
+    const int glyph = glyph_index(impl_->info, code);
+    int advance = 0;
+    int bearing = 0;
+    stbtt_GetGlyphHMetrics(&impl_->info, glyph, &advance, &bearing);
+    if (previous != 0) width += scale * static_cast<float>(stbtt_GetGlyphKernAdvance(&impl_->info, previous, glyph));
+    width += scale * static_cast<float>(advance);
+    previous = glyph;
+  }
+  return width;
+}
+
+TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
+  const float scale = stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  TextBitmap bitmap;
+  bitmap.baseline = static_cast<int>(std::ceil(ascent(pixel_size)));
+  bitmap.width = static_cast<int>(std::ceil(measure(utf8, pixel_size))) + 2;
+  bitmap.height = bitmap.baseline + static_cast<int>(std::ceil(descent(pixel_size))) + 1;
+  bitmap.coverage.assign(static_cast<std::size_t>(bitmap.width) * static_cast<std::size_t>(bitmap.height), 0);
+
+  float pen = 0.0f;
+  int previous = 0;
+  std::vector<unsigned char> glyph_pixels;
+  for (const char32_t code : decode_utf8(utf8)) {
+    const int glyph = glyph_index(impl_->info, code);
+    if (previous != 0) pen += scale * static_cast<float>(stbtt_GetGlyphKernAdvance(&impl_->info, previous, glyph));
+    const float shift = pen - std::floor(pen);
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    stbtt_GetGlyphBitmapBoxSubpixel(&impl_->info, glyph, scale, scale, shift, 0.0f, &x0, &y0, &x1, &y1);
+    const int w = x1 - x0;
+    const int h = y1 - y0;
+    if (w > 0 && h > 0) {
+      glyph_pixels.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
+      stbtt_MakeGlyphBitmapSubpixel(&impl_->info, glyph_pixels.data(), w, h, w, scale, scale, shift, 0.0f, glyph);
+      const int left = static_cast<int>(std::floor(pen)) + x0;
+      const int top = bitmap.baseline + y0;
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          const int bx = left + x;
+          const int by = top + y;
+          if (bx < 0 || by < 0 || bx >= bitmap.width || by >= bitmap.height) continue;
+          std::uint8_t& target = bitmap.coverage[static_cast<std::size_t>(by) * static_cast<std::size_t>(bitmap.width) +
+                                                 static_cast<std::size_t>(bx)];
+          const int sum = target + glyph_pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)];
+          target = static_cast<std::uint8_t>(sum > 255 ? 255 : sum);
+        }
+      }
+    }
+    int advance = 0;
+    int bearing = 0;
+    stbtt_GetGlyphHMetrics(&impl_->info, glyph, &advance, &bearing);
+    pen += scale * static_cast<float>(advance);
+    previous = glyph;
+  }
+  return bitmap;
+}
+
+std::vector<std::filesystem::path> hangul_font_candidates() {
+  std::vector<std::filesystem::path> paths;
+  if (const char* chosen = std::getenv("ATTNVIZ_HANGUL_FONT"); chosen != nullptr && *chosen != '\0') {
+    paths.emplace_back(chosen);
+  }
+  for (const char* path : {"/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+                           "/usr/share/fonts/truetype/nanum/NanumBarunGothic.ttf",
+                           "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+                           "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+                           "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+                           "/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf",
+                           "/usr/share/fonts/nanum/NanumGothic.ttf",
+                           "/Library/Fonts/AppleGothic.ttf"}) {
+    paths.emplace_back(path);
+  }
+  return paths;
+}
+
+const FontPair& export_fonts() {
+  static std::mutex mutex;
+  static std::optional<FontPair> fonts;
+  const std::lock_guard lock(mutex);
+  if (fonts) return *fonts;
+  std::string tried;
+  for (const std::filesystem::path& candidate : hangul_font_candidates()) {
+    if (!is_file(candidate)) {
+      tried += "\n  " + candidate.string();
+      continue;
+    }
+    FontPair pair;
+    pair.regular = std::make_shared<const Font>(candidate);
+    const auto bold = bold_sibling(candidate);
+    pair.bold = bold ? std::make_shared<const Font>(*bold) : pair.regular;
+    fonts = std::move(pair);
+    return *fonts;
+  }
+  throw std::runtime_error(
+      "no font with Hangul found for image export; tried:" + tried +
+      "\ninstall one (Debian/Ubuntu: apt install fonts-nanum) or set ATTNVIZ_HANGUL_FONT to a .ttf/.ttc file");
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,62 @@
+#pragma once
+// Text for exported images: a Hangul-capable TrueType font found at run time (the window's
+// font, NanumGothic, first), measured and rasterised with stb_truetype. Layout measures with
+// the same font the PNG is drawn with, so labels never overlap.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::exporting {
+
+// An 8-bit coverage image of one line of text; the baseline is at row `baseline`.
+struct TextBitmap {
+  int width = 0;
+  int height = 0;
+  int baseline = 0;
+  std::vector<std::uint8_t> coverage;  // row-major, width × height
+};
+
+class Font {
+ public:
+  // Throws std::runtime_error naming the file when it cannot be read or parsed.
+  explicit Font(const std::filesystem::path& file);
+  ~Font();
+  Font(const Font&) = delete;
+  Font& operator=(const Font&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+  // Advance width of the UTF-8 text at `pixel_size` (the em height in pixels).
+  [[nodiscard]] float measure(std::string_view utf8, float pixel_size) const;
+  [[nodiscard]] float ascent(float pixel_size) const;   // above the baseline, > 0
+  [[nodiscard]] float descent(float pixel_size) const;  // below the baseline, > 0
+  [[nodiscard]] bool has_glyph(char32_t code_point) const;
+  [[nodiscard]] TextBitmap rasterize(std::string_view utf8, float pixel_size) const;
+
+ private:
+  struct Impl;
+  std::filesystem::path file_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The regular and bold faces used for exported images.
+struct FontPair {
+  std::shared_ptr<const Font> regular;
+  std::shared_ptr<const Font> bold;  // the regular face when no bold one is found
+};
+
+// $ATTNVIZ_HANGUL_FONT when set, else NanumGothic, then Noto Sans CJK and other Hangul fonts
+// at their usual paths. Loaded once per process. Throws std::runtime_error listing the paths
+// tried (and how to install fonts-nanum) when none exists.
+const FontPair& export_fonts();
+
+std::vector<std::filesystem::path> hangul_font_candidates();
+
+// UTF-8 decoding for measuring and drawing; invalid bytes decode as U+FFFD.
+std::vector<char32_t> decode_utf8(std::string_view text);
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,50 @@
+#include "core/export/scene.h"
+
+#include <cmath>
+
+namespace attnviz::exporting {
+
+HatchStyle masked_hatch() {
+  return {true, Rgb{0.88f, 0.88f, 0.88f}, Rgb{0.55f, 0.55f, 0.55f}, 1.0f};
+}
+
+// Halfway to white: a masked cell keeps its value's hue but reads as "not used".
+Rgb faded(Rgb colour) {
+  return {0.5f * (colour.r + 1.0f), 0.5f * (colour.g + 1.0f), 0.5f * (colour.b + 1.0f)};
+}
+
+HatchStyle overlay_hatch() { return {false, Rgb{}, Rgb{0.35f, 0.35f, 0.35f}, 0.55f}; }
+
+Rgb value_colour(ColormapId map, float low, float high, float value) {
+  const float t = high > low ? (value - low) / (high - low) : 0.5f;
+  return colormap(map).at(t);
+}
+
+CellLook cell_look(const CellBlock& block, int row, int col) {
+  const auto index = static_cast<std::size_t>(row) * static_cast<std::size_t>(block.cols) + static_cast<std::size_t>(col);
+  const bool masked = !block.masked.empty() && block.masked[index] != 0;
+  const float value = block.values[index];
+  CellLook look;
+  if (block.binary) {
+    look.fill = block.visible_colour;
+  } else if (std::isfinite(value)) {
+    look.fill = value_colour(block.colormap, block.low, block.high, value);
+  } else {
+    look.has_fill = false;  // −∞ or NaN has no colour: shown like a masked cell
+    look.hatched = true;
+    look.hatch = masked_hatch();
+    return look;
+  }
+  if (!masked) return look;
+  look.hatched = true;
+  if (block.masked_style == MaskedCellStyle::Replace || block.binary) {
+    look.has_fill = false;
+    look.hatch = masked_hatch();
+  } else {
+    look.fill = faded(look.fill);
+    look.hatch = overlay_hatch();
+  }
+  return look;
+}
+
+}  // namespace attnviz::exporting
