@@ -24,6 +24,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   const std::string& command = args.front();
   if (command == "compute") return run_compute_command(rest, out, err);
   if (command == "devices") return run_devices_command(rest, out, err);
+  if (command == "export") return run_export_command(rest, out, err);
   if (command == "--version") {
     out << "attnviz " ATTNVIZ_VERSION "\n";
     return 0;

@@ -1,0 +1,232 @@
+// attnviz export: heatmap images (PNG, SVG) and matrices (CSV, NPY, JSON) from a scenario,
+// without a window (../shared/DESIGN.md "Command line"; docs/export.md).
+
+#include <algorithm>
+#include <charconv>
+#include <ostream>
+
+#include "app/cli/args.h"
+#include "app/cli/backend_choice.h"
+#include "app/cli/commands.h"
+#include "core/common/error.h"
+#include "core/export/export.h"
+#include "core/model/problem.h"
+#include "core/model/scenario_json.h"
+
+namespace attnviz::cli {
+namespace {
+
+using exporting::ExportFormat;
+using exporting::ExportRequest;
+using exporting::Quantity;
+
+constexpr const char* kOrigin = "<command line>";
+
+constexpr const char* kHelp =
+    "Usage: attnviz export --scenario FILE --out PATH [options]\n"
+    "\n"
+    "Writes heatmap images or the matrices behind them, without a window.\n"
+    "\n"
+    "Options:\n"
+    "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n"
+    "  --out PATH           the file to write; a directory when several files are due\n"
+    "                       (several heads or several --what), named for what each holds:\n"
+    "                       weights_head0.png, scores_grid.svg, weights.npy, mask.csv, ...\n"
+    "  --what LIST          scores | scaled | weights | mask | context | diff | all, or a comma\n"
+    "                       list (default weights). all = scores,scaled,weights,mask,context;\n"
+    "                       diff = weights computed by Vulkan minus Eigen (needs Vulkan)\n"
+    "  --heads LIST         all (default) or head numbers, e.g. 0,2\n"
+    "  --format FORMAT      png | svg | csv | npy | json (default: from --out's extension, else png)\n"
+    "  --colormap NAME      viridis | magma | cividis | rdbu (default: viridis for weights and the\n"
+    "                       mask, rdbu centred on 0 for scores, context and diff)\n"
+    "  --range RANGE        auto (default: from the data) or LOW,HIGH, e.g. 0,1\n"
+    "  --cell PX            cell size in pixels (default: from the token count and --dpi)\n"
+    "  --dpi N              resolution written into the PNG and the SVG size (default 300)\n"
+    "  --values MODE        numbers in the cells: auto (up to 24 tokens, when they fit), on, off\n"
+    "  --title TEXT         the title's first line (default: the scenario's title)\n"
+    "  --grid               all selected heads in one image with one colorbar (png, svg)\n"
+    "  --rows FIRST:END     only rows FIRST to END-1 (0-based), e.g. a zoomed view\n"
+    "  --cols FIRST:END     only columns FIRST to END-1\n"
+    "  --backend KIND       cpu (Eigen, the default) or vulkan: which backend computes\n"
+    "  --device N           the Vulkan device to use (see attnviz devices)\n"
+    "\n"
+    "NPY: float32 in C order; --heads all gives one heads × N × M array.\n"
+    "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
+
+const std::vector<OptionSpec> kOptions = {
+    {"--scenario"}, {"--out"},  {"--what"},  {"--heads"},     {"--format"},       {"--colormap"},
+    {"--range"},    {"--cell"}, {"--dpi"},   {"--values"},    {"--title"},        {"--grid", false},
+    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+template <typename Number>
+std::optional<Number> parse_number(const std::string& text) {
+  Number value{};
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+  return value;
+}
+
+std::vector<Quantity> parse_what(const std::string& text) {
+  if (text == "all") return {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context};
+  std::vector<Quantity> what;
+  for (const std::string& name : split(text, ',')) {
+    const std::optional<Quantity> quantity = exporting::quantity_from_name(name);
+    if (!quantity) {
+      throw InputError(kOrigin, "--what",
+                       "\"" + name + "\" is not one of: scores, scaled, weights, mask, context, diff, all (or a comma list)");
+    }
+    what.push_back(*quantity);
+  }
+  return what;
+}
+
+std::optional<std::vector<int>> parse_heads(const std::string& text) {
+  if (text == "all") return std::nullopt;
+  std::vector<int> heads;
+  for (const std::string& part : split(text, ',')) {
+    const std::optional<int> head = parse_number<int>(part);
+    if (!head || *head < 0) {
+      throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
+    }
+    heads.push_back(*head);
+  }
+  return heads;
+}
+
+std::optional<std::pair<float, float>> parse_range(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  const std::vector<std::string> parts = split(text, ',');
+  const std::optional<float> low = parts.size() == 2 ? parse_number<float>(parts[0]) : std::nullopt;
+  const std::optional<float> high = parts.size() == 2 ? parse_number<float>(parts[1]) : std::nullopt;
+  if (!low || !high || !(*low < *high)) {
+    throw InputError(kOrigin, "--range", "\"" + text + "\" is not auto or LOW,HIGH with LOW < HIGH (e.g. 0,1)");
+  }
+  return std::pair{*low, *high};
+}
+
+// "FIRST:END" as a half-open range.
+std::pair<int, int> parse_span(const std::string& option, const std::string& text) {
+  const std::vector<std::string> parts = split(text, ':');
+  const std::optional<int> first = parts.size() == 2 ? parse_number<int>(parts[0]) : std::nullopt;
+  const std::optional<int> end = parts.size() == 2 ? parse_number<int>(parts[1]) : std::nullopt;
+  if (!first || !end || *first < 0 || *end <= *first) {
+    throw InputError(kOrigin, option, "\"" + text + "\" is not FIRST:END with 0 <= FIRST < END (e.g. 0:8)");
+  }
+  return {*first, *end};
+}
+
+ExportFormat parse_format(const ParsedArgs& parsed, const std::string& out) {
+  if (const std::optional<std::string> name = parsed.get("--format")) {
+    require_choice("--format", *name, {"png", "svg", "csv", "npy", "json"});
+    return *exporting::format_from_name(*name);
+  }
+  const std::size_t dot = out.rfind('.');
+  const std::size_t slash = out.rfind('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
+    std::string extension = out.substr(dot + 1);
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (const auto format = exporting::format_from_name(extension)) return *format;
+  }
+  return ExportFormat::Png;
+}
+
+ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
+  ExportRequest request;
+  request.origin = kOrigin;
+  request.what = parse_what(parsed.get_or("--what", "weights"));
+  request.heads = parse_heads(parsed.get_or("--heads", "all"));
+  request.format = parse_format(parsed, out);
+  if (const std::optional<std::string> name = parsed.get("--colormap")) {
+    require_choice("--colormap", *name, exporting::colormap_names());
+    request.colormap = exporting::colormap_from_name(*name);
+  }
+  request.range = parse_range(parsed.get_or("--range", "auto"));
+  request.cell_px = parsed.get_int("--cell", 1, 1000);
+  request.dpi = parsed.get_int("--dpi", 10, 2400).value_or(300);
+  const std::string values = parsed.get_or("--values", "auto");
+  require_choice("--values", values, {"auto", "on", "off"});
+  request.values = values == "on" ? exporting::ValuesMode::On : values == "off" ? exporting::ValuesMode::Off : exporting::ValuesMode::Auto;
+  request.title = parsed.get("--title");
+  request.grid = parsed.has("--grid");
+  if (parsed.has("--rows") || parsed.has("--cols")) {
+    exporting::CellWindow window{0, 1 << 30, 0, 1 << 30};
+    if (const auto rows = parsed.get("--rows")) std::tie(window.row_begin, window.row_end) = parse_span("--rows", *rows);
+    if (const auto cols = parsed.get("--cols")) std::tie(window.col_begin, window.col_end) = parse_span("--cols", *cols);
+    request.window = window;
+  }
+  return request;
+}
+
+// A window given for one axis only spans the whole other axis.
+void complete_window(ExportRequest& request, const Problem& problem) {
+  if (!request.window) return;
+  const bool only_context = std::all_of(request.what.begin(), request.what.end(), [](Quantity q) { return q == Quantity::Context; });
+  if (request.window->row_end == 1 << 30) request.window->row_end = problem.n();
+  if (request.window->col_end == 1 << 30) request.window->col_end = only_context ? problem.d_v : problem.m();
+}
+
+}  // namespace
+
+int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz export");
+  if (parsed.has("--help")) {
+    out << kHelp;
+    return 0;
+  }
+  if (!parsed.positionals().empty()) {
+    throw InputError(kOrigin, parsed.positionals().front(), "unexpected argument (see attnviz export --help)");
+  }
+  const std::optional<std::string> scenario_path = parsed.get("--scenario");
+  if (!scenario_path) throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME)");
+  const std::optional<std::string> out_path = parsed.get("--out");
+  if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
+  ExportRequest request = parse_request(parsed, *out_path);
+  const std::string backend = parsed.get_or("--backend", "cpu");
+  require_choice("--backend", backend, {"cpu", "vulkan"});
+  const std::optional<int> device = parsed.get_int("--device", 0, 1023);
+
+  const LoadedScenario loaded = load_scenario(*scenario_path);
+  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
+  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  complete_window(request, problem);
+
+  const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();
+  const bool wants_other = std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });
+  exporting::ExportSource source;
+  source.caption = exporting::describe_for_export(loaded.scenario, problem);
+  Result cpu;
+  Result vulkan;
+  Result chosen;
+  if (wants_diff) {
+    // Vulkan first: when it is unavailable the command stops (exit 3) before any Eigen work.
+    vulkan = make_backend("vulkan", device)->compute(problem);
+    cpu = make_backend("cpu", device)->compute(problem);
+    source.cpu = &cpu;
+    source.vulkan = &vulkan;
+  }
+  if (wants_other) {
+    if (wants_diff) {
+      source.result = backend == "vulkan" ? &vulkan : &cpu;
+    } else {
+      chosen = make_backend(backend, device)->compute(problem);
+      source.result = &chosen;
+    }
+  }
+  const auto files = exporting::render_export(request, source);
+  for (const auto& path : exporting::write_export(files, *out_path, kOrigin)) out << path.string() << "\n";
+  return 0;
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,249 @@
+// render_export and write_export: which files, what they hold, and the errors a caller can cause.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <limits>
+
+#include "core/common/error.h"
+#include "core/export/export.h"
+#include "tests/export/decode_png.h"
+#include "tests/export/export_fixtures.h"
+
+namespace attnviz::exporting {
+namespace {
+
+std::vector<std::string> names(const std::vector<ExportedFile>& files) {
+  std::vector<std::string> out;
+  for (const ExportedFile& file : files) out.push_back(file.name);
+  return out;
+}
+
+class Export : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    result_ = testing::synthetic_result(5, 3);
+    source_ = {&result_, nullptr, nullptr, testing::caption_for(testing::hot_cell_problem(true))};
+    dir_ = std::filesystem::temp_directory_path() /
+           ("attnviz-export-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs the request and returns the InputError's pointer (the option it names), or "".
+  std::string error_pointer(const ExportRequest& request) const {
+    try {
+      render_export(request, source_);
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.origin(), request.origin);
+      return error.pointer();
+    }
+    return "";
+  }
+
+  Result result_;
+  ExportSource source_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(Export, FileNamesSayWhatEachHolds) {
+  ExportRequest request;
+  request.what = {Quantity::Weights, Quantity::Mask};
+  request.format = ExportFormat::Csv;
+  EXPECT_EQ(names(render_export(request, source_)),
+            (std::vector<std::string>{"weights_head0.csv", "weights_head1.csv", "weights_head2.csv", "mask.csv"}));
+  request.heads = std::vector<int>{2, 0};
+  request.format = ExportFormat::Svg;
+  EXPECT_EQ(names(render_export(request, source_)), (std::vector<std::string>{"weights_head2.svg", "weights_head0.svg", "mask.svg"}));
+  request.grid = true;
+  EXPECT_EQ(names(render_export(request, source_)), (std::vector<std::string>{"weights_grid.svg", "mask.svg"}));
+  request.grid = false;
+  request.format = ExportFormat::Json;
+  EXPECT_EQ(names(render_export(request, source_)), (std::vector<std::string>{"weights.json", "mask.json"}));
+}
+
+TEST_F(Export, NpyIsOneHeadsByNByMArrayForAllHeadsElseOneFilePerHead) {
+  ExportRequest request;
+  request.format = ExportFormat::Npy;
+  const auto all = render_export(request, source_);
+  ASSERT_EQ(names(all), (std::vector<std::string>{"weights.npy"}));
+  EXPECT_NE(all.front().bytes.find("'shape': (3, 5, 5)"), std::string::npos);
+  // Head 1, row 3, column 2 in C order: ((1 · 5) + 3) · 5 + 2.
+  const std::size_t offset = all.front().bytes.size() - 75 * 4 + ((1 * 5 + 3) * 5 + 2) * 4;
+  float value = 0;
+  std::memcpy(&value, all.front().bytes.data() + offset, 4);
+  EXPECT_EQ(value, result_.heads[1].weights.at(3, 2));
+
+  request.heads = std::vector<int>{1};
+  const auto one = render_export(request, source_);
+  ASSERT_EQ(names(one), (std::vector<std::string>{"weights_head1.npy"}));
+  EXPECT_NE(one.front().bytes.find("'shape': (5, 5)"), std::string::npos);
+}
+
+TEST_F(Export, JsonHoldsTheRequestedMatricesExactly) {
+  ExportRequest request;
+  request.what = {Quantity::Weights, Quantity::Scaled};
+  request.format = ExportFormat::Json;
+  request.heads = std::vector<int>{0, 2};
+  const auto files = render_export(request, source_);
+  const auto weights = nlohmann::json::parse(files[0].bytes);
+  EXPECT_EQ(weights["format"], "attnviz-export/1");
+  EXPECT_EQ(weights["what"], "weights");
+  EXPECT_EQ(weights["tokens"], result_.tokens);
+  ASSERT_EQ(weights["heads"].size(), 2u);
+  EXPECT_EQ(weights["heads"][1]["head"], 2);
+  for (std::size_t r = 0; r < 5; ++r) {
+    for (std::size_t c = 0; c < 5; ++c) {
+      EXPECT_EQ(weights["heads"][1]["weights"][r][c].get<float>(),
+                result_.heads[2].weights.at(static_cast<int>(r), static_cast<int>(c)));
+    }
+  }
+  const auto scaled = nlohmann::json::parse(files[1].bytes);
+  EXPECT_TRUE(scaled["heads"][0]["scaled"][0][4].is_null());  // masked: −∞, which JSON cannot hold
+  const float scale = source_.caption.scale_factor;
+  EXPECT_EQ(scaled["heads"][0]["scaled"][4][1].get<float>(), result_.heads[0].scores.at(4, 1) * scale);
+}
+
+TEST_F(Export, CsvRoundTripsTheValuesOfAWindow) {
+  ExportRequest request;
+  request.format = ExportFormat::Csv;
+  request.what = {Quantity::Scores};
+  request.heads = std::vector<int>{1};
+  request.window = CellWindow{1, 4, 2, 5};
+  const auto files = render_export(request, source_);
+  ASSERT_EQ(files.size(), 1u);
+  std::istringstream lines(files.front().bytes);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "query \\ key,t2,t3,t4\r");
+  for (int r = 1; r < 4; ++r) {
+    std::getline(lines, line);
+    std::istringstream fields(line);
+    std::string field;
+    std::getline(fields, field, ',');
+    EXPECT_EQ(field, "t" + std::to_string(r));
+    for (int c = 2; c < 5; ++c) {
+      std::getline(fields, field, ',');
+      EXPECT_EQ(std::strtof(field.c_str(), nullptr), result_.heads[1].scores.at(r, c)) << r << "," << c;
+    }
+  }
+  EXPECT_FALSE(std::getline(lines, line));
+}
+
+TEST_F(Export, ScaledIsScaleTimesScoresWithMaskedPairsAtMinusInfinity) {
+  ExportRequest request;
+  request.format = ExportFormat::Csv;
+  request.what = {Quantity::Scaled};
+  request.heads = std::vector<int>{0};
+  const std::string csv = render_export(request, source_).front().bytes;
+  // Head 0's raw scores are (row − column) / 2; the scale is 1/√4 = 0.5; causal mask.
+  EXPECT_NE(csv.find("\r\nt0,0,-inf,-inf,-inf,-inf\r\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\r\nt2,0.5,0.25,0,-inf,-inf\r\n"), std::string::npos) << csv;
+}
+
+TEST_F(Export, DiffIsVulkanMinusEigenWeights) {
+  Result vulkan = result_;
+  vulkan.backend = "vulkan";
+  vulkan.heads[1].weights.at(2, 1) += 0.25f;
+  const float expected = vulkan.heads[1].weights.at(2, 1) - result_.heads[1].weights.at(2, 1);
+  const ExportSource both{nullptr, &result_, &vulkan, source_.caption};
+  ExportRequest request;
+  request.what = {Quantity::Diff};
+  request.format = ExportFormat::Npy;
+  request.heads = std::vector<int>{1};
+  const std::string npy = render_export(request, both).front().bytes;
+  const std::size_t data = npy.size() - 25 * 4;
+  float value = 0;
+  std::memcpy(&value, npy.data() + data + (2 * 5 + 1) * 4, 4);
+  EXPECT_EQ(value, expected);
+  std::memcpy(&value, npy.data() + data, 4);
+  EXPECT_EQ(value, 0.0f);
+  request.format = ExportFormat::Png;
+  EXPECT_NO_THROW(testing::decode_png(render_export(request, both).front().bytes));
+  EXPECT_EQ(error_pointer(request), "--what");  // source_ has no Vulkan result
+}
+
+TEST_F(Export, MistakesNameTheOption) {
+  ExportRequest request;
+  request.origin = "<command line>";
+  request.heads = std::vector<int>{3};
+  EXPECT_EQ(error_pointer(request), "--heads");
+  request.heads = std::vector<int>{0, 0};
+  EXPECT_EQ(error_pointer(request), "--heads");
+  request.heads.reset();
+  request.what = {Quantity::Weights, Quantity::Weights};
+  EXPECT_EQ(error_pointer(request), "--what");
+  request.what = {};
+  EXPECT_EQ(error_pointer(request), "--what");
+  request.what = {Quantity::Weights};
+  request.format = ExportFormat::Csv;
+  request.grid = true;
+  EXPECT_EQ(error_pointer(request), "--grid");
+  request.grid = false;
+  request.range = std::pair{1.0f, 0.0f};
+  EXPECT_EQ(error_pointer(request), "--range");
+  request.range.reset();
+  request.window = CellWindow{2, 9, 0, 5};
+  EXPECT_EQ(error_pointer(request), "--rows");
+  request.window = CellWindow{0, 5, 3, 3};
+  EXPECT_EQ(error_pointer(request), "--cols");
+  request.window.reset();
+  request.dpi = 5;
+  EXPECT_EQ(error_pointer(request), "--dpi");
+  request.dpi = 300;
+  request.format = ExportFormat::Svg;
+  request.cell_px = 1000;  // the largest cell size allowed
+  EXPECT_EQ(error_pointer(request), "");
+}
+
+TEST_F(Export, TooLargeAnImageIsBadInputNotACrash) {
+  const Result big = testing::synthetic_result(200, 1);
+  const ExportSource source{&big, nullptr, nullptr, source_.caption};
+  ExportRequest request;
+  request.cell_px = 100;  // 20000 × 20000 pixels
+  try {
+    render_export(request, source);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.pointer(), "--cell");
+  }
+}
+
+TEST_F(Export, WritesOneFileToOutOrSeveralIntoADirectory) {
+  const std::vector<ExportedFile> one = {{"weights_head0.csv", "a"}};
+  EXPECT_EQ(write_export(one, dir_ / "w.csv", "<test>"), (std::vector<std::filesystem::path>{dir_ / "w.csv"}));
+  EXPECT_EQ(testing::read_file(dir_ / "w.csv"), "a");
+  EXPECT_EQ(write_export(one, dir_, "<test>"), (std::vector<std::filesystem::path>{dir_ / "weights_head0.csv"}));
+
+  const std::vector<ExportedFile> two = {{"x.csv", "1"}, {"y.csv", "2"}};
+  write_export(two, dir_ / "new" / "dir", "<test>");
+  EXPECT_EQ(testing::read_file(dir_ / "new" / "dir" / "y.csv"), "2");
+  try {
+    write_export(two, dir_ / "w.csv", "<test>");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.pointer(), "--out");
+    EXPECT_NE(std::string(error.what()).find("give a directory"), std::string::npos);
+  }
+  // Nothing but the files asked for: no temporary names left behind.
+  int entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::recursive_directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 6);  // w.csv, weights_head0.csv, new, new/dir, new/dir/x.csv, new/dir/y.csv
+}
+
+TEST_F(Export, AnUnwritablePathIsAnErrorNamingIt) {
+  const std::vector<ExportedFile> one = {{"w.png", "x"}};
+  try {
+    write_export(one, dir_ / "missing" / "w.png", "<test>");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("missing/w.png"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "missing"));
+}
+
+}  // namespace
+}  // namespace attnviz::exporting
