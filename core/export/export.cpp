@@ -340,6 +340,14 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
     written.push_back(path);
     return written;
   }
+  const std::string extension = out.extension().string();
+  const bool looks_like_a_file = extension.size() > 1 && format_from_name(extension.substr(1)).has_value();
+  if (looks_like_a_file && !std::filesystem::is_directory(out, error)) {
+    throw InputError(origin, "--out",
+                     "'" + out.string() + "' names a file, but this export writes " + std::to_string(files.size()) +
+                         " files (" + files.front().name + ", " + files[1].name + (files.size() > 2 ? ", …" : "") +
+                         "): give a directory, pick one head with --heads, or use --grid");
+  }
   if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
     throw InputError(origin, "--out",
                      "'" + out.string() + "' is a file, but this export writes " + std::to_string(files.size()) + " files (" +

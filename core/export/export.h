@@ -100,8 +100,9 @@ std::vector<ExportedFile> render_export(const ExportRequest& request, const Expo
 
 // One file: written to `out` (or into it, under its name, when `out` is an existing directory).
 // Several: into the directory `out`, created when missing. Each file is written atomically.
-// Returns the paths written. Throws InputError(origin, "--out", ...) when `out` is a file but
-// several files are due, std::runtime_error for OS errors (naming the path).
+// Returns the paths written. Throws InputError(origin, "--out", ...) when several files are due
+// but `out` is a file or has a file's extension (.png, .csv, ...), std::runtime_error for OS
+// errors (naming the path).
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
 

@@ -43,9 +43,9 @@ std::string mask_text(const MaskSetting& mask) {
   if (mask.causal) parts.emplace_back("causal");
   if (mask.window) parts.push_back("window " + std::to_string(*mask.window));
   if (!mask.global.empty()) {
-    std::string globals = "global";
-    for (const int index : mask.global) globals += " " + std::to_string(index);
-    parts.push_back(globals);
+    std::string globals;
+    for (const int index : mask.global) globals += (globals.empty() ? "" : ", ") + std::to_string(index);
+    parts.push_back("global {" + globals + "}");
   }
   if (parts.empty()) return "none";
   std::string text = parts.front();

@@ -228,6 +228,14 @@ TEST_F(Export, WritesOneFileToOutOrSeveralIntoADirectory) {
     EXPECT_EQ(error.pointer(), "--out");
     EXPECT_NE(std::string(error.what()).find("give a directory"), std::string::npos);
   }
+  try {
+    write_export(two, dir_ / "several.png", "<test>");  // a file's name for a directory: a mistake
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.pointer(), "--out");
+    EXPECT_NE(std::string(error.what()).find("--heads"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "several.png"));
   // Nothing but the files asked for: no temporary names left behind.
   int entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::recursive_directory_iterator(dir_)) ++entries;
