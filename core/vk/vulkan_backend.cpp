@@ -104,9 +104,11 @@ class VulkanAttention::Impl {
     result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
     // One task per matrix, spread over the host's threads (large results are bound by
-    // writing fresh memory, which parallelises).
+    // writing fresh memory, which parallelises). Small ones stay on this thread: waking the
+    // team costs more than the copy, and its idle threads spin on a busy machine.
     const int tasks = 3 * s.heads;
-#pragma omp parallel for schedule(dynamic)
+    const bool large = static_cast<std::int64_t>(s.heads) * s.n * (2 * s.m + s.d_v) >= (std::int64_t{1} << 20);
+#pragma omp parallel for schedule(dynamic) if (large)
     for (int task = 0; task < tasks; ++task) {
       const int h = task / 3;
       HeadResult& head = result.heads[static_cast<std::size_t>(h)];
