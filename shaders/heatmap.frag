@@ -10,8 +10,10 @@
 #define MASK_GLOBALS_BINDING 1
 #include "common/mask.glsl"
 
-layout(std430, binding = 0) readonly buffer Values { float values[]; };
-layout(std430, binding = 2) readonly buffer Colormaps { vec4 colormap_table[]; };
+// Texel buffers, not storage buffers: on lavapipe texel fetches are vector gathers while
+// storage-buffer loads become a scalar loop over the lanes.
+layout(binding = 0) uniform samplerBuffer values;
+layout(binding = 2) uniform samplerBuffer colormap_table;
 
 layout(location = 0) out vec4 out_colour;
 
@@ -22,7 +24,7 @@ vec3 colour_of(float shown) {
   const float t = (shown - pc.range_min) / max(pc.range_max - pc.range_min, 1e-30);
   // Entry floor(t · 256), the last one for t = 1: as core/export/colormap.h (and matplotlib).
   const int entry = clamp(int(floor(clamp(t, 0.0, 1.0) * float(kColormapEntries))), 0, kColormapEntries - 1);
-  return colormap_table[pc.colormap * kColormapEntries + entry].rgb;
+  return texelFetch(colormap_table, pc.colormap * kColormapEntries + entry).rgb;
 }
 
 vec3 hatch() {
@@ -55,7 +57,7 @@ void main() {
       if (row < 0 || col < 0 || row >= pc.rows || col >= pc.cols) continue;
       any_cell = true;
       if (hidden_by_mask(mask, row, col)) continue;
-      const float shown = pc.value_scale * values[pc.first + row * pc.row_pitch + col];
+      const float shown = pc.value_scale * texelFetch(values, pc.first + row * pc.row_pitch + col).r;
       const bool better = diverging ? abs(shown - centre) > abs(chosen - centre) : shown > chosen;
       if (!any_visible || better || isnan(shown)) chosen = shown;
       any_visible = true;

@@ -195,7 +195,7 @@ void GuiApp::prepare_frame() {
 
 void GuiApp::build_ui() {
   const Clock::time_point start = Clock::now();
-  imgui_.new_frame();
+  imgui_.new_frame(options_.screenshot.has_value() || options_.stats);
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   ui::UiContext ui{document_, view_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
@@ -237,7 +237,7 @@ void GuiApp::run() {
     prepare_frame();
     build_ui();
     if (options_.edit_every_frame) bench_edit();
-    const bool last = (options_.screenshot || options_.stats) && frames_drawn_ + 1 >= static_cast<std::uint64_t>(options_.frames);
+    const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     if (!render(last && options_.screenshot.has_value())) continue;
     if (last) break;
   }

@@ -54,7 +54,7 @@ const char* const kGuiHelp =
     "  --scenario FILE       open FILE (or preset:NAME); without it the last session's work is\n"
     "                        restored from $XDG_CONFIG_HOME/attnviz/autosave.json\n"
     "  --screenshot OUT.png  render, write the window's pixels to OUT.png and exit\n"
-    "  --frames N            frames to render before the screenshot (default 3)\n"
+    "  --frames N            close after N frames (with --screenshot: default 3)\n"
     "  --size WxH            window size in pixels (default 1600x1000)\n"
     "  --head H              select head H (0-based)\n"
     "  --layout MODE         full (inputs and heatmaps), heatmaps (heatmaps only) or\n"
@@ -69,7 +69,7 @@ const char* const kGuiHelp =
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
-    "F11 heatmaps-only layout; in a heatmap: wheel zooms, drag pans, double-click resets.\n";
+    "F8 heatmaps-only layout; in a heatmap: wheel zooms, drag pans, double-click resets.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   const cli::ParsedArgs parsed = cli::parse_args(args, kOptions, "attnviz");
@@ -81,7 +81,8 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.scenario = parsed.get("--scenario");
   options.screenshot = parsed.get("--screenshot");
   if (options.screenshot && options.screenshot->empty()) throw InputError(kOrigin, "--screenshot", "needs a file name");
-  options.frames = parsed.get_int("--frames", 1, 100000).value_or(options.frames);
+  options.frames = parsed.get_int("--frames", 1, 1000000);
+  if (options.screenshot && !options.frames) options.frames = 3;
   if (auto size = parsed.get("--size")) parse_size(*size, options);
   options.head = parsed.get_int("--head", 0, 1023);
   if (auto layout = parsed.get("--layout")) {
@@ -99,9 +100,6 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.validation = parsed.has("--validation");
   options.stats = parsed.has("--stats");
   options.edit_every_frame = parsed.has("--bench-edits");
-  if (parsed.has("--frames") && !options.screenshot && !options.stats) {
-    throw InputError(kOrigin, "--frames", "only makes sense with --screenshot or --stats");
-  }
   return options;
 }
 

@@ -15,8 +15,10 @@ namespace attnviz::gui {
 
 struct GuiOptions {
   std::optional<std::string> scenario;    // a file or preset:NAME; otherwise the autosave
-  std::optional<std::string> screenshot;  // write the window's pixels here after `frames` frames, exit
-  int frames = 3;
+  std::optional<std::string> screenshot;  // write the window's pixels here after the last frame, exit
+  // Close the window after this many frames (as if the user closed it). Default with
+  // --screenshot: 3; otherwise run until the window is closed.
+  std::optional<int> frames;
   int width = 1600;
   int height = 1000;
   bool size_given = false;

@@ -18,6 +18,22 @@ std::string label_text(const std::vector<std::string>* labels, int index) {
   return std::to_string(index);
 }
 
+// When only every step-th label is shown, each says where it is: "120 sat".
+std::string thinned_label(const std::vector<std::string>* labels, int index, int step) {
+  std::string text = label_text(labels, index);
+  const std::string number = std::to_string(index);
+  if (step <= 1 || text == number) return text;
+  return number + " " + text;
+}
+
+// Labels shrink (to 65% of the UI font) before they are thinned, so that up to about 64
+// tokens all stay labelled in a large heatmap.
+constexpr float kLabelSpacing = 1.0f;
+float label_size(float cell_px) {
+  const float full = ImGui::GetFontSize();
+  return std::clamp(cell_px / kLabelSpacing, full * 0.62f, full);
+}
+
 // UTF-8: the byte length of the code point starting at s[i].
 std::size_t code_point_length(const std::string& s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
@@ -36,22 +52,22 @@ void label_background(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
 void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row) {
   if (spec.row_label_width <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
+  const float size = label_size(g.cell_h());
   const float right = g.x0 - kPad;
   const float max_width = spec.row_label_width - 2.0f * kPad;
-  const int step = nice_label_step(g.cell_h(), size * 1.15f);
+  const int step = nice_label_step(g.cell_h(), size * kLabelSpacing);
   list->PushClipRect(ImVec2(g.x0 - spec.row_label_width, g.y0), ImVec2(g.x0, g.y1), true);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
     if (r == hovered_row || r < g.first_row()) continue;
-    const std::string label = ellipsize(font, size, label_text(spec.row_labels, r), max_width);
-    const float y = g.row_y(static_cast<float>(r) + 0.5f) - size * 0.5f;
+    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, r, step), max_width);
+    const float y = std::clamp(g.row_y(static_cast<float>(r) + 0.5f) - size * 0.5f, g.y0, g.y1 - size);
     list->AddText(font, size, ImVec2(right - text_width(font, size, label), std::round(y)), text, label.c_str());
   }
   if (hovered_row >= 0 && hovered_row >= g.first_row() && hovered_row < g.last_row()) {
-    const std::string label = ellipsize(font, size, label_text(spec.row_labels, hovered_row), max_width);
+    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, hovered_row, step), max_width);
     const float w = text_width(font, size, label);
-    const float y = std::round(g.row_y(static_cast<float>(hovered_row) + 0.5f) - size * 0.5f);
+    const float y = std::round(std::clamp(g.row_y(static_cast<float>(hovered_row) + 0.5f) - size * 0.5f, g.y0, g.y1 - size));
     label_background(list, ImVec2(right - w, y), ImVec2(right, y + size), kHighlightColour);
     list->AddText(font, size, ImVec2(right - w, y), 0xffffffffu, label.c_str());
   }
@@ -61,9 +77,9 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
 void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_col) {
   if (spec.col_label_height <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  const float bottom = g.y0 - kPad;
   const float cell = g.cell_w();
+  const float size = label_size(cell);
+  const float bottom = g.y0 - kPad;
   // Horizontal when every visible label fits its cell; otherwise rotated, thinned to fit.
   bool horizontal = cell >= size * 0.8f && spec.col_label_height < size * 1.9f;
   if (horizontal) {
@@ -71,13 +87,13 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
       horizontal = text_width(font, size, label_text(spec.col_labels, c)) <= cell - 2.0f;
     }
   }
-  const int step = horizontal ? 1 : nice_label_step(cell, size * 1.15f);
+  const int step = horizontal ? 1 : nice_label_step(cell, size * kLabelSpacing);
   const float max_length = spec.col_label_height - 2.0f * kPad;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImVec4 clip(g.x0, g.y0 - spec.col_label_height, g.x1, g.y0);
   list->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
   auto draw_one = [&](int c, ImU32 colour, bool highlighted) {
-    const std::string label = ellipsize(font, size, label_text(spec.col_labels, c), horizontal ? cell : max_length);
+    const std::string label = ellipsize(font, size, thinned_label(spec.col_labels, c, step), horizontal ? cell : max_length);
     const float w = text_width(font, size, label);
     const float cx = g.col_x(static_cast<float>(c) + 0.5f);
     if (horizontal) {
@@ -147,6 +163,8 @@ float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, flo
   // Long sequences: the labels are thinned anyway; the first few hundred give the width.
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
+  // Long sequences get thinned labels with their index in front ("120 sat").
+  if (labels.size() > 24) widest += text_width(font, size, std::to_string(labels.size()) + " ");
   return std::min(widest, max_width) + 2.0f * kPad;
 }
 
@@ -188,13 +206,31 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
     list->AddText(font, size, ImVec2(std::round(std::clamp(x - w * align, origin.x, origin.x + width - w)), y), text,
                   label.c_str());
   };
-  tick(0.0f, compact_number(range_min, 7), 0.0f);
-  tick(1.0f, compact_number(range_max, 7), 1.0f);
-  if (is_diverging(colormap)) tick(0.5f, compact_number(0.5f * (range_min + range_max), 7), 0.5f);
-  if (caption != nullptr && *caption != '\0' && !is_diverging(colormap)) {
-    const float w = text_width(font, size, caption);
-    list->AddText(font, size, ImVec2(std::round(origin.x + (width - w) * 0.5f), y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  caption);
+  const std::string low = compact_number(range_min, 7);
+  const std::string high = compact_number(range_max, 7);
+  const std::string middle = compact_number(0.5f * (range_min + range_max), 7);
+  const float ends_w = text_width(font, size, low) + text_width(font, size, high);
+  if (ends_w + size >= width) {  // too narrow for both ends: "±2.07" (diverging) or the top
+    const bool symmetric = is_diverging(colormap) && range_min == -range_max;
+    const std::string only = symmetric ? "±" + high : high;
+    const float w = text_width(font, size, only);
+    list->AddText(font, size, ImVec2(std::round(origin.x + (width - w) * 0.5f), y), text, only.c_str());
+    ImGui::Dummy(ImVec2(width, bar_h + 2.0f + size));
+    return;
+  }
+  tick(0.0f, low, 0.0f);
+  tick(1.0f, high, 1.0f);
+  // The centre (0 for scores) or the caption, when there is room between the ends.
+  const bool diverging = is_diverging(colormap);
+  const std::string centre = diverging ? middle : (caption != nullptr ? caption : "");
+  if (!centre.empty() && ends_w + text_width(font, size, centre) + 2.0f * size < width) {
+    if (diverging) {
+      tick(0.5f, centre, 0.5f);
+    } else {
+      const float w = text_width(font, size, centre);
+      list->AddText(font, size, ImVec2(std::round(origin.x + (width - w) * 0.5f), y),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), centre.c_str());
+    }
   }
   ImGui::Dummy(ImVec2(width, bar_h + 2.0f + size));
 }

@@ -11,11 +11,9 @@ namespace {
 
 vk::DescriptorSetLayout make_set_layout(VkDevice device) {
   std::array<VkDescriptorSetLayoutBinding, 3> bindings{};
-  const VkDescriptorType types[3] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
-                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   for (std::uint32_t b = 0; b < 3; ++b) {
     bindings[b].binding = b;
-    bindings[b].descriptorType = types[b];
+    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     bindings[b].descriptorCount = 1;
     bindings[b].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // The graphics pipeline that draws one heatmap: no vertex input (the quad comes from the push
 // constants), dynamic viewport and scissor, one descriptor set:
-//   binding 0  storage buffer        the matrix's values
-//   binding 1  uniform texel buffer  the mask's global-token table (shaders/common/mask.glsl)
-//   binding 2  storage buffer        the colormap tables (colormaps.h)
+//   binding 0  uniform texel buffer (R32F)     the matrix's values
+//   binding 1  uniform texel buffer (RGBA32UI) the mask's global-token table (common/mask.glsl)
+//   binding 2  uniform texel buffer (RGBA32F)  the colormap tables (colormaps.h)
 
 #include <vulkan/vulkan.h>
 

@@ -14,7 +14,24 @@ namespace {
 
 constexpr std::uint32_t kMaxSets = 1024;
 constexpr std::size_t kTrimSetsAbove = 768;  // never run out within one frame
-constexpr std::uint64_t kKeepGenerations = 2;  // unused uploads survive this many recomputes
+constexpr std::uint64_t kKeepGenerations = 2;  // unused mask tables survive this many recomputes
+// A frame's command buffer may still run while the next two frames are built (two frames in
+// flight, and the UI is built before the oldest frame's fence is waited for).
+constexpr std::uint64_t kFramesUntilFree = 3;
+constexpr std::uint64_t kDropUnusedUploadsAfter = 240;  // frames
+constexpr std::size_t kKeepUploads = 8;
+
+vk::BufferView make_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
+  VkBufferViewCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
+  info.buffer = buffer;
+  info.format = format;
+  info.offset = offset;
+  info.range = range;
+  VkBufferView view = VK_NULL_HANDLE;
+  vk::check(vkCreateBufferView(device, &info, nullptr, &view), "vkCreateBufferView");
+  return {device, view};
+}
 
 VkDeviceSize align_down(VkDeviceSize value, VkDeviceSize alignment) { return value / alignment * alignment; }
 
@@ -33,7 +50,7 @@ struct HeatmapRenderer::Upload {
   int rows = 0;
   int cols = 0;
   std::uint64_t version = 0;
-  std::uint64_t generation_used = 0;
+  std::uint64_t frame_used = 0;
 };
 
 struct HeatmapRenderer::MaskTable {
@@ -45,22 +62,22 @@ struct HeatmapRenderer::MaskTable {
 
 HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass)
     : context_(&context), device_(context.device()), pipeline_(context.device(), render_pass) {
-  const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kMaxSets},
-                                         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kMaxSets}};
+  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 3 * kMaxSets};
   VkDescriptorPoolCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
   info.maxSets = kMaxSets;
-  info.poolSizeCount = 2;
-  info.pPoolSizes = sizes;
+  info.poolSizeCount = 1;
+  info.pPoolSizes = &size;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   vk::check(vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
   pool_ = vk::DescriptorPool(device_, pool);
 
   const auto table = shader_table();
   const VkDeviceSize bytes = table.size_bytes();
-  colormaps_ = vk::Buffer(context, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryKind::HostUpload);
+  colormaps_ = vk::Buffer(context, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
   colormaps_.write(0, table.data(), bytes);
-  ++allocations_;
+  colormaps_view_ = make_view(device_, colormaps_.handle(), VK_FORMAT_R32G32B32A32_SFLOAT, 0, VK_WHOLE_SIZE);
+  allocations_ += 2;
 }
 
 HeatmapRenderer::~HeatmapRenderer() { vkDeviceWaitIdle(device_); }
@@ -68,14 +85,15 @@ HeatmapRenderer::~HeatmapRenderer() { vkDeviceWaitIdle(device_); }
 void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
   pending_.clear();
   ui_scale_ = ui_scale;
+  ++frame_;
   if (generation != generation_) {
     // The results (and maybe their buffers) are new: nothing in flight may still read the old
-    // ones through a cached set, and unused uploads become free for reuse.
+    // ones through a cached view or set.
     vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
     generation_ = generation;
     reset_descriptors();
-    std::erase_if(uploads_, [&](const auto& u) { return u->generation_used + kKeepGenerations < generation_; });
     std::erase_if(masks_, [&](const auto& m) { return m.second->generation_used + kKeepGenerations < generation_; });
+    trim_uploads();
   } else if (sets_.size() > kTrimSetsAbove) {
     vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
     reset_descriptors();
@@ -85,6 +103,13 @@ void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
 void HeatmapRenderer::reset_descriptors() {
   vk::check(vkResetDescriptorPool(device_, pool_.get(), 0), "vkResetDescriptorPool");
   sets_.clear();
+  value_views_.clear();
+}
+
+// Called with the queue idle and no sets: upload buffers nobody drew for a long time go.
+void HeatmapRenderer::trim_uploads() {
+  if (uploads_.size() <= kKeepUploads) return;
+  std::erase_if(uploads_, [&](const auto& u) { return u->frame_used + kDropUnusedUploadsAfter < frame_; });
 }
 
 vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
@@ -99,20 +124,18 @@ vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t ver
     if (same(*u)) slot = u.get();
   }
   if (slot == nullptr) {
-    // A buffer no draw of this generation uses (the queue was idle when it began) is free.
+    // A buffer no frame in flight reads can be rewritten.
     for (auto& u : uploads_) {
-      if (u->generation_used < generation_ && u->buffer.size() >= bytes) {
+      if (u->frame_used + kFramesUntilFree <= frame_ && u->buffer.size() >= bytes) {
         slot = u.get();
         break;
       }
     }
     if (slot == nullptr) {
       auto fresh = std::make_unique<Upload>();
-      fresh->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryKind::HostUpload);
+      fresh->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
       ++allocations_;
       slot = uploads_.emplace_back(std::move(fresh)).get();
-    } else if (slot->generation_used == generation_) {
-      vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");  // rewritten within a generation
     }
     slot->buffer.write(0, matrix.data.data(), bytes);
     slot->data = matrix.data.data();
@@ -120,7 +143,7 @@ vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t ver
     slot->cols = matrix.cols;
     slot->version = version;
   }
-  slot->generation_used = generation_;
+  slot->frame_used = frame_;
   out.buffer = slot->buffer.handle();
   out.offset = 0;
   out.range = bytes;
@@ -173,22 +196,20 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   vk::check(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets");
   ++allocations_;
 
-  const VkDescriptorBufferInfo values{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
-  const VkDescriptorBufferInfo colormaps{colormaps_.handle(), 0, VK_WHOLE_SIZE};
-  const VkBufferView globals = std::get<3>(key);
+  const VkBufferView views[3] = {
+      value_views_.emplace_back(make_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
+          .get(),
+      std::get<3>(key), colormaps_view_.get()};
+  allocations_ += 1;
   VkWriteDescriptorSet writes[3] = {};
   for (std::uint32_t b = 0; b < 3; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[b].dstSet = set;
     writes[b].dstBinding = b;
     writes[b].descriptorCount = 1;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    writes[b].pTexelBufferView = &views[b];
   }
-  writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  writes[0].pBufferInfo = &values;
-  writes[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-  writes[1].pTexelBufferView = &globals;
-  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  writes[2].pBufferInfo = &colormaps;
   vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
   sets_.emplace(key, set);
   return set;
@@ -197,11 +218,11 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
 bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const vk::DeviceMatrix& m = request.matrix;
   if (m.buffer == VK_NULL_HANDLE || m.rows <= 0 || m.cols <= 0) return false;
-  // Bind from an aligned offset; the shader starts `first` floats in.
+  // View from an aligned offset; the shader starts `first` floats in.
   const vk::DeviceLimits& limits = context_->limits();
-  const VkDeviceSize base = align_down(m.offset, std::max<VkDeviceSize>(limits.min_storage_buffer_offset_alignment, 4));
+  const VkDeviceSize base = align_down(m.offset, std::max<VkDeviceSize>(limits.min_texel_buffer_offset_alignment, 4));
   const VkDeviceSize range = m.offset + m.range - base;
-  if (range > limits.max_storage_buffer_range) return false;
+  if (range / 4 > limits.max_texel_buffer_elements) return false;
 
   const MaskTable& mask = mask_table(request.mask, m.rows, m.cols);
   Pending& p = pending_.emplace_back();

@@ -2,12 +2,14 @@
 // Draws heatmaps on the GPU inside ImGui's render pass. A widget calls add_draw() while the UI
 // is built; that adds an ImDrawList callback (and ImDrawCallback_ResetRenderState after it), and
 // when ImGui's Vulkan backend reaches the callback, the renderer binds its own pipeline and a
-// descriptor set pointing at the matrix's buffer, sets viewport and scissor from the clip
-// rectangle × FramebufferScale, pushes the constants and draws one quad.
+// descriptor set pointing at the matrix's buffer (a uniform texel buffer view: on lavapipe texel
+// fetches are vector gathers, storage-buffer loads a scalar loop), sets viewport and scissor
+// from the clip rectangle × FramebufferScale, pushes the constants and draws one quad.
 //
-// Nothing is allocated per frame when nothing changed: descriptor sets, uploaded host matrices
-// and mask tables are cached; the caches are trimmed only when the compute session's
-// generation moves on (a recompute), after the queue went idle.
+// Nothing is allocated per frame when nothing changed: views, descriptor sets, uploaded host
+// matrices and mask tables are cached. Cached views and sets are dropped when the compute
+// session's generation moves on (a recompute may have replaced the result buffers), after
+// the queue went idle; an upload buffer is rewritten only once no frame in flight reads it.
 
 #include <vulkan/vulkan.h>
 
@@ -58,12 +60,12 @@ class HeatmapRenderer {
   HeatmapRenderer& operator=(const HeatmapRenderer&) = delete;
 
   // Once per frame, before the UI is built. A new `generation` (the compute session
-  // recomputed) waits for the queue and drops cached bindings of the old results.
+  // recomputed) waits for the queue and drops the cached views and sets of the old results.
   void begin_frame(std::uint64_t generation, float ui_scale);
 
-  // The host matrix on the GPU: uploaded when (its data, shape, version) was not seen in this
-  // generation, else the earlier upload. `version` must change whenever the contents change
-  // (a Document revision, a Result generation).
+  // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
+  // in recent frames, else the earlier upload. `version` must change whenever the contents
+  // change (a Document revision, a counter of the caller's).
   vk::DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
 
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
@@ -81,25 +83,29 @@ class HeatmapRenderer {
   struct Upload;
   struct MaskTable;
   using MaskKey = std::tuple<int, int, bool, std::vector<int>>;  // rows, cols, windowed, globals
-  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;
+  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
   const MaskTable& mask_table(const MaskSetting* mask, int rows, int cols);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
+  void trim_uploads();
 
   const vk::Context* context_;
   VkDevice device_;
   HeatmapPipeline pipeline_;
   vk::DescriptorPool pool_;
   vk::Buffer colormaps_;
+  vk::BufferView colormaps_view_;
   std::map<SetKey, VkDescriptorSet> sets_;
+  std::vector<vk::BufferView> value_views_;  // the views sets_ point at
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
 
   std::uint64_t generation_ = 0;
+  std::uint64_t frame_ = 0;  // begin_frame() calls so far
   float ui_scale_ = 1.0f;
   VkCommandBuffer target_ = VK_NULL_HANDLE;
   float display_pos_[2] = {0, 0};

@@ -33,15 +33,15 @@ struct Ranges {
   ValueRange raw, scaled, weights, context;
 };
 
-// Sizes of the top row, from the space available (all in pixels).
-struct TopRowGeometry {
-  float label_w = 0;     // row labels of each score/weight heatmap
-  float label_h = 0;     // column labels
-  float cells_w = 0;     // one score/weight heatmap's cells
+// Where one heatmap goes (all in pixels): its labels and cells.
+struct HeatmapGeometry {
+  float label_w = 0;  // row labels
+  float label_h = 0;  // column labels
+  float cells_w = 0;
   float cells_h = 0;
-  float title_h = 0;
-  float colorbar_h = 0;
 };
+
+constexpr int kAllThreeUpTo = 40;  // tokens: HeadView::Auto shows the three steps up to here
 
 // "× 0.354 = 1/√8", "× 1 (no scaling)", "× 0.5".
 std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
@@ -57,6 +57,13 @@ std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
 
 const char* token_text(const std::vector<std::string>& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[static_cast<std::size_t>(i)].c_str() : "?";
+}
+
+float title_height() { return ImGui::GetFontSize() * 1.15f + ImGui::GetStyle().ItemSpacing.y + 2.0f; }
+
+float colorbar_height() {
+  const float font = ImGui::GetFontSize();
+  return std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
 void heading(const char* title, const char* formula) {
@@ -79,10 +86,12 @@ class HeatmapsPanel final : public Panel {
  private:
   void update_ranges(const UiContext& ui, int head);
   void draw_toolbar(UiContext& ui, int head_count);
-  TopRowGeometry top_row_geometry(const UiContext& ui, float width, float height) const;
-  void draw_top_row(UiContext& ui, int head, const TopRowGeometry& g);
-  HeatmapHover draw_matrix(UiContext& ui, const char* id, HeadMatrix which, int head, const TopRowGeometry& g, bool scaled);
-  void draw_context(UiContext& ui, int head, float width, float height);
+  HeatmapGeometry fit(const UiContext& ui, float width, float height, int across) const;
+  void draw_all_three(UiContext& ui, int head);
+  void draw_focus(UiContext& ui, int head, HeadView which);
+  void draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapGeometry& g);
+  void draw_context(UiContext& ui, int head, const HeatmapGeometry& g);
+  HeatmapGeometry context_geometry(const UiContext& ui, float width, float height) const;
   void handle_hover(UiContext& ui, const HeatmapHover& hover, int head);
   void tooltip(const UiContext& ui, int head, int row, int col) const;
   void draw_head_grid(UiContext& ui, float width, float height);
@@ -134,36 +143,44 @@ void HeatmapsPanel::draw_toolbar(UiContext& ui, int head_count) {
     ImGui::SliderInt("##head", &ui.view.selected_head, 0, head_count - 1);
     ImGui::SameLine();
   }
+  ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
+  int view = static_cast<int>(ui.view.head_view);
+  ImGui::SetNextItemWidth(190.0f * ui.ui_scale);
+  if (ImGui::Combo("##show", &view, "Auto\0All three steps\0Raw scores\0Scaled + masked\0Weights\0")) {
+    ui.view.head_view = static_cast<HeadView>(view);
+  }
   const Problem& problem = ui.session.problem();
   ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
-  ImGui::TextDisabled("of %d  ·  %d × %d  ·  d_k %d, d_v %d%s", head_count, problem.n(), problem.m(), problem.d_k,
-                      problem.d_v, problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
+  ImGui::TextDisabled("%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
+                      problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
   if (ui.view.pinned_query) {
     ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
     if (ImGui::SmallButton("Unpin query")) ui.view.pinned_query.reset();
   }
   const char* hint = "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
   const float w = ImGui::CalcTextSize(hint).x;
-  if (ImGui::GetContentRegionAvail().x > w + 20.0f) {
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - w);
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  if (used + w + 30.0f * ui.ui_scale < right) {
+    ImGui::SameLine(right - w);
     ImGui::TextDisabled("%s", hint);
   }
 }
 
-TopRowGeometry HeatmapsPanel::top_row_geometry(const UiContext& ui, float width, float height) const {
+// `across` heatmaps side by side in width × height (each with row labels, a title above and
+// a colorbar below): the largest cells that keep the matrix's aspect ratio, within limits.
+HeatmapGeometry HeatmapsPanel::fit(const UiContext& ui, float width, float height, int across) const {
   const Problem& problem = ui.session.problem();
   const float s = ui.ui_scale;
-  const float font = ImGui::GetFontSize();
   const float gap = 18.0f * s;
-  TopRowGeometry g;
-  g.title_h = font * 1.15f + ImGui::GetStyle().ItemSpacing.y + 2.0f;
-  g.colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
-  g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 120.0f * s);
-  float cells_w = std::max((width - 3.0f * g.label_w - 2.0f * gap) / 3.0f, 40.0f * s);
+  const float decorations = title_height() + colorbar_height();
+  HeatmapGeometry g;
+  g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
+  const auto n = static_cast<float>(across);
+  float cells_w = std::max((width - n * g.label_w - (n - 1.0f) * gap) / n, 40.0f * s);
   g.label_h = heatmap::HeatmapWidget::col_label_height(problem.source_tokens, cells_w / static_cast<float>(problem.m()),
-                                                        110.0f * s);
-  const float max_h = std::max(height - g.title_h - g.label_h - g.colorbar_h, 40.0f * s);
-  // Cells keep their aspect ratio until one side hits its limit.
+                                                        90.0f * s);
+  const float max_h = std::max(height - decorations - g.label_h, 40.0f * s);
   const float aspect = static_cast<float>(problem.n()) / static_cast<float>(problem.m());
   float cells_h = cells_w * aspect;
   if (cells_h > max_h) {
@@ -175,16 +192,24 @@ TopRowGeometry HeatmapsPanel::top_row_geometry(const UiContext& ui, float width,
   return g;
 }
 
-HeatmapHover HeatmapsPanel::draw_matrix(UiContext& ui, const char* id, HeadMatrix which, int head, const TopRowGeometry& g,
-                                        bool scaled) {
+// One step of the selected head, its title above and its colorbar below.
+void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapGeometry& g) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
-  const compute::MatrixSource source = session.head_matrix(head, which);
+  const HeadMatrix matrix = which == HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
+  const float x = ImGui::GetCursorPosX();
+  ImGui::SetCursorPosX(x + g.label_w);
+  if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ");
+  if (which == HeadView::ScaledScores) heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str());
+  if (which == HeadView::Weights) heading("Weights", "A = softmax of each row");
+  ImGui::SetCursorPosX(x);
+
+  const compute::MatrixSource source = session.head_matrix(head, matrix);
   HeatmapSpec spec;
   spec.source.device = source.device;
   spec.source.host = source.host;
   spec.source.version = source.version;
-  spec.values = ui.view.show_numbers ? session.host_matrix(head, which) : nullptr;
+  spec.values = ui.view.show_numbers ? session.host_matrix(head, matrix) : nullptr;
   spec.row_labels = &problem.tokens;
   spec.col_labels = &problem.source_tokens;
   spec.cells_width = g.cells_w;
@@ -196,28 +221,26 @@ HeatmapHover HeatmapsPanel::draw_matrix(UiContext& ui, const char* id, HeadMatri
   spec.highlight_column = !problem.cross_attention;
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.numbers = ui.view.show_numbers;
-  if (which == HeadMatrix::Weights) {
+  spec.colormap = ui.view.scores_colormap;
+  if (which == HeadView::Weights) {
     spec.colormap = ui.view.weights_colormap;
     spec.range_min = ranges_.weights.min;
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
-  } else if (scaled) {
-    spec.colormap = ui.view.scores_colormap;
+  } else if (which == HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
     spec.range_min = ranges_.scaled.min;
     spec.range_max = ranges_.scaled.max;
     spec.mask = &problem.mask;
   } else {
-    spec.colormap = ui.view.scores_colormap;
     spec.range_min = ranges_.raw.min;
     spec.range_max = ranges_.raw.max;
   }
   const HeatmapHover hover = ui.heatmaps.draw(id, spec);
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + g.label_w);
+  ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
-                       which == HeadMatrix::Weights ? "weight" : nullptr);
+                       which == HeadView::Weights ? "weight" : nullptr);
   handle_hover(ui, hover, head);
-  return hover;
 }
 
 void HeatmapsPanel::handle_hover(UiContext& ui, const HeatmapHover& hover, int head) {
@@ -252,22 +275,31 @@ void HeatmapsPanel::tooltip(const UiContext& ui, int head, int row, int col) con
   ImGui::EndTooltip();
 }
 
-void HeatmapsPanel::draw_context(UiContext& ui, int head, float width, float height) {
+// The context heatmap in width × height, title and colorbar included.
+HeatmapGeometry HeatmapsPanel::context_geometry(const UiContext& ui, float width, float height) const {
+  const Problem& problem = ui.session.problem();
+  HeatmapGeometry g;
+  g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 100.0f * ui.ui_scale);
+  g.label_h = ImGui::GetFontSize() + 8.0f;
+  g.cells_h = std::floor(std::max(height - title_height() - g.label_h - colorbar_height(), 30.0f));
+  const float row_px = g.cells_h / static_cast<float>(problem.n());
+  g.cells_w = std::floor(std::clamp(row_px * static_cast<float>(problem.d_v), 40.0f * ui.ui_scale,
+                                    std::max(width - g.label_w, 40.0f * ui.ui_scale)));
+  return g;
+}
+
+void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry& g) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (static_cast<int>(dims_.size()) != problem.d_v) {
     dims_.clear();
     for (int i = 0; i < problem.d_v; ++i) dims_.push_back(std::to_string(i));
   }
-  heading("Context", "C = A·V, one row per query");
-  const float font = ImGui::GetFontSize();
-  const float label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 100.0f * ui.ui_scale);
-  const float label_h = font + 8.0f;
-  const float colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y;
-  const float cells_h = std::floor(std::max(height - ImGui::GetFrameHeightWithSpacing() - label_h - colorbar_h, 30.0f));
-  const float row_px = cells_h / static_cast<float>(problem.n());
-  const float cells_w = std::floor(std::clamp(row_px * static_cast<float>(problem.d_v), 40.0f * ui.ui_scale, width - label_w));
-
+  const float x = ImGui::GetCursorPosX();
+  ImGui::SetCursorPosX(x + g.label_w);
+  const bool room = ImGui::CalcTextSize("Context   C = A·V").x * 1.15f < g.cells_w;
+  heading("Context", room ? "C = A·V" : "");
+  ImGui::SetCursorPosX(x);
   const compute::MatrixSource source = session.head_matrix(head, HeadMatrix::Context);
   HeatmapSpec spec;
   spec.source.device = source.device;
@@ -279,18 +311,18 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, float width, float hei
   spec.range_max = ranges_.context.max;
   spec.row_labels = &problem.tokens;
   spec.col_labels = &dims_;
-  spec.cells_width = cells_w;
-  spec.cells_height = cells_h;
-  spec.row_label_width = label_w;
-  spec.col_label_height = label_h;
+  spec.cells_width = g.cells_w;
+  spec.cells_height = g.cells_h;
+  spec.row_label_width = g.label_w;
+  spec.col_label_height = g.label_h;
   spec.zoom = &ui.view.head_zoom;
   spec.zoom_columns = false;
   spec.highlight_token = ui.view.hovered_token;
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.numbers = ui.view.show_numbers;
   const HeatmapHover hover = ui.heatmaps.draw("##context", spec);
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, cells_w, nullptr);
+  ImGui::SetCursorPosX(x + g.label_w);
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w, nullptr);
   const Matrix* values = session.host_matrix(head, HeadMatrix::Context);
   if (hover.hovered && values != nullptr && hover.row < values->rows && hover.col < values->cols) {
     ImGui::BeginTooltip();
@@ -302,43 +334,84 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, float width, float hei
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
 }
 
-void HeatmapsPanel::draw_top_row(UiContext& ui, int head, const TopRowGeometry& g) {
-  const Problem& problem = ui.session.problem();
+// Small sentences: raw scores → scaled and masked → weights side by side, and below them the
+// context, the all-heads grid and the pinned query.
+void HeatmapsPanel::draw_all_three(UiContext& ui, int head) {
   const float gap = 18.0f * ui.ui_scale;
-  const std::string scaled_formula = "S " + scale_caption(problem, ui.document.scenario().scale);
-  const float column_w = g.label_w + g.cells_w;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const HeatmapGeometry g = fit(ui, avail.x, avail.y * 0.64f, 3);
   const float y = ImGui::GetCursorPosY();
   float x = ImGui::GetCursorPosX();
-
-  struct Column {
-    const char* id;
-    const char* title;
-    std::string formula;
-    HeadMatrix which;
-    bool scaled;
-  };
-  const Column columns[3] = {
-      {"##raw", "Raw scores", "S = Q·Kᵀ", HeadMatrix::Scores, false},
-      {"##scaled", "Scaled + masked", scaled_formula, HeadMatrix::Scores, true},
-      {"##weights", "Weights", "A = softmax(row)", HeadMatrix::Weights, false},
-  };
-  for (const Column& column : columns) {
+  const HeadView steps[3] = {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights};
+  const char* ids[3] = {"##raw", "##scaled", "##weights"};
+  for (int i = 0; i < 3; ++i) {
     ImGui::SetCursorPos(ImVec2(x, y));
     ImGui::BeginGroup();
-    ImGui::SetCursorPosX(x + g.label_w);
-    heading(column.title, column.formula.c_str());
-    ImGui::SetCursorPosX(x);
-    draw_matrix(ui, column.id, column.which, head, g, column.scaled);
+    draw_step(ui, ids[i], steps[i], head, g);
     ImGui::EndGroup();
-    x += column_w + gap;
+    x += g.label_w + g.cells_w + gap;
   }
-  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorStartPos().x, y + g.title_h + g.label_h + g.cells_h + g.colorbar_h));
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorStartPos().x, y + title_height() + g.label_h + g.cells_h + colorbar_height()));
+
+  ImGui::Separator();
+  const ImVec2 rest = ImGui::GetContentRegionAvail();
+  const float context_w = std::floor(rest.x * 0.24f);
+  const float grid_w = std::floor(std::min(rest.x * 0.28f, std::max(rest.y * 1.4f, 200.0f * ui.ui_scale)));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+  ImGui::BeginChild("##context_area", ImVec2(context_w, rest.y), false, flags);
+  draw_context(ui, head, context_geometry(ui, context_w, rest.y));
+  ImGui::EndChild();
+  ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
+  ImGui::BeginChild("##heads", ImVec2(grid_w, rest.y), false, flags);
+  draw_head_grid(ui, grid_w, rest.y);
+  ImGui::EndChild();
+  ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
+  const float pinned_w = ImGui::GetContentRegionAvail().x;
+  ImGui::BeginChild("##pinned", ImVec2(pinned_w, rest.y), false, flags);
+  draw_pinned(ui, head, pinned_w - 8.0f * ui.ui_scale, rest.y);
+  ImGui::EndChild();
+}
+
+// Long sentences (or by choice): one step large with the context beside it (rows aligned),
+// and a column with the all-heads grid and the pinned query.
+void HeatmapsPanel::draw_focus(UiContext& ui, int head, HeadView which) {
+  const Problem& problem = ui.session.problem();
+  const float gap = 18.0f * ui.ui_scale;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float side_w = std::floor(std::clamp(avail.x * 0.3f, 240.0f * ui.ui_scale, 520.0f * ui.ui_scale));
+  const float main_w = avail.x - side_w - gap;
+  const float context_share = std::clamp(0.012f * static_cast<float>(problem.d_v), 0.06f, 0.16f);
+  HeatmapGeometry g = fit(ui, main_w * (1.0f - context_share) - gap, avail.y, 1);
+  HeatmapGeometry c = g;
+  c.label_w = 0.0f;
+  c.cells_w = std::floor(std::clamp(g.cells_w / static_cast<float>(problem.m()) * static_cast<float>(problem.d_v),
+                                    40.0f * ui.ui_scale, main_w * context_share));
+
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+  ImGui::BeginChild("##focus", ImVec2(main_w, avail.y), false, flags);
+  ImGui::BeginGroup();
+  draw_step(ui, "##focused", which, head, g);
+  ImGui::EndGroup();
+  ImGui::SameLine(0.0f, gap);
+  ImGui::BeginGroup();
+  draw_context(ui, head, c);
+  ImGui::EndGroup();
+  ImGui::EndChild();
+  ImGui::SameLine(0.0f, gap);
+  ImGui::BeginChild("##side", ImVec2(side_w, avail.y), false, flags);
+  const float grid_h = std::floor(avail.y * 0.45f);
+  ImGui::BeginChild("##heads", ImVec2(side_w, grid_h), false, flags);
+  draw_head_grid(ui, side_w, grid_h);
+  ImGui::EndChild();
+  ImGui::Separator();
+  draw_pinned(ui, head, side_w - 8.0f * ui.ui_scale, ImGui::GetContentRegionAvail().y);
+  ImGui::EndChild();
 }
 
 void HeatmapsPanel::draw_head_grid(UiContext& ui, float width, float height) {
   const compute::ComputeSession& session = ui.session;
   const int heads = session.problem().num_heads;
-  heading("All heads", "weights; click one to select it");
+  heading("All heads", "weights · click to select");
   const float font = ImGui::GetFontSize();
   const float label_h = font + 2.0f;
   const float spacing = 8.0f * ui.ui_scale;
@@ -364,8 +437,7 @@ void HeatmapsPanel::draw_head_grid(UiContext& ui, float width, float height) {
                                start.y + static_cast<float>(r) * (side + label_h + spacing)));
     ImGui::BeginGroup();
     const bool selected = h == ui.view.selected_head;
-    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
-                       selected ? "head %d  (shown)" : "head %d", h);
+    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "head %d", h);
     const compute::MatrixSource source = session.head_matrix(h, HeadMatrix::Weights);
     HeatmapSpec spec;
     spec.source.device = source.device;
@@ -397,7 +469,9 @@ void HeatmapsPanel::draw_pinned(UiContext& ui, int head, float width, float heig
   const Problem& problem = session.problem();
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
     heading("Pinned query", "");
-    ImGui::TextDisabled("Click a row of a heatmap to pin that query:\nits weights appear here as bars, with its context vector.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
+    ImGui::PopStyleColor();
     return;
   }
   const int row = *ui.view.pinned_query;
@@ -456,29 +530,12 @@ void HeatmapsPanel::draw(UiContext& ui) {
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float top_share = 0.64f;
-  const TopRowGeometry g = top_row_geometry(ui, avail.x, avail.y * top_share);
-  draw_top_row(ui, head, g);
-
-  ImGui::Separator();
-  const ImVec2 rest = ImGui::GetContentRegionAvail();
-  const float gap = 24.0f * ui.ui_scale;
-  const float context_w = std::floor(rest.x * 0.24f);
-  const float grid_w = std::floor(std::min(rest.x * 0.26f, std::max(rest.y * 1.4f, 200.0f * ui.ui_scale)));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
-  ImGui::BeginChild("##context_area", ImVec2(context_w, rest.y), false, flags);
-  draw_context(ui, head, context_w, rest.y);
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, gap);
-  ImGui::BeginChild("##heads", ImVec2(grid_w, rest.y), false, flags);
-  draw_head_grid(ui, grid_w, rest.y);
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, gap);
-  const float pinned_w = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginChild("##pinned", ImVec2(pinned_w, rest.y), false, flags);
-  draw_pinned(ui, head, pinned_w - 8.0f * ui.ui_scale, rest.y);
-  ImGui::EndChild();
+  HeadView view = ui.view.head_view;
+  if (view == HeadView::Auto) {
+    view = std::max(problem.n(), problem.m()) <= kAllThreeUpTo ? HeadView::AllThree : HeadView::Weights;
+  }
+  if (view == HeadView::AllThree) draw_all_three(ui, head);
+  else draw_focus(ui, head, view);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ class ViewMenu final : public Menu {
   void draw_items(UiContext& ui) override {
     ViewState& view = ui.view;
     layout_item(view, "Inputs and heatmaps", "F9", LayoutMode::Full);
-    layout_item(view, "Heatmaps only", "F11", LayoutMode::Heatmaps);
+    layout_item(view, "Heatmaps only", "F8", LayoutMode::Heatmaps);
     layout_item(view, "Heatmaps and backend comparison", "F10", LayoutMode::CompareReady);
     ImGui::Separator();
     colormap_items("Weights colormap", view.weights_colormap, false);
@@ -58,7 +58,7 @@ class ViewMenu final : public Menu {
     if (io.WantTextInput) return;  // keys belong to the text field being edited
     if (ImGui::IsKeyPressed(keys::kF9, false)) view.layout = LayoutMode::Full;
     if (ImGui::IsKeyPressed(keys::kF10, false)) view.layout = LayoutMode::CompareReady;
-    if (ImGui::IsKeyPressed(keys::kF11, false)) {
+    if (ImGui::IsKeyPressed(keys::kF8, false)) {
       view.layout = view.layout == LayoutMode::Heatmaps ? LayoutMode::Full : LayoutMode::Heatmaps;
     }
     if (io.KeyCtrl && (ImGui::IsKeyPressed(keys::kEqual, false) ||

@@ -4,6 +4,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 
+#include <cfloat>
+
 #include "app/platform/glfw_window.h"
 #include "app/platform/swapchain.h"
 #include "core/vk/check.h"
@@ -89,9 +91,15 @@ void ImGuiLayer::on_swapchain_rebuilt(const Swapchain& swapchain) {
   ImGui_ImplVulkan_SetMinImageCount(swapchain.min_image_count());
 }
 
-void ImGuiLayer::new_frame() {
+void ImGuiLayer::new_frame(bool ignore_mouse) {
   ImGui_ImplVulkan_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (ignore_mouse) {  // where the pointer happens to be must not show in a screenshot
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
+    io.MouseWheel = 0.0f;
+  }
   ImGui::NewFrame();
 }
 

@@ -26,7 +26,8 @@ class ImGuiLayer {
   ImGuiLayer(const ImGuiLayer&) = delete;
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
 
-  void new_frame();
+  // ignore_mouse: as if the pointer were outside the window (screenshots, measurements).
+  void new_frame(bool ignore_mouse = false);
   // ImGui::Render(); the draw data of the frame (for the heatmap callbacks' clip mapping).
   ImDrawData* end_frame();
   // Records the draw data into `cmd` (inside the render pass). Heatmap callbacks run here.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "app/panels/panels.h"
 #include "app/state/document.h"
@@ -114,12 +115,13 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
   for (const auto& panel : panels_) {
     if (panel->area() == PanelArea::Main) main.push_back(panel.get());
   }
+  const std::string select = std::exchange(ui.view.select_main_tab, std::string());
   if (begin_area("##main", rect, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
     if (main.size() == 1) {
       main.front()->draw(ui);
     } else if (!main.empty() && ImGui::BeginTabBar("##views")) {
       for (Panel* panel : main) {
-        if (ImGui::BeginTabItem(panel->title())) {
+        if (ImGui::BeginTabItem(panel->title(), nullptr, select == panel->title() ? ImGuiTabItemFlags_SetSelected : 0)) {
           panel->draw(ui);
           ImGui::EndTabItem();
         }

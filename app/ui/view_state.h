@@ -21,6 +21,11 @@ std::optional<LayoutMode> layout_mode_from_string(const std::string& name);
 
 enum class WeightsRange { ZeroToOne, Auto };
 
+// What the Heatmaps panel shows large for the selected head: the three steps side by side
+// (raw scores, scaled and masked scores, weights), or one of them. Auto: all three up to 40
+// tokens, the weights alone (larger, so long sentences stay labelled) beyond.
+enum class HeadView { Auto, AllThree, RawScores, ScaledScores, Weights };
+
 struct ViewState {
   int selected_head = 0;
 
@@ -36,6 +41,7 @@ struct ViewState {
   heatmap::Colormap scores_colormap = heatmap::Colormap::RdBu;
   heatmap::Colormap difference_colormap = heatmap::Colormap::RdBu;
   WeightsRange weights_range = WeightsRange::ZeroToOne;
+  HeadView head_view = HeadView::Auto;
   bool show_numbers = true;  // values in the cells (up to 24 × 24 visible cells)
 
   // Zoom and pan of the selected head's heatmaps (shared, so rows stay aligned); rows = 0
@@ -46,6 +52,8 @@ struct ViewState {
   compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
 
   LayoutMode layout = LayoutMode::Full;
+  // A Main panel's title: the layout selects its tab in the next frame, then clears this.
+  std::string select_main_tab;
   // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
   float text_scale = 1.0f;
   bool show_imgui_demo = false;

@@ -1,0 +1,50 @@
+#include "app/ui/layout.h"
+
+#include <gtest/gtest.h>
+
+namespace attnviz::ui {
+namespace {
+
+TEST(Layout, FullModeHasInputsOnTheLeftAndHeatmapsBesideThem) {
+  const AreaRects a = compute_areas(LayoutMode::Full, 1600, 1000, 1.0f, 22);
+  EXPECT_GT(a.inputs.w, 300.0f);
+  EXPECT_FLOAT_EQ(a.main.x, a.inputs.w);
+  EXPECT_FLOAT_EQ(a.main.x + a.main.w, 1600.0f);
+  EXPECT_FLOAT_EQ(a.main.y, 22.0f);
+  EXPECT_FLOAT_EQ(a.status_bar.y + a.status_bar.h, 1000.0f);
+  EXPECT_FLOAT_EQ(a.main.y + a.main.h, a.status_bar.y);
+  EXPECT_FLOAT_EQ(a.side.w, 0.0f);
+}
+
+TEST(Layout, HeatmapsModeUsesTheWholeWidth) {
+  const AreaRects a = compute_areas(LayoutMode::Heatmaps, 1280, 800, 1.0f, 22);
+  EXPECT_FLOAT_EQ(a.main.x, 0.0f);
+  EXPECT_FLOAT_EQ(a.main.w, 1280.0f);
+  EXPECT_FALSE(visible_areas(LayoutMode::Heatmaps).inputs);
+}
+
+TEST(Layout, CompareReadyPutsTheBackendOnTheRight) {
+  const AreaRects a = compute_areas(LayoutMode::CompareReady, 1600, 1000, 1.0f, 22);
+  EXPECT_GT(a.side.w, 300.0f);
+  EXPECT_FLOAT_EQ(a.side.x + a.side.w, 1600.0f);
+  EXPECT_FLOAT_EQ(a.main.x + a.main.w, a.side.x);
+  EXPECT_TRUE(visible_areas(LayoutMode::CompareReady).side);
+}
+
+TEST(Layout, ColumnsScaleWithTheUiButNeverTakeMoreThanHalf) {
+  const AreaRects small = compute_areas(LayoutMode::Full, 800, 600, 2.0f, 40);
+  EXPECT_LE(small.inputs.w, 400.0f);
+  EXPECT_GT(small.main.w, 0.0f);
+  EXPECT_GT(compute_areas(LayoutMode::Full, 1600, 1000, 1.5f, 30).inputs.w,
+            compute_areas(LayoutMode::Full, 1600, 1000, 1.0f, 30).inputs.w);
+}
+
+TEST(Layout, ModeNamesRoundTrip) {
+  for (LayoutMode mode : {LayoutMode::Full, LayoutMode::Heatmaps, LayoutMode::CompareReady}) {
+    EXPECT_EQ(layout_mode_from_string(to_string(mode)), mode);
+  }
+  EXPECT_FALSE(layout_mode_from_string("sideways").has_value());
+}
+
+}  // namespace
+}  // namespace attnviz::ui
