@@ -94,12 +94,14 @@ ShownMatrix PageBuilder::borrowed(std::string name, const Matrix& values, bool q
   return shown;
 }
 
-template <typename LineOfKey>
-void PageBuilder::add_key_lines(std::vector<std::string>& lines, LineOfKey line) const {
+template <typename RowOfKey>
+void PageBuilder::fill_table(TraceTable& table, std::vector<std::string> header, RowOfKey row) const {
+  table.header = std::move(header);
   const int keys = problem_.m();
   const int shown = std::min(keys, std::max(focus_.max_trace_keys, 1));
-  for (int j = 0; j < shown; ++j) lines.push_back(line(j));
-  if (keys > shown) lines.push_back("\u2026 " + std::to_string(keys - shown) + " more keys");
+  for (int j = 0; j < shown; ++j) table.rows.push_back(row(j));
+  if (focus_.key < shown) table.highlight_row = focus_.key;
+  if (keys > shown) table.more = "\u2026 " + std::to_string(keys - shown) + " more keys";
 }
 
 StepPage PageBuilder::embeddings() const {
@@ -159,12 +161,11 @@ StepPage PageBuilder::scores() const {
                  shape(problem_.d_k, problem_.m()) + " = " + shape(problem_.n(), problem_.m());
   page.note = "Each score is a dot product: how well query i's question matches key j's offer.";
   page.matrices.push_back(borrowed("S" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].scores, true, true));
-  add_key_lines(page.trace, [&](int j) {
-    return "q[" + query_label() + "]\u00b7k[" + key_label(j) + "] = " + num(trace.scores[static_cast<std::size_t>(j)]);
-  });
-  page.trace.push_back("Check, cell (" + query_label() + ", " + key_label(focus_.key) + "):");
-  page.trace.push_back(dot_product_text(model_.dot_product(focus_.head, focus_.query, focus_.key), query_label(),
-                                        key_label(focus_.key), focus_.decimals));
+  fill_table(page.table, {"key", "q[" + query_label() + "]\u00b7k"},
+             [&](int j) -> std::vector<std::string> { return {key_label(j), num(trace.scores[static_cast<std::size_t>(j)])}; });
+  page.trace_after.push_back("Check, cell (" + query_label() + ", " + key_label(focus_.key) + "):");
+  page.trace_after.push_back(dot_product_text(model_.dot_product(focus_.head, focus_.query, focus_.key), query_label(),
+                                              key_label(focus_.key), focus_.decimals));
   return page;
 }
 
@@ -183,9 +184,9 @@ StepPage PageBuilder::scaling() const {
                    num(inv_sqrt_dk) + ")";
   page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
   if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
-  add_key_lines(page.trace, [&](int j) {
+  fill_table(page.table, {"key", "s", "s' = s \u00d7 " + num(trace.scale)}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    return key_label(j) + ": " + num(trace.scores[uj]) + " \u00d7 " + num(trace.scale) + " = " + num(trace.scaled[uj]);
+    return {key_label(j), num(trace.scores[uj]), num(trace.scaled[uj])};
   });
   return page;
 }
@@ -206,9 +207,10 @@ StepPage PageBuilder::masking() const {
   }
   page.trace.push_back(query_label() + " sees " + std::to_string(trace.visible_count()) + " of " +
                        std::to_string(problem_.m()) + " keys");
-  add_key_lines(page.trace, [&](int j) {
+  fill_table(page.table, {"key", "seen?", "s'"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    return key_label(j) + ": " + (trace.visible[uj] != 0 ? num(trace.masked[uj]) : "\u2212\u221e (hidden)");
+    if (trace.visible[uj] == 0) return {key_label(j), "hidden", "\u2212\u221e"};
+    return {key_label(j), "yes", num(trace.masked[uj])};
   });
   return page;
 }
@@ -227,13 +229,13 @@ StepPage PageBuilder::softmax() const {
     return page;
   }
   page.trace.push_back("m = max of the visible scores = " + num(trace.row_max));
-  add_key_lines(page.trace, [&](int j) {
+  fill_table(page.table, {"key", "s'", "exp(s' \u2212 m)", "weight"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    if (trace.visible[uj] == 0) return key_label(j) + ": hidden \u2192 0";
-    return key_label(j) + ": exp(" + num(trace.scaled[uj]) + " \u2212 " + num(trace.row_max) + ") = " +
-           num(trace.exponentials[uj]) + "   / " + num(trace.exponential_sum) + " = " + num(trace.weights[uj]);
+    if (trace.visible[uj] == 0) return {key_label(j), "\u2212\u221e", "0", "0"};
+    return {key_label(j), num(trace.scaled[uj]), num(trace.exponentials[uj]), num(trace.weights[uj])};
   });
-  page.trace.push_back("\u03a3 exp = " + num(trace.exponential_sum) + "   (weights sum to 1)");
+  page.trace_after.push_back("\u03a3 exp = " + num(trace.exponential_sum));
+  page.trace_after.push_back("weight = exp / \u03a3 exp   (the weights sum to 1)");
   return page;
 }
 
@@ -250,12 +252,12 @@ StepPage PageBuilder::context() const {
   ShownMatrix c = borrowed("C" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].context, true, false);
   c.col_labels = dims_v_;
   page.matrices = {std::move(v), std::move(c)};
-  add_key_lines(page.trace, [&](int j) {
+  fill_table(page.table, {"key", "weight", "\u00d7 v"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    if (trace.visible[uj] == 0) return key_label(j) + ": hidden, adds 0";
-    return key_label(j) + ": " + num(trace.weights[uj]) + " \u00d7 " + format_vector(row_as_doubles(hp.v, j), focus_.decimals);
+    return {key_label(j), trace.visible[uj] == 0 ? "0 (hidden)" : num(trace.weights[uj]),
+            format_vector(row_as_doubles(hp.v, j), focus_.decimals)};
   });
-  page.trace.push_back("c[" + query_label() + "] = sum = " + format_vector(trace.context, focus_.decimals));
+  page.trace_after.push_back("c[" + query_label() + "] = \u03a3 weight \u00d7 v = " + format_vector(trace.context, focus_.decimals));
   return page;
 }
 

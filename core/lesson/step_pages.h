@@ -31,9 +31,9 @@ class PageBuilder {
   [[nodiscard]] const std::string& key_label(int key) const;
   [[nodiscard]] ShownMatrix owned(std::string name, Matrix values, bool query_rows, bool key_cols) const;
   [[nodiscard]] ShownMatrix borrowed(std::string name, const Matrix& values, bool query_rows, bool key_cols) const;
-  // Lines for keys 0 … M−1 (cut at focus.max_trace_keys), each made by `line(j)`.
-  template <typename LineOfKey>
-  void add_key_lines(std::vector<std::string>& lines, LineOfKey line) const;
+  // Rows for keys 0 … M−1 (cut at focus.max_trace_keys), each made by `row(j)`.
+  template <typename RowOfKey>
+  void fill_table(TraceTable& table, std::vector<std::string> header, RowOfKey row) const;
 
   const StepModel& model_;
   const Problem& problem_;

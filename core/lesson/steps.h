@@ -38,6 +38,16 @@ struct ShownMatrix {
   [[nodiscard]] std::string shape_text() const;  // "8 × 4"
 };
 
+// The followed query's numbers per key, one row each ("key", "s'", "exp(s' − m)", ...):
+// columns line up on a projector where sentences of numbers would wrap.
+struct TraceTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;  // one per key, cut at PageFocus::max_trace_keys
+  int highlight_row = -1;                      // the selected cell's key, when shown
+  std::string more;                            // "… 18 more keys" when cut
+  [[nodiscard]] bool empty() const { return rows.empty(); }
+};
+
 struct StepPage {
   StepKind kind = StepKind::Embeddings;
   int number = 1;                    // 1-based, "step 3 of 9"
@@ -47,6 +57,8 @@ struct StepPage {
   std::vector<ShownMatrix> matrices;
   std::string trace_heading;         // "Following 배 (query 2, head 0)"
   std::vector<std::string> trace;    // the followed query's numbers, one line each
+  TraceTable table;                  // then its numbers per key (some pages)
+  std::vector<std::string> trace_after;  // lines after the table (sums, the arithmetic check)
 };
 
 struct PageFocus {

@@ -24,8 +24,15 @@ const lesson::ShownMatrix& find_matrix(const lesson::StepPage& page, const std::
   throw std::runtime_error("page " + page.title + " has no matrix " + name);
 }
 
+// Any trace line, before or after the table, containing `text`.
 bool contains_line(const lesson::StepPage& page, const std::string& text) {
-  return std::any_of(page.trace.begin(), page.trace.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; });
+  const auto has = [&](const std::string& line) { return line.find(text) != std::string::npos; };
+  return std::any_of(page.trace.begin(), page.trace.end(), has) ||
+         std::any_of(page.trace_after.begin(), page.trace_after.end(), has);
+}
+
+bool has_row(const lesson::StepPage& page, const std::vector<std::string>& row) {
+  return std::find(page.table.rows.begin(), page.table.rows.end(), row) != page.table.rows.end();
 }
 
 struct Korean {
@@ -51,7 +58,7 @@ TEST(StepModel, NinePagesInPipelineOrder) {
     EXPECT_EQ(pages[i].number, static_cast<int>(i) + 1);
     EXPECT_FALSE(pages[i].formula.empty()) << i;
     EXPECT_FALSE(pages[i].matrices.empty()) << i;
-    EXPECT_FALSE(pages[i].trace.empty()) << i;
+    EXPECT_TRUE(!pages[i].trace.empty() || !pages[i].table.empty()) << i;
     EXPECT_EQ(pages[i].trace_heading, "Following 배 (query 2, head 0)");
   }
   EXPECT_EQ(lesson::step_at(-1), StepKind::Embeddings);
@@ -112,17 +119,20 @@ TEST(StepModel, TraceLinesFollowBae) {
   EXPECT_TRUE(contains_line(model.page(StepKind::Embeddings, focus), "x[배] = (0.5000, 0.3000, 0.2000, 0.1000)"));
   EXPECT_TRUE(contains_line(model.page(StepKind::Projections, focus), "q[배] = x[배]·W_Q₀ = (0.3600, 0.2500, 0.2300, 0.2600)"));
   const lesson::StepPage scores = model.page(StepKind::Scores, focus);
-  EXPECT_TRUE(contains_line(scores, "q[배]·k[배] = 0.3247"));  // the fixture's S[2][2]
+  EXPECT_TRUE(has_row(scores, {"배", "0.3247"}));  // the fixture's S[2][2]
+  EXPECT_EQ(scores.table.highlight_row, 2);       // the selected cell's key
   EXPECT_TRUE(contains_line(scores, "= 0.3247")) << "arithmetic check of cell (배, 배)";
-  EXPECT_TRUE(contains_line(model.page(StepKind::Scaling, focus), "배: 0.3247 × 0.5000 = 0.1624"));
+  EXPECT_TRUE(has_row(model.page(StepKind::Scaling, focus), {"배", "0.3247", "0.1624"}));
   EXPECT_TRUE(contains_line(model.page(StepKind::Masking, focus), "배 sees 8 of 8 keys"));
   const lesson::StepPage softmax = model.page(StepKind::Softmax, focus);
   EXPECT_TRUE(contains_line(softmax, "m = max of the visible scores = 0.1624"));
   // The weight written for 배→배 is the fixture's (float64, independent) value to 4 decimals.
   const double expected_weight = k.fixture["expected"]["heads"][0]["weights"][2][2].get<double>();
-  EXPECT_TRUE(contains_line(softmax, "= " + lesson::format_number(expected_weight, 4))) << expected_weight;
+  ASSERT_EQ(softmax.table.header.size(), 4u);
+  EXPECT_EQ(softmax.table.rows.at(2).at(3), lesson::format_number(expected_weight, 4)) << expected_weight;
+  EXPECT_TRUE(contains_line(softmax, "\u03a3 exp = "));
   const std::vector<double> context = testing::json_row(k.fixture["expected"]["heads"][0]["context"], 2);
-  EXPECT_TRUE(contains_line(model.page(StepKind::Context, focus), "c[배] = sum = " + lesson::format_vector(context, 4)));
+  EXPECT_TRUE(contains_line(model.page(StepKind::Context, focus), "c[배] = \u03a3 weight \u00d7 v = " + lesson::format_vector(context, 4)));
   EXPECT_TRUE(contains_line(model.page(StepKind::Output, focus), "output[배] = " + lesson::format_vector(context, 4)));
 }
 
@@ -137,6 +147,8 @@ TEST(StepModel, TextOnlyPagesSkipTheBigMatricesButSayTheSame) {
     const lesson::StepPage b = model.page(lesson::step_at(i), text);
     EXPECT_EQ(a.formula, b.formula);
     EXPECT_EQ(a.trace, b.trace) << a.title;
+    EXPECT_EQ(a.table.rows, b.table.rows) << a.title;
+    EXPECT_EQ(a.trace_after, b.trace_after) << a.title;
     EXPECT_FALSE(a.matrices.empty());
   }
   lesson::PageFocus text{.head = 0, .query = 0};
@@ -150,9 +162,9 @@ TEST(StepModel, CausalMaskTraceSaysHidden) {
   const lesson::StepModel model(k.problem, k.result);
   const lesson::StepPage mask = model.page(StepKind::Masking, {.head = 0, .query = 2});
   EXPECT_TRUE(contains_line(mask, "배 sees 3 of 8 keys"));
-  EXPECT_TRUE(contains_line(mask, "먹었다: \u2212\u221e (hidden)"));
+  EXPECT_TRUE(has_row(mask, {"먹었다", "hidden", "\u2212\u221e"}));
   EXPECT_NE(mask.formula.find("causal"), std::string::npos);
-  EXPECT_TRUE(contains_line(model.page(StepKind::Softmax, {.head = 0, .query = 2}), "먹었다: hidden \u2192 0"));
+  EXPECT_TRUE(has_row(model.page(StepKind::Softmax, {.head = 0, .query = 2}), {"먹었다", "\u2212\u221e", "0", "0"}));
 }
 
 TEST(StepModel, OutputPageWithWo) {
@@ -185,7 +197,8 @@ TEST(StepModel, LongRowsAreCutAndBadFocusThrows) {
   const Result result = make_cpu_backend()->compute(problem);
   const lesson::StepModel model(problem, result);
   const lesson::StepPage scores = model.page(StepKind::Scores, {.max_trace_keys = 12});
-  EXPECT_TRUE(contains_line(scores, "\u2026 18 more keys"));
+  EXPECT_EQ(scores.table.rows.size(), 12u);
+  EXPECT_EQ(scores.table.more, "\u2026 18 more keys");
   EXPECT_THROW((void)model.page(StepKind::Scores, {.query = 30}), std::out_of_range);
   EXPECT_THROW((void)model.page(StepKind::Scores, {.head = 2}), std::out_of_range);
   EXPECT_THROW((void)model.page(StepKind::Scores, {.key = -1}), std::out_of_range);
