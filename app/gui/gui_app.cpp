@@ -7,6 +7,8 @@
 #include <memory>
 #include <ostream>
 
+#include "app/classroom/classroom.h"
+#include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
 #include "app/gui/frame_times.h"
 #include "app/gui/gui_options.h"
@@ -139,6 +141,7 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
+  classroom::apply_start_options(options.classroom, classroom::classroom_state());
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
@@ -236,6 +239,7 @@ void GuiApp::run() {
     platform::GlfwWindow::poll_events();
     prepare_frame();
     build_ui();
+    classroom::apply_window_requests(window_.handle(), !options_.screenshot);
     if (options_.edit_every_frame) bench_edit();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     if (!render(last && options_.screenshot.has_value())) continue;
@@ -250,7 +254,7 @@ void GuiApp::run() {
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const GuiOptions options = parse_gui_options(args);
   if (options.help) {
-    out << kGuiHelp;
+    out << kGuiHelp << "\nClassroom:\n" << classroom::kStartOptionsHelp;
     return 0;
   }
   std::optional<LoadedScenario> scenario = scenario_from_command_line(options);

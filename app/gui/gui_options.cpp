@@ -69,10 +69,13 @@ const char* const kGuiHelp =
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
-    "F8 heatmaps-only layout; in a heatmap: wheel zooms, drag pans, double-click resets.\n";
+    "F8 heatmaps-only layout, F11 presentation mode, F1 classroom shortcuts; in a heatmap:\n"
+    "wheel zooms, drag pans, double-click resets.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
-  const cli::ParsedArgs parsed = cli::parse_args(args, kOptions, "attnviz");
+  std::vector<cli::OptionSpec> specs = kOptions;
+  specs.insert(specs.end(), classroom::start_option_specs().begin(), classroom::start_option_specs().end());
+  const cli::ParsedArgs parsed = cli::parse_args(args, specs, "attnviz");
   GuiOptions options;
   if (!parsed.positionals().empty()) {
     throw InputError(kOrigin, parsed.positionals().front(), "is neither an option nor a command (see attnviz --help)");
@@ -100,6 +103,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.validation = parsed.has("--validation");
   options.stats = parsed.has("--stats");
   options.edit_every_frame = parsed.has("--bench-edits");
+  options.classroom = classroom::parse_start_options(parsed);
   return options;
 }
 

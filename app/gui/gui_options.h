@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
 #include "app/ui/view_state.h"
 
@@ -33,6 +34,7 @@ struct GuiOptions {
   bool stats = false;                    // print frame-time statistics on exit
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
   bool help = false;
+  classroom::StartOptions classroom;    // --view, --step, --compare, --present
 };
 
 // Parses the arguments after the program name (none of them a subcommand).

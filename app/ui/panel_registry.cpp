@@ -5,6 +5,9 @@
 #include "app/panels/input_panels.h"
 #include "app/panels/panels.h"
 #include "app/ui/layout.h"
+#ifdef ATTNVIZ_HAVE_CLASSROOM
+#include "app/classroom/classroom.h"
+#endif
 
 namespace attnviz::ui {
 
@@ -31,6 +34,9 @@ std::unique_ptr<Layout> make_default_layout() {
 #endif
   layout->add_panel(make_heatmaps_panel());
   layout->add_panel(make_backend_panel());
+#ifdef ATTNVIZ_HAVE_CLASSROOM
+  classroom::add_classroom(*layout);
+#endif
   return layout;
 }
 

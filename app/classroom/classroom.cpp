@@ -1,0 +1,24 @@
+#include "app/classroom/classroom.h"
+
+#include "app/classroom/classroom_state.h"
+#include "app/classroom/step_view.h"
+
+namespace attnviz::classroom {
+
+void add_classroom(ui::Layout& layout) {
+  layout.add_panel(make_source_panel());
+  layout.add_panel(make_step_view());
+  layout.add_panel(make_compare_view());
+  layout.add_panel(make_cross_view());
+  layout.add_menu(make_classroom_menu());
+}
+
+std::optional<std::string> take_tab_request() {
+  ClassroomState& state = classroom_state();
+  if (!state.select_tab) return std::nullopt;
+  const std::string title = tab_title(*state.select_tab);
+  state.select_tab.reset();
+  return title;
+}
+
+}  // namespace attnviz::classroom

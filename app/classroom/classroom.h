@@ -1,0 +1,30 @@
+#pragma once
+// The classroom views (issue 6) as the window sees them: what the panel registry adds, what
+// the frame loop calls once per frame, and the start-up options (start_options.h).
+//
+//   Step by step      the pipeline one page at a time, one query token followed throughout
+//   Compare           2 or 4 variants (masks, heads, K/V heads) on one colour scale
+//   Cross-attention   target and source sentences with the weights between them
+//   Source sentence   (Inputs column) a second sentence for cross-attention
+//   Classroom menu    shortcuts, presentation mode (F11), Help (F1)
+
+#include <optional>
+#include <string>
+
+#include "app/ui/layout.h"
+
+struct GLFWwindow;
+
+namespace attnviz::classroom {
+
+// Adds the Source panel, the three views (after the panels already added, so their tabs come
+// after Heatmaps) and the Classroom menu.
+void add_classroom(ui::Layout& layout);
+
+// The title of the tab the layout should select in this frame, once (then forgotten).
+std::optional<std::string> take_tab_request();
+
+// Full screen on and off for presentation mode; allow_resize is false for screenshots.
+void apply_window_requests(GLFWwindow* window, bool allow_resize);
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,89 @@
+#include "app/classroom/classroom_edits.h"
+
+#include <stdexcept>
+
+#include "app/panels/edits/sentence_edits.h"
+#include "core/model/generate.h"
+
+namespace attnviz::classroom {
+namespace {
+
+// Explicit embeddings re-aligned from the old tokens to the tokens the source gives now.
+void realign_embeddings(Scenario& s, const std::vector<std::string>& old_tokens) {
+  SourceSetting& source = *s.source;
+  if (!source.embeddings) return;
+  const ui::edits::TokensOrError now = ui::edits::source_tokens_of(source);
+  if (!now.error.empty()) return;  // the user is typing something untokenizable: keep the rows
+  const std::vector<int> keep = ui::edits::align_token_rows(old_tokens, now.tokens);
+  const Matrix& old_rows = *source.embeddings;
+  Matrix rows(static_cast<int>(now.tokens.size()), old_rows.cols);
+  for (int r = 0; r < rows.rows; ++r) {
+    const int from = keep[static_cast<std::size_t>(r)];
+    const std::vector<float> fresh =
+        from >= 0 ? std::vector<float>() : generate_embedding(now.tokens[static_cast<std::size_t>(r)], s.seed, old_rows.cols);
+    for (int c = 0; c < rows.cols; ++c) rows.at(r, c) = from >= 0 ? old_rows.at(from, c) : fresh[static_cast<std::size_t>(c)];
+  }
+  source.embeddings = std::move(rows);
+}
+
+std::vector<std::string> current_tokens(const SourceSetting& source) {
+  return ui::edits::source_tokens_of(source).tokens;
+}
+
+}  // namespace
+
+Scenario add_source(Scenario s) {
+  if (s.source) return s;
+  SourceSetting source;
+  source.sentence = s.sentence;
+  source.tokenizer = s.tokenizer;
+  s.source = std::move(source);
+  return s;
+}
+
+Scenario remove_source(Scenario s) {
+  s.source.reset();
+  return s;
+}
+
+Scenario set_source_sentence(Scenario s, std::string sentence) {
+  if (!s.source) throw std::logic_error("set_source_sentence: the scenario has no source");
+  const std::vector<std::string> old_tokens = current_tokens(*s.source);
+  s.source->sentence = std::move(sentence);
+  s.source->tokens.reset();
+  realign_embeddings(s, old_tokens);
+  return s;
+}
+
+Scenario set_source_tokenizer(Scenario s, TokenizerMode mode) {
+  if (!s.source) throw std::logic_error("set_source_tokenizer: the scenario has no source");
+  const std::vector<std::string> old_tokens = current_tokens(*s.source);
+  s.source->tokenizer = mode;
+  s.source->tokens.reset();
+  realign_embeddings(s, old_tokens);
+  return s;
+}
+
+MaskStep next_mask(const MaskSetting& mask) {
+  const MaskSetting none{};
+  const MaskSetting causal{true, std::nullopt, {}};
+  const MaskSetting sliding{true, 2, {}};
+  const MaskSetting longformer{false, 2, {0}};
+  if (mask == none) return {causal, "causal"};
+  if (mask == causal) return {sliding, "sliding window r = 2"};
+  if (mask == sliding) return {longformer, "Longformer r = 2, global token 0"};
+  return {none, "no mask"};
+}
+
+Scenario toggle_causal(Scenario s) {
+  s.mask.causal = !s.mask.causal;
+  return s;
+}
+
+Scenario toggle_scaling(Scenario s) {
+  s.scale = s.scale.kind == ScaleSetting::Kind::InvSqrtDk ? ScaleSetting{ScaleSetting::Kind::None, 1.0}
+                                                         : ScaleSetting{ScaleSetting::Kind::InvSqrtDk, 1.0};
+  return s;
+}
+
+}  // namespace attnviz::classroom

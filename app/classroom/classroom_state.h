@@ -1,0 +1,53 @@
+#pragma once
+// What the classroom views share: the step being shown, the compare settings, presentation
+// mode, and requests the frame loop carries out (full screen, selecting a view's tab). One
+// per process, like the window; the views, the Classroom menu and the start-up options all
+// read and write the same object (classroom_state()).
+
+#include <optional>
+#include <string>
+
+#include "app/ui/view_state.h"
+#include "core/lesson/variants.h"
+
+namespace attnviz::classroom {
+
+// The tabs of the main area the classroom knows about.
+enum class MainView { Heatmaps, Step, Compare, Cross };
+const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross"
+std::optional<MainView> main_view_from_string(const std::string& name);
+const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by step", ...
+
+struct ClassroomState {
+  // Step view
+  int step = 0;  // 0-based page (lesson::step_at)
+  std::optional<int> key;  // the column of the selected cell (the arithmetic check)
+
+  // Compare view
+  lesson::CompareOptions compare;
+
+  // Presentation mode (F11): full screen, large high-contrast text, heatmaps and step view only.
+  bool presenting = false;
+  float presentation_text_scale = 1.6f;  // 1×–3×
+  ui::LayoutMode layout_before = ui::LayoutMode::Full;
+  float text_scale_before = 1.0f;
+
+  bool help_open = false;
+
+  // Requests, taken by whoever carries them out.
+  std::optional<MainView> select_tab;   // the layout selects this tab in the next frame
+  std::optional<bool> fullscreen;       // the frame loop enters (true) or leaves full screen
+
+  // From the command line: enter presentation mode in the first frame; a view was asked
+  // for (then loading a cross-attention scenario does not switch to the Cross view).
+  bool start_presenting = false;
+  bool start_view_given = false;
+
+  // The tab the main area showed in the last frame (keys act on what is on screen).
+  MainView shown = MainView::Heatmaps;
+  int shown_frame = -1;
+};
+
+ClassroomState& classroom_state();
+
+}  // namespace attnviz::classroom

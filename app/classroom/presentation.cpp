@@ -1,0 +1,113 @@
+#include "app/classroom/presentation.h"
+
+#include <imgui.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+
+#include "app/classroom/classroom.h"
+#include "app/classroom/classroom_state.h"
+#include "app/ui/theme.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::classroom {
+namespace {
+
+ImVec4 rgb(int hex, float alpha = 1.0f) {
+  return ImVec4(static_cast<float>((hex >> 16) & 0xff) / 255.0f, static_cast<float>((hex >> 8) & 0xff) / 255.0f,
+                static_cast<float>(hex & 0xff) / 255.0f, alpha);
+}
+
+struct WindowedPlacement {
+  int x = 100, y = 100, width = 1600, height = 1000;
+  bool saved = false;
+};
+WindowedPlacement g_windowed;
+
+// Arrow keys step through the lesson while presenting; ImGui's keyboard navigation would
+// move a focus rectangle around at the same time.
+bool g_nav_was_enabled = false;
+
+}  // namespace
+
+void enter_presentation(ui::UiContext& ui) {
+  ClassroomState& state = classroom_state();
+  if (state.presenting) return;
+  state.presenting = true;
+  state.layout_before = ui.view.layout;
+  state.text_scale_before = ui.view.text_scale;
+  ui.view.layout = ui::LayoutMode::Heatmaps;
+  ui.view.text_scale = std::clamp(state.presentation_text_scale, 1.0f, 3.0f);
+  state.fullscreen = true;
+  ImGuiIO& io = ImGui::GetIO();
+  g_nav_was_enabled = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
+  io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
+}
+
+void leave_presentation(ui::UiContext& ui) {
+  ClassroomState& state = classroom_state();
+  if (!state.presenting) return;
+  state.presenting = false;
+  state.presentation_text_scale = ui.view.text_scale;
+  ui.view.layout = state.layout_before;
+  ui.view.text_scale = state.text_scale_before;
+  state.fullscreen = false;
+  if (g_nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ui::apply_theme(ui.ui_scale);  // the frame loop applies it again if the text size changed
+}
+
+void toggle_presentation(ui::UiContext& ui) {
+  if (classroom_state().presenting) leave_presentation(ui);
+  else enter_presentation(ui);
+}
+
+void apply_presentation_colours() {
+  ImGuiStyle& style = ImGui::GetStyle();
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_Text] = rgb(0x000000);
+  c[ImGuiCol_TextDisabled] = rgb(0x2b2f36);
+  c[ImGuiCol_WindowBg] = rgb(0xffffff);
+  c[ImGuiCol_ChildBg] = rgb(0xffffff, 0.0f);
+  c[ImGuiCol_PopupBg] = rgb(0xffffff);
+  c[ImGuiCol_Border] = rgb(0x1b1f24, 0.75f);
+  c[ImGuiCol_FrameBg] = rgb(0xf1f3f5);
+  c[ImGuiCol_MenuBarBg] = rgb(0xe9ecef);
+  c[ImGuiCol_Button] = rgb(0xe9ecef);
+  c[ImGuiCol_ButtonHovered] = rgb(0xbcd4f0);
+  c[ImGuiCol_ButtonActive] = rgb(0x8fb6e6);
+  c[ImGuiCol_CheckMark] = rgb(0x0b3f86);
+  c[ImGuiCol_SliderGrab] = rgb(0x0b4fa8);
+  c[ImGuiCol_SliderGrabActive] = rgb(0x083b7e);
+  c[ImGuiCol_Tab] = rgb(0xdde2e8);
+  c[ImGuiCol_TabHovered] = rgb(0xbcd4f0);
+  c[ImGuiCol_TabActive] = rgb(0xffffff);
+  c[ImGuiCol_Separator] = rgb(0x1b1f24, 0.6f);
+  c[ImGuiCol_Header] = rgb(0xdde2e8);
+  style.FrameBorderSize = 1.0f;
+  style.WindowBorderSize = 0.0f;
+}
+
+void apply_window_requests(GLFWwindow* window, bool allow_resize) {
+  ClassroomState& state = classroom_state();
+  if (!state.fullscreen) return;
+  const bool wanted = *state.fullscreen;
+  state.fullscreen.reset();
+  if (!allow_resize || window == nullptr) return;
+  const bool now = glfwGetWindowMonitor(window) != nullptr;
+  if (wanted == now) return;
+  if (wanted) {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+    if (mode == nullptr) return;  // no monitor to fill: stay windowed
+    glfwGetWindowPos(window, &g_windowed.x, &g_windowed.y);
+    glfwGetWindowSize(window, &g_windowed.width, &g_windowed.height);
+    g_windowed.saved = true;
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (g_windowed.saved) {
+    glfwSetWindowMonitor(window, nullptr, g_windowed.x, g_windowed.y, g_windowed.width, g_windowed.height, 0);
+  }
+}
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,25 @@
+#pragma once
+// The scaling lesson beside the heatmaps: each row's entropy and largest weight, and what
+// they would be with and without 1/√d_k, with buttons and a temperature slider that change
+// the scenario's scale (undoable like any edit).
+
+#include <vector>
+
+#include "app/panels/panel.h"
+#include "core/lesson/row_stats.h"
+
+namespace attnviz::classroom {
+
+// Per-row numbers drawn to the right of a weights heatmap whose cells span
+// [cells_top, cells_top + cells_height] at x = left; one line per row when rows fit.
+void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left, float cells_top, float cells_height);
+float row_stats_column_width();
+
+// "Rows: mean entropy 2.10 of 3.00 bits, mean max weight 0.42 (S toggles 1/√d_k)".
+void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows);
+
+// The summary, the 1/√d_k vs no-scaling contrast and the scale controls. `head` picks the
+// scores; height is what it needs (row_count lines).
+void draw_scaling_controls(ui::UiContext& ui, int head);
+
+}  // namespace attnviz::classroom

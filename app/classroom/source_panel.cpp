@@ -1,0 +1,70 @@
+// Source sentence (Inputs column): cross-attention on or off, the second sentence, its
+// tokenizer and its tokens. Queries come from the Sentence panel's sentence; keys and values
+// from this one.
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <string>
+
+#include "app/classroom/draw_helpers.h"
+#include "app/classroom/classroom_edits.h"
+#include "app/classroom/step_view.h"
+#include "app/panels/edits/sentence_edits.h"
+#include "app/state/document.h"
+
+namespace attnviz::classroom {
+namespace {
+
+class SourcePanel final : public ui::Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Source sentence (cross-attention)"; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
+  [[nodiscard]] bool open_by_default() const override { return false; }
+
+  void draw(ui::UiContext& ui) override {
+    const Scenario& s = ui.document.scenario();
+    bool on = s.source.has_value();
+    if (ImGui::Checkbox("Keys and values from a second sentence", &on)) {
+      ui.document.apply(on ? add_source(s) : remove_source(s), on ? "Add a source sentence" : "Remove the source sentence");
+      return;
+    }
+    if (!s.source) {
+      ImGui::TextDisabled("Off: the sentence attends to itself (self-attention).");
+      return;
+    }
+    if (ui.document.revision() != seen_revision_ && !typing_) buffer_ = s.source->sentence;
+    seen_revision_ = ui.document.revision();
+    const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * 2.6f + ImGui::GetStyle().FramePadding.y * 2.0f);
+    if (ImGui::InputTextMultiline("##source", &buffer_, size))
+      ui.document.apply(set_source_sentence(s, buffer_), "Edit source sentence", "classroom:source");
+    typing_ = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+
+    const char* modes[] = {"words", "words-no-punct", "chars"};
+    int mode = static_cast<int>(s.source->tokenizer);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    if (ImGui::Combo("tokenizer##source", &mode, modes, 3)) {
+      const auto chosen = static_cast<TokenizerMode>(mode);
+      ui.document.apply(set_source_tokenizer(ui.document.scenario(), chosen), std::string("Source tokenizer: ") + to_string(chosen));
+      return;
+    }
+    const ui::edits::TokensOrError tokens = ui::edits::source_tokens_of(*ui.document.scenario().source);
+    if (!tokens.error.empty()) {
+      ImGui::TextWrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
+      return;
+    }
+    token_chips("##source-tokens", std::to_string(tokens.tokens.size()) + " tokens:", tokens.tokens, -1);
+  }
+
+ private:
+  std::string buffer_;
+  std::uint64_t seen_revision_ = 0;
+  bool typing_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ui::Panel> make_source_panel() { return std::make_unique<SourcePanel>(); }
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,105 @@
+// The classroom's scenario edits and start-up options, without a window.
+
+#include <gtest/gtest.h>
+
+#include "app/classroom/classroom_edits.h"
+#include "app/classroom/start_options.h"
+#include "core/common/error.h"
+#include "core/model/generate.h"
+#include "core/model/problem.h"
+
+namespace attnviz::classroom {
+namespace {
+
+Scenario korean() {
+  Scenario s;
+  s.sentence = "어제 밤에 배가 고파서";
+  s.d_model = 4;
+  return s;
+}
+
+TEST(SourceEdits, AddEditRemove) {
+  Scenario s = add_source(korean());
+  ASSERT_TRUE(s.source.has_value());
+  EXPECT_EQ(s.source->sentence, s.sentence);  // starts as a copy to edit
+  s = set_source_sentence(s, "Last night I was hungry");
+  const Problem p = build_problem(s, "test");
+  EXPECT_TRUE(p.cross_attention);
+  EXPECT_EQ(p.source_tokens, (std::vector<std::string>{"Last", "night", "I", "was", "hungry"}));
+  EXPECT_EQ(p.tokens.size(), 4u);
+  s = set_source_tokenizer(s, TokenizerMode::Chars);
+  EXPECT_EQ(build_problem(s, "test").m(), 19);  // letters without spaces
+  EXPECT_FALSE(remove_source(s).source.has_value());
+  EXPECT_THROW((void)set_source_sentence(korean(), "x"), std::logic_error);
+}
+
+TEST(SourceEdits, ExplicitEmbeddingsFollowTheirTokens) {
+  Scenario s = add_source(korean());
+  s = set_source_sentence(s, "a b c");
+  Matrix rows(3, 4);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) rows.at(r, c) = static_cast<float>(10 * r + c);
+  s.source->embeddings = rows;
+  s = set_source_sentence(s, "a new b c");  // typing a word in the middle
+  const Matrix& now = *s.source->embeddings;
+  ASSERT_EQ(now.rows, 4);
+  EXPECT_EQ(now.at(0, 1), 1.0f);   // "a" kept its row
+  EXPECT_EQ(now.at(2, 1), 11.0f);  // "b" kept its row
+  EXPECT_EQ(now.at(3, 1), 21.0f);  // "c" kept its row
+  const std::vector<float> fresh = generate_embedding("new", s.seed, 4);
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(now.at(1, c), fresh[static_cast<std::size_t>(c)]);
+  EXPECT_NO_THROW((void)build_problem(s, "test"));
+}
+
+TEST(MaskShortcuts, CycleThroughFourMasksAndBack) {
+  MaskSetting mask;
+  const char* expected[] = {"causal", "sliding window r = 2", "Longformer r = 2, global token 0", "no mask"};
+  for (const char* name : expected) {
+    const MaskStep step = next_mask(mask);
+    EXPECT_STREQ(step.name, name);
+    mask = step.mask;
+  }
+  EXPECT_EQ(mask, MaskSetting{});
+  MaskSetting odd;
+  odd.window = 5;
+  EXPECT_STREQ(next_mask(odd).name, "no mask");  // anything else restarts the cycle
+  EXPECT_TRUE(toggle_causal(korean()).mask.causal);
+  EXPECT_EQ(toggle_scaling(korean()).scale.kind, ScaleSetting::Kind::None);
+  EXPECT_EQ(toggle_scaling(toggle_scaling(korean())).scale.kind, ScaleSetting::Kind::InvSqrtDk);
+}
+
+StartOptions parse(const std::vector<std::string>& args) {
+  return parse_start_options(cli::parse_args(args, start_option_specs(), "attnviz"));
+}
+
+TEST(StartOptions, ParsesViewsStepsAndComparisons) {
+  const StartOptions o = parse({"--view", "compare", "--step", "9", "--compare", "kv-heads:2", "--present"});
+  EXPECT_EQ(o.view, MainView::Compare);
+  EXPECT_EQ(o.step, 8);
+  EXPECT_EQ(o.compare_axis, lesson::CompareAxis::KvHeads);
+  EXPECT_EQ(o.compare_count, 2);
+  EXPECT_TRUE(o.present);
+  EXPECT_EQ(parse({"--compare", "heads"}).compare_count, std::nullopt);
+
+  ClassroomState state;
+  apply_start_options(o, state);
+  EXPECT_EQ(state.select_tab, MainView::Compare);
+  EXPECT_EQ(state.step, 8);
+  EXPECT_EQ(state.compare.count, 2);
+  EXPECT_TRUE(state.start_presenting);
+}
+
+TEST(StartOptions, MistakesNameTheOption) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--view", "slides"}, {"--step", "0"}, {"--step", "10"}, {"--compare", "colours"}, {"--compare", "masks:3"}}) {
+    try {
+      (void)parse(args);
+      ADD_FAILURE() << args[0] << " " << args[1] << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.pointer(), args[0]) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace attnviz::classroom
