@@ -161,20 +161,12 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
   request.title = parsed.get("--title");
   request.grid = parsed.has("--grid");
   if (parsed.has("--rows") || parsed.has("--cols")) {
-    exporting::CellWindow window{0, 1 << 30, 0, 1 << 30};
+    exporting::CellWindow window;
     if (const auto rows = parsed.get("--rows")) std::tie(window.row_begin, window.row_end) = parse_span("--rows", *rows);
     if (const auto cols = parsed.get("--cols")) std::tie(window.col_begin, window.col_end) = parse_span("--cols", *cols);
     request.window = window;
   }
   return request;
-}
-
-// A window given for one axis only spans the whole other axis.
-void complete_window(ExportRequest& request, const Problem& problem) {
-  if (!request.window) return;
-  const bool only_context = std::all_of(request.what.begin(), request.what.end(), [](Quantity q) { return q == Quantity::Context; });
-  if (request.window->row_end == 1 << 30) request.window->row_end = problem.n();
-  if (request.window->col_end == 1 << 30) request.window->col_end = only_context ? problem.d_v : problem.m();
 }
 
 }  // namespace
@@ -200,7 +192,6 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const LoadedScenario loaded = load_scenario(*scenario_path);
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
-  complete_window(request, problem);
 
   const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();
   const bool wants_other = std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });

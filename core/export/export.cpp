@@ -100,13 +100,13 @@ int grid_columns(int panels) {
   return best;
 }
 
-std::vector<std::string> figure_notes(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+std::vector<std::string> figure_notes(const std::optional<CellWindow>& window, const ExportSource& source, Quantity quantity,
                                       const Result& result, const ValueSpan& span) {
   std::vector<std::string> notes;
   if (quantity != Quantity::Scores && !result.masked_rows.empty()) {
     std::string rows;
     for (const int row : result.masked_rows) {
-      const bool shown = !request.window || (row >= request.window->row_begin && row < request.window->row_end);
+      const bool shown = !window || (row >= window->row_begin && row < window->row_end);
       if (!shown) continue;
       rows += (rows.empty() ? "" : ", ") + result.tokens.at(static_cast<std::size_t>(row)) + " (row " + std::to_string(row) + ")";
     }
@@ -185,9 +185,9 @@ std::string render_json(const ExportRequest& request, const ExportSource& source
   json["device"] = quantity == Quantity::Diff ? source.vulkan->device + " - " + source.cpu->device : result.device;
   json["tokens"] = result.tokens;
   json["source_tokens"] = result.source_tokens;
-  if (request.window) {
-    json["window"] = {{"rows", {request.window->row_begin, request.window->row_end}},
-                      {"cols", {request.window->col_begin, request.window->col_end}}};
+  if (first.window) {
+    json["window"] = {{"rows", {first.window->row_begin, first.window->row_end}},
+                      {"cols", {first.window->col_begin, first.window->col_end}}};
   }
   json["row_labels"] = first.row_labels;
   json["column_labels"] = first.col_labels;
@@ -278,9 +278,11 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   HeatmapFigure figure;
   figure.title = request.title ? *request.title : source.caption.title;
   const bool several = heads.size() > 1 || (request.grid && about.per_head);
+  std::optional<CellWindow> window;
   for (const int head : heads) {
     SelectedMatrix selected = select_matrix(request, source, quantity, head);
     if (figure.panels.empty()) {
+      window = selected.window;
       figure.row_labels = selected.row_labels;
       figure.col_labels = selected.col_labels;
       figure.row_axis_title = selected.row_axis_title;
@@ -294,9 +296,9 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   if (about.per_head) subtitle += " · " + heads_text(heads, source, result);
   subtitle += " · mask: " + source.caption.mask;
   if (quantity != Quantity::Mask) subtitle += " · " + source.caption.scale;
-  if (request.window) {
-    subtitle += " · rows " + std::to_string(request.window->row_begin) + "–" + std::to_string(request.window->row_end - 1) +
-                ", columns " + std::to_string(request.window->col_begin) + "–" + std::to_string(request.window->col_end - 1);
+  if (window) {
+    subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) + ", columns " +
+                std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);
   }
   figure.subtitle = subtitle;
 
@@ -317,7 +319,7 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   // Weights that differ only in the third decimal (near-uniform attention) get three.
   const bool close_weights = !span.empty() && span.max - span.min < 0.05;
   figure.value_decimals = quantity == Quantity::Weights ? (close_weights ? 3 : 2) : cell_decimals(span.empty() ? 0.0 : span.max_abs);
-  figure.notes = figure_notes(request, source, quantity, result, span);
+  figure.notes = figure_notes(window, source, quantity, result, span);
   return figure;
 }
 

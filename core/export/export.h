@@ -46,12 +46,14 @@ std::optional<ExportFormat> format_from_name(std::string_view name);
 bool is_image(ExportFormat format);
 
 // Rows [row_begin, row_end) and columns [col_begin, col_end) of every exported matrix: the
-// window's zoomed view. Columns of `context` are value dimensions.
+// window's zoomed view. Columns of `context` are value dimensions. An end of kToEnd reaches the
+// matrix's last row or column.
 struct CellWindow {
+  static constexpr int kToEnd = -1;
   int row_begin = 0;
-  int row_end = 0;
+  int row_end = kToEnd;
   int col_begin = 0;
-  int col_end = 0;
+  int col_end = kToEnd;
 };
 
 struct ExportRequest {

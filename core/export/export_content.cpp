@@ -81,22 +81,26 @@ std::vector<T> slice(const std::vector<T>& items, int begin, int end) {
   return std::vector<T>(items.begin() + begin, items.begin() + end);
 }
 
-void apply_window(SelectedMatrix& selected, const std::optional<CellWindow>& window, const std::string& origin) {
-  if (!window) return;
-  check_window(*window, selected.values.rows, selected.values.cols, origin);
-  Matrix cut(window->row_end - window->row_begin, window->col_end - window->col_begin);
+void apply_window(SelectedMatrix& selected, const std::optional<CellWindow>& requested, const std::string& origin) {
+  if (!requested) return;
+  CellWindow window = *requested;
+  if (window.row_end == CellWindow::kToEnd) window.row_end = selected.values.rows;
+  if (window.col_end == CellWindow::kToEnd) window.col_end = selected.values.cols;
+  check_window(window, selected.values.rows, selected.values.cols, origin);
+  Matrix cut(window.row_end - window.row_begin, window.col_end - window.col_begin);
   std::vector<std::uint8_t> masked;
   for (int r = 0; r < cut.rows; ++r) {
     for (int c = 0; c < cut.cols; ++c) {
-      const std::size_t from = selected.values.index(r + window->row_begin, c + window->col_begin);
+      const std::size_t from = selected.values.index(r + window.row_begin, c + window.col_begin);
       cut.at(r, c) = selected.values.data[from];
       if (!selected.masked.empty()) masked.push_back(selected.masked[from]);
     }
   }
   selected.values = std::move(cut);
   selected.masked = std::move(masked);
-  selected.row_labels = slice(selected.row_labels, window->row_begin, window->row_end);
-  selected.col_labels = slice(selected.col_labels, window->col_begin, window->col_end);
+  selected.row_labels = slice(selected.row_labels, window.row_begin, window.row_end);
+  selected.col_labels = slice(selected.col_labels, window.col_begin, window.col_end);
+  selected.window = window;
 }
 
 std::vector<std::uint8_t> masked_cells(const MaskMatrix& mask) {

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to core/export: what each quantity is, and the matrix an export shows for it.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct SelectedMatrix {
   std::vector<std::string> col_labels;
   std::string row_axis_title;
   std::string col_axis_title;
+  std::optional<CellWindow> window;  // the request's window with its ends resolved, when one was given
 };
 
 // The matrix of `quantity` for `head` (ignored for the mask), cut to request.window.

@@ -123,6 +123,7 @@ TEST_F(ExportCommand, ZoomWindowAndOptionsShapeTheOutput) {
   export_ok("--scenario preset:korean-restaurant --what weights --rows 2:5 --cols 0:3 --format csv --out " + path("w.csv"));
   const std::string csv = testing::read_file(path("w.csv"));
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);  // header + rows 2, 3, 4
+  export_ok("--scenario preset:gqa --what all --rows 2:9 --grid --format svg --out " + path("rows"));  // context too
   export_ok("--scenario preset:korean-restaurant --colormap magma --range 0,1 --cell 40 --dpi 96 --values off "
             "--title 'Korean example' --out " + path("w.png"));
   const std::string png = testing::read_file(path("w.png"));

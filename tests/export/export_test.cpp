@@ -133,6 +133,24 @@ TEST_F(Export, CsvRoundTripsTheValuesOfAWindow) {
   EXPECT_FALSE(std::getline(lines, line));
 }
 
+// A window open at one end reaches each matrix's own last row or column: 5 keys for the
+// weights, 3 value dimensions for the context.
+TEST_F(Export, AWindowEndingAtTheEndFitsEveryMatrix) {
+  ExportRequest request;
+  request.format = ExportFormat::Json;
+  request.what = {Quantity::Weights, Quantity::Context};
+  request.window = CellWindow{3, CellWindow::kToEnd, 1, CellWindow::kToEnd};
+  const auto files = render_export(request, source_);
+  const auto weights = nlohmann::json::parse(files[0].bytes);
+  const auto context = nlohmann::json::parse(files[1].bytes);
+  EXPECT_EQ(weights["window"]["cols"], nlohmann::json::array({1, 5}));
+  EXPECT_EQ(context["window"]["cols"], nlohmann::json::array({1, 3}));
+  EXPECT_EQ(weights["row_labels"], nlohmann::json::array({"t3", "t4"}));
+  EXPECT_EQ(context["column_labels"], nlohmann::json::array({"v1", "v2"}));
+  EXPECT_EQ(weights["heads"][0]["weights"].size(), 2u);
+  EXPECT_EQ(weights["heads"][0]["weights"][0].size(), 4u);
+}
+
 TEST_F(Export, ScaledIsScaleTimesScoresWithMaskedPairsAtMinusInfinity) {
   ExportRequest request;
   request.format = ExportFormat::Csv;
