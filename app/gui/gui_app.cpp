@@ -3,12 +3,11 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <ostream>
 
-#include "app/classroom/classroom.h"
-#include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
 #include "app/gui/frame_times.h"
 #include "app/gui/gui_options.h"
@@ -36,6 +35,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kFirstStartPreset = "preset:life-is-short";
+constexpr int kSettleFrames = 4;            // frames drawn after the last event before idling
+constexpr double kIdleWakeSeconds = 0.25;  // an idle window still wakes for autosave and notices
+
+// Ctrl+C in the terminal (or a polite kill) closes the window as its close button would, so
+// the work is autosaved on the way out.
+volatile std::sig_atomic_t g_close_requested = 0;
+void request_close(int /*signal*/) { g_close_requested = 1; }
 
 double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
@@ -120,6 +126,9 @@ class GuiApp {
   FrameTimes times_;
   Clock::time_point last_frame_start_{};
   std::uint64_t frames_drawn_ = 0;
+  std::uint64_t events_seen_ = 0;
+  int quiet_frames_ = 0;  // frames since the last input event or recompute
+  bool slept_ = false;    // this frame began by waiting for events (its time is not a frame time)
 };
 
 GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, platform::GlfwWindow& window,
@@ -141,7 +150,6 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
-  classroom::apply_start_options(options.classroom, classroom::classroom_state());
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
@@ -179,7 +187,7 @@ void GuiApp::sync_ui_scale() {
 // Recompute (when anything changed) before the frame's UI is built, so it shows the edit.
 void GuiApp::prepare_frame() {
   const Clock::time_point start = Clock::now();
-  if (frames_drawn_ > 0) {
+  if (frames_drawn_ > 0 && !slept_) {
     const double frame_ms = ms_between(last_frame_start_, start);
     times_.add_frame(frame_ms);
     stats_.frame_ms = times_.recent_median();
@@ -189,6 +197,7 @@ void GuiApp::prepare_frame() {
   session_->set_mode(view_.backend);
   const Clock::time_point compute_start = Clock::now();
   if (session_->update(document_)) {
+    quiet_frames_ = 0;
     stats_.recompute_ms = ms_between(compute_start, Clock::now());
     times_.add_recompute(stats_.recompute_ms);
   }
@@ -231,15 +240,24 @@ void GuiApp::bench_edit() {
 }
 
 void GuiApp::run() {
-  while (!window_.should_close()) {
+  std::signal(SIGINT, request_close);
+  std::signal(SIGTERM, request_close);
+  while (!window_.should_close() && g_close_requested == 0) {
     if (window_.minimised() && !options_.screenshot) {
       platform::GlfwWindow::wait_events();  // nothing to draw into; do not spin
       continue;
     }
-    platform::GlfwWindow::poll_events();
+    // An interactive window draws while something happens and a few frames after (ImGui
+    // settles hover and animations), then sleeps until an event: on a CPU-only Vulkan driver a
+    // window that redraws all the time would keep the machine busy for nothing.
+    const bool interactive = !options_.frames && !options_.stats;
+    slept_ = interactive && quiet_frames_ >= kSettleFrames;
+    if (slept_) platform::GlfwWindow::wait_events(kIdleWakeSeconds);
+    else platform::GlfwWindow::poll_events();
+    quiet_frames_ = window_.event_count() != events_seen_ ? 0 : quiet_frames_ + 1;
+    events_seen_ = window_.event_count();
     prepare_frame();
     build_ui();
-    classroom::apply_window_requests(window_.handle(), !options_.screenshot);
     if (options_.edit_every_frame) bench_edit();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     if (!render(last && options_.screenshot.has_value())) continue;
@@ -254,7 +272,7 @@ void GuiApp::run() {
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const GuiOptions options = parse_gui_options(args);
   if (options.help) {
-    out << kGuiHelp << "\nClassroom:\n" << classroom::kStartOptionsHelp;
+    out << kGuiHelp;
     return 0;
   }
   std::optional<LoadedScenario> scenario = scenario_from_command_line(options);

@@ -22,6 +22,18 @@ void remember_glfw_error(int code, const char* description) {
   last_glfw_error() = "GLFW error " + std::to_string(code) + ": " + (description ? description : "(no description)");
 }
 
+// The one window's event counter (GLFW callbacks are plain functions). ImGui's GLFW backend,
+// initialised later, chains to these callbacks for the events it handles too.
+std::uint64_t* g_events = nullptr;
+void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
+void count_pos(GLFWwindow* w, double, double) { count(w); }
+void count_button(GLFWwindow* w, int, int, int) { count(w); }
+void count_key(GLFWwindow* w, int, int, int, int) { count(w); }
+void count_char(GLFWwindow* w, unsigned int) { count(w); }
+void count_flag(GLFWwindow* w, int) { count(w); }
+void count_size(GLFWwindow* w, int, int) { count(w); }
+void count_scale(GLFWwindow* w, float, float) { count(w); }
+
 }  // namespace
 
 GlfwWindow::GlfwWindow(const WindowOptions& options) {
@@ -44,9 +56,26 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
     glfwTerminate();
     throw std::runtime_error("cannot create the window: " + last_glfw_error());
   }
+  count_events();
+}
+
+void GlfwWindow::count_events() {
+  g_events = &events_;
+  glfwSetCursorPosCallback(window_, count_pos);
+  glfwSetScrollCallback(window_, count_pos);
+  glfwSetMouseButtonCallback(window_, count_button);
+  glfwSetKeyCallback(window_, count_key);
+  glfwSetCharCallback(window_, count_char);
+  glfwSetWindowFocusCallback(window_, count_flag);
+  glfwSetCursorEnterCallback(window_, count_flag);
+  glfwSetWindowIconifyCallback(window_, count_flag);
+  glfwSetFramebufferSizeCallback(window_, count_size);
+  glfwSetWindowContentScaleCallback(window_, count_scale);
+  glfwSetWindowRefreshCallback(window_, count);
 }
 
 GlfwWindow::~GlfwWindow() {
+  g_events = nullptr;
   glfwDestroyWindow(window_);
   glfwTerminate();
 }
@@ -102,6 +131,6 @@ float GlfwWindow::ui_scale() const {
 
 void GlfwWindow::poll_events() { glfwPollEvents(); }
 
-void GlfwWindow::wait_events() { glfwWaitEventsTimeout(0.25); }
+void GlfwWindow::wait_events(double timeout_s) { glfwWaitEventsTimeout(timeout_s); }
 
 }  // namespace attnviz::platform

@@ -4,6 +4,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,10 +53,18 @@ class GlfwWindow {
   [[nodiscard]] float ui_scale() const;
 
   static void poll_events();
-  static void wait_events();  // sleeps until something happens (while minimised)
+  // Sleeps until something happens or `timeout_s` passed (an idle or minimised window).
+  static void wait_events(double timeout_s = 0.25);
+
+  // Input and window events so far (mouse, keys, text, resizes, focus): the frame loop draws
+  // continuously only while this moves, and idles otherwise.
+  [[nodiscard]] std::uint64_t event_count() const { return events_; }
 
  private:
+  void count_events();
+
   GLFWwindow* window_ = nullptr;
+  std::uint64_t events_ = 0;
 };
 
 }  // namespace attnviz::platform

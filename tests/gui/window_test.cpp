@@ -68,10 +68,10 @@ nlohmann::json preset(const std::string& name) {
 TEST_F(Window, KoreanPresetWithACausalMask) {
   nlohmann::json scenario = preset("korean-restaurant");
   scenario["mask"] = {{"causal", true}};
-  expect_screenshot(write_json("korean-causal.json", scenario), "", 40);
+  expect_screenshot(write_json("korean-causal.json", scenario), "", 200);
 }
 
-TEST_F(Window, LongformerPreset) { expect_screenshot("preset:longformer", "--head 1", 60); }
+TEST_F(Window, LongformerPreset) { expect_screenshot("preset:longformer", "--head 1", 200); }
 
 TEST_F(Window, GeneratedSentenceOf512Tokens) {
   static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain", "fell", "over",
@@ -81,7 +81,7 @@ TEST_F(Window, GeneratedSentenceOf512Tokens) {
   nlohmann::json scenario = {{"format", "attnviz-scenario/1"}, {"sentence", sentence}, {"tokenizer", "words"},
                              {"d_model", 64}, {"seed", 11}, {"num_heads", 8}, {"num_kv_heads", 8}, {"d_k", 8},
                              {"d_v", 8}, {"mask", {{"causal", true}}}};
-  expect_screenshot(write_json("long.json", scenario), "--layout heatmaps", 60);
+  expect_screenshot(write_json("long.json", scenario), "--layout heatmaps", 100);
 }
 
 TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
