@@ -164,8 +164,10 @@ StepPage PageBuilder::scores() const {
   fill_table(page.table, {"key", "q[" + query_label() + "]\u00b7k"},
              [&](int j) -> std::vector<std::string> { return {key_label(j), num(trace.scores[static_cast<std::size_t>(j)])}; });
   page.trace_after.push_back("Check, cell (" + query_label() + ", " + key_label(focus_.key) + "):");
-  page.trace_after.push_back(dot_product_text(model_.dot_product(focus_.head, focus_.query, focus_.key), query_label(),
-                                              key_label(focus_.key), focus_.decimals));
+  const std::vector<std::string> check = dot_product_lines(model_.dot_product(focus_.head, focus_.query, focus_.key),
+                                                          query_label(), key_label(focus_.key), focus_.decimals,
+                                                          problem_.d_k > 16 ? 4 : 2);
+  page.trace_after.insert(page.trace_after.end(), check.begin(), check.end());
   return page;
 }
 

@@ -88,6 +88,19 @@ std::vector<StepPage> StepModel::pages(const PageFocus& focus) const {
   return all;
 }
 
+std::vector<std::string> dot_product_lines(const DotProductTerms& terms, const std::string& query_label,
+                                           const std::string& key_label, int decimals, int terms_per_line) {
+  std::vector<std::string> lines{"q[" + query_label + "]\u00b7k[" + key_label + "] ="};
+  const std::size_t per_line = static_cast<std::size_t>(std::max(terms_per_line, 1));
+  for (std::size_t d = 0; d < terms.products.size(); ++d) {
+    const std::string term = factor_text(terms.q[d], decimals) + "\u00d7" + factor_text(terms.k[d], decimals);
+    if (d % per_line == 0) lines.push_back((d == 0 ? "  " : "+ ") + term);
+    else lines.back() += " + " + term;
+  }
+  lines.push_back("= " + format_number(terms.total, decimals));
+  return lines;
+}
+
 std::string subscript(int index) {
   static const char* const kDigits[] = {"\u2080", "\u2081", "\u2082", "\u2083", "\u2084",
                                         "\u2085", "\u2086", "\u2087", "\u2088", "\u2089"};

@@ -108,6 +108,11 @@ class StepModel {
 std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label,
                              const std::string& key_label, int decimals = 3);
 
+// The same, a few terms per line, for a narrow column (a line never breaks inside a number):
+//   "q[배]·k[배] =", "  0.360×0.300 + 0.250×0.290", "+ 0.230×0.220 + 0.260×0.360", "= 0.325"
+std::vector<std::string> dot_product_lines(const DotProductTerms& terms, const std::string& query_label,
+                                           const std::string& key_label, int decimals = 3, int terms_per_line = 2);
+
 // "(-0.250)" for negative factors so "a×(-b)" reads unambiguously, else "0.250".
 std::string factor_text(double value, int decimals = 3);
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/lesson/projections.h"
+#include "core/model/generate.h"
 
 namespace attnviz::lesson {
 namespace {
@@ -107,8 +108,19 @@ std::string kv_label(int heads, int kv_heads) {
          (kv_heads == 1 ? " K/V head" : " K/V heads");
 }
 
-std::vector<Variant> kv_variants(const Scenario& frozen, const CompareOptions& options) {
+// The MHA the K/V variants pool from. A base that already shares K/V heads has fewer K/V
+// blocks than query heads: generated weights are generated again for one K/V head per query
+// head (what the scenario gives with num_kv_heads = num_heads), explicit ones are repeated.
+Scenario mha_for_kv(const Scenario& frozen, const Scenario& base) {
+  if (frozen.num_kv_heads == frozen.num_heads) return frozen;
   Scenario mha = expand_to_mha(frozen);
+  if (!base.wk) mha.wk = generate_weight(base.seed, "wk", frozen.d_model, frozen.num_heads * frozen.d_k);
+  if (!base.wv) mha.wv = generate_weight(base.seed, "wv", frozen.d_model, frozen.num_heads * frozen.d_v);
+  return mha;
+}
+
+std::vector<Variant> kv_variants(const Scenario& frozen, const Scenario& base, const CompareOptions& options) {
+  Scenario mha = mha_for_kv(frozen, base);
   if (mha.num_heads == 1) {
     for (int heads : {8, 4, 2})
       if (can_split(mha, heads)) {
@@ -174,7 +186,7 @@ std::vector<Variant> derive_variants(const Scenario& base, const Problem& proble
   switch (options.axis) {
     case CompareAxis::Masks: return mask_variants(frozen, problem, options);
     case CompareAxis::Heads: return head_variants(frozen, options);
-    case CompareAxis::KvHeads: return kv_variants(frozen, options);
+    case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
   }
   return {};
 }

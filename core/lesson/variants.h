@@ -10,7 +10,9 @@
 //   scale follows d_k when it is 1/√d_k). Counts that do not divide the width are skipped.
 // - K/V heads: MHA / GQA / MQA over the same query heads. Grouped K/V heads are the mean of
 //   the MHA heads they replace (the conversion of Ainslie et al., 2023, "GQA"). A one-head
-//   scenario is first split into several heads, or there would be nothing to share.
+//   scenario is first split into several heads, or there would be nothing to share. A base
+//   that already groups its K/V heads gets an MHA from its seed when its W_K / W_V are
+//   generated (explicit ones are repeated per head, so MHA and the base's grouping look alike).
 
 #include <optional>
 #include <string>

@@ -134,6 +134,9 @@ TEST(DotProduct, KoreanCellTermByTerm) {
   EXPECT_NEAR(terms.total, terms.result_score, 1e-6);
   EXPECT_EQ(lesson::dot_product_text(terms, "배", "어제", 2),
             "q[배]·k[어제] = 0.36×0.17 + 0.25×0.18 + 0.23×0.13 + 0.26×0.26 = 0.20");
+  EXPECT_EQ(lesson::dot_product_lines(terms, "배", "어제", 2, 2),
+            (std::vector<std::string>{"q[배]·k[어제] =", "  0.36×0.17 + 0.25×0.18", "+ 0.23×0.13 + 0.26×0.26", "= 0.20"}));
+  EXPECT_EQ(lesson::dot_product_lines(terms, "배", "어제", 2, 3).size(), 4u);  // 3 + 1 terms
 }
 
 TEST(DotProduct, NegativeFactorsAreParenthesised) {

@@ -123,6 +123,25 @@ TEST(CompareVariants, GqaBaseExpandsToAnEquivalentMha) {
   }
 }
 
+// The gqa preset (8 query heads, 2 K/V heads, generated weights): its MHA has eight distinct
+// K/V heads from the seed, and grouping them by averaging gives four distinct pictures.
+TEST(CompareVariants, GqaPresetGetsADistinctMhaFromItsSeed) {
+  const LoadedScenario loaded = load_scenario("preset:gqa");
+  ASSERT_EQ(loaded.scenario.num_heads, 8);
+  ASSERT_EQ(loaded.scenario.num_kv_heads, 2);
+  const Problem base = build_problem(loaded.scenario, "gqa");
+  const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = lesson::CompareAxis::KvHeads, .count = 4});
+  ASSERT_EQ(variants.size(), 4u);
+  Scenario with_mha = loaded.scenario;
+  with_mha.num_kv_heads = 8;
+  EXPECT_EQ(*variants[0].scenario.wk, build_problem(with_mha, "gqa").wk);  // what the seed gives for 8 K/V heads
+  std::vector<Matrix> first_head_weights;
+  for (const lesson::Variant& v : variants)
+    first_head_weights.push_back(make_cpu_backend()->compute(build_problem(v.scenario, v.label)).heads[0].weights);
+  for (std::size_t a = 0; a < 4; ++a)
+    for (std::size_t b = a + 1; b < 4; ++b) EXPECT_NE(first_head_weights[a], first_head_weights[b]) << a << " vs " << b;
+}
+
 TEST(CompareVariants, SharedRangeCoversEveryVariant) {
   Matrix a(1, 2), b(1, 2);
   a.data = {0.2f, 0.8f};
