@@ -168,7 +168,7 @@ class ClassroomMenu final : public ui::Menu {
         }
         ImGui::EndTable();
       }
-      ImGui::TextDisabled("Also: Ctrl+Z / Ctrl+Y undo and redo every change, Ctrl+ + / Ctrl+ - text size.");
+      ImGui::TextDisabled("Also: Ctrl+Z / Ctrl+Y undo and redo every change; Ctrl+= / Ctrl+- change the text size.");
       ImGui::TextDisabled("Keys are ignored while you type in a text field.");
     }
     ImGui::End();

@@ -38,7 +38,9 @@ struct Copy {
 struct Grid {
   int cols = 1;
   int rows = 1;
-  float cell = 4.0f;  // pixels per matrix cell
+  float cell = 4.0f;    // pixels per matrix cell
+  float slot_w = 0.0f;  // one copy's place: its titles, labels and cells
+  float slot_h = 0.0f;
 };
 
 class CompareView final : public ui::Panel {
@@ -146,20 +148,25 @@ Grid CompareView::arrange(const ui::UiContext& ui, float width, float height) co
   const Problem& p = ui.session.problem();
   const float s = ui.ui_scale;
   const float label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
-  const float title_h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float title_h = ImGui::GetTextLineHeightWithSpacing() * 2.6f;  // heading and one line of numbers
   const float gap = 24.0f * s;
   const int count = std::max(static_cast<int>(copies_.size()), 1);
   Grid best;
   best.cell = 0.0f;
   for (int cols = 1; cols <= count; ++cols) {
     const int rows = (count + cols - 1) / cols;
-    const float cell_w = (width / static_cast<float>(cols) - label_w - gap) / static_cast<float>(p.m());
-    const float label_h = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell_w, 90.0f * s);
-    const float cell_h = (height / static_cast<float>(rows) - title_h - label_h - gap) / static_cast<float>(p.n());
-    const float cell = std::min(cell_w, cell_h);
-    if (cell > best.cell) best = {cols, rows, cell};
+    float cell = (width / static_cast<float>(cols) - label_w - gap) / static_cast<float>(p.m());
+    // Column labels turn vertical (and need more height) when cells get narrow: fit twice.
+    for (int pass = 0; pass < 2; ++pass) {
+      const float label_h = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 90.0f * s);
+      cell = std::min(cell, (height / static_cast<float>(rows) - title_h - label_h - gap) / static_cast<float>(p.n()));
+    }
+    if (cell > best.cell) best = {cols, rows, cell, 0.0f, 0.0f};
   }
   best.cell = std::floor(std::clamp(best.cell, 2.0f, 80.0f * s));
+  const float label_h = heatmap::HeatmapWidget::col_label_height(p.source_tokens, best.cell, 90.0f * s);
+  best.slot_w = label_w + best.cell * static_cast<float>(p.m()) + gap;
+  best.slot_h = title_h + label_h + best.cell * static_cast<float>(p.n()) + gap;
   return best;
 }
 
@@ -176,9 +183,13 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const Grid& grid, con
   const int head = shown_head_of(session, ui.view.selected_head);
   const lesson::RowStatsSummary stats =
       lesson::summarize(lesson::row_statistics(result.heads[static_cast<std::size_t>(head)].weights, result.mask));
-  ImGui::TextDisabled("head %d of %d  \xc2\xb7  entropy %s bits  \xc2\xb7  max weight %s", head, p.num_heads,
+  // Within the copy's own column: wrapped, never over the next copy.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + grid.slot_w - 24.0f * s);
+  const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
+  ImGui::TextDisabled("%sentropy %s bits \xc2\xb7 max %s", head_text.c_str(),
                       lesson::format_number(stats.mean_entropy_bits, 2).c_str(),
                       lesson::format_number(stats.mean_max_weight, 2).c_str());
+  ImGui::PopTextWrapPos();
   const HeadMatrix which = show_scores_ ? HeadMatrix::Scores : HeadMatrix::Weights;
   heatmap::HeatmapSpec spec;
   spec.source.host = session.host_matrix(head, which);
@@ -229,8 +240,10 @@ void CompareView::draw(ui::UiContext& ui) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float colorbar_h = ImGui::GetFontSize() * 3.0f;
   const Grid grid = arrange(ui, avail.x, avail.y - colorbar_h);
-  const float slot_w = avail.x / static_cast<float>(grid.cols);
-  const float slot_h = (avail.y - colorbar_h) / static_cast<float>(grid.rows);
+  Grid placed = grid;
+  placed.slot_w = std::max(grid.slot_w, avail.x / static_cast<float>(grid.cols) * 0.5f);
+  const float slot_w = placed.slot_w;
+  const float slot_h = grid.slot_h;
   const ImVec2 start = ImGui::GetCursorPos();
   for (std::size_t i = 0; i < copies_.size(); ++i) {
     const int r = static_cast<int>(i) / grid.cols;
@@ -238,11 +251,12 @@ void CompareView::draw(ui::UiContext& ui) {
     ImGui::SetCursorPos(ImVec2(start.x + slot_w * static_cast<float>(c), start.y + slot_h * static_cast<float>(r)));
     ImGui::PushID(static_cast<int>(i));
     ImGui::BeginGroup();
-    draw_copy(ui, copies_[i], grid, range);
+    draw_copy(ui, copies_[i], placed, range);
     ImGui::EndGroup();
     ImGui::PopID();
   }
-  ImGui::SetCursorPos(ImVec2(start.x, start.y + avail.y - colorbar_h));
+  // The one colour scale right under the grid, where the eye looks for it.
+  ImGui::SetCursorPos(ImVec2(start.x, std::min(start.y + slot_h * static_cast<float>(grid.rows), start.y + avail.y - colorbar_h)));
   const heatmap::Colormap map = show_scores_ ? ui.view.scores_colormap : ui.view.weights_colormap;
   ui.heatmaps.colorbar(map, range.min, range.max, std::min(avail.x * 0.5f, 520.0f * s),
                        show_scores_ ? "scaled score, one scale for all" : "weight, one scale for all");

@@ -25,20 +25,25 @@ namespace {
 struct TokenBox {
   ImVec2 min;
   ImVec2 max;
-  [[nodiscard]] ImVec2 top() const { return ImVec2((min.x + max.x) * 0.5f, min.y); }
-  [[nodiscard]] ImVec2 bottom() const { return ImVec2((min.x + max.x) * 0.5f, max.y); }
+  [[nodiscard]] ImVec2 left() const { return ImVec2(min.x, (min.y + max.y) * 0.5f); }
+  [[nodiscard]] ImVec2 right() const { return ImVec2(max.x, (min.y + max.y) * 0.5f); }
 };
 
-// Tokens spread evenly over [left, left + width] at height y, each in a rounded box.
-std::vector<TokenBox> place_tokens(const std::vector<std::string>& tokens, float left, float width, float y) {
+float widest_token(const std::vector<std::string>& tokens) {
+  float widest = 0.0f;
+  for (const std::string& t : tokens) widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
+  return widest + ImGui::GetStyle().FramePadding.x * 2.0f;
+}
+
+// One token per row, spread evenly over [top, top + height]; boxes `width` wide from x.
+std::vector<TokenBox> place_column(std::size_t count, float x, float width, float top, float height) {
   std::vector<TokenBox> boxes;
-  const float pad = ImGui::GetStyle().FramePadding.x;
-  const float h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
-  const float slot = width / static_cast<float>(std::max<std::size_t>(tokens.size(), 1));
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const float w = std::min(ImGui::CalcTextSize(tokens[i].c_str()).x + pad * 2.0f, slot - 2.0f);
-    const float cx = left + slot * (static_cast<float>(i) + 0.5f);
-    boxes.push_back({ImVec2(cx - w * 0.5f, y), ImVec2(cx + w * 0.5f, y + h)});
+  const float box_h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
+  const float slot = height / static_cast<float>(std::max<std::size_t>(count, 1));
+  const float h = std::min(box_h, slot - 2.0f);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float cy = top + slot * (static_cast<float>(i) + 0.5f);
+    boxes.push_back({ImVec2(x, cy - h * 0.5f), ImVec2(x + width, cy + h * 0.5f)});
   }
   return boxes;
 }
@@ -121,15 +126,20 @@ void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
   if (weights == nullptr) return;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float font = ImGui::GetFontSize();
-  const float top_y = origin.y + font * 1.6f;
-  const float bottom_y = origin.y + std::max(height - font * 3.2f, font * 8.0f);
-  const std::vector<TokenBox> targets = place_tokens(p.tokens, origin.x, width, top_y);
-  const std::vector<TokenBox> sources = place_tokens(p.source_tokens, origin.x, width, bottom_y);
+  // Queries on the left, keys and values on the right, one token per row.
+  const float target_w = std::min(widest_token(p.tokens), width * 0.3f);
+  const float source_w = std::min(widest_token(p.source_tokens), width * 0.3f);
+  const float top = origin.y + font * 1.5f;
+  const float rows_h = std::max(height - font * 4.0f, font * 4.0f);
+  const std::vector<TokenBox> targets = place_column(p.tokens.size(), origin.x, target_w, top, rows_h);
+  const std::vector<TokenBox> sources = place_column(p.source_tokens.size(), origin.x + width - source_w, source_w, top, rows_h);
   const int followed = ui.view.pinned_query.value_or(-1);
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  list->AddText(ImVec2(origin.x, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "queries");
-  list->AddText(ImVec2(origin.x, bottom_y + font * 1.8f), ImGui::GetColorU32(ImGuiCol_TextDisabled), "keys and values");
+  const ImU32 caption = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  list->AddText(ImVec2(origin.x, origin.y), caption, "queries (target)");
+  const char* source_caption = "keys and values (source)";
+  list->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(source_caption).x, origin.y), caption, source_caption);
   const float thick = 7.0f * ui.ui_scale;
   for (int pass = 0; pass < 2; ++pass) {  // everyone faint first, the followed query on top
     for (int i = 0; i < p.n(); ++i) {
@@ -141,7 +151,7 @@ void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
         const float alpha = followed >= 0 && !is_followed ? 0.18f * w : std::min(1.0f, 0.25f + w);
         const ImU32 colour = is_followed ? (heatmap::kPinnedColour & 0x00ffffffu) | (static_cast<ImU32>(alpha * 255.0f) << 24)
                                          : IM_COL32(40, 60, 90, static_cast<int>(alpha * 255.0f));
-        list->AddLine(targets[static_cast<std::size_t>(i)].bottom(), sources[static_cast<std::size_t>(j)].top(), colour,
+        list->AddLine(targets[static_cast<std::size_t>(i)].right(), sources[static_cast<std::size_t>(j)].left(), colour,
                       std::max(1.0f, thick * w));
       }
     }
@@ -160,7 +170,7 @@ void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
       line += (k == 0 ? " " : ", ") + p.source_tokens[static_cast<std::size_t>(order[k])] + " (" +
               lesson::format_number(weights->at(followed, order[k]), 2) + ")";
-    list->AddText(ImVec2(origin.x, bottom_y + font * 3.0f), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
+    list->AddText(ImVec2(origin.x, top + rows_h + font * 0.8f), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
   }
   ImGui::Dummy(ImVec2(width, height));
 }
@@ -182,15 +192,21 @@ void CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   spec.row_labels = &p.tokens;
   spec.col_labels = &p.source_tokens;
   spec.row_label_width = heatmap::HeatmapWidget::row_label_width(p.tokens, 120.0f * s);
-  const float cell_w = (width - spec.row_label_width - 8.0f * s) / static_cast<float>(p.m());
-  spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell_w, 110.0f * s);
-  const float cell_h = (height - spec.col_label_height - ImGui::GetFontSize() * 4.0f) / static_cast<float>(p.n());
-  const float cell = std::floor(std::max(std::min(cell_w, cell_h), 2.0f));
+  // Column labels turn vertical (and need more height) when cells get narrow: fit twice.
+  float cell = (width - spec.row_label_width - 8.0f * s) / static_cast<float>(p.m());
+  for (int pass = 0; pass < 2; ++pass) {
+    spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 110.0f * s);
+    cell = std::min(cell, (height - spec.col_label_height - ImGui::GetFontSize() * 4.0f) / static_cast<float>(p.n()));
+  }
+  cell = std::floor(std::max(cell, 2.0f));
+  spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 110.0f * s);
   spec.cells_width = cell * static_cast<float>(p.m());
   spec.cells_height = cell * static_cast<float>(p.n());
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.highlight_column = false;
-  ImGui::TextDisabled("weights: rows = target tokens, columns = source tokens");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("weights: a row per target token, a column per source token");
+  ImGui::PopTextWrapPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##cross-weights", spec);
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + spec.row_label_width);

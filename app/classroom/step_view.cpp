@@ -129,6 +129,11 @@ void StepView::draw(ui::UiContext& ui) {
   draw_toolbar(ui, focus);
   lesson::PageFocus text_focus{.head = focus.head, .query = focus.query, .key = focus.key};
   text_focus.include_matrices = false;
+  // As many table rows as the trace box has room for (below the header's ~4 lines, with a
+  // few lines of its own around the table).
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float table_h = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 11.0f;
+  text_focus.max_trace_keys = std::clamp(static_cast<int>(table_h / row_h), 8, 64);
   const lesson::StepPage page = model_->page(lesson::step_at(state.step), text_focus);
   draw_header(ui, page);
 
@@ -168,15 +173,21 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     if (pill(label.c_str(), i == state.step)) state.step = i;
     if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
     ImGui::PopID();
-    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
+    if (i + 1 < lesson::kStepCount) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
   }
-  ImGui::NewLine();
 
   if (p.n() <= 40) {
+    // On the steps' line when it has room (presentation mode saves a line for the heatmaps).
+    float chips_w = ImGui::CalcTextSize("Follow").x + ImGui::GetStyle().ItemSpacing.x;
+    for (const std::string& token : p.tokens)
+      chips_w += ImGui::CalcTextSize(token.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x * 0.6f;
+    ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
+    if (ImGui::GetContentRegionAvail().x < chips_w) ImGui::NewLine();
     const int clicked = token_chips("##follow", "Follow", p.tokens, focus.query);
     if (clicked >= 0) ui.view.pinned_query = clicked;
   } else {
     int query = focus.query;
+    ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     if (ImGui::SliderInt("follow query", &query, 0, p.n() - 1)) ui.view.pinned_query = query;
   }

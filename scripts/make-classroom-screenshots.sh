@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates the classroom screenshots of docs/classroom.md under docs/images/classroom-*.png.
+# Uses $ATTNVIZ when set, else build/release/app/attnviz (built with scripts/build.sh if missing).
+# Runs the window under Xvfb when there is no display. The commands below are the ones
+# docs/classroom.md shows; keep them in step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+attnviz=${ATTNVIZ:-build/release/app/attnviz}
+if [ ! -x "$attnviz" ]; then
+  ./scripts/build.sh release
+fi
+mkdir -p docs/images
+# Screenshots must not read or overwrite the user's autosaved session.
+XDG_CONFIG_HOME=$(mktemp -d)
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
+
+shoot() {  # shoot NAME ARGS...: docs/images/classroom-NAME.png at 1600x1000
+  local name=$1
+  shift
+  local display=()
+  if [ -z "${DISPLAY:-}" ]; then display=(xvfb-run -a -s "-screen 0 1920x1200x24"); fi
+  "${display[@]}" "$attnviz" "$@" --size 1600x1000 --frames 6 --screenshot "docs/images/classroom-$name.png"
+  echo "docs/images/classroom-$name.png"
+}
+
+# The Korean worked example, following 배 ("stomach" in 배가 고파서, "I was hungry"; query 2)
+# through the steps, as the tutorial does.
+shoot step-1-embeddings --scenario preset:korean-restaurant --view step --step 1 --pin-query 2
+shoot step-3-scores     --scenario preset:korean-restaurant --view step --step 3 --pin-query 2
+shoot step-6-softmax    --scenario preset:korean-restaurant --view step --step 6 --pin-query 2
+shoot step-9-output     --scenario preset:korean-restaurant --view step --step 9 --pin-query 2
+# The scaling lesson on a decoder with d_k = 8: entropy and max weight with and without 1/sqrt(d_k).
+shoot scaling           --scenario preset:causal-gpt --view step --step 4 --pin-query 5
+# Presentation mode (F11): large high-contrast text, heatmaps and views only.
+shoot present           --scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present
+# Four masks side by side on one colour scale, and MHA / GQA / MQA.
+shoot compare-masks     --scenario preset:korean-restaurant --view compare --compare masks:4
+shoot compare-kv-heads  --scenario preset:gqa --view compare --compare kv-heads:4
+# The cross-attention preset opens its view: English queries over the Korean source.
+shoot cross             --scenario preset:cross-attention --pin-query 8
