@@ -8,6 +8,8 @@
 #include <memory>
 #include <ostream>
 
+#include "app/classroom/classroom.h"
+#include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
 #include "app/gui/frame_times.h"
 #include "app/gui/gui_options.h"
@@ -150,6 +152,7 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
+  classroom::apply_start_options(options.classroom, classroom::classroom_state());
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
@@ -169,6 +172,8 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
 }
 
 GuiApp::~GuiApp() {
+  // The last frames may still read the result buffers the session is about to free.
+  vkDeviceWaitIdle(context_->device());
   // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
   // user's session).
   if (!options_.screenshot && !options_.stats) autosave_.flush(document_);
@@ -258,6 +263,7 @@ void GuiApp::run() {
     events_seen_ = window_.event_count();
     prepare_frame();
     build_ui();
+    classroom::apply_window_requests(window_.handle(), !options_.screenshot);
     if (options_.edit_every_frame) bench_edit();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     if (!render(last && options_.screenshot.has_value())) continue;
@@ -272,7 +278,7 @@ void GuiApp::run() {
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const GuiOptions options = parse_gui_options(args);
   if (options.help) {
-    out << kGuiHelp;
+    out << kGuiHelp << "\nClassroom:\n" << classroom::kStartOptionsHelp;
     return 0;
   }
   std::optional<LoadedScenario> scenario = scenario_from_command_line(options);
