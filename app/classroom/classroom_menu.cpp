@@ -4,14 +4,11 @@
 
 #include <imgui.h>
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <string>
 
 #include "app/classroom/classroom.h"
-#include "app/classroom/classroom_edits.h"
+#include "app/classroom/classroom_actions.h"
 #include "app/classroom/classroom_state.h"
 #include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
@@ -20,7 +17,6 @@
 #include "app/state/document.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/steps.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -40,35 +36,19 @@ constexpr Shortcut kShortcuts[] = {
     {"F1", "this Help window"},
 };
 
-bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
-bool pressed_once(int key) { return ImGui::IsKeyPressed(key, false); }
-
-void select(MainView view) { classroom_state().select_tab = view; }
-
-void next_head(ui::UiContext& ui, int delta) {
-  if (!ui.session.has_result()) return;
-  const int heads = ui.session.problem().num_heads;
-  ui.view.selected_head = ((ui.view.selected_head + delta) % heads + heads) % heads;
+ActionTarget target_of(ui::UiContext& ui) {
+  const bool computed = ui.session.has_result();
+  return ActionTarget{ui.document, ui.view, classroom_state(), computed ? ui.session.problem().num_heads : 0,
+                      computed ? ui.session.problem().n() : 0};
 }
 
-void next_query(ui::UiContext& ui, int delta) {
-  if (!ui.session.has_result()) return;
-  const int n = ui.session.problem().n();
-  const int current = ui.view.pinned_query.value_or(delta > 0 ? -1 : n);
-  ui.view.pinned_query = std::clamp(current + delta, 0, n - 1);
-}
-
-void cycle_mask(ui::UiContext& ui) {
-  Scenario next = ui.document.scenario();
-  const MaskStep step = next_mask(next.mask);
-  next.mask = step.mask;
-  ui.document.apply(std::move(next), std::string("Mask: ") + step.name);
-  ui.notices.post(ui::NoticeLevel::Info, std::string("Mask: ") + step.name, "classroom-mask");
-}
-
-void move_step(int delta) {
-  ClassroomState& state = classroom_state();
-  state.step = std::clamp(state.step + delta, 0, lesson::kStepCount - 1);
+// Carries out an action from a key or a menu item, with a notice for changes to the scenario.
+void run(ui::UiContext& ui, Action action) {
+  if (action == Action::TogglePresentation) return toggle_presentation(ui);
+  if (action == Action::LeavePresentation) return leave_presentation(ui);
+  ActionTarget target = target_of(ui);
+  const std::string notice = apply_action(action, target);
+  if (!notice.empty()) ui.notices.post(ui::NoticeLevel::Info, notice, "classroom");
 }
 
 class ClassroomMenu final : public ui::Menu {
@@ -77,21 +57,23 @@ class ClassroomMenu final : public ui::Menu {
 
   void draw_items(ui::UiContext& ui) override {
     ClassroomState& state = classroom_state();
+    const Action views[] = {Action::ShowHeatmaps, Action::ShowStep, Action::ShowCompare, Action::ShowCross};
     for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross}) {
-      const std::string key = std::to_string(static_cast<int>(view) + 1);
-      if (ImGui::MenuItem(tab_title(view), key.c_str(), state.shown == view)) select(view);
+      const auto index = static_cast<std::size_t>(view);
+      const std::string key = std::to_string(index + 1);
+      if (ImGui::MenuItem(tab_title(view), key.c_str(), state.shown == view)) run(ui, views[index]);
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Next step", "Right")) move_step(1);
-    if (ImGui::MenuItem("Previous step", "Left")) move_step(-1);
-    if (ImGui::MenuItem("Next head", "H")) next_head(ui, 1);
-    if (ImGui::MenuItem("Causal mask", "C", ui.document.scenario().mask.causal))
-      ui.document.apply(toggle_causal(ui.document.scenario()), "Toggle causal mask");
-    if (ImGui::MenuItem("Next mask", "M")) cycle_mask(ui);
+    if (ImGui::MenuItem("Next step", "Right")) run(ui, Action::NextStep);
+    if (ImGui::MenuItem("Previous step", "Left")) run(ui, Action::PreviousStep);
+    if (ImGui::MenuItem("Follow the next token", "Down")) run(ui, Action::NextQuery);
+    if (ImGui::MenuItem("Next head", "H")) run(ui, Action::NextHead);
+    if (ImGui::MenuItem("Causal mask", "C", ui.document.scenario().mask.causal)) run(ui, Action::ToggleCausal);
+    if (ImGui::MenuItem("Next mask", "M")) run(ui, Action::CycleMask);
     if (ImGui::MenuItem("Scale by 1/\xe2\x88\x9a" "d_k", "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
-      ui.document.apply(toggle_scaling(ui.document.scenario()), "Toggle scaling");
+      run(ui, Action::ToggleScaling);
     ImGui::Separator();
-    if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) toggle_presentation(ui);
+    if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     if (ImGui::SliderFloat("presentation text", &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
@@ -99,7 +81,7 @@ class ClassroomMenu final : public ui::Menu {
       if (state.presenting) ui.view.text_scale = scale;
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Help: shortcuts", "F1", state.help_open)) state.help_open = !state.help_open;
+    if (ImGui::MenuItem("Help: shortcuts", "F1", state.help_open)) run(ui, Action::ToggleHelp);
   }
 
   void update(ui::UiContext& ui) override {
@@ -127,28 +109,14 @@ class ClassroomMenu final : public ui::Menu {
     state.start_view_given = false;  // only the first frame is the command line's
   }
 
-  void handle_keys(ui::UiContext& ui) {
-    ClassroomState& state = classroom_state();
+  static void handle_keys(ui::UiContext& ui) {
+    const ClassroomState& state = classroom_state();
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
-    if (pressed_once(GLFW_KEY_F11)) toggle_presentation(ui);
-    if (pressed_once(GLFW_KEY_ESCAPE) && state.presenting) leave_presentation(ui);
-    if (pressed_once(GLFW_KEY_F1)) state.help_open = !state.help_open;
-    if (state.shown == MainView::Step) {
-      if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) move_step(1);
-      if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) move_step(-1);
-      if (pressed_once(GLFW_KEY_HOME)) state.step = 0;
-      if (pressed_once(GLFW_KEY_END)) state.step = lesson::kStepCount - 1;
+    for (int key : classroom_keys()) {
+      if (!ImGui::IsKeyPressed(key, key_repeats(key))) continue;
+      run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting));
     }
-    if (pressed(GLFW_KEY_DOWN)) next_query(ui, 1);
-    if (pressed(GLFW_KEY_UP)) next_query(ui, -1);
-    if (pressed_once(GLFW_KEY_H)) next_head(ui, io.KeyShift ? -1 : 1);
-    if (pressed_once(GLFW_KEY_C)) ui.document.apply(toggle_causal(ui.document.scenario()), "Toggle causal mask");
-    if (pressed_once(GLFW_KEY_M)) cycle_mask(ui);
-    if (pressed_once(GLFW_KEY_S)) ui.document.apply(toggle_scaling(ui.document.scenario()), "Toggle scaling");
-    const int digits[] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4};
-    for (int i = 0; i < 4; ++i)
-      if (pressed_once(digits[i])) select(static_cast<MainView>(i));
   }
 
   static void draw_help(ClassroomState& state) {

@@ -1,0 +1,63 @@
+#pragma once
+// Every classroom action, what key does it, and what it changes: pure functions over the
+// Document, the ViewState and the ClassroomState, tested without a window. The Classroom
+// menu turns key presses and menu items into actions; presentation mode itself (theme, full
+// screen, keyboard navigation) stays with the menu, which owns the ImGui side.
+
+#include <span>
+#include <string>
+
+#include "app/classroom/classroom_state.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::app {
+class Document;
+}
+
+namespace attnviz::classroom {
+
+enum class Action {
+  None,
+  NextStep,
+  PreviousStep,
+  FirstStep,
+  LastStep,
+  NextQuery,
+  PreviousQuery,
+  NextHead,
+  PreviousHead,
+  ToggleCausal,
+  CycleMask,
+  ToggleScaling,
+  ShowHeatmaps,
+  ShowStep,
+  ShowCompare,
+  ShowCross,
+  TogglePresentation,
+  LeavePresentation,
+  ToggleHelp,
+};
+
+// The action of a key (GLFW key code) pressed with or without Shift, given what is on screen.
+// Step keys act only in the step view; Esc only while presenting.
+Action action_for_key(int key, bool shift, MainView shown, bool presenting);
+
+// The keys whose presses repeat while held (stepping and following); others act once.
+bool key_repeats(int key);
+std::span<const int> classroom_keys();
+
+// What an action changes. heads and queries: the computed problem's (0 when nothing is
+// computed: head and query actions do nothing then).
+struct ActionTarget {
+  app::Document& document;
+  ui::ViewState& view;
+  ClassroomState& state;
+  int heads = 0;
+  int queries = 0;
+};
+
+// Carries out everything but TogglePresentation / LeavePresentation (the menu's). Returns a
+// short notice for changes that are not visible at once ("Mask: causal"), else "".
+std::string apply_action(Action action, ActionTarget& target);
+
+}  // namespace attnviz::classroom
