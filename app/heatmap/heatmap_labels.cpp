@@ -80,24 +80,29 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   const float cell = g.cell_w();
   const float size = label_size(cell);
   const float bottom = g.y0 - kPad;
-  // Horizontal when every visible label fits its cell; otherwise rotated, thinned to fit.
-  bool horizontal = cell >= size * 0.8f && spec.col_label_height < size * 1.9f;
-  if (horizontal) {
-    for (int c = g.first_col(); c < g.last_col() && horizontal; ++c) {
-      horizontal = text_width(font, size, label_text(spec.col_labels, c)) <= cell - 2.0f;
-    }
+  // Horizontal when every visible label fits its cell; staggered on two lines when each fits
+  // two cells (Hangul reads badly turned); otherwise rotated, thinned to fit.
+  float widest = 0.0f;
+  for (int c = g.first_col(); c < g.last_col() && widest <= 2.0f * cell; ++c) {
+    widest = std::max(widest, text_width(font, size, label_text(spec.col_labels, c)));
   }
-  const int step = horizontal ? 1 : nice_label_step(cell, size * kLabelSpacing);
+  enum class Mode { Horizontal, Staggered, Rotated };
+  Mode mode = Mode::Rotated;
+  if (cell >= size * 0.8f && widest <= cell - 2.0f) mode = Mode::Horizontal;
+  else if (cell >= size * 0.8f && widest <= 2.0f * cell - 4.0f && spec.col_label_height >= 2.0f * size + kPad) mode = Mode::Staggered;
+  const int step = mode == Mode::Rotated ? nice_label_step(cell, size * kLabelSpacing) : 1;
   const float max_length = spec.col_label_height - 2.0f * kPad;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImVec4 clip(g.x0, g.y0 - spec.col_label_height, g.x1, g.y0);
-  list->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
+  list->PushClipRect(ImVec2(clip.x - cell, clip.y), ImVec2(clip.z + cell, clip.w), true);
   auto draw_one = [&](int c, ImU32 colour, bool highlighted) {
-    const std::string label = ellipsize(font, size, thinned_label(spec.col_labels, c, step), horizontal ? cell : max_length);
+    const float room = mode == Mode::Horizontal ? cell : mode == Mode::Staggered ? 2.0f * cell - 4.0f : max_length;
+    const std::string label = ellipsize(font, size, thinned_label(spec.col_labels, c, step), room);
     const float w = text_width(font, size, label);
     const float cx = g.col_x(static_cast<float>(c) + 0.5f);
-    if (horizontal) {
-      const ImVec2 at(std::round(cx - w * 0.5f), bottom - size);
+    if (mode != Mode::Rotated) {
+      const float line = mode == Mode::Staggered && c % 2 == 1 ? size : 0.0f;  // odd columns on the upper line
+      const ImVec2 at(std::round(cx - w * 0.5f), bottom - size - line);
       if (highlighted) label_background(list, at, ImVec2(at.x + w, at.y + size), kHighlightColour);
       list->AddText(font, size, at, colour, label.c_str());
       return;
@@ -174,8 +179,9 @@ float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, fl
   float widest = 0.0f;
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
-  if (widest <= cell_px - 2.0f) return size + 2.0f * kPad;  // horizontal
-  return std::min(widest, max_height) + 2.0f * kPad;         // rotated
+  if (widest <= cell_px - 2.0f) return size + 2.0f * kPad;                // horizontal
+  if (widest <= 2.0f * cell_px - 4.0f) return 2.0f * size + 2.0f * kPad;  // staggered on two lines
+  return std::min(widest, max_height) + 2.0f * kPad;                       // rotated
 }
 
 void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption) const {

@@ -478,8 +478,17 @@ void HeatmapsPanel::draw_pinned(UiContext& ui, int head, float width, float heig
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   const Matrix* context = session.host_matrix(head, HeadMatrix::Context);
   if (weights == nullptr || context == nullptr) return;
-  const std::string title = std::string("Query  ") + token_text(problem.tokens, row);
-  heading(title.c_str(), "attends to each key with weight");
+  // Bars keep the 0..1 scale while their values can be read off them; with many keys each
+  // weight is small, so the bars scale to the largest one (and say so).
+  const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
+  const bool unit_scale = ui.view.weights_range == WeightsRange::ZeroToOne && problem.m() <= 24;
+  char scale_note[64];
+  std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
+  heading("Query", "");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(token_text(problem.tokens, row));  // the body font has Hangul
+  ImGui::SameLine();
+  ImGui::TextDisabled("(row %d) attends to each key:  %s", row, scale_note);
   const MaskMatrix& mask = session.shown_result().mask;
   const float font = ImGui::GetFontSize();
   const bool labelled = problem.m() <= 64;
@@ -491,7 +500,7 @@ void HeatmapsPanel::draw_pinned(UiContext& ui, int head, float width, float heig
   bars.labels = &problem.source_tokens;
   bars.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
   bars.range_min = 0.0f;
-  bars.range_max = ui.view.weights_range == WeightsRange::ZeroToOne ? 1.0f : std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
+  bars.range_max = unit_scale ? 1.0f : row_max;
   bars.width = width;
   bars.height = std::max(avail_h * 0.62f - label_h, 40.0f * ui.ui_scale);
   bars.label_height = label_h;
