@@ -66,6 +66,8 @@ std::string ComputeSession::vulkan_device_name() const {
   return vulkan_context_ ? vulkan_context_->device_name() : std::string("(no Vulkan device)");
 }
 
+std::uint64_t ComputeSession::device_allocations() const { return vulkan_ ? vulkan_->allocation_count() : 0; }
+
 bool ComputeSession::update(const app::Document& document) {
   if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
   recompute(document);

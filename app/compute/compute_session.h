@@ -87,6 +87,8 @@ class ComputeSession {
   [[nodiscard]] const BackendStatus& vulkan_status() const { return vulkan_status_; }
   [[nodiscard]] const BackendStatus& cpu_status() const { return cpu_status_; }
   [[nodiscard]] std::string vulkan_device_name() const;
+  // Device buffers and memory the Vulkan path allocated so far (a steady window adds none).
+  [[nodiscard]] std::uint64_t device_allocations() const;
 
  private:
   void recompute(const app::Document& document);

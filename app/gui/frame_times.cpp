@@ -10,8 +10,6 @@
 namespace attnviz::gui {
 namespace {
 
-constexpr std::size_t kWarmUpFrames = 5;
-
 // The value below which a fraction q of the sorted values lie (nearest rank).
 double quantile(const std::vector<double>& sorted, double q) {
   const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
@@ -55,10 +53,11 @@ void FrameTimes::print(std::ostream& out, platform::Extent size, const compute::
   }
   out << ", computed by " << session.shown_backend() << " ("
       << (session.vulkan_status().ran ? session.vulkan_status().device : session.cpu_status().device) << ")\n";
-  print_summary(out, "frames (after 5 warm-up frames)", summarise(frames_, kWarmUpFrames));
+  print_summary(out, "frames (after 5 warm-up frames)", summarise(frames_, FrameTimes::kWarmUpFrames));
   print_summary(out, "  of which building the UI", summarise(ui_, kWarmUpFrames));
   print_summary(out, "  of which drawing and presenting", summarise(render_, kWarmUpFrames));
   print_summary(out, "recomputes", summarise(recomputes_, 0));
+  out << "allocations after the warm-up frames: " << allocations_end_ - allocations_warm_ << "\n";
   out << std::defaultfloat;
 }
 

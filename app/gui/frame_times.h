@@ -30,6 +30,12 @@ class FrameTimes {
   void add_recompute(double ms) { recomputes_.push_back(ms); }
   void add_ui(double ms) { ui_.push_back(ms); }          // building the UI (CPU)
   void add_render(double ms) { render_.push_back(ms); }  // recording, submitting, presenting
+  // Allocations (heatmap renderer + compute) after the warm-up frames and at the end.
+  void set_allocations(std::uint64_t after_warm_up, std::uint64_t at_end) {
+    allocations_warm_ = after_warm_up;
+    allocations_end_ = at_end;
+  }
+  static constexpr std::size_t kWarmUpFrames = 5;
   // The median of the last 30 frames (the status bar), 0 before there are 3.
   [[nodiscard]] double recent_median() const;
   void print(std::ostream& out, platform::Extent size, const compute::ComputeSession& session) const;
@@ -39,6 +45,8 @@ class FrameTimes {
   std::vector<double> recomputes_;
   std::vector<double> ui_;
   std::vector<double> render_;
+  std::uint64_t allocations_warm_ = 0;
+  std::uint64_t allocations_end_ = 0;
 };
 
 }  // namespace attnviz::gui

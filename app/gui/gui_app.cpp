@@ -107,6 +107,9 @@ class GuiApp {
   void build_ui();
   bool render(bool capture);
   void bench_edit();
+  [[nodiscard]] std::uint64_t allocations() const {
+    return heatmap_renderer_.allocation_count() + session_->device_allocations();
+  }
 
   const GuiOptions& options_;
   platform::GlfwWindow& window_;
@@ -131,6 +134,7 @@ class GuiApp {
   std::uint64_t events_seen_ = 0;
   int quiet_frames_ = 0;  // frames since the last input event or recompute
   bool slept_ = false;    // this frame began by waiting for events (its time is not a frame time)
+  std::uint64_t allocations_after_warm_up_ = 0;
 };
 
 GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, platform::GlfwWindow& window,
@@ -231,6 +235,7 @@ bool GuiApp::render(bool capture) {
   imgui_.record(draw_data, cmd);
   frames_.end_frame(capture ? &capture_ : nullptr);
   ++frames_drawn_;
+  if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
   times_.add_render(ms_between(start, Clock::now()));
   return true;
 }
@@ -270,7 +275,10 @@ void GuiApp::run() {
     if (last) break;
   }
   if (options_.screenshot) capture_.save_png(*options_.screenshot);
-  if (options_.stats) times_.print(out_, window_.framebuffer_size(), *session_);
+  if (options_.stats) {
+    times_.set_allocations(allocations_after_warm_up_, allocations());
+    times_.print(out_, window_.framebuffer_size(), *session_);
+  }
 }
 
 }  // namespace

@@ -93,6 +93,14 @@ TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
   }
 }
 
+TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
+  const CommandOutput out = run_window("--scenario preset:longformer --backend both --layout compare-ready "
+                                       "--pin-query 3 --stats --frames 30 --validation");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("recomputes: 1,"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
+}
+
 TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
   const CommandOutput out = run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
                                        "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
