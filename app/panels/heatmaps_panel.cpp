@@ -66,15 +66,19 @@ float colorbar_height() {
   return std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
-void heading(const char* title, const char* formula) {
+// A bold title and, when it fits in `max_width` (default: the rest of the line), a grey formula.
+void heading(const char* title, const char* formula, float max_width = 0.0f) {
+  if (max_width <= 0.0f) max_width = ImGui::GetContentRegionAvail().x;
   ImFont* font = platform::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
+  const float title_w = ImGui::CalcTextSize(title).x;
   ImGui::TextUnformatted(title);
   if (font != nullptr) ImGui::PopFont();
-  if (formula != nullptr && *formula != '\0') {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", formula);
-  }
+  if (formula == nullptr || *formula == '\0') return;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  if (title_w + spacing + ImGui::CalcTextSize(formula).x > max_width) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", formula);
 }
 
 class HeatmapsPanel final : public Panel {
@@ -199,9 +203,12 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   const HeadMatrix matrix = which == HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
-  if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ");
-  if (which == HeadView::ScaledScores) heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str());
-  if (which == HeadView::Weights) heading("Weights", "A = softmax of each row");
+  const float title_w = g.cells_w + 8.0f * ui.ui_scale;  // up to the next heatmap
+  if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ", title_w);
+  if (which == HeadView::ScaledScores) {
+    heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str(), title_w);
+  }
+  if (which == HeadView::Weights) heading("Weights", "A = softmax of each row", title_w);
   ImGui::SetCursorPosX(x);
 
   const compute::MatrixSource source = session.head_matrix(head, matrix);
@@ -297,8 +304,7 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
   }
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
-  const bool room = ImGui::CalcTextSize("Context   C = A·V").x * 1.15f < g.cells_w;
-  heading("Context", room ? "C = A·V" : "");
+  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale);
   ImGui::SetCursorPosX(x);
   const compute::MatrixSource source = session.head_matrix(head, HeadMatrix::Context);
   HeatmapSpec spec;
@@ -367,7 +373,7 @@ void HeatmapsPanel::draw_all_three(UiContext& ui, int head) {
   ImGui::EndChild();
   ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
   const float pinned_w = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginChild("##pinned", ImVec2(pinned_w, rest.y), false, flags);
+  ImGui::BeginChild("##pinned", ImVec2(pinned_w, rest.y), false);  // scrolls when the UI is scaled up
   draw_pinned(ui, head, pinned_w - 8.0f * ui.ui_scale, rest.y);
   ImGui::EndChild();
 }
@@ -488,7 +494,9 @@ void HeatmapsPanel::draw_pinned(UiContext& ui, int head, float width, float heig
   ImGui::SameLine();
   ImGui::TextUnformatted(token_text(problem.tokens, row));  // the body font has Hangul
   ImGui::SameLine();
-  ImGui::TextDisabled("(row %d) attends to each key:  %s", row, scale_note);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("(row %d) attends to each key:  %s", row, scale_note);
+  ImGui::PopStyleColor();
   const MaskMatrix& mask = session.shown_result().mask;
   const float font = ImGui::GetFontSize();
   const bool labelled = problem.m() <= 64;
