@@ -3,6 +3,7 @@
 // result buffer the compute shaders wrote, or from an uploaded host matrix), the colormap,
 // and grey hatching for cells the mask hides (never a colour of the colormap).
 // When a pixel covers several cells (long sequences, zoomed out) it samples up to 3×3 of them
+// (pc.max_samples; thumbnails read one)
 // and keeps the most extreme value, so a thin diagonal of high weights stays visible.
 #extension GL_GOOGLE_include_directive : require
 #include "heatmap_push.glsl"
@@ -41,7 +42,7 @@ void main() {
                          (pc.flags & kFlagHasGlobals) != 0 ? 1 : 0, 0, 0);
   const vec2 size = pc.rect.zw - pc.rect.xy;
   const vec2 cells_per_pixel = pc.view.wz / size;  // (columns, rows)
-  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(3.0)));
+  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float(pc.max_samples))));
   const bool diverging = (pc.flags & kFlagDiverging) != 0;
   const float centre = 0.5 * (pc.range_min + pc.range_max);
 

@@ -15,6 +15,7 @@ layout(push_constant) uniform HeatmapPush {
   int flags;         // kFlag* below
   int window;        // the mask's window radius, -1 without a window
   float hatch;       // period of the masked cells' stripes, in pixels
+  int max_samples;   // cells read per pixel along each axis when a pixel covers several (1..3)
 } pc;
 
 const int kFlagMaskCells = 1;   // hatch the cells the mask hides

@@ -29,8 +29,9 @@ struct HeatmapPush {
   std::int32_t flags;
   std::int32_t window;
   float hatch;
+  std::int32_t max_samples;
 };
-static_assert(sizeof(HeatmapPush) == 84, "keep in step with shaders/heatmap_push.glsl");
+static_assert(sizeof(HeatmapPush) == 88, "keep in step with shaders/heatmap_push.glsl");
 
 enum HeatmapFlags : std::int32_t {
   kFlagMaskCells = 1,

@@ -249,6 +249,7 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
     push.window = request.mask->window.value_or(-1);
   }
   push.hatch = std::round(8.0f * ui_scale_);
+  push.max_samples = std::clamp(request.max_samples, 1, 3);
   list->AddCallback(&HeatmapRenderer::draw_callback, &p);
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
   return true;

@@ -50,6 +50,7 @@ struct DrawRequest {
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
   const MaskSetting* mask = nullptr;  // hatch the cells this mask hides (matrix-sized mask)
+  int max_samples = 3;                // cells read per pixel and axis when pixels cover several
 };
 
 class HeatmapRenderer {

@@ -49,6 +49,9 @@ struct HeatmapSpec {
   bool highlight_column = true;  // false: the row only (columns are other tokens: cross-attention)
   int pinned_row = -1;         // outline this row (the pinned query)
   bool numbers = true;         // values in the cells when <= 24 rows and columns are visible
+  // Cells read per pixel and axis when each pixel covers several (the brightest wins, so thin
+  // lines of high weight stay visible); 1 for thumbnails, where speed matters more.
+  int max_samples = 3;
 };
 
 struct HeatmapHover {

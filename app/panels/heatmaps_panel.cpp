@@ -456,6 +456,7 @@ void HeatmapsPanel::draw_head_grid(UiContext& ui, float width, float height) {
     spec.cells_width = side;
     spec.cells_height = side;
     spec.numbers = false;
+    spec.max_samples = 1;  // an overview: one read per pixel keeps long sentences fast
     const std::string id = "##head" + std::to_string(h);
     const HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
     if (selected) {
