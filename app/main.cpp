@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/gui/gui_app.h"
+#include "app/gui/gui_options.h"
 #include "core/common/error.h"
 
 namespace {
@@ -19,6 +20,11 @@ bool opens_window(const attnviz::cli::Args& args) {
 }
 
 int dispatch(const attnviz::cli::Args& args) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    attnviz::cli::print_usage(std::cout);
+    std::cout << "\nThe window (attnviz with no command):\n\n" << attnviz::gui::kGuiHelp;
+    return 0;
+  }
   if (opens_window(args)) return attnviz::gui::run_gui(args, std::cout, std::cerr);
   const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
   if (code >= 0) return code;
