@@ -1,0 +1,166 @@
+// The Heatmaps panel's side pieces: the all-heads grid of weight thumbnails and the pinned
+// query's weights and context vector as bars, plus the headings every part uses.
+
+#include "app/panels/heatmaps_parts.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/compute/compute_session.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/heatmap/query_bars.h"
+#include "app/heatmap/value_range.h"
+#include "app/platform/fonts.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::ui {
+
+using compute::HeadMatrix;
+using heatmap::HeatmapHover;
+using heatmap::HeatmapSpec;
+
+const char* token_text(const std::vector<std::string>& tokens, int i) {
+  return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[static_cast<std::size_t>(i)].c_str() : "?";
+}
+
+float title_height() { return ImGui::GetFontSize() * 1.15f + ImGui::GetStyle().ItemSpacing.y + 2.0f; }
+
+float colorbar_height() {
+  const float font = ImGui::GetFontSize();
+  return std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+}
+
+// A bold title and, when it fits in `max_width` (default: the rest of the line), a grey formula.
+void heading(const char* title, const char* formula, float max_width) {
+  if (max_width <= 0.0f) max_width = ImGui::GetContentRegionAvail().x;
+  ImFont* font = platform::fonts().heading;
+  if (font != nullptr) ImGui::PushFont(font);
+  const float title_w = ImGui::CalcTextSize(title).x;
+  ImGui::TextUnformatted(title);
+  if (font != nullptr) ImGui::PopFont();
+  if (formula == nullptr || *formula == '\0') return;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  if (title_w + spacing + ImGui::CalcTextSize(formula).x > max_width) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", formula);
+}
+
+void draw_head_grid(UiContext& ui, float width, float height) {
+  const compute::ComputeSession& session = ui.session;
+  const int heads = session.problem().num_heads;
+  heading("All heads", "weights · click to select");
+  const float font = ImGui::GetFontSize();
+  const float label_h = font + 2.0f;
+  const float spacing = 8.0f * ui.ui_scale;
+  height -= ImGui::GetFrameHeightWithSpacing();
+  // The largest square thumbnails that fit `heads` of them into width × height.
+  float best = 0.0f;
+  int best_cols = 1;
+  for (int cols = 1; cols <= heads; ++cols) {
+    const int rows = (heads + cols - 1) / cols;
+    const float side = std::min((width - spacing * static_cast<float>(cols - 1)) / static_cast<float>(cols),
+                                (height - (label_h + spacing) * static_cast<float>(rows)) / static_cast<float>(rows));
+    if (side > best) {
+      best = side;
+      best_cols = cols;
+    }
+  }
+  const float side = std::floor(std::clamp(best, 16.0f * ui.ui_scale, 170.0f * ui.ui_scale));
+  const ImVec2 start = ImGui::GetCursorPos();
+  for (int h = 0; h < heads; ++h) {
+    const int r = h / best_cols;
+    const int c = h % best_cols;
+    ImGui::SetCursorPos(ImVec2(start.x + static_cast<float>(c) * (side + spacing),
+                               start.y + static_cast<float>(r) * (side + label_h + spacing)));
+    ImGui::BeginGroup();
+    const bool selected = h == ui.view.selected_head;
+    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "head %d", h);
+    const compute::MatrixSource source = session.head_matrix(h, HeadMatrix::Weights);
+    HeatmapSpec spec;
+    spec.source.device = source.device;
+    spec.source.host = source.host;
+    spec.source.version = source.version;
+    spec.colormap = ui.view.weights_colormap;
+    spec.range_min = 0.0f;
+    spec.range_max = 1.0f;
+    spec.mask = &session.problem().mask;
+    spec.cells_width = side;
+    spec.cells_height = side;
+    spec.numbers = false;
+    spec.max_samples = 1;  // an overview: one read per pixel keeps long sentences fast
+    const std::string id = "##head" + std::to_string(h);
+    const HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
+    if (selected) {
+      const ImVec2 a = ImGui::GetItemRectMin();
+      const ImVec2 b = ImGui::GetItemRectMax();
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), 0xffa85f1fu, 0.0f, 0,
+                                          3.0f * ui.ui_scale);
+    }
+    if (hover.clicked) ui.view.selected_head = h;
+    if (hover.hovered) ImGui::SetTooltip("head %d: click to show it above", h);
+    ImGui::EndGroup();
+  }
+}
+
+void draw_pinned_query(UiContext& ui, int head, float width, float height) {
+  const compute::ComputeSession& session = ui.session;
+  const Problem& problem = session.problem();
+  if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
+    heading("Pinned query", "");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
+    ImGui::PopStyleColor();
+    return;
+  }
+  const int row = *ui.view.pinned_query;
+  const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
+  const Matrix* context = session.host_matrix(head, HeadMatrix::Context);
+  if (weights == nullptr || context == nullptr) return;
+  // Bars keep the 0..1 scale while their values can be read off them; with many keys each
+  // weight is small, so the bars scale to the largest one (and say so).
+  const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
+  const bool unit_scale = ui.view.weights_range == WeightsRange::ZeroToOne && problem.m() <= 24;
+  char scale_note[64];
+  std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
+  heading("Query", "");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(token_text(problem.tokens, row));  // the body font has Hangul
+  ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("(row %d) attends to each key:  %s", row, scale_note);
+  ImGui::PopStyleColor();
+  const MaskMatrix& mask = session.shown_result().mask;
+  const float font = ImGui::GetFontSize();
+  const bool labelled = problem.m() <= 64;
+  const float label_h = labelled ? std::min(90.0f * ui.ui_scale, font * 5.0f) : 0.0f;
+  const float avail_h = height - ImGui::GetFrameHeightWithSpacing() * 2.0f - font * 1.2f;
+  heatmap::BarChart bars;
+  bars.values = weights->row(row);
+  bars.count = weights->cols;
+  bars.labels = &problem.source_tokens;
+  bars.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
+  bars.range_min = 0.0f;
+  bars.range_max = unit_scale ? 1.0f : row_max;
+  bars.width = width;
+  bars.height = std::max(avail_h * 0.62f - label_h, 40.0f * ui.ui_scale);
+  bars.label_height = label_h;
+  bars.highlight = ui.view.hovered_token;
+  const int hovered = heatmap::draw_bar_chart("##weights_bars", bars);
+  if (hovered >= 0 && !problem.cross_attention) ui.view.hovered_token_next = hovered;
+
+  heading("Context vector", "its row of C = A·V");
+  heatmap::BarChart vector;
+  vector.values = context->row(row);
+  vector.count = context->cols;
+  const float largest = std::max(heatmap::row_max_abs(*context, row), 1e-6f);
+  vector.range_min = -largest;
+  vector.range_max = largest;
+  vector.width = std::min(width, static_cast<float>(context->cols) * 56.0f * ui.ui_scale);
+  vector.height = std::max(avail_h * 0.38f, 30.0f * ui.ui_scale);
+  heatmap::draw_bar_chart("##context_bars", vector);
+}
+
+}  // namespace attnviz::ui
