@@ -42,7 +42,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return;
   if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return;
   ImFont* font = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
-  const float size = font->FontSize;
+  const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return;
   const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
   const float span = std::max(spec.range_max - spec.range_min, 1e-30f);

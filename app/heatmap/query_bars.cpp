@@ -85,16 +85,17 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
 
   // Values on the bars when they fit.
   ImFont* small = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
+  const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
   if (chart.count <= 24) {
     for (int i = 0; i < chart.count; ++i) {
       if (chart.visible != nullptr && chart.visible[i] == 0) continue;
       const std::string text = compact_number(chart.values[i], bar_w > 44.0f ? 5 : 4);
-      const ImVec2 extent = small->CalcTextSizeA(small->FontSize, 1e9f, 0.0f, text.c_str());
+      const ImVec2 extent = small->CalcTextSizeA(small_size, 1e9f, 0.0f, text.c_str());
       if (extent.x > bar_w - 1.0f) continue;
       const float v = chart.values[i];
       const float y = v >= 0.0f ? y_of(v) - extent.y - 1.0f : y_of(v) + 1.0f;
       const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
-      list->AddText(small, small->FontSize, ImVec2(std::round(cx - extent.x * 0.5f), std::round(std::clamp(y, origin.y, origin.y + chart.height - extent.y))),
+      list->AddText(small, small_size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(std::clamp(y, origin.y, origin.y + chart.height - extent.y))),
                     ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
     }
   }

@@ -4,6 +4,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 
+#include <algorithm>
 #include <cfloat>
 
 #include "app/platform/glfw_window.h"
@@ -16,6 +17,16 @@ namespace attnviz::platform {
 namespace {
 
 void check_imgui_vulkan(VkResult result) { vk::check(result, "Dear ImGui's Vulkan backend"); }
+
+// Fonts are rasterised at most this much larger than at 1x: with 11,172 Hangul syllables a
+// larger atlas would outgrow a texture. Beyond it ImGui scales the glyphs (a little softer).
+constexpr float kMaxRasterScale = 2.5f;
+
+FontSet load_scaled_fonts(float ui_scale) {
+  const float raster = std::min(ui_scale, kMaxRasterScale);
+  ImGui::GetIO().FontGlobalScale = ui_scale / raster;
+  return load_fonts(ImGuiLayer::kBaseFontPixels * raster);
+}
 
 }  // namespace
 
@@ -40,7 +51,7 @@ ImGuiLayer::ImGuiLayer(const GlfwWindow& window, const vk::Context& context, con
   pool_ = vk::DescriptorPool(context.device(), pool);
 
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
-  fonts_ = load_fonts(kBaseFontPixels * ui_scale_);
+  fonts_ = load_scaled_fonts(ui_scale_);
   init_renderer();
 }
 
@@ -83,7 +94,7 @@ void ImGuiLayer::set_ui_scale(float ui_scale) {
   vk::check(vkDeviceWaitIdle(context_->device()), "vkDeviceWaitIdle");
   ImGui_ImplVulkan_Shutdown();  // the 1.86 backend cannot replace its font texture in place
   vk::check(vkResetDescriptorPool(context_->device(), pool_.get(), 0), "vkResetDescriptorPool");
-  fonts_ = load_fonts(kBaseFontPixels * ui_scale_);
+  fonts_ = load_scaled_fonts(ui_scale_);
   init_renderer();
 }
 
