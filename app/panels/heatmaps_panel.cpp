@@ -151,15 +151,32 @@ HeatmapGeometry HeatmapsPanel::fit(const UiContext& ui, float width, float heigh
   HeatmapGeometry g;
   g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
   const auto n = static_cast<float>(across);
-  float cells_w = std::max((width - n * g.label_w - (n - 1.0f) * gap) / n, 40.0f * s);
-  g.label_h = heatmap::HeatmapWidget::col_label_height(problem.source_tokens, cells_w / static_cast<float>(problem.m()),
-                                                        90.0f * s);
-  const float max_h = std::max(height - decorations - g.label_h, 40.0f * s);
+  const float widest_cells = std::max((width - n * g.label_w - (n - 1.0f) * gap) / n, 40.0f * s);
+  const auto label_height = [&](float cells_w) {
+    return heatmap::HeatmapWidget::col_label_height(problem.source_tokens, cells_w / static_cast<float>(problem.m()),
+                                                    90.0f * s);
+  };
+  // Cells keep the matrix's aspect ratio until one side hits its limit; narrower cells may need
+  // taller column labels, so the labels are measured again for the final width.
   const float aspect = static_cast<float>(problem.n()) / static_cast<float>(problem.m());
-  float cells_h = cells_w * aspect;
-  if (cells_h > max_h) {
-    cells_h = max_h;
-    cells_w = std::min(cells_w, std::max(cells_h / aspect, cells_w * 0.5f));
+  const auto cells_for = [&](float label_h, float& cells_w, float& cells_h) {
+    const float max_h = std::max(height - decorations - label_h, 40.0f * s);
+    cells_w = widest_cells;
+    cells_h = cells_w * aspect;
+    if (cells_h > max_h) {
+      cells_h = max_h;
+      cells_w = std::min(cells_w, std::max(cells_h / aspect, cells_w * 0.5f));
+    }
+  };
+  float cells_w = 0.0f;
+  float cells_h = 0.0f;
+  g.label_h = label_height(widest_cells);
+  cells_for(g.label_h, cells_w, cells_h);
+  const float needed = label_height(cells_w);
+  if (needed > g.label_h) {
+    g.label_h = needed;
+    cells_for(g.label_h, cells_w, cells_h);
+    g.label_h = std::max(g.label_h, label_height(cells_w));
   }
   g.cells_w = std::floor(cells_w);
   g.cells_h = std::floor(cells_h);
