@@ -33,6 +33,10 @@ struct Copy {
   std::unique_ptr<compute::ComputeSession> session;
   std::uint64_t seen_generation = 0;
   std::uint64_t upload_version = 0;
+  // Its row statistics for (generation, head): an N × M pass, not redone every frame.
+  std::uint64_t stats_generation = 0;
+  int stats_head = -1;
+  lesson::RowStatsSummary stats;
 };
 
 struct Grid {
@@ -57,6 +61,14 @@ class CompareView final : public ui::Panel {
   [[nodiscard]] lesson::ValueRange shared_range(const ui::UiContext& ui) const;
 
   std::vector<Copy> copies_;
+  // The shared range, for the copies' upload versions, head and what is shown.
+  struct {
+    std::vector<std::uint64_t> versions;
+    int head = -1;
+    bool scores = false;
+    ui::WeightsRange mode = ui::WeightsRange::ZeroToOne;
+    lesson::ValueRange range;
+  } range_;
   std::uint64_t base_generation_ = 0;
   lesson::CompareOptions built_;
   bool built_once_ = false;
@@ -181,8 +193,12 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const Grid& grid, con
   const Problem& p = session.problem();
   const Result& result = session.shown_result();
   const int head = shown_head_of(session, ui.view.selected_head);
-  const lesson::RowStatsSummary stats =
-      lesson::summarize(lesson::row_statistics(result.heads[static_cast<std::size_t>(head)].weights, result.mask));
+  if (copy.stats_generation != session.generation() || copy.stats_head != head) {
+    copy.stats = lesson::summarize(lesson::row_statistics(result.heads[static_cast<std::size_t>(head)].weights, result.mask));
+    copy.stats_generation = session.generation();
+    copy.stats_head = head;
+  }
+  const lesson::RowStatsSummary& stats = copy.stats;
   // Within the copy's own column: wrapped, never over the next copy.
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + grid.slot_w - 24.0f * s);
   const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
@@ -235,7 +251,17 @@ void CompareView::draw(ui::UiContext& ui) {
   if (!error_.empty()) ImGui::TextWrapped("%s", error_.c_str());
   if (copies_.empty()) return;
 
-  const lesson::ValueRange range = shared_range(ui);
+  std::vector<std::uint64_t> versions;
+  for (const Copy& copy : copies_) versions.push_back(copy.upload_version);
+  if (versions != range_.versions || range_.head != ui.view.selected_head || range_.scores != show_scores_ ||
+      range_.mode != ui.view.weights_range) {
+    range_.range = shared_range(ui);
+    range_.versions = std::move(versions);
+    range_.head = ui.view.selected_head;
+    range_.scores = show_scores_;
+    range_.mode = ui.view.weights_range;
+  }
+  const lesson::ValueRange range = range_.range;
   const float s = ui.ui_scale;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float colorbar_h = ImGui::GetFontSize() * 3.0f;

@@ -59,9 +59,18 @@ class StepView final : public ui::Panel {
   void draw_matrices(ui::UiContext& ui, const Focus& focus, float width, float height);
   void draw_trace(const lesson::StepPage& page) const;
 
+  // The page's text for one (step, focus, rows): rebuilt only when one of them changes (a
+  // long sentence's trace is not free, and the window redraws on every mouse move).
+  const lesson::StepPage& text_page(int step, const lesson::PageFocus& focus);
+
   std::uint64_t generation_ = 0;
   std::unique_ptr<lesson::StepModel> model_;
   PageMatrices matrices_;
+  struct {
+    std::uint64_t generation = 0;
+    int step = -1, head = -1, query = -1, key = -1, rows = -1;
+    lesson::StepPage page;
+  } text_;
   std::vector<lesson::RowStats> row_stats_;
 };
 
@@ -114,6 +123,20 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
   row_stats_ = lesson::row_statistics(weights, result.mask);
 }
 
+const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& focus) {
+  if (text_.generation != generation_ || text_.step != step || text_.head != focus.head || text_.query != focus.query ||
+      text_.key != focus.key || text_.rows != focus.max_trace_keys) {
+    text_.page = model_->page(lesson::step_at(step), focus);
+    text_.generation = generation_;
+    text_.step = step;
+    text_.head = focus.head;
+    text_.query = focus.query;
+    text_.key = focus.key;
+    text_.rows = focus.max_trace_keys;
+  }
+  return text_.page;
+}
+
 void StepView::draw(ui::UiContext& ui) {
   ClassroomState& state = classroom_state();
   state.shown = MainView::Step;
@@ -134,7 +157,7 @@ void StepView::draw(ui::UiContext& ui) {
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
   const float table_h = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 11.0f;
   text_focus.max_trace_keys = std::clamp(static_cast<int>(table_h / row_h), 8, 64);
-  const lesson::StepPage page = model_->page(lesson::step_at(state.step), text_focus);
+  const lesson::StepPage& page = text_page(state.step, text_focus);
   draw_header(ui, page);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -343,15 +366,47 @@ void draw_trace_table(const lesson::TraceTable& table, bool highlight_key) {
   if (!table.more.empty()) ImGui::TextDisabled("%s", table.more.c_str());
 }
 
+// `line` wrapped at spaces only, continuation lines indented. ImGui's own wrapping also
+// breaks after a '.', which splits numbers ("-0." / "591") on a narrow column.
+void text_wrapped_at_spaces(const std::string& line) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float indent = ImGui::GetFontSize();
+  std::string current;
+  std::size_t start = 0;
+  bool first = true;
+  while (start <= line.size()) {
+    std::size_t end = line.find(' ', start);
+    if (end == std::string::npos) end = line.size();
+    const std::string word = line.substr(start, end - start);
+    const std::string candidate = current.empty() ? word : current + " " + word;
+    const float limit = first ? width : width - indent;
+    if (!current.empty() && ImGui::CalcTextSize(candidate.c_str()).x > limit) {
+      if (!first) ImGui::Indent(indent);
+      ImGui::TextUnformatted(current.c_str());
+      if (!first) ImGui::Unindent(indent);
+      first = false;
+      current = word;
+    } else {
+      current = candidate;
+    }
+    start = end + 1;
+  }
+  if (!first) ImGui::Indent(indent);
+  ImGui::TextUnformatted(current.c_str());
+  if (!first) ImGui::Unindent(indent);
+}
+
 void draw_lines(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) {
     if (line.rfind("Check", 0) == 0) {  // the arithmetic check gets its own block
       ImGui::Spacing();
       ImGui::Separator();
-      ImGui::TextDisabled("%s", line.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      text_wrapped_at_spaces(line);
+      ImGui::PopStyleColor();
       continue;
     }
-    ImGui::TextUnformatted(line.c_str());
+    text_wrapped_at_spaces(line);
   }
 }
 
@@ -360,13 +415,9 @@ void StepView::draw_trace(const lesson::StepPage& page) const {
   ImGui::TextUnformatted(page.trace_heading.c_str());
   ImGui::PopStyleColor();
   ImGui::Separator();
-  ImGui::PushTextWrapPos(0.0f);
   draw_lines(page.trace);
-  ImGui::PopTextWrapPos();
   draw_trace_table(page.table, page.kind == StepKind::Scores);  // columns fit their numbers: no wrapping
-  ImGui::PushTextWrapPos(0.0f);
   draw_lines(page.trace_after);
-  ImGui::PopTextWrapPos();
   if (page.kind == StepKind::Scores) ImGui::TextDisabled("(click a cell of S to check another one)");
 }
 
