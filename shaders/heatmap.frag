@@ -22,7 +22,12 @@ const int kColormapEntries = 256;
 
 vec3 colour_of(float shown) {
   if (isnan(shown)) return vec3(1.0, 0.0, 1.0);  // never expected: make it impossible to miss
-  const float t = (shown - pc.range_min) / max(pc.range_max - pc.range_min, 1e-30);
+  float t = (shown - pc.range_min) / max(pc.range_max - pc.range_min, 1e-30);
+  if ((pc.flags & kFlagLog) != 0) {  // as heatmap::colormap_position
+    const float low = log2(max(pc.range_min, 1e-30));
+    const float high = log2(max(pc.range_max, 1e-30));
+    t = shown > 0.0 ? (log2(shown) - low) / max(high - low, 1e-30) : 0.0;
+  }
   // Entry floor(t · 256), the last one for t = 1: as core/export/colormap.h (and matplotlib).
   const int entry = clamp(int(floor(clamp(t, 0.0, 1.0) * float(kColormapEntries))), 0, kColormapEntries - 1);
   return texelFetch(colormap_table, pc.colormap * kColormapEntries + entry).rgb;

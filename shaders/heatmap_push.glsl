@@ -22,3 +22,4 @@ const int kFlagMaskCells = 1;   // hatch the cells the mask hides
 const int kFlagCausal = 2;
 const int kFlagHasGlobals = 4;
 const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
+const int kFlagLog = 16;        // the colormap spans log10(range_min) .. log10(range_max)

@@ -184,7 +184,8 @@ float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, fl
   return std::min(widest, max_height) + 2.0f * kPad;                       // rotated
 }
 
-void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption) const {
+void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,
+                             bool log_scale) const {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float size = ImGui::GetFontSize();
   const float bar_h = std::round(size * 0.6f);
@@ -214,7 +215,8 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
   };
   const std::string low = compact_number(range_min, 7);
   const std::string high = compact_number(range_max, 7);
-  const std::string middle = compact_number(0.5f * (range_min + range_max), 7);
+  const float middle_value = log_scale ? std::sqrt(range_min * range_max) : 0.5f * (range_min + range_max);
+  const std::string middle = compact_number(middle_value, 7);
   const float ends_w = text_width(font, size, low) + text_width(font, size, high);
   if (ends_w + size >= width) {  // too narrow for both ends: "±2.07" (diverging) or the top
     const bool symmetric = is_diverging(colormap) && range_min == -range_max;
@@ -227,8 +229,8 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
   tick(0.0f, low, 0.0f);
   tick(1.0f, high, 1.0f);
   // The centre (0 for scores) or the caption, when there is room between the ends.
-  const bool diverging = is_diverging(colormap);
-  const std::string centre = diverging ? middle : (caption != nullptr ? caption : "");
+  const bool diverging = is_diverging(colormap) || log_scale;  // a middle tick: 0, or the log scale's middle
+  const std::string centre = log_scale ? middle + "  (log scale)" : diverging ? middle : (caption != nullptr ? caption : "");
   if (!centre.empty() && ends_w + text_width(font, size, centre) + 2.0f * size < width) {
     if (diverging) {
       tick(0.5f, centre, 0.5f);

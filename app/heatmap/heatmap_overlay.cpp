@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/heatmap/axis_math.h"
+#include "app/heatmap/value_range.h"
 #include "app/platform/fonts.h"
 #include "core/attention/mask.h"
 
@@ -45,7 +46,6 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return;
   const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
-  const float span = std::max(spec.range_max - spec.range_min, 1e-30f);
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(r, c)) continue;
@@ -53,7 +53,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
       const std::string text = compact_number(shown, g.cell_w() > 4.5f * size ? 6 : 5);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
       if (extent.x > g.cell_w() - 3.0f) continue;
-      const Rgb background = sample(spec.colormap, (shown - spec.range_min) / span);
+      const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
       const float cx = g.col_x(static_cast<float>(c) + 0.5f);
       const float cy = g.row_y(static_cast<float>(r) + 0.5f);
       list->AddText(font, size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(cy - extent.y * 0.5f)),

@@ -38,6 +38,7 @@ enum HeatmapFlags : std::int32_t {
   kFlagCausal = 2,
   kFlagHasGlobals = 4,
   kFlagDiverging = 8,
+  kFlagLog = 16,
 };
 
 class HeatmapPipeline {

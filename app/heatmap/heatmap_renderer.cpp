@@ -242,7 +242,7 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.first = static_cast<std::int32_t>((m.offset - base) / 4);
   push.value_scale = request.value_scale;
   push.colormap = static_cast<std::int32_t>(request.colormap);
-  push.flags = is_diverging(request.colormap) ? kFlagDiverging : 0;
+  push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
   push.window = -1;
   if (request.mask != nullptr) {
     push.flags |= kFlagMaskCells | (request.mask->causal ? kFlagCausal : 0) | (mask.has_globals ? kFlagHasGlobals : 0);

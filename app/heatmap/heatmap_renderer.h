@@ -51,6 +51,7 @@ struct DrawRequest {
   Colormap colormap = Colormap::Viridis;
   const MaskSetting* mask = nullptr;  // hatch the cells this mask hides (matrix-sized mask)
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
+  bool log_scale = false;             // the colormap spans log10 of the range
 };
 
 class HeatmapRenderer {

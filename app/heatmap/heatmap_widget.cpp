@@ -114,6 +114,7 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.colormap = spec.colormap;
   request.mask = spec.mask;
   request.max_samples = spec.max_samples;
+  request.log_scale = spec.log_scale;
   if (!renderer_->add_draw(list, request)) {
     list->AddText(ImVec2(g.x0 + 4, g.y0 + 4), ImGui::GetColorU32(ImGuiCol_Text), "too large to draw on this GPU");
   }

@@ -52,6 +52,7 @@ struct HeatmapSpec {
   // Cells read per pixel and axis when each pixel covers several (the brightest wins, so thin
   // lines of high weight stay visible); 1 for thumbnails, where speed matters more.
   int max_samples = 3;
+  bool log_scale = false;  // the colormap spans log10(range_min) .. log10(range_max)
 };
 
 struct HeatmapHover {
@@ -70,7 +71,9 @@ class HeatmapWidget {
   HeatmapHover draw(const char* id, const HeatmapSpec& spec);
 
   // Horizontal colorbar with min, centre (diverging) and max ticks, `width` pixels wide.
-  void colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption) const;
+  // With `log_scale`, the colours (and the middle tick) follow log10 of the values.
+  void colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,
+                bool log_scale = false) const;
 
   // Room for labels: the widest label (capped at max_width), and the height column labels
   // need over cells `cell_px` wide (horizontal when they fit, otherwise rotated, capped).

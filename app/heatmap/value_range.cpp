@@ -31,6 +31,18 @@ ValueRange zero_to_max(const Matrix& values) {
   return {0.0f, largest > 0.0f ? std::max(largest, kFloor) : 1.0f};
 }
 
+float colormap_position(float value, ValueRange range, bool log) {
+  float t = 0.0f;
+  if (log) {
+    const float low = std::log10(std::max(range.min, 1e-30f));
+    const float high = std::log10(std::max(range.max, 1e-30f));
+    t = value > 0.0f ? (std::log10(value) - low) / std::max(high - low, 1e-30f) : 0.0f;
+  } else {
+    t = (value - range.min) / std::max(range.max - range.min, 1e-30f);
+  }
+  return std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
+}
+
 float row_max_abs(const Matrix& values, int row) {
   float largest = 0.0f;
   if (row < 0 || row >= values.rows) return largest;

@@ -17,6 +17,13 @@ ValueRange symmetric_range(const Matrix& values, float scale = 1.0f, const MaskM
 // [0, largest value] (weights with an automatic range); ±1e-6 floor as above.
 ValueRange zero_to_max(const Matrix& values);
 
+// Where `value` falls on the colormap, 0..1 (clamped): linear in [min, max], or linear in
+// log10 between them when `log` (values ≤ 0 at the bottom). The shader computes the same.
+float colormap_position(float value, ValueRange range, bool log);
+
+// The log scale of the weights: 1e-4 to 1.
+inline constexpr ValueRange kLogWeights{1e-4f, 1.0f};
+
 // Largest |value| in row `row` (bar charts); 0 for a row outside the matrix.
 float row_max_abs(const Matrix& values, int row);
 

@@ -92,8 +92,9 @@ void HeatmapsPanel::update_ranges(const UiContext& ui, int head) {
     ranges_.raw = heatmap::symmetric_range(*scores);
     ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask);
   }
-  ranges_.weights = {0.0f, 1.0f};
-  if (weights != nullptr && ui.view.weights_range == WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
+  const WeightsRange mode = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
+  ranges_.weights = mode == WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
+  if (weights != nullptr && mode == WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
 }
 
@@ -221,6 +222,7 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
     spec.range_min = ranges_.weights.min;
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
+    spec.log_scale = resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == WeightsRange::Log;
   } else if (which == HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
     spec.range_min = ranges_.scaled.min;
@@ -233,7 +235,7 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   const HeatmapHover hover = ui.heatmaps.draw(id, spec);
   ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
-                       which == HeadView::Weights ? "weight" : nullptr);
+                       which == HeadView::Weights ? "weight" : nullptr, spec.log_scale);
   handle_hover(ui, hover, head);
 }
 

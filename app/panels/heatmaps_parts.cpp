@@ -84,8 +84,10 @@ void draw_head_grid(UiContext& ui, float width, float height) {
     spec.source.host = source.host;
     spec.source.version = source.version;
     spec.colormap = ui.view.weights_colormap;
-    spec.range_min = 0.0f;
+    const bool log = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == WeightsRange::Log;
+    spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
     spec.range_max = 1.0f;
+    spec.log_scale = log;
     spec.mask = &session.problem().mask;
     spec.cells_width = side;
     spec.cells_height = side;
@@ -122,7 +124,7 @@ void draw_pinned_query(UiContext& ui, int head, float width, float height) {
   // Bars keep the 0..1 scale while their values can be read off them; with many keys each
   // weight is small, so the bars scale to the largest one (and say so).
   const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
-  const bool unit_scale = ui.view.weights_range == WeightsRange::ZeroToOne && problem.m() <= 24;
+  const bool unit_scale = resolve(ui.view.weights_range, problem.m()) == WeightsRange::ZeroToOne && problem.m() <= 24;
   char scale_note[64];
   std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
   heading("Query", "");

@@ -26,6 +26,10 @@ void colormap_items(const char* label, Colormap& chosen, bool diverging) {
   ImGui::EndMenu();
 }
 
+void weights_item(ViewState& view, const char* label, WeightsRange range) {
+  if (ImGui::MenuItem(label, nullptr, view.weights_range == range)) view.weights_range = range;
+}
+
 void layout_item(ViewState& view, const char* label, const char* shortcut, LayoutMode mode) {
   if (ImGui::MenuItem(label, shortcut, view.layout == mode)) view.layout = mode;
 }
@@ -41,8 +45,12 @@ class ViewMenu final : public Menu {
     layout_item(view, "Heatmaps and backend comparison", "F10", LayoutMode::CompareReady);
     ImGui::Separator();
     colormap_items("Weights colormap", view.weights_colormap, false);
-    if (ImGui::MenuItem("Weights on a 0..1 scale", nullptr, view.weights_range == WeightsRange::ZeroToOne)) {
-      view.weights_range = view.weights_range == WeightsRange::ZeroToOne ? WeightsRange::Auto : WeightsRange::ZeroToOne;
+    if (ImGui::BeginMenu("Weights scale")) {
+      weights_item(view, "Automatic (0 to 1; log scale beyond 40 tokens)", WeightsRange::Automatic);
+      weights_item(view, "0 to 1", WeightsRange::ZeroToOne);
+      weights_item(view, "0 to the largest weight", WeightsRange::Auto);
+      weights_item(view, "Log scale, 0.0001 to 1", WeightsRange::Log);
+      ImGui::EndMenu();
     }
     ImGui::MenuItem("Values in cells (up to 24 × 24)", nullptr, &view.show_numbers);
     ImGui::Separator();

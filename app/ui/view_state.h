@@ -19,12 +19,21 @@ enum class LayoutMode {
 const char* to_string(LayoutMode mode);  // "full", "heatmaps", "compare-ready"
 std::optional<LayoutMode> layout_mode_from_string(const std::string& name);
 
-enum class WeightsRange { ZeroToOne, Auto };
+// How weights map to the colormap: 0 to 1, 0 to the largest weight, or a log scale from 1e-4
+// to 1 (long sentences spread attention thin: on a linear scale everything looks like 0).
+// Automatic: 0 to 1 up to 40 tokens, the log scale beyond.
+enum class WeightsRange { ZeroToOne, Auto, Log, Automatic };
 
 // What the Heatmaps panel shows large for the selected head: the three steps side by side
 // (raw scores, scaled and masked scores, weights), or one of them. Auto: all three up to 40
 // tokens, the weights alone (larger, so long sentences stay labelled) beyond.
 enum class HeadView { Auto, AllThree, RawScores, ScaledScores, Weights };
+
+// WeightsRange::Automatic resolved for a matrix of `tokens` rows or columns (the larger).
+inline WeightsRange resolve(WeightsRange range, int tokens) {
+  if (range != WeightsRange::Automatic) return range;
+  return tokens <= 40 ? WeightsRange::ZeroToOne : WeightsRange::Log;
+}
 
 struct ViewState {
   int selected_head = 0;
@@ -40,7 +49,7 @@ struct ViewState {
   heatmap::Colormap weights_colormap = heatmap::Colormap::Viridis;
   heatmap::Colormap scores_colormap = heatmap::Colormap::RdBu;
   heatmap::Colormap difference_colormap = heatmap::Colormap::RdBu;
-  WeightsRange weights_range = WeightsRange::ZeroToOne;
+  WeightsRange weights_range = WeightsRange::Automatic;
   HeadView head_view = HeadView::Auto;
   bool show_numbers = true;  // values in the cells (up to 24 × 24 visible cells)
 

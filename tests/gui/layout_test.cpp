@@ -48,3 +48,17 @@ TEST(Layout, ModeNamesRoundTrip) {
 
 }  // namespace
 }  // namespace attnviz::ui
+
+namespace attnviz::ui {
+namespace {
+
+TEST(WeightsRange, AutomaticIsZeroToOneForShortSentencesAndLogBeyond) {
+  EXPECT_EQ(resolve(WeightsRange::Automatic, 18), WeightsRange::ZeroToOne);
+  EXPECT_EQ(resolve(WeightsRange::Automatic, 40), WeightsRange::ZeroToOne);
+  EXPECT_EQ(resolve(WeightsRange::Automatic, 41), WeightsRange::Log);
+  EXPECT_EQ(resolve(WeightsRange::ZeroToOne, 2048), WeightsRange::ZeroToOne);
+  EXPECT_EQ(resolve(WeightsRange::Auto, 5), WeightsRange::Auto);
+}
+
+}  // namespace
+}  // namespace attnviz::ui

@@ -47,3 +47,21 @@ TEST(RowMaxAbs, OfOneRowOnly) {
 
 }  // namespace
 }  // namespace attnviz::heatmap
+
+namespace attnviz::heatmap {
+namespace {
+
+TEST(ColormapPosition, LinearOrLogAndClamped) {
+  EXPECT_FLOAT_EQ(colormap_position(0.5f, {0.0f, 1.0f}, false), 0.5f);
+  EXPECT_FLOAT_EQ(colormap_position(-3.0f, {-4.0f, 4.0f}, false), 0.125f);
+  EXPECT_FLOAT_EQ(colormap_position(2.0f, {0.0f, 1.0f}, false), 1.0f);
+  // log10 from 1e-4 to 1: each decade a quarter of the colormap.
+  EXPECT_NEAR(colormap_position(1e-2f, kLogWeights, true), 0.5f, 1e-6f);
+  EXPECT_NEAR(colormap_position(1e-3f, kLogWeights, true), 0.25f, 1e-6f);
+  EXPECT_FLOAT_EQ(colormap_position(0.0f, kLogWeights, true), 0.0f);   // a weight of 0 at the bottom
+  EXPECT_FLOAT_EQ(colormap_position(1e-9f, kLogWeights, true), 0.0f);
+  EXPECT_FLOAT_EQ(colormap_position(1.0f, kLogWeights, true), 1.0f);
+}
+
+}  // namespace
+}  // namespace attnviz::heatmap
