@@ -31,7 +31,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kDialogPopup = "File##dialog";
+// "###" keeps one popup id while the title changes with the mode.
+constexpr const char* kOpenTitle = "Open a scenario###file-dialog";
+constexpr const char* kSaveTitle = "Save the scenario as###file-dialog";
 constexpr const char* kConfirmPopup = "Replace the current scenario?##confirm";
 
 // What File > New starts from: a short sentence that computes at once.
@@ -159,7 +161,7 @@ class FileMenu final : public Menu {
 
   void draw_dialog(UiContext& ui) {
     if (open_dialog_) {
-      ImGui::OpenPopup(kDialogPopup);
+      ImGui::OpenPopup(mode_ == DialogMode::Open ? kOpenTitle : kSaveTitle);
       open_dialog_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -167,8 +169,10 @@ class FileMenu final : public Menu {
                                     std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
                              ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(kDialogPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    ImGui::TextUnformatted(mode_ == DialogMode::Open ? "Open a scenario (.json)" : "Save the scenario as");
+    if (!ImGui::BeginPopupModal(mode_ == DialogMode::Open ? kOpenTitle : kSaveTitle, nullptr,
+                                ImGuiWindowFlags_NoSavedSettings)) {
+      return;
+    }
     draw_folder_bar();
     draw_listing(ui);
     draw_name_field(ui);
@@ -298,6 +302,13 @@ class FileMenu final : public Menu {
 
   // ---- "replace unsaved work?" ----
 
+  static std::string question(const std::optional<Replacement>& what) {
+    if (!what || what->kind == Replacement::Kind::New) return "Start a new scenario instead?";
+    const std::string prefix = "preset:";
+    if (what->source.rfind(prefix, 0) == 0) return "Open the preset \u201C" + what->source.substr(prefix.size()) + "\u201D instead?";
+    return "Open " + what->source + " instead?";
+  }
+
   void draw_confirm(UiContext& ui) {
     if (open_confirm_) {
       ImGui::OpenPopup(kConfirmPopup);
@@ -307,9 +318,7 @@ class FileMenu final : public Menu {
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (!ImGui::BeginPopupModal(kConfirmPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     ImGui::TextUnformatted("The current scenario has changes that are not saved to a file.");
-    ImGui::TextUnformatted(pending_ && pending_->kind == Replacement::Kind::Load
-                               ? ("Open " + pending_->source + " instead?").c_str()
-                               : "Start a new scenario instead?");
+    ImGui::TextUnformatted(question(pending_).c_str());
     const float w = ImGui::GetFontSize() * 7.0f;
     if (ImGui::Button("Replace", ImVec2(w, 0.0f))) {
       ImGui::CloseCurrentPopup();

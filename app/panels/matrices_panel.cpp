@@ -1,6 +1,6 @@
 // Matrices panel: the embeddings X and the weights W_Q, W_K, W_V (and W_O), with each head's
-// slice tinted in its own colour. Up to 16 × 16 an editable grid (drag a number, or
-// double-click it and type); larger matrices as a heatmap (click a cell to type its value).
+// slice tinted in its own colour. Up to 16 × 16 an editable grid (drag a number sideways, or
+// click it and type); larger matrices as a heatmap (click a cell to type its value).
 // Tools: randomise (seed), scale, zero, identity, back to generated. A typed value that is not
 // a finite number is refused in place with the reason.
 
@@ -302,7 +302,8 @@ class MatricesPanel final : public Panel {
     }
   }
 
-  // One number: drag to change it, double-click to type it.
+  // One number: drag to change it, click it (without dragging) to type it. A click rather than
+  // a double-click, so typing works at any frame rate (software rendering is slow).
   void draw_cell(UiContext& ui, const Cell& cell, const Matrix& m) {
     ImGui::PushID(cell.row * 4096 + cell.col);
     ImGui::SetNextItemWidth(-FLT_MIN);
@@ -316,10 +317,15 @@ class MatricesPanel final : public Panel {
     if (ImGui::DragFloat("##v", &value, speed, 0.0f, 0.0f, "%.2f", ImGuiSliderFlags_NoInput)) {
       set_value(ui, cell, m, value, "drag:" + cell_name(cell));
     }
-    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
-    if (ImGui::IsItemHovered()) {
-      if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) start_typing(cell, value);
-      else ImGui::SetTooltip("%s = %s\nDrag to change, double-click to type", cell_name(cell).c_str(), format_float(value).c_str());
+    if (ImGui::IsItemDeactivated()) {
+      ui.document.end_merge();
+      const ImGuiIO& io = ImGui::GetIO();
+      const bool dragged = io.MouseDragMaxDistanceSqr[0] >= io.MouseDragThreshold * io.MouseDragThreshold;
+      if (!dragged && ImGui::IsItemHovered()) start_typing(cell, m.at(cell.row, cell.col));
+    }
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
+      ImGui::SetTooltip("%s = %s\nDrag sideways to change it, click to type a value", cell_name(cell).c_str(),
+                        format_float(value).c_str());
     }
     ImGui::PopID();
   }
@@ -409,6 +415,9 @@ class MatricesPanel final : public Panel {
     spec.cells_height = std::clamp(std::max(spec.cells_width * static_cast<float>(m.rows) / static_cast<float>(m.cols), readable),
                                    60.0f, ImGui::GetFontSize() * 20.0f);
     spec.zoom = &zoom_[slot];
+    // Numbers only when every cell can hold one (else a few short ones like "0" look stray).
+    const heatmap::CellWindow shown = heatmap::clamp_window(zoom_[slot], m.rows, m.cols);
+    spec.numbers = spec.cells_width / shown.cols >= ImGui::CalcTextSize("-0.00").x;
     spec.highlight_token = token_rows ? ui.view.hovered_token : -1;
     spec.pinned_row = selected_ && selected_->id == id ? selected_->row : -1;
 

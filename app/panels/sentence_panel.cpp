@@ -22,6 +22,8 @@ namespace {
 // Chips beyond this are summarised: thousands of buttons would cost more than the heatmaps.
 // Any token can still be made global by its index in the Mask panel.
 constexpr int kMaxChips = 400;
+constexpr int kMaxChipLines = 6;     // more lines of chips scroll
+float chip_spacing() { return ImGui::GetStyle().ItemSpacing.x * 0.6f; }
 
 constexpr TokenizerMode kModes[] = {TokenizerMode::Words, TokenizerMode::WordsNoPunct, TokenizerMode::Chars};
 const char* mode_label(TokenizerMode mode) {
@@ -106,27 +108,52 @@ class SentencePanel final : public Panel {
     ImGui::TextWrapped("%zu tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
                        tokens.size());
     ImGui::PopStyleColor();
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const float spacing = style.ItemSpacing.x * 0.6f;
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
+    // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line_h = ImGui::GetTextLineHeight() + style.FramePadding.y * 2 + style.ItemSpacing.y;
+    const int lines = chip_lines(shown, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
+    const bool scrolls = lines > kMaxChipLines;
+    if (scrolls) {
+      ImGui::BeginChild("##chips", ImVec2(0.0f, line_h * static_cast<float>(kMaxChipLines) + style.WindowPadding.y), false);
+    }
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     float last_right = -1.0f;
     for (int i = 0; i < shown; ++i) {
       const ImVec2 size = chip_size(tokens[static_cast<std::size_t>(i)], i);
-      if (last_right >= 0.0f && edits::chip_fits_on_line(last_right, spacing, size.x, right_edge)) {
-        ImGui::SameLine(0.0f, spacing);
+      if (last_right >= 0.0f && edits::chip_fits_on_line(last_right, chip_spacing(), size.x, right_edge)) {
+        ImGui::SameLine(0.0f, chip_spacing());
       }
       draw_chip(ui, tokens[static_cast<std::size_t>(i)], i, size, is_global(mask, i));
       last_right = ImGui::GetItemRectMax().x;
     }
+    if (scrolls) ImGui::EndChild();
     if (shown < static_cast<int>(tokens.size())) {
-      ImGui::TextDisabled("\xE2\x80\xA6 and %d more (make any of them global by index in the Mask panel)",
-                          static_cast<int>(tokens.size()) - shown);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("\xE2\x80\xA6 and %d more tokens: make any of them global by its index in the Mask panel",
+                         static_cast<int>(tokens.size()) - shown);
+      ImGui::PopStyleColor();
     }
     if (const auto& source = ui.document.scenario().source) {
       ImGui::TextWrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
                          source->sentence.c_str());
     }
+  }
+
+  // How many lines the first `count` chips take in `width` pixels (as draw_chips flows them).
+  [[nodiscard]] int chip_lines(int count, float width) const {
+    int lines = count > 0 ? 1 : 0;
+    float x = -1.0f;
+    for (int i = 0; i < count; ++i) {
+      const float w = chip_size(tokens_.tokens[static_cast<std::size_t>(i)], i).x;
+      if (x >= 0.0f && edits::chip_fits_on_line(x, chip_spacing(), w, width)) {
+        x += chip_spacing() + w;
+      } else {
+        if (x >= 0.0f) ++lines;
+        x = w;
+      }
+    }
+    return lines;
   }
 
   // A chip: the token's index, small, then its text.
