@@ -421,9 +421,10 @@ class MatricesPanel final : public Panel {
     spec.highlight_token = token_rows ? ui.view.hovered_token : -1;
     spec.pinned_row = selected_ && selected_->id == id ? selected_->row : -1;
 
-    const float band_h = ImGui::GetTextLineHeight() + 2.0f;
+    const bool has_heads = edits::head_slice_size(id, problem_->d_k, problem_->d_v) > 0;
+    const float band_h = has_heads ? ImGui::GetTextLineHeight() + 2.0f : 0.0f;
     const ImVec2 band_origin = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(avail, band_h));  // the head band above the cells
+    if (has_heads) ImGui::Dummy(ImVec2(avail, band_h));  // the head band above the cells
     const heatmap::HeatmapHover hover = ui.heatmaps.draw("##matrix", spec);
     draw_head_band(id, m, spec, band_origin, band_h);
 
