@@ -6,7 +6,7 @@
 namespace attnviz::heatmap {
 namespace {
 
-constexpr float kFloor = 1e-6f;
+constexpr float kFloor = 1e-12f;  // small enough for Vulkan − Eigen differences (~1e-7)
 
 }  // namespace
 

@@ -11,10 +11,10 @@ struct ValueRange {
 };
 
 // Symmetric around 0: ±(largest |scale · value|), counting only the cells `visible` allows
-// (all when null). Never empty: a matrix of zeros gets ±1, tiny ones a floor of 1e-6.
+// (all when null). Never empty: a matrix of zeros gets ±1, tiny ones a floor of 1e-12.
 ValueRange symmetric_range(const Matrix& values, float scale = 1.0f, const MaskMatrix* visible = nullptr);
 
-// [0, largest value] (weights with an automatic range); ±1e-6 floor as above.
+// [0, largest value] (weights with an automatic range); a 1e-12 floor as above.
 ValueRange zero_to_max(const Matrix& values);
 
 // Where `value` falls on the colormap, 0..1 (clamped): linear in [min, max], or linear in
