@@ -74,7 +74,10 @@ void masked_softmax(const Matrix& scores, const RowMajor& visible, float scale, 
   const ConstMap s = view(scores);
   MutableMap w = view(weights);
   const float minus_infinity = -std::numeric_limits<float>::infinity();
-#pragma omp parallel for schedule(static)
+  // Small matrices (the window's usual sentences) stay on one thread: waking an OpenMP team
+  // costs more than the work, and on a busy machine its spinning threads cost tens of ms.
+  const bool worth_threads = static_cast<long long>(s.rows()) * s.cols() >= 64 * 1024;
+#pragma omp parallel for schedule(static) if (worth_threads)
   for (int i = 0; i < s.rows(); ++i) {
     const auto seen = visible.row(i).array() > 0.0f;
     const RowArray scaled = s.row(i).array() * scale;
