@@ -1,0 +1,66 @@
+#include "app/export_ui/export_runner.h"
+
+#include <exception>
+#include <stdexcept>
+#include <system_error>
+
+#include "core/common/error.h"
+
+namespace attnviz::export_ui {
+namespace {
+
+// A path without a file extension names a folder, even for a single file (the window's
+// "Save to" field): created when missing, so the file goes in under its own name.
+void create_folder_if_meant(const std::filesystem::path& out) {
+  std::error_code error;
+  if (out.has_extension() || std::filesystem::exists(out, error)) return;
+  std::filesystem::create_directories(out, error);
+  if (error) throw std::runtime_error("cannot create the folder " + out.string() + ": " + error.message());
+}
+
+}  // namespace
+
+std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const exporting::ExportSource& source) {
+  std::vector<exporting::ExportedFile> files;
+  for (const ExportRequest& request : plan.requests) {
+    std::vector<exporting::ExportedFile> part = exporting::render_export(request, source);
+    for (exporting::ExportedFile& file : part) files.push_back(std::move(file));
+  }
+  return files;
+}
+
+std::string list_names(const std::vector<std::filesystem::path>& paths, std::size_t shown) {
+  std::string text;
+  const std::size_t named = paths.size() <= shown + 1 ? paths.size() : shown;
+  for (std::size_t i = 0; i < named; ++i) {
+    if (i > 0) text += i + 1 == named && named == paths.size() ? " and " : ", ";
+    text += paths[i].filename().string();
+  }
+  if (named < paths.size()) text += " and " + std::to_string(paths.size() - named) + " more";
+  return text;
+}
+
+ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
+                         ui::Notices& notices) {
+  ExportOutcome outcome;
+  try {
+    if (out.empty()) throw InputError("Export", "save to", "is empty: type a folder or a file name");
+    // Everything is rendered before the first byte is written: a bad choice writes nothing.
+    const std::vector<exporting::ExportedFile> files = render_plan(plan, source);
+    create_folder_if_meant(out);
+    outcome.written = exporting::write_export(files, out, "Export");
+    outcome.ok = true;
+    const std::filesystem::path where = outcome.written.size() == 1 ? outcome.written.front().parent_path() : out;
+    outcome.message = "Exported " + list_names(outcome.written) + " to " + (where.empty() ? "." : where.string());
+    notices.post(ui::NoticeLevel::Info, outcome.message);
+  } catch (const std::exception& error) {
+    // InputError (a choice that does not fit), std::runtime_error (the OS refused: no such
+    // folder, read-only, disk full; core names the path), std::bad_alloc (an image too large).
+    outcome.ok = false;
+    outcome.message = std::string("Export failed: ") + error.what();
+    notices.post(ui::NoticeLevel::Error, outcome.message);
+  }
+  return outcome;
+}
+
+}  // namespace attnviz::export_ui

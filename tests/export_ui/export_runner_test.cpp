@@ -1,0 +1,158 @@
+// Writing the window's exports: files land where "Save to" says, and every failure (a folder
+// that cannot exist, a read-only file system, a bad choice) becomes an error notice with the
+// reason, leaving no file, half-written or whole, behind.
+#include "app/export_ui/export_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/cli/run_attnviz.h"
+
+namespace attnviz::export_ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Two tokens, one head: enough for CSV and NPY (no font needed).
+struct Small {
+  Problem problem;
+  Result result;
+  ui::ViewState view;
+  exporting::ExportSource source;
+
+  Small() {
+    problem.x = Matrix(2, 1);
+    problem.xs = Matrix(2, 1);
+    problem.tokens = problem.source_tokens = {"a", "b"};
+    result.tokens = result.source_tokens = problem.tokens;
+    result.mask = MaskMatrix{2, 2, {1, 1, 1, 1}};
+    result.heads.push_back(HeadResult{Matrix(2, 2, 1.0f), Matrix(2, 2, 0.5f), Matrix(2, 1, 0.0f)});
+    source.result = &result;
+  }
+  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false}; }
+  [[nodiscard]] ExportPlan plan(ExportFormat format) const {
+    ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown());
+    choices.format = format;
+    return plan_export(choices, shown());
+  }
+};
+
+class ExportRunner : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::scratch_dir("export-runner"); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  [[nodiscard]] std::vector<fs::path> files_in(const fs::path& dir) const {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) found.push_back(entry.path());
+    return found;
+  }
+
+  fs::path dir_;
+  ui::Notices notices_;
+};
+
+TEST_F(ExportRunner, AFolderWithoutExtensionIsCreatedAndTheFileNamedForWhatItHolds) {
+  const Small s;
+  const fs::path out = dir_ / "slides";
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Csv), s.source, out, notices_);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  ASSERT_EQ(outcome.written, std::vector<fs::path>{out / "weights_head0.csv"});
+  EXPECT_EQ(testing::read_text(out / "weights_head0.csv"), "query \\ key,a,b\r\na,0.5,0.5\r\nb,0.5,0.5\r\n");
+  ASSERT_EQ(notices_.all().size(), 1u);
+  EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Info);
+  EXPECT_NE(notices_.all().front().text.find("weights_head0.csv"), std::string::npos);
+}
+
+TEST_F(ExportRunner, AFileNameIsUsedAsGiven) {
+  const Small s;
+  const fs::path out = dir_ / "mine.npy";
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Npy), s.source, out, notices_);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  EXPECT_EQ(outcome.written, std::vector<fs::path>{out});
+  EXPECT_EQ(fs::file_size(out), 128u + 4u * 4u);  // NPY v1 header padded to 128 bytes, 4 float32
+}
+
+TEST_F(ExportRunner, AnUnwritableFolderIsAnErrorNoticeAndLeavesNothing) {
+  const Small s;
+  const fs::path blocker = dir_ / "a-file";
+  std::ofstream(blocker) << "not a folder";
+  const fs::path out = blocker / "inside" / "weights.csv";  // a folder cannot live in a file
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Csv), s.source, out, notices_);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.message.find(out.string()), std::string::npos) << outcome.message;
+  ASSERT_EQ(notices_.all().size(), 1u);
+  EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Error);
+  EXPECT_EQ(notices_.all().front().text, outcome.message);
+  EXPECT_EQ(files_in(dir_), std::vector<fs::path>{blocker});  // no temporary, no folder
+  EXPECT_EQ(testing::read_text(blocker), "not a folder");
+}
+
+TEST_F(ExportRunner, AFolderThatCannotBeCreatedIsAnErrorNotice) {
+  const Small s;
+  const fs::path blocker = dir_ / "a-file";
+  std::ofstream(blocker) << "x";
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Csv), s.source, blocker / "folder", notices_);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.message.find("cannot create the folder"), std::string::npos) << outcome.message;
+  EXPECT_EQ(files_in(dir_), std::vector<fs::path>{blocker});
+}
+
+TEST_F(ExportRunner, AReadOnlyFileSystemIsAnErrorNotice) {
+  // /proc refuses new files even to root (chmod-based tests would not fail as root).
+  const Small s;
+  const fs::path out = "/proc/attnviz-export-test.csv";
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Csv), s.source, out, notices_);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.message.find(out.string()), std::string::npos) << outcome.message;
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_EQ(notices_.all().size(), 1u);
+  EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Error);
+}
+
+TEST_F(ExportRunner, ABadChoiceWritesNothingAndSaysWhich) {
+  const Small s;
+  ExportChoices choices = choices_for_heatmap(Quantity::Weights, s.shown());
+  choices.format = ExportFormat::Csv;
+  choices.heads = HeadsChoice::List;
+  choices.head_list = "0,3";  // the scenario has one head
+  const fs::path out = dir_ / "never";
+  const ExportOutcome outcome = run_export(plan_export(choices, s.shown()), s.source, out, notices_);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.message.find("head 3"), std::string::npos) << outcome.message;
+  EXPECT_FALSE(fs::exists(out));  // rendering fails before any folder or file is made
+}
+
+TEST_F(ExportRunner, AnEmptyPathIsRefused) {
+  const Small s;
+  const ExportOutcome outcome = run_export(s.plan(ExportFormat::Csv), s.source, "", notices_);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.message.find("save to"), std::string::npos) << outcome.message;
+}
+
+TEST_F(ExportRunner, SeveralFilesGoIntoTheFolderAndAreListed) {
+  Small s;
+  s.result.heads.push_back(s.result.heads.front());
+  ExportChoices choices = choices_for_all(s.shown());
+  choices.format = ExportFormat::Csv;
+  choices.heads = HeadsChoice::All;
+  const ExportOutcome outcome = run_export(plan_export(choices, s.shown()), s.source, dir_ / "all", notices_);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  // scores, scaled, weights, context for two heads, and one mask.
+  EXPECT_EQ(outcome.written.size(), 9u);
+  EXPECT_TRUE(fs::exists(dir_ / "all" / "mask.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "all" / "context_head1.csv"));
+  EXPECT_NE(outcome.message.find("and 6 more"), std::string::npos) << outcome.message;
+}
+
+TEST(ExportNames, ListsAFewThenCounts) {
+  EXPECT_EQ(list_names({"/a/x.png"}), "x.png");
+  EXPECT_EQ(list_names({"/a/x.png", "/a/y.png"}), "x.png and y.png");
+  EXPECT_EQ(list_names({"w", "x", "y", "z"}), "w, x, y and z");
+  EXPECT_EQ(list_names({"v", "w", "x", "y", "z"}), "v, w, x and 2 more");
+}
+
+}  // namespace
+}  // namespace attnviz::export_ui
