@@ -18,6 +18,7 @@
 #include <system_error>
 #include <vector>
 
+#include "app/export_ui/export_ui.h"
 #include "app/panels/edits/file_listing.h"
 #include "app/panels/edits/panel_palette.h"
 #include "app/panels/input_panels.h"
@@ -79,6 +80,8 @@ class FileMenu final : public Menu {
       ImGui::EndMenu();
     }
     ImGui::Separator();
+    if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) export_ui::open_export_all(ui);  // app/export_ui
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) request_quit();
   }
 
@@ -90,6 +93,7 @@ class FileMenu final : public Menu {
     if (ctrl_pressed(GLFW_KEY_Q, false)) request_quit();
     draw_dialog(ui);
     draw_confirm(ui);
+    export_ui::update(ui);  // Ctrl+E and the Export dialog
   }
 
  private:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_parts.h"
@@ -191,7 +192,9 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   const HeadMatrix matrix = which == HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
-  const float title_w = g.cells_w + 8.0f * ui.ui_scale;  // up to the next heatmap
+  // Up to the next heatmap, short of the Export button at the line's end (app/export_ui).
+  const float export_w = export_ui::heatmap_export_button(ui, export_ui::quantity_for(which), g.cells_w);
+  const float title_w = g.cells_w + 8.0f * ui.ui_scale - export_w;
   if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ", title_w);
   if (which == HeadView::ScaledScores) {
     heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str(), title_w);
@@ -237,6 +240,7 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
                        which == HeadView::Weights ? "weight" : nullptr, spec.log_scale);
   handle_hover(ui, hover, head);
+  export_ui::heatmap_hover_actions(ui, export_ui::quantity_for(which), hover.hovered);  // Ctrl+C: copy as CSV
 }
 
 void HeatmapsPanel::handle_hover(UiContext& ui, const HeatmapHover& hover, int head) {
@@ -293,7 +297,8 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
   }
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
-  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale);
+  const float export_w = export_ui::heatmap_export_button(ui, exporting::Quantity::Context, g.cells_w);
+  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale - export_w);
   ImGui::SetCursorPosX(x);
   const compute::MatrixSource source = session.head_matrix(head, HeadMatrix::Context);
   HeatmapSpec spec;
@@ -325,6 +330,7 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
     ImGui::Text("component %d = %.5g", hover.col, static_cast<double>(values->at(hover.row, hover.col)));
     ImGui::EndTooltip();
   }
+  export_ui::heatmap_hover_actions(ui, exporting::Quantity::Context, hover.hovered);  // Ctrl+C: copy as CSV
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
 }

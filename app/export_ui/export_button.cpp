@@ -1,0 +1,103 @@
+// The Export button in a heatmap's title line and Copy as CSV (its menu, or Ctrl+C over the
+// heatmap). The button is a small grey glyph (a frame only when hovered), so the title keeps
+// its formula and a row of three heatmaps does not read as a toolbar.
+
+#include <imgui.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <string>
+
+#include "app/compute/compute_session.h"
+#include "app/export_ui/export_ui.h"
+#include "app/export_ui/window_source.h"
+#include "app/ui/notices.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::export_ui {
+namespace {
+
+std::string popup_id(Quantity quantity) { return std::string("##export_menu_") + exporting::quantity_name(quantity); }
+
+// A "save to disk" glyph: an arrow down into an open tray, drawn (the fonts may lack one).
+// Grey like the formulas beside it, dark with a light frame when hovered.
+void draw_export_icon(ImVec2 at, float side, bool hovered, float scale) {
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (hovered) {
+    list->AddRectFilled(at, ImVec2(at.x + side, at.y + side), ImGui::GetColorU32(ImGuiCol_ButtonHovered), style.FrameRounding);
+  }
+  const ImU32 colour = ImGui::GetColorU32(hovered ? ImGuiCol_Text : ImGuiCol_TextDisabled);
+  const float thick = std::max(1.5f * scale, 1.0f);
+  const float cx = std::round(at.x + side * 0.5f) + 0.5f;
+  const auto y = [&](float f) { return at.y + side * f; };
+  const auto x = [&](float f) { return at.x + side * f; };
+  list->AddLine(ImVec2(cx, y(0.14f)), ImVec2(cx, y(0.62f)), colour, thick);
+  list->AddLine(ImVec2(x(0.30f), y(0.42f)), ImVec2(cx, y(0.64f)), colour, thick);
+  list->AddLine(ImVec2(x(0.70f), y(0.42f)), ImVec2(cx, y(0.64f)), colour, thick);
+  const ImVec2 tray[] = {ImVec2(x(0.16f), y(0.60f)), ImVec2(x(0.16f), y(0.84f)), ImVec2(x(0.84f), y(0.84f)),
+                         ImVec2(x(0.84f), y(0.60f))};
+  list->AddPolyline(tray, 4, colour, ImDrawFlags_None, thick);
+}
+
+}  // namespace
+
+float heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_width) {
+  if (!ui.session.has_result()) return 0.0f;
+  const float side = std::round(ImGui::GetFontSize() * 1.1f);
+  const ImVec2 saved = ImGui::GetCursorPos();
+  ImGui::SetCursorPos(ImVec2(saved.x + line_width - side, saved.y));
+  ImGui::PushID(exporting::quantity_name(quantity));
+  const bool clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
+  const bool hovered = ImGui::IsItemHovered();
+  draw_export_icon(ImGui::GetItemRectMin(), side, hovered, ui.ui_scale);
+  if (hovered) {
+    ImGui::SetTooltip("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
+                      quantity_label(quantity), ui.view.selected_head);
+  }
+  const std::string menu = popup_id(quantity);
+  if (clicked) ImGui::OpenPopup(menu.c_str());
+  if (ImGui::BeginPopup(menu.c_str())) {
+    if (ImGui::MenuItem("Export\xE2\x80\xA6")) open_export(ui, quantity);
+    if (ImGui::MenuItem("Copy as CSV", "Ctrl+C over it")) copy_as_csv(ui, quantity);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) open_export_all(ui);
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+  ImGui::SetCursorPos(saved);
+  return side + 4.0f * ui.ui_scale;
+}
+
+void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
+  if (!hovered || !ui.session.has_result()) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && !io.KeyShift && !io.KeyAlt && !io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false)) {
+    copy_as_csv(ui, quantity);
+  }
+  // Appends to the panel's tooltip of the hovered cell (ImGui merges tooltips of one frame).
+  ImGui::BeginTooltip();
+  ImGui::TextDisabled("Ctrl+C copies this matrix as CSV");
+  ImGui::EndTooltip();
+}
+
+void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
+  if (!ui.session.has_result()) return;
+  try {
+    const ShownState shown = shown_state(ui);
+    const std::string csv = csv_as_shown(quantity, shown, export_source(ui));
+    ImGui::SetClipboardText(csv.c_str());
+    const std::optional<exporting::CellWindow> window = shown_window(quantity, shown);
+    ui.notices.post(ui::NoticeLevel::Info, std::string("Copied the ") + quantity_label(quantity) + " of head " +
+                                               std::to_string(shown.view.selected_head) +
+                                               (window ? " (the zoomed cells)" : "") + " as CSV");
+  } catch (const std::exception& error) {
+    ui.notices.post(ui::NoticeLevel::Error, std::string("Copy as CSV failed: ") + error.what());
+  }
+}
+
+}  // namespace attnviz::export_ui

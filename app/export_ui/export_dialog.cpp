@@ -1,0 +1,322 @@
+// The Export dialog: the choices of `attnviz export` (what, heads, format, colormap, range,
+// zoom, cell size, dpi, values, title, grid) and where to save, started from what the window
+// shows. One dialog for the whole window (like ImGui's own state), opened from a heatmap's
+// Export button, File > Export… or Ctrl+E.
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "app/compute/compute_session.h"
+#include "app/export_ui/export_runner.h"
+#include "app/export_ui/export_ui.h"
+#include "app/export_ui/window_source.h"
+#include "app/ui/view_state.h"
+#include "core/common/error.h"
+#include "core/export/colormap.h"
+
+namespace attnviz::export_ui {
+namespace {
+
+constexpr const char* kPopup = "Export##export_dialog";
+
+struct DialogState {
+  bool open_requested = false;
+  ExportChoices choices;
+  std::string out;          // "Save to": a folder, or a file name for one file
+  std::string error;        // the last failure, shown in the dialog
+};
+
+DialogState& dialog() {
+  static DialogState state;  // one Export dialog per window, like ImGui's own state
+  return state;
+}
+
+std::string working_directory() {
+  std::error_code error;
+  const std::filesystem::path cwd = std::filesystem::current_path(error);
+  return error ? std::string(".") : cwd.string();
+}
+
+// The next export starts in the folder of the last one (never over its file).
+void remember_folder(const ExportOutcome& outcome, const std::string& out) {
+  const std::filesystem::path folder = outcome.written.size() == 1 ? outcome.written.front().parent_path() : std::filesystem::path(out);
+  dialog().out = folder.empty() ? working_directory() : folder.string();
+}
+
+void open_with(ExportChoices choices) {
+  DialogState& state = dialog();
+  state.choices = std::move(choices);
+  if (state.out.empty()) state.out = working_directory();
+  state.error.clear();
+  state.open_requested = true;
+}
+
+float label_width() { return ImGui::GetFontSize() * 6.5f; }
+
+void row_label(const char* text, const char* option) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(text);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("attnviz export %s", option);
+  ImGui::SameLine(label_width());
+}
+
+bool contains(const std::vector<Quantity>& list, Quantity q) { return std::find(list.begin(), list.end(), q) != list.end(); }
+
+void draw_what(ExportChoices& c, const ShownState& shown) {
+  row_label("What", "--what");
+  const Quantity all[] = {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context, Quantity::Diff};
+  for (const Quantity q : all) {
+    bool on = contains(c.what, q);
+    ImGui::BeginDisabled(q == Quantity::Diff && !shown.has_difference);
+    if (ImGui::Checkbox(quantity_label(q), &on)) {
+      std::vector<Quantity> next;
+      for (const Quantity k : all) {  // keep the command line's order
+        if (k == q ? on : contains(c.what, k)) next.push_back(k);
+      }
+      c.what = next;
+    }
+    if (q == Quantity::Diff && !shown.has_difference && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("Needs both backends: Backend panel > both");
+    }
+    ImGui::EndDisabled();
+    if (q == Quantity::Weights) ImGui::SetCursorPosX(label_width());  // second line
+    else if (q != Quantity::Diff) ImGui::SameLine();
+  }
+}
+
+void draw_heads(ExportChoices& c, const ShownState& shown) {
+  row_label("Heads", "--heads");
+  int choice = static_cast<int>(c.heads);
+  const std::string shown_label = "head " + std::to_string(shown.view.selected_head) + " (shown)";
+  ImGui::RadioButton(shown_label.c_str(), &choice, static_cast<int>(HeadsChoice::Shown));
+  ImGui::SameLine();
+  ImGui::RadioButton("all", &choice, static_cast<int>(HeadsChoice::All));
+  ImGui::SameLine();
+  ImGui::RadioButton("these:", &choice, static_cast<int>(HeadsChoice::List));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  if (ImGui::InputTextWithHint("##heads", "0,2", &c.head_list)) choice = static_cast<int>(HeadsChoice::List);
+  c.heads = static_cast<HeadsChoice>(choice);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  ImGui::BeginDisabled(!exporting::is_image(c.format));
+  ImGui::Checkbox("grid: the heads in one image", &c.grid);
+  ImGui::EndDisabled();
+}
+
+void draw_format(ExportChoices& c) {
+  row_label("Format", "--format");
+  int format = static_cast<int>(c.format);
+  const char* names[] = {"PNG", "SVG", "CSV", "NPY", "JSON"};
+  for (int i = 0; i < 5; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::RadioButton(names[i], &format, i);
+  }
+  c.format = static_cast<ExportFormat>(format);
+}
+
+// "0 to 1", "-0.32 to 0.32", or "each heatmap's own" when several matrices are chosen.
+std::string shown_range_text(const ExportChoices& c, const ShownState& shown) {
+  if (c.what.size() != 1) return "each heatmap's own";
+  const std::optional<std::pair<float, float>> range = shown_range(c.what.front(), shown, {shown.view.selected_head});
+  if (!range) return "from the exported values";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g to %.3g", static_cast<double>(range->first), static_cast<double>(range->second));
+  return text;
+}
+
+void draw_colours(ExportChoices& c, const ShownState& shown) {
+  row_label("Colormap", "--colormap");
+  std::string maps = "as shown (each heatmap's own)";
+  if (c.what.size() == 1) {
+    const std::optional<ColormapId> own = shown_colormap(c.what.front(), shown.view);
+    maps = std::string("as shown (") + (own ? exporting::colormap(*own).name().c_str() : "export's default") + ")";
+  }
+  using namespace std::string_literals;  // "..."s keeps the \0 separators Combo reads
+  maps += "\0viridis\0magma\0cividis\0rdbu (diverging)\0"s;
+  int map = c.colormap ? static_cast<int>(*c.colormap) + 1 : 0;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+  if (ImGui::Combo("##colormap", &map, maps.c_str())) c.colormap = map == 0 ? std::nullopt : std::optional(static_cast<ColormapId>(map - 1));
+
+  row_label("Range", "--range");
+  int range = static_cast<int>(c.range);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+  ImGui::Combo("##range", &range, "as shown\0auto (from the exported values)\0from .. to\0");
+  c.range = static_cast<RangeChoice>(range);
+  if (c.range == RangeChoice::AsShown) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", shown_range_text(c, shown).c_str());
+  }
+  if (c.range == RangeChoice::Custom) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::InputFloat("##low", &c.range_low, 0.0f, 0.0f, "%g");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("to");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::InputFloat("##high", &c.range_high, 0.0f, 0.0f, "%g");
+  }
+}
+
+void draw_zoom(ExportChoices& c, const ShownState& shown) {
+  row_label("Cells", "--rows, --cols");
+  const std::optional<exporting::CellWindow> window = shown_window(Quantity::Weights, shown);
+  if (!window) {
+    ImGui::TextDisabled("all rows and columns (zoom in with the wheel to export a part)");
+    return;
+  }
+  const auto end = [](int value, int total) { return value == exporting::CellWindow::kToEnd ? total : value; };
+  const std::string label = "only the zoomed cells: rows " + std::to_string(window->row_begin) + "-" +
+                            std::to_string(end(window->row_end, shown.problem.n()) - 1) + ", columns " +
+                            std::to_string(window->col_begin) + "-" + std::to_string(end(window->col_end, shown.problem.m()) - 1);
+  ImGui::Checkbox(label.c_str(), &c.zoom_as_shown);
+}
+
+void draw_sizes(ExportChoices& c) {
+  row_label("Cell size", "--cell, --dpi");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  ImGui::InputInt("px (0: auto)##cell", &c.cell_px, 0, 0);
+  c.cell_px = std::clamp(c.cell_px, 0, 1000);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  ImGui::InputInt("dpi##dpi", &c.dpi, 0, 0);
+  c.dpi = std::clamp(c.dpi, 10, 2400);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  int values = static_cast<int>(c.values);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  ImGui::Combo("values in cells##values", &values, "auto\0on\0off\0");
+  c.values = static_cast<ValuesMode>(values);
+
+  row_label("Title", "--title");
+  ImGui::SetNextItemWidth(-1.0f);
+  ImGui::InputTextWithHint("##title", "the scenario's title", &c.title);
+}
+
+void finish(ui::UiContext& ui) {
+  DialogState& state = dialog();
+  state.error.clear();
+  ExportPlan plan;
+  try {
+    plan = plan_export(state.choices, shown_state(ui));
+  } catch (const InputError& error) {
+    state.error = error.what();
+    return;
+  }
+  if (plan.requests.empty()) {
+    state.error = "Tick at least one matrix under What.";
+    return;
+  }
+  const ExportOutcome outcome = run_export(plan, export_source(ui), state.out, ui.notices);
+  if (!outcome.ok) {
+    state.error = outcome.message;
+    return;
+  }
+  remember_folder(outcome, state.out);
+  ImGui::CloseCurrentPopup();
+}
+
+void draw_save_row(ui::UiContext& ui) {
+  DialogState& state = dialog();
+  row_label("Save to", "--out");
+  ImGui::SetNextItemWidth(-1.0f);
+  const bool entered = ImGui::InputText("##out", &state.out, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetCursorPosX(label_width());
+  ImGui::TextDisabled("A folder (created when missing; files named like weights_head0.png) or one file's name");
+  if (!state.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.12f, 0.10f, 1.0f));
+    ImGui::TextWrapped("%s", state.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  const float w = ImGui::GetFontSize() * 6.0f;
+  if (ImGui::Button("Export", ImVec2(w, 0.0f)) || entered) finish(ui);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    ImGui::CloseCurrentPopup();
+  }
+}
+
+void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownState& shown) {
+  std::vector<std::string> notes;
+  try {
+    notes = plan_export(c, shown).notes;
+  } catch (const InputError&) {
+    // reported when Export is pressed
+  }
+  if (!ui.session.error().empty()) {
+    notes.push_back("The scenario has an error; the heatmaps, and so the export, show the last result that could be computed.");
+  }
+  for (const std::string& note : notes) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.70f, 0.42f, 0.02f, 1.0f));
+    ImGui::TextWrapped("%s", note.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void draw_dialog(ui::UiContext& ui) {
+  DialogState& state = dialog();
+  if (state.open_requested) {
+    ImGui::OpenPopup(kPopup);
+    state.open_requested = false;
+  }
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  // Height 0 fits the contents every frame (an error line appears and goes).
+  ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 50.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
+  if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  if (!ui.session.has_result()) {
+    ImGui::TextUnformatted("Nothing to export yet: the scenario has not been computed.");
+    if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+    return;
+  }
+  const ShownState shown = shown_state(ui);
+  ExportChoices& c = state.choices;
+  ImGui::TextDisabled("As the heatmaps show it; the same choices as attnviz export (hover a name for its option).");
+  ImGui::Spacing();
+  draw_what(c, shown);
+  draw_heads(c, shown);
+  draw_format(c);
+  ImGui::BeginDisabled(!exporting::is_image(c.format));
+  draw_colours(c, shown);
+  ImGui::EndDisabled();
+  draw_zoom(c, shown);
+  ImGui::BeginDisabled(!exporting::is_image(c.format));
+  draw_sizes(c);
+  ImGui::EndDisabled();
+  draw_notes(ui, c, shown);
+  ImGui::Separator();
+  draw_save_row(ui);
+  ImGui::EndPopup();
+}
+
+bool ctrl_e_pressed() {
+  const ImGuiIO& io = ImGui::GetIO();
+  return io.KeyCtrl && !io.KeyShift && !io.KeyAlt && ImGui::IsKeyPressed(GLFW_KEY_E, false);
+}
+
+}  // namespace
+
+void open_export_all(ui::UiContext& ui) {
+  if (ui.session.has_result()) open_with(choices_for_all(shown_state(ui)));
+  else dialog().open_requested = true;  // says why there is nothing to export
+}
+
+void open_export(ui::UiContext& ui, Quantity quantity) {
+  if (ui.session.has_result()) open_with(choices_for_heatmap(quantity, shown_state(ui)));
+}
+
+void update(ui::UiContext& ui) {
+  if (ctrl_e_pressed()) open_export_all(ui);
+  draw_dialog(ui);
+}
+
+}  // namespace attnviz::export_ui
