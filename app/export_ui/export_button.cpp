@@ -21,6 +21,8 @@
 namespace attnviz::export_ui {
 namespace {
 
+float icon_side() { return std::round(ImGui::GetFontSize() * 1.1f); }
+
 std::string popup_id(Quantity quantity) { return std::string("##export_menu_") + exporting::quantity_name(quantity); }
 
 // A "save to disk" glyph: an arrow down into an open tray, drawn (the fonts may lack one).
@@ -46,11 +48,25 @@ void draw_export_icon(ImVec2 at, float side, bool hovered, float scale) {
 
 }  // namespace
 
-float heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_width) {
-  if (!ui.session.has_result()) return 0.0f;
-  const float side = std::round(ImGui::GetFontSize() * 1.1f);
+// The panel's title lines reach 8 px (scaled) past the cells; two item spacings keep a formula
+// clear of the button even then.
+float export_button_room() { return icon_side() + 2.0f * ImGui::GetStyle().ItemSpacing.x; }
+
+void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end) {
+  if (!ui.session.has_result()) return;
+  const float side = icon_side();
+  const ImVec2 title_min = ImGui::GetItemRectMin();
+  const ImVec2 title_max = ImGui::GetItemRectMax();
   const ImVec2 saved = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(saved.x + line_width - side, saved.y));
+  const float to_screen = ImGui::GetCursorScreenPos().x - saved.x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  // Right-aligned with the cells, or just after a long title (large text), reaching at most
+  // one spacing past the cells as the titles do. A title longer still (a narrow heatmap): no
+  // button rather than one over the title; Ctrl+C and Export all still reach the matrix.
+  const float left = std::max(to_screen + line_end - side, title_max.x + 0.5f * spacing);
+  const float right_limit = std::min(to_screen + line_end + spacing, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
+  if (left + side > right_limit) return;
+  ImGui::SetCursorScreenPos(ImVec2(left, title_min.y + std::max((title_max.y - title_min.y - side) * 0.5f, 0.0f)));
   ImGui::PushID(exporting::quantity_name(quantity));
   const bool clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
   const bool hovered = ImGui::IsItemHovered();
@@ -70,7 +86,6 @@ float heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_wid
   }
   ImGui::PopID();
   ImGui::SetCursorPos(saved);
-  return side + 4.0f * ui.ui_scale;
 }
 
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {

@@ -6,8 +6,9 @@
 // (export_plan.h). Failures become notices (export_runner.h).
 //
 // Hooks, one line each where the panel draws a heatmap:
-//   const float button_w = export_ui::heatmap_export_button(ui, Quantity::Weights, cells_w);
-//   ... heading(..., title_w - button_w) ... draw the heatmap ...
+//   heading("Weights", formula, title_w - export_ui::export_button_room());
+//   export_ui::heatmap_export_button(ui, Quantity::Weights, x_of_the_cells_right_edge);
+//   ... draw the heatmap ...
 //   export_ui::heatmap_hover_actions(ui, Quantity::Weights, hover.hovered);
 // and in a menu's update(): export_ui::update(ui).
 
@@ -16,10 +17,15 @@
 
 namespace attnviz::export_ui {
 
-// A small Export button at the right end of a heatmap's title line, which starts at the cursor
-// and is `line_width` pixels wide; it opens a menu (Export…, Copy as CSV). Leaves the cursor
-// where it was and returns the width the button takes, so the title can stop short of it.
-float heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_width);
+// The width a heatmap's title line leaves free at its end for the Export button (so its
+// formula is dropped rather than run under the button).
+float export_button_room();
+
+// Right after a heatmap's title line (ImGui's last item is its title or formula): a small
+// Export button ending at `line_end`, a cursor x in the current window; it opens a menu
+// (Export…, Copy as CSV, Export all…). Not drawn when the title reaches that far (a heatmap
+// narrower than its title). Leaves the cursor where it was.
+void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end);
 
 // After a heatmap was drawn: while the mouse is over its cells, Ctrl+C copies its matrix as CSV
 // (and the tooltip says so).

@@ -193,13 +193,13 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
   // Up to the next heatmap, short of the Export button at the line's end (app/export_ui).
-  const float export_w = export_ui::heatmap_export_button(ui, export_ui::quantity_for(which), g.cells_w);
-  const float title_w = g.cells_w + 8.0f * ui.ui_scale - export_w;
+  const float title_w = g.cells_w + 8.0f * ui.ui_scale - export_ui::export_button_room();
   if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ", title_w);
   if (which == HeadView::ScaledScores) {
     heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str(), title_w);
   }
   if (which == HeadView::Weights) heading("Weights", "A = softmax of each row", title_w);
+  export_ui::heatmap_export_button(ui, export_ui::quantity_for(which), x + g.label_w + g.cells_w);
   ImGui::SetCursorPosX(x);
 
   const compute::MatrixSource source = session.head_matrix(head, matrix);
@@ -297,8 +297,8 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
   }
   const float x = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x + g.label_w);
-  const float export_w = export_ui::heatmap_export_button(ui, exporting::Quantity::Context, g.cells_w);
-  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale - export_w);
+  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale - export_ui::export_button_room());
+  export_ui::heatmap_export_button(ui, exporting::Quantity::Context, x + g.label_w + g.cells_w);
   ImGui::SetCursorPosX(x);
   const compute::MatrixSource source = session.head_matrix(head, HeadMatrix::Context);
   HeatmapSpec spec;
