@@ -17,15 +17,6 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-const Matrix& pick(const HeadResult& head, HeadMatrix which) {
-  switch (which) {
-    case HeadMatrix::Scores: return head.scores;
-    case HeadMatrix::Weights: return head.weights;
-    case HeadMatrix::Context: break;
-  }
-  return head.context;
-}
-
 const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
   switch (which) {
     case HeadMatrix::Scores: return head.scores;
@@ -36,6 +27,16 @@ const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
 }
 
 }  // namespace
+
+const Matrix& pick(const HeadResult& head, HeadMatrix which) {
+  switch (which) {
+    case HeadMatrix::Scores: return head.scores;
+    case HeadMatrix::Weights: return head.weights;
+    case HeadMatrix::Context: break;
+  }
+  return head.context;
+}
+
 
 const char* to_string(BackendMode mode) {
   switch (mode) {
@@ -103,6 +104,7 @@ void ComputeSession::recompute(const app::Document& document) {
   shows_vulkan_ = vulkan_ran_;
   if (!vulkan_ran_ && !cpu_result_) return;  // neither ran: errors are in the statuses
   problem_ = std::move(problem);
+  problem_revision_ = document.revision();
   ++generation_;
 }
 

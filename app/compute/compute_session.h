@@ -28,6 +28,8 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name);
 
 // Which matrix of a head a heatmap shows.
 enum class HeadMatrix { Scores, Weights, Context };
+// That matrix of a head's host result.
+const Matrix& pick(const HeadResult& head, HeadMatrix which);
 
 // A result matrix as the heatmaps draw it: in a device buffer when the Vulkan results are
 // shown, otherwise the host matrix (the heatmap renderer uploads it once per generation).
@@ -66,6 +68,9 @@ class ComputeSession {
   [[nodiscard]] bool has_result() const { return problem_.has_value(); }
   // The Problem of the shown result (call only when has_result()).
   [[nodiscard]] const Problem& problem() const { return *problem_; }
+  // The document revision problem() was built from (older than the document's after an edit
+  // not yet computed, or one that cannot be computed).
+  [[nodiscard]] std::uint64_t problem_revision() const { return problem_revision_; }
   // Why the document's current state could not be computed ("" when it was).
   [[nodiscard]] const std::string& error() const { return error_; }
 
@@ -104,6 +109,7 @@ class ComputeSession {
   std::uint64_t generation_ = 0;
 
   std::optional<Problem> problem_;
+  std::uint64_t problem_revision_ = 0;
   std::string error_;
   bool shows_vulkan_ = false;
   bool vulkan_ran_ = false;

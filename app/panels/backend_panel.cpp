@@ -21,6 +21,7 @@ namespace {
 using compute::BackendMode;
 using compute::BackendStatus;
 using compute::HeadMatrix;
+using compute::pick;
 
 constexpr double kAgreement = 1e-5;  // what the parity tests accept
 
@@ -31,15 +32,6 @@ const char* matrix_name(HeadMatrix which) {
     case HeadMatrix::Context: return "context";
   }
   return "?";
-}
-
-const Matrix& pick(const HeadResult& head, HeadMatrix which) {
-  switch (which) {
-    case HeadMatrix::Scores: return head.scores;
-    case HeadMatrix::Weights: return head.weights;
-    case HeadMatrix::Context: break;
-  }
-  return head.context;
 }
 
 void status_row(const char* name, const BackendStatus& status) {
