@@ -70,18 +70,28 @@ class MatricesPanel final : public Panel {
   }
 
  private:
-  // The matrices as the core resolves them (explicit or generated), once per revision.
+  // The matrices as the core resolves them (explicit or generated): the compute session's
+  // Problem when it is of the current revision (the usual case: it recomputed at the start of
+  // the frame), else resolved here once per revision (an edit earlier in this frame, or a
+  // scenario the session could not compute).
   void resolve(const UiContext& ui) {
     const std::uint64_t revision = ui.document.revision();
-    if (revision == resolved_revision_) return;
-    resolved_revision_ = revision;
-    try {
-      problem_ = build_problem(ui.document.scenario(), "<gui>");
+    if (ui.session.has_result() && ui.session.problem_revision() == revision) {
+      problem_ = &ui.session.problem();
       resolve_error_.clear();
-    } catch (const std::exception& e) {
-      problem_.reset();
-      resolve_error_ = e.what();
+      return;
     }
+    if (revision != resolved_revision_) {
+      resolved_revision_ = revision;
+      try {
+        own_problem_ = build_problem(ui.document.scenario(), "<gui>");
+        resolve_error_.clear();
+      } catch (const std::exception& e) {
+        own_problem_.reset();
+        resolve_error_ = e.what();
+      }
+    }
+    problem_ = own_problem_ ? &*own_problem_ : nullptr;
   }
 
   [[nodiscard]] const Matrix* resolved(MatrixId id) const {
@@ -511,7 +521,8 @@ class MatricesPanel final : public Panel {
     bool focus = false;
   };
 
-  std::optional<Problem> problem_;
+  const Problem* problem_ = nullptr;   // what resolve() chose for this frame
+  std::optional<Problem> own_problem_;  // resolved here when the session's is stale
   std::string resolve_error_;
   std::uint64_t resolved_revision_ = 0;
   std::optional<Typing> editing_;
