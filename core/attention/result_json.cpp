@@ -1,26 +1,14 @@
 #include "core/attention/result_json.h"
 
-#include "core/common/json_text.h"
-
 #include <nlohmann/json.hpp>
 
 #include "core/common/error.h"
-#include "core/common/float_text.h"
+#include "core/common/json_text.h"
 
 namespace attnviz {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json matrix_json(const Matrix& m) {
-  Json rows = Json::array();
-  for (int r = 0; r < m.rows; ++r) {
-    Json row = Json::array();
-    for (int c = 0; c < m.cols; ++c) row.push_back(json_number(m.at(r, c)));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 Json mask_json(const MaskMatrix& mask) {
   Json rows = Json::array();
@@ -88,12 +76,12 @@ std::string result_to_json(const Result& result) {
   json["masked_rows"] = result.masked_rows;
   Json heads = Json::array();
   for (const HeadResult& head : result.heads) {
-    heads.push_back(Json{{"scores", matrix_json(head.scores)},
-                         {"weights", matrix_json(head.weights)},
-                         {"context", matrix_json(head.context)}});
+    heads.push_back(Json{{"scores", matrix_to_json(head.scores)},
+                         {"weights", matrix_to_json(head.weights)},
+                         {"context", matrix_to_json(head.context)}});
   }
   json["heads"] = std::move(heads);
-  json["output"] = matrix_json(result.output);
+  json["output"] = matrix_to_json(result.output);
   Json timing;
   timing["total"] = result.timing.total_ms;
   for (const auto& [stage, ms] : result.timing.stages_ms) timing[stage] = ms;

@@ -8,7 +8,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
-#include "core/common/float_text.h"
+#include "core/common/json_text.h"
 #include "core/export/export_content.h"
 #include "core/export/number_format.h"
 #include "core/export/png_writer.h"
@@ -156,23 +156,6 @@ std::string render_image(const ExportRequest& request, const HeatmapFigure& figu
   return encode_png(rasterize(laid.scene, fonts), figure.dpi);
 }
 
-Json matrix_json(const Matrix& matrix) {
-  Json rows = Json::array();
-  for (int r = 0; r < matrix.rows; ++r) {
-    Json row = Json::array();
-    for (int c = 0; c < matrix.cols; ++c) {
-      const float value = matrix.at(r, c);
-      if (std::isfinite(value)) {
-        row.push_back(json_number(value));
-      } else {
-        row.push_back(nullptr);  // -∞ of a masked scaled score: JSON has no infinity
-      }
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 std::string render_json(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
   const Result& result = primary_result(source, quantity, request.origin);
   const QuantityInfo& about = info(quantity);
@@ -193,14 +176,14 @@ std::string render_json(const ExportRequest& request, const ExportSource& source
   json["column_labels"] = first.col_labels;
   json["masked_rows"] = result.masked_rows;
   if (!about.per_head) {
-    json["mask"] = matrix_json(first.values);
+    json["mask"] = matrix_to_json(first.values);
     return json.dump(1) + "\n";
   }
   Json heads_json = Json::array();
   for (const int head : heads) {
     Json entry;
     entry["head"] = head;
-    entry[about.json_key] = matrix_json(select_matrix(request, source, quantity, head).values);
+    entry[about.json_key] = matrix_to_json(select_matrix(request, source, quantity, head).values);
     heads_json.push_back(std::move(entry));
   }
   json["heads"] = std::move(heads_json);

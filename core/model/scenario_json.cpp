@@ -201,7 +201,8 @@ SourceSetting read_source(const json& value, const std::string& pointer, const s
 std::uint64_t read_seed(ObjectReader& reader) {
   const json* value = reader.find("seed");
   if (!value) return 1;
-  if (!value->is_number_integer() || (value->is_number_integer() && !value->is_number_unsigned() && value->get<std::int64_t>() < 0))
+  // nlohmann stores non-negative integers as unsigned: anything else is not a valid seed.
+  if (!value->is_number_unsigned())
     reader.fail(reader.at("seed"), "expected an integer 0 or more, got " + value->dump());
   return value->get<std::uint64_t>();
 }
