@@ -48,6 +48,15 @@ void reshape_explicit(Scenario& s, const Layout& before, const FreshMatrices& fr
 
 int clamp_dimension(int d) { return std::clamp(d, 1, max_dimension()); }
 
+// Applies a change of dimensions, then brings the explicit matrices to the new shapes.
+template <typename Change>
+Scenario reshaped(Scenario s, const FreshMatrices& fresh, Change change) {
+  const Layout before = layout_of(s);
+  change(s);
+  reshape_explicit(s, before, fresh);
+  return s;
+}
+
 }  // namespace
 
 int max_dimension() { return ProblemLimits{}.max_dim; }
@@ -66,10 +75,7 @@ FreshMatrices default_fresh(const Scenario& scenario) {
 }
 
 Scenario set_d_model(Scenario s, int d_model, const FreshMatrices& fresh) {
-  const Layout before = layout_of(s);
-  s.d_model = clamp_dimension(d_model);
-  reshape_explicit(s, before, fresh);
-  return s;
+  return reshaped(std::move(s), fresh, [&](Scenario& x) { x.d_model = clamp_dimension(d_model); });
 }
 
 Scenario set_num_heads(Scenario s, int heads, const FreshMatrices& fresh) {
@@ -93,24 +99,15 @@ Scenario set_num_heads(Scenario s, int heads, const FreshMatrices& fresh) {
 
 Scenario set_num_kv_heads(Scenario s, int kv_heads, const FreshMatrices& fresh) {
   if (kv_heads < 1 || kv_heads > s.num_heads || s.num_heads % kv_heads != 0) return s;
-  const Layout before = layout_of(s);
-  s.num_kv_heads = kv_heads;
-  reshape_explicit(s, before, fresh);
-  return s;
+  return reshaped(std::move(s), fresh, [&](Scenario& x) { x.num_kv_heads = kv_heads; });
 }
 
 Scenario set_d_k(Scenario s, int d_k, const FreshMatrices& fresh) {
-  const Layout before = layout_of(s);
-  s.d_k = clamp_dimension(d_k);
-  reshape_explicit(s, before, fresh);
-  return s;
+  return reshaped(std::move(s), fresh, [&](Scenario& x) { x.d_k = clamp_dimension(d_k); });
 }
 
 Scenario set_d_v(Scenario s, int d_v, const FreshMatrices& fresh) {
-  const Layout before = layout_of(s);
-  s.d_v = clamp_dimension(d_v);
-  reshape_explicit(s, before, fresh);
-  return s;
+  return reshaped(std::move(s), fresh, [&](Scenario& x) { x.d_v = clamp_dimension(d_v); });
 }
 
 Scenario set_output_projection(Scenario s, bool enabled) {
