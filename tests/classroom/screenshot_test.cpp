@@ -26,7 +26,7 @@ struct Picture {
 
   [[nodiscard]] std::size_t distinct_colours() const {
     std::set<unsigned> colours;
-    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) colours.insert(rgb[i] << 16 | rgb[i + 1] << 8 | rgb[i + 2]);
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) colours.insert(unsigned{rgb[i]} << 16 | unsigned{rgb[i + 1]} << 8 | unsigned{rgb[i + 2]});
     return colours.size();
   }
   [[nodiscard]] double share_near_white() const {
