@@ -7,6 +7,11 @@ function(attnviz_set_warnings target)
   # and above (GCC bug 105329); the warning stays on for other compilers.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-restrict)
+    # GCC 12's AVX-512 intrinsics (reached through Eigen with -march=native) report their own
+    # deliberately undefined vectors as maybe-uninitialized (GCC bug 105593, fixed in 13).
+    if(ATTNVIZ_NATIVE)
+      target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
+    endif()
   endif()
   if(ATTNVIZ_WERROR)
     target_compile_options(${target} PRIVATE -Werror)

@@ -95,14 +95,14 @@ void ComputeSession::recompute(const app::Document& document) {
 
   vulkan_ran_ = false;
   device_view_.reset();
-  vulkan_host_.reset();
+  vulkan_host_current_ = false;
   differences_.reset();
-  cpu_result_.reset();
+  cpu_ran_ = false;
   if (vulkan_status_.enabled) run_vulkan(problem);
   // Eigen runs when asked for, and stands in when Vulkan could not run.
   if (cpu_status_.enabled || !vulkan_ran_) run_cpu(problem);
   shows_vulkan_ = vulkan_ran_;
-  if (!vulkan_ran_ && !cpu_result_) return;  // neither ran: errors are in the statuses
+  if (!vulkan_ran_ && !cpu_ran_) return;  // neither ran: errors are in the statuses
   problem_ = std::move(problem);
   problem_revision_ = document.revision();
   ++generation_;
@@ -132,25 +132,28 @@ void ComputeSession::run_vulkan(const Problem& problem) {
 void ComputeSession::run_cpu(const Problem& problem) {
   try {
     const auto start = Clock::now();
-    cpu_result_ = cpu_->compute(problem);
+    cpu_->compute_into(problem, {}, cpu_result_);
     cpu_status_.wall_ms = milliseconds_since(start);
-    cpu_status_.timing = cpu_result_->timing;
+    cpu_status_.timing = cpu_result_.timing;
     cpu_status_.ran = true;
+    cpu_ran_ = true;
   } catch (const std::exception& e) {
     cpu_status_.error = e.what();
-    cpu_result_.reset();
   }
 }
 
 const Result* ComputeSession::vulkan_result() const {
   if (!vulkan_ran_) return nullptr;
-  if (!vulkan_host_) vulkan_host_ = vulkan_->read_back();
-  return &*vulkan_host_;
+  if (!vulkan_host_current_) {
+    vulkan_->read_back_into(vulkan_host_);
+    vulkan_host_current_ = true;
+  }
+  return &vulkan_host_;
 }
 
 const Result& ComputeSession::shown_result() const {
   if (shows_vulkan_) return *vulkan_result();
-  return *cpu_result_;
+  return cpu_result_;
 }
 
 MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
@@ -162,7 +165,7 @@ MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
     if (h < device_view_->heads.size()) source.device = pick(device_view_->heads[h], which);
     return source;
   }
-  if (cpu_result_ && h < cpu_result_->heads.size()) source.host = &pick(cpu_result_->heads[h], which);
+  if (cpu_ran_ && h < cpu_result_.heads.size()) source.host = &pick(cpu_result_.heads[h], which);
   return source;
 }
 
@@ -176,7 +179,7 @@ const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
 const std::vector<MatrixDifference>& ComputeSession::differences() const {
   static const std::vector<MatrixDifference> none;
   if (!compared()) return none;
-  if (!differences_) differences_ = compare_results(*vulkan_result(), *cpu_result_);
+  if (!differences_) differences_ = compare_results(*vulkan_result(), cpu_result_);
   return *differences_;
 }
 

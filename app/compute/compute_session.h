@@ -84,9 +84,9 @@ class ComputeSession {
   [[nodiscard]] const Matrix* host_matrix(int head, HeadMatrix which) const;
 
   // With both backends: Vulkan − Eigen per matrix, and the two host results.
-  [[nodiscard]] bool compared() const { return cpu_result_ && vulkan_ran_; }
+  [[nodiscard]] bool compared() const { return cpu_ran_ && vulkan_ran_; }
   [[nodiscard]] const std::vector<MatrixDifference>& differences() const;
-  [[nodiscard]] const Result* cpu_result() const { return cpu_result_ ? &*cpu_result_ : nullptr; }
+  [[nodiscard]] const Result* cpu_result() const { return cpu_ran_ ? &cpu_result_ : nullptr; }
   [[nodiscard]] const Result* vulkan_result() const;
 
   [[nodiscard]] const BackendStatus& vulkan_status() const { return vulkan_status_; }
@@ -113,9 +113,13 @@ class ComputeSession {
   std::string error_;
   bool shows_vulkan_ = false;
   bool vulkan_ran_ = false;
-  std::optional<Result> cpu_result_;
+  // Host results keep their storage from one recompute to the next (no page faults for a
+  // long sentence's edits); the flags say whether they hold the current result.
+  bool cpu_ran_ = false;
+  Result cpu_result_;
   std::optional<vk::DeviceResultView> device_view_;  // of the last Vulkan run
-  mutable std::optional<Result> vulkan_host_;  // read back on demand
+  mutable bool vulkan_host_current_ = false;
+  mutable Result vulkan_host_;  // read back on demand
   mutable std::optional<std::vector<MatrixDifference>> differences_;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;

@@ -27,7 +27,15 @@ class Backend {
 
   [[nodiscard]] virtual std::string name() const = 0;         // "cpu" or "vulkan"
   [[nodiscard]] virtual std::string device_name() const = 0;  // shown to users
-  virtual Result compute(const Problem& problem, const ComputeOptions& options = {}) = 0;
+  // Computes into `result`, reusing its matrices' storage when the shapes match: the window
+  // recomputes on every edit, and a recompute of the same shape then allocates no host memory.
+  virtual void compute_into(const Problem& problem, const ComputeOptions& options, Result& result) = 0;
+
+  Result compute(const Problem& problem, const ComputeOptions& options = {}) {
+    Result result;
+    compute_into(problem, options, result);
+    return result;
+  }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -17,6 +17,11 @@ struct Matrix {
   Matrix(int row_count, int col_count, float fill = 0.0f)
       : rows(row_count), cols(col_count), data(static_cast<std::size_t>(row_count) * static_cast<std::size_t>(col_count), fill) {}
 
+  // Sets the shape, keeping the storage when it is large enough, so a recompute of the same
+  // shape writes into memory it has touched before (a fresh page costs a fault per 4 KiB,
+  // more than the arithmetic for large results). Values are unspecified afterwards.
+  void reshape(int row_count, int col_count);
+
   [[nodiscard]] bool empty() const { return data.empty(); }
   [[nodiscard]] std::size_t size() const { return data.size(); }
   [[nodiscard]] std::size_t index(int r, int c) const {
@@ -37,10 +42,16 @@ struct MaskMatrix {
   int cols = 0;
   std::vector<std::uint8_t> visible;
 
+  void reshape(int row_count, int col_count);  // as Matrix::reshape
+
   [[nodiscard]] bool at(int r, int c) const {
     return visible[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] != 0;
   }
   friend bool operator==(const MaskMatrix&, const MaskMatrix&) = default;
 };
+
+// Asks the kernel for transparent huge pages over the whole 2 MiB pages inside [data,
+// data + bytes): a hint for large buffers about to be written (no effect elsewhere).
+void prefer_huge_pages(const void* data, std::size_t bytes);
 
 }  // namespace attnviz

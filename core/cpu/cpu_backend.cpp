@@ -1,22 +1,28 @@
-// The Eigen reference path. Every product is an Eigen GEMM on row-major maps of the
-// Problem's float32 matrices; the softmax is a vectorised masked row pass.
+// The Eigen reference path. Products are Eigen GEMMs on row-major maps of the Problem's
+// float32 matrices; the softmax is a vectorised pass over each row's visible keys.
 //
 // Shapes (N queries, M keys, H heads, G kv heads):
 //   X: (N, d_model)  Xs: (M, d_model)
 //   Q: (N, H·dk)  K: (M, G·dk)  V: (M, G·dv)
 //   scores, weights: (H, N, M)  context: (H, N, dv)  output: (N, H·dv or d_out)
+//
+// Passes:
+//   1. the mask (N × M bytes, for the Result) and the projections Q, K, V (threaded GEMMs);
+//   2. per task = (head, block of query rows), on the OpenMP team:
+//      scores of the block (only the keys some row of it sees, unless every raw score is
+//      wanted), the masked softmax of each row, and the block's context A·V over the same
+//      keys; the block's N × M rows stay in cache between the three steps;
+//   3. the output: the heads' contexts side by side, times W_O when given.
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/attention/backend.h"
 #include "core/attention/mask.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace attnviz {
 namespace {
@@ -24,80 +30,99 @@ namespace {
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMap = Eigen::Map<const RowMajor>;
 using MutableMap = Eigen::Map<RowMajor>;
-using RowArray = Eigen::Array<float, 1, Eigen::Dynamic>;
+using RowArrayMap = Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>>;
+using ConstRowArrayMap = Eigen::Map<const Eigen::Array<float, 1, Eigen::Dynamic>>;
 
 ConstMap view(const Matrix& m) { return ConstMap(m.data.data(), m.rows, m.cols); }
 MutableMap view(Matrix& m) { return MutableMap(m.data.data(), m.rows, m.cols); }
+MutableMap rows_of(Matrix& m, int first, int count) { return MutableMap(m.row(first), count, m.cols); }
 
 class StageClock {
  public:
-  explicit StageClock(Timing& timing) : timing_(timing), start_(now()), last_(start_) {}
+  explicit StageClock(Timing& timing) : timing_(timing), start_(Clock::now()), last_(start_) {}
   void stage(const char* name) {
-    const auto t = now();
-    add(name, milliseconds(last_, t));
+    const auto t = Clock::now();
+    timing_.stages_ms.emplace_back(name, milliseconds(last_, t));
     last_ = t;
   }
-  void finish() { timing_.total_ms = milliseconds(start_, now()); }
+  void finish() { timing_.total_ms = milliseconds(start_, Clock::now()); }
 
  private:
   using Clock = std::chrono::steady_clock;
-  static Clock::time_point now() { return Clock::now(); }
   static double milliseconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
-  }
-  void add(const char* name, double ms) {
-    for (auto& [stage, total] : timing_.stages_ms) {
-      if (stage == name) {
-        total += ms;
-        return;
-      }
-    }
-    timing_.stages_ms.emplace_back(name, ms);
   }
   Timing& timing_;
   Clock::time_point start_;
   Clock::time_point last_;
 };
 
-// The mask as 0/1 floats, so the softmax can select with vectorised compares.
-RowMajor visibility_as_float(const MaskMatrix& mask) {
-  RowMajor visible(mask.rows, mask.cols);
-  for (int i = 0; i < mask.rows; ++i) {
-    for (int j = 0; j < mask.cols; ++j) visible(i, j) = mask.at(i, j) ? 1.0f : 0.0f;
+// Query rows per task: the block's scores (rows × M floats) stay near 256 KiB, so the
+// softmax and A·V read them from cache; at least 8 rows keep the GEMMs efficient.
+int rows_per_block(int m) { return std::clamp(65536 / std::max(m, 1), 8, 128); }
+
+// The keys any row of [first, first + count) sees, as one span (global columns outside it
+// are handled one by one).
+KeySpan block_span(const MaskPredicate& mask, int first, int count) {
+  KeySpan block{std::numeric_limits<int>::max(), 0};
+  for (int i = first; i < first + count; ++i) {
+    const KeySpan row = mask.span(i);
+    if (row.empty()) continue;
+    block.begin = std::min(block.begin, row.begin);
+    block.end = std::max(block.end, row.end);
   }
-  return visible;
+  return block.empty() ? KeySpan{} : block;
 }
 
-// weights = softmax_row(scale · scores) over visible entries; masked entries exactly 0,
-// a row with nothing visible all 0.
-void masked_softmax(const Matrix& scores, const RowMajor& visible, float scale, Matrix& weights) {
-  const ConstMap s = view(scores);
-  MutableMap w = view(weights);
-  const float minus_infinity = -std::numeric_limits<float>::infinity();
-  // Small matrices (the window's usual sentences) stay on one thread: waking an OpenMP team
-  // costs more than the work, and on a busy machine its spinning threads cost tens of ms.
-  const bool worth_threads = static_cast<long long>(s.rows()) * s.cols() >= 64 * 1024;
-#pragma omp parallel for schedule(static) if (worth_threads)
-  for (int i = 0; i < s.rows(); ++i) {
-    const auto seen = visible.row(i).array() > 0.0f;
-    const RowArray scaled = s.row(i).array() * scale;
-    const float row_max = seen.select(scaled, minus_infinity).maxCoeff();
-    if (row_max == minus_infinity) {
-      w.row(i).setZero();
-      continue;
+// Zeroes row i outside the keys it sees (the span and the extra global keys, which come in
+// ascending order).
+void zero_hidden(float* row, int m, KeySpan span, const MaskPredicate& mask, int i) {
+  int cursor = 0;  // [0, cursor) is done
+  auto keep = [&](int begin, int end) {
+    if (begin > cursor) std::fill(row + cursor, row + begin, 0.0f);
+    cursor = std::max(cursor, end);
+  };
+  bool span_kept = span.empty();
+  mask.for_each_extra_key(i, span, [&](int j) {
+    if (!span_kept && j > span.begin) {
+      keep(span.begin, span.end);
+      span_kept = true;
     }
-    // min(·, 0) keeps masked entries (which may exceed the visible max) finite before exp.
-    const RowArray e = seen.select((scaled - row_max).min(0.0f).exp(), 0.0f);
-    w.row(i) = (e / e.sum()).matrix();
-  }
+    keep(j, j + 1);
+  });
+  if (!span_kept) keep(span.begin, span.end);
+  keep(m, m);
 }
 
-// Zeroes raw scores the mask hides (ComputeOptions::scores_under_mask == false), so both
-// backends report the same matrix in that mode.
-void clear_masked_scores(Matrix& scores, const MaskMatrix& mask) {
-  for (std::size_t k = 0; k < scores.size(); ++k) {
-    if (mask.visible[k] == 0) scores.data[k] = 0.0f;
+// An aligned row for the exponentials: Eigen peels the unaligned start of a map with scalar
+// code (std::exp, a different rounding from its vector exp), so working in an aligned buffer
+// makes the weights independent of where the result rows happen to lie in memory.
+using Scratch = Eigen::Array<float, 1, Eigen::Dynamic>;
+
+// weights = softmax(scale · scores) over row i's visible keys; masked entries exactly 0, a
+// row that sees nothing all 0. exp(x − max) ≤ 1 for every visible x, so nothing overflows.
+void masked_softmax_row(const float* scores, float* weights, int m, float scale, const MaskPredicate& mask, int i,
+                        Scratch& scratch) {
+  const KeySpan span = mask.span(i);
+  zero_hidden(weights, m, span, mask, i);
+  float row_max = -std::numeric_limits<float>::infinity();
+  if (!span.empty()) row_max = (ConstRowArrayMap(scores + span.begin, span.width()) * scale).maxCoeff();
+  mask.for_each_extra_key(i, span, [&](int j) { row_max = std::max(row_max, scale * scores[j]); });
+  if (row_max == -std::numeric_limits<float>::infinity()) return;  // nothing visible
+
+  float sum = 0.0f;
+  auto e = scratch.head(span.width());
+  if (!span.empty()) {
+    e = (ConstRowArrayMap(scores + span.begin, span.width()) * scale - row_max).exp();
+    sum = e.sum();
   }
+  mask.for_each_extra_key(i, span, [&](int j) {
+    weights[j] = std::exp(scale * scores[j] - row_max);
+    sum += weights[j];
+  });
+  const float inverse_sum = 1.0f / sum;
+  if (!span.empty()) RowArrayMap(weights + span.begin, span.width()) = e * inverse_sum;
+  mask.for_each_extra_key(i, span, [&](int j) { weights[j] *= inverse_sum; });
 }
 
 class CpuBackend final : public Backend {
@@ -109,52 +134,134 @@ class CpuBackend final : public Backend {
            std::to_string(EIGEN_MINOR_VERSION) + " (" + std::to_string(Eigen::nbThreads()) + " threads)";
   }
 
-  Result compute(const Problem& p, const ComputeOptions& options) override {
-    Result result;
+  void compute_into(const Problem& p, const ComputeOptions& options, Result& result) override {
+    result.timing = Timing{};
     StageClock clock(result.timing);
     result.backend = name();
     result.device = device_name();
     result.tokens = p.tokens;
     result.source_tokens = p.source_tokens;
-    result.mask = build_mask(p.mask, p.n(), p.m());
+    const MaskPredicate mask(p.mask, p.n(), p.m());
+    build_mask_into(mask, result.mask);
     result.masked_rows = fully_masked_rows(result.mask);
-    const RowMajor visible = visibility_as_float(result.mask);
     clock.stage("mask");
 
-    const RowMajor q = view(p.x) * view(p.wq);   // (N, H·dk)
-    const RowMajor k = view(p.xs) * view(p.wk);  // (M, G·dk)
-    const RowMajor v = view(p.xs) * view(p.wv);  // (M, G·dv)
+    project(p);
     clock.stage("projections");
 
-    RowMajor concat(p.n(), p.num_heads * p.d_v);  // (N, H·dv)
-    result.heads.resize(static_cast<std::size_t>(p.num_heads));
-    for (int h = 0; h < p.num_heads; ++h) {
-      HeadResult& head = result.heads[static_cast<std::size_t>(h)];
-      const int g = p.kv_head_of(h);
-      head.scores = Matrix(p.n(), p.m());
-      view(head.scores).noalias() = q.middleCols(h * p.d_k, p.d_k) * k.middleCols(g * p.d_k, p.d_k).transpose();
-      clock.stage("scores");
-      head.weights = Matrix(p.n(), p.m());
-      masked_softmax(head.scores, visible, p.scale, head.weights);
-      if (!options.scores_under_mask) clear_masked_scores(head.scores, result.mask);
-      clock.stage("softmax");
-      head.context = Matrix(p.n(), p.d_v);
-      view(head.context).noalias() = view(head.weights) * v.middleCols(g * p.d_v, p.d_v);
-      concat.middleCols(h * p.d_v, p.d_v) = view(head.context);
-      clock.stage("context");
-    }
+    shape_result(p, result);
+    attend(p, mask, options, result);
+    clock.stage("attention");
 
-    if (p.wo) {
-      result.output = Matrix(p.n(), p.wo->cols);
-      view(result.output).noalias() = concat * view(*p.wo);
-    } else {
-      result.output = Matrix(p.n(), p.num_heads * p.d_v);
-      view(result.output) = concat;
-    }
+    if (p.wo) view(result.output).noalias() = concat_ * view(*p.wo);
     clock.stage("output");
     clock.finish();
-    return result;
   }
+
+ private:
+  // 1. Q, K, V into storage kept from the last recompute (Eigen resizes only on a new shape).
+  void project(const Problem& p) {
+    q_.resize(p.n(), p.wq.cols);
+    k_.resize(p.m(), p.wk.cols);
+    v_.resize(p.m(), p.wv.cols);
+    q_.noalias() = view(p.x) * view(p.wq);   // (N, H·dk)
+    k_.noalias() = view(p.xs) * view(p.wk);  // (M, G·dk)
+    v_.noalias() = view(p.xs) * view(p.wv);  // (M, G·dv)
+  }
+
+  void shape_result(const Problem& p, Result& result) {
+    result.heads.resize(static_cast<std::size_t>(p.num_heads));
+    for (HeadResult& head : result.heads) {
+      head.scores.reshape(p.n(), p.m());
+      head.weights.reshape(p.n(), p.m());
+      head.context.reshape(p.n(), p.d_v);
+    }
+    const int concat_cols = p.num_heads * p.d_v;
+    if (p.wo) {
+      concat_.resize(p.n(), concat_cols);
+      result.output.reshape(p.n(), p.wo->cols);
+    } else {
+      result.output.reshape(p.n(), concat_cols);
+    }
+  }
+
+  // 2. Every (head, row block) task on the OpenMP team; Eigen's GEMMs inside run on the
+  // calling thread (Eigen does not nest parallelism).
+  void attend(const Problem& p, const MaskPredicate& mask, const ComputeOptions& options, Result& result) {
+    const int block_rows = rows_per_block(p.m());
+    const int blocks = (p.n() + block_rows - 1) / block_rows;
+    const int tasks = p.num_heads * blocks;
+    // Small problems (the window's usual sentences) stay on this thread: waking the team
+    // costs more than the work, and on a busy machine its spinning threads cost tens of ms.
+    const double flops = 2.0 * p.num_heads * p.n() * static_cast<double>(p.m()) * (p.d_k + p.d_v);
+    const bool worth_threads = flops >= 4e6 && tasks > 1;
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads)
+    for (int task = 0; task < tasks; ++task) {
+      const int head = task / blocks;
+      const int first = (task % blocks) * block_rows;
+      attend_block(p, mask, options, head, first, std::min(block_rows, p.n() - first), result);
+    }
+  }
+
+  void attend_block(const Problem& p, const MaskPredicate& mask, const ComputeOptions& options, int h, int first, int count,
+                    Result& result) {
+    HeadResult& head = result.heads[static_cast<std::size_t>(h)];
+    const int m = p.m();
+    const int g = p.kv_head_of(h);
+    const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
+    const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
+    const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
+    MutableMap scores = rows_of(head.scores, first, count);    // (count, M)
+    MutableMap weights = rows_of(head.weights, first, count);  // (count, M)
+    MutableMap context = rows_of(head.context, first, count);  // (count, dv)
+    const KeySpan keys = block_span(mask, first, count);
+    const std::vector<int>& globals = mask.global_columns();
+    auto outside = [&](int j) { return !keys.contains(j); };
+
+    // 2a. Raw scores of the keys the block's rows see, then (unless only those are wanted)
+    // of the rest. Each visible score comes from the same product either way, so weights,
+    // contexts and output do not depend on ComputeOptions::scores_under_mask.
+    if (!keys.empty()) {
+      scores.middleCols(keys.begin, keys.width()).noalias() = q * k.middleRows(keys.begin, keys.width()).transpose();
+    }
+    if (options.scores_under_mask) {
+      const int before = keys.empty() ? m : keys.begin;
+      if (before > 0) scores.leftCols(before).noalias() = q * k.topRows(before).transpose();
+      if (!keys.empty() && keys.end < m) scores.rightCols(m - keys.end).noalias() = q * k.bottomRows(m - keys.end).transpose();
+    }
+    for (const int j : globals) {
+      if (outside(j)) scores.col(j).noalias() = q * k.row(j).transpose();
+    }
+
+    // 2b. The masked softmax of each row (and, in the fast mode, raw scores of masked pairs
+    // read as 0, as on the Vulkan path).
+    Scratch scratch(m);
+    for (int r = 0; r < count; ++r) {
+      const int i = first + r;
+      masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
+      if (!options.scores_under_mask) zero_hidden(scores.row(r).data(), m, mask.span(i), mask, i);
+    }
+
+    // 2c. Context A·V: weights outside the block's keys are exactly 0, so they add nothing.
+    if (keys.empty()) {
+      context.setZero();
+    } else {
+      context.noalias() = weights.middleCols(keys.begin, keys.width()) * v.middleRows(keys.begin, keys.width());
+    }
+    for (const int j : globals) {
+      if (outside(j)) context.noalias() += weights.col(j) * v.row(j);
+    }
+
+    // 3 (in part). The heads side by side: the output itself without W_O.
+    if (p.wo) {
+      concat_.block(first, h * p.d_v, count, p.d_v) = context;
+    } else {
+      rows_of(result.output, first, count).middleCols(h * p.d_v, p.d_v) = context;
+    }
+  }
+
+  RowMajor q_, k_, v_;
+  RowMajor concat_;  // (N, H·dv), only with W_O
 };
 
 }  // namespace

@@ -3,30 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 namespace attnviz::vk {
-namespace {
-
-// Touching fresh memory costs more than copying into it (a page fault per 4 KiB: ~450 ms
-// per GiB on the CI machine); transparent huge pages cut that by 3-4x where the kernel
-// offers them on request. A hint only: failure changes nothing.
-void prefer_huge_pages(const float* data, std::size_t floats) {
-#ifdef __linux__
-  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
-  if (floats * sizeof(float) < 4 * kHuge) return;
-  const auto first = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  const auto last = reinterpret_cast<std::uintptr_t>(data + floats) & ~(kHuge - 1);
-  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)floats;
-#endif
-}
-
-}  // namespace
 
 void pack_rows(const Matrix& m, std::int64_t pitch, std::byte* out) {
   auto* floats = reinterpret_cast<float*>(out);
@@ -82,20 +59,10 @@ GlobalsTable build_globals(const MaskSetting& mask, int rows, int cols, int entr
   return table;
 }
 
-Matrix unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, int rows, int cols) {
-  // Appending row by row writes every float once (no zero fill first): the read-back of
-  // 4096-token results is dominated by touching fresh memory.
-  Matrix m;
-  m.rows = rows;
-  m.cols = cols;
-  m.data.reserve(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
-  prefer_huge_pages(m.data.data(), m.data.capacity());
+void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, Matrix& out) {
   const auto* floats = reinterpret_cast<const float*>(data) + first;
-  for (int r = 0; r < rows; ++r) {
-    const float* row = floats + r * pitch;
-    m.data.insert(m.data.end(), row, row + cols);
-  }
-  return m;
+  const auto row_bytes = static_cast<std::size_t>(out.cols) * sizeof(float);
+  for (int r = 0; r < out.rows; ++r) std::memcpy(out.row(r), floats + r * pitch, row_bytes);
 }
 
 }  // namespace attnviz::vk

@@ -28,8 +28,8 @@ struct GlobalsTable {
 };
 GlobalsTable build_globals(const MaskSetting& mask, int rows, int cols, int entries);
 
-// rows × cols floats read from `data` with row pitch `pitch` (floats), starting `first`
-// floats in.
-Matrix unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, int rows, int cols);
+// out.rows × out.cols floats read from `data` with row pitch `pitch` (floats), starting
+// `first` floats in (`out` keeps its shape and storage).
+void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, Matrix& out);
 
 }  // namespace attnviz::vk

@@ -84,7 +84,7 @@ class VulkanAttention::Impl {
     last_ = LastRun{problem.tokens, problem.source_tokens, problem.mask, true};
   }
 
-  [[nodiscard]] Result read_back() {
+  void read_back_into(Result& result) {
     if (!last_.valid) throw std::logic_error("VulkanAttention::read_back called before run");
     const AttentionLayout& l = *layout_;
     const AttentionShape& s = l.shape;
@@ -95,17 +95,22 @@ class VulkanAttention::Impl {
     const Workspace::HostCopy copy = workspace_.host_copy(wanted, stream_);
     auto data = [&](Slot slot) { return copy.data[static_cast<std::size_t>(slot)]; };
 
-    Result result;
     result.backend = "vulkan";
     result.device = context_->device_name();
     result.tokens = last_.tokens;
     result.source_tokens = last_.source_tokens;
-    result.mask = build_mask(last_.mask, s.n, s.m);
+    build_mask_into(MaskPredicate(last_.mask, s.n, s.m), result.mask);
     result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
+    for (HeadResult& head : result.heads) {
+      head.scores.reshape(s.n, s.m);
+      head.weights.reshape(s.n, s.m);
+      head.context.reshape(s.n, s.d_v);
+    }
+    result.output.reshape(s.n, s.d_out);
     // One task per matrix, spread over the host's threads (large results are bound by
-    // writing fresh memory, which parallelises). Small ones stay on this thread: waking the
-    // team costs more than the copy, and its idle threads spin on a busy machine.
+    // memory traffic, which parallelises). Small ones stay on this thread: waking the team
+    // costs more than the copy, and its idle threads spin on a busy machine.
     const int tasks = 3 * s.heads;
     const bool large = static_cast<std::int64_t>(s.heads) * s.n * (2 * s.m + s.d_v) >= (std::int64_t{1} << 20);
 #pragma omp parallel for schedule(dynamic) if (large)
@@ -113,15 +118,14 @@ class VulkanAttention::Impl {
       const int h = task / 3;
       HeadResult& head = result.heads[static_cast<std::size_t>(h)];
       switch (task % 3) {
-        case 0: head.scores = unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m); break;
-        case 1: head.weights = unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m); break;
-        default: head.context = unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+        case 0: unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, head.scores); break;
+        case 1: unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, head.weights); break;
+        default: unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context);
       }
     }
     const Placement& out = l.output_placement();
-    result.output = unpack_rows(data(out.slot), 0, out.pitch, s.n, s.d_out);
+    unpack_rows(data(out.slot), 0, out.pitch, result.output);
     result.timing = timing_;
-    return result;
   }
 
   [[nodiscard]] DeviceResultView device_results() const {
@@ -279,19 +283,23 @@ VulkanAttention::~VulkanAttention() = default;
 
 std::string VulkanAttention::device_name() const { return impl_->context().device_name(); }
 
-Result VulkanAttention::compute(const Problem& problem, const ComputeOptions& options) {
+void VulkanAttention::compute_into(const Problem& problem, const ComputeOptions& options, Result& result) {
   run(problem, options);
   const auto start = Clock::now();
-  Result result = read_back();
+  read_back_into(result);
   const double read_ms = milliseconds_since(start);
   result.timing.stages_ms.emplace_back("read back", read_ms);
   result.timing.total_ms += read_ms;
-  return result;
 }
 
 void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
 DeviceResultView VulkanAttention::device_results() const { return impl_->device_results(); }
-Result VulkanAttention::read_back() const { return impl_->read_back(); }
+void VulkanAttention::read_back_into(Result& result) const { impl_->read_back_into(result); }
+Result VulkanAttention::read_back() const {
+  Result result;
+  read_back_into(result);
+  return result;
+}
 std::uint64_t VulkanAttention::allocation_count() const { return impl_->allocations(); }
 const Timing& VulkanAttention::last_timing() const { return impl_->timing(); }
 const Context& VulkanAttention::context() const { return impl_->context(); }

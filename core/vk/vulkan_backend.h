@@ -5,7 +5,8 @@
 //   compute(problem)            run() + read_back(): the Result on the host
 //   run(problem)                records one command buffer, submits it once and waits; the
 //                               results stay in device buffers (device_results()) for the window
-//   read_back()                 host copy of the last run, only when asked
+//   read_back()                 host copy of the last run, only when asked (read_back_into()
+//                               reuses a Result's storage)
 //
 // Buffers grow geometrically and are reused: recomputing a problem of the same shape
 // allocates nothing (allocation_count() stays put).
@@ -63,11 +64,12 @@ class VulkanAttention final : public Backend {
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
   [[nodiscard]] std::string device_name() const override;
-  Result compute(const Problem& problem, const ComputeOptions& options = {}) override;
+  void compute_into(const Problem& problem, const ComputeOptions& options, Result& result) override;
 
   void run(const Problem& problem, const ComputeOptions& options = {});
   [[nodiscard]] DeviceResultView device_results() const;
   [[nodiscard]] Result read_back() const;
+  void read_back_into(Result& result) const;  // reusing `result`'s storage
 
   // Device memory allocations and buffer creations so far (the zero-allocation tests).
   [[nodiscard]] std::uint64_t allocation_count() const;

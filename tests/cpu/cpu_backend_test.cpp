@@ -183,6 +183,82 @@ TEST(CpuBackend, SkippingMaskedScoresZeroesOnlyThemAndChangesNothingElse) {
   EXPECT_EQ(fast.output, full.output);
 }
 
+// Long sentences are computed in blocks of query rows on several threads, each block reading
+// only the keys its rows see: masks whose spans cross block edges, global rows and columns
+// far from the band, and cross-attention with more queries than keys.
+TEST(CpuBackend, BlocksOfRowsOnThreadsMatchTheFloat64ReferenceForEveryMaskKind) {
+  TestRandom random(21);
+  const MaskSetting none;
+  MaskSetting causal;
+  causal.causal = true;
+  MaskSetting band;
+  band.window = 5;
+  MaskSetting sliding = band;
+  sliding.causal = true;
+  MaskSetting longformer = band;
+  longformer.global = {0, 37, 298};
+  MaskSetting causal_longformer = longformer;
+  causal_longformer.causal = true;
+  for (const MaskSetting& mask : {none, causal, band, sliding, longformer, causal_longformer}) {
+    for (const bool cross : {false, true}) {
+      ProblemShape shape;
+      shape.n = 300;
+      shape.cross = cross;
+      shape.m = 260;
+      shape.d_model = 6;
+      shape.heads = 4;
+      shape.kv_heads = 2;
+      shape.d_k = 5;
+      shape.d_v = 3;
+      shape.with_wo = cross;
+      shape.mask = mask;
+      const Problem p = testing::random_problem(random, shape);
+      SCOPED_TRACE(std::string(cross ? "cross " : "self ") + (mask.causal ? "causal " : "") +
+                   (mask.window ? "window " : "") + std::to_string(mask.global.size()) + " globals");
+      expect_matches_reference(p, 2e-5);
+      const Result full = make_cpu_backend()->compute(p);
+      const Result fast = make_cpu_backend()->compute(p, ComputeOptions{.scores_under_mask = false});
+      for (std::size_t h = 0; h < full.heads.size(); ++h) {
+        EXPECT_EQ(fast.heads[h].weights, full.heads[h].weights);
+        for (std::size_t k = 0; k < full.mask.visible.size(); ++k) {
+          if (full.mask.visible[k] == 0) {
+            ASSERT_EQ(fast.heads[h].scores.data[k], 0.0f) << "cell " << k;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The window recomputes on every edit: the same shape again reuses every host buffer, and a
+// different shape after it is computed correctly into the same Result.
+TEST(CpuBackend, ComputeIntoReusesTheResultsStorageForTheSameShape) {
+  TestRandom random(8);
+  ProblemShape shape;
+  shape.n = 200;
+  shape.heads = 2;
+  const auto backend = make_cpu_backend();
+  Result result;
+  backend->compute_into(testing::random_problem(random, shape), {}, result);
+  const float* scores = result.heads[1].scores.data.data();
+  const float* weights = result.heads[1].weights.data.data();
+  const Problem again = testing::random_problem(random, shape);
+  backend->compute_into(again, {}, result);
+  EXPECT_EQ(result.heads[1].scores.data.data(), scores);
+  EXPECT_EQ(result.heads[1].weights.data.data(), weights);
+  const Result fresh = make_cpu_backend()->compute(again);
+  EXPECT_EQ(result.heads[1].weights, fresh.heads[1].weights);
+  EXPECT_EQ(result.output, fresh.output);
+
+  shape.n = 7;
+  shape.heads = 3;
+  const Problem smaller = testing::random_problem(random, shape);
+  backend->compute_into(smaller, {}, result);
+  ASSERT_EQ(result.heads.size(), 3u);
+  EXPECT_EQ(result.heads[2].scores.rows, 7);
+  EXPECT_EQ(result.heads[2].weights, make_cpu_backend()->compute(smaller).heads[2].weights);
+}
+
 TEST(CpuBackend, ReportsItselfAndItsTimings) {
   TestRandom random(1);
   const Result result = make_cpu_backend()->compute(testing::random_problem(random, ProblemShape{}));
