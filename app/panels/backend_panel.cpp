@@ -23,7 +23,6 @@ using compute::BackendStatus;
 using compute::HeadMatrix;
 using compute::pick;
 
-constexpr double kAgreement = 1e-5;  // what the parity tests accept
 
 const char* matrix_name(HeadMatrix which) {
   switch (which) {
@@ -116,8 +115,12 @@ void BackendPanel::draw_differences(UiContext& ui) {
   double worst = 0.0;
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
   ImGui::Text("Largest difference |Vulkan − Eigen|: %.2e", worst);
-  if (worst <= kAgreement) ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
+  if (results_agree(diffs)) ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
   else ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.1f, 1.0f), "(above 1e-5)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
+                      "relative to its largest value beyond (raw scores and contexts grow with d_k)");
+  }
 
   const float rows_h = std::min(static_cast<float>(diffs.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |

@@ -1,36 +1,58 @@
 #include "core/attention/compare.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace attnviz {
 namespace {
 
-MatrixDifference compare_matrix(std::string name, const Matrix& a, const Matrix& b) {
-  if (a.rows != b.rows || a.cols != b.cols) {
-    throw std::invalid_argument(name + ": shapes differ (" + std::to_string(a.rows) + "×" + std::to_string(a.cols) +
-                                " vs " + std::to_string(b.rows) + "×" + std::to_string(b.cols) + ")");
-  }
+void require_same_shape(const std::string& name, int a_rows, int a_cols, int b_rows, int b_cols) {
+  if (a_rows == b_rows && a_cols == b_cols) return;
+  throw std::invalid_argument(name + ": shapes differ (" + std::to_string(a_rows) + "×" + std::to_string(a_cols) + " vs " +
+                              std::to_string(b_rows) + "×" + std::to_string(b_cols) + ")");
+}
+
+// |a − b|, where a NaN or an infinity on either side is an infinite difference unless both
+// sides hold the same infinity: DESIGN.md promises finite results, so any other is a failure.
+double distance(float a, float b) {
+  if (std::isfinite(a) && std::isfinite(b)) return std::fabs(static_cast<double>(a) - static_cast<double>(b));
+  return a == b ? 0.0 : std::numeric_limits<double>::infinity();
+}
+
+template <class Value>
+MatrixDifference compare_cells(std::string name, int cols, const std::vector<Value>& a, const std::vector<Value>& b) {
   MatrixDifference diff{std::move(name)};
-  double largest_reference = 0.0;
   for (std::size_t k = 0; k < a.size(); ++k) {
-    const double delta = std::fabs(static_cast<double>(a.data[k]) - static_cast<double>(b.data[k]));
-    largest_reference = std::fmax(largest_reference, std::fabs(static_cast<double>(b.data[k])));
+    const auto va = static_cast<float>(a[k]);
+    const auto vb = static_cast<float>(b[k]);
+    const double delta = distance(va, vb);
+    if (std::isfinite(vb)) diff.largest = std::fmax(diff.largest, std::fabs(static_cast<double>(vb)));
     if (delta > diff.max_abs) {
       diff.max_abs = delta;
-      diff.row = static_cast<int>(k / static_cast<std::size_t>(a.cols));
-      diff.col = static_cast<int>(k % static_cast<std::size_t>(a.cols));
+      diff.row = static_cast<int>(k / static_cast<std::size_t>(cols));
+      diff.col = static_cast<int>(k % static_cast<std::size_t>(cols));
     }
   }
-  diff.max_rel = largest_reference > 0.0 ? diff.max_abs / largest_reference : 0.0;
+  diff.max_rel = diff.largest > 0.0 ? diff.max_abs / diff.largest : 0.0;
   return diff;
+}
+
+MatrixDifference compare_matrix(std::string name, const Matrix& a, const Matrix& b) {
+  require_same_shape(name, a.rows, a.cols, b.rows, b.cols);
+  return compare_cells(std::move(name), a.cols, a.data, b.data);
 }
 
 }  // namespace
 
+bool MatrixDifference::agrees(double tolerance) const { return max_abs <= tolerance * std::max(1.0, largest); }
+
 std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) {
   if (a.heads.size() != b.heads.size()) throw std::invalid_argument("results have different head counts");
   std::vector<MatrixDifference> diffs;
+  require_same_shape("mask", a.mask.rows, a.mask.cols, b.mask.rows, b.mask.cols);
+  diffs.push_back(compare_cells("mask", a.mask.cols, a.mask.visible, b.mask.visible));
   for (std::size_t h = 0; h < a.heads.size(); ++h) {
     const std::string prefix = "head" + std::to_string(h) + ".";
     diffs.push_back(compare_matrix(prefix + "scores", a.heads[h].scores, b.heads[h].scores));
@@ -39,6 +61,10 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
   }
   diffs.push_back(compare_matrix("output", a.output, b.output));
   return diffs;
+}
+
+bool results_agree(const std::vector<MatrixDifference>& differences, double tolerance) {
+  return std::all_of(differences.begin(), differences.end(), [&](const MatrixDifference& d) { return d.agrees(tolerance); });
 }
 
 Matrix difference(const Matrix& a, const Matrix& b) {

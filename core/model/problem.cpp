@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/model/generate.h"
+#include "core/model/magnitude_check.h"
 #include "core/model/scenario_checks.h"
 #include "core/text/tokenizer.h"
 
@@ -101,6 +102,7 @@ Problem build_problem(const Scenario& s, const std::string& origin, const Proble
   p.d_v = s.d_v;
   p.scale = s.scale.resolve(s.d_k);
   p.mask = s.mask;
+  check_magnitudes(p, origin);
   return p;
 }
 

@@ -71,7 +71,7 @@ TEST(ComputeVulkan, EveryFixtureMatchesItsFloat64Reference) {
   }
 }
 
-// stderr's table: one "  NAME  MAX_ABS  MAX_REL  (row, col)" line per matrix.
+// stderr's table: one "  NAME  MAX_ABS  MAX_REL  LARGEST  (row, col)" line per matrix.
 struct DifferenceLine {
   std::string name;
   double max_abs = 0.0;
@@ -85,9 +85,10 @@ std::vector<DifferenceLine> difference_lines(const std::string& err) {
   for (std::string line; std::getline(text, line);) {
     std::istringstream fields(line);
     DifferenceLine entry;
-    std::string max_abs, max_rel, at;
-    if (line.rfind("  ", 0) != 0 || !(fields >> entry.name >> max_abs >> max_rel >> at)) continue;
-    const bool matrix = entry.name == "output" || (entry.name.rfind("head", 0) == 0 && entry.name.find('.') != std::string::npos);
+    std::string max_abs, max_rel, largest, at;
+    if (line.rfind("  ", 0) != 0 || !(fields >> entry.name >> max_abs >> max_rel >> largest >> at)) continue;
+    const bool matrix = entry.name == "output" || entry.name == "mask" ||
+                        (entry.name.rfind("head", 0) == 0 && entry.name.find('.') != std::string::npos);
     if (!matrix || at.front() != '(') continue;
     entry.max_abs = std::stod(max_abs);
     entry.max_rel = std::stod(max_rel);
@@ -113,10 +114,11 @@ TEST(ComputeVulkan, BothOnTheKoreanRestaurantPresetReportsDifferencesBelowOneInA
     EXPECT_GE(line.max_abs, 0.0) << line.name;
     EXPECT_LE(line.max_rel, 1e-5) << line.name;
   }
-  // Every head's three matrices and the output, each exactly once.
+  // The mask, every head's three matrices and the output, each exactly once.
   const std::size_t heads = result["heads"].size();
   ASSERT_GT(heads, 0u);
-  EXPECT_EQ(lines.size(), 3 * heads + 1) << run.err;
+  EXPECT_EQ(lines.size(), 3 * heads + 2) << run.err;
+  EXPECT_TRUE(names.count("mask")) << run.err;
   for (std::size_t h = 0; h < heads; ++h) {
     for (const char* matrix : {"scores", "weights", "context"}) {
       EXPECT_TRUE(names.count("head" + std::to_string(h) + "." + matrix)) << matrix << " of head " << h << "\n" << run.err;

@@ -104,3 +104,41 @@ TEST(Problem, ScenariosFromTheWindowAreCheckedToo) {
 
 }  // namespace
 }  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+std::string pointer_of_refusal(const Scenario& s) {
+  try {
+    (void)build_problem(s, "big.json");
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos) << e.what();
+    return e.pointer();
+  }
+  return "(accepted)";
+}
+
+// Finite but huge inputs would overflow float32 into inf scores and NaN weights: refused,
+// naming the factor most to blame.
+TEST(Problem, InputsThatWouldOverflowFloat32AreRefusedNamingTheCulprit) {
+  Scenario huge_scale = generated_scenario("a b c");
+  huge_scale.scale = {ScaleSetting::Kind::Value, 3e38};
+  EXPECT_EQ(pointer_of_refusal(huge_scale), "/scale");
+
+  Scenario huge_embeddings = generated_scenario("a b c");
+  huge_embeddings.embeddings = Matrix(3, 8, 1e30f);
+  EXPECT_EQ(pointer_of_refusal(huge_embeddings), "/embeddings");
+
+  Scenario huge_wv = generated_scenario("a b c");
+  huge_wv.wv = Matrix(8, 3, 1e38f);
+  EXPECT_EQ(pointer_of_refusal(huge_wv), "/wv");
+
+  // Large but representable values are fine: the bound is far from realistic inputs.
+  Scenario large = generated_scenario("a b c");
+  large.embeddings = Matrix(3, 8, 1e6f);
+  large.scale = {ScaleSetting::Kind::Value, 1e6};
+  EXPECT_NO_THROW((void)build_problem(large, "t"));
+}
+
+}  // namespace
+}  // namespace attnviz
