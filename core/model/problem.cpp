@@ -58,13 +58,17 @@ Matrix resolve_embeddings(const std::optional<Matrix>& explicit_embeddings, cons
   return *explicit_embeddings;
 }
 
-void check_global_indices(const MaskSetting& mask, int n, int m, const std::string& origin) {
+// A global index marks query row g (g < N) and key column g (g < M), so for cross-attention
+// it must fall inside one of the two sentences.
+void check_global_indices(const MaskSetting& mask, int n, int m, bool cross, const std::string& origin) {
   const int limit = std::max(n, m);
+  const std::string lengths = cross ? "the sentence has " + std::to_string(n) + " tokens and the source " + std::to_string(m)
+                                    : "the sentence has " + std::to_string(n) + " tokens";
   for (std::size_t i = 0; i < mask.global.size(); ++i) {
     if (mask.global[i] >= limit) {
       throw InputError(origin, "/mask/global/" + std::to_string(i),
-                       "token index " + std::to_string(mask.global[i]) + " is out of range: the sentence has " +
-                           std::to_string(limit) + " tokens (indices 0.." + std::to_string(limit - 1) + ")");
+                       "token index " + std::to_string(mask.global[i]) + " is out of range: " + lengths + " (indices 0.." +
+                           std::to_string(limit - 1) + ")");
     }
   }
 }
@@ -84,7 +88,7 @@ Problem build_problem(const Scenario& s, const std::string& origin, const Proble
   const int n = static_cast<int>(p.tokens.size());
   const int m = static_cast<int>(p.source_tokens.size());
   check_limits(s, n, m, origin, limits);
-  check_global_indices(s.mask, n, m, origin);
+  check_global_indices(s.mask, n, m, s.source.has_value(), origin);
 
   p.x = resolve_embeddings(s.embeddings, p.tokens, s, origin, "");
   p.xs = s.source ? resolve_embeddings(s.source->embeddings, p.source_tokens, s, origin, "/source") : p.x;

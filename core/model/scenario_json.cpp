@@ -1,6 +1,9 @@
 #include "core/model/scenario_json.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +13,7 @@
 #include "core/common/error.h"
 #include "core/model/json_error_pointer.h"
 #include "core/model/scenario_checks.h"
+#include "core/text/utf8.h"
 
 namespace attnviz {
 namespace {
@@ -22,7 +26,20 @@ constexpr std::string_view kPresetPrefix = "preset:";
 std::string type_name(const json& value) {
   if (value.is_number_integer() || value.is_number_unsigned()) return "an integer";
   if (value.is_number()) return "a number";
+  if (value.is_array()) return "a list";
+  if (value.is_object()) return "an object";
   return std::string("a ") + value.type_name();
+}
+
+// A whole number written as a float ("d_model": 4.0, as Python's json writes floats) counts as
+// that integer.
+std::optional<std::int64_t> as_integer(const json& value) {
+  if (value.is_number_integer()) return value.get<std::int64_t>();
+  if (value.is_number_float()) {
+    const double d = value.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9.0e15) return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
 }
 
 // Reads typed fields of one JSON object, naming the field's JSON pointer in every error and
@@ -31,7 +48,10 @@ class ObjectReader {
  public:
   ObjectReader(const json& object, std::string pointer, const std::string& origin)
       : object_(object), pointer_(std::move(pointer)), origin_(origin) {
-    if (!object_.is_object()) fail(pointer_, "expected a JSON object, got " + type_name(object_));
+    if (!object_.is_object()) {
+      fail(pointer_, std::string("expected a JSON object") + (pointer_.empty() ? " (an attnviz scenario)" : "") +
+                         ", got " + type_name(object_));
+    }
   }
 
   [[nodiscard]] const json* find(const std::string& key) {
@@ -62,17 +82,20 @@ class ObjectReader {
   std::optional<std::int64_t> integer(const std::string& key) {
     const json* value = find(key);
     if (!value || value->is_null()) return std::nullopt;
-    if (!value->is_number_integer()) fail(at(key), "expected an integer, got " + type_name(*value));
-    if (value->is_number_unsigned() && value->get<std::uint64_t>() > 1'000'000'000ULL)
-      fail(at(key), "is too large: " + value->dump());
-    return value->get<std::int64_t>();
+    const std::optional<std::int64_t> number = as_integer(*value);
+    if (!number || (value->is_number_unsigned() && value->get<std::uint64_t>() > 1'000'000'000ULL)) {
+      if (value->is_number()) fail(at(key), "expected a whole number of at most 1000000000, got " + value->dump());
+      fail(at(key), "expected an integer, got " + type_name(*value));
+    }
+    if (*number > 1'000'000'000) fail(at(key), "is too large: " + value->dump() + " (at most 1000000000)");
+    return number;
   }
 
   std::optional<int> dimension(const std::string& key) {
     const std::optional<std::int64_t> value = integer(key);
     if (!value) return std::nullopt;
-    if (*value < 1 || *value > 1'000'000)
-      fail(at(key), "expected a positive integer, got " + std::to_string(*value));
+    if (*value < 1) fail(at(key), "expected a positive integer, got " + std::to_string(*value));
+    if (*value > 1'000'000) fail(at(key), "is too large: " + std::to_string(*value) + " (attnviz computes up to 4096)");
     return static_cast<int>(*value);
   }
 
@@ -84,6 +107,7 @@ class ObjectReader {
     for (std::size_t i = 0; i < value->size(); ++i) {
       const json& item = (*value)[i];
       if (!item.is_string()) fail(at(key) + "/" + std::to_string(i), "expected a string, got " + type_name(item));
+      if (item.get<std::string>().empty()) fail(at(key) + "/" + std::to_string(i), "is an empty token; every token needs text");
       items.push_back(item.get<std::string>());
     }
     return items;
@@ -174,10 +198,10 @@ MaskSetting read_mask(ObjectReader& parent, const std::string& origin, std::vect
     for (std::size_t i = 0; i < global->size(); ++i) {
       const json& index = (*global)[i];
       const std::string pointer = reader.at("global") + "/" + std::to_string(i);
-      if (!index.is_number_integer()) reader.fail(pointer, "expected a token index, got " + type_name(index));
-      if (index.get<std::int64_t>() < 0 || index.get<std::int64_t>() > 1'000'000)
-        reader.fail(pointer, "token index out of range: " + index.dump());
-      mask.global.push_back(index.get<int>());
+      const std::optional<std::int64_t> token = as_integer(index);
+      if (!token) reader.fail(pointer, "expected a token index (a whole number), got " + type_name(index));
+      if (*token < 0 || *token > 1'000'000) reader.fail(pointer, "token index out of range: " + index.dump());
+      mask.global.push_back(static_cast<int>(*token));
     }
   }
   reader.collect_unknown(warnings);
@@ -222,7 +246,10 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
   s.sentence = reader.string("sentence").value_or("");
   s.tokenizer = read_tokenizer(reader);
   s.tokens = reader.string_list("tokens");
-  if (s.sentence.empty() && !s.tokens) reader.fail("/sentence", "missing; give a \"sentence\" or a list of \"tokens\"");
+  if (s.sentence.empty() && !s.tokens) {
+    reader.fail("/sentence", std::string(root.contains("sentence") ? "is empty" : "missing") +
+                                 "; give a \"sentence\" or a list of \"tokens\"");
+  }
   s.d_model = reader.dimension("d_model").value_or(s.d_model);
   s.embeddings = reader.matrix("embeddings");
   s.seed = read_seed(reader);
@@ -245,6 +272,8 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
 }
 
 std::string read_file_text(const std::string& path) {
+  std::error_code directory_error;
+  if (std::filesystem::is_directory(path, directory_error)) throw InputError(path, "", "is a folder, not a scenario file");
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     std::error_code ec;
@@ -257,19 +286,69 @@ std::string read_file_text(const std::string& path) {
   return text.str();
 }
 
+// "line L, column C" of a byte offset, counting columns in characters.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// A file saved in another encoding (Latin-1, UTF-16) fails here with the place of the first
+// bad byte, not deep inside the JSON parser with the raw byte echoed to the terminal.
+void check_utf8(std::string_view text, const std::string& origin) {
+  for (std::size_t offset = 0; offset < text.size();) {
+    const std::optional<utf8::Decoded> decoded = utf8::decode_at(text, offset);
+    if (decoded) {
+      offset += decoded->length;
+      continue;
+    }
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[offset])));
+    throw InputError(origin, json_error_pointer(text.substr(0, offset)),
+                     "is not valid UTF-8: byte " + std::string(byte) + " at byte offset " + std::to_string(offset) + " (" +
+                         line_and_column(text, offset) + "); save the file as UTF-8");
+  }
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at" prefix.
+std::string describe_parse_error(std::string_view text, const json::parse_error& e) {
+  if (e.byte > text.size()) return "the file ends too early (" + line_and_column(text, text.size()) + "); is it cut off?";
+  std::string message = e.what();
+  const std::size_t colon = message.find(": ", message.find("parse error"));
+  if (colon != std::string::npos) message = message.substr(colon + 2);
+  return message + " (" + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ")";
+}
+
 }  // namespace
 
 LoadedScenario parse_scenario(std::string_view json_text, const std::string& origin) {
+  if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw InputError(origin, "", "is empty; an attnviz scenario is a JSON object starting with \"format\": \"attnviz-scenario/1\"");
+  }
+  check_utf8(json_text, origin);
   json root;
   try {
     root = json::parse(json_text);
   } catch (const json::parse_error& e) {
-    throw InputError(origin, json_error_pointer(json_text), "is not valid JSON: at byte " + std::to_string(e.byte) + ": " + e.what());
+    // A file cut short has no field to blame: the error is where it ends.
+    const bool cut_short = e.byte > json_text.size();
+    throw InputError(origin, cut_short ? "" : json_error_pointer(json_text), "is not valid JSON: " + describe_parse_error(json_text, e));
   } catch (const json::out_of_range& e) {
     // nlohmann refuses numbers beyond the double range ("1e999"): an infinite value.
     throw InputError(origin, json_error_pointer(json_text), "must be a finite number (" + std::string(e.what()) + ")");
   }
   LoadedScenario loaded;
+  for (const std::string& pointer : duplicate_key_pointers(json_text)) {
+    loaded.warnings.push_back(origin + ": " + pointer + ": appears twice in the same object; the last value is used");
+  }
   loaded.scenario = read_scenario(root, origin, loaded.warnings);
   check_scenario(loaded.scenario, origin);
   return loaded;

@@ -120,6 +120,44 @@ TEST(ScenarioJson, WrongTypesNameTheField) {
   expect_error(replaced(kLifeIsShort, "0.3374,-0.1778", R"("x",-0.1778)"), "/embeddings/0/0", "expected a number");
 }
 
+// Files as they go wrong in practice: saved in another encoding, cut off, empty, written by
+// Python (4.0 for 4), a sentence left empty.
+TEST(ScenarioJson, EverydayMistakesGetMessagesThatSayWhatAndWhere) {
+  expect_error(replaced(kLifeIsShort, "Life is short", "Life is \xff short"), "/sentence", "not valid UTF-8: byte 0xFF");
+  expect_error(replaced(kLifeIsShort, "Life is short", "Life is \xff short"), "/sentence", "line 3, column 24");
+  expect_error(kLifeIsShort.substr(0, 120), "", "ends too early");
+  expect_error("", "", "is empty");
+  expect_error("  \n ", "", "is empty");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": ""})", "/sentence", "is empty");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 2000000})", "/d_model", "too large");
+  expect_error(R"({"format": "attnviz-scenario/1", "tokens": ["a", ""]})", "/tokens/1", "empty token");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a b c", "source": {"sentence": "v w x y z"},
+                   "mask": {"window": 1, "global": [6]}})",
+               "/mask/global/0", "the sentence has 3 tokens and the source 5");
+  const std::string message = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\" \"b\": 1}").words;
+  EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+  const LoadedScenario pythonic = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": 3.0)"), "f.json");
+  EXPECT_EQ(pythonic.scenario.d_model, 3);
+  expect_error(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": 3.5)"), "/d_model", "whole number");
+}
+
+TEST(ScenarioJson, DuplicateKeysAreWarnings) {
+  const LoadedScenario loaded =
+      parse_scenario(replaced(kLifeIsShort, R"({"causal": true})", R"({"causal": false, "causal": true})"), "f.json");
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_EQ(loaded.warnings[0], "f.json: /mask/causal: appears twice in the same object; the last value is used");
+  EXPECT_TRUE(loaded.scenario.mask.causal);
+}
+
+TEST(ScenarioJson, AFolderIsNotAScenario) {
+  try {
+    (void)load_scenario(std::filesystem::temp_directory_path().string());
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a folder"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ScenarioJson, UnknownFieldsAreWarningsNotErrors) {
   const LoadedScenario loaded = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "colour": "red",)"), "f.json");
   ASSERT_EQ(loaded.warnings.size(), 1u);
