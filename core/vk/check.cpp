@@ -1,6 +1,16 @@
 #include "core/vk/check.h"
 
+#include <cstdio>
+
 namespace attnviz::vk {
+
+void check_or_report(VkResult result, const char* call) noexcept {
+  if (result >= VK_SUCCESS) return;
+  try {
+    std::fprintf(stderr, "attnviz: %s failed: %s\n", call, result_name(result).c_str());
+  } catch (...) {  // result_name allocates; nothing more can be done without memory
+  }
+}
 
 VulkanError::VulkanError(const std::string& call, VkResult result)
     : std::runtime_error(call + " failed: " + result_name(result)), result_(result) {}

@@ -26,4 +26,8 @@ inline void check(VkResult result, const char* call) {
   if (result < VK_SUCCESS) throw VulkanError(call, result);
 }
 
+// For destructors and other places that must not throw: a failure is written to stderr
+// ("attnviz: vkDeviceWaitIdle failed: VK_ERROR_DEVICE_LOST") and otherwise ignored.
+void check_or_report(VkResult result, const char* call) noexcept;
+
 }  // namespace attnviz::vk

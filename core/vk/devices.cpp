@@ -79,11 +79,17 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
   std::vector<VkQueueFamilyProperties> families(family_count);
   vkGetPhysicalDeviceQueueFamilyProperties(device, &family_count, families.data());
   const VkQueueFlags needed = surface != VK_NULL_HANDLE ? VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT : VK_QUEUE_COMPUTE_BIT;
+  std::string surface_failure;  // why presenting could not even be asked about
   for (std::uint32_t f = 0; f < family_count; ++f) {
     if ((families[f].queueFlags & needed) != needed || families[f].queueCount == 0) continue;
     if (surface != VK_NULL_HANDLE) {
       VkBool32 present = VK_FALSE;
-      if (vkGetPhysicalDeviceSurfaceSupportKHR(device, f, surface, &present) < VK_SUCCESS || present == VK_FALSE) continue;
+      const VkResult asked = vkGetPhysicalDeviceSurfaceSupportKHR(device, f, surface, &present);
+      if (asked < VK_SUCCESS) {
+        surface_failure = "vkGetPhysicalDeviceSurfaceSupportKHR failed: " + result_name(asked);
+        continue;
+      }
+      if (present == VK_FALSE) continue;
     }
     // Prefer a family that writes timestamps (per-stage GPU times).
     if (!info.queue_family || (families[*info.queue_family].timestampValidBits == 0 && families[f].timestampValidBits > 0)) {
@@ -91,6 +97,10 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
     }
   }
   if (!info.queue_family) {
+    if (!surface_failure.empty()) {
+      info.unusable_reason = surface_failure;
+      return info;
+    }
     info.unusable_reason = surface != VK_NULL_HANDLE ? "no queue family does graphics, compute and present to the window"
                                                      : "no queue family does compute";
     return info;
@@ -160,7 +170,8 @@ std::vector<DeviceInfo> enumerate_devices(VkInstance instance, VkSurfaceKHR surf
   const VkResult counted = vkEnumeratePhysicalDevices(instance, &count, nullptr);
   if (counted < VK_SUCCESS || count == 0) {
     throw BackendUnavailable("Vulkan is unavailable: " + tried + ", but it lists no devices" +
-                             (counted < VK_SUCCESS ? " (vkEnumeratePhysicalDevices failed)" : "") + ". " +
+                             (counted < VK_SUCCESS ? " (vkEnumeratePhysicalDevices failed: " + result_name(counted) + ")" : "") +
+                             ". " +
                              driver_install_advice());
   }
   std::vector<VkPhysicalDevice> handles(count);

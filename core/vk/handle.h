@@ -6,6 +6,8 @@
 
 #include <utility>
 
+#include "core/vk/check.h"
+
 namespace attnviz::vk {
 
 // Destroy: void(VkDevice, T, const VkAllocationCallbacks*), e.g. vkDestroyPipeline.
@@ -101,7 +103,7 @@ class DeviceOwner {
   [[nodiscard]] VkDevice get() const { return device_; }
   void reset() {
     if (device_ != VK_NULL_HANDLE) {
-      vkDeviceWaitIdle(device_);
+      check_or_report(vkDeviceWaitIdle(device_), "vkDeviceWaitIdle");
       vkDestroyDevice(device_, nullptr);
     }
     device_ = VK_NULL_HANDLE;
