@@ -47,12 +47,9 @@ void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream&
     if (!worst || diff.max_abs > worst->max_abs) worst = &diff;
   }
   if (!worst) return;
-  err << "  overall max abs difference: " << std::scientific << std::setprecision(2) << worst->max_abs << std::defaultfloat;
-  if (results_agree(diffs)) {
-    err << " (within 1e-5)\n";
-  } else {
-    err << " (ABOVE 1e-5 in the matrices marked DIFFERS)\n";
-  }
+  err << "  overall: " << (results_agree(diffs) ? "every matrix agrees (within 1e-5)" : "ABOVE 1e-5 in the matrices marked DIFFERS")
+      << "; the largest absolute difference is " << std::scientific << std::setprecision(2) << worst->max_abs << " in "
+      << worst->name << ", whose values reach " << worst->largest << std::defaultfloat << "\n";
   err << "  (agreement: within 1e-5 absolute where values stay within ±1, relative to the matrix's largest value beyond)\n";
 }
 
