@@ -7,15 +7,21 @@
 
 #include "app/classroom/classroom_edits.h"
 #include "app/state/document.h"
+#include "core/lesson/number_text.h"
 #include "core/lesson/steps.h"
 
 namespace attnviz::classroom {
 namespace {
 
+// None of these collide with the window's keys (Ctrl+letters, F8–F10, Ctrl+= / - / 0): the
+// menu ignores presses with Ctrl, Alt or Super held.
 constexpr int kKeys[] = {GLFW_KEY_RIGHT, GLFW_KEY_PAGE_DOWN, GLFW_KEY_LEFT, GLFW_KEY_PAGE_UP, GLFW_KEY_HOME,
                          GLFW_KEY_END,   GLFW_KEY_DOWN,      GLFW_KEY_UP,   GLFW_KEY_H,       GLFW_KEY_C,
-                         GLFW_KEY_M,     GLFW_KEY_S,         GLFW_KEY_1,    GLFW_KEY_2,       GLFW_KEY_3,
-                         GLFW_KEY_4,     GLFW_KEY_F11,       GLFW_KEY_ESCAPE, GLFW_KEY_F1};
+                         GLFW_KEY_M,     GLFW_KEY_S,         GLFW_KEY_T,    GLFW_KEY_X,       GLFW_KEY_A,
+                         GLFW_KEY_N,     GLFW_KEY_R,         GLFW_KEY_W,    GLFW_KEY_1,       GLFW_KEY_2,
+                         GLFW_KEY_3,     GLFW_KEY_4,         GLFW_KEY_F11,  GLFW_KEY_ESCAPE,  GLFW_KEY_F1};
+
+constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 
 void move_step(ClassroomState& state, int delta) {
   state.step = std::clamp(state.step + delta, 0, lesson::kStepCount - 1);
@@ -26,16 +32,39 @@ void next_head(ActionTarget& t, int delta) {
   t.view.selected_head = ((t.view.selected_head + delta) % t.heads + t.heads) % t.heads;
 }
 
+// From the query the view on screen follows: in the step view, the first token is followed
+// before any is pinned, so Down goes to the second (pinning the first would change nothing).
 void next_query(ActionTarget& t, int delta) {
   if (t.queries <= 0) return;
-  const int current = t.view.pinned_query.value_or(delta > 0 ? -1 : t.queries);
+  const std::optional<int> followed = followed_query(t.view.pinned_query, t.state.shown, t.queries);
+  const int current = followed.value_or(delta > 0 ? -1 : t.queries);
   t.view.pinned_query = std::clamp(current + delta, 0, t.queries - 1);
+}
+
+lesson::CompareAxis next_axis(lesson::CompareAxis axis, int delta) {
+  const int count = 3;  // masks, heads, K/V heads
+  return static_cast<lesson::CompareAxis>(((static_cast<int>(axis) + delta) % count + count) % count);
+}
+
+std::string axis_notice(lesson::CompareAxis axis) {
+  switch (axis) {
+    case lesson::CompareAxis::Masks: return "Compare: masks";
+    case lesson::CompareAxis::Heads: return "Compare: number of heads";
+    case lesson::CompareAxis::KvHeads: return "Compare: MHA / GQA / MQA";
+  }
+  return "";
+}
+
+std::string temperature_notice(const Scenario& s) {
+  const double t = temperature_of(s);
+  return "Temperature T = " + lesson::format_significant(t) + " (scale 1/T = " + lesson::format_significant(1.0 / t) + ")";
 }
 
 }  // namespace
 
 Action action_for_key(int key, bool shift, MainView shown, bool presenting) {
   const bool stepping = shown == MainView::Step;
+  const bool comparing = shown == MainView::Compare;
   switch (key) {
     case GLFW_KEY_RIGHT:
     case GLFW_KEY_PAGE_DOWN: return stepping ? Action::NextStep : Action::None;
@@ -49,6 +78,12 @@ Action action_for_key(int key, bool shift, MainView shown, bool presenting) {
     case GLFW_KEY_C: return Action::ToggleCausal;
     case GLFW_KEY_M: return Action::CycleMask;
     case GLFW_KEY_S: return Action::ToggleScaling;
+    case GLFW_KEY_T: return shift ? Action::ColderTemperature : Action::HotterTemperature;
+    case GLFW_KEY_X: return Action::ToggleCross;
+    case GLFW_KEY_A: return !comparing ? Action::None : shift ? Action::PreviousCompareAxis : Action::NextCompareAxis;
+    case GLFW_KEY_N: return comparing ? Action::ToggleCompareCount : Action::None;
+    case GLFW_KEY_R: return !comparing ? Action::None : shift ? Action::NarrowerWindow : Action::WiderWindow;
+    case GLFW_KEY_W: return comparing ? Action::ToggleCompareScores : Action::None;
     case GLFW_KEY_1: return Action::ShowHeatmaps;
     case GLFW_KEY_2: return Action::ShowStep;
     case GLFW_KEY_3: return Action::ShowCompare;
@@ -62,13 +97,44 @@ Action action_for_key(int key, bool shift, MainView shown, bool presenting) {
 
 bool key_repeats(int key) {
   return key == GLFW_KEY_RIGHT || key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_PAGE_UP ||
-         key == GLFW_KEY_DOWN || key == GLFW_KEY_UP;
+         key == GLFW_KEY_DOWN || key == GLFW_KEY_UP || key == GLFW_KEY_R;
 }
 
 std::span<const int> classroom_keys() { return kKeys; }
 
+const char* key_name(int key) {
+  switch (key) {
+    case GLFW_KEY_RIGHT: return "Right";
+    case GLFW_KEY_LEFT: return "Left";
+    case GLFW_KEY_UP: return "Up";
+    case GLFW_KEY_DOWN: return "Down";
+    case GLFW_KEY_PAGE_DOWN: return "Page Down";
+    case GLFW_KEY_PAGE_UP: return "Page Up";
+    case GLFW_KEY_HOME: return "Home";
+    case GLFW_KEY_END: return "End";
+    case GLFW_KEY_ESCAPE: return "Esc";
+    case GLFW_KEY_F1: return "F1";
+    case GLFW_KEY_F11: return "F11";
+    default: break;
+  }
+  static const char* const kLetters[] = {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+                                         "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z"};
+  static const char* const kDigits[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return kLetters[key - GLFW_KEY_A];
+  if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return kDigits[key - GLFW_KEY_0];
+  return "?";
+}
+
+std::optional<int> followed_query(const std::optional<int>& pinned, MainView shown, int queries) {
+  if (queries <= 0) return std::nullopt;
+  if (pinned) return std::clamp(*pinned, 0, queries - 1);
+  if (shown == MainView::Step) return 0;
+  return std::nullopt;
+}
+
 std::string apply_action(Action action, ActionTarget& t) {
   app::Document& document = t.document;
+  lesson::CompareOptions& compare = t.state.compare;
   switch (action) {
     case Action::NextStep: move_step(t.state, 1); break;
     case Action::PreviousStep: move_step(t.state, -1); break;
@@ -95,8 +161,36 @@ std::string apply_action(Action action, ActionTarget& t) {
       Scenario next = toggle_scaling(document.scenario());
       const bool scaled = next.scale.kind == ScaleSetting::Kind::InvSqrtDk;
       document.apply(std::move(next), scaled ? "Scale by 1/\xe2\x88\x9a" "d_k" : "No scaling");
-      return scaled ? "Scores scaled by 1/\xe2\x88\x9a" "d_k" : "No scaling: watch the softmax saturate";
+      // What it does to this sentence's softmax is on the Scaling page, in numbers: the notice
+      // promises nothing the data may not show.
+      return scaled ? "Scores scaled by 1/\xe2\x88\x9a" "d_k" : "No scaling (the classic mistake): see the Scaling page";
     }
+    case Action::HotterTemperature:
+    case Action::ColderTemperature: {
+      Scenario next = scale_temperature(document.scenario(), action == Action::HotterTemperature ? 2.0 : 0.5);
+      const std::string notice = temperature_notice(next);
+      document.apply(std::move(next), "Temperature", "classroom:temperature");
+      document.end_merge();  // each press is its own undo step
+      return notice;
+    }
+    case Action::ToggleCross: {
+      const bool on = !document.scenario().source.has_value();
+      document.apply(on ? add_source(document.scenario()) : remove_source(document.scenario()),
+                     on ? "Add a source sentence" : "Remove the source sentence");
+      return on ? "Cross-attention on: type the source sentence in the Source sentence panel" : "Cross-attention off";
+    }
+    case Action::NextCompareAxis:
+    case Action::PreviousCompareAxis:
+      compare.axis = next_axis(compare.axis, action == Action::NextCompareAxis ? 1 : -1);
+      return axis_notice(compare.axis);
+    case Action::ToggleCompareCount: compare.count = compare.count == 4 ? 2 : 4; break;
+    case Action::WiderWindow:
+    case Action::NarrowerWindow:
+      compare.window = std::clamp(compare.window + (action == Action::WiderWindow ? 1 : -1), 0, kMaxWindow);
+      return compare.axis == lesson::CompareAxis::Masks && compare.count == 4
+                 ? ""
+                 : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks)";
+    case Action::ToggleCompareScores: t.state.compare_scores = !t.state.compare_scores; break;
     case Action::ShowHeatmaps: t.state.select_tab = MainView::Heatmaps; break;
     case Action::ShowStep: t.state.select_tab = MainView::Step; break;
     case Action::ShowCompare: t.state.select_tab = MainView::Compare; break;

@@ -4,6 +4,7 @@
 // menu turns key presses and menu items into actions; presentation mode itself (theme, full
 // screen, keyboard navigation) stays with the menu, which owns the ImGui side.
 
+#include <optional>
 #include <span>
 #include <string>
 
@@ -29,6 +30,15 @@ enum class Action {
   ToggleCausal,
   CycleMask,
   ToggleScaling,
+  HotterTemperature,    // T: flatter weights
+  ColderTemperature,    // Shift+T: sharper weights
+  ToggleCross,          // cross-attention on / off
+  NextCompareAxis,      // compare view: masks → heads → K/V heads
+  PreviousCompareAxis,
+  ToggleCompareCount,   // compare view: 2 ↔ 4 copies
+  WiderWindow,          // compare view: window r + 1 (sliding window, Longformer)
+  NarrowerWindow,
+  ToggleCompareScores,  // compare view: weights ↔ scaled scores
   ShowHeatmaps,
   ShowStep,
   ShowCompare,
@@ -39,12 +49,19 @@ enum class Action {
 };
 
 // The action of a key (GLFW key code) pressed with or without Shift, given what is on screen.
-// Step keys act only in the step view; Esc only while presenting.
+// Step keys act only in the step view, compare keys only in the compare view, Esc only while
+// presenting.
 Action action_for_key(int key, bool shift, MainView shown, bool presenting);
 
-// The keys whose presses repeat while held (stepping and following); others act once.
+// The keys whose presses repeat while held (stepping, following, the window radius).
 bool key_repeats(int key);
 std::span<const int> classroom_keys();
+// "Right", "Page Down", "A", "F11": how the Help window writes a key.
+const char* key_name(int key);
+
+// The query the view on screen follows: the pinned one; with none pinned, the step view
+// follows the first token (its pages always follow one), the other views none.
+std::optional<int> followed_query(const std::optional<int>& pinned, MainView shown, int queries);
 
 // What an action changes. heads and queries: the computed problem's (0 when nothing is
 // computed: head and query actions do nothing then).

@@ -1,7 +1,9 @@
 #include "app/classroom/classroom_edits.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "app/panels/edits/model_edits.h"
 #include "app/panels/edits/sentence_edits.h"
 #include "core/model/generate.h"
 
@@ -83,6 +85,14 @@ Scenario toggle_causal(Scenario s) {
 Scenario toggle_scaling(Scenario s) {
   s.scale = s.scale.kind == ScaleSetting::Kind::InvSqrtDk ? ScaleSetting{ScaleSetting::Kind::None, 1.0}
                                                          : ScaleSetting{ScaleSetting::Kind::InvSqrtDk, 1.0};
+  return s;
+}
+
+double temperature_of(const Scenario& s) { return ui::edits::temperature_from_scale(s.scale.resolve(s.d_k)); }
+
+Scenario scale_temperature(Scenario s, double factor) {
+  const double temperature = std::clamp(temperature_of(s) * factor, kMinTemperature, kMaxTemperature);
+  s.scale = ScaleSetting{ScaleSetting::Kind::Value, ui::edits::scale_from_temperature(temperature)};
   return s;
 }
 

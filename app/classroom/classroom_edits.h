@@ -29,4 +29,11 @@ Scenario toggle_causal(Scenario s);
 // 1/√d_k ↔ no scaling (a custom factor goes back to 1/√d_k).
 Scenario toggle_scaling(Scenario s);
 
+// The temperature T (scale = 1/T, the Model panel's slider) times `factor`, from the scale in
+// force (1/√d_k is T = √d_k), kept within the slider's 0.05 … 20.
+inline constexpr double kMinTemperature = 0.05;
+inline constexpr double kMaxTemperature = 20.0;
+Scenario scale_temperature(Scenario s, double factor);
+double temperature_of(const Scenario& s);  // 1 / the scale in force
+
 }  // namespace attnviz::classroom

@@ -21,21 +21,6 @@
 namespace attnviz::classroom {
 namespace {
 
-constexpr Shortcut kShortcuts[] = {
-    {"Right, Page Down", "next step (step view)"},
-    {"Left, Page Up", "previous step (step view)"},
-    {"Home / End", "first / last step"},
-    {"Down / Up", "follow the next / previous query token"},
-    {"H / Shift+H", "next / previous head"},
-    {"C", "causal mask on / off"},
-    {"M", "cycle masks: none, causal, sliding window, Longformer"},
-    {"S", "scaling 1/\xe2\x88\x9a" "d_k on / off (the scaling lesson)"},
-    {"1 2 3 4", "Heatmaps, Step by step, Compare, Cross-attention"},
-    {"F11", "presentation mode (full screen, large text)"},
-    {"Esc", "leave presentation mode"},
-    {"F1", "this Help window"},
-};
-
 ActionTarget target_of(ui::UiContext& ui) {
   const bool computed = ui.session.has_result();
   return ActionTarget{ui.document, ui.view, classroom_state(), computed ? ui.session.problem().num_heads : 0,
@@ -49,6 +34,12 @@ void run(ui::UiContext& ui, Action action) {
   ActionTarget target = target_of(ui);
   const std::string notice = apply_action(action, target);
   if (!notice.empty()) ui.notices.post(ui::NoticeLevel::Info, notice, "classroom");
+}
+
+// A compare setting from the menu: shown at once (the compare view comes to the front).
+void apply_compare(ui::UiContext& ui, Action action) {
+  run(ui, action);
+  classroom_state().select_tab = MainView::Compare;
 }
 
 class ClassroomMenu final : public ui::Menu {
@@ -72,6 +63,16 @@ class ClassroomMenu final : public ui::Menu {
     if (ImGui::MenuItem("Next mask", "M")) run(ui, Action::CycleMask);
     if (ImGui::MenuItem("Scale by 1/\xe2\x88\x9a" "d_k", "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
       run(ui, Action::ToggleScaling);
+    if (ImGui::MenuItem("Higher temperature (flatter)", "T")) run(ui, Action::HotterTemperature);
+    if (ImGui::MenuItem("Lower temperature (sharper)", "Shift+T")) run(ui, Action::ColderTemperature);
+    if (ImGui::MenuItem("Cross-attention", "X", ui.document.scenario().source.has_value())) run(ui, Action::ToggleCross);
+    ImGui::Separator();
+    // The compare view's settings; its keys act while it is on screen, the menu always.
+    if (ImGui::MenuItem("Compare: next axis", "A")) apply_compare(ui, Action::NextCompareAxis);
+    if (ImGui::MenuItem("Compare: 4 copies", "N", state.compare.count == 4)) apply_compare(ui, Action::ToggleCompareCount);
+    if (ImGui::MenuItem("Compare: wider window r", "R")) apply_compare(ui, Action::WiderWindow);
+    if (ImGui::MenuItem("Compare: narrower window r", "Shift+R")) apply_compare(ui, Action::NarrowerWindow);
+    if (ImGui::MenuItem("Compare: scaled scores", "W", state.compare_scores)) apply_compare(ui, Action::ToggleCompareScores);
     ImGui::Separator();
     if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
@@ -119,25 +120,34 @@ class ClassroomMenu final : public ui::Menu {
     }
   }
 
+  // Every shortcut of the window (shortcuts.h), the classroom's first; it fits the screen at
+  // presentation text sizes and scrolls when it cannot.
   static void draw_help(ClassroomState& state) {
     if (!state.help_open) return;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
-                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::Begin("Help: classroom shortcuts", &state.help_open,
+                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(viewport->WorkSize.x * 0.95f, viewport->WorkSize.y * 0.92f));
+    if (ImGui::Begin("Help: shortcuts", &state.help_open,
                      ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-      if (ImGui::BeginTable("##shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-        for (const Shortcut& s : classroom_shortcuts()) {
-          ImGui::TableNextRow();
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted(s.keys);
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted(s.action);
+      for (const bool window : {false, true}) {
+        ImGui::TextDisabled("%s", window ? "The window" : "Classroom");
+        ImGui::PushID(window ? 1 : 0);
+        if (ImGui::BeginTable("##shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+          for (const Shortcut& s : classroom_shortcuts()) {
+            if (s.window != window) continue;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(s.keys);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(s.action);
+          }
+          ImGui::EndTable();
         }
-        ImGui::EndTable();
+        ImGui::PopID();
+        ImGui::Spacing();
       }
-      ImGui::TextDisabled("Also: Ctrl+Z / Ctrl+Y undo and redo every change; Ctrl+= / Ctrl+- change the text size.");
-      ImGui::TextDisabled("Keys are ignored while you type in a text field.");
+      ImGui::TextDisabled("Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z.");
     }
     ImGui::End();
   }
@@ -146,8 +156,6 @@ class ClassroomMenu final : public ui::Menu {
 };
 
 }  // namespace
-
-std::span<const Shortcut> classroom_shortcuts() { return kShortcuts; }
 
 std::unique_ptr<ui::Menu> make_classroom_menu() { return std::make_unique<ClassroomMenu>(); }
 

@@ -25,6 +25,7 @@ struct ClassroomState {
 
   // Compare view
   lesson::CompareOptions compare;
+  bool compare_scores = false;  // the copies show scaled scores instead of weights
 
   // Presentation mode (F11): full screen, large high-contrast text, heatmaps and step view only.
   bool presenting = false;

@@ -2,7 +2,8 @@
 // of heads or the number of key/value heads (core/lesson/variants.h). Each copy has its own
 // Document and ComputeSession (Eigen: small sentences compute in microseconds, and host
 // results keep the copies independent of the main view's device buffers), recomputed
-// whenever the main view recomputes, and all share one colour scale.
+// whenever the main view recomputes, and all share one colour scale: the main view's (weights
+// on 0..1 by default), so a colour means the same number here as there.
 
 #include <imgui.h>
 
@@ -14,8 +15,10 @@
 
 #include "app/classroom/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
+#include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
+#include "app/heatmap/value_range.h"
 #include "app/state/document.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -39,12 +42,10 @@ struct Copy {
   lesson::RowStatsSummary stats;
 };
 
-struct Grid {
-  int cols = 1;
-  int rows = 1;
-  float cell = 4.0f;    // pixels per matrix cell
-  float slot_w = 0.0f;  // one copy's place: its titles, labels and cells
-  float slot_h = 0.0f;
+// The colour scale all copies share.
+struct SharedScale {
+  lesson::ValueRange range;
+  bool log = false;
 };
 
 class CompareView final : public ui::Panel {
@@ -56,25 +57,31 @@ class CompareView final : public ui::Panel {
  private:
   void update_copies(const ui::UiContext& ui);
   void draw_toolbar(ui::UiContext& ui);
-  [[nodiscard]] Grid arrange(const ui::UiContext& ui, float width, float height) const;
-  void draw_copy(ui::UiContext& ui, Copy& copy, const Grid& grid, const lesson::ValueRange& range);
-  [[nodiscard]] lesson::ValueRange shared_range(const ui::UiContext& ui) const;
+  [[nodiscard]] GridLayout arrange(const ui::UiContext& ui, float width, float height);
+  // cells_y: where the heatmap's column labels start (window coordinates), the same for a grid row.
+  void draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale, float cells_y);
+  [[nodiscard]] SharedScale shared_scale(const ui::UiContext& ui) const;
+  [[nodiscard]] std::string stats_line(const Copy& copy, int head) const;
 
   std::vector<Copy> copies_;
-  // The shared range, for the copies' upload versions, head and what is shown.
+  // The shared scale, for the copies' upload versions, head and what is shown.
   struct {
     std::vector<std::uint64_t> versions;
     int head = -1;
     bool scores = false;
     ui::WeightsRange mode = ui::WeightsRange::ZeroToOne;
-    lesson::ValueRange range;
+    SharedScale scale;
   } range_;
   std::uint64_t base_generation_ = 0;
   lesson::CompareOptions built_;
   bool built_once_ = false;
   std::string error_;
-  bool show_scores_ = false;  // false: weights; true: scaled scores
+  std::string note_;  // why a copy is left out, or how the base was changed first
 };
+
+// Narrow: each copy has its title, and four copies of 8 tokens need every pixel of 1920 for
+// their numbers at presentation text sizes.
+float grid_gap(const ui::UiContext& ui) { return 10.0f * ui.ui_scale; }
 
 bool same_options(const lesson::CompareOptions& a, const lesson::CompareOptions& b) {
   return a.axis == b.axis && a.count == b.count && a.window == b.window && a.global == b.global;
@@ -91,12 +98,14 @@ void CompareView::update_copies(const ui::UiContext& ui) {
     base_generation_ = ui.session.generation();
     built_ = options;
     error_.clear();
-    std::vector<lesson::Variant> variants;
+    lesson::Comparison comparison;
     try {
-      variants = lesson::derive_variants(ui.document.scenario(), ui.session.problem(), options);
+      comparison = lesson::derive_comparison(ui.document.scenario(), ui.session.problem(), options);
     } catch (const std::exception& e) {
       error_ = e.what();
     }
+    note_ = comparison.note;
+    std::vector<lesson::Variant>& variants = comparison.variants;
     copies_.resize(variants.size());
     for (std::size_t i = 0; i < variants.size(); ++i) {
       Copy& copy = copies_[i];
@@ -115,81 +124,138 @@ void CompareView::update_copies(const ui::UiContext& ui) {
 }
 
 void CompareView::draw_toolbar(ui::UiContext& ui) {
-  lesson::CompareOptions& options = classroom_state().compare;
+  ClassroomState& state = classroom_state();
+  lesson::CompareOptions& options = state.compare;
+  const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
+  const float group_gap = 20.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Compare");
   const struct {
     lesson::CompareAxis axis;
     const char* label;
-  } axes[] = {{lesson::CompareAxis::Masks, "masks"}, {lesson::CompareAxis::Heads, "number of heads"},
-              {lesson::CompareAxis::KvHeads, "MHA / GQA / MQA"}};
+    const char* tooltip;
+  } axes[] = {{lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
+              {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
+              {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"}};
   for (const auto& a : axes) {
-    ImGui::SameLine();
+    same_line_if_fits(button_width(a.label), right);
     if (pill(a.label, options.axis == a.axis)) options.axis = a.axis;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
   }
-  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
+  same_line_if_fits(button_width("2") * 2.0f + group_gap, right);
+  ImGui::Dummy(ImVec2(group_gap - ImGui::GetStyle().ItemSpacing.x, 0.0f));
+  ImGui::SameLine();
   if (pill("2", options.count == 2)) options.count = 2;
   ImGui::SameLine();
   if (pill("4", options.count == 4)) options.count = 4;
   if (options.axis == lesson::CompareAxis::Masks && options.count == 4) {
-    ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    const float slider_w = ImGui::GetFontSize() * 4.5f;
+    same_line_if_fits(slider_w + ImGui::CalcTextSize("window r").x + group_gap, right);
+    ImGui::SetNextItemWidth(slider_w);
     ImGui::SliderInt("window r", &options.window, 0, 8);
   }
-  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  if (pill("weights", !show_scores_)) show_scores_ = false;
-  ImGui::SameLine();
-  if (pill("scaled scores", show_scores_)) show_scores_ = true;
   ImGui::Separator();
 }
 
-lesson::ValueRange CompareView::shared_range(const ui::UiContext& ui) const {
+// What the copies show, and its one colour scale beside it: one line for both.
+void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
+  ClassroomState& state = classroom_state();
+  if (pill("weights", !state.compare_scores)) state.compare_scores = false;
+  ImGui::SameLine();
+  if (pill("scaled scores", state.compare_scores)) state.compare_scores = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("W switches");
+  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
+  const heatmap::Colormap map = state.compare_scores ? ui.view.scores_colormap : ui.view.weights_colormap;
+  const char* caption = state.compare_scores ? "scaled score: one scale for all copies" : "weight: one scale for all copies, as in Heatmaps";
+  const float caption_w = ImGui::CalcTextSize(caption).x + ImGui::GetStyle().ItemSpacing.x;
+  const float bar_w = std::clamp(ImGui::GetContentRegionAvail().x - caption_w, ImGui::GetFontSize() * 8.0f, 520.0f * ui.ui_scale);
+  ImGui::BeginGroup();
+  ui.heatmaps.colorbar(map, scale.range.min, scale.range.max, bar_w, nullptr, scale.log);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", caption);
+  ImGui::PopTextWrapPos();
+}
+
+SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
+  const bool scores = classroom_state().compare_scores;
   std::vector<lesson::ComparedMatrix> matrices;
+  int tokens = 0;
   for (const Copy& copy : copies_) {
     if (!copy.session->has_result()) continue;
     const int head = shown_head_of(*copy.session, ui.view.selected_head);
-    const HeadMatrix which = show_scores_ ? HeadMatrix::Scores : HeadMatrix::Weights;
+    const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
     matrices.push_back({copy.session->host_matrix(head, which), &copy.session->shown_result().mask,
-                        show_scores_ ? copy.session->problem().scale : 1.0f});
+                        scores ? copy.session->problem().scale : 1.0f});
+    tokens = std::max({tokens, copy.session->problem().n(), copy.session->problem().m()});
   }
-  if (!show_scores_ && ui.view.weights_range == ui::WeightsRange::ZeroToOne) return {0.0f, 1.0f};
-  return lesson::shared_range(matrices, show_scores_ ? lesson::RangeKind::Scores : lesson::RangeKind::Weights);
+  if (scores) return {lesson::shared_range(matrices, lesson::RangeKind::Scores), false};
+  // Weights as the main view colours them (View ▸ Weights scale): 0..1 unless asked otherwise.
+  switch (ui::resolve(ui.view.weights_range, tokens)) {
+    case ui::WeightsRange::Auto: return {lesson::shared_range(matrices, lesson::RangeKind::Weights), false};
+    case ui::WeightsRange::Log: return {{heatmap::kLogWeights.min, heatmap::kLogWeights.max}, true};
+    case ui::WeightsRange::ZeroToOne:
+    case ui::WeightsRange::Automatic: break;
+  }
+  return {{0.0f, 1.0f}, false};
 }
 
-Grid CompareView::arrange(const ui::UiContext& ui, float width, float height) const {
+std::string CompareView::stats_line(const Copy& copy, int head) const {
+  const Problem& p = copy.session->problem();
+  const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
+  return head_text + "entropy " + lesson::format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
+         lesson::format_number(copy.stats.mean_max_weight, 2);
+}
+
+GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float height) {
   const Problem& p = ui.session.problem();
   const float s = ui.ui_scale;
-  const float label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
-  const float title_h = ImGui::GetTextLineHeightWithSpacing() * 2.6f;  // heading and one line of numbers
-  const float gap = 24.0f * s;
-  const int count = std::max(static_cast<int>(copies_.size()), 1);
-  Grid best;
-  best.cell = 0.0f;
-  for (int cols = 1; cols <= count; ++cols) {
-    const int rows = (count + cols - 1) / cols;
-    float cell = (width / static_cast<float>(cols) - label_w - gap) / static_cast<float>(p.m());
-    // Column labels turn vertical (and need more height) when cells get narrow: fit twice.
-    for (int pass = 0; pass < 2; ++pass) {
-      const float label_h = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 90.0f * s);
-      cell = std::min(cell, (height / static_cast<float>(rows) - title_h - label_h - gap) / static_cast<float>(p.n()));
-    }
-    if (cell > best.cell) best = {cols, rows, cell, 0.0f, 0.0f};
+  GridSpace space;
+  space.width = width;
+  space.height = height;
+  space.rows = p.n();
+  space.cols = p.m();
+  space.min_cell = ImGui::GetFontSize();  // every row keeps its token label
+  space.max_cell = 80.0f * s;
+  space.row_label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
+  space.min_slot_w = ImGui::GetFontSize() * 7.0f;
+  space.gap = grid_gap(ui);
+  std::vector<std::string> labels;
+  std::vector<std::string> lines;
+  for (const Copy& copy : copies_) {
+    labels.push_back(copy.label);
+    if (copy.session->has_result()) lines.push_back(stats_line(copy, shown_head_of(*copy.session, ui.view.selected_head)));
   }
-  best.cell = std::floor(std::clamp(best.cell, 2.0f, 80.0f * s));
-  const float label_h = heatmap::HeatmapWidget::col_label_height(p.source_tokens, best.cell, 90.0f * s);
-  best.slot_w = label_w + best.cell * static_cast<float>(p.m()) + gap;
-  best.slot_h = title_h + label_h + best.cell * static_cast<float>(p.n()) + gap;
-  return best;
+  space.title_h = [labels, lines](float slot_w) {
+    float h = 0.0f;
+    for (const std::string& label : labels) h = std::max(h, heading_height(label, slot_w));
+    std::size_t line_count = 1;
+    for (const std::string& line : lines) line_count = std::max(line_count, wrap_at_spaces(line, slot_w).size());
+    return h + static_cast<float>(line_count) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+  };
+  const std::vector<std::string>* columns = &p.source_tokens;
+  space.col_label_h = [columns, s](float cell) { return heatmap::HeatmapWidget::col_label_height(*columns, cell, 90.0f * s); };
+  return layout_grid(static_cast<int>(copies_.size()), space);
 }
 
-void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const Grid& grid, const lesson::ValueRange& range) {
+void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale,
+                            float cells_y) {
   const float s = ui.ui_scale;
+  const float wrap = grid.slot_w - grid_gap(ui);  // the slot without its gap
+  const float x = ImGui::GetCursorPosX();
+  const compute::ComputeSession& session = *copy.session;
+  const Problem& base = ui.session.problem();
+  const float label_w = row_labels ? heatmap::HeatmapWidget::row_label_width(base.tokens, 110.0f * s) : 0.0f;
+  // Titles and numbers wrap within the copy's own column, never over the next copy.
+  ImGui::SetCursorPosX(x + label_w);
+  ImGui::PushTextWrapPos(x + label_w + wrap);
   heading_text(copy.label);
-  if (!copy.session->has_result()) {
-    ImGui::TextWrapped("%s", copy.session->error().c_str());
+  if (!session.has_result()) {
+    ImGui::TextWrapped("%s", session.error().c_str());
+    ImGui::PopTextWrapPos();
     return;
   }
-  const compute::ComputeSession& session = *copy.session;
   const Problem& p = session.problem();
   const Result& result = session.shown_result();
   const int head = shown_head_of(session, ui.view.selected_head);
@@ -198,35 +264,39 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const Grid& grid, con
     copy.stats_generation = session.generation();
     copy.stats_head = head;
   }
-  const lesson::RowStatsSummary& stats = copy.stats;
-  // Within the copy's own column: wrapped, never over the next copy.
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + grid.slot_w - 24.0f * s);
-  const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
-  ImGui::TextDisabled("%sentropy %s bits \xc2\xb7 max %s", head_text.c_str(),
-                      lesson::format_number(stats.mean_entropy_bits, 2).c_str(),
-                      lesson::format_number(stats.mean_max_weight, 2).c_str());
   ImGui::PopTextWrapPos();
-  const HeadMatrix which = show_scores_ ? HeadMatrix::Scores : HeadMatrix::Weights;
+  ImGui::SetCursorPosX(x + label_w);
+  ImGui::BeginGroup();  // continuation lines indent from the copy's column, not the window's
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped_at_spaces(stats_line(copy, head), wrap);  // "max 0.13" stays whole
+  ImGui::PopStyleColor();
+  ImGui::EndGroup();
+  const bool scores = classroom_state().compare_scores;
+  const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
   heatmap::HeatmapSpec spec;
   spec.source.host = session.host_matrix(head, which);
   spec.source.version = copy.upload_version;
   spec.values = ui.view.show_numbers ? spec.source.host : nullptr;
-  spec.numbers = ui.view.show_numbers;
-  spec.value_scale = show_scores_ ? p.scale : 1.0f;
-  spec.range_min = range.min;
-  spec.range_max = range.max;
-  spec.colormap = show_scores_ ? ui.view.scores_colormap : ui.view.weights_colormap;
+  spec.numbers = ui.view.show_numbers && !scale.log;
+  spec.value_scale = scores ? p.scale : 1.0f;
+  spec.range_min = scale.range.min;
+  spec.range_max = scale.range.max;
+  spec.log_scale = scale.log;
+  spec.colormap = scores ? ui.view.scores_colormap : ui.view.weights_colormap;
   spec.mask = &p.mask;
   spec.row_labels = &p.tokens;
   spec.col_labels = &p.source_tokens;
-  spec.row_label_width = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
-  spec.cells_width = grid.cell * static_cast<float>(p.m());
-  spec.cells_height = grid.cell * static_cast<float>(p.n());
-  spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, grid.cell, 90.0f * s);
+  spec.row_label_width = label_w;
+  spec.cells_width = drawn_extent(p.m(), grid.cell);
+  spec.cells_height = drawn_extent(p.n(), grid.cell);
+  spec.col_label_height = grid.label_h;
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.highlight_token = ui.view.hovered_token;
   spec.highlight_column = !p.cross_attention;
+  // The cells' tops line up across a grid row, whatever each title's height.
+  ImGui::SetCursorPos(ImVec2(x, std::max(cells_y, ImGui::GetCursorPosY())));
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
+  wheel_scrolls_page();
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),
@@ -253,39 +323,46 @@ void CompareView::draw(ui::UiContext& ui) {
 
   std::vector<std::uint64_t> versions;
   for (const Copy& copy : copies_) versions.push_back(copy.upload_version);
-  if (versions != range_.versions || range_.head != ui.view.selected_head || range_.scores != show_scores_ ||
+  if (versions != range_.versions || range_.head != ui.view.selected_head || range_.scores != state.compare_scores ||
       range_.mode != ui.view.weights_range) {
-    range_.range = shared_range(ui);
+    range_.scale = shared_scale(ui);
     range_.versions = std::move(versions);
     range_.head = ui.view.selected_head;
-    range_.scores = show_scores_;
+    range_.scores = state.compare_scores;
     range_.mode = ui.view.weights_range;
   }
-  const lesson::ValueRange range = range_.range;
+  const SharedScale scale = range_.scale;
   const float s = ui.ui_scale;
+  // The one colour scale and the note stay above the copies, in view while the grid scrolls.
+  draw_scale_line(ui, scale);
+  if (!note_.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", note_.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::BeginChild("##compare-grid", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_HorizontalScrollbar);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float colorbar_h = ImGui::GetFontSize() * 3.0f;
-  const Grid grid = arrange(ui, avail.x, avail.y - colorbar_h);
-  Grid placed = grid;
-  placed.slot_w = std::max(grid.slot_w, avail.x / static_cast<float>(grid.cols) * 0.5f);
-  const float slot_w = placed.slot_w;
-  const float slot_h = grid.slot_h;
+  const GridLayout grid = arrange(ui, avail.x, avail.y);
+  const float label_w = heatmap::HeatmapWidget::row_label_width(ui.session.problem().tokens, 110.0f * s);
   const ImVec2 start = ImGui::GetCursorPos();
+  // The titles' height in this grid (the tallest copy's): every heatmap of a grid row starts below it.
+  const float title_h = grid.slot_h - grid.label_h - drawn_extent(ui.session.problem().n(), grid.cell) - grid_gap(ui);
   for (std::size_t i = 0; i < copies_.size(); ++i) {
-    const int r = static_cast<int>(i) / grid.cols;
-    const int c = static_cast<int>(i) % grid.cols;
-    ImGui::SetCursorPos(ImVec2(start.x + slot_w * static_cast<float>(c), start.y + slot_h * static_cast<float>(r)));
+    const int r = static_cast<int>(i) / grid.columns;
+    const int c = static_cast<int>(i) % grid.columns;
+    // Column 0 draws the row labels all copies share; the others start where its cells do.
+    const float x = start.x + (c == 0 ? 0.0f : label_w + grid.slot_w * static_cast<float>(c));
+    const float y = start.y + grid.slot_h * static_cast<float>(r);
     ImGui::PushID(static_cast<int>(i));
+    ImGui::SetCursorPos(ImVec2(x, y));
     ImGui::BeginGroup();
-    draw_copy(ui, copies_[i], placed, range);
+    draw_copy(ui, copies_[i], grid, c == 0, scale, y + title_h);
     ImGui::EndGroup();
     ImGui::PopID();
   }
-  // The one colour scale right under the grid, where the eye looks for it.
-  ImGui::SetCursorPos(ImVec2(start.x, std::min(start.y + slot_h * static_cast<float>(grid.rows), start.y + avail.y - colorbar_h)));
-  const heatmap::Colormap map = show_scores_ ? ui.view.scores_colormap : ui.view.weights_colormap;
-  ui.heatmaps.colorbar(map, range.min, range.max, std::min(avail.x * 0.5f, 520.0f * s),
-                       show_scores_ ? "scaled score, one scale for all" : "weight, one scale for all");
+  ImGui::SetCursorPos(ImVec2(start.x, start.y + grid.slot_h * static_cast<float>(grid.rows)));
+  ImGui::Dummy(ImVec2(label_w + grid.slot_w * static_cast<float>(grid.columns), 1.0f));
+  ImGui::EndChild();
 }
 
 }  // namespace

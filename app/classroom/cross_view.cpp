@@ -12,6 +12,7 @@
 
 #include "app/classroom/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
+#include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_overlay.h"
@@ -71,8 +72,9 @@ class CrossView final : public ui::Panel {
   void draw(ui::UiContext& ui) override;
 
  private:
-  void draw_lines(ui::UiContext& ui, float width, float height);
-  void draw_heatmap(ui::UiContext& ui, float width, float height);
+  // Both return the height they took (the view scrolls when it is more than the window's).
+  float draw_lines(ui::UiContext& ui, float width, float height);
+  float draw_heatmap(ui::UiContext& ui, float width, float height);
 };
 
 void offer_source(ui::UiContext& ui) {
@@ -85,8 +87,12 @@ void offer_source(ui::UiContext& ui) {
     next.source->sentence = next.sentence;
     ui.document.apply(std::move(next), "Add a source sentence");
   }
-  ImGui::TextDisabled("Then type it in the Source sentence panel, or open the preset cross-attention (File menu).");
+  ImGui::TextDisabled("Then type it in the Source sentence panel, or open the preset cross-attention (File menu). Key: X.");
 }
+
+// Generated weights are random: a pair of words with a strong line means nothing yet, and a
+// class reading "chicken attends to 어제" as a translation should be told so.
+bool weights_are_random(const Scenario& s) { return !s.wq || !s.wk; }
 
 void CrossView::draw(ui::UiContext& ui) {
   ClassroomState& state = classroom_state();
@@ -101,36 +107,52 @@ void CrossView::draw(ui::UiContext& ui) {
     offer_source(ui);
     return;
   }
-  const std::optional<SourceSetting>& source = ui.document.scenario().source;
-  ImGui::Text("Queries (target):  %s", ui.document.scenario().sentence.c_str());
-  ImGui::Text("Keys and values (source):  %s", source ? source->sentence.c_str() : "");
+  const Scenario& scenario = ui.document.scenario();
   const int head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
-  ImGui::TextDisabled("head %d of %d  \xc2\xb7  line strength = attention weight  \xc2\xb7  click a query token to follow it",
-                      head, p.num_heads);
+  // The token boxes below spell both sentences out: one line says what is what.
+  text_wrapped_at_spaces("Queries come from the target sentence (left), keys and values from the source (right). Head " +
+                         std::to_string(head) + " of " + std::to_string(p.num_heads) +
+                         " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.");
+  if (weights_are_random(scenario)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped_at_spaces("W_Q, W_K and W_V here are random (seed " + std::to_string(scenario.seed) +
+                           "), not trained: which words pair up means nothing yet. The view shows how the weights are "
+                           "computed, not a translation.");
+    ImGui::PopStyleColor();
+  }
+  ImGui::BeginChild("##cross-page", ImGui::GetContentRegionAvail(), false);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float heatmap_w = std::floor(avail.x * 0.42f);
-  ImGui::BeginChild("##cross-lines", ImVec2(avail.x - heatmap_w, avail.y));
-  draw_lines(ui, avail.x - heatmap_w - 16.0f * ui.ui_scale, avail.y);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("##cross-heatmap", ImVec2(heatmap_w, avail.y));
-  draw_heatmap(ui, heatmap_w, avail.y);
+  const float gap = 16.0f * ui.ui_scale;
+  // The heatmap takes what it needs for readable cells, the lines keep at least a third.
+  const float heatmap_w = std::floor(std::clamp(avail.x * 0.45f, avail.x * 0.3f, avail.x * 0.62f));
+  const ImVec2 start = ImGui::GetCursorPos();
+  const float lines_h = draw_lines(ui, avail.x - heatmap_w - gap, avail.y);
+  ImGui::SetCursorPos(ImVec2(start.x + avail.x - heatmap_w, start.y));
+  ImGui::BeginGroup();
+  const float heatmap_h = draw_heatmap(ui, heatmap_w, avail.y);
+  ImGui::EndGroup();
+  ImGui::SetCursorPos(ImVec2(start.x, start.y + std::max(lines_h, heatmap_h)));
+  ImGui::Dummy(ImVec2(1.0f, 1.0f));
   ImGui::EndChild();
 }
 
-void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
+float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
   const compute::ComputeSession& session = ui.session;
   const Problem& p = session.problem();
   const int head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   const Matrix* weights = session.host_matrix(head, compute::HeadMatrix::Weights);
-  if (weights == nullptr) return;
+  if (weights == nullptr) return 0.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float top_local = ImGui::GetCursorPosY();
   const float font = ImGui::GetFontSize();
-  // Queries on the left, keys and values on the right, one token per row.
+  // Queries on the left, keys and values on the right, one token per row; a row is never
+  // lower than its box (the view scrolls instead of squashing the boxes into each other).
   const float target_w = std::min(widest_token(p.tokens), width * 0.3f);
   const float source_w = std::min(widest_token(p.source_tokens), width * 0.3f);
   const float top = origin.y + font * 1.5f;
-  const float rows_h = std::max(height - font * 4.0f, font * 4.0f);
+  const float box_slot = font + ImGui::GetStyle().FramePadding.y * 2.0f + 6.0f * ui.ui_scale;
+  const float summary_h = ImGui::GetTextLineHeightWithSpacing() * 2.5f;
+  const float rows_h = std::max({height - font * 1.5f - summary_h, box_slot * static_cast<float>(std::max(p.n(), p.m())), font * 4.0f});
   const std::vector<TokenBox> targets = place_column(p.tokens.size(), origin.x, target_w, top, rows_h);
   const std::vector<TokenBox> sources = place_column(p.source_tokens.size(), origin.x + width - source_w, source_w, top, rows_h);
   const int followed = ui.view.pinned_query.value_or(-1);
@@ -159,9 +181,11 @@ void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
   draw_boxes(list, targets, p.tokens, followed);
   draw_boxes(list, sources, p.source_tokens, -1);
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    if (ImGui::IsMouseHoveringRect(targets[i].min, targets[i].max) && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    if (ImGui::IsMouseHoveringRect(targets[i].min, targets[i].max) && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+        ImGui::IsWindowHovered())
       ui.view.pinned_query = static_cast<int>(i);
   }
+  ImGui::Dummy(ImVec2(width, top - origin.y + rows_h + font * 0.5f));
   if (followed >= 0 && followed < p.n()) {  // the followed query's strongest source tokens, in words
     std::vector<int> order(static_cast<std::size_t>(p.m()));
     for (int j = 0; j < p.m(); ++j) order[static_cast<std::size_t>(j)] = j;
@@ -170,47 +194,69 @@ void CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
       line += (k == 0 ? " " : ", ") + p.source_tokens[static_cast<std::size_t>(order[k])] + " (" +
               lesson::format_number(weights->at(followed, order[k]), 2) + ")";
-    list->AddText(ImVec2(origin.x, top + rows_h + font * 0.8f), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
+    ImGui::BeginGroup();
+    text_wrapped_at_spaces(line, width);  // within the lines' column, never under the heatmap
+    ImGui::EndGroup();
   }
-  ImGui::Dummy(ImVec2(width, height));
+  return ImGui::GetCursorPosY() - top_local;
 }
 
-void CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
+float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   const compute::ComputeSession& session = ui.session;
   const Problem& p = session.problem();
   const int head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   const float s = ui.ui_scale;
+  const float top = ImGui::GetCursorPosY();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextDisabled("weights: a row per target token, a column per source token");
+  ImGui::PopTextWrapPos();
   const compute::MatrixSource source = session.head_matrix(head, compute::HeadMatrix::Weights);
+  const Matrix* values = session.host_matrix(head, compute::HeadMatrix::Weights);
   heatmap::HeatmapSpec spec;
   spec.source.device = source.device;
   spec.source.host = source.host;
   spec.source.version = source.version;
-  spec.values = ui.view.show_numbers ? session.host_matrix(head, compute::HeadMatrix::Weights) : nullptr;
+  spec.values = ui.view.show_numbers ? values : nullptr;
   spec.numbers = ui.view.show_numbers;
   spec.colormap = ui.view.weights_colormap;
   spec.mask = &p.mask;
   spec.row_labels = &p.tokens;
   spec.col_labels = &p.source_tokens;
   spec.row_label_width = heatmap::HeatmapWidget::row_label_width(p.tokens, 120.0f * s);
-  // Column labels turn vertical (and need more height) when cells get narrow: fit twice.
-  float cell = (width - spec.row_label_width - 8.0f * s) / static_cast<float>(p.m());
-  for (int pass = 0; pass < 2; ++pass) {
-    spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 110.0f * s);
-    cell = std::min(cell, (height - spec.col_label_height - ImGui::GetFontSize() * 4.0f) / static_cast<float>(p.n()));
-  }
-  cell = std::floor(std::max(cell, 2.0f));
-  spec.col_label_height = heatmap::HeatmapWidget::col_label_height(p.source_tokens, cell, 110.0f * s);
-  spec.cells_width = cell * static_cast<float>(p.m());
-  spec.cells_height = cell * static_cast<float>(p.n());
+  // Cells as readable as in the step view: a number fits ("0.12" in the cells' font).
+  ImFont* small = cell_font();
+  const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
+  MatrixBox box;
+  box.rows = p.n();
+  box.cols = p.m();
+  box.min_cell = readable_cell(box.rows, box.cols, ui.view.show_numbers,
+                               small->CalcTextSizeA(small_size, 1e9f, 0.0f, "0.00").x + 8.0f, ImGui::GetFontSize());
+  box.row_label_w = spec.row_label_width;
+  const std::vector<std::string>* columns = &p.source_tokens;
+  box.col_label_h = [columns, s](float cell) { return heatmap::HeatmapWidget::col_label_height(*columns, cell, 110.0f * s); };
+  PageSpace space;
+  space.width = width;
+  space.height = height - (ImGui::GetCursorPosY() - top);
+  space.caption_h = 0.0f;
+  space.colorbar_h = ImGui::GetFontSize() * 3.5f;
+  space.max_cell = 80.0f * s;
+  const PageLayout layout = layout_page({box}, space);
+  const MatrixPlace& place = layout.places.front();
+  spec.col_label_height = place.label_h;
+  spec.cells_width = place.cell_w * static_cast<float>(p.m());
+  spec.cells_height = place.cell_h * static_cast<float>(p.n());
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.highlight_column = false;
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("weights: a row per target token, a column per source token");
-  ImGui::PopTextWrapPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##cross-weights", spec);
+  wheel_scrolls_page();
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
+  if (hover.hovered && hover.row >= 0 && hover.col >= 0 && values != nullptr)
+    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),
+                      p.source_tokens[static_cast<std::size_t>(hover.col)].c_str(),
+                      lesson::format_number(values->at(hover.row, hover.col), 4).c_str());
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + spec.row_label_width);
-  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, spec.cells_width, "weight");
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), "weight");
+  return ImGui::GetCursorPosY() - top;
 }
 
 }  // namespace

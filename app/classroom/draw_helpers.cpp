@@ -2,19 +2,46 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/platform/fonts.h"
 
 namespace attnviz::classroom {
 
+ImFont* cell_font() {
+  ImFont* font = platform::fonts().small;
+  return font != nullptr ? font : ImGui::GetFont();
+}
+
 void heading_text(const std::string& text) {
   ImFont* font = platform::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
-  ImGui::TextUnformatted(text.c_str());
+  ImGui::TextWrapped("%s", text.c_str());
   if (font != nullptr) ImGui::PopFont();
 }
+
+float heading_height(const std::string& text, float width) {
+  ImFont* font = platform::fonts().heading != nullptr ? platform::fonts().heading : ImGui::GetFont();
+  const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
+  return font->CalcTextSizeA(size, 1e9f, std::max(width, 1.0f), text.c_str()).y + ImGui::GetStyle().ItemSpacing.y;
+}
+
+void same_line_if_fits(float width, float right) {
+  ImGui::SameLine();
+  if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
+}
+
+void wheel_scrolls_page() {
+  const float wheel = ImGui::GetIO().MouseWheel;
+  if (wheel == 0.0f || !ImGui::IsItemHovered()) return;
+  ImGui::SetScrollY(ImGui::GetScrollY() - wheel * 5.0f * ImGui::GetTextLineHeightWithSpacing());
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f; }
 
 bool pill(const char* label, bool selected, float min_width) {
   if (selected) {
@@ -49,6 +76,40 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
   }
   ImGui::PopID();
   return clicked;
+}
+
+std::vector<std::string> wrap_at_spaces(const std::string& line, float width) {
+  const float indent = ImGui::GetFontSize();
+  std::vector<std::string> lines;
+  std::string current;
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    std::size_t end = line.find(' ', start);
+    if (end == std::string::npos) end = line.size();
+    const std::string word = line.substr(start, end - start);
+    const std::string candidate = current.empty() ? word : current + " " + word;
+    const float limit = lines.empty() ? width : width - indent;
+    if (!current.empty() && ImGui::CalcTextSize(candidate.c_str()).x > limit) {
+      lines.push_back(current);
+      current = word;
+    } else {
+      current = candidate;
+    }
+    start = end + 1;
+  }
+  lines.push_back(current);
+  return lines;
+}
+
+void text_wrapped_at_spaces(const std::string& line, float width) {
+  if (width <= 0.0f) width = ImGui::GetContentRegionAvail().x;
+  const float indent = ImGui::GetFontSize();
+  const std::vector<std::string> lines = wrap_at_spaces(line, width);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) ImGui::Indent(indent);
+    ImGui::TextUnformatted(lines[i].c_str());
+    if (i > 0) ImGui::Unindent(indent);
+  }
 }
 
 std::uint64_t fresh_upload_version() {

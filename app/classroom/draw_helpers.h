@@ -8,10 +8,29 @@
 
 #include "app/heatmap/heatmap_widget.h"
 
+struct ImFont;
+
 namespace attnviz::classroom {
 
-// Text in the heading font (larger, bold; Latin only: no Hangul in it).
+// The font of the numbers in heatmap cells (the small font), for measuring them.
+ImFont* cell_font();
+
+// Text in the heading font (larger, bold; Latin only: no Hangul in it), wrapped at the
+// current wrap position (the window's edge unless one is pushed).
 void heading_text(const std::string& text);
+// Its height when wrapped at `width` pixels.
+float heading_height(const std::string& text, float width);
+
+// ImGui::SameLine, unless an item `width` pixels wide would then end past `right` (window
+// coordinates, e.g. the content region's right edge): toolbars wrap instead of running off
+// a projector's screen.
+void same_line_if_fits(float width, float right);
+// Call right after drawing a heatmap that does not zoom: the wheel over it scrolls the page
+// (the widget claims the wheel for zooming, also when it has no zoom to change).
+void wheel_scrolls_page();
+
+// The width of a pill() or ImGui::Button with this label.
+float button_width(const char* label);
 
 // A button drawn as selected (filled with the accent colour) or not; true when clicked.
 bool pill(const char* label, bool selected, float min_width = 0.0f);
@@ -19,6 +38,13 @@ bool pill(const char* label, bool selected, float min_width = 0.0f);
 // The tokens as chips on one wrapped line; returns the clicked index or -1.
 // `highlight` is drawn selected; `caption` is written before the chips.
 int token_chips(const char* id, const std::string& caption, const std::vector<std::string>& tokens, int highlight);
+
+// `line` wrapped at spaces only, continuation lines indented, within `width` pixels (0: up to
+// the window's edge). ImGui's own wrapping also breaks after a '.', which splits numbers
+// ("-0." / "591", "max 0." / "13") in a narrow column.
+void text_wrapped_at_spaces(const std::string& line, float width = 0.0f);
+// The lines it draws (in the current font).
+std::vector<std::string> wrap_at_spaces(const std::string& line, float width);
 
 // A version number no other upload has used: host matrices the classroom builds are
 // uploaded under it, so the heatmap renderer never mistakes them for an earlier upload that

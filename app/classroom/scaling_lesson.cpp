@@ -3,10 +3,12 @@
 #include <imgui.h>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "app/classroom/classroom_edits.h"
+#include "app/classroom/draw_helpers.h"
 #include "app/compute/compute_session.h"
+#include "app/panels/edits/model_edits.h"
 #include "app/state/document.h"
 #include "core/lesson/number_text.h"
 
@@ -22,7 +24,11 @@ void set_scale(ui::UiContext& ui, ScaleSetting scale, const char* label, const c
 
 }  // namespace
 
-float row_stats_column_width() { return ImGui::CalcTextSize("0.00 bits   0.00").x + ImGui::GetStyle().ItemSpacing.x * 2.0f; }
+// Two numbers per row, "3.00   0.13", under the header "bits   max": narrow enough to leave the
+// heatmap its cells on a projector.
+float row_stats_column_width() {
+  return std::max(ImGui::CalcTextSize("0.00   0.00").x, ImGui::CalcTextSize("entropy   max").x) + ImGui::GetStyle().ItemSpacing.x;
+}
 
 void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left, float cells_top, float cells_height) {
   if (rows.empty()) return;
@@ -31,35 +37,43 @@ void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left
   const float row_h = cells_height / static_cast<float>(rows.size());
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 caption = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  list->AddText(ImVec2(left, cells_top - font * 1.2f), caption, "entropy    max");
+  const float max_x = left + ImGui::CalcTextSize("0.00   ").x;
+  list->AddText(ImVec2(left, cells_top - font * 2.3f), caption, "entropy");
+  list->AddText(ImVec2(left, cells_top - font * 1.2f), caption, "(bits)");
+  list->AddText(ImVec2(max_x, cells_top - font * 1.2f), caption, "max");
   if (row_h < font * 0.9f) return;  // too many rows for one line each: the summary says it
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const lesson::RowStats& s = rows[r];
-    const std::string line = s.visible_keys == 0
-                                 ? std::string("(no key)")
-                                 : lesson::format_number(s.entropy_bits, 2) + " bits   " + lesson::format_number(s.max_weight, 2);
-    const float y = cells_top + row_h * (static_cast<float>(r) + 0.5f) - font * 0.5f;
-    list->AddText(ImVec2(left, std::round(y)), text, line.c_str());
+    const float y = std::round(cells_top + row_h * (static_cast<float>(r) + 0.5f) - font * 0.5f);
+    if (s.visible_keys == 0) {
+      list->AddText(ImVec2(left, y), caption, "(no key)");
+      continue;
+    }
+    list->AddText(ImVec2(left, y), text, lesson::format_number(s.entropy_bits, 2).c_str());
+    list->AddText(ImVec2(max_x, y), text, lesson::format_number(s.max_weight, 2).c_str());
   }
 }
 
-void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows) {
+void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head) {
   const lesson::RowStatsSummary summary = lesson::summarize(rows);
-  ImGui::Text("Rows: mean entropy %s of %s bits, mean max weight %s   (S: scaling on/off)",
-              lesson::format_number(summary.mean_entropy_bits, 2).c_str(),
-              lesson::format_number(summary.mean_uniform_entropy_bits, 2).c_str(),
-              lesson::format_number(summary.mean_max_weight, 2).c_str());
+  const std::string whose = head >= 0 ? "Rows of head " + std::to_string(head) : std::string("Rows");
+  ImGui::TextWrapped("%s: mean entropy %s of %s bits, mean max weight %s   (S: scaling on/off)", whose.c_str(),
+                     lesson::format_number(summary.mean_entropy_bits, 2).c_str(),
+                     lesson::format_number(summary.mean_uniform_entropy_bits, 2).c_str(),
+                     lesson::format_number(summary.mean_max_weight, 2).c_str());
 }
 
-void draw_scaling_controls(ui::UiContext& ui, int head) {
+void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   const Result& result = session.shown_result();
   const Matrix& scores = result.heads[static_cast<std::size_t>(head)].scores;
   const std::vector<lesson::ScaleCase> cases = lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
+  const float right = ImGui::GetCursorPosX() + width;
 
-  ImGui::TextUnformatted("How peaked is each row? (entropy in bits: 0 = all weight on one key)");
-  if (ImGui::BeginTable("##scaling", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  const std::string whose = problem.num_heads > 1 ? " of head " + std::to_string(head) : "";
+  ImGui::TextWrapped("How peaked is each row%s? (entropy in bits: 0 = all weight on one key)", whose.c_str());
+  if (ImGui::BeginTable("##scaling", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp, ImVec2(width, 0.0f))) {
     ImGui::TableSetupColumn("scale");
     ImGui::TableSetupColumn("mean entropy");
     ImGui::TableSetupColumn("mean max weight");
@@ -68,7 +82,7 @@ void draw_scaling_controls(ui::UiContext& ui, int head) {
       const bool current = static_cast<float>(c.scale) == problem.scale;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%s%s", c.label.c_str(), current ? "  \xe2\x86\x90 now" : "");
+      ImGui::TextWrapped("%s%s", c.label.c_str(), current ? "  \xe2\x86\x90 now" : "");
       ImGui::TableNextColumn();
       ImGui::Text("%s of %s bits", lesson::format_number(c.summary.mean_entropy_bits, 2).c_str(),
                   lesson::format_number(c.summary.mean_uniform_entropy_bits, 2).c_str());
@@ -77,22 +91,34 @@ void draw_scaling_controls(ui::UiContext& ui, int head) {
     }
     ImGui::EndTable();
   }
+  // What these numbers show for this sentence: a saturation only when there is one.
+  ImGui::TextWrapped("%s", lesson::scaling_verdict(cases, problem.d_k).c_str());
 
   const ScaleSetting& scale = ui.document.scenario().scale;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Scale:");
-  ImGui::SameLine();
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  same_line_if_fits(radio + ImGui::CalcTextSize("1/\xe2\x88\x9a" "d_k").x, right);
   if (ImGui::RadioButton("1/\xe2\x88\x9a" "d_k", scale.kind == ScaleSetting::Kind::InvSqrtDk))
     set_scale(ui, {ScaleSetting::Kind::InvSqrtDk, 1.0}, "Scale: 1/\xe2\x88\x9a" "d_k");
-  ImGui::SameLine();
+  same_line_if_fits(radio + ImGui::CalcTextSize("none (the mistake)").x, right);
   if (ImGui::RadioButton("none (the mistake)", scale.kind == ScaleSetting::Kind::None))
     set_scale(ui, {ScaleSetting::Kind::None, 1.0}, "Scale: none");
-  ImGui::SameLine();
-  float value = problem.scale;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::SliderFloat("factor", &value, 0.05f, 4.0f, "%.3f", ImGuiSliderFlags_Logarithmic))
-    set_scale(ui, {ScaleSetting::Kind::Value, static_cast<double>(value)}, "Scale factor", "classroom:scale");
+  // The Model panel's temperature: T, scores × 1/T (one wording for one setting).
+  const float slider_w = ImGui::GetFontSize() * 11.0f;
+  same_line_if_fits(slider_w + ImGui::CalcTextSize("temperature").x + ImGui::GetStyle().ItemInnerSpacing.x, right);
+  float temperature = static_cast<float>(ui::edits::temperature_from_scale(problem.scale));
+  ImGui::SetNextItemWidth(slider_w);
+  if (ImGui::SliderFloat("temperature", &temperature, static_cast<float>(kMinTemperature), static_cast<float>(kMaxTemperature),
+                         "T = %.3g  (scale 1/T)", ImGuiSliderFlags_Logarithmic) &&
+      std::isfinite(temperature) && temperature > 0.0f)
+    set_scale(ui, {ScaleSetting::Kind::Value, ui::edits::scale_from_temperature(static_cast<double>(temperature))},
+              "Temperature", "classroom:temperature");
   if (ImGui::IsItemDeactivatedAfterEdit()) ui.document.end_merge();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Low T sharpens the weights towards the largest score; high T flattens them. T = \xe2\x88\x9a" "d_k = %s is "
+                      "the standard scale. Keys: T / Shift+T.",
+                      lesson::format_significant(std::sqrt(static_cast<double>(problem.d_k))).c_str());
 }
 
 }  // namespace attnviz::classroom

@@ -15,11 +15,12 @@ namespace attnviz::classroom {
 void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left, float cells_top, float cells_height);
 float row_stats_column_width();
 
-// "Rows: mean entropy 2.10 of 3.00 bits, mean max weight 0.42 (S toggles 1/√d_k)".
-void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows);
+// "Rows of head 2: mean entropy 2.10 of 3.00 bits, mean max weight 0.42 (S: scaling on/off)",
+// wrapped at the current wrap position. head < 0: the scenario has one head.
+void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head);
 
-// The summary, the 1/√d_k vs no-scaling contrast and the scale controls. `head` picks the
-// scores; height is what it needs (row_count lines).
-void draw_scaling_controls(ui::UiContext& ui, int head);
+// The 1/√d_k vs no-scaling contrast of `head`, what it shows for these scores, and the scale
+// controls, within `width` pixels.
+void draw_scaling_controls(ui::UiContext& ui, int head, float width);
 
 }  // namespace attnviz::classroom

@@ -1,14 +1,17 @@
 #pragma once
-// Every classroom shortcut, in one table: the Help window lists it, the Classroom menu shows
-// the keys beside its items, docs/classroom.md copies it.
+// Every shortcut of the window, in one table: the Help window (F1) lists it, the Classroom
+// menu shows the keys beside its items, docs/classroom.md and the README copy it. The
+// classroom's own keys come first; the window's (View, File, Edit menus, the heatmaps' mouse)
+// follow, so that F1 shows every key there is.
 
 #include <span>
 
 namespace attnviz::classroom {
 
 struct Shortcut {
-  const char* keys;    // "Right / Page Down"
-  const char* action;  // "next step"
+  const char* keys;     // "Right, Page Down"
+  const char* action;   // "next step (step view)"
+  bool window = false;  // handled by the window's menus, not the classroom
 };
 
 std::span<const Shortcut> classroom_shortcuts();

@@ -1,6 +1,10 @@
 // Step by step: the pipeline of DESIGN.md one page at a time (core/lesson/steps.h), the
 // followed query token (the heatmaps' pinned query) traced through every page, the selected
 // cell's dot product written out, and the scaling lesson on the Scaling and Softmax pages.
+//
+// The page scrolls below the toolbar: its heatmaps keep cells large enough for their numbers
+// (page_layout.h) and the text column narrows or moves below them, rather than the heatmaps
+// shrinking to fit a projector's 1280 × 720 at presentation text sizes.
 
 #include "app/classroom/step_view.h"
 
@@ -12,12 +16,17 @@
 #include <string>
 #include <vector>
 
+#include "app/classroom/classroom_actions.h"
 #include "app/classroom/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
+#include "app/classroom/page_layout.h"
 #include "app/classroom/scaling_lesson.h"
+#include "app/classroom/step_trace.h"
 #include "app/compute/compute_session.h"
+#include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/steps.h"
 
@@ -28,7 +37,8 @@ using lesson::ShownMatrix;
 using lesson::StepKind;
 
 // The matrices of one page, kept while (generation, step, head) stay the same, so that the
-// heatmaps upload them once.
+// heatmaps upload them once. The followed query and the selected cell are not part of it:
+// they are drawn from the current focus every frame.
 struct PageMatrices {
   std::uint64_t generation = 0;
   int step = -1;
@@ -37,6 +47,7 @@ struct PageMatrices {
   std::vector<ShownMatrix> shown;
   std::vector<std::shared_ptr<const Matrix>> display;  // what the GPU draws (finite values)
   std::vector<heatmap::ValueRange> ranges;
+  std::vector<std::string> widest_number;  // the longest number in its cells ("-0.12"); "" without numbers
   std::uint64_t version = 0;
 };
 
@@ -56,8 +67,10 @@ class StepView final : public ui::Panel {
   void refresh(const ui::UiContext& ui, const Focus& focus, int step);
   void draw_toolbar(ui::UiContext& ui, const Focus& focus);
   void draw_header(const ui::UiContext& ui, const lesson::StepPage& page) const;
-  void draw_matrices(ui::UiContext& ui, const Focus& focus, float width, float height);
-  void draw_trace(const lesson::StepPage& page) const;
+  [[nodiscard]] float header_height(const lesson::StepPage& page, float width) const;
+  [[nodiscard]] PageLayout arrange(const ui::UiContext& ui, float width, float height) const;
+  void draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLayout& layout, ImVec2 origin);
+  void draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i, const MatrixPlace& place, ImVec2 at);
 
   // The page's text for one (step, focus, rows): rebuilt only when one of them changes (a
   // long sentence's trace is not free, and the window redraws on every mouse move).
@@ -68,21 +81,40 @@ class StepView final : public ui::Panel {
   PageMatrices matrices_;
   struct {
     std::uint64_t generation = 0;
-    int step = -1, head = -1, query = -1, key = -1, rows = -1;
+    int step = -1, head = -1, query = -1, key = -1, rows = -1, terms = -1;
     lesson::StepPage page;
   } text_;
   std::vector<lesson::RowStats> row_stats_;
+  // What is drawn under the heatmaps (the scaling lesson, the softmax summary) measured in
+  // the last frame: its height depends on the width the layout gives it.
+  float below_h_ = 0.0f;
+  int below_step_ = -1;
 };
 
 Focus current_focus(const ui::UiContext& ui) {
   const Problem& p = ui.session.problem();
   Focus f;
   f.head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
-  f.query = std::clamp(ui.view.pinned_query.value_or(0), 0, p.n() - 1);
+  f.query = followed_query(ui.view.pinned_query, MainView::Step, p.n()).value_or(0);
   // Until a cell is clicked, the arithmetic check is about the query and itself (its largest
   // score in most sentences), or key 0 in cross-attention.
   f.key = std::clamp(classroom_state().key.value_or(p.cross_attention ? 0 : f.query), 0, p.m() - 1);
   return f;
+}
+
+// The longest of the numbers a heatmap shows (its extremes are the widest: the most digits
+// and the minus sign), in the two decimals the cells show.
+std::string widest_number(const Matrix& values, float scale) {
+  float low = 0.0f;
+  float high = 0.0f;
+  for (float v : values.data)
+    if (std::isfinite(v)) {
+      low = std::min(low, v * scale);
+      high = std::max(high, v * scale);
+    }
+  const std::string a = lesson::format_number(low, 2);
+  const std::string b = lesson::format_number(high, 2);
+  return a.size() > b.size() ? a : b;
 }
 
 void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
@@ -103,20 +135,25 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
   m.version = fresh_upload_version();
   m.shown = model_->page(lesson::step_at(step), {.head = focus.head, .query = focus.query}).matrices;
   const Result& result = model_->result();
+  const bool long_sentence = std::max(result.mask.rows, result.mask.cols) > 40;
   for (const ShownMatrix& shown : m.shown) {
     const Matrix& values = *shown.values;
     m.display.push_back(all_finite(values) ? shown.values : std::make_shared<const Matrix>(finite_copy(values)));
+    const bool numbered = values.rows <= kNumberedCells && values.cols <= kNumberedCells;
     switch (shown.kind) {
       case ShownMatrix::Kind::Mask: m.ranges.push_back({0.0f, 1.0f}); break;
-      case ShownMatrix::Kind::Weights:
-        m.ranges.push_back(m.weights_range == ui::WeightsRange::Auto ? heatmap::zero_to_max(values) : heatmap::ValueRange{0.0f, 1.0f});
+      case ShownMatrix::Kind::Weights: {
+        const ui::WeightsRange range = ui::resolve(m.weights_range, long_sentence ? 41 : 0);
+        m.ranges.push_back(range == ui::WeightsRange::Auto ? heatmap::zero_to_max(values) : heatmap::ValueRange{0.0f, 1.0f});
         break;
+      }
       case ShownMatrix::Kind::Values: {
         const bool masked = !all_finite(values);  // −∞ where hidden: the range of what is visible
         m.ranges.push_back(heatmap::symmetric_range(*m.display.back(), 1.0f, masked ? &result.mask : nullptr));
         break;
       }
     }
+    m.widest_number.push_back(numbered && shown.kind != ShownMatrix::Kind::Mask ? widest_number(values, 1.0f) : "");
   }
   matrices_ = std::move(m);
   const Matrix& weights = result.heads[static_cast<std::size_t>(focus.head)].weights;
@@ -125,7 +162,7 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
 
 const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& focus) {
   if (text_.generation != generation_ || text_.step != step || text_.head != focus.head || text_.query != focus.query ||
-      text_.key != focus.key || text_.rows != focus.max_trace_keys) {
+      text_.key != focus.key || text_.rows != focus.max_trace_keys || text_.terms != focus.vector_terms_per_line) {
     text_.page = model_->page(lesson::step_at(step), focus);
     text_.generation = generation_;
     text_.step = step;
@@ -133,6 +170,7 @@ const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& f
     text_.query = focus.query;
     text_.key = focus.key;
     text_.rows = focus.max_trace_keys;
+    text_.terms = focus.vector_terms_per_line;
   }
   return text_.page;
 }
@@ -148,47 +186,119 @@ void StepView::draw(ui::UiContext& ui) {
   state.step = std::clamp(state.step, 0, lesson::kStepCount - 1);
   const Focus focus = current_focus(ui);
   refresh(ui, focus, state.step);
-
   draw_toolbar(ui, focus);
+
+  // Everything below the toolbar scrolls when the heatmaps at readable sizes need more room.
+  ImGui::BeginChild("##step-page", ImGui::GetContentRegionAvail(), false);
   lesson::PageFocus text_focus{.head = focus.head, .query = focus.query, .key = focus.key};
   text_focus.include_matrices = false;
-  // As many table rows as the trace box has room for (below the header's ~4 lines, with a
-  // few lines of its own around the table).
-  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
-  const float table_h = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 11.0f;
-  text_focus.max_trace_keys = std::clamp(static_cast<int>(table_h / row_h), 8, 64);
-  const lesson::StepPage& page = text_page(state.step, text_focus);
-  draw_header(ui, page);
+  text_focus.max_trace_keys = std::max(text_.rows, 8);
+  text_focus.vector_terms_per_line = std::max(text_.terms, 0);
+  const lesson::StepPage& header = text_page(state.step, text_focus);  // title and formula: the same for any rows
 
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The title and formula go across the top; when that leaves the heatmaps too little height
+  // (a projector's 720 lines at presentation text sizes) they head the text column instead,
+  // and the heatmaps start right under the toolbar.
+  const ImVec2 top = ImGui::GetCursorPos();
+  const float page_w = ImGui::GetContentRegionAvail().x;
+  const float page_h = ImGui::GetWindowHeight() - top.y - ImGui::GetStyle().WindowPadding.y;
+  PageLayout layout = arrange(ui, page_w, page_h - header_height(header, page_w));
+  bool header_beside = false;
+  if (layout.scrolls && !layout.text_below) {
+    PageLayout tall = arrange(ui, page_w, page_h);
+    if (!tall.text_below) {
+      layout = std::move(tall);
+      header_beside = true;
+    }
+  }
+  if (!header_beside) draw_header(ui, header);
+  const ImVec2 origin = ImGui::GetCursorPos();
+  const float visible_h = page_h - (origin.y - top.y);
+  draw_matrices(ui, focus, layout, origin);
+
   const float gap = 12.0f * ui.ui_scale;
-  const float trace_w = std::floor(std::clamp(avail.x * 0.36f, std::min(320.0f * ui.ui_scale, avail.x * 0.5f), 720.0f * ui.ui_scale));
-  ImGui::BeginChild("##step-matrices", ImVec2(avail.x - trace_w - gap, avail.y), false, ImGuiWindowFlags_NoScrollWithMouse);
-  draw_matrices(ui, focus, avail.x - trace_w - gap, avail.y);
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, gap);
-  ImGui::BeginChild("##step-trace", ImVec2(trace_w, avail.y), true);
-  draw_trace(page);
+  const Problem& p = ui.session.problem();
+  if (!layout.text_below) {
+    const float text_h = std::max(layout.matrices_h, visible_h);
+    const TraceFit fit = fit_trace(layout.text_w, text_h, p.d_v);
+    text_focus.max_trace_keys = fit.rows;
+    text_focus.vector_terms_per_line = fit.vector_terms;
+    const lesson::StepPage& page = text_page(state.step, text_focus);
+    ImGui::SetCursorPos(ImVec2(origin.x + page_w - layout.text_w, origin.y));
+    ImGui::BeginChild("##step-trace", ImVec2(layout.text_w, text_h), true);
+    if (header_beside) draw_header(ui, page);
+    draw_step_trace(page);
+    ImGui::EndChild();
+  } else {  // below the heatmaps, the page's full width: every key (the page scrolls anyway)
+    const TraceFit fit = fit_trace(page_w, 1e6f, p.d_v);
+    text_focus.max_trace_keys = fit.rows;
+    text_focus.vector_terms_per_line = fit.vector_terms;
+    const lesson::StepPage& page = text_page(state.step, text_focus);
+    ImGui::SetCursorPos(ImVec2(origin.x, origin.y + layout.matrices_h + gap));
+    ImGui::Separator();
+    draw_step_trace(page);
+  }
   ImGui::EndChild();
 }
 
+// A combo of `names` after `caption`; returns the chosen index or -1.
+int choice_combo(const char* id, const char* caption, const std::vector<std::string>& names, int current, float width) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(caption);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  int chosen = -1;
+  const std::string shown = current >= 0 && current < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(current)] : "";
+  if (ImGui::BeginCombo(id, shown.c_str())) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      ImGui::PushID(static_cast<int>(i));
+      const std::string item = std::to_string(i) + "  " + names[i];
+      if (ImGui::Selectable(item.c_str(), static_cast<int>(i) == current)) chosen = static_cast<int>(i);
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  return chosen;
+}
+
+// The toolbar flows onto as few lines as it can (each line taken here is a line less for the
+// heatmaps on a projector): the buttons lose their words first, then the token chips and head
+// pills that would need a line of their own become drop-down lists (Up / Down and H still
+// step through them).
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   ClassroomState& state = classroom_state();
   const Problem& p = ui.session.problem();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
+  const float full_w = ImGui::GetContentRegionAvail().x;
+  const float pill_gap = style.ItemSpacing.x * 0.5f;
+  float numbered_w = 0.0f;
+  float named_w = 0.0f;
+  for (int i = 0; i < lesson::kStepCount; ++i) {
+    const float pill_w = button_width("9") + pill_gap;
+    numbered_w += pill_w;
+    named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + lesson::step_name(lesson::step_at(i))).c_str()).x;
+  }
+  float chips_w = ImGui::CalcTextSize("Follow").x + style.ItemSpacing.x;
+  for (const std::string& token : p.tokens) chips_w += button_width(token.c_str()) + style.ItemSpacing.x * 0.6f;
+  const char* back = "\xe2\x97\x80 Back";
+  const char* next = "Next \xe2\x96\xb6";
+  const float worded_w = button_width(back) + button_width(next) + style.ItemSpacing.x;
+  const bool compact = worded_w + numbered_w + chips_w > full_w;
+  const float group_gap = (compact ? 12.0f : 20.0f) * ui.ui_scale;
+
   ImGui::BeginDisabled(state.step == 0);
-  if (ImGui::Button("\xe2\x97\x80 Back")) --state.step;
+  if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back)) --state.step;
+  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Back (Left, Page Up)");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(state.step == lesson::kStepCount - 1);
-  if (ImGui::Button("Next \xe2\x96\xb6")) ++state.step;
+  if (ImGui::Button(compact ? "\xe2\x96\xb6##next" : next)) ++state.step;
+  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Next (Right, Page Down)");
   ImGui::EndDisabled();
-  ImGui::SameLine(0.0f, 16.0f * ui.ui_scale);
+  ImGui::SameLine(0.0f, group_gap);
 
   // Step pills with names when they fit, numbers otherwise.
-  float named_w = 0.0f;
-  for (int i = 0; i < lesson::kStepCount; ++i)
-    named_w += ImGui::CalcTextSize(lesson::step_name(lesson::step_at(i))).x + ImGui::CalcTextSize("9 ").x +
-               ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x * 0.5f;
   const bool named = named_w < ImGui::GetContentRegionAvail().x;
   for (int i = 0; i < lesson::kStepCount; ++i) {
     ImGui::PushID(i);
@@ -196,229 +306,230 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     if (pill(label.c_str(), i == state.step)) state.step = i;
     if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
     ImGui::PopID();
-    if (i + 1 < lesson::kStepCount) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
+    if (i + 1 < lesson::kStepCount) ImGui::SameLine(0.0f, pill_gap);
   }
 
-  if (p.n() <= 40) {
-    // On the steps' line when it has room (presentation mode saves a line for the heatmaps).
-    float chips_w = ImGui::CalcTextSize("Follow").x + ImGui::GetStyle().ItemSpacing.x;
-    for (const std::string& token : p.tokens)
-      chips_w += ImGui::CalcTextSize(token.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x * 0.6f;
-    ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
-    if (ImGui::GetContentRegionAvail().x < chips_w) ImGui::NewLine();
+  // Follow: chips when they fit on one line (the rest of this one, or a line of their own).
+  const float combo_w = ImGui::GetFontSize() * 9.0f;
+  ImGui::SameLine(0.0f, group_gap);
+  const bool chips_here = ImGui::GetCursorPosX() + chips_w <= right;
+  if (chips_here || chips_w <= full_w) {
+    if (!chips_here) ImGui::NewLine();
     const int clicked = token_chips("##follow", "Follow", p.tokens, focus.query);
     if (clicked >= 0) ui.view.pinned_query = clicked;
   } else {
-    int query = focus.query;
-    ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-    if (ImGui::SliderInt("follow query", &query, 0, p.n() - 1)) ui.view.pinned_query = query;
+    if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize("Follow ").x > right) ImGui::NewLine();
+    const int chosen = choice_combo("##follow-combo", "Follow", p.tokens, focus.query, combo_w);
+    if (chosen >= 0) ui.view.pinned_query = chosen;
   }
   if (p.num_heads > 1) {
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Head");
-    for (int h = 0; h < std::min(p.num_heads, 16); ++h) {
-      ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
-      ImGui::PushID(1000 + h);
-      if (pill(std::to_string(h).c_str(), h == focus.head)) ui.view.selected_head = h;
-      ImGui::PopID();
+    float pills_w = ImGui::CalcTextSize("Head").x;
+    for (int h = 0; h < p.num_heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
+    ImGui::SameLine(0.0f, group_gap);
+    const bool pills_here = ImGui::GetCursorPosX() + pills_w <= right;
+    if (pills_here || (pills_w <= full_w && p.num_heads <= 16)) {
+      if (!pills_here) ImGui::NewLine();
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted("Head");
+      for (int h = 0; h < p.num_heads; ++h) {
+        ImGui::SameLine(0.0f, pill_gap);
+        ImGui::PushID(1000 + h);
+        if (pill(std::to_string(h).c_str(), h == focus.head)) ui.view.selected_head = h;
+        ImGui::PopID();
+      }
+    } else {
+      std::vector<std::string> heads;
+      for (int h = 0; h < p.num_heads; ++h) heads.push_back("head " + std::to_string(h));
+      if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize("Head ").x > right) ImGui::NewLine();
+      const int chosen = choice_combo("##head-combo", "Head", heads, focus.head, combo_w);
+      if (chosen >= 0) ui.view.selected_head = chosen;
     }
   }
   if (p.cross_attention) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Cross-attention: queries come from the target sentence (%d tokens), keys and values from the "
                         "source sentence (%d tokens).",
                         p.n(), p.m());
+    ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
+}
+
+// The formula's lines ('\n' in it), each wrapped at spaces: "Σₖ exp(s'[i," never splits.
+std::vector<std::string> formula_lines(const std::string& formula) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= formula.size()) {
+    const std::size_t end = std::min(formula.find('\n', start), formula.size());
+    lines.push_back(formula.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+float StepView::header_height(const lesson::StepPage& page, float width) const {
+  std::size_t lines = 0;
+  for (const std::string& line : formula_lines(page.formula)) lines += wrap_at_spaces(line, width).size();
+  return heading_height(page.title, width) + static_cast<float>(lines) * ImGui::GetTextLineHeightWithSpacing() +
+         ImGui::GetStyle().ItemSpacing.y + 2.0f * ImGui::GetFontSize() / 17.0f;
 }
 
 void StepView::draw_header(const ui::UiContext& ui, const lesson::StepPage& page) const {
   heading_text(page.title);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-  ImGui::TextUnformatted(page.formula.c_str());
+  for (const std::string& line : formula_lines(page.formula)) text_wrapped_at_spaces(line);
   ImGui::PopStyleColor();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", page.note.c_str());
-  ImGui::PopTextWrapPos();
   ImGui::Dummy(ImVec2(0.0f, 2.0f * ui.ui_scale));
 }
 
-void StepView::draw_matrices(ui::UiContext& ui, const Focus& focus, float width, float height) {
-  const std::vector<ShownMatrix>& shown = matrices_.shown;
-  if (shown.empty()) return;
+PageLayout StepView::arrange(const ui::UiContext& ui, float width, float height) const {
   const float s = ui.ui_scale;
   const float font = ImGui::GetFontSize();
   const StepKind kind = lesson::step_at(matrices_.step);
-  // Below the matrices: on the Scaling page the scaling lesson (a caption, a table of 2 or 3
-  // cases, the controls); on the Softmax page its one-line summary.
-  float controls_h = 0.0f;
-  if (kind == StepKind::Scaling)
-    controls_h = ImGui::GetTextLineHeightWithSpacing() * 5.0f + ImGui::GetFrameHeightWithSpacing() * 1.5f;
-  if (kind == StepKind::Softmax) controls_h = ImGui::GetTextLineHeightWithSpacing() * 1.5f;
-  const float stats_w = kind == StepKind::Softmax ? row_stats_column_width() : 0.0f;
-  const float gap = 28.0f * s;
-  const float caption_h = ImGui::GetTextLineHeightWithSpacing();
-  const float colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
-
-  std::vector<float> label_w;
-  float total_label_w = 0.0f;
-  int total_cols = 0;
-  int max_rows = 1;
-  for (const ShownMatrix& m : shown) {
-    label_w.push_back(heatmap::HeatmapWidget::row_label_width(m.row_labels, 110.0f * s));
-    total_label_w += label_w.back();
-    total_cols += m.values->cols;
-    max_rows = std::max(max_rows, m.values->rows);
-  }
-  const float free_w = width - total_label_w - gap * static_cast<float>(shown.size() - 1) - stats_w - 8.0f * s;
-  float cell = free_w / static_cast<float>(std::max(total_cols, 1));
-  // Column labels turn vertical (and need more height) when cells get narrow: fit twice.
-  const auto labels_height = [&](float cell_px) {
-    float h = 0.0f;
-    for (const ShownMatrix& m : shown)
-      if (!m.col_labels.empty()) h = std::max(h, heatmap::HeatmapWidget::col_label_height(m.col_labels, cell_px, 100.0f * s));
-    return h;
-  };
-  float label_h = 0.0f;
-  for (int pass = 0; pass < 2; ++pass) {
-    label_h = labels_height(cell);
-    const float free_h = height - caption_h - label_h - colorbar_h - controls_h - 8.0f * s;
-    cell = std::min(cell, free_h / static_cast<float>(max_rows));
-  }
-  cell = std::floor(std::clamp(cell, 2.0f, 72.0f * s));
-  label_h = labels_height(cell);
-
-  const ImVec2 start = ImGui::GetCursorPos();
-  float x = start.x;
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    const ShownMatrix& m = shown[i];
-    const Matrix& display = *matrices_.display[i];
-    ImGui::SetCursorPos(ImVec2(x, start.y));
-    ImGui::BeginGroup();
-    ImGui::SetCursorPosX(x + label_w[i]);
-    ImGui::Text("%s   %s", m.name.c_str(), m.shape_text().c_str());
-    ImGui::SetCursorPosX(x);
-    heatmap::HeatmapSpec spec;
-    spec.source.host = &display;
-    spec.source.version = matrices_.version;
-    spec.values = ui.view.show_numbers ? &display : nullptr;
-    spec.numbers = ui.view.show_numbers;
-    spec.range_min = matrices_.ranges[i].min;
-    spec.range_max = matrices_.ranges[i].max;
-    spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
-    const bool hides = m.kind == ShownMatrix::Kind::Weights || !all_finite(*m.values);
-    if (hides) spec.mask = &ui.session.problem().mask;
-    spec.row_labels = &m.row_labels;
-    spec.col_labels = m.col_labels.empty() ? nullptr : &m.col_labels;
-    spec.row_label_width = label_w[i];
-    spec.col_label_height = m.col_labels.empty() ? 0.0f : label_h;
-    spec.cells_width = cell * static_cast<float>(display.cols);
-    spec.cells_height = cell * static_cast<float>(display.rows);
-    spec.pinned_row = m.highlight_row;
-    spec.highlight_token = ui.view.hovered_token;
-    spec.highlight_column = false;
-    if (m.col_labels.empty()) ImGui::Dummy(ImVec2(0.0f, label_h));  // align the cells' tops
-    const std::string id = "##step-matrix" + std::to_string(i);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
-    const bool key_columns = m.col_labels == ui.session.problem().source_tokens && m.kind != ShownMatrix::Kind::Mask;
-    if (hover.hovered && hover.row >= 0 && hover.col >= 0)
-      ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
-    if (hover.clicked && hover.row >= 0 && m.highlight_row >= 0) {
-      ui.view.pinned_query = hover.row;
-      if (key_columns && hover.col >= 0) classroom_state().key = hover.col;
+  // The smallest cell that still shows a number: its text in the cells' (small) font.
+  ImFont* small = cell_font();
+  const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
+  std::vector<MatrixBox> boxes;
+  for (std::size_t i = 0; i < matrices_.shown.size(); ++i) {
+    const ShownMatrix& m = matrices_.shown[i];
+    MatrixBox box;
+    box.rows = m.values->rows;
+    box.cols = m.values->cols;
+    const std::string& number = matrices_.widest_number[i];
+    const float number_cell = number.empty() ? 0.0f
+                                             : std::max(small->CalcTextSizeA(small_size, 1e9f, 0.0f, number.c_str()).x + 8.0f,
+                                                        small_size + 6.0f);
+    box.min_cell = readable_cell(box.rows, box.cols, ui.view.show_numbers && !number.empty(), number_cell, font);
+    box.row_label_w = heatmap::HeatmapWidget::row_label_width(m.row_labels, 110.0f * s);
+    box.caption_w = ImGui::CalcTextSize((m.name + "   " + m.shape_text()).c_str()).x;
+    box.side_w = m.kind == ShownMatrix::Kind::Weights && kind == StepKind::Softmax ? row_stats_column_width() + 10.0f * s : 0.0f;
+    box.min_w = m.kind == ShownMatrix::Kind::Mask ? 0.0f : 80.0f * s;  // the colorbar's ticks
+    box.top_h = m.column_groups.empty() ? 0.0f : ImGui::GetTextLineHeight();
+    if (!m.col_labels.empty()) {
+      const std::vector<std::string>* labels = &m.col_labels;
+      box.col_label_h = [labels, s](float cell_w) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_w, 100.0f * s); };
     }
-    ImGui::SetCursorPosX(x + label_w[i]);
+    boxes.push_back(std::move(box));
+  }
+  PageSpace space;
+  space.width = width;
+  space.height = height;
+  space.caption_h = ImGui::GetTextLineHeightWithSpacing();
+  space.colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+  // The scaling lesson or the softmax summary, as tall as it was in the last frame.
+  const bool has_below = kind == StepKind::Scaling || kind == StepKind::Softmax;
+  const float below_guess = kind == StepKind::Scaling ? ImGui::GetTextLineHeightWithSpacing() * 8.0f : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  space.below_h = !has_below ? 0.0f : below_step_ == matrices_.step ? below_h_ : below_guess;
+  space.gap = 24.0f * s;
+  space.max_cell = 72.0f * s;
+  // The text column: the followed query's table of four columns needs about 20 em.
+  space.text_pref_w = std::floor(std::clamp(width * 0.36f, std::min(320.0f * s, width * 0.5f), 720.0f * s));
+  space.text_min_w = std::min(space.text_pref_w, font * 17.0f);
+  space.text_max_w = 720.0f * s;
+  return layout_page(boxes, space);
+}
+
+void StepView::draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLayout& layout, ImVec2 origin) {
+  if (matrices_.shown.empty()) return;
+  for (std::size_t i = 0; i < matrices_.shown.size() && i < layout.places.size(); ++i) {
+    const MatrixPlace& place = layout.places[i];
+    draw_matrix(ui, focus, i, place, ImVec2(origin.x + place.x, origin.y + place.y));
+  }
+  const StepKind kind = lesson::step_at(matrices_.step);
+  if (kind != StepKind::Scaling && kind != StepKind::Softmax) {
+    ImGui::SetCursorPos(ImVec2(origin.x, origin.y + layout.matrices_h));
+    return;
+  }
+  float top = origin.y;  // under the lowest heatmap
+  for (const MatrixPlace& place : layout.places) top = std::max(top, origin.y + place.y + place.h);
+  ImGui::SetCursorPos(ImVec2(origin.x, top + 4.0f * ui.ui_scale));
+  const float start = ImGui::GetCursorPosY();
+  ImGui::BeginGroup();
+  // Wrapped where the text column starts (a window of its own beside the heatmaps).
+  const float width = std::max(layout.area_w, ImGui::GetFontSize() * 16.0f);
+  ImGui::PushTextWrapPos(origin.x + width);
+  if (kind == StepKind::Scaling) draw_scaling_controls(ui, focus.head, width);
+  else draw_row_stats_summary(row_stats_, ui.session.problem().num_heads > 1 ? focus.head : -1);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  below_h_ = ImGui::GetCursorPosY() - start + 4.0f * ui.ui_scale;
+  below_step_ = matrices_.step;
+}
+
+void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i, const MatrixPlace& place, ImVec2 at) {
+  const ShownMatrix& m = matrices_.shown[i];
+  const Matrix& display = *matrices_.display[i];
+  const float s = ui.ui_scale;
+  const float row_label_w = heatmap::HeatmapWidget::row_label_width(m.row_labels, 110.0f * s);
+  ImGui::SetCursorPos(at);
+  ImGui::BeginGroup();
+  // The caption over the cells, moved left where it is wider than they are (never past its slot).
+  const std::string caption = m.name + "   " + m.shape_text();
+  ImGui::SetCursorPosX(at.x + std::min(row_label_w, std::max(place.w - ImGui::CalcTextSize(caption.c_str()).x, 0.0f)));
+  ImGui::TextUnformatted(caption.c_str());
+  const float cells_x = ImGui::GetWindowPos().x - ImGui::GetScrollX() + at.x + row_label_w;
+  if (!m.column_groups.empty()) {  // which head's columns these are, above their labels
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    for (const ShownMatrix::ColumnGroup& group : m.column_groups) {
+      const float x0 = cells_x + place.cell_w * static_cast<float>(group.first);
+      const float w = place.cell_w * static_cast<float>(group.count);
+      const float text_w = ImGui::CalcTextSize(group.label.c_str()).x;
+      if (text_w < w) ImGui::GetWindowDrawList()->AddText(ImVec2(std::round(x0 + (w - text_w) * 0.5f), top.y), ImGui::GetColorU32(ImGuiCol_Text), group.label.c_str());
+    }
+    ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeight()));
+  }
+  ImGui::SetCursorPosX(at.x);
+  heatmap::HeatmapSpec spec;
+  spec.source.host = &display;
+  spec.source.version = matrices_.version;
+  // The mask's cells say visible or hidden by colour and hatching; a 0 or 1 adds nothing.
+  const bool numbers = ui.view.show_numbers && m.kind != ShownMatrix::Kind::Mask;
+  spec.values = numbers ? &display : nullptr;
+  spec.numbers = numbers;
+  spec.range_min = matrices_.ranges[i].min;
+  spec.range_max = matrices_.ranges[i].max;
+  spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
+  const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values);
+  if (hides && m.key_cols) spec.mask = &ui.session.problem().mask;
+  spec.row_labels = &m.row_labels;
+  spec.col_labels = m.col_labels.empty() ? nullptr : &m.col_labels;
+  spec.row_label_width = row_label_w;
+  spec.col_label_height = m.col_labels.empty() ? 0.0f : place.label_h;
+  spec.cells_width = place.cell_w * static_cast<float>(display.cols);
+  spec.cells_height = place.cell_h * static_cast<float>(display.rows);
+  spec.pinned_row = m.query_rows ? focus.query : -1;  // the followed query now, not when the page was built
+  spec.highlight_token = ui.view.hovered_token;
+  spec.highlight_column = false;
+  if (m.col_labels.empty()) ImGui::Dummy(ImVec2(0.0f, place.label_h));  // align the cells' tops
+  const std::string id = "##step-matrix" + std::to_string(i);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
+  wheel_scrolls_page();
+  const ImVec2 cells(origin.x + row_label_w, origin.y + spec.col_label_height);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  for (std::size_t g = 1; g < m.column_groups.size(); ++g) {  // where each head's columns start
+    const float x = std::round(cells.x + place.cell_w * static_cast<float>(m.column_groups[g].first));
+    list->AddLine(ImVec2(x, cells.y - 4.0f * s), ImVec2(x, cells.y + spec.cells_height + 4.0f * s), ImGui::GetColorU32(ImGuiCol_Text), 2.5f * s);
+  }
+  // The selected cell of S: the one the arithmetic check writes out.
+  if (lesson::step_at(matrices_.step) == StepKind::Scores && m.query_rows && m.key_cols) {
+    const ImVec2 a(cells.x + place.cell_w * static_cast<float>(focus.key), cells.y + place.cell_h * static_cast<float>(focus.query));
+    const ImVec2 b(a.x + place.cell_w, a.y + place.cell_h);
+    list->AddRect(a, b, 0xff000000u, 0.0f, 0, 4.0f * s);
+    list->AddRect(a, b, 0xff00d7ffu, 0.0f, 0, 2.0f * s);  // gold (ABGR), apart from the blue row box
+  }
+  if (hover.hovered && hover.row >= 0 && hover.col >= 0)
+    ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
+  if (hover.clicked && hover.row >= 0 && m.query_rows) {
+    ui.view.pinned_query = hover.row;
+    if (m.key_cols && hover.col >= 0) classroom_state().key = hover.col;
+  }
+  ImGui::SetCursorPosX(at.x + row_label_w);
+  if (m.kind != ShownMatrix::Kind::Mask)
     ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), nullptr);
-    ImGui::EndGroup();
-    float right = x + label_w[i] + std::max(spec.cells_width, 80.0f * s);
-    if (m.kind == ShownMatrix::Kind::Weights) {
-      draw_row_stats_column(row_stats_, origin.x + label_w[i] + spec.cells_width + 10.0f * s, origin.y + spec.col_label_height,
-                            spec.cells_height);
-      right += stats_w;
-    }
-    x = right + gap;
-  }
-  ImGui::SetCursorPos(ImVec2(start.x, start.y + caption_h + label_h + cell * static_cast<float>(max_rows) + colorbar_h + 8.0f * s));
-  if (kind == StepKind::Scaling) draw_scaling_controls(ui, focus.head);
-  if (kind == StepKind::Softmax) draw_row_stats_summary(row_stats_);
-}
-
-// highlight: whether the selected cell's key gets a highlighted row (the Scores page, where
-// the arithmetic check below is about that cell).
-void draw_trace_table(const lesson::TraceTable& table, bool highlight_key) {
-  const int columns = static_cast<int>(table.header.size());
-  if (table.empty() || columns == 0) return;
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##trace-table", columns, flags)) return;
-  for (const std::string& title : table.header) ImGui::TableSetupColumn(title.c_str());
-  ImGui::TableHeadersRow();
-  const ImU32 highlight = ImGui::GetColorU32(ImGuiCol_ButtonHovered);
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    ImGui::TableNextRow();
-    if (highlight_key && static_cast<int>(r) == table.highlight_row) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, highlight);
-    for (const std::string& cell : table.rows[r]) {
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(cell.c_str());
-    }
-  }
-  ImGui::EndTable();
-  if (!table.more.empty()) ImGui::TextDisabled("%s", table.more.c_str());
-}
-
-// `line` wrapped at spaces only, continuation lines indented. ImGui's own wrapping also
-// breaks after a '.', which splits numbers ("-0." / "591") on a narrow column.
-void text_wrapped_at_spaces(const std::string& line) {
-  const float width = ImGui::GetContentRegionAvail().x;
-  const float indent = ImGui::GetFontSize();
-  std::string current;
-  std::size_t start = 0;
-  bool first = true;
-  while (start <= line.size()) {
-    std::size_t end = line.find(' ', start);
-    if (end == std::string::npos) end = line.size();
-    const std::string word = line.substr(start, end - start);
-    const std::string candidate = current.empty() ? word : current + " " + word;
-    const float limit = first ? width : width - indent;
-    if (!current.empty() && ImGui::CalcTextSize(candidate.c_str()).x > limit) {
-      if (!first) ImGui::Indent(indent);
-      ImGui::TextUnformatted(current.c_str());
-      if (!first) ImGui::Unindent(indent);
-      first = false;
-      current = word;
-    } else {
-      current = candidate;
-    }
-    start = end + 1;
-  }
-  if (!first) ImGui::Indent(indent);
-  ImGui::TextUnformatted(current.c_str());
-  if (!first) ImGui::Unindent(indent);
-}
-
-void draw_lines(const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) {
-    if (line.rfind("Check", 0) == 0) {  // the arithmetic check gets its own block
-      ImGui::Spacing();
-      ImGui::Separator();
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      text_wrapped_at_spaces(line);
-      ImGui::PopStyleColor();
-      continue;
-    }
-    text_wrapped_at_spaces(line);
-  }
-}
-
-void StepView::draw_trace(const lesson::StepPage& page) const {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-  ImGui::TextUnformatted(page.trace_heading.c_str());
-  ImGui::PopStyleColor();
-  ImGui::Separator();
-  draw_lines(page.trace);
-  draw_trace_table(page.table, page.kind == StepKind::Scores);  // columns fit their numbers: no wrapping
-  draw_lines(page.trace_after);
-  if (page.kind == StepKind::Scores) ImGui::TextDisabled("(click a cell of S to check another one)");
+  ImGui::EndGroup();
+  if (m.kind == ShownMatrix::Kind::Weights && lesson::step_at(matrices_.step) == StepKind::Softmax)
+    draw_row_stats_column(row_stats_, origin.x + row_label_w + spec.cells_width + 10.0f * s, cells.y, spec.cells_height);
 }
 
 }  // namespace

@@ -16,17 +16,28 @@ std::string format_number(double value, int decimals) {
   return result;
 }
 
+std::string format_significant(double value, int digits) {
+  if (!std::isfinite(value)) return format_number(value);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
+}
+
 std::string format_vector(const std::vector<double>& values, int decimals) {
-  std::string text = "(";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += format_number(values[i], decimals);
-  }
-  return text + ")";
+  return format_vector_lines(values, decimals, 0);
 }
 
 std::string format_vector(const std::vector<float>& values, int decimals) {
   return format_vector(std::vector<double>(values.begin(), values.end()), decimals);
+}
+
+std::string format_vector_lines(const std::vector<double>& values, int decimals, int per_line) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += per_line > 0 && i % static_cast<std::size_t>(per_line) == 0 ? ",\n " : ", ";
+    text += format_number(values[i], decimals);
+  }
+  return text + ")";
 }
 
 }  // namespace attnviz::lesson

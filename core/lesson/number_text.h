@@ -10,8 +10,16 @@ namespace attnviz::lesson {
 // `decimals` digits after the point; −∞ / +∞ / NaN as "−∞", "∞", "NaN".
 std::string format_number(double value, int decimals = 3);
 
+// `digits` significant digits without trailing zeros ("0.05", "20", "2.83"): for settings
+// such as a temperature, where fixed decimals would print "20.000" or "0.050".
+std::string format_significant(double value, int digits = 3);
+
 // "(0.360, 0.250, 0.230)"
 std::string format_vector(const std::vector<double>& values, int decimals = 3);
 std::string format_vector(const std::vector<float>& values, int decimals = 3);
+
+// The same with a line break after every `per_line` numbers (0: one line), for a table cell
+// that must not be wider than a projector's column: "(0.1, 0.2,\n 0.3, 0.4)".
+std::string format_vector_lines(const std::vector<double>& values, int decimals, int per_line);
 
 }  // namespace attnviz::lesson

@@ -33,12 +33,19 @@ RowStatsSummary summarize(const std::vector<RowStats>& rows);
 Matrix softmax_at_scale(const Matrix& scores, const MaskMatrix& mask, double scale);
 
 struct ScaleCase {
-  std::string label;  // "1/√d_k = 0.500", "no scaling (1)", "current (0.250)"
+  std::string label;  // "1/√d_k = 0.500", "no scaling (1)", "T = 4 (scale 0.25)"
   double scale = 1.0;
   RowStatsSummary summary;
 };
 
-// 1/√d_k, no scaling, and the current factor when it is neither, each on `scores`.
+// 1/√d_k, no scaling, and the current factor when it is neither (as a temperature T, the
+// Model panel's wording: scale = 1/T), each on `scores`.
 std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale);
+
+// What the contrast (the first two cases of scaling_contrast) shows for these scores, in one
+// sentence: whether leaving 1/√d_k out saturates the softmax, only sharpens it, or hardly
+// changes anything (small scores). The lesson's general claim is true; this says what the
+// data on screen shows, so the text never promises a saturation the heatmap does not have.
+std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k);
 
 }  // namespace attnviz::lesson

@@ -83,7 +83,8 @@ ShownMatrix PageBuilder::owned(std::string name, Matrix values, bool query_rows,
   shown.values = std::make_shared<const Matrix>(std::move(values));
   shown.row_labels = query_rows ? result_.tokens : result_.source_tokens;
   if (key_cols) shown.col_labels = result_.source_tokens;
-  shown.highlight_row = query_rows ? focus_.query : -1;
+  shown.query_rows = query_rows;
+  shown.key_cols = key_cols;
   return shown;
 }
 
@@ -181,9 +182,9 @@ StepPage PageBuilder::scaling() const {
                    " \u00d7 " + num(problem_.scale);
   else if (problem_.scale == 1.0f)
     page.formula = "S'" + h_ + " = S" + h_ + "   (no scaling: the classic mistake)";
-  else
-    page.formula = "S'" + h_ + " = S" + h_ + " \u00d7 " + num(problem_.scale) + "   (a custom scale; 1/\u221ad_k would be " +
-                   num(inv_sqrt_dk) + ")";
+  else  // the Model panel's wording: a temperature T, scores × 1/T
+    page.formula = "S'" + h_ + " = S" + h_ + " / T,   T = " + format_significant(1.0 / problem_.scale) + "   (scale 1/T = " +
+                   format_significant(problem_.scale) + "; 1/\u221ad_k would be " + num(inv_sqrt_dk) + ")";
   page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
   if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
   fill_table(page.table, {"key", "s", "s' = s \u00d7 " + num(trace.scale)}, [&](int j) -> std::vector<std::string> {
@@ -202,7 +203,9 @@ StepPage PageBuilder::masking() const {
   if (focus_.include_matrices) {
     Matrix mask(result_.mask.rows, result_.mask.cols);
     for (std::size_t k = 0; k < mask.size(); ++k) mask.data[k] = result_.mask.visible[k] != 0 ? 1.0f : 0.0f;
-    ShownMatrix shown_mask = owned("mask (1 = visible)", std::move(mask), true, true);
+    // Drawn as the Mask panel draws it, hidden cells hatched: a 0 or 1 in every cell would
+    // only repeat what the hatching says.
+    ShownMatrix shown_mask = owned("mask (hatched = hidden)", std::move(mask), true, true);
     shown_mask.kind = ShownMatrix::Kind::Mask;
     page.matrices.push_back(std::move(shown_mask));
     page.matrices.push_back(owned("masked S'" + h_, model_.masked_scores(focus_.head), true, true));
@@ -257,7 +260,7 @@ StepPage PageBuilder::context() const {
   fill_table(page.table, {"key", "weight", "\u00d7 v"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
     return {key_label(j), trace.visible[uj] == 0 ? "0 (hidden)" : num(trace.weights[uj]),
-            format_vector(row_as_doubles(hp.v, j), focus_.decimals)};
+            format_vector_lines(row_as_doubles(hp.v, j), focus_.decimals, focus_.vector_terms_per_line)};
   });
   page.trace_after.push_back("c[" + query_label() + "] = \u03a3 weight \u00d7 v = " + format_vector(trace.context, focus_.decimals));
   return page;
@@ -277,7 +280,9 @@ StepPage PageBuilder::concat() const {
   page.note = "Each head looked for something different; their results are laid side by side.";
   if (focus_.include_matrices) {
     ShownMatrix joined = owned("concat", model_.concatenated_contexts(), true, false);
-    joined.col_labels = dimension_labels(width);
+    // Each head's block is labelled C₀, C₁, …; dimension labels only while they can all be read.
+    if (width <= 24) joined.col_labels = dimension_labels(width);
+    for (int h = 0; h < problem_.num_heads; ++h) joined.column_groups.push_back({h * problem_.d_v, problem_.d_v, "C" + subscript(h)});
     page.matrices.push_back(std::move(joined));
   }
   std::vector<double> row;

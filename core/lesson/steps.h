@@ -34,7 +34,17 @@ struct ShownMatrix {
   std::shared_ptr<const Matrix> values;
   std::vector<std::string> row_labels;  // tokens, or "d1", "d2", ...
   std::vector<std::string> col_labels;
-  int highlight_row = -1;               // the followed query, when rows are query tokens
+  // Rows are the query tokens (the view outlines the followed query's row, whichever it is
+  // when drawn: pages are cached while the followed query changes); columns are the keys.
+  bool query_rows = false;
+  bool key_cols = false;
+  // Columns that belong together, e.g. each head's d_v columns of the concatenation.
+  struct ColumnGroup {
+    int first = 0;
+    int count = 0;
+    std::string label;  // "C₀"
+  };
+  std::vector<ColumnGroup> column_groups;
   [[nodiscard]] std::string shape_text() const;  // "8 × 4"
 };
 
@@ -67,6 +77,9 @@ struct PageFocus {
   int key = 0;             // the selected cell's column (the arithmetic check on the Scores page)
   int decimals = 3;
   int max_trace_keys = 12;  // longer rows are cut with "… n more"
+  // Vectors in table cells break after this many numbers (0: never), so a d_v = 8 value row
+  // stays inside a projector's column instead of running off its edge.
+  int vector_terms_per_line = 0;
   // false: text only (formula, note, trace), for redrawing the text when only the followed
   // query changes; the N × M matrices are not copied.
   bool include_matrices = true;

@@ -90,16 +90,32 @@ std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& proble
   return variants;
 }
 
-std::vector<Variant> head_variants(const Scenario& frozen, const CompareOptions& options) {
+// "8 heads", "4 and 8 heads", "2, 4 and 8 heads"
+std::string counts_text(const std::vector<int>& counts, const char* noun) {
+  std::string text;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[i]);
+  return text + " " + noun;
+}
+
+Comparison head_variants(const Scenario& frozen, const CompareOptions& options) {
   const Scenario mha = expand_to_mha(frozen);
-  std::vector<Variant> variants;
-  for (int heads = 1; heads <= 64 && static_cast<int>(variants.size()) < options.count; heads *= 2) {
-    if (!can_split(mha, heads)) continue;
+  Comparison comparison;
+  std::vector<int> left_out;  // of the first `count` powers of two, the ones that do not split
+  for (int heads = 1, tried = 0; heads <= 64 && static_cast<int>(comparison.variants.size()) < options.count; heads *= 2, ++tried) {
+    if (!can_split(mha, heads)) {
+      if (tried < options.count) left_out.push_back(heads);
+      continue;
+    }
     Scenario s = split_heads(mha, heads);
-    variants.push_back({std::to_string(heads) + (heads == 1 ? " head" : " heads") + " (d_k = " + std::to_string(s.d_k) + ")",
-                        std::move(s)});
+    comparison.variants.push_back(
+        {std::to_string(heads) + (heads == 1 ? " head" : " heads") + " (d_k = " + std::to_string(s.d_k) + ")", std::move(s)});
   }
-  return variants;
+  if (!left_out.empty())
+    comparison.note = counts_text(left_out, "heads") + " left out: W_Q's " + std::to_string(mha.num_heads * mha.d_k) +
+                      " columns (heads \u00d7 d_k) and W_V's " + std::to_string(mha.num_heads * mha.d_v) +
+                      " do not split into that many heads.";
+  return comparison;
 }
 
 std::string kv_label(int heads, int kv_heads) {
@@ -119,12 +135,15 @@ Scenario mha_for_kv(const Scenario& frozen, const Scenario& base) {
   return mha;
 }
 
-std::vector<Variant> kv_variants(const Scenario& frozen, const Scenario& base, const CompareOptions& options) {
+Comparison kv_variants(const Scenario& frozen, const Scenario& base, const CompareOptions& options) {
   Scenario mha = mha_for_kv(frozen, base);
+  Comparison comparison;
   if (mha.num_heads == 1) {
     for (int heads : {8, 4, 2})
       if (can_split(mha, heads)) {
         mha = split_heads(mha, heads);
+        comparison.note = "The one-head scenario is split into " + std::to_string(heads) + " heads of d_k = " +
+                          std::to_string(mha.d_k) + " first: one head has nothing to share.";
         break;
       }
   }
@@ -134,9 +153,16 @@ std::vector<Variant> kv_variants(const Scenario& frozen, const Scenario& base, c
     for (int kv = heads / 2; kv > 1 && kv_counts.size() < 3; kv /= 2)
       if (heads % kv == 0) kv_counts.push_back(kv);
   if (heads > 1) kv_counts.push_back(1);
-  std::vector<Variant> variants;
-  for (int kv : kv_counts) variants.push_back({kv_label(heads, kv), share_kv_heads(mha, kv)});
-  return variants;
+  for (int kv : kv_counts) comparison.variants.push_back({kv_label(heads, kv), share_kv_heads(mha, kv)});
+  if (static_cast<int>(kv_counts.size()) < options.count) {
+    std::string ways;
+    for (std::size_t i = 0; i < kv_counts.size(); ++i)
+      ways += (i == 0 ? "" : i + 1 == kv_counts.size() ? " or " : ", ") + std::to_string(kv_counts[i]);
+    comparison.note += (comparison.note.empty() ? "" : " ") + std::string("Only ") + std::to_string(kv_counts.size()) +
+                       " copies: " + std::to_string(heads) + " query heads can share " + ways +
+                       " K/V heads (each group the same size).";
+  }
+  return comparison;
 }
 
 }  // namespace
@@ -179,16 +205,20 @@ Scenario freeze_inputs(const Scenario& base, const Problem& problem) {
   return s;
 }
 
-std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options) {
+Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options) {
   if (options.count != 2 && options.count != 4)
     throw std::invalid_argument("compare: " + std::to_string(options.count) + " variants asked for; 2 or 4 are possible");
   const Scenario frozen = freeze_inputs(base, problem);
   switch (options.axis) {
-    case CompareAxis::Masks: return mask_variants(frozen, problem, options);
+    case CompareAxis::Masks: return {mask_variants(frozen, problem, options), ""};
     case CompareAxis::Heads: return head_variants(frozen, options);
     case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
   }
   return {};
+}
+
+std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options) {
+  return derive_comparison(base, problem, options).variants;
 }
 
 ValueRange shared_range(const std::vector<ComparedMatrix>& matrices, RangeKind kind) {

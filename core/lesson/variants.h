@@ -43,7 +43,15 @@ struct Variant {
 // The scenario with every input spelled out from `problem` (tokens, embeddings, weights).
 Scenario freeze_inputs(const Scenario& base, const Problem& problem);
 
+struct Comparison {
+  std::vector<Variant> variants;
+  // Why there are fewer copies than asked for, or how the base was changed first ("8 heads
+  // left out: …"); empty when there is nothing to explain. The view shows it under the copies.
+  std::string note;
+};
+
 // Throws std::invalid_argument for a count other than 2 or 4.
+Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options);
 std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options);
 
 // One heatmap of the comparison: its values and the mask that applies to them.

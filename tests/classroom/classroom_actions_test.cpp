@@ -7,8 +7,10 @@
 #include <GLFW/glfw3.h>
 
 #include <set>
+#include <string>
 
 #include "app/classroom/classroom_actions.h"
+#include "app/classroom/classroom_edits.h"
 #include "app/classroom/shortcuts.h"
 #include "app/state/document.h"
 #include "core/lesson/steps.h"
@@ -101,17 +103,96 @@ TEST(ClassroomKeys, ViewsPresentationAndHelp) {
   EXPECT_TRUE(f.state.help_open);
 }
 
-// The keys the menu listens to produce every action there is, and the Help table has a line
-// for each group of them.
+// The keys the menu listens to produce every action there is, and the Help window (F1)
+// names every one of them, and the window's own keys too.
 TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
   std::set<Action> reachable;
   for (int key : classroom_keys())
     for (bool shift : {false, true})
-      for (MainView shown : {MainView::Heatmaps, MainView::Step})
+      for (MainView shown : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross})
         for (bool presenting : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting));
   reachable.erase(Action::None);
   EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::ToggleHelp));  // every enumerator after None
-  EXPECT_GE(classroom_shortcuts().size(), 12u);
+
+  const auto listed = [](const std::string& name, bool window) {
+    for (const Shortcut& s : classroom_shortcuts()) {
+      if (s.window != window) continue;
+      const std::string keys = s.keys;
+      // A whole key name: "S" in "S", "H / Shift+H", but not the S of "Shift".
+      for (std::size_t at = keys.find(name); at != std::string::npos; at = keys.find(name, at + 1)) {
+        const bool starts = at == 0 || keys[at - 1] == ' ' || keys[at - 1] == '+' || keys[at - 1] == ',';
+        const std::size_t end = at + name.size();
+        const bool ends = end == keys.size() || keys[end] == ' ' || keys[end] == ',';
+        if (starts && ends) return true;
+      }
+    }
+    return false;
+  };
+  for (int key : classroom_keys()) EXPECT_TRUE(listed(key_name(key), false)) << key_name(key) << " is missing from the Help window";
+  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E"})
+    EXPECT_TRUE(listed(window_key, true)) << window_key << " is missing from the Help window";
+}
+
+// With nothing pinned the step view follows the first token: Down goes on to the second
+// (pinning the first would look like nothing happened); other views follow no token until
+// one is pinned, so Down starts at the first.
+TEST(ClassroomKeys, DownFromTheImplicitlyFollowedToken) {
+  Fixture step;
+  step.state.shown = MainView::Step;
+  EXPECT_EQ(followed_query(step.view.pinned_query, MainView::Step, 8), 0);
+  step.press(GLFW_KEY_DOWN);
+  EXPECT_EQ(step.view.pinned_query, 1);
+  step.press(GLFW_KEY_DOWN);
+  EXPECT_EQ(step.view.pinned_query, 2) << "배 in two presses";
+
+  Fixture heatmaps;
+  EXPECT_FALSE(followed_query(heatmaps.view.pinned_query, MainView::Heatmaps, 8).has_value());
+  heatmaps.press(GLFW_KEY_DOWN);
+  EXPECT_EQ(heatmaps.view.pinned_query, 0);
+  EXPECT_EQ(followed_query(std::optional<int>(12), MainView::Step, 8), 7) << "a pin beyond a shorter sentence";
+}
+
+TEST(ClassroomKeys, CompareKeysActInTheCompareView) {
+  Fixture f;
+  f.press(GLFW_KEY_A);
+  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Masks) << "not on screen: nothing changes";
+  f.state.shown = MainView::Compare;
+  f.press(GLFW_KEY_A);
+  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Heads);
+  f.press(GLFW_KEY_A, true);
+  f.press(GLFW_KEY_A, true);
+  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::KvHeads) << "Shift+A goes back and wraps";
+  f.press(GLFW_KEY_N);
+  EXPECT_EQ(f.state.compare.count, 2);
+  f.press(GLFW_KEY_N);
+  EXPECT_EQ(f.state.compare.count, 4);
+  f.press(GLFW_KEY_R);
+  EXPECT_EQ(f.state.compare.window, 3);
+  for (int i = 0; i < 5; ++i) f.press(GLFW_KEY_R, true);
+  EXPECT_EQ(f.state.compare.window, 0) << "r stops at 0";
+  f.press(GLFW_KEY_W);
+  EXPECT_TRUE(f.state.compare_scores);
+  f.press(GLFW_KEY_W);
+  EXPECT_FALSE(f.state.compare_scores);
+  EXPECT_EQ(f.document.scenario(), Scenario{}) << "compare settings are the view's, not the scenario's";
+}
+
+TEST(ClassroomKeys, TemperatureAndCrossAttentionAreUndoableEdits) {
+  Fixture f;  // d_k = 4 by default: 1/√d_k is T = 2
+  f.press(GLFW_KEY_T);
+  EXPECT_EQ(f.document.scenario().scale.kind, ScaleSetting::Kind::Value);
+  EXPECT_NEAR(temperature_of(f.document.scenario()), 4.0, 1e-5);
+  f.press(GLFW_KEY_T, true);
+  f.press(GLFW_KEY_T, true);
+  EXPECT_NEAR(temperature_of(f.document.scenario()), 1.0, 1e-5);
+  for (int i = 0; i < 12; ++i) f.press(GLFW_KEY_T, true);
+  EXPECT_NEAR(temperature_of(f.document.scenario()), kMinTemperature, 1e-6) << "the Model panel's slider range";
+  f.press(GLFW_KEY_X);
+  EXPECT_TRUE(f.document.scenario().source.has_value());
+  ASSERT_TRUE(f.document.undo());
+  EXPECT_FALSE(f.document.scenario().source.has_value());
+  ASSERT_TRUE(f.document.undo());
+  EXPECT_NEAR(temperature_of(f.document.scenario()), 0.0625, 1e-5) << "each press is one undo step";
 }
 
 }  // namespace

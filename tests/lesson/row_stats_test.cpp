@@ -73,8 +73,33 @@ TEST(RowStats, NoScalingSaturatesTheKoreanSoftmax) {
   // A temperature of 10 adds a third case, sharper still.
   const std::vector<lesson::ScaleCase> hot = lesson::scaling_contrast(scores, result.mask, 4, 10.0);
   ASSERT_EQ(hot.size(), 3u);
-  EXPECT_EQ(hot[2].label, "current (10.000)");
+  EXPECT_EQ(hot[2].label, "T = 0.1 (scale 10)") << "the Model panel's wording: a temperature, scale 1/T";
   EXPECT_LT(hot[2].summary.mean_entropy_bits, hot[1].summary.mean_entropy_bits);
+}
+
+// The lesson's text says what the data shows: the Korean scores are small (no saturation),
+// forty times larger they sharpen, three hundred times larger they saturate, and d_k = 1 has
+// nothing to scale.
+TEST(RowStats, ScalingVerdictIsHonestAboutTheData) {
+  const Problem problem = testing::fixture_problem(testing::read_fixture("korean-full.json"));
+  const Result result = make_cpu_backend()->compute(problem);
+  const Matrix& scores = result.heads[0].scores;
+  const std::string flat = lesson::scaling_verdict(lesson::scaling_contrast(scores, result.mask, 4, 0.5), 4);
+  EXPECT_EQ(flat.rfind("Here the scores are small", 0), 0u) << flat;
+  EXPECT_EQ(flat.find("saturates"), std::string::npos) << flat;
+
+  Matrix large = scores;
+  for (float& v : large.data) v *= 300.0f;
+  const std::string hot = lesson::scaling_verdict(lesson::scaling_contrast(large, result.mask, 4, 0.5), 4);
+  EXPECT_EQ(hot.rfind("Without 1/\u221ad_k the softmax saturates", 0), 0u) << hot;
+
+  Matrix medium = scores;
+  for (float& v : medium.data) v *= 40.0f;
+  const std::string sharper = lesson::scaling_verdict(lesson::scaling_contrast(medium, result.mask, 4, 0.5), 4);
+  EXPECT_EQ(sharper.rfind("Without 1/\u221ad_k every row gets sharper", 0), 0u) << sharper;
+
+  EXPECT_EQ(lesson::scaling_verdict(lesson::scaling_contrast(scores, result.mask, 1, 1.0), 1),
+            "With d_k = 1, 1/\u221ad_k is 1: scaling changes nothing here.");
 }
 
 }  // namespace

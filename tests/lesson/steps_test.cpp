@@ -80,7 +80,7 @@ TEST(StepModel, PagesShowTheResultsNumbers) {
     const lesson::StepPage masking = model.page(StepKind::Masking, focus);
     const Matrix& scaled = *find_matrix(scaling, "S'" + h).values;
     const Matrix& masked = *find_matrix(masking, "masked S'" + h).values;
-    const Matrix& mask = *find_matrix(masking, "mask (1 = visible)").values;
+    const Matrix& mask = *find_matrix(masking, "mask (hatched = hidden)").values;
     for (int i = 0; i < 8; ++i)
       for (int j = 0; j < 8; ++j) {
         EXPECT_NEAR(scaled.at(i, j), r.scores.at(i, j) / std::sqrt(2.0), 1e-7);
@@ -106,7 +106,9 @@ TEST(StepModel, ShapesAndLabels) {
   const lesson::ShownMatrix& s = find_matrix(scores, "S\u2081");
   EXPECT_EQ(s.row_labels, k.problem.tokens);
   EXPECT_EQ(s.col_labels, k.problem.tokens);
-  EXPECT_EQ(s.highlight_row, 3);
+  EXPECT_TRUE(s.query_rows) << "the view outlines the followed query's row";
+  EXPECT_TRUE(s.key_cols);
+  EXPECT_FALSE(find_matrix(qkv, "K\u2081").query_rows) << "K's rows are keys";
   const lesson::StepPage concat = model.page(StepKind::Concat, {.head = 0, .query = 0});
   EXPECT_EQ(find_matrix(concat, "concat").shape_text(), "8 \u00d7 4");
   EXPECT_NE(concat.formula.find("2 heads"), std::string::npos) << concat.formula;
@@ -223,6 +225,31 @@ TEST(StepModel, CrossAttentionLabelsBothSentences) {
   EXPECT_EQ(s.shape_text(), "3 \u00d7 5");
 }
 
+// The concatenation marks each head's columns; value rows in the weighted-sum table break
+// where the view asks (a d_v = 8 row is wider than a projector's column).
+TEST(StepModel, ConcatGroupsAndWrappedValueRows) {
+  const Korean k("korean-2heads-causal.json");
+  const lesson::StepModel model(k.problem, k.result);
+  const lesson::ShownMatrix concat = find_matrix(model.page(StepKind::Concat, {}), "concat");
+  ASSERT_EQ(concat.column_groups.size(), 2u);
+  EXPECT_EQ(concat.column_groups[1].first, 2);
+  EXPECT_EQ(concat.column_groups[1].count, 2);
+  EXPECT_EQ(concat.column_groups[1].label, "C\u2081");
+  lesson::PageFocus focus{.query = 2};
+  focus.vector_terms_per_line = 1;
+  const lesson::StepPage context = model.page(StepKind::Context, focus);
+  EXPECT_NE(context.table.rows.at(0).at(2).find(",\n "), std::string::npos) << context.table.rows.at(0).at(2);
+}
+
+TEST(StepModel, TemperatureUsesTheModelPanelsWording) {
+  Korean k("korean-full.json");
+  k.problem.scale = 20.0f;  // T = 0.05
+  const Result result = make_cpu_backend()->compute(k.problem);
+  const lesson::StepModel model(k.problem, result);
+  const std::string formula = model.page(StepKind::Scaling, {}).formula;
+  EXPECT_NE(formula.find("T = 0.05   (scale 1/T = 20;"), std::string::npos) << formula;
+}
+
 TEST(NumberText, FixedDecimalsInfinityAndNoNegativeZero) {
   EXPECT_EQ(lesson::format_number(0.12345, 3), "0.123");
   EXPECT_EQ(lesson::format_number(-0.0001, 3), "0.000");
@@ -230,6 +257,10 @@ TEST(NumberText, FixedDecimalsInfinityAndNoNegativeZero) {
   EXPECT_EQ(lesson::format_number(-INFINITY), "\u2212\u221e");
   EXPECT_EQ(lesson::format_vector(std::vector<double>{1.0, 2.5}, 1), "(1.0, 2.5)");
   EXPECT_EQ(lesson::subscript(12), "\u2081\u2082");
+  EXPECT_EQ(lesson::format_significant(0.05), "0.05");
+  EXPECT_EQ(lesson::format_significant(20.0), "20");
+  EXPECT_EQ(lesson::format_vector_lines({1.0, 2.0, 3.0}, 0, 2), "(1, 2,\n 3)");
+  EXPECT_EQ(lesson::format_vector_lines({1.0, 2.0, 3.0}, 0, 0), "(1, 2, 3)");
 }
 
 }  // namespace

@@ -76,6 +76,12 @@ TEST(CompareVariants, HeadCountsThatDivideTheWidth) {
     EXPECT_EQ(v.scenario.wq, base.problem.wq) << v.label;  // the same columns, read as more heads
     EXPECT_EQ(v.scenario.num_kv_heads, v.scenario.num_heads);
   }
+  // The view says why a copy is missing instead of silently showing three.
+  const lesson::Comparison comparison =
+      lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 4});
+  EXPECT_EQ(comparison.note, "8 heads left out: W_Q's 4 columns (heads \u00d7 d_k) and W_V's 4 do not split into that many heads.");
+  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 2}).note.empty());
+  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.count = 4}).note.empty()) << "four masks: nothing left out";
   // The 2-head split of the Korean weights, made causal, is the fixture's 2-head example.
   Scenario two_heads_causal = variants[1].scenario;
   two_heads_causal.mask.causal = true;
@@ -96,6 +102,10 @@ TEST(CompareVariants, KvHeadsPoolTheMhaHeads) {
     const Matrix& full = base.problem.wk;
     EXPECT_NEAR(wk.at(r, 0), (full.at(r, 0) + full.at(r, 1) + full.at(r, 2) + full.at(r, 3)) / 4.0, 1e-7);
   }
+  const std::string note =
+      lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::KvHeads, .count = 4}).note;
+  EXPECT_NE(note.find("split into 4 heads of d_k = 1"), std::string::npos) << note;
+  EXPECT_NE(note.find("Only 3 copies: 4 query heads can share 4, 2 or 1 K/V heads"), std::string::npos) << note;
   // GQA's first K/V head is the mean of heads 0 and 1.
   EXPECT_NEAR(variants[1].scenario.wv->at(2, 0), (base.problem.wv.at(2, 0) + base.problem.wv.at(2, 1)) / 2.0, 1e-7);
 }
