@@ -29,6 +29,19 @@ struct Picture {
     for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) colours.insert(unsigned{rgb[i]} << 16 | unsigned{rgb[i + 1]} << 8 | unsigned{rgb[i + 2]});
     return colours.size();
   }
+  // Pixels within `tolerance` of (r, g, b) in every channel.
+  [[nodiscard]] std::size_t count_near(int r, int g, int b, int tolerance) const {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
+      count += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance && std::abs(rgb[i + 2] - b) <= tolerance;
+    return count;
+  }
+  // Bright yellow: the top of viridis (weights near the colour scale's maximum).
+  [[nodiscard]] std::size_t count_yellow() const {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) count += rgb[i] > 200 && rgb[i + 1] > 190 && rgb[i + 2] < 100;
+    return count;
+  }
   [[nodiscard]] double share_near_white() const {
     std::size_t white = 0;
     for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) white += rgb[i] > 240 && rgb[i + 1] > 240 && rgb[i + 2] > 240;
@@ -58,10 +71,10 @@ class ClassroomScreenshots : public ::testing::Test {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  Picture shoot(const std::string& name, const std::string& options) {
+  Picture shoot(const std::string& name, const std::string& options, int width = kWidth, int height = kHeight) {
     const std::filesystem::path png = dir_ / (name + ".png");
-    const std::string args = "--screenshot '" + png.string() + "' --size " + std::to_string(kWidth) + "x" +
-                             std::to_string(kHeight) + " --frames 5 " + options;
+    const std::string args = "--screenshot '" + png.string() + "' --size " + std::to_string(width) + "x" +
+                             std::to_string(height) + " --frames 5 " + options;
     const std::string display =
         std::getenv("DISPLAY") != nullptr ? "" : "xvfb-run -a -s '-screen 0 1920x1200x24' ";
     const testing::CommandOutput run = testing::run_attnviz(args, "XDG_CONFIG_HOME='" + dir_.string() + "' " + display);
@@ -75,8 +88,8 @@ class ClassroomScreenshots : public ::testing::Test {
     }
     picture.rgb.assign(pixels, pixels + static_cast<std::size_t>(picture.width * picture.height * 3));
     stbi_image_free(pixels);
-    EXPECT_EQ(picture.width, kWidth) << name;
-    EXPECT_EQ(picture.height, kHeight) << name;
+    EXPECT_EQ(picture.width, width) << name;
+    EXPECT_EQ(picture.height, height) << name;
     return picture;
   }
 
@@ -115,6 +128,43 @@ TEST_F(ClassroomScreenshots, CrossAttentionPresetOpensTheCrossView) {
   const Picture heatmaps = shoot("cross-heatmaps", "--scenario preset:cross-attention --view heatmaps");
   EXPECT_GT(cross.distinct_colours(), 1000u);
   EXPECT_GT(share_different(cross, heatmaps), 0.05) << "the preset did not open the cross-attention view";
+}
+
+// The Korean weights are all 0.12 or 0.13: viridis draws them in this dark purple.
+constexpr int kWeightPurple[3] = {71, 44, 122};
+
+std::size_t weight_cells(const Picture& p) { return p.count_near(kWeightPurple[0], kWeightPurple[1], kWeightPurple[2], 6); }
+
+// A projector's 1280 × 720: presentation mode shows the softmax heatmap larger than the normal
+// window does (it used to shrink it to about 100 pixels), all of it: 8 rows of cells large
+// enough for their numbers (8 × 8 cells of at least 45 px, less the numbers and grid lines).
+TEST_F(ClassroomScreenshots, PresentationIsMoreReadableThanTheNormalWindow) {
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const Picture normal = shoot("softmax-720", softmax, 1280, 720);
+  const Picture presenting = shoot("present-720", softmax + " --present", 1280, 720);
+  EXPECT_GE(weight_cells(presenting), weight_cells(normal));
+  EXPECT_GT(weight_cells(presenting), 8u * 8u * 45u * 45u * 6u / 10u);
+}
+
+// Compare on a 1920 × 1080 projector: four copies across the screen, large (they used to be
+// small, without numbers, over half the screen); weights on 0..1 as in the Heatmaps view, so
+// the Korean 0.12 and 0.13 are the same dark colour in every copy (a shared 0..0.13 scale
+// drew 0.13 bright yellow).
+TEST_F(ClassroomScreenshots, CompareFillsAProjectorOnTheMainViewsScale) {
+  const Picture masks = shoot("compare-1080", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present", 1920, 1080);
+  EXPECT_GT(weight_cells(masks), 8u * 8u * 50u * 50u * 6u / 10u) << "the unmasked copy alone, at cells of 50 px";
+  const Picture heads = shoot("compare-heads", "--scenario preset:korean-restaurant --view compare --compare heads:4");
+  EXPECT_LT(heads.count_yellow(), 3000u) << "only the colorbar's end is yellow";
+  EXPECT_GT(weight_cells(heads), 20000u);
+}
+
+// Cross-attention at a projector's 1280 × 720: it draws (its boxes no longer squashed into
+// each other is checked by eye; the picture at least differs from the step view's).
+TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
+  const Picture cross = shoot("cross-720", "--scenario preset:cross-attention --pin-query 8 --present", 1280, 720);
+  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 6 --present", 1280, 720);
+  EXPECT_GT(cross.distinct_colours(), 1000u);
+  EXPECT_GT(share_different(cross, step), 0.05);
 }
 
 }  // namespace
