@@ -20,6 +20,12 @@ struct Font::Impl {
   stbtt_fontinfo info{};
   int ascent = 0;
   int descent = 0;  // negative, font units
+  std::string family;
+
+  // Font units → pixels for an em of `pixel_size`: the meaning CSS gives font-size, so the SVG's
+  // <text font-size> draws exactly what the layout measured. (stbtt_ScaleForPixelHeight would
+  // fit ascent + descent, about 1.15 em for NanumGothic, into the size instead.)
+  [[nodiscard]] float scale(float pixel_size) const { return stbtt_ScaleForMappingEmToPixels(&info, pixel_size); }
 };
 
 namespace {
@@ -62,6 +68,31 @@ int glyph_index(const stbtt_fontinfo& info, char32_t code) {
   }
 }
 
+// The family name (name ID 1) from the font's name table, in English where there is a choice;
+// "" when the font has none that decodes.
+std::string family_name(const stbtt_fontinfo& info) {
+  int length = 0;
+  // Windows/Unicode BMP (UTF-16BE), US English; then Mac Roman, English (one byte per character).
+  if (const char* name = stbtt_GetFontNameString(&info, &length, STBTT_PLATFORM_ID_MICROSOFT, STBTT_MS_EID_UNICODE_BMP,
+                                                 STBTT_MS_LANG_ENGLISH, 1)) {
+    std::string text;
+    for (int i = 0; i + 1 < length; i += 2) {
+      const auto code = static_cast<unsigned>((static_cast<unsigned char>(name[i]) << 8) | static_cast<unsigned char>(name[i + 1]));
+      if (code >= 0x20 && code < 0x7F) text += static_cast<char>(code);  // family names in English are ASCII
+    }
+    if (!text.empty()) return text;
+  }
+  if (const char* name = stbtt_GetFontNameString(&info, &length, STBTT_PLATFORM_ID_MAC, STBTT_MAC_EID_ROMAN,
+                                                 STBTT_MAC_LANG_ENGLISH, 1)) {
+    std::string text;
+    for (int i = 0; i < length; ++i) {
+      if (name[i] >= 0x20 && name[i] < 0x7F) text += name[i];
+    }
+    return text;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<char32_t> decode_utf8(std::string_view text) {
@@ -98,24 +129,25 @@ Font::Font(const std::filesystem::path& file) : file_(file), impl_(std::make_uni
   }
   int line_gap = 0;
   stbtt_GetFontVMetrics(&impl_->info, &impl_->ascent, &impl_->descent, &line_gap);
+  impl_->family = family_name(impl_->info);
 }
+
+const std::string& Font::family() const { return impl_->family; }
 
 Font::~Font() = default;
 
 float Font::ascent(float pixel_size) const {
-  return static_cast<float>(impl_->ascent) * stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  return static_cast<float>(impl_->ascent) * impl_->scale(pixel_size);
 }
 
 float Font::descent(float pixel_size) const {
-  return -static_cast<float>(impl_->descent) * stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  return -static_cast<float>(impl_->descent) * impl_->scale(pixel_size);
 }
 
-bool Font::has_glyph(char32_t code_point) const {
-  return stbtt_FindGlyphIndex(&impl_->info, static_cast<int>(code_point)) != 0;
-}
+bool Font::has_glyph(char32_t code_point) const { return glyph_index(impl_->info, code_point) != 0; }
 
 float Font::measure(std::string_view utf8, float pixel_size) const {
-  const float scale = stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  const float scale = impl_->scale(pixel_size);
   float width = 0.0f;
   int previous = 0;
   for (const char32_t code : decode_utf8(utf8)) {
@@ -131,7 +163,7 @@ float Font::measure(std::string_view utf8, float pixel_size) const {
 }
 
 TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
-  const float scale = stbtt_ScaleForPixelHeight(&impl_->info, pixel_size);
+  const float scale = impl_->scale(pixel_size);
   TextBitmap bitmap;
   bitmap.baseline = static_cast<int>(std::ceil(ascent(pixel_size)));
   bitmap.width = static_cast<int>(std::ceil(measure(utf8, pixel_size))) + 2;
@@ -198,16 +230,31 @@ const FontPair& export_fonts() {
   static std::optional<FontPair> fonts;
   const std::lock_guard lock(mutex);
   if (fonts) return *fonts;
+  const char* chosen = std::getenv("ATTNVIZ_HANGUL_FONT");
+  const bool has_choice = chosen != nullptr && *chosen != '\0';
   std::string tried;
+  std::string rejected;  // why $ATTNVIZ_HANGUL_FONT was not used
   for (const std::filesystem::path& candidate : hangul_font_candidates()) {
+    const bool is_choice = has_choice && candidate == std::filesystem::path(chosen);
     if (!is_file(candidate)) {
       tried += "\n  " + candidate.string();
+      if (is_choice && rejected.empty()) rejected = "ATTNVIZ_HANGUL_FONT=" + candidate.string() + " is not a file";
       continue;
     }
     FontPair pair;
-    pair.regular = std::make_shared<const Font>(candidate);
+    try {
+      pair.regular = std::make_shared<const Font>(candidate);
+    } catch (const std::runtime_error& error) {
+      // A font file that does not parse: the user's choice falls back (with a warning); a
+      // broken system font is reported as the error it is.
+      if (!is_choice) throw;
+      tried += "\n  " + candidate.string() + " (" + error.what() + ")";
+      rejected = std::string("ATTNVIZ_HANGUL_FONT: ") + error.what();
+      continue;
+    }
     const auto bold = bold_sibling(candidate);
     pair.bold = bold ? std::make_shared<const Font>(*bold) : pair.regular;
+    if (!rejected.empty()) pair.warnings.push_back(rejected + "; using " + candidate.string() + " instead");
     fonts = std::move(pair);
     return *fonts;
   }

@@ -30,10 +30,15 @@ class Font {
   Font& operator=(const Font&) = delete;
 
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
-  // Advance width of the UTF-8 text at `pixel_size` (the em height in pixels).
+  // The family name from the font's name table ("NanumGothic"), for the SVG's font-family.
+  [[nodiscard]] const std::string& family() const;
+  // `pixel_size` is always the em in pixels, as CSS's font-size (SVG draws the same text).
+  // Advance width of the UTF-8 text at `pixel_size`.
   [[nodiscard]] float measure(std::string_view utf8, float pixel_size) const;
   [[nodiscard]] float ascent(float pixel_size) const;   // above the baseline, > 0
   [[nodiscard]] float descent(float pixel_size) const;  // below the baseline, > 0
+  // Whether the code point can be drawn: the font has its glyph or a plain stand-in (a hyphen
+  // for the minus sign U+2212).
   [[nodiscard]] bool has_glyph(char32_t code_point) const;
   [[nodiscard]] TextBitmap rasterize(std::string_view utf8, float pixel_size) const;
 
@@ -47,11 +52,15 @@ class Font {
 struct FontPair {
   std::shared_ptr<const Font> regular;
   std::shared_ptr<const Font> bold;  // the regular face when no bold one is found
+  // What the reader should know about the choice, e.g. that $ATTNVIZ_HANGUL_FONT names no file
+  // and which font was used instead.
+  std::vector<std::string> warnings;
 };
 
 // $ATTNVIZ_HANGUL_FONT when set, else NanumGothic, then Noto Sans CJK and other Hangul fonts
-// at their usual paths. Loaded once per process. Throws std::runtime_error listing the paths
-// tried (and how to install fonts-nanum) when none exists.
+// at their usual paths. Loaded once per process. When $ATTNVIZ_HANGUL_FONT is set but is no
+// readable font, the next candidate is used and FontPair::warnings says so. Throws
+// std::runtime_error listing the paths tried (and how to install fonts-nanum) when none exists.
 const FontPair& export_fonts();
 
 std::vector<std::filesystem::path> hangul_font_candidates();
