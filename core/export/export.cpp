@@ -6,10 +6,10 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/common/json_text.h"
 #include "core/export/export_content.h"
+#include "core/export/file_set.h"
 #include "core/export/number_format.h"
 #include "core/export/png_writer.h"
 #include "core/export/svg_writer.h"
@@ -120,6 +120,15 @@ std::vector<std::string> figure_notes(const std::optional<CellWindow>& window, c
   return notes;
 }
 
+bool uses_log_scale(const ExportRequest& request, Quantity quantity, const Result& result) {
+  if (quantity != Quantity::Weights) return false;
+  if (request.scale != ColourScale::Auto) return request.scale == ColourScale::Log;
+  // An explicit linear-looking range (LOW ≤ 0) keeps the automatic scale linear.
+  if (request.range && !(request.range->first > 0.0f)) return false;
+  const auto tokens = std::max(result.tokens.size(), result.source_tokens.size());
+  return tokens > static_cast<std::size_t>(kLogWeightsBeyondTokens);
+}
+
 void check_request(const ExportRequest& request) {
   if (request.what.empty()) throw InputError(request.origin, "--what", "names nothing to export");
   for (std::size_t i = 0; i < request.what.size(); ++i) {
@@ -134,6 +143,16 @@ void check_request(const ExportRequest& request) {
       throw InputError(request.origin, "--range", "needs two finite numbers LOW,HIGH with LOW < HIGH");
     }
   }
+  if (request.scale == ColourScale::Log) {
+    if (std::find(request.what.begin(), request.what.end(), Quantity::Weights) == request.what.end()) {
+      throw InputError(request.origin, "--scale",
+                       "log applies to the weights only (the other matrices have negative values); add weights to --what");
+    }
+    if (request.range && !(request.range->first > 0.0f)) {
+      throw InputError(request.origin, "--range", "a log scale needs LOW > 0 (e.g. 0.0001,1), not " +
+                                                      fixed_text(request.range->first, 6));
+    }
+  }
   if (request.grid && !is_image(request.format)) {
     throw InputError(request.origin, "--grid", std::string("applies to png and svg, not ") + format_name(request.format));
   }
@@ -143,7 +162,49 @@ void check_request(const ExportRequest& request) {
   }
 }
 
-std::string render_image(const ExportRequest& request, const HeatmapFigure& figure) {
+// An explicit --cell so small that the matrix would be a speck beside its own labels and
+// colorbar is refused (the default cell size never is).
+void check_cell_size(const ExportRequest& request, const HeatmapFigure& figure) {
+  if (!request.cell_px) return;
+  const Matrix& values = figure.panels.front().values;
+  const int n = std::max(values.rows, values.cols);
+  const int side = *request.cell_px * n;
+  const int least = min_matrix_side_px(figure.dpi);
+  if (side >= least) return;
+  throw InputError(request.origin, "--cell",
+                   std::to_string(*request.cell_px) + " makes the " + std::to_string(values.rows) + " × " +
+                       std::to_string(values.cols) + " matrix " + std::to_string(side) + " pixels across, under two thirds of an inch at " +
+                       std::to_string(figure.dpi) + " dpi: too small beside its labels and colorbar; use --cell " +
+                       std::to_string((least + n - 1) / n) + " or more, or leave --cell out");
+}
+
+// A character of the figure's text that the font cannot draw (a tofu box in the PNG).
+std::vector<std::string> missing_glyph_warnings(const Scene& scene, const FontPair& fonts) {
+  std::vector<char32_t> missing;
+  for (const Shape& shape : scene.shapes) {
+    const auto* text = std::get_if<TextItem>(&shape);
+    if (text == nullptr) continue;
+    const Font& font = text->bold ? *fonts.bold : *fonts.regular;
+    for (const char32_t code : decode_utf8(text->text)) {
+      if (code >= 0x20 && !font.has_glyph(code) && std::find(missing.begin(), missing.end(), code) == missing.end()) {
+        missing.push_back(code);
+      }
+    }
+  }
+  if (missing.empty()) return {};
+  std::string codes;
+  for (std::size_t i = 0; i < std::min<std::size_t>(missing.size(), 5); ++i) {
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(missing[i]));
+    codes += (codes.empty() ? "" : ", ") + std::string(code);
+  }
+  if (missing.size() > 5) codes += ", …";
+  return {"the font " + fonts.regular->file().string() + " has no glyph for " + std::to_string(missing.size()) +
+          " character(s) in the labels (" + codes + "), drawn as boxes; set ATTNVIZ_HANGUL_FONT to a font that has them"};
+}
+
+ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& figure, std::string name) {
+  check_cell_size(request, figure);
   const FontPair& fonts = export_fonts();
   const LaidOutFigure laid = lay_out(figure, fonts);
   const long long pixels = static_cast<long long>(laid.scene.width) * laid.scene.height;
@@ -152,8 +213,23 @@ std::string render_image(const ExportRequest& request, const HeatmapFigure& figu
                      "the image would be " + std::to_string(laid.scene.width) + "×" + std::to_string(laid.scene.height) +
                          " pixels; choose a smaller --cell or --dpi, or export a window of rows and columns");
   }
-  if (request.format == ExportFormat::Svg) return scene_to_svg(laid.scene);
-  return encode_png(rasterize(laid.scene, fonts), figure.dpi);
+  ExportedFile file{std::move(name), "", fonts.warnings};
+  for (const std::string& warning : laid.warnings) file.warnings.push_back(warning);
+  for (const std::string& warning : missing_glyph_warnings(laid.scene, fonts)) file.warnings.push_back(warning);
+  file.bytes = request.format == ExportFormat::Svg ? scene_to_svg(laid.scene) : encode_png(rasterize(laid.scene, fonts), figure.dpi);
+  return file;
+}
+
+// "Eigen 3.4.0 (4 threads)" → "Eigen 3.4.0": the thread count follows OMP_NUM_THREADS and the
+// machine, not the numbers, and would make the same export differ between machines.
+std::string device_for_export(const std::string& device) {
+  const std::size_t open = device.rfind(" (");
+  if (open == std::string::npos || device.back() != ')') return device;
+  const std::string inside = device.substr(open + 2, device.size() - open - 3);
+  const std::size_t digits = inside.find_first_not_of("0123456789");
+  const bool threads = digits > 0 && digits != std::string::npos &&
+                       (inside.substr(digits) == " threads" || inside.substr(digits) == " thread");
+  return threads ? device.substr(0, open) : device;
 }
 
 std::string render_json(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
@@ -165,7 +241,8 @@ std::string render_json(const ExportRequest& request, const ExportSource& source
   json["what"] = about.name;
   json["description"] = about.description;
   json["backend"] = quantity == Quantity::Diff ? "vulkan - cpu" : result.backend;
-  json["device"] = quantity == Quantity::Diff ? source.vulkan->device + " - " + source.cpu->device : result.device;
+  json["device"] = quantity == Quantity::Diff ? device_for_export(source.vulkan->device) + " - " + device_for_export(source.cpu->device)
+                                              : device_for_export(result.device);
   json["tokens"] = result.tokens;
   json["source_tokens"] = result.source_tokens;
   if (first.window) {
@@ -190,8 +267,11 @@ std::string render_json(const ExportRequest& request, const ExportSource& source
   return json.dump(1) + "\n";
 }
 
-std::string render_npy(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
-  if (heads.size() == 1) {
+// One head's N × M array, or with `heads_axis` one heads × N × M array (even of one head:
+// --heads all promises the heads axis, whatever the scenario's head count).
+std::string render_npy(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads,
+                       bool heads_axis) {
+  if (!heads_axis) {
     const Matrix values = select_matrix(request, source, quantity, heads.front()).values;
     return npy_float32(values.data, {static_cast<std::size_t>(values.rows), static_cast<std::size_t>(values.cols)});
   }
@@ -222,33 +302,36 @@ void render_quantity(const ExportRequest& request, const ExportSource& source, Q
     case ExportFormat::Png:
     case ExportFormat::Svg:
       if (!per_head) {
-        files.push_back({file_name(quantity, "", request.format), render_image(request, make_figure(request, source, quantity, shown))});
+        files.push_back(render_image(request, make_figure(request, source, quantity, shown), file_name(quantity, "", request.format)));
       } else if (request.grid) {
-        files.push_back({file_name(quantity, "_grid", request.format), render_image(request, make_figure(request, source, quantity, heads))});
+        files.push_back(render_image(request, make_figure(request, source, quantity, heads), file_name(quantity, "_grid", request.format)));
       } else {
         for (const int head : heads) {
-          files.push_back({file_name(quantity, "_head" + std::to_string(head), request.format),
-                           render_image(request, make_figure(request, source, quantity, {head}))});
+          files.push_back(render_image(request, make_figure(request, source, quantity, {head}),
+                                       file_name(quantity, "_head" + std::to_string(head), request.format)));
         }
       }
       return;
     case ExportFormat::Csv:
       for (const int head : shown) {
         files.push_back({file_name(quantity, per_head ? "_head" + std::to_string(head) : "", request.format),
-                         render_csv(request, source, quantity, head)});
+                         render_csv(request, source, quantity, head), {}});
       }
       return;
     case ExportFormat::Npy:
-      if (!per_head || !request.heads) {
-        files.push_back({file_name(quantity, "", request.format), render_npy(request, source, quantity, shown)});
+      if (!per_head) {
+        files.push_back({file_name(quantity, "", request.format), render_npy(request, source, quantity, shown, false), {}});
+      } else if (!request.heads) {
+        files.push_back({file_name(quantity, "", request.format), render_npy(request, source, quantity, heads, true), {}});
       } else {
         for (const int head : heads) {
-          files.push_back({file_name(quantity, "_head" + std::to_string(head), request.format), render_npy(request, source, quantity, {head})});
+          files.push_back({file_name(quantity, "_head" + std::to_string(head), request.format),
+                           render_npy(request, source, quantity, {head}, false), {}});
         }
       }
       return;
     case ExportFormat::Json:
-      files.push_back({file_name(quantity, "", request.format), render_json(request, source, quantity, shown)});
+      files.push_back({file_name(quantity, "", request.format), render_json(request, source, quantity, shown), {}});
       return;
   }
 }
@@ -274,6 +357,11 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
     figure.panels.push_back({several ? panel_heading(head, source, result) : "", std::move(selected.values), std::move(selected.masked)});
   }
   figure.grid_columns = grid_columns(static_cast<int>(figure.panels.size()));
+  if (window) {
+    figure.first_row_index = window->row_begin;
+    figure.first_col_index = window->col_begin;
+  }
+  figure.col_labels_are_positions = quantity == Quantity::Context;
 
   std::string subtitle = about.description;
   if (about.per_head) subtitle += " · " + heads_text(heads, source, result);
@@ -295,13 +383,18 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   figure.cell_px = request.cell_px;
 
   const ValueSpan span = shown_values(figure);
-  const auto [low, high] = request.range.value_or(auto_range(figure, quantity, span));
+  figure.log_scale = uses_log_scale(request, quantity, result);
+  if (figure.log_scale) figure.colorbar_label += " (log scale)";
+  const std::pair<float, float> log_range{kLogWeightsLow, 1.0f};
+  const auto [low, high] = request.range.value_or(figure.log_scale ? log_range : auto_range(figure, quantity, span));
   figure.range_low = low;
   figure.range_high = high;
   figure.values = quantity == Quantity::Diff && request.values == ValuesMode::Auto ? ValuesMode::Off : request.values;
-  // Weights that differ only in the third decimal (near-uniform attention) get three.
+  // Weights that differ only in the third decimal (near-uniform attention) get three; tiny
+  // values (Vulkan − Eigen, ~1e-7) are written in scientific notation, not as 0.00.
   const bool close_weights = !span.empty() && span.max - span.min < 0.05;
   figure.value_decimals = quantity == Quantity::Weights ? (close_weights ? 3 : 2) : cell_decimals(span.empty() ? 0.0 : span.max_abs);
+  figure.value_scientific = quantity != Quantity::Weights && !span.empty() && span.max_abs > 0.0 && span.max_abs < 1e-3;
   figure.notes = figure_notes(window, source, quantity, result, span);
   return figure;
 }
@@ -319,31 +412,43 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
   std::vector<std::filesystem::path> written;
   std::error_code error;
   if (files.empty()) return written;
-  if (files.size() == 1) {
-    const std::filesystem::path path = std::filesystem::is_directory(out, error) ? out / files.front().name : out;
-    write_file_atomically(path, files.front().bytes);
-    written.push_back(path);
+  // "newdir/" names a directory even before it exists.
+  const bool names_directory = !out.has_filename() || std::filesystem::is_directory(out, error);
+  if (files.size() == 1 && !names_directory) {
+    const std::optional<ExportFormat> named = format_from_extension(out);
+    const std::string extension = std::filesystem::path(files.front().name).extension().string();
+    if (named && "." + std::string(format_name(*named)) != extension) {
+      std::filesystem::path suggestion = out;
+      suggestion.replace_extension(extension);
+      throw InputError(origin, "--out",
+                       "'" + out.string() + "' ends in ." + format_name(*named) + " but the export is " + extension.substr(1) +
+                           " (--format " + extension.substr(1) + "): name it " + suggestion.string() + ", or choose --format " +
+                           format_name(*named));
+    }
+    write_files_all_or_nothing({{out, &files.front().bytes}});
+    written.push_back(out);
     return written;
   }
-  const std::string extension = out.extension().string();
-  const bool looks_like_a_file = extension.size() > 1 && format_from_name(extension.substr(1)).has_value();
-  if (looks_like_a_file && !std::filesystem::is_directory(out, error)) {
-    throw InputError(origin, "--out",
-                     "'" + out.string() + "' names a file, but this export writes " + std::to_string(files.size()) +
-                         " files (" + files.front().name + ", " + files[1].name + (files.size() > 2 ? ", …" : "") +
-                         "): give a directory, pick one head with --heads, or use --grid");
-  }
-  if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
-    throw InputError(origin, "--out",
-                     "'" + out.string() + "' is a file, but this export writes " + std::to_string(files.size()) + " files (" +
-                         files.front().name + ", " + files[1].name + (files.size() > 2 ? ", …" : "") + "): give a directory");
+  if (files.size() > 1) {
+    const std::string list = std::to_string(files.size()) + " files (" + files.front().name + ", " + files[1].name +
+                             (files.size() > 2 ? ", …" : "") + ")";
+    if (format_from_extension(out) && !names_directory) {
+      throw InputError(origin, "--out",
+                       "'" + out.string() + "' names a file, but this export writes " + list +
+                           ": give a directory, pick one head with --heads, or use --grid");
+    }
+    if (std::filesystem::exists(out, error) && !names_directory) {
+      throw InputError(origin, "--out", "'" + out.string() + "' is a file, but this export writes " + list + ": give a directory");
+    }
   }
   std::filesystem::create_directories(out, error);
   if (error) throw std::runtime_error("cannot create the directory " + out.string() + ": " + error.message());
+  std::vector<FileToWrite> set;
   for (const ExportedFile& file : files) {
-    write_file_atomically(out / file.name, file.bytes);
     written.push_back(out / file.name);
+    set.push_back({written.back(), &file.bytes});
   }
+  write_files_all_or_nothing(set);
   return written;
 }
 

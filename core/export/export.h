@@ -39,10 +39,23 @@ enum class Quantity {
 
 enum class ExportFormat { Png, Svg, Csv, Npy, Json };
 
+// How colours follow the values in images. Log applies to the weights only (the other matrices
+// have negative values): colours follow log10 of the weight, by default from 0.0001 to 1, as
+// the window's View > Weights scale > Log. Auto: log for weights beyond 40 tokens (queries or
+// keys of the whole result), where most weights are tiny and a linear scale is uniformly dark,
+// as the window's automatic setting; linear otherwise.
+enum class ColourScale { Auto, Linear, Log };
+inline constexpr float kLogWeightsLow = 1e-4f;
+inline constexpr int kLogWeightsBeyondTokens = 40;
+
 const char* quantity_name(Quantity quantity);  // "scores", "scaled", "weights", "mask", "context", "diff"
 std::optional<Quantity> quantity_from_name(std::string_view name);
 const char* format_name(ExportFormat format);  // "png", ... (also the file extension)
 std::optional<ExportFormat> format_from_name(std::string_view name);
+// The format a path's extension names, case-insensitively ("W.PNG" → png); nullopt for none.
+std::optional<ExportFormat> format_from_extension(const std::filesystem::path& path);
+const char* scale_name(ColourScale scale);  // "auto", "linear", "log"
+std::optional<ColourScale> scale_from_name(std::string_view name);
 bool is_image(ExportFormat format);
 
 // Rows [row_begin, row_end) and columns [col_begin, col_end) of every exported matrix: the
@@ -62,6 +75,7 @@ struct ExportRequest {
   ExportFormat format = ExportFormat::Png;
   std::optional<ColormapId> colormap;            // nullopt: viridis for weights and mask, rdbu otherwise
   std::optional<std::pair<float, float>> range;  // colour range [low, high]; nullopt: from the data
+  ColourScale scale = ColourScale::Auto;
   std::optional<int> cell_px;                    // nullopt: from the token count and dpi
   int dpi = 300;
   ValuesMode values = ValuesMode::Auto;  // Auto: values in cells up to 24 tokens, when they fit
@@ -93,18 +107,25 @@ struct ExportSource {
 struct ExportedFile {
   std::string name;  // says what it holds: "weights_head0.png", "scores_grid.svg", "weights.npy"
   std::string bytes;
+  // What the file could not do as asked, for the user (stderr, a notice): values in cells that
+  // do not fit, a font that could not be used, a glyph the font lacks.
+  std::vector<std::string> warnings{};
 };
 
-// Every file the request asks for, in a fixed order; deterministic bytes. Throws InputError
-// (request.origin, option name, problem) for heads, windows or ranges that do not fit, and
-// std::runtime_error when no font for images is found.
+// Every file the request asks for, in a fixed order; deterministic bytes, the same on every
+// machine (JSON's "device" leaves out the Eigen thread count). Throws InputError
+// (request.origin, option name, problem) for heads, windows, ranges or cell sizes that do not
+// fit, and std::runtime_error when no font for images is found.
 std::vector<ExportedFile> render_export(const ExportRequest& request, const ExportSource& source);
 
-// One file: written to `out` (or into it, under its name, when `out` is an existing directory).
-// Several: into the directory `out`, created when missing. Each file is written atomically.
-// Returns the paths written. Throws InputError(origin, "--out", ...) when several files are due
-// but `out` is a file or has a file's extension (.png, .csv, ...), std::runtime_error for OS
-// errors (naming the path).
+// One file: written to `out`, or into it under its own name when `out` is an existing directory
+// or ends in '/' (then created when missing). Several: into the directory `out`, created when
+// missing. All or nothing: every file is written to a temporary name first and only then are
+// they renamed into place; when any step fails, none of the set is left (files already there
+// keep their old bytes). Returns the paths written. Throws InputError(origin, "--out", ...)
+// when several files are due but `out` is a file or has a file's extension (.png, .csv, ...),
+// or when one file's `out` has another format's extension (PNG bytes into a.svg);
+// std::runtime_error for OS errors (naming the path, and saying that nothing was written).
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -27,6 +28,7 @@ constexpr std::array<QuantityInfo, 6> kQuantities = {{
 }};
 
 constexpr std::array<const char*, 5> kFormats = {"png", "svg", "csv", "npy", "json"};
+constexpr std::array<const char*, 3> kScales = {"auto", "linear", "log"};
 
 std::string trimmed_number(double value) {
   std::string text = fixed_text(value, 3);
@@ -141,6 +143,24 @@ const char* format_name(ExportFormat format) { return kFormats.at(static_cast<st
 std::optional<ExportFormat> format_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kFormats.size(); ++i) {
     if (name == kFormats[i]) return static_cast<ExportFormat>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<ExportFormat> format_from_extension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  if (extension.size() < 2) return std::nullopt;
+  extension.erase(0, 1);
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return format_from_name(extension);
+}
+
+const char* scale_name(ColourScale scale) { return kScales.at(static_cast<std::size_t>(scale)); }
+
+std::optional<ColourScale> scale_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kScales.size(); ++i) {
+    if (name == kScales[i]) return static_cast<ColourScale>(i);
   }
   return std::nullopt;
 }

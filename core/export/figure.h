@@ -29,6 +29,11 @@ struct HeatmapFigure {
   std::string subtitle;  // what, head, mask, scale
   std::vector<std::string> row_labels;
   std::vector<std::string> col_labels;
+  // Position of the first row and column in the whole sequence (a window starts later): when
+  // only every k-th token is labelled, labels are prefixed with these positions ("120 the").
+  int first_row_index = 0;
+  int first_col_index = 0;
+  bool col_labels_are_positions = false;  // context's v0, v1, …: no prefix needed
   std::string row_axis_title;  // "query tokens"
   std::string col_axis_title;  // "key tokens"
   std::vector<FigurePanel> panels;
@@ -37,6 +42,7 @@ struct HeatmapFigure {
   ColormapId colormap = ColormapId::Viridis;
   float range_low = 0.0f;
   float range_high = 1.0f;
+  bool log_scale = false;  // colours and colorbar follow log10 of the values (range_low > 0)
   std::string colorbar_label;
   // A mask figure: visible cells in one colour, masked ones hatched; no colorbar.
   bool binary = false;
@@ -48,6 +54,7 @@ struct HeatmapFigure {
 
   ValuesMode values = ValuesMode::Auto;
   int value_decimals = 2;
+  bool value_scientific = false;  // cell values as "-5.9e-8" (tiny ones, e.g. Vulkan − Eigen)
   std::optional<int> cell_px;  // default: from the token count and dpi
   int dpi = 300;
 };
@@ -65,14 +72,25 @@ struct FigureGeometry {
   std::optional<ColourRamp> colorbar;
   bool values_shown = false;
   bool column_labels_vertical = false;
-  int label_step = 1;  // every label_step-th token is labelled when cells are too small for all
+  int label_step = 1;  // every label_step-th token (1, 2, 5, 10, 20, …) is labelled when cells are too small for all
+  int title_lines = 0;  // the title wrapped to the figure's width
+  // Values beyond the colour range: a triangle at that end of the colorbar, in its end colour.
+  bool extends_low = false;
+  bool extends_high = false;
+  std::string tick_exponent;  // the colorbar's ticks are multiples of 10^tick_exponent (empty: plain)
 };
 
 struct LaidOutFigure {
   Scene scene;
   FigureGeometry geometry;
+  std::vector<std::string> warnings;  // what the figure could not do as asked (values that do not fit)
 };
 
 LaidOutFigure lay_out(const HeatmapFigure& figure, const FontPair& fonts);
+
+// The smallest readable matrix: its longer side is at least this many pixels at `dpi` (two
+// thirds of an inch, in proportion to its colorbar and axis titles). The default cell size keeps
+// to it; callers refuse a cell size that does not.
+int min_matrix_side_px(int dpi);
 
 }  // namespace attnviz::exporting

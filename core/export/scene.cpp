@@ -1,5 +1,6 @@
 #include "core/export/scene.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::exporting {
@@ -15,9 +16,21 @@ Rgb faded(Rgb colour) {
 
 HatchStyle overlay_hatch() { return {false, Rgb{}, Rgb{0.35f, 0.35f, 0.35f}, 0.55f}; }
 
-Rgb value_colour(ColormapId map, float low, float high, float value) {
-  const float t = high > low ? (value - low) / (high - low) : 0.5f;
-  return colormap(map).at(t);
+float colormap_position(float low, float high, bool log_scale, float value) {
+  if (!(high > low)) return 0.5f;
+  float t = 0.0f;
+  if (log_scale) {
+    const float log_low = std::log10(std::max(low, 1e-30f));
+    const float log_high = std::log10(std::max(high, 1e-30f));
+    t = value > 0.0f ? (std::log10(value) - log_low) / std::max(log_high - log_low, 1e-30f) : 0.0f;
+  } else {
+    t = (value - low) / (high - low);
+  }
+  return std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
+}
+
+Rgb value_colour(ColormapId map, float low, float high, float value, bool log_scale) {
+  return colormap(map).at(colormap_position(low, high, log_scale, value));
 }
 
 CellLook cell_look(const CellBlock& block, int row, int col) {
@@ -28,7 +41,7 @@ CellLook cell_look(const CellBlock& block, int row, int col) {
   if (block.binary) {
     look.fill = block.visible_colour;
   } else if (std::isfinite(value)) {
-    look.fill = value_colour(block.colormap, block.low, block.high, value);
+    look.fill = value_colour(block.colormap, block.low, block.high, value, block.log_scale);
   } else {
     look.has_fill = false;  // −∞ or NaN has no colour: shown like a masked cell
     look.hatched = true;

@@ -47,6 +47,7 @@ struct CellBlock {
   ColormapId colormap = ColormapId::Viridis;
   float low = 0.0f;
   float high = 1.0f;
+  bool log_scale = false;  // colours follow log10 of the values between low and high (> 0)
   bool binary = false;  // a mask: visible cells in visible_colour, masked ones hatched
   Rgb visible_colour;
   MaskedCellStyle masked_style = MaskedCellStyle::Replace;
@@ -65,13 +66,22 @@ HatchStyle masked_hatch();
 HatchStyle overlay_hatch();
 Rgb faded(Rgb colour);
 CellLook cell_look(const CellBlock& block, int row, int col);
-// The colour a value gets: the table entry for t = (value − low) / (high − low), clamped.
-Rgb value_colour(ColormapId map, float low, float high, float value);
+// Where a value falls on the colormap, 0..1, clamped: t = (value − low) / (high − low), or with
+// `log_scale` the same in log10 (values ≤ 0 at the bottom), as the window's heatmaps compute it.
+float colormap_position(float low, float high, bool log_scale, float value);
+// The colour a value gets: the table entry at colormap_position.
+Rgb value_colour(ColormapId map, float low, float high, float value, bool log_scale = false);
 
 // A vertical colorbar: the colormap's high end at the top, one table entry per 1/256 of h.
 struct ColourRamp {
   int x = 0, y = 0, w = 0, h = 0;
   ColormapId colormap = ColormapId::Viridis;
+};
+
+// A filled triangle (the colorbar's extension arrows), corners in pixels, edges anti-aliased.
+struct Triangle {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+  Rgb colour;
 };
 
 enum class TextAnchor { Start, Middle, End };
@@ -89,7 +99,7 @@ struct TextItem {
   Rgb colour;
 };
 
-using Shape = std::variant<FillRect, HatchRect, CellBlock, ColourRamp, TextItem>;
+using Shape = std::variant<FillRect, HatchRect, CellBlock, ColourRamp, Triangle, TextItem>;
 
 struct Scene {
   int width = 0;
@@ -98,6 +108,7 @@ struct Scene {
   int hatch_period = 8;  // pixels between stripes
   int hatch_width = 2;   // stripe thickness in pixels (measured along x)
   std::string title;     // the SVG <title>
+  std::string font_family;  // the family the layout measured with, first in the SVG's font-family
   Rgb background{1.0f, 1.0f, 1.0f};
   std::vector<Shape> shapes;  // drawn in order
 };

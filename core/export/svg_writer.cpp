@@ -126,6 +126,22 @@ std::string text_element(const TextItem& item) {
   return out + ">" + xml_escape(item.text) + "</text>\n";
 }
 
+// The family the layout measured with first (the sizes are right only in that font), then
+// NanumGothic and other Hangul fonts a viewer may have.
+std::string font_families(const std::string& measured) {
+  std::vector<std::string> families;
+  if (!measured.empty()) families.push_back(measured);
+  for (const char* family : {"NanumGothic", "Noto Sans CJK KR", "Malgun Gothic"}) {
+    if (std::find(families.begin(), families.end(), family) == families.end()) families.emplace_back(family);
+  }
+  std::string text;
+  for (const std::string& family : families) {
+    const bool plain = family.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+    text += (plain ? family : "'" + family + "'") + ", ";
+  }
+  return xml_escape(text + "sans-serif");
+}
+
 }  // namespace
 
 std::string xml_escape(std::string_view text) {
@@ -178,6 +194,9 @@ std::string scene_to_svg(const Scene& scene) {
       if (std::find(ramps.begin(), ramps.end(), ramp->colormap) == ramps.end()) ramps.push_back(ramp->colormap);
       body += "<rect " + rect_attributes(ramp->x, ramp->y, ramp->w, ramp->h) + " fill=\"url(#ramp-" +
               colormap(ramp->colormap).name() + ")\"/>\n";
+    } else if (const auto* tri = std::get_if<Triangle>(&shape)) {
+      body += "<polygon points=\"" + number(tri->x0) + "," + number(tri->y0) + " " + number(tri->x1) + "," + number(tri->y1) + " " +
+              number(tri->x2) + "," + number(tri->y2) + "\" fill=\"" + hex(tri->colour) + "\"/>\n";
     } else if (const auto* text = std::get_if<TextItem>(&shape)) {
       body += text_element(*text);
     }
@@ -186,7 +205,7 @@ std::string scene_to_svg(const Scene& scene) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + number(scene.width * points_per_pixel) +
          "pt\" height=\"" + number(scene.height * points_per_pixel) + "pt\" viewBox=\"0 0 " + std::to_string(scene.width) +
-         " " + std::to_string(scene.height) + "\" font-family=\"NanumGothic, 'Noto Sans CJK KR', 'Malgun Gothic', sans-serif\">\n";
+         " " + std::to_string(scene.height) + "\" font-family=\"" + font_families(scene.font_family) + "\">\n";
   out += "<title>" + xml_escape(scene.title) + "</title>\n<defs>\n" + patterns.definitions(scene);
   for (const ColormapId id : ramps) out += ramp_gradient(id);
   out += "</defs>\n<rect " + rect_attributes(0, 0, scene.width, scene.height) + " fill=\"" + hex(scene.background) + "\"/>\n";

@@ -83,6 +83,38 @@ TEST_F(Export, NpyIsOneHeadsByNByMArrayForAllHeadsElseOneFilePerHead) {
   EXPECT_NE(one.front().bytes.find("'shape': (5, 5)"), std::string::npos);
 }
 
+// --heads all promises a heads axis, whatever the scenario's head count (a one-head scenario
+// used to give N × M).
+TEST_F(Export, NpyOfAllHeadsKeepsTheHeadsAxisForOneHead) {
+  const Result one = testing::synthetic_result(5, 1);
+  const ExportSource source{&one, nullptr, nullptr, source_.caption};
+  ExportRequest request;
+  request.format = ExportFormat::Npy;
+  request.what = {Quantity::Weights, Quantity::Mask};
+  const auto files = render_export(request, source);
+  ASSERT_EQ(names(files), (std::vector<std::string>{"weights.npy", "mask.npy"}));
+  EXPECT_NE(files[0].bytes.find("'shape': (1, 5, 5)"), std::string::npos);
+  EXPECT_NE(files[1].bytes.find("'shape': (5, 5)"), std::string::npos);  // one mask for all heads
+  request.heads = std::vector<int>{0};
+  EXPECT_NE(render_export(request, source).front().bytes.find("'shape': (5, 5)"), std::string::npos);
+}
+
+// The same export on another machine gives the same bytes: Eigen's thread count (which follows
+// OMP_NUM_THREADS) is not part of the JSON.
+TEST_F(Export, JsonIsTheSameWhateverTheThreadCount) {
+  ExportRequest request;
+  request.format = ExportFormat::Json;
+  request.heads = std::vector<int>{0};
+  result_.device = "Eigen 3.4.0 (4 threads)";
+  const std::string four = render_export(request, source_).front().bytes;
+  result_.device = "Eigen 3.4.0 (1 thread)";
+  const std::string one = render_export(request, source_).front().bytes;
+  EXPECT_EQ(four, one);
+  EXPECT_EQ(nlohmann::json::parse(one)["device"], "Eigen 3.4.0");
+  result_.device = "NVIDIA H100 (PCIe)";  // a GPU's name is kept as it is
+  EXPECT_EQ(nlohmann::json::parse(render_export(request, source_).front().bytes)["device"], "NVIDIA H100 (PCIe)");
+}
+
 TEST_F(Export, JsonHoldsTheRequestedMatricesExactly) {
   ExportRequest request;
   request.what = {Quantity::Weights, Quantity::Scaled};
@@ -258,6 +290,72 @@ TEST_F(Export, WritesOneFileToOutOrSeveralIntoADirectory) {
   int entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::recursive_directory_iterator(dir_)) ++entries;
   EXPECT_EQ(entries, 6);  // w.csv, weights_head0.csv, new, new/dir, new/dir/x.csv, new/dir/y.csv
+}
+
+TEST_F(Export, ATrailingSlashNamesADirectory) {
+  const std::vector<ExportedFile> one = {{"weights_head0.png", "x"}};
+  const std::filesystem::path out = (dir_ / "newdir").string() + "/";
+  const auto written = write_export(one, out, "<test>");
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_EQ(written.front(), dir_ / "newdir" / "weights_head0.png");
+  EXPECT_EQ(testing::read_file(dir_ / "newdir" / "weights_head0.png"), "x");
+}
+
+TEST_F(Export, AFileNamedForAnotherFormatIsRefused) {
+  const std::vector<ExportedFile> png = {{"weights_head0.png", "\x89PNG"}};
+  try {
+    write_export(png, dir_ / "a.svg", "<test>");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.pointer(), "--out");
+    EXPECT_NE(std::string(error.what()).find("a.png"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("--format"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "a.svg"));
+  EXPECT_NO_THROW(write_export(png, dir_ / "A.PNG", "<test>"));  // the extension's case does not matter
+  EXPECT_NO_THROW(write_export(png, dir_ / "plain", "<test>"));  // no extension: as asked
+}
+
+// A set of files is written together or not at all: when one cannot be written, none is, and
+// files already there keep their bytes.
+TEST_F(Export, ASetOfFilesIsAllOrNothing) {
+  testing::write_file(dir_ / "a.csv", "old a");
+  const std::vector<ExportedFile> files = {{"a.csv", "new a"}, {std::string(300, 'b') + ".csv", "b"}, {"c.csv", "c"}};
+  try {
+    write_export(files, dir_, "<test>");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("nothing written"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("bbbb"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(testing::read_file(dir_ / "a.csv"), "old a");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "c.csv"));
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, (std::vector<std::string>{"a.csv"})) << "no temporary or backup file is left";
+
+  // Something that is not a file where one is due: refused before anything is written.
+  std::filesystem::create_directories(dir_ / "c.csv");
+  const std::vector<ExportedFile> ok_then_dir = {{"a.csv", "new a"}, {"c.csv", "c"}};
+  EXPECT_THROW(write_export(ok_then_dir, dir_, "<test>"), std::runtime_error);
+  EXPECT_EQ(testing::read_file(dir_ / "a.csv"), "old a");
+  std::filesystem::remove(dir_ / "c.csv");
+  write_export(ok_then_dir, dir_, "<test>");
+  EXPECT_EQ(testing::read_file(dir_ / "a.csv"), "new a");
+  EXPECT_EQ(testing::read_file(dir_ / "c.csv"), "c");
+}
+
+TEST_F(Export, LogScaleNeedsWeightsAndAPositiveRange) {
+  ExportRequest request;
+  request.scale = ColourScale::Log;
+  request.what = {Quantity::Scores};
+  EXPECT_EQ(error_pointer(request), "--scale");
+  request.what = {Quantity::Scores, Quantity::Weights};  // log for the weights, linear for the scores
+  EXPECT_EQ(error_pointer(request), "");
+  request.range = std::pair{0.0f, 1.0f};
+  EXPECT_EQ(error_pointer(request), "--range");
+  request.range = std::pair{0.001f, 1.0f};
+  EXPECT_EQ(error_pointer(request), "");
 }
 
 TEST_F(Export, AnUnwritablePathIsAnErrorNamingIt) {

@@ -62,8 +62,11 @@ TEST_F(Figures, PngHasTheLaidOutSizeAndItsDpi) {
   EXPECT_EQ(rendered.image.width, rendered.laid.scene.width);
   EXPECT_EQ(rendered.image.height, rendered.laid.scene.height);
   EXPECT_EQ(testing::phys_pixels_per_metre(rendered.png), 5906);  // 150 / 0.0254, rounded
-  // Four tokens at the default 28 pt per cell: 28 · 150/72 ≈ 58 pixels.
-  EXPECT_EQ(rendered.laid.geometry.cell_px, 58);
+  // Four tokens at the default 28 pt per cell: 28 · 150/72 ≈ 58 pixels, widened (by a quarter at
+  // most) so that 고파서 stands upright with half an em to its neighbours.
+  EXPECT_GE(rendered.laid.geometry.cell_px, 58);
+  EXPECT_LE(rendered.laid.geometry.cell_px, 73);
+  EXPECT_FALSE(rendered.laid.geometry.column_labels_vertical);
   EXPECT_GT(rendered.image.width, 4 * 58);
 }
 
