@@ -30,19 +30,26 @@ constexpr const char* kHelp =
     "Options:\n"
     "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n"
     "  --out PATH           the file to write; a directory when several files are due\n"
-    "                       (several heads or several --what), named for what each holds:\n"
-    "                       weights_head0.png, scores_grid.svg, weights.npy, mask.csv, ...\n"
+    "                       (several heads or several --what) or PATH ends in /, each file\n"
+    "                       named for what it holds: weights_head0.png, scores_grid.svg,\n"
+    "                       weights.npy, mask.csv, ...\n"
     "  --what LIST          scores | scaled | weights | mask | context | diff | all, or a comma\n"
     "                       list (default weights). all = scores,scaled,weights,mask,context;\n"
     "                       diff = weights computed by Vulkan minus Eigen (needs Vulkan)\n"
     "  --heads LIST         all (default) or head numbers, e.g. 0,2\n"
-    "  --format FORMAT      png | svg | csv | npy | json (default: from --out's extension, else png)\n"
+    "  --format FORMAT      png | svg | csv | npy | json (default: from --out's extension, else\n"
+    "                       png); a file --out with another format's extension is refused\n"
     "  --colormap NAME      viridis | magma | cividis | rdbu (default: viridis for weights and the\n"
     "                       mask, rdbu centred on 0 for scores, context and diff)\n"
-    "  --range RANGE        auto (default: from the data) or LOW,HIGH, e.g. 0,1\n"
+    "  --range RANGE        auto (default: from the data; 0.0001,1 on a log scale) or LOW,HIGH,\n"
+    "                       e.g. 0,1; values beyond it get the end colours (colorbar triangles)\n"
+    "  --scale SCALE        auto | linear | log: colours of the weights by log10 of the weight\n"
+    "                       (default auto: log beyond 40 tokens, as the window, unless --range\n"
+    "                       starts at 0 or below); the other matrices are always linear\n"
     "  --cell PX            cell size in pixels (default: from the token count and --dpi)\n"
     "  --dpi N              resolution written into the PNG and the SVG size (default 300)\n"
-    "  --values MODE        numbers in the cells: auto (up to 24 tokens, when they fit), on, off\n"
+    "  --values MODE        numbers in the cells: auto (up to 24 tokens, when they fit), on\n"
+    "                       (whenever they fit; a warning when they do not), off\n"
     "  --title TEXT         the title's first line (default: the scenario's title)\n"
     "  --grid               all selected heads in one image with one colorbar (png, svg)\n"
     "  --rows FIRST:END     only rows FIRST to END-1 (0-based), e.g. a zoomed view\n"
@@ -55,7 +62,7 @@ constexpr const char* kHelp =
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--out"},  {"--what"},  {"--heads"},     {"--format"},       {"--colormap"},
-    {"--range"},    {"--cell"}, {"--dpi"},   {"--values"},    {"--title"},        {"--grid", false},
+    {"--range"},    {"--scale"}, {"--cell"}, {"--dpi"}, {"--values"}, {"--title"},     {"--grid", false},
     {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}};
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -78,10 +85,14 @@ std::optional<Number> parse_number(const std::string& text) {
   return value;
 }
 
+// "all" may stand anywhere in the list ("all,diff"); check_request reports a matrix listed twice.
 std::vector<Quantity> parse_what(const std::string& text) {
-  if (text == "all") return {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context};
   std::vector<Quantity> what;
   for (const std::string& name : split(text, ',')) {
+    if (name == "all") {
+      what.insert(what.end(), {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context});
+      continue;
+    }
     const std::optional<Quantity> quantity = exporting::quantity_from_name(name);
     if (!quantity) {
       throw InputError(kOrigin, "--what",
@@ -127,19 +138,14 @@ std::pair<int, int> parse_span(const std::string& option, const std::string& tex
   return {*first, *end};
 }
 
+// --format, else --out's extension, else png. A --format that contradicts a file's extension
+// is refused by write_export (the window's Save to field gets the same check).
 ExportFormat parse_format(const ParsedArgs& parsed, const std::string& out) {
   if (const std::optional<std::string> name = parsed.get("--format")) {
     require_choice("--format", *name, {"png", "svg", "csv", "npy", "json"});
     return *exporting::format_from_name(*name);
   }
-  const std::size_t dot = out.rfind('.');
-  const std::size_t slash = out.rfind('/');
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
-    std::string extension = out.substr(dot + 1);
-    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (const auto format = exporting::format_from_name(extension)) return *format;
-  }
-  return ExportFormat::Png;
+  return exporting::format_from_extension(out).value_or(ExportFormat::Png);
 }
 
 ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
@@ -153,6 +159,9 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
     request.colormap = exporting::colormap_from_name(*name);
   }
   request.range = parse_range(parsed.get_or("--range", "auto"));
+  const std::string scale = parsed.get_or("--scale", "auto");
+  require_choice("--scale", scale, {"auto", "linear", "log"});
+  request.scale = *exporting::scale_from_name(scale);
   request.cell_px = parsed.get_int("--cell", 1, 1000);
   request.dpi = parsed.get_int("--dpi", 10, 2400).value_or(300);
   const std::string values = parsed.get_or("--values", "auto");
@@ -216,6 +225,15 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   const auto files = exporting::render_export(request, source);
+  // Each warning once (a font warning would otherwise repeat for every image).
+  std::vector<std::string> warned;
+  for (const auto& file : files) {
+    for (const std::string& warning : file.warnings) {
+      if (std::find(warned.begin(), warned.end(), warning) != warned.end()) continue;
+      warned.push_back(warning);
+      err << "attnviz: warning: " << warning << "\n";
+    }
+  }
   for (const auto& path : exporting::write_export(files, *out_path, kOrigin)) out << path.string() << "\n";
   return 0;
 }

@@ -51,6 +51,25 @@ TEST_F(ExportCommand, TheIssuesCommandWritesAPngATeacherCanUse) {
   EXPECT_EQ(testing::phys_pixels_per_metre(png), 11811);  // 300 dpi
 }
 
+// The done-when image: the scenario's long title wraps, so the plot sets the width and no
+// strip of blank space is left on the right.
+TEST_F(ExportCommand, TheKoreanPngHasNoBlankStripOnTheRight) {
+  export_ok("--scenario preset:korean-restaurant --what weights --format png --out " + path("w.png"));
+  const testing::DecodedImage image = testing::decode_png(testing::read_file(path("w.png")));
+  int rightmost = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = image.width - 1; x > rightmost; --x) {
+      const auto p = image.at(x, y);
+      if (p[0] + p[1] + p[2] < 3 * 250) {
+        rightmost = x;
+        break;
+      }
+    }
+  }
+  const int margin = 14 * 300 / 72;  // 14 pt at 300 dpi
+  EXPECT_LE(image.width - 1 - rightmost, margin + 4) << "blank columns on the right: " << image.width - 1 - rightmost;
+}
+
 TEST_F(ExportCommand, NpyHoldsTheSameWeightsAsCompute) {
   const auto compute = run_attnviz("compute --scenario preset:gqa --out " + path("r.json"));
   ASSERT_EQ(compute.exit_code, 0) << compute.err;
@@ -131,6 +150,67 @@ TEST_F(ExportCommand, ZoomWindowAndOptionsShapeTheOutput) {
   EXPECT_NO_THROW(testing::decode_png(png));
 }
 
+TEST_F(ExportCommand, OutputIsTheSameForAnyThreadCount) {
+  for (const char* threads : {"1", "3"}) {
+    const auto run = run_attnviz("export --scenario preset:gqa --what weights,mask --format json --out " + path(std::string("t") + threads),
+                                 std::string("OMP_NUM_THREADS=") + threads);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  EXPECT_EQ(testing::read_file(path("t1/weights.json")), testing::read_file(path("t3/weights.json")));
+  EXPECT_EQ(testing::read_file(path("t1/weights.json")).find("thread"), std::string::npos);
+}
+
+TEST_F(ExportCommand, ATrailingSlashIsADirectoryEvenForOneFile) {
+  const auto run = run_attnviz("export --scenario preset:korean-restaurant --what weights --out " + path("newdir") + "/");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NO_THROW(testing::decode_png(testing::read_file(path("newdir/weights_head0.png"))));
+}
+
+TEST_F(ExportCommand, FormatAndExtensionMustAgree) {
+  const auto run = run_attnviz("export --scenario preset:korean-restaurant --format png --out " + path("a.svg"));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("a.svg"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--format"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(path("a.svg")));
+  export_ok("--scenario preset:korean-restaurant --out " + path("b.svg"));  // no --format: the extension's
+  EXPECT_EQ(testing::read_file(path("b.svg")).rfind("<?xml", 0), 0u);
+}
+
+TEST_F(ExportCommand, AllCombinesWithOtherNames) {
+  const auto twice = run_attnviz("export --scenario preset:korean-restaurant --what all,weights --format csv --out " + path("x"));
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("weights twice"), std::string::npos) << twice.err;
+  // all,diff parses: it runs (0) where Vulkan works, else stops for the backend (3), never exit 2.
+  const auto with_diff = run_attnviz("export --scenario preset:korean-restaurant --what all,diff --format csv --out " + path("d"));
+  EXPECT_NE(with_diff.exit_code, 2) << with_diff.err;
+  EXPECT_EQ(with_diff.err.find("is not one of"), std::string::npos) << with_diff.err;
+}
+
+TEST_F(ExportCommand, WarningsForWhatCannotBeDoneAsAsked) {
+  // A font that is not there: the export goes on with the next font, and says so.
+  const auto font = run_attnviz("export --scenario preset:korean-restaurant --out " + path("f.png"),
+                                "ATTNVIZ_HANGUL_FONT=/nonexistent.ttf");
+  ASSERT_EQ(font.exit_code, 0) << font.err;
+  EXPECT_NE(font.err.find("warning: ATTNVIZ_HANGUL_FONT=/nonexistent.ttf"), std::string::npos) << font.err;
+  // Values that cannot fit 6-pixel cells: left out, and said once.
+  const auto values = run_attnviz("export --scenario preset:korean-restaurant --cell 6 --dpi 72 --values on --out " + path("v.png"));
+  EXPECT_EQ(values.exit_code, 0) << values.err;
+  EXPECT_NE(values.err.find("warning: --values on"), std::string::npos) << values.err;
+}
+
+TEST_F(ExportCommand, LogScaleOptions) {
+  export_ok("--scenario preset:korean-restaurant --scale log --out " + path("log.png"));
+  const auto scores = run_attnviz("export --scenario preset:korean-restaurant --what scores --scale log --out " + path("s.png"));
+  EXPECT_EQ(scores.exit_code, 2);
+  EXPECT_NE(scores.err.find("--scale"), std::string::npos) << scores.err;
+  const auto range = run_attnviz("export --scenario preset:korean-restaurant --scale log --range 0,1 --out " + path("r.png"));
+  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_NE(range.err.find("--range"), std::string::npos) << range.err;
+  const auto bad = run_attnviz("export --scenario preset:korean-restaurant --scale cubic --out " + path("c.png"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("cubic"), std::string::npos) << bad.err;
+}
+
 TEST_F(ExportCommand, SeveralFilesNeedADirectory) {
   std::ofstream(path("taken")) << "x";
   const auto run = run_attnviz("export --scenario preset:gqa --what weights --format csv --out " + path("taken"));
@@ -150,6 +230,8 @@ TEST_F(ExportCommand, BadOptionsExitTwoNamingOptionAndValue) {
       {"--range 1,0", {"--range", "1,0"}},
       {"--range low", {"--range", "low"}},
       {"--cell 0", {"--cell", "0"}},
+      {"--cell 4", {"--cell", "4"}},
+      {"--what all,colour", {"--what", "colour"}},
       {"--dpi lots", {"--dpi", "lots"}},
       {"--values maybe", {"--values", "maybe"}},
       {"--grid --format csv", {"--grid", "csv"}},
