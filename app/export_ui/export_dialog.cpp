@@ -123,13 +123,16 @@ void draw_format(ExportChoices& c) {
   c.format = static_cast<ExportFormat>(format);
 }
 
-// "0 to 1", "-0.32 to 0.32", or "each heatmap's own" when several matrices are chosen.
+// "0 to 1", "-0.32 to 0.32", "log scale, 0.0001 to 1", or "each heatmap's own" when several
+// matrices are chosen.
 std::string shown_range_text(const ExportChoices& c, const ShownState& shown) {
   if (c.what.size() != 1) return "each heatmap's own";
   const std::optional<std::pair<float, float>> range = shown_range(c.what.front(), shown, {shown.view.selected_head});
   if (!range) return "from the exported values";
+  const bool log = shown_scale(c.what.front(), shown) == exporting::ColourScale::Log;
   char text[64];
-  std::snprintf(text, sizeof text, "%.3g to %.3g", static_cast<double>(range->first), static_cast<double>(range->second));
+  std::snprintf(text, sizeof text, "%s%.3g to %.3g", log ? "log scale, " : "", static_cast<double>(range->first),
+                static_cast<double>(range->second));
   return text;
 }
 

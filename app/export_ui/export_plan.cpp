@@ -69,15 +69,16 @@ std::optional<std::pair<float, float>> widest(const std::vector<int>& heads, con
   return std::pair{widest->min, widest->max};
 }
 
-std::optional<std::pair<float, float>> weights_range(const ShownState& shown, const std::vector<int>& heads,
-                                                     std::vector<std::string>* notes) {
-  const ui::WeightsRange mode = ui::resolve(shown.view.weights_range, std::max(shown.problem.n(), shown.problem.m()));
-  if (mode == ui::WeightsRange::ZeroToOne) return std::pair{0.0f, 1.0f};
-  if (mode == ui::WeightsRange::Log && notes != nullptr) {
-    notes->push_back("The window shows the weights on a log scale; exported images are linear, from 0 to the "
-                     "largest weight.");
+ui::WeightsRange weights_mode(const ShownState& shown) {
+  return ui::resolve(shown.view.weights_range, std::max(shown.problem.n(), shown.problem.m()));
+}
+
+std::optional<std::pair<float, float>> weights_range(const ShownState& shown, const std::vector<int>& heads) {
+  switch (weights_mode(shown)) {
+    case ui::WeightsRange::ZeroToOne: return std::pair{0.0f, 1.0f};
+    case ui::WeightsRange::Log: return std::pair{heatmap::kLogWeights.min, heatmap::kLogWeights.max};
+    default: return widest(heads, shown, [](const HeadResult& r) { return heatmap::zero_to_max(r.weights); });
   }
-  return widest(heads, shown, [](const HeadResult& r) { return heatmap::zero_to_max(r.weights); });
 }
 
 }  // namespace
@@ -116,13 +117,17 @@ std::optional<ColormapId> shown_colormap(Quantity quantity, const ui::ViewState&
   }
 }
 
-std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads,
-                                                   std::vector<std::string>* notes) {
+exporting::ColourScale shown_scale(Quantity quantity, const ShownState& shown) {
+  if (quantity != Quantity::Weights) return exporting::ColourScale::Linear;
+  return weights_mode(shown) == ui::WeightsRange::Log ? exporting::ColourScale::Log : exporting::ColourScale::Linear;
+}
+
+std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads) {
   if (heads.empty()) return std::nullopt;
   const float scale = shown.problem.scale;
   const MaskMatrix* mask = &shown.result.mask;
   switch (quantity) {
-    case Quantity::Weights: return weights_range(shown, heads, notes);
+    case Quantity::Weights: return weights_range(shown, heads);
     case Quantity::Scores: return widest(heads, shown, [](const HeadResult& r) { return heatmap::symmetric_range(r.scores); });
     case Quantity::Scaled:
       return widest(heads, shown, [&](const HeadResult& r) { return heatmap::symmetric_range(r.scores, scale, mask); });
@@ -187,7 +192,10 @@ ExportPlan plan_export(const ExportChoices& choices, const ShownState& shown) {
     request.heads = heads;
     request.format = choices.format;
     request.colormap = choices.colormap ? choices.colormap : shown_colormap(quantity, shown.view);
-    if (choices.range == RangeChoice::AsShown) request.range = shown_range(quantity, shown, measured, &plan.notes);
+    if (choices.range == RangeChoice::AsShown) {
+      request.range = shown_range(quantity, shown, measured);
+      request.scale = shown_scale(quantity, shown);
+    }
     if (choices.range == RangeChoice::Custom) request.range = std::pair{choices.range_low, choices.range_high};
     if (choices.cell_px > 0) request.cell_px = choices.cell_px;
     request.dpi = choices.dpi;

@@ -61,7 +61,8 @@ ExportChoices choices_for_all(const ShownState& shown);
 struct ExportPlan {
   // One per quantity: each heatmap has its own colormap and range (weights 0..1, scores ±m).
   std::vector<ExportRequest> requests;
-  // Where the files will differ from the screen (a log scale export cannot draw), for the dialog.
+  // Where the files will differ from the screen, for the dialog (none at present: the log
+  // scale of the weights is exported as shown).
   std::vector<std::string> notes;
 };
 
@@ -74,10 +75,13 @@ ExportPlan plan_export(const ExportChoices& choices, const ShownState& shown);
 std::optional<ColormapId> shown_colormap(Quantity quantity, const ui::ViewState& view);
 
 // The colour range the window uses for `quantity`, over `heads` (one shared scale when several;
-// for the selected head alone exactly the heatmap's). nullopt: export's automatic range.
-// Appends to `notes` when the window's scale cannot be reproduced (log scale).
-std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads,
-                                                   std::vector<std::string>* notes = nullptr);
+// for the selected head alone exactly the heatmap's; 0.0001 to 1 on the weights' log scale).
+// nullopt: export's automatic range.
+std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads);
+
+// Log when the window draws the weights on its log scale (View > Weights scale, or beyond 40
+// tokens automatically); linear otherwise.
+exporting::ColourScale shown_scale(Quantity quantity, const ShownState& shown);
 
 // The zoomed rows and columns of `quantity`'s matrix as whole cells (a partly visible cell
 // counts); nullopt when the whole matrix is shown. Context keeps all its d_v columns.

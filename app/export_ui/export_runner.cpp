@@ -1,5 +1,6 @@
 #include "app/export_ui/export_runner.h"
 
+#include <algorithm>
 #include <exception>
 #include <stdexcept>
 #include <system_error>
@@ -52,7 +53,15 @@ ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& 
     outcome.ok = true;
     const std::filesystem::path where = outcome.written.size() == 1 ? outcome.written.front().parent_path() : out;
     outcome.message = "Exported " + list_names(outcome.written) + " to " + (where.empty() ? "." : where.string());
-    notices.post(ui::NoticeLevel::Info, outcome.message);
+    // What a file could not do as asked (values that do not fit, a font): a warning, once each.
+    std::vector<std::string> warnings;
+    for (const exporting::ExportedFile& file : files) {
+      for (const std::string& warning : file.warnings) {
+        if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(warning);
+      }
+    }
+    for (const std::string& warning : warnings) outcome.message += "\nNote: " + warning;
+    notices.post(warnings.empty() ? ui::NoticeLevel::Info : ui::NoticeLevel::Warning, outcome.message);
   } catch (const std::exception& error) {
     // InputError (a choice that does not fit), std::runtime_error (the OS refused: no such
     // folder, read-only, disk full; core names the path), std::bad_alloc (an image too large).

@@ -16,7 +16,7 @@ namespace attnviz::export_ui {
 struct ExportOutcome {
   bool ok = false;
   std::vector<std::filesystem::path> written;
-  std::string message;  // what happened, for the dialog ("Wrote 3 files to …" or the error)
+  std::string message;  // what happened, for the dialog ("Exported 3 files to …", then any warnings; or the error)
 };
 
 // All the plan's files, in its order (render_export of each request).
@@ -25,7 +25,8 @@ std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const e
 // Renders everything first, then writes as `attnviz export --out` does (one file: to `out`, or
 // into it when it is a folder; several: into the folder `out`), except that an `out` without a
 // file extension is always a folder, created when missing.
-// Posts the outcome to `notices` (no key: a closed error must not silence the next one).
+// Posts the outcome to `notices` (no key: a closed error must not silence the next one): an
+// error, a warning when a file could not do everything as asked, else an info.
 ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
                          ui::Notices& notices);
 

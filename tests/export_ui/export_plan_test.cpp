@@ -115,18 +115,29 @@ TEST(ExportPlan, WeightsFollowTheWeightsScaleSetting) {
   f.view.weights_range = ui::WeightsRange::Auto;  // 0 to the largest weight
   EXPECT_EQ(shown_range(Quantity::Weights, f.shown(), {0}), (Range{{0.0f, 0.7f}}));
   EXPECT_EQ(shown_range(Quantity::Weights, f.shown(), {0, 1}), (Range{{0.0f, 0.9f}}));
-  std::vector<std::string> notes;
-  f.view.weights_range = ui::WeightsRange::Log;  // export has no log scale: linear, and it says so
-  EXPECT_EQ(shown_range(Quantity::Weights, f.shown(), {0}, &notes), (Range{{0.0f, 0.7f}}));
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes.front().find("log scale"), std::string::npos);
+  EXPECT_EQ(shown_scale(Quantity::Weights, f.shown()), exporting::ColourScale::Linear);
+  f.view.weights_range = ui::WeightsRange::Log;  // exported as shown: log10, 0.0001 to 1
+  EXPECT_EQ(shown_range(Quantity::Weights, f.shown(), {0}), (Range{{1e-4f, 1.0f}}));
+  EXPECT_EQ(shown_scale(Quantity::Weights, f.shown()), exporting::ColourScale::Log);
+  EXPECT_EQ(shown_scale(Quantity::Scores, f.shown()), exporting::ColourScale::Linear);
+  const ExportPlan plan = plan_export(choices_for_heatmap(Quantity::Weights, f.shown()), f.shown());
+  EXPECT_TRUE(plan.notes.empty());
+  EXPECT_EQ(plan.requests.front().scale, exporting::ColourScale::Log);
 }
 
 TEST(ExportPlan, AutomaticWeightsScaleTurnsLogBeyondFortyTokens) {
   Fixture f(41, 41);
   const ExportPlan plan = plan_export(choices_for_heatmap(Quantity::Weights, f.shown()), f.shown());
-  ASSERT_EQ(plan.notes.size(), 1u);
-  EXPECT_EQ(plan.requests.front().range, (std::optional{std::pair{0.0f, 0.7f}}));
+  EXPECT_TRUE(plan.notes.empty());
+  EXPECT_EQ(plan.requests.front().range, (std::optional{std::pair{1e-4f, 1.0f}}));
+  EXPECT_EQ(plan.requests.front().scale, exporting::ColourScale::Log);
+  // The command line's default for the same matrix is the same scale and range.
+  const exporting::ExportSource source{&f.result, nullptr, nullptr, {}};
+  const exporting::HeatmapFigure cli = exporting::make_figure({}, source, Quantity::Weights, {0});
+  const exporting::HeatmapFigure window = exporting::make_figure(plan.requests.front(), source, Quantity::Weights, {0});
+  EXPECT_TRUE(cli.log_scale && window.log_scale);
+  EXPECT_EQ(cli.range_low, window.range_low);
+  EXPECT_EQ(cli.range_high, window.range_high);
 }
 
 TEST(ExportPlan, TheZoomBecomesWholeCells) {

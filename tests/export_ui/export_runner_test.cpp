@@ -154,5 +154,21 @@ TEST(ExportNames, ListsAFewThenCounts) {
   EXPECT_EQ(list_names({"v", "w", "x", "y", "z"}), "v, w, x and 2 more");
 }
 
+// What a file could not do as asked (here: numbers too small for 4-pixel cells at 10 dpi) is
+// written, and said in a warning notice rather than silently dropped.
+TEST_F(ExportRunner, WarningsOfTheFilesBecomeAWarningNotice) {
+  const Small s;
+  ExportChoices choices = choices_for_heatmap(Quantity::Weights, s.shown());
+  choices.values = ValuesMode::On;
+  choices.cell_px = 4;
+  choices.dpi = 10;
+  const ExportOutcome outcome = run_export(plan_export(choices, s.shown()), s.source, dir_ / "w.png", notices_);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  EXPECT_TRUE(fs::exists(dir_ / "w.png"));
+  EXPECT_NE(outcome.message.find("--values on"), std::string::npos) << outcome.message;
+  ASSERT_EQ(notices_.all().size(), 1u);
+  EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Warning);
+}
+
 }  // namespace
 }  // namespace attnviz::export_ui
