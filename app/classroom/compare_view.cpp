@@ -231,7 +231,7 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
     float h = 0.0f;
     for (const std::string& label : labels) h = std::max(h, heading_height(label, slot_w));
     std::size_t line_count = 1;
-    for (const std::string& line : lines) line_count = std::max(line_count, wrap_at_spaces(line, slot_w).size());
+    for (const std::string& line : lines) line_count = std::max(line_count, wrap_at_spaces(line, slot_w, false).size());
     return h + static_cast<float>(line_count) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
   };
   const std::vector<std::string>* columns = &p.source_tokens;
@@ -268,7 +268,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   ImGui::SetCursorPosX(x + label_w);
   ImGui::BeginGroup();  // continuation lines indent from the copy's column, not the window's
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  text_wrapped_at_spaces(stats_line(copy, head), wrap);  // "max 0.13" stays whole
+  text_wrapped_at_spaces(stats_line(copy, head), wrap, false);  // "max 0.13" stays whole
   ImGui::PopStyleColor();
   ImGui::EndGroup();
   const bool scores = classroom_state().compare_scores;

@@ -112,12 +112,14 @@ void CrossView::draw(ui::UiContext& ui) {
   // The token boxes below spell both sentences out: one line says what is what.
   text_wrapped_at_spaces("Queries come from the target sentence (left), keys and values from the source (right). Head " +
                          std::to_string(head) + " of " + std::to_string(p.num_heads) +
-                         " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.");
+                         " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.",
+                         0.0f, false);
   if (weights_are_random(scenario)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped_at_spaces("W_Q, W_K and W_V here are random (seed " + std::to_string(scenario.seed) +
                            "), not trained: which words pair up means nothing yet. The view shows how the weights are "
-                           "computed, not a translation.");
+                           "computed, not a translation.",
+                           0.0f, false);
     ImGui::PopStyleColor();
   }
   ImGui::BeginChild("##cross-page", ImGui::GetContentRegionAvail(), false);
@@ -195,7 +197,7 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
       line += (k == 0 ? " " : ", ") + p.source_tokens[static_cast<std::size_t>(order[k])] + " (" +
               lesson::format_number(weights->at(followed, order[k]), 2) + ")";
     ImGui::BeginGroup();
-    text_wrapped_at_spaces(line, width);  // within the lines' column, never under the heatmap
+    text_wrapped_at_spaces(line, width, false);  // within the lines' column, never under the heatmap
     ImGui::EndGroup();
   }
   return ImGui::GetCursorPosY() - top_local;

@@ -78,8 +78,8 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
   return clicked;
 }
 
-std::vector<std::string> wrap_at_spaces(const std::string& line, float width) {
-  const float indent = ImGui::GetFontSize();
+std::vector<std::string> wrap_at_spaces(const std::string& line, float width, bool hanging) {
+  const float indent = hanging ? ImGui::GetFontSize() : 0.0f;
   std::vector<std::string> lines;
   std::string current;
   std::size_t start = 0;
@@ -101,14 +101,15 @@ std::vector<std::string> wrap_at_spaces(const std::string& line, float width) {
   return lines;
 }
 
-void text_wrapped_at_spaces(const std::string& line, float width) {
+void text_wrapped_at_spaces(const std::string& line, float width, bool hanging) {
   if (width <= 0.0f) width = ImGui::GetContentRegionAvail().x;
   const float indent = ImGui::GetFontSize();
-  const std::vector<std::string> lines = wrap_at_spaces(line, width);
+  const std::vector<std::string> lines = wrap_at_spaces(line, width, hanging);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i > 0) ImGui::Indent(indent);
+    const bool indented = hanging && i > 0;
+    if (indented) ImGui::Indent(indent);
     ImGui::TextUnformatted(lines[i].c_str());
-    if (i > 0) ImGui::Unindent(indent);
+    if (indented) ImGui::Unindent(indent);
   }
 }
 

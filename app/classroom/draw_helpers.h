@@ -39,12 +39,12 @@ bool pill(const char* label, bool selected, float min_width = 0.0f);
 // `highlight` is drawn selected; `caption` is written before the chips.
 int token_chips(const char* id, const std::string& caption, const std::vector<std::string>& tokens, int highlight);
 
-// `line` wrapped at spaces only, continuation lines indented, within `width` pixels (0: up to
-// the window's edge). ImGui's own wrapping also breaks after a '.', which splits numbers
-// ("-0." / "591", "max 0." / "13") in a narrow column.
-void text_wrapped_at_spaces(const std::string& line, float width = 0.0f);
+// `line` wrapped at spaces only, within `width` pixels (0: up to the window's edge),
+// continuation lines indented when `hanging` (a trace line's numbers under its name). ImGui's
+// own wrapping also breaks after a '.', which splits numbers ("-0." / "591", "max 0." / "13").
+void text_wrapped_at_spaces(const std::string& line, float width = 0.0f, bool hanging = true);
 // The lines it draws (in the current font).
-std::vector<std::string> wrap_at_spaces(const std::string& line, float width);
+std::vector<std::string> wrap_at_spaces(const std::string& line, float width, bool hanging = true);
 
 // A version number no other upload has used: host matrices the classroom builds are
 // uploaded under it, so the heatmap renderer never mistakes them for an earlier upload that

@@ -92,7 +92,7 @@ PageLayout make_layout(const std::vector<MatrixBox>& boxes, const PageSpace& spa
   layout.scrolls = f.h > space.height || (text_below && space.text_pref_w > 0.0f);
   if (space.text_pref_w > 0.0f)
     layout.text_w = text_below ? space.width
-                               : std::min(space.width - f.w - space.gap, std::max(space.text_max_w, space.text_min_w));
+                               : std::min(space.width - f.w - space.gap, std::max(space.text_pref_w, space.text_min_w));
   // What is left of the text column (or everything): where text under the heatmaps may run.
   layout.area_w = text_below || space.text_pref_w <= 0.0f ? space.width : space.width - layout.text_w - space.gap;
   return layout;
@@ -109,10 +109,14 @@ float readable_cell(int rows, int cols, bool numbers, float number_cell, float l
 
 PageLayout layout_page(const std::vector<MatrixBox>& boxes, const PageSpace& space) {
   const float min_cell = page_min_cell(boxes);
+  // When the page scrolls anyway, all heatmaps at the size the largest minimum asks for: a
+  // mask beside its scores is not shrunk below them for nothing.
+  float uniform_cell = min_cell;
+  for (const MatrixBox& box : boxes) uniform_cell = std::max(uniform_cell, std::ceil(box.min_cell));
   const bool has_text = space.text_pref_w > 0.0f;
   if (!has_text) {
     const float c = largest_fitting(boxes, space, space.width, min_cell);
-    return make_layout(boxes, space, c > 0.0f ? c : min_cell, space.width, false);
+    return make_layout(boxes, space, c > 0.0f ? c : uniform_cell, space.width, false);
   }
   // The text column beside at its preferred width, then narrower: the heatmaps keep their size.
   for (const float text_w : {space.text_pref_w, space.text_min_w}) {
@@ -120,13 +124,17 @@ PageLayout layout_page(const std::vector<MatrixBox>& boxes, const PageSpace& spa
     if (const float c = largest_fitting(boxes, space, area_w, min_cell); c > 0.0f)
       return make_layout(boxes, space, c, area_w, false);
   }
-  // Even the smallest readable cells are taller than the window: the page scrolls.
+  // Even the smallest readable cells are taller than the window: the page scrolls. The text
+  // stays beside unless moving it below spares the heatmaps a quarter of their height (they
+  // no longer wrap onto a second line: the mask beside the masked scores, Q beside K and V).
+  const float full_c = largest_fitting(boxes, space, space.width, min_cell);
+  const PageLayout below = make_layout(boxes, space, full_c > 0.0f ? full_c : uniform_cell, space.width, true);
   const float narrow_area = space.width - space.text_min_w - space.gap;
-  if (narrow_area > 0.0f && !flow(boxes, space, min_cell, narrow_area).too_wide)
-    return make_layout(boxes, space, min_cell, narrow_area, false);
-  // Not even one heatmap fits beside the text: the text goes below, the heatmaps get the width.
-  const float c = largest_fitting(boxes, space, space.width, min_cell);
-  return make_layout(boxes, space, c > 0.0f ? c : min_cell, space.width, true);
+  if (narrow_area > 0.0f && !flow(boxes, space, uniform_cell, narrow_area).too_wide) {
+    const PageLayout beside = make_layout(boxes, space, uniform_cell, narrow_area, false);
+    if (below.matrices_h > 0.75f * beside.matrices_h) return beside;
+  }
+  return below;
 }
 
 GridLayout layout_grid(int count, const GridSpace& space) {

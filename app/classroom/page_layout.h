@@ -49,9 +49,8 @@ struct PageSpace {
   float below_h = 0.0f;        // under all heatmaps (the scaling lesson's controls)
   float gap = 24.0f;           // between heatmaps, and between heatmaps and the text column
   float max_cell = 72.0f;
-  float text_pref_w = 0.0f;    // the text column beside the heatmaps; 0: there is none
+  float text_pref_w = 0.0f;    // the text column beside the heatmaps (never wider); 0: none
   float text_min_w = 0.0f;     // narrowest it may get before it moves below the heatmaps
-  float text_max_w = 0.0f;     // widest it gets when the heatmaps leave room
 };
 
 struct MatrixPlace {

@@ -54,13 +54,13 @@ void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left
   }
 }
 
-void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head) {
+void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head, float width) {
   const lesson::RowStatsSummary summary = lesson::summarize(rows);
   const std::string whose = head >= 0 ? "Rows of head " + std::to_string(head) : std::string("Rows");
-  ImGui::TextWrapped("%s: mean entropy %s of %s bits, mean max weight %s   (S: scaling on/off)", whose.c_str(),
-                     lesson::format_number(summary.mean_entropy_bits, 2).c_str(),
-                     lesson::format_number(summary.mean_uniform_entropy_bits, 2).c_str(),
-                     lesson::format_number(summary.mean_max_weight, 2).c_str());
+  text_wrapped_at_spaces(whose + ": mean entropy " + lesson::format_number(summary.mean_entropy_bits, 2) + " of " +
+                             lesson::format_number(summary.mean_uniform_entropy_bits, 2) + " bits, mean max weight " +
+                             lesson::format_number(summary.mean_max_weight, 2) + "   (S: scaling on/off)",
+                         width, false);  // "0.13" never split at its point
 }
 
 void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
@@ -71,28 +71,32 @@ void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
   const std::vector<lesson::ScaleCase> cases = lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
   const float right = ImGui::GetCursorPosX() + width;
 
-  const std::string whose = problem.num_heads > 1 ? " of head " + std::to_string(head) : "";
-  ImGui::TextWrapped("How peaked is each row%s? (entropy in bits: 0 = all weight on one key)", whose.c_str());
-  if (ImGui::BeginTable("##scaling", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp, ImVec2(width, 0.0f))) {
+  const std::string whose = problem.num_heads > 1 ? " of head " + std::to_string(head) : std::string();
+  text_wrapped_at_spaces("How peaked are the rows" + whose + "? Mean entropy of a row (0 bits = all weight on one key; "
+                         "the most = uniform) and its mean largest weight; highlighted: the scale in force.",
+                         width, false);
+  // Short cells, no wrapping: the row of the scale in force is highlighted.
+  if (ImGui::BeginTable("##scaling", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("scale");
-    ImGui::TableSetupColumn("mean entropy");
-    ImGui::TableSetupColumn("mean max weight");
+    ImGui::TableSetupColumn("entropy (bits)");
+    ImGui::TableSetupColumn("max");
     ImGui::TableHeadersRow();
     for (const lesson::ScaleCase& c : cases) {
-      const bool current = static_cast<float>(c.scale) == problem.scale;
       ImGui::TableNextRow();
+      if (static_cast<float>(c.scale) == problem.scale)
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_ButtonHovered));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s%s", c.label.c_str(), current ? "  \xe2\x86\x90 now" : "");
+      ImGui::TextUnformatted(c.label.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%s of %s bits", lesson::format_number(c.summary.mean_entropy_bits, 2).c_str(),
+      ImGui::Text("%s / %s", lesson::format_number(c.summary.mean_entropy_bits, 2).c_str(),
                   lesson::format_number(c.summary.mean_uniform_entropy_bits, 2).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(lesson::format_number(c.summary.mean_max_weight, 3).c_str());
+      ImGui::TextUnformatted(lesson::format_number(c.summary.mean_max_weight, 2).c_str());
     }
     ImGui::EndTable();
   }
   // What these numbers show for this sentence: a saturation only when there is one.
-  ImGui::TextWrapped("%s", lesson::scaling_verdict(cases, problem.d_k).c_str());
+  text_wrapped_at_spaces(lesson::scaling_verdict(cases, problem.d_k), width, false);
 
   const ScaleSetting& scale = ui.document.scenario().scale;
   ImGui::AlignTextToFramePadding();

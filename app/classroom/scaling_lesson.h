@@ -16,8 +16,8 @@ void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left
 float row_stats_column_width();
 
 // "Rows of head 2: mean entropy 2.10 of 3.00 bits, mean max weight 0.42 (S: scaling on/off)",
-// wrapped at the current wrap position. head < 0: the scenario has one head.
-void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head);
+// wrapped within `width` pixels. head < 0: the scenario has one head.
+void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head, float width);
 
 // The 1/√d_k vs no-scaling contrast of `head`, what it shows for these scores, and the scale
 // controls, within `width` pixels.

@@ -50,13 +50,14 @@ void draw_lines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-void draw_step_trace(const lesson::StepPage& page) {
-  // Why this step exists, then the followed query's numbers: the note sits here rather than
-  // under the formula, where a line is worth more to the heatmaps on a projector.
+void draw_step_note(const lesson::StepPage& page) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", page.note.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Separator();
+}
+
+void draw_step_trace(const lesson::StepPage& page) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
   text_wrapped_at_spaces(page.trace_heading);
   ImGui::PopStyleColor();

@@ -6,6 +6,9 @@
 
 namespace attnviz::classroom {
 
+// Why this step exists: in the text column rather than under the formula, where a line is
+// worth more to the heatmaps on a projector.
+void draw_step_note(const lesson::StepPage& page);
 void draw_step_trace(const lesson::StepPage& page);
 
 // What fits a text column `width` × `height` pixels (at the current font): how many key rows

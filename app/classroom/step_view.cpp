@@ -1,6 +1,7 @@
 // Step by step: the pipeline of DESIGN.md one page at a time (core/lesson/steps.h), the
 // followed query token (the heatmaps' pinned query) traced through every page, the selected
-// cell's dot product written out, and the scaling lesson on the Scaling and Softmax pages.
+// cell's dot product written out, and the scaling lesson on the Scaling and Softmax pages
+// (its table and controls in the text column, the per-row statistics beside the weights).
 //
 // The page scrolls below the toolbar: its heatmaps keep cells large enough for their numbers
 // (page_layout.h) and the text column narrows or moves below them, rather than the heatmaps
@@ -68,6 +69,7 @@ class StepView final : public ui::Panel {
   void draw_toolbar(ui::UiContext& ui, const Focus& focus);
   void draw_header(const ui::UiContext& ui, const lesson::StepPage& page) const;
   [[nodiscard]] float header_height(const lesson::StepPage& page, float width) const;
+  void draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const;
   [[nodiscard]] PageLayout arrange(const ui::UiContext& ui, float width, float height) const;
   void draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLayout& layout, ImVec2 origin);
   void draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i, const MatrixPlace& place, ImVec2 at);
@@ -227,7 +229,7 @@ void StepView::draw(ui::UiContext& ui) {
     ImGui::SetCursorPos(ImVec2(origin.x + page_w - layout.text_w, origin.y));
     ImGui::BeginChild("##step-trace", ImVec2(layout.text_w, text_h), true);
     if (header_beside) draw_header(ui, page);
-    draw_step_trace(page);
+    draw_text_column(ui, focus, page);
     ImGui::EndChild();
   } else {  // below the heatmaps, the page's full width: every key (the page scrolls anyway)
     const TraceFit fit = fit_trace(page_w, 1e6f, p.d_v);
@@ -236,7 +238,7 @@ void StepView::draw(ui::UiContext& ui) {
     const lesson::StepPage& page = text_page(state.step, text_focus);
     ImGui::SetCursorPos(ImVec2(origin.x, origin.y + layout.matrices_h + gap));
     ImGui::Separator();
-    draw_step_trace(page);
+    draw_text_column(ui, focus, page);
   }
   ImGui::EndChild();
 }
@@ -265,6 +267,18 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
 // heatmaps on a projector): the buttons lose their words first, then the token chips and head
 // pills that would need a line of their own become drop-down lists (Up / Down and H still
 // step through them).
+// The page's note, then on the Scaling page the scaling lesson (all rows with and without
+// 1/√d_k: that page's point), then the followed query's numbers.
+void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
+  draw_step_note(page);
+  if (page.kind == StepKind::Scaling) {
+    draw_scaling_controls(ui, focus.head, ImGui::GetContentRegionAvail().x);
+    ImGui::Spacing();
+    ImGui::Separator();
+  }
+  draw_step_trace(page);
+}
+
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   ClassroomState& state = classroom_state();
   const Problem& p = ui.session.problem();
@@ -417,15 +431,13 @@ PageLayout StepView::arrange(const ui::UiContext& ui, float width, float height)
   space.caption_h = ImGui::GetTextLineHeightWithSpacing();
   space.colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
   // The scaling lesson or the softmax summary, as tall as it was in the last frame.
-  const bool has_below = kind == StepKind::Scaling || kind == StepKind::Softmax;
-  const float below_guess = kind == StepKind::Scaling ? ImGui::GetTextLineHeightWithSpacing() * 8.0f : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
-  space.below_h = !has_below ? 0.0f : below_step_ == matrices_.step ? below_h_ : below_guess;
+  const bool has_below = kind == StepKind::Softmax;
+  space.below_h = !has_below ? 0.0f : below_step_ == matrices_.step ? below_h_ : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
   space.gap = 24.0f * s;
   space.max_cell = 72.0f * s;
   // The text column: the followed query's table of four columns needs about 20 em.
   space.text_pref_w = std::floor(std::clamp(width * 0.36f, std::min(320.0f * s, width * 0.5f), 720.0f * s));
   space.text_min_w = std::min(space.text_pref_w, font * 17.0f);
-  space.text_max_w = 720.0f * s;
   return layout_page(boxes, space);
 }
 
@@ -436,7 +448,7 @@ void StepView::draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLa
     draw_matrix(ui, focus, i, place, ImVec2(origin.x + place.x, origin.y + place.y));
   }
   const StepKind kind = lesson::step_at(matrices_.step);
-  if (kind != StepKind::Scaling && kind != StepKind::Softmax) {
+  if (kind != StepKind::Softmax) {
     ImGui::SetCursorPos(ImVec2(origin.x, origin.y + layout.matrices_h));
     return;
   }
@@ -448,8 +460,7 @@ void StepView::draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLa
   // Wrapped where the text column starts (a window of its own beside the heatmaps).
   const float width = std::max(layout.area_w, ImGui::GetFontSize() * 16.0f);
   ImGui::PushTextWrapPos(origin.x + width);
-  if (kind == StepKind::Scaling) draw_scaling_controls(ui, focus.head, width);
-  else draw_row_stats_summary(row_stats_, ui.session.problem().num_heads > 1 ? focus.head : -1);
+  draw_row_stats_summary(row_stats_, ui.session.problem().num_heads > 1 ? focus.head : -1, width);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   below_h_ = ImGui::GetCursorPosY() - start + 4.0f * ui.ui_scale;
