@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 
+#include "app/classroom/start_options.h"
 #include "app/cli/commands.h"
 #include "app/gui/gui_app.h"
 #include "app/gui/gui_options.h"
@@ -22,7 +23,9 @@ bool opens_window(const attnviz::cli::Args& args) {
 int dispatch(const attnviz::cli::Args& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     attnviz::cli::print_usage(std::cout);
-    std::cout << "\nThe window (attnviz with no command):\n\n" << attnviz::gui::kGuiHelp;
+    std::cout << "\nThe window (attnviz with no command):\n\n"
+              << attnviz::gui::kGuiHelp << "\nClassroom views (the window):\n"
+              << attnviz::classroom::kStartOptionsHelp;
     return 0;
   }
   if (opens_window(args)) return attnviz::gui::run_gui(args, std::cout, std::cerr);

@@ -15,6 +15,7 @@
 #include "app/gui/gui_options.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/platform/device_idle.h"
 #include "app/platform/frame_capture.h"
 #include "app/platform/frame_renderer.h"
 #include "app/platform/glfw_window.h"
@@ -80,6 +81,16 @@ app::Document initial_document(const GuiOptions& options, std::optional<LoadedSc
   return document;
 }
 
+// The core says what it tried; its advice ends with "`--backend cpu` computes with Eigen
+// instead", true of attnviz compute but not of the window, which draws with Vulkan whatever
+// computes. That sentence gives way to the window's own advice.
+std::string for_the_window(std::string message) {
+  const std::size_t eigen_hint = message.find("`--backend cpu`");
+  if (eigen_hint != std::string::npos) message.erase(eigen_hint);
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return "the window cannot draw: " + message + " " + platform::window_driver_advice();
+}
+
 std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const platform::GlfwWindow& window) {
   vk::ContextOptions context_options;
   context_options.instance_extensions = platform::GlfwWindow::required_instance_extensions();
@@ -87,7 +98,11 @@ std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const pla
   context_options.validation = options.validation;
   context_options.device_index = options.device;
   context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
-  return vk::Context::create(context_options);
+  try {
+    return vk::Context::create(context_options);
+  } catch (const BackendUnavailable& error) {
+    throw BackendUnavailable(for_the_window(error.what()));
+  }
 }
 
 class GuiApp {
@@ -169,7 +184,7 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
                   "no-hangul-font");
   }
-  if (!options.screenshot && !options.stats && options.head && *options.head >= document_.scenario().num_heads) {
+  if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
     notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
                                                 std::to_string(document_.scenario().num_heads) + " heads");
   }
@@ -177,10 +192,10 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
 
 GuiApp::~GuiApp() {
   // The last frames may still read the result buffers the session is about to free.
-  vkDeviceWaitIdle(context_->device());
+  platform::wait_idle_or_report(context_->device(), "window");
   // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
   // user's session).
-  if (!options_.screenshot && !options_.stats) autosave_.flush(document_);
+  if (!options_.automated()) autosave_.flush(document_);
 }
 
 float GuiApp::wanted_ui_scale() const { return options_.ui_scale.value_or(window_.ui_scale()) * view_.text_scale; }
@@ -209,14 +224,16 @@ void GuiApp::prepare_frame() {
     quiet_frames_ = 0;
     stats_.recompute_ms = ms_between(compute_start, Clock::now());
     times_.add_recompute(stats_.recompute_ms);
+    if (session_->vulkan_status().ran) ++stats_.vulkan_runs;
+    if (session_->cpu_status().ran) ++stats_.cpu_runs;
   }
-  if (!options_.screenshot && !options_.stats) autosave_.tick(document_, Clock::now());
+  if (!options_.automated()) autosave_.tick(document_, Clock::now());
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
 }
 
 void GuiApp::build_ui() {
   const Clock::time_point start = Clock::now();
-  imgui_.new_frame(options_.screenshot.has_value() || options_.stats);
+  imgui_.new_frame(options_.automated());
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   ui::UiContext ui{document_, view_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
@@ -261,7 +278,8 @@ void GuiApp::run() {
     // settles hover and animations), then sleeps until an event: on a CPU-only Vulkan driver a
     // window that redraws all the time would keep the machine busy for nothing.
     const bool interactive = !options_.frames && !options_.stats;
-    slept_ = interactive && quiet_frames_ >= kSettleFrames;
+    // Input still queued (a tap's release waits a frame) needs frames too.
+    slept_ = interactive && quiet_frames_ >= kSettleFrames && !window_.input_pending();
     if (slept_) platform::GlfwWindow::wait_events(kIdleWakeSeconds);
     else platform::GlfwWindow::poll_events();
     quiet_frames_ = window_.event_count() != events_seen_ ? 0 : quiet_frames_ + 1;
@@ -286,7 +304,7 @@ void GuiApp::run() {
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const GuiOptions options = parse_gui_options(args);
   if (options.help) {
-    out << kGuiHelp << "\nClassroom:\n" << classroom::kStartOptionsHelp;
+    out << kGuiHelp << "\nClassroom views:\n" << classroom::kStartOptionsHelp;
     return 0;
   }
   std::optional<LoadedScenario> scenario = scenario_from_command_line(options);

@@ -35,6 +35,11 @@ struct GuiOptions {
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
   bool help = false;
   classroom::StartOptions classroom;    // --view, --step, --compare, --present
+
+  // A run made by a script, not a person's session: --screenshot, or --stats with --frames.
+  // Its pictures and timings must not depend on where the pointer is, and it keeps no autosave.
+  // (--stats alone is a normal session that prints its frame times when closed.)
+  [[nodiscard]] bool automated() const { return screenshot.has_value() || (stats && frames.has_value()); }
 };
 
 // Parses the arguments after the program name (none of them a subcommand).

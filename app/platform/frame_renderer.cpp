@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "app/platform/device_idle.h"
 #include "app/platform/frame_capture.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
@@ -35,7 +36,7 @@ FrameRenderer::FrameRenderer(const vk::Context& context, Extent framebuffer, Pre
   create_render_semaphores();
 }
 
-FrameRenderer::~FrameRenderer() { vkDeviceWaitIdle(device_); }
+FrameRenderer::~FrameRenderer() { wait_idle_or_report(device_, "frame renderer"); }
 
 void FrameRenderer::create_frames() {
   frames_.resize(kFramesInFlight);

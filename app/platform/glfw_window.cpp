@@ -18,6 +18,13 @@ std::string& last_glfw_error() {
   return message;
 }
 
+// The core's advice ends with "`--backend cpu` computes with Eigen instead", which is true of
+// attnviz compute but not of the window: it draws with Vulkan whatever computes the numbers.
+std::string environment_note() {
+  const std::string variables = vk::driver_environment_summary();
+  return variables.empty() ? "" : " (with " + variables + " set)";
+}
+
 void remember_glfw_error(int code, const char* description) {
   last_glfw_error() = "GLFW error " + std::to_string(code) + ": " + (description ? description : "(no description)");
 }
@@ -25,16 +32,31 @@ void remember_glfw_error(int code, const char* description) {
 // The one window's event counter (GLFW callbacks are plain functions). ImGui's GLFW backend,
 // initialised later, chains to these callbacks for the events it handles too.
 std::uint64_t* g_events = nullptr;
+KeyQueue* g_keys = nullptr;
+KeyQueue* g_buttons = nullptr;
 void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
 void count_pos(GLFWwindow* w, double, double) { count(w); }
-void count_button(GLFWwindow* w, int, int, int) { count(w); }
-void count_key(GLFWwindow* w, int, int, int, int) { count(w); }
+void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
+  count(w);
+  if (g_buttons != nullptr) g_buttons->push(button, action == GLFW_PRESS);
+}
+void queue_key(GLFWwindow* w, int key, int /*scancode*/, int action, int /*mods*/) {
+  count(w);
+  if (g_keys != nullptr && action != GLFW_REPEAT) g_keys->push(key, action == GLFW_PRESS);
+}
 void count_char(GLFWwindow* w, unsigned int) { count(w); }
 void count_flag(GLFWwindow* w, int) { count(w); }
 void count_size(GLFWwindow* w, int, int) { count(w); }
 void count_scale(GLFWwindow* w, float, float) { count(w); }
 
 }  // namespace
+
+std::string window_driver_advice() {
+  return "The window draws with Vulkan even when Eigen computes (--backend cpu), so it needs a Vulkan driver: "
+         "without a GPU, install Mesa's CPU driver with sudo apt-get install mesa-vulkan-drivers; with one, its "
+         "vendor's Vulkan driver (attnviz devices lists what is found). Without any driver, attnviz compute "
+         "--backend cpu still computes.";
+}
 
 GlfwWindow::GlfwWindow(const WindowOptions& options) {
   glfwSetErrorCallback(remember_glfw_error);
@@ -45,8 +67,8 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   }
   if (glfwVulkanSupported() != GLFW_TRUE) {
     glfwTerminate();
-    throw BackendUnavailable("Vulkan cannot present to a window here (GLFW found no Vulkan loader or surface support). " +
-                             vk::driver_install_advice());
+    throw BackendUnavailable("the window cannot draw: GLFW found no Vulkan loader (libvulkan.so.1)" + environment_note() +
+                             ". " + window_driver_advice());
   }
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, options.fixed_size ? GLFW_FALSE : GLFW_TRUE);
@@ -61,10 +83,12 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
 
 void GlfwWindow::count_events() {
   g_events = &events_;
+  g_keys = &keys_;
+  g_buttons = &buttons_;
   glfwSetCursorPosCallback(window_, count_pos);
   glfwSetScrollCallback(window_, count_pos);
-  glfwSetMouseButtonCallback(window_, count_button);
-  glfwSetKeyCallback(window_, count_key);
+  glfwSetMouseButtonCallback(window_, queue_button);
+  glfwSetKeyCallback(window_, queue_key);
   glfwSetCharCallback(window_, count_char);
   glfwSetWindowFocusCallback(window_, count_flag);
   glfwSetCursorEnterCallback(window_, count_flag);
@@ -74,8 +98,15 @@ void GlfwWindow::count_events() {
   glfwSetWindowRefreshCallback(window_, count);
 }
 
+void GlfwWindow::take_back_input_events() const {
+  glfwSetKeyCallback(window_, queue_key);
+  glfwSetMouseButtonCallback(window_, queue_button);
+}
+
 GlfwWindow::~GlfwWindow() {
   g_events = nullptr;
+  g_keys = nullptr;
+  g_buttons = nullptr;
   glfwDestroyWindow(window_);
   glfwTerminate();
 }
@@ -84,8 +115,10 @@ std::vector<std::string> GlfwWindow::required_instance_extensions() {
   std::uint32_t count = 0;
   const char** names = glfwGetRequiredInstanceExtensions(&count);
   if (names == nullptr) {
-    throw BackendUnavailable("Vulkan cannot present to a window here: " + last_glfw_error() + ". " +
-                             vk::driver_install_advice());
+    const std::string glfw = last_glfw_error().empty() ? "" : " (" + last_glfw_error() + ")";
+    throw BackendUnavailable("the window cannot draw: the Vulkan loader is installed, but no Vulkan driver offers the "
+                             "surface extensions a window needs (VK_KHR_surface and its X11 or Wayland partner)" +
+                             environment_note() + glfw + ". " + window_driver_advice());
   }
   return {names, names + count};
 }

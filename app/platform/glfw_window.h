@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "app/platform/key_queue.h"
+
 struct GLFWwindow;
 
 namespace attnviz::platform {
@@ -24,6 +26,9 @@ struct Extent {
   int height = 0;
   friend bool operator==(const Extent&, const Extent&) = default;
 };
+
+// What to do when the window finds no Vulkan driver (the window needs one whatever computes).
+std::string window_driver_advice();
 
 class GlfwWindow {
  public:
@@ -60,11 +65,22 @@ class GlfwWindow {
   // continuously only while this moves, and idles otherwise.
   [[nodiscard]] std::uint64_t event_count() const { return events_; }
 
+  // Key and mouse button presses and releases wait here for the frame that hands them to ImGui
+  // (key_queue.h): a tap or a double click faster than a frame is not lost. ImGui's GLFW
+  // backend installs its own key and button callbacks, which would set its state at once:
+  // call take_back_input_events() after initialising it.
+  void take_back_input_events() const;
+  [[nodiscard]] KeyQueue& keys() { return keys_; }
+  [[nodiscard]] KeyQueue& mouse_buttons() { return buttons_; }
+  [[nodiscard]] bool input_pending() const { return keys_.pending() || buttons_.pending(); }
+
  private:
   void count_events();
 
   GLFWwindow* window_ = nullptr;
   std::uint64_t events_ = 0;
+  KeyQueue keys_;
+  KeyQueue buttons_;  // GLFW mouse button numbers (0 left, 1 right, 2 middle)
 };
 
 }  // namespace attnviz::platform

@@ -3,10 +3,13 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <cfloat>
 
+#include "app/platform/device_idle.h"
 #include "app/platform/glfw_window.h"
 #include "app/platform/swapchain.h"
 #include "core/vk/check.h"
@@ -30,8 +33,9 @@ FontSet load_scaled_fonts(float ui_scale) {
 
 }  // namespace
 
-ImGuiLayer::ImGuiLayer(const GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale)
-    : context_(&context), swapchain_(&swapchain), ui_scale_(ui_scale) {
+ImGuiLayer::ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale)
+    : window_(&window),
+      context_(&context), swapchain_(&swapchain), ui_scale_(ui_scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -51,12 +55,13 @@ ImGuiLayer::ImGuiLayer(const GlfwWindow& window, const vk::Context& context, con
   pool_ = vk::DescriptorPool(context.device(), pool);
 
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
+  window.take_back_input_events();  // keys and buttons reach ImGui through queues, one change a frame
   fonts_ = load_scaled_fonts(ui_scale_);
   init_renderer();
 }
 
 ImGuiLayer::~ImGuiLayer() {
-  vkDeviceWaitIdle(context_->device());
+  wait_idle_or_report(context_->device(), "Dear ImGui layer");
   ImGui_ImplVulkan_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -105,8 +110,22 @@ void ImGuiLayer::on_swapchain_rebuilt(const Swapchain& swapchain) {
 void ImGuiLayer::new_frame(bool ignore_mouse) {
   ImGui_ImplVulkan_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  window_->keys().deliver([&io](KeyChange change) {
+    if (change.key >= 0 && change.key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[change.key] = change.down;
+  });
+  // ImGui_ImplGlfw_NewFrame set io.MouseDown from the buttons' state now; the queue says what
+  // this frame sees instead (a click between two frames is down for one of them).
+  window_->mouse_buttons().deliver([this](KeyChange change) {
+    if (change.key >= 0 && change.key < IM_ARRAYSIZE(mouse_down_)) mouse_down_[change.key] = change.down;
+  });
+  for (int i = 0; i < IM_ARRAYSIZE(mouse_down_); ++i) io.MouseDown[i] = mouse_down_[i];
+  // As ImGui's own key callback does: the modifiers follow the keys.
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
   if (ignore_mouse) {  // where the pointer happens to be must not show in a screenshot
-    ImGuiIO& io = ImGui::GetIO();
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     for (bool& down : io.MouseDown) down = false;
     io.MouseWheel = 0.0f;

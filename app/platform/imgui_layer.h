@@ -21,12 +21,13 @@ class Swapchain;
 class ImGuiLayer {
  public:
   // ui_scale multiplies font sizes (the caller scales the style).
-  ImGuiLayer(const GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale);
+  ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale);
   ~ImGuiLayer();
   ImGuiLayer(const ImGuiLayer&) = delete;
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
 
   // ignore_mouse: as if the pointer were outside the window (screenshots, measurements).
+  // Hands ImGui this frame's key changes from the window's queue (a tap stays down a frame).
   void new_frame(bool ignore_mouse = false);
   // ImGui::Render(); the draw data of the frame (for the heatmap callbacks' clip mapping).
   ImDrawData* end_frame();
@@ -47,11 +48,13 @@ class ImGuiLayer {
   void init_renderer();
   void upload_fonts();
 
+  GlfwWindow* window_;
   const vk::Context* context_;
   const Swapchain* swapchain_;
   vk::DescriptorPool pool_;
   float ui_scale_ = 1.0f;
   FontSet fonts_;
+  bool mouse_down_[5] = {};  // the buttons as delivered from the window's queue
 };
 
 }  // namespace attnviz::platform

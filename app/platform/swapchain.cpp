@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "app/platform/device_idle.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 
@@ -50,7 +51,7 @@ Swapchain::Swapchain(const vk::Context& context, VkExtent2D wanted, PresentPacin
 }
 
 Swapchain::~Swapchain() {
-  if (device_ != VK_NULL_HANDLE) vkDeviceWaitIdle(device_);
+  wait_idle_or_report(device_, "swapchain");
 }
 
 void Swapchain::recreate(VkExtent2D wanted) {
