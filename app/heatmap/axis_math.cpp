@@ -20,6 +20,32 @@ int nice_label_step(float cell_px, float label_px) {
   return 1000000000;
 }
 
+ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_size, float cell, float max_height,
+                                   float pad) {
+  ColumnLabelPlan plan;
+  const float base = std::clamp(cell, min_size, full);  // labels shrink with narrow cells first
+  // The largest size (up to base) at which the widest label is at most `room` wide (a pixel
+  // spare: text widths are rounded up, not exactly proportional to the size).
+  const auto size_for = [&](float room) { return std::min(base, full * (room - 1.0f) / std::max(widest_at_full, 1e-3f)); };
+  const float horizontal = size_for(cell - 2.0f);
+  const float staggered = size_for(2.0f * cell - 4.0f);
+  const bool room_for_two_lines = 2.0f * staggered <= max_height;
+  // Horizontal unless two staggered lines allow clearly larger text.
+  if (horizontal >= min_size && (horizontal >= 0.9f * staggered || !room_for_two_lines)) {
+    plan.mode = ColumnLabelMode::Horizontal;
+    plan.size = horizontal;
+    plan.height = horizontal + 2.0f * pad;
+  } else if (staggered >= min_size && room_for_two_lines) {
+    plan.mode = ColumnLabelMode::Staggered;
+    plan.size = staggered;
+    plan.height = 2.0f * staggered + 2.0f * pad;
+  } else {
+    plan.size = base;
+    plan.height = std::min(widest_at_full * base / full, max_height) + 2.0f * pad;
+  }
+  return plan;
+}
+
 CellWindow full_window(int rows, int cols) {
   return {0.0f, 0.0f, static_cast<float>(std::max(rows, 1)), static_cast<float>(std::max(cols, 1))};
 }
@@ -28,17 +54,58 @@ namespace {
 
 void clamp_axis(float& first, float& count, int total, float min_cells) {
   const auto n = static_cast<float>(std::max(total, 1));
+  if (!(count > 0.0f)) {  // "all of it" (also catches NaN)
+    first = 0.0f;
+    count = n;
+    return;
+  }
   count = std::clamp(count, std::min(min_cells, n), n);
   first = std::clamp(first, 0.0f, n - count);
 }
 
+// Within a thousandth of a cell of the whole axis counts as the whole axis (float sums).
+bool whole_axis(float first, float count, int total) {
+  return first <= 1e-3f && count >= static_cast<float>(std::max(total, 1)) - 1e-3f;
+}
+
+// Whole cells [begin, end) at least partly in view.
+int first_cell(float first) { return static_cast<int>(std::floor(first + 1e-3f)); }
+int end_cell(float first, float count) { return static_cast<int>(std::ceil(first + count - 1e-3f)); }
+
 }  // namespace
 
 CellWindow clamp_window(CellWindow w, int rows, int cols, float min_cells) {
-  if (!(w.rows > 0.0f) || !(w.cols > 0.0f)) return full_window(rows, cols);
   clamp_axis(w.first_row, w.rows, rows, min_cells);
   clamp_axis(w.first_col, w.cols, cols, min_cells);
   return w;
+}
+
+CellWindow kept_window(CellWindow w, int rows, int cols) {
+  w = clamp_window(w, rows, cols);
+  if (whole_axis(w.first_row, w.rows, rows)) w.first_row = w.rows = 0.0f;
+  if (whole_axis(w.first_col, w.cols, cols)) w.first_col = w.cols = 0.0f;
+  return w;
+}
+
+bool is_zoomed(const CellWindow& window, int rows, int cols) {
+  const CellWindow w = clamp_window(window, rows, cols);
+  return !whole_axis(w.first_row, w.rows, rows) || !whole_axis(w.first_col, w.cols, cols);
+}
+
+std::string zoom_caption(const CellWindow& window, int rows, int cols) {
+  const CellWindow w = clamp_window(window, rows, cols);
+  const bool rows_cut = !whole_axis(w.first_row, w.rows, rows);
+  const bool cols_cut = !whole_axis(w.first_col, w.cols, cols);
+  if (!rows_cut && !cols_cut) return "";
+  const auto range = [](float first, float count) {
+    return std::to_string(first_cell(first)) + "\u2013" + std::to_string(end_cell(first, count) - 1);
+  };
+  std::string text;
+  if (rows_cut) text = "rows " + range(w.first_row, w.rows);
+  if (cols_cut) text += (text.empty() ? "columns " : ", columns ") + range(w.first_col, w.cols);
+  if (rows_cut && !cols_cut) return text + " of " + std::to_string(rows);
+  if (cols_cut && !rows_cut) return text + " of " + std::to_string(cols);
+  return text + " of " + std::to_string(rows) + " \u00D7 " + std::to_string(cols);
 }
 
 CellWindow zoom_window(CellWindow w, float factor, float anchor_row, float anchor_col, int rows, int cols) {
@@ -67,6 +134,22 @@ CellPoint cell_at(const CellWindow& w, float x, float y, float x0, float y0, flo
   p.col = w.first_col + (x - x0) / std::max(x1 - x0, 1e-6f) * w.cols;
   p.row = w.first_row + (y - y0) / std::max(y1 - y0, 1e-6f) * w.rows;
   return p;
+}
+
+int fewest_decimals(float largest_magnitude) {
+  if (!std::isfinite(largest_magnitude)) return 0;
+  if (largest_magnitude <= 1.0f) return 2;  // weights (up to exactly 1): "0.03", never "0.0"
+  return largest_magnitude < 10.0f ? 1 : 0;
+}
+
+std::string fixed_number(float value, int decimals) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0.0f ? "inf" : "-inf";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", std::clamp(decimals, 0, 6), static_cast<double>(value));
+  // "-0.00" would say the value is negative and nothing else: a value that rounds to zero is 0.
+  if (text[0] == '-' && std::strtod(text, nullptr) == 0.0) return text + 1;
+  return text;
 }
 
 std::string compact_number(float value, int max_chars) {

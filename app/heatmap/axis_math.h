@@ -11,12 +11,40 @@ namespace attnviz::heatmap {
 // at least `label_px` apart when each cell is `cell_px` wide. Always >= 1.
 int nice_label_step(float cell_px, float label_px);
 
+// How column labels over cells `cell` pixels wide are set, given the widest label's width at
+// the full text size `full`: horizontal when each fits its cell, else staggered on two lines
+// when each fits two cells (Korean reads badly turned), else turned. Labels may shrink from
+// `full` (or the cell's width, if smaller) down to `min_size` to stay horizontal or staggered;
+// staggered labels need two lines within `max_height`, turned ones are cut to it.
+enum class ColumnLabelMode { Horizontal, Staggered, Rotated };
+struct ColumnLabelPlan {
+  ColumnLabelMode mode = ColumnLabelMode::Rotated;
+  float size = 0.0f;    // text size
+  float height = 0.0f;  // room above the cells: the labels (at most max_height) and 2 · pad
+};
+ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_size, float cell, float max_height,
+                                   float pad);
+
 // The whole matrix.
 CellWindow full_window(int rows, int cols);
 
 // Keeps the window inside the matrix: at least `min_cells` (or the whole axis, if shorter) and
 // at most the whole axis along each side, never starting before 0 or ending past the end.
+// An axis whose count is 0 means "all of it", whatever its length.
 CellWindow clamp_window(CellWindow window, int rows, int cols, float min_cells = 4.0f);
+
+// The form a zoom is kept in between frames: clamped, and each axis that shows all of the
+// matrix stored as "all of it" (first 0, count 0). So a matrix that grows (a sentence being
+// typed) is shown whole unless it was zoomed on purpose, and a zoom left over from a larger
+// matrix is clamped to the new one.
+CellWindow kept_window(CellWindow window, int rows, int cols);
+
+// Whether `window` hides any row or column of a rows × cols matrix.
+bool is_zoomed(const CellWindow& window, int rows, int cols);
+
+// What a zoomed view shows, in whole cells: "rows 0–3 of 8", "rows 2–9, columns 4–11 of
+// 16 × 16"; "" when nothing is hidden. (Cells partly in view count.)
+std::string zoom_caption(const CellWindow& window, int rows, int cols);
 
 // Zooms by `factor` (< 1 zooms in) keeping the cell under (anchor_row, anchor_col) fixed.
 CellWindow zoom_window(CellWindow window, float factor, float anchor_row, float anchor_col, int rows, int cols);
@@ -31,7 +59,29 @@ struct CellPoint {
 };
 CellPoint cell_at(const CellWindow& window, float x, float y, float x0, float y0, float x1, float y1);
 
-// "1.23", "-0.04", "12.3", "1.2e+04": at most `max_chars` characters, for in-cell numbers.
+// "1.23", "-0.04", "12.3", "1.2e+04": at most `max_chars` characters (colorbar ticks, bars).
 std::string compact_number(float value, int max_chars = 5);
+
+// In-cell numbers: every visible cell of one heatmap uses one format, so a reader compares
+// like with like. `value` with `decimals` decimals; a value that rounds to zero reads 0.00,
+// never -0.00.
+std::string fixed_number(float value, int decimals);
+
+// The fewest decimals that keep two significant digits of the largest value: 2 up to 1
+// (weights, 1 included: "0.03", never "0.0"), 1 below 10 ("-7.5"), none beyond ("123").
+int fewest_decimals(float largest_magnitude);
+
+// The most decimals (2 down to fewest_decimals) with which the widest number between `low`
+// and `high` (the visible cells' extremes) is at most `room` wide, as `width` measures text;
+// -1 when none fits (then the heatmap shows no numbers at all: numbers rounded to "0" and "1"
+// would say less than the colours).
+template <class Width>
+int decimals_that_fit(float low, float high, float room, Width&& width) {
+  const float largest = low < 0.0f ? (-low > high ? -low : high) : (high > low ? high : low);
+  for (int decimals = 2; decimals >= fewest_decimals(largest); --decimals) {
+    if (width(fixed_number(low, decimals)) <= room && width(fixed_number(high, decimals)) <= room) return decimals;
+  }
+  return -1;
+}
 
 }  // namespace attnviz::heatmap

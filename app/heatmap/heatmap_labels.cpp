@@ -12,27 +12,30 @@ namespace attnviz::heatmap {
 namespace {
 
 constexpr float kPad = 4.0f;
+// Longer sentences get room for an index before each label ("120 sat"): they are thinned or
+// zoomed often enough that a word alone would not say where it is.
+constexpr std::size_t kIndexedLabelsAbove = 24;
 
 std::string label_text(const std::vector<std::string>* labels, int index) {
   if (labels != nullptr && index < static_cast<int>(labels->size())) return (*labels)[static_cast<std::size_t>(index)];
   return std::to_string(index);
 }
 
-// When only every step-th label is shown, each says where it is: "120 sat".
-std::string thinned_label(const std::vector<std::string>* labels, int index, int step) {
+// When only every step-th label is shown, or a long sentence is zoomed, each label says where
+// it is: "120 sat". (Short sentences have room for words only; the toolbar says the range.)
+std::string thinned_label(const std::vector<std::string>* labels, int index, int step, bool zoomed) {
   std::string text = label_text(labels, index);
   const std::string number = std::to_string(index);
-  if (step <= 1 || text == number) return text;
+  const bool long_sequence = labels != nullptr && labels->size() > kIndexedLabelsAbove;
+  if ((step <= 1 && !(zoomed && long_sequence)) || text == number) return text;
   return number + " " + text;
 }
 
 // Labels shrink (to 65% of the UI font) before they are thinned, so that up to about 64
 // tokens all stay labelled in a large heatmap.
 constexpr float kLabelSpacing = 1.0f;
-float label_size(float cell_px) {
-  const float full = ImGui::GetFontSize();
-  return std::clamp(cell_px / kLabelSpacing, full * 0.62f, full);
-}
+float min_label_size() { return ImGui::GetFontSize() * 0.62f; }
+float label_size(float cell_px) { return std::clamp(cell_px / kLabelSpacing, min_label_size(), ImGui::GetFontSize()); }
 
 // UTF-8: the byte length of the code point starting at s[i].
 std::size_t code_point_length(const std::string& s, std::size_t i) {
@@ -49,6 +52,11 @@ void label_background(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
   list->AddRectFilled(ImVec2(a.x - 2, a.y - 1), ImVec2(b.x + 2, b.y + 1), colour, 3.0f);
 }
 
+// A label is drawn centred on its row or column when that centre is in view (a row cut in
+// half by panning keeps its label only while its middle shows; clamping it to the edge would
+// pile it onto the next one). Labels may stick out of the cells by half a text height.
+bool centre_in_view(float centre, float from, float to) { return centre >= from - 0.5f && centre <= to + 0.5f; }
+
 void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row) {
   if (spec.row_label_width <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
@@ -56,21 +64,23 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   const float right = g.x0 - kPad;
   const float max_width = spec.row_label_width - 2.0f * kPad;
   const int step = nice_label_step(g.cell_h(), size * kLabelSpacing);
-  list->PushClipRect(ImVec2(g.x0 - spec.row_label_width, g.y0), ImVec2(g.x0, g.y1), true);
+  const bool zoomed = g.window.rows < static_cast<float>(g.rows) - 1e-3f;
+  const float overhang = size * 0.5f;
+  list->PushClipRect(ImVec2(g.x0 - spec.row_label_width, g.y0 - overhang), ImVec2(g.x0, g.y1 + overhang), true);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
-    if (r == hovered_row || r < g.first_row()) continue;
-    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, r, step), max_width);
-    const float y = std::clamp(g.row_y(static_cast<float>(r) + 0.5f) - size * 0.5f, g.y0, g.y1 - size);
-    list->AddText(font, size, ImVec2(right - text_width(font, size, label), std::round(y)), text, label.c_str());
-  }
-  if (hovered_row >= 0 && hovered_row >= g.first_row() && hovered_row < g.last_row()) {
-    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, hovered_row, step), max_width);
+  auto draw_one = [&](int r, ImU32 colour, bool highlighted) {
+    const float centre = g.row_y(static_cast<float>(r) + 0.5f);
+    if (!centre_in_view(centre, g.y0, g.y1)) return;
+    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, r, step, zoomed), max_width);
     const float w = text_width(font, size, label);
-    const float y = std::round(std::clamp(g.row_y(static_cast<float>(hovered_row) + 0.5f) - size * 0.5f, g.y0, g.y1 - size));
-    label_background(list, ImVec2(right - w, y), ImVec2(right, y + size), kHighlightColour);
-    list->AddText(font, size, ImVec2(right - w, y), 0xffffffffu, label.c_str());
+    const float y = std::round(centre - size * 0.5f);
+    if (highlighted) label_background(list, ImVec2(right - w, y), ImVec2(right, y + size), kHighlightColour);
+    list->AddText(font, size, ImVec2(right - w, y), colour, label.c_str());
+  };
+  for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
+    if (r != hovered_row && r >= g.first_row()) draw_one(r, text, false);
   }
+  if (hovered_row >= g.first_row() && hovered_row < g.last_row()) draw_one(hovered_row, 0xffffffffu, true);
   list->PopClipRect();
 }
 
@@ -78,38 +88,54 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   if (spec.col_label_height <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
   const float cell = g.cell_w();
-  const float size = label_size(cell);
   const float bottom = g.y0 - kPad;
-  // Horizontal when every visible label fits its cell; staggered on two lines when each fits
-  // two cells (Hangul reads badly turned); otherwise rotated, thinned to fit.
+  const bool zoomed = g.window.cols < static_cast<float>(g.cols) - 1e-3f;
+  // Horizontal, staggered on two lines (Hangul reads badly turned) or turned and thinned, as
+  // plan_column_labels decides for the visible labels (col_label_height made the room).
+  const float full = ImGui::GetFontSize();
   float widest = 0.0f;
-  for (int c = g.first_col(); c < g.last_col() && widest <= 2.0f * cell; ++c) {
-    widest = std::max(widest, text_width(font, size, label_text(spec.col_labels, c)));
+  for (int c = g.first_col(); c < g.last_col() && widest <= 4.0f * cell; ++c) {
+    widest = std::max(widest, text_width(font, full, label_text(spec.col_labels, c)));
   }
+  const ColumnLabelPlan plan = plan_column_labels(widest, full, min_label_size(), cell, spec.col_label_height - 2.0f * kPad, kPad);
   enum class Mode { Horizontal, Staggered, Rotated };
-  Mode mode = Mode::Rotated;
-  if (cell >= size * 0.8f && widest <= cell - 2.0f) mode = Mode::Horizontal;
-  else if (cell >= size * 0.8f && widest <= 2.0f * cell - 4.0f && spec.col_label_height >= 2.0f * size + kPad) mode = Mode::Staggered;
+  const Mode mode = plan.mode == ColumnLabelMode::Horizontal  ? Mode::Horizontal
+                    : plan.mode == ColumnLabelMode::Staggered ? Mode::Staggered
+                                                              : Mode::Rotated;
+  const float size = plan.size;
   const int step = mode == Mode::Rotated ? nice_label_step(cell, size * kLabelSpacing) : 1;
   const float max_length = spec.col_label_height - 2.0f * kPad;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImVec4 clip(g.x0, g.y0 - spec.col_label_height, g.x1, g.y0);
-  list->PushClipRect(ImVec2(clip.x - cell, clip.y), ImVec2(clip.z + cell, clip.w), true);
+  // Labels may reach past the cells: left over the row labels' column, right by the
+  // overhang the panels leave free (HeatmapWidget::label_overhang), never further, so the
+  // last column's label is shortened or moved in rather than cut off by the window.
+  const float left_limit = g.x0 - std::max(spec.row_label_width, size * 0.5f);
+  const float right_limit = g.x1 + HeatmapWidget::label_overhang();
+  list->PushClipRect(ImVec2(left_limit, g.y0 - spec.col_label_height), ImVec2(right_limit, g.y0), true);
   auto draw_one = [&](int c, ImU32 colour, bool highlighted) {
-    const float room = mode == Mode::Horizontal ? cell : mode == Mode::Staggered ? 2.0f * cell - 4.0f : max_length;
-    const std::string label = ellipsize(font, size, thinned_label(spec.col_labels, c, step), room);
-    const float w = text_width(font, size, label);
     const float cx = g.col_x(static_cast<float>(c) + 0.5f);
-    if (mode != Mode::Rotated) {
-      const float line = mode == Mode::Staggered && c % 2 == 1 ? size : 0.0f;  // odd columns on the upper line
-      const ImVec2 at(std::round(cx - w * 0.5f), bottom - size - line);
-      if (highlighted) label_background(list, at, ImVec2(at.x + w, at.y + size), kHighlightColour);
-      list->AddText(font, size, at, colour, label.c_str());
+    if (!centre_in_view(cx, g.x0, g.x1)) return;
+    const std::string whole = thinned_label(spec.col_labels, c, step, zoomed);
+    if (mode == Mode::Rotated) {
+      const std::string label = ellipsize(font, size, whole, max_length);
+      const float w = text_width(font, size, label);
+      const float x = std::round(cx - size * 0.5f);
+      if (highlighted) label_background(list, ImVec2(x, bottom - w), ImVec2(x + size, bottom), kHighlightColour);
+      add_vertical_text(list, font, size, x, bottom, colour, label);
       return;
     }
-    const float x = std::round(cx - size * 0.5f);
-    if (highlighted) label_background(list, ImVec2(x, bottom - w), ImVec2(x + size, bottom), kHighlightColour);
-    add_vertical_text(list, font, size, x, bottom, colour, label);
+    // Horizontal labels own their cell; staggered ones the span up to the neighbours on their
+    // line (two cells away), halfway each side.
+    const float half = mode == Mode::Horizontal ? 0.5f * cell : cell - 2.0f;
+    const float from = std::max(cx - half, left_limit);
+    const float to = std::min(cx + half, right_limit);
+    const std::string label = ellipsize(font, size, whole, to - from);
+    const float w = text_width(font, size, label);
+    const float x = std::clamp(cx - w * 0.5f, from, to - w);
+    const float line = mode == Mode::Staggered && c % 2 == 1 ? size : 0.0f;  // odd columns on the upper line
+    const ImVec2 at(std::round(x), bottom - size - line);
+    if (highlighted) label_background(list, at, ImVec2(at.x + w, at.y + size), kHighlightColour);
+    list->AddText(font, size, at, colour, label.c_str());
   };
   for (int c = g.first_col() / step * step; c < g.last_col(); c += step) {
     if (c != hovered_col && c >= g.first_col()) draw_one(c, text, false);
@@ -140,24 +166,26 @@ std::string ellipsize(ImFont* font, float size, const std::string& text, float m
 
 void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x, float start_y, std::uint32_t colour,
                        const std::string& text) {
-  // Lay the text out horizontally from the start point, then turn it a quarter left around
-  // that point: x' = x0 + (y − y0), y' = y0 − (x − x0). ImGui culls text against the clip
-  // rectangle before we turn it, so lay out unclipped and check the turned box instead.
+  // Lay the text out horizontally, then turn it a quarter left around its start and move that
+  // to the start point: x' = x0 + (y − y0), y' = y0 − (x − x0). ImGui culls glyphs against
+  // the clip rectangle (at most the screen) before we turn them, so the text is laid out at
+  // the screen's top left corner, where all of it is on screen (laid out at the start point,
+  // a label near the right edge lost its last letters), and the turned box is checked instead.
   const ImVec4 clip = list->_ClipRectStack.back();
   const float width = text_width(font, size, text);
   if (start_x < clip.x - 1.0f || start_x + size > clip.z + 1.0f || start_y - width < clip.y - 1.0f || start_y > clip.w + 1.0f) {
     return;  // would stick out of the visible area: leave it out rather than draw over others
   }
-  const ImVec2 pivot(start_x, start_y);
+  const ImVec2 layout(0.0f, 0.0f);
   list->PushClipRectFullScreen();
   const int first_vertex = list->VtxBuffer.Size;
-  list->AddText(font, size, pivot, colour, text.c_str(), text.c_str() + text.size());
+  list->AddText(font, size, layout, colour, text.c_str(), text.c_str() + text.size());
   list->PopClipRect();
   for (int v = first_vertex; v < list->VtxBuffer.Size; ++v) {
     ImDrawVert& vertex = list->VtxBuffer[v];
-    const float dx = vertex.pos.x - pivot.x;
-    const float dy = vertex.pos.y - pivot.y;
-    vertex.pos = ImVec2(pivot.x + dy, pivot.y - dx);
+    const float dx = vertex.pos.x - layout.x;
+    const float dy = vertex.pos.y - layout.y;
+    vertex.pos = ImVec2(start_x + dy, start_y - dx);
   }
 }
 
@@ -169,9 +197,11 @@ float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, flo
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
   // Long sequences get thinned labels with their index in front ("120 sat").
-  if (labels.size() > 24) widest += text_width(font, size, std::to_string(labels.size()) + " ");
+  if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
   return std::min(widest, max_width) + 2.0f * kPad;
 }
+
+float HeatmapWidget::label_overhang() { return std::round(ImGui::GetFontSize() * 0.5f); }
 
 float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height) {
   ImFont* font = ImGui::GetFont();
@@ -179,9 +209,9 @@ float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, fl
   float widest = 0.0f;
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
-  if (widest <= cell_px - 2.0f) return size + 2.0f * kPad;                // horizontal
-  if (widest <= 2.0f * cell_px - 4.0f) return 2.0f * size + 2.0f * kPad;  // staggered on two lines
-  return std::min(widest, max_height) + 2.0f * kPad;                       // rotated
+  // Long sequences' labels are turned and carry their index ("120 sat"): room for it too.
+  if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
+  return plan_column_labels(widest, size, min_label_size(), cell_px, max_height, kPad).height;
 }
 
 void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,

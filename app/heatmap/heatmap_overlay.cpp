@@ -38,6 +38,9 @@ void draw_grid(ImDrawList* list, const CellGeometry& g) {
   }
 }
 
+// Every visible cell gets a number in one format and size, or none does: a heatmap where
+// only the cells whose number happens to fit show one (positive values, but not "-1.23") would
+// say something false about the others.
 void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g) {
   const Matrix* values = spec.values;
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return;
@@ -46,18 +49,35 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return;
   const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
+  float low = 0.0f;
+  float high = 0.0f;
+  bool any = false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(r, c)) continue;
       const float shown = spec.value_scale * values->at(r, c);
-      const std::string text = compact_number(shown, g.cell_w() > 4.5f * size ? 6 : 5);
+      low = any ? std::min(low, shown) : shown;
+      high = any ? std::max(high, shown) : shown;
+      any = true;
+    }
+  }
+  const auto width = [&](const std::string& text) { return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str()).x; };
+  const int decimals = any ? decimals_that_fit(low, high, g.cell_w() - 4.0f, width) : -1;
+  if (decimals < 0) return;
+  for (int r = g.first_row(); r < g.last_row(); ++r) {
+    for (int c = g.first_col(); c < g.last_col(); ++c) {
+      if (spec.mask != nullptr && !mask.visible(r, c)) continue;
+      const float shown = spec.value_scale * values->at(r, c);
+      const std::string text = fixed_number(shown, decimals);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
-      if (extent.x > g.cell_w() - 3.0f) continue;
       const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
       const float cx = g.col_x(static_cast<float>(c) + 0.5f);
       const float cy = g.row_y(static_cast<float>(r) + 0.5f);
-      list->AddText(font, size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(cy - extent.y * 0.5f)),
-                    contrasting_text_colour(background), text.c_str());
+      const ImVec2 at(std::round(cx - extent.x * 0.5f), std::round(cy - extent.y * 0.5f));
+      // A cell half out of view (zoomed, panned) keeps its colour but not a cut-off number:
+      // "-0.71" cut to "71" would be a different value.
+      if (at.x < g.x0 || at.y < g.y0 || at.x + extent.x > g.x1 || at.y + extent.y > g.y1) continue;
+      list->AddText(font, size, at, contrasting_text_colour(background), text.c_str());
     }
   }
 }

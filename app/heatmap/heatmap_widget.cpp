@@ -25,19 +25,18 @@ Shape shape_of(const HeatmapSource& source) {
 
 CellWindow current_window(const HeatmapSpec& spec, Shape shape) {
   if (spec.zoom == nullptr) return full_window(shape.rows, shape.cols);
-  CellWindow w = clamp_window(*spec.zoom, shape.rows, spec.zoom_columns ? shape.cols : std::max(shape.cols, 1));
-  if (!spec.zoom_columns) {
-    w.first_col = 0.0f;
-    w.cols = static_cast<float>(std::max(shape.cols, 1));
-  }
-  return w;
+  CellWindow w = *spec.zoom;
+  if (!spec.zoom_columns) w.first_col = w.cols = 0.0f;  // all of its own columns
+  return clamp_window(w, shape.rows, shape.cols);
 }
 
-// Wheel zooms around the mouse, dragging pans, a double click shows everything again.
+// Wheel zooms around the mouse, dragging pans, a double click shows everything again. The
+// shared zoom is written back in its kept form (axis_math.h: kept_window), never as this
+// matrix's cell counts, so it follows the matrix when the sentence changes.
 bool handle_zoom(const HeatmapSpec& spec, Shape shape, const CellGeometry& g, bool hovered, bool active) {
   if (spec.zoom == nullptr) return false;
   const ImGuiIO& io = ImGui::GetIO();
-  CellWindow w = clamp_window(*spec.zoom, shape.rows, shape.cols);
+  CellWindow w = current_window(spec, shape);
   const CellWindow before = w;
   if (hovered && io.MouseWheel != 0.0f) {
     const CellPoint anchor = cell_at(g.window, io.MousePos.x, io.MousePos.y, g.x0, g.y0, g.x1, g.y1);
@@ -47,13 +46,16 @@ bool handle_zoom(const HeatmapSpec& spec, Shape shape, const CellGeometry& g, bo
     w = pan_window(w, -io.MouseDelta.y / g.cell_h(), -io.MouseDelta.x / g.cell_w(), shape.rows, shape.cols);
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) w = full_window(shape.rows, shape.cols);
+  const bool moved = w.first_row != before.first_row || w.rows != before.rows || w.first_col != before.first_col ||
+                     w.cols != before.cols;
+  if (!moved) return false;  // a frame without zooming leaves the shared zoom alone
+  CellWindow kept = kept_window(w, shape.rows, shape.cols);
   if (!spec.zoom_columns) {  // this heatmap moves the shared rows only
-    w.first_col = spec.zoom->first_col;
-    w.cols = spec.zoom->cols;
+    kept.first_col = spec.zoom->first_col;
+    kept.cols = spec.zoom->cols;
   }
-  *spec.zoom = w;
-  return w.first_row != before.first_row || w.rows != before.rows || w.first_col != before.first_col ||
-         w.cols != before.cols;
+  *spec.zoom = kept;
+  return true;
 }
 
 }  // namespace
@@ -66,7 +68,9 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
                      std::max(spec.col_label_height + spec.cells_height, 1.0f));
   ImGui::PushID(id);
   ImGui::InvisibleButton("##heatmap", total);
-  ImGui::SetItemUsingMouseWheel();  // the wheel zooms; it must not scroll the window too
+  // The wheel zooms a zoomable heatmap (and must not scroll the window too); over any other
+  // (the Mask panel's, thumbnails) it scrolls the window as everywhere else.
+  if (spec.zoom != nullptr) ImGui::SetItemUsingMouseWheel();
   const bool item_hovered = ImGui::IsItemHovered();
   const bool active = ImGui::IsItemActive();
   const bool released = ImGui::IsItemDeactivated();

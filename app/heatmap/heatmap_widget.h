@@ -79,6 +79,9 @@ class HeatmapWidget {
   // need over cells `cell_px` wide (horizontal when they fit, otherwise rotated, capped).
   static float row_label_width(const std::vector<std::string>& labels, float max_width);
   static float col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height);
+  // How far column labels may reach right of the cells (half a line of text): a panel leaves
+  // this much free beside its rightmost heatmap so that column's label is not cut off.
+  static float label_overhang();
 
   [[nodiscard]] HeatmapRenderer& renderer() const { return *renderer_; }
 

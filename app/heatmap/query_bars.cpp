@@ -22,32 +22,38 @@ std::string label_of(const BarChart& chart, int i) {
   return std::to_string(i);
 }
 
+// Keys under the bars: horizontal when every label fits its bar, else turned and, for many
+// keys, thinned like the heatmaps' labels, each thinned one with its index ("120 sat").
 void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float bar_w) {
   if (chart.label_height <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
   const float top = origin.y + chart.height + 3.0f;
-  const int step = nice_label_step(bar_w, size * 1.15f);
   float widest = 0.0f;
   for (int i = 0; i < std::min(chart.count, 512); ++i) {
     widest = std::max(widest, ImGui::CalcTextSize(label_of(chart, i).c_str()).x);
   }
   const bool horizontal = widest <= bar_w - 2.0f;
+  const int step = horizontal ? 1 : nice_label_step(bar_w, size * 1.15f);
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
-  list->PushClipRect(ImVec2(origin.x, top), ImVec2(origin.x + chart.width, top + chart.label_height), true);
-  for (int i = 0; i < chart.count; i += horizontal ? 1 : step) {
+  // Turned labels are a line of text wide: they may reach half of it past the first and last bar.
+  const float overhang = horizontal ? 0.0f : size * 0.5f;
+  list->PushClipRect(ImVec2(origin.x - overhang, top), ImVec2(origin.x + chart.width + overhang, top + chart.label_height), true);
+  auto draw_one = [&](int i, ImU32 c) {
     const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
-    const ImU32 c = i == chart.highlight ? kHighlightColour : colour;
-    const std::string text = ellipsize(font, size, label_of(chart, i), horizontal ? bar_w : chart.label_height - 4.0f);
+    const std::string full = step > 1 ? std::to_string(i) + " " + label_of(chart, i) : label_of(chart, i);
+    const std::string text = ellipsize(font, size, full, horizontal ? bar_w : chart.label_height - 4.0f);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
     if (horizontal) {
-      const float w = ImGui::CalcTextSize(text.c_str()).x;
       list->AddText(ImVec2(std::round(cx - w * 0.5f), top), c, text.c_str());
-    } else {
-      const float w = ImGui::CalcTextSize(text.c_str()).x;
-      // Rotated to read upwards, ending just under its bar.
+    } else {  // reading upwards, ending just under its bar
       add_vertical_text(list, font, size, std::round(cx - size * 0.5f), top + w, c, text);
     }
+  };
+  for (int i = 0; i < chart.count; i += step) {
+    if (i != chart.highlight) draw_one(i, colour);
   }
+  if (chart.highlight >= 0 && chart.highlight < chart.count) draw_one(chart.highlight, kHighlightColour);
   list->PopClipRect();
 }
 
@@ -62,8 +68,20 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float bar_w = chart.width / static_cast<float>(chart.count);
+  ImFont* small = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
+  const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
+  // Values go above (below, when negative) their bars, on the plot's light background: the
+  // value axis leaves a line of text free at the top (and bottom) so the tallest bar's value
+  // is not drawn over the bar itself and no bar reaches the plot's edge.
+  const bool values = chart.count <= 24;
+  const bool negative = chart.range_min < 0.0f;
+  const float headroom = small_size + 3.0f;  // the values, or the axis's top value
+  const float plot_top = origin.y + headroom;
+  const float plot_bottom = origin.y + chart.height - (negative ? headroom : 0.0f);
   const float span = std::max(chart.range_max - chart.range_min, 1e-30f);
-  auto y_of = [&](float v) { return origin.y + chart.height * (1.0f - (std::clamp(v, chart.range_min, chart.range_max) - chart.range_min) / span); };
+  auto y_of = [&](float v) {
+    return plot_bottom - (plot_bottom - plot_top) * (std::clamp(v, chart.range_min, chart.range_max) - chart.range_min) / span;
+  };
   const float base = y_of(std::clamp(0.0f, chart.range_min, chart.range_max));
   list->AddRectFilled(origin, ImVec2(origin.x + chart.width, origin.y + chart.height), ImGui::GetColorU32(ImGuiCol_FrameBg));
   const float gap = bar_w >= 6.0f ? std::max(1.0f, bar_w * 0.15f) : 0.0f;
@@ -82,22 +100,34 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
     list->AddRectFilled(ImVec2(x0, std::min(y, base)), ImVec2(std::max(x1, x0 + 1.0f), std::max(y, base)), colour);
   }
   list->AddLine(ImVec2(origin.x, base), ImVec2(origin.x + chart.width, base), ImGui::GetColorU32(ImGuiCol_Border));
-
-  // Values on the bars when they fit.
-  ImFont* small = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
-  const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
-  if (chart.count <= 24) {
+  const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
+  // One format for every bar, as in the heatmaps' cells, or none when it does not fit.
+  int decimals = -1;
+  if (values) {
+    float low = 0.0f;
+    float high = 0.0f;
     for (int i = 0; i < chart.count; ++i) {
       if (chart.visible != nullptr && chart.visible[i] == 0) continue;
-      const std::string text = compact_number(chart.values[i], bar_w > 44.0f ? 5 : 4);
-      const ImVec2 extent = small->CalcTextSizeA(small_size, 1e9f, 0.0f, text.c_str());
-      if (extent.x > bar_w - 1.0f) continue;
-      const float v = chart.values[i];
-      const float y = v >= 0.0f ? y_of(v) - extent.y - 1.0f : y_of(v) + 1.0f;
-      const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
-      list->AddText(small, small_size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(std::clamp(y, origin.y, origin.y + chart.height - extent.y))),
-                    ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+      low = std::min(low, chart.values[i]);
+      high = std::max(high, chart.values[i]);
     }
+    const auto width = [&](const std::string& t) { return small->CalcTextSizeA(small_size, 1e9f, 0.0f, t.c_str()).x; };
+    decimals = decimals_that_fit(low, high, bar_w - 0.3f * small_size, width);  // a gap between neighbours
+  }
+  if (decimals < 0) {  // no values on the bars: the axis says what the top of the plot is
+    const std::string top = compact_number(chart.range_max, 6);
+    list->AddLine(ImVec2(origin.x, plot_top), ImVec2(origin.x + chart.width, plot_top), ImGui::GetColorU32(ImGuiCol_Border, 0.6f));
+    list->AddText(small, small_size, ImVec2(origin.x + 3.0f, origin.y + 1.0f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  top.c_str());
+  }
+  for (int i = 0; i < chart.count && decimals >= 0; ++i) {
+    if (chart.visible != nullptr && chart.visible[i] == 0) continue;
+    const std::string text = fixed_number(chart.values[i], decimals);
+    const ImVec2 extent = small->CalcTextSizeA(small_size, 1e9f, 0.0f, text.c_str());
+    const float v = chart.values[i];
+    const float y = v >= 0.0f ? y_of(v) - extent.y - 1.0f : y_of(v) + 1.0f;
+    const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
+    list->AddText(small, small_size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(y)), text_colour, text.c_str());
   }
   draw_labels(list, chart, origin, bar_w);
 

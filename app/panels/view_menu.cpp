@@ -54,7 +54,7 @@ class ViewMenu final : public Menu {
     }
     ImGui::MenuItem("Values in cells (up to 24 × 24)", nullptr, &view.show_numbers);
     ImGui::Separator();
-    if (ImGui::MenuItem("Show the whole matrix", "double-click")) view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (ImGui::MenuItem("Show the whole matrix", "Home, double-click")) view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
     if (ImGui::MenuItem("Larger text", "Ctrl++")) grow(view);
     if (ImGui::MenuItem("Smaller text", "Ctrl+-")) shrink(view);
     if (ImGui::MenuItem("Normal text size", "Ctrl+0")) view.text_scale = 1.0f;

@@ -7,6 +7,7 @@
 
 namespace attnviz::ui::keys {
 
+inline constexpr int kHome = GLFW_KEY_HOME;  // Heatmaps: show the whole matrix (Step view: first step)
 inline constexpr int kF8 = GLFW_KEY_F8;
 inline constexpr int kF9 = GLFW_KEY_F9;
 inline constexpr int kF10 = GLFW_KEY_F10;

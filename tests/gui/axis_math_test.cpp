@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace attnviz::heatmap {
 namespace {
 
@@ -55,6 +57,77 @@ TEST(CompactNumber, FitsTheCellAndNeverHidesASmallValue) {
   EXPECT_EQ(compact_number(12345.0f), "12345");
   EXPECT_EQ(compact_number(123456.0f), "1e+05");
   EXPECT_EQ(compact_number(0.0004f), "4e-04");
+}
+
+TEST(KeptWindow, AMatrixThatGrowsIsShownWholeUnlessZoomedOnPurpose) {
+  // Showing everything of 3 tokens, typing on to 8: still everything (the auditor's 0–3 of 8).
+  CellWindow zoom = kept_window(full_window(3, 3), 3, 3);
+  EXPECT_FALSE(is_zoomed(zoom, 8, 8));
+  EXPECT_FLOAT_EQ(clamp_window(zoom, 8, 8).rows, 8.0f);
+  // Zoomed on purpose into rows and columns 2..5 of 16: kept when the sentence grows...
+  zoom = kept_window({2.0f, 2.0f, 4.0f, 4.0f}, 16, 16);
+  EXPECT_TRUE(is_zoomed(zoom, 20, 20));
+  EXPECT_FLOAT_EQ(clamp_window(zoom, 20, 20).first_row, 2.0f);
+  // ...and clamped when it shrinks; once it covers the matrix, it is "everything" again.
+  zoom = kept_window(zoom, 3, 3);
+  EXPECT_FALSE(is_zoomed(zoom, 3, 3));
+  EXPECT_FALSE(is_zoomed(zoom, 30, 30));
+  // One axis zoomed (the context heatmap zooms rows only): the other keeps following.
+  zoom = kept_window({4.0f, 0.0f, 4.0f, 16.0f}, 16, 16);
+  EXPECT_FLOAT_EQ(zoom.cols, 0.0f);
+  EXPECT_FLOAT_EQ(clamp_window(zoom, 16, 40).cols, 40.0f);
+}
+
+TEST(ZoomCaption, SaysWhichRowsAndColumnsAreInView) {
+  EXPECT_EQ(zoom_caption(full_window(8, 8), 8, 8), "");
+  EXPECT_EQ(zoom_caption({0.0f, 0.0f, 4.0f, 8.0f}, 8, 8), "rows 0\u20133 of 8");
+  EXPECT_EQ(zoom_caption({0.0f, 2.5f, 8.0f, 4.0f}, 8, 8), "columns 2\u20136 of 8");
+  EXPECT_EQ(zoom_caption({10.0f, 20.0f, 50.0f, 50.0f}, 512, 512), "rows 10\u201359, columns 20\u201369 of 512 \u00D7 512");
+}
+
+TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
+  EXPECT_EQ(fixed_number(0.002f, 2), "0.00");
+  EXPECT_EQ(fixed_number(-0.002f, 2), "0.00");  // never "-0.00"
+  EXPECT_EQ(fixed_number(-1.234f, 2), "-1.23");
+  EXPECT_EQ(fixed_number(7.48f, 1), "7.5");
+  EXPECT_EQ(fixed_number(123.4f, 0), "123");
+  // Two significant digits of the largest value at least: weights never round to 0 and 1.
+  EXPECT_EQ(fewest_decimals(0.9f), 2);
+  EXPECT_EQ(fewest_decimals(1.0f), 2);  // a causal mask's first row weighs exactly 1
+  EXPECT_EQ(fewest_decimals(1.84f), 1);
+  EXPECT_EQ(fewest_decimals(7.48f), 1);
+  EXPECT_EQ(fewest_decimals(45.0f), 0);
+  // Every character 6 px: the widest of the extremes decides, for all cells at once.
+  const auto width = [](const std::string& text) { return 6.0f * static_cast<float>(text.size()); };
+  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 30.0f, width), 2);  // "-1.23" is 30 px
+  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 29.0f, width), 1);  // "-1.2"
+  EXPECT_EQ(decimals_that_fit(0.003f, 0.7f, 23.0f, width), -1);  // weights need "0.70": none
+  EXPECT_EQ(decimals_that_fit(-7.48f, 7.48f, 23.0f, width), -1);  // "-7.5" is 24 px
+  EXPECT_EQ(decimals_that_fit(-45.0f, 12.0f, 18.0f, width), 0);
+}
+
+TEST(ColumnLabels, HorizontalThenStaggeredThenTurnedShrinkingToTheMinimumFirst) {
+  // Text 20 px at full size, 12 px at the smallest; the widest label is 60 px at full size.
+  ColumnLabelPlan plan = plan_column_labels(60.0f, 20.0f, 12.0f, 70.0f, 100.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Horizontal);
+  EXPECT_FLOAT_EQ(plan.size, 20.0f);
+  // 40 px cells: 37/60 of 20 = 12.3 px horizontal (a pixel spare), or 20 px on two staggered lines.
+  plan = plan_column_labels(60.0f, 20.0f, 12.0f, 40.0f, 100.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Staggered);
+  EXPECT_FLOAT_EQ(plan.height, 2.0f * 20.0f + 8.0f);
+  // ...but horizontal and smaller when two lines do not fit the room above the cells.
+  plan = plan_column_labels(60.0f, 20.0f, 12.0f, 40.0f, 30.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Horizontal);
+  EXPECT_NEAR(plan.size, 20.0f * 37.0f / 60.0f, 1e-4f);
+  // 21 px cells: 37/60 of 20 = 12.3 px still staggers (Korean stays upright)...
+  plan = plan_column_labels(60.0f, 20.0f, 12.0f, 21.0f, 100.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Staggered);
+  EXPECT_NEAR(plan.size, 20.0f * 37.0f / 60.0f, 1e-4f);
+  // ...18 px cells do not: turned, at the cells' size, cut to the room.
+  plan = plan_column_labels(60.0f, 20.0f, 12.0f, 18.0f, 40.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Rotated);
+  EXPECT_FLOAT_EQ(plan.size, 18.0f);
+  EXPECT_FLOAT_EQ(plan.height, 40.0f + 8.0f);
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ TEST_F(Labels, ColumnLabelsAreHorizontalThenStaggeredThenTurned) {
   const float pad = 4.0f;
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 40.0f, 100.0f), 13.0f + 2 * pad);      // fits a cell
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 20.0f, 100.0f), 2 * 13.0f + 2 * pad);  // fits two
-  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 100.0f), 28.0f + 2 * pad);      // turned
+  // Turned, at the size labels over 10 px cells are drawn (10 px text, not 13).
+  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 100.0f), 28.0f * 10.0f / 13.0f + 2 * pad);
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 20.0f), 20.0f + 2 * pad);       // capped
 }
 
