@@ -12,11 +12,16 @@
 
 #include "app/compute/compute_session.h"
 #include "app/export_ui/export_ui.h"
+#include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
+#include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/panels.h"
 #include "app/state/document.h"
+#include "app/ui/flow.h"
+#include "app/ui/keys.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::ui {
@@ -32,15 +37,16 @@ struct Ranges {
   ValueRange raw, scaled, weights, context;
 };
 
-// Where one heatmap goes (all in pixels): its labels and cells.
-struct HeatmapGeometry {
-  float label_w = 0;  // row labels
-  float label_h = 0;  // column labels
-  float cells_w = 0;
-  float cells_h = 0;
-};
-
 constexpr int kAllThreeUpTo = 40;  // tokens: HeadView::Auto shows the three steps up to here
+constexpr float kStepsShare = 0.64f;  // of the panel's height: the three steps, above the rest
+
+const char* step_title(HeadView which) {
+  switch (which) {
+    case HeadView::RawScores: return "Raw scores";
+    case HeadView::ScaledScores: return "Scaled + masked";
+    default: return "Weights";
+  }
+}
 
 // "× 0.354 = 1/√8", "× 1 (no scaling)", "× 0.5".
 std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
@@ -63,12 +69,14 @@ class HeatmapsPanel final : public Panel {
  private:
   void update_ranges(const UiContext& ui, int head);
   void draw_toolbar(UiContext& ui, int head_count);
-  HeatmapGeometry fit(const UiContext& ui, float width, float height, int across) const;
-  void draw_all_three(UiContext& ui, int head);
-  void draw_focus(UiContext& ui, int head, HeadView which);
-  void draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapGeometry& g);
-  void draw_context(UiContext& ui, int head, const HeatmapGeometry& g);
-  HeatmapGeometry context_geometry(const UiContext& ui, float width, float height) const;
+  [[nodiscard]] HeatmapMetrics metrics(const UiContext& ui, int title_lines) const;
+  [[nodiscard]] StepsLayout steps_layout(const UiContext& ui, float width, float height, int& lines) const;
+  [[nodiscard]] HeadView automatic_view(const UiContext& ui, ImVec2 area) const;
+  [[nodiscard]] float lower_row_min(const UiContext& ui) const;
+  void draw_all_three(UiContext& ui, int head, ImVec2 area);
+  void draw_focus(UiContext& ui, int head, HeadView which, ImVec2 area);
+  void draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapBox& g, int lines);
+  void draw_context(UiContext& ui, int head, const HeatmapBox& g, int lines);
   void handle_hover(UiContext& ui, const HeatmapHover& hover, int head);
   void tooltip(const UiContext& ui, int head, int row, int col) const;
 
@@ -78,6 +86,40 @@ class HeatmapsPanel final : public Panel {
   Ranges ranges_;
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
+
+// The readable minimum of a cell: row labels at their smallest size (heatmap_labels.cpp
+// shrinks them to 62% of the text before thinning them). A context column fits its label.
+float min_cell(float font) { return std::ceil(0.62f * font); }
+// A context column fits its label ("7", "15") with some air.
+float context_col_min(float font, int d_v) {
+  return std::ceil(ImGui::CalcTextSize(std::to_string(std::max(d_v - 1, 0)).c_str()).x + 0.5f * font);
+}
+float context_col_max(float font) { return std::round(3.2f * font); }
+
+// The formula beside each step's title ("S × 0.354 = 1/√8").
+std::string step_formula(const UiContext& ui, HeadView which) {
+  if (which == HeadView::RawScores) return "S = Q·Kᵀ";
+  if (which == HeadView::ScaledScores) return "S " + scale_caption(ui.session.problem(), ui.document.scenario().scale);
+  return "A = softmax of each row";
+}
+
+// The line between the three steps and the row below them.
+float separator_height() { return ImGui::GetStyle().ItemSpacing.y * 2.0f + 1.0f; }
+
+// The three steps' height in a panel `height` tall: their share, less what the row below
+// needs at least (the context at its readable minimum).
+float steps_budget(float height, float lower_min) {
+  return std::max(height - std::max(lower_min, height * (1.0f - kStepsShare)) - separator_height(), 0.0f);
+}
+
+// Room for a step's title: its cells' width less the Export button at the line's end.
+float title_room(float cells_w) { return cells_w - export_ui::export_button_room(); }
+
+// Scrolling areas of the panel: the wheel scrolls them (over a heatmap it zooms instead).
+bool begin_body(const char* id, ImVec2 size, ImVec2 content) {
+  ImGui::SetNextWindowContentSize(content);
+  return ImGui::BeginChild(id, size, false, ImGuiWindowFlags_HorizontalScrollbar);
+}
 
 void HeatmapsPanel::update_ranges(const UiContext& ui, int head) {
   const compute::ComputeSession& session = ui.session;
@@ -100,38 +142,56 @@ void HeatmapsPanel::update_ranges(const UiContext& ui, int head) {
 }
 
 void HeatmapsPanel::draw_toolbar(UiContext& ui, int head_count) {
+  const float spacing = 18.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Head");
   ImGui::SameLine();
   if (head_count <= 16) {
+    const float button_w = ImGui::GetFrameHeight() * 1.3f;
     for (int h = 0; h < head_count; ++h) {
       ImGui::PushID(h);
+      if (h > 0) same_line_if_fits(button_w, 3.0f * ui.ui_scale);
       const bool selected = h == ui.view.selected_head;
-      if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_SliderGrab));
+      if (selected) ImGui::PushStyleColor(ImGuiCol_Button, accent_colour());
       if (selected) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-      if (ImGui::Button(std::to_string(h).c_str(), ImVec2(ImGui::GetFrameHeight() * 1.3f, 0))) ui.view.selected_head = h;
+      if (ImGui::Button(std::to_string(h).c_str(), ImVec2(button_w, 0))) ui.view.selected_head = h;
       if (selected) ImGui::PopStyleColor(2);
       ImGui::PopID();
-      ImGui::SameLine(0.0f, 3.0f * ui.ui_scale);
     }
   } else {
     ImGui::SetNextItemWidth(140.0f * ui.ui_scale);
+    const ReadableSliders readable;
     ImGui::SliderInt("##head", &ui.view.selected_head, 0, head_count - 1);
-    ImGui::SameLine();
   }
-  ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
   int view = static_cast<int>(ui.view.head_view);
-  ImGui::SetNextItemWidth(190.0f * ui.ui_scale);
+  const float combo_w = 190.0f * ui.ui_scale;
+  same_line_if_fits(combo_w, spacing);
+  ImGui::SetNextItemWidth(combo_w);
   if (ImGui::Combo("##show", &view, "Auto\0All three steps\0Raw scores\0Scaled + masked\0Weights\0")) {
     ui.view.head_view = static_cast<HeadView>(view);
   }
   const Problem& problem = ui.session.problem();
-  ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
-  ImGui::TextDisabled("%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
-                      problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
+  char shape[96];
+  std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
+                problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
+  same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", shape);
   if (ui.view.pinned_query) {
-    ImGui::SameLine(0.0f, 18.0f * ui.ui_scale);
+    same_line_if_fits(ImGui::CalcTextSize("Unpin query").x + 2.0f * ImGui::GetStyle().FramePadding.x, spacing);
     if (ImGui::SmallButton("Unpin query")) ui.view.pinned_query.reset();
+  }
+  // A zoomed view says so where it cannot be missed, and how to get everything back.
+  const std::string zoomed = heatmap::zoom_caption(ui.view.head_zoom, problem.n(), problem.m());
+  if (!zoomed.empty()) {
+    const std::string text = "Zoomed: " + zoomed;
+    const char* button = "Show all (Home)";
+    same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImVec4(0.72f, 0.33f, 0.0f, 1.0f), "%s", text.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton(button)) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
+    return;
   }
   const char* hint = "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
   const float w = ImGui::CalcTextSize(hint).x;
@@ -143,64 +203,72 @@ void HeatmapsPanel::draw_toolbar(UiContext& ui, int head_count) {
   }
 }
 
-// `across` heatmaps side by side in width × height (each with row labels, a title above and
-// a colorbar below): the largest cells that keep the matrix's aspect ratio, within limits.
-HeatmapGeometry HeatmapsPanel::fit(const UiContext& ui, float width, float height, int across) const {
+HeatmapMetrics HeatmapsPanel::metrics(const UiContext& ui, int title_lines) const {
   const Problem& problem = ui.session.problem();
   const float s = ui.ui_scale;
-  const float gap = 18.0f * s;
-  const float decorations = title_height() + colorbar_height();
-  HeatmapGeometry g;
-  g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
-  const auto n = static_cast<float>(across);
-  const float widest_cells = std::max((width - n * g.label_w - (n - 1.0f) * gap) / n, 40.0f * s);
-  const auto label_height = [&](float cells_w) {
-    return heatmap::HeatmapWidget::col_label_height(problem.source_tokens, cells_w / static_cast<float>(problem.m()),
-                                                    90.0f * s);
-  };
-  // Cells keep the matrix's aspect ratio until one side hits its limit; narrower cells may need
-  // taller column labels, so the labels are measured again for the final width.
-  const float aspect = static_cast<float>(problem.n()) / static_cast<float>(problem.m());
-  const auto cells_for = [&](float label_h, float& cells_w, float& cells_h) {
-    const float max_h = std::max(height - decorations - label_h, 40.0f * s);
-    cells_w = widest_cells;
-    cells_h = cells_w * aspect;
-    if (cells_h > max_h) {
-      cells_h = max_h;
-      cells_w = std::min(cells_w, std::max(cells_h / aspect, cells_w * 0.5f));
-    }
-  };
-  float cells_w = 0.0f;
-  float cells_h = 0.0f;
-  g.label_h = label_height(widest_cells);
-  cells_for(g.label_h, cells_w, cells_h);
-  const float needed = label_height(cells_w);
-  if (needed > g.label_h) {
-    g.label_h = needed;
-    cells_for(g.label_h, cells_w, cells_h);
-    g.label_h = std::max(g.label_h, label_height(cells_w));
+  const float font = ImGui::GetFontSize();
+  HeatmapMetrics m;
+  m.rows = problem.n();
+  m.cols = problem.m();
+  m.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
+  m.decorations = title_height(title_lines) + colorbar_height();
+  m.gap = 18.0f * s;
+  m.overhang = heatmap::HeatmapWidget::label_overhang();
+  m.min_cell = min_cell(font);
+  m.min_side = 6.0f * font;
+  const std::vector<std::string>* labels = &problem.source_tokens;
+  m.col_label_h = [labels, s](float cell_px) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_px, 90.0f * s); };
+  return m;
+}
+
+// The three steps in width × height, with one title line each or, when any formula does not
+// fit beside its title, two lines for all three (so their rows stay aligned).
+StepsLayout HeatmapsPanel::steps_layout(const UiContext& ui, float width, float height, int& lines) const {
+  lines = 1;
+  StepsLayout layout = fit_steps(metrics(ui, 1), 3, width, height);
+  for (HeadView which : {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights}) {
+    const std::string formula = step_formula(ui, which);
+    lines = std::max(lines, title_lines(step_title(which), formula.c_str(), title_room(layout.box.cells_w)));
   }
-  g.cells_w = std::floor(cells_w);
-  g.cells_h = std::floor(cells_h);
-  return g;
+  if (lines > 1) layout = fit_steps(metrics(ui, lines), 3, width, height);
+  return layout;
+}
+
+// The row under the three steps at its smallest: the context at its readable minimum.
+float HeatmapsPanel::lower_row_min(const UiContext& ui) const {
+  const HeatmapMetrics m = metrics(ui, 1);
+  const float rows = static_cast<float>(std::min(ui.session.problem().n(), kAllThreeUpTo));
+  return title_height(1) + ImGui::GetFontSize() + 8.0f + std::max(rows * m.min_cell, m.min_side) + colorbar_height();
+}
+
+// Auto: the three steps side by side while they fit at a readable size (up to 40 tokens),
+// else the weights alone, large.
+HeadView HeatmapsPanel::automatic_view(const UiContext& ui, ImVec2 area) const {
+  const Problem& problem = ui.session.problem();
+  if (std::max(problem.n(), problem.m()) > kAllThreeUpTo) return HeadView::Weights;
+  int lines = 1;
+  const float budget = steps_budget(area.y, lower_row_min(ui));
+  return steps_layout(ui, area.x, budget, lines).fits(area.x, budget) ? HeadView::AllThree : HeadView::Weights;
 }
 
 // One step of the selected head, its title above and its colorbar below.
-void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapGeometry& g) {
+void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapBox& g, int lines) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   const HeadMatrix matrix = which == HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
   const float x = ImGui::GetCursorPosX();
+  const float y = ImGui::GetCursorPosY();
+  const std::string formula = step_formula(ui, which);
+  const float room = title_room(g.cells_w);
+  const bool below = lines > 1 && title_lines(step_title(which), formula.c_str(), room) > 1;
   ImGui::SetCursorPosX(x + g.label_w);
-  // Up to the next heatmap, short of the Export button at the line's end (app/export_ui).
-  const float title_w = g.cells_w + 8.0f * ui.ui_scale - export_ui::export_button_room();
-  if (which == HeadView::RawScores) heading("Raw scores", "S = Q·Kᵀ", title_w);
-  if (which == HeadView::ScaledScores) {
-    heading("Scaled + masked", ("S " + scale_caption(problem, ui.document.scenario().scale)).c_str(), title_w);
-  }
-  if (which == HeadView::Weights) heading("Weights", "A = softmax of each row", title_w);
+  title_line(step_title(which), formula.c_str(), room, below);
   export_ui::heatmap_export_button(ui, export_ui::quantity_for(which), x + g.label_w + g.cells_w);
-  ImGui::SetCursorPosX(x);
+  if (below) {
+    ImGui::SetCursorPosX(x + g.label_w);
+    formula_line(formula.c_str(), g.cells_w);
+  }
+  ImGui::SetCursorPos(ImVec2(x, y + title_height(lines)));
 
   const compute::MatrixSource source = session.head_matrix(head, matrix);
   HeatmapSpec spec;
@@ -275,20 +343,7 @@ void HeatmapsPanel::tooltip(const UiContext& ui, int head, int row, int col) con
   ImGui::EndTooltip();
 }
 
-// The context heatmap in width × height, title and colorbar included.
-HeatmapGeometry HeatmapsPanel::context_geometry(const UiContext& ui, float width, float height) const {
-  const Problem& problem = ui.session.problem();
-  HeatmapGeometry g;
-  g.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 100.0f * ui.ui_scale);
-  g.label_h = ImGui::GetFontSize() + 8.0f;
-  g.cells_h = std::floor(std::max(height - title_height() - g.label_h - colorbar_height(), 30.0f));
-  const float row_px = g.cells_h / static_cast<float>(problem.n());
-  g.cells_w = std::floor(std::clamp(row_px * static_cast<float>(problem.d_v), 40.0f * ui.ui_scale,
-                                    std::max(width - g.label_w, 40.0f * ui.ui_scale)));
-  return g;
-}
-
-void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry& g) {
+void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapBox& g, int lines) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (static_cast<int>(dims_.size()) != problem.d_v) {
@@ -296,10 +351,17 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
     for (int i = 0; i < problem.d_v; ++i) dims_.push_back(std::to_string(i));
   }
   const float x = ImGui::GetCursorPosX();
-  ImGui::SetCursorPosX(x + g.label_w);
-  heading("Context", "C = A·V", g.cells_w + 8.0f * ui.ui_scale - export_ui::export_button_room());
+  const float y = ImGui::GetCursorPosY();
+  const char* formula = "C = A·V";
+  const float room = title_room(g.cells_w + g.label_w);
+  const bool below = lines > 1 && title_lines("Context", formula, room) > 1;
+  title_line("Context", formula, room, below);
   export_ui::heatmap_export_button(ui, exporting::Quantity::Context, x + g.label_w + g.cells_w);
-  ImGui::SetCursorPosX(x);
+  if (below) {
+    ImGui::SetCursorPosX(x);
+    formula_line(formula, g.label_w + g.cells_w);
+  }
+  ImGui::SetCursorPos(ImVec2(x, y + title_height(lines)));
   const compute::MatrixSource source = session.head_matrix(head, HeadMatrix::Context);
   HeatmapSpec spec;
   spec.source.device = source.device;
@@ -336,76 +398,126 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapGeometry&
 }
 
 // Small sentences: raw scores → scaled and masked → weights side by side, and below them the
-// context, the all-heads grid and the pinned query.
-void HeatmapsPanel::draw_all_three(UiContext& ui, int head) {
-  const float gap = 18.0f * ui.ui_scale;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const HeatmapGeometry g = fit(ui, avail.x, avail.y * 0.64f, 3);
-  const float y = ImGui::GetCursorPosY();
-  float x = ImGui::GetCursorPosX();
-  const HeadView steps[3] = {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights};
-  const char* ids[3] = {"##raw", "##scaled", "##weights"};
-  for (int i = 0; i < 3; ++i) {
-    ImGui::SetCursorPos(ImVec2(x, y));
-    ImGui::BeginGroup();
-    draw_step(ui, ids[i], steps[i], head, g);
-    ImGui::EndGroup();
-    x += g.label_w + g.cells_w + gap;
-  }
-  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorStartPos().x, y + title_height() + g.label_h + g.cells_h + colorbar_height()));
+// context, the all-heads grid and the pinned query. Smaller than readable, it scrolls.
+void HeatmapsPanel::draw_all_three(UiContext& ui, int head, ImVec2 area) {
+  const Problem& problem = ui.session.problem();
+  const float s = ui.ui_scale;
+  const float font = ImGui::GetFontSize();
+  const float gap = 18.0f * s;
+  const float row_gap = 24.0f * s;
+  const bool with_grid = problem.num_heads > 1;  // one head: nothing to choose between
+  const float pinned_min = 260.0f * s;
 
-  ImGui::Separator();
-  const ImVec2 rest = ImGui::GetContentRegionAvail();
-  const float context_w = std::floor(rest.x * 0.24f);
-  const float grid_w = std::floor(std::min(rest.x * 0.28f, std::max(rest.y * 1.4f, 200.0f * ui.ui_scale)));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
-  ImGui::BeginChild("##context_area", ImVec2(context_w, rest.y), false, flags);
-  draw_context(ui, head, context_geometry(ui, context_w, rest.y));
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
-  ImGui::BeginChild("##heads", ImVec2(grid_w, rest.y), false, flags);
-  draw_head_grid(ui, grid_w, rest.y);
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, 24.0f * ui.ui_scale);
-  const float pinned_w = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginChild("##pinned", ImVec2(pinned_w, rest.y), false);  // scrolls when the UI is scaled up
-  draw_pinned_query(ui, head, pinned_w - 8.0f * ui.ui_scale, rest.y);
+  // The lower row needs the context at its readable minimum; the steps take the rest.
+  HeatmapMetrics lower = metrics(ui, 1);
+  const float context_label_h = font + 8.0f;
+  const float lower_min = lower_row_min(ui);
+  const float separator = separator_height();
+  int lines = 1;
+  StepsLayout steps = steps_layout(ui, area.x, steps_budget(area.y, lower_min), lines);
+  float lower_h = std::max(area.y - steps.height - separator, lower_min);
+  HeatmapBox context = fit_context(lower, problem.d_v, context_label_h, context_col_min(font, problem.d_v), context_col_max(font),
+                                   area.x * 0.3f, lower_h);
+  float lower_w = context.width() + lower.overhang + row_gap + pinned_min;
+  float grid_w = 0.0f;
+  if (with_grid) {
+    grid_w = std::floor(std::clamp(area.x * 0.28f, 160.0f * s, std::max(lower_h * 1.4f, 200.0f * s)));
+    lower_w += grid_w + row_gap;
+  }
+  // Scrollbars take room from the other direction: lay out once more without it.
+  ImVec2 content(std::max({area.x, steps.width, lower_w}), steps.height + separator + lower_h);
+  const float bar = ImGui::GetStyle().ScrollbarSize;
+  if (content.x > area.x + 0.5f) lower_h = std::max(lower_h - bar, lower_min);
+  if (content.y > area.y + 0.5f && content.x <= area.x + 0.5f) {
+    steps = steps_layout(ui, area.x - bar, steps_budget(area.y, lower_min), lines);
+  }
+  content = ImVec2(std::max({area.x - bar, steps.width, lower_w}), steps.height + separator + lower_h);
+
+  if (begin_body("##steps_body", area, content)) {
+    const float y = ImGui::GetCursorPosY();
+    float x = ImGui::GetCursorPosX();
+    const HeadView views[3] = {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights};
+    const char* ids[3] = {"##raw", "##scaled", "##weights"};
+    for (int i = 0; i < 3; ++i) {
+      ImGui::SetCursorPos(ImVec2(x, y));
+      ImGui::BeginGroup();
+      draw_step(ui, ids[i], views[i], head, steps.box, lines);
+      ImGui::EndGroup();
+      x += steps.box.width() + gap;
+    }
+    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorStartPos().x, y + steps.height));
+    ImGui::Separator();
+    const float pinned_w = std::max(content.x - context.width() - lower.overhang - row_gap - (with_grid ? grid_w + row_gap : 0.0f),
+                                    pinned_min);
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+    ImGui::BeginChild("##context_area", ImVec2(context.width() + lower.overhang, lower_h), false, fixed);
+    draw_context(ui, head, context, 1);
+    ImGui::EndChild();
+    if (with_grid) {
+      ImGui::SameLine(0.0f, row_gap);
+      ImGui::BeginChild("##heads", ImVec2(grid_w, lower_h), false, fixed);
+      draw_head_grid(ui, grid_w, lower_h, steps.box.cells_w);
+      ImGui::EndChild();
+    }
+    ImGui::SameLine(0.0f, row_gap);
+    ImGui::BeginChild("##pinned", ImVec2(pinned_w, lower_h), false);  // scrolls when the UI is scaled up
+    draw_pinned_query(ui, head, pinned_w - 8.0f * s, lower_h);
+    ImGui::EndChild();
+  }
   ImGui::EndChild();
 }
 
 // Long sentences (or by choice): one step large with the context beside it (rows aligned),
 // and a column with the all-heads grid and the pinned query.
-void HeatmapsPanel::draw_focus(UiContext& ui, int head, HeadView which) {
+void HeatmapsPanel::draw_focus(UiContext& ui, int head, HeadView which, ImVec2 area) {
   const Problem& problem = ui.session.problem();
-  const float gap = 18.0f * ui.ui_scale;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side_w = std::floor(std::clamp(avail.x * 0.3f, 240.0f * ui.ui_scale, 520.0f * ui.ui_scale));
-  const float main_w = avail.x - side_w - gap;
-  const float context_share = std::clamp(0.012f * static_cast<float>(problem.d_v), 0.06f, 0.16f);
-  HeatmapGeometry g = fit(ui, main_w * (1.0f - context_share) - gap, avail.y, 1);
-  HeatmapGeometry c = g;
-  c.label_w = 0.0f;
-  c.cells_w = std::floor(std::clamp(g.cells_w / static_cast<float>(problem.m()) * static_cast<float>(problem.d_v),
-                                    40.0f * ui.ui_scale, main_w * context_share));
+  const float s = ui.ui_scale;
+  const float font = ImGui::GetFontSize();
+  FocusInput in;
+  in.d_v = problem.d_v;
+  in.context_col_min = context_col_min(font, problem.d_v);
+  in.context_col_max = context_col_max(font);
+  in.side_min = 240.0f * s;
+  in.side_max = 520.0f * s;
+  in.below_min_h = 320.0f * s;
+  // The step's title and the context's may need a second line; both get the same, so their
+  // rows stay aligned.
+  FocusLayout layout = fit_focus(metrics(ui, 1), in, area.x, area.y);
+  const std::string formula = step_formula(ui, which);
+  const int lines = std::max(title_lines(step_title(which), formula.c_str(), title_room(layout.main.cells_w)),
+                             title_lines("Context", "C = A·V", title_room(layout.context_w)));
+  if (lines > 1) layout = fit_focus(metrics(ui, lines), in, area.x, area.y);
+  const float bar = ImGui::GetStyle().ScrollbarSize;
+  if (layout.height > area.y + 0.5f && layout.width <= area.x + 0.5f) layout = fit_focus(metrics(ui, lines), in, area.x - bar, area.y);
+  const ImVec2 content(std::max(layout.width, area.x - bar), std::max(layout.height, area.y - bar));
 
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
-  ImGui::BeginChild("##focus", ImVec2(main_w, avail.y), false, flags);
-  ImGui::BeginGroup();
-  draw_step(ui, "##focused", which, head, g);
-  ImGui::EndGroup();
-  ImGui::SameLine(0.0f, gap);
-  ImGui::BeginGroup();
-  draw_context(ui, head, c);
-  ImGui::EndGroup();
-  ImGui::EndChild();
-  ImGui::SameLine(0.0f, gap);
-  ImGui::BeginChild("##side", ImVec2(side_w, avail.y), false, flags);
-  const float grid_h = std::floor(avail.y * 0.45f);
-  ImGui::BeginChild("##heads", ImVec2(side_w, grid_h), false, flags);
-  draw_head_grid(ui, side_w, grid_h);
-  ImGui::EndChild();
-  ImGui::Separator();
-  draw_pinned_query(ui, head, side_w - 8.0f * ui.ui_scale, ImGui::GetContentRegionAvail().y);
+  if (begin_body("##focus_body", area, content)) {
+    const float gap = 18.0f * s;
+    HeatmapBox context = layout.main;
+    context.label_w = 0.0f;
+    context.cells_w = layout.context_w;
+    ImGui::BeginGroup();
+    draw_step(ui, "##focused", which, head, layout.main, lines);
+    ImGui::EndGroup();
+    ImGui::SameLine(0.0f, gap);
+    ImGui::BeginGroup();
+    draw_context(ui, head, context, lines);
+    ImGui::EndGroup();
+    const float side_h = layout.side_below ? layout.side_h : std::max(layout.side_h, area.y - bar);
+    if (layout.side_below) ImGui::Separator();
+    else ImGui::SameLine(0.0f, gap);
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+    ImGui::BeginChild("##side", ImVec2(layout.side_w, side_h), false, fixed);
+    if (problem.num_heads > 1) {
+      const float grid_h = std::floor(side_h * 0.45f);
+      ImGui::BeginChild("##heads", ImVec2(layout.side_w, grid_h), false, fixed);
+      draw_head_grid(ui, layout.side_w, grid_h, layout.main.cells_w * 0.5f);
+      ImGui::EndChild();
+      ImGui::Separator();
+    }
+    draw_pinned_query(ui, head, layout.side_w - 8.0f * s, ImGui::GetContentRegionAvail().y);
+    ImGui::EndChild();
+  }
   ImGui::EndChild();
 }
 
@@ -418,6 +530,13 @@ void HeatmapsPanel::draw(UiContext& ui) {
   const Problem& problem = session.problem();
   ui.view.selected_head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
   if (ui.view.pinned_query && *ui.view.pinned_query >= problem.n()) ui.view.pinned_query.reset();
+  // The zoom follows the matrix: one that showed everything still does after the sentence
+  // grew, one left over from a larger matrix is clamped (axis_math.h: kept_window).
+  ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(keys::kHome, false)) {
+    ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
+  }
   const int head = ui.view.selected_head;
   update_ranges(ui, head);
 
@@ -428,12 +547,11 @@ void HeatmapsPanel::draw(UiContext& ui) {
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
+  const ImVec2 area = ImGui::GetContentRegionAvail();
   HeadView view = ui.view.head_view;
-  if (view == HeadView::Auto) {
-    view = std::max(problem.n(), problem.m()) <= kAllThreeUpTo ? HeadView::AllThree : HeadView::Weights;
-  }
-  if (view == HeadView::AllThree) draw_all_three(ui, head);
-  else draw_focus(ui, head, view);
+  if (view == HeadView::Auto) view = automatic_view(ui, area);
+  if (view == HeadView::AllThree) draw_all_three(ui, head, area);
+  else draw_focus(ui, head, view, area);
 }
 
 }  // namespace

@@ -26,29 +26,60 @@ const char* token_text(const std::vector<std::string>& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[static_cast<std::size_t>(i)].c_str() : "?";
 }
 
-float title_height() { return ImGui::GetFontSize() * 1.15f + ImGui::GetStyle().ItemSpacing.y + 2.0f; }
+float title_height(int lines) {
+  const float line = ImGui::GetFontSize() * 1.15f;
+  return line + static_cast<float>(std::max(lines, 1) - 1) * (line + ImGui::GetStyle().ItemSpacing.y) +
+         ImGui::GetStyle().ItemSpacing.y + 2.0f;
+}
 
 float colorbar_height() {
   const float font = ImGui::GetFontSize();
   return std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
-// A bold title and, when it fits in `max_width` (default: the rest of the line), a grey formula.
-void heading(const char* title, const char* formula, float max_width) {
-  if (max_width <= 0.0f) max_width = ImGui::GetContentRegionAvail().x;
+namespace {
+
+float bold_width(const char* text) {
   ImFont* font = platform::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
-  const float title_w = ImGui::CalcTextSize(title).x;
-  ImGui::TextUnformatted(title);
+  const float w = ImGui::CalcTextSize(text).x;
   if (font != nullptr) ImGui::PopFont();
-  if (formula == nullptr || *formula == '\0') return;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  if (title_w + spacing + ImGui::CalcTextSize(formula).x > max_width) return;
+  return w;
+}
+
+}  // namespace
+
+int title_lines(const char* title, const char* formula, float width) {
+  if (formula == nullptr || *formula == '\0') return 1;
+  const float both = bold_width(title) + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(formula).x;
+  return both <= width ? 1 : 2;
+}
+
+void title_line(const char* title, const char* formula, float width, bool formula_below) {
+  ImFont* font = platform::fonts().heading;
+  if (font != nullptr) ImGui::PushFont(font);
+  const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), title, std::max(width, 1.0f));
+  ImGui::TextUnformatted(shown.c_str());
+  if (font != nullptr) ImGui::PopFont();
+  if (shown != title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title);
+  if (formula_below || formula == nullptr || *formula == '\0') return;
   ImGui::SameLine();
   ImGui::TextDisabled("%s", formula);
 }
 
-void draw_head_grid(UiContext& ui, float width, float height) {
+void formula_line(const char* formula, float width) {
+  const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), formula, std::max(width, 1.0f));
+  ImGui::TextDisabled("%s", shown.c_str());
+  if (shown != formula && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", formula);
+}
+
+// A bold title and, when it fits in `max_width` (default: the rest of the line), a grey formula.
+void heading(const char* title, const char* formula, float max_width) {
+  if (max_width <= 0.0f) max_width = ImGui::GetContentRegionAvail().x;
+  title_line(title, formula, max_width, title_lines(title, formula, max_width) == 2);
+}
+
+void draw_head_grid(UiContext& ui, float width, float height, float max_side) {
   const compute::ComputeSession& session = ui.session;
   const int heads = session.problem().num_heads;
   heading("All heads", "weights · click to select");
@@ -68,7 +99,9 @@ void draw_head_grid(UiContext& ui, float width, float height) {
       best_cols = cols;
     }
   }
-  const float side = std::floor(std::clamp(best, 16.0f * ui.ui_scale, 170.0f * ui.ui_scale));
+  const float side = std::floor(std::clamp(best, 16.0f * ui.ui_scale, std::min(170.0f * ui.ui_scale, max_side)));
+  // "head 12" over a thumbnail narrower than it would run into its neighbour's: "12" then.
+  const bool short_captions = ImGui::CalcTextSize(("head " + std::to_string(heads - 1)).c_str()).x > side + spacing * 0.5f;
   const ImVec2 start = ImGui::GetCursorPos();
   for (int h = 0; h < heads; ++h) {
     const int r = h / best_cols;
@@ -77,7 +110,8 @@ void draw_head_grid(UiContext& ui, float width, float height) {
                                start.y + static_cast<float>(r) * (side + label_h + spacing)));
     ImGui::BeginGroup();
     const bool selected = h == ui.view.selected_head;
-    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "head %d", h);
+    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+                       short_captions ? "%d" : "head %d", h);
     const compute::MatrixSource source = session.head_matrix(h, HeadMatrix::Weights);
     HeatmapSpec spec;
     spec.source.device = source.device;
@@ -132,12 +166,13 @@ void draw_pinned_query(UiContext& ui, int head, float width, float height) {
   ImGui::TextUnformatted(token_text(problem.tokens, row));  // the body font has Hangul
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("(row %d) attends to each key:  %s", row, scale_note);
+  ImGui::TextWrapped("(row %d) attends to each key:", row);
+  ImGui::TextUnformatted(scale_note);  // on its own line: a wrap must not split "0.0192"
   ImGui::PopStyleColor();
   const MaskMatrix& mask = session.shown_result().mask;
   const float font = ImGui::GetFontSize();
-  const bool labelled = problem.m() <= 64;
-  const float label_h = labelled ? std::min(90.0f * ui.ui_scale, font * 5.0f) : 0.0f;
+  // Keys under the bars, every one while they fit, else every few with their index.
+  const float label_h = std::min(90.0f * ui.ui_scale, font * 5.0f);
   const float avail_h = height - ImGui::GetFrameHeightWithSpacing() * 2.0f - font * 1.2f;
   heatmap::BarChart bars;
   bars.values = weights->row(row);

@@ -12,15 +12,26 @@ namespace attnviz::ui {
 // tokens[i], or "?" outside the list.
 const char* token_text(const std::vector<std::string>& tokens, int i);
 
-// Heights of a heading line and of a colorbar with its ticks, in pixels.
-float title_height();
+// Heights of a heading of `lines` lines and of a colorbar with its ticks, in pixels.
+float title_height(int lines = 1);
 float colorbar_height();
 
 // A bold title and, when it fits in `max_width` (0: the rest of the line), a grey formula.
 void heading(const char* title, const char* formula, float max_width = 0.0f);
 
-// Every head's weights as a thumbnail in width × height; clicking one selects that head.
-void draw_head_grid(UiContext& ui, float width, float height);
+// A heatmap's title block in `width` pixels: 1 line when the title and its formula fit side
+// by side, else 2 with the formula below: the formula (the scale 1/√d_k is the lesson's
+// point) is moved, never dropped.
+int title_lines(const char* title, const char* formula, float width);
+// Its first line: the bold title (shortened if even it does not fit), and the formula beside
+// it unless `formula_below`. ImGui's last item is then the title line (for the Export button).
+void title_line(const char* title, const char* formula, float width, bool formula_below);
+// Its second line: the formula, shortened to `width` with the whole of it in a tooltip.
+void formula_line(const char* formula, float width);
+
+// Every head's weights as a thumbnail in width × height, none larger than `max_side`;
+// clicking one selects that head.
+void draw_head_grid(UiContext& ui, float width, float height, float max_side);
 
 // The pinned query's weights over the keys as bars and its context vector, or a hint.
 void draw_pinned_query(UiContext& ui, int head, float width, float height);

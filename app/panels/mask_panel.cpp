@@ -14,6 +14,7 @@
 #include "app/panels/edits/sentence_edits.h"
 #include "app/panels/input_panels.h"
 #include "app/state/document.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
 
@@ -122,6 +123,7 @@ class MaskPanel final : public Panel {
     int radius = *mask.window;
     const int max_radius = std::max({static_cast<int>(tokens_.size()) - 1, radius, 1});
     ImGui::SetNextItemWidth(-1.0f);
+    const ReadableSliders readable;
     if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
       apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), "Window radius " + std::to_string(radius),
                  "window-radius");

@@ -12,6 +12,7 @@
 #include "app/panels/edits/model_edits.h"
 #include "app/panels/input_panels.h"
 #include "app/state/document.h"
+#include "app/ui/theme.h"
 
 namespace attnviz::ui {
 namespace {
@@ -45,6 +46,7 @@ class ModelPanel final : public Panel {
     label_column(label, help);
     ImGui::SetNextItemWidth(-1.0f);
     int edited = value;
+    const ReadableSliders readable;
     if (ImGui::SliderInt((std::string("##") + key).c_str(), &edited, 1, std::max(max_slider, value))) {
       edited = std::clamp(edited, 1, max_value);
       if (edited != value) {
@@ -130,6 +132,7 @@ class ModelPanel final : public Panel {
     float temperature = static_cast<float>(edits::temperature_from_scale(s.scale.value));
     ImGui::SetCursorPosX(label_width_);
     ImGui::SetNextItemWidth(-1.0f);
+    const ReadableSliders readable;
     if (ImGui::SliderFloat("##temperature", &temperature, 0.05f, 20.0f, "T = %.3g  (scale 1/T)",
                            ImGuiSliderFlags_Logarithmic) &&
         std::isfinite(temperature) && temperature > 0.0f) {

@@ -71,4 +71,13 @@ void apply_theme(float ui_scale) {
 
 const float* clear_colour() { return kBackground; }
 
+ImVec4 accent_colour() { return rgb(0x3a78c2); }
+
+ReadableSliders::ReadableSliders() {
+  ImGui::PushStyleColor(ImGuiCol_SliderGrab, rgb(0x9fbfe6));
+  ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, rgb(0x7fa8dc));
+}
+
+ReadableSliders::~ReadableSliders() { ImGui::PopStyleColor(2); }
+
 }  // namespace attnviz::ui
