@@ -10,7 +10,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -23,6 +22,7 @@
 #include "app/panels/edits/panel_palette.h"
 #include "app/panels/input_panels.h"
 #include "app/state/document.h"
+#include "app/state/document_names.h"
 #include "app/ui/notices.h"
 #include "app/ui/scenario_files.h"
 #include "core/model/scenario_json.h"
@@ -141,24 +141,16 @@ class FileMenu final : public Menu {
     directory_ = path && path->has_parent_path() ? fs::absolute(path->parent_path(), ec) : fs::current_path(ec);
     if (ec) directory_ = "/";
     typed_.clear();
+    title_.clear();
     if (mode == DialogMode::SaveAs) {
-      typed_ = path ? path->filename().string() : file_name_from_title(ui.document.scenario().title);
+      typed_ = app::default_file_name(ui.document);
+      title_ = ui.document.scenario().title;
+      title_stale_ = !ui.document.title_matches();
     }
     confirm_overwrite_.reset();
     dialog_error_.clear();
     relist();
     open_dialog_ = true;
-  }
-
-  static std::string file_name_from_title(const std::string& title) {
-    std::string name;
-    for (const char c : title) {
-      const auto u = static_cast<unsigned char>(c);
-      if (std::isalnum(u) || u >= 0x80) name += static_cast<char>(u >= 0x80 ? c : std::tolower(u));
-      else if (!name.empty() && name.back() != '-') name += '-';
-    }
-    while (!name.empty() && name.back() == '-') name.pop_back();
-    return (name.empty() ? "scenario" : name) + ".json";
   }
 
   void relist() { listing_ = edits::list_directory(directory_); }
@@ -200,7 +192,8 @@ class FileMenu final : public Menu {
   }
 
   void draw_listing(UiContext& ui) {
-    const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + ImGui::GetTextLineHeightWithSpacing();
+    const float title_rows = mode_ == DialogMode::SaveAs ? ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + ImGui::GetTextLineHeightWithSpacing() + title_rows;
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
@@ -231,13 +224,29 @@ class FileMenu final : public Menu {
     ImGui::EndChild();
   }
 
+  // Save As: the title saved with the file. One written for the content before the user's
+  // edits is offered for a rewrite rather than saved as if it still described it.
+  void draw_title_field() {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Title");
+    ImGui::SameLine(ImGui::CalcTextSize("Title").x + ImGui::GetStyle().ItemSpacing.x * 2.0f);
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputTextWithHint("##title", "what this scenario shows", &title_);
+    if (title_stale_) ImGui::TextDisabled("This title was written before your edits: does it still describe the scenario?");
+    else ImGui::TextDisabled("Shown in the menu bar and saved in the file.");
+  }
+
   void draw_name_field(UiContext& ui) {
+    if (mode_ == DialogMode::SaveAs) draw_title_field();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("File");
-    ImGui::SameLine();
+    ImGui::SameLine(ImGui::CalcTextSize("Title").x + ImGui::GetStyle().ItemSpacing.x * 2.0f);
     ImGui::SetNextItemWidth(-1.0f);
+    // The proposed name is selected: typing replaces it rather than landing in its middle.
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    if (ImGui::InputText("##name", &typed_, ImGuiInputTextFlags_EnterReturnsTrue)) finish(ui);
+    if (ImGui::InputText("##name", &typed_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll)) {
+      finish(ui);
+    }
     if (ImGui::IsItemEdited()) confirm_overwrite_.reset();
     if (!dialog_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
@@ -297,6 +306,12 @@ class FileMenu final : public Menu {
       confirm_overwrite_ = path;  // the next Save replaces it
       return;
     }
+    if (title_ != ui.document.scenario().title) {
+      Scenario retitled = ui.document.scenario();
+      retitled.title = title_;
+      ui.document.apply(std::move(retitled), "Title");
+    }
+    ui.document.confirm_title();  // the user saw it beside this content and kept it
     if (save_scenario_to(ui.document, ui.notices, path)) {
       ImGui::CloseCurrentPopup();
     } else {
@@ -342,6 +357,8 @@ class FileMenu final : public Menu {
   bool open_dialog_ = false;
   fs::path directory_;
   std::string typed_;
+  std::string title_;         // Save As: the title to save with
+  bool title_stale_ = false;  // it was written for the content before the user's edits
   edits::Listing listing_;
   std::optional<fs::path> confirm_overwrite_;
   std::string dialog_error_;

@@ -3,7 +3,17 @@
 namespace attnviz::app {
 
 Document::Document(Scenario initial, std::optional<std::filesystem::path> path)
-    : current_(std::move(initial)), path_(std::move(path)) {}
+    : current_(std::move(initial)), titled_(current_), path_(std::move(path)) {}
+
+bool Document::title_matches() const {
+  if (title_checked_revision_ != revision_) {
+    Scenario content = current_;
+    content.title = titled_.title;
+    title_matches_ = content == titled_;
+    title_checked_revision_ = revision_;
+  }
+  return title_matches_;
+}
 
 void Document::change_to(Scenario next) {
   current_ = std::move(next);
@@ -19,7 +29,9 @@ void Document::apply(Scenario next, const std::string& label, const std::string&
   }
   merge_key_ = merge_key;
   redo_.clear();
+  const bool retitled = next.title != current_.title;
   change_to(std::move(next));
+  if (retitled) confirm_title();  // a new title describes what is there now
 }
 
 bool Document::undo() {
@@ -48,6 +60,7 @@ void Document::reset(Scenario scenario, std::optional<std::filesystem::path> pat
   merge_key_.clear();
   path_ = std::move(path);
   change_to(std::move(scenario));
+  confirm_title();
   saved_revision_ = revision_;
 }
 

@@ -40,6 +40,17 @@ class Document {
   void set_saved(std::filesystem::path path);  // after Save / Save As
   [[nodiscard]] bool modified() const { return revision_ != saved_revision_; }
 
+  // Whether the title still describes the content: nothing but the title changed since the
+  // title was set (by opening, by File > New, by an edit of the title, or confirm_title()).
+  // A preset's "Korean worked example, one head" is not shown as if it described four
+  // English heads.
+  [[nodiscard]] bool title_matches() const;
+  // The user saw the title with the current content and kept it (the Save As dialog).
+  void confirm_title() {
+    titled_ = current_;
+    title_checked_revision_ = 0;  // work it out again
+  }
+
   static constexpr std::size_t kMaxUndoSteps = 500;
 
  private:
@@ -50,6 +61,9 @@ class Document {
   void change_to(Scenario next);
 
   Scenario current_;
+  Scenario titled_;  // the content the title was written for
+  mutable std::uint64_t title_checked_revision_ = 0;  // title_matches() is worked out once per revision
+  mutable bool title_matches_ = true;
   std::vector<Step> undo_;
   std::vector<Step> redo_;
   std::string merge_key_;

@@ -9,6 +9,7 @@
 
 #include "app/panels/panels.h"
 #include "app/state/document.h"
+#include "app/state/document_names.h"
 #include "app/ui/notices.h"
 
 namespace attnviz::ui {
@@ -24,15 +25,6 @@ bool begin_area(const char* id, const Rect& rect, ImGuiWindowFlags extra = 0) {
   return ImGui::Begin(id, nullptr, kAreaFlags | extra);
 }
 
-// "Korean worked example — korean.json •" : the title, the file and an unsaved-changes dot.
-std::string document_caption(const app::Document& document) {
-  std::string caption = document.scenario().title;
-  if (document.path()) {
-    caption += (caption.empty() ? "" : "  —  ") + document.path()->filename().string();
-  }
-  if (document.modified()) caption += "  •";
-  return caption;
-}
 
 }  // namespace
 
@@ -78,12 +70,20 @@ float Layout::draw_menu_bar(UiContext& ui) {
         ImGui::EndMenu();
       }
     }
-    const std::string caption = document_caption(ui.document);
-    const float w = ImGui::CalcTextSize(caption.c_str()).x;
-    const float x = ImGui::GetWindowWidth() - w - ImGui::GetStyle().ItemSpacing.x * 2.0f;
-    if (x > ImGui::GetCursorPosX() + 20.0f) {
-      ImGui::SetCursorPosX(x);
+    // "korean.json  —  Korean worked example  •": the file first, the title while it still
+    // describes the content, as much as fits after the menus.
+    const float margin = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - margin - 20.0f * ui.ui_scale;
+    const std::string caption = app::fitted_caption(app::caption_of(ui.document), room,
+                                                    [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+    if (!caption.empty()) {
+      ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(caption.c_str()).x - margin);
       ImGui::TextDisabled("%s", caption.c_str());
+      if (ImGui::IsItemHovered() && !ui.document.title_matches() && !ui.document.scenario().title.empty()) {
+        ImGui::SetTooltip("The title \u201C%s\u201D was written for the scenario before your edits;\n"
+                          "File > Save As\u2026 lets you give it a new one.",
+                          ui.document.scenario().title.c_str());
+      }
     }
     height = ImGui::GetWindowHeight();
     ImGui::EndMainMenuBar();
