@@ -12,6 +12,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/panels/panels.h"
+#include "app/ui/flow.h"
 #include "app/ui/view_state.h"
 #include "core/attention/compare.h"
 
@@ -33,7 +34,7 @@ const char* matrix_name(HeadMatrix which) {
   return "?";
 }
 
-void status_row(const char* name, const BackendStatus& status) {
+void status_row(const char* name, const BackendStatus& status, int runs) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
@@ -44,6 +45,7 @@ void status_row(const char* name, const BackendStatus& status) {
     ImGui::TextDisabled("off");
   } else if (status.ran) {
     ImGui::Text("%.2f ms", status.wall_ms);
+    if (runs == 1) ImGui::TextDisabled("first run, includes start-up");
     if (ImGui::IsItemHovered() && !status.timing.stages_ms.empty()) {
       ImGui::BeginTooltip();
       ImGui::Text("as the backend measured it: %.3f ms", status.timing.total_ms);
@@ -75,17 +77,19 @@ class BackendPanel final : public Panel {
   HeadMatrix difference_which_ = HeadMatrix::Weights;
   std::uint64_t difference_version_ = 0;
   heatmap::ValueRange difference_range_;
+  std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
 
 void BackendPanel::draw_mode(UiContext& ui) {
   int mode = static_cast<int>(ui.view.backend);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Compute with");
-  ImGui::SameLine();
+  // A narrow column (large text) puts the choices on more lines rather than cutting "Both".
+  same_line_if_fits(check_width("Vulkan"));
   bool changed = ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
-  ImGui::SameLine();
+  same_line_if_fits(check_width("Eigen (CPU)"));
   changed |= ImGui::RadioButton("Eigen (CPU)", &mode, static_cast<int>(BackendMode::Cpu));
-  ImGui::SameLine();
+  same_line_if_fits(check_width("Both"));
   changed |= ImGui::RadioButton("Both", &mode, static_cast<int>(BackendMode::Both));
   if (changed) ui.view.backend = static_cast<BackendMode>(mode);
 }
@@ -97,8 +101,8 @@ void BackendPanel::draw_statuses(const UiContext& ui) {
     ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("last recompute", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
-    status_row("Vulkan", session.vulkan_status());
-    status_row("Eigen", session.cpu_status());
+    status_row("Vulkan", session.vulkan_status(), ui.stats.vulkan_runs);
+    status_row("Eigen", session.cpu_status(), ui.stats.cpu_runs);
     ImGui::EndTable();
   }
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
@@ -171,9 +175,16 @@ void BackendPanel::draw_difference_heatmap(UiContext& ui) {
     ++difference_version_;
   }
   const Problem& problem = session.problem();
+  const bool context = ui.view.compared_matrix == HeadMatrix::Context;
+  if (static_cast<int>(dims_.size()) != problem.d_v) {
+    dims_.clear();
+    for (int i = 0; i < problem.d_v; ++i) dims_.push_back(std::to_string(i));
+  }
+  const std::vector<std::string>& columns = context ? dims_ : problem.source_tokens;
   const float width = ImGui::GetContentRegionAvail().x;
   const float label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 90.0f * ui.ui_scale);
-  const float cells = std::max(std::min(width - label_w - 8.0f, 360.0f * ui.ui_scale), 40.0f);
+  const float cells = std::max(std::min(width - label_w - heatmap::HeatmapWidget::label_overhang(), 360.0f * ui.ui_scale),
+                               40.0f);
   heatmap::HeatmapSpec spec;
   spec.source.host = &difference_;
   spec.source.version = difference_version_;
@@ -182,11 +193,16 @@ void BackendPanel::draw_difference_heatmap(UiContext& ui) {
   spec.range_min = difference_range_.min;
   spec.range_max = difference_range_.max;
   spec.row_labels = &problem.tokens;
+  spec.col_labels = &columns;
   spec.row_label_width = label_w;
   spec.cells_width = cells;
-  spec.cells_height = ui.view.compared_matrix == HeadMatrix::Context
-                          ? cells * std::min(1.0f, static_cast<float>(problem.n()) / static_cast<float>(problem.d_v))
-                          : cells * static_cast<float>(problem.n()) / static_cast<float>(problem.m());
+  spec.cells_height = context ? cells * std::min(1.0f, static_cast<float>(problem.n()) / static_cast<float>(problem.d_v))
+                              : cells * static_cast<float>(problem.n()) / static_cast<float>(problem.m());
+  spec.col_label_height = heatmap::HeatmapWidget::col_label_height(
+      columns, cells / static_cast<float>(std::max(difference_.cols, 1)), 90.0f * ui.ui_scale);
+  // Masked weights are 0 in both paths, so their difference is 0 too: hatched as in the
+  // Weights heatmap, not a white that would read as "agree exactly".
+  if (ui.view.compared_matrix == HeadMatrix::Weights) spec.mask = &problem.mask;
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##difference", spec);
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, cells, nullptr);

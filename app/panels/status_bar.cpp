@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/compute/compute_session.h"
 #include "app/panels/panels.h"
@@ -13,20 +14,24 @@
 namespace attnviz::ui {
 namespace {
 
-std::string compute_summary(const compute::ComputeSession& session) {
-  char text[256];
+// What computed and how long it took ("Vulkan: recompute 49.0 ms"), and on what device
+// ("llvmpipe (LLVM 15.0.6, 256 bits)"): two parts, so a narrow bar can leave the device out.
+void compute_summary(const compute::ComputeSession& session, const FrameStats& stats, std::vector<std::string>& parts) {
+  char text[320];
   const compute::BackendStatus& vulkan = session.vulkan_status();
   const compute::BackendStatus& cpu = session.cpu_status();
   if (vulkan.ran && cpu.ran) {
-    std::snprintf(text, sizeof text, "Vulkan %.1f ms, Eigen %.1f ms", vulkan.wall_ms, cpu.wall_ms);
+    std::snprintf(text, sizeof text, "recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s", vulkan.wall_ms,
+                  start_up_note(stats.vulkan_runs), cpu.wall_ms, start_up_note(stats.cpu_runs));
   } else if (vulkan.ran) {
-    std::snprintf(text, sizeof text, "Vulkan (%s) %.1f ms", vulkan.device.c_str(), vulkan.wall_ms);
+    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, start_up_note(stats.vulkan_runs));
   } else if (cpu.ran) {
-    std::snprintf(text, sizeof text, "Eigen %.1f ms", cpu.wall_ms);
+    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, start_up_note(stats.cpu_runs));
   } else {
     std::snprintf(text, sizeof text, "not computed");
   }
-  return text;
+  parts.emplace_back(text);
+  if (vulkan.ran && !vulkan.device.empty()) parts.push_back("device: " + vulkan.device);
 }
 
 }  // namespace
@@ -41,32 +46,47 @@ void draw_status_bar(UiContext& ui, float x, float y, float width, float height)
                                  ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##status", nullptr, flags)) {
     const compute::ComputeSession& session = ui.session;
-    std::string left;
+    // Left: what is computed and how fast, most important first; right: what needs attention.
+    std::vector<std::string> left;
     if (session.has_result()) {
       const Problem& p = session.problem();
       char text[160];
-      std::snprintf(text, sizeof text, "%d tokens%s  ·  %d head%s (%d K/V)  ·  ", p.n(),
-                    p.cross_attention ? (" × " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
+      std::snprintf(text, sizeof text, "%d tokens%s  \u00B7  %d head%s (%d K/V)", p.n(),
+                    p.cross_attention ? (" \u00D7 " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
-      left = text;
+      left.emplace_back(text);
     }
-    left += compute_summary(session);
+    compute_summary(session, ui.stats, left);
     if (ui.stats.frame_ms > 0.0) {
       char frame[96];
-      std::snprintf(frame, sizeof frame, "  ·  frame %.1f ms", ui.stats.frame_ms);
-      left += frame;
+      std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);
+      left.emplace_back(frame);
     }
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(left.c_str());
-
     std::string right;
     if (!session.error().empty()) right = "cannot compute the current edit (see Heatmaps)";
     else if (!ui.autosave.last_error().empty()) right = ui.autosave.last_error();
     else if (ui.document.modified()) right = "unsaved changes (kept in the autosave)";
-    const float w = ImGui::CalcTextSize(right.c_str()).x;
-    if (!right.empty() && ImGui::GetContentRegionAvail().x > w + 20.0f) {
-      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - w);
-      const bool problem = !session.error().empty() || !ui.autosave.last_error().empty();
+    const bool problem = !session.error().empty() || !ui.autosave.last_error().empty();
+
+    // Large text (presentation mode) or a narrow window: the two sides never overlap. The
+    // frame time goes first, then the device, then the timing; a problem on the right stays.
+    const float room = ImGui::GetContentRegionAvail().x;
+    const float gap = 2.0f * ImGui::GetFontSize();
+    const auto joined = [&left](std::size_t count) {
+      std::string text;
+      for (std::size_t i = 0; i < count; ++i) text += (i == 0 ? "" : "  \u00B7  ") + left[i];
+      return text;
+    };
+    float right_w = right.empty() ? 0.0f : ImGui::CalcTextSize(right.c_str()).x;
+    if (!problem && right_w + gap > room * 0.45f) right_w = 0.0f;  // "unsaved" gives way first
+    std::size_t shown = left.size();
+    while (shown > 1 && ImGui::CalcTextSize(joined(shown).c_str()).x + gap + right_w > room) --shown;
+    const std::string left_text = joined(shown);
+    if (right_w > 0.0f && ImGui::CalcTextSize(left_text.c_str()).x + gap + right_w > room) right_w = 0.0f;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(left_text.c_str());
+    if (right_w > 0.0f) {
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right_w);
       ImGui::TextColored(problem ? ImVec4(0.7f, 0.1f, 0.1f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
                          right.c_str());
     }
