@@ -94,7 +94,7 @@ Result nudged(const Result& cpu) {
   return vulkan;
 }
 
-TEST(Layout, NoTextOverlapsOrLeavesTheImage) {
+TEST(FigureLayout, NoTextOverlapsOrLeavesTheImage) {
   const Problem problem = testing::hot_cell_problem(true);
   const Result korean = testing::compute_cpu(problem);
   const ExportSource korean_source{&korean, nullptr, nullptr, testing::caption_for(problem)};
@@ -123,7 +123,7 @@ TEST(Layout, NoTextOverlapsOrLeavesTheImage) {
   }
 }
 
-TEST(Layout, LongTitlesWrapToTheFigureInsteadOfWideningIt) {
+TEST(FigureLayout, LongTitlesWrapToTheFigureInsteadOfWideningIt) {
   const Result result = testing::synthetic_result(8, 1);
   ExportRequest plain;
   plain.title = "Short";
@@ -146,7 +146,7 @@ TEST(Layout, LongTitlesWrapToTheFigureInsteadOfWideningIt) {
 }
 
 // Wrapping measured in characters here, so the expected lines can be read off.
-TEST(Wrap, LinesBreakAtSpacesAndSubtitlesBetweenTheirParts) {
+TEST(FigureWrap, LinesBreakAtSpacesAndSubtitlesBetweenTheirParts) {
   const auto chars = [](const std::string& line) { return static_cast<double>(decode_utf8(line).size()); };
   EXPECT_EQ(wrap_text("the quick brown fox", 10, chars), (std::vector<std::string>{"the quick", "brown fox"}));
   EXPECT_EQ(wrap_text("abcdefghijkl xy", 5, chars), (std::vector<std::string>{"abcde", "fghij", "kl xy"}));
@@ -158,7 +158,7 @@ TEST(Wrap, LinesBreakAtSpacesAndSubtitlesBetweenTheirParts) {
   EXPECT_EQ(wrap_parts("a b c d e f g h · z", " · ", 7, chars), (std::vector<std::string>{"a b c d", "e f g h", "z"}));
 }
 
-TEST(Layout, EveryMatrixIsAtLeastTwoThirdsOfAnInchAndItsColorbarInProportion) {
+TEST(FigureLayout, EveryMatrixIsAtLeastTwoThirdsOfAnInchAndItsColorbarInProportion) {
   for (const int n : {1, 2, 3}) {
     const LaidOutFigure laid = lay_out_weights(testing::synthetic_result(n, 1));
     EXPECT_GE(laid.geometry.cell_px * n, min_matrix_side_px(300)) << n << " tokens";
@@ -180,7 +180,7 @@ TEST(Layout, EveryMatrixIsAtLeastTwoThirdsOfAnInchAndItsColorbarInProportion) {
   EXPECT_NO_THROW(render_export(request, source_for(result)));
 }
 
-TEST(Layout, ThinnedLabelsSayWhichTokenTheyMark) {
+TEST(FigureLayout, ThinnedLabelsSayWhichTokenTheyMark) {
   const Result result = testing::synthetic_result(600, 1);
   const LaidOutFigure laid = lay_out_weights(result);
   const int step = laid.geometry.label_step;
@@ -204,7 +204,7 @@ TEST(Layout, ThinnedLabelsSayWhichTokenTheyMark) {
             1);
 }
 
-TEST(Layout, WeightsBeyondFortyTokensUseTheWindowsLogScale) {
+TEST(FigureLayout, WeightsBeyondFortyTokensUseTheWindowsLogScale) {
   const Result forty = testing::synthetic_result(40, 1);
   const Result many = testing::synthetic_result(100, 1);
   EXPECT_FALSE(make_figure({}, source_for(forty), Quantity::Weights, {0}).log_scale);
@@ -245,7 +245,7 @@ TEST(Layout, WeightsBeyondFortyTokensUseTheWindowsLogScale) {
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& t) { return t.rfind("1 cell below 0.0001 ", 0) == 0; }));
 }
 
-TEST(Layout, ValuesBeyondTheRangeGetColorbarTriangles) {
+TEST(FigureLayout, ValuesBeyondTheRangeGetColorbarTriangles) {
   const Problem problem = testing::hot_cell_problem();
   const Result result = testing::compute_cpu(problem);
   const ExportSource source{&result, nullptr, nullptr, testing::caption_for(problem)};
@@ -275,7 +275,7 @@ TEST(Layout, ValuesBeyondTheRangeGetColorbarTriangles) {
   expect_readable(clipped, "clipped range");
 }
 
-TEST(Layout, DiffTicksAreDistinctMultiplesOfAPowerOfTen) {
+TEST(FigureLayout, DiffTicksAreDistinctMultiplesOfAPowerOfTen) {
   const Problem problem = testing::hot_cell_problem(true);
   const Result cpu = testing::compute_cpu(problem);
   const Result vulkan = nudged(cpu);
@@ -308,7 +308,7 @@ TEST(Layout, DiffTicksAreDistinctMultiplesOfAPowerOfTen) {
   EXPECT_TRUE(std::any_of(cells.begin(), cells.end(), [](const std::string& t) { return t.find("e-8") != std::string::npos; }));
 }
 
-TEST(Layout, ValuesOnThatCannotFitSaySo) {
+TEST(FigureLayout, ValuesOnThatCannotFitSaySo) {
   ExportRequest request;
   request.values = ValuesMode::On;
   const LaidOutFigure laid = lay_out_weights(testing::synthetic_result(600, 1), request);
@@ -322,7 +322,7 @@ TEST(Layout, ValuesOnThatCannotFitSaySo) {
 // Font sizes are ems, as CSS's font-size: NanumGothic's ascent + descent is about 1.15 em, so
 // the line is taller than the size (it was exactly the size, which made the SVG's text 15%
 // larger than the layout and the PNG's 9 pt labels 7.8 pt).
-TEST(Layout, TextSizesAreEmsAsInSvg) {
+TEST(FigureLayout, TextSizesAreEmsAsInSvg) {
   const Font& font = *export_fonts().regular;
   const double line = font.ascent(100.0f) + font.descent(100.0f);
   if (font.family() != "NanumGothic") GTEST_SKIP() << "NanumGothic's metrics; the font here is " << font.family();
@@ -332,7 +332,7 @@ TEST(Layout, TextSizesAreEmsAsInSvg) {
 
 // The SVG drawn by an independent renderer (librsvg, when installed) puts the title where the
 // PNG does: same font, same size, nothing clipped at the right edge.
-TEST(Layout, SvgTextRendersAtTheLaidOutSize) {
+TEST(FigureLayout, SvgTextRendersAtTheLaidOutSize) {
   const auto dir = std::filesystem::temp_directory_path() / ("attnviz-svg-size-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto [status, version] = testing::run_shell("rsvg-convert --version", dir);

@@ -11,7 +11,7 @@
 namespace attnviz::exporting {
 namespace {
 
-TEST(Ticks, TinyRangesAreMultiplesOfOnePowerOfTen) {
+TEST(FigureTicks, TinyRangesAreMultiplesOfOnePowerOfTen) {
   // The auditor's case: a diff colorbar from -6e-8 to 6e-8 whose ticks all read "0".
   const std::vector<double> ticks = nice_ticks(-6.2e-8, 6.2e-8, 5);
   ASSERT_GE(ticks.size(), 3u);
@@ -27,7 +27,7 @@ TEST(Ticks, TinyRangesAreMultiplesOfOnePowerOfTen) {
   EXPECT_EQ(texts.back(), "6");
 }
 
-TEST(Ticks, OrdinaryRangesArePlainDecimals) {
+TEST(FigureTicks, OrdinaryRangesArePlainDecimals) {
   std::string exponent = "stale";
   EXPECT_EQ(linear_tick_texts(nice_ticks(0.0, 0.131, 5), exponent),
             (std::vector<std::string>{"0.00", "0.02", "0.04", "0.06", "0.08", "0.10", "0.12"}));
@@ -39,7 +39,7 @@ TEST(Ticks, OrdinaryRangesArePlainDecimals) {
   EXPECT_EQ(exponent, "-4");
 }
 
-TEST(Ticks, LogScaleTicksAreDecades) {
+TEST(FigureTicks, LogScaleTicksAreDecades) {
   EXPECT_EQ(log_ticks(1e-4, 1.0, 5).size(), 5u);
   const std::vector<double> ticks = log_ticks(1e-4, 1.0, 5);
   for (std::size_t i = 0; i < ticks.size(); ++i) EXPECT_NEAR(ticks[i], std::pow(10.0, static_cast<double>(i) - 4.0), 1e-15);
@@ -61,12 +61,12 @@ TEST(Ticks, LogScaleTicksAreDecades) {
   EXPECT_EQ(log_ticks(0.15, 0.9, 5), (std::vector<double>{0.2, 0.5}));
 }
 
-TEST(Ticks, DecimalsTellTicksApart) {
+TEST(FigureTicks, DecimalsTellTicksApart) {
   EXPECT_EQ(tick_decimals({0.0, 5.0, 10.0}), 0);
   EXPECT_EQ(tick_decimals({0.05, 0.1}), 2);
 }
 
-TEST(CellValues, TinyValuesAreScientific) {
+TEST(FigureCellValues, TinyValuesAreScientific) {
   EXPECT_EQ(scientific_text(-5.93e-8), "-5.9e-8");
   EXPECT_EQ(scientific_text(1.2e-7), "1.2e-7");
   EXPECT_EQ(scientific_text(0.0), "0");
