@@ -20,4 +20,8 @@ Image load_png(const std::filesystem::path& path);
 // colormaps are saturated, the UI's greys, text and light blue accents mostly are not.
 int distinct_saturated_colours(const Image& image, int x0, int y0, int x1, int y1);
 
+// The longest horizontal run of saturated pixels in the region: a row of a heatmap on viridis
+// (saturated end to end), or its colorbar, as wide as its cells.
+int longest_saturated_run(const Image& image, int x0, int y0, int x1, int y1);
+
 }  // namespace attnviz::testing

@@ -93,6 +93,25 @@ TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
   }
 }
 
+// Large text in a small window: the heatmaps keep a readable size (the panel scrolls or shows
+// one step) instead of shrinking to a few dozen pixels, and nothing upsets the validation layer.
+TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
+  const fs::path png = dir_ / "small.png";
+  const CommandOutput out = run_window("--scenario preset:causal-gpt --size 1024x700 --ui-scale 1.5 --validation --screenshot '" +
+                                       png.string() + "'");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const testing::Image image = testing::load_png(png);
+  ASSERT_EQ(image.width, 1024);
+  // 18 tokens, each cell at least a readable label high (62% of 25.5 px text = 16 px): the
+  // causal weights' longest coloured row spans well over 200 px (the heatmaps were about 60).
+  EXPECT_GE(testing::longest_saturated_run(image, image.width * 45 / 100, 0, image.width, image.height), 200);
+  for (const char* extra : {"--ui-scale 2", "--size 1280x720 --ui-scale 2 --layout heatmaps", "--size 800x600"}) {
+    const CommandOutput more = run_window(std::string("--scenario preset:longformer --pin-query 9 --validation --screenshot '") +
+                                          (dir_ / "x.png").string() + "' " + extra);
+    EXPECT_EQ(more.exit_code, 0) << extra << ": " << more.err;
+  }
+}
+
 TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
   const CommandOutput out = run_window("--scenario preset:longformer --backend both --layout compare-ready "
                                        "--pin-query 3 --stats --frames 30 --validation");
@@ -106,6 +125,8 @@ TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
                                        "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
   EXPECT_EQ(out.exit_code, 3) << out.err;
   EXPECT_NE(out.err.find("mesa-vulkan-drivers"), std::string::npos) << out.err;
+  // --backend cpu does not help a window (it draws with Vulkan): no advice to try it.
+  EXPECT_EQ(out.err.find("`--backend cpu`"), std::string::npos) << out.err;
 }
 
 TEST_F(Window, BadOptionsAndScenariosExitWith2BeforeAWindowOpens) {
