@@ -216,7 +216,9 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
   space.height = height;
   space.rows = p.n();
   space.cols = p.m();
-  space.min_cell = ImGui::GetFontSize();  // every row keeps its token label
+  // Every row keeps its token label: the heatmap shrinks labels to 62% of the text before it
+  // leaves any out. All copies on one screen matter more here than full-size labels.
+  space.min_cell = std::ceil(ImGui::GetFontSize() * 0.62f);
   space.max_cell = 80.0f * s;
   space.row_label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
   space.min_slot_w = ImGui::GetFontSize() * 7.0f;

@@ -78,8 +78,30 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
   return clicked;
 }
 
-std::vector<std::string> wrap_at_spaces(const std::string& line, float width, bool hanging) {
+namespace {
+
+// "a × b" is one word to the wrapping ("(8 × 4)" never splits), spelled with '\x01' for its
+// spaces until the lines are made.
+std::string glue_products(const std::string& line) {
+  static const std::string times = " \xc3\x97 ";
+  std::string glued = line;
+  for (std::size_t at = glued.find(times); at != std::string::npos; at = glued.find(times, at + 1)) {
+    glued[at] = '\x01';
+    glued[at + times.size() - 1] = '\x01';
+  }
+  return glued;
+}
+
+std::string unglue(std::string text) {
+  std::replace(text.begin(), text.end(), '\x01', ' ');
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_at_spaces(const std::string& text, float width, bool hanging) {
   const float indent = hanging ? ImGui::GetFontSize() : 0.0f;
+  const std::string line = glue_products(text);
   std::vector<std::string> lines;
   std::string current;
   std::size_t start = 0;
@@ -89,15 +111,15 @@ std::vector<std::string> wrap_at_spaces(const std::string& line, float width, bo
     const std::string word = line.substr(start, end - start);
     const std::string candidate = current.empty() ? word : current + " " + word;
     const float limit = lines.empty() ? width : width - indent;
-    if (!current.empty() && ImGui::CalcTextSize(candidate.c_str()).x > limit) {
-      lines.push_back(current);
+    if (!current.empty() && ImGui::CalcTextSize(unglue(candidate).c_str()).x > limit) {
+      lines.push_back(unglue(current));
       current = word;
     } else {
       current = candidate;
     }
     start = end + 1;
   }
-  lines.push_back(current);
+  lines.push_back(unglue(current));
   return lines;
 }
 

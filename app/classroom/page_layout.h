@@ -84,7 +84,7 @@ PageLayout layout_page(const std::vector<MatrixBox>& boxes, const PageSpace& spa
 // The compare view's grid: `count` copies of one heatmap (their common row labels drawn once,
 // left of each grid row), in as many columns as give the largest cells: all copies on one
 // screen matter more here than numbers in the cells, which come when the cells are large
-// enough. Below the smallest readable cell (a text line per row) the grid scrolls.
+// enough. Below the smallest readable cell (min_cell: every row still labelled) it scrolls.
 struct GridSpace {
   float width = 800.0f;
   float height = 600.0f;
