@@ -15,12 +15,12 @@ XDG_CONFIG_HOME=$(mktemp -d)
 export XDG_CONFIG_HOME
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 
-shoot() {  # shoot NAME ARGS...: docs/images/classroom-NAME.png at 1600x1000
+shoot() {  # [SIZE=WxH] shoot NAME ARGS...: docs/images/classroom-NAME.png, 1600x1000 unless SIZE
   local name=$1
   shift
   local display=()
   if [ -z "${DISPLAY:-}" ]; then display=(xvfb-run -a -s "-screen 0 1920x1200x24"); fi
-  "${display[@]}" "$attnviz" "$@" --size 1600x1000 --frames 6 --screenshot "docs/images/classroom-$name.png"
+  "${display[@]}" "$attnviz" "$@" --size "${SIZE:-1600x1000}" --frames 6 --screenshot "docs/images/classroom-$name.png"
   echo "docs/images/classroom-$name.png"
 }
 
@@ -32,8 +32,10 @@ shoot step-6-softmax    --scenario preset:korean-restaurant --view step --step 6
 shoot step-9-output     --scenario preset:korean-restaurant --view step --step 9 --pin-query 2
 # The scaling lesson on a decoder with d_k = 8: entropy and max weight with and without 1/sqrt(d_k).
 shoot scaling           --scenario preset:causal-gpt --view step --step 4 --pin-query 5
-# Presentation mode (F11): large high-contrast text, heatmaps and views only.
-shoot present           --scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present
+# Presentation mode (F11) on the projectors' sizes: large high-contrast text, heatmaps and views
+# only, cells large enough for their numbers.
+SIZE=1280x720 shoot present --scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present
+SIZE=1920x1080 shoot present-compare --scenario preset:korean-restaurant --view compare --compare masks:4 --present
 # Four masks side by side on one colour scale, and MHA / GQA / MQA.
 shoot compare-masks     --scenario preset:korean-restaurant --view compare --compare masks:4
 shoot compare-kv-heads  --scenario preset:gqa --view compare --compare kv-heads:4
