@@ -39,7 +39,6 @@ PageSpace projector(float width, float height) {
   space.max_cell = 115.0f;
   space.text_pref_w = width * 0.36f;
   space.text_min_w = 17.0f * kFont;
-  space.text_max_w = 1150.0f;
   return space;
 }
 
