@@ -29,6 +29,9 @@ void title_line(const char* title, const char* formula, float width, bool formul
 // Its second line: the formula, shortened to `width` with the whole of it in a tooltip.
 void formula_line(const char* formula, float width);
 
+// The toolbar above the heatmaps (app/panels/heatmaps_toolbar.cpp).
+void draw_heatmaps_toolbar(UiContext& ui, int head_count);
+
 // Every head's weights as a thumbnail in width × height, none larger than `max_side`;
 // clicking one selects that head.
 void draw_head_grid(UiContext& ui, float width, float height, float max_side);

@@ -1,0 +1,81 @@
+// The Heatmaps panel's toolbar: the head buttons, what to show, the matrix's shape, Unpin,
+// and either the zoom (which rows and columns are shown, Show all) or the mouse hints. The
+// items wrap onto more lines in a narrow panel or with large text.
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/compute/compute_session.h"
+#include "app/heatmap/axis_math.h"
+#include "app/panels/heatmaps_parts.h"
+#include "app/ui/flow.h"
+#include "app/ui/theme.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::ui {
+
+void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
+  const float spacing = 18.0f * ui.ui_scale;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Head");
+  ImGui::SameLine();
+  if (head_count <= 16) {
+    const float button_w = ImGui::GetFrameHeight() * 1.3f;
+    for (int h = 0; h < head_count; ++h) {
+      ImGui::PushID(h);
+      if (h > 0) same_line_if_fits(button_w, 3.0f * ui.ui_scale);
+      const bool selected = h == ui.view.selected_head;
+      if (selected) ImGui::PushStyleColor(ImGuiCol_Button, accent_colour());
+      if (selected) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+      if (ImGui::Button(std::to_string(h).c_str(), ImVec2(button_w, 0))) ui.view.selected_head = h;
+      if (selected) ImGui::PopStyleColor(2);
+      ImGui::PopID();
+    }
+  } else {
+    ImGui::SetNextItemWidth(140.0f * ui.ui_scale);
+    const ReadableSliders readable;
+    ImGui::SliderInt("##head", &ui.view.selected_head, 0, head_count - 1);
+  }
+  int view = static_cast<int>(ui.view.head_view);
+  const float combo_w = 190.0f * ui.ui_scale;
+  same_line_if_fits(combo_w, spacing);
+  ImGui::SetNextItemWidth(combo_w);
+  if (ImGui::Combo("##show", &view, "Auto\0All three steps\0Raw scores\0Scaled + masked\0Weights\0")) {
+    ui.view.head_view = static_cast<HeadView>(view);
+  }
+  const Problem& problem = ui.session.problem();
+  char shape[96];
+  std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
+                problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
+  same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", shape);
+  if (ui.view.pinned_query) {
+    same_line_if_fits(ImGui::CalcTextSize("Unpin query").x + 2.0f * ImGui::GetStyle().FramePadding.x, spacing);
+    if (ImGui::SmallButton("Unpin query")) ui.view.pinned_query.reset();
+  }
+  // A zoomed view says so where it cannot be missed, and how to get everything back.
+  const std::string zoomed = heatmap::zoom_caption(ui.view.head_zoom, problem.n(), problem.m());
+  if (!zoomed.empty()) {
+    const std::string text = "Zoomed: " + zoomed;
+    const char* button = "Show all (Home)";
+    same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImVec4(0.72f, 0.33f, 0.0f, 1.0f), "%s", text.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton(button)) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
+    return;
+  }
+  const char* hint = "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
+  const float w = ImGui::CalcTextSize(hint).x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  if (used + w + 30.0f * ui.ui_scale < right) {
+    ImGui::SameLine(right - w);
+    ImGui::TextDisabled("%s", hint);
+  }
+}
+
+}  // namespace attnviz::ui
