@@ -119,7 +119,7 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
     if (mode == Mode::Rotated) {
       const std::string label = ellipsize(font, size, whole, max_length);
       const float w = text_width(font, size, label);
-      const float x = std::round(cx - size * 0.5f);
+      const float x = std::clamp(std::round(cx - size * 0.5f), left_limit, right_limit - size);
       if (highlighted) label_background(list, ImVec2(x, bottom - w), ImVec2(x + size, bottom), kHighlightColour);
       add_vertical_text(list, font, size, x, bottom, colour, label);
       return;

@@ -36,9 +36,7 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
   const bool horizontal = widest <= bar_w - 2.0f;
   const int step = horizontal ? 1 : nice_label_step(bar_w, size * 1.15f);
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
-  // Turned labels are a line of text wide: they may reach half of it past the first and last bar.
-  const float overhang = horizontal ? 0.0f : size * 0.5f;
-  list->PushClipRect(ImVec2(origin.x - overhang, top), ImVec2(origin.x + chart.width + overhang, top + chart.label_height), true);
+  list->PushClipRect(ImVec2(origin.x, top), ImVec2(origin.x + chart.width, top + chart.label_height), true);
   auto draw_one = [&](int i, ImU32 c) {
     const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
     const std::string full = step > 1 ? std::to_string(i) + " " + label_of(chart, i) : label_of(chart, i);
@@ -47,7 +45,9 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
     if (horizontal) {
       list->AddText(ImVec2(std::round(cx - w * 0.5f), top), c, text.c_str());
     } else {  // reading upwards, ending just under its bar
-      add_vertical_text(list, font, size, std::round(cx - size * 0.5f), top + w, c, text);
+      // Kept within the chart: the first and last keys' labels would stick out of the panel.
+      const float x = std::clamp(std::round(cx - size * 0.5f), origin.x, origin.x + chart.width - size);
+      add_vertical_text(list, font, size, x, top + w, c, text);
     }
   };
   for (int i = 0; i < chart.count; i += step) {
