@@ -1,6 +1,7 @@
 // The classroom views as a user opens them: attnviz --screenshot under Xvfb (xvfb-run when no
-// display is set), each picture checked for real content: the asked-for size, many distinct
-// colours (heatmaps, text), and different pictures for different views and steps.
+// display is set) with the validation layer on (any message fails the run), each picture
+// checked for real content: the asked-for size, many distinct colours (heatmaps, text),
+// different pictures for different views and steps, and heatmaps as large as a projector needs.
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -74,7 +75,7 @@ class ClassroomScreenshots : public ::testing::Test {
   Picture shoot(const std::string& name, const std::string& options, int width = kWidth, int height = kHeight) {
     const std::filesystem::path png = dir_ / (name + ".png");
     const std::string args = "--screenshot '" + png.string() + "' --size " + std::to_string(width) + "x" +
-                             std::to_string(height) + " --frames 5 " + options;
+                             std::to_string(height) + " --frames 5 --validation " + options;
     const std::string display =
         std::getenv("DISPLAY") != nullptr ? "" : "xvfb-run -a -s '-screen 0 1920x1200x24' ";
     const testing::CommandOutput run = testing::run_attnviz(args, "XDG_CONFIG_HOME='" + dir_.string() + "' " + display);
