@@ -11,7 +11,7 @@ std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int
     // Without --device, the context reads ATTNVIZ_DEVICE, then prefers a discrete GPU.
     vk::ContextOptions options;
     options.device_index = device_index;
-    return make_vulkan_backend(options);
+    return with_eigen_hint([&] { return make_vulkan_backend(options); });
   }
   throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/attention/backend.h"
+#include "core/common/error.h"
 
 namespace attnviz::cli {
 
@@ -13,5 +14,16 @@ namespace attnviz::cli {
 // device). Throws BackendUnavailable (exit 3) when Vulkan cannot run here, with what was tried
 // and how to install a driver; InputError (exit 2) for another kind or a malformed ATTNVIZ_DEVICE.
 std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int> device_index);
+
+// Runs `work`; a BackendUnavailable from it gains the command line's way out ("`--backend
+// cpu` computes with Eigen instead"), which the core cannot give (the window has none).
+template <class Work>
+auto with_eigen_hint(Work&& work) -> decltype(work()) {
+  try {
+    return work();
+  } catch (const BackendUnavailable& e) {
+    throw BackendUnavailable(std::string(e.what()) + " `--backend cpu` computes with Eigen instead.");
+  }
+}
 
 }  // namespace attnviz::cli

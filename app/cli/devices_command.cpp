@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "app/cli/args.h"
+#include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
 #include "core/common/error.h"
 #include "core/vk/devices.h"
@@ -33,7 +34,7 @@ int run_devices_command(const Args& args, std::ostream& out, std::ostream& err) 
   const bool from_environment = !requested;
   if (from_environment) requested = vk::device_index_from_environment();
 
-  const std::vector<vk::DeviceInfo> devices = vk::list_devices();
+  const std::vector<vk::DeviceInfo> devices = with_eigen_hint([] { return vk::list_devices(); });
   const vk::DeviceChoice choice = vk::choose_device(devices, requested, from_environment ? "<environment>" : "<command line>",
                                                     from_environment ? "ATTNVIZ_DEVICE" : "--device");
   out << "Vulkan devices (" << devices.size() << " found):\n";

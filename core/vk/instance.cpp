@@ -133,7 +133,7 @@ bool validation_requested_by_environment() {
 
 std::string driver_install_advice() {
   return "To compute without a GPU, install Mesa's CPU driver (lavapipe): sudo apt-get install mesa-vulkan-drivers; "
-         "for a GPU, install its vendor's Vulkan driver. `--backend cpu` computes with Eigen instead.";
+         "for a GPU, install its vendor's Vulkan driver.";
 }
 
 std::string driver_environment_summary() {
