@@ -1,4 +1,4 @@
-// The nine step pages. Formulas use the notation of ../shared/DESIGN.md; every number a page
+// The nine step pages. Formulas use the notation of core/model/scenario-format.md; every number a page
 // writes comes from the Result, the StepModel's projections or the QueryTrace.
 
 #include "core/lesson/step_pages.h"
@@ -12,7 +12,8 @@ namespace {
 
 std::vector<std::string> dimension_labels(int count) {
   std::vector<std::string> labels;
-  for (int d = 1; d <= count; ++d) labels.push_back("d" + std::to_string(d));
+  // Counted from 0, like tokens, heads and every other axis in attnviz.
+  for (int d = 0; d < count; ++d) labels.push_back("d" + std::to_string(d));
   return labels;
 }
 

@@ -32,7 +32,7 @@ struct ShownMatrix {
   // Shared so that pages can borrow the Result's matrices without copying them (non-owning
   // aliases, valid while the StepModel's Result lives) and own the ones they compute.
   std::shared_ptr<const Matrix> values;
-  std::vector<std::string> row_labels;  // tokens, or "d1", "d2", ...
+  std::vector<std::string> row_labels;  // tokens, or "d0", "d1", ...
   std::vector<std::string> col_labels;
   // Rows are the query tokens (the view outlines the followed query's row, whichever it is
   // when drawn: pages are cached while the followed query changes); columns are the keys.
