@@ -55,14 +55,13 @@ struct ValueSpan {
   [[nodiscard]] bool empty() const { return !(max >= min); }
 };
 
-// The values a figure shows in colour: finite, and not hidden by the mask.
+// The span of the values a figure shows in colour.
 ValueSpan shown_values(const HeatmapFigure& figure) {
   ValueSpan span;
   for (const FigurePanel& panel : figure.panels) {
     for (std::size_t i = 0; i < panel.values.data.size(); ++i) {
+      if (!shown_in_colour(figure, panel, i)) continue;
       const float value = panel.values.data[i];
-      const bool hidden = !panel.masked.empty() && panel.masked[i] != 0 && figure.masked_style == MaskedCellStyle::Replace;
-      if (!std::isfinite(value) || hidden) continue;
       span.min = std::min(span.min, static_cast<double>(value));
       span.max = std::max(span.max, static_cast<double>(value));
       span.max_abs = std::max(span.max_abs, std::abs(static_cast<double>(value)));

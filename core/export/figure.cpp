@@ -217,6 +217,11 @@ class FigureBuilder {
 
 }  // namespace
 
+bool shown_in_colour(const HeatmapFigure& figure, const FigurePanel& panel, std::size_t index) {
+  const bool hidden = !panel.masked.empty() && panel.masked[index] != 0 && figure.masked_style == MaskedCellStyle::Replace;
+  return std::isfinite(panel.values.data[index]) && !hidden;
+}
+
 LaidOutFigure lay_out(const HeatmapFigure& figure, const FontPair& fonts) {
   return FigureBuilder(figure, fonts).build();
 }

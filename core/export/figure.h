@@ -4,6 +4,7 @@
 // ticks, masked cells hatched and named in a legend, values in the cells when they fit.
 // lay_out() turns it into a Scene (pixels) sized from the dpi.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,6 +59,10 @@ struct HeatmapFigure {
   std::optional<int> cell_px;  // default: from the token count and dpi
   int dpi = 300;
 };
+
+// Whether a cell is coloured by its value: finite, and not hidden by the mask (the Replace style
+// hides masked values). The automatic range and the colorbar's end triangles count these alike.
+bool shown_in_colour(const HeatmapFigure& figure, const FigurePanel& panel, std::size_t index);
 
 struct PanelGeometry {
   int matrix_x = 0;

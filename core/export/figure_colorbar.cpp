@@ -66,9 +66,8 @@ RangeOverflow find_values_beyond_range(const HeatmapFigure& figure) {
   int above = 0;
   for (const FigurePanel& panel : figure.panels) {
     for (std::size_t i = 0; i < panel.values.data.size(); ++i) {
+      if (!shown_in_colour(figure, panel, i)) continue;
       const float value = panel.values.data[i];
-      const bool hidden = !panel.masked.empty() && panel.masked[i] != 0 && figure.masked_style == MaskedCellStyle::Replace;
-      if (hidden || !std::isfinite(value)) continue;
       if (value < figure.range_low || (figure.log_scale && value <= 0.0f)) ++below;
       if (value > figure.range_high) ++above;
     }
