@@ -298,7 +298,6 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   // The cells' tops line up across a grid row, whatever each title's height.
   ImGui::SetCursorPos(ImVec2(x, std::max(cells_y, ImGui::GetCursorPosY())));
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
-  wheel_scrolls_page();
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),

@@ -250,7 +250,6 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.highlight_column = false;
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##cross-weights", spec);
-  wheel_scrolls_page();
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && values != nullptr)
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),

@@ -35,12 +35,6 @@ void same_line_if_fits(float width, float right) {
   if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
 }
 
-void wheel_scrolls_page() {
-  const float wheel = ImGui::GetIO().MouseWheel;
-  if (wheel == 0.0f || !ImGui::IsItemHovered()) return;
-  ImGui::SetScrollY(ImGui::GetScrollY() - wheel * 5.0f * ImGui::GetTextLineHeightWithSpacing());
-}
-
 float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f; }
 
 bool pill(const char* label, bool selected, float min_width) {

@@ -25,9 +25,6 @@ float heading_height(const std::string& text, float width);
 // coordinates, e.g. the content region's right edge): toolbars wrap instead of running off
 // a projector's screen.
 void same_line_if_fits(float width, float right);
-// Call right after drawing a heatmap that does not zoom: the wheel over it scrolls the page
-// (the widget claims the wheel for zooming, also when it has no zoom to change).
-void wheel_scrolls_page();
 
 // The width of a pill() or ImGui::Button with this label.
 float button_width(const char* label);

@@ -515,7 +515,6 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   const std::string id = "##step-matrix" + std::to_string(i);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
-  wheel_scrolls_page();
   const ImVec2 cells(origin.x + row_label_w, origin.y + spec.col_label_height);
   ImDrawList* list = ImGui::GetWindowDrawList();
   for (std::size_t g = 1; g < m.column_groups.size(); ++g) {  // where each head's columns start

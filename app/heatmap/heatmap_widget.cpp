@@ -60,20 +60,23 @@ bool handle_zoom(const HeatmapSpec& spec, Shape shape, const CellGeometry& g, bo
 
 }  // namespace
 
+HeatmapItem heatmap_item(const HeatmapSpec& spec, float width, float height) {
+  ImGui::InvisibleButton("##heatmap", ImVec2(width, height));
+  // The wheel zooms a zoomable heatmap, and must not scroll the window too.
+  if (spec.zoom != nullptr) ImGui::SetItemUsingMouseWheel();
+  return {ImGui::IsItemHovered(), ImGui::IsItemActive(), ImGui::IsItemDeactivated()};
+}
+
 HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   HeatmapHover hover;
   const Shape shape = shape_of(spec.source);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 total(std::max(spec.row_label_width + spec.cells_width, 1.0f),
-                     std::max(spec.col_label_height + spec.cells_height, 1.0f));
   ImGui::PushID(id);
-  ImGui::InvisibleButton("##heatmap", total);
-  // The wheel zooms a zoomable heatmap (and must not scroll the window too); over any other
-  // (the Mask panel's, thumbnails) it scrolls the window as everywhere else.
-  if (spec.zoom != nullptr) ImGui::SetItemUsingMouseWheel();
-  const bool item_hovered = ImGui::IsItemHovered();
-  const bool active = ImGui::IsItemActive();
-  const bool released = ImGui::IsItemDeactivated();
+  const HeatmapItem item = heatmap_item(spec, std::max(spec.row_label_width + spec.cells_width, 1.0f),
+                                        std::max(spec.col_label_height + spec.cells_height, 1.0f));
+  const bool item_hovered = item.hovered;
+  const bool active = item.active;
+  const bool released = item.released;
   ImGui::PopID();
   if (shape.rows <= 0 || shape.cols <= 0) return hover;
 

@@ -63,6 +63,17 @@ struct HeatmapHover {
   bool zoomed = false;   // zoomed or panned this frame
 };
 
+// The widget's mouse target: an invisible button of `size` at the cursor. It claims the mouse
+// wheel only when the heatmap zooms (spec.zoom); over any other heatmap (the Mask panel's,
+// thumbnails, the classroom's pages) the wheel scrolls the window it is in, as everywhere else.
+// Apart from the widget so that tests can check it without a GPU.
+struct HeatmapItem {
+  bool hovered = false;
+  bool active = false;    // held down (dragging)
+  bool released = false;  // let go this frame
+};
+HeatmapItem heatmap_item(const HeatmapSpec& spec, float width, float height);
+
 class HeatmapWidget {
  public:
   explicit HeatmapWidget(HeatmapRenderer& renderer) : renderer_(&renderer) {}
