@@ -142,8 +142,9 @@ std::optional<exporting::CellWindow> shown_window(Quantity quantity, const Shown
   const ui::ViewState& view = shown.view;
   const int rows = shown.problem.n();
   const int cols = shown.problem.m();
-  if (!(view.head_zoom.rows > 0.0f) || !(view.head_zoom.cols > 0.0f) || rows <= 0 || cols <= 0) return std::nullopt;
-  // The widget clamps the shared zoom the same way before drawing it.
+  // The zoom is kept per axis: an axis with a count of 0 shows all of it, the other may still
+  // be zoomed (rows only, columns only). The widget clamps it the same way before drawing.
+  if (rows <= 0 || cols <= 0 || !heatmap::is_zoomed(view.head_zoom, rows, cols)) return std::nullopt;
   const heatmap::CellWindow w = heatmap::clamp_window(view.head_zoom, rows, cols);
   // A cell counts when any of it shows; 1e-3 keeps float noise from adding a sliver.
   constexpr float kSliver = 1e-3f;

@@ -53,8 +53,8 @@ struct ViewState {
   HeadView head_view = HeadView::Auto;
   bool show_numbers = true;  // values in the cells (up to 24 × 24 visible cells)
 
-  // Zoom and pan of the selected head's heatmaps (shared, so rows stay aligned); rows = 0
-  // means "everything".
+  // Zoom and pan of the selected head's heatmaps (shared, so rows stay aligned); an axis whose
+  // count is 0 shows all of it (axis_math.h: kept_window), so rows and columns zoom apart.
   heatmap::CellWindow head_zoom{0.0f, 0.0f, 0.0f, 0.0f};
 
   compute::BackendMode backend = compute::BackendMode::Vulkan;  // requested; the session follows

@@ -180,6 +180,47 @@ TEST(ExportPlan, AZoomReachingTheEndOrCoveringEverything) {
   EXPECT_EQ(window->col_end, CellWindow::kToEnd);
 }
 
+// The zoom is kept per axis (axis_math.h: kept_window): zooming into a few rows of a short
+// sentence leaves the columns as "all of them" (count 0). Exporting that view exports exactly
+// those rows, every column (it used to export the whole matrix: a 0 axis read as no zoom).
+TEST(ExportPlan, ARowOnlyZoomExportsExactlyThoseRows) {
+  Fixture f;  // 10 × 12, head 0 weights 0.05 except (1, 1) = 0.7
+  f.view.head_zoom = {1.0f, 0.0f, 4.0f, 0.0f};  // rows 1–4, all columns
+  const std::optional<CellWindow> window = shown_window(Quantity::Weights, f.shown());
+  ASSERT_TRUE(window.has_value());
+  EXPECT_EQ(window->row_begin, 1);
+  EXPECT_EQ(window->row_end, 5);
+  EXPECT_EQ(window->col_begin, 0);
+  EXPECT_EQ(window->col_end, CellWindow::kToEnd);
+  const ExportRequest request = only_request(choices_for_heatmap(Quantity::Weights, f.shown()), f.shown());
+  ASSERT_TRUE(request.window.has_value());
+  EXPECT_EQ(request.window->row_begin, 1);
+  EXPECT_EQ(request.window->row_end, 5);
+
+  exporting::ExportSource source;
+  source.result = &f.result;
+  std::string row;  // twelve columns of 0.05
+  for (int j = 0; j < 12; ++j) row += ",0.05";
+  row += "\r\n";
+  EXPECT_EQ(csv_as_shown(Quantity::Weights, f.shown(), source),
+            "query \\ key,k0,k1,k2,k3,k4,k5,k6,k7,k8,k9,k10,k11\r\n"
+            "q1,0.05,0.7,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05\r\n"
+            "q2" + row + "q3" + row + "q4" + row);
+}
+
+TEST(ExportPlan, AColumnOnlyZoomExportsThoseColumnsOfEveryRow) {
+  Fixture f;  // 10 × 12
+  f.view.head_zoom = {0.0f, 8.0f, 0.0f, 4.0f};  // all rows, columns 8–11
+  const std::optional<CellWindow> window = shown_window(Quantity::Scores, f.shown());
+  ASSERT_TRUE(window.has_value());
+  EXPECT_EQ(window->row_begin, 0);
+  EXPECT_EQ(window->row_end, CellWindow::kToEnd);
+  EXPECT_EQ(window->col_begin, 8);
+  EXPECT_EQ(window->col_end, CellWindow::kToEnd);
+  // The context's columns are d_v dimensions: with only the key columns zoomed it is whole.
+  EXPECT_FALSE(shown_window(Quantity::Context, f.shown()).has_value());
+}
+
 TEST(ExportPlan, TheWholeMatrixWhenAskedDespiteTheZoom) {
   Fixture f;
   f.view.head_zoom = {2.0f, 3.0f, 4.0f, 4.0f};
