@@ -3,6 +3,7 @@
 // its formula and a row of three heatmaps does not read as a toolbar.
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "app/compute/compute_session.h"
@@ -48,6 +50,26 @@ void draw_export_icon(ImVec2 at, float side, bool hovered, float scale) {
 
 }  // namespace
 
+std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end, float visible_right,
+                                                     float side, float spacing) {
+  // Right-aligned with the cells, or just after a long title (large text), reaching at most
+  // one spacing past the cells as the titles do. A title longer still (a narrow heatmap): no
+  // button rather than one over the title; Ctrl+C and Export all still reach the matrix.
+  ExportButtonPlace place;
+  place.left = std::max(cells_end - side, title_right + 0.5f * spacing);
+  if (cells_end <= visible_right) {
+    if (place.left + side > cells_end + spacing) return std::nullopt;
+    return place;
+  }
+  // A heatmap scrolled partly out of view (or wider than its panel): the button moves into
+  // the visible part, over the end of a title the window's edge cuts anyway, so that it shows
+  // as long as the title does.
+  place.left = std::min(place.left, visible_right - side);
+  place.over_title = title_right + 0.5f * spacing > place.left;
+  if (place.left < title_left) return std::nullopt;  // the title is out of view too
+  return place;
+}
+
 // The panel's title lines reach 8 px (scaled) past the cells; two item spacings keep a formula
 // clear of the button even then.
 float export_button_room() { return icon_side() + 2.0f * ImGui::GetStyle().ItemSpacing.x; }
@@ -60,16 +82,18 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
   const ImVec2 saved = ImGui::GetCursorPos();
   const float to_screen = ImGui::GetCursorScreenPos().x - saved.x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // Right-aligned with the cells, or just after a long title (large text), reaching at most
-  // one spacing past the cells as the titles do. A title longer still (a narrow heatmap): no
-  // button rather than one over the title; Ctrl+C and Export all still reach the matrix.
-  const float left = std::max(to_screen + line_end - side, title_max.x + 0.5f * spacing);
-  const float right_limit = std::min(to_screen + line_end + spacing, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
-  if (left + side > right_limit) return;
+  const std::optional<ExportButtonPlace> place =
+      place_export_button(title_min.x, title_max.x, to_screen + line_end, ImGui::GetCurrentWindow()->InnerClipRect.Max.x, side, spacing);
+  if (!place) return;
+  const float left = place->left;
   ImGui::SetCursorScreenPos(ImVec2(left, title_min.y + std::max((title_max.y - title_min.y - side) * 0.5f, 0.0f)));
   ImGui::PushID(exporting::quantity_name(quantity));
   const bool clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
   const bool hovered = ImGui::IsItemHovered();
+  if (place->over_title) {  // the glyph on a plain background, not tangled with the title's letters
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(left - 0.5f * spacing, title_min.y), ImVec2(left + side, title_max.y),
+                                              ImGui::GetColorU32(ImGuiCol_WindowBg));
+  }
   draw_export_icon(ImGui::GetItemRectMin(), side, hovered, ui.ui_scale);
   if (hovered) {
     ImGui::SetTooltip("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",

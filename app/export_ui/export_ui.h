@@ -12,6 +12,8 @@
 //   export_ui::heatmap_hover_actions(ui, Quantity::Weights, hover.hovered);
 // and in a menu's update(): export_ui::update(ui).
 
+#include <optional>
+
 #include "app/export_ui/export_plan.h"
 #include "app/panels/panel.h"
 
@@ -26,6 +28,16 @@ float export_button_room();
 // (Export…, Copy as CSV, Export all…). Not drawn when the title reaches that far (a heatmap
 // narrower than its title). Leaves the cursor where it was.
 void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end);
+
+// Where heatmap_export_button puts the button (screen x of its left edge), from the title's
+// extent, the cells' right end and the window's visible right edge; nullopt: not drawn.
+// Pure, for tests.
+struct ExportButtonPlace {
+  float left = 0.0f;
+  bool over_title = false;  // over the end of a title the window's edge cuts off
+};
+std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end, float visible_right,
+                                                     float side, float spacing);
 
 // After a heatmap was drawn: while the mouse is over its cells, Ctrl+C copies its matrix as CSV
 // (and the tooltip says so).
