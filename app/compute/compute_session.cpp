@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <utility>
 
 #include "app/state/document.h"
 #include "core/common/error.h"
@@ -24,6 +25,21 @@ const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
     case HeadMatrix::Context: break;
   }
   return head.context;
+}
+
+// The smallest problem that runs every kernel the window's recomputes use: projections,
+// scores, softmax, context (with a key/value head shared by two heads) and W_O.
+Problem warm_up_problem() {
+  Scenario s;
+  s.sentence = "warm up";
+  s.d_model = 4;
+  s.num_heads = 2;
+  s.num_kv_heads = 1;
+  s.d_k = 2;
+  s.d_v = 2;
+  s.generate_wo = true;
+  s.mask.causal = true;
+  return build_problem(s, "<warm-up>");
 }
 
 }  // namespace
@@ -68,6 +84,31 @@ std::string ComputeSession::vulkan_device_name() const {
 }
 
 std::uint64_t ComputeSession::device_allocations() const { return vulkan_ ? vulkan_->allocation_count() : 0; }
+
+void ComputeSession::warm_up() {
+  const Problem problem = warm_up_problem();
+  if (vulkan_ && !vulkan_warm_) {
+    try {
+      // As in run_vulkan: frames in flight may read the buffers a run reallocates.
+      vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
+      const auto start = Clock::now();
+      vulkan_->run(problem);
+      vulkan_warm_up_ms_ = milliseconds_since(start);
+      vulkan_warm_ = true;
+    } catch (const std::exception&) {  // left cold: the first recompute reports the error
+    }
+  }
+  if (!cpu_warm_) {
+    try {
+      Result scratch;
+      const auto start = Clock::now();
+      cpu_->compute_into(problem, {}, scratch);
+      cpu_warm_up_ms_ = milliseconds_since(start);
+      cpu_warm_ = true;
+    } catch (const std::exception&) {
+    }
+  }
+}
 
 bool ComputeSession::update(const app::Document& document) {
   if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
@@ -122,6 +163,7 @@ void ComputeSession::run_vulkan(const Problem& problem) {
     vulkan_status_.wall_ms = milliseconds_since(start);
     vulkan_status_.timing = vulkan_->last_timing();
     vulkan_status_.ran = true;
+    vulkan_status_.includes_start_up = !std::exchange(vulkan_warm_, true);
     vulkan_ran_ = true;
     device_view_ = vulkan_->device_results();
   } catch (const std::exception& e) {
@@ -136,6 +178,7 @@ void ComputeSession::run_cpu(const Problem& problem) {
     cpu_status_.wall_ms = milliseconds_since(start);
     cpu_status_.timing = cpu_result_.timing;
     cpu_status_.ran = true;
+    cpu_status_.includes_start_up = !std::exchange(cpu_warm_, true);
     cpu_ran_ = true;
   } catch (const std::exception& e) {
     cpu_status_.error = e.what();

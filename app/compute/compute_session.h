@@ -46,6 +46,8 @@ struct BackendStatus {
   double wall_ms = 0.0;      // the last recompute, measured around the call
   Timing timing;             // as the backend reports it (GPU timestamps for Vulkan)
   std::string error;         // why it could not run ("" when fine)
+  // The backend's first run with no warm_up() before it: its time includes start-up.
+  bool includes_start_up = false;
 };
 
 class ComputeSession {
@@ -55,6 +57,18 @@ class ComputeSession {
   ~ComputeSession();
   ComputeSession(const ComputeSession&) = delete;
   ComputeSession& operator=(const ComputeSession&) = delete;
+
+  // Runs both backends once on a tiny problem, so that their start-up is over before the
+  // first recompute the window shows (on lavapipe the first dispatch JIT-compiles the compute
+  // shaders: 20-80 ms against 1-3 ms for the runs after it; Eigen starts its threads):
+  // recompute times then compare like with like. (Lavapipe still compiles a variant for some
+  // new problem shapes, a few ms once per shape: a cost of the edit, not of start-up.)
+  // Leaves no result and changes nothing shown; a backend that fails here is left cold (its
+  // first update says why, as before).
+  void warm_up();
+  // How long warm_up() took per backend (0 when it has not run or failed).
+  [[nodiscard]] double vulkan_warm_up_ms() const { return vulkan_warm_up_ms_; }
+  [[nodiscard]] double cpu_warm_up_ms() const { return cpu_warm_up_ms_; }
 
   // Recomputes when the document's revision or the mode changed; true when it did.
   bool update(const app::Document& document);
@@ -123,6 +137,11 @@ class ComputeSession {
   mutable std::optional<std::vector<MatrixDifference>> differences_;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;
+  // Whether a backend has run (warm-up included): its next run no longer includes start-up.
+  bool vulkan_warm_ = false;
+  bool cpu_warm_ = false;
+  double vulkan_warm_up_ms_ = 0.0;
+  double cpu_warm_up_ms_ = 0.0;
 };
 
 }  // namespace attnviz::compute

@@ -178,6 +178,9 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
+  // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
+  // frame rather than inside the first recompute, so the Backend panel's times compare.
+  session_->warm_up();
   if (imgui_.fonts().hangul_file.empty()) {
     notices_.post(ui::NoticeLevel::Warning,
                   "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
@@ -224,8 +227,6 @@ void GuiApp::prepare_frame() {
     quiet_frames_ = 0;
     stats_.recompute_ms = ms_between(compute_start, Clock::now());
     times_.add_recompute(stats_.recompute_ms);
-    if (session_->vulkan_status().ran) ++stats_.vulkan_runs;
-    if (session_->cpu_status().ran) ++stats_.cpu_runs;
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);

@@ -34,7 +34,8 @@ const char* matrix_name(HeadMatrix which) {
   return "?";
 }
 
-void status_row(const char* name, const BackendStatus& status, int runs) {
+// `warm_up_ms`: the start-up the session's warm-up took off this backend's first recompute.
+void status_row(const char* name, const BackendStatus& status, double warm_up_ms) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
@@ -45,11 +46,18 @@ void status_row(const char* name, const BackendStatus& status, int runs) {
     ImGui::TextDisabled("off");
   } else if (status.ran) {
     ImGui::Text("%.2f ms", status.wall_ms);
-    if (runs == 1) ImGui::TextDisabled("first run, includes start-up");
-    if (ImGui::IsItemHovered() && !status.timing.stages_ms.empty()) {
+    const bool hovered = ImGui::IsItemHovered();
+    // Only when the warm-up failed (then it says why at the first recompute).
+    if (status.includes_start_up) ImGui::TextDisabled("first run, includes start-up");
+    if (hovered) {
       ImGui::BeginTooltip();
-      ImGui::Text("as the backend measured it: %.3f ms", status.timing.total_ms);
-      for (const auto& [stage, ms] : status.timing.stages_ms) ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);
+      if (!status.timing.stages_ms.empty()) {
+        ImGui::Text("as the backend measured it: %.3f ms", status.timing.total_ms);
+        for (const auto& [stage, ms] : status.timing.stages_ms) ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);
+      }
+      if (warm_up_ms > 0.0) {
+        ImGui::TextDisabled("start-up (compiling shaders, starting threads): %.1f ms, before the first frame", warm_up_ms);
+      }
       ImGui::EndTooltip();
     }
   } else {
@@ -101,8 +109,8 @@ void BackendPanel::draw_statuses(const UiContext& ui) {
     ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("last recompute", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
-    status_row("Vulkan", session.vulkan_status(), ui.stats.vulkan_runs);
-    status_row("Eigen", session.cpu_status(), ui.stats.cpu_runs);
+    status_row("Vulkan", session.vulkan_status(), session.vulkan_warm_up_ms());
+    status_row("Eigen", session.cpu_status(), session.cpu_warm_up_ms());
     ImGui::EndTable();
   }
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {

@@ -43,14 +43,11 @@ struct FrameStats {
   double frame_ms = 0.0;      // time between frames, smoothed
   double ui_ms = 0.0;         // building the UI (panels), smoothed
   double recompute_ms = 0.0;  // the last recompute (all backends, wall clock)
-  // Recomputes each backend ran so far: its first includes start-up (Vulkan builds its
-  // pipelines, Eigen starts its threads), which the timings must say.
-  int vulkan_runs = 0;
-  int cpu_runs = 0;
 };
 
-// "", or a note for a backend timing that includes start-up (its first run).
-inline const char* start_up_note(int runs) { return runs == 1 ? " (first run, includes start-up)" : ""; }
+// "", or a note for a backend timing that includes start-up (BackendStatus::includes_start_up:
+// only when the session's warm-up could not run that backend).
+inline const char* start_up_note(bool includes_start_up) { return includes_start_up ? " (first run, includes start-up)" : ""; }
 
 // Everything a panel may use while drawing. Valid only during Panel::draw / Menu::draw_items.
 struct UiContext {

@@ -16,17 +16,17 @@ namespace {
 
 // What computed and how long it took ("Vulkan: recompute 49.0 ms"), and on what device
 // ("llvmpipe (LLVM 15.0.6, 256 bits)"): two parts, so a narrow bar can leave the device out.
-void compute_summary(const compute::ComputeSession& session, const FrameStats& stats, std::vector<std::string>& parts) {
+void compute_summary(const compute::ComputeSession& session, std::vector<std::string>& parts) {
   char text[320];
   const compute::BackendStatus& vulkan = session.vulkan_status();
   const compute::BackendStatus& cpu = session.cpu_status();
   if (vulkan.ran && cpu.ran) {
     std::snprintf(text, sizeof text, "recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s", vulkan.wall_ms,
-                  start_up_note(stats.vulkan_runs), cpu.wall_ms, start_up_note(stats.cpu_runs));
+                  start_up_note(vulkan.includes_start_up), cpu.wall_ms, start_up_note(cpu.includes_start_up));
   } else if (vulkan.ran) {
-    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, start_up_note(stats.vulkan_runs));
+    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, start_up_note(vulkan.includes_start_up));
   } else if (cpu.ran) {
-    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, start_up_note(stats.cpu_runs));
+    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, start_up_note(cpu.includes_start_up));
   } else {
     std::snprintf(text, sizeof text, "not computed");
   }
@@ -56,7 +56,7 @@ void draw_status_bar(UiContext& ui, float x, float y, float width, float height)
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }
-    compute_summary(session, ui.stats, left);
+    compute_summary(session, left);
     if (ui.stats.frame_ms > 0.0) {
       char frame[96];
       std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);
