@@ -32,8 +32,9 @@ shoot step-6-softmax    --scenario preset:korean-restaurant --view step --step 6
 shoot step-9-output     --scenario preset:korean-restaurant --view step --step 9 --pin-query 2
 # The scaling lesson on a decoder with d_k = 8: entropy and max weight with and without 1/sqrt(d_k).
 shoot scaling           --scenario preset:causal-gpt --view step --step 4 --pin-query 5
-# Presentation mode (F11) on the projectors' sizes: large high-contrast text, heatmaps and views
-# only, cells large enough for their numbers.
+# Presentation mode (F11) on the projectors' sizes: large high-contrast text, the view alone (no
+# menu bar, tabs or status bar), cells large enough for their numbers. Screenshots leave out the
+# corner overlay a teacher sees for a few seconds after F11: they show what the audience sees.
 SIZE=1280x720 shoot present --scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present
 SIZE=1920x1080 shoot present-compare --scenario preset:korean-restaurant --view compare --compare masks:4 --present
 # Four masks side by side on one colour scale, and MHA / GQA / MQA.

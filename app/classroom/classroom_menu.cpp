@@ -99,6 +99,8 @@ class ClassroomMenu final : public ui::Menu {
     draw_help(state);
   }
 
+  void draw_overlay(ui::UiContext& ui) override { draw_presentation_overlay(ui); }
+
  private:
   // A scenario that gains a source (the cross-attention preset, or the Source panel) shows
   // the Cross-attention view, unless the command line asked for a view.

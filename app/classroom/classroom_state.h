@@ -32,6 +32,10 @@ struct ClassroomState {
   float presentation_text_scale = 1.6f;  // 1×–3×
   ui::LayoutMode layout_before = ui::LayoutMode::Full;
   float text_scale_before = 1.0f;
+  double presenting_since = 0.0;  // ImGui::GetTime() when presentation mode began
+  // Transient hints (the presentation overlay that shows for a few seconds after F11). Off in
+  // screenshot and measuring runs: their pictures are what the audience sees after that.
+  bool hints = true;
 
   bool help_open = false;
 

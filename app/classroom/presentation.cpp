@@ -6,9 +6,11 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <string>
 
 #include "app/classroom/classroom.h"
 #include "app/classroom/classroom_state.h"
+#include "app/classroom/draw_helpers.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
@@ -30,6 +32,18 @@ WindowedPlacement g_windowed;
 // move a focus rectangle around at the same time.
 bool g_nav_was_enabled = false;
 
+// The overlay's size when it was last drawn: the corner that brings it back is where it shows.
+ImVec2 g_overlay_size(0.0f, 0.0f);
+
+// Whether the mouse is in the top-right corner the overlay occupies (or a little beside it).
+bool mouse_in_corner(ImVec2 corner, float reach) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!ImGui::IsMousePosValid()) return false;  // outside the window, or ignored (screenshots)
+  const float font = ImGui::GetFontSize();
+  const ImVec2 size = g_overlay_size.x > 0.0f ? g_overlay_size : ImVec2(font * 24.0f, font * 3.0f);
+  return io.MousePos.x >= corner.x - size.x - reach && io.MousePos.y <= corner.y + size.y + reach;
+}
+
 }  // namespace
 
 void enter_presentation(ui::UiContext& ui) {
@@ -38,7 +52,9 @@ void enter_presentation(ui::UiContext& ui) {
   state.presenting = true;
   state.layout_before = ui.view.layout;
   state.text_scale_before = ui.view.text_scale;
+  state.presenting_since = ImGui::GetTime();
   ui.view.layout = ui::LayoutMode::Heatmaps;
+  ui.view.presenting = true;
   ui.view.text_scale = std::clamp(state.presentation_text_scale, 1.0f, 3.0f);
   state.fullscreen = true;
   ImGuiIO& io = ImGui::GetIO();
@@ -52,6 +68,7 @@ void leave_presentation(ui::UiContext& ui) {
   state.presenting = false;
   state.presentation_text_scale = ui.view.text_scale;
   ui.view.layout = state.layout_before;
+  ui.view.presenting = false;
   ui.view.text_scale = state.text_scale_before;
   state.fullscreen = false;
   if (g_nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -87,6 +104,41 @@ void apply_presentation_colours() {
   c[ImGuiCol_Header] = rgb(0xdde2e8);
   style.FrameBorderSize = 1.0f;
   style.WindowBorderSize = 0.0f;
+}
+
+bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner) {
+  return mouse_in_corner || (hints && seconds_presenting >= 0.0 && seconds_presenting < kOverlaySeconds);
+}
+
+void draw_presentation_overlay(ui::UiContext& ui) {
+  ClassroomState& state = classroom_state();
+  if (!state.presenting) return;
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float margin = 8.0f * ui.ui_scale;
+  const ImVec2 corner(viewport->WorkPos.x + viewport->WorkSize.x - margin, viewport->WorkPos.y + margin);
+  if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints, mouse_in_corner(corner, 3.0f * margin))) return;
+
+  ImGui::SetNextWindowPos(corner, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowBgAlpha(1.0f);  // nothing of the page shows through
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 1.0f);
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                      ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+  if (ImGui::Begin("##presentation-overlay", nullptr, kFlags)) {
+    ImGui::SetWindowFontScale(0.75f);  // for the teacher, not the back row
+    for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross}) {
+      const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + tab_title(view);
+      if (view != MainView::Heatmaps) ImGui::SameLine();
+      if (pill(label.c_str(), state.shown == view)) state.select_tab = view;
+    }
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3.0f);
+    const bool leave = ImGui::Button("Leave  (Esc)");
+    ImGui::TextDisabled("F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
+    g_overlay_size = ImGui::GetWindowSize();
+    if (leave) leave_presentation(ui);
+  }
+  ImGui::End();
+  ImGui::PopStyleVar();
 }
 
 void apply_window_requests(GLFWwindow* window, bool allow_resize) {

@@ -1,7 +1,13 @@
 #pragma once
 // Presentation mode: the window goes full screen, text grows (1×–3×), the colours switch to a
 // high-contrast light theme that survives a washed-out projector, and only the main area's
-// views stay (LayoutMode::Heatmaps). Leaving restores the layout, text size and theme.
+// current view stays (LayoutMode::Heatmaps, and ViewState::presenting: no menu bar, tab bar or
+// status bar). Leaving restores the layout, text size and theme.
+//
+// The way around without chrome: keys 1-4, Esc / F11, F1; and for the mouse, a small overlay
+// in the top-right corner with the views and "Leave", shown for a few seconds after entering
+// and whenever the mouse goes to that corner (not whenever it moves: a teacher pointing at a
+// cell should not make it flicker in front of the class).
 
 #include "app/panels/panel.h"
 
@@ -13,6 +19,15 @@ void toggle_presentation(ui::UiContext& ui);
 
 // Every frame while presenting (after the theme was applied): the high-contrast colours.
 void apply_presentation_colours();
+
+// How long the overlay shows after entering presentation mode.
+inline constexpr double kOverlaySeconds = 4.0;
+// Whether the overlay shows: for kOverlaySeconds after entering (when hints are on), and while
+// the mouse is in the top-right corner (where it is, or would be).
+bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner);
+
+// Every frame after the areas (on top of them): the overlay, when overlay_shown().
+void draw_presentation_overlay(ui::UiContext& ui);
 
 // apply_window_requests (classroom.h) carries out the full-screen requests.
 

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "app/classroom/classroom.h"
+#include "app/classroom/classroom_state.h"
 #include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
 #include "app/gui/frame_times.h"
@@ -172,6 +173,7 @@ GuiApp::GuiApp(const GuiOptions& options, std::optional<LoadedScenario> scenario
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
   classroom::apply_start_options(options.classroom, classroom::classroom_state());
+  classroom::classroom_state().hints = !options.automated();  // pictures show the steady state
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in

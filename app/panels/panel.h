@@ -96,7 +96,10 @@ class Menu {
   // The menu's items, between ImGui::BeginMenu and EndMenu.
   virtual void draw_items(UiContext& ui) = 0;
   // Every frame, menu open or not: keyboard shortcuts (Ctrl+Z) and modal dialogs it owns.
+  // Also while presenting, when the menu bar itself is hidden.
   virtual void update(UiContext& /*ui*/) {}
+  // Every frame after the areas were drawn, on top of them (presentation mode's corner overlay).
+  virtual void draw_overlay(UiContext& /*ui*/) {}
 };
 
 }  // namespace attnviz::ui

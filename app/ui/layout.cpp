@@ -37,10 +37,11 @@ VisibleAreas visible_areas(LayoutMode mode) {
   return {};
 }
 
-AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height) {
+AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height,
+                        bool status_bar) {
   AreaRects a;
   const VisibleAreas visible = visible_areas(mode);
-  const float status_h = std::round(26.0f * ui_scale);
+  const float status_h = status_bar ? std::round(26.0f * ui_scale) : 0.0f;
   a.menu_bar = {0, 0, width, menu_bar_height};
   a.status_bar = {0, height - status_h, width, status_h};
   const float top = menu_bar_height;
@@ -116,20 +117,34 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
     if (panel->area() == PanelArea::Main) main.push_back(panel.get());
   }
   const std::string select = std::exchange(ui.view.select_main_tab, std::string());
+  if (!select.empty()) shown_main_ = select;
+  // The tab bar is chrome the audience does not need: while presenting, the view alone (keys
+  // 1-4 and the presentation overlay switch views).
+  const bool tabs = main.size() > 1 && !ui.view.presenting;
   if (begin_area("##main", rect, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-    if (main.size() == 1) {
-      main.front()->draw(ui);
-    } else if (!main.empty() && ImGui::BeginTabBar("##views")) {
+    if (tabs && ImGui::BeginTabBar("##views")) {
+      // The tab bar keeps its own selection; after a frame without it (presenting), or on a
+      // request, it is told which view is on screen (decided before the loop: a tab drawn in
+      // it changes shown_main_).
+      const std::string wanted = tabs_hidden_ || !select.empty() ? shown_main_ : std::string();
       for (Panel* panel : main) {
-        if (ImGui::BeginTabItem(panel->title(), nullptr, select == panel->title() ? ImGuiTabItemFlags_SetSelected : 0)) {
+        const bool select_this = !wanted.empty() && wanted == panel->title();
+        if (ImGui::BeginTabItem(panel->title(), nullptr, select_this ? ImGuiTabItemFlags_SetSelected : 0)) {
+          shown_main_ = panel->title();
           panel->draw(ui);
           ImGui::EndTabItem();
         }
       }
       ImGui::EndTabBar();
+    } else if (!tabs && !main.empty()) {
+      const auto shown = std::find_if(main.begin(), main.end(), [&](const Panel* p) { return shown_main_ == p->title(); });
+      Panel* panel = shown != main.end() ? *shown : main.front();
+      shown_main_ = panel->title();
+      panel->draw(ui);
     }
   }
   ImGui::End();
+  tabs_hidden_ = !tabs;
 }
 
 void Layout::draw_side(UiContext& ui, const Rect& rect) {
@@ -146,14 +161,18 @@ void Layout::draw_side(UiContext& ui, const Rect& rect) {
 
 void Layout::draw(UiContext& ui) {
   for (const auto& menu : menus_) menu->update(ui);
-  const float menu_h = draw_menu_bar(ui);
+  // Presenting, the window is content only: the menus' keys still work (update() above), the
+  // menu bar and the status bar are not drawn.
+  const bool chrome = !ui.view.presenting;
+  const float menu_h = chrome ? draw_menu_bar(ui) : 0.0f;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const AreaRects areas = compute_areas(ui.view.layout, display.x, display.y, ui.ui_scale, menu_h);
+  const AreaRects areas = compute_areas(ui.view.layout, display.x, display.y, ui.ui_scale, menu_h, chrome);
   const VisibleAreas visible = visible_areas(ui.view.layout);
   if (visible.inputs) draw_inputs(ui, areas.inputs, visible.side_in_inputs);
   if (visible.main) draw_main(ui, areas.main);
   if (visible.side) draw_side(ui, areas.side);
-  draw_status_bar(ui, areas.status_bar.x, areas.status_bar.y, areas.status_bar.w, areas.status_bar.h);
+  if (chrome) draw_status_bar(ui, areas.status_bar.x, areas.status_bar.y, areas.status_bar.w, areas.status_bar.h);
+  for (const auto& menu : menus_) menu->draw_overlay(ui);
   ui.notices.draw(display.x - 12.0f * ui.ui_scale, areas.status_bar.y - 8.0f * ui.ui_scale,
                   std::min(560.0f * ui.ui_scale, display.x * 0.6f));
 }

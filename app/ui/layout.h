@@ -8,6 +8,7 @@
 // LayoutMode value handled in visible_areas().
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "app/panels/panel.h"
@@ -25,13 +26,16 @@ struct VisibleAreas {
 VisibleAreas visible_areas(LayoutMode mode);
 
 // Rectangles of the areas for a window of `width` × `height` pixels (pure; unit-tested).
+// Presentation mode has neither bar: pass a menu bar height of 0 and status_bar = false (the
+// status bar's rectangle is then empty, at the window's bottom edge).
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 struct AreaRects {
   Rect menu_bar, inputs, main, side, status_bar;
 };
-AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height);
+AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height,
+                        bool status_bar = true);
 
 class Layout {
  public:
@@ -53,6 +57,11 @@ class Layout {
 
   std::vector<std::unique_ptr<Panel>> panels_;
   std::vector<std::unique_ptr<Menu>> menus_;
+  // The Main panel on screen (its title), kept by the layout rather than only by ImGui's tab
+  // bar: presentation mode draws the view without its tab bar, and the tab bar selects it again
+  // when it comes back.
+  std::string shown_main_;
+  bool tabs_hidden_ = false;  // in the last frame
 };
 
 // The File, Edit and View menus and every panel that is built into this binary, in order.

@@ -11,6 +11,7 @@
 
 #include "app/classroom/classroom_actions.h"
 #include "app/classroom/classroom_edits.h"
+#include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
 #include "app/state/document.h"
 #include "core/lesson/steps.h"
@@ -193,6 +194,17 @@ TEST(ClassroomKeys, TemperatureAndCrossAttentionAreUndoableEdits) {
   EXPECT_FALSE(f.document.scenario().source.has_value());
   ASSERT_TRUE(f.document.undo());
   EXPECT_NEAR(temperature_of(f.document.scenario()), 0.0625, 1e-5) << "each press is one undo step";
+}
+
+// Presentation mode hides the menus and tabs; a small overlay in the top-right corner keeps
+// the way around for the mouse: for a few seconds after entering, then only when the mouse goes
+// to that corner (never in screenshots, whose pictures show what the audience sees).
+TEST(PresentationOverlay, ShowsAfterEnteringAndWhenTheMouseIsInItsCorner) {
+  EXPECT_TRUE(overlay_shown(0.0, true, false));
+  EXPECT_TRUE(overlay_shown(kOverlaySeconds - 0.1, true, false));
+  EXPECT_FALSE(overlay_shown(kOverlaySeconds + 0.1, true, false));
+  EXPECT_TRUE(overlay_shown(60.0, true, true));
+  EXPECT_FALSE(overlay_shown(0.0, false, false)) << "no hints: screenshots and measuring runs";
 }
 
 }  // namespace

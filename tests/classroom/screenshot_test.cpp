@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -42,6 +43,19 @@ struct Picture {
     std::size_t count = 0;
     for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) count += rgb[i] > 200 && rgb[i + 1] > 190 && rgb[i + 2] < 100;
     return count;
+  }
+  // The share of pixels in rows [first, first + count) within `tolerance` of (r, g, b).
+  [[nodiscard]] double share_near_in_rows(int r, int g, int b, int tolerance, int first, int count) const {
+    std::size_t near = 0;
+    std::size_t all = 0;
+    for (int y = std::max(first, 0); y < std::min(first + count, height); ++y) {
+      for (int x = 0; x < width; ++x) {
+        const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3;
+        near += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance && std::abs(rgb[i + 2] - b) <= tolerance;
+        ++all;
+      }
+    }
+    return all == 0 ? 0.0 : static_cast<double>(near) / static_cast<double>(all);
   }
   [[nodiscard]] double share_near_white() const {
     std::size_t white = 0;
@@ -145,6 +159,22 @@ TEST_F(ClassroomScreenshots, PresentationIsMoreReadableThanTheNormalWindow) {
   const Picture presenting = shoot("present-720", softmax + " --present", 1280, 720);
   EXPECT_GE(weight_cells(presenting), weight_cells(normal));
   EXPECT_GT(weight_cells(presenting), 8u * 8u * 45u * 45u * 6u / 10u);
+}
+
+// The bars' grey (the presentation theme's menu bar and status bar background).
+constexpr int kBarGrey[3] = {0xe9, 0xec, 0xef};
+
+// Presenting, the audience sees the view, not the window's chrome: no menu bar across the top,
+// no status bar across the bottom (they took about 85 pixels of a 1280 × 720 projector).
+TEST_F(ClassroomScreenshots, PresentationHasNoMenuBarOrStatusBar) {
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const Picture presenting = shoot("present-chrome", softmax + " --present", 1280, 720);
+  EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
+  EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 704, 16), 0.5) << "a status bar";
+  const Picture compare =
+      shoot("present-chrome-compare", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present", 1920, 1080);
+  EXPECT_LT(compare.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
+  EXPECT_LT(compare.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 1064, 16), 0.5) << "a status bar";
 }
 
 // Compare on a 1920 × 1080 projector: four copies across the screen, large (they used to be

@@ -39,6 +39,20 @@ TEST(Layout, ColumnsScaleWithTheUiButNeverTakeMoreThanHalf) {
             compute_areas(LayoutMode::Full, 1600, 1000, 1.0f, 30).inputs.w);
 }
 
+// Presentation mode: the heatmaps and views get the whole screen, no menu bar or status bar
+// (at 1280 × 720 and 1.6× text those took about 85 pixels).
+TEST(Layout, PresentingGivesTheMainAreaTheWholeWindow) {
+  const AreaRects a = compute_areas(LayoutMode::Heatmaps, 1280, 720, 1.6f, 0.0f, false);
+  EXPECT_FLOAT_EQ(a.main.x, 0.0f);
+  EXPECT_FLOAT_EQ(a.main.y, 0.0f);
+  EXPECT_FLOAT_EQ(a.main.w, 1280.0f);
+  EXPECT_FLOAT_EQ(a.main.h, 720.0f);
+  EXPECT_FLOAT_EQ(a.status_bar.h, 0.0f);
+  EXPECT_FLOAT_EQ(a.status_bar.y, 720.0f);  // notices sit above it: at the bottom edge
+  const AreaRects with_chrome = compute_areas(LayoutMode::Heatmaps, 1280, 720, 1.6f, 36.0f);
+  EXPECT_GT(a.main.h - with_chrome.main.h, 70.0f);
+}
+
 TEST(Layout, ModeNamesRoundTrip) {
   for (LayoutMode mode : {LayoutMode::Full, LayoutMode::Heatmaps, LayoutMode::CompareReady}) {
     EXPECT_EQ(layout_mode_from_string(to_string(mode)), mode);
