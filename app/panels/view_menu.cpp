@@ -64,11 +64,9 @@ class ViewMenu final : public Menu {
     ViewState& view = ui.view;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;  // keys belong to the text field being edited
-    if (ImGui::IsKeyPressed(keys::kF9, false)) view.layout = LayoutMode::Full;
-    if (ImGui::IsKeyPressed(keys::kF10, false)) view.layout = LayoutMode::CompareReady;
-    if (ImGui::IsKeyPressed(keys::kF8, false)) {
-      view.layout = view.layout == LayoutMode::Heatmaps ? LayoutMode::Full : LayoutMode::Heatmaps;
-    }
+    if (ImGui::IsKeyPressed(keys::kF9, false)) view.layout = layout_after_key(LayoutKey::F9, view.layout, view.presenting);
+    if (ImGui::IsKeyPressed(keys::kF10, false)) view.layout = layout_after_key(LayoutKey::F10, view.layout, view.presenting);
+    if (ImGui::IsKeyPressed(keys::kF8, false)) view.layout = layout_after_key(LayoutKey::F8, view.layout, view.presenting);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(keys::kEqual, false) ||
                        ImGui::IsKeyPressed(keys::kKeypadAdd, false))) {
       grow(view);

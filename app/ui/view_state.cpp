@@ -18,4 +18,15 @@ std::optional<LayoutMode> layout_mode_from_string(const std::string& name) {
   return std::nullopt;
 }
 
+LayoutMode layout_after_key(LayoutKey key, LayoutMode current, bool presenting) {
+  switch (key) {
+    case LayoutKey::F9: return LayoutMode::Full;
+    case LayoutKey::F10: return LayoutMode::CompareReady;
+    case LayoutKey::F8:
+      if (presenting) return LayoutMode::Heatmaps;
+      return current == LayoutMode::Heatmaps ? LayoutMode::Full : LayoutMode::Heatmaps;
+  }
+  return current;
+}
+
 }  // namespace attnviz::ui

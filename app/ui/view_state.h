@@ -19,6 +19,14 @@ enum class LayoutMode {
 const char* to_string(LayoutMode mode);  // "full", "heatmaps", "compare-ready"
 std::optional<LayoutMode> layout_mode_from_string(const std::string& name);
 
+// The layout keys: F9 inputs and heatmaps, F8 heatmaps only, F10 heatmaps and the backend
+// comparison.
+enum class LayoutKey { F8, F9, F10 };
+// The layout after pressing `key`. F8 toggles between heatmaps only and inputs and heatmaps,
+// except while presenting: there the heatmaps alone are the point (and the layout to return
+// to is kept by presentation mode), so F8 only ever hides a column F9 or F10 showed.
+LayoutMode layout_after_key(LayoutKey key, LayoutMode current, bool presenting);
+
 // How weights map to the colormap: 0 to 1, 0 to the largest weight, or a log scale from 1e-4
 // to 1 (long sentences spread attention thin: on a linear scale everything looks like 0).
 // Automatic: 0 to 1 up to 40 tokens, the log scale beyond.

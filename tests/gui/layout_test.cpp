@@ -53,6 +53,19 @@ TEST(Layout, PresentingGivesTheMainAreaTheWholeWindow) {
   EXPECT_GT(a.main.h - with_chrome.main.h, 70.0f);
 }
 
+// F8 shows the heatmaps alone, and again goes back to the inputs; while presenting it only
+// ever hides a column F9 or F10 brought in (it used to leave presentation's layout for the
+// full one, menu-less and in the presentation theme).
+TEST(Layout, F8TogglesHeatmapsOnlyExceptWhilePresenting) {
+  EXPECT_EQ(layout_after_key(LayoutKey::F8, LayoutMode::Full, false), LayoutMode::Heatmaps);
+  EXPECT_EQ(layout_after_key(LayoutKey::F8, LayoutMode::Heatmaps, false), LayoutMode::Full);
+  EXPECT_EQ(layout_after_key(LayoutKey::F8, LayoutMode::Heatmaps, true), LayoutMode::Heatmaps);
+  EXPECT_EQ(layout_after_key(LayoutKey::F8, LayoutMode::Full, true), LayoutMode::Heatmaps);
+  EXPECT_EQ(layout_after_key(LayoutKey::F8, LayoutMode::CompareReady, true), LayoutMode::Heatmaps);
+  EXPECT_EQ(layout_after_key(LayoutKey::F9, LayoutMode::Heatmaps, true), LayoutMode::Full);
+  EXPECT_EQ(layout_after_key(LayoutKey::F10, LayoutMode::Heatmaps, false), LayoutMode::CompareReady);
+}
+
 TEST(Layout, ModeNamesRoundTrip) {
   for (LayoutMode mode : {LayoutMode::Full, LayoutMode::Heatmaps, LayoutMode::CompareReady}) {
     EXPECT_EQ(layout_mode_from_string(to_string(mode)), mode);
