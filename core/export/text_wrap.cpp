@@ -5,6 +5,8 @@
 namespace attnviz::exporting {
 namespace {
 
+using Measure = std::function<double(const std::string&)>;
+
 // Byte length of the UTF-8 sequence starting with `lead` (1 for stray bytes).
 std::size_t sequence_length(unsigned char lead) {
   if (lead >= 0xF0) return 4;
@@ -14,8 +16,8 @@ std::size_t sequence_length(unsigned char lead) {
 }
 
 // A word too wide for a line: as many code points per line as fit (at least one).
-void break_word(const std::string& word, double max_width, const std::function<double(const std::string&)>& measure,
-                std::vector<std::string>& lines) {
+std::vector<std::string> break_word(const std::string& word, double max_width, const Measure& measure) {
+  std::vector<std::string> lines;
   std::string line;
   std::size_t i = 0;
   while (i < word.size()) {
@@ -30,6 +32,31 @@ void break_word(const std::string& word, double max_width, const std::function<d
     i += length;
   }
   if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// Joins `pieces` with `joiner` into lines no wider than `max_width`, as many per line as fit. A
+// piece that does not fit after the line so far starts new lines as `split` cuts it (itself
+// alone when it fits one); the last of them stays open, so the next piece can join it.
+std::vector<std::string> pack(const std::vector<std::string>& pieces, const std::string& joiner, double max_width,
+                              const Measure& measure,
+                              const std::function<std::vector<std::string>(const std::string&)>& split) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string& piece : pieces) {
+    const std::string joined = line.empty() ? piece : line + joiner + piece;
+    if (measure(joined) <= max_width) {
+      line = joined;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    std::vector<std::string> cut = split(piece);
+    line = cut.back();
+    cut.pop_back();
+    lines.insert(lines.end(), cut.begin(), cut.end());
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace
@@ -43,27 +70,10 @@ std::vector<std::string> wrap_text(std::string_view text, double max_width,
     if (end > start) words.emplace_back(text.substr(start, end - start));
     start = end + 1;
   }
-  std::vector<std::string> lines;
-  std::string line;
-  for (const std::string& word : words) {
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (measure(joined) <= max_width) {
-      line = joined;
-      continue;
-    }
-    if (!line.empty()) lines.push_back(line);
-    line.clear();
-    if (measure(word) <= max_width) {
-      line = word;
-      continue;
-    }
-    break_word(word, max_width, measure, lines);
-    // The last piece of a broken word starts the next line, so the following word can join it.
-    line = lines.back();
-    lines.pop_back();
-  }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
-  return lines;
+  const auto fitted_or_broken = [&](const std::string& word) {
+    return measure(word) <= max_width ? std::vector<std::string>{word} : break_word(word, max_width, measure);
+  };
+  return pack(words, " ", max_width, measure, fitted_or_broken);
 }
 
 std::vector<std::string> wrap_parts(std::string_view text, std::string_view separator, double max_width,
@@ -76,24 +86,9 @@ std::vector<std::string> wrap_parts(std::string_view text, std::string_view sepa
     if (end == std::string_view::npos) break;
     start = end + separator.size();
   }
-  std::vector<std::string> lines;
-  std::string line;
-  for (const std::string& part : parts) {
-    const std::string joined = line.empty() ? part : line + std::string(separator) + part;
-    if (measure(joined) <= max_width) {
-      line = joined;
-      continue;
-    }
-    if (!line.empty()) lines.push_back(line);
-    line.clear();
-    // A part too long for a line of its own is wrapped at its spaces; its last line stays open.
-    std::vector<std::string> pieces = wrap_text(part, max_width, measure);
-    line = pieces.back();
-    pieces.pop_back();
-    lines.insert(lines.end(), pieces.begin(), pieces.end());
-  }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
-  return lines;
+  // A part too long for a line of its own is wrapped at its spaces.
+  const auto wrapped = [&](const std::string& part) { return wrap_text(part, max_width, measure); };
+  return pack(parts, std::string(separator), max_width, measure, wrapped);
 }
 
 }  // namespace attnviz::exporting
