@@ -88,29 +88,39 @@ void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
   ui_scale_ = ui_scale;
   ++frame_;
   if (generation != generation_) {
-    // The results (and maybe their buffers) are new: nothing in flight may still read the old
-    // ones through a cached view or set.
-    vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
     generation_ = generation;
-    reset_descriptors();
-    std::erase_if(masks_, [&](const auto& m) { return m.second->generation_used + kKeepGenerations < generation_; });
-    trim_uploads();
-  } else if (sets_.size() > kTrimSetsAbove) {
+    release_unused();
+  }
+  // A recompute of the same shape rewrites the same buffers: the cached views and sets stay
+  // valid, so an edit allocates nothing. Once any buffer is destroyed (results that grew, a
+  // dropped upload), a cached handle may name a dead buffer or a new one that reuses the
+  // handle: start afresh.
+  const std::uint64_t destroyed = vk::destroyed_buffer_count();
+  if (destroyed != destroyed_buffers_seen_ || sets_.size() > kTrimSetsAbove) {
     vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
     reset_descriptors();
+    destroyed_buffers_seen_ = destroyed;
   }
+}
+
+// Mask tables of older results and uploads nobody drew for a long time go, once frames in
+// flight no longer read them.
+void HeatmapRenderer::release_unused() {
+  auto stale_mask = [&](const auto& m) { return m.second->generation_used + kKeepGenerations < generation_; };
+  auto stale_upload = [&](const auto& u) { return u->frame_used + kDropUnusedUploadsAfter < frame_; };
+  const bool masks = std::any_of(masks_.begin(), masks_.end(), stale_mask);
+  const bool uploads = uploads_.size() > kKeepUploads && std::any_of(uploads_.begin(), uploads_.end(), stale_upload);
+  if (!masks && !uploads) return;
+  vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
+  reset_descriptors();  // sets may point at the views about to go
+  std::erase_if(masks_, stale_mask);
+  if (uploads) std::erase_if(uploads_, stale_upload);
 }
 
 void HeatmapRenderer::reset_descriptors() {
   vk::check(vkResetDescriptorPool(device_, pool_.get(), 0), "vkResetDescriptorPool");
   sets_.clear();
   value_views_.clear();
-}
-
-// Called with the queue idle and no sets: upload buffers nobody drew for a long time go.
-void HeatmapRenderer::trim_uploads() {
-  if (uploads_.size() <= kKeepUploads) return;
-  std::erase_if(uploads_, [&](const auto& u) { return u->frame_used + kDropUnusedUploadsAfter < frame_; });
 }
 
 vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {

@@ -61,8 +61,9 @@ class HeatmapRenderer {
   HeatmapRenderer(const HeatmapRenderer&) = delete;
   HeatmapRenderer& operator=(const HeatmapRenderer&) = delete;
 
-  // Once per frame, before the UI is built. A new `generation` (the compute session
-  // recomputed) waits for the queue and drops the cached views and sets of the old results.
+  // Once per frame, before the UI is built. Cached views and sets are kept while the buffers
+  // they point at live (a recompute of the same shape reuses them); a new `generation` (the
+  // compute session recomputed) releases mask tables and uploads no longer used.
   void begin_frame(std::uint64_t generation, float ui_scale);
 
   // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
@@ -92,7 +93,7 @@ class HeatmapRenderer {
   const MaskTable& mask_table(const MaskSetting* mask, int rows, int cols);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
-  void trim_uploads();
+  void release_unused();
 
   const vk::Context* context_;
   VkDevice device_;
@@ -108,6 +109,7 @@ class HeatmapRenderer {
 
   std::uint64_t generation_ = 0;
   std::uint64_t frame_ = 0;  // begin_frame() calls so far
+  std::uint64_t destroyed_buffers_seen_ = 0;  // vk::destroyed_buffer_count() when the sets were last reset
   float ui_scale_ = 1.0f;
   VkCommandBuffer target_ = VK_NULL_HANDLE;
   float display_pos_[2] = {0, 0};

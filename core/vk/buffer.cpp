@@ -1,5 +1,6 @@
 #include "core/vk/buffer.h"
 
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <utility>
@@ -8,6 +9,18 @@
 #include "core/vk/context.h"
 
 namespace attnviz::vk {
+namespace {
+
+std::atomic<std::uint64_t> destroyed_buffers{0};
+
+}  // namespace
+
+void destroy_counted_buffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* allocator) {
+  vkDestroyBuffer(device, buffer, allocator);
+  destroyed_buffers.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t destroyed_buffer_count() { return destroyed_buffers.load(std::memory_order_relaxed); }
 
 int find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t type_bits,
                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {

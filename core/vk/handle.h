@@ -4,6 +4,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
 #include <utility>
 
 #include "core/vk/check.h"
@@ -45,6 +46,12 @@ class DeviceHandle {
   T handle_ = VK_NULL_HANDLE;
 };
 
+// Every VkBuffer attnviz owns is destroyed through here and counted, so a cache of views onto
+// buffers (the window's heatmap descriptor sets) can tell whether a handle it holds may have
+// been destroyed, and perhaps reused by a new buffer, since it last looked.
+void destroy_counted_buffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* allocator);
+std::uint64_t destroyed_buffer_count();
+
 using ShaderModule = DeviceHandle<VkShaderModule, vkDestroyShaderModule>;
 using Pipeline = DeviceHandle<VkPipeline, vkDestroyPipeline>;
 using PipelineLayout = DeviceHandle<VkPipelineLayout, vkDestroyPipelineLayout>;
@@ -57,7 +64,7 @@ using QueryPool = DeviceHandle<VkQueryPool, vkDestroyQueryPool>;
 using Sampler = DeviceHandle<VkSampler, vkDestroySampler>;
 using BufferView = DeviceHandle<VkBufferView, vkDestroyBufferView>;
 using DeviceMemory = DeviceHandle<VkDeviceMemory, vkFreeMemory>;
-using RawBuffer = DeviceHandle<VkBuffer, vkDestroyBuffer>;
+using RawBuffer = DeviceHandle<VkBuffer, destroy_counted_buffer>;
 
 // Owners of instance-level and top-level objects, which have no VkDevice parent.
 class InstanceOwner {

@@ -120,6 +120,15 @@ TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
   EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
 }
 
+// --bench-edits changes a weight every frame: every frame recomputes, the shape never changes,
+// so the result buffers, their views and descriptor sets are all reused.
+TEST_F(Window, EditsOfTheSameShapeRecomputeEveryFrameWithoutAllocating) {
+  const CommandOutput out = run_window("--scenario preset:longformer --pin-query 3 --stats --frames 20 --bench-edits --validation");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("recomputes: 20,"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
+}
+
 TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
   const CommandOutput out = run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
                                        "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
