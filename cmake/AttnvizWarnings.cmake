@@ -7,13 +7,20 @@ function(attnviz_set_warnings target)
   # and above (GCC bug 105329); the warning stays on for other compilers.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-restrict)
-    # GCC 12's AVX-512 intrinsics (reached through Eigen with -march=native) report their own
-    # deliberately undefined vectors as maybe-uninitialized (GCC bug 105593, fixed in 13).
-    if(ATTNVIZ_NATIVE)
-      target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
-    endif()
   endif()
   if(ATTNVIZ_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# Sources that compile Eigen's vector kernels. With -march=native on an AVX-512 machine, GCC 12
+# reports the deliberately undefined vectors inside its own AVX-512 intrinsics as
+# (maybe-)uninitialized once they are inlined (GCC bug 105593, fixed in 13): those two
+# warnings are off for these files only, and stay on everywhere else.
+function(attnviz_eigen_sources target)
+  target_sources(${target} PRIVATE ${ARGN})
+  if(ATTNVIZ_NATIVE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target}
+      PROPERTIES COMPILE_OPTIONS "-Wno-uninitialized;-Wno-maybe-uninitialized")
   endif()
 endfunction()
