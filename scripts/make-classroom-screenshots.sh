@@ -36,7 +36,7 @@ shoot scaling           --scenario preset:causal-gpt --view step --step 4 --pin-
 # menu bar, tabs or status bar), cells large enough for their numbers. Screenshots leave out the
 # corner overlay a teacher sees for a few seconds after F11: they show what the audience sees.
 SIZE=1280x720 shoot present --scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present
-SIZE=1920x1080 shoot present-compare --scenario preset:korean-restaurant --view compare --compare masks:4 --present
+SIZE=1920x1080 shoot present-compare --scenario preset:korean-restaurant --view compare --compare masks:4 --pin-query 2 --present
 # Four masks side by side on one colour scale, and MHA / GQA / MQA.
 shoot compare-masks     --scenario preset:korean-restaurant --view compare --compare masks:4
 shoot compare-kv-heads  --scenario preset:gqa --view compare --compare kv-heads:4

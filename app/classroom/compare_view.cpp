@@ -18,6 +18,7 @@
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
+#include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
 #include "app/state/document.h"
 #include "app/ui/view_state.h"
@@ -60,6 +61,8 @@ class CompareView final : public ui::Panel {
   [[nodiscard]] GridLayout arrange(const ui::UiContext& ui, float width, float height);
   // cells_y: where the heatmap's column labels start (window coordinates), the same for a grid row.
   void draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale, float cells_y);
+  // Under a single row of copies: the pinned query's weights in each, as bars under the cells.
+  void draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, ImVec2 start, float label_w, float room);
   [[nodiscard]] SharedScale shared_scale(const ui::UiContext& ui) const;
   [[nodiscard]] std::string stats_line(const Copy& copy, int head) const;
 
@@ -309,6 +312,54 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;
 }
 
+// Copies side by side are square heatmaps, so a wide screen leaves room below them: it shows
+// what the teacher follows ("which words does 배 attend to?") under every setting at once,
+// each bar under its key's column.
+void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, ImVec2 start, float label_w, float room) {
+  const Problem& base = ui.session.problem();
+  const float font = ImGui::GetFontSize();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float label_h = ImGui::GetTextLineHeight() * 2.0f + 4.0f;  // two lines: labels may take turns
+  const float bars_h = std::min(room - line - label_h - ImGui::GetStyle().ItemSpacing.y * 2.0f, 200.0f * ui.ui_scale);
+  if (bars_h < font * 3.0f) return;  // too little room: the heatmaps come first
+  const int row = ui.view.pinned_query.value_or(-1);
+  ImGui::SetCursorPos(ImVec2(start.x + label_w, start.y));
+  if (row < 0 || row >= base.n()) {
+    ImGui::TextDisabled("Click a row to see that token's weights under every setting, as bars.");
+    return;
+  }
+  const float spacing = ImGui::CalcTextSize(" ").x;
+  ImGui::TextDisabled("Following");
+  ImGui::SameLine(0.0f, spacing);
+  ImGui::TextUnformatted(base.tokens[static_cast<std::size_t>(row)].c_str());
+  ImGui::SameLine(0.0f, spacing);
+  ImGui::TextDisabled("(query %d): its weights over the keys in each copy, 0 to 1", row);
+  const float bars_y = ImGui::GetCursorPosY();
+  for (std::size_t i = 0; i < copies_.size(); ++i) {
+    const compute::ComputeSession& session = *copies_[i].session;
+    if (!session.has_result() || row >= session.problem().n()) continue;
+    const int head = shown_head_of(session, ui.view.selected_head);
+    const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
+    if (weights == nullptr) continue;
+    const MaskMatrix& mask = session.shown_result().mask;
+    heatmap::BarChart bars;
+    bars.values = weights->row(row);
+    bars.count = weights->cols;
+    bars.labels = &session.problem().source_tokens;
+    bars.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
+    bars.width = drawn_extent(weights->cols, grid.cell);
+    bars.height = bars_h;
+    bars.label_height = label_h;
+    bars.highlight = ui.view.hovered_token;
+    const int column = static_cast<int>(i) % grid.columns;
+    ImGui::SetCursorPos(ImVec2(start.x + label_w + grid.slot_w * static_cast<float>(column), bars_y));
+    ImGui::PushID(static_cast<int>(i));
+    const int hovered = heatmap::draw_bar_chart("##pinned-bars", bars);
+    ImGui::PopID();
+    if (hovered >= 0 && !session.problem().cross_attention) ui.view.hovered_token_next = hovered;
+  }
+}
+
 void CompareView::draw(ui::UiContext& ui) {
   ClassroomState& state = classroom_state();
   state.shown = MainView::Compare;
@@ -361,7 +412,9 @@ void CompareView::draw(ui::UiContext& ui) {
     ImGui::EndGroup();
     ImGui::PopID();
   }
-  ImGui::SetCursorPos(ImVec2(start.x, start.y + grid.slot_h * static_cast<float>(grid.rows)));
+  const float grid_h = grid.slot_h * static_cast<float>(grid.rows);
+  ImGui::SetCursorPos(ImVec2(start.x, start.y + grid_h));
+  if (grid.rows == 1 && !grid.scrolls) draw_pinned_bars(ui, grid, ImGui::GetCursorPos(), label_w, avail.y - grid_h);
   ImGui::Dummy(ImVec2(label_w + grid.slot_w * static_cast<float>(grid.columns), 1.0f));
   ImGui::EndChild();
 }

@@ -33,17 +33,24 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
   for (int i = 0; i < std::min(chart.count, 512); ++i) {
     widest = std::max(widest, ImGui::CalcTextSize(label_of(chart, i).c_str()).x);
   }
-  const bool horizontal = widest <= bar_w - 2.0f;
+  const float line_h = ImGui::GetTextLineHeight();
+  // Labels a little wider than their bar take turns on two lines, as the heatmaps' column labels do.
+  const bool staggered = widest > bar_w - 2.0f && widest <= 2.0f * bar_w - 4.0f && chart.label_height >= 2.0f * line_h;
+  const bool horizontal = widest <= bar_w - 2.0f || staggered;
+  const float text_w = staggered ? 2.0f * bar_w - 4.0f : bar_w;
   const int step = horizontal ? 1 : nice_label_step(bar_w, size * 1.15f);
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
   list->PushClipRect(ImVec2(origin.x, top), ImVec2(origin.x + chart.width, top + chart.label_height), true);
   auto draw_one = [&](int i, ImU32 c) {
     const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
     const std::string full = step > 1 ? std::to_string(i) + " " + label_of(chart, i) : label_of(chart, i);
-    const std::string text = ellipsize(font, size, full, horizontal ? bar_w : chart.label_height - 4.0f);
+    const std::string text = ellipsize(font, size, full, horizontal ? text_w : chart.label_height - 4.0f);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     if (horizontal) {
-      list->AddText(ImVec2(std::round(cx - w * 0.5f), top), c, text.c_str());
+      const float y = staggered && i % 2 == 1 ? top + line_h : top;
+      // Wider than its bar, the first and last labels would be cut at the chart's edges.
+      const float x = std::clamp(std::round(cx - w * 0.5f), origin.x, std::max(origin.x, origin.x + chart.width - w));
+      list->AddText(ImVec2(x, y), c, text.c_str());
     } else {  // reading upwards, ending just under its bar
       // Kept within the chart: the first and last keys' labels would stick out of the panel.
       const float x = std::clamp(std::round(cx - size * 0.5f), origin.x, origin.x + chart.width - size);

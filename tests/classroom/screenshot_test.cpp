@@ -189,6 +189,20 @@ TEST_F(ClassroomScreenshots, CompareFillsAProjectorOnTheMainViewsScale) {
   EXPECT_GT(weight_cells(heads), 20000u);
 }
 
+// Four square heatmaps in a row leave the lower part of a wide screen free: with a pinned query
+// it shows that query's weights as bars under each copy (the bars' blue, heatmap::BarChart's),
+// and nothing of the kind without one.
+TEST_F(ClassroomScreenshots, CompareOnAWideScreenShowsThePinnedQuerysWeightsUnderEachCopy) {
+  const std::string compare = "--scenario preset:korean-restaurant --view compare --compare masks:4 --present";
+  const Picture pinned = shoot("compare-pinned", compare + " --pin-query 2", 1920, 1080);
+  const Picture unpinned = shoot("compare-unpinned", compare, 1920, 1080);
+  constexpr int kBarBlue[3] = {58, 122, 194};
+  const double bars = pinned.share_near_in_rows(kBarBlue[0], kBarBlue[1], kBarBlue[2], 12, 740, 300);
+  EXPECT_GT(bars, 0.02) << "no bars under the copies";
+  EXPECT_LT(unpinned.share_near_in_rows(kBarBlue[0], kBarBlue[1], kBarBlue[2], 12, 740, 300), bars / 20.0);
+  EXPECT_GT(weight_cells(pinned), 8u * 8u * 50u * 50u * 6u / 10u) << "the bars took room from the heatmaps";
+}
+
 // Cross-attention at a projector's 1280 × 720: it draws (its boxes no longer squashed into
 // each other is checked by eye; the picture at least differs from the step view's).
 TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
