@@ -341,12 +341,7 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
     const int head = shown_head_of(session, ui.view.selected_head);
     const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
     if (weights == nullptr) continue;
-    const MaskMatrix& mask = session.shown_result().mask;
-    heatmap::BarChart bars;
-    bars.values = weights->row(row);
-    bars.count = weights->cols;
-    bars.labels = &session.problem().source_tokens;
-    bars.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
+    heatmap::BarChart bars = heatmap::weights_row_chart(*weights, session.shown_result().mask, row, &session.problem().source_tokens);
     bars.width = drawn_extent(weights->cols, grid.cell);
     bars.height = bars_h;
     bars.label_height = label_h;

@@ -66,6 +66,15 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
 
 }  // namespace
 
+BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row, const std::vector<std::string>* keys) {
+  BarChart chart;
+  chart.values = weights.row(row);
+  chart.count = weights.cols;
+  chart.labels = keys;
+  chart.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
+  return chart;
+}
+
 int draw_bar_chart(const char* id, const BarChart& chart) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 total(chart.width, chart.height + chart.label_height);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/matrix.h"
+
 namespace attnviz::heatmap {
 
 struct BarChart {
@@ -20,6 +22,10 @@ struct BarChart {
   float label_height = 0;  // room for the labels under the bars (0: none)
   int highlight = -1;      // draw this bar in the highlight colour
 };
+
+// Row `row` of an attention-weights matrix on 0..1, its masked keys (from `mask`) as grey
+// ticks, labelled with `keys`; the caller sets the size.
+BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row, const std::vector<std::string>* keys);
 
 // Draws the chart and advances the cursor; returns the hovered bar or -1 (and shows its value
 // in a tooltip).

@@ -174,12 +174,7 @@ void draw_pinned_query(UiContext& ui, int head, float width, float height) {
   // Keys under the bars, every one while they fit, else every few with their index.
   const float label_h = std::min(90.0f * ui.ui_scale, font * 5.0f);
   const float avail_h = height - ImGui::GetFrameHeightWithSpacing() * 2.0f - font * 1.2f;
-  heatmap::BarChart bars;
-  bars.values = weights->row(row);
-  bars.count = weights->cols;
-  bars.labels = &problem.source_tokens;
-  bars.visible = &mask.visible[static_cast<std::size_t>(row) * static_cast<std::size_t>(mask.cols)];
-  bars.range_min = 0.0f;
+  heatmap::BarChart bars = heatmap::weights_row_chart(*weights, mask, row, &problem.source_tokens);
   bars.range_max = unit_scale ? 1.0f : row_max;
   bars.width = width;
   bars.height = std::max(avail_h * 0.62f - label_h, 40.0f * ui.ui_scale);

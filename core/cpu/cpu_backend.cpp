@@ -235,7 +235,10 @@ class CpuBackend final : public Backend {
 
     // 2b. The masked softmax of each row (and, in the fast mode, raw scores of masked pairs
     // read as 0, as on the Vulkan path).
-    Scratch scratch(m);
+    // One per thread, kept across tasks and recomputes: a task is a few rows, and
+    // allocating per task would cost thousands of allocations per recompute at N = 4096.
+    thread_local Scratch scratch;
+    if (scratch.size() < m) scratch.resize(m);
     for (int r = 0; r < count; ++r) {
       const int i = first + r;
       masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
