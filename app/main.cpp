@@ -7,8 +7,8 @@
 
 #include "app/classroom/start_options.h"
 #include "app/cli/commands.h"
-#include "app/gui/gui_app.h"
-#include "app/gui/gui_options.h"
+#include "app/desktop/desktop_app.h"
+#include "app/desktop/gui_options.h"
 #include "core/common/error.h"
 
 namespace {
@@ -24,11 +24,11 @@ int dispatch(const attnviz::cli::Args& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     attnviz::cli::print_usage(std::cout);
     std::cout << "\nThe window (attnviz with no command):\n\n"
-              << attnviz::gui::kGuiHelp << "\nClassroom views (the window):\n"
+              << attnviz::desktop::kGuiHelp << "\nClassroom views (the window):\n"
               << attnviz::classroom::kStartOptionsHelp;
     return 0;
   }
-  if (opens_window(args)) return attnviz::gui::run_gui(args, std::cout, std::cerr);
+  if (opens_window(args)) return attnviz::desktop::run_gui(args, std::cout, std::cerr);
   const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
   if (code >= 0) return code;
   std::cerr << "attnviz: unknown command '" << args.front() << "'\n\n";

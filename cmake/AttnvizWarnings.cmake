@@ -24,3 +24,14 @@ function(attnviz_eigen_sources target)
       PROPERTIES COMPILE_OPTIONS "-Wno-uninitialized;-Wno-maybe-uninitialized")
   endif()
 endfunction()
+
+# attnviz_layer(<name> DEPENDS <targets>... SOURCES <files>...): one layer of the window
+# (app/<folder>) as its own static library attnviz_<name>, linking only the layers below it:
+# a call into a layer above is a link error, and tests/architecture checks the includes.
+function(attnviz_layer name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;SOURCES" ${ARGN})
+  add_library(attnviz_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(attnviz_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(attnviz_${name} PUBLIC ${ARG_DEPENDS})
+  attnviz_set_warnings(attnviz_${name})
+endfunction()

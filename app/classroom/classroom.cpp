@@ -1,6 +1,6 @@
 #include "app/classroom/classroom.h"
 
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/step_view.h"
 
 namespace attnviz::classroom {
@@ -13,10 +13,9 @@ void add_classroom(ui::Layout& layout) {
   layout.add_menu(make_classroom_menu());
 }
 
-std::optional<std::string> take_tab_request() {
-  ClassroomState& state = classroom_state();
+std::optional<std::string> take_tab_request(ui::ClassroomState& state) {
   if (!state.select_tab) return std::nullopt;
-  const std::string title = tab_title(*state.select_tab);
+  const std::string title = ui::tab_title(*state.select_tab);
   state.select_tab.reset();
   return title;
 }

@@ -11,9 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "app/ui/classroom_state.h"
 #include "app/ui/layout.h"
-
-struct GLFWwindow;
 
 namespace attnviz::classroom {
 
@@ -22,9 +21,6 @@ namespace attnviz::classroom {
 void add_classroom(ui::Layout& layout);
 
 // The title of the tab the layout should select in this frame, once (then forgotten).
-std::optional<std::string> take_tab_request();
-
-// Full screen on and off for presentation mode; allow_resize is false for screenshots.
-void apply_window_requests(GLFWwindow* window, bool allow_resize);
+std::optional<std::string> take_tab_request(ui::ClassroomState& state);
 
 }  // namespace attnviz::classroom

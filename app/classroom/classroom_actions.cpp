@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "app/classroom/classroom_edits.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/steps.h"
 
@@ -23,7 +23,7 @@ constexpr int kKeys[] = {GLFW_KEY_RIGHT, GLFW_KEY_PAGE_DOWN, GLFW_KEY_LEFT, GLFW
 
 constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 
-void move_step(ClassroomState& state, int delta) {
+void move_step(ui::ClassroomState& state, int delta) {
   state.step = std::clamp(state.step + delta, 0, lesson::kStepCount - 1);
 }
 
@@ -62,9 +62,9 @@ std::string temperature_notice(const Scenario& s) {
 
 }  // namespace
 
-Action action_for_key(int key, bool shift, MainView shown, bool presenting) {
-  const bool stepping = shown == MainView::Step;
-  const bool comparing = shown == MainView::Compare;
+Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) {
+  const bool stepping = shown == ui::MainView::Step;
+  const bool comparing = shown == ui::MainView::Compare;
   switch (key) {
     case GLFW_KEY_RIGHT:
     case GLFW_KEY_PAGE_DOWN: return stepping ? Action::NextStep : Action::None;
@@ -125,15 +125,15 @@ const char* key_name(int key) {
   return "?";
 }
 
-std::optional<int> followed_query(const std::optional<int>& pinned, MainView shown, int queries) {
+std::optional<int> followed_query(const std::optional<int>& pinned, ui::MainView shown, int queries) {
   if (queries <= 0) return std::nullopt;
   if (pinned) return std::clamp(*pinned, 0, queries - 1);
-  if (shown == MainView::Step) return 0;
+  if (shown == ui::MainView::Step) return 0;
   return std::nullopt;
 }
 
 std::string apply_action(Action action, ActionTarget& t) {
-  app::Document& document = t.document;
+  document::Document& document = t.document;
   lesson::CompareOptions& compare = t.state.compare;
   switch (action) {
     case Action::NextStep: move_step(t.state, 1); break;
@@ -191,10 +191,10 @@ std::string apply_action(Action action, ActionTarget& t) {
                  ? ""
                  : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks)";
     case Action::ToggleCompareScores: t.state.compare_scores = !t.state.compare_scores; break;
-    case Action::ShowHeatmaps: t.state.select_tab = MainView::Heatmaps; break;
-    case Action::ShowStep: t.state.select_tab = MainView::Step; break;
-    case Action::ShowCompare: t.state.select_tab = MainView::Compare; break;
-    case Action::ShowCross: t.state.select_tab = MainView::Cross; break;
+    case Action::ShowHeatmaps: t.state.select_tab = ui::MainView::Heatmaps; break;
+    case Action::ShowStep: t.state.select_tab = ui::MainView::Step; break;
+    case Action::ShowCompare: t.state.select_tab = ui::MainView::Compare; break;
+    case Action::ShowCross: t.state.select_tab = ui::MainView::Cross; break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;
     case Action::TogglePresentation:
     case Action::LeavePresentation:

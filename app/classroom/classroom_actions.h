@@ -1,6 +1,6 @@
 #pragma once
 // Every classroom action, what key does it, and what it changes: pure functions over the
-// Document, the ViewState and the ClassroomState, tested without a window. The Classroom
+// Document, the ViewState and the ui::ClassroomState, tested without a window. The Classroom
 // menu turns key presses and menu items into actions; presentation mode itself (theme, full
 // screen, keyboard navigation) stays with the menu, which owns the ImGui side.
 
@@ -8,10 +8,10 @@
 #include <span>
 #include <string>
 
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
 
-namespace attnviz::app {
+namespace attnviz::document {
 class Document;
 }
 
@@ -51,7 +51,7 @@ enum class Action {
 // The action of a key (GLFW key code) pressed with or without Shift, given what is on screen.
 // Step keys act only in the step view, compare keys only in the compare view, Esc only while
 // presenting.
-Action action_for_key(int key, bool shift, MainView shown, bool presenting);
+Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting);
 
 // The keys whose presses repeat while held (stepping, following, the window radius).
 bool key_repeats(int key);
@@ -61,14 +61,14 @@ const char* key_name(int key);
 
 // The query the view on screen follows: the pinned one; with none pinned, the step view
 // follows the first token (its pages always follow one), the other views none.
-std::optional<int> followed_query(const std::optional<int>& pinned, MainView shown, int queries);
+std::optional<int> followed_query(const std::optional<int>& pinned, ui::MainView shown, int queries);
 
 // What an action changes. heads and queries: the computed problem's (0 when nothing is
 // computed: head and query actions do nothing then).
 struct ActionTarget {
-  app::Document& document;
+  document::Document& document;
   ui::ViewState& view;
-  ClassroomState& state;
+  ui::ClassroomState& state;
   int heads = 0;
   int queries = 0;
 };

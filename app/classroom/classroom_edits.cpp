@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "app/panels/edits/model_edits.h"
-#include "app/panels/edits/sentence_edits.h"
+#include "app/edits/model_edits.h"
+#include "app/edits/sentence_edits.h"
 #include "core/model/generate.h"
 
 namespace attnviz::classroom {
@@ -14,9 +14,9 @@ namespace {
 void realign_embeddings(Scenario& s, const std::vector<std::string>& old_tokens) {
   SourceSetting& source = *s.source;
   if (!source.embeddings) return;
-  const ui::edits::TokensOrError now = ui::edits::source_tokens_of(source);
+  const edits::TokensOrError now = edits::source_tokens_of(source);
   if (!now.error.empty()) return;  // the user is typing something untokenizable: keep the rows
-  const std::vector<int> keep = ui::edits::align_token_rows(old_tokens, now.tokens);
+  const std::vector<int> keep = edits::align_token_rows(old_tokens, now.tokens);
   const Matrix& old_rows = *source.embeddings;
   Matrix rows(static_cast<int>(now.tokens.size()), old_rows.cols);
   for (int r = 0; r < rows.rows; ++r) {
@@ -29,7 +29,7 @@ void realign_embeddings(Scenario& s, const std::vector<std::string>& old_tokens)
 }
 
 std::vector<std::string> current_tokens(const SourceSetting& source) {
-  return ui::edits::source_tokens_of(source).tokens;
+  return edits::source_tokens_of(source).tokens;
 }
 
 }  // namespace
@@ -88,11 +88,11 @@ Scenario toggle_scaling(Scenario s) {
   return s;
 }
 
-double temperature_of(const Scenario& s) { return ui::edits::temperature_from_scale(s.scale.resolve(s.d_k)); }
+double temperature_of(const Scenario& s) { return edits::temperature_from_scale(s.scale.resolve(s.d_k)); }
 
 Scenario scale_temperature(Scenario s, double factor) {
   const double temperature = std::clamp(temperature_of(s) * factor, kMinTemperature, kMaxTemperature);
-  s.scale = ScaleSetting{ScaleSetting::Kind::Value, ui::edits::scale_from_temperature(temperature)};
+  s.scale = ScaleSetting{ScaleSetting::Kind::Value, edits::scale_from_temperature(temperature)};
   return s;
 }
 

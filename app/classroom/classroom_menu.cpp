@@ -9,12 +9,12 @@
 
 #include "app/classroom/classroom.h"
 #include "app/classroom/classroom_actions.h"
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
 
@@ -23,7 +23,7 @@ namespace {
 
 ActionTarget target_of(ui::UiContext& ui) {
   const bool computed = ui.session.has_result();
-  return ActionTarget{ui.document, ui.view, classroom_state(), computed ? ui.session.problem().num_heads : 0,
+  return ActionTarget{ui.document, ui.view, ui.classroom, computed ? ui.session.problem().num_heads : 0,
                       computed ? ui.session.problem().n() : 0};
 }
 
@@ -39,7 +39,7 @@ void run(ui::UiContext& ui, Action action) {
 // A compare setting from the menu: shown at once (the compare view comes to the front).
 void apply_compare(ui::UiContext& ui, Action action) {
   run(ui, action);
-  classroom_state().select_tab = MainView::Compare;
+  ui.classroom.select_tab = ui::MainView::Compare;
 }
 
 class ClassroomMenu final : public ui::Menu {
@@ -47,12 +47,12 @@ class ClassroomMenu final : public ui::Menu {
   [[nodiscard]] const char* label() const override { return "Classroom"; }
 
   void draw_items(ui::UiContext& ui) override {
-    ClassroomState& state = classroom_state();
+    ui::ClassroomState& state = ui.classroom;
     const Action views[] = {Action::ShowHeatmaps, Action::ShowStep, Action::ShowCompare, Action::ShowCross};
-    for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross}) {
+    for (ui::MainView view : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross}) {
       const auto index = static_cast<std::size_t>(view);
       const std::string key = std::to_string(index + 1);
-      if (ImGui::MenuItem(tab_title(view), key.c_str(), state.shown == view)) run(ui, views[index]);
+      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view)) run(ui, views[index]);
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Next step", "Right")) run(ui, Action::NextStep);
@@ -86,8 +86,8 @@ class ClassroomMenu final : public ui::Menu {
   }
 
   void update(ui::UiContext& ui) override {
-    ClassroomState& state = classroom_state();
-    if (state.shown_frame < ImGui::GetFrameCount() - 1) state.shown = MainView::Heatmaps;
+    ui::ClassroomState& state = ui.classroom;
+    if (state.shown_frame < ImGui::GetFrameCount() - 1) state.shown = ui::MainView::Heatmaps;
     if (state.start_presenting) {
       state.start_presenting = false;
       enter_presentation(ui);
@@ -95,7 +95,7 @@ class ClassroomMenu final : public ui::Menu {
     follow_new_source(ui);
     if (state.presenting) apply_presentation_colours();
     handle_keys(ui);
-    if (std::optional<std::string> tab = take_tab_request()) ui.view.select_main_tab = *tab;
+    if (std::optional<std::string> tab = take_tab_request(state)) ui.view.select_main_tab = *tab;
     draw_help(state);
   }
 
@@ -105,15 +105,15 @@ class ClassroomMenu final : public ui::Menu {
   // A scenario that gains a source (the cross-attention preset, or the Source panel) shows
   // the Cross-attention view, unless the command line asked for a view.
   void follow_new_source(const ui::UiContext& ui) {
-    ClassroomState& state = classroom_state();
+    ui::ClassroomState& state = ui.classroom;
     const bool has_source = ui.document.scenario().source.has_value();
-    if (has_source && !had_source_ && !state.start_view_given) state.select_tab = MainView::Cross;
+    if (has_source && !had_source_ && !state.start_view_given) state.select_tab = ui::MainView::Cross;
     had_source_ = has_source;
     state.start_view_given = false;  // only the first frame is the command line's
   }
 
   static void handle_keys(ui::UiContext& ui) {
-    const ClassroomState& state = classroom_state();
+    const ui::ClassroomState& state = ui.classroom;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
@@ -124,7 +124,7 @@ class ClassroomMenu final : public ui::Menu {
 
   // Every shortcut of the window (shortcuts.h), the classroom's first; it fits the screen at
   // presentation text sizes and scrolls when it cannot.
-  static void draw_help(ClassroomState& state) {
+  static void draw_help(ui::ClassroomState& state) {
     if (!state.help_open) return;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),

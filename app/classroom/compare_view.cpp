@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
@@ -33,7 +33,7 @@ using compute::HeadMatrix;
 
 struct Copy {
   std::string label;
-  app::Document document;
+  document::Document document;
   std::unique_ptr<compute::ComputeSession> session;
   std::uint64_t seen_generation = 0;
   std::uint64_t upload_version = 0;
@@ -51,7 +51,7 @@ struct SharedScale {
 
 class CompareView final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return tab_title(MainView::Compare); }
+  [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Compare); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
 
@@ -95,7 +95,7 @@ int shown_head_of(const compute::ComputeSession& session, int requested) {
 }
 
 void CompareView::update_copies(const ui::UiContext& ui) {
-  const lesson::CompareOptions& options = classroom_state().compare;
+  const lesson::CompareOptions& options = ui.classroom.compare;
   if (!built_once_ || base_generation_ != ui.session.generation() || !same_options(built_, options)) {
     built_once_ = true;
     base_generation_ = ui.session.generation();
@@ -127,7 +127,7 @@ void CompareView::update_copies(const ui::UiContext& ui) {
 }
 
 void CompareView::draw_toolbar(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   lesson::CompareOptions& options = state.compare;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   const float group_gap = 20.0f * ui.ui_scale;
@@ -162,7 +162,7 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
 
 // What the copies show, and its one colour scale beside it: one line for both.
 void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   if (pill("weights", !state.compare_scores)) state.compare_scores = false;
   ImGui::SameLine();
   if (pill("scaled scores", state.compare_scores)) state.compare_scores = true;
@@ -182,7 +182,7 @@ void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
 }
 
 SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
-  const bool scores = classroom_state().compare_scores;
+  const bool scores = ui.classroom.compare_scores;
   std::vector<lesson::ComparedMatrix> matrices;
   int tokens = 0;
   for (const Copy& copy : copies_) {
@@ -276,7 +276,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   text_wrapped_at_spaces(stats_line(copy, head), wrap, false);  // "max 0.13" stays whole
   ImGui::PopStyleColor();
   ImGui::EndGroup();
-  const bool scores = classroom_state().compare_scores;
+  const bool scores = ui.classroom.compare_scores;
   const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
   heatmap::HeatmapSpec spec;
   spec.source.host = session.host_matrix(head, which);
@@ -356,8 +356,8 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
 }
 
 void CompareView::draw(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
-  state.shown = MainView::Compare;
+  ui::ClassroomState& state = ui.classroom;
+  state.shown = ui::MainView::Compare;
   state.shown_frame = ImGui::GetFrameCount();
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to compare yet. %s", ui.session.error().c_str());

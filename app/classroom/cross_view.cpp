@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_overlay.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -67,7 +67,7 @@ void draw_boxes(ImDrawList* list, const std::vector<TokenBox>& boxes, const std:
 
 class CrossView final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return tab_title(MainView::Cross); }
+  [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Cross); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
 
@@ -95,8 +95,8 @@ void offer_source(ui::UiContext& ui) {
 bool weights_are_random(const Scenario& s) { return !s.wq || !s.wk; }
 
 void CrossView::draw(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
-  state.shown = MainView::Cross;
+  ui::ClassroomState& state = ui.classroom;
+  state.shown = ui::MainView::Cross;
   state.shown_frame = ImGui::GetFrameCount();
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());

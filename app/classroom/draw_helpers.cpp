@@ -8,24 +8,24 @@
 #include <string>
 #include <vector>
 
-#include "app/platform/fonts.h"
+#include "app/window/fonts.h"
 
 namespace attnviz::classroom {
 
 ImFont* cell_font() {
-  ImFont* font = platform::fonts().small;
+  ImFont* font = window::fonts().small;
   return font != nullptr ? font : ImGui::GetFont();
 }
 
 void heading_text(const std::string& text) {
-  ImFont* font = platform::fonts().heading;
+  ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
   ImGui::TextWrapped("%s", text.c_str());
   if (font != nullptr) ImGui::PopFont();
 }
 
 float heading_height(const std::string& text, float width) {
-  ImFont* font = platform::fonts().heading != nullptr ? platform::fonts().heading : ImGui::GetFont();
+  ImFont* font = window::fonts().heading != nullptr ? window::fonts().heading : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   return font->CalcTextSizeA(size, 1e9f, std::max(width, 1.0f), text.c_str()).y + ImGui::GetStyle().ItemSpacing.y;
 }

@@ -2,14 +2,11 @@
 
 #include <imgui.h>
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <string>
 
 #include "app/classroom/classroom.h"
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
@@ -22,32 +19,20 @@ ImVec4 rgb(int hex, float alpha = 1.0f) {
                 static_cast<float>(hex & 0xff) / 255.0f, alpha);
 }
 
-struct WindowedPlacement {
-  int x = 100, y = 100, width = 1600, height = 1000;
-  bool saved = false;
-};
-WindowedPlacement g_windowed;
-
-// Arrow keys step through the lesson while presenting; ImGui's keyboard navigation would
-// move a focus rectangle around at the same time.
-bool g_nav_was_enabled = false;
-
-// The overlay's size when it was last drawn: the corner that brings it back is where it shows.
-ImVec2 g_overlay_size(0.0f, 0.0f);
-
 // Whether the mouse is in the top-right corner the overlay occupies (or a little beside it).
-bool mouse_in_corner(ImVec2 corner, float reach) {
+bool mouse_in_corner(const ui::ClassroomState& state, ImVec2 corner, float reach) {
   const ImGuiIO& io = ImGui::GetIO();
   if (!ImGui::IsMousePosValid()) return false;  // outside the window, or ignored (screenshots)
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = g_overlay_size.x > 0.0f ? g_overlay_size : ImVec2(font * 24.0f, font * 3.0f);
+  const ImVec2 size =
+      state.overlay_width > 0.0f ? ImVec2(state.overlay_width, state.overlay_height) : ImVec2(font * 24.0f, font * 3.0f);
   return io.MousePos.x >= corner.x - size.x - reach && io.MousePos.y <= corner.y + size.y + reach;
 }
 
 }  // namespace
 
 void enter_presentation(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   if (state.presenting) return;
   state.presenting = true;
   state.layout_before = ui.view.layout;
@@ -58,12 +43,12 @@ void enter_presentation(ui::UiContext& ui) {
   ui.view.text_scale = std::clamp(state.presentation_text_scale, 1.0f, 3.0f);
   state.fullscreen = true;
   ImGuiIO& io = ImGui::GetIO();
-  g_nav_was_enabled = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
+  state.nav_was_enabled = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
   io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
 }
 
 void leave_presentation(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   if (!state.presenting) return;
   state.presenting = false;
   state.presentation_text_scale = ui.view.text_scale;
@@ -71,12 +56,12 @@ void leave_presentation(ui::UiContext& ui) {
   ui.view.presenting = false;
   ui.view.text_scale = state.text_scale_before;
   state.fullscreen = false;
-  if (g_nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  if (state.nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ui::apply_theme(ui.ui_scale);  // the frame loop applies it again if the text size changed
 }
 
 void toggle_presentation(ui::UiContext& ui) {
-  if (classroom_state().presenting) leave_presentation(ui);
+  if (ui.classroom.presenting) leave_presentation(ui);
   else enter_presentation(ui);
 }
 
@@ -111,12 +96,12 @@ bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner) 
 }
 
 void draw_presentation_overlay(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   if (!state.presenting) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float margin = 8.0f * ui.ui_scale;
   const ImVec2 corner(viewport->WorkPos.x + viewport->WorkSize.x - margin, viewport->WorkPos.y + margin);
-  if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints, mouse_in_corner(corner, 3.0f * margin))) return;
+  if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints, mouse_in_corner(state, corner, 3.0f * margin))) return;
 
   ImGui::SetNextWindowPos(corner, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
   ImGui::SetNextWindowBgAlpha(1.0f);  // nothing of the page shows through
@@ -126,40 +111,20 @@ void draw_presentation_overlay(ui::UiContext& ui) {
                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("##presentation-overlay", nullptr, kFlags)) {
     ImGui::SetWindowFontScale(0.75f);  // for the teacher, not the back row
-    for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross}) {
-      const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + tab_title(view);
-      if (view != MainView::Heatmaps) ImGui::SameLine();
+    for (ui::MainView view : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross}) {
+      const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + ui::tab_title(view);
+      if (view != ui::MainView::Heatmaps) ImGui::SameLine();
       if (pill(label.c_str(), state.shown == view)) state.select_tab = view;
     }
     ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3.0f);
     const bool leave = ImGui::Button("Leave  (Esc)");
     ImGui::TextDisabled("F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
-    g_overlay_size = ImGui::GetWindowSize();
+    state.overlay_width = ImGui::GetWindowSize().x;
+    state.overlay_height = ImGui::GetWindowSize().y;
     if (leave) leave_presentation(ui);
   }
   ImGui::End();
   ImGui::PopStyleVar();
-}
-
-void apply_window_requests(GLFWwindow* window, bool allow_resize) {
-  ClassroomState& state = classroom_state();
-  if (!state.fullscreen) return;
-  const bool wanted = *state.fullscreen;
-  state.fullscreen.reset();
-  if (!allow_resize || window == nullptr) return;
-  const bool now = glfwGetWindowMonitor(window) != nullptr;
-  if (wanted == now) return;
-  if (wanted) {
-    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
-    if (mode == nullptr) return;  // no monitor to fill: stay windowed
-    glfwGetWindowPos(window, &g_windowed.x, &g_windowed.y);
-    glfwGetWindowSize(window, &g_windowed.width, &g_windowed.height);
-    g_windowed.saved = true;
-    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-  } else if (g_windowed.saved) {
-    glfwSetWindowMonitor(window, nullptr, g_windowed.x, g_windowed.y, g_windowed.width, g_windowed.height, 0);
-  }
 }
 
 }  // namespace attnviz::classroom

@@ -9,7 +9,7 @@
 // and whenever the mouse goes to that corner (not whenever it moves: a teacher pointing at a
 // cell should not make it flicker in front of the class).
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
 namespace attnviz::classroom {
 
@@ -29,6 +29,6 @@ bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner);
 // Every frame after the areas (on top of them): the overlay, when overlay_shown().
 void draw_presentation_overlay(ui::UiContext& ui);
 
-// apply_window_requests (classroom.h) carries out the full-screen requests.
+// The desktop's frame loop carries out the full-screen requests (ClassroomState::fullscreen).
 
 }  // namespace attnviz::classroom

@@ -8,8 +8,8 @@
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/compute/compute_session.h"
-#include "app/panels/edits/model_edits.h"
-#include "app/state/document.h"
+#include "app/edits/model_edits.h"
+#include "app/document/document.h"
 #include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
@@ -111,12 +111,12 @@ void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
   // The Model panel's temperature: T, scores × 1/T (one wording for one setting).
   const float slider_w = ImGui::GetFontSize() * 11.0f;
   same_line_if_fits(slider_w + ImGui::CalcTextSize("temperature").x + ImGui::GetStyle().ItemInnerSpacing.x, right);
-  float temperature = static_cast<float>(ui::edits::temperature_from_scale(problem.scale));
+  float temperature = static_cast<float>(edits::temperature_from_scale(problem.scale));
   ImGui::SetNextItemWidth(slider_w);
   if (ImGui::SliderFloat("temperature", &temperature, static_cast<float>(kMinTemperature), static_cast<float>(kMaxTemperature),
                          "T = %.3g  (scale 1/T)", ImGuiSliderFlags_Logarithmic) &&
       std::isfinite(temperature) && temperature > 0.0f)
-    set_scale(ui, {ScaleSetting::Kind::Value, ui::edits::scale_from_temperature(static_cast<double>(temperature))},
+    set_scale(ui, {ScaleSetting::Kind::Value, edits::scale_from_temperature(static_cast<double>(temperature))},
               "Temperature", "classroom:temperature");
   if (ImGui::IsItemDeactivatedAfterEdit()) ui.document.end_merge();
   if (ImGui::IsItemHovered())

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 #include "core/lesson/row_stats.h"
 
 namespace attnviz::classroom {

@@ -10,8 +10,8 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/step_view.h"
-#include "app/panels/edits/sentence_edits.h"
-#include "app/state/document.h"
+#include "app/edits/sentence_edits.h"
+#include "app/document/document.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -49,7 +49,7 @@ class SourcePanel final : public ui::Panel {
       ui.document.apply(set_source_tokenizer(ui.document.scenario(), chosen), std::string("Source tokenizer: ") + to_string(chosen));
       return;
     }
-    const ui::edits::TokensOrError tokens = ui::edits::source_tokens_of(*ui.document.scenario().source);
+    const edits::TokensOrError tokens = edits::source_tokens_of(*ui.document.scenario().source);
     if (!tokens.error.empty()) {
       ImGui::TextWrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
       return;

@@ -42,7 +42,7 @@ const char* const kStartOptionsHelp =
 StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
   StartOptions options;
   if (auto view = parsed.get("--view")) {
-    options.view = main_view_from_string(*view);
+    options.view = ui::main_view_from_string(*view);
     if (!options.view) cli::require_choice("--view", *view, {"heatmaps", "step", "compare", "cross"});
   }
   if (auto step = parsed.get_int("--step", 1, lesson::kStepCount)) options.step = *step - 1;
@@ -51,7 +51,7 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
   return options;
 }
 
-void apply_start_options(const StartOptions& options, ClassroomState& state) {
+void apply_start_options(const StartOptions& options, ui::ClassroomState& state) {
   if (options.view) state.select_tab = options.view;
   state.start_view_given = options.view.has_value();
   if (options.step) state.step = *options.step;

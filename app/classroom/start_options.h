@@ -10,13 +10,13 @@
 #include <optional>
 #include <vector>
 
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/cli/args.h"
 
 namespace attnviz::classroom {
 
 struct StartOptions {
-  std::optional<MainView> view;
+  std::optional<ui::MainView> view;
   std::optional<int> step;  // 0-based
   std::optional<lesson::CompareAxis> compare_axis;
   std::optional<int> compare_count;
@@ -29,6 +29,6 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed);
 extern const char* const kStartOptionsHelp;
 
 // Before the first frame: the tab to show, the page, the comparison, presentation mode.
-void apply_start_options(const StartOptions& options, ClassroomState& state);
+void apply_start_options(const StartOptions& options, ui::ClassroomState& state);
 
 }  // namespace attnviz::classroom

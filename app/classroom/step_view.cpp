@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "app/classroom/classroom_actions.h"
-#include "app/classroom/classroom_state.h"
+#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/scaling_lesson.h"
@@ -60,7 +60,7 @@ struct Focus {
 
 class StepView final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return tab_title(MainView::Step); }
+  [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Step); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
 
@@ -97,10 +97,10 @@ Focus current_focus(const ui::UiContext& ui) {
   const Problem& p = ui.session.problem();
   Focus f;
   f.head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
-  f.query = followed_query(ui.view.pinned_query, MainView::Step, p.n()).value_or(0);
+  f.query = followed_query(ui.view.pinned_query, ui::MainView::Step, p.n()).value_or(0);
   // Until a cell is clicked, the arithmetic check is about the query and itself (its largest
   // score in most sentences), or key 0 in cross-attention.
-  f.key = std::clamp(classroom_state().key.value_or(p.cross_attention ? 0 : f.query), 0, p.m() - 1);
+  f.key = std::clamp(ui.classroom.key.value_or(p.cross_attention ? 0 : f.query), 0, p.m() - 1);
   return f;
 }
 
@@ -178,8 +178,8 @@ const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& f
 }
 
 void StepView::draw(ui::UiContext& ui) {
-  ClassroomState& state = classroom_state();
-  state.shown = MainView::Step;
+  ui::ClassroomState& state = ui.classroom;
+  state.shown = ui::MainView::Step;
   state.shown_frame = ImGui::GetFrameCount();
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
@@ -280,7 +280,7 @@ void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const les
 }
 
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
-  ClassroomState& state = classroom_state();
+  ui::ClassroomState& state = ui.classroom;
   const Problem& p = ui.session.problem();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
@@ -532,7 +532,7 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
     ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
   if (hover.clicked && hover.row >= 0 && m.query_rows) {
     ui.view.pinned_query = hover.row;
-    if (m.key_cols && hover.col >= 0) classroom_state().key = hover.col;
+    if (m.key_cols && hover.col >= 0) ui.classroom.key = hover.col;
   }
   ImGui::SetCursorPosX(at.x + row_label_w);
   if (m.kind != ShownMatrix::Kind::Mask)

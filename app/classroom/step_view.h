@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
 namespace attnviz::classroom {
 

@@ -4,7 +4,7 @@
 #include <exception>
 #include <utility>
 
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "core/common/error.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
@@ -110,7 +110,7 @@ void ComputeSession::warm_up() {
   }
 }
 
-bool ComputeSession::update(const app::Document& document) {
+bool ComputeSession::update(const document::Document& document) {
   if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
   recompute(document);
   computed_mode_ = requested_mode_;
@@ -118,7 +118,7 @@ bool ComputeSession::update(const app::Document& document) {
   return true;
 }
 
-void ComputeSession::recompute(const app::Document& document) {
+void ComputeSession::recompute(const document::Document& document) {
   Problem problem;
   try {
     problem = build_problem(document.scenario(), "<gui>");

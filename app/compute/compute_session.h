@@ -16,7 +16,7 @@
 #include "core/model/problem.h"
 #include "core/vk/vulkan_backend.h"
 
-namespace attnviz::app {
+namespace attnviz::document {
 class Document;
 }
 
@@ -71,7 +71,7 @@ class ComputeSession {
   [[nodiscard]] double cpu_warm_up_ms() const { return cpu_warm_up_ms_; }
 
   // Recomputes when the document's revision or the mode changed; true when it did.
-  bool update(const app::Document& document);
+  bool update(const document::Document& document);
 
   void set_mode(BackendMode mode) { requested_mode_ = mode; }
   [[nodiscard]] BackendMode mode() const { return requested_mode_; }
@@ -110,7 +110,7 @@ class ComputeSession {
   [[nodiscard]] std::uint64_t device_allocations() const;
 
  private:
-  void recompute(const app::Document& document);
+  void recompute(const document::Document& document);
   void run_vulkan(const Problem& problem);
   void run_cpu(const Problem& problem);
 

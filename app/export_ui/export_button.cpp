@@ -5,9 +5,6 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -17,6 +14,7 @@
 #include "app/compute/compute_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
+#include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
 
@@ -114,8 +112,7 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
 
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
   if (!hovered || !ui.session.has_result()) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && !io.KeyShift && !io.KeyAlt && !io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false)) {
+  if (!ImGui::GetIO().WantTextInput && ui::keys::ctrl_pressed(ui::keys::kC, false)) {
     copy_as_csv(ui, quantity);
   }
   // Appends to the panel's tooltip of the hovered cell (ImGui merges tooltips of one frame).

@@ -1,24 +1,23 @@
 // The Export dialog: the choices of `attnviz export` (what, heads, format, colormap, range,
 // zoom, cell size, dpi, values, title, grid) and where to save, started from what the window
-// shows. One dialog for the whole window (like ImGui's own state), opened from a heatmap's
-// Export button, File > Export… or Ctrl+E.
+// shows. One dialog for the whole window (the desktop adds it to the layout), opened by a
+// request in the view state from a heatmap's Export button, File > Export… or Ctrl+E.
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
-
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include "app/compute/compute_session.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
+#include "app/ui/keys.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/export/colormap.h"
@@ -35,10 +34,6 @@ struct DialogState {
   std::string error;        // the last failure, shown in the dialog
 };
 
-DialogState& dialog() {
-  static DialogState state;  // one Export dialog per window, like ImGui's own state
-  return state;
-}
 
 std::string working_directory() {
   std::error_code error;
@@ -47,13 +42,13 @@ std::string working_directory() {
 }
 
 // The next export starts in the folder of the last one (never over its file).
-void remember_folder(const ExportOutcome& outcome, const std::string& out) {
-  const std::filesystem::path folder = outcome.written.size() == 1 ? outcome.written.front().parent_path() : std::filesystem::path(out);
-  dialog().out = folder.empty() ? working_directory() : folder.string();
+void remember_folder(DialogState& state, const ExportOutcome& outcome) {
+  const std::filesystem::path folder =
+      outcome.written.size() == 1 ? outcome.written.front().parent_path() : std::filesystem::path(state.out);
+  state.out = folder.empty() ? working_directory() : folder.string();
 }
 
-void open_with(ExportChoices choices) {
-  DialogState& state = dialog();
+void open_with(DialogState& state, ExportChoices choices) {
   state.choices = std::move(choices);
   if (state.out.empty()) state.out = working_directory();
   state.error.clear();
@@ -204,8 +199,7 @@ void draw_sizes(ExportChoices& c) {
   ImGui::InputTextWithHint("##title", "the scenario's title", &c.title);
 }
 
-void finish(ui::UiContext& ui) {
-  DialogState& state = dialog();
+void finish(ui::UiContext& ui, DialogState& state) {
   state.error.clear();
   ExportPlan plan;
   try {
@@ -223,12 +217,11 @@ void finish(ui::UiContext& ui) {
     state.error = outcome.message;
     return;
   }
-  remember_folder(outcome, state.out);
+  remember_folder(state, outcome);
   ImGui::CloseCurrentPopup();
 }
 
-void draw_save_row(ui::UiContext& ui) {
-  DialogState& state = dialog();
+void draw_save_row(ui::UiContext& ui, DialogState& state) {
   row_label("Save to", "--out");
   ImGui::SetNextItemWidth(-1.0f);
   const bool entered = ImGui::InputText("##out", &state.out, ImGuiInputTextFlags_EnterReturnsTrue);
@@ -240,7 +233,7 @@ void draw_save_row(ui::UiContext& ui) {
     ImGui::PopStyleColor();
   }
   const float w = ImGui::GetFontSize() * 6.0f;
-  if (ImGui::Button("Export", ImVec2(w, 0.0f)) || entered) finish(ui);
+  if (ImGui::Button("Export", ImVec2(w, 0.0f)) || entered) finish(ui, state);
   ImGui::SameLine();
   if (ImGui::Button("Cancel", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
     ImGui::CloseCurrentPopup();
@@ -264,8 +257,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
   }
 }
 
-void draw_dialog(ui::UiContext& ui) {
-  DialogState& state = dialog();
+void draw_dialog(ui::UiContext& ui, DialogState& state) {
   if (state.open_requested) {
     ImGui::OpenPopup(kPopup);
     state.open_requested = false;
@@ -297,29 +289,37 @@ void draw_dialog(ui::UiContext& ui) {
   ImGui::EndDisabled();
   draw_notes(ui, c, shown);
   ImGui::Separator();
-  draw_save_row(ui);
+  draw_save_row(ui, state);
   ImGui::EndPopup();
 }
 
-bool ctrl_e_pressed() {
-  const ImGuiIO& io = ImGui::GetIO();
-  return io.KeyCtrl && !io.KeyShift && !io.KeyAlt && ImGui::IsKeyPressed(GLFW_KEY_E, false);
-}
+class ExportDialog final : public ui::Dialog {
+ public:
+  void update(ui::UiContext& ui) override {
+    if (ui::keys::ctrl_pressed(ui::keys::kE, false)) open_export_all(ui);
+    if (const std::optional<ui::ExportRequest> request = std::exchange(ui.view.export_request, std::nullopt)) open(ui, *request);
+    draw_dialog(ui, state_);
+  }
+
+ private:
+  void open(ui::UiContext& ui, const ui::ExportRequest& request) {
+    if (!ui.session.has_result()) {
+      if (request.all) state_.open_requested = true;  // says why there is nothing to export
+      return;
+    }
+    const ShownState shown = shown_state(ui);
+    open_with(state_, request.all ? choices_for_all(shown) : choices_for_heatmap(request.quantity, shown));
+  }
+
+  DialogState state_;
+};
 
 }  // namespace
 
-void open_export_all(ui::UiContext& ui) {
-  if (ui.session.has_result()) open_with(choices_for_all(shown_state(ui)));
-  else dialog().open_requested = true;  // says why there is nothing to export
-}
+void open_export_all(ui::UiContext& ui) { ui.view.export_request = ui::ExportRequest{true, Quantity::Weights}; }
 
-void open_export(ui::UiContext& ui, Quantity quantity) {
-  if (ui.session.has_result()) open_with(choices_for_heatmap(quantity, shown_state(ui)));
-}
+void open_export(ui::UiContext& ui, Quantity quantity) { ui.view.export_request = ui::ExportRequest{false, quantity}; }
 
-void update(ui::UiContext& ui) {
-  if (ctrl_e_pressed()) open_export_all(ui);
-  draw_dialog(ui);
-}
+std::unique_ptr<ui::Dialog> make_export_dialog() { return std::make_unique<ExportDialog>(); }
 
 }  // namespace attnviz::export_ui

@@ -10,12 +10,13 @@
 //   export_ui::heatmap_export_button(ui, Quantity::Weights, x_of_the_cells_right_edge);
 //   ... draw the heatmap ...
 //   export_ui::heatmap_hover_actions(ui, Quantity::Weights, hover.hovered);
-// and in a menu's update(): export_ui::update(ui).
+// The dialog itself is one ui::Dialog (make_export_dialog) that the desktop adds to the layout.
 
+#include <memory>
 #include <optional>
 
 #include "app/export_ui/export_plan.h"
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
 namespace attnviz::export_ui {
 
@@ -43,7 +44,7 @@ std::optional<ExportButtonPlace> place_export_button(float title_left, float tit
 // (and the tooltip says so).
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered);
 
-// Opens the Export dialog for every matrix (File > Export…).
+// Opens the Export dialog for every matrix (File > Export…), in this frame.
 void open_export_all(ui::UiContext& ui);
 // Opens it for one heatmap's matrix.
 void open_export(ui::UiContext& ui, Quantity quantity);
@@ -51,7 +52,7 @@ void open_export(ui::UiContext& ui, Quantity quantity);
 // Copies the matrix as the heatmap shows it (selected head, zoom) to the clipboard as CSV.
 void copy_as_csv(ui::UiContext& ui, Quantity quantity);
 
-// Every frame, from a menu's update(): Ctrl+E opens the dialog, and the dialog is drawn.
-void update(ui::UiContext& ui);
+// The Export dialog: Ctrl+E and the requests above open it; one per window.
+std::unique_ptr<ui::Dialog> make_export_dialog();
 
 }  // namespace attnviz::export_ui

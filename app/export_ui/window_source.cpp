@@ -1,7 +1,7 @@
 #include "app/export_ui/window_source.h"
 
 #include "app/compute/compute_session.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 
 namespace attnviz::export_ui {
 
@@ -11,7 +11,7 @@ ShownState shown_state(const ui::ViewState& view, const compute::ComputeSession&
 
 ShownState shown_state(const ui::UiContext& ui) { return shown_state(ui.view, ui.session); }
 
-exporting::ExportSource export_source(const compute::ComputeSession& session, const app::Document& document) {
+exporting::ExportSource export_source(const compute::ComputeSession& session, const document::Document& document) {
   exporting::ExportSource source;
   source.result = &session.shown_result();
   if (session.compared()) {

@@ -3,9 +3,9 @@
 // export_plan.h and core's render_export. Valid while a result is shown (session.has_result()).
 
 #include "app/export_ui/export_plan.h"
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
-namespace attnviz::app {
+namespace attnviz::document {
 class Document;
 }
 
@@ -16,7 +16,7 @@ ShownState shown_state(const ui::UiContext& ui);
 
 // The shown result (Vulkan's when it ran, else Eigen's), both results when the two backends
 // were compared (for the difference), and the caption from the scenario being edited.
-exporting::ExportSource export_source(const compute::ComputeSession& session, const app::Document& document);
+exporting::ExportSource export_source(const compute::ComputeSession& session, const document::Document& document);
 exporting::ExportSource export_source(const ui::UiContext& ui);
 
 }  // namespace attnviz::export_ui

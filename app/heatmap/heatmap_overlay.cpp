@@ -7,7 +7,7 @@
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/value_range.h"
-#include "app/platform/fonts.h"
+#include "app/window/fonts.h"
 #include "core/attention/mask.h"
 
 namespace attnviz::heatmap {
@@ -45,7 +45,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   const Matrix* values = spec.values;
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return;
   if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return;
-  ImFont* font = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
+  ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return;
   const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/platform/device_idle.h"
+#include "app/window/device_idle.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 #include "core/vk/host_packing.h"
@@ -81,7 +81,7 @@ HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render
   allocations_ += 2;
 }
 
-HeatmapRenderer::~HeatmapRenderer() { platform::wait_idle_or_report(device_, "heatmap renderer"); }
+HeatmapRenderer::~HeatmapRenderer() { window::wait_idle_or_report(device_, "heatmap renderer"); }
 
 void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
   pending_.clear();

@@ -8,7 +8,7 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
-#include "app/platform/fonts.h"
+#include "app/window/fonts.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -84,7 +84,7 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float bar_w = chart.width / static_cast<float>(chart.count);
-  ImFont* small = platform::fonts().small != nullptr ? platform::fonts().small : ImGui::GetFont();
+  ImFont* small = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float small_size = small->FontSize * ImGui::GetIO().FontGlobalScale;
   // Values go above (below, when negative) their bars, on the plot's light background: the
   // value axis leaves a line of text free at the top (and bottom) so the tallest bar's value

@@ -16,7 +16,7 @@
 #include "app/ui/view_state.h"
 #include "core/attention/compare.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 using compute::BackendMode;
@@ -65,18 +65,18 @@ void status_row(const char* name, const BackendStatus& status, double warm_up_ms
   }
 }
 
-class BackendPanel final : public Panel {
+class BackendPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Backend"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Side; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Side; }
   [[nodiscard]] bool open_by_default() const override { return false; }
-  void draw(UiContext& ui) override;
+  void draw(ui::UiContext& ui) override;
 
  private:
-  void draw_mode(UiContext& ui);
-  void draw_statuses(const UiContext& ui);
-  void draw_differences(UiContext& ui);
-  void draw_difference_heatmap(UiContext& ui);
+  void draw_mode(ui::UiContext& ui);
+  void draw_statuses(const ui::UiContext& ui);
+  void draw_differences(ui::UiContext& ui);
+  void draw_difference_heatmap(ui::UiContext& ui);
 
   // The difference heatmap's matrix, rebuilt when the results, head or matrix change.
   Matrix difference_;
@@ -88,21 +88,21 @@ class BackendPanel final : public Panel {
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
 
-void BackendPanel::draw_mode(UiContext& ui) {
+void BackendPanel::draw_mode(ui::UiContext& ui) {
   int mode = static_cast<int>(ui.view.backend);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Compute with");
   // A narrow column (large text) puts the choices on more lines rather than cutting "Both".
-  same_line_if_fits(check_width("Vulkan"));
+  ui::same_line_if_fits(ui::check_width("Vulkan"));
   bool changed = ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
-  same_line_if_fits(check_width("Eigen (CPU)"));
+  ui::same_line_if_fits(ui::check_width("Eigen (CPU)"));
   changed |= ImGui::RadioButton("Eigen (CPU)", &mode, static_cast<int>(BackendMode::Cpu));
-  same_line_if_fits(check_width("Both"));
+  ui::same_line_if_fits(ui::check_width("Both"));
   changed |= ImGui::RadioButton("Both", &mode, static_cast<int>(BackendMode::Both));
   if (changed) ui.view.backend = static_cast<BackendMode>(mode);
 }
 
-void BackendPanel::draw_statuses(const UiContext& ui) {
+void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   if (ImGui::BeginTable("##statuses", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
@@ -122,7 +122,7 @@ void BackendPanel::draw_statuses(const UiContext& ui) {
   if (session.has_result()) ImGui::TextDisabled("The heatmaps show the %s result.", session.shown_backend());
 }
 
-void BackendPanel::draw_differences(UiContext& ui) {
+void BackendPanel::draw_differences(ui::UiContext& ui) {
   const std::vector<MatrixDifference>& diffs = ui.session.differences();
   double worst = 0.0;
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
@@ -159,7 +159,7 @@ void BackendPanel::draw_differences(UiContext& ui) {
   }
 }
 
-void BackendPanel::draw_difference_heatmap(UiContext& ui) {
+void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   const int head = ui.view.selected_head;
   ImGui::AlignTextToFramePadding();
@@ -220,7 +220,7 @@ void BackendPanel::draw_difference_heatmap(UiContext& ui) {
   }
 }
 
-void BackendPanel::draw(UiContext& ui) {
+void BackendPanel::draw(ui::UiContext& ui) {
   draw_mode(ui);
   if (!ui.session.vulkan_available()) {
     ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
@@ -238,6 +238,6 @@ void BackendPanel::draw(UiContext& ui) {
 
 }  // namespace
 
-std::unique_ptr<Panel> make_backend_panel() { return std::make_unique<BackendPanel>(); }
+std::unique_ptr<ui::Panel> make_backend_panel() { return std::make_unique<BackendPanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

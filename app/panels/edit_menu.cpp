@@ -2,55 +2,54 @@
 // Ctrl+Shift+Z and Ctrl+Y. While a text field is being typed in, those keys belong to the
 // field (its own undo), not to the document.
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <string>
 
-#include "app/panels/input_panels.h"
-#include "app/state/document.h"
+#include "app/panels/panels.h"
+#include "app/document/document.h"
+#include "app/ui/keys.h"
 #include "app/ui/notices.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
-class EditMenu final : public Menu {
+class EditMenu final : public ui::Menu {
  public:
   [[nodiscard]] const char* label() const override { return "Edit"; }
 
-  void draw_items(UiContext& ui) override {
-    app::Document& doc = ui.document;
+  void draw_items(ui::UiContext& ui) override {
+    document::Document& doc = ui.document;
     const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
     const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
     if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, doc.can_undo())) undo_step(ui);
     if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, doc.can_redo())) redo_step(ui);
   }
 
-  void update(UiContext& ui) override {
+  void update(ui::UiContext& ui) override {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl || io.KeyAlt || io.WantTextInput) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_Z, true)) {
+    if (ImGui::IsKeyPressed(ui::keys::kZ, true)) {
       if (io.KeyShift) redo_step(ui);
       else undo_step(ui);
-    } else if (!io.KeyShift && ImGui::IsKeyPressed(GLFW_KEY_Y, true)) {
+    } else if (!io.KeyShift && ImGui::IsKeyPressed(ui::keys::kY, true)) {
       redo_step(ui);
     }
   }
 
  private:
-  static void undo_step(UiContext& ui) {
+  static void undo_step(ui::UiContext& ui) {
     const std::string label = ui.document.undo_label();
-    if (ui.document.undo()) ui.notices.post(NoticeLevel::Info, "Undone: " + label, "undo-redo");
+    if (ui.document.undo()) ui.notices.post(ui::NoticeLevel::Info, "Undone: " + label, "undo-redo");
   }
-  static void redo_step(UiContext& ui) {
+  static void redo_step(ui::UiContext& ui) {
     const std::string label = ui.document.redo_label();
-    if (ui.document.redo()) ui.notices.post(NoticeLevel::Info, "Redone: " + label, "undo-redo");
+    if (ui.document.redo()) ui.notices.post(ui::NoticeLevel::Info, "Redone: " + label, "undo-redo");
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Menu> make_edit_menu() { return std::make_unique<EditMenu>(); }
+std::unique_ptr<ui::Menu> make_edit_menu() { return std::make_unique<EditMenu>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

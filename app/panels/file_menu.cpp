@@ -4,8 +4,6 @@
 // loader's message and leaves the document untouched on failure; saving is atomic
 // (save_scenario). Replacing a document with unsaved changes asks first.
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -18,16 +16,17 @@
 #include <vector>
 
 #include "app/export_ui/export_ui.h"
-#include "app/panels/edits/file_listing.h"
-#include "app/panels/edits/panel_palette.h"
-#include "app/panels/input_panels.h"
-#include "app/state/document.h"
-#include "app/state/document_names.h"
+#include "app/document/file_listing.h"
+#include "app/ui/keys.h"
+#include "app/ui/palette.h"
+#include "app/panels/panels.h"
+#include "app/document/document.h"
+#include "app/document/document_names.h"
 #include "app/ui/notices.h"
 #include "app/ui/scenario_files.h"
 #include "core/model/scenario_json.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,24 +49,11 @@ Scenario new_scenario() {
   return s;
 }
 
-bool ctrl_pressed(int glfw_key, bool shift) {
-  const ImGuiIO& io = ImGui::GetIO();
-  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, false);
-}
-
-// The GLFW backend of ImGui 1.86 keeps its window in io.ClipboardUserData (for the clipboard
-// callbacks); Quit asks that window to close, and the frame loop then exits as with the
-// window's close button (autosaving on the way out).
-void request_quit() {
-  auto* window = static_cast<GLFWwindow*>(ImGui::GetIO().ClipboardUserData);
-  if (window != nullptr) glfwSetWindowShouldClose(window, GLFW_TRUE);
-}
-
-class FileMenu final : public Menu {
+class FileMenu final : public ui::Menu {
  public:
   [[nodiscard]] const char* label() const override { return "File"; }
 
-  void draw_items(UiContext& ui) override {
+  void draw_items(ui::UiContext& ui) override {
     if (ImGui::MenuItem("New", "Ctrl+N")) replace_with(ui, Replacement{Replacement::Kind::New, ""});
     if (ImGui::MenuItem("Open\xE2\x80\xA6", "Ctrl+O")) open_dialog(ui, DialogMode::Open);
     if (ImGui::MenuItem("Save", "Ctrl+S")) save(ui);
@@ -82,18 +68,17 @@ class FileMenu final : public Menu {
     ImGui::Separator();
     if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) export_ui::open_export_all(ui);  // app/export_ui
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) request_quit();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.view.quit_requested = true;
   }
 
-  void update(UiContext& ui) override {
-    if (ctrl_pressed(GLFW_KEY_N, false)) replace_with(ui, Replacement{Replacement::Kind::New, ""});
-    if (ctrl_pressed(GLFW_KEY_O, false)) open_dialog(ui, DialogMode::Open);
-    if (ctrl_pressed(GLFW_KEY_S, false)) save(ui);
-    if (ctrl_pressed(GLFW_KEY_S, true)) open_dialog(ui, DialogMode::SaveAs);
-    if (ctrl_pressed(GLFW_KEY_Q, false)) request_quit();
+  void update(ui::UiContext& ui) override {
+    if (ui::keys::ctrl_pressed(ui::keys::kN, false)) replace_with(ui, Replacement{Replacement::Kind::New, ""});
+    if (ui::keys::ctrl_pressed(ui::keys::kO, false)) open_dialog(ui, DialogMode::Open);
+    if (ui::keys::ctrl_pressed(ui::keys::kS, false)) save(ui);
+    if (ui::keys::ctrl_pressed(ui::keys::kS, true)) open_dialog(ui, DialogMode::SaveAs);
+    if (ui::keys::ctrl_pressed(ui::keys::kQ, false)) ui.view.quit_requested = true;
     draw_dialog(ui);
     draw_confirm(ui);
-    export_ui::update(ui);  // Ctrl+E and the Export dialog
   }
 
  private:
@@ -105,7 +90,7 @@ class FileMenu final : public Menu {
     std::string source;  // a path or "preset:NAME" for Load
   };
 
-  void replace_with(UiContext& ui, Replacement what) {
+  void replace_with(ui::UiContext& ui, Replacement what) {
     if (ui.document.modified()) {
       pending_ = std::move(what);
       open_confirm_ = true;
@@ -114,19 +99,19 @@ class FileMenu final : public Menu {
     carry_out(ui, what);
   }
 
-  static void carry_out(UiContext& ui, const Replacement& what) {
+  static void carry_out(ui::UiContext& ui, const Replacement& what) {
     if (what.kind == Replacement::Kind::New) {
       ui.document.reset(new_scenario(), std::nullopt);
       return;
     }
-    if (open_scenario(ui.document, ui.notices, what.source)) {
-      ui.notices.post(NoticeLevel::Info, "Opened " + what.source);
+    if (ui::open_scenario(ui.document, ui.notices, what.source)) {
+      ui.notices.post(ui::NoticeLevel::Info, "Opened " + what.source);
     }
   }
 
-  void save(UiContext& ui) {
+  void save(ui::UiContext& ui) {
     if (ui.document.path()) {
-      save_scenario_to(ui.document, ui.notices, *ui.document.path());
+      ui::save_scenario_to(ui.document, ui.notices, *ui.document.path());
     } else {
       open_dialog(ui, DialogMode::SaveAs);
     }
@@ -134,7 +119,7 @@ class FileMenu final : public Menu {
 
   // ---- the Open / Save As dialog ----
 
-  void open_dialog(const UiContext& ui, DialogMode mode) {
+  void open_dialog(const ui::UiContext& ui, DialogMode mode) {
     mode_ = mode;
     std::error_code ec;
     const auto& path = ui.document.path();
@@ -143,7 +128,7 @@ class FileMenu final : public Menu {
     typed_.clear();
     title_.clear();
     if (mode == DialogMode::SaveAs) {
-      typed_ = app::default_file_name(ui.document);
+      typed_ = document::default_file_name(ui.document);
       title_ = ui.document.scenario().title;
       title_stale_ = !ui.document.title_matches();
     }
@@ -155,7 +140,7 @@ class FileMenu final : public Menu {
 
   void relist() { listing_ = edits::list_directory(directory_); }
 
-  void draw_dialog(UiContext& ui) {
+  void draw_dialog(ui::UiContext& ui) {
     if (open_dialog_) {
       ImGui::OpenPopup(mode_ == DialogMode::Open ? kOpenTitle : kSaveTitle);
       open_dialog_ = false;
@@ -191,12 +176,12 @@ class FileMenu final : public Menu {
     ImGui::TextDisabled("%s", directory_.string().c_str());
   }
 
-  void draw_listing(UiContext& ui) {
+  void draw_listing(ui::UiContext& ui) {
     const float title_rows = mode_ == DialogMode::SaveAs ? ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + ImGui::GetTextLineHeightWithSpacing() + title_rows;
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
         ImGui::TextWrapped("%s", listing_.error.c_str());
         ImGui::PopStyleColor();
       }
@@ -236,7 +221,7 @@ class FileMenu final : public Menu {
     else ImGui::TextDisabled("Shown in the menu bar and saved in the file.");
   }
 
-  void draw_name_field(UiContext& ui) {
+  void draw_name_field(ui::UiContext& ui) {
     if (mode_ == DialogMode::SaveAs) draw_title_field();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("File");
@@ -249,7 +234,7 @@ class FileMenu final : public Menu {
     }
     if (ImGui::IsItemEdited()) confirm_overwrite_.reset();
     if (!dialog_error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("%s", dialog_error_.c_str());
       ImGui::PopStyleColor();
     } else if (confirm_overwrite_) {
@@ -269,7 +254,7 @@ class FileMenu final : public Menu {
 
   // Open or save what the name field says; the dialog stays open (with the reason) when that
   // fails, so a typo is fixed in place.
-  void finish(UiContext& ui) {
+  void finish(ui::UiContext& ui) {
     dialog_error_.clear();
     if (typed_.empty()) {
       dialog_error_ = "Type a file name first.";
@@ -290,7 +275,7 @@ class FileMenu final : public Menu {
     }
   }
 
-  void finish_open(UiContext& ui, const fs::path& path) {
+  void finish_open(ui::UiContext& ui, const fs::path& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) {
       dialog_error_ = "There is no file " + path.string();
@@ -300,7 +285,7 @@ class FileMenu final : public Menu {
     replace_with(ui, Replacement{Replacement::Kind::Load, path.string()});
   }
 
-  void finish_save(UiContext& ui, const fs::path& path) {
+  void finish_save(ui::UiContext& ui, const fs::path& path) {
     std::error_code ec;
     if (fs::exists(path, ec) && confirm_overwrite_ != path && ui.document.path() != path) {
       confirm_overwrite_ = path;  // the next Save replaces it
@@ -312,7 +297,7 @@ class FileMenu final : public Menu {
       ui.document.apply(std::move(retitled), "Title");
     }
     ui.document.confirm_title();  // the user saw it beside this content and kept it
-    if (save_scenario_to(ui.document, ui.notices, path)) {
+    if (ui::save_scenario_to(ui.document, ui.notices, path)) {
       ImGui::CloseCurrentPopup();
     } else {
       dialog_error_ = "Could not save to " + path.string() + " (see the message below).";
@@ -328,7 +313,7 @@ class FileMenu final : public Menu {
     return "Open " + what->source + " instead?";
   }
 
-  void draw_confirm(UiContext& ui) {
+  void draw_confirm(ui::UiContext& ui) {
     if (open_confirm_) {
       ImGui::OpenPopup(kConfirmPopup);
       open_confirm_ = false;
@@ -368,6 +353,6 @@ class FileMenu final : public Menu {
 
 }  // namespace
 
-std::unique_ptr<Menu> make_file_menu() { return std::make_unique<FileMenu>(); }
+std::unique_ptr<ui::Menu> make_file_menu() { return std::make_unique<FileMenu>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 // The readable minimum of a side with `count` cells: every label readable up to 40 tokens;
@@ -107,4 +107,4 @@ HeatmapBox fit_context(const HeatmapMetrics& m, int d_v, float label_h, float co
   return box;
 }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

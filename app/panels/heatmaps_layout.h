@@ -7,7 +7,7 @@
 
 #include <functional>
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 
 // One heatmap: row labels on the left, column labels above, the cells.
 struct HeatmapBox {
@@ -68,4 +68,4 @@ FocusLayout fit_focus(const HeatmapMetrics& m, const FocusInput& in, float width
 HeatmapBox fit_context(const HeatmapMetrics& m, int d_v, float label_h, float col_min, float col_max, float width,
                        float height);
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

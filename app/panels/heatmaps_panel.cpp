@@ -18,11 +18,11 @@
 #include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/panels.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "app/ui/keys.h"
 #include "app/ui/view_state.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 using compute::HeadMatrix;
@@ -38,10 +38,10 @@ struct Ranges {
 constexpr int kAllThreeUpTo = 40;  // tokens: HeadView::Auto shows the three steps up to here
 constexpr float kStepsShare = 0.64f;  // of the panel's height: the three steps, above the rest
 
-const char* step_title(HeadView which) {
+const char* step_title(ui::HeadView which) {
   switch (which) {
-    case HeadView::RawScores: return "Raw scores";
-    case HeadView::ScaledScores: return "Scaled + masked";
+    case ui::HeadView::RawScores: return "Raw scores";
+    case ui::HeadView::ScaledScores: return "Scaled + masked";
     default: return "Weights";
   }
 }
@@ -58,28 +58,28 @@ std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
   return text;
 }
 
-class HeatmapsPanel final : public Panel {
+class HeatmapsPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Heatmaps"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Main; }
-  void draw(UiContext& ui) override;
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
+  void draw(ui::UiContext& ui) override;
 
  private:
-  void update_ranges(const UiContext& ui, int head);
-  [[nodiscard]] HeatmapMetrics metrics(const UiContext& ui, int title_lines) const;
-  [[nodiscard]] StepsLayout steps_layout(const UiContext& ui, float width, float height, int& lines) const;
-  [[nodiscard]] HeadView automatic_view(const UiContext& ui, ImVec2 area) const;
-  [[nodiscard]] float lower_row_min(const UiContext& ui) const;
-  void draw_all_three(UiContext& ui, int head, ImVec2 area);
-  void draw_focus(UiContext& ui, int head, HeadView which, ImVec2 area);
-  void draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapBox& g, int lines);
-  void draw_context(UiContext& ui, int head, const HeatmapBox& g, int lines);
-  void handle_hover(UiContext& ui, const HeatmapHover& hover, int head);
-  void tooltip(const UiContext& ui, int head, int row, int col) const;
+  void update_ranges(const ui::UiContext& ui, int head);
+  [[nodiscard]] HeatmapMetrics metrics(const ui::UiContext& ui, int title_lines) const;
+  [[nodiscard]] StepsLayout steps_layout(const ui::UiContext& ui, float width, float height, int& lines) const;
+  [[nodiscard]] ui::HeadView automatic_view(const ui::UiContext& ui, ImVec2 area) const;
+  [[nodiscard]] float lower_row_min(const ui::UiContext& ui) const;
+  void draw_all_three(ui::UiContext& ui, int head, ImVec2 area);
+  void draw_focus(ui::UiContext& ui, int head, ui::HeadView which, ImVec2 area);
+  void draw_step(ui::UiContext& ui, const char* id, ui::HeadView which, int head, const HeatmapBox& g, int lines);
+  void draw_context(ui::UiContext& ui, int head, const HeatmapBox& g, int lines);
+  void handle_hover(ui::UiContext& ui, const HeatmapHover& hover, int head);
+  void tooltip(const ui::UiContext& ui, int head, int row, int col) const;
 
   std::uint64_t ranges_generation_ = 0;
   int ranges_head_ = -1;
-  WeightsRange ranges_mode_ = WeightsRange::ZeroToOne;
+  ui::WeightsRange ranges_mode_ = ui::WeightsRange::ZeroToOne;
   Ranges ranges_;
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
@@ -94,9 +94,9 @@ float context_col_min(float font, int d_v) {
 float context_col_max(float font) { return std::round(3.2f * font); }
 
 // The formula beside each step's title ("S × 0.354 = 1/√8").
-std::string step_formula(const UiContext& ui, HeadView which) {
-  if (which == HeadView::RawScores) return "S = Q·Kᵀ";
-  if (which == HeadView::ScaledScores) return "S " + scale_caption(ui.session.problem(), ui.document.scenario().scale);
+std::string step_formula(const ui::UiContext& ui, ui::HeadView which) {
+  if (which == ui::HeadView::RawScores) return "S = Q·Kᵀ";
+  if (which == ui::HeadView::ScaledScores) return "S " + scale_caption(ui.session.problem(), ui.document.scenario().scale);
   return "A = softmax of each row";
 }
 
@@ -118,7 +118,7 @@ bool begin_body(const char* id, ImVec2 size, ImVec2 content) {
   return ImGui::BeginChild(id, size, false, ImGuiWindowFlags_HorizontalScrollbar);
 }
 
-void HeatmapsPanel::update_ranges(const UiContext& ui, int head) {
+void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   const compute::ComputeSession& session = ui.session;
   if (ranges_generation_ == session.generation() && ranges_head_ == head && ranges_mode_ == ui.view.weights_range) return;
   ranges_generation_ = session.generation();
@@ -132,13 +132,13 @@ void HeatmapsPanel::update_ranges(const UiContext& ui, int head) {
     ranges_.raw = heatmap::symmetric_range(*scores);
     ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask);
   }
-  const WeightsRange mode = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
-  ranges_.weights = mode == WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
-  if (weights != nullptr && mode == WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
+  const ui::WeightsRange mode = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
+  ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
+  if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
 }
 
-HeatmapMetrics HeatmapsPanel::metrics(const UiContext& ui, int title_lines) const {
+HeatmapMetrics HeatmapsPanel::metrics(const ui::UiContext& ui, int title_lines) const {
   const Problem& problem = ui.session.problem();
   const float s = ui.ui_scale;
   const float font = ImGui::GetFontSize();
@@ -158,10 +158,10 @@ HeatmapMetrics HeatmapsPanel::metrics(const UiContext& ui, int title_lines) cons
 
 // The three steps in width × height, with one title line each or, when any formula does not
 // fit beside its title, two lines for all three (so their rows stay aligned).
-StepsLayout HeatmapsPanel::steps_layout(const UiContext& ui, float width, float height, int& lines) const {
+StepsLayout HeatmapsPanel::steps_layout(const ui::UiContext& ui, float width, float height, int& lines) const {
   lines = 1;
   StepsLayout layout = fit_steps(metrics(ui, 1), 3, width, height);
-  for (HeadView which : {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights}) {
+  for (ui::HeadView which : {ui::HeadView::RawScores, ui::HeadView::ScaledScores, ui::HeadView::Weights}) {
     const std::string formula = step_formula(ui, which);
     lines = std::max(lines, title_lines(step_title(which), formula.c_str(), title_room(layout.box.cells_w)));
   }
@@ -170,7 +170,7 @@ StepsLayout HeatmapsPanel::steps_layout(const UiContext& ui, float width, float 
 }
 
 // The row under the three steps at its smallest: the context at its readable minimum.
-float HeatmapsPanel::lower_row_min(const UiContext& ui) const {
+float HeatmapsPanel::lower_row_min(const ui::UiContext& ui) const {
   const HeatmapMetrics m = metrics(ui, 1);
   const float rows = static_cast<float>(std::min(ui.session.problem().n(), kAllThreeUpTo));
   return title_height(1) + ImGui::GetFontSize() + 8.0f + std::max(rows * m.min_cell, m.min_side) + colorbar_height();
@@ -178,19 +178,19 @@ float HeatmapsPanel::lower_row_min(const UiContext& ui) const {
 
 // Auto: the three steps side by side while they fit at a readable size (up to 40 tokens),
 // else the weights alone, large.
-HeadView HeatmapsPanel::automatic_view(const UiContext& ui, ImVec2 area) const {
+ui::HeadView HeatmapsPanel::automatic_view(const ui::UiContext& ui, ImVec2 area) const {
   const Problem& problem = ui.session.problem();
-  if (std::max(problem.n(), problem.m()) > kAllThreeUpTo) return HeadView::Weights;
+  if (std::max(problem.n(), problem.m()) > kAllThreeUpTo) return ui::HeadView::Weights;
   int lines = 1;
   const float budget = steps_budget(area.y, lower_row_min(ui));
-  return steps_layout(ui, area.x, budget, lines).fits(area.x, budget) ? HeadView::AllThree : HeadView::Weights;
+  return steps_layout(ui, area.x, budget, lines).fits(area.x, budget) ? ui::HeadView::AllThree : ui::HeadView::Weights;
 }
 
 // One step of the selected head, its title above and its colorbar below.
-void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int head, const HeatmapBox& g, int lines) {
+void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView which, int head, const HeatmapBox& g, int lines) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
-  const HeadMatrix matrix = which == HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
+  const HeadMatrix matrix = which == ui::HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
   const float x = ImGui::GetCursorPosX();
   const float y = ImGui::GetCursorPosY();
   const std::string formula = step_formula(ui, which);
@@ -223,13 +223,13 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   spec.pinned_row = ui.view.pinned_query.value_or(-1);
   spec.numbers = ui.view.show_numbers;
   spec.colormap = ui.view.scores_colormap;
-  if (which == HeadView::Weights) {
+  if (which == ui::HeadView::Weights) {
     spec.colormap = ui.view.weights_colormap;
     spec.range_min = ranges_.weights.min;
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
-    spec.log_scale = resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == WeightsRange::Log;
-  } else if (which == HeadView::ScaledScores) {
+    spec.log_scale = resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
+  } else if (which == ui::HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
     spec.range_min = ranges_.scaled.min;
     spec.range_max = ranges_.scaled.max;
@@ -241,12 +241,12 @@ void HeatmapsPanel::draw_step(UiContext& ui, const char* id, HeadView which, int
   const HeatmapHover hover = ui.heatmaps.draw(id, spec);
   ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
-                       which == HeadView::Weights ? "weight" : nullptr, spec.log_scale);
+                       which == ui::HeadView::Weights ? "weight" : nullptr, spec.log_scale);
   handle_hover(ui, hover, head);
   export_ui::heatmap_hover_actions(ui, export_ui::quantity_for(which), hover.hovered);  // Ctrl+C: copy as CSV
 }
 
-void HeatmapsPanel::handle_hover(UiContext& ui, const HeatmapHover& hover, int head) {
+void HeatmapsPanel::handle_hover(ui::UiContext& ui, const HeatmapHover& hover, int head) {
   if (hover.hovered && hover.row >= 0 && hover.col >= 0) tooltip(ui, head, hover.row, hover.col);
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;  // a row label
   if (!hover.hovered && hover.col >= 0 && !ui.session.problem().cross_attention) ui.view.hovered_token_next = hover.col;
@@ -256,7 +256,7 @@ void HeatmapsPanel::handle_hover(UiContext& ui, const HeatmapHover& hover, int h
   }
 }
 
-void HeatmapsPanel::tooltip(const UiContext& ui, int head, int row, int col) const {
+void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col) const {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
@@ -278,7 +278,7 @@ void HeatmapsPanel::tooltip(const UiContext& ui, int head, int row, int col) con
   ImGui::EndTooltip();
 }
 
-void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapBox& g, int lines) {
+void HeatmapsPanel::draw_context(ui::UiContext& ui, int head, const HeatmapBox& g, int lines) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (static_cast<int>(dims_.size()) != problem.d_v) {
@@ -334,7 +334,7 @@ void HeatmapsPanel::draw_context(UiContext& ui, int head, const HeatmapBox& g, i
 
 // Small sentences: raw scores → scaled and masked → weights side by side, and below them the
 // context, the all-heads grid and the pinned query. Smaller than readable, it scrolls.
-void HeatmapsPanel::draw_all_three(UiContext& ui, int head, ImVec2 area) {
+void HeatmapsPanel::draw_all_three(ui::UiContext& ui, int head, ImVec2 area) {
   const Problem& problem = ui.session.problem();
   const float s = ui.ui_scale;
   const float font = ImGui::GetFontSize();
@@ -371,7 +371,7 @@ void HeatmapsPanel::draw_all_three(UiContext& ui, int head, ImVec2 area) {
   if (begin_body("##steps_body", area, content)) {
     const float y = ImGui::GetCursorPosY();
     float x = ImGui::GetCursorPosX();
-    const HeadView views[3] = {HeadView::RawScores, HeadView::ScaledScores, HeadView::Weights};
+    const ui::HeadView views[3] = {ui::HeadView::RawScores, ui::HeadView::ScaledScores, ui::HeadView::Weights};
     const char* ids[3] = {"##raw", "##scaled", "##weights"};
     for (int i = 0; i < 3; ++i) {
       ImGui::SetCursorPos(ImVec2(x, y));
@@ -404,7 +404,7 @@ void HeatmapsPanel::draw_all_three(UiContext& ui, int head, ImVec2 area) {
 
 // Long sentences (or by choice): one step large with the context beside it (rows aligned),
 // and a column with the all-heads grid and the pinned query.
-void HeatmapsPanel::draw_focus(UiContext& ui, int head, HeadView which, ImVec2 area) {
+void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, ImVec2 area) {
   const Problem& problem = ui.session.problem();
   const float s = ui.ui_scale;
   const float font = ImGui::GetFontSize();
@@ -456,7 +456,7 @@ void HeatmapsPanel::draw_focus(UiContext& ui, int head, HeadView which, ImVec2 a
   ImGui::EndChild();
 }
 
-void HeatmapsPanel::draw(UiContext& ui) {
+void HeatmapsPanel::draw(ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());
@@ -469,7 +469,7 @@ void HeatmapsPanel::draw(UiContext& ui) {
   // grew, one left over from a larger matrix is clamped (axis_math.h: kept_window).
   ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
   const ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(keys::kHome, false)) {
+  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
   }
   const int head = ui.view.selected_head;
@@ -483,14 +483,14 @@ void HeatmapsPanel::draw(UiContext& ui) {
   }
   ImGui::Spacing();
   const ImVec2 area = ImGui::GetContentRegionAvail();
-  HeadView view = ui.view.head_view;
-  if (view == HeadView::Auto) view = automatic_view(ui, area);
-  if (view == HeadView::AllThree) draw_all_three(ui, head, area);
+  ui::HeadView view = ui.view.head_view;
+  if (view == ui::HeadView::Auto) view = automatic_view(ui, area);
+  if (view == ui::HeadView::AllThree) draw_all_three(ui, head, area);
   else draw_focus(ui, head, view, area);
 }
 
 }  // namespace
 
-std::unique_ptr<Panel> make_heatmaps_panel() { return std::make_unique<HeatmapsPanel>(); }
+std::unique_ptr<ui::Panel> make_heatmaps_panel() { return std::make_unique<HeatmapsPanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -13,10 +13,10 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
-#include "app/platform/fonts.h"
+#include "app/window/fonts.h"
 #include "app/ui/view_state.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 
 using compute::HeadMatrix;
 using heatmap::HeatmapHover;
@@ -40,7 +40,7 @@ float colorbar_height() {
 namespace {
 
 float bold_width(const char* text) {
-  ImFont* font = platform::fonts().heading;
+  ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
   const float w = ImGui::CalcTextSize(text).x;
   if (font != nullptr) ImGui::PopFont();
@@ -56,7 +56,7 @@ int title_lines(const char* title, const char* formula, float width) {
 }
 
 void title_line(const char* title, const char* formula, float width, bool formula_below) {
-  ImFont* font = platform::fonts().heading;
+  ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
   const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), title, std::max(width, 1.0f));
   ImGui::TextUnformatted(shown.c_str());
@@ -79,7 +79,7 @@ void heading(const char* title, const char* formula, float max_width) {
   title_line(title, formula, max_width, title_lines(title, formula, max_width) == 2);
 }
 
-void draw_head_grid(UiContext& ui, float width, float height, float max_side) {
+void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side) {
   const compute::ComputeSession& session = ui.session;
   const int heads = session.problem().num_heads;
   heading("All heads", "weights · click to select");
@@ -118,7 +118,7 @@ void draw_head_grid(UiContext& ui, float width, float height, float max_side) {
     spec.source.host = source.host;
     spec.source.version = source.version;
     spec.colormap = ui.view.weights_colormap;
-    const bool log = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == WeightsRange::Log;
+    const bool log = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == ui::WeightsRange::Log;
     spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
     spec.range_max = 1.0f;
     spec.log_scale = log;
@@ -141,7 +141,7 @@ void draw_head_grid(UiContext& ui, float width, float height, float max_side) {
   }
 }
 
-void draw_pinned_query(UiContext& ui, int head, float width, float height) {
+void draw_pinned_query(ui::UiContext& ui, int head, float width, float height) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
@@ -158,7 +158,7 @@ void draw_pinned_query(UiContext& ui, int head, float width, float height) {
   // Bars keep the 0..1 scale while their values can be read off them; with many keys each
   // weight is small, so the bars scale to the largest one (and say so).
   const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
-  const bool unit_scale = resolve(ui.view.weights_range, problem.m()) == WeightsRange::ZeroToOne && problem.m() <= 24;
+  const bool unit_scale = resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
   char scale_note[64];
   std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
   heading("Query", "");
@@ -195,4 +195,4 @@ void draw_pinned_query(UiContext& ui, int head, float width, float height) {
   heatmap::draw_bar_chart("##context_bars", vector);
 }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 
 // tokens[i], or "?" outside the list.
 const char* token_text(const std::vector<std::string>& tokens, int i);
@@ -30,13 +30,13 @@ void title_line(const char* title, const char* formula, float width, bool formul
 void formula_line(const char* formula, float width);
 
 // The toolbar above the heatmaps (app/panels/heatmaps_toolbar.cpp).
-void draw_heatmaps_toolbar(UiContext& ui, int head_count);
+void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count);
 
 // Every head's weights as a thumbnail in width × height, none larger than `max_side`;
 // clicking one selects that head.
-void draw_head_grid(UiContext& ui, float width, float height, float max_side);
+void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side);
 
 // The pinned query's weights over the keys as bars and its context vector, or a hint.
-void draw_pinned_query(UiContext& ui, int head, float width, float height);
+void draw_pinned_query(ui::UiContext& ui, int head, float width, float height);
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -14,9 +14,9 @@
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 
-void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
+void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
   const float spacing = 18.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Head");
@@ -25,9 +25,9 @@ void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
     const float button_w = ImGui::GetFrameHeight() * 1.3f;
     for (int h = 0; h < head_count; ++h) {
       ImGui::PushID(h);
-      if (h > 0) same_line_if_fits(button_w, 3.0f * ui.ui_scale);
+      if (h > 0) ui::same_line_if_fits(button_w, 3.0f * ui.ui_scale);
       const bool selected = h == ui.view.selected_head;
-      if (selected) ImGui::PushStyleColor(ImGuiCol_Button, accent_colour());
+      if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ui::accent_colour());
       if (selected) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
       if (ImGui::Button(std::to_string(h).c_str(), ImVec2(button_w, 0))) ui.view.selected_head = h;
       if (selected) ImGui::PopStyleColor(2);
@@ -35,25 +35,25 @@ void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
     }
   } else {
     ImGui::SetNextItemWidth(140.0f * ui.ui_scale);
-    const ReadableSliders readable;
+    const ui::ReadableSliders readable;
     ImGui::SliderInt("##head", &ui.view.selected_head, 0, head_count - 1);
   }
   int view = static_cast<int>(ui.view.head_view);
   const float combo_w = 190.0f * ui.ui_scale;
-  same_line_if_fits(combo_w, spacing);
+  ui::same_line_if_fits(combo_w, spacing);
   ImGui::SetNextItemWidth(combo_w);
   if (ImGui::Combo("##show", &view, "Auto\0All three steps\0Raw scores\0Scaled + masked\0Weights\0")) {
-    ui.view.head_view = static_cast<HeadView>(view);
+    ui.view.head_view = static_cast<ui::HeadView>(view);
   }
   const Problem& problem = ui.session.problem();
   char shape[96];
   std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
                 problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
-  same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
+  ui::same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", shape);
   if (ui.view.pinned_query) {
-    same_line_if_fits(ImGui::CalcTextSize("Unpin query").x + 2.0f * ImGui::GetStyle().FramePadding.x, spacing);
+    ui::same_line_if_fits(ImGui::CalcTextSize("Unpin query").x + 2.0f * ImGui::GetStyle().FramePadding.x, spacing);
     if (ImGui::SmallButton("Unpin query")) ui.view.pinned_query.reset();
   }
   // A zoomed view says so where it cannot be missed, and how to get everything back.
@@ -61,7 +61,7 @@ void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
   if (!zoomed.empty()) {
     const std::string text = "Zoomed: " + zoomed;
     const char* button = "Show all (Home)";
-    same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
+    ui::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(ImVec4(0.72f, 0.33f, 0.0f, 1.0f), "%s", text.c_str());
     ImGui::SameLine();
@@ -78,4 +78,4 @@ void draw_heatmaps_toolbar(UiContext& ui, int head_count) {
   }
 }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -9,16 +9,16 @@
 #include <string>
 
 #include "app/heatmap/heatmap_widget.h"
-#include "app/panels/edits/mask_edits.h"
-#include "app/panels/edits/panel_palette.h"
-#include "app/panels/edits/sentence_edits.h"
-#include "app/panels/input_panels.h"
-#include "app/state/document.h"
+#include "app/edits/mask_edits.h"
+#include "app/ui/palette.h"
+#include "app/edits/sentence_edits.h"
+#include "app/panels/panels.h"
+#include "app/document/document.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 // The preview shows at most this many tokens on each side (a 4096² picture says no more
@@ -29,12 +29,12 @@ constexpr float kVisibleShade = 0.55f;
 constexpr edits::MaskPreset kPresets[] = {edits::MaskPreset::None, edits::MaskPreset::Causal,
                                           edits::MaskPreset::SlidingWindow, edits::MaskPreset::Longformer};
 
-class MaskPanel final : public Panel {
+class MaskPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Mask"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
-  void draw(UiContext& ui) override {
+  void draw(ui::UiContext& ui) override {
     refresh(ui);
     draw_presets(ui);
     draw_causal_and_window(ui);
@@ -46,7 +46,7 @@ class MaskPanel final : public Panel {
   }
 
  private:
-  void refresh(const UiContext& ui) {
+  void refresh(const ui::UiContext& ui) {
     const std::uint64_t revision = ui.document.revision();
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
@@ -65,14 +65,14 @@ class MaskPanel final : public Panel {
     col_labels_.assign(source_tokens_.begin(), source_tokens_.begin() + cols);
   }
 
-  void apply_mask(UiContext& ui, const MaskSetting& mask, const std::string& label, const std::string& key = "") {
+  void apply_mask(ui::UiContext& ui, const MaskSetting& mask, const std::string& label, const std::string& key = "") {
     Scenario next = ui.document.scenario();
     next.mask = mask;
     ui.document.apply(std::move(next), label, key);
   }
 
   // The preset buttons, four in a row when they fit, else two by two.
-  void draw_presets(UiContext& ui) {
+  void draw_presets(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     const std::optional<edits::MaskPreset> current = edits::matching_preset(mask);
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -99,7 +99,7 @@ class MaskPanel final : public Panel {
     }
   }
 
-  void draw_causal_and_window(UiContext& ui) {
+  void draw_causal_and_window(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     bool causal = mask.causal;
     if (ImGui::Checkbox("Causal", &causal)) {
@@ -123,7 +123,7 @@ class MaskPanel final : public Panel {
     int radius = *mask.window;
     const int max_radius = std::max({static_cast<int>(tokens_.size()) - 1, radius, 1});
     ImGui::SetNextItemWidth(-1.0f);
-    const ReadableSliders readable;
+    const ui::ReadableSliders readable;
     if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
       apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), "Window radius " + std::to_string(radius),
                  "window-radius");
@@ -131,7 +131,7 @@ class MaskPanel final : public Panel {
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
   }
 
-  void draw_globals(UiContext& ui) {
+  void draw_globals(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Global tokens");
@@ -158,13 +158,13 @@ class MaskPanel final : public Panel {
       }
     }
     if (!globals_error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("Not changed: %s", globals_error_.c_str());
       ImGui::PopStyleColor();
     }
   }
 
-  void draw_preview(UiContext& ui) {
+  void draw_preview(ui::UiContext& ui) {
     if (preview_.empty()) return;
     const Scenario& s = ui.document.scenario();
     heatmap::HeatmapSpec spec;
@@ -217,6 +217,6 @@ class MaskPanel final : public Panel {
 
 }  // namespace
 
-std::unique_ptr<Panel> make_mask_panel() { return std::make_unique<MaskPanel>(); }
+std::unique_ptr<ui::Panel> make_mask_panel() { return std::make_unique<MaskPanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

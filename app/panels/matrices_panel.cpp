@@ -16,16 +16,16 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
-#include "app/panels/edits/matrix_edits.h"
-#include "app/panels/edits/panel_palette.h"
-#include "app/panels/edits/sentence_edits.h"
-#include "app/panels/input_panels.h"
-#include "app/state/document.h"
+#include "app/edits/matrix_edits.h"
+#include "app/ui/palette.h"
+#include "app/edits/sentence_edits.h"
+#include "app/panels/panels.h"
+#include "app/document/document.h"
 #include "app/ui/view_state.h"
 #include "core/common/float_text.h"
 #include "core/model/problem.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 using edits::MatrixId;
@@ -44,15 +44,15 @@ std::string cell_name(const Cell& c) {
   return std::string(edits::matrix_name(c.id)) + "[" + std::to_string(c.row) + "][" + std::to_string(c.col) + "]";
 }
 
-class MatricesPanel final : public Panel {
+class MatricesPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Matrices"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
-  void draw(UiContext& ui) override {
+  void draw(ui::UiContext& ui) override {
     resolve(ui);
     if (!problem_) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("The matrices cannot be built: %s", resolve_error_.c_str());
       ImGui::PopStyleColor();
       return;
@@ -74,7 +74,7 @@ class MatricesPanel final : public Panel {
   // Problem when it is of the current revision (the usual case: it recomputed at the start of
   // the frame), else resolved here once per revision (an edit earlier in this frame, or a
   // scenario the session could not compute).
-  void resolve(const UiContext& ui) {
+  void resolve(const ui::UiContext& ui) {
     const std::uint64_t revision = ui.document.revision();
     if (ui.session.has_result() && ui.session.problem_revision() == revision) {
       problem_ = &ui.session.problem();
@@ -108,13 +108,13 @@ class MatricesPanel final : public Panel {
 
   // Applies `change` to the explicit copy of matrix `id` (made from what is shown).
   template <typename Change>
-  void edit_whole(UiContext& ui, MatrixId id, const Matrix& shown, const std::string& label, Change change) {
+  void edit_whole(ui::UiContext& ui, MatrixId id, const Matrix& shown, const std::string& label, Change change) {
     Scenario next = ui.document.scenario();
     change(edits::materialise(next, id, shown));
     ui.document.apply(std::move(next), label);
   }
 
-  void draw_matrix(UiContext& ui, MatrixId id, const Matrix& m) {
+  void draw_matrix(ui::UiContext& ui, MatrixId id, const Matrix& m) {
     draw_caption(ui, id, m);
     draw_tools(ui, id, m);
     if (m.rows <= kMaxGrid && m.cols <= kMaxGrid) {
@@ -123,13 +123,13 @@ class MatricesPanel final : public Panel {
       draw_heatmap(ui, id, m);
     }
     if (!refusal_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("%s", refusal_.c_str());
       ImGui::PopStyleColor();
     }
   }
 
-  void draw_caption(const UiContext& ui, MatrixId id, const Matrix& m) const {
+  void draw_caption(const ui::UiContext& ui, MatrixId id, const Matrix& m) const {
     const Scenario& s = ui.document.scenario();
     const bool is_explicit = edits::explicit_matrix(s, id) != nullptr;
     const char* shape = "";
@@ -155,7 +155,7 @@ class MatricesPanel final : public Panel {
     return ImGui::CalcTextSize(text).x + ImGui::GetStyle().FramePadding.x * 2;
   }
 
-  void draw_tools(UiContext& ui, MatrixId id, const Matrix& m) {
+  void draw_tools(ui::UiContext& ui, MatrixId id, const Matrix& m) {
     const std::string name = edits::matrix_name(id);
     const float field_w = ImGui::GetFontSize() * 3.2f;
     ImGui::BeginGroup();
@@ -236,7 +236,7 @@ class MatricesPanel final : public Panel {
     return edits::head_slice_of(id, index, problem_->d_k, problem_->d_v).head;
   }
 
-  void draw_grid(UiContext& ui, MatrixId id, const Matrix& m) {
+  void draw_grid(ui::UiContext& ui, MatrixId id, const Matrix& m) {
     const bool split_columns = edits::heads_split_columns(id);
     // Narrow frames so that a 16-column grid needs little scrolling in the inputs column.
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(3.0f * ui.ui_scale, ImGui::GetStyle().FramePadding.y));
@@ -266,7 +266,7 @@ class MatricesPanel final : public Panel {
     for (int c = 0; c < m.cols; ++c) {
       ImGui::TableSetColumnIndex(c + 1);
       const int head = split_columns ? head_of(id, c) : -1;
-      if (head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, palette::head_tint(head));
+      if (head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ui::palette::head_tint(head));
       ImGui::TextUnformatted(head >= 0 ? slice_label(id, c).c_str() : std::to_string(c).c_str());
       if (head >= 0 && ImGui::IsItemHovered()) tooltip_slice(id, c);
     }
@@ -275,7 +275,7 @@ class MatricesPanel final : public Panel {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       const int row_head = split_columns ? -1 : head_of(id, r);
-      if (row_head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, palette::head_tint(row_head));
+      if (row_head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ui::palette::head_tint(row_head));
       if (token_rows && ui.view.hovered_token == r) {
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, 0x401f8cffu);  // the hovered token, faint orange
       }
@@ -290,7 +290,7 @@ class MatricesPanel final : public Panel {
       for (int c = 0; c < m.cols; ++c) {
         ImGui::TableSetColumnIndex(c + 1);
         const int head = split_columns ? head_of(id, c) : row_head;
-        if (head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, palette::head_tint(head));
+        if (head >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ui::palette::head_tint(head));
         draw_cell(ui, Cell{id, r, c}, m);
       }
     }
@@ -314,7 +314,7 @@ class MatricesPanel final : public Panel {
 
   // One number: drag to change it, click it (without dragging) to type it. A click rather than
   // a double-click, so typing works at any frame rate (software rendering is slow).
-  void draw_cell(UiContext& ui, const Cell& cell, const Matrix& m) {
+  void draw_cell(ui::UiContext& ui, const Cell& cell, const Matrix& m) {
     ImGui::PushID(cell.row * 4096 + cell.col);
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (editing_ && editing_->cell == cell) {
@@ -347,14 +347,14 @@ class MatricesPanel final : public Panel {
 
   // The text field of the cell being typed. Enter or clicking away takes a finite number;
   // anything else is refused with the reason and the field stays open; Escape cancels.
-  void draw_typing(UiContext& ui, const Matrix& m) {
+  void draw_typing(ui::UiContext& ui, const Matrix& m) {
     if (editing_->focus) {
       ImGui::SetKeyboardFocusHere();
       editing_->focus = false;
     }
     const bool refused = !refusal_.empty();
     if (refused) {
-      ImGui::PushStyleColor(ImGuiCol_Border, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Border, ui::palette::kErrorText);
       ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.0f);
     }
     ImGui::InputText("##type", &editing_->text, ImGuiInputTextFlags_AutoSelectAll);
@@ -373,7 +373,7 @@ class MatricesPanel final : public Panel {
     commit_typing(ui, m, by_enter);
   }
 
-  void commit_typing(UiContext& ui, const Matrix& m, bool keep_focus) {
+  void commit_typing(ui::UiContext& ui, const Matrix& m, bool keep_focus) {
     const Cell cell = editing_->cell;
     const edits::ParsedValue parsed = edits::parse_cell_value(editing_->text);
     if (!parsed.value) {
@@ -385,7 +385,7 @@ class MatricesPanel final : public Panel {
     set_value(ui, cell, m, *parsed.value, "");
   }
 
-  void set_value(UiContext& ui, const Cell& cell, const Matrix& m, float value, const std::string& merge_key) {
+  void set_value(ui::UiContext& ui, const Cell& cell, const Matrix& m, float value, const std::string& merge_key) {
     Scenario next = ui.document.scenario();
     const std::string error = edits::set_cell(next, cell.id, m, cell.row, cell.col, value);
     if (!error.empty()) {
@@ -398,7 +398,7 @@ class MatricesPanel final : public Panel {
 
   // Larger matrices: a heatmap (diverging, centred on 0) with the head slices marked; click a
   // cell to type its value below.
-  void draw_heatmap(UiContext& ui, MatrixId id, const Matrix& m) {
+  void draw_heatmap(ui::UiContext& ui, MatrixId id, const Matrix& m) {
     const std::size_t slot = static_cast<std::size_t>(id);
     float extent = 0.0f;
     for (const float v : m.data) extent = std::max(extent, std::fabs(v));
@@ -478,21 +478,21 @@ class MatricesPanel final : public Panel {
       if (columns) {
         const ImVec2 p0(x0 + a * cell_w, band_origin.y);
         const ImVec2 p1(x0 + b * cell_w, band_origin.y + band_h - 1.0f);
-        list->AddRectFilled(p0, p1, palette::head_tint(h));
-        list->AddLine(ImVec2(p0.x, p1.y), ImVec2(p1.x, p1.y), palette::head_strong(h), 2.0f);
+        list->AddRectFilled(p0, p1, ui::palette::head_tint(h));
+        list->AddLine(ImVec2(p0.x, p1.y), ImVec2(p1.x, p1.y), ui::palette::head_strong(h), 2.0f);
         const std::string text = std::string(id == MatrixId::WQ || num_kv_same() ? "h" : "kv") + std::to_string(h);
         if (ImGui::CalcTextSize(text.c_str()).x < p1.x - p0.x - 2.0f) {
           list->AddText(ImVec2(p0.x + 2.0f, p0.y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
         }
         if (h > 0 && start > 0.0f) {
-          list->AddLine(ImVec2(p0.x, y0), ImVec2(p0.x, y0 + spec.cells_height), palette::head_strong(h), 1.5f);
+          list->AddLine(ImVec2(p0.x, y0), ImVec2(p0.x, y0 + spec.cells_height), ui::palette::head_strong(h), 1.5f);
         }
       } else {
         const float yy0 = y0 + a * cell_h;
         const float yy1 = y0 + b * cell_h;
-        list->AddRectFilled(ImVec2(x0 - 5.0f, yy0), ImVec2(x0 - 1.0f, yy1), palette::head_strong(h));
+        list->AddRectFilled(ImVec2(x0 - 5.0f, yy0), ImVec2(x0 - 1.0f, yy1), ui::palette::head_strong(h));
         if (h > 0 && start > 0.0f) {
-          list->AddLine(ImVec2(x0, yy0), ImVec2(x0 + spec.cells_width, yy0), palette::head_strong(h), 1.5f);
+          list->AddLine(ImVec2(x0, yy0), ImVec2(x0 + spec.cells_width, yy0), ui::palette::head_strong(h), 1.5f);
         }
       }
     }
@@ -500,7 +500,7 @@ class MatricesPanel final : public Panel {
 
   [[nodiscard]] bool num_kv_same() const { return problem_->num_kv_heads == problem_->num_heads; }
 
-  void draw_selected_cell(UiContext& ui, MatrixId id, const Matrix& m) {
+  void draw_selected_cell(ui::UiContext& ui, MatrixId id, const Matrix& m) {
     if (!selected_ || selected_->id != id || selected_->row >= m.rows || selected_->col >= m.cols) return;
     ImGui::AlignTextToFramePadding();
     ImGui::Text("%s =", cell_name(*selected_).c_str());
@@ -541,6 +541,6 @@ class MatricesPanel final : public Panel {
 
 }  // namespace
 
-std::unique_ptr<Panel> make_matrices_panel() { return std::make_unique<MatricesPanel>(); }
+std::unique_ptr<ui::Panel> make_matrices_panel() { return std::make_unique<MatricesPanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -9,12 +9,12 @@
 #include <cmath>
 #include <string>
 
-#include "app/panels/edits/model_edits.h"
-#include "app/panels/input_panels.h"
-#include "app/state/document.h"
+#include "app/edits/model_edits.h"
+#include "app/panels/panels.h"
+#include "app/document/document.h"
 #include "app/ui/theme.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 // Slider ranges: what fits a lesson. Ctrl+click a slider to type any value up to the core's
@@ -23,12 +23,12 @@ constexpr int kSliderMaxDModel = 256;
 constexpr int kSliderMaxHeads = 16;
 constexpr int kSliderMaxHeadDim = 128;
 
-class ModelPanel final : public Panel {
+class ModelPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Model"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
-  void draw(UiContext& ui) override {
+  void draw(ui::UiContext& ui) override {
     label_width_ = ImGui::GetFontSize() * 6.0f;
     draw_dimensions(ui);
     ImGui::Separator();
@@ -41,12 +41,12 @@ class ModelPanel final : public Panel {
  private:
   // A labelled integer slider; `apply` makes the new scenario. One undo step per drag.
   template <typename Apply>
-  void int_slider(UiContext& ui, const char* label, const char* key, int value, int max_slider, int max_value,
+  void int_slider(ui::UiContext& ui, const char* label, const char* key, int value, int max_slider, int max_value,
                   Apply apply, const char* help) {
     label_column(label, help);
     ImGui::SetNextItemWidth(-1.0f);
     int edited = value;
-    const ReadableSliders readable;
+    const ui::ReadableSliders readable;
     if (ImGui::SliderInt((std::string("##") + key).c_str(), &edited, 1, std::max(max_slider, value))) {
       edited = std::clamp(edited, 1, max_value);
       if (edited != value) {
@@ -64,7 +64,7 @@ class ModelPanel final : public Panel {
     ImGui::SameLine(label_width_);
   }
 
-  void draw_dimensions(UiContext& ui) {
+  void draw_dimensions(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     const int max_dim = edits::max_dimension();
     int_slider(ui, "d_model", "d_model", s.d_model, kSliderMaxDModel, max_dim,
@@ -84,7 +84,7 @@ class ModelPanel final : public Panel {
                         s.num_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_v);
   }
 
-  void draw_kv_heads(UiContext& ui) {
+  void draw_kv_heads(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     label_column("kv heads", "Key/value heads G: query head h uses K/V head h / (H / G). Only divisors of H.");
     ImGui::SetNextItemWidth(-1.0f);
@@ -105,7 +105,7 @@ class ModelPanel final : public Panel {
     ImGui::PopStyleColor();
   }
 
-  void draw_scale(UiContext& ui) {
+  void draw_scale(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     label_column("scale", "The factor the raw scores Q\xC2\xB7K\xE1\xB5\x80 are multiplied by before the softmax");
     using Kind = ScaleSetting::Kind;
@@ -127,12 +127,12 @@ class ModelPanel final : public Panel {
     ImGui::TextDisabled("scores \xC3\x97 %.4g", static_cast<double>(s.scale.resolve(s.d_k)));
   }
 
-  void draw_temperature(UiContext& ui) {
+  void draw_temperature(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     float temperature = static_cast<float>(edits::temperature_from_scale(s.scale.value));
     ImGui::SetCursorPosX(label_width_);
     ImGui::SetNextItemWidth(-1.0f);
-    const ReadableSliders readable;
+    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("##temperature", &temperature, 0.05f, 20.0f, "T = %.3g  (scale 1/T)",
                            ImGuiSliderFlags_Logarithmic) &&
         std::isfinite(temperature) && temperature > 0.0f) {
@@ -148,7 +148,7 @@ class ModelPanel final : public Panel {
     }
   }
 
-  void draw_seed(UiContext& ui) {
+  void draw_seed(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     label_column("seed", "Generated embeddings and weights depend only on the seed (and the token text)");
     std::uint64_t seed = s.seed;
@@ -170,7 +170,7 @@ class ModelPanel final : public Panel {
     }
   }
 
-  void draw_output_projection(UiContext& ui) {
+  void draw_output_projection(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     bool enabled = s.wo.has_value() || s.generate_wo;
     if (ImGui::Checkbox("Output projection W_O", &enabled)) {
@@ -193,6 +193,6 @@ class ModelPanel final : public Panel {
 
 }  // namespace
 
-std::unique_ptr<Panel> make_model_panel() { return std::make_unique<ModelPanel>(); }
+std::unique_ptr<ui::Panel> make_model_panel() { return std::make_unique<ModelPanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -1,22 +1,34 @@
 #pragma once
-// The window's panels and menus, one source file each (app/panels/*.cpp). The layout
-// (app/ui/layout.cpp) creates them in this order.
+// The window's panels and menus, one source file each (app/panels/*.cpp); the desktop's
+// panel registry (app/desktop/panel_registry.cpp) adds them to the layout in its order.
 
 #include <memory>
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 
+// Sentence: UTF-8 text box, tokenizer mode, tokens as chips (hover highlights, click toggles global).
+std::unique_ptr<ui::Panel> make_sentence_panel();
+// Model: d_model, heads, kv heads, d_k, d_v, scale / temperature, seed + Regenerate, W_O.
+std::unique_ptr<ui::Panel> make_model_panel();
+// Matrices: X, W_Q, W_K, W_V (W_O): editable grids up to 16 × 16, heatmaps with tools beyond.
+std::unique_ptr<ui::Panel> make_matrices_panel();
+// Mask: causal, window radius, global tokens, quick presets, the mask as a small heatmap.
+std::unique_ptr<ui::Panel> make_mask_panel();
 // Heatmaps of the selected head (raw scores, scaled and masked scores, weights, context), the
 // all-heads grid, the pinned query's weights and context vector.
-std::unique_ptr<Panel> make_heatmaps_panel();
+std::unique_ptr<ui::Panel> make_heatmaps_panel();
 // Vulkan / Eigen / both, devices, timings, largest differences and the difference heatmap.
-std::unique_ptr<Panel> make_backend_panel();
-// View menu: layout, colormaps, weight range, numbers.
-std::unique_ptr<Menu> make_view_menu();
-
+std::unique_ptr<ui::Panel> make_backend_panel();
 // The status bar at the bottom of the window: tokens, heads, backend, compute and frame time.
-void draw_status_bar(UiContext& ui, float x, float y, float width, float height);
+std::unique_ptr<ui::Panel> make_status_bar();
 
-}  // namespace attnviz::ui
+// File menu: New, Open, Open preset, Save, Save As, Quit (Ctrl+O, Ctrl+S, ...).
+std::unique_ptr<ui::Menu> make_file_menu();
+// Edit menu: Undo / Redo (Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z) with the labels of the steps.
+std::unique_ptr<ui::Menu> make_edit_menu();
+// View menu: layout, colormaps, weight range, numbers.
+std::unique_ptr<ui::Menu> make_view_menu();
+
+}  // namespace attnviz::panels

@@ -9,14 +9,14 @@
 #include <string>
 
 #include "app/heatmap/heatmap_overlay.h"
-#include "app/panels/edits/panel_palette.h"
-#include "app/panels/edits/sentence_edits.h"
-#include "app/panels/input_panels.h"
-#include "app/platform/fonts.h"
-#include "app/state/document.h"
+#include "app/ui/palette.h"
+#include "app/edits/sentence_edits.h"
+#include "app/panels/panels.h"
+#include "app/window/fonts.h"
+#include "app/document/document.h"
 #include "app/ui/view_state.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 // Chips beyond this are summarised: thousands of buttons would cost more than the heatmaps.
@@ -39,12 +39,12 @@ bool is_global(const MaskSetting& mask, int index) {
   return std::find(mask.global.begin(), mask.global.end(), index) != mask.global.end();
 }
 
-class SentencePanel final : public Panel {
+class SentencePanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return "Sentence"; }
-  [[nodiscard]] PanelArea area() const override { return PanelArea::Inputs; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
-  void draw(UiContext& ui) override {
+  void draw(ui::UiContext& ui) override {
     refresh(ui);
     draw_text_box(ui);
     draw_tokenizer(ui);
@@ -54,7 +54,7 @@ class SentencePanel final : public Panel {
  private:
   // The text box shows the document's sentence unless the user is typing in it (an undo or
   // a loaded file replaces it).
-  void refresh(const UiContext& ui) {
+  void refresh(const ui::UiContext& ui) {
     const std::uint64_t revision = ui.document.revision();
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
@@ -62,7 +62,7 @@ class SentencePanel final : public Panel {
     tokens_ = edits::scenario_tokens(ui.document.scenario());
   }
 
-  void draw_text_box(UiContext& ui) {
+  void draw_text_box(ui::UiContext& ui) {
     const float lines = 3.2f;
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * lines + ImGui::GetStyle().FramePadding.y * 2);
     if (ImGui::InputTextMultiline("##sentence", &buffer_, size)) {
@@ -71,14 +71,14 @@ class SentencePanel final : public Panel {
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (!tokens_.error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", tokens_.error.c_str(),
                          tokens_.error_offset);
       ImGui::PopStyleColor();
     }
   }
 
-  void draw_tokenizer(UiContext& ui) {
+  void draw_tokenizer(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     if (tokens_.explicit_tokens) {
       ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", tokens_.tokens.size());
@@ -101,7 +101,7 @@ class SentencePanel final : public Panel {
     }
   }
 
-  void draw_chips(UiContext& ui) {
+  void draw_chips(ui::UiContext& ui) {
     const std::vector<std::string>& tokens = tokens_.tokens;
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
@@ -165,7 +165,7 @@ class SentencePanel final : public Panel {
   }
 
   static ImFont* small_font() {
-    ImFont* font = platform::fonts().small;
+    ImFont* font = window::fonts().small;
     return font != nullptr ? font : ImGui::GetFont();
   }
   static float small_size() { return ImGui::GetFontSize() * 0.72f; }
@@ -174,7 +174,7 @@ class SentencePanel final : public Panel {
     return small_font()->CalcTextSizeA(small_size(), 1e9f, 0.0f, label.c_str()).x;
   }
 
-  static void draw_chip(UiContext& ui, const std::string& token, int index, ImVec2 size, bool global) {
+  static void draw_chip(ui::UiContext& ui, const std::string& token, int index, ImVec2 size, bool global) {
     ImGui::PushID(index);
     const bool clicked = ImGui::InvisibleButton("##chip", size);
     const bool hovered = ImGui::IsItemHovered();
@@ -184,8 +184,8 @@ class SentencePanel final : public Panel {
     const bool highlighted = hovered || ui.view.hovered_token == index;
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float rounding = ImGui::GetStyle().FrameRounding + 2.0f;
-    list->AddRectFilled(a, b, global ? palette::kGlobalFill : palette::kChipFill, rounding);
-    list->AddRect(a, b, highlighted ? heatmap::kHighlightColour : (global ? palette::kGlobalBorder : palette::kChipBorder),
+    list->AddRectFilled(a, b, global ? ui::palette::kGlobalFill : ui::palette::kChipFill, rounding);
+    list->AddRect(a, b, highlighted ? heatmap::kHighlightColour : (global ? ui::palette::kGlobalBorder : ui::palette::kChipBorder),
                   rounding, 0, highlighted ? 2.5f : 1.0f);
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     const std::string label = std::to_string(index);
@@ -212,6 +212,6 @@ class SentencePanel final : public Panel {
 
 }  // namespace
 
-std::unique_ptr<Panel> make_sentence_panel() { return std::make_unique<SentencePanel>(); }
+std::unique_ptr<ui::Panel> make_sentence_panel() { return std::make_unique<SentencePanel>(); }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::panels

@@ -8,10 +8,10 @@
 
 #include "app/compute/compute_session.h"
 #include "app/panels/panels.h"
-#include "app/state/autosave.h"
-#include "app/state/document.h"
+#include "app/document/autosave.h"
+#include "app/document/document.h"
 
-namespace attnviz::ui {
+namespace attnviz::panels {
 namespace {
 
 // What computed and how long it took ("Vulkan: recompute 49.0 ms"), and on what device
@@ -22,11 +22,11 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
   const compute::BackendStatus& cpu = session.cpu_status();
   if (vulkan.ran && cpu.ran) {
     std::snprintf(text, sizeof text, "recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s", vulkan.wall_ms,
-                  start_up_note(vulkan.includes_start_up), cpu.wall_ms, start_up_note(cpu.includes_start_up));
+                  ui::start_up_note(vulkan.includes_start_up), cpu.wall_ms, ui::start_up_note(cpu.includes_start_up));
   } else if (vulkan.ran) {
-    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, start_up_note(vulkan.includes_start_up));
+    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, ui::start_up_note(vulkan.includes_start_up));
   } else if (cpu.ran) {
-    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, start_up_note(cpu.includes_start_up));
+    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, ui::start_up_note(cpu.includes_start_up));
   } else {
     std::snprintf(text, sizeof text, "not computed");
   }
@@ -34,17 +34,12 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
   if (vulkan.ran && !vulkan.device.empty()) parts.push_back("device: " + vulkan.device);
 }
 
-}  // namespace
-
-void draw_status_bar(UiContext& ui, float x, float y, float width, float height) {
-  ImGui::SetNextWindowPos(ImVec2(x, y));
-  ImGui::SetNextWindowSize(ImVec2(width, height));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(10.0f * ui.ui_scale, 3.0f * ui.ui_scale));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_MenuBarBg));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav;
-  if (ImGui::Begin("##status", nullptr, flags)) {
+// Fills the status bar's window, which the layout places and styles.
+class StatusBar final : public ui::Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Status bar"; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::StatusBar; }
+  void draw(ui::UiContext& ui) override {
     const compute::ComputeSession& session = ui.session;
     // Left: what is computed and how fast, most important first; right: what needs attention.
     std::vector<std::string> left;
@@ -91,9 +86,10 @@ void draw_status_bar(UiContext& ui, float x, float y, float width, float height)
                          right.c_str());
     }
   }
-  ImGui::End();
-  ImGui::PopStyleColor();
-  ImGui::PopStyleVar();
-}
+};
 
-}  // namespace attnviz::ui
+}  // namespace
+
+std::unique_ptr<ui::Panel> make_status_bar() { return std::make_unique<StatusBar>(); }
+
+}  // namespace attnviz::panels

@@ -7,9 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "app/panels/panels.h"
-#include "app/state/document.h"
-#include "app/state/document_names.h"
+#include "app/document/document.h"
+#include "app/document/document_names.h"
 #include "app/ui/notices.h"
 
 namespace attnviz::ui {
@@ -75,7 +74,7 @@ float Layout::draw_menu_bar(UiContext& ui) {
     // describes the content, as much as fits after the menus.
     const float margin = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - margin - 20.0f * ui.ui_scale;
-    const std::string caption = app::fitted_caption(app::caption_of(ui.document), room,
+    const std::string caption = document::fitted_caption(document::caption_of(ui.document), room,
                                                     [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
     if (!caption.empty()) {
       ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(caption.c_str()).x - margin);
@@ -159,6 +158,24 @@ void Layout::draw_side(UiContext& ui, const Rect& rect) {
   ImGui::End();
 }
 
+void Layout::draw_status_bar(UiContext& ui, const Rect& rect) {
+  ImGui::SetNextWindowPos(ImVec2(rect.x, rect.y));
+  ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(10.0f * ui.ui_scale, 3.0f * ui.ui_scale));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_MenuBarBg));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##status", nullptr, flags)) {
+    for (const auto& panel : panels_) {
+      if (panel->area() == PanelArea::StatusBar) panel->draw(ui);
+    }
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar();
+}
+
 void Layout::draw(UiContext& ui) {
   for (const auto& menu : menus_) menu->update(ui);
   // Presenting, the window is content only: the menus' keys still work (update() above), the
@@ -171,7 +188,8 @@ void Layout::draw(UiContext& ui) {
   if (visible.inputs) draw_inputs(ui, areas.inputs, visible.side_in_inputs);
   if (visible.main) draw_main(ui, areas.main);
   if (visible.side) draw_side(ui, areas.side);
-  if (chrome) draw_status_bar(ui, areas.status_bar.x, areas.status_bar.y, areas.status_bar.w, areas.status_bar.h);
+  if (chrome) draw_status_bar(ui, areas.status_bar);
+  for (const auto& dialog : dialogs_) dialog->update(ui);
   for (const auto& menu : menus_) menu->draw_overlay(ui);
   ui.notices.draw(display.x - 12.0f * ui.ui_scale, areas.status_bar.y - 8.0f * ui.ui_scale,
                   std::min(560.0f * ui.ui_scale, display.x * 0.6f));

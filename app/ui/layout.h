@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/panels/panel.h"
+#include "app/ui/panel.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::ui {
@@ -42,6 +42,7 @@ class Layout {
   Layout() = default;
   void add_panel(std::unique_ptr<Panel> panel) { panels_.push_back(std::move(panel)); }
   void add_menu(std::unique_ptr<Menu> menu) { menus_.push_back(std::move(menu)); }
+  void add_dialog(std::unique_ptr<Dialog> dialog) { dialogs_.push_back(std::move(dialog)); }
 
   // Builds the whole UI of one frame for a window of the display's size.
   void draw(UiContext& ui);
@@ -54,17 +55,16 @@ class Layout {
   void draw_inputs(UiContext& ui, const Rect& rect, bool with_side);
   void draw_main(UiContext& ui, const Rect& rect);
   void draw_side(UiContext& ui, const Rect& rect);
+  void draw_status_bar(UiContext& ui, const Rect& rect);
 
   std::vector<std::unique_ptr<Panel>> panels_;
   std::vector<std::unique_ptr<Menu>> menus_;
+  std::vector<std::unique_ptr<Dialog>> dialogs_;
   // The Main panel on screen (its title), kept by the layout rather than only by ImGui's tab
   // bar: presentation mode draws the view without its tab bar, and the tab bar selects it again
   // when it comes back.
   std::string shown_main_;
   bool tabs_hidden_ = false;  // in the last frame
 };
-
-// The File, Edit and View menus and every panel that is built into this binary, in order.
-std::unique_ptr<Layout> make_default_layout();
 
 }  // namespace attnviz::ui

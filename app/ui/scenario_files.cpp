@@ -3,7 +3,7 @@
 #include <exception>
 #include <optional>
 
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "app/ui/notices.h"
 #include "core/common/error.h"
 #include "core/model/problem.h"
@@ -18,7 +18,7 @@ bool is_preset(const std::string& path_or_preset) { return path_or_preset.rfind(
 
 }  // namespace
 
-bool open_scenario(app::Document& document, Notices& notices, const std::string& path_or_preset) {
+bool open_scenario(document::Document& document, Notices& notices, const std::string& path_or_preset) {
   LoadedScenario loaded;
   try {
     loaded = load_scenario(path_or_preset);
@@ -35,7 +35,7 @@ bool open_scenario(app::Document& document, Notices& notices, const std::string&
   return true;
 }
 
-bool save_scenario_to(app::Document& document, Notices& notices, const std::filesystem::path& path) {
+bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
   try {
     save_scenario(document.scenario(), path);
   } catch (const std::exception& error) {

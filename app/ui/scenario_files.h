@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace attnviz::app {
+namespace attnviz::document {
 class Document;
 }
 
@@ -18,10 +18,10 @@ class Notices;
 // success it replaces the document (a new one, empty undo history; presets get no path, so
 // Save asks where) and posts the loader's warnings; on failure it posts the message as an
 // error and returns false without touching the document.
-bool open_scenario(app::Document& document, Notices& notices, const std::string& path_or_preset);
+bool open_scenario(document::Document& document, Notices& notices, const std::string& path_or_preset);
 
 // Writes the document's scenario to `path` (atomically) and marks it saved there. On failure
 // posts the error (naming the path) and returns false; the document stays modified.
-bool save_scenario_to(app::Document& document, Notices& notices, const std::filesystem::path& path);
+bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path);
 
 }  // namespace attnviz::ui

@@ -8,6 +8,7 @@
 #include "app/compute/compute_session.h"
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_renderer.h"
+#include "core/export/export.h"
 
 namespace attnviz::ui {
 
@@ -43,6 +44,13 @@ inline WeightsRange resolve(WeightsRange range, int tokens) {
   return tokens <= 40 ? WeightsRange::ZeroToOne : WeightsRange::Log;
 }
 
+// A request to open the Export dialog (app/export_ui) for every matrix or for one heatmap's;
+// the dialog takes it later in the same frame.
+struct ExportRequest {
+  bool all = true;
+  exporting::Quantity quantity = exporting::Quantity::Weights;  // when not all
+};
+
 struct ViewState {
   int selected_head = 0;
 
@@ -75,6 +83,10 @@ struct ViewState {
   bool presenting = false;
   // A Main panel's title: the layout selects its tab in the next frame, then clears this.
   std::string select_main_tab;
+  std::optional<ExportRequest> export_request;
+  // File > Quit, Ctrl+Q: the frame loop closes the window as its close button would (autosaving
+  // on the way out).
+  bool quit_requested = false;
   // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
   float text_scale = 1.0f;
   bool show_imgui_demo = false;

@@ -13,16 +13,16 @@
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "core/lesson/steps.h"
 
 namespace attnviz::classroom {
 namespace {
 
 struct Fixture {
-  app::Document document{Scenario{}};
+  document::Document document{Scenario{}};
   ui::ViewState view;
-  ClassroomState state;
+  ui::ClassroomState state;
   ActionTarget target{document, view, state, 4, 8};
 
   void press(int key, bool shift = false) {
@@ -34,7 +34,7 @@ TEST(ClassroomKeys, ArrowsAndPageKeysStepOnlyInTheStepView) {
   Fixture f;
   f.press(GLFW_KEY_RIGHT);
   EXPECT_EQ(f.state.step, 0) << "the heatmaps are on screen: no stepping";
-  f.state.shown = MainView::Step;
+  f.state.shown = ui::MainView::Step;
   f.press(GLFW_KEY_RIGHT);
   f.press(GLFW_KEY_PAGE_DOWN);  // a presenter remote
   EXPECT_EQ(f.state.step, 2);
@@ -94,12 +94,12 @@ TEST(ClassroomKeys, MaskAndScalingKeysAreUndoableEdits) {
 TEST(ClassroomKeys, ViewsPresentationAndHelp) {
   Fixture f;
   f.press(GLFW_KEY_3);
-  EXPECT_EQ(f.state.select_tab, MainView::Compare);
+  EXPECT_EQ(f.state.select_tab, ui::MainView::Compare);
   f.press(GLFW_KEY_4);
-  EXPECT_EQ(f.state.select_tab, MainView::Cross);
-  EXPECT_EQ(action_for_key(GLFW_KEY_F11, false, MainView::Step, false), Action::TogglePresentation);
-  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, MainView::Step, false), Action::None);
-  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, MainView::Step, true), Action::LeavePresentation);
+  EXPECT_EQ(f.state.select_tab, ui::MainView::Cross);
+  EXPECT_EQ(action_for_key(GLFW_KEY_F11, false, ui::MainView::Step, false), Action::TogglePresentation);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, false), Action::None);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, true), Action::LeavePresentation);
   f.press(GLFW_KEY_F1);
   EXPECT_TRUE(f.state.help_open);
 }
@@ -110,7 +110,7 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
   std::set<Action> reachable;
   for (int key : classroom_keys())
     for (bool shift : {false, true})
-      for (MainView shown : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross})
+      for (ui::MainView shown : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross})
         for (bool presenting : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting));
   reachable.erase(Action::None);
   EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::ToggleHelp));  // every enumerator after None
@@ -139,25 +139,25 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
 // one is pinned, so Down starts at the first.
 TEST(ClassroomKeys, DownFromTheImplicitlyFollowedToken) {
   Fixture step;
-  step.state.shown = MainView::Step;
-  EXPECT_EQ(followed_query(step.view.pinned_query, MainView::Step, 8), 0);
+  step.state.shown = ui::MainView::Step;
+  EXPECT_EQ(followed_query(step.view.pinned_query, ui::MainView::Step, 8), 0);
   step.press(GLFW_KEY_DOWN);
   EXPECT_EQ(step.view.pinned_query, 1);
   step.press(GLFW_KEY_DOWN);
   EXPECT_EQ(step.view.pinned_query, 2) << "배 in two presses";
 
   Fixture heatmaps;
-  EXPECT_FALSE(followed_query(heatmaps.view.pinned_query, MainView::Heatmaps, 8).has_value());
+  EXPECT_FALSE(followed_query(heatmaps.view.pinned_query, ui::MainView::Heatmaps, 8).has_value());
   heatmaps.press(GLFW_KEY_DOWN);
   EXPECT_EQ(heatmaps.view.pinned_query, 0);
-  EXPECT_EQ(followed_query(std::optional<int>(12), MainView::Step, 8), 7) << "a pin beyond a shorter sentence";
+  EXPECT_EQ(followed_query(std::optional<int>(12), ui::MainView::Step, 8), 7) << "a pin beyond a shorter sentence";
 }
 
 TEST(ClassroomKeys, CompareKeysActInTheCompareView) {
   Fixture f;
   f.press(GLFW_KEY_A);
   EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Masks) << "not on screen: nothing changes";
-  f.state.shown = MainView::Compare;
+  f.state.shown = ui::MainView::Compare;
   f.press(GLFW_KEY_A);
   EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Heads);
   f.press(GLFW_KEY_A, true);

@@ -74,16 +74,16 @@ StartOptions parse(const std::vector<std::string>& args) {
 
 TEST(StartOptions, ParsesViewsStepsAndComparisons) {
   const StartOptions o = parse({"--view", "compare", "--step", "9", "--compare", "kv-heads:2", "--present"});
-  EXPECT_EQ(o.view, MainView::Compare);
+  EXPECT_EQ(o.view, ui::MainView::Compare);
   EXPECT_EQ(o.step, 8);
   EXPECT_EQ(o.compare_axis, lesson::CompareAxis::KvHeads);
   EXPECT_EQ(o.compare_count, 2);
   EXPECT_TRUE(o.present);
   EXPECT_EQ(parse({"--compare", "heads"}).compare_count, std::nullopt);
 
-  ClassroomState state;
+  ui::ClassroomState state;
   apply_start_options(o, state);
-  EXPECT_EQ(state.select_tab, MainView::Compare);
+  EXPECT_EQ(state.select_tab, ui::MainView::Compare);
   EXPECT_EQ(state.step, 8);
   EXPECT_EQ(state.compare.count, 2);
   EXPECT_TRUE(state.start_presenting);

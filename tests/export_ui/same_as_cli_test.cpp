@@ -9,7 +9,7 @@
 #include "app/compute/compute_session.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/window_source.h"
-#include "app/state/document.h"
+#include "app/document/document.h"
 #include "core/model/scenario_json.h"
 #include "core/vk/context.h"
 #include "tests/cli/run_attnviz.h"
@@ -36,7 +36,7 @@ class SameAsCli : public ::testing::Test {
 
   // What the weights heatmap's Export button writes, the window showing `mode`'s results.
   static std::string window_bytes(compute::BackendMode mode, const ui::ViewState& view) {
-    const app::Document document(load_scenario("preset:korean-restaurant").scenario);
+    const document::Document document(load_scenario("preset:korean-restaurant").scenario);
     compute::ComputeSession session(mode == compute::BackendMode::Cpu ? nullptr : vk::Context::create(), mode);
     session.update(document);
     EXPECT_TRUE(session.has_result()) << session.error();

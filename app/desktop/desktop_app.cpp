@@ -1,0 +1,346 @@
+#include "app/desktop/desktop_app.h"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <ostream>
+#include <utility>
+
+#include "app/classroom/classroom.h"
+#include "app/classroom/start_options.h"
+#include "app/compute/compute_session.h"
+#include "app/desktop/frame_times.h"
+#include "app/desktop/gui_options.h"
+#include "app/desktop/panel_registry.h"
+#include "app/heatmap/heatmap_renderer.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/window/device_idle.h"
+#include "app/window/frame_capture.h"
+#include "app/window/frame_renderer.h"
+#include "app/window/glfw_window.h"
+#include "app/window/imgui_layer.h"
+#include "app/document/autosave.h"
+#include "app/document/document.h"
+#include "app/ui/classroom_state.h"
+#include "app/ui/layout.h"
+#include "app/ui/notices.h"
+#include "app/ui/scenario_files.h"
+#include "app/ui/theme.h"
+#include "app/ui/view_state.h"
+#include "core/common/error.h"
+#include "core/model/problem.h"
+#include "core/model/scenario_json.h"
+#include "core/vk/context.h"
+
+namespace attnviz::desktop {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kFirstStartPreset = "preset:life-is-short";
+constexpr int kSettleFrames = 4;            // frames drawn after the last event before idling
+constexpr double kIdleWakeSeconds = 0.25;  // an idle window still wakes for autosave and notices
+
+// Ctrl+C in the terminal (or a polite kill) closes the window as its close button would, so
+// the work is autosaved on the way out.
+volatile std::sig_atomic_t g_close_requested = 0;
+void request_close(int /*signal*/) { g_close_requested = 1; }
+
+double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+// A broken autosave is moved aside (never overwritten by the next autosave) and reported.
+void keep_broken_autosave(const document::Autosave& autosave, ui::Notices& notices) {
+  const std::filesystem::path broken = autosave.file().string() + ".broken";
+  std::error_code error;
+  std::filesystem::rename(autosave.file(), broken, error);
+  notices.post(ui::NoticeLevel::Warning, autosave.last_error() + "\nThe file was kept as " + broken.string() + ".");
+}
+
+// The scenario of --scenario, checked before any window opens (a bad one is an InputError:
+// exit 2 with the loader's message).
+std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& options) {
+  if (!options.scenario) return std::nullopt;
+  LoadedScenario loaded = load_scenario(*options.scenario);
+  (void)build_problem(loaded.scenario, *options.scenario);
+  return loaded;
+}
+
+// --scenario, else the last session's work, else a preset.
+document::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given, document::Autosave& autosave,
+                               ui::Notices& notices) {
+  if (given) {
+    for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
+    std::optional<std::filesystem::path> path;
+    if (options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
+    return document::Document(std::move(given->scenario), std::move(path));
+  }
+  if (std::optional<LoadedScenario> restored = autosave.restore()) return document::Document(std::move(restored->scenario));
+  if (!autosave.last_error().empty()) keep_broken_autosave(autosave, notices);
+  document::Document document;
+  ui::open_scenario(document, notices, kFirstStartPreset);
+  return document;
+}
+
+// The core says what it tried; its advice ends with "`--backend cpu` computes with Eigen
+// instead", true of attnviz compute but not of the window, which draws with Vulkan whatever
+// computes. That sentence gives way to the window's own advice.
+std::string for_the_window(std::string message) {
+  const std::size_t eigen_hint = message.find("`--backend cpu`");
+  if (eigen_hint != std::string::npos) message.erase(eigen_hint);
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return "the window cannot draw: " + message + " " + window::window_driver_advice();
+}
+
+std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const window::GlfwWindow& window) {
+  vk::ContextOptions context_options;
+  context_options.instance_extensions = window::GlfwWindow::required_instance_extensions();
+  context_options.device_extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+  context_options.validation = options.validation;
+  context_options.device_index = options.device;
+  context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
+  try {
+    return vk::Context::create(context_options);
+  } catch (const BackendUnavailable& error) {
+    throw BackendUnavailable(for_the_window(error.what()));
+  }
+}
+
+class DesktopApp {
+ public:
+  DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
+         std::shared_ptr<vk::Context> context, std::ostream& out);
+  ~DesktopApp();
+  DesktopApp(const DesktopApp&) = delete;
+  DesktopApp& operator=(const DesktopApp&) = delete;
+
+  void run();
+
+ private:
+  float wanted_ui_scale() const;
+  void sync_ui_scale();
+  void prepare_frame();
+  void build_ui();
+  bool render(bool capture);
+  void bench_edit();
+  void apply_fullscreen_request();
+  [[nodiscard]] std::uint64_t allocations() const {
+    return heatmap_renderer_.allocation_count() + session_->device_allocations();
+  }
+
+  const GuiOptions& options_;
+  window::GlfwWindow& window_;
+  std::shared_ptr<vk::Context> context_;
+  std::ostream& out_;
+  float ui_scale_ = 1.0f;
+  window::FrameRenderer frames_;
+  window::ImGuiLayer imgui_;
+  heatmap::HeatmapRenderer heatmap_renderer_;
+  heatmap::HeatmapWidget heatmaps_{heatmap_renderer_};
+  window::FrameCapture capture_;
+  ui::Notices notices_;
+  document::Autosave autosave_{document::Autosave::default_file()};
+  document::Document document_;
+  std::unique_ptr<compute::ComputeSession> session_;
+  ui::ViewState view_;
+  ui::ClassroomState classroom_;
+  ui::FrameStats stats_;
+  std::unique_ptr<ui::Layout> layout_ = make_default_layout();
+  FrameTimes times_;
+  Clock::time_point last_frame_start_{};
+  std::uint64_t frames_drawn_ = 0;
+  std::uint64_t events_seen_ = 0;
+  int quiet_frames_ = 0;  // frames since the last input event or recompute
+  bool slept_ = false;    // this frame began by waiting for events (its time is not a frame time)
+  std::uint64_t allocations_after_warm_up_ = 0;
+};
+
+DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
+               std::shared_ptr<vk::Context> context, std::ostream& out)
+    : options_(options),
+      window_(window),
+      context_(std::move(context)),
+      out_(out),
+      ui_scale_(options.ui_scale.value_or(window.ui_scale())),
+      frames_(*context_, window.framebuffer_size(),
+              options.screenshot || options.stats ? window::PresentPacing::Unlimited : window::PresentPacing::VSync),
+      imgui_(window, *context_, frames_.swapchain(), ui_scale_),
+      heatmap_renderer_(*context_, frames_.swapchain().render_pass()),
+      capture_(*context_),
+      document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
+  ui::apply_theme(ui_scale_);
+  frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
+  view_.backend = options.backend.value_or(compute::BackendMode::Vulkan);
+  view_.layout = options.layout.value_or(ui::LayoutMode::Full);
+  view_.selected_head = options.head.value_or(0);
+  if (options.pin_query) view_.pinned_query = *options.pin_query;
+  classroom::apply_start_options(options.classroom, classroom_);
+  classroom_.hints = !options.automated();  // pictures show the steady state
+  try {
+    session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
+  } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
+    notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
+    session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
+  }
+  // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
+  // frame rather than inside the first recompute, so the Backend panel's times compare.
+  session_->warm_up();
+  if (imgui_.fonts().hangul_file.empty()) {
+    notices_.post(ui::NoticeLevel::Warning,
+                  "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
+                  "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
+                  "no-hangul-font");
+  }
+  if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
+    notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
+                                                std::to_string(document_.scenario().num_heads) + " heads");
+  }
+}
+
+DesktopApp::~DesktopApp() {
+  // The last frames may still read the result buffers the session is about to free.
+  window::wait_idle_or_report(context_->device(), "window");
+  // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
+  // user's session).
+  if (!options_.automated()) autosave_.flush(document_);
+}
+
+float DesktopApp::wanted_ui_scale() const { return options_.ui_scale.value_or(window_.ui_scale()) * view_.text_scale; }
+
+void DesktopApp::sync_ui_scale() {
+  const float wanted = wanted_ui_scale();
+  if (wanted == ui_scale_) return;
+  ui_scale_ = wanted;
+  imgui_.set_ui_scale(ui_scale_);
+  ui::apply_theme(ui_scale_);
+}
+
+// Recompute (when anything changed) before the frame's UI is built, so it shows the edit.
+void DesktopApp::prepare_frame() {
+  const Clock::time_point start = Clock::now();
+  if (frames_drawn_ > 0 && !slept_) {
+    const double frame_ms = ms_between(last_frame_start_, start);
+    times_.add_frame(frame_ms);
+    stats_.frame_ms = times_.recent_median();
+  }
+  last_frame_start_ = start;
+  sync_ui_scale();
+  session_->set_mode(view_.backend);
+  const Clock::time_point compute_start = Clock::now();
+  if (session_->update(document_)) {
+    quiet_frames_ = 0;
+    stats_.recompute_ms = ms_between(compute_start, Clock::now());
+    times_.add_recompute(stats_.recompute_ms);
+  }
+  if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
+}
+
+void DesktopApp::build_ui() {
+  const Clock::time_point start = Clock::now();
+  imgui_.new_frame(options_.automated());
+  ui::begin_frame(view_);
+  if (options_.hover_token) view_.hovered_token = *options_.hover_token;
+  ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  layout_->draw(ui);
+  const double ui_ms = ms_between(start, Clock::now());
+  times_.add_ui(ui_ms);
+  stats_.ui_ms = stats_.ui_ms == 0.0 ? ui_ms : 0.9 * stats_.ui_ms + 0.1 * ui_ms;
+}
+
+bool DesktopApp::render(bool capture) {
+  const Clock::time_point start = Clock::now();
+  ImDrawData* draw_data = imgui_.end_frame();
+  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour());
+  if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
+  heatmap_renderer_.set_target(cmd, draw_data);
+  imgui_.record(draw_data, cmd);
+  frames_.end_frame(capture ? &capture_ : nullptr);
+  ++frames_drawn_;
+  if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
+  times_.add_render(ms_between(start, Clock::now()));
+  return true;
+}
+
+// Presentation mode asks for full screen (and back); screenshots keep the size asked for.
+void DesktopApp::apply_fullscreen_request() {
+  const std::optional<bool> fullscreen = std::exchange(classroom_.fullscreen, std::nullopt);
+  if (fullscreen && !options_.screenshot) window_.set_fullscreen(*fullscreen);
+}
+
+// --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
+void DesktopApp::bench_edit() {
+  if (!session_->has_result()) return;
+  Scenario next = document_.scenario();
+  if (!next.wq) next.wq = session_->problem().wq;
+  next.wq->at(0, 0) += (frames_drawn_ % 2 == 0 ? 1e-3f : -1e-3f);
+  document_.apply(std::move(next), "Benchmark edit", "bench");
+}
+
+void DesktopApp::run() {
+  std::signal(SIGINT, request_close);
+  std::signal(SIGTERM, request_close);
+  while (!window_.should_close() && g_close_requested == 0) {
+    if (window_.minimised() && !options_.screenshot) {
+      window::GlfwWindow::wait_events();  // nothing to draw into; do not spin
+      continue;
+    }
+    // An interactive window draws while something happens and a few frames after (ImGui
+    // settles hover and animations), then sleeps until an event: on a CPU-only Vulkan driver a
+    // window that redraws all the time would keep the machine busy for nothing.
+    const bool interactive = !options_.frames && !options_.stats;
+    // Input still queued (a tap's release waits a frame) needs frames too.
+    slept_ = interactive && quiet_frames_ >= kSettleFrames && !window_.input_pending();
+    if (slept_) window::GlfwWindow::wait_events(kIdleWakeSeconds);
+    else window::GlfwWindow::poll_events();
+    quiet_frames_ = window_.event_count() != events_seen_ ? 0 : quiet_frames_ + 1;
+    events_seen_ = window_.event_count();
+    prepare_frame();
+    build_ui();
+    apply_fullscreen_request();
+    if (view_.quit_requested) window_.request_close();
+    if (options_.edit_every_frame) bench_edit();
+    const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
+    if (!render(last && options_.screenshot.has_value())) continue;
+    if (last) break;
+  }
+  if (options_.screenshot) capture_.save_png(*options_.screenshot);
+  if (options_.stats) {
+    times_.set_allocations(allocations_after_warm_up_, allocations());
+    times_.print(out_, window_.framebuffer_size(), *session_);
+  }
+}
+
+}  // namespace
+
+int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const GuiOptions options = parse_gui_options(args);
+  if (options.help) {
+    out << kGuiHelp << "\nClassroom views:\n" << classroom::kStartOptionsHelp;
+    return 0;
+  }
+  std::optional<LoadedScenario> scenario = scenario_from_command_line(options);
+  window::WindowOptions window_options;
+  window_options.width = options.width;
+  window_options.height = options.height;
+  window_options.fixed_size = options.screenshot.has_value();
+  window::GlfwWindow window(window_options);
+  const std::shared_ptr<vk::Context> context = create_context(options, window);
+  {
+    DesktopApp app(options, std::move(scenario), window, context, out);
+    app.run();
+  }
+  if (context->validation_enabled()) {
+    const std::vector<std::string> messages = context->validation_messages();
+    for (const std::string& message : messages) err << "attnviz: validation: " << message << "\n";
+    if (!messages.empty()) {
+      err << "attnviz: the Vulkan validation layer reported " << messages.size() << " message(s)\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace attnviz::desktop

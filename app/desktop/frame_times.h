@@ -1,0 +1,52 @@
+#pragma once
+// Frame-time statistics for --stats (the README's measured frame times): every frame's time
+// from one frame's start to the next, and every recompute's time, summarised on exit.
+
+#include <iosfwd>
+#include <vector>
+
+#include "app/window/glfw_window.h"
+
+namespace attnviz::compute {
+class ComputeSession;
+}
+
+namespace attnviz::desktop {
+
+struct Summary {
+  int count = 0;
+  double median = 0.0;
+  double p90 = 0.0;
+  double max = 0.0;
+};
+
+// Median, 90th percentile and maximum of `values` after dropping the first `warm_up` (the
+// first frames build pipelines and upload fonts). Empty: count 0.
+Summary summarise(std::vector<double> values, std::size_t warm_up);
+
+class FrameTimes {
+ public:
+  void add_frame(double ms) { frames_.push_back(ms); }
+  void add_recompute(double ms) { recomputes_.push_back(ms); }
+  void add_ui(double ms) { ui_.push_back(ms); }          // building the UI (CPU)
+  void add_render(double ms) { render_.push_back(ms); }  // recording, submitting, presenting
+  // Allocations (heatmap renderer + compute) after the warm-up frames and at the end.
+  void set_allocations(std::uint64_t after_warm_up, std::uint64_t at_end) {
+    allocations_warm_ = after_warm_up;
+    allocations_end_ = at_end;
+  }
+  static constexpr std::size_t kWarmUpFrames = 5;
+  // The median of the last 30 frames (the status bar), 0 before there are 3.
+  [[nodiscard]] double recent_median() const;
+  void print(std::ostream& out, window::Extent size, const compute::ComputeSession& session) const;
+
+ private:
+  std::vector<double> frames_;
+  std::vector<double> recomputes_;
+  std::vector<double> ui_;
+  std::vector<double> render_;
+  std::uint64_t allocations_warm_ = 0;
+  std::uint64_t allocations_end_ = 0;
+};
+
+}  // namespace attnviz::desktop

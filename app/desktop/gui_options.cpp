@@ -1,0 +1,112 @@
+#include "app/desktop/gui_options.h"
+
+#include <charconv>
+
+#include "app/cli/args.h"
+#include "core/common/error.h"
+
+namespace attnviz::desktop {
+namespace {
+
+constexpr const char* kOrigin = "<command line>";
+
+const std::vector<cli::OptionSpec> kOptions = {
+    {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
+    {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
+    {"--stats", false}, {"--bench-edits", false}, {"--help", false}};
+
+// "1600x1000" (or "1600X1000"), each side 320..8192.
+void parse_size(const std::string& text, GuiOptions& options) {
+  const std::size_t x = text.find_first_of("xX");
+  int width = 0;
+  int height = 0;
+  bool ok = x != std::string::npos;
+  if (ok) {
+    const char* begin = text.data();
+    const auto w = std::from_chars(begin, begin + x, width);
+    const auto h = std::from_chars(begin + x + 1, begin + text.size(), height);
+    ok = w.ec == std::errc() && w.ptr == begin + x && h.ec == std::errc() && h.ptr == begin + text.size();
+  }
+  if (!ok || width < 320 || height < 240 || width > 8192 || height > 8192) {
+    throw InputError(kOrigin, "--size", "expected WIDTHxHEIGHT in pixels, e.g. 1600x1000 (320x240 to 8192x8192), got \"" +
+                                            text + "\"");
+  }
+  options.width = width;
+  options.height = height;
+  options.size_given = true;
+}
+
+float parse_scale(const std::string& text) {
+  float value = 0.0f;
+  const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || stop != text.data() + text.size() || !(value >= 0.5f && value <= 4.0f)) {
+    throw InputError(kOrigin, "--ui-scale", "expected a number from 0.5 to 4, got \"" + text + "\"");
+  }
+  return value;
+}
+
+}  // namespace
+
+const char* const kGuiHelp =
+    "Usage: attnviz [options]          open the window\n"
+    "\n"
+    "Options:\n"
+    "  --scenario FILE       open FILE (or preset:NAME); without it the last session's work is\n"
+    "                        restored from $XDG_CONFIG_HOME/attnviz/autosave.json\n"
+    "  --screenshot OUT.png  render, write the window's pixels to OUT.png and exit\n"
+    "  --frames N            close after N frames (with --screenshot: default 3)\n"
+    "  --size WxH            window size in pixels (default 1600x1000)\n"
+    "  --head H              select head H (0-based)\n"
+    "  --layout MODE         full (inputs and heatmaps), heatmaps (heatmaps only) or\n"
+    "                        compare-ready (heatmaps and the Vulkan/Eigen comparison)\n"
+    "  --backend KIND        vulkan (default), cpu (Eigen) or both (with their differences)\n"
+    "  --pin-query I         pin query row I (its weights as bars, its context vector)\n"
+    "  --hover-token I       highlight token I as if the mouse were on it\n"
+    "  --ui-scale S          scale fonts and spacing by S (default: the monitor's content scale)\n"
+    "  --device N            the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
+    "  --validation          enable the Khronos validation layer; any message fails (exit 1)\n"
+    "  --stats               print frame-time statistics when the window closes; with\n"
+    "                        --frames N a measuring run: the mouse is ignored and nothing\n"
+    "                        is autosaved, so runs compare (the keyboard still works)\n"
+    "  --bench-edits         change a weight every frame (measures live recompute)\n"
+    "\n"
+    "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
+    "F8 heatmaps-only layout, F11 presentation mode, F1 classroom shortcuts; in a heatmap:\n"
+    "wheel zooms, drag pans, double-click resets.\n";
+
+GuiOptions parse_gui_options(const std::vector<std::string>& args) {
+  std::vector<cli::OptionSpec> specs = kOptions;
+  specs.insert(specs.end(), classroom::start_option_specs().begin(), classroom::start_option_specs().end());
+  const cli::ParsedArgs parsed = cli::parse_args(args, specs, "attnviz");
+  GuiOptions options;
+  if (!parsed.positionals().empty()) {
+    throw InputError(kOrigin, parsed.positionals().front(), "is neither an option nor a command (see attnviz --help)");
+  }
+  options.help = parsed.has("--help");
+  options.scenario = parsed.get("--scenario");
+  options.screenshot = parsed.get("--screenshot");
+  if (options.screenshot && options.screenshot->empty()) throw InputError(kOrigin, "--screenshot", "needs a file name");
+  options.frames = parsed.get_int("--frames", 1, 1000000);
+  if (options.screenshot && !options.frames) options.frames = 3;
+  if (auto size = parsed.get("--size")) parse_size(*size, options);
+  options.head = parsed.get_int("--head", 0, 1023);
+  if (auto layout = parsed.get("--layout")) {
+    options.layout = ui::layout_mode_from_string(*layout);
+    if (!options.layout) cli::require_choice("--layout", *layout, {"full", "heatmaps", "compare-ready"});
+  }
+  if (auto backend = parsed.get("--backend")) {
+    options.backend = compute::backend_mode_from_string(*backend);
+    if (!options.backend) cli::require_choice("--backend", *backend, {"vulkan", "cpu", "both"});
+  }
+  options.pin_query = parsed.get_int("--pin-query", 0, 1 << 20);
+  options.hover_token = parsed.get_int("--hover-token", 0, 1 << 20);
+  if (auto scale = parsed.get("--ui-scale")) options.ui_scale = parse_scale(*scale);
+  options.device = parsed.get_int("--device", 0, 1023);
+  options.validation = parsed.has("--validation");
+  options.stats = parsed.has("--stats");
+  options.edit_every_frame = parsed.has("--bench-edits");
+  options.classroom = classroom::parse_start_options(parsed);
+  return options;
+}
+
+}  // namespace attnviz::desktop

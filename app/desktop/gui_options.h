@@ -1,0 +1,50 @@
+#pragma once
+// The window's command-line options (DESIGN.md "Command line"):
+//   attnviz [--scenario FILE] [--screenshot OUT.png [--frames N]] [--size WxH] [--head H]
+//           [--layout full|heatmaps|compare-ready] [--backend vulkan|cpu|both] ...
+// Mistakes throw InputError naming the option (exit code 2).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/classroom/start_options.h"
+#include "app/compute/compute_session.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::desktop {
+
+struct GuiOptions {
+  std::optional<std::string> scenario;    // a file or preset:NAME; otherwise the autosave
+  std::optional<std::string> screenshot;  // write the window's pixels here after the last frame, exit
+  // Close the window after this many frames (as if the user closed it). Default with
+  // --screenshot: 3; otherwise run until the window is closed.
+  std::optional<int> frames;
+  int width = 1600;
+  int height = 1000;
+  bool size_given = false;
+  std::optional<int> head;               // the selected head (0-based)
+  std::optional<ui::LayoutMode> layout;
+  std::optional<compute::BackendMode> backend;
+  std::optional<int> pin_query;          // pin this query row (screenshots of the bar chart)
+  std::optional<int> hover_token;        // highlight this token as if hovered (screenshots)
+  std::optional<float> ui_scale;         // overrides the monitor's content scale
+  std::optional<int> device;             // the Vulkan device (see attnviz devices)
+  bool validation = false;               // Khronos validation layer; any message fails (exit 1)
+  bool stats = false;                    // print frame-time statistics on exit
+  bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
+  bool help = false;
+  classroom::StartOptions classroom;    // --view, --step, --compare, --present
+
+  // A run made by a script, not a person's session: --screenshot, or --stats with --frames.
+  // Its pictures and timings must not depend on where the pointer is, and it keeps no autosave.
+  // (--stats alone is a normal session that prints its frame times when closed.)
+  [[nodiscard]] bool automated() const { return screenshot.has_value() || (stats && frames.has_value()); }
+};
+
+// Parses the arguments after the program name (none of them a subcommand).
+GuiOptions parse_gui_options(const std::vector<std::string>& args);
+
+extern const char* const kGuiHelp;
+
+}  // namespace attnviz::desktop

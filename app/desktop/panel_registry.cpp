@@ -1,0 +1,26 @@
+#include "app/desktop/panel_registry.h"
+
+#include "app/classroom/classroom.h"
+#include "app/export_ui/export_ui.h"
+#include "app/panels/panels.h"
+
+namespace attnviz::desktop {
+
+std::unique_ptr<ui::Layout> make_default_layout() {
+  auto layout = std::make_unique<ui::Layout>();
+  layout->add_menu(panels::make_file_menu());
+  layout->add_menu(panels::make_edit_menu());
+  layout->add_menu(panels::make_view_menu());
+  layout->add_panel(panels::make_sentence_panel());
+  layout->add_panel(panels::make_model_panel());
+  layout->add_panel(panels::make_mask_panel());
+  layout->add_panel(panels::make_matrices_panel());
+  layout->add_panel(panels::make_heatmaps_panel());
+  layout->add_panel(panels::make_backend_panel());
+  layout->add_panel(panels::make_status_bar());
+  layout->add_dialog(export_ui::make_export_dialog());
+  classroom::add_classroom(*layout);
+  return layout;
+}
+
+}  // namespace attnviz::desktop

@@ -1,0 +1,75 @@
+#pragma once
+// The scenario being edited in the window: the current Scenario, its file, and undo/redo.
+// Every edit goes through apply(), so undo, autosave and recompute all see the same changes.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/scenario.h"
+
+namespace attnviz::document {
+
+class Document {
+ public:
+  explicit Document(Scenario initial = {}, std::optional<std::filesystem::path> path = std::nullopt);
+
+  [[nodiscard]] const Scenario& scenario() const { return current_; }
+  // Increases on every change (edit, undo, redo, load): the window recomputes when it moves.
+  [[nodiscard]] std::uint64_t revision() const { return revision_; }
+
+  // Records `next` as an edit named `label` ("Edit W_Q[1][0]"). Edits that share a non-empty
+  // merge_key while the merge stays open (a slider being dragged) become one undo step.
+  void apply(Scenario next, const std::string& label, const std::string& merge_key = "");
+  // Closes the open merge: the next edit starts a new undo step (call when a drag ends).
+  void end_merge() { merge_key_.clear(); }
+
+  bool undo();
+  bool redo();
+  [[nodiscard]] bool can_undo() const { return !undo_.empty(); }
+  [[nodiscard]] bool can_redo() const { return !redo_.empty(); }
+  [[nodiscard]] std::string undo_label() const { return can_undo() ? undo_.back().label : ""; }
+  [[nodiscard]] std::string redo_label() const { return can_redo() ? redo_.back().label : ""; }
+
+  // Replaces everything (File > New/Open, presets): a new document with an empty history.
+  void reset(Scenario scenario, std::optional<std::filesystem::path> path);
+
+  [[nodiscard]] const std::optional<std::filesystem::path>& path() const { return path_; }
+  void set_saved(std::filesystem::path path);  // after Save / Save As
+  [[nodiscard]] bool modified() const { return revision_ != saved_revision_; }
+
+  // Whether the title still describes the content: nothing but the title changed since the
+  // title was set (by opening, by File > New, by an edit of the title, or confirm_title()).
+  // A preset's "Korean worked example, one head" is not shown as if it described four
+  // English heads.
+  [[nodiscard]] bool title_matches() const;
+  // The user saw the title with the current content and kept it (the Save As dialog).
+  void confirm_title() {
+    titled_ = current_;
+    title_checked_revision_ = 0;  // work it out again
+  }
+
+  static constexpr std::size_t kMaxUndoSteps = 500;
+
+ private:
+  struct Step {
+    Scenario before;
+    std::string label;
+  };
+  void change_to(Scenario next);
+
+  Scenario current_;
+  Scenario titled_;  // the content the title was written for
+  mutable std::uint64_t title_checked_revision_ = 0;  // title_matches() is worked out once per revision
+  mutable bool title_matches_ = true;
+  std::vector<Step> undo_;
+  std::vector<Step> redo_;
+  std::string merge_key_;
+  std::optional<std::filesystem::path> path_;
+  std::uint64_t revision_ = 1;
+  std::uint64_t saved_revision_ = 1;
+};
+
+}  // namespace attnviz::document

@@ -1,0 +1,55 @@
+#pragma once
+// Edits of the attention mask (causal, window radius, Longformer global tokens), as pure
+// functions used by the Mask and Sentence panels. Every result is a valid MaskSetting:
+// globals only with a window (DESIGN.md), sorted, without duplicates.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/scenario.h"
+
+namespace attnviz::edits {
+
+// The window radius a global token gets when the mask has no window yet: the smallest that
+// still shows a local band, so the global rows and columns stand out.
+inline constexpr int kDefaultLongformerRadius = 1;
+// Sliding window radius for the preset when there is none: Mistral-style r + 1 = 3 keys.
+inline constexpr int kDefaultSlidingRadius = 2;
+
+// Adds token `index` to the globals, or removes it when it is one. Adding gives the mask a
+// window (kDefaultLongformerRadius) when it has none, since globals need one.
+MaskSetting toggle_global(MaskSetting mask, int index);
+
+// The window radius, or none. Removing the window removes the globals too (they need one).
+MaskSetting set_window(MaskSetting mask, std::optional<int> radius);
+
+enum class MaskPreset {
+  None,           // every token sees every token
+  Causal,         // decoder: j <= i
+  SlidingWindow,  // causal + window (keeps a radius already set)
+  Longformer,     // symmetric window + global tokens (keeps those already set, else token 0)
+};
+const char* mask_preset_name(MaskPreset preset);  // "None", "Causal", "Sliding window", "Longformer"
+MaskSetting apply_mask_preset(const MaskSetting& current, MaskPreset preset);
+// The preset the mask currently is, if any (the panel highlights its button).
+std::optional<MaskPreset> matching_preset(const MaskSetting& mask);
+
+// Drops globals that are not a token any more (index >= token_count), e.g. after the
+// sentence got shorter.
+MaskSetting prune_globals(MaskSetting mask, int token_count);
+
+// "0, 3, 7" → {0, 3, 7}; spaces and commas separate. An error names the bad part
+// ("\"x\" is not a token index", "12 is past the last token (9)").
+struct ParsedGlobals {
+  std::optional<std::vector<int>> indices;
+  std::string error;
+};
+ParsedGlobals parse_global_list(std::string_view text, int token_count);
+std::string format_global_list(const std::vector<int>& indices);  // "0, 3, 7"
+
+// How many keys a query row sees in the middle of a long sentence: "all", "r + 1", "2r + 1".
+std::string window_summary(const MaskSetting& mask);
+
+}  // namespace attnviz::edits

@@ -1,0 +1,154 @@
+#include "app/edits/sentence_edits.h"
+
+#include <algorithm>
+
+#include "app/edits/mask_edits.h"
+#include "core/model/generate.h"
+#include "core/text/tokenizer.h"
+
+namespace attnviz::edits {
+namespace {
+
+EmbeddingRow generated_rows(const Scenario& s) {
+  return [seed = s.seed, d = s.d_model](std::string_view token) { return generate_embedding(token, seed, d); };
+}
+
+// Globals may index query rows or (cross-attention) key columns: keep those below either.
+int global_limit(const Scenario& s, int query_tokens) {
+  int limit = query_tokens;
+  if (s.source) limit = std::max(limit, static_cast<int>(source_tokens_of(*s.source).tokens.size()));
+  return limit;
+}
+
+// Moves explicit embedding rows from the old tokens to the new ones.
+void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError& after, const EmbeddingRow& new_row) {
+  if (!after.error.empty()) return;  // leave the rest until the sentence can be tokenized again
+  if (s.embeddings && before.error.empty() && s.embeddings->rows == static_cast<int>(before.tokens.size())) {
+    const Matrix& old = *s.embeddings;
+    const std::vector<int> rows = align_token_rows(before.tokens, after.tokens);
+    Matrix next(static_cast<int>(after.tokens.size()), old.cols);
+    for (int r = 0; r < next.rows; ++r) {
+      const int from = rows[static_cast<std::size_t>(r)];
+      if (from >= 0) {
+        std::copy(old.row(from), old.row(from) + old.cols, next.row(r));
+        continue;
+      }
+      const std::vector<float> fresh = new_row(after.tokens[static_cast<std::size_t>(r)]);
+      std::copy_n(fresh.begin(), std::min<std::size_t>(fresh.size(), static_cast<std::size_t>(old.cols)), next.row(r));
+    }
+    s.embeddings = std::move(next);
+  }
+  s.mask = prune_globals(s.mask, global_limit(s, static_cast<int>(after.tokens.size())));
+}
+
+}  // namespace
+
+TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {
+  TokensOrError out;
+  try {
+    out.tokens = tokenize(text, mode);
+  } catch (const TokenizerError& e) {
+    out.error = e.what();
+    out.error_offset = e.byte_offset();
+  }
+  return out;
+}
+
+TokensOrError scenario_tokens(const Scenario& scenario) {
+  if (scenario.tokens) {
+    TokensOrError out;
+    out.tokens = *scenario.tokens;
+    out.explicit_tokens = true;
+    return out;
+  }
+  return tokenize_text(scenario.sentence, scenario.tokenizer);
+}
+
+TokensOrError source_tokens_of(const SourceSetting& source) {
+  if (source.tokens) {
+    TokensOrError out;
+    out.tokens = *source.tokens;
+    out.explicit_tokens = true;
+    return out;
+  }
+  return tokenize_text(source.sentence, source.tokenizer);
+}
+
+std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
+                                  const std::vector<std::string>& new_tokens) {
+  const std::size_t old_n = old_tokens.size();
+  const std::size_t new_n = new_tokens.size();
+  std::size_t prefix = 0;
+  while (prefix < old_n && prefix < new_n && old_tokens[prefix] == new_tokens[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < old_n - prefix && suffix < new_n - prefix &&
+         old_tokens[old_n - 1 - suffix] == new_tokens[new_n - 1 - suffix]) {
+    ++suffix;
+  }
+  std::vector<int> rows(new_n, -1);
+  for (std::size_t i = 0; i < prefix; ++i) rows[i] = static_cast<int>(i);
+  for (std::size_t k = 0; k < suffix; ++k) rows[new_n - 1 - k] = static_cast<int>(old_n - 1 - k);
+  return rows;
+}
+
+Scenario set_sentence(Scenario s, std::string sentence, const EmbeddingRow& new_row) {
+  const TokensOrError before = scenario_tokens(s);
+  s.sentence = std::move(sentence);
+  if (s.tokens) return s;  // explicit tokens: the sentence is only a caption
+  follow_tokens(s, before, scenario_tokens(s), new_row);
+  return s;
+}
+
+Scenario set_sentence(Scenario s, std::string sentence) {
+  const EmbeddingRow rows = generated_rows(s);
+  return set_sentence(std::move(s), std::move(sentence), rows);
+}
+
+Scenario set_tokenizer(Scenario s, TokenizerMode mode, const EmbeddingRow& new_row) {
+  const TokensOrError before = scenario_tokens(s);
+  s.tokenizer = mode;
+  if (s.tokens) return s;
+  follow_tokens(s, before, scenario_tokens(s), new_row);
+  return s;
+}
+
+Scenario set_tokenizer(Scenario s, TokenizerMode mode) {
+  const EmbeddingRow rows = generated_rows(s);
+  return set_tokenizer(std::move(s), mode, rows);
+}
+
+Scenario use_sentence_tokens(Scenario s, const EmbeddingRow& new_row) {
+  const TokensOrError before = scenario_tokens(s);
+  s.tokens.reset();
+  follow_tokens(s, before, scenario_tokens(s), new_row);
+  return s;
+}
+
+Scenario use_sentence_tokens(Scenario s) {
+  const EmbeddingRow rows = generated_rows(s);
+  return use_sentence_tokens(std::move(s), rows);
+}
+
+Scenario click_token(Scenario s, int index) {
+  s.mask = toggle_global(s.mask, index);
+  return s;
+}
+
+std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask) {
+  std::string text = "token " + std::to_string(index) + " \u201C" + token + "\u201D";
+  const bool global = std::find(mask.global.begin(), mask.global.end(), index) != mask.global.end();
+  if (global) {
+    text += " \u2014 global: sees every token and is seen by every token.\nClick to make it local again.";
+  } else {
+    text += "\nClick to make it a global token (Longformer)";
+    if (!mask.window) text += "; the mask gets a window of radius " + std::to_string(kDefaultLongformerRadius);
+    text += ".";
+  }
+  return text;
+}
+
+bool chip_fits_on_line(float last_right, float spacing, float width, float right_edge) {
+  return last_right + spacing + width <= right_edge;
+}
+
+}  // namespace attnviz::edits

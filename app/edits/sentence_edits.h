@@ -1,0 +1,62 @@
+#pragma once
+// Edits of the sentence and its tokens, as pure functions used by the Sentence panel.
+// Typing changes the token list; explicit embeddings (rows of X the user edited) follow the
+// tokens they belong to, and global tokens past the end are dropped, so the scenario stays
+// consistent while the user types.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/scenario.h"
+
+namespace attnviz::edits {
+
+// The tokens the scenario's sentence gives (explicit tokens when it has them), or why the
+// sentence cannot be tokenized ("invalid UTF-8 at byte 12", "more than 4096 tokens").
+struct TokensOrError {
+  std::vector<std::string> tokens;
+  std::string error;              // "" when fine
+  std::size_t error_offset = 0;   // byte offset of the problem in the sentence
+  bool explicit_tokens = false;   // the scenario lists its tokens; the sentence is a caption
+};
+TokensOrError scenario_tokens(const Scenario& scenario);
+TokensOrError source_tokens_of(const SourceSetting& source);
+TokensOrError tokenize_text(std::string_view text, TokenizerMode mode);
+
+// For each new token, the old token row it keeps (-1: a new token). Tokens in the common
+// prefix and the common suffix of the two lists keep their rows, so typing in the middle of
+// a sentence keeps the edited rows on both sides.
+std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
+                                  const std::vector<std::string>& new_tokens);
+
+// One embedding row for a new token (default: the core's generate_embedding with the seed).
+using EmbeddingRow = std::function<std::vector<float>(std::string_view token)>;
+
+// The scenario with a new sentence / tokenizer mode. Explicit embeddings are re-aligned to
+// the new tokens (new rows from `new_row`) and globals past the end dropped. When the new
+// sentence cannot be tokenized the text is still taken (the user is typing) and the rest left
+// as it was; the panel shows the tokenizer's error.
+Scenario set_sentence(Scenario s, std::string sentence, const EmbeddingRow& new_row);
+Scenario set_sentence(Scenario s, std::string sentence);
+Scenario set_tokenizer(Scenario s, TokenizerMode mode, const EmbeddingRow& new_row);
+Scenario set_tokenizer(Scenario s, TokenizerMode mode);
+// Drops the explicit token list: the sentence is tokenized again (rows kept as above).
+Scenario use_sentence_tokens(Scenario s, const EmbeddingRow& new_row);
+Scenario use_sentence_tokens(Scenario s);
+
+// A click on token chip `index`: toggles it as a Longformer global token (giving the mask a
+// window when it has none).
+Scenario click_token(Scenario s, int index);
+
+// The chip's tooltip: "token 3 “dessert” — global: sees every token and is seen by all.
+// Click to make it local."
+std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask);
+
+// Chips flow like words: whether a chip `width` wide still fits on the line after the last
+// chip ended at `last_right`, with `spacing` between chips, before `right_edge`.
+bool chip_fits_on_line(float last_right, float spacing, float width, float right_edge);
+
+}  // namespace attnviz::edits

@@ -1,9 +1,0 @@
-#include "app/platform/key_queue.h"
-
-#include <algorithm>
-
-namespace attnviz::platform {
-
-bool KeyQueue::changed_this_frame(int key) const { return std::find(changed_.begin(), changed_.end(), key) != changed_.end(); }
-
-}  // namespace attnviz::platform

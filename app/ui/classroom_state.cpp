@@ -1,0 +1,31 @@
+#include "app/ui/classroom_state.h"
+
+namespace attnviz::ui {
+
+const char* to_string(MainView view) {
+  switch (view) {
+    case MainView::Heatmaps: return "heatmaps";
+    case MainView::Step: return "step";
+    case MainView::Compare: return "compare";
+    case MainView::Cross: return "cross";
+  }
+  return "heatmaps";
+}
+
+std::optional<MainView> main_view_from_string(const std::string& name) {
+  for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross})
+    if (name == to_string(view)) return view;
+  return std::nullopt;
+}
+
+const char* tab_title(MainView view) {
+  switch (view) {
+    case MainView::Heatmaps: return "Heatmaps";
+    case MainView::Step: return "Step by step";
+    case MainView::Compare: return "Compare";
+    case MainView::Cross: return "Cross-attention";
+  }
+  return "Heatmaps";
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,62 @@
+#pragma once
+// What the classroom views (app/classroom) share: the step being shown, the compare settings,
+// presentation mode, and requests the frame loop carries out (full screen, selecting a view's
+// tab). Plain UI state like ViewState: the desktop owns one and hands it to every panel in the
+// UiContext; the views, the Classroom menu and the start-up options read and write it there.
+
+#include <optional>
+#include <string>
+
+#include "app/ui/view_state.h"
+#include "core/lesson/variants.h"
+
+namespace attnviz::ui {
+
+// The tabs of the main area the classroom knows about.
+enum class MainView { Heatmaps, Step, Compare, Cross };
+const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross"
+std::optional<MainView> main_view_from_string(const std::string& name);
+const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by step", ...
+
+struct ClassroomState {
+  // Step view
+  int step = 0;  // 0-based page (lesson::step_at)
+  std::optional<int> key;  // the column of the selected cell (the arithmetic check)
+
+  // Compare view
+  lesson::CompareOptions compare;
+  bool compare_scores = false;  // the copies show scaled scores instead of weights
+
+  // Presentation mode (F11): full screen, large high-contrast text, heatmaps and step view only.
+  bool presenting = false;
+  float presentation_text_scale = 1.6f;  // 1×–3×
+  LayoutMode layout_before = LayoutMode::Full;
+  float text_scale_before = 1.0f;
+  double presenting_since = 0.0;  // ImGui::GetTime() when presentation mode began
+  // Transient hints (the presentation overlay that shows for a few seconds after F11). Off in
+  // screenshot and measuring runs: their pictures are what the audience sees after that.
+  bool hints = true;
+  // The overlay's size when it was last drawn: the corner that brings it back is where it shows.
+  float overlay_width = 0.0f;
+  float overlay_height = 0.0f;
+  // Arrow keys step through the lesson while presenting; ImGui's keyboard navigation (off
+  // meanwhile) would move a focus rectangle around at the same time.
+  bool nav_was_enabled = false;
+
+  bool help_open = false;
+
+  // Requests, taken by whoever carries them out.
+  std::optional<MainView> select_tab;   // the layout selects this tab in the next frame
+  std::optional<bool> fullscreen;       // the frame loop enters (true) or leaves full screen
+
+  // From the command line: enter presentation mode in the first frame; a view was asked
+  // for (then loading a cross-attention scenario does not switch to the Cross view).
+  bool start_presenting = false;
+  bool start_view_given = false;
+
+  // The tab the main area showed in the last frame (keys act on what is on screen).
+  MainView shown = MainView::Heatmaps;
+  int shown_frame = -1;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,35 @@
+#pragma once
+// The UI fonts: a Latin font (DejaVu Sans: Latin, Greek, arrows, maths, sub/superscripts)
+// with a Hangul font merged in (NanumGothic, or another Korean font), so Korean tokens show in
+// every label. Without a Hangul font, Korean text shows as '?' and the window says so once.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+struct ImFont;
+
+namespace attnviz::window {
+
+// A font file with Hangul syllables: $ATTNVIZ_HANGUL_FONT, then well-known locations
+// (fonts-nanum, Noto Sans CJK, UnFonts, Baekmuk). nullopt when none is installed.
+// (core/export/font_files.h's find_hangul_font() should replace this once it lands.)
+std::optional<std::filesystem::path> find_hangul_font();
+std::optional<std::filesystem::path> find_latin_font();
+
+struct FontSet {
+  ImFont* body = nullptr;     // labels, panels, tooltips (with Hangul)
+  ImFont* heading = nullptr;  // heatmap titles (larger, bold when available)
+  ImFont* small = nullptr;    // in-cell numbers, colorbar ticks (Latin only)
+  std::string latin_file;     // "" when ImGui's built-in font was used
+  std::string hangul_file;    // "" when no Hangul font was found
+};
+
+// Clears the ImGui font atlas and loads the fonts at `pixel_size` (already multiplied by the
+// UI scale). The renderer must upload the atlas afterwards.
+FontSet load_fonts(float pixel_size);
+
+// The fonts the UI draws with (valid after load_fonts).
+const FontSet& fonts();
+
+}  // namespace attnviz::window

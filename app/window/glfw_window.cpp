@@ -1,0 +1,185 @@
+#include "app/window/glfw_window.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/common/error.h"
+#include "core/vk/instance.h"
+
+namespace attnviz::window {
+namespace {
+
+// GLFW reports errors through a callback; keep the last one for our exception messages.
+std::string& last_glfw_error() {
+  static std::string message;
+  return message;
+}
+
+// The core's advice ends with "`--backend cpu` computes with Eigen instead", which is true of
+// attnviz compute but not of the window: it draws with Vulkan whatever computes the numbers.
+std::string environment_note() {
+  const std::string variables = vk::driver_environment_summary();
+  return variables.empty() ? "" : " (with " + variables + " set)";
+}
+
+void remember_glfw_error(int code, const char* description) {
+  last_glfw_error() = "GLFW error " + std::to_string(code) + ": " + (description ? description : "(no description)");
+}
+
+// The one window's event counter (GLFW callbacks are plain functions). ImGui's GLFW backend,
+// initialised later, chains to these callbacks for the events it handles too.
+std::uint64_t* g_events = nullptr;
+KeyQueue* g_keys = nullptr;
+KeyQueue* g_buttons = nullptr;
+void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
+void count_pos(GLFWwindow* w, double, double) { count(w); }
+void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
+  count(w);
+  if (g_buttons != nullptr) g_buttons->push(button, action == GLFW_PRESS);
+}
+void queue_key(GLFWwindow* w, int key, int /*scancode*/, int action, int /*mods*/) {
+  count(w);
+  if (g_keys != nullptr && action != GLFW_REPEAT) g_keys->push(key, action == GLFW_PRESS);
+}
+void count_char(GLFWwindow* w, unsigned int) { count(w); }
+void count_flag(GLFWwindow* w, int) { count(w); }
+void count_size(GLFWwindow* w, int, int) { count(w); }
+void count_scale(GLFWwindow* w, float, float) { count(w); }
+
+}  // namespace
+
+std::string window_driver_advice() {
+  return "The window draws with Vulkan even when Eigen computes (--backend cpu), so it needs a Vulkan driver: "
+         "without a GPU, install Mesa's CPU driver with sudo apt-get install mesa-vulkan-drivers; with one, its "
+         "vendor's Vulkan driver (attnviz devices lists what is found). Without any driver, attnviz compute "
+         "--backend cpu still computes.";
+}
+
+GlfwWindow::GlfwWindow(const WindowOptions& options) {
+  glfwSetErrorCallback(remember_glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    throw std::runtime_error("cannot open a window: " + last_glfw_error() +
+                             ". attnviz needs a display (X11 or Wayland); without one, run it under "
+                             "xvfb-run, or use the headless commands (attnviz compute, attnviz export)");
+  }
+  if (glfwVulkanSupported() != GLFW_TRUE) {
+    glfwTerminate();
+    throw BackendUnavailable("the window cannot draw: GLFW found no Vulkan loader (libvulkan.so.1)" + environment_note() +
+                             ". " + window_driver_advice());
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_RESIZABLE, options.fixed_size ? GLFW_FALSE : GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // our fonts and style scale instead
+  window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  if (window_ == nullptr) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create the window: " + last_glfw_error());
+  }
+  count_events();
+}
+
+void GlfwWindow::count_events() {
+  g_events = &events_;
+  g_keys = &keys_;
+  g_buttons = &buttons_;
+  glfwSetCursorPosCallback(window_, count_pos);
+  glfwSetScrollCallback(window_, count_pos);
+  glfwSetMouseButtonCallback(window_, queue_button);
+  glfwSetKeyCallback(window_, queue_key);
+  glfwSetCharCallback(window_, count_char);
+  glfwSetWindowFocusCallback(window_, count_flag);
+  glfwSetCursorEnterCallback(window_, count_flag);
+  glfwSetWindowIconifyCallback(window_, count_flag);
+  glfwSetFramebufferSizeCallback(window_, count_size);
+  glfwSetWindowContentScaleCallback(window_, count_scale);
+  glfwSetWindowRefreshCallback(window_, count);
+}
+
+void GlfwWindow::take_back_input_events() const {
+  glfwSetKeyCallback(window_, queue_key);
+  glfwSetMouseButtonCallback(window_, queue_button);
+}
+
+GlfwWindow::~GlfwWindow() {
+  g_events = nullptr;
+  g_keys = nullptr;
+  g_buttons = nullptr;
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+std::vector<std::string> GlfwWindow::required_instance_extensions() {
+  std::uint32_t count = 0;
+  const char** names = glfwGetRequiredInstanceExtensions(&count);
+  if (names == nullptr) {
+    const std::string glfw = last_glfw_error().empty() ? "" : " (" + last_glfw_error() + ")";
+    throw BackendUnavailable("the window cannot draw: the Vulkan loader is installed, but no Vulkan driver offers the "
+                             "surface extensions a window needs (VK_KHR_surface and its X11 or Wayland partner)" +
+                             environment_note() + glfw + ". " + window_driver_advice());
+  }
+  return {names, names + count};
+}
+
+VkSurfaceKHR GlfwWindow::create_surface(VkInstance instance) const {
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  if (glfwCreateWindowSurface(instance, window_, nullptr, &surface) != VK_SUCCESS) return VK_NULL_HANDLE;
+  return surface;
+}
+
+bool GlfwWindow::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+
+void GlfwWindow::request_close() const { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+Extent GlfwWindow::framebuffer_size() const {
+  Extent extent;
+  glfwGetFramebufferSize(window_, &extent.width, &extent.height);
+  return extent;
+}
+
+bool GlfwWindow::minimised() const {
+  const Extent size = framebuffer_size();
+  return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE || size.width <= 0 || size.height <= 0;
+}
+
+float GlfwWindow::content_scale() const {
+  float x = 1.0f;
+  float y = 1.0f;
+  glfwGetWindowContentScale(window_, &x, &y);
+  // Xvfb and some X servers report nonsense (0, or a huge value): keep the UI usable.
+  return std::clamp(std::max(x, y), 1.0f, 4.0f);
+}
+
+float GlfwWindow::ui_scale() const {
+  int window_w = 0;
+  int window_h = 0;
+  glfwGetWindowSize(window_, &window_w, &window_h);
+  const Extent framebuffer = framebuffer_size();
+  const float platform_scale =
+      window_w > 0 ? std::max(1.0f, static_cast<float>(framebuffer.width) / static_cast<float>(window_w)) : 1.0f;
+  return std::max(1.0f, content_scale() / platform_scale);
+}
+
+void GlfwWindow::set_fullscreen(bool fullscreen) {
+  const bool now = glfwGetWindowMonitor(window_) != nullptr;
+  if (fullscreen == now) return;
+  if (fullscreen) {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+    if (mode == nullptr) return;  // no monitor to fill: stay windowed
+    glfwGetWindowPos(window_, &windowed_.x, &windowed_.y);
+    glfwGetWindowSize(window_, &windowed_.width, &windowed_.height);
+    windowed_.saved = true;
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (windowed_.saved) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_.x, windowed_.y, windowed_.width, windowed_.height, 0);
+  }
+}
+
+void GlfwWindow::poll_events() { glfwPollEvents(); }
+
+void GlfwWindow::wait_events(double timeout_s) { glfwWaitEventsTimeout(timeout_s); }
+
+}  // namespace attnviz::window

@@ -1,0 +1,96 @@
+#pragma once
+// The GLFW window Vulkan draws into: no client API, a framebuffer size that follows resizes,
+// minimising, and the monitor's content scale (HiDPI). One per process.
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/window/key_queue.h"
+
+struct GLFWwindow;
+
+namespace attnviz::window {
+
+struct WindowOptions {
+  std::string title = "attnviz";
+  int width = 1600;   // screen coordinates (pixels on X11)
+  int height = 960;
+  bool fixed_size = false;  // screenshots: the window keeps exactly the size asked for
+};
+
+struct Extent {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const Extent&, const Extent&) = default;
+};
+
+// What to do when the window finds no Vulkan driver (the window needs one whatever computes).
+std::string window_driver_advice();
+
+class GlfwWindow {
+ public:
+  // Throws std::runtime_error when there is no display to open a window on, and
+  // BackendUnavailable when the Vulkan loader or its surface extensions are missing.
+  explicit GlfwWindow(const WindowOptions& options);
+  ~GlfwWindow();
+  GlfwWindow(const GlfwWindow&) = delete;
+  GlfwWindow& operator=(const GlfwWindow&) = delete;
+
+  [[nodiscard]] GLFWwindow* handle() const { return window_; }
+
+  // What the Vulkan instance needs to present to this window (VK_KHR_surface, ...).
+  [[nodiscard]] static std::vector<std::string> required_instance_extensions();
+  // For vk::ContextOptions::create_surface; VK_NULL_HANDLE on failure.
+  [[nodiscard]] VkSurfaceKHR create_surface(VkInstance instance) const;
+
+  [[nodiscard]] bool should_close() const;
+  void request_close() const;
+  [[nodiscard]] Extent framebuffer_size() const;
+  // Iconified, or a zero-sized framebuffer: nothing can be presented.
+  [[nodiscard]] bool minimised() const;
+  // The monitor's content scale (1 on a 96 dpi screen, 2 on most HiDPI screens).
+  [[nodiscard]] float content_scale() const;
+  // How much the UI itself must grow: the content scale, less what the platform already
+  // scales (macOS and Wayland give a framebuffer larger than the window; X11 does not).
+  [[nodiscard]] float ui_scale() const;
+
+  // Full screen on the primary monitor, or back to the size and place it had before
+  // (presentation mode). Without a monitor to fill it stays as it is.
+  void set_fullscreen(bool fullscreen);
+
+  static void poll_events();
+  // Sleeps until something happens or `timeout_s` passed (an idle or minimised window).
+  static void wait_events(double timeout_s = 0.25);
+
+  // Input and window events so far (mouse, keys, text, resizes, focus): the frame loop draws
+  // continuously only while this moves, and idles otherwise.
+  [[nodiscard]] std::uint64_t event_count() const { return events_; }
+
+  // Key and mouse button presses and releases wait here for the frame that hands them to ImGui
+  // (key_queue.h): a tap or a double click faster than a frame is not lost. ImGui's GLFW
+  // backend installs its own key and button callbacks, which would set its state at once:
+  // call take_back_input_events() after initialising it.
+  void take_back_input_events() const;
+  [[nodiscard]] KeyQueue& keys() { return keys_; }
+  [[nodiscard]] KeyQueue& mouse_buttons() { return buttons_; }
+  [[nodiscard]] bool input_pending() const { return keys_.pending() || buttons_.pending(); }
+
+ private:
+  void count_events();
+
+  struct Placement {
+    int x = 100, y = 100, width = 1600, height = 1000;
+    bool saved = false;
+  };
+
+  GLFWwindow* window_ = nullptr;
+  Placement windowed_;  // where it was before it went full screen
+  std::uint64_t events_ = 0;
+  KeyQueue keys_;
+  KeyQueue buttons_;  // GLFW mouse button numbers (0 left, 1 right, 2 middle)
+};
+
+}  // namespace attnviz::window

@@ -1,0 +1,143 @@
+#include "app/window/imgui_layer.h"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_vulkan.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cfloat>
+
+#include "app/window/device_idle.h"
+#include "app/window/glfw_window.h"
+#include "app/window/swapchain.h"
+#include "core/vk/check.h"
+#include "core/vk/commands.h"
+#include "core/vk/context.h"
+
+namespace attnviz::window {
+namespace {
+
+void check_imgui_vulkan(VkResult result) { vk::check(result, "Dear ImGui's Vulkan backend"); }
+
+// Fonts are rasterised at most this much larger than at 1x: with 11,172 Hangul syllables a
+// larger atlas would outgrow a texture. Beyond it ImGui scales the glyphs (a little softer).
+constexpr float kMaxRasterScale = 2.5f;
+
+FontSet load_scaled_fonts(float ui_scale) {
+  const float raster = std::min(ui_scale, kMaxRasterScale);
+  ImGui::GetIO().FontGlobalScale = ui_scale / raster;
+  return load_fonts(ImGuiLayer::kBaseFontPixels * raster);
+}
+
+}  // namespace
+
+ImGuiLayer::ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale)
+    : window_(&window),
+      context_(&context), swapchain_(&swapchain), ui_scale_(ui_scale) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout comes from code (--layout), not from a stale imgui.ini
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.ConfigWindowsMoveFromTitleBarOnly = true;
+
+  // One sampler for the font atlas; the pool is ImGui's alone and is reset when fonts reload.
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4};
+  VkDescriptorPoolCreateInfo pool_info{};
+  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  pool_info.maxSets = 4;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &size;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  vk::check(vkCreateDescriptorPool(context.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+  pool_ = vk::DescriptorPool(context.device(), pool);
+
+  ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
+  window.take_back_input_events();  // keys and buttons reach ImGui through queues, one change a frame
+  fonts_ = load_scaled_fonts(ui_scale_);
+  init_renderer();
+}
+
+ImGuiLayer::~ImGuiLayer() {
+  wait_idle_or_report(context_->device(), "Dear ImGui layer");
+  ImGui_ImplVulkan_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void ImGuiLayer::init_renderer() {
+  ImGui_ImplVulkan_InitInfo info{};
+  info.Instance = context_->instance();
+  info.PhysicalDevice = context_->physical_device();
+  info.Device = context_->device();
+  info.QueueFamily = context_->queue_family();
+  info.Queue = context_->queue();
+  info.DescriptorPool = pool_.get();
+  info.MinImageCount = swapchain_->min_image_count();
+  // The backend keeps this many vertex buffers in rotation: at least the frames in flight.
+  info.ImageCount = std::max(swapchain_->image_count(), swapchain_->min_image_count());
+  info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+  info.CheckVkResultFn = check_imgui_vulkan;
+  ImGui_ImplVulkan_Init(&info, swapchain_->render_pass());
+  upload_fonts();
+}
+
+void ImGuiLayer::upload_fonts() {
+  vk::CommandStream stream(*context_);
+  ImGui_ImplVulkan_CreateFontsTexture(stream.begin());
+  stream.submit_and_wait();
+  ImGui_ImplVulkan_DestroyFontUploadObjects();
+  // The atlas lives on the GPU now; the CPU copy (up to 4096² RGBA with Hangul) can go.
+  ImGui::GetIO().Fonts->ClearTexData();
+}
+
+void ImGuiLayer::set_ui_scale(float ui_scale) {
+  if (ui_scale == ui_scale_) return;
+  ui_scale_ = ui_scale;
+  vk::check(vkDeviceWaitIdle(context_->device()), "vkDeviceWaitIdle");
+  ImGui_ImplVulkan_Shutdown();  // the 1.86 backend cannot replace its font texture in place
+  vk::check(vkResetDescriptorPool(context_->device(), pool_.get(), 0), "vkResetDescriptorPool");
+  fonts_ = load_scaled_fonts(ui_scale_);
+  init_renderer();
+}
+
+void ImGuiLayer::on_swapchain_rebuilt(const Swapchain& swapchain) {
+  ImGui_ImplVulkan_SetMinImageCount(swapchain.min_image_count());
+}
+
+void ImGuiLayer::new_frame(bool ignore_mouse) {
+  ImGui_ImplVulkan_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  window_->keys().deliver([&io](KeyChange change) {
+    if (change.key >= 0 && change.key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[change.key] = change.down;
+  });
+  // ImGui_ImplGlfw_NewFrame set io.MouseDown from the buttons' state now; the queue says what
+  // this frame sees instead (a click between two frames is down for one of them).
+  window_->mouse_buttons().deliver([this](KeyChange change) {
+    if (change.key >= 0 && change.key < IM_ARRAYSIZE(mouse_down_)) mouse_down_[change.key] = change.down;
+  });
+  for (int i = 0; i < IM_ARRAYSIZE(mouse_down_); ++i) io.MouseDown[i] = mouse_down_[i];
+  // As ImGui's own key callback does: the modifiers follow the keys.
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+  if (ignore_mouse) {  // where the pointer happens to be must not show in a screenshot
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
+    io.MouseWheel = 0.0f;
+  }
+  ImGui::NewFrame();
+}
+
+ImDrawData* ImGuiLayer::end_frame() {
+  ImGui::Render();
+  return ImGui::GetDrawData();
+}
+
+void ImGuiLayer::record(ImDrawData* draw_data, VkCommandBuffer cmd) { ImGui_ImplVulkan_RenderDrawData(draw_data, cmd); }
+
+}  // namespace attnviz::window

@@ -1,0 +1,3 @@
+#pragma once
+// core never includes app/.
+#include "app/ui/panel.h"

@@ -1,0 +1,137 @@
+// When the window recomputes: only when the document or the backend changed; a document that
+// cannot be computed keeps the last result on screen with the reason.
+#include "app/compute/compute_session.h"
+
+#include <gtest/gtest.h>
+
+#include "app/document/document.h"
+#include "core/vk/context.h"
+
+namespace attnviz::compute {
+namespace {
+
+Scenario small_scenario() {
+  Scenario s;
+  s.sentence = "the cat sat on the mat";
+  s.d_model = 4;
+  s.num_heads = 2;
+  s.num_kv_heads = 1;
+  s.d_k = 2;
+  s.d_v = 2;
+  s.mask.causal = true;
+  return s;
+}
+
+std::shared_ptr<vk::Context> context() {
+  static const std::shared_ptr<vk::Context> shared = vk::Context::create();
+  return shared;
+}
+
+TEST(ComputeSession, RecomputesOnlyWhenTheDocumentOrTheBackendChanged) {
+  ComputeSession session(context(), BackendMode::Vulkan);
+  document::Document document(small_scenario());
+  EXPECT_TRUE(session.update(document));
+  ASSERT_TRUE(session.has_result());
+  EXPECT_EQ(session.generation(), 1u);
+  const std::uint64_t allocations = session.device_allocations();
+  for (int frame = 0; frame < 5; ++frame) EXPECT_FALSE(session.update(document));
+  EXPECT_EQ(session.generation(), 1u);
+
+  Scenario edited = document.scenario();
+  edited.seed = 2;  // same shapes: recompute without allocating
+  document.apply(edited, "Seed");
+  EXPECT_TRUE(session.update(document));
+  EXPECT_EQ(session.generation(), 2u);
+  EXPECT_EQ(session.device_allocations(), allocations);
+
+  session.set_mode(BackendMode::Both);
+  EXPECT_TRUE(session.update(document));
+  EXPECT_FALSE(session.update(document));
+  ASSERT_TRUE(session.compared());
+  for (const MatrixDifference& d : session.differences()) EXPECT_LT(d.max_abs, 1e-5) << d.name;
+}
+
+TEST(ComputeSession, TheDeviceResultIsWhatIsShownAndMatchesEigen) {
+  ComputeSession session(context(), BackendMode::Both);
+  document::Document document(small_scenario());
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), "vulkan");
+  const MatrixSource weights = session.head_matrix(1, HeadMatrix::Weights);
+  EXPECT_NE(weights.device.buffer, VK_NULL_HANDLE);  // drawn straight from the result buffer
+  EXPECT_EQ(weights.device.rows, 6);
+  const Matrix* host = session.host_matrix(1, HeadMatrix::Weights);
+  ASSERT_NE(host, nullptr);
+  const Result* cpu = session.cpu_result();
+  ASSERT_NE(cpu, nullptr);
+  for (std::size_t i = 0; i < host->data.size(); ++i) EXPECT_NEAR(host->data[i], cpu->heads[1].weights.data[i], 1e-6);
+  EXPECT_FLOAT_EQ(host->at(0, 1), 0.0f);  // causal: the first token sees only itself
+  EXPECT_FLOAT_EQ(host->at(0, 0), 1.0f);
+}
+
+TEST(ComputeSession, AnEditThatCannotBeComputedKeepsTheLastResult) {
+  ComputeSession session(context(), BackendMode::Cpu);
+  document::Document document(small_scenario());
+  ASSERT_TRUE(session.update(document));
+  Scenario broken = document.scenario();
+  broken.num_kv_heads = 3;  // 2 heads cannot share 3 K/V heads
+  document.apply(broken, "K/V heads");
+  session.update(document);
+  EXPECT_FALSE(session.error().empty());
+  EXPECT_TRUE(session.has_result());
+  EXPECT_EQ(session.problem().num_kv_heads, 1);
+  EXPECT_EQ(session.generation(), 1u);
+  document.undo();
+  session.update(document);
+  EXPECT_TRUE(session.error().empty());
+}
+
+// The window warms both backends up before its first frame, so the first recompute it shows
+// is timed like the ones after it (on lavapipe the first dispatch compiles the shaders: about
+// 75 ms against 2.5 ms). Without a warm-up the first run says it includes start-up.
+TEST(ComputeSession, AfterTheWarmUpTheFirstRecomputeIsAnOrdinaryOne) {
+  ComputeSession cold(context(), BackendMode::Both);
+  document::Document document(small_scenario());
+  ASSERT_TRUE(cold.update(document));
+  EXPECT_TRUE(cold.vulkan_status().includes_start_up);
+  EXPECT_TRUE(cold.cpu_status().includes_start_up);
+  Scenario edited = document.scenario();
+  edited.seed = 3;
+  document.apply(edited, "Seed");
+  ASSERT_TRUE(cold.update(document));
+  EXPECT_FALSE(cold.vulkan_status().includes_start_up);
+  EXPECT_FALSE(cold.cpu_status().includes_start_up);
+
+  ComputeSession warm(context(), BackendMode::Both);
+  warm.warm_up();
+  EXPECT_GT(warm.vulkan_warm_up_ms(), 0.0);
+  EXPECT_GT(warm.cpu_warm_up_ms(), 0.0);
+  EXPECT_FALSE(warm.has_result()) << "the warm-up shows nothing";
+  EXPECT_EQ(warm.generation(), 0u);
+  ASSERT_TRUE(warm.update(document));
+  EXPECT_FALSE(warm.vulkan_status().includes_start_up);
+  EXPECT_FALSE(warm.cpu_status().includes_start_up);
+  EXPECT_EQ(warm.generation(), 1u);
+  for (const MatrixDifference& d : warm.differences()) EXPECT_LT(d.max_abs, 1e-5) << d.name;
+}
+
+TEST(ComputeSession, WithoutVulkanTheWarmUpWarmsEigen) {
+  ComputeSession session(nullptr, BackendMode::Cpu);
+  session.warm_up();
+  EXPECT_EQ(session.vulkan_warm_up_ms(), 0.0);
+  EXPECT_GT(session.cpu_warm_up_ms(), 0.0);
+  document::Document document(small_scenario());
+  ASSERT_TRUE(session.update(document));
+  EXPECT_FALSE(session.cpu_status().includes_start_up);
+}
+
+TEST(ComputeSession, WithoutVulkanEigenStandsIn) {
+  ComputeSession session(nullptr, BackendMode::Vulkan);
+  document::Document document(small_scenario());
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), "cpu");
+  EXPECT_FALSE(session.vulkan_status().error.empty());
+  EXPECT_NE(session.head_matrix(0, HeadMatrix::Scores).host, nullptr);
+}
+
+}  // namespace
+}  // namespace attnviz::compute

@@ -1,0 +1,62 @@
+#include "app/desktop/gui_options.h"
+
+#include <gtest/gtest.h>
+
+#include "core/common/error.h"
+
+namespace attnviz::desktop {
+namespace {
+
+TEST(GuiOptions, ScreenshotRunsThreeFramesUnlessTold) {
+  GuiOptions o = parse_gui_options({"--scenario", "preset:gqa", "--screenshot", "out.png"});
+  EXPECT_EQ(o.scenario, "preset:gqa");
+  EXPECT_EQ(o.screenshot, "out.png");
+  EXPECT_EQ(o.frames, 3);
+  EXPECT_EQ(o.width, 1600);
+  EXPECT_EQ(o.height, 1000);
+  o = parse_gui_options({"--screenshot=out.png", "--frames", "10", "--size", "1280x720"});
+  EXPECT_EQ(o.frames, 10);
+  EXPECT_EQ(o.width, 1280);
+  EXPECT_EQ(o.height, 720);
+  EXPECT_FALSE(parse_gui_options({}).frames.has_value());  // interactive: until closed
+}
+
+TEST(GuiOptions, HeadLayoutBackendAndViewOptions) {
+  const GuiOptions o = parse_gui_options({"--head", "3", "--layout", "compare-ready", "--backend", "both", "--pin-query",
+                                          "2", "--hover-token", "1", "--ui-scale", "1.5", "--validation", "--stats"});
+  EXPECT_EQ(o.head, 3);
+  EXPECT_EQ(o.layout, ui::LayoutMode::CompareReady);
+  EXPECT_EQ(o.backend, compute::BackendMode::Both);
+  EXPECT_EQ(o.pin_query, 2);
+  EXPECT_EQ(o.hover_token, 1);
+  EXPECT_FLOAT_EQ(*o.ui_scale, 1.5f);
+  EXPECT_TRUE(o.validation);
+  EXPECT_TRUE(o.stats);
+}
+
+// Each mistake names the option it is about.
+void expect_error_about(const std::vector<std::string>& args, const std::string& option) {
+  try {
+    (void)parse_gui_options(args);
+    ADD_FAILURE() << "accepted " << args.front();
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.pointer(), option) << error.what();
+  }
+}
+
+TEST(GuiOptions, MistakesAreInputErrorsNamingTheOption) {
+  expect_error_about({"--size", "big"}, "--size");
+  expect_error_about({"--size", "100x100"}, "--size");
+  expect_error_about({"--size", "1600x1000x3"}, "--size");
+  expect_error_about({"--layout", "sideways"}, "--layout");
+  expect_error_about({"--backend", "opengl"}, "--backend");
+  expect_error_about({"--head", "-1"}, "--head");
+  expect_error_about({"--frames", "0"}, "--frames");
+  expect_error_about({"--ui-scale", "9"}, "--ui-scale");
+  expect_error_about({"--bogus"}, "--bogus");
+  expect_error_about({"stray"}, "stray");
+  expect_error_about({"--screenshot="}, "--screenshot");
+}
+
+}  // namespace
+}  // namespace attnviz::desktop

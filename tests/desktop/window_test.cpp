@@ -1,0 +1,186 @@
+// The window as a user (and the docs) run it: under Xvfb, on lavapipe, with the Khronos
+// validation layer on (--validation: any message makes the exit code 1). Each screenshot must
+// have the window's size and real heatmaps in the main area (many distinct saturated colours).
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/run_attnviz.h"
+#include "tests/desktop/png_check.h"
+
+namespace attnviz {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandOutput;
+using testing::run_attnviz;
+
+constexpr const char* kXvfb = "xvfb-run -a -s '-screen 0 1600x1000x24'";
+
+class Window : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::scratch_dir(std::string("gui-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs attnviz in the virtual display with its own config directory (the autosave).
+  CommandOutput run_window(const std::string& arguments, const std::string& environment = "") const {
+    return run_attnviz(arguments, environment + " XDG_CONFIG_HOME='" + config_dir().string() + "' " + kXvfb);
+  }
+
+  fs::path config_dir() const { return dir_ / "config"; }
+  fs::path autosave_file() const { return config_dir() / "attnviz" / "autosave.json"; }
+
+  std::string write_json(const std::string& name, const nlohmann::json& json) const {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << json.dump(2);
+    return path.string();
+  }
+
+  // Screenshot of `scenario` at 1280 × 800; checks its size and the heatmaps' colours.
+  void expect_screenshot(const std::string& scenario, const std::string& extra, int min_colours) const {
+    const fs::path png = dir_ / "shot.png";
+    const CommandOutput out = run_window("--scenario '" + scenario + "' --screenshot '" + png.string() +
+                                         "' --size 1280x800 --validation " + extra);
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    const testing::Image image = testing::load_png(png);
+    ASSERT_EQ(image.width, 1280);
+    ASSERT_EQ(image.height, 800);
+    // The main area, right of the inputs column, above the lower row.
+    const int colours = testing::distinct_saturated_colours(image, image.width * 3 / 10, image.height * 6 / 100,
+                                                            image.width, image.height * 62 / 100);
+    EXPECT_GE(colours, min_colours) << "the heatmap region looks empty";
+  }
+
+  fs::path dir_;
+};
+
+nlohmann::json preset(const std::string& name) {
+  std::ifstream file(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
+  return nlohmann::json::parse(file);
+}
+
+TEST_F(Window, KoreanPresetWithACausalMask) {
+  nlohmann::json scenario = preset("korean-restaurant");
+  scenario["mask"] = {{"causal", true}};
+  expect_screenshot(write_json("korean-causal.json", scenario), "", 200);
+}
+
+TEST_F(Window, LongformerPreset) { expect_screenshot("preset:longformer", "--head 1", 200); }
+
+TEST_F(Window, GeneratedSentenceOf512Tokens) {
+  static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain", "fell", "over",
+                                       "quiet", "streets", "and", "children", "slept", "soundly"};
+  std::string sentence;
+  for (int i = 0; i < 512; ++i) sentence += std::string(i == 0 ? "" : " ") + kWords[(i * 7 + i / 16) % 16];
+  nlohmann::json scenario = {{"format", "attnviz-scenario/1"}, {"sentence", sentence}, {"tokenizer", "words"},
+                             {"d_model", 64}, {"seed", 11}, {"num_heads", 8}, {"num_kv_heads", 8}, {"d_k", 8},
+                             {"d_v", 8}, {"mask", {{"causal", true}}}};
+  expect_screenshot(write_json("long.json", scenario), "--layout heatmaps", 100);
+}
+
+TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
+  for (const char* layout : {"full", "heatmaps", "compare-ready"}) {
+    const CommandOutput out = run_window(std::string("--scenario preset:gqa --backend both --pin-query 3 --hover-token 2 "
+                                                     "--screenshot '") + (dir_ / "x.png").string() +
+                                         "' --validation --layout " + layout);
+    EXPECT_EQ(out.exit_code, 0) << layout << ": " << out.err;
+  }
+}
+
+// Large text in a small window: the heatmaps keep a readable size (the panel scrolls or shows
+// one step) instead of shrinking to a few dozen pixels, and nothing upsets the validation layer.
+TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
+  const fs::path png = dir_ / "small.png";
+  const CommandOutput out = run_window("--scenario preset:causal-gpt --size 1024x700 --ui-scale 1.5 --validation --screenshot '" +
+                                       png.string() + "'");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const testing::Image image = testing::load_png(png);
+  ASSERT_EQ(image.width, 1024);
+  // 18 tokens, each cell at least a readable label high (62% of 25.5 px text = 16 px): the
+  // causal weights' longest coloured row spans well over 200 px (the heatmaps were about 60).
+  EXPECT_GE(testing::longest_saturated_run(image, image.width * 45 / 100, 0, image.width, image.height), 200);
+  for (const char* extra : {"--ui-scale 2", "--size 1280x720 --ui-scale 2 --layout heatmaps", "--size 800x600"}) {
+    const CommandOutput more = run_window(std::string("--scenario preset:longformer --pin-query 9 --validation --screenshot '") +
+                                          (dir_ / "x.png").string() + "' " + extra);
+    EXPECT_EQ(more.exit_code, 0) << extra << ": " << more.err;
+  }
+}
+
+TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
+  const CommandOutput out = run_window("--scenario preset:longformer --backend both --layout compare-ready "
+                                       "--pin-query 3 --stats --frames 30 --validation");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("recomputes: 1,"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
+}
+
+// --bench-edits changes a weight every frame: every frame recomputes, the shape never changes,
+// so the result buffers, their views and descriptor sets are all reused.
+TEST_F(Window, EditsOfTheSameShapeRecomputeEveryFrameWithoutAllocating) {
+  const CommandOutput out = run_window("--scenario preset:longformer --pin-query 3 --stats --frames 20 --bench-edits --validation");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("recomputes: 20,"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
+}
+
+TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
+  const CommandOutput out = run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
+                                       "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  EXPECT_NE(out.err.find("mesa-vulkan-drivers"), std::string::npos) << out.err;
+  // --backend cpu does not help a window (it draws with Vulkan): no advice to try it.
+  EXPECT_EQ(out.err.find("`--backend cpu`"), std::string::npos) << out.err;
+}
+
+TEST_F(Window, BadOptionsAndScenariosExitWith2BeforeAWindowOpens) {
+  // No Xvfb here: these must fail before any window is needed.
+  CommandOutput out = run_attnviz("--scenario /nonexistent/nowhere.json --screenshot x.png");
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.err.find("nowhere.json"), std::string::npos) << out.err;
+  out = run_attnviz("--size 12x12");
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.err.find("--size"), std::string::npos) << out.err;
+  out = run_attnviz("--layout sideways");
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.err.find("compare-ready"), std::string::npos) << out.err;
+  out = run_attnviz("--help");
+  EXPECT_EQ(out.exit_code, 0);
+}
+
+TEST_F(Window, RestoresTheLastSessionsWork) {
+  fs::create_directories(autosave_file().parent_path());
+  std::ofstream(autosave_file()) << nlohmann::json({{"format", "attnviz-scenario/1"}, {"sentence", "one two three four five"},
+                                                     {"d_model", 4}, {"num_heads", 1}, {"num_kv_heads", 1}, {"d_k", 2},
+                                                     {"d_v", 2}})
+                                        .dump();
+  const CommandOutput out = run_window("--stats --frames 3");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find(", 5 tokens,"), std::string::npos) << out.out;
+}
+
+TEST_F(Window, ABrokenAutosaveIsKeptAsideNotOverwritten) {
+  fs::create_directories(autosave_file().parent_path());
+  std::ofstream(autosave_file()) << "{ this is not JSON";
+  const CommandOutput out = run_window("--frames 3");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(testing::read_text(autosave_file().string() + ".broken"), "{ this is not JSON");
+  // The session started from the first-start preset, and that is what was kept on exit.
+  EXPECT_NE(testing::read_text(autosave_file()).find("Life is short"), std::string::npos);
+}
+
+TEST_F(Window, KeepsTheWorkWhenTheWindowCloses) {
+  const CommandOutput out = run_window("--scenario preset:gqa --frames 3");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const nlohmann::json kept = nlohmann::json::parse(testing::read_text(autosave_file()));
+  EXPECT_EQ(kept.at("title"), preset("gqa").at("title"));
+  EXPECT_EQ(kept.at("num_heads"), 8);
+}
+
+}  // namespace
+}  // namespace attnviz

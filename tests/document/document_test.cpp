@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include "app/document/document.h"
+
+namespace attnviz::document {
+namespace {
+
+Scenario with_heads(int heads) {
+  Scenario s;
+  s.sentence = "a b c";
+  s.num_heads = heads;
+  return s;
+}
+
+TEST(Document, EveryEditCanBeUndoneAndRedone) {
+  Document doc(with_heads(1));
+  const auto start = doc.revision();
+  doc.apply(with_heads(2), "Heads 2");
+  doc.apply(with_heads(4), "Heads 4");
+  EXPECT_GT(doc.revision(), start);
+  EXPECT_EQ(doc.undo_label(), "Heads 4");
+  ASSERT_TRUE(doc.undo());
+  EXPECT_EQ(doc.scenario().num_heads, 2);
+  ASSERT_TRUE(doc.undo());
+  EXPECT_EQ(doc.scenario().num_heads, 1);
+  EXPECT_FALSE(doc.undo());
+  ASSERT_TRUE(doc.redo());
+  ASSERT_TRUE(doc.redo());
+  EXPECT_EQ(doc.scenario().num_heads, 4);
+  EXPECT_FALSE(doc.redo());
+}
+
+TEST(Document, ANewEditClearsRedo) {
+  Document doc(with_heads(1));
+  doc.apply(with_heads(2), "Heads 2");
+  doc.undo();
+  doc.apply(with_heads(8), "Heads 8");
+  EXPECT_FALSE(doc.can_redo());
+  doc.undo();
+  EXPECT_EQ(doc.scenario().num_heads, 1);
+}
+
+TEST(Document, ADragIsOneUndoStepUntilTheMergeEnds) {
+  Document doc(with_heads(1));
+  for (int h = 2; h <= 6; ++h) doc.apply(with_heads(h), "Heads", "model/heads");
+  doc.end_merge();
+  doc.apply(with_heads(7), "Heads", "model/heads");
+  doc.undo();
+  EXPECT_EQ(doc.scenario().num_heads, 6);
+  doc.undo();
+  EXPECT_EQ(doc.scenario().num_heads, 1);
+}
+
+TEST(Document, NoOpEditsLeaveNoTrace) {
+  Document doc(with_heads(3));
+  const auto revision = doc.revision();
+  doc.apply(with_heads(3), "nothing");
+  EXPECT_EQ(doc.revision(), revision);
+  EXPECT_FALSE(doc.can_undo());
+}
+
+TEST(Document, ResetStartsAFreshHistoryAndSavingClearsModified) {
+  Document doc(with_heads(1));
+  doc.apply(with_heads(2), "Heads 2");
+  EXPECT_TRUE(doc.modified());
+  doc.set_saved("/tmp/x.json");
+  EXPECT_FALSE(doc.modified());
+  doc.reset(with_heads(5), std::nullopt);
+  EXPECT_FALSE(doc.can_undo());
+  EXPECT_FALSE(doc.modified());
+  EXPECT_FALSE(doc.path().has_value());
+}
+
+TEST(Document, HistoryIsBounded) {
+  Document doc(with_heads(1));
+  for (int i = 0; i < static_cast<int>(Document::kMaxUndoSteps) + 50; ++i) doc.apply(with_heads(i + 2), "h");
+  int steps = 0;
+  while (doc.undo()) ++steps;
+  EXPECT_EQ(steps, static_cast<int>(Document::kMaxUndoSteps));
+}
+
+}  // namespace
+}  // namespace attnviz::document

@@ -1,0 +1,123 @@
+// The Mask panel's edit logic: global tokens, window, presets, the typed list of globals.
+// The presets are also checked against hand-drawn bitmaps through the core's mask.
+#include "app/edits/mask_edits.h"
+
+#include <gtest/gtest.h>
+
+#include "core/attention/mask.h"
+
+namespace attnviz::edits {
+namespace {
+
+// Rows of '1' (visible) and '.' (masked).
+std::vector<std::string> bitmap(const MaskSetting& setting, int n) {
+  const MaskMatrix m = build_mask(setting, n, n);
+  std::vector<std::string> rows;
+  for (int i = 0; i < n; ++i) {
+    std::string row;
+    for (int j = 0; j < n; ++j) row += m.at(i, j) ? '1' : '.';
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(ToggleGlobal, AddingGivesAWindowWhenThereIsNone) {
+  const MaskSetting mask = toggle_global({}, 3);
+  EXPECT_EQ(mask.global, std::vector<int>{3});
+  ASSERT_TRUE(mask.window.has_value());
+  EXPECT_EQ(*mask.window, kDefaultLongformerRadius);
+}
+
+TEST(ToggleGlobal, KeepsTheWindowAndTheOrder) {
+  MaskSetting mask;
+  mask.window = 4;
+  mask = toggle_global(mask, 5);
+  mask = toggle_global(mask, 1);
+  EXPECT_EQ(mask.global, (std::vector<int>{1, 5}));
+  mask = toggle_global(mask, 5);
+  EXPECT_EQ(mask.global, std::vector<int>{1});
+  mask = toggle_global(mask, 1);
+  EXPECT_TRUE(mask.global.empty());
+  EXPECT_EQ(mask.window, 4);  // removing the last global keeps the window
+  EXPECT_EQ(toggle_global(mask, -1), mask);
+}
+
+TEST(SetWindow, RemovingTheWindowRemovesTheGlobals) {
+  MaskSetting mask = toggle_global({}, 0);
+  mask = set_window(mask, std::nullopt);
+  EXPECT_FALSE(mask.window.has_value());
+  EXPECT_TRUE(mask.global.empty());
+  EXPECT_EQ(set_window({}, -3).window, 0);
+}
+
+TEST(MaskPresets, CausalSlidingLongformerAsBitmaps) {
+  const int n = 5;
+  EXPECT_EQ(bitmap(apply_mask_preset({}, MaskPreset::Causal), n),
+            (std::vector<std::string>{"1....", "11...", "111..", "1111.", "11111"}));
+  // Sliding window r = 2 with causal: itself and 2 before.
+  EXPECT_EQ(bitmap(apply_mask_preset({}, MaskPreset::SlidingWindow), n),
+            (std::vector<std::string>{"1....", "11...", "111..", ".111.", "..111"}));
+  // Longformer r = 1 with token 0 global: band of 3 plus row and column 0.
+  EXPECT_EQ(bitmap(apply_mask_preset({}, MaskPreset::Longformer), n),
+            (std::vector<std::string>{"11111", "111..", "1111.", "1.111", "1..11"}));
+  EXPECT_EQ(bitmap(apply_mask_preset(apply_mask_preset({}, MaskPreset::Causal), MaskPreset::None), n),
+            (std::vector<std::string>{"11111", "11111", "11111", "11111", "11111"}));
+}
+
+TEST(MaskPresets, KeepTheRadiusAndGlobalsAlreadySet) {
+  MaskSetting mask;
+  mask.window = 3;
+  mask.global = {2, 4};
+  const MaskSetting longformer = apply_mask_preset(mask, MaskPreset::Longformer);
+  EXPECT_EQ(longformer.window, 3);
+  EXPECT_EQ(longformer.global, (std::vector<int>{2, 4}));
+  EXPECT_FALSE(longformer.causal);
+  const MaskSetting sliding = apply_mask_preset(mask, MaskPreset::SlidingWindow);
+  EXPECT_EQ(sliding.window, 3);
+  EXPECT_TRUE(sliding.global.empty());
+  EXPECT_TRUE(sliding.causal);
+}
+
+TEST(MaskPresets, TheMatchingPresetIsRecognised) {
+  for (const MaskPreset p : {MaskPreset::None, MaskPreset::Causal, MaskPreset::SlidingWindow, MaskPreset::Longformer}) {
+    EXPECT_EQ(matching_preset(apply_mask_preset({}, p)), p) << mask_preset_name(p);
+  }
+  MaskSetting custom;
+  custom.window = 2;  // symmetric window without globals: no preset
+  EXPECT_FALSE(matching_preset(custom).has_value());
+}
+
+TEST(PruneGlobals, DropsTokensPastTheEnd) {
+  MaskSetting mask;
+  mask.window = 1;
+  mask.global = {0, 3, 4, 9};
+  EXPECT_EQ(prune_globals(mask, 4).global, (std::vector<int>{0, 3}));
+}
+
+TEST(ParseGlobalList, CommasSpacesDuplicates) {
+  EXPECT_EQ(parse_global_list("0, 3 ,7", 8).indices, (std::vector<int>{0, 3, 7}));
+  EXPECT_EQ(parse_global_list("3 1 3", 8).indices, (std::vector<int>{1, 3}));
+  EXPECT_EQ(parse_global_list("", 8).indices, std::vector<int>{});
+  EXPECT_EQ(format_global_list({0, 3, 7}), "0, 3, 7");
+}
+
+TEST(ParseGlobalList, ErrorsNameTheBadPart) {
+  const ParsedGlobals word = parse_global_list("1, x2", 8);
+  EXPECT_FALSE(word.indices.has_value());
+  EXPECT_EQ(word.error, "\"x2\" is not a token index (0, 1, 2, ...)");
+  const ParsedGlobals past = parse_global_list("9", 9);
+  EXPECT_EQ(past.error, "9 is past the last token (8)");
+  EXPECT_FALSE(parse_global_list("-1", 9).indices.has_value());
+}
+
+TEST(WindowSummary, CountsTheKeysARowSees) {
+  MaskSetting mask;
+  EXPECT_EQ(window_summary(mask), "every token sees every token");
+  mask.window = 2;
+  EXPECT_EQ(window_summary(mask), "each token sees 5 keys (±2)");
+  mask.causal = true;
+  EXPECT_EQ(window_summary(mask), "each token sees 3 keys (itself and 2 before)");
+}
+
+}  // namespace
+}  // namespace attnviz::edits

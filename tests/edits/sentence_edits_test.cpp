@@ -1,0 +1,142 @@
+// The Sentence panel's edit logic: explicit embedding rows follow their tokens while the user
+// types, globals past the end go, tokenizer errors leave the rest alone, chips toggle globals.
+#include "app/edits/sentence_edits.h"
+
+#include <gtest/gtest.h>
+
+#include "core/model/problem.h"
+
+namespace attnviz::edits {
+namespace {
+
+const std::vector<std::string> kAbc{"a", "b", "c"};
+
+// New rows are filled with 9 so the tests see which rows are new.
+std::vector<float> nines(std::string_view) { return {9.0f, 9.0f}; }
+
+Matrix make(int rows, int cols, std::vector<float> values) {
+  Matrix m(rows, cols);
+  m.data = std::move(values);
+  return m;
+}
+
+// "a b c" with d_model 2 and explicit embeddings row i = (i+1, -(i+1)).
+Scenario abc() {
+  Scenario s;
+  s.sentence = "a b c";
+  s.d_model = 2;
+  s.embeddings = make(3, 2, {1, -1, 2, -2, 3, -3});
+  return s;
+}
+
+TEST(AlignTokenRows, InsertDeleteReplace) {
+  EXPECT_EQ(align_token_rows(kAbc, {"a", "x", "b", "c"}), (std::vector<int>{0, -1, 1, 2}));
+  EXPECT_EQ(align_token_rows(kAbc, {"a", "c"}), (std::vector<int>{0, 2}));
+  EXPECT_EQ(align_token_rows(kAbc, {"a", "b", "c", "d"}), (std::vector<int>{0, 1, 2, -1}));
+  EXPECT_EQ(align_token_rows(kAbc, {"x", "y"}), (std::vector<int>{-1, -1}));
+  EXPECT_EQ(align_token_rows(kAbc, {}), std::vector<int>{});
+  EXPECT_EQ(align_token_rows({}, {"a"}), std::vector<int>{-1});
+  // Repeated tokens: a row is never used twice.
+  EXPECT_EQ(align_token_rows({"a", "a"}, {"a", "a", "a"}), (std::vector<int>{0, 1, -1}));
+}
+
+TEST(SetSentence, ExplicitRowsFollowTheirTokens) {
+  const Scenario s = set_sentence(abc(), "a new b c", nines);
+  EXPECT_EQ(*s.embeddings, make(4, 2, {1, -1, 9, 9, 2, -2, 3, -3}));
+  EXPECT_NO_THROW(build_problem(s, "<test>"));
+  const Scenario shorter = set_sentence(abc(), "a c", nines);
+  EXPECT_EQ(*shorter.embeddings, make(2, 2, {1, -1, 3, -3}));
+}
+
+TEST(SetSentence, GeneratedEmbeddingsStayGenerated) {
+  Scenario s;
+  s.sentence = "a b";
+  s = set_sentence(s, "a b c");
+  EXPECT_FALSE(s.embeddings.has_value());
+  EXPECT_EQ(s.sentence, "a b c");
+}
+
+TEST(SetSentence, NewRowsComeFromTheGeneratorByDefault) {
+  Scenario reference;
+  reference.sentence = "a new b c";
+  reference.d_model = 2;
+  const Matrix generated = build_problem(reference, "<test>").x;
+  const Scenario s = set_sentence(abc(), "a new b c");
+  EXPECT_EQ(s.embeddings->at(1, 0), generated.at(1, 0));
+  EXPECT_EQ(s.embeddings->at(1, 1), generated.at(1, 1));
+}
+
+TEST(SetSentence, GlobalsPastTheEndAreDropped) {
+  Scenario s = abc();
+  s.mask.window = 1;
+  s.mask.global = {0, 2};
+  s = set_sentence(s, "a b", nines);
+  EXPECT_EQ(s.mask.global, std::vector<int>{0});
+  EXPECT_NO_THROW(build_problem(s, "<test>"));
+}
+
+TEST(SetSentence, KoreanWords) {
+  Scenario s;
+  s.sentence = "";
+  s = set_sentence(s, "나는 학교에 간다");
+  EXPECT_EQ(scenario_tokens(s).tokens, (std::vector<std::string>{"나는", "학교에", "간다"}));
+}
+
+TEST(SetSentence, ATokenizerErrorKeepsTheTextAndLeavesTheRest) {
+  const Scenario s = set_sentence(abc(), "a \xff b", nines);
+  EXPECT_EQ(s.sentence, "a \xff b");
+  EXPECT_EQ(*s.embeddings, *abc().embeddings);
+  const TokensOrError t = scenario_tokens(s);
+  EXPECT_FALSE(t.error.empty());
+  EXPECT_EQ(t.error_offset, 2u);
+}
+
+TEST(SetSentence, ExplicitTokensMakeTheSentenceACaption) {
+  Scenario s = abc();
+  s.tokens = kAbc;
+  s = set_sentence(s, "anything at all", nines);
+  EXPECT_EQ(s.embeddings->rows, 3);
+  EXPECT_TRUE(scenario_tokens(s).explicit_tokens);
+  const Scenario from_sentence = use_sentence_tokens(s, nines);
+  EXPECT_FALSE(from_sentence.tokens.has_value());
+  EXPECT_EQ(from_sentence.embeddings->rows, 3);  // "anything at all"
+  EXPECT_NO_THROW(build_problem(from_sentence, "<test>"));
+}
+
+TEST(SetTokenizer, CharsSplitsEveryCodePointAndRowsFollow) {
+  Scenario s = abc();
+  s.sentence = "ab";
+  s.embeddings = make(1, 2, {5, 6});  // one word "ab"
+  s = set_tokenizer(s, TokenizerMode::Chars, nines);
+  EXPECT_EQ(s.tokenizer, TokenizerMode::Chars);
+  EXPECT_EQ(*s.embeddings, make(2, 2, {9, 9, 9, 9}));
+  EXPECT_NO_THROW(build_problem(s, "<test>"));
+}
+
+TEST(ClickToken, TogglesAGlobalAndGivesAWindow) {
+  Scenario s = click_token(abc(), 1);
+  EXPECT_EQ(s.mask.global, std::vector<int>{1});
+  EXPECT_TRUE(s.mask.window.has_value());
+  EXPECT_NO_THROW(build_problem(s, "<test>"));
+  s = click_token(s, 1);
+  EXPECT_TRUE(s.mask.global.empty());
+}
+
+TEST(ChipTooltip, SaysWhatAClickWillDo) {
+  MaskSetting mask;
+  const std::string local = chip_tooltip(3, "dessert", mask);
+  EXPECT_NE(local.find("token 3 \u201Cdessert\u201D"), std::string::npos) << local;
+  EXPECT_NE(local.find("Click to make it a global token"), std::string::npos) << local;
+  EXPECT_NE(local.find("window of radius 1"), std::string::npos) << local;
+  mask.window = 2;
+  mask.global = {3};
+  EXPECT_NE(chip_tooltip(3, "dessert", mask).find("global: sees every token"), std::string::npos);
+}
+
+TEST(ChipLayout, WrapsWhenTheNextChipDoesNotFit) {
+  EXPECT_TRUE(chip_fits_on_line(100, 4, 50, 154));
+  EXPECT_FALSE(chip_fits_on_line(100, 4, 50, 153));
+}
+
+}  // namespace
+}  // namespace attnviz::edits

@@ -1,0 +1,103 @@
+// Key taps shorter than a frame (xdotool, presenter remotes): each press is seen for a frame.
+#include "app/window/key_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+namespace attnviz::window {
+namespace {
+
+constexpr int kCtrl = 341;  // GLFW_KEY_LEFT_CONTROL
+constexpr int kZ = 90;
+constexpr int kRight = 262;
+
+// What ImGui 1.86 sees: io.KeysDown after each frame's delivery.
+class Keyboard {
+ public:
+  void frame(KeyQueue& queue) {
+    queue.deliver([this](KeyChange change) { down_[static_cast<std::size_t>(change.key)] = change.down; });
+    frames_.push_back(down_);
+  }
+  [[nodiscard]] bool down(std::size_t frame, int key) const { return frames_.at(frame)[static_cast<std::size_t>(key)]; }
+
+ private:
+  std::array<bool, 512> down_{};
+  std::vector<std::array<bool, 512>> frames_;
+};
+
+TEST(KeyQueue, ATapWithinOneFrameIsDownForOneFrame) {
+  KeyQueue queue;
+  Keyboard keys;
+  queue.push(kRight, true);
+  queue.push(kRight, false);  // released before the next frame
+  keys.frame(queue);
+  EXPECT_TRUE(keys.down(0, kRight));
+  EXPECT_TRUE(queue.pending());
+  keys.frame(queue);
+  EXPECT_FALSE(keys.down(1, kRight));
+  EXPECT_FALSE(queue.pending());
+}
+
+TEST(KeyQueue, AQuickCtrlZKeepsCtrlHeldWhileZIsDown) {
+  KeyQueue queue;
+  Keyboard keys;
+  for (auto [key, down] : {std::pair{kCtrl, true}, {kZ, true}, {kZ, false}, {kCtrl, false}}) queue.push(key, down);
+  keys.frame(queue);
+  EXPECT_TRUE(keys.down(0, kCtrl));
+  EXPECT_TRUE(keys.down(0, kZ));
+  keys.frame(queue);
+  EXPECT_FALSE(keys.down(1, kZ));
+  EXPECT_FALSE(keys.down(1, kCtrl));
+}
+
+TEST(KeyQueue, AModifierReleasedWithThePressStaysDownForThatFrame) {
+  // Ctrl arrived in time for one frame, Z and both releases in time for the next.
+  KeyQueue queue;
+  Keyboard keys;
+  queue.push(kCtrl, true);
+  keys.frame(queue);
+  for (auto [key, down] : {std::pair{kZ, true}, {kCtrl, false}, {kZ, false}}) queue.push(key, down);
+  keys.frame(queue);
+  EXPECT_TRUE(keys.down(1, kZ));
+  EXPECT_TRUE(keys.down(1, kCtrl));
+  keys.frame(queue);
+  EXPECT_FALSE(keys.down(2, kZ));
+  EXPECT_FALSE(keys.down(2, kCtrl));
+  EXPECT_FALSE(queue.pending());
+}
+
+TEST(KeyQueue, SevenTapsBetweenTwoFramesAreSevenPresses) {
+  KeyQueue queue;
+  Keyboard keys;
+  for (int i = 0; i < 7; ++i) {
+    queue.push(kRight, true);
+    queue.push(kRight, false);
+  }
+  int presses = 0;
+  bool was_down = false;
+  for (std::size_t frame = 0; queue.pending() || frame == 0; ++frame) {
+    keys.frame(queue);
+    if (keys.down(frame, kRight) && !was_down) ++presses;
+    was_down = keys.down(frame, kRight);
+  }
+  EXPECT_EQ(presses, 7);
+}
+
+TEST(KeyQueue, HeldKeysAndSlowTapsPassStraightThrough) {
+  KeyQueue queue;
+  Keyboard keys;
+  queue.push(kZ, true);
+  keys.frame(queue);
+  keys.frame(queue);  // nothing new: still down
+  queue.push(kZ, false);
+  keys.frame(queue);
+  EXPECT_TRUE(keys.down(0, kZ));
+  EXPECT_TRUE(keys.down(1, kZ));
+  EXPECT_FALSE(keys.down(2, kZ));
+  EXPECT_FALSE(queue.pending());
+}
+
+}  // namespace
+}  // namespace attnviz::window
