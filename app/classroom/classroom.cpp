@@ -1,7 +1,7 @@
 #include "app/classroom/classroom.h"
 
-#include "app/ui/classroom_state.h"
 #include "app/classroom/step_view.h"
+#include "app/ui/classroom_state.h"
 
 namespace attnviz::classroom {
 

@@ -1,12 +1,10 @@
 #include "app/classroom/classroom_actions.h"
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 
 #include "app/classroom/classroom_edits.h"
 #include "app/document/document.h"
+#include "app/ui/keys.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/steps.h"
 
@@ -15,11 +13,12 @@ namespace {
 
 // None of these collide with the window's keys (Ctrl+letters, F8–F10, Ctrl+= / - / 0): the
 // menu ignores presses with Ctrl, Alt or Super held.
-constexpr int kKeys[] = {GLFW_KEY_RIGHT, GLFW_KEY_PAGE_DOWN, GLFW_KEY_LEFT, GLFW_KEY_PAGE_UP, GLFW_KEY_HOME,
-                         GLFW_KEY_END,   GLFW_KEY_DOWN,      GLFW_KEY_UP,   GLFW_KEY_H,       GLFW_KEY_C,
-                         GLFW_KEY_M,     GLFW_KEY_S,         GLFW_KEY_T,    GLFW_KEY_X,       GLFW_KEY_A,
-                         GLFW_KEY_N,     GLFW_KEY_R,         GLFW_KEY_W,    GLFW_KEY_1,       GLFW_KEY_2,
-                         GLFW_KEY_3,     GLFW_KEY_4,         GLFW_KEY_F11,  GLFW_KEY_ESCAPE,  GLFW_KEY_F1};
+constexpr int kKeys[] = {
+    ui::keys::kRight,   ui::keys::kPageDown, ui::keys::kLeft,     ui::keys::kPageUp,   ui::keys::kHome,
+    ui::keys::kEnd,     ui::keys::kDown,     ui::keys::kUp,       ui::keys::key('h'), ui::keys::key('c'),
+    ui::keys::key('m'), ui::keys::key('s'),  ui::keys::key('t'),  ui::keys::key('x'), ui::keys::key('a'),
+    ui::keys::key('n'), ui::keys::key('r'),  ui::keys::key('w'),  ui::keys::key('1'), ui::keys::key('2'),
+    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::kF11,      ui::keys::kEscape,  ui::keys::kF1};
 
 constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 
@@ -66,62 +65,62 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) 
   const bool stepping = shown == ui::MainView::Step;
   const bool comparing = shown == ui::MainView::Compare;
   switch (key) {
-    case GLFW_KEY_RIGHT:
-    case GLFW_KEY_PAGE_DOWN: return stepping ? Action::NextStep : Action::None;
-    case GLFW_KEY_LEFT:
-    case GLFW_KEY_PAGE_UP: return stepping ? Action::PreviousStep : Action::None;
-    case GLFW_KEY_HOME: return stepping ? Action::FirstStep : Action::None;
-    case GLFW_KEY_END: return stepping ? Action::LastStep : Action::None;
-    case GLFW_KEY_DOWN: return Action::NextQuery;
-    case GLFW_KEY_UP: return Action::PreviousQuery;
-    case GLFW_KEY_H: return shift ? Action::PreviousHead : Action::NextHead;
-    case GLFW_KEY_C: return Action::ToggleCausal;
-    case GLFW_KEY_M: return Action::CycleMask;
-    case GLFW_KEY_S: return Action::ToggleScaling;
-    case GLFW_KEY_T: return shift ? Action::ColderTemperature : Action::HotterTemperature;
-    case GLFW_KEY_X: return Action::ToggleCross;
-    case GLFW_KEY_A: return !comparing ? Action::None : shift ? Action::PreviousCompareAxis : Action::NextCompareAxis;
-    case GLFW_KEY_N: return comparing ? Action::ToggleCompareCount : Action::None;
-    case GLFW_KEY_R: return !comparing ? Action::None : shift ? Action::NarrowerWindow : Action::WiderWindow;
-    case GLFW_KEY_W: return comparing ? Action::ToggleCompareScores : Action::None;
-    case GLFW_KEY_1: return Action::ShowHeatmaps;
-    case GLFW_KEY_2: return Action::ShowStep;
-    case GLFW_KEY_3: return Action::ShowCompare;
-    case GLFW_KEY_4: return Action::ShowCross;
-    case GLFW_KEY_F11: return Action::TogglePresentation;
-    case GLFW_KEY_ESCAPE: return presenting ? Action::LeavePresentation : Action::None;
-    case GLFW_KEY_F1: return Action::ToggleHelp;
+    case ui::keys::kRight:
+    case ui::keys::kPageDown: return stepping ? Action::NextStep : Action::None;
+    case ui::keys::kLeft:
+    case ui::keys::kPageUp: return stepping ? Action::PreviousStep : Action::None;
+    case ui::keys::kHome: return stepping ? Action::FirstStep : Action::None;
+    case ui::keys::kEnd: return stepping ? Action::LastStep : Action::None;
+    case ui::keys::kDown: return Action::NextQuery;
+    case ui::keys::kUp: return Action::PreviousQuery;
+    case ui::keys::key('h'): return shift ? Action::PreviousHead : Action::NextHead;
+    case ui::keys::key('c'): return Action::ToggleCausal;
+    case ui::keys::key('m'): return Action::CycleMask;
+    case ui::keys::key('s'): return Action::ToggleScaling;
+    case ui::keys::key('t'): return shift ? Action::ColderTemperature : Action::HotterTemperature;
+    case ui::keys::key('x'): return Action::ToggleCross;
+    case ui::keys::key('a'): return !comparing ? Action::None : shift ? Action::PreviousCompareAxis : Action::NextCompareAxis;
+    case ui::keys::key('n'): return comparing ? Action::ToggleCompareCount : Action::None;
+    case ui::keys::key('r'): return !comparing ? Action::None : shift ? Action::NarrowerWindow : Action::WiderWindow;
+    case ui::keys::key('w'): return comparing ? Action::ToggleCompareScores : Action::None;
+    case ui::keys::key('1'): return Action::ShowHeatmaps;
+    case ui::keys::key('2'): return Action::ShowStep;
+    case ui::keys::key('3'): return Action::ShowCompare;
+    case ui::keys::key('4'): return Action::ShowCross;
+    case ui::keys::kF11: return Action::TogglePresentation;
+    case ui::keys::kEscape: return presenting ? Action::LeavePresentation : Action::None;
+    case ui::keys::kF1: return Action::ToggleHelp;
     default: return Action::None;
   }
 }
 
 bool key_repeats(int key) {
-  return key == GLFW_KEY_RIGHT || key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_PAGE_UP ||
-         key == GLFW_KEY_DOWN || key == GLFW_KEY_UP || key == GLFW_KEY_R;
+  return key == ui::keys::kRight || key == ui::keys::kLeft || key == ui::keys::kPageDown || key == ui::keys::kPageUp ||
+         key == ui::keys::kDown || key == ui::keys::kUp || key == ui::keys::key('r');
 }
 
 std::span<const int> classroom_keys() { return kKeys; }
 
 const char* key_name(int key) {
   switch (key) {
-    case GLFW_KEY_RIGHT: return "Right";
-    case GLFW_KEY_LEFT: return "Left";
-    case GLFW_KEY_UP: return "Up";
-    case GLFW_KEY_DOWN: return "Down";
-    case GLFW_KEY_PAGE_DOWN: return "Page Down";
-    case GLFW_KEY_PAGE_UP: return "Page Up";
-    case GLFW_KEY_HOME: return "Home";
-    case GLFW_KEY_END: return "End";
-    case GLFW_KEY_ESCAPE: return "Esc";
-    case GLFW_KEY_F1: return "F1";
-    case GLFW_KEY_F11: return "F11";
+    case ui::keys::kRight: return "Right";
+    case ui::keys::kLeft: return "Left";
+    case ui::keys::kUp: return "Up";
+    case ui::keys::kDown: return "Down";
+    case ui::keys::kPageDown: return "Page Down";
+    case ui::keys::kPageUp: return "Page Up";
+    case ui::keys::kHome: return "Home";
+    case ui::keys::kEnd: return "End";
+    case ui::keys::kEscape: return "Esc";
+    case ui::keys::kF1: return "F1";
+    case ui::keys::kF11: return "F11";
     default: break;
   }
   static const char* const kLetters[] = {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
                                          "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z"};
   static const char* const kDigits[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return kLetters[key - GLFW_KEY_A];
-  if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return kDigits[key - GLFW_KEY_0];
+  if (key >= ui::keys::kLetterFirst && key <= ui::keys::kLetterLast) return kLetters[key - ui::keys::kLetterFirst];
+  if (key >= ui::keys::kDigitFirst && key <= ui::keys::kDigitLast) return kDigits[key - ui::keys::kDigitFirst];
   return "?";
 }
 

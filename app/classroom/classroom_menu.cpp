@@ -9,12 +9,12 @@
 
 #include "app/classroom/classroom.h"
 #include "app/classroom/classroom_actions.h"
-#include "app/ui/classroom_state.h"
 #include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
 

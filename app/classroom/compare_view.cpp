@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
+#include "app/document/document.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
-#include "app/document/document.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"

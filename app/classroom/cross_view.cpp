@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
 #include "app/compute/compute_session.h"
-#include "app/heatmap/heatmap_overlay.h"
 #include "app/document/document.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "app/classroom/classroom.h"
-#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 

@@ -8,8 +8,8 @@
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/compute/compute_session.h"
-#include "app/edits/model_edits.h"
 #include "app/document/document.h"
+#include "app/edits/model_edits.h"
 #include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {

@@ -7,11 +7,11 @@
 
 #include <string>
 
-#include "app/classroom/draw_helpers.h"
 #include "app/classroom/classroom_edits.h"
+#include "app/classroom/draw_helpers.h"
 #include "app/classroom/step_view.h"
-#include "app/edits/sentence_edits.h"
 #include "app/document/document.h"
+#include "app/edits/sentence_edits.h"
 
 namespace attnviz::classroom {
 namespace {

@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "app/ui/classroom_state.h"
 #include "app/cli/args.h"
+#include "app/ui/classroom_state.h"
 
 namespace attnviz::classroom {
 

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "app/classroom/classroom_actions.h"
-#include "app/ui/classroom_state.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/scaling_lesson.h"
@@ -26,6 +25,7 @@
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
@@ -137,7 +137,7 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
   m.version = fresh_upload_version();
   m.shown = model_->page(lesson::step_at(step), {.head = focus.head, .query = focus.query}).matrices;
   const Result& result = model_->result();
-  const bool long_sentence = std::max(result.mask.rows, result.mask.cols) > 40;
+  const int tokens = std::max(result.mask.rows, result.mask.cols);
   for (const ShownMatrix& shown : m.shown) {
     const Matrix& values = *shown.values;
     m.display.push_back(all_finite(values) ? shown.values : std::make_shared<const Matrix>(finite_copy(values)));
@@ -145,7 +145,7 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
     switch (shown.kind) {
       case ShownMatrix::Kind::Mask: m.ranges.push_back({0.0f, 1.0f}); break;
       case ShownMatrix::Kind::Weights: {
-        const ui::WeightsRange range = ui::resolve(m.weights_range, long_sentence ? 41 : 0);
+        const ui::WeightsRange range = ui::resolve(m.weights_range, tokens);
         m.ranges.push_back(range == ui::WeightsRange::Auto ? heatmap::zero_to_max(values) : heatmap::ValueRange{0.0f, 1.0f});
         break;
       }

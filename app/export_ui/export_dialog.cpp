@@ -18,6 +18,7 @@
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
 #include "app/ui/keys.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/export/colormap.h"
@@ -228,7 +229,7 @@ void draw_save_row(ui::UiContext& ui, DialogState& state) {
   ImGui::SetCursorPosX(label_width());
   ImGui::TextDisabled("A folder (created when missing; files named like weights_head0.png) or one file's name");
   if (!state.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.12f, 0.10f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::TextWrapped("%s", state.error.c_str());
     ImGui::PopStyleColor();
   }
@@ -251,7 +252,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
     notes.push_back("The scenario has an error; the heatmaps, and so the export, show the last result that could be computed.");
   }
   for (const std::string& note : notes) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.70f, 0.42f, 0.02f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
     ImGui::TextWrapped("%s", note.c_str());
     ImGui::PopStyleColor();
   }

@@ -13,6 +13,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/attention/compare.h"
 
@@ -115,7 +116,7 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   }
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
     if (status->error.empty()) continue;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.1f, 0.1f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::TextWrapped("%s", status->error.c_str());
     ImGui::PopStyleColor();
   }
@@ -128,7 +129,7 @@ void BackendPanel::draw_differences(ui::UiContext& ui) {
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
   ImGui::Text("Largest difference |Vulkan − Eigen|: %.2e", worst);
   if (results_agree(diffs)) ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
-  else ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.1f, 1.0f), "(above 1e-5)");
+  else ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "(above 1e-5)");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
                       "relative to its largest value beyond (raw scores and contexts grow with d_k)");

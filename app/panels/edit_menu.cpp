@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "app/panels/panels.h"
 #include "app/document/document.h"
+#include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
 

@@ -15,14 +15,14 @@
 #include <system_error>
 #include <vector>
 
-#include "app/export_ui/export_ui.h"
-#include "app/document/file_listing.h"
-#include "app/ui/keys.h"
-#include "app/ui/palette.h"
-#include "app/panels/panels.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
+#include "app/document/file_listing.h"
+#include "app/export_ui/export_ui.h"
+#include "app/panels/panels.h"
+#include "app/ui/keys.h"
 #include "app/ui/notices.h"
+#include "app/ui/palette.h"
 #include "app/ui/scenario_files.h"
 #include "core/model/scenario_json.h"
 

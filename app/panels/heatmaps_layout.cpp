@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/ui/view_state.h"
+
 namespace attnviz::panels {
 namespace {
 
-// The readable minimum of a side with `count` cells: every label readable up to 40 tokens;
-// longer sentences are labelled every few tokens anyway (and zoom in for the rest).
-constexpr int kEveryLabelUpTo = 40;
+// The readable minimum of a side with `count` cells: every label readable unless the sentence
+// is long; long ones are labelled every few tokens anyway (and zoom in for the rest).
 float min_cells(int count, const HeatmapMetrics& m) {
-  return std::max(static_cast<float>(std::min(count, kEveryLabelUpTo)) * m.min_cell, m.min_side);
+  return std::max(static_cast<float>(std::min(count, ui::kLongSentence)) * m.min_cell, m.min_side);
 }
 
 float aspect_of(const HeatmapMetrics& m) { return static_cast<float>(std::max(m.rows, 1)) / static_cast<float>(std::max(m.cols, 1)); }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "app/document/document.h"
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -18,8 +19,8 @@
 #include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/panels.h"
-#include "app/document/document.h"
 #include "app/ui/keys.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -35,7 +36,6 @@ struct Ranges {
   ValueRange raw, scaled, weights, context;
 };
 
-constexpr int kAllThreeUpTo = 40;  // tokens: HeadView::Auto shows the three steps up to here
 constexpr float kStepsShare = 0.64f;  // of the panel's height: the three steps, above the rest
 
 const char* step_title(ui::HeadView which) {
@@ -132,7 +132,7 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
     ranges_.raw = heatmap::symmetric_range(*scores);
     ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask);
   }
-  const ui::WeightsRange mode = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
+  const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
   ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
   if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
@@ -172,15 +172,15 @@ StepsLayout HeatmapsPanel::steps_layout(const ui::UiContext& ui, float width, fl
 // The row under the three steps at its smallest: the context at its readable minimum.
 float HeatmapsPanel::lower_row_min(const ui::UiContext& ui) const {
   const HeatmapMetrics m = metrics(ui, 1);
-  const float rows = static_cast<float>(std::min(ui.session.problem().n(), kAllThreeUpTo));
+  const float rows = static_cast<float>(std::min(ui.session.problem().n(), ui::kLongSentence));
   return title_height(1) + ImGui::GetFontSize() + 8.0f + std::max(rows * m.min_cell, m.min_side) + colorbar_height();
 }
 
-// Auto: the three steps side by side while they fit at a readable size (up to 40 tokens),
-// else the weights alone, large.
+// Auto: the three steps side by side while they fit at a readable size (not for a long
+// sentence), else the weights alone, large.
 ui::HeadView HeatmapsPanel::automatic_view(const ui::UiContext& ui, ImVec2 area) const {
   const Problem& problem = ui.session.problem();
-  if (std::max(problem.n(), problem.m()) > kAllThreeUpTo) return ui::HeadView::Weights;
+  if (ui::is_long_sentence(std::max(problem.n(), problem.m()))) return ui::HeadView::Weights;
   int lines = 1;
   const float budget = steps_budget(area.y, lower_row_min(ui));
   return steps_layout(ui, area.x, budget, lines).fits(area.x, budget) ? ui::HeadView::AllThree : ui::HeadView::Weights;
@@ -228,7 +228,7 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
     spec.range_min = ranges_.weights.min;
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
-    spec.log_scale = resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
+    spec.log_scale = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
   } else if (which == ui::HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
     spec.range_min = ranges_.scaled.min;
@@ -477,7 +477,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
 
   draw_heatmaps_toolbar(ui, problem.num_heads);
   if (!session.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.1f, 0.1f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::TextWrapped("Showing the last result that could be computed. %s", session.error().c_str());
     ImGui::PopStyleColor();
   }

@@ -13,8 +13,8 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
-#include "app/window/fonts.h"
 #include "app/ui/view_state.h"
+#include "app/window/fonts.h"
 
 namespace attnviz::panels {
 
@@ -118,7 +118,7 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     spec.source.host = source.host;
     spec.source.version = source.version;
     spec.colormap = ui.view.weights_colormap;
-    const bool log = resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == ui::WeightsRange::Log;
+    const bool log = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == ui::WeightsRange::Log;
     spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
     spec.range_max = 1.0f;
     spec.log_scale = log;
@@ -158,7 +158,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height) {
   // Bars keep the 0..1 scale while their values can be read off them; with many keys each
   // weight is small, so the bars scale to the largest one (and say so).
   const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
-  const bool unit_scale = resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
+  const bool unit_scale = ui::resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
   char scale_note[64];
   std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
   heading("Query", "");

@@ -11,6 +11,7 @@
 #include "app/heatmap/axis_math.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/ui/flow.h"
+#include "app/ui/palette.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
@@ -63,7 +64,7 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
     const char* button = "Show all (Home)";
     ui::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(ImVec4(0.72f, 0.33f, 0.0f, 1.0f), "%s", text.c_str());
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", text.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton(button)) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
     return;

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <string>
 
-#include "app/heatmap/heatmap_widget.h"
-#include "app/edits/mask_edits.h"
-#include "app/ui/palette.h"
-#include "app/edits/sentence_edits.h"
-#include "app/panels/panels.h"
 #include "app/document/document.h"
+#include "app/edits/mask_edits.h"
+#include "app/edits/sentence_edits.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/panels/panels.h"
+#include "app/ui/palette.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"

@@ -13,14 +13,14 @@
 #include <optional>
 #include <string>
 
+#include "app/document/document.h"
+#include "app/edits/matrix_edits.h"
+#include "app/edits/sentence_edits.h"
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
-#include "app/edits/matrix_edits.h"
-#include "app/ui/palette.h"
-#include "app/edits/sentence_edits.h"
 #include "app/panels/panels.h"
-#include "app/document/document.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/common/float_text.h"
 #include "core/model/problem.h"

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <string>
 
+#include "app/document/document.h"
 #include "app/edits/model_edits.h"
 #include "app/panels/panels.h"
-#include "app/document/document.h"
 #include "app/ui/theme.h"
 
 namespace attnviz::panels {

@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <string>
 
-#include "app/heatmap/heatmap_overlay.h"
-#include "app/ui/palette.h"
-#include "app/edits/sentence_edits.h"
-#include "app/panels/panels.h"
-#include "app/window/fonts.h"
 #include "app/document/document.h"
+#include "app/edits/sentence_edits.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/panels/panels.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "app/window/fonts.h"
 
 namespace attnviz::panels {
 namespace {

@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
-#include "app/panels/panels.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/panels/panels.h"
+#include "app/ui/palette.h"
 
 namespace attnviz::panels {
 namespace {
@@ -82,7 +83,7 @@ class StatusBar final : public ui::Panel {
     ImGui::TextUnformatted(left_text.c_str());
     if (right_w > 0.0f) {
       ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right_w);
-      ImGui::TextColored(problem ? ImVec4(0.7f, 0.1f, 0.1f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
+      ImGui::TextColored(problem ? ui::palette::vec4(ui::palette::kErrorText) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
                          right.c_str());
     }
   }

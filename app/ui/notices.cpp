@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "app/ui/palette.h"
+
 namespace attnviz::ui {
 namespace {
 
@@ -11,7 +13,7 @@ constexpr auto kInfoLifetime = std::chrono::seconds(4);
 
 ImVec4 colour_of(NoticeLevel level) {
   switch (level) {
-    case NoticeLevel::Error: return ImVec4(0.80f, 0.16f, 0.14f, 1.0f);
+    case NoticeLevel::Error: return palette::vec4(palette::kErrorText);
     case NoticeLevel::Warning: return ImVec4(0.85f, 0.55f, 0.05f, 1.0f);
     case NoticeLevel::Info: break;
   }

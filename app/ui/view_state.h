@@ -28,20 +28,26 @@ enum class LayoutKey { F8, F9, F10 };
 // to is kept by presentation mode), so F8 only ever hides a column F9 or F10 showed.
 LayoutMode layout_after_key(LayoutKey key, LayoutMode current, bool presenting);
 
+// A long sentence has more than this many tokens (queries or keys): its weights spread thin
+// (WeightsRange::Automatic turns to the log scale, as `attnviz export` does), the Heatmaps
+// panel shows the weights alone, and labels are no longer all kept readable.
+inline constexpr int kLongSentence = exporting::kLogWeightsBeyondTokens;
+inline bool is_long_sentence(int tokens) { return tokens > kLongSentence; }
+
 // How weights map to the colormap: 0 to 1, 0 to the largest weight, or a log scale from 1e-4
 // to 1 (long sentences spread attention thin: on a linear scale everything looks like 0).
-// Automatic: 0 to 1 up to 40 tokens, the log scale beyond.
+// Automatic: 0 to 1 up to kLongSentence tokens, the log scale beyond.
 enum class WeightsRange { ZeroToOne, Auto, Log, Automatic };
 
 // What the Heatmaps panel shows large for the selected head: the three steps side by side
-// (raw scores, scaled and masked scores, weights), or one of them. Auto: all three up to 40
-// tokens, the weights alone (larger, so long sentences stay labelled) beyond.
+// (raw scores, scaled and masked scores, weights), or one of them. Auto: all three when they
+// fit and the sentence is not long, the weights alone (larger, so they stay labelled) beyond.
 enum class HeadView { Auto, AllThree, RawScores, ScaledScores, Weights };
 
 // WeightsRange::Automatic resolved for a matrix of `tokens` rows or columns (the larger).
 inline WeightsRange resolve(WeightsRange range, int tokens) {
   if (range != WeightsRange::Automatic) return range;
-  return tokens <= 40 ? WeightsRange::ZeroToOne : WeightsRange::Log;
+  return is_long_sentence(tokens) ? WeightsRange::Log : WeightsRange::ZeroToOne;
 }
 
 // A request to open the Export dialog (app/export_ui) for every matrix or for one heatmap's;

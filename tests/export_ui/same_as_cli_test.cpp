@@ -7,9 +7,9 @@
 #include <string>
 
 #include "app/compute/compute_session.h"
+#include "app/document/document.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/window_source.h"
-#include "app/document/document.h"
 #include "core/model/scenario_json.h"
 #include "core/vk/context.h"
 #include "tests/cli/run_attnviz.h"
