@@ -1,4 +1,4 @@
-// attnviz: one binary for the window and the headless subcommands (DESIGN.md "Command line").
+// attnviz: one binary for the window and the headless subcommands (docs/design.md "Command line").
 // main() only dispatches and maps errors to exit codes: 2 bad input, 3 backend unavailable,
 // 1 anything else.
 

@@ -1,4 +1,4 @@
-// Step by step: the pipeline of DESIGN.md one page at a time (core/lesson/steps.h), the
+// Step by step: the pipeline of docs/design.md one page at a time (core/lesson/steps.h), the
 // followed query token (the heatmaps' pinned query) traced through every page, the selected
 // cell's dot product written out, and the scaling lesson on the Scaling and Softmax pages
 // (its table and controls in the text column, the per-row statistics beside the weights).

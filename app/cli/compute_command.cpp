@@ -1,4 +1,4 @@
-// attnviz compute: a scenario in, the attnviz-result/1 JSON out (DESIGN.md).
+// attnviz compute: a scenario in, the attnviz-result/1 JSON out (docs/design.md).
 
 #include <iomanip>
 #include <ostream>

@@ -1,5 +1,5 @@
 // attnviz export: heatmap images (PNG, SVG) and matrices (CSV, NPY, JSON) from a scenario,
-// without a window (../shared/DESIGN.md "Command line"; docs/export.md).
+// without a window (docs/design.md "Command line"; docs/export.md).
 
 #include <algorithm>
 #include <charconv>

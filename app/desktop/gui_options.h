@@ -1,5 +1,5 @@
 #pragma once
-// The window's command-line options (DESIGN.md "Command line"):
+// The window's command-line options (docs/design.md "Command line"):
 //   attnviz [--scenario FILE] [--screenshot OUT.png [--frames N]] [--size WxH] [--head H]
 //           [--layout full|heatmaps|compare-ready] [--backend vulkan|cpu|both] ...
 // Mistakes throw InputError naming the option (exit code 2).

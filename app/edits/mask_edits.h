@@ -1,7 +1,7 @@
 #pragma once
 // Edits of the attention mask (causal, window radius, Longformer global tokens), as pure
 // functions used by the Mask and Sentence panels. Every result is a valid MaskSetting:
-// globals only with a window (DESIGN.md), sorted, without duplicates.
+// globals only with a window (docs/design.md), sorted, without duplicates.
 
 #include <optional>
 #include <string>

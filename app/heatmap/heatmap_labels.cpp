@@ -48,6 +48,19 @@ float text_width(ImFont* font, float size, const std::string& text) {
   return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str(), text.c_str() + text.size()).x;
 }
 
+// The widest of the labels at the current font: the first few hundred are enough (long
+// sequences are thinned anyway), plus room for the index a long sequence's labels carry in
+// front ("120 sat").
+float widest_label(const std::vector<std::string>& labels) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  float widest = 0.0f;
+  const std::size_t count = std::min<std::size_t>(labels.size(), 512);
+  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
+  if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
+  return widest;
+}
+
 void label_background(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
   list->AddRectFilled(ImVec2(a.x - 2, a.y - 1), ImVec2(b.x + 2, b.y + 1), colour, 3.0f);
 }
@@ -190,28 +203,13 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x
 }
 
 float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, float max_width) {
-  ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  float widest = 0.0f;
-  // Long sequences: the labels are thinned anyway; the first few hundred give the width.
-  const std::size_t count = std::min<std::size_t>(labels.size(), 512);
-  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
-  // Long sequences get thinned labels with their index in front ("120 sat").
-  if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
-  return std::min(widest, max_width) + 2.0f * kPad;
+  return std::min(widest_label(labels), max_width) + 2.0f * kPad;
 }
 
 float HeatmapWidget::label_overhang() { return std::round(ImGui::GetFontSize() * 0.5f); }
 
 float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height) {
-  ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  float widest = 0.0f;
-  const std::size_t count = std::min<std::size_t>(labels.size(), 512);
-  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
-  // Long sequences' labels are turned and carry their index ("120 sat"): room for it too.
-  if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
-  return plan_column_labels(widest, size, min_label_size(), cell_px, max_height, kPad).height;
+  return plan_column_labels(widest_label(labels), ImGui::GetFontSize(), min_label_size(), cell_px, max_height, kPad).height;
 }
 
 void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,

@@ -1,6 +1,6 @@
 #pragma once
 // Where the Heatmaps panel puts its heatmaps, as plain arithmetic on pixel sizes (no ImGui:
-// unit-tested in tests/gui/heatmaps_layout_test.cpp). Every size is at the current UI scale.
+// unit-tested in tests/panels/heatmaps_layout_test.cpp). Every size is at the current UI scale.
 //
 // Heatmaps never shrink below a readable size: when the panel is smaller than that (a small
 // window, large text), the layout comes out larger than the area and the panel scrolls.

@@ -1,4 +1,4 @@
-// The visibility predicate against hand-written bitmaps (DESIGN.md "Masks").
+// The visibility predicate against hand-written bitmaps (docs/design.md "Masks").
 
 #include <gtest/gtest.h>
 
@@ -59,7 +59,7 @@ TEST(Mask, GlobalTokensAtBothEndsSeeAndAreSeenByAll) {
 }
 
 TEST(Mask, LongformerOfTheKoreanFixture) {
-  // r = 1, globals 0 and 5, N = 8: the mask in ../shared/fixtures/korean-longformer1-g05.json.
+  // r = 1, globals 0 and 5, N = 8: the mask in tests/fixtures/korean-longformer1-g05.json.
   EXPECT_EQ(bitmap(make(false, 1, {0, 5}), 8, 8),
             (std::vector<std::string>{"11111111", "111..1..", "1111.1..", "1.1111..", "1..111..", "11111111",
                                       "1....111", "1....111"}));

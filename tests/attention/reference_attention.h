@@ -1,5 +1,5 @@
 #pragma once
-// An independent float64 attention, written from DESIGN.md with plain loops: the reference
+// An independent float64 attention, written from docs/design.md with plain loops: the reference
 // the Eigen (and Vulkan) paths are checked against. It shares no code with core/ beyond the
 // Problem struct, so a bug in core's mask or softmax cannot hide in both.
 

@@ -1,4 +1,4 @@
-// `attnviz compute` and the top-level options, run as a user would (DESIGN.md "Command line").
+// `attnviz compute` and the top-level options, run as a user would (docs/design.md "Command line").
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

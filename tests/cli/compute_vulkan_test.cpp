@@ -40,7 +40,7 @@ void expect_matrix_near(const json& actual, const json& expected, const std::str
 
 std::vector<std::filesystem::path> fixtures() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_SHARED_DIR) / "fixtures")) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_FIXTURES_DIR))) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
@@ -50,7 +50,7 @@ std::vector<std::filesystem::path> fixtures() {
 // Every fixture is a scenario file whose extra "expected" block holds the float64 answer.
 TEST(ComputeVulkan, EveryFixtureMatchesItsFloat64Reference) {
   const auto files = fixtures();
-  ASSERT_EQ(files.size(), 5u) << "expected the five fixtures under " << ATTNVIZ_SHARED_DIR;
+  ASSERT_EQ(files.size(), 5u) << "expected the five fixtures under " << ATTNVIZ_FIXTURES_DIR;
   for (const auto& path : files) {
     SCOPED_TRACE(path.filename().string());
     const auto run = run_attnviz("compute --backend vulkan --scenario '" + path.string() + "'", kValidated);

@@ -1,4 +1,4 @@
-// Every worked example in ../shared/fixtures against its independent float64 `expected` block.
+// Every worked example in tests/fixtures against its independent float64 `expected` block.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -15,7 +15,7 @@ namespace {
 
 std::vector<std::filesystem::path> fixture_files() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_SHARED_DIR) / "fixtures")) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_FIXTURES_DIR))) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

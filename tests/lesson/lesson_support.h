@@ -17,7 +17,7 @@
 namespace attnviz::testing {
 
 inline nlohmann::json read_fixture(const std::string& name) {
-  std::ifstream file(std::filesystem::path(ATTNVIZ_SHARED_DIR) / "fixtures" / name);
+  std::ifstream file(std::filesystem::path(ATTNVIZ_FIXTURES_DIR) / name);
   if (!file) throw std::runtime_error("missing fixture " + name);
   return nlohmann::json::parse(file);
 }

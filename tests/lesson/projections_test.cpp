@@ -51,7 +51,7 @@ TEST(LessonProjections, MatchFloat64LoopOnRandomProblems) {
 }
 
 // By hand from the fixture's X and W_Q: x[어제]·W_Q and x[배]·W_Q (the Korean tutorial's Q has
-// slips here; see ../shared/fixtures/README.md).
+// slips here; see tests/fixtures/README.md).
 TEST(LessonProjections, KoreanQueryRowsMatchHandCalculation) {
   const Problem p = testing::fixture_problem(testing::read_fixture("korean-full.json"));
   const lesson::Projections all = lesson::compute_projections(p);

@@ -1,5 +1,5 @@
 // Generated embeddings and weights: golden values from an independent Python implementation of
-// the recipe in core/model/scenario-format.md, and the properties DESIGN.md promises.
+// the recipe in docs/design.md ("Generated values"), and the properties docs/design.md promises.
 
 #include <gtest/gtest.h>
 

@@ -41,7 +41,7 @@ TEST(Presets, EveryPresetComputesFiniteWeightsThatSumToOne) {
 }
 
 TEST(Presets, KoreanRestaurantIsTheSharedWorkedExample) {
-  std::ifstream file(std::string(ATTNVIZ_SHARED_DIR) + "/fixtures/korean-full.json");
+  std::ifstream file(std::string(ATTNVIZ_FIXTURES_DIR) + "/korean-full.json");
   const nlohmann::json fixture = nlohmann::json::parse(file);
   const Problem p = preset_problem("korean-restaurant");
   EXPECT_EQ(p.tokens, fixture["tokens"].get<std::vector<std::string>>());

@@ -1,4 +1,4 @@
-// The tokenizer against hand-written expectations (DESIGN.md "tokenizer" modes).
+// The tokenizer against hand-written expectations (docs/design.md "Tokenizer").
 
 #include <gtest/gtest.h>
 

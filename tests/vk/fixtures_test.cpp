@@ -1,4 +1,4 @@
-// Every worked example in ../shared/fixtures computed by the Vulkan backend, against the
+// Every worked example in tests/fixtures computed by the Vulkan backend, against the
 // fixture's independent float64 `expected` block (1e-5).
 //
 // The scenario loader (core/model/scenario_json) belongs to another module and may not exist
@@ -75,7 +75,7 @@ void expect_matrix_near(const Matrix& actual, const json& expected, const std::s
 
 std::vector<std::filesystem::path> fixture_files() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_SHARED_DIR) / "fixtures")) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_FIXTURES_DIR))) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
@@ -84,7 +84,7 @@ std::vector<std::filesystem::path> fixture_files() {
 
 TEST(VulkanFixtures, EveryFixtureMatchesItsFloat64Reference) {
   const auto files = fixture_files();
-  ASSERT_FALSE(files.empty()) << "no fixtures under " << ATTNVIZ_SHARED_DIR;
+  ASSERT_FALSE(files.empty()) << "no fixtures under " << ATTNVIZ_FIXTURES_DIR;
   const auto context = testing::validated_context();
   vk::VulkanAttention backend(context);
   for (const auto& path : files) {
