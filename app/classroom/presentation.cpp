@@ -39,7 +39,6 @@ void enter_presentation(ui::UiContext& ui) {
   state.text_scale_before = ui.view.text_scale;
   state.presenting_since = ImGui::GetTime();
   ui.view.layout = ui::LayoutMode::Heatmaps;
-  ui.view.presenting = true;
   ui.view.text_scale = std::clamp(state.presentation_text_scale, 1.0f, 3.0f);
   state.fullscreen = true;
   ImGuiIO& io = ImGui::GetIO();
@@ -53,7 +52,6 @@ void leave_presentation(ui::UiContext& ui) {
   state.presenting = false;
   state.presentation_text_scale = ui.view.text_scale;
   ui.view.layout = state.layout_before;
-  ui.view.presenting = false;
   ui.view.text_scale = state.text_scale_before;
   state.fullscreen = false;
   if (state.nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;

@@ -1,7 +1,7 @@
 #pragma once
 // Presentation mode: the window goes full screen, text grows (1×–3×), the colours switch to a
 // high-contrast light theme that survives a washed-out projector, and only the main area's
-// current view stays (LayoutMode::Heatmaps, and ViewState::presenting: no menu bar, tab bar or
+// current view stays (LayoutMode::Heatmaps, and ClassroomState::presenting: no menu bar, tab bar or
 // status bar). Leaving restores the layout, text size and theme.
 //
 // The way around without chrome: keys 1-4, Esc / F11, F1; and for the mouse, a small overlay

@@ -6,6 +6,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/panels/panels.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/view_state.h"
 
@@ -64,9 +65,10 @@ class ViewMenu final : public ui::Menu {
     ui::ViewState& view = ui.view;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;  // keys belong to the text field being edited
-    if (ImGui::IsKeyPressed(ui::keys::kF9, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, view.presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF10, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, view.presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF8, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, view.presenting);
+    const bool presenting = ui.classroom.presenting;
+    if (ImGui::IsKeyPressed(ui::keys::kF9, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF10, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF8, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, presenting);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(ui::keys::kEqual, false) ||
                        ImGui::IsKeyPressed(ui::keys::kKeypadAdd, false))) {
       grow(view);

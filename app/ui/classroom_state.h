@@ -27,7 +27,9 @@ struct ClassroomState {
   lesson::CompareOptions compare;
   bool compare_scores = false;  // the copies show scaled scores instead of weights
 
-  // Presentation mode (F11): full screen, large high-contrast text, heatmaps and step view only.
+  // Presentation mode (F11): full screen, large high-contrast text, the view alone. The window
+  // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-4 and a corner
+  // overlay switch views); app/classroom/presentation.cpp sets it, the layout honours it.
   bool presenting = false;
   float presentation_text_scale = 1.6f;  // 1×–3×
   LayoutMode layout_before = LayoutMode::Full;

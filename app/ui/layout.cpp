@@ -9,6 +9,7 @@
 
 #include "app/document/document.h"
 #include "app/document/document_names.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/notices.h"
 
 namespace attnviz::ui {
@@ -119,7 +120,7 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
   if (!select.empty()) shown_main_ = select;
   // The tab bar is chrome the audience does not need: while presenting, the view alone (keys
   // 1-4 and the presentation overlay switch views).
-  const bool tabs = main.size() > 1 && !ui.view.presenting;
+  const bool tabs = main.size() > 1 && !ui.classroom.presenting;
   if (begin_area("##main", rect, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
     if (tabs && ImGui::BeginTabBar("##views")) {
       // The tab bar keeps its own selection; after a frame without it (presenting), or on a
@@ -180,7 +181,7 @@ void Layout::draw(UiContext& ui) {
   for (const auto& menu : menus_) menu->update(ui);
   // Presenting, the window is content only: the menus' keys still work (update() above), the
   // menu bar and the status bar are not drawn.
-  const bool chrome = !ui.view.presenting;
+  const bool chrome = !ui.classroom.presenting;
   const float menu_h = chrome ? draw_menu_bar(ui) : 0.0f;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const AreaRects areas = compute_areas(ui.view.layout, display.x, display.y, ui.ui_scale, menu_h, chrome);

@@ -83,10 +83,6 @@ struct ViewState {
   compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
 
   LayoutMode layout = LayoutMode::Full;
-  // Presentation mode (classroom, F11): the window shows content, not chrome — no menu bar,
-  // no status bar, no tab bar (keys 1-4 and a corner overlay switch views). The classroom's
-  // presentation.cpp sets it; the layout honours it.
-  bool presenting = false;
   // A Main panel's title: the layout selects its tab in the next frame, then clears this.
   std::string select_main_tab;
   std::optional<ExportRequest> export_request;
