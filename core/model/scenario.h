@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "core/common/matrix.h"
+#include "core/text/tokenizer_mode.h"
 
 namespace attnviz {
-
-enum class TokenizerMode { Words, WordsNoPunct, Chars };
 
 struct ScaleSetting {
   enum class Kind { InvSqrtDk, None, Value };
@@ -63,8 +62,5 @@ struct Scenario {
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
-
-const char* to_string(TokenizerMode mode);  // "words", "words-no-punct", "chars"
-std::optional<TokenizerMode> tokenizer_mode_from_string(std::string_view name);
 
 }  // namespace attnviz
