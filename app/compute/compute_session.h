@@ -13,7 +13,7 @@
 
 #include "core/attention/backend.h"
 #include "core/attention/compare.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 #include "core/vk/vulkan_backend.h"
 
 namespace attnviz::app {

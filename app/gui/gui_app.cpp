@@ -29,8 +29,8 @@
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
 
 namespace attnviz::gui {

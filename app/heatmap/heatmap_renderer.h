@@ -23,7 +23,7 @@
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 #include "core/vk/buffer.h"
 #include "core/vk/vulkan_backend.h"
 

@@ -25,7 +25,7 @@
 #include "app/state/document_names.h"
 #include "app/ui/notices.h"
 #include "app/ui/scenario_files.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::ui {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/attention/result.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz {
 

@@ -12,7 +12,7 @@
 #include "core/attention/result.h"
 #include "core/lesson/projections.h"
 #include "core/lesson/query_trace.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::lesson {
 

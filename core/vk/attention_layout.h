@@ -16,7 +16,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::vk {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 #include "core/vk/attention_layout.h"
 
 namespace attnviz::vk {

@@ -5,8 +5,8 @@
 
 #include "core/attention/backend.h"
 #include "core/lesson/variants.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 #include "tests/attention/random_problem.h"
 #include "tests/lesson/lesson_support.h"
 

@@ -1,7 +1,7 @@
 // Every worked example in ../shared/fixtures computed by the Vulkan backend, against the
 // fixture's independent float64 `expected` block (1e-5).
 //
-// The scenario loader (core/model/scenario_json) belongs to another module and may not exist
+// The scenario loader (core/scenario/scenario_json) belongs to another module and may not exist
 // yet, so this test reads the fixtures' explicit tokens, embeddings and weights itself.
 
 #include <gtest/gtest.h>

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/attention/compare.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::testing {
 

@@ -4,8 +4,8 @@
 
 #include "app/panels/edits/matrix_edits.h"
 #include "app/panels/edits/sentence_edits.h"
-#include "core/model/generate.h"
-#include "core/model/problem.h"
+#include "core/scenario/generate.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::ui::edits {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/model/scenario_checks.h"
+#include "core/scenario/scenario_checks.h"
 
 #include <cmath>
 

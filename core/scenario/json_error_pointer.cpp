@@ -1,4 +1,4 @@
-#include "core/model/json_error_pointer.h"
+#include "core/scenario/json_error_pointer.h"
 
 #include <nlohmann/json.hpp>
 #include <set>

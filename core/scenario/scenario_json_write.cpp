@@ -4,7 +4,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_text.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz {
 namespace {

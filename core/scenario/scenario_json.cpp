@@ -1,4 +1,4 @@
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 
 #include "core/assets/embedded.h"
 #include "core/common/error.h"
-#include "core/model/json_error_pointer.h"
-#include "core/model/scenario_checks.h"
+#include "core/scenario/json_error_pointer.h"
+#include "core/scenario/scenario_checks.h"
 #include "core/text/utf8.h"
 
 namespace attnviz {

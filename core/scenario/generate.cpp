@@ -1,4 +1,4 @@
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 
 #include <cmath>
 

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "core/attention/backend.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz {
 namespace {

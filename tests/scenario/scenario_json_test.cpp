@@ -8,8 +8,8 @@
 #include <random>
 
 #include "core/common/error.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Deterministic embeddings and weights: the same inputs give the same floats on every
 // platform and standard library (no std::*_distribution, no libm transcendental calls whose
-// last bit differs between libms). The recipe is documented in core/model/scenario-format.md ("Generated values").
+// last bit differs between libms). The recipe is documented in core/scenario/scenario-format.md ("Generated values").
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <cmath>
 

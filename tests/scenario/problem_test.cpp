@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/common/error.h"
-#include "core/model/generate.h"
-#include "core/model/problem.h"
+#include "core/scenario/generate.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz {
 namespace {

@@ -1,11 +1,11 @@
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 #include <algorithm>
 
 #include "core/common/error.h"
-#include "core/model/generate.h"
-#include "core/model/magnitude_check.h"
-#include "core/model/scenario_checks.h"
+#include "core/scenario/generate.h"
+#include "core/scenario/magnitude_check.h"
+#include "core/scenario/scenario_checks.h"
 #include "core/text/tokenizer.h"
 
 namespace attnviz {

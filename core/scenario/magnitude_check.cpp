@@ -1,4 +1,4 @@
-#include "core/model/magnitude_check.h"
+#include "core/scenario/magnitude_check.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz {
 

@@ -1,11 +1,11 @@
 // Generated embeddings and weights: golden values from an independent Python implementation of
-// the recipe in core/model/scenario-format.md, and the properties DESIGN.md promises.
+// the recipe in core/scenario/scenario-format.md, and the properties DESIGN.md promises.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 
 namespace attnviz {
 namespace {
