@@ -8,12 +8,26 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# files_with EXTENDED_REGEX: the files under app/ and tests/ that match, NUL-separated.
+files_with() { grep -rlZE -- "$1" app tests 2>/dev/null || true; }
+# files_without EXTENDED_REGEX: of the NUL-separated files on stdin, those that do not match.
+files_without() { xargs -0 -r grep -LZE -- "$1" || true; }
 # replace EXTENDED_REGEX SED_EXPRESSION: applies the expression to every file under app/ and
 # tests/ that matches the regex.
-replace() {
-  grep -rlZE -- "$1" app tests 2>/dev/null | xargs -0 -r sed -i -E -- "$2"
-}
+replace() { files_with "$1" | xargs -0 -r sed -i -E -- "$2"; }
 
 # 1. core/model -> core/scenario (Scenario, Problem, generation, scenario JSON).
 replace 'core/model/' 's#core/model/#core/scenario/#g'
 replace "core/model's" "s#core/model's#core/scenario's#g"
+
+# 2. make_cpu_backend() is declared in core/cpu/cpu_backend.h (core/attention/backend.h holds
+#    only the interface, which the cpu layer implements).
+files_with 'make_cpu_backend' | files_without 'core/cpu/cpu_backend.h' |
+  xargs -0 -r sed -i -E 's#^\#include "core/attention/backend.h"$#\#include "core/cpu/cpu_backend.h"#'
+files_with 'make_cpu_backend' | files_without 'core/cpu/cpu_backend.h' |
+  xargs -0 -r perl -0pi -e '
+    my $line = qq{#include "core/cpu/cpu_backend.h"\n};
+    # before the first core include that sorts after it, else after the last core include
+    s{^(?=#include "core/(?:[d-z]|cpu/[d-z])[^"]*"$)}{$line}m
+      or s{(.*^#include "core/[^"]*"\n)}{$1$line}ms;'
+

@@ -1,6 +1,7 @@
 #include "app/cli/backend_choice.h"
 
 #include "core/common/error.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/vulkan_backend.h"
 
 namespace attnviz::cli {

@@ -6,6 +6,7 @@
 
 #include "app/state/document.h"
 #include "core/common/error.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 

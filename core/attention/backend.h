@@ -38,6 +38,4 @@ class Backend {
   }
 };
 
-std::unique_ptr<Backend> make_cpu_backend();
-
 }  // namespace attnviz

@@ -14,6 +14,8 @@
 //      keys; the block's N × M rows stay in cache between the three steps;
 //   3. the output: the heads' contexts side by side, times W_O when given.
 
+#include "core/cpu/cpu_backend.h"
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -21,7 +23,6 @@
 #include <cstring>
 #include <limits>
 
-#include "core/attention/backend.h"
 #include "core/attention/mask.h"
 
 namespace attnviz {

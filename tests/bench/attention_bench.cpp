@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/vulkan_backend.h"
 #include "tests/bench/naive_attention.h"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "tests/attention/random_problem.h"
 #include "tests/attention/reference_attention.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/lesson/variants.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"

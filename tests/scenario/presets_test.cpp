@@ -6,7 +6,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 

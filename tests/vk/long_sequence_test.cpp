@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/vulkan_backend.h"
 #include "tests/vk/problem_factory.h"
 #include "tests/vk/vk_test_support.h"

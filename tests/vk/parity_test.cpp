@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/vulkan_backend.h"
 #include "tests/vk/problem_factory.h"
 #include "tests/vk/vk_test_support.h"

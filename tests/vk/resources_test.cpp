@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "core/cpu/cpu_backend.h"
 #include "core/vk/attention_layout.h"
 #include "core/vk/barriers.h"
 #include "core/vk/buffer.h"
