@@ -31,3 +31,5 @@ files_with 'make_cpu_backend' | files_without 'core/cpu/cpu_backend.h' |
     s{^(?=#include "core/(?:[d-z]|cpu/[d-z])[^"]*"$)}{$line}m
       or s{(.*^#include "core/[^"]*"\n)}{$1$line}ms;'
 
+# 3. MaskPredicate is Mask (core/attention/mask.h): the one mask object every consumer uses.
+replace '\bMaskPredicate\b' 's#\bMaskPredicate\b#Mask#g'

@@ -17,15 +17,15 @@ layout(binding = 1) uniform samplerBuffer v_texels;
 layout(binding = 3, r32f) uniform writeonly imageBuffer out_floats;
 
 // Mirrors attnviz::vk::ContextPush (core/vk/kernels.h). w_* and v_* count texels, out_*
-// counts floats (d_v need not be a multiple of 4).
+// counts floats (d_v need not be a multiple of 4). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ContextPush {
-  int rows, cols, dv;
+  int dv;
   int w_base, w_pitch, w_head;
   int v_base, v_pitch, v_head;
   int out_base, out_pitch, out_head;
   int group, head_base, row_base, quad_base;
   int row_end, quad_end;  // this dispatch's chunk: rows < row_end, d_v quads < quad_end
-  int causal, window, has_globals, list_offset, list_count;
+  MaskParams mask;
 } pc;
 
 int a_row[TILE_R];
@@ -35,7 +35,7 @@ vec4 acc[TILE_R][TILE_C4];
 void accumulate_chunk(int k4) {
   vec4 a[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(w_texels, a_row[r] + k4);
-  const int last_key = pc.cols - 1;
+  const int last_key = pc.mask.cols - 1;
   const int key = 4 * k4;
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
     // Keys past the last one have weight 0; their (clamped) values are finite.
@@ -48,7 +48,7 @@ void accumulate_chunk(int k4) {
 }
 
 void main() {
-  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const MaskParams mask = pc.mask;
   const int wg_x = int(gl_WorkGroupSize.x);
   const int wg_y = int(gl_WorkGroupSize.y);
   const int head = pc.head_base + int(gl_WorkGroupID.z);
@@ -72,7 +72,7 @@ void main() {
   const int lo = span.y > span.x ? span.x / 4 : 0;
   const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
   for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
-  for (int k = 0; k < pc.list_count; ++k) {
+  for (int k = 0; k < mask.list_count; ++k) {
     const int k4 = mask_global_chunk(mask, k);
     if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
   }

@@ -19,20 +19,20 @@ layout(binding = 0) uniform samplerBuffer q_texels;
 layout(binding = 1) uniform samplerBuffer k_texels;
 layout(binding = 3, rgba32f) uniform writeonly imageBuffer s_texels;
 
-// Mirrors attnviz::vk::ScoresPush (core/vk/kernels.h).
+// Mirrors attnviz::vk::ScoresPush (core/vk/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ScoresPush {
-  int rows, cols, depth;  // N, M, texels per head row (d_k rounded up to 4, over 4)
+  int depth;  // texels per head row (d_k rounded up to 4, over 4)
   int q_base, q_pitch, q_head;
   int k_base, k_pitch, k_head;
   int s_base, s_pitch, s_head;
   int group, head_base, row_base, quad_base;
   int row_end, quad_end;  // this dispatch's chunk: rows < row_end, key quads < quad_end
   int zero_masked;
-  int causal, window, has_globals, list_offset, list_count;
+  MaskParams mask;
 } pc;
 
 void main() {
-  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const MaskParams mask = pc.mask;
   const int wg_x = int(gl_WorkGroupSize.x);
   const int wg_y = int(gl_WorkGroupSize.y);
   const int head = pc.head_base + int(gl_WorkGroupID.z);
@@ -42,7 +42,7 @@ void main() {
   const int row0 = tile_row + int(gl_LocalInvocationID.y);
   const int quad0 = tile_quad + int(gl_LocalInvocationID.x);
   // Rows and keys past the chunk are clamped into it (finite values, never stored).
-  const int last_key = min(4 * pc.quad_end, pc.cols) - 1;
+  const int last_key = min(4 * pc.quad_end, mask.cols) - 1;
 
   int q_row[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
@@ -81,7 +81,7 @@ void main() {
 
   // Fast mode: masked entries read as 0. Without global tokens a row's visible columns are
   // one span (arithmetic); with them the full predicate decides.
-  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals == 0) {
+  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals == 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const ivec2 span = mask_band_span(mask, row0 + wg_y * r);
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
@@ -93,7 +93,7 @@ void main() {
       }
     }
   }
-  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals != 0) {
+  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals != 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const int row = row0 + wg_y * r;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {

@@ -8,7 +8,6 @@
 #include "app/platform/device_idle.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
-#include "core/vk/host_packing.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -57,7 +56,6 @@ struct HeatmapRenderer::Upload {
 struct HeatmapRenderer::MaskTable {
   vk::Buffer buffer;
   vk::BufferView view;
-  bool has_globals = false;
   std::uint64_t generation_used = 0;
 };
 
@@ -164,21 +162,17 @@ vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t ver
   return out;
 }
 
-const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting* mask, int rows, int cols) {
-  const bool windowed = mask != nullptr && mask->window.has_value();
-  MaskKey key{rows, cols, windowed, windowed ? mask->global : std::vector<int>{}};
-  if (!windowed || std::get<3>(key).empty()) key = MaskKey{0, 0, false, {}};  // no global tokens: one shared table
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, const Mask& mask) {
+  // Without global tokens the shader never reads the table: one shared (empty) table serves.
+  const bool globals = mask.has_globals();
+  MaskKey key = globals ? MaskKey{mask.rows(), mask.cols(), setting.global} : MaskKey{};
   auto found = masks_.find(key);
   if (found == masks_.end()) {
-    const int entries = std::max(std::get<0>(key), std::get<1>(key)) + 1 + (std::get<1>(key) + 3) / 4;
-    MaskSetting setting;
-    if (std::get<2>(key)) setting.window = 0;
-    setting.global = std::get<3>(key);
-    const vk::GlobalsTable table = vk::build_globals(setting, std::get<0>(key), std::get<1>(key), entries);
+    const std::vector<std::uint32_t> texels = globals ? mask.globals_table() : Mask().globals_table();
     auto entry = std::make_unique<MaskTable>();
-    const auto bytes = static_cast<VkDeviceSize>(table.texels.size() * sizeof(std::uint32_t));
+    const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
     entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
-    entry->buffer.write(0, table.texels.data(), bytes);
+    entry->buffer.write(0, texels.data(), bytes);
     VkBufferViewCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
     info.buffer = entry->buffer.handle();
@@ -187,7 +181,6 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting*
     VkBufferView view = VK_NULL_HANDLE;
     vk::check(vkCreateBufferView(device_, &info, nullptr, &view), "vkCreateBufferView");
     entry->view = vk::BufferView(device_, view);
-    entry->has_globals = table.has_globals;
     allocations_ += 2;
     found = masks_.emplace(std::move(key), std::move(entry)).first;
   }
@@ -235,11 +228,14 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const VkDeviceSize range = m.offset + m.range - base;
   if (range / 4 > limits.max_texel_buffer_elements) return false;
 
-  const MaskTable& mask = mask_table(request.mask, m.rows, m.cols);
+  const MaskSetting no_mask;
+  const MaskSetting& setting = request.mask != nullptr ? *request.mask : no_mask;
+  const Mask mask(setting, m.rows, m.cols);
+  const MaskTable& table = mask_table(setting, mask);
   Pending& p = pending_.emplace_back();
   p.renderer = this;
   p.request = request;
-  p.set = descriptor_set(SetKey{m.buffer, base, range, mask.view.get()});
+  p.set = descriptor_set(SetKey{m.buffer, base, range, table.view.get()});
   HeatmapPush& push = p.push;
   push.view[0] = request.window.first_row;
   push.view[1] = request.window.first_col;
@@ -254,11 +250,8 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.value_scale = request.value_scale;
   push.colormap = static_cast<std::int32_t>(request.colormap);
   push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
-  push.window = -1;
-  if (request.mask != nullptr) {
-    push.flags |= kFlagMaskCells | (request.mask->causal ? kFlagCausal : 0) | (mask.has_globals ? kFlagHasGlobals : 0);
-    push.window = request.mask->window.value_or(-1);
-  }
+  push.mask = mask.params();
+  if (request.mask != nullptr) push.flags |= kFlagMaskCells;
   push.hatch = std::round(8.0f * ui_scale_);
   push.max_samples = std::clamp(request.max_samples, 1, 3);
   list->AddCallback(&HeatmapRenderer::draw_callback, &p);

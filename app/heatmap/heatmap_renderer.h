@@ -22,6 +22,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
+#include "core/attention/mask.h"
 #include "core/common/matrix.h"
 #include "core/scenario/scenario.h"
 #include "core/vk/buffer.h"
@@ -85,12 +86,12 @@ class HeatmapRenderer {
   struct Pending;
   struct Upload;
   struct MaskTable;
-  using MaskKey = std::tuple<int, int, bool, std::vector<int>>;  // rows, cols, windowed, globals
+  using MaskKey = std::tuple<int, int, std::vector<int>>;  // rows, cols, global tokens
   using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
-  const MaskTable& mask_table(const MaskSetting* mask, int rows, int cols);
+  const MaskTable& mask_table(const MaskSetting& setting, const Mask& mask);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
   void release_unused();

@@ -1,6 +1,6 @@
 #include "core/vk/attention_layout.h"
 
-#include <algorithm>
+#include "core/attention/mask.h"
 
 namespace attnviz::vk {
 
@@ -62,7 +62,7 @@ AttentionLayout make_layout(const AttentionShape& s) {
     l.wo = single(Slot::Wo, s.heads * s.d_v, l.d_out4);
     l.output = single(Slot::Output, s.n, l.d_out4);
   }
-  l.globals_entries = std::max(s.n, s.m) + 1 + (s.m + 3) / 4;
+  l.globals_entries = Mask::globals_texel_count(s.n, s.m);
 
   auto bytes = [&](const Placement& p) { return p.extent() * 4; };
   auto set = [&](Slot slot, std::int64_t value) { l.slot_bytes[static_cast<std::size_t>(slot)] = value; };

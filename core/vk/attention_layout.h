@@ -53,7 +53,7 @@ struct AttentionLayout {
   AttentionShape shape;
   int d_model4 = 0, d_k4 = 0, d_v4 = 0, m4 = 0, concat4 = 0, d_out4 = 0;
   Placement x, xs, wq, wk, wv, wo, q, k, v, scores, weights, concat, output;
-  int globals_entries = 0;  // max(N, M) + 1 prefix entries, then the global column chunk list
+  int globals_entries = 0;  // texels of the mask's global-token table (Mask::globals_texel_count)
   std::array<std::int64_t, kSlotCount> slot_bytes{};  // 0 for unused slots
 
   [[nodiscard]] const Placement& output_placement() const { return shape.has_wo ? output : concat; }

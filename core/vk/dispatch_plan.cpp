@@ -177,8 +177,6 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
                       {planner.view(q_op, c), planner.view(k_op, c), planner.view(g_op, c), planner.view(s_op, c)},
                       {}, Planner::groups(grid, c)};
     ScoresPush push{};
-    push.rows = s.n;
-    push.cols = s.m;
     push.depth = l.d_k4 / 4;
     push.q_base = Planner::base(d.views[0]);
     push.q_pitch = static_cast<std::int32_t>(q.pitch / 4);
@@ -211,8 +209,6 @@ void plan_softmax(const Planner& planner, const AttentionLayout& l, const TileCo
     PlannedDispatch d{Stage::Softmax, Kernel::Softmax, {planner.view(s_op, c), planner.view(g_op, c), planner.view(w_op, c)},
                       {}, Planner::groups(grid, c)};
     SoftmaxPush push{};
-    push.rows = s.n;
-    push.cols = s.m;
     push.s_base = Planner::base(d.views[0]);
     push.s_pitch = static_cast<std::int32_t>(l.scores.pitch / 4);
     push.s_head = static_cast<std::int32_t>(l.scores.batch_stride / 4);
@@ -245,8 +241,6 @@ void plan_context(const Planner& planner, const AttentionLayout& l, const TileCo
                       {planner.view(w_op, c), planner.view(v_op, c), planner.view(g_op, c), planner.view(out_op, c)},
                       {}, Planner::groups(grid, c)};
     ContextPush push{};
-    push.rows = s.n;
-    push.cols = s.m;
     push.dv = s.d_v;
     push.w_base = Planner::base(d.views[0]);
     push.w_pitch = static_cast<std::int32_t>(l.weights.pitch / 4);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/attention/mask.h"
 #include "core/vk/pipeline.h"
 
 namespace attnviz::vk {
@@ -25,50 +26,46 @@ struct MatmulPush {
 static_assert(sizeof(MatmulPush) == 15 * 4);
 static_assert(offsetof(MatmulPush, batch_base) == 56);
 
-// The mask parameters every masked kernel receives (same order in each GLSL block).
-struct MaskPush {
-  std::int32_t causal, window, has_globals, list_offset, list_count;
-};
-static_assert(sizeof(MaskPush) == 5 * 4);
+// The masked kernels receive the mask as Mask::params() (N and M are mask.rows and mask.cols).
 
 // shaders/scores.comp
 struct ScoresPush {
-  std::int32_t rows, cols, depth;
+  std::int32_t depth;
   std::int32_t q_base, q_pitch, q_head;
   std::int32_t k_base, k_pitch, k_head;
   std::int32_t s_base, s_pitch, s_head;
   std::int32_t group, head_base, row_base, quad_base;
   std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
   std::int32_t zero_masked;
-  MaskPush mask;
+  MaskParams mask;
 };
 static_assert(sizeof(ScoresPush) == 24 * 4);
-static_assert(offsetof(ScoresPush, mask) == 76);
+static_assert(offsetof(ScoresPush, mask) == 68);
 
 // shaders/softmax.comp
 struct SoftmaxPush {
-  std::int32_t rows, cols;
   std::int32_t s_base, s_pitch, s_head;
   std::int32_t w_base, w_pitch, w_head;
   float scale;
   std::int32_t head_base, row_base, row_end;
-  MaskPush mask;
+  MaskParams mask;
 };
 static_assert(sizeof(SoftmaxPush) == 17 * 4);
-static_assert(offsetof(SoftmaxPush, scale) == 32);
+static_assert(offsetof(SoftmaxPush, scale) == 24);
+static_assert(offsetof(SoftmaxPush, mask) == 40);
 
 // shaders/context.comp. out_* count floats: the concatenated output is written per float.
 struct ContextPush {
-  std::int32_t rows, cols, dv;
+  std::int32_t dv;
   std::int32_t w_base, w_pitch, w_head;
   std::int32_t v_base, v_pitch, v_head;
   std::int32_t out_base, out_pitch, out_head;
   std::int32_t group, head_base, row_base, quad_base;
   std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
-  MaskPush mask;
+  MaskParams mask;
 };
 static_assert(sizeof(ContextPush) == 23 * 4);
-static_assert(offsetof(ContextPush, mask) == 72);
+static_assert(offsetof(ContextPush, mask) == 64);
 
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl (and scores.comp's wider tile).
 inline constexpr int kTileRowsPerInvocation = 8;

@@ -1,7 +1,6 @@
 #include "core/vk/vulkan_backend.h"
 
 #include <chrono>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -25,11 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-MaskPush mask_push(const MaskSetting& mask, const GlobalsTable& globals) {
-  return {mask.causal ? 1 : 0, mask.window ? *mask.window : -1, globals.has_globals ? 1 : 0, globals.list_offset,
-          globals.list_count};
 }
 
 // Problems come validated from build_problem(); this only guards the packing code against
@@ -75,13 +69,12 @@ class VulkanAttention::Impl {
     check_shapes(problem);
     const auto start = Clock::now();
     prepare(AttentionShape::of(problem));
-    const AttentionLayout& layout = *layout_;
-    const GlobalsTable globals = build_globals(problem.mask, problem.n(), problem.m(), layout.globals_entries);
-    upload(problem, globals);
-    const std::vector<Stage> stages = record(problem, options, globals);
+    Mask mask(problem.mask, problem.n(), problem.m());
+    upload(problem, mask);
+    const std::vector<Stage> stages = record(problem, options, mask.params());
     stream_.submit_and_wait();
     collect_timing(stages, milliseconds_since(start));
-    last_ = LastRun{problem.tokens, problem.source_tokens, problem.mask, true};
+    last_ = LastRun{problem.tokens, problem.source_tokens, std::move(mask), true};
   }
 
   void read_back_into(Result& result) {
@@ -99,7 +92,7 @@ class VulkanAttention::Impl {
     result.device = context_->device_name();
     result.tokens = last_.tokens;
     result.source_tokens = last_.source_tokens;
-    build_mask_into(MaskPredicate(last_.mask, s.n, s.m), result.mask);
+    last_.mask.matrix_into(result.mask);
     result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
     for (HeadResult& head : result.heads) {
@@ -142,11 +135,7 @@ class VulkanAttention::Impl {
     }
     const Placement& out = l.output_placement();
     view.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
-    view.rows = s.n;
-    view.cols = s.m;
-    view.causal = last_.mask.causal;
-    view.window = last_.mask.window ? *last_.mask.window : -1;
-    view.global = last_.mask.global;
+    view.mask = last_.mask;
     view.globals = device_matrix(workspace_.slot(Slot::Globals), 0, 4, l.globals_entries, 4);
     return view;
   }
@@ -160,7 +149,7 @@ class VulkanAttention::Impl {
   struct LastRun {
     std::vector<std::string> tokens;
     std::vector<std::string> source_tokens;
-    MaskSetting mask;
+    Mask mask;
     bool valid = false;
   };
 
@@ -175,7 +164,7 @@ class VulkanAttention::Impl {
     if (new_shape || new_buffers) bindings_.build(*context_, kernels_, workspace_, plan_);
   }
 
-  void upload(const Problem& p, const GlobalsTable& globals) {
+  void upload(const Problem& p, const Mask& mask) {
     const AttentionLayout& l = *layout_;
     const AttentionShape& s = l.shape;
     auto bytes = [&](Slot slot) { return l.slot_bytes[static_cast<std::size_t>(slot)]; };
@@ -189,12 +178,12 @@ class VulkanAttention::Impl {
     workspace_.upload(Slot::Wv, bytes(Slot::Wv), [&](std::byte* out) { pack_column_blocks(p.wv, s.kv_heads, s.d_v, l.wv.pitch, out); });
     if (s.has_wo) workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
     workspace_.upload(Slot::Globals, bytes(Slot::Globals), [&](std::byte* out) {
-      std::memcpy(out, globals.texels.data(), globals.texels.size() * sizeof(std::uint32_t));
+      mask.write_globals_table({reinterpret_cast<std::uint32_t*>(out), static_cast<std::size_t>(l.globals_entries) * 4});
     });
   }
 
   // Records the whole recompute into one command buffer; returns the stages timed, in order.
-  std::vector<Stage> record(const Problem& p, const ComputeOptions& options, const GlobalsTable& globals) {
+  std::vector<Stage> record(const Problem& p, const ComputeOptions& options, const MaskParams& mask) {
     const VkCommandBuffer cmd = stream_.begin();
     std::vector<Stage> timed;
     std::uint32_t stamp = 0;
@@ -203,7 +192,6 @@ class VulkanAttention::Impl {
     timestamps_.write(cmd, stamp++);
     workspace_.record_uploads(cmd);
 
-    const MaskPush mask = mask_push(p.mask, globals);
     VkPipeline bound = VK_NULL_HANDLE;
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       const PlannedDispatch& d = plan_[i];

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/attention/backend.h"
+#include "core/attention/mask.h"
 #include "core/vk/context.h"
 #include "core/vk/kernels.h"
 
@@ -44,14 +45,10 @@ struct DeviceHead {
 struct DeviceResultView {
   std::vector<DeviceHead> heads;
   DeviceMatrix output;  // N × (H·d_v or d_out)
-  // The mask, as the shaders evaluate it (shaders/common/mask.glsl).
-  int rows = 0;     // N
-  int cols = 0;     // M
-  bool causal = false;
-  int window = -1;  // -1: no window
-  std::vector<int> global;
-  // Per token t ≤ max(N, M): (t is a global row, t is a global column, global rows before
-  // t, global columns before t) as four uint32; valid when the problem has global tokens.
+  // The mask the results were computed under, and its global-token table on the device
+  // (Mask::write_globals_table: RGBA32UI texels, one row of 4 uint32 per texel), as the
+  // shaders read them (shaders/common/mask.glsl).
+  Mask mask;
   DeviceMatrix globals;
 };
 

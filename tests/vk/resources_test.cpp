@@ -178,9 +178,9 @@ TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   vulkan.run(problem);
   const vk::DeviceResultView view = vulkan.device_results();
   ASSERT_EQ(view.heads.size(), 4u);
-  EXPECT_EQ(view.rows, 57);
-  EXPECT_EQ(view.cols, 57);
-  EXPECT_TRUE(view.causal);
+  EXPECT_EQ(view.mask.rows(), 57);
+  EXPECT_EQ(view.mask.cols(), 57);
+  EXPECT_TRUE(view.mask.causal());
   for (const vk::DeviceHead& head : view.heads) {
     EXPECT_NE(head.scores.buffer, VK_NULL_HANDLE);
     EXPECT_EQ(head.scores.rows, 57);
