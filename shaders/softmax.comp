@@ -16,6 +16,7 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 
 #define MASK_GLOBALS_BINDING 1
+#include "common/dispatch.glsl"
 #include "common/mask.glsl"
 
 layout(binding = 0) uniform samplerBuffer s_texels;
@@ -23,10 +24,9 @@ layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
 
 // Mirrors attnviz::vk::SoftmaxPush (core/vk/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform SoftmaxPush {
-  int s_base, s_pitch, s_head;
-  int w_base, w_pitch, w_head;
+  Operand s, w;  // texels
   float scale;
-  int head_base, row_base, row_end;
+  Chunk chunk;   // heads and rows (one column quad: a row is the unit)
   MaskParams mask;
 } pc;
 
@@ -70,8 +70,8 @@ vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
 void softmax_row(int row, int head, int lane, int stride) {
   const MaskParams mask = pc.mask;
   const int quads = (mask.cols + 3) / 4;
-  const int s_row = pc.s_base + head * pc.s_head + row * pc.s_pitch;
-  const int w_row = pc.w_base + head * pc.w_head + row * pc.w_pitch;
+  const int s_row = pc.s.base + head * pc.s.stride + row * pc.s.pitch;
+  const int w_row = pc.w.base + head * pc.w.stride + row * pc.w.pitch;
 
   const ivec2 span = mask_block_span(mask, row, row + 1);
   const int lo = span.y > span.x ? span.x / 4 : 0;
@@ -124,15 +124,15 @@ void softmax_row(int row, int head, int lane, int stride) {
 }
 
 void main() {
-  const int first_row = pc.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP;
-  const int head = pc.head_base + int(gl_WorkGroupID.y);
+  const int first_row = pc.chunk.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP;
+  const int head = pc.chunk.head_base + int(gl_WorkGroupID.y);
   // A subgroup that the workgroup's size leaves partly empty strides by its active lanes.
   const int lane = int(subgroupExclusiveAdd(1u));
   const int stride = int(subgroupAdd(1u));
   // Uniform across each subgroup: a subgroup's lanes always work on the same row.
   for (int slot = int(gl_SubgroupID); slot < ROWS_PER_WORKGROUP; slot += int(gl_NumSubgroups)) {
     const int row = first_row + slot;
-    if (row >= pc.row_end) break;
+    if (row >= pc.chunk.row_end) break;
     softmax_row(row, head, lane, stride);
   }
 }

@@ -84,6 +84,15 @@ class Planner {
     return static_cast<std::int32_t>(-view.offset / unit_bytes(view.format));
   }
 
+  // An operand bound as `view`, its pitch and head stride given in floats.
+  static OperandPush operand(const PlannedView& view, std::int64_t pitch, std::int64_t stride) {
+    const std::int64_t floats = unit_bytes(view.format) / 4;
+    return {base(view), static_cast<std::int32_t>(pitch / floats), static_cast<std::int32_t>(stride / floats)};
+  }
+  static OperandPush operand(const PlannedView& view, const Placement& p) { return operand(view, p.pitch, p.batch_stride); }
+
+  static ChunkPush chunk(const Chunk& c) { return {c.z0, c.y0, c.x0, c.y1, c.x1}; }
+
   static std::array<std::uint32_t, 3> groups(const Grid& grid, const Chunk& c) {
     std::array<std::uint32_t, 3> g = {1, 1, 1};
     g[static_cast<std::size_t>(grid.axis[0])] = static_cast<std::uint32_t>(c.z1 - c.z0);
@@ -139,21 +148,11 @@ void plan_matmul(const Planner& planner, const TileConfig& tiles, Stage stage, c
   for (const Chunk& c : planner.split(grid, {a_op, b_op, out_op}, stage_name(stage))) {
     PlannedDispatch d{stage, Kernel::Matmul, {planner.view(a_op, c), planner.view(b_op, c), planner.view(out_op, c)}, {}, Planner::groups(grid, c)};
     MatmulPush push{};
-    push.rows = c.y1;
-    push.quads = c.x1;
     push.inner = inner;
-    push.a_base = Planner::base(d.views[0]);
-    push.a_pitch = static_cast<std::int32_t>(a.pitch / 4);
-    push.a_batch = 0;
-    push.b_base = Planner::base(d.views[1]);
-    push.b_pitch = static_cast<std::int32_t>(b.pitch / 4);
-    push.b_batch = static_cast<std::int32_t>(b.batch_stride / 4);
-    push.c_base = Planner::base(d.views[2]);
-    push.c_pitch = static_cast<std::int32_t>(out.pitch / 4);
-    push.c_batch = static_cast<std::int32_t>(out.batch_stride / 4);
-    push.row_base = c.y0;
-    push.quad_base = c.x0;
-    push.batch_base = c.z0;
+    push.a = Planner::operand(d.views[0], a.pitch, 0);  // the same A for every batch
+    push.b = Planner::operand(d.views[1], b);
+    push.c = Planner::operand(d.views[2], out);
+    push.chunk = Planner::chunk(c);
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -178,21 +177,11 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
                       {}, Planner::groups(grid, c)};
     ScoresPush push{};
     push.depth = l.d_k4 / 4;
-    push.q_base = Planner::base(d.views[0]);
-    push.q_pitch = static_cast<std::int32_t>(q.pitch / 4);
-    push.q_head = static_cast<std::int32_t>(q.batch_stride / 4);
-    push.k_base = Planner::base(d.views[1]);
-    push.k_pitch = static_cast<std::int32_t>(k.pitch / 4);
-    push.k_head = static_cast<std::int32_t>(k.batch_stride / 4);
-    push.s_base = Planner::base(d.views[3]);
-    push.s_pitch = static_cast<std::int32_t>(l.scores.pitch / 4);
-    push.s_head = static_cast<std::int32_t>(l.scores.batch_stride / 4);
+    push.q = Planner::operand(d.views[0], q);
+    push.k = Planner::operand(d.views[1], k);
+    push.s = Planner::operand(d.views[3], l.scores);
     push.group = group;
-    push.head_base = c.z0;
-    push.row_base = c.y0;
-    push.quad_base = c.x0;
-    push.row_end = c.y1;
-    push.quad_end = c.x1;
+    push.chunk = Planner::chunk(c);
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -209,15 +198,9 @@ void plan_softmax(const Planner& planner, const AttentionLayout& l, const TileCo
     PlannedDispatch d{Stage::Softmax, Kernel::Softmax, {planner.view(s_op, c), planner.view(g_op, c), planner.view(w_op, c)},
                       {}, Planner::groups(grid, c)};
     SoftmaxPush push{};
-    push.s_base = Planner::base(d.views[0]);
-    push.s_pitch = static_cast<std::int32_t>(l.scores.pitch / 4);
-    push.s_head = static_cast<std::int32_t>(l.scores.batch_stride / 4);
-    push.w_base = Planner::base(d.views[2]);
-    push.w_pitch = static_cast<std::int32_t>(l.weights.pitch / 4);
-    push.w_head = static_cast<std::int32_t>(l.weights.batch_stride / 4);
-    push.head_base = c.z0;
-    push.row_base = c.y0;
-    push.row_end = c.y1;
+    push.s = Planner::operand(d.views[0], l.scores);
+    push.w = Planner::operand(d.views[2], l.weights);
+    push.chunk = Planner::chunk(c);
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -242,21 +225,11 @@ void plan_context(const Planner& planner, const AttentionLayout& l, const TileCo
                       {}, Planner::groups(grid, c)};
     ContextPush push{};
     push.dv = s.d_v;
-    push.w_base = Planner::base(d.views[0]);
-    push.w_pitch = static_cast<std::int32_t>(l.weights.pitch / 4);
-    push.w_head = static_cast<std::int32_t>(l.weights.batch_stride / 4);
-    push.v_base = Planner::base(d.views[1]);
-    push.v_pitch = static_cast<std::int32_t>(v.pitch / 4);
-    push.v_head = static_cast<std::int32_t>(v.batch_stride / 4);
-    push.out_base = Planner::base(d.views[3]);
-    push.out_pitch = static_cast<std::int32_t>(concat.pitch);
-    push.out_head = s.d_v;
+    push.w = Planner::operand(d.views[0], l.weights);
+    push.v = Planner::operand(d.views[1], v);
+    push.concat = Planner::operand(d.views[3], concat.pitch, s.d_v);  // head h: columns h·d_v ..
     push.group = group;
-    push.head_base = c.z0;
-    push.row_base = c.y0;
-    push.quad_base = c.x0;
-    push.row_end = c.y1;
-    push.quad_end = c.x1;
+    push.chunk = Planner::chunk(c);
     d.push = push;
     dispatches.push_back(std::move(d));
   }

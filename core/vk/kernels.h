@@ -14,58 +14,74 @@ namespace attnviz::vk {
 class Context;
 struct DeviceLimits;
 
-// shaders/matmul.comp. Offsets and pitches count RGBA32F texels (4 floats) of the bound views;
-// rows and quads are the ends of this dispatch's chunk.
-struct MatmulPush {
-  std::int32_t rows, quads, inner;
-  std::int32_t a_base, a_pitch, a_batch;
-  std::int32_t b_base, b_pitch, b_batch;
-  std::int32_t c_base, c_pitch, c_batch;
-  std::int32_t row_base, quad_base, batch_base;
+// The parts the push-constant blocks share (shaders/common/dispatch.glsl).
+// A matrix, or a stack of per-head (per-batch) ones, in a bound view, counted in the view's
+// elements (RGBA32F texels, or floats for an R32F view): element c of row r of head h is at
+// base + h·stride + r·pitch + c.
+struct OperandPush {
+  std::int32_t base;    // head 0's first element, relative to the start of the view (≤ 0)
+  std::int32_t pitch;   // from one row to the next
+  std::int32_t stride;  // from one head (or batch) to the next
 };
-static_assert(sizeof(MatmulPush) == 15 * 4);
-static_assert(offsetof(MatmulPush, batch_base) == 56);
+static_assert(sizeof(OperandPush) == 3 * 4);
+
+// The part of the grid one dispatch covers: heads (or batches) from head_base, rows
+// [row_base, row_end), column quads [quad_base, quad_end).
+struct ChunkPush {
+  std::int32_t head_base, row_base, quad_base, row_end, quad_end;
+};
+static_assert(sizeof(ChunkPush) == 5 * 4);
+
+// Vulkan guarantees 128 bytes of push constants (maxPushConstantsSize); every block fits.
+inline constexpr std::size_t kMaxPushBytes = 128;
+
+// shaders/matmul.comp. The operands count RGBA32F texels; the chunk's head_base is the first batch.
+struct MatmulPush {
+  std::int32_t inner;  // the shared dimension (floats)
+  OperandPush a, b, c;
+  ChunkPush chunk;
+};
+static_assert(sizeof(MatmulPush) == 15 * 4 && sizeof(MatmulPush) <= kMaxPushBytes);
+static_assert(offsetof(MatmulPush, a) == 4 && offsetof(MatmulPush, c) == 28 && offsetof(MatmulPush, chunk) == 40);
 
 // The masked kernels receive the mask as Mask::params() (N and M are mask.rows and mask.cols).
 
-// shaders/scores.comp
+// shaders/scores.comp. The operands count texels; k's heads are the key/value heads.
 struct ScoresPush {
-  std::int32_t depth;
-  std::int32_t q_base, q_pitch, q_head;
-  std::int32_t k_base, k_pitch, k_head;
-  std::int32_t s_base, s_pitch, s_head;
-  std::int32_t group, head_base, row_base, quad_base;
-  std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
+  std::int32_t depth;  // texels per head row (d_k rounded up to 4, over 4)
+  OperandPush q, k, s;
+  std::int32_t group;  // query heads per key/value head
+  ChunkPush chunk;     // heads, query rows, key quads
   std::int32_t zero_masked;
   MaskParams mask;
 };
-static_assert(sizeof(ScoresPush) == 24 * 4);
-static_assert(offsetof(ScoresPush, mask) == 68);
+static_assert(sizeof(ScoresPush) == 24 * 4 && sizeof(ScoresPush) <= kMaxPushBytes);
+static_assert(offsetof(ScoresPush, q) == 4 && offsetof(ScoresPush, group) == 40 && offsetof(ScoresPush, chunk) == 44 &&
+              offsetof(ScoresPush, zero_masked) == 64 && offsetof(ScoresPush, mask) == 68);
 
-// shaders/softmax.comp
+// shaders/softmax.comp. The operands count texels; a chunk covers heads and rows.
 struct SoftmaxPush {
-  std::int32_t s_base, s_pitch, s_head;
-  std::int32_t w_base, w_pitch, w_head;
+  OperandPush s, w;
   float scale;
-  std::int32_t head_base, row_base, row_end;
+  ChunkPush chunk;
   MaskParams mask;
 };
-static_assert(sizeof(SoftmaxPush) == 17 * 4);
-static_assert(offsetof(SoftmaxPush, scale) == 24);
-static_assert(offsetof(SoftmaxPush, mask) == 40);
+static_assert(sizeof(SoftmaxPush) == 19 * 4 && sizeof(SoftmaxPush) <= kMaxPushBytes);
+static_assert(offsetof(SoftmaxPush, w) == 12 && offsetof(SoftmaxPush, scale) == 24 && offsetof(SoftmaxPush, chunk) == 28 &&
+              offsetof(SoftmaxPush, mask) == 48);
 
-// shaders/context.comp. out_* count floats: the concatenated output is written per float.
+// shaders/context.comp. w and v count texels; concat counts floats (the concatenated output is
+// written per float, its stride is d_v: from one head's columns to the next).
 struct ContextPush {
   std::int32_t dv;
-  std::int32_t w_base, w_pitch, w_head;
-  std::int32_t v_base, v_pitch, v_head;
-  std::int32_t out_base, out_pitch, out_head;
-  std::int32_t group, head_base, row_base, quad_base;
-  std::int32_t row_end, quad_end;  // this dispatch's chunk ends (clamps and store guards)
+  OperandPush w, v, concat;
+  std::int32_t group;  // query heads per key/value head
+  ChunkPush chunk;     // heads, query rows, d_v quads
   MaskParams mask;
 };
-static_assert(sizeof(ContextPush) == 23 * 4);
-static_assert(offsetof(ContextPush, mask) == 64);
+static_assert(sizeof(ContextPush) == 23 * 4 && sizeof(ContextPush) <= kMaxPushBytes);
+static_assert(offsetof(ContextPush, w) == 4 && offsetof(ContextPush, concat) == 28 && offsetof(ContextPush, group) == 40 &&
+              offsetof(ContextPush, chunk) == 44 && offsetof(ContextPush, mask) == 64);
 
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl (and scores.comp's wider tile).
 inline constexpr int kTileRowsPerInvocation = 8;

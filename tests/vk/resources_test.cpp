@@ -133,7 +133,7 @@ TEST(DispatchPlan, WorkgroupCountLimitSplitsRows) {
     for (std::uint32_t g : d.groups) EXPECT_LE(g, 4u);
     if (d.stage == vk::Stage::Softmax) {
       const auto& push = std::get<vk::SoftmaxPush>(d.push);
-      softmax_rows.emplace_back(push.head_base, push.row_base);
+      softmax_rows.emplace_back(push.chunk.head_base, push.chunk.row_base);
     }
   }
   // Softmax: 8 rows per workgroup, ≤ 4 workgroups along x, both heads along y: 32 dispatches.
