@@ -8,6 +8,7 @@
 #include "app/platform/device_idle.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
+#include "core/vk/descriptors.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -20,18 +21,6 @@ constexpr std::uint64_t kKeepGenerations = 2;  // unused mask tables survive thi
 constexpr std::uint64_t kFramesUntilFree = 3;
 constexpr std::uint64_t kDropUnusedUploadsAfter = 240;  // frames
 constexpr std::size_t kKeepUploads = 8;
-
-vk::BufferView make_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
-  VkBufferViewCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
-  info.buffer = buffer;
-  info.format = format;
-  info.offset = offset;
-  info.range = range;
-  VkBufferView view = VK_NULL_HANDLE;
-  vk::check(vkCreateBufferView(device, &info, nullptr, &view), "vkCreateBufferView");
-  return {device, view};
-}
 
 VkDeviceSize align_down(VkDeviceSize value, VkDeviceSize alignment) { return value / alignment * alignment; }
 
@@ -62,20 +51,13 @@ struct HeatmapRenderer::MaskTable {
 HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass)
     : context_(&context), device_(context.device()), pipeline_(context.device(), render_pass) {
   const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 3 * kMaxSets};
-  VkDescriptorPoolCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  info.maxSets = kMaxSets;
-  info.poolSizeCount = 1;
-  info.pPoolSizes = &size;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  vk::check(vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
-  pool_ = vk::DescriptorPool(device_, pool);
+  pool_ = vk::create_descriptor_pool(device_, kMaxSets, {&size, 1});
 
   const auto table = shader_table();
   const VkDeviceSize bytes = table.size_bytes();
   colormaps_ = vk::Buffer(context, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
   colormaps_.write(0, table.data(), bytes);
-  colormaps_view_ = make_view(device_, colormaps_.handle(), VK_FORMAT_R32G32B32A32_SFLOAT, 0, VK_WHOLE_SIZE);
+  colormaps_view_ = vk::create_buffer_view(device_, colormaps_.handle(), VK_FORMAT_R32G32B32A32_SFLOAT);
   allocations_ += 2;
 }
 
@@ -173,14 +155,7 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
     const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
     entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
     entry->buffer.write(0, texels.data(), bytes);
-    VkBufferViewCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
-    info.buffer = entry->buffer.handle();
-    info.format = VK_FORMAT_R32G32B32A32_UINT;
-    info.range = VK_WHOLE_SIZE;
-    VkBufferView view = VK_NULL_HANDLE;
-    vk::check(vkCreateBufferView(device_, &info, nullptr, &view), "vkCreateBufferView");
-    entry->view = vk::BufferView(device_, view);
+    entry->view = vk::create_buffer_view(device_, entry->buffer.handle(), VK_FORMAT_R32G32B32A32_UINT);
     allocations_ += 2;
     found = masks_.emplace(std::move(key), std::move(entry)).first;
   }
@@ -190,31 +165,18 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
 
 VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   if (auto found = sets_.find(key); found != sets_.end()) return found->second;
-  const VkDescriptorSetLayout layout = pipeline_.set_layout();
-  VkDescriptorSetAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  alloc.descriptorPool = pool_.get();
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  vk::check(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets");
+  const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipeline_.set_layout());
   ++allocations_;
 
   const VkBufferView views[3] = {
-      value_views_.emplace_back(make_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
+      value_views_
+          .emplace_back(vk::create_buffer_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
           .get(),
       std::get<3>(key), colormaps_view_.get()};
   allocations_ += 1;
-  VkWriteDescriptorSet writes[3] = {};
-  for (std::uint32_t b = 0; b < 3; ++b) {
-    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[b].dstSet = set;
-    writes[b].dstBinding = b;
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-    writes[b].pTexelBufferView = &views[b];
-  }
-  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  const VkDescriptorType types[3] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+  vk::write_texel_buffer_views(device_, set, types, views);
   sets_.emplace(key, set);
   return set;
 }

@@ -1,7 +1,9 @@
 #include "core/vk/plan_bindings.h"
 
-#include "core/vk/check.h"
+#include <utility>
+
 #include "core/vk/context.h"
+#include "core/vk/descriptors.h"
 #include "core/vk/kernels.h"
 #include "core/vk/workspace.h"
 
@@ -11,16 +13,9 @@ VkBufferView PlanBindings::view_for(const Context& context, const Workspace& wor
   for (const auto& [known, view] : views_) {
     if (known == planned) return view.get();
   }
-  VkBufferViewCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
-  info.buffer = workspace.slot(planned.slot).handle();
-  info.format = planned.format;
-  info.offset = static_cast<VkDeviceSize>(planned.offset);
-  info.range = static_cast<VkDeviceSize>(planned.range);
-  VkBufferView view = VK_NULL_HANDLE;
-  check(vkCreateBufferView(context.device(), &info, nullptr, &view), "vkCreateBufferView");
-  views_.emplace_back(planned, BufferView(context.device(), view));
-  return view;
+  BufferView view = create_buffer_view(context.device(), workspace.slot(planned.slot).handle(), planned.format,
+                                       static_cast<VkDeviceSize>(planned.offset), static_cast<VkDeviceSize>(planned.range));
+  return views_.emplace_back(planned, std::move(view)).second.get();
 }
 
 void PlanBindings::build(const Context& context, const Kernels& kernels, const Workspace& workspace,
@@ -38,39 +33,14 @@ void PlanBindings::build(const Context& context, const Kernels& kernels, const W
   }
   const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, reads},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, writes}};
-  VkDescriptorPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool_info.maxSets = static_cast<std::uint32_t>(dispatches.size());
-  pool_info.poolSizeCount = 2;
-  pool_info.pPoolSizes = sizes;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  check(vkCreateDescriptorPool(context.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-  pool_ = DescriptorPool(context.device(), pool);
+  pool_ = create_descriptor_pool(context.device(), static_cast<std::uint32_t>(dispatches.size()), sizes);
 
   for (const PlannedDispatch& d : dispatches) {
     const ComputePipeline& pipeline = kernels.get(d.kernel);
-    const VkDescriptorSetLayout layout = pipeline.set_layout();
-    VkDescriptorSetAllocateInfo allocate{};
-    allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    allocate.descriptorPool = pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = &layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    check(vkAllocateDescriptorSets(context.device(), &allocate, &set), "vkAllocateDescriptorSets");
-
+    const VkDescriptorSet set = allocate_descriptor_set(context.device(), pool_.get(), pipeline.set_layout());
     std::vector<VkBufferView> views(d.views.size());
-    std::vector<VkWriteDescriptorSet> writes_list(d.views.size());
-    for (std::size_t b = 0; b < d.views.size(); ++b) {
-      views[b] = view_for(context, workspace, d.views[b]);
-      VkWriteDescriptorSet& write = writes_list[b];
-      write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      write.dstSet = set;
-      write.dstBinding = static_cast<std::uint32_t>(b);
-      write.descriptorCount = 1;
-      write.descriptorType = pipeline.bindings()[b];
-      write.pTexelBufferView = &views[b];
-    }
-    vkUpdateDescriptorSets(context.device(), static_cast<std::uint32_t>(writes_list.size()), writes_list.data(), 0, nullptr);
+    for (std::size_t b = 0; b < d.views.size(); ++b) views[b] = view_for(context, workspace, d.views[b]);
+    write_texel_buffer_views(context.device(), set, pipeline.bindings(), views);
     sets_.push_back(set);
   }
 }
