@@ -33,3 +33,16 @@ files_with 'make_cpu_backend' | files_without 'core/cpu/cpu_backend.h' |
 
 # 3. MaskPredicate is Mask (core/attention/mask.h): the one mask object every consumer uses.
 replace '\bMaskPredicate\b' 's#\bMaskPredicate\b#Mask#g'
+
+# 4. core/vk split: the Vulkan toolkit stays in core/vk (namespace attnviz::vk); the attention
+#    backend moves to core/gpu (namespace attnviz::gpu), vulkan_backend.h becoming
+#    vulkan_attention.h; the device-result view types are plain data in
+#    core/attention/device_results.h (namespace attnviz), DeviceResultView renamed DeviceResults.
+replace 'core/vk/(attention_layout|dispatch_plan|plan_bindings|workspace|host_packing|kernels)\.h' \
+  's#core/vk/(attention_layout|dispatch_plan|plan_bindings|workspace|host_packing|kernels)\.h#core/gpu/\1.h#g'
+replace 'core/vk/vulkan_backend\.h' 's#core/vk/vulkan_backend\.h#core/gpu/vulkan_attention.h#g'
+replace 'tests/vk/problem_factory\.h' 's#tests/vk/problem_factory\.h#tests/gpu/problem_factory.h#g'
+gpu_names='VulkanAttention|VulkanAttentionOptions|TileConfig|choose_tile_config|matmul_shared_bytes|AttentionShape|AttentionLayout|make_layout|PlanLimits|plan_attention|PlannedDispatch|PlannedView|Stage|stage_name|MatmulPush|ScoresPush|SoftmaxPush|ContextPush|OperandPush|ChunkPush|Kernels|Kernel|Workspace|Slot|slot_name|Placement|PlanBindings|pack_rows|pack_column_blocks|unpack_rows'
+replace "\bvk::($gpu_names)\b" "s#\bvk::($gpu_names)\b#gpu::\1#g"
+replace '\bvk::(DeviceMatrix|DeviceHead)\b' 's#\bvk::(DeviceMatrix|DeviceHead)\b#\1#g'
+replace '\bvk::DeviceResultView\b' 's#\bvk::DeviceResultView\b#DeviceResults#g'

@@ -17,7 +17,7 @@ layout(binding = 0) uniform samplerBuffer w_texels;
 layout(binding = 1) uniform samplerBuffer v_texels;
 layout(binding = 3, r32f) uniform writeonly imageBuffer out_floats;
 
-// Mirrors attnviz::vk::ContextPush (core/vk/kernels.h). w and v count texels, concat counts
+// Mirrors attnviz::gpu::ContextPush (core/gpu/kernels.h). w and v count texels, concat counts
 // floats (d_v need not be a multiple of 4; its stride is d_v, from one head's columns to the
 // next). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ContextPush {

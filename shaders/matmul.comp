@@ -21,7 +21,7 @@ layout(binding = 0) uniform samplerBuffer a_texels;
 layout(binding = 1) uniform samplerBuffer b_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer c_texels;
 
-// Mirrors attnviz::vk::MatmulPush (core/vk/kernels.h). The operands count texels of the bound
+// Mirrors attnviz::gpu::MatmulPush (core/gpu/kernels.h). The operands count texels of the bound
 // views (stride: from one batch to the next); the chunk's head_base is the first batch.
 layout(push_constant) uniform MatmulPush {
   int inner;  // the shared dimension (floats)

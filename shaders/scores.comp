@@ -10,7 +10,7 @@
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 
 #define MASK_GLOBALS_BINDING 2
-#define TILE_C4 4  // kScoresQuadsPerInvocation in core/vk/kernels.h
+#define TILE_C4 4  // kScoresQuadsPerInvocation in core/gpu/kernels.h
 #include "common/dispatch.glsl"
 #include "common/gemm.glsl"
 #include "common/mask.glsl"
@@ -20,7 +20,7 @@ layout(binding = 0) uniform samplerBuffer q_texels;
 layout(binding = 1) uniform samplerBuffer k_texels;
 layout(binding = 3, rgba32f) uniform writeonly imageBuffer s_texels;
 
-// Mirrors attnviz::vk::ScoresPush (core/vk/kernels.h). N and M are mask.rows and mask.cols.
+// Mirrors attnviz::gpu::ScoresPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ScoresPush {
   int depth;  // texels per head row (d_k rounded up to 4, over 4)
   Operand q, k, s;  // texels; k's heads are the key/value heads

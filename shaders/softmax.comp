@@ -22,7 +22,7 @@ layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 layout(binding = 0) uniform samplerBuffer s_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
 
-// Mirrors attnviz::vk::SoftmaxPush (core/vk/kernels.h). N and M are mask.rows and mask.cols.
+// Mirrors attnviz::gpu::SoftmaxPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform SoftmaxPush {
   Operand s, w;  // texels
   float scale;

@@ -2,7 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 namespace attnviz::cli {
 

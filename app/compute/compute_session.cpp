@@ -19,7 +19,7 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
+const DeviceMatrix& pick(const DeviceHead& head, HeadMatrix which) {
   switch (which) {
     case HeadMatrix::Scores: return head.scores;
     case HeadMatrix::Weights: return head.weights;
@@ -73,7 +73,13 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
 
 ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
     : vulkan_context_(std::move(vulkan)), cpu_(make_cpu_backend()), requested_mode_(mode) {
-  if (vulkan_context_) vulkan_ = std::make_unique<vk::VulkanAttention>(vulkan_context_);
+  if (vulkan_context_) {
+    // The window's context presents to its surface: the heatmaps draw the result buffers with
+    // fragment shaders on the same queue. (Headless contexts, in tests, have no draws.)
+    gpu::VulkanAttentionOptions options;
+    options.results_drawn_by_fragment_shaders = vulkan_context_->surface() != VK_NULL_HANDLE;
+    vulkan_ = std::make_unique<gpu::VulkanAttention>(vulkan_context_, options);
+  }
   cpu_status_.device = cpu_->device_name();
   vulkan_status_.device = vulkan_device_name();
 }

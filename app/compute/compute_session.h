@@ -14,7 +14,7 @@
 #include "core/attention/backend.h"
 #include "core/attention/compare.h"
 #include "core/scenario/problem.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 namespace attnviz::app {
 class Document;
@@ -34,7 +34,7 @@ const Matrix& pick(const HeadResult& head, HeadMatrix which);
 // A result matrix as the heatmaps draw it: in a device buffer when the Vulkan results are
 // shown, otherwise the host matrix (the heatmap renderer uploads it once per generation).
 struct MatrixSource {
-  vk::DeviceMatrix device;        // valid when device.buffer != VK_NULL_HANDLE
+  DeviceMatrix device;        // valid when device.buffer != VK_NULL_HANDLE
   const Matrix* host = nullptr;   // set when there is no device copy
   std::uint64_t version = 0;      // the session's generation
 };
@@ -115,7 +115,7 @@ class ComputeSession {
   void run_cpu(const Problem& problem);
 
   std::shared_ptr<vk::Context> vulkan_context_;
-  std::unique_ptr<vk::VulkanAttention> vulkan_;
+  std::unique_ptr<gpu::VulkanAttention> vulkan_;
   std::unique_ptr<Backend> cpu_;
   BackendMode requested_mode_;
   std::optional<BackendMode> computed_mode_;
@@ -131,7 +131,7 @@ class ComputeSession {
   // long sentence's edits); the flags say whether they hold the current result.
   bool cpu_ran_ = false;
   Result cpu_result_;
-  std::optional<vk::DeviceResultView> device_view_;  // of the last Vulkan run
+  std::optional<DeviceResults> device_view_;  // of the last Vulkan run
   mutable bool vulkan_host_current_ = false;
   mutable Result vulkan_host_;  // read back on demand
   mutable std::optional<std::vector<MatrixDifference>> differences_;

@@ -103,8 +103,8 @@ void HeatmapRenderer::reset_descriptors() {
   value_views_.clear();
 }
 
-vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
-  vk::DeviceMatrix out;
+DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
+  DeviceMatrix out;
   if (matrix.empty()) return out;
   const auto bytes = static_cast<VkDeviceSize>(matrix.size() * sizeof(float));
   auto same = [&](const Upload& u) {
@@ -182,7 +182,7 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
 }
 
 bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
-  const vk::DeviceMatrix& m = request.matrix;
+  const DeviceMatrix& m = request.matrix;
   if (m.buffer == VK_NULL_HANDLE || m.rows <= 0 || m.cols <= 0) return false;
   // View from an aligned offset; the shader starts `first` floats in.
   const vk::DeviceLimits& limits = context_->limits();

@@ -26,7 +26,7 @@
 #include "core/common/matrix.h"
 #include "core/scenario/scenario.h"
 #include "core/vk/buffer.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 struct ImDrawList;
 struct ImDrawCmd;
@@ -43,7 +43,7 @@ struct CellWindow {
 };
 
 struct DrawRequest {
-  vk::DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
+  DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the cells' rectangle, ImGui coordinates
   CellWindow window;
   float value_scale = 1.0f;           // shown = value_scale · stored (scale · raw scores)
@@ -70,7 +70,7 @@ class HeatmapRenderer {
   // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
   // in recent frames, else the earlier upload. `version` must change whenever the contents
   // change (a Document revision, a counter of the caller's).
-  vk::DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
+  DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
 
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
   // matrix is empty or larger than one storage-buffer binding allows.

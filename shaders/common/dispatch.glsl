@@ -1,5 +1,5 @@
 // The parts the attention kernels' push-constant blocks share. Mirrored by OperandPush and
-// ChunkPush in core/vk/kernels.h, whose static_asserts check every block's layout.
+// ChunkPush in core/gpu/kernels.h, whose static_asserts check every block's layout.
 
 // A matrix, or a stack of per-head (per-batch) matrices, in a bound view, counted in the
 // view's elements (RGBA32F texels, or floats in an R32F view): element c of row r of head h

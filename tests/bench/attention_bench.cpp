@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 #include "tests/bench/naive_attention.h"
 
 namespace attnviz::bench {
@@ -157,11 +157,11 @@ int main(int argc, char** argv) {
   using namespace attnviz::bench;
   const Options o = parse(argc, argv);
 
-  std::unique_ptr<vk::VulkanAttention> vulkan;
+  std::unique_ptr<gpu::VulkanAttention> vulkan;
   if (wants(o, "vulkan")) {
     vk::ContextOptions context_options;
     context_options.device_index = o.device;
-    vulkan = std::make_unique<vk::VulkanAttention>(vk::Context::create(context_options));
+    vulkan = std::make_unique<gpu::VulkanAttention>(vk::Context::create(context_options));
   }
   const auto eigen = make_cpu_backend();
 

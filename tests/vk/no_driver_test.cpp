@@ -9,7 +9,7 @@
 
 #include "core/common/error.h"
 #include "core/vk/context.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 namespace attnviz::vk {
 namespace {

@@ -18,45 +18,27 @@
 #include <vector>
 
 #include "core/attention/backend.h"
-#include "core/attention/mask.h"
+#include "core/attention/device_results.h"
+#include "core/gpu/kernels.h"
 #include "core/vk/context.h"
-#include "core/vk/kernels.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
-// A row-major float32 matrix inside a device buffer. Element (r, c) is the float at byte
-// offset + 4·(r·row_pitch + c); `range` bytes from `offset` cover the whole matrix.
-struct DeviceMatrix {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceSize offset = 0;
-  VkDeviceSize range = 0;
-  int rows = 0;
-  int cols = 0;
-  int row_pitch = 0;  // floats from one row to the next (≥ cols)
-};
-
-struct DeviceHead {
-  DeviceMatrix scores;   // N × M
-  DeviceMatrix weights;  // N × M
-  DeviceMatrix context;  // N × d_v (a block of columns of the concatenated output)
-};
-
-// Everything the window needs to draw the last run's results without a host copy.
-struct DeviceResultView {
-  std::vector<DeviceHead> heads;
-  DeviceMatrix output;  // N × (H·d_v or d_out)
-  // The mask the results were computed under, and its global-token table on the device
-  // (Mask::write_globals_table: RGBA32UI texels, one row of 4 uint32 per texel), as the
-  // shaders read them (shaders/common/mask.glsl).
-  Mask mask;
-  DeviceMatrix globals;
+// Set by whoever creates the backend.
+struct VulkanAttentionOptions {
+  // Replaces the workgroup and tile shapes chosen from the device's limits (tests use it to
+  // run the GPU variants on lavapipe).
+  std::optional<TileConfig> tiles;
+  // Fragment shaders in later submissions on the same queue read the result buffers (the
+  // window's heatmaps): each run then starts with a fragment → compute dependency (earlier
+  // draws finish reading before the buffers are overwritten) and ends with a compute-write →
+  // fragment-read barrier (later draws see the new values). Needs a queue that does graphics.
+  bool results_drawn_by_fragment_shaders = false;
 };
 
 class VulkanAttention final : public Backend {
  public:
-  // `tiles` replaces the workgroup and tile shapes chosen from the device's limits (tests use
-  // it to run the GPU variants on lavapipe).
-  explicit VulkanAttention(std::shared_ptr<Context> context, std::optional<TileConfig> tiles = std::nullopt);
+  explicit VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options = {});
   ~VulkanAttention() override;
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
@@ -64,7 +46,7 @@ class VulkanAttention final : public Backend {
   void compute_into(const Problem& problem, const ComputeOptions& options, Result& result) override;
 
   void run(const Problem& problem, const ComputeOptions& options = {});
-  [[nodiscard]] DeviceResultView device_results() const;
+  [[nodiscard]] DeviceResults device_results() const;
   [[nodiscard]] Result read_back() const;
   void read_back_into(Result& result) const;  // reusing `result`'s storage
 
@@ -72,7 +54,7 @@ class VulkanAttention final : public Backend {
   [[nodiscard]] std::uint64_t allocation_count() const;
   // GPU time of the last run (timestamps when the queue has them, else wall time), by stage.
   [[nodiscard]] const Timing& last_timing() const;
-  [[nodiscard]] const Context& context() const;
+  [[nodiscard]] const vk::Context& context() const;
   // Dispatches recorded by the last run (more than one per stage when limits split it).
   [[nodiscard]] std::size_t last_dispatch_count() const;
 
@@ -81,14 +63,15 @@ class VulkanAttention final : public Backend {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu
 
 namespace attnviz {
 
 // A VulkanAttention on `context`, or on a headless context made from `options`. Throws
 // BackendUnavailable (no driver or device: the message says what was tried and how to
 // install one) or InputError (a bad --device index).
-std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context);
+std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context,
+                                             const gpu::VulkanAttentionOptions& attention = {});
 std::unique_ptr<Backend> make_vulkan_backend(const vk::ContextOptions& options = {});
 
 }  // namespace attnviz

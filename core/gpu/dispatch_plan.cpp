@@ -1,4 +1,4 @@
-#include "core/vk/dispatch_plan.h"
+#include "core/gpu/dispatch_plan.h"
 
 #include <algorithm>
 #include <functional>
@@ -8,7 +8,7 @@
 #include "core/common/error.h"
 #include "core/vk/context.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 namespace {
 
 constexpr VkFormat kTexels = VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -237,7 +237,7 @@ void plan_context(const Planner& planner, const AttentionLayout& l, const TileCo
 
 }  // namespace
 
-PlanLimits PlanLimits::of(const DeviceLimits& limits) {
+PlanLimits PlanLimits::of(const vk::DeviceLimits& limits) {
   PlanLimits plan;
   plan.max_view_bytes = static_cast<std::int64_t>(std::min<VkDeviceSize>(
       static_cast<VkDeviceSize>(limits.max_texel_buffer_elements) * 4, limits.max_storage_buffer_range));
@@ -265,4 +265,4 @@ std::vector<PlannedDispatch> plan_attention(const AttentionLayout& l, const Tile
   return dispatches;
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -6,9 +6,9 @@
 #include <cstdint>
 
 #include "core/common/matrix.h"
-#include "core/vk/attention_layout.h"
+#include "core/gpu/attention_layout.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
 // rows × cols → rows × pitch floats at `out` (padding zeroed).
 void pack_rows(const Matrix& m, std::int64_t pitch, std::byte* out);
@@ -21,4 +21,4 @@ void pack_column_blocks(const Matrix& w, int batches, int block, std::int64_t pi
 // `first` floats in (`out` keeps its shape and storage).
 void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, Matrix& out);
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

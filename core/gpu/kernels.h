@@ -10,9 +10,11 @@
 #include "core/vk/pipeline.h"
 
 namespace attnviz::vk {
-
 class Context;
 struct DeviceLimits;
+}  // namespace attnviz::vk
+
+namespace attnviz::gpu {
 
 // The parts the push-constant blocks share (shaders/common/dispatch.glsl).
 // A matrix, or a stack of per-head (per-batch) ones, in a bound view, counted in the view's
@@ -110,8 +112,8 @@ struct TileConfig {
 };
 
 // Tile shapes for a device: from its limits and type (CPU devices never stage in shared memory).
-TileConfig choose_tile_config(const DeviceLimits& limits, VkPhysicalDeviceType type);
-TileConfig choose_tile_config(const Context& context);
+TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceType type);
+TileConfig choose_tile_config(const vk::Context& context);
 
 // Bytes of shared memory the matrix product uses with these tiles (0 without staging).
 std::uint32_t matmul_shared_bytes(const TileConfig& tiles);
@@ -120,13 +122,13 @@ enum class Kernel { Matmul, Scores, Softmax, Context, Count };
 
 class Kernels {
  public:
-  Kernels(const Context& context, const TileConfig& tiles);
-  [[nodiscard]] const ComputePipeline& get(Kernel kernel) const { return pipelines_[static_cast<std::size_t>(kernel)]; }
+  Kernels(const vk::Context& context, const TileConfig& tiles);
+  [[nodiscard]] const vk::ComputePipeline& get(Kernel kernel) const { return pipelines_[static_cast<std::size_t>(kernel)]; }
   [[nodiscard]] const TileConfig& tiles() const { return tiles_; }
 
  private:
   TileConfig tiles_;
-  ComputePipeline pipelines_[static_cast<std::size_t>(Kernel::Count)];
+  vk::ComputePipeline pipelines_[static_cast<std::size_t>(Kernel::Count)];
 };
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -8,23 +8,25 @@
 #include <functional>
 #include <vector>
 
-#include "core/vk/attention_layout.h"
+#include "core/gpu/attention_layout.h"
 #include "core/vk/buffer.h"
 #include "core/vk/commands.h"
 
 namespace attnviz::vk {
-
 class Context;
+}  // namespace attnviz::vk
+
+namespace attnviz::gpu {
 
 class Workspace {
  public:
-  explicit Workspace(const Context& context) : context_(&context) {}
+  explicit Workspace(const vk::Context& context) : context_(&context) {}
 
   // Grows every slot the layout needs. Returns true when a buffer was (re)created, so views
   // and descriptor sets bound to the old ones must be rebuilt.
   bool reserve(const AttentionLayout& layout);
 
-  [[nodiscard]] const Buffer& slot(Slot slot) const { return slots_[static_cast<std::size_t>(slot)]; }
+  [[nodiscard]] const vk::Buffer& slot(Slot slot) const { return slots_[static_cast<std::size_t>(slot)]; }
   [[nodiscard]] bool mapped() const;  // all slots host-visible (lavapipe, integrated GPUs)
 
   // Uploads: begin_uploads(total) once per recompute, then upload() per slot. `fill`
@@ -39,20 +41,20 @@ class Workspace {
   struct HostCopy {
     std::array<const std::byte*, kSlotCount> data{};
   };
-  HostCopy host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, CommandStream& stream);
+  HostCopy host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, vk::CommandStream& stream);
 
   [[nodiscard]] std::uint64_t allocations() const { return allocations_; }
 
  private:
-  Buffer& grow(Buffer& buffer, std::int64_t bytes, VkBufferUsageFlags usage, MemoryKind kind);
+  vk::Buffer& grow(vk::Buffer& buffer, std::int64_t bytes, VkBufferUsageFlags usage, vk::MemoryKind kind);
 
-  const Context* context_;
-  std::array<Buffer, kSlotCount> slots_;
-  Buffer upload_staging_;
-  Buffer readback_staging_;
+  const vk::Context* context_;
+  std::array<vk::Buffer, kSlotCount> slots_;
+  vk::Buffer upload_staging_;
+  vk::Buffer readback_staging_;
   std::int64_t upload_used_ = 0;
   std::vector<std::pair<Slot, VkBufferCopy>> pending_copies_;
   std::uint64_t allocations_ = 0;
 };
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

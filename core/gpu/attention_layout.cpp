@@ -1,8 +1,8 @@
-#include "core/vk/attention_layout.h"
+#include "core/gpu/attention_layout.h"
 
 #include "core/attention/mask.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
 AttentionShape AttentionShape::of(const Problem& p) {
   AttentionShape s;
@@ -85,4 +85,4 @@ AttentionLayout make_layout(const AttentionShape& s) {
   return l;
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -1,9 +1,9 @@
-#include "core/vk/host_packing.h"
+#include "core/gpu/host_packing.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
 void pack_rows(const Matrix& m, std::int64_t pitch, std::byte* out) {
   auto* floats = reinterpret_cast<float*>(out);
@@ -31,4 +31,4 @@ void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, 
   for (int r = 0; r < out.rows; ++r) std::memcpy(out.row(r), floats + r * pitch, row_bytes);
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -1,24 +1,24 @@
-#include "core/vk/plan_bindings.h"
+#include "core/gpu/plan_bindings.h"
 
 #include <utility>
 
 #include "core/vk/context.h"
 #include "core/vk/descriptors.h"
-#include "core/vk/kernels.h"
-#include "core/vk/workspace.h"
+#include "core/gpu/kernels.h"
+#include "core/gpu/workspace.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
-VkBufferView PlanBindings::view_for(const Context& context, const Workspace& workspace, const PlannedView& planned) {
+VkBufferView PlanBindings::view_for(const vk::Context& context, const Workspace& workspace, const PlannedView& planned) {
   for (const auto& [known, view] : views_) {
     if (known == planned) return view.get();
   }
-  BufferView view = create_buffer_view(context.device(), workspace.slot(planned.slot).handle(), planned.format,
+  vk::BufferView view = vk::create_buffer_view(context.device(), workspace.slot(planned.slot).handle(), planned.format,
                                        static_cast<VkDeviceSize>(planned.offset), static_cast<VkDeviceSize>(planned.range));
   return views_.emplace_back(planned, std::move(view)).second.get();
 }
 
-void PlanBindings::build(const Context& context, const Kernels& kernels, const Workspace& workspace,
+void PlanBindings::build(const vk::Context& context, const Kernels& kernels, const Workspace& workspace,
                          const std::vector<PlannedDispatch>& dispatches) {
   sets_.clear();
   pool_.reset();
@@ -33,16 +33,16 @@ void PlanBindings::build(const Context& context, const Kernels& kernels, const W
   }
   const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, reads},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, writes}};
-  pool_ = create_descriptor_pool(context.device(), static_cast<std::uint32_t>(dispatches.size()), sizes);
+  pool_ = vk::create_descriptor_pool(context.device(), static_cast<std::uint32_t>(dispatches.size()), sizes);
 
   for (const PlannedDispatch& d : dispatches) {
-    const ComputePipeline& pipeline = kernels.get(d.kernel);
-    const VkDescriptorSet set = allocate_descriptor_set(context.device(), pool_.get(), pipeline.set_layout());
+    const vk::ComputePipeline& pipeline = kernels.get(d.kernel);
+    const VkDescriptorSet set = vk::allocate_descriptor_set(context.device(), pool_.get(), pipeline.set_layout());
     std::vector<VkBufferView> views(d.views.size());
     for (std::size_t b = 0; b < d.views.size(); ++b) views[b] = view_for(context, workspace, d.views[b]);
-    write_texel_buffer_views(context.device(), set, pipeline.bindings(), views);
+    vk::write_texel_buffer_views(context.device(), set, pipeline.bindings(), views);
     sets_.push_back(set);
   }
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

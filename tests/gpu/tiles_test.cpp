@@ -4,14 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "core/gpu/kernels.h"
 #include "core/vk/context.h"
-#include "core/vk/kernels.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 namespace {
 
-DeviceLimits gpu_limits(std::uint32_t subgroup, std::uint32_t shared_bytes) {
-  DeviceLimits limits;
+vk::DeviceLimits gpu_limits(std::uint32_t subgroup, std::uint32_t shared_bytes) {
+  vk::DeviceLimits limits;
   limits.subgroup_size = subgroup;
   limits.max_workgroup_invocations = 1024;
   limits.max_workgroup_size[0] = 1024;
@@ -24,7 +24,7 @@ DeviceLimits gpu_limits(std::uint32_t subgroup, std::uint32_t shared_bytes) {
 std::uint32_t invocations(std::uint32_t x, std::uint32_t y) { return x * y; }
 
 TEST(TileConfig, LavapipeGetsTwoSubgroupsOfEightPerWorkgroupAndNoStaging) {
-  DeviceLimits limits = gpu_limits(8, 32768);
+  vk::DeviceLimits limits = gpu_limits(8, 32768);
   limits.max_workgroup_invocations = 1024;
   const TileConfig tiles = choose_tile_config(limits, VK_PHYSICAL_DEVICE_TYPE_CPU);
   EXPECT_EQ(invocations(tiles.gemm_x, tiles.gemm_y), 64u);
@@ -58,7 +58,7 @@ TEST(TileConfig, SharedMemoryStagingFitsTheDevice) {
 // The smallest limits Vulkan allows (128 invocations, 128 × 128 × 64, 16 KiB shared memory).
 TEST(TileConfig, TheSmallestLimitsVulkanAllowsAreRespected) {
   for (const std::uint32_t subgroup : {4u, 32u, 64u, 128u}) {
-    DeviceLimits limits = gpu_limits(subgroup, 16384);
+    vk::DeviceLimits limits = gpu_limits(subgroup, 16384);
     limits.max_workgroup_invocations = 128;
     limits.max_workgroup_size[0] = 128;
     limits.max_workgroup_size[1] = 128;
@@ -72,4 +72,4 @@ TEST(TileConfig, TheSmallestLimitsVulkanAllowsAreRespected) {
 }
 
 }  // namespace
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/vulkan_backend.h"
-#include "tests/vk/problem_factory.h"
+#include "core/gpu/vulkan_attention.h"
+#include "tests/gpu/problem_factory.h"
 #include "tests/vk/vk_test_support.h"
 
 namespace attnviz {
@@ -13,7 +13,7 @@ namespace {
 
 TEST(VulkanLongSequence, FourThousandTokensMatchTheEigenPath) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   testing::Lcg random(4096);
   testing::Shape shape;
   shape.n = 4096;

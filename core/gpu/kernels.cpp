@@ -1,4 +1,4 @@
-#include "core/vk/kernels.h"
+#include "core/gpu/kernels.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include "attnviz_compute_shaders.h"
 #include "core/vk/context.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 namespace {
 
 constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
@@ -20,11 +20,11 @@ std::uint32_t floor_power_of_two(std::uint32_t value) {
 
 }  // namespace
 
-TileConfig choose_tile_config(const Context& context) {
+TileConfig choose_tile_config(const vk::Context& context) {
   return choose_tile_config(context.limits(), context.device_type());
 }
 
-TileConfig choose_tile_config(const DeviceLimits& limits, VkPhysicalDeviceType type) {
+TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceType type) {
   TileConfig tiles;
   // Two subgroups' worth of invocations (at least 64, at most 256) keeps lavapipe's 8-wide
   // subgroups and GPUs' 32/64-wide ones busy without starving small problems of workgroups.
@@ -62,26 +62,26 @@ std::uint32_t matmul_shared_bytes(const TileConfig& tiles) {
   return (rows * tiles.shared_k4 + 4 * tiles.shared_k4 * quads) * 16;
 }
 
-Kernels::Kernels(const Context& context, const TileConfig& tiles) : tiles_(tiles) {
+Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
-  SpecializationConstants gemm;
+  vk::SpecializationConstants gemm;
   gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
-  SpecializationConstants matmul;
+  vk::SpecializationConstants matmul;
   matmul.set(0, tiles.matmul_x).set(1, tiles.matmul_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
-  SpecializationConstants softmax;
+  vk::SpecializationConstants softmax;
   softmax.set(0, tiles.softmax_rows_per_workgroup * tiles.subgroup_size).set(1, tiles.softmax_rows_per_workgroup);
 
   const std::array<VkDescriptorType, 3> matmul_bindings = {kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
+      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
-      ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
+      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
   pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
-      ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
+      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
   pipelines_[static_cast<std::size_t>(Kernel::Context)] =
-      ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

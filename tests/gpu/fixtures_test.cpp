@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 #include "tests/vk/vk_test_support.h"
 
 namespace attnviz {
@@ -86,7 +86,7 @@ TEST(VulkanFixtures, EveryFixtureMatchesItsFloat64Reference) {
   const auto files = fixture_files();
   ASSERT_FALSE(files.empty()) << "no fixtures under " << ATTNVIZ_SHARED_DIR;
   const auto context = testing::validated_context();
-  vk::VulkanAttention backend(context);
+  gpu::VulkanAttention backend(context);
   for (const auto& path : files) {
     SCOPED_TRACE(path.filename().string());
     std::ifstream in(path);

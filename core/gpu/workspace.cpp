@@ -1,11 +1,11 @@
-#include "core/vk/workspace.h"
+#include "core/gpu/workspace.h"
 
 #include <algorithm>
 
 #include "core/vk/barriers.h"
 #include "core/vk/context.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 namespace {
 
 // Every slot can be read and written as a texel buffer by the kernels, bound as a storage
@@ -18,11 +18,11 @@ std::int64_t align256(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
 
-Buffer& Workspace::grow(Buffer& buffer, std::int64_t bytes, VkBufferUsageFlags usage, MemoryKind kind) {
+vk::Buffer& Workspace::grow(vk::Buffer& buffer, std::int64_t bytes, VkBufferUsageFlags usage, vk::MemoryKind kind) {
   if (buffer && static_cast<std::int64_t>(buffer.size()) >= bytes) return buffer;
   // Geometric growth: a sequence that grows token by token reallocates O(log N) times.
   const std::int64_t grown = buffer ? static_cast<std::int64_t>(buffer.size()) * 3 / 2 : 0;
-  buffer = Buffer(*context_, static_cast<VkDeviceSize>(align256(std::max(bytes, grown))), usage, kind);
+  buffer = vk::Buffer(*context_, static_cast<VkDeviceSize>(align256(std::max(bytes, grown))), usage, kind);
   ++allocations_;
   return buffer;
 }
@@ -33,24 +33,24 @@ bool Workspace::reserve(const AttentionLayout& layout) {
     const std::int64_t bytes = layout.slot_bytes[s];
     if (bytes == 0) continue;
     const VkBuffer before = slots_[s].handle();
-    grow(slots_[s], bytes, kSlotUsage, MemoryKind::DeviceLocal);
+    grow(slots_[s], bytes, kSlotUsage, vk::MemoryKind::DeviceLocal);
     changed = changed || slots_[s].handle() != before;
   }
   return changed;
 }
 
 bool Workspace::mapped() const {
-  return std::all_of(slots_.begin(), slots_.end(), [](const Buffer& b) { return !b || b.host_visible(); });
+  return std::all_of(slots_.begin(), slots_.end(), [](const vk::Buffer& b) { return !b || b.host_visible(); });
 }
 
 void Workspace::begin_uploads(std::int64_t total_bytes) {
   upload_used_ = 0;
   pending_copies_.clear();
-  if (!mapped()) grow(upload_staging_, total_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryKind::HostUpload);
+  if (!mapped()) grow(upload_staging_, total_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::HostUpload);
 }
 
 void Workspace::upload(Slot slot, std::int64_t bytes, const std::function<void(std::byte*)>& fill) {
-  const Buffer& target = slots_[static_cast<std::size_t>(slot)];
+  const vk::Buffer& target = slots_[static_cast<std::size_t>(slot)];
   if (target.host_visible()) {
     fill(target.mapped());
     target.flush();
@@ -64,19 +64,19 @@ void Workspace::upload(Slot slot, std::int64_t bytes, const std::function<void(s
 void Workspace::record_uploads(VkCommandBuffer cmd) {
   if (pending_copies_.empty()) return;
   upload_staging_.flush();
-  barriers::compute_to_transfer_write(cmd);
+  vk::barriers::compute_to_transfer_write(cmd);
   for (const auto& [slot, region] : pending_copies_) {
     vkCmdCopyBuffer(cmd, upload_staging_.handle(), slots_[static_cast<std::size_t>(slot)].handle(), 1, &region);
   }
-  barriers::transfer_to_compute(cmd);
+  vk::barriers::transfer_to_compute(cmd);
   pending_copies_.clear();
 }
 
-Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, CommandStream& stream) {
+Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, vk::CommandStream& stream) {
   HostCopy copy;
   if (mapped()) {
     for (const auto& [slot, bytes] : wanted) {
-      const Buffer& buffer = slots_[static_cast<std::size_t>(slot)];
+      const vk::Buffer& buffer = slots_[static_cast<std::size_t>(slot)];
       buffer.invalidate();
       copy.data[static_cast<std::size_t>(slot)] = buffer.mapped();
     }
@@ -84,16 +84,16 @@ Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::
   }
   std::int64_t total = 0;
   for (const auto& entry : wanted) total += align256(entry.second);
-  grow(readback_staging_, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryKind::HostReadback);
+  grow(readback_staging_, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
   const VkCommandBuffer cmd = stream.begin();
-  barriers::compute_to_transfer(cmd);
+  vk::barriers::compute_to_transfer(cmd);
   std::int64_t offset = 0;
   for (const auto& [slot, bytes] : wanted) {
     const VkBufferCopy region{0, static_cast<VkDeviceSize>(offset), static_cast<VkDeviceSize>(bytes)};
     vkCmdCopyBuffer(cmd, slots_[static_cast<std::size_t>(slot)].handle(), readback_staging_.handle(), 1, &region);
     offset += align256(bytes);
   }
-  barriers::device_to_host(cmd);
+  vk::barriers::device_to_host(cmd);
   stream.submit_and_wait();
   readback_staging_.invalidate();
   offset = 0;
@@ -104,4 +104,4 @@ Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::
   return copy;
 }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -1,4 +1,4 @@
-#include "core/vk/vulkan_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 #include <chrono>
 #include <optional>
@@ -8,16 +8,16 @@
 #include <variant>
 
 #include "core/attention/mask.h"
-#include "core/vk/attention_layout.h"
+#include "core/gpu/attention_layout.h"
 #include "core/vk/barriers.h"
 #include "core/vk/commands.h"
-#include "core/vk/dispatch_plan.h"
-#include "core/vk/host_packing.h"
-#include "core/vk/kernels.h"
-#include "core/vk/plan_bindings.h"
-#include "core/vk/workspace.h"
+#include "core/gpu/dispatch_plan.h"
+#include "core/gpu/host_packing.h"
+#include "core/gpu/kernels.h"
+#include "core/gpu/plan_bindings.h"
+#include "core/gpu/workspace.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -42,7 +42,7 @@ void check_shapes(const Problem& p) {
   require(!p.wo || (p.wo->rows == p.num_heads * p.d_v && p.wo->cols > 0), "wo is not (H·d_v) × d_out");
 }
 
-DeviceMatrix device_matrix(const Buffer& buffer, std::int64_t first_float, std::int64_t pitch, int rows, int cols) {
+DeviceMatrix device_matrix(const vk::Buffer& buffer, std::int64_t first_float, std::int64_t pitch, int rows, int cols) {
   DeviceMatrix m;
   m.buffer = buffer.handle();
   m.offset = static_cast<VkDeviceSize>(first_float * 4);
@@ -57,9 +57,10 @@ DeviceMatrix device_matrix(const Buffer& buffer, std::int64_t first_float, std::
 
 class VulkanAttention::Impl {
  public:
-  Impl(std::shared_ptr<Context> context, const std::optional<TileConfig>& tiles)
+  Impl(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
       : context_(std::move(context)),
-        kernels_(*context_, tiles ? *tiles : choose_tile_config(*context_)),
+        drawn_by_fragment_shaders_(options.results_drawn_by_fragment_shaders),
+        kernels_(*context_, options.tiles ? *options.tiles : choose_tile_config(*context_)),
         workspace_(*context_),
         stream_(*context_),
         timestamps_(*context_, static_cast<std::uint32_t>(Stage::Count) + 2),
@@ -121,8 +122,8 @@ class VulkanAttention::Impl {
     result.timing = timing_;
   }
 
-  [[nodiscard]] DeviceResultView device_results() const {
-    DeviceResultView view;
+  [[nodiscard]] DeviceResults device_results() const {
+    DeviceResults view;
     if (!last_.valid) return view;
     const AttentionLayout& l = *layout_;
     const AttentionShape& s = l.shape;
@@ -142,7 +143,7 @@ class VulkanAttention::Impl {
 
   [[nodiscard]] std::uint64_t allocations() const { return workspace_.allocations(); }
   [[nodiscard]] const Timing& timing() const { return timing_; }
-  [[nodiscard]] const Context& context() const { return *context_; }
+  [[nodiscard]] const vk::Context& context() const { return *context_; }
   [[nodiscard]] std::size_t dispatch_count() const { return plan_.size(); }
 
  private:
@@ -188,7 +189,7 @@ class VulkanAttention::Impl {
     std::vector<Stage> timed;
     std::uint32_t stamp = 0;
     timestamps_.reset(cmd);
-    if (context_->surface() != VK_NULL_HANDLE) barriers::fragment_to_compute(cmd);
+    if (drawn_by_fragment_shaders_) vk::barriers::fragment_to_compute(cmd);
     timestamps_.write(cmd, stamp++);
     workspace_.record_uploads(cmd);
 
@@ -198,9 +199,9 @@ class VulkanAttention::Impl {
       if (i > 0 && d.stage != plan_[i - 1].stage) {
         timestamps_.write(cmd, stamp++);
         timed.push_back(plan_[i - 1].stage);
-        barriers::compute_to_compute(cmd);
+        vk::barriers::compute_to_compute(cmd);
       }
-      const ComputePipeline& pipeline = kernels_.get(d.kernel);
+      const vk::ComputePipeline& pipeline = kernels_.get(d.kernel);
       if (pipeline.pipeline() != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
         bound = pipeline.pipeline();
@@ -227,13 +228,13 @@ class VulkanAttention::Impl {
     timestamps_.write(cmd, stamp++);
     timed.push_back(plan_.back().stage);
 
-    if (context_->surface() != VK_NULL_HANDLE) {
+    if (drawn_by_fragment_shaders_) {
       std::vector<VkBuffer> results = {workspace_.slot(Slot::Scores).handle(), workspace_.slot(Slot::Weights).handle(),
                                        workspace_.slot(Slot::Concat).handle(), workspace_.slot(Slot::Globals).handle()};
       if (layout_->shape.has_wo) results.push_back(workspace_.slot(Slot::Output).handle());
-      barriers::compute_to_fragment(cmd, results);
+      vk::barriers::compute_to_fragment(cmd, results);
     }
-    barriers::device_to_host(cmd);
+    vk::barriers::device_to_host(cmd);
     return timed;
   }
 
@@ -252,11 +253,12 @@ class VulkanAttention::Impl {
     timing_.total_ms = timestamps_.milliseconds(0, count - 1);
   }
 
-  std::shared_ptr<Context> context_;
+  std::shared_ptr<vk::Context> context_;
+  bool drawn_by_fragment_shaders_;
   Kernels kernels_;
   Workspace workspace_;
-  CommandStream stream_;
-  TimestampQueries timestamps_;
+  vk::CommandStream stream_;
+  vk::TimestampQueries timestamps_;
   PlanLimits plan_limits_;
   std::optional<AttentionLayout> layout_;
   std::vector<PlannedDispatch> plan_;
@@ -265,8 +267,8 @@ class VulkanAttention::Impl {
   Timing timing_;
 };
 
-VulkanAttention::VulkanAttention(std::shared_ptr<Context> context, std::optional<TileConfig> tiles)
-    : impl_(std::make_unique<Impl>(std::move(context), tiles)) {}
+VulkanAttention::VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
+    : impl_(std::make_unique<Impl>(std::move(context), options)) {}
 VulkanAttention::~VulkanAttention() = default;
 
 std::string VulkanAttention::device_name() const { return impl_->context().device_name(); }
@@ -281,7 +283,7 @@ void VulkanAttention::compute_into(const Problem& problem, const ComputeOptions&
 }
 
 void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
-DeviceResultView VulkanAttention::device_results() const { return impl_->device_results(); }
+DeviceResults VulkanAttention::device_results() const { return impl_->device_results(); }
 void VulkanAttention::read_back_into(Result& result) const { impl_->read_back_into(result); }
 Result VulkanAttention::read_back() const {
   Result result;
@@ -290,15 +292,16 @@ Result VulkanAttention::read_back() const {
 }
 std::uint64_t VulkanAttention::allocation_count() const { return impl_->allocations(); }
 const Timing& VulkanAttention::last_timing() const { return impl_->timing(); }
-const Context& VulkanAttention::context() const { return impl_->context(); }
+const vk::Context& VulkanAttention::context() const { return impl_->context(); }
 std::size_t VulkanAttention::last_dispatch_count() const { return impl_->dispatch_count(); }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu
 
 namespace attnviz {
 
-std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context) {
-  return std::make_unique<vk::VulkanAttention>(std::move(context));
+std::unique_ptr<Backend> make_vulkan_backend(std::shared_ptr<vk::Context> context,
+                                             const gpu::VulkanAttentionOptions& attention) {
+  return std::make_unique<gpu::VulkanAttention>(std::move(context), attention);
 }
 
 std::unique_ptr<Backend> make_vulkan_backend(const vk::ContextOptions& options) {

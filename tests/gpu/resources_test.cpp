@@ -7,13 +7,13 @@
 #include <cstring>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/attention_layout.h"
+#include "core/gpu/attention_layout.h"
 #include "core/vk/barriers.h"
 #include "core/vk/buffer.h"
 #include "core/vk/commands.h"
-#include "core/vk/dispatch_plan.h"
-#include "core/vk/vulkan_backend.h"
-#include "tests/vk/problem_factory.h"
+#include "core/gpu/dispatch_plan.h"
+#include "core/gpu/vulkan_attention.h"
+#include "tests/gpu/problem_factory.h"
 #include "tests/vk/vk_test_support.h"
 
 namespace attnviz {
@@ -37,7 +37,7 @@ Shape medium_shape() {
 
 TEST(VulkanResources, RecomputingTheSameShapeAllocatesNothing) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   Lcg random(3);
   const Shape shape = medium_shape();
   vulkan.run(testing::make_problem(random, shape));
@@ -77,7 +77,7 @@ TEST(VulkanResources, TinyLimitsSplitEveryPassAndStillMatch) {
   options.max_texel_buffer_elements = 4096;
   options.max_workgroup_count = 2;
   const auto context = testing::validated_context(options);
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   const auto cpu = make_cpu_backend();
   Lcg random(5);
   Shape shape = medium_shape();
@@ -101,38 +101,38 @@ TEST(VulkanResources, TinyLimitsSplitEveryPassAndStillMatch) {
 }
 
 TEST(DispatchPlan, FourThousandTokensOnEightHeadsExceedLavapipesRangeAndSplitPerHeadGroup) {
-  vk::AttentionShape shape{4096, 4096, 512, 8, 8, 64, 64, false, 512, false};
-  const vk::AttentionLayout layout = vk::make_layout(shape);
-  vk::PlanLimits limits;
+  gpu::AttentionShape shape{4096, 4096, 512, 8, 8, 64, 64, false, 512, false};
+  const gpu::AttentionLayout layout = gpu::make_layout(shape);
+  gpu::PlanLimits limits;
   limits.max_view_bytes = std::int64_t{1} << 27;  // lavapipe's maxStorageBufferRange (128 MiB)
   limits.view_alignment = 16;
   limits.max_groups = {65535, 65535, 65535};
-  const auto plan = vk::plan_attention(layout, vk::TileConfig{}, limits);
+  const auto plan = gpu::plan_attention(layout, gpu::TileConfig{}, limits);
   int scores_dispatches = 0;
-  for (const vk::PlannedDispatch& d : plan) {
-    for (const vk::PlannedView& view : d.views) {
+  for (const gpu::PlannedDispatch& d : plan) {
+    for (const gpu::PlannedView& view : d.views) {
       EXPECT_LE(view.range, limits.max_view_bytes);
       EXPECT_EQ(view.offset % 16, 0);
       EXPECT_EQ(view.range % (view.format == VK_FORMAT_R32_SFLOAT ? 4 : 16), 0);
     }
-    if (d.stage == vk::Stage::Scores) ++scores_dispatches;
+    if (d.stage == gpu::Stage::Scores) ++scores_dispatches;
   }
   // 8 heads × 64 MiB of scores: at most two heads per 128 MiB binding.
   EXPECT_GE(scores_dispatches, 4);
 }
 
 TEST(DispatchPlan, WorkgroupCountLimitSplitsRows) {
-  vk::AttentionShape shape{1000, 1000, 16, 2, 2, 8, 8, false, 16, false};
-  const vk::AttentionLayout layout = vk::make_layout(shape);
-  vk::PlanLimits limits;
+  gpu::AttentionShape shape{1000, 1000, 16, 2, 2, 8, 8, false, 16, false};
+  const gpu::AttentionLayout layout = gpu::make_layout(shape);
+  gpu::PlanLimits limits;
   limits.max_view_bytes = std::int64_t{1} << 30;
   limits.max_groups = {4, 4, 1};
-  const vk::TileConfig tiles;
+  const gpu::TileConfig tiles;
   std::vector<std::pair<int, int>> softmax_rows;
-  for (const vk::PlannedDispatch& d : vk::plan_attention(layout, tiles, limits)) {
+  for (const gpu::PlannedDispatch& d : gpu::plan_attention(layout, tiles, limits)) {
     for (std::uint32_t g : d.groups) EXPECT_LE(g, 4u);
-    if (d.stage == vk::Stage::Softmax) {
-      const auto& push = std::get<vk::SoftmaxPush>(d.push);
+    if (d.stage == gpu::Stage::Softmax) {
+      const auto& push = std::get<gpu::SoftmaxPush>(d.push);
       softmax_rows.emplace_back(push.chunk.head_base, push.chunk.row_base);
     }
   }
@@ -148,7 +148,7 @@ TEST(VulkanResources, RunsOnABorrowedDevice) {
   EXPECT_FALSE(borrowed->owns_device());
   EXPECT_EQ(borrowed->device_name(), owner->device_name());
   {
-    vk::VulkanAttention vulkan(borrowed);
+    gpu::VulkanAttention vulkan(borrowed);
     Lcg random(21);
     const Problem problem = testing::make_problem(random, medium_shape());
     testing::expect_close(vulkan.compute(problem), make_cpu_backend()->compute(problem), 1e-5, 1e-5, "borrowed");
@@ -158,7 +158,7 @@ TEST(VulkanResources, RunsOnABorrowedDevice) {
 
 TEST(VulkanResources, InconsistentProblemsAreRejectedNotRead) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   Lcg random(23);
   Problem problem = testing::make_problem(random, medium_shape());
   problem.wq = Matrix(3, 3);
@@ -171,17 +171,17 @@ TEST(VulkanResources, InconsistentProblemsAreRejectedNotRead) {
 
 TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   Lcg random(9);
   const Shape shape = medium_shape();
   const Problem problem = testing::make_problem(random, shape);
   vulkan.run(problem);
-  const vk::DeviceResultView view = vulkan.device_results();
+  const DeviceResults view = vulkan.device_results();
   ASSERT_EQ(view.heads.size(), 4u);
   EXPECT_EQ(view.mask.rows(), 57);
   EXPECT_EQ(view.mask.cols(), 57);
   EXPECT_TRUE(view.mask.causal());
-  for (const vk::DeviceHead& head : view.heads) {
+  for (const DeviceHead& head : view.heads) {
     EXPECT_NE(head.scores.buffer, VK_NULL_HANDLE);
     EXPECT_EQ(head.scores.rows, 57);
     EXPECT_EQ(head.scores.cols, 57);
@@ -191,7 +191,7 @@ TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   EXPECT_EQ(view.output.cols, 10);
   // The views address the same floats read_back() returns: copy each view's range out.
   const Result result = vulkan.read_back();
-  auto check_view = [&](const vk::DeviceMatrix& view_matrix, const Matrix& expected, const std::string& what) {
+  auto check_view = [&](const DeviceMatrix& view_matrix, const Matrix& expected, const std::string& what) {
     EXPECT_EQ(view_matrix.range, static_cast<VkDeviceSize>(((view_matrix.rows - 1) * view_matrix.row_pitch + view_matrix.cols) * 4));
     vk::Buffer staging(*context, view_matrix.range, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
     vk::CommandStream stream(*context);

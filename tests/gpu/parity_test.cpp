@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/vulkan_backend.h"
-#include "tests/vk/problem_factory.h"
+#include "core/gpu/vulkan_attention.h"
+#include "tests/gpu/problem_factory.h"
 #include "tests/vk/vk_test_support.h"
 
 namespace attnviz {
@@ -63,7 +63,7 @@ class Parity : public ::testing::TestWithParam<MaskKind> {};
 
 TEST_P(Parity, RandomProblemsMatchTheEigenPath) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   const auto cpu = make_cpu_backend();
   Lcg random(1000 + static_cast<std::uint64_t>(GetParam()));
   for (int trial = 0; trial < 50; ++trial) {
@@ -95,13 +95,13 @@ INSTANTIATE_TEST_SUITE_P(MaskKinds, Parity,
 // shapes), run on lavapipe so CI checks them too.
 TEST(ParityEdges, GpuTileVariantsMatchTheEigenPath) {
   const auto context = testing::validated_context();
-  vk::TileConfig tiles = vk::choose_tile_config(*context);
+  gpu::TileConfig tiles = gpu::choose_tile_config(*context);
   tiles.stage_in_shared = true;
   tiles.shared_k4 = 2;  // blocks smaller than most inner dimensions: several staging rounds
   tiles.gemm_y = 4;
   tiles.matmul_y = 8;
-  ASSERT_LE(vk::matmul_shared_bytes(tiles), context->limits().max_shared_memory);
-  vk::VulkanAttention vulkan(context, tiles);
+  ASSERT_LE(gpu::matmul_shared_bytes(tiles), context->limits().max_shared_memory);
+  gpu::VulkanAttention vulkan(context, {.tiles = tiles});
   const auto cpu = make_cpu_backend();
   Lcg random(17);
   for (int trial = 0; trial < 30; ++trial) {
@@ -124,10 +124,10 @@ TEST(ParityEdges, SoftmaxDoesNotDependOnTheAssumedSubgroupSize) {
     std::uint32_t subgroup_size, rows_per_workgroup;
   };
   for (const Assumed assumed : {Assumed{4, 8}, Assumed{32, 2}, Assumed{4, 1}}) {
-    vk::TileConfig tiles = vk::choose_tile_config(*context);
+    gpu::TileConfig tiles = gpu::choose_tile_config(*context);
     tiles.subgroup_size = assumed.subgroup_size;
     tiles.softmax_rows_per_workgroup = assumed.rows_per_workgroup;
-    vk::VulkanAttention vulkan(context, tiles);
+    gpu::VulkanAttention vulkan(context, {.tiles = tiles});
     Lcg random(31);
     for (int trial = 0; trial < 6; ++trial) {
       const Shape shape = random_shape(random, trial % 2 == 0 ? MaskKind::WindowGlobals : MaskKind::Causal);
@@ -141,7 +141,7 @@ TEST(ParityEdges, SoftmaxDoesNotDependOnTheAssumedSubgroupSize) {
 
 TEST(ParityEdges, SingleQueryAndSingleKey) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   const auto cpu = make_cpu_backend();
   Lcg random(7);
   for (const auto& [n, m] : std::vector<std::pair<int, int>>{{1, 1}, {1, 9}, {9, 1}, {1, 1}}) {
@@ -161,7 +161,7 @@ TEST(ParityEdges, SingleQueryAndSingleKey) {
 
 TEST(ParityEdges, CrossAttentionWindowLeavesRowsFullyMasked) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   Lcg random(11);
   Shape shape;
   shape.n = 20;
@@ -193,7 +193,7 @@ TEST(ParityEdges, CrossAttentionWindowLeavesRowsFullyMasked) {
 // checked against a float64 softmax of the Vulkan scores instead of Eigen's weights.
 TEST(ParityEdges, HugeScoresStayFiniteAndNormalised) {
   const auto context = testing::validated_context();
-  vk::VulkanAttention vulkan(context);
+  gpu::VulkanAttention vulkan(context);
   Lcg random(13);
   Shape shape;
   shape.n = 33;

@@ -11,8 +11,8 @@
 #include <limits>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/vk/vulkan_backend.h"
-#include "tests/vk/problem_factory.h"
+#include "core/gpu/vulkan_attention.h"
+#include "tests/gpu/problem_factory.h"
 #include "tests/vk/vk_test_support.h"
 
 namespace attnviz {
@@ -72,8 +72,8 @@ void expect_some_row_poisoned(const Result& vulkan, int first, int end) {
 
 TEST(MaskSkipping, CausalTilesAboveTheDiagonalNeverReadTheirKeys) {
   const auto context = testing::validated_context();
-  const int tile = vk::choose_tile_config(*context).tile_rows();
-  vk::VulkanAttention vulkan(context);
+  const int tile = gpu::choose_tile_config(*context).tile_rows();
+  gpu::VulkanAttention vulkan(context);
   Lcg random(41);
   const Problem clean = testing::make_problem(random, poisoned_shape(MaskSetting{true, std::nullopt, {}}));
   const int token = 2 * tile + 5;  // inside the third row tile
@@ -89,8 +89,8 @@ TEST(MaskSkipping, CausalTilesAboveTheDiagonalNeverReadTheirKeys) {
 
 TEST(MaskSkipping, WindowTilesOutsideTheBandNeverReadTheirKeys) {
   const auto context = testing::validated_context();
-  const int tile = vk::choose_tile_config(*context).tile_rows();
-  vk::VulkanAttention vulkan(context);
+  const int tile = gpu::choose_tile_config(*context).tile_rows();
+  gpu::VulkanAttention vulkan(context);
   Lcg random(43);
   const int radius = 3;
   Shape shape = poisoned_shape(MaskSetting{false, radius, {}});

@@ -18,7 +18,7 @@
 
 #include "core/scenario/problem.h"
 
-namespace attnviz::vk {
+namespace attnviz::gpu {
 
 struct AttentionShape {
   int n = 0, m = 0, d_model = 0, heads = 0, kv_heads = 0, d_k = 0, d_v = 0;
@@ -63,4 +63,4 @@ AttentionLayout make_layout(const AttentionShape& shape);
 
 inline int round_up4(int value) { return (value + 3) / 4 * 4; }
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu

@@ -12,19 +12,21 @@
 #include <variant>
 #include <vector>
 
-#include "core/vk/attention_layout.h"
-#include "core/vk/kernels.h"
+#include "core/gpu/attention_layout.h"
+#include "core/gpu/kernels.h"
 
 namespace attnviz::vk {
-
 struct DeviceLimits;
+}  // namespace attnviz::vk
+
+namespace attnviz::gpu {
 
 struct PlanLimits {
   std::int64_t max_view_bytes = 0;  // the largest texel-buffer view (maxTexelBufferElements, overrides)
   std::int64_t view_alignment = 16;  // view offsets are multiples of this (a power of two ≥ 16)
   std::array<std::uint32_t, 3> max_groups{};
 
-  static PlanLimits of(const DeviceLimits& limits);
+  static PlanLimits of(const vk::DeviceLimits& limits);
 };
 
 enum class Stage : int { Projections, Scores, Softmax, Context, Output, Count };
@@ -55,4 +57,4 @@ struct PlannedDispatch {
 std::vector<PlannedDispatch> plan_attention(const AttentionLayout& layout, const TileConfig& tiles,
                                             const PlanLimits& limits);
 
-}  // namespace attnviz::vk
+}  // namespace attnviz::gpu
