@@ -46,3 +46,14 @@ gpu_names='VulkanAttention|VulkanAttentionOptions|TileConfig|choose_tile_config|
 replace "\bvk::($gpu_names)\b" "s#\bvk::($gpu_names)\b#gpu::\1#g"
 replace '\bvk::(DeviceMatrix|DeviceHead)\b' 's#\bvk::(DeviceMatrix|DeviceHead)\b#\1#g'
 replace '\bvk::DeviceResultView\b' 's#\bvk::DeviceResultView\b#DeviceResults#g'
+
+# 5. One Backend interface for both backends: VulkanAttention::last_timing() is the
+#    Backend::timing() override.
+replace '\blast_timing\(\)' 's#\blast_timing\(\)#timing()#g'
+
+# 6. Keep each run of consecutive quoted #include lines sorted in the moved Vulkan tests.
+for dir in tests/gpu tests/vk; do
+  [ -d "$dir" ] || continue
+  find "$dir" -name '*.cpp' -o -name '*.h' | xargs -r perl -0pi -e \
+    's{((?:^#include "[^"]+"\n)+)}{join("", sort split(/^/m, $1))}gme'
+done

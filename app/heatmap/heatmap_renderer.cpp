@@ -101,6 +101,7 @@ void HeatmapRenderer::reset_descriptors() {
   vk::check(vkResetDescriptorPool(device_, pool_.get(), 0), "vkResetDescriptorPool");
   sets_.clear();
   value_views_.clear();
+  device_tables_.clear();
 }
 
 DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
@@ -163,6 +164,18 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
   return *found->second;
 }
 
+VkBufferView HeatmapRenderer::device_table_view(const DeviceMatrix& table) {
+  const auto key = std::make_tuple(table.buffer, table.offset, table.range);
+  auto found = device_tables_.find(key);
+  if (found == device_tables_.end()) {
+    found = device_tables_
+                .emplace(key, vk::create_buffer_view(device_, table.buffer, VK_FORMAT_R32G32B32A32_UINT, table.offset, table.range))
+                .first;
+    ++allocations_;
+  }
+  return found->second.get();
+}
+
 VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   if (auto found = sets_.find(key); found != sets_.end()) return found->second;
   const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipeline_.set_layout());
@@ -190,14 +203,22 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const VkDeviceSize range = m.offset + m.range - base;
   if (range / 4 > limits.max_texel_buffer_elements) return false;
 
+  // Cells are hatched by the mask a device result was computed under, with the table the
+  // backend wrote for its shaders; for other matrices by a Mask of the request's setting.
   const MaskSetting no_mask;
   const MaskSetting& setting = request.mask != nullptr ? *request.mask : no_mask;
-  const Mask mask(setting, m.rows, m.cols);
-  const MaskTable& table = mask_table(setting, mask);
+  const DeviceMask* computed_under = request.mask != nullptr ? m.mask : nullptr;
+  if (computed_under != nullptr && (computed_under->mask.rows() != m.rows || computed_under->mask.cols() != m.cols)) {
+    computed_under = nullptr;
+  }
+  const Mask built = computed_under != nullptr ? Mask() : Mask(setting, m.rows, m.cols);
+  const Mask& mask = computed_under != nullptr ? computed_under->mask : built;
+  const VkBufferView table =
+      computed_under != nullptr ? device_table_view(computed_under->table) : mask_table(setting, mask).view.get();
   Pending& p = pending_.emplace_back();
   p.renderer = this;
   p.request = request;
-  p.set = descriptor_set(SetKey{m.buffer, base, range, table.view.get()});
+  p.set = descriptor_set(SetKey{m.buffer, base, range, table});
   HeatmapPush& push = p.push;
   push.view[0] = request.window.first_row;
   push.view[1] = request.window.first_col;

@@ -50,7 +50,9 @@ struct DrawRequest {
   float range_min = 0.0f;             // shown values mapped to the colormap's ends
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
-  const MaskSetting* mask = nullptr;  // hatch the cells this mask hides (matrix-sized mask)
+  // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
+  // the mask it was computed under with its global-token table (matrix.mask): that is used.
+  const MaskSetting* mask = nullptr;
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
 };
@@ -92,6 +94,7 @@ class HeatmapRenderer {
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
   const MaskTable& mask_table(const MaskSetting& setting, const Mask& mask);
+  VkBufferView device_table_view(const DeviceMatrix& table);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
   void release_unused();
@@ -104,6 +107,8 @@ class HeatmapRenderer {
   vk::BufferView colormaps_view_;
   std::map<SetKey, VkDescriptorSet> sets_;
   std::vector<vk::BufferView> value_views_;  // the views sets_ point at
+  // Views of the global-token tables that results on the device bring (DeviceMask::table).
+  std::map<std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize>, vk::BufferView> device_tables_;
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)

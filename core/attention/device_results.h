@@ -11,6 +11,8 @@
 
 namespace attnviz {
 
+struct DeviceMask;
+
 // A row-major float32 matrix inside a device buffer. Element (r, c) is the float at byte
 // offset + 4·(r·row_pitch + c); `range` bytes from `offset` cover the whole matrix.
 struct DeviceMatrix {
@@ -20,6 +22,17 @@ struct DeviceMatrix {
   int rows = 0;
   int cols = 0;
   int row_pitch = 0;  // floats from one row to the next (≥ cols)
+  // The scores and weights of a result: the mask they were computed under, its global-token
+  // table on the device, so that a drawer hatches with them rather than rebuilding the table.
+  // Null for other matrices.
+  const DeviceMask* mask = nullptr;
+};
+
+// A mask and the global-token table the shaders read (Mask::write_globals_table: RGBA32UI
+// texels, `table` has a row of 4 uint32 per texel, bound at its offset).
+struct DeviceMask {
+  Mask mask;
+  DeviceMatrix table;
 };
 
 struct DeviceHead {
@@ -33,11 +46,9 @@ struct DeviceHead {
 struct DeviceResults {
   std::vector<DeviceHead> heads;
   DeviceMatrix output;  // N × (H·d_v or d_out)
-  // The mask the results were computed under, and its global-token table on the device
-  // (Mask::write_globals_table: RGBA32UI texels, a row of 4 uint32 per texel), as the shaders
-  // read them (shaders/common/mask.glsl).
-  Mask mask;
-  DeviceMatrix globals;
+  // The mask the results were computed under, as the shaders read it
+  // (shaders/common/mask.glsl); every head's scores and weights point at it.
+  DeviceMask mask;
 };
 
 }  // namespace attnviz

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "core/attention/mask.h"
 
@@ -135,7 +136,27 @@ class CpuBackend final : public Backend {
            std::to_string(EIGEN_MINOR_VERSION) + " (" + std::to_string(Eigen::nbThreads()) + " threads)";
   }
 
+  void run(const Problem& p, const ComputeOptions& options) override {
+    has_result_ = false;
+    attention_into(p, options, result_);
+    has_result_ = true;
+  }
+
+  [[nodiscard]] const Result& result() const override {
+    if (!has_result_) throw std::logic_error("CpuBackend::result called without a run");
+    return result_;
+  }
+
+  [[nodiscard]] const Timing& timing() const override { return timing_; }
+
   void compute_into(const Problem& p, const ComputeOptions& options, Result& result) override {
+    has_result_ = false;
+    attention_into(p, options, result);
+  }
+
+ private:
+  // The whole computation, into `result` (its storage reused when the shapes match).
+  void attention_into(const Problem& p, const ComputeOptions& options, Result& result) {
     result.timing = Timing{};
     StageClock clock(result.timing);
     result.backend = name();
@@ -157,9 +178,9 @@ class CpuBackend final : public Backend {
     if (p.wo) view(result.output).noalias() = concat_ * view(*p.wo);
     clock.stage("output");
     clock.finish();
+    timing_ = result.timing;
   }
 
- private:
   // 1. Q, K, V into storage kept from the last recompute (Eigen resizes only on a new shape).
   void project(const Problem& p) {
     q_.resize(p.n(), p.wq.cols);
@@ -266,6 +287,9 @@ class CpuBackend final : public Backend {
 
   RowMajor q_, k_, v_;
   RowMajor concat_;  // (N, H·dv), only with W_O
+  Result result_;    // of the last run(), kept from one run to the next
+  bool has_result_ = false;
+  Timing timing_;    // of the last run() or compute_into()
 };
 
 }  // namespace

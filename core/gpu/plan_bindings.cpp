@@ -2,10 +2,10 @@
 
 #include <utility>
 
-#include "core/vk/context.h"
-#include "core/vk/descriptors.h"
 #include "core/gpu/kernels.h"
 #include "core/gpu/workspace.h"
+#include "core/vk/context.h"
+#include "core/vk/descriptors.h"
 
 namespace attnviz::gpu {
 

@@ -9,13 +9,13 @@
 
 #include "core/attention/mask.h"
 #include "core/gpu/attention_layout.h"
-#include "core/vk/barriers.h"
-#include "core/vk/commands.h"
 #include "core/gpu/dispatch_plan.h"
 #include "core/gpu/host_packing.h"
 #include "core/gpu/kernels.h"
 #include "core/gpu/plan_bindings.h"
 #include "core/gpu/workspace.h"
+#include "core/vk/barriers.h"
+#include "core/vk/commands.h"
 
 namespace attnviz::gpu {
 namespace {
@@ -67,6 +67,8 @@ class VulkanAttention::Impl {
         plan_limits_(PlanLimits::of(context_->limits())) {}
 
   void run(const Problem& problem, const ComputeOptions& options) {
+    valid_ = false;
+    host_current_ = false;
     check_shapes(problem);
     const auto start = Clock::now();
     prepare(AttentionShape::of(problem));
@@ -75,11 +77,14 @@ class VulkanAttention::Impl {
     const std::vector<Stage> stages = record(problem, options, mask.params());
     stream_.submit_and_wait();
     collect_timing(stages, milliseconds_since(start));
-    last_ = LastRun{problem.tokens, problem.source_tokens, std::move(mask), true};
+    tokens_ = problem.tokens;
+    source_tokens_ = problem.source_tokens;
+    describe_results(std::move(mask));
+    valid_ = true;
   }
 
   void read_back_into(Result& result) {
-    if (!last_.valid) throw std::logic_error("VulkanAttention::read_back called before run");
+    if (!valid_) throw std::logic_error("VulkanAttention: no result to read back (no successful run)");
     const AttentionLayout& l = *layout_;
     const AttentionShape& s = l.shape;
     std::vector<std::pair<Slot, std::int64_t>> wanted = {{Slot::Scores, l.slot_bytes[static_cast<std::size_t>(Slot::Scores)]},
@@ -91,9 +96,9 @@ class VulkanAttention::Impl {
 
     result.backend = "vulkan";
     result.device = context_->device_name();
-    result.tokens = last_.tokens;
-    result.source_tokens = last_.source_tokens;
-    last_.mask.matrix_into(result.mask);
+    result.tokens = tokens_;
+    result.source_tokens = source_tokens_;
+    device_.mask.mask.matrix_into(result.mask);
     result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
     for (HeadResult& head : result.heads) {
@@ -122,24 +127,16 @@ class VulkanAttention::Impl {
     result.timing = timing_;
   }
 
-  [[nodiscard]] DeviceResults device_results() const {
-    DeviceResults view;
-    if (!last_.valid) return view;
-    const AttentionLayout& l = *layout_;
-    const AttentionShape& s = l.shape;
-    for (int h = 0; h < s.heads; ++h) {
-      DeviceHead head;
-      head.scores = device_matrix(workspace_.slot(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
-      head.weights = device_matrix(workspace_.slot(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
-      head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
-      view.heads.push_back(head);
+  // The host copy, read back once per run into storage kept from run to run.
+  const Result& host_result() {
+    if (!host_current_) {
+      read_back_into(host_);
+      host_current_ = true;
     }
-    const Placement& out = l.output_placement();
-    view.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
-    view.mask = last_.mask;
-    view.globals = device_matrix(workspace_.slot(Slot::Globals), 0, 4, l.globals_entries, 4);
-    return view;
+    return host_;
   }
+
+  [[nodiscard]] const DeviceResults* device_results() const { return valid_ ? &device_ : nullptr; }
 
   [[nodiscard]] std::uint64_t allocations() const { return workspace_.allocations(); }
   [[nodiscard]] const Timing& timing() const { return timing_; }
@@ -147,12 +144,26 @@ class VulkanAttention::Impl {
   [[nodiscard]] std::size_t dispatch_count() const { return plan_.size(); }
 
  private:
-  struct LastRun {
-    std::vector<std::string> tokens;
-    std::vector<std::string> source_tokens;
-    Mask mask;
-    bool valid = false;
-  };
+  // Where the run's results are, for drawing from the device (device_ keeps its address, so
+  // the matrices' mask pointers stay valid until the next run).
+  void describe_results(Mask mask) {
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    device_.mask.mask = std::move(mask);
+    device_.mask.table = device_matrix(workspace_.slot(Slot::Globals), 0, 4, l.globals_entries, 4);
+    device_.heads.resize(static_cast<std::size_t>(s.heads));
+    for (int h = 0; h < s.heads; ++h) {
+      DeviceHead& head = device_.heads[static_cast<std::size_t>(h)];
+      head.scores = device_matrix(workspace_.slot(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
+      head.weights = device_matrix(workspace_.slot(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
+      head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+      head.scores.mask = &device_.mask;
+      head.weights.mask = &device_.mask;
+    }
+    const Placement& out = l.output_placement();
+    device_.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
+  }
+
 
   // The plan depends only on the shape; views and descriptor sets also on the buffers.
   void prepare(const AttentionShape& shape) {
@@ -263,8 +274,13 @@ class VulkanAttention::Impl {
   std::optional<AttentionLayout> layout_;
   std::vector<PlannedDispatch> plan_;
   PlanBindings bindings_;
-  LastRun last_;
+  bool valid_ = false;  // the last run succeeded: its results are in the buffers
+  std::vector<std::string> tokens_;
+  std::vector<std::string> source_tokens_;
+  DeviceResults device_;
   Timing timing_;
+  Result host_;
+  bool host_current_ = false;  // host_ holds the last run's results
 };
 
 VulkanAttention::VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
@@ -283,7 +299,8 @@ void VulkanAttention::compute_into(const Problem& problem, const ComputeOptions&
 }
 
 void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
-DeviceResults VulkanAttention::device_results() const { return impl_->device_results(); }
+const Result& VulkanAttention::result() const { return impl_->host_result(); }
+const DeviceResults* VulkanAttention::device_results() const { return impl_->device_results(); }
 void VulkanAttention::read_back_into(Result& result) const { impl_->read_back_into(result); }
 Result VulkanAttention::read_back() const {
   Result result;
@@ -291,7 +308,7 @@ Result VulkanAttention::read_back() const {
   return result;
 }
 std::uint64_t VulkanAttention::allocation_count() const { return impl_->allocations(); }
-const Timing& VulkanAttention::last_timing() const { return impl_->timing(); }
+const Timing& VulkanAttention::timing() const { return impl_->timing(); }
 const vk::Context& VulkanAttention::context() const { return impl_->context(); }
 std::size_t VulkanAttention::last_dispatch_count() const { return impl_->dispatch_count(); }
 

@@ -2,11 +2,11 @@
 // The Vulkan compute backend: the attention of a Problem computed by GLSL compute shaders
 // on the chosen Vulkan device (lavapipe on machines without a GPU).
 //
-//   compute(problem)            run() + read_back(): the Result on the host
-//   run(problem)                records one command buffer, submits it once and waits; the
-//                               results stay in device buffers (device_results()) for the window
-//   read_back()                 host copy of the last run, only when asked (read_back_into()
-//                               reuses a Result's storage)
+//   run(problem)        records one command buffer, submits it once and waits; the results
+//                       stay in device buffers (device_results()) for the window
+//   result()            host copy of the last run, read back on the first call after it into
+//                       storage reused from run to run
+//   compute(problem)    run() + a host copy (read_back_into() fills a given Result)
 //
 // Buffers grow geometrically and are reused: recomputing a problem of the same shape
 // allocates nothing (allocation_count() stays put).
@@ -43,17 +43,20 @@ class VulkanAttention final : public Backend {
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
   [[nodiscard]] std::string device_name() const override;
+
+  void run(const Problem& problem, const ComputeOptions& options = {}) override;
+  [[nodiscard]] const Result& result() const override;
+  [[nodiscard]] const DeviceResults* device_results() const override;
+  // GPU time of the last run (timestamps when the queue has them, else wall time), by stage.
+  [[nodiscard]] const Timing& timing() const override;
+  [[nodiscard]] std::uint64_t allocation_count() const override;
+  // run() + read_back_into(result), with the read-back as a timed stage.
   void compute_into(const Problem& problem, const ComputeOptions& options, Result& result) override;
 
-  void run(const Problem& problem, const ComputeOptions& options = {});
-  [[nodiscard]] DeviceResults device_results() const;
+  // A fresh host copy of the last run (read_back_into() reuses `result`'s storage).
   [[nodiscard]] Result read_back() const;
-  void read_back_into(Result& result) const;  // reusing `result`'s storage
+  void read_back_into(Result& result) const;
 
-  // Device memory allocations and buffer creations so far (the zero-allocation tests).
-  [[nodiscard]] std::uint64_t allocation_count() const;
-  // GPU time of the last run (timestamps when the queue has them, else wall time), by stage.
-  [[nodiscard]] const Timing& last_timing() const;
   [[nodiscard]] const vk::Context& context() const;
   // Dispatches recorded by the last run (more than one per stage when limits split it).
   [[nodiscard]] std::size_t last_dispatch_count() const;

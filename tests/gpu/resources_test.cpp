@@ -5,14 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <stdexcept>
 
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/attention_layout.h"
+#include "core/gpu/dispatch_plan.h"
+#include "core/gpu/vulkan_attention.h"
 #include "core/vk/barriers.h"
 #include "core/vk/buffer.h"
 #include "core/vk/commands.h"
-#include "core/gpu/dispatch_plan.h"
-#include "core/gpu/vulkan_attention.h"
 #include "tests/gpu/problem_factory.h"
 #include "tests/vk/vk_test_support.h"
 
@@ -68,6 +69,41 @@ TEST(VulkanResources, RecomputingTheSameShapeAllocatesNothing) {
   vulkan.run(testing::make_problem(random, shape));
   vulkan.run(testing::make_problem(random, larger));
   EXPECT_EQ(vulkan.allocation_count(), after_growth);
+  testing::expect_no_validation_messages(*context);
+}
+
+TEST(VulkanResources, TheHostResultIsReadBackOncePerRunIntoTheSameStorage) {
+  const auto context = testing::validated_context();
+  gpu::VulkanAttention vulkan(context);
+  Backend& backend = vulkan;  // the window sees only the interface
+  EXPECT_EQ(backend.device_results(), nullptr);
+  EXPECT_THROW((void)backend.result(), std::logic_error);
+  Lcg random(31);
+  const Problem problem = testing::make_problem(random, medium_shape());
+  backend.run(problem);
+  ASSERT_NE(backend.device_results(), nullptr);
+  const Result& first = backend.result();
+  EXPECT_EQ(&backend.result(), &first);  // read back once, then the same copy
+  testing::expect_close(first, make_cpu_backend()->compute(problem), 1e-5, 1e-5, "first run");
+  EXPECT_EQ(backend.timing().stages_ms.size(), first.timing.stages_ms.size());
+
+  // Another problem of the same shape: nothing allocated, the host copy read back anew into
+  // the same storage.
+  const std::uint64_t allocations = backend.allocation_count();
+  const float* weights = first.heads[0].weights.data.data();
+  const Problem again = testing::make_problem(random, medium_shape());
+  backend.run(again);
+  const Result& second = backend.result();
+  EXPECT_EQ(second.heads[0].weights.data.data(), weights);
+  testing::expect_close(second, make_cpu_backend()->compute(again), 1e-5, 1e-5, "second run");
+  EXPECT_EQ(backend.allocation_count(), allocations);
+
+  // A run that fails leaves no result behind.
+  Problem broken = again;
+  broken.wq = Matrix(3, 3);
+  EXPECT_THROW(backend.run(broken), std::invalid_argument);
+  EXPECT_EQ(backend.device_results(), nullptr);
+  EXPECT_THROW((void)backend.result(), std::logic_error);
   testing::expect_no_validation_messages(*context);
 }
 
@@ -176,11 +212,16 @@ TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   const Shape shape = medium_shape();
   const Problem problem = testing::make_problem(random, shape);
   vulkan.run(problem);
-  const DeviceResults view = vulkan.device_results();
+  ASSERT_NE(vulkan.device_results(), nullptr);
+  const DeviceResults& view = *vulkan.device_results();
   ASSERT_EQ(view.heads.size(), 4u);
-  EXPECT_EQ(view.mask.rows(), 57);
-  EXPECT_EQ(view.mask.cols(), 57);
-  EXPECT_TRUE(view.mask.causal());
+  EXPECT_EQ(view.mask.mask.rows(), 57);
+  EXPECT_EQ(view.mask.mask.cols(), 57);
+  EXPECT_TRUE(view.mask.mask.causal());
+  EXPECT_EQ(view.mask.table.rows, Mask::globals_texel_count(57, 57));
+  EXPECT_EQ(view.heads[1].weights.mask, &view.mask);  // scores and weights say which mask hid what
+  EXPECT_EQ(view.heads[1].scores.mask, &view.mask);
+  EXPECT_EQ(view.heads[1].context.mask, nullptr);
   for (const DeviceHead& head : view.heads) {
     EXPECT_NE(head.scores.buffer, VK_NULL_HANDLE);
     EXPECT_EQ(head.scores.rows, 57);
