@@ -22,11 +22,12 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
+#include "core/attention/device_results.h"
 #include "core/attention/mask.h"
 #include "core/common/matrix.h"
 #include "core/scenario/scenario.h"
 #include "core/vk/buffer.h"
-#include "core/gpu/vulkan_attention.h"
+#include "core/vk/context.h"
 
 struct ImDrawList;
 struct ImDrawCmd;
