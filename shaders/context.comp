@@ -9,6 +9,7 @@
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 
 #define MASK_GLOBALS_BINDING 2
+#include "common/dispatch.glsl"
 #include "common/gemm.glsl"
 #include "common/mask.glsl"
 
@@ -16,16 +17,15 @@ layout(binding = 0) uniform samplerBuffer w_texels;
 layout(binding = 1) uniform samplerBuffer v_texels;
 layout(binding = 3, r32f) uniform writeonly imageBuffer out_floats;
 
-// Mirrors attnviz::vk::ContextPush (core/vk/kernels.h). w_* and v_* count texels, out_*
-// counts floats (d_v need not be a multiple of 4).
+// Mirrors attnviz::gpu::ContextPush (core/gpu/kernels.h). w and v count texels, concat counts
+// floats (d_v need not be a multiple of 4; its stride is d_v, from one head's columns to the
+// next). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ContextPush {
-  int rows, cols, dv;
-  int w_base, w_pitch, w_head;
-  int v_base, v_pitch, v_head;
-  int out_base, out_pitch, out_head;
-  int group, head_base, row_base, quad_base;
-  int row_end, quad_end;  // this dispatch's chunk: rows < row_end, d_v quads < quad_end
-  int causal, window, has_globals, list_offset, list_count;
+  int dv;
+  Operand w, v, concat;
+  int group;    // query heads per key/value head
+  Chunk chunk;  // heads, query rows, d_v quads
+  MaskParams mask;
 } pc;
 
 int a_row[TILE_R];
@@ -35,34 +35,34 @@ vec4 acc[TILE_R][TILE_C4];
 void accumulate_chunk(int k4) {
   vec4 a[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(w_texels, a_row[r] + k4);
-  const int last_key = pc.cols - 1;
+  const int last_key = pc.mask.cols - 1;
   const int key = 4 * k4;
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
     // Keys past the last one have weight 0; their (clamped) values are finite.
-    const vec4 b0 = texelFetch(v_texels, v_col[c] + key * pc.v_pitch);
-    const vec4 b1 = texelFetch(v_texels, v_col[c] + min(key + 1, last_key) * pc.v_pitch);
-    const vec4 b2 = texelFetch(v_texels, v_col[c] + min(key + 2, last_key) * pc.v_pitch);
-    const vec4 b3 = texelFetch(v_texels, v_col[c] + min(key + 3, last_key) * pc.v_pitch);
+    const vec4 b0 = texelFetch(v_texels, v_col[c] + key * pc.v.pitch);
+    const vec4 b1 = texelFetch(v_texels, v_col[c] + min(key + 1, last_key) * pc.v.pitch);
+    const vec4 b2 = texelFetch(v_texels, v_col[c] + min(key + 2, last_key) * pc.v.pitch);
+    const vec4 b3 = texelFetch(v_texels, v_col[c] + min(key + 3, last_key) * pc.v.pitch);
     [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
   }
 }
 
 void main() {
-  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const MaskParams mask = pc.mask;
   const int wg_x = int(gl_WorkGroupSize.x);
   const int wg_y = int(gl_WorkGroupSize.y);
-  const int head = pc.head_base + int(gl_WorkGroupID.z);
+  const int head = pc.chunk.head_base + int(gl_WorkGroupID.z);
   const int kv_head = head / pc.group;
-  const int tile_row = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
+  const int tile_row = pc.chunk.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
   const int row0 = tile_row + int(gl_LocalInvocationID.y);
-  const int quad0 = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
+  const int quad0 = pc.chunk.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
 
   // Rows and columns past the chunk are clamped into it (finite values, never stored).
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
-    a_row[r] = pc.w_base + head * pc.w_head + min(row0 + wg_y * r, pc.row_end - 1) * pc.w_pitch;
+    a_row[r] = pc.w.base + head * pc.w.stride + min(row0 + wg_y * r, pc.chunk.row_end - 1) * pc.w.pitch;
   }
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-    v_col[c] = pc.v_base + kv_head * pc.v_head + min(quad0 + wg_x * c, pc.quad_end - 1);
+    v_col[c] = pc.v.base + kv_head * pc.v.stride + min(quad0 + wg_x * c, pc.chunk.quad_end - 1);
   }
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
@@ -72,19 +72,19 @@ void main() {
   const int lo = span.y > span.x ? span.x / 4 : 0;
   const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
   for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
-  for (int k = 0; k < pc.list_count; ++k) {
+  for (int k = 0; k < mask.list_count; ++k) {
     const int k4 = mask_global_chunk(mask, k);
     if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
   }
 
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     const int row = row0 + wg_y * r;
-    const int out_row = pc.out_base + head * pc.out_head + row * pc.out_pitch;
+    const int out_row = pc.concat.base + head * pc.concat.stride + row * pc.concat.pitch;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
       const int quad = quad0 + wg_x * c;
       const int col = 4 * quad;
       const vec4 value = acc[r][c];
-      const bool mine = row < pc.row_end && quad < pc.quad_end;
+      const bool mine = row < pc.chunk.row_end && quad < pc.chunk.quad_end;
       if (mine && col < pc.dv) imageStore(out_floats, out_row + col, vec4(value.x));
       if (mine && col + 1 < pc.dv) imageStore(out_floats, out_row + col + 1, vec4(value.y));
       if (mine && col + 2 < pc.dv) imageStore(out_floats, out_row + col + 2, vec4(value.z));

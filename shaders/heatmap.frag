@@ -6,10 +6,8 @@
 // (pc.max_samples; thumbnails read one)
 // and keeps the most extreme value, so a thin diagonal of high weights stays visible.
 #extension GL_GOOGLE_include_directive : require
-#include "heatmap_push.glsl"
-
 #define MASK_GLOBALS_BINDING 1
-#include "common/mask.glsl"
+#include "heatmap_push.glsl"
 
 // Texel buffers, not storage buffers: on lavapipe texel fetches are vector gathers while
 // storage-buffer loads become a scalar loop over the lanes.
@@ -38,13 +36,11 @@ vec3 hatch() {
   return phase < pc.hatch * 0.35 ? vec3(0.55) : vec3(0.84);
 }
 
-bool hidden_by_mask(Mask mask, int row, int col) {
-  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(mask, row, col);
+bool hidden_by_mask(int row, int col) {
+  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(pc.mask, row, col);
 }
 
 void main() {
-  const Mask mask = Mask(pc.rows, pc.cols, (pc.flags & kFlagCausal) != 0 ? 1 : 0, pc.window,
-                         (pc.flags & kFlagHasGlobals) != 0 ? 1 : 0, 0, 0);
   const vec2 size = pc.rect.zw - pc.rect.xy;
   const vec2 cells_per_pixel = pc.view.wz / size;  // (columns, rows)
   const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float(pc.max_samples))));
@@ -62,7 +58,7 @@ void main() {
       const int row = int(floor(cell.y));
       if (row < 0 || col < 0 || row >= pc.rows || col >= pc.cols) continue;
       any_cell = true;
-      if (hidden_by_mask(mask, row, col)) continue;
+      if (hidden_by_mask(row, col)) continue;
       const float shown = pc.value_scale * texelFetch(values, pc.first + row * pc.row_pitch + col).r;
       const bool better = diverging ? abs(shown - centre) > abs(chosen - centre) : shown > chosen;
       if (!any_visible || better || isnan(shown)) chosen = shown;

@@ -1,5 +1,8 @@
 // Push constants of the heatmap display pipeline (heatmap.vert, heatmap.frag).
 // Mirrors attnviz::heatmap::HeatmapPush (app/heatmap/heatmap_pipeline.h).
+// heatmap.frag defines MASK_GLOBALS_BINDING first: it evaluates the mask.
+#include "common/mask.glsl"
+
 layout(push_constant) uniform HeatmapPush {
   vec4 rect;         // the cells' area in framebuffer pixels: x0, y0, x1, y1
   vec4 view;         // first row, first column, rows shown, columns shown (in cells, fractional)
@@ -13,13 +16,11 @@ layout(push_constant) uniform HeatmapPush {
   float value_scale; // shown value = value_scale · stored value (scaled scores)
   int colormap;      // which table of the colormap buffer
   int flags;         // kFlag* below
-  int window;        // the mask's window radius, -1 without a window
   float hatch;       // period of the masked cells' stripes, in pixels
   int max_samples;   // cells read per pixel along each axis when a pixel covers several (1..3)
+  MaskParams mask;   // the mask whose hidden cells are hatched (with kFlagMaskCells)
 } pc;
 
-const int kFlagMaskCells = 1;   // hatch the cells the mask hides
-const int kFlagCausal = 2;
-const int kFlagHasGlobals = 4;
+const int kFlagMaskCells = 1;   // hatch the cells pc.mask hides
 const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
 const int kFlagLog = 16;        // the colormap spans log10(range_min) .. log10(range_max)

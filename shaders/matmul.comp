@@ -13,6 +13,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 layout(constant_id = 2) const int STAGE_IN_SHARED = 0;
 layout(constant_id = 3) const int SHARED_K4 = 4;
 
+#include "common/dispatch.glsl"
 #include "common/gemm.glsl"
 #include "common/uniform_if.glsl"
 
@@ -20,15 +21,12 @@ layout(binding = 0) uniform samplerBuffer a_texels;
 layout(binding = 1) uniform samplerBuffer b_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer c_texels;
 
-// Mirrors attnviz::vk::MatmulPush (core/vk/kernels.h). Offsets and pitches count texels of
-// the bound views; *_batch is the offset from one batch to the next. rows and quads end this
-// dispatch's chunk: rows and columns past them are clamped into it and never stored.
+// Mirrors attnviz::gpu::MatmulPush (core/gpu/kernels.h). The operands count texels of the bound
+// views (stride: from one batch to the next); the chunk's head_base is the first batch.
 layout(push_constant) uniform MatmulPush {
-  int rows, quads, inner;
-  int a_base, a_pitch, a_batch;
-  int b_base, b_pitch, b_batch;
-  int c_base, c_pitch, c_batch;
-  int row_base, quad_base, batch_base;
+  int inner;  // the shared dimension (floats)
+  Operand a, b, c;
+  Chunk chunk;
 } pc;
 
 // A block: tile rows × SHARED_K4 texels; B block: 4·SHARED_K4 rows × tile quads.
@@ -40,17 +38,17 @@ shared vec4 b_block[STAGE_IN_SHARED != 0 ? 4 * SHARED_K4 * kTileQuads : 1];
 void main() {
   const int wg_x = int(gl_WorkGroupSize.x);
   const int wg_y = int(gl_WorkGroupSize.y);
-  const int batch = pc.batch_base + int(gl_WorkGroupID.z);
-  const int row0 = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R + int(gl_LocalInvocationID.y);
-  const int quad0 = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
+  const int batch = pc.chunk.head_base + int(gl_WorkGroupID.z);
+  const int row0 = pc.chunk.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R + int(gl_LocalInvocationID.y);
+  const int quad0 = pc.chunk.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4 + int(gl_LocalInvocationID.x);
 
   int a_row[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
-    a_row[r] = pc.a_base + batch * pc.a_batch + min(row0 + wg_y * r, pc.rows - 1) * pc.a_pitch;
+    a_row[r] = pc.a.base + batch * pc.a.stride + min(row0 + wg_y * r, pc.chunk.row_end - 1) * pc.a.pitch;
   }
   int b_col[TILE_C4];
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-    b_col[c] = pc.b_base + batch * pc.b_batch + min(quad0 + wg_x * c, pc.quads - 1);
+    b_col[c] = pc.b.base + batch * pc.b.stride + min(quad0 + wg_x * c, pc.chunk.quad_end - 1);
   }
 
   vec4 acc[TILE_R][TILE_C4];
@@ -63,12 +61,12 @@ void main() {
     for (int k4 = 0; k4 < full_steps; ++k4) {
       vec4 a[TILE_R];
       [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(a_texels, a_row[r] + k4);
-      const int b_row = 4 * k4 * pc.b_pitch;
+      const int b_row = 4 * k4 * pc.b.pitch;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
         const vec4 b0 = texelFetch(b_texels, b_col[c] + b_row);
-        const vec4 b1 = texelFetch(b_texels, b_col[c] + b_row + pc.b_pitch);
-        const vec4 b2 = texelFetch(b_texels, b_col[c] + b_row + 2 * pc.b_pitch);
-        const vec4 b3 = texelFetch(b_texels, b_col[c] + b_row + 3 * pc.b_pitch);
+        const vec4 b1 = texelFetch(b_texels, b_col[c] + b_row + pc.b.pitch);
+        const vec4 b2 = texelFetch(b_texels, b_col[c] + b_row + 2 * pc.b.pitch);
+        const vec4 b3 = texelFetch(b_texels, b_col[c] + b_row + 3 * pc.b.pitch);
         [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
       }
     }
@@ -78,22 +76,22 @@ void main() {
     const int local = int(gl_LocalInvocationIndex);
     const int tile_row = row0 - int(gl_LocalInvocationID.y);
     const int tile_quad = quad0 - int(gl_LocalInvocationID.x);
-    const int a_batch = pc.a_base + batch * pc.a_batch;
-    const int b_batch = pc.b_base + batch * pc.b_batch;
+    const int a_batch = pc.a.base + batch * pc.a.stride;
+    const int b_batch = pc.b.base + batch * pc.b.stride;
     for (int k0 = 0; k0 < full_steps; k0 += SHARED_K4) {
       const int steps = min(SHARED_K4, full_steps - k0);
       // Neighbouring invocations copy neighbouring texels (coalesced reads).
       for (int e = local; e < int(kTileRows) * SHARED_K4; e += invocations) {
         const int r = e / SHARED_K4;
         const int k = e - r * SHARED_K4;
-        const int row = min(tile_row + r, pc.rows - 1);
-        a_block[e] = k < steps ? texelFetch(a_texels, a_batch + row * pc.a_pitch + k0 + k) : vec4(0.0);
+        const int row = min(tile_row + r, pc.chunk.row_end - 1);
+        a_block[e] = k < steps ? texelFetch(a_texels, a_batch + row * pc.a.pitch + k0 + k) : vec4(0.0);
       }
       for (int e = local; e < 4 * SHARED_K4 * int(kTileQuads); e += invocations) {
         const int kk = e / int(kTileQuads);
         const int q = e - kk * int(kTileQuads);
-        const int quad = min(tile_quad + q, pc.quads - 1);
-        b_block[e] = kk < 4 * steps ? texelFetch(b_texels, b_batch + (4 * k0 + kk) * pc.b_pitch + quad) : vec4(0.0);
+        const int quad = min(tile_quad + q, pc.chunk.quad_end - 1);
+        b_block[e] = kk < 4 * steps ? texelFetch(b_texels, b_batch + (4 * k0 + kk) * pc.b.pitch + quad) : vec4(0.0);
       }
       barrier();
       for (int k = 0; k < steps; ++k) {
@@ -123,9 +121,9 @@ void main() {
     // Rows of B past `inner` are never fetched (clamped, then replaced by zero).
     const int last = pc.inner - 1;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-      const vec4 b0 = texelFetch(b_texels, b_col[c] + 4 * full_steps * pc.b_pitch);
-      const vec4 b1 = texelFetch(b_texels, b_col[c] + min(4 * full_steps + 1, last) * pc.b_pitch);
-      const vec4 b2 = texelFetch(b_texels, b_col[c] + min(4 * full_steps + 2, last) * pc.b_pitch);
+      const vec4 b0 = texelFetch(b_texels, b_col[c] + 4 * full_steps * pc.b.pitch);
+      const vec4 b1 = texelFetch(b_texels, b_col[c] + min(4 * full_steps + 1, last) * pc.b.pitch);
+      const vec4 b2 = texelFetch(b_texels, b_col[c] + min(4 * full_steps + 2, last) * pc.b.pitch);
       [[unroll]] for (int r = 0; r < TILE_R; ++r) {
         acc[r][c] = gemm_step(acc[r][c], a[r], b0, tail > 1 ? b1 : vec4(0.0), tail > 2 ? b2 : vec4(0.0), vec4(0.0));
       }
@@ -136,8 +134,8 @@ void main() {
     const int row = row0 + wg_y * r;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
       const int quad = quad0 + wg_x * c;
-      if (row < pc.rows && quad < pc.quads) {
-        imageStore(c_texels, pc.c_base + batch * pc.c_batch + row * pc.c_pitch + quad, acc[r][c]);
+      if (row < pc.chunk.row_end && quad < pc.chunk.quad_end) {
+        imageStore(c_texels, pc.c.base + batch * pc.c.stride + row * pc.c.pitch + quad, acc[r][c]);
       }
     }
   }

@@ -10,7 +10,8 @@
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 
 #define MASK_GLOBALS_BINDING 2
-#define TILE_C4 4  // kScoresQuadsPerInvocation in core/vk/kernels.h
+#define TILE_C4 4  // kScoresQuadsPerInvocation in core/gpu/kernels.h
+#include "common/dispatch.glsl"
 #include "common/gemm.glsl"
 #include "common/mask.glsl"
 #include "common/uniform_if.glsl"
@@ -19,40 +20,38 @@ layout(binding = 0) uniform samplerBuffer q_texels;
 layout(binding = 1) uniform samplerBuffer k_texels;
 layout(binding = 3, rgba32f) uniform writeonly imageBuffer s_texels;
 
-// Mirrors attnviz::vk::ScoresPush (core/vk/kernels.h).
+// Mirrors attnviz::gpu::ScoresPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ScoresPush {
-  int rows, cols, depth;  // N, M, texels per head row (d_k rounded up to 4, over 4)
-  int q_base, q_pitch, q_head;
-  int k_base, k_pitch, k_head;
-  int s_base, s_pitch, s_head;
-  int group, head_base, row_base, quad_base;
-  int row_end, quad_end;  // this dispatch's chunk: rows < row_end, key quads < quad_end
+  int depth;  // texels per head row (d_k rounded up to 4, over 4)
+  Operand q, k, s;  // texels; k's heads are the key/value heads
+  int group;        // query heads per key/value head
+  Chunk chunk;      // heads, query rows, key quads
   int zero_masked;
-  int causal, window, has_globals, list_offset, list_count;
+  MaskParams mask;
 } pc;
 
 void main() {
-  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
+  const MaskParams mask = pc.mask;
   const int wg_x = int(gl_WorkGroupSize.x);
   const int wg_y = int(gl_WorkGroupSize.y);
-  const int head = pc.head_base + int(gl_WorkGroupID.z);
+  const int head = pc.chunk.head_base + int(gl_WorkGroupID.z);
   const int kv_head = head / pc.group;
-  const int tile_row = pc.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
-  const int tile_quad = pc.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4;
+  const int tile_row = pc.chunk.row_base + int(gl_WorkGroupID.y) * wg_y * TILE_R;
+  const int tile_quad = pc.chunk.quad_base + int(gl_WorkGroupID.x) * wg_x * TILE_C4;
   const int row0 = tile_row + int(gl_LocalInvocationID.y);
   const int quad0 = tile_quad + int(gl_LocalInvocationID.x);
   // Rows and keys past the chunk are clamped into it (finite values, never stored).
-  const int last_key = min(4 * pc.quad_end, pc.cols) - 1;
+  const int last_key = min(4 * pc.chunk.quad_end, mask.cols) - 1;
 
   int q_row[TILE_R];
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
-    q_row[r] = pc.q_base + head * pc.q_head + min(row0 + wg_y * r, pc.row_end - 1) * pc.q_pitch;
+    q_row[r] = pc.q.base + head * pc.q.stride + min(row0 + wg_y * r, pc.chunk.row_end - 1) * pc.q.pitch;
   }
   int k_row[TILE_C4][4];
   [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
     [[unroll]] for (int q = 0; q < 4; ++q) {
       const int key = min(4 * (quad0 + wg_x * c) + q, last_key);
-      k_row[c][q] = pc.k_base + kv_head * pc.k_head + key * pc.k_pitch;
+      k_row[c][q] = pc.k.base + kv_head * pc.k.stride + key * pc.k.pitch;
     }
   }
 
@@ -81,7 +80,7 @@ void main() {
 
   // Fast mode: masked entries read as 0. Without global tokens a row's visible columns are
   // one span (arithmetic); with them the full predicate decides.
-  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals == 0) {
+  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals == 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const ivec2 span = mask_band_span(mask, row0 + wg_y * r);
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
@@ -93,7 +92,7 @@ void main() {
       }
     }
   }
-  UNIFORM_IF(pc.zero_masked != 0 && pc.has_globals != 0) {
+  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals != 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const int row = row0 + wg_y * r;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
@@ -110,8 +109,8 @@ void main() {
     const int row = row0 + wg_y * r;
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
       const int quad = quad0 + wg_x * c;
-      if (row < pc.row_end && quad < pc.quad_end) {
-        imageStore(s_texels, pc.s_base + head * pc.s_head + row * pc.s_pitch + quad, acc[r][c]);
+      if (row < pc.chunk.row_end && quad < pc.chunk.quad_end) {
+        imageStore(s_texels, pc.s.base + head * pc.s.stride + row * pc.s.pitch + quad, acc[r][c]);
       }
     }
   }

@@ -16,19 +16,18 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 
 #define MASK_GLOBALS_BINDING 1
+#include "common/dispatch.glsl"
 #include "common/mask.glsl"
 
 layout(binding = 0) uniform samplerBuffer s_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
 
-// Mirrors attnviz::vk::SoftmaxPush (core/vk/kernels.h).
+// Mirrors attnviz::gpu::SoftmaxPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform SoftmaxPush {
-  int rows, cols;
-  int s_base, s_pitch, s_head;
-  int w_base, w_pitch, w_head;
+  Operand s, w;  // texels
   float scale;
-  int head_base, row_base, row_end;
-  int causal, window, has_globals, list_offset, list_count;
+  Chunk chunk;   // heads and rows (one column quad: a row is the unit)
+  MaskParams mask;
 } pc;
 
 const float kMinusInfinity = -1.0 / 0.0;
@@ -42,14 +41,14 @@ bvec4 span_visibility(int quad, ivec2 span) {
 }
 
 // The full predicate for a chunk holding a global column (such chunks are few).
-bvec4 chunk_visibility(Mask mask, int row, int quad) {
+bvec4 chunk_visibility(MaskParams mask, int row, int quad) {
   const int col = 4 * quad;
   return bvec4(mask_visible(mask, row, col), mask_visible(mask, row, col + 1), mask_visible(mask, row, col + 2),
                mask_visible(mask, row, col + 3));
 }
 
 // Visible global columns outside the span (the span loops counted the others).
-bvec4 outside_span_visibility(Mask mask, int row, int quad, ivec2 span) {
+bvec4 outside_span_visibility(MaskParams mask, int row, int quad, ivec2 span) {
   const bvec4 all = chunk_visibility(mask, row, quad);
   const bvec4 inside = span_visibility(quad, span);
   return bvec4(all.x && !inside.x, all.y && !inside.y, all.z && !inside.z, all.w && !inside.w);
@@ -69,10 +68,10 @@ vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
 
 // `lane` counts the subgroup's active invocations (0 .. stride − 1).
 void softmax_row(int row, int head, int lane, int stride) {
-  const Mask mask = Mask(pc.rows, pc.cols, pc.causal, pc.window, pc.has_globals, pc.list_offset, pc.list_count);
-  const int quads = (pc.cols + 3) / 4;
-  const int s_row = pc.s_base + head * pc.s_head + row * pc.s_pitch;
-  const int w_row = pc.w_base + head * pc.w_head + row * pc.w_pitch;
+  const MaskParams mask = pc.mask;
+  const int quads = (mask.cols + 3) / 4;
+  const int s_row = pc.s.base + head * pc.s.stride + row * pc.s.pitch;
+  const int w_row = pc.w.base + head * pc.w.stride + row * pc.w.pitch;
 
   const ivec2 span = mask_block_span(mask, row, row + 1);
   const int lo = span.y > span.x ? span.x / 4 : 0;
@@ -83,7 +82,7 @@ void softmax_row(int row, int head, int lane, int stride) {
     const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
   }
-  for (int k = lane; k < pc.list_count; k += stride) {
+  for (int k = lane; k < mask.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
     const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
@@ -96,7 +95,7 @@ void softmax_row(int row, int head, int lane, int stride) {
       const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
     }
-    for (int k = lane; k < pc.list_count; k += stride) {
+    for (int k = lane; k < mask.list_count; k += stride) {
       const int quad = mask_global_chunk(mask, k);
       const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
@@ -117,7 +116,7 @@ void softmax_row(int row, int head, int lane, int stride) {
   // they replace zeros, at its edges they add the global columns next to the band.
   subgroupMemoryBarrierImage();
   subgroupBarrier();
-  for (int k = lane; k < pc.list_count; k += stride) {
+  for (int k = lane; k < mask.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
     const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), chunk_visibility(mask, row, quad), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);
@@ -125,15 +124,15 @@ void softmax_row(int row, int head, int lane, int stride) {
 }
 
 void main() {
-  const int first_row = pc.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP;
-  const int head = pc.head_base + int(gl_WorkGroupID.y);
+  const int first_row = pc.chunk.row_base + int(gl_WorkGroupID.x) * ROWS_PER_WORKGROUP;
+  const int head = pc.chunk.head_base + int(gl_WorkGroupID.y);
   // A subgroup that the workgroup's size leaves partly empty strides by its active lanes.
   const int lane = int(subgroupExclusiveAdd(1u));
   const int stride = int(subgroupAdd(1u));
   // Uniform across each subgroup: a subgroup's lanes always work on the same row.
   for (int slot = int(gl_SubgroupID); slot < ROWS_PER_WORKGROUP; slot += int(gl_NumSubgroups)) {
     const int row = first_row + slot;
-    if (row >= pc.row_end) break;
+    if (row >= pc.chunk.row_end) break;
     softmax_row(row, head, lane, stride);
   }
 }

@@ -5,7 +5,7 @@
 
 #include "app/edits/model_edits.h"
 #include "app/edits/sentence_edits.h"
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 
 namespace attnviz::classroom {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::classroom {
 

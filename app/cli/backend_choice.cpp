@@ -1,7 +1,8 @@
 #include "app/cli/backend_choice.h"
 
 #include "core/common/error.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/cpu/cpu_backend.h"
+#include "core/gpu/vulkan_attention.h"
 
 namespace attnviz::cli {
 

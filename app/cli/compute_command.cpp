@@ -10,8 +10,8 @@
 #include "core/attention/result_json.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::cli {
 namespace {

@@ -6,6 +6,8 @@
 
 #include "app/document/document.h"
 #include "core/common/error.h"
+#include "core/cpu/cpu_backend.h"
+#include "core/gpu/vulkan_attention.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 
@@ -18,7 +20,7 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-const vk::DeviceMatrix& pick(const vk::DeviceHead& head, HeadMatrix which) {
+const DeviceMatrix& pick(const DeviceHead& head, HeadMatrix which) {
   switch (which) {
     case HeadMatrix::Scores: return head.scores;
     case HeadMatrix::Weights: return head.weights;
@@ -72,7 +74,13 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
 
 ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
     : vulkan_context_(std::move(vulkan)), cpu_(make_cpu_backend()), requested_mode_(mode) {
-  if (vulkan_context_) vulkan_ = std::make_unique<vk::VulkanAttention>(vulkan_context_);
+  if (vulkan_context_) {
+    // The window's context presents to its surface: the heatmaps draw the result buffers with
+    // fragment shaders on the same queue. (Headless contexts, in tests, have no draws.)
+    gpu::VulkanAttentionOptions options;
+    options.results_drawn_by_fragment_shaders = vulkan_context_->surface() != VK_NULL_HANDLE;
+    vulkan_ = make_vulkan_backend(vulkan_context_, options);
+  }
   cpu_status_.device = cpu_->device_name();
   vulkan_status_.device = vulkan_device_name();
 }
@@ -100,9 +108,8 @@ void ComputeSession::warm_up() {
   }
   if (!cpu_warm_) {
     try {
-      Result scratch;
       const auto start = Clock::now();
-      cpu_->compute_into(problem, {}, scratch);
+      cpu_->run(problem);
       cpu_warm_up_ms_ = milliseconds_since(start);
       cpu_warm_ = true;
     } catch (const std::exception&) {
@@ -135,8 +142,6 @@ void ComputeSession::recompute(const document::Document& document) {
   cpu_status_.enabled = requested_mode_ != BackendMode::Vulkan;
 
   vulkan_ran_ = false;
-  device_view_.reset();
-  vulkan_host_current_ = false;
   differences_.reset();
   cpu_ran_ = false;
   if (vulkan_status_.enabled) run_vulkan(problem);
@@ -161,11 +166,10 @@ void ComputeSession::run_vulkan(const Problem& problem) {
     const auto start = Clock::now();
     vulkan_->run(problem);
     vulkan_status_.wall_ms = milliseconds_since(start);
-    vulkan_status_.timing = vulkan_->last_timing();
+    vulkan_status_.timing = vulkan_->timing();
     vulkan_status_.ran = true;
     vulkan_status_.includes_start_up = !std::exchange(vulkan_warm_, true);
     vulkan_ran_ = true;
-    device_view_ = vulkan_->device_results();
   } catch (const std::exception& e) {
     vulkan_status_.error = e.what();
   }
@@ -174,9 +178,9 @@ void ComputeSession::run_vulkan(const Problem& problem) {
 void ComputeSession::run_cpu(const Problem& problem) {
   try {
     const auto start = Clock::now();
-    cpu_->compute_into(problem, {}, cpu_result_);
+    cpu_->run(problem);
     cpu_status_.wall_ms = milliseconds_since(start);
-    cpu_status_.timing = cpu_result_.timing;
+    cpu_status_.timing = cpu_->timing();
     cpu_status_.ran = true;
     cpu_status_.includes_start_up = !std::exchange(cpu_warm_, true);
     cpu_ran_ = true;
@@ -185,18 +189,11 @@ void ComputeSession::run_cpu(const Problem& problem) {
   }
 }
 
-const Result* ComputeSession::vulkan_result() const {
-  if (!vulkan_ran_) return nullptr;
-  if (!vulkan_host_current_) {
-    vulkan_->read_back_into(vulkan_host_);
-    vulkan_host_current_ = true;
-  }
-  return &vulkan_host_;
-}
+const Result* ComputeSession::vulkan_result() const { return vulkan_ran_ ? &vulkan_->result() : nullptr; }
 
 const Result& ComputeSession::shown_result() const {
   if (shows_vulkan_) return *vulkan_result();
-  return cpu_result_;
+  return cpu_->result();
 }
 
 MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
@@ -204,11 +201,12 @@ MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
   source.version = generation_;
   if (!has_result() || head < 0) return source;
   const auto h = static_cast<std::size_t>(head);
-  if (shows_vulkan_ && device_view_) {
-    if (h < device_view_->heads.size()) source.device = pick(device_view_->heads[h], which);
+  if (shows_vulkan_) {
+    const DeviceResults* device = vulkan_->device_results();
+    if (device != nullptr && h < device->heads.size()) source.device = pick(device->heads[h], which);
     return source;
   }
-  if (cpu_ran_ && h < cpu_result_.heads.size()) source.host = &pick(cpu_result_.heads[h], which);
+  if (cpu_ran_ && h < cpu_->result().heads.size()) source.host = &pick(cpu_->result().heads[h], which);
   return source;
 }
 
@@ -222,7 +220,7 @@ const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
 const std::vector<MatrixDifference>& ComputeSession::differences() const {
   static const std::vector<MatrixDifference> none;
   if (!compared()) return none;
-  if (!differences_) differences_ = compare_results(*vulkan_result(), cpu_result_);
+  if (!differences_) differences_ = compare_results(*vulkan_result(), cpu_->result());
   return *differences_;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // ComputeSession: the window's link to the core. When the Document's revision (or the chosen
-// backend) changes, it builds the Problem and runs the chosen backend(s): Vulkan on the
-// window's own device (results stay in device buffers for the heatmaps), Eigen on the host, or
-// both with their differences. Nothing runs when nothing changed. A document that cannot be
+// backend) changes, it builds the Problem and runs the chosen backend(s) through the Backend
+// interface alone: Vulkan on the window's own device (results stay in device buffers for the
+// heatmaps), Eigen on the host, or both with their differences. Nothing runs when nothing changed. A document that cannot be
 // computed (bad shapes, too many tokens) keeps the last good result on screen, with the reason.
 
 #include <cstdint>
@@ -13,8 +13,9 @@
 
 #include "core/attention/backend.h"
 #include "core/attention/compare.h"
-#include "core/model/problem.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/attention/device_results.h"
+#include "core/scenario/problem.h"
+#include "core/vk/context.h"
 
 namespace attnviz::document {
 class Document;
@@ -34,7 +35,7 @@ const Matrix& pick(const HeadResult& head, HeadMatrix which);
 // A result matrix as the heatmaps draw it: in a device buffer when the Vulkan results are
 // shown, otherwise the host matrix (the heatmap renderer uploads it once per generation).
 struct MatrixSource {
-  vk::DeviceMatrix device;        // valid when device.buffer != VK_NULL_HANDLE
+  DeviceMatrix device;            // valid when device.buffer != VK_NULL_HANDLE
   const Matrix* host = nullptr;   // set when there is no device copy
   std::uint64_t version = 0;      // the session's generation
 };
@@ -100,7 +101,7 @@ class ComputeSession {
   // With both backends: Vulkan − Eigen per matrix, and the two host results.
   [[nodiscard]] bool compared() const { return cpu_ran_ && vulkan_ran_; }
   [[nodiscard]] const std::vector<MatrixDifference>& differences() const;
-  [[nodiscard]] const Result* cpu_result() const { return cpu_ran_ ? &cpu_result_ : nullptr; }
+  [[nodiscard]] const Result* cpu_result() const { return cpu_ran_ ? &cpu_->result() : nullptr; }
   [[nodiscard]] const Result* vulkan_result() const;
 
   [[nodiscard]] const BackendStatus& vulkan_status() const { return vulkan_status_; }
@@ -114,8 +115,8 @@ class ComputeSession {
   void run_vulkan(const Problem& problem);
   void run_cpu(const Problem& problem);
 
-  std::shared_ptr<vk::Context> vulkan_context_;
-  std::unique_ptr<vk::VulkanAttention> vulkan_;
+  std::shared_ptr<vk::Context> vulkan_context_;  // for waiting on the window's frames in flight
+  std::unique_ptr<Backend> vulkan_;              // null without a Vulkan context
   std::unique_ptr<Backend> cpu_;
   BackendMode requested_mode_;
   std::optional<BackendMode> computed_mode_;
@@ -126,14 +127,11 @@ class ComputeSession {
   std::uint64_t problem_revision_ = 0;
   std::string error_;
   bool shows_vulkan_ = false;
+  // Whether each backend computed the current result. The backends keep their results (host
+  // copies reuse their storage from one recompute to the next: no page faults for a long
+  // sentence's edits; Vulkan reads back only when asked).
   bool vulkan_ran_ = false;
-  // Host results keep their storage from one recompute to the next (no page faults for a
-  // long sentence's edits); the flags say whether they hold the current result.
   bool cpu_ran_ = false;
-  Result cpu_result_;
-  std::optional<vk::DeviceResultView> device_view_;  // of the last Vulkan run
-  mutable bool vulkan_host_current_ = false;
-  mutable Result vulkan_host_;  // read back on demand
   mutable std::optional<std::vector<MatrixDifference>> differences_;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;

@@ -31,8 +31,8 @@
 #include "app/window/glfw_window.h"
 #include "app/window/imgui_layer.h"
 #include "core/common/error.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
 
 namespace attnviz::desktop {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/document/document.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::document {
 

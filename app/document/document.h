@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::document {
 

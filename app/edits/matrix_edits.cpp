@@ -5,7 +5,7 @@
 #include <cmath>
 #include <system_error>
 
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 
 namespace attnviz::edits {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
 

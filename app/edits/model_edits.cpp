@@ -4,8 +4,8 @@
 
 #include "app/edits/matrix_edits.h"
 #include "app/edits/sentence_edits.h"
-#include "core/model/generate.h"
-#include "core/model/problem.h"
+#include "core/scenario/generate.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::edits {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "app/edits/mask_edits.h"
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 #include "core/text/tokenizer.h"
 
 namespace attnviz::edits {

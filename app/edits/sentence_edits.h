@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
 

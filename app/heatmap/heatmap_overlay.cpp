@@ -48,7 +48,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return;
-  const MaskPredicate mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
+  const Mask mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
   float low = 0.0f;
   float high = 0.0f;
   bool any = false;

@@ -7,13 +7,16 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstddef>
 #include <cstdint>
 
+#include "core/attention/mask.h"
 #include "core/vk/handle.h"
 
 namespace attnviz::heatmap {
 
-// Mirrors HeatmapPush in shaders/heatmap_push.glsl (std430 push-constant layout).
+// Mirrors HeatmapPush in shaders/heatmap_push.glsl (std430 push-constant layout). rows and
+// cols are the matrix's; `mask` (the mask's own rows and cols) is read with kFlagMaskCells.
 struct HeatmapPush {
   float rect[4];
   float view[4];
@@ -27,16 +30,15 @@ struct HeatmapPush {
   float value_scale;
   std::int32_t colormap;
   std::int32_t flags;
-  std::int32_t window;
   float hatch;
   std::int32_t max_samples;
+  MaskParams mask;
 };
-static_assert(sizeof(HeatmapPush) == 88, "keep in step with shaders/heatmap_push.glsl");
+static_assert(sizeof(HeatmapPush) == 112, "keep in step with shaders/heatmap_push.glsl");
+static_assert(offsetof(HeatmapPush, mask) == 84, "keep in step with shaders/heatmap_push.glsl");
 
 enum HeatmapFlags : std::int32_t {
   kFlagMaskCells = 1,
-  kFlagCausal = 2,
-  kFlagHasGlobals = 4,
   kFlagDiverging = 8,
   kFlagLog = 16,
 };

@@ -8,7 +8,7 @@
 #include "app/window/device_idle.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
-#include "core/vk/host_packing.h"
+#include "core/vk/descriptors.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -21,18 +21,6 @@ constexpr std::uint64_t kKeepGenerations = 2;  // unused mask tables survive thi
 constexpr std::uint64_t kFramesUntilFree = 3;
 constexpr std::uint64_t kDropUnusedUploadsAfter = 240;  // frames
 constexpr std::size_t kKeepUploads = 8;
-
-vk::BufferView make_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
-  VkBufferViewCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
-  info.buffer = buffer;
-  info.format = format;
-  info.offset = offset;
-  info.range = range;
-  VkBufferView view = VK_NULL_HANDLE;
-  vk::check(vkCreateBufferView(device, &info, nullptr, &view), "vkCreateBufferView");
-  return {device, view};
-}
 
 VkDeviceSize align_down(VkDeviceSize value, VkDeviceSize alignment) { return value / alignment * alignment; }
 
@@ -57,27 +45,19 @@ struct HeatmapRenderer::Upload {
 struct HeatmapRenderer::MaskTable {
   vk::Buffer buffer;
   vk::BufferView view;
-  bool has_globals = false;
   std::uint64_t generation_used = 0;
 };
 
 HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass)
     : context_(&context), device_(context.device()), pipeline_(context.device(), render_pass) {
   const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 3 * kMaxSets};
-  VkDescriptorPoolCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  info.maxSets = kMaxSets;
-  info.poolSizeCount = 1;
-  info.pPoolSizes = &size;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  vk::check(vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
-  pool_ = vk::DescriptorPool(device_, pool);
+  pool_ = vk::create_descriptor_pool(device_, kMaxSets, {&size, 1});
 
   const auto table = shader_table();
   const VkDeviceSize bytes = table.size_bytes();
   colormaps_ = vk::Buffer(context, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
   colormaps_.write(0, table.data(), bytes);
-  colormaps_view_ = make_view(device_, colormaps_.handle(), VK_FORMAT_R32G32B32A32_SFLOAT, 0, VK_WHOLE_SIZE);
+  colormaps_view_ = vk::create_buffer_view(device_, colormaps_.handle(), VK_FORMAT_R32G32B32A32_SFLOAT);
   allocations_ += 2;
 }
 
@@ -121,10 +101,11 @@ void HeatmapRenderer::reset_descriptors() {
   vk::check(vkResetDescriptorPool(device_, pool_.get(), 0), "vkResetDescriptorPool");
   sets_.clear();
   value_views_.clear();
+  device_tables_.clear();
 }
 
-vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
-  vk::DeviceMatrix out;
+DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
+  DeviceMatrix out;
   if (matrix.empty()) return out;
   const auto bytes = static_cast<VkDeviceSize>(matrix.size() * sizeof(float));
   auto same = [&](const Upload& u) {
@@ -164,30 +145,18 @@ vk::DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t ver
   return out;
 }
 
-const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting* mask, int rows, int cols) {
-  const bool windowed = mask != nullptr && mask->window.has_value();
-  MaskKey key{rows, cols, windowed, windowed ? mask->global : std::vector<int>{}};
-  if (!windowed || std::get<3>(key).empty()) key = MaskKey{0, 0, false, {}};  // no global tokens: one shared table
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, const Mask& mask) {
+  // Without global tokens the shader never reads the table: one shared (empty) table serves.
+  const bool globals = mask.has_globals();
+  MaskKey key = globals ? MaskKey{mask.rows(), mask.cols(), setting.global} : MaskKey{};
   auto found = masks_.find(key);
   if (found == masks_.end()) {
-    const int entries = std::max(std::get<0>(key), std::get<1>(key)) + 1 + (std::get<1>(key) + 3) / 4;
-    MaskSetting setting;
-    if (std::get<2>(key)) setting.window = 0;
-    setting.global = std::get<3>(key);
-    const vk::GlobalsTable table = vk::build_globals(setting, std::get<0>(key), std::get<1>(key), entries);
+    const std::vector<std::uint32_t> texels = globals ? mask.globals_table() : Mask().globals_table();
     auto entry = std::make_unique<MaskTable>();
-    const auto bytes = static_cast<VkDeviceSize>(table.texels.size() * sizeof(std::uint32_t));
+    const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
     entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
-    entry->buffer.write(0, table.texels.data(), bytes);
-    VkBufferViewCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
-    info.buffer = entry->buffer.handle();
-    info.format = VK_FORMAT_R32G32B32A32_UINT;
-    info.range = VK_WHOLE_SIZE;
-    VkBufferView view = VK_NULL_HANDLE;
-    vk::check(vkCreateBufferView(device_, &info, nullptr, &view), "vkCreateBufferView");
-    entry->view = vk::BufferView(device_, view);
-    entry->has_globals = table.has_globals;
+    entry->buffer.write(0, texels.data(), bytes);
+    entry->view = vk::create_buffer_view(device_, entry->buffer.handle(), VK_FORMAT_R32G32B32A32_UINT);
     allocations_ += 2;
     found = masks_.emplace(std::move(key), std::move(entry)).first;
   }
@@ -195,39 +164,38 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting*
   return *found->second;
 }
 
+VkBufferView HeatmapRenderer::device_table_view(const DeviceMatrix& table) {
+  const auto key = std::make_tuple(table.buffer, table.offset, table.range);
+  auto found = device_tables_.find(key);
+  if (found == device_tables_.end()) {
+    found = device_tables_
+                .emplace(key, vk::create_buffer_view(device_, table.buffer, VK_FORMAT_R32G32B32A32_UINT, table.offset, table.range))
+                .first;
+    ++allocations_;
+  }
+  return found->second.get();
+}
+
 VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   if (auto found = sets_.find(key); found != sets_.end()) return found->second;
-  const VkDescriptorSetLayout layout = pipeline_.set_layout();
-  VkDescriptorSetAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  alloc.descriptorPool = pool_.get();
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  vk::check(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets");
+  const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipeline_.set_layout());
   ++allocations_;
 
   const VkBufferView views[3] = {
-      value_views_.emplace_back(make_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
+      value_views_
+          .emplace_back(vk::create_buffer_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
           .get(),
       std::get<3>(key), colormaps_view_.get()};
   allocations_ += 1;
-  VkWriteDescriptorSet writes[3] = {};
-  for (std::uint32_t b = 0; b < 3; ++b) {
-    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[b].dstSet = set;
-    writes[b].dstBinding = b;
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-    writes[b].pTexelBufferView = &views[b];
-  }
-  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  const VkDescriptorType types[3] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+  vk::write_texel_buffer_views(device_, set, types, views);
   sets_.emplace(key, set);
   return set;
 }
 
 bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
-  const vk::DeviceMatrix& m = request.matrix;
+  const DeviceMatrix& m = request.matrix;
   if (m.buffer == VK_NULL_HANDLE || m.rows <= 0 || m.cols <= 0) return false;
   // View from an aligned offset; the shader starts `first` floats in.
   const vk::DeviceLimits& limits = context_->limits();
@@ -235,11 +203,22 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const VkDeviceSize range = m.offset + m.range - base;
   if (range / 4 > limits.max_texel_buffer_elements) return false;
 
-  const MaskTable& mask = mask_table(request.mask, m.rows, m.cols);
+  // Cells are hatched by the mask a device result was computed under, with the table the
+  // backend wrote for its shaders; for other matrices by a Mask of the request's setting.
+  const MaskSetting no_mask;
+  const MaskSetting& setting = request.mask != nullptr ? *request.mask : no_mask;
+  const DeviceMask* computed_under = request.mask != nullptr ? m.mask : nullptr;
+  if (computed_under != nullptr && (computed_under->mask.rows() != m.rows || computed_under->mask.cols() != m.cols)) {
+    computed_under = nullptr;
+  }
+  const Mask built = computed_under != nullptr ? Mask() : Mask(setting, m.rows, m.cols);
+  const Mask& mask = computed_under != nullptr ? computed_under->mask : built;
+  const VkBufferView table =
+      computed_under != nullptr ? device_table_view(computed_under->table) : mask_table(setting, mask).view.get();
   Pending& p = pending_.emplace_back();
   p.renderer = this;
   p.request = request;
-  p.set = descriptor_set(SetKey{m.buffer, base, range, mask.view.get()});
+  p.set = descriptor_set(SetKey{m.buffer, base, range, table});
   HeatmapPush& push = p.push;
   push.view[0] = request.window.first_row;
   push.view[1] = request.window.first_col;
@@ -254,11 +233,8 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.value_scale = request.value_scale;
   push.colormap = static_cast<std::int32_t>(request.colormap);
   push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
-  push.window = -1;
-  if (request.mask != nullptr) {
-    push.flags |= kFlagMaskCells | (request.mask->causal ? kFlagCausal : 0) | (mask.has_globals ? kFlagHasGlobals : 0);
-    push.window = request.mask->window.value_or(-1);
-  }
+  push.mask = mask.params();
+  if (request.mask != nullptr) push.flags |= kFlagMaskCells;
   push.hatch = std::round(8.0f * ui_scale_);
   push.max_samples = std::clamp(request.max_samples, 1, 3);
   list->AddCallback(&HeatmapRenderer::draw_callback, &p);

@@ -22,10 +22,12 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
+#include "core/attention/device_results.h"
+#include "core/attention/mask.h"
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 #include "core/vk/buffer.h"
-#include "core/vk/vulkan_backend.h"
+#include "core/vk/context.h"
 
 struct ImDrawList;
 struct ImDrawCmd;
@@ -42,14 +44,16 @@ struct CellWindow {
 };
 
 struct DrawRequest {
-  vk::DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
+  DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the cells' rectangle, ImGui coordinates
   CellWindow window;
   float value_scale = 1.0f;           // shown = value_scale · stored (scale · raw scores)
   float range_min = 0.0f;             // shown values mapped to the colormap's ends
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
-  const MaskSetting* mask = nullptr;  // hatch the cells this mask hides (matrix-sized mask)
+  // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
+  // the mask it was computed under with its global-token table (matrix.mask): that is used.
+  const MaskSetting* mask = nullptr;
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
 };
@@ -69,7 +73,7 @@ class HeatmapRenderer {
   // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
   // in recent frames, else the earlier upload. `version` must change whenever the contents
   // change (a Document revision, a counter of the caller's).
-  vk::DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
+  DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
 
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
   // matrix is empty or larger than one storage-buffer binding allows.
@@ -85,12 +89,13 @@ class HeatmapRenderer {
   struct Pending;
   struct Upload;
   struct MaskTable;
-  using MaskKey = std::tuple<int, int, bool, std::vector<int>>;  // rows, cols, windowed, globals
+  using MaskKey = std::tuple<int, int, std::vector<int>>;  // rows, cols, global tokens
   using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
-  const MaskTable& mask_table(const MaskSetting* mask, int rows, int cols);
+  const MaskTable& mask_table(const MaskSetting& setting, const Mask& mask);
+  VkBufferView device_table_view(const DeviceMatrix& table);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
   void release_unused();
@@ -103,6 +108,8 @@ class HeatmapRenderer {
   vk::BufferView colormaps_view_;
   std::map<SetKey, VkDescriptorSet> sets_;
   std::vector<vk::BufferView> value_views_;  // the views sets_ point at
+  // Views of the global-token tables that results on the device bring (DeviceMask::table).
+  std::map<std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize>, vk::BufferView> device_tables_;
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)

@@ -22,7 +22,7 @@ struct ImFont;
 namespace attnviz::heatmap {
 
 struct HeatmapSource {
-  vk::DeviceMatrix device;       // used when device.buffer is set (results on the GPU)
+  DeviceMatrix device;       // used when device.buffer is set (results on the GPU)
   const Matrix* host = nullptr;  // otherwise uploaded once per `version`
   std::uint64_t version = 0;
 };

@@ -24,7 +24,7 @@
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/scenario_files.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::panels {
 namespace {

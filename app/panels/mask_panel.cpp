@@ -195,7 +195,7 @@ class MaskPanel final : public ui::Panel {
       ImGui::SetTooltip("query %d \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %d \xE2\x80\x9C%s\xE2\x80\x9D: %s", hover.row,
                         row_labels_[static_cast<std::size_t>(hover.row)].c_str(), hover.col,
                         col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
-                        MaskPredicate(s.mask, preview_.rows, preview_.cols).visible(hover.row, hover.col) ? "visible" : "masked");
+                        Mask(s.mask, preview_.rows, preview_.cols).visible(hover.row, hover.col) ? "visible" : "masked");
     }
     ImGui::TextDisabled("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens_.size()) > kMaxPreviewTokens) {

@@ -23,7 +23,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/common/float_text.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::panels {
 namespace {

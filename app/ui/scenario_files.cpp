@@ -6,8 +6,8 @@
 #include "app/document/document.h"
 #include "app/ui/notices.h"
 #include "core/common/error.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::ui {
 namespace {

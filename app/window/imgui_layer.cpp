@@ -15,6 +15,7 @@
 #include "core/vk/check.h"
 #include "core/vk/commands.h"
 #include "core/vk/context.h"
+#include "core/vk/descriptors.h"
 
 namespace attnviz::window {
 namespace {
@@ -44,15 +45,8 @@ ImGuiLayer::ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swa
   io.ConfigWindowsMoveFromTitleBarOnly = true;
 
   // One sampler for the font atlas; the pool is ImGui's alone and is reset when fonts reload.
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4};
-  VkDescriptorPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool_info.maxSets = 4;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &size;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  vk::check(vkCreateDescriptorPool(context.device(), &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-  pool_ = vk::DescriptorPool(context.device(), pool);
+  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4};
+  pool_ = vk::create_descriptor_pool(context.device(), 4, {&size, 1});
 
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
   window.take_back_input_events();  // keys and buttons reach ImGui through queues, one change a frame

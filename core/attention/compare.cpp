@@ -15,7 +15,7 @@ void require_same_shape(const std::string& name, int a_rows, int a_cols, int b_r
 }
 
 // |a − b|, where a NaN or an infinity on either side is an infinite difference unless both
-// sides hold the same infinity: DESIGN.md promises finite results, so any other is a failure.
+// sides hold the same infinity: docs/design.md promises finite results, so any other is a failure.
 double distance(float a, float b) {
   if (std::isfinite(a) && std::isfinite(b)) return std::fabs(static_cast<double>(a) - static_cast<double>(b));
   return a == b ? 0.0 : std::numeric_limits<double>::infinity();

@@ -1,16 +1,23 @@
 #pragma once
-// The visibility predicate of DESIGN.md on the CPU. The Vulkan shaders evaluate the same
-// predicate (shaders/common/mask.glsl); tests compare both against hand-written bitmaps.
+// The mask of a problem: which key j (column) query i (row) may see. Built once from the
+// Scenario's MaskSetting and the problem's size, and handed as it is to every consumer: the
+// Eigen path (spans and extra global keys), the Result's N × M bitmap, the Vulkan kernels
+// (params() in their push constants, the global-token table in a texel buffer) and the
+// heatmaps' hatching (the same two, in a fragment shader). A new kind of mask changes this
+// class and shaders/common/mask.glsl, nothing else.
 //
 // visible(i, j) = (no window, or |i−j| ≤ r, or i is global, or j is global)
 //                 and (not causal, or j ≤ i)
 // For cross-attention a global index g marks query row g (when g < N) and key column g
-// (when g < M).
+// (when g < M). Global indices without a window change nothing (docs/design.md: they need one).
 
+#include <cstddef>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/common/matrix.h"
-#include "core/model/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz {
 
@@ -23,9 +30,26 @@ struct KeySpan {
   [[nodiscard]] int width() const { return empty() ? 0 : end - begin; }
 };
 
-class MaskPredicate {
+// The mask as a shader receives it: the member `MaskParams mask` of every masked kernel's
+// push-constant block and of the heatmap's. Mirrors struct MaskParams in
+// shaders/common/mask.glsl member for member (seven 32-bit ints, no padding, in std430).
+struct MaskParams {
+  std::int32_t rows;         // N
+  std::int32_t cols;         // M
+  std::int32_t causal;       // 0 or 1
+  std::int32_t window;       // radius r, or -1 without a window
+  std::int32_t has_globals;  // 0 or 1: some global row or column inside the problem
+  std::int32_t list_offset;  // first texel of the global column chunk list
+  std::int32_t list_count;   // number of column chunks (4 columns each) holding a global column
+};
+static_assert(sizeof(MaskParams) == 7 * 4);
+static_assert(offsetof(MaskParams, causal) == 8 && offsetof(MaskParams, window) == 12 &&
+              offsetof(MaskParams, has_globals) == 16 && offsetof(MaskParams, list_count) == 24);
+
+class Mask {
  public:
-  MaskPredicate(const MaskSetting& setting, int rows, int cols);
+  Mask() = default;  // 0 × 0
+  Mask(const MaskSetting& setting, int rows, int cols);
 
   [[nodiscard]] bool visible(int i, int j) const {
     if (causal_ && j > i) return false;
@@ -38,7 +62,7 @@ class MaskPredicate {
 
   // What row i sees is one span of keys (the band, cut at the diagonal when causal; every key
   // for a global row or without a window) plus, outside it, the global columns that
-  // extra_keys() lists. Both backends read only these keys.
+  // for_each_extra_key() visits. Both backends read only these keys.
   [[nodiscard]] KeySpan span(int i) const;
   // The global key columns, ascending; row i sees those outside span(i) that are ≤ i when
   // causal (none for a global row: its span holds every key it sees).
@@ -54,20 +78,41 @@ class MaskPredicate {
 
   [[nodiscard]] int rows() const { return rows_; }
   [[nodiscard]] int cols() const { return cols_; }
+  [[nodiscard]] bool causal() const { return causal_; }
+  [[nodiscard]] int window() const { return window_; }  // -1: no window
+  [[nodiscard]] bool has_globals() const { return has_globals_; }
+
+  // The rows × cols bitmap (1 = visible), into `out` reusing its storage.
+  void matrix_into(MaskMatrix& out) const;
+  [[nodiscard]] MaskMatrix matrix() const;
+
+  // The global-token table the shaders read (shaders/common/mask.glsl), as RGBA32UI texels of
+  // four uint32 each:
+  //   texel t (0 ≤ t ≤ max(rows, cols)) = (t is a global row, t is a global column,
+  //                                         global rows before t, global columns before t)
+  //   texel params().list_offset + k      = (k-th column chunk holding a global column, 0, 0, 0)
+  // Zero apart from the list offset when there are no global tokens.
+  [[nodiscard]] static int globals_texel_count(int rows, int cols);
+  [[nodiscard]] int globals_texel_count() const { return globals_texel_count(rows_, cols_); }
+  // Writes the table into `texels` (4 · globals_texel_count() values).
+  void write_globals_table(std::span<std::uint32_t> texels) const;
+  [[nodiscard]] std::vector<std::uint32_t> globals_table() const;
+
+  [[nodiscard]] MaskParams params() const;
 
  private:
   int rows_ = 0;
   int cols_ = 0;
   bool causal_ = false;
-  int window_ = -1;  // -1: no window
-  std::vector<unsigned char> global_rows_;
-  std::vector<unsigned char> global_cols_;
+  int window_ = -1;
+  bool has_globals_ = false;
+  std::vector<unsigned char> global_rows_;  // rows flags, empty without global tokens
+  std::vector<unsigned char> global_cols_;  // cols flags, empty without global tokens
   std::vector<int> global_col_list_;
 };
 
+// Mask(setting, rows, cols).matrix().
 MaskMatrix build_mask(const MaskSetting& setting, int rows, int cols);
-// The same into `mask`, reusing its storage.
-void build_mask_into(const MaskPredicate& predicate, MaskMatrix& mask);
 std::vector<int> fully_masked_rows(const MaskMatrix& mask);
 
 }  // namespace attnviz

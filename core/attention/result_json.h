@@ -1,5 +1,5 @@
 #pragma once
-// attnviz-result/1 (DESIGN.md "Result file").
+// attnviz-result/1 (docs/design.md "Result file").
 
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// The error kinds the command line maps to exit codes (DESIGN.md): InputError -> 2,
+// The error kinds the command line maps to exit codes (docs/design.md): InputError -> 2,
 // BackendUnavailable -> 3, anything else -> 1.
 
 #include <stdexcept>

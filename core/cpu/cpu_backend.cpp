@@ -14,14 +14,16 @@
 //      keys; the block's N × M rows stay in cache between the three steps;
 //   3. the output: the heads' contexts side by side, times W_O when given.
 
+#include "core/cpu/cpu_backend.h"
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
-#include "core/attention/backend.h"
 #include "core/attention/mask.h"
 
 namespace attnviz {
@@ -63,7 +65,7 @@ int rows_per_block(int m) { return std::clamp(65536 / std::max(m, 1), 8, 128); }
 
 // The keys any row of [first, first + count) sees, as one span (global columns outside it
 // are handled one by one).
-KeySpan block_span(const MaskPredicate& mask, int first, int count) {
+KeySpan block_span(const Mask& mask, int first, int count) {
   KeySpan block{std::numeric_limits<int>::max(), 0};
   for (int i = first; i < first + count; ++i) {
     const KeySpan row = mask.span(i);
@@ -76,7 +78,7 @@ KeySpan block_span(const MaskPredicate& mask, int first, int count) {
 
 // Zeroes row i outside the keys it sees (the span and the extra global keys, which come in
 // ascending order).
-void zero_hidden(float* row, int m, KeySpan span, const MaskPredicate& mask, int i) {
+void zero_hidden(float* row, int m, KeySpan span, const Mask& mask, int i) {
   int cursor = 0;  // [0, cursor) is done
   auto keep = [&](int begin, int end) {
     if (begin > cursor) std::fill(row + cursor, row + begin, 0.0f);
@@ -101,7 +103,7 @@ using Scratch = Eigen::Array<float, 1, Eigen::Dynamic>;
 
 // weights = softmax(scale · scores) over row i's visible keys; masked entries exactly 0, a
 // row that sees nothing all 0. exp(x − max) ≤ 1 for every visible x, so nothing overflows.
-void masked_softmax_row(const float* scores, float* weights, int m, float scale, const MaskPredicate& mask, int i,
+void masked_softmax_row(const float* scores, float* weights, int m, float scale, const Mask& mask, int i,
                         Scratch& scratch) {
   const KeySpan span = mask.span(i);
   zero_hidden(weights, m, span, mask, i);
@@ -134,15 +136,35 @@ class CpuBackend final : public Backend {
            std::to_string(EIGEN_MINOR_VERSION) + " (" + std::to_string(Eigen::nbThreads()) + " threads)";
   }
 
+  void run(const Problem& p, const ComputeOptions& options) override {
+    has_result_ = false;
+    attention_into(p, options, result_);
+    has_result_ = true;
+  }
+
+  [[nodiscard]] const Result& result() const override {
+    if (!has_result_) throw std::logic_error("CpuBackend::result called without a run");
+    return result_;
+  }
+
+  [[nodiscard]] const Timing& timing() const override { return timing_; }
+
   void compute_into(const Problem& p, const ComputeOptions& options, Result& result) override {
+    has_result_ = false;
+    attention_into(p, options, result);
+  }
+
+ private:
+  // The whole computation, into `result` (its storage reused when the shapes match).
+  void attention_into(const Problem& p, const ComputeOptions& options, Result& result) {
     result.timing = Timing{};
     StageClock clock(result.timing);
     result.backend = name();
     result.device = device_name();
     result.tokens = p.tokens;
     result.source_tokens = p.source_tokens;
-    const MaskPredicate mask(p.mask, p.n(), p.m());
-    build_mask_into(mask, result.mask);
+    const Mask mask(p.mask, p.n(), p.m());
+    mask.matrix_into(result.mask);
     result.masked_rows = fully_masked_rows(result.mask);
     clock.stage("mask");
 
@@ -156,9 +178,9 @@ class CpuBackend final : public Backend {
     if (p.wo) view(result.output).noalias() = concat_ * view(*p.wo);
     clock.stage("output");
     clock.finish();
+    timing_ = result.timing;
   }
 
- private:
   // 1. Q, K, V into storage kept from the last recompute (Eigen resizes only on a new shape).
   void project(const Problem& p) {
     q_.resize(p.n(), p.wq.cols);
@@ -187,7 +209,7 @@ class CpuBackend final : public Backend {
 
   // 2. Every (head, row block) task on the OpenMP team; Eigen's GEMMs inside run on the
   // calling thread (Eigen does not nest parallelism).
-  void attend(const Problem& p, const MaskPredicate& mask, const ComputeOptions& options, Result& result) {
+  void attend(const Problem& p, const Mask& mask, const ComputeOptions& options, Result& result) {
     const int block_rows = rows_per_block(p.m());
     const int blocks = (p.n() + block_rows - 1) / block_rows;
     const int tasks = p.num_heads * blocks;
@@ -203,7 +225,7 @@ class CpuBackend final : public Backend {
     }
   }
 
-  void attend_block(const Problem& p, const MaskPredicate& mask, const ComputeOptions& options, int h, int first, int count,
+  void attend_block(const Problem& p, const Mask& mask, const ComputeOptions& options, int h, int first, int count,
                     Result& result) {
     HeadResult& head = result.heads[static_cast<std::size_t>(h)];
     const int m = p.m();
@@ -265,6 +287,9 @@ class CpuBackend final : public Backend {
 
   RowMajor q_, k_, v_;
   RowMajor concat_;  // (N, H·dv), only with W_O
+  Result result_;    // of the last run(), kept from one run to the next
+  bool has_result_ = false;
+  Timing timing_;    // of the last run() or compute_into()
 };
 
 }  // namespace

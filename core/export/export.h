@@ -23,8 +23,8 @@
 #include "core/export/colormap.h"
 #include "core/export/figure.h"
 #include "core/export/numbers.h"
-#include "core/model/problem.h"
-#include "core/model/scenario.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::exporting {
 

@@ -4,7 +4,7 @@
 // does: one float32 GEMM per projection.
 
 #include "core/common/matrix.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::lesson {
 

@@ -11,7 +11,7 @@
 
 #include "core/attention/result.h"
 #include "core/lesson/projections.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::lesson {
 

@@ -1,4 +1,4 @@
-// The nine step pages. Formulas use the notation of core/model/scenario-format.md; every number a page
+// The nine step pages. Formulas use the notation of docs/design.md; every number a page
 // writes comes from the Result, the StepModel's projections or the QueryTrace.
 
 #include "core/lesson/step_pages.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The step-through lesson: the attention pipeline of DESIGN.md as nine pages,
+// The step-through lesson: the attention pipeline of docs/design.md as nine pages,
 //   X → Q, K, V → S = Q·Kᵀ → S·scale → mask → softmax → A·V → concat → W_O
 // each with its formula, the matrices it shows (with shapes) and, for one selected query
 // token, that token's numbers written out (the Korean tutorial's "follow 배" walk-through).
@@ -12,7 +12,7 @@
 #include "core/attention/result.h"
 #include "core/lesson/projections.h"
 #include "core/lesson/query_trace.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::lesson {
 

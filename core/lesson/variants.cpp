@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/lesson/projections.h"
-#include "core/model/generate.h"
+#include "core/scenario/generate.h"
 
 namespace attnviz::lesson {
 namespace {

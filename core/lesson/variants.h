@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/attention/result.h"
-#include "core/model/problem.h"
-#include "core/model/scenario.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::lesson {
 

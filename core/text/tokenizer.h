@@ -1,5 +1,5 @@
 #pragma once
-// UTF-8 aware tokenizer. Modes (DESIGN.md "tokenizer"):
+// UTF-8 aware tokenizer. Modes (docs/design.md "Tokenizer"):
 //   words           split on Unicode white space; each punctuation code point is its own token
 //   words-no-punct  like words, punctuation dropped
 //   chars           one token per code point, white space dropped
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/model/scenario.h"
+#include "core/text/tokenizer_mode.h"
 
 namespace attnviz {
 

@@ -1,18 +1,22 @@
-// The visibility predicate of DESIGN.md, identical to core/attention/mask.h:
+// The visibility predicate of docs/design.md, the same as attnviz::Mask (core/attention/mask.h):
 //   visible(i, j) = (no window, or |i−j| ≤ r, or i is global, or j is global)
 //                   and (not causal, or j ≤ i)
 // For cross-attention a global index g marks query row g (g < rows) and key column g
-// (g < cols). Global tokens come from a small texel buffer, never an N×M mask:
+// (g < cols). Global tokens come from a small texel buffer, never an N×M mask
+// (Mask::write_globals_table):
 //   texel t (0 ≤ t ≤ max(rows, cols)) = (t is a global row, t is a global column,
 //                                         global rows < t, global columns < t)
 //   texel list_offset + k = (k-th column chunk (4 columns) holding a global column, 0, 0, 0)
 //
-// Before including, define MASK_GLOBALS_BINDING. The includer fills a Mask from its push
-// constants.
+// Every shader that evaluates a mask has a member `MaskParams mask` in its push-constant block,
+// filled from Mask::params(). Define MASK_GLOBALS_BINDING before including this file to get
+// the predicate and the global-token table at that binding; without it only struct MaskParams
+// is declared (for a stage that shares the push constants but never evaluates the mask).
+#ifndef ATTNVIZ_MASK_GLSL
+#define ATTNVIZ_MASK_GLSL
 
-layout(binding = MASK_GLOBALS_BINDING) uniform usamplerBuffer mask_globals;
-
-struct Mask {
+// Mirrors attnviz::MaskParams (core/attention/mask.h), whose static_asserts check its layout.
+struct MaskParams {
   int rows;         // N
   int cols;         // M
   int causal;       // 0 or 1
@@ -22,20 +26,23 @@ struct Mask {
   int list_count;   // number of column chunks holding a global column
 };
 
-bool mask_is_global_row(Mask m, int i) { return m.has_globals != 0 && texelFetch(mask_globals, i).x != 0u; }
-bool mask_is_global_col(Mask m, int j) { return m.has_globals != 0 && texelFetch(mask_globals, j).y != 0u; }
+#ifdef MASK_GLOBALS_BINDING
+layout(binding = MASK_GLOBALS_BINDING) uniform usamplerBuffer mask_globals;
+
+bool mask_is_global_row(MaskParams m, int i) { return m.has_globals != 0 && texelFetch(mask_globals, i).x != 0u; }
+bool mask_is_global_col(MaskParams m, int j) { return m.has_globals != 0 && texelFetch(mask_globals, j).y != 0u; }
 
 // Any global row in [i0, i1) / global column in [j0, j1)?
-bool mask_global_rows_in(Mask m, int i0, int i1) {
+bool mask_global_rows_in(MaskParams m, int i0, int i1) {
   if (m.has_globals == 0 || i1 <= i0) return false;
   return texelFetch(mask_globals, min(i1, m.rows)).z > texelFetch(mask_globals, max(i0, 0)).z;
 }
-bool mask_global_cols_in(Mask m, int j0, int j1) {
+bool mask_global_cols_in(MaskParams m, int j0, int j1) {
   if (m.has_globals == 0 || j1 <= j0) return false;
   return texelFetch(mask_globals, min(j1, m.cols)).w > texelFetch(mask_globals, max(j0, 0)).w;
 }
 
-bool mask_visible(Mask m, int i, int j) {
+bool mask_visible(MaskParams m, int i, int j) {
   if (i < 0 || j < 0 || i >= m.rows || j >= m.cols) return false;
   if (m.causal != 0 && j > i) return false;
   if (m.window < 0) return true;
@@ -44,7 +51,7 @@ bool mask_visible(Mask m, int i, int j) {
 
 // The columns [x, y) that rows [i0, i1) may see, apart from global columns outside it
 // (the band of the window, everything for a global row, cut at the diagonal when causal).
-ivec2 mask_block_span(Mask m, int i0, int i1) {
+ivec2 mask_block_span(MaskParams m, int i0, int i1) {
   i1 = min(i1, m.rows);
   ivec2 span = ivec2(0, m.cols);
   if (m.window >= 0 && !mask_global_rows_in(m, i0, i1)) {
@@ -55,7 +62,7 @@ ivec2 mask_block_span(Mask m, int i0, int i1) {
 }
 
 // The columns [x, y) row i sees when there are no global tokens (arithmetic only).
-ivec2 mask_band_span(Mask m, int i) {
+ivec2 mask_band_span(MaskParams m, int i) {
   ivec2 span = m.window >= 0 ? ivec2(max(0, i - m.window), min(m.cols, i + m.window + 1)) : ivec2(0, m.cols);
   if (m.causal != 0) span.y = min(span.y, i + 1);
   return span;
@@ -63,7 +70,7 @@ ivec2 mask_band_span(Mask m, int i) {
 
 // Could any entry of rows [i0, i1) × columns [j0, j1) be visible? Conservative: true may be
 // returned for a block with nothing visible, never false for one with something visible.
-bool mask_block_visible(Mask m, int i0, int i1, int j0, int j1) {
+bool mask_block_visible(MaskParams m, int i0, int i1, int j0, int j1) {
   i1 = min(i1, m.rows);
   j1 = min(j1, m.cols);
   if (i1 <= i0 || j1 <= j0) return false;
@@ -74,4 +81,7 @@ bool mask_block_visible(Mask m, int i0, int i1, int j0, int j1) {
 }
 
 // The k-th column chunk that holds a global column (chunk c covers columns 4c .. 4c+3).
-int mask_global_chunk(Mask m, int k) { return int(texelFetch(mask_globals, m.list_offset + k).x); }
+int mask_global_chunk(MaskParams m, int k) { return int(texelFetch(mask_globals, m.list_offset + k).x); }
+#endif  // MASK_GLOBALS_BINDING
+
+#endif  // ATTNVIZ_MASK_GLSL

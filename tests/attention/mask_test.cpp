@@ -1,8 +1,15 @@
-// The visibility predicate against hand-written bitmaps (docs/design.md "Masks").
+// The mask object against hand-written bitmaps (docs/design.md "Masks"): the predicate, the spans
+// and extra keys both backends read, the global-token table and the parameters the shaders get.
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/attention/mask.h"
@@ -84,6 +91,157 @@ TEST(Mask, CrossAttentionGlobalIndexMarksRowAndColumnWhereTheyExist) {
 
 TEST(Mask, FullyMaskedRowsIsEmptyWhenEveryRowSeesSomething) {
   EXPECT_TRUE(fully_masked_rows(build_mask(make(true, 0), 7, 7)).empty());
+}
+
+// Row i as the backends walk it: span(i), then the extra global keys, drawn like bitmap().
+std::vector<std::string> spans(const MaskSetting& setting, int rows, int cols) {
+  const Mask mask(setting, rows, cols);
+  std::vector<std::string> lines;
+  for (int i = 0; i < rows; ++i) {
+    std::string line(static_cast<std::size_t>(cols), '.');
+    const KeySpan span = mask.span(i);
+    for (int j = span.begin; j < span.end; ++j) line[static_cast<std::size_t>(j)] = 's';
+    mask.for_each_extra_key(i, span, [&](int j) {
+      EXPECT_EQ(line[static_cast<std::size_t>(j)], '.') << "key " << j << " of row " << i << " visited twice";
+      line[static_cast<std::size_t>(j)] = 'g';
+    });
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(Mask, SpansAndExtraKeysOfALongformerMask) {
+  // The bitmap of GlobalTokensAtBothEndsSeeAndAreSeenByAll, split as the backends read it:
+  // s = inside the row's span, g = a global key outside it. Global rows 0 and 5 span all keys.
+  EXPECT_EQ(spans(make(false, 1, {0, 5}), 6, 6),
+            (std::vector<std::string>{"ssssss", "sss..g", "gsss.g", "g.sssg", "g..sss", "ssssss"}));
+}
+
+TEST(Mask, SpansOfACausalSlidingWindowWithAGlobalToken) {
+  // Causal, r = 1, global 1: the band i − 1 ≤ j ≤ i, key 1 for every later row, row 1 all of j ≤ 1.
+  EXPECT_EQ(spans(make(true, 1, {1}), 5, 5), (std::vector<std::string>{"s....", "ss...", ".ss..", ".gss.", ".g.ss"}));
+  EXPECT_EQ(bitmap(make(true, 1, {1}), 5, 5), (std::vector<std::string>{"1....", "11...", ".11..", ".111.", ".1.11"}));
+}
+
+TEST(Mask, SpansAndExtraKeysAreExactlyTheVisibleKeys) {
+  const std::vector<std::pair<MaskSetting, std::pair<int, int>>> cases = {
+      {make(false), {5, 5}},          {make(true), {6, 6}},          {make(true, 2), {9, 9}},
+      {make(false, 1, {0, 5}), {8, 8}}, {make(true, 0, {0, 3}), {7, 7}}, {make(false, 1, {4}), {6, 3}},
+      {make(false, 2, {1, 2, 7}), {3, 9}}, {make(true, 3, {2}), {12, 5}}};
+  for (const auto& [setting, size] : cases) {
+    const auto [rows, cols] = size;
+    const std::vector<std::string> read = spans(setting, rows, cols);
+    std::vector<std::string> seen = bitmap(setting, rows, cols);
+    for (std::string& line : seen) {
+      for (char& c : line) c = c == '1' ? 'x' : '.';
+    }
+    std::vector<std::string> walked = read;
+    for (std::string& line : walked) {
+      for (char& c : line) c = c == '.' ? '.' : 'x';
+    }
+    EXPECT_EQ(walked, seen) << rows << " x " << cols;
+  }
+}
+
+TEST(Mask, ReportsItsKindAndSize) {
+  const Mask mask(make(true, 2, {0}), 5, 7);
+  EXPECT_EQ(mask.rows(), 5);
+  EXPECT_EQ(mask.cols(), 7);
+  EXPECT_TRUE(mask.causal());
+  EXPECT_EQ(mask.window(), 2);
+  EXPECT_TRUE(mask.has_globals());
+  EXPECT_EQ(Mask(make(false), 3, 3).window(), -1);
+  EXPECT_FALSE(Mask(make(false), 3, 3).causal());
+  EXPECT_EQ(Mask().rows(), 0);
+  EXPECT_EQ(Mask().matrix().visible.size(), 0u);
+}
+
+TEST(Mask, GlobalTokensNeedAWindowAndAPlaceInTheProblem) {
+  // Without a window global indices change nothing (docs/design.md); past N and M they mark nothing.
+  const Mask no_window(make(false, std::nullopt, {0, 2}), 4, 4);
+  EXPECT_FALSE(no_window.has_globals());
+  EXPECT_FALSE(no_window.is_global_row(0));
+  EXPECT_EQ(no_window.matrix(), build_mask(make(false), 4, 4));
+  const Mask outside(make(false, 0, {7, -1}), 3, 3);
+  EXPECT_FALSE(outside.has_globals());
+  EXPECT_TRUE(outside.global_columns().empty());
+  EXPECT_EQ(outside.matrix(), build_mask(make(false, 0), 3, 3));
+}
+
+TEST(Mask, TheGlobalTokenTableOfCrossAttention) {
+  // 3 queries over 6 keys, r = 1, globals 1 and 4: 4 marks a key column only (4 ≥ N). Texel t
+  // of t ≤ max(N, M) = (global row, global column, global rows before t, global columns
+  // before t); then, from texel 7, the 4-column chunks holding a global column: 0 and 1.
+  const Mask mask(make(false, 1, {1, 4}), 3, 6);
+  EXPECT_EQ(Mask::globals_texel_count(3, 6), 9);
+  EXPECT_EQ(mask.globals_texel_count(), 9);
+  EXPECT_EQ(mask.globals_table(), (std::vector<std::uint32_t>{0, 0, 0, 0,  //
+                                                              1, 1, 0, 0,  //
+                                                              0, 0, 1, 1,  //
+                                                              0, 0, 1, 1,  //
+                                                              0, 1, 1, 1,  //
+                                                              0, 0, 1, 2,  //
+                                                              0, 0, 1, 2,  //
+                                                              0, 0, 0, 0,  // chunk 0 (columns 0-3)
+                                                              1, 0, 0, 0}));  // chunk 1 (columns 4-7)
+  const MaskParams params = mask.params();
+  EXPECT_EQ(params.rows, 3);
+  EXPECT_EQ(params.cols, 6);
+  EXPECT_EQ(params.causal, 0);
+  EXPECT_EQ(params.window, 1);
+  EXPECT_EQ(params.has_globals, 1);
+  EXPECT_EQ(params.list_offset, 7);
+  EXPECT_EQ(params.list_count, 2);
+}
+
+TEST(Mask, GlobalColumnsInOneChunkAreListedOnce) {
+  const Mask mask(make(true, 0, {4, 6, 9}), 10, 10);
+  EXPECT_EQ(mask.global_columns(), (std::vector<int>{4, 6, 9}));
+  const std::vector<std::uint32_t> table = mask.globals_table();
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(11 + 3) * 4);
+  EXPECT_EQ(mask.params().list_offset, 11);
+  EXPECT_EQ(mask.params().list_count, 2);
+  EXPECT_EQ(table[11 * 4], 1u);  // columns 4 and 6: chunk 1
+  EXPECT_EQ(table[12 * 4], 2u);  // column 9: chunk 2
+  EXPECT_EQ(table[10 * 4 + 2], 3u);  // global rows before token 10
+  EXPECT_EQ(table[10 * 4 + 3], 3u);
+}
+
+TEST(Mask, WithoutGlobalTokensTheTableIsZeroAndTheShadersUseArithmetic) {
+  const Mask mask(make(true, 2), 4, 4);
+  EXPECT_FALSE(mask.has_globals());
+  EXPECT_EQ(mask.globals_table(), std::vector<std::uint32_t>(static_cast<std::size_t>(4 + 1 + 1) * 4, 0u));
+  const MaskParams params = mask.params();
+  EXPECT_EQ(params.causal, 1);
+  EXPECT_EQ(params.window, 2);
+  EXPECT_EQ(params.has_globals, 0);
+  EXPECT_EQ(params.list_offset, 5);
+  EXPECT_EQ(params.list_count, 0);
+  EXPECT_EQ(Mask(make(false), 2, 3).params().window, -1);
+}
+
+// MaskParams is mirrored by struct MaskParams in shaders/common/mask.glsl: the same members,
+// all int, in the same order (its static_asserts pin the C++ offsets to 4 bytes apart).
+TEST(Mask, TheShadersDeclareMaskParamsMemberForMember) {
+  std::ifstream file(std::string(ATTNVIZ_SOURCE_DIR) + "/shaders/common/mask.glsl");
+  ASSERT_TRUE(file) << "shaders/common/mask.glsl";
+  std::stringstream text;
+  text << file.rdbuf();
+  std::smatch block;
+  const std::string glsl = text.str();
+  ASSERT_TRUE(std::regex_search(glsl, block, std::regex(R"(struct MaskParams \{([^}]*)\};)")));
+  std::vector<std::string> members;
+  const std::string body = block[1].str();
+  const std::regex member(R"(^\s*(\w+)\s+(\w+);)", std::regex::multiline);
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), member); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[1].str(), "int") << (*it)[2].str();
+    members.push_back((*it)[2].str());
+  }
+  EXPECT_EQ(members, (std::vector<std::string>{"rows", "cols", "causal", "window", "has_globals", "list_offset", "list_count"}));
+  static_assert(offsetof(MaskParams, rows) == 0 && offsetof(MaskParams, cols) == 4 && offsetof(MaskParams, causal) == 8 &&
+                offsetof(MaskParams, window) == 12 && offsetof(MaskParams, has_globals) == 16 &&
+                offsetof(MaskParams, list_offset) == 20 && offsetof(MaskParams, list_count) == 24 &&
+                sizeof(MaskParams) == 28);
 }
 
 }  // namespace

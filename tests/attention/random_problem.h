@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::testing {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::testing {
 

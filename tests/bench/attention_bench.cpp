@@ -20,7 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/vk/vulkan_backend.h"
+#include "core/cpu/cpu_backend.h"
+#include "core/gpu/vulkan_attention.h"
 #include "tests/bench/naive_attention.h"
 
 namespace attnviz::bench {
@@ -156,11 +157,11 @@ int main(int argc, char** argv) {
   using namespace attnviz::bench;
   const Options o = parse(argc, argv);
 
-  std::unique_ptr<vk::VulkanAttention> vulkan;
+  std::unique_ptr<gpu::VulkanAttention> vulkan;
   if (wants(o, "vulkan")) {
     vk::ContextOptions context_options;
     context_options.device_index = o.device;
-    vulkan = std::make_unique<vk::VulkanAttention>(vk::Context::create(context_options));
+    vulkan = std::make_unique<gpu::VulkanAttention>(vk::Context::create(context_options));
   }
   const auto eigen = make_cpu_backend();
 
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
         vulkan->compute_into(problem, options, result);
         row.ms["vulkan"] = median_ms(runs, [&] { vulkan->compute_into(problem, options, result); });
         row.ms["vulkan-run"] = median_ms(runs, [&] { vulkan->run(problem, options); });
-        row.ms["vulkan-gpu"] = vulkan->last_timing().total_ms;
+        row.ms["vulkan-gpu"] = vulkan->timing().total_ms;
       }
       if (wants(o, "eigen")) {
         Result result;

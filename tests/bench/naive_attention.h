@@ -7,7 +7,7 @@
 
 #include "core/attention/mask.h"
 #include "core/attention/result.h"
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::bench {
 

@@ -5,8 +5,8 @@
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/start_options.h"
 #include "core/common/error.h"
-#include "core/model/generate.h"
-#include "core/model/problem.h"
+#include "core/scenario/generate.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::classroom {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 #include "tests/attention/reference_attention.h"
 #include "tests/cli/run_attnviz.h"
 

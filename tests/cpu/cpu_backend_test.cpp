@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <cmath>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "tests/attention/random_problem.h"
 #include "tests/attention/reference_attention.h"
 
@@ -257,6 +259,37 @@ TEST(CpuBackend, ComputeIntoReusesTheResultsStorageForTheSameShape) {
   ASSERT_EQ(result.heads.size(), 3u);
   EXPECT_EQ(result.heads[2].scores.rows, 7);
   EXPECT_EQ(result.heads[2].weights, make_cpu_backend()->compute(smaller).heads[2].weights);
+}
+
+TEST(CpuBackend, RunKeepsTheResultsOnTheHostAndNothingOnADevice) {
+  TestRandom random(12);
+  ProblemShape shape;
+  shape.n = 40;
+  shape.heads = 2;
+  const auto backend = make_cpu_backend();
+  EXPECT_THROW((void)backend->result(), std::logic_error);
+  const Problem problem = testing::random_problem(random, shape);
+  backend->run(problem);
+  EXPECT_EQ(backend->device_results(), nullptr);
+  EXPECT_EQ(backend->allocation_count(), 0u);
+  const Result& result = backend->result();
+  const Result fresh = make_cpu_backend()->compute(problem);
+  EXPECT_EQ(result.heads[1].weights, fresh.heads[1].weights);
+  EXPECT_EQ(result.output, fresh.output);
+  EXPECT_EQ(backend->timing().stages_ms.size(), result.timing.stages_ms.size());
+
+  // The same shape again: the same storage, the new values.
+  const float* weights = result.heads[1].weights.data.data();
+  const Problem again = testing::random_problem(random, shape);
+  backend->run(again);
+  EXPECT_EQ(backend->result().heads[1].weights.data.data(), weights);
+  EXPECT_EQ(backend->result().heads[1].weights, make_cpu_backend()->compute(again).heads[1].weights);
+
+  // compute_into fills the caller's Result, not the backend's.
+  Result mine;
+  backend->compute_into(problem, {}, mine);
+  EXPECT_EQ(mine.output, fresh.output);
+  EXPECT_THROW((void)backend->result(), std::logic_error);
 }
 
 TEST(CpuBackend, ReportsItselfAndItsTimings) {

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/attention/backend.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/cpu/cpu_backend.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz {
 namespace {

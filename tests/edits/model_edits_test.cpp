@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::edits {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/model/problem.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::edits {
 namespace {

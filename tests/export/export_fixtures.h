@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/attention/mask.h"
 #include "core/export/export.h"
 

@@ -10,7 +10,7 @@
 #include "app/document/document.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/window_source.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
 #include "tests/cli/run_attnviz.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Test inputs for the lesson model that do not go through core/model's loader: fixtures read
+// Test inputs for the lesson model that do not go through core/scenario's loader: fixtures read
 // straight from their JSON, and frozen scenarios (every input explicit) turned into Problems
 // by hand, so a bug in the loader cannot hide a bug here (or the reverse).
 
@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "core/model/problem.h"
-#include "core/model/scenario.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario.h"
 
 namespace attnviz::testing {
 

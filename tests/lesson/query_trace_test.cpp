@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/lesson/steps.h"
 #include "tests/attention/random_problem.h"
 #include "tests/lesson/lesson_support.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/steps.h"
 #include "tests/attention/random_problem.h"

@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "core/attention/backend.h"
+#include "core/cpu/cpu_backend.h"
 #include "core/lesson/variants.h"
-#include "core/model/problem.h"
-#include "core/model/scenario_json.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 #include "tests/attention/random_problem.h"
 #include "tests/lesson/lesson_support.h"
 

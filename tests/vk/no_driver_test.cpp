@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/common/error.h"
+#include "core/gpu/vulkan_attention.h"
 #include "core/vk/context.h"
-#include "core/vk/vulkan_backend.h"
 
 namespace attnviz::vk {
 namespace {

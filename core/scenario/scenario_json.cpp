@@ -1,0 +1,382 @@
+#include "core/scenario/scenario_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/assets/embedded.h"
+#include "core/common/error.h"
+#include "core/scenario/json_error_pointer.h"
+#include "core/scenario/scenario_checks.h"
+#include "core/text/utf8.h"
+
+namespace attnviz {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kFormat = "attnviz-scenario/1";
+constexpr std::string_view kPresetPrefix = "preset:";
+
+std::string type_name(const json& value) {
+  if (value.is_number_integer() || value.is_number_unsigned()) return "an integer";
+  if (value.is_number()) return "a number";
+  if (value.is_array()) return "a list";
+  if (value.is_object()) return "an object";
+  return std::string("a ") + value.type_name();
+}
+
+// A whole number written as a float ("d_model": 4.0, as Python's json writes floats) counts as
+// that integer.
+std::optional<std::int64_t> as_integer(const json& value) {
+  if (value.is_number_integer()) return value.get<std::int64_t>();
+  if (value.is_number_float()) {
+    const double d = value.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9.0e15) return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+// Reads typed fields of one JSON object, naming the field's JSON pointer in every error and
+// remembering which fields it saw so the rest can be reported as unknown.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string pointer, const std::string& origin)
+      : object_(object), pointer_(std::move(pointer)), origin_(origin) {
+    if (!object_.is_object()) {
+      fail(pointer_, std::string("expected a JSON object") + (pointer_.empty() ? " (an attnviz scenario)" : "") +
+                         ", got " + type_name(object_));
+    }
+  }
+
+  [[nodiscard]] const json* find(const std::string& key) {
+    known_.insert(key);
+    const auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+  [[nodiscard]] std::string at(const std::string& key) const { return pointer_ + "/" + key; }
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const {
+    throw InputError(origin_, pointer, problem);
+  }
+
+  std::optional<std::string> string(const std::string& key) {
+    const json* value = find(key);
+    if (!value) return std::nullopt;
+    if (!value->is_string()) fail(at(key), "expected a string, got " + type_name(*value));
+    return value->get<std::string>();
+  }
+
+  std::optional<bool> boolean(const std::string& key) {
+    const json* value = find(key);
+    if (!value) return std::nullopt;
+    if (!value->is_boolean()) fail(at(key), "expected true or false, got " + type_name(*value));
+    return value->get<bool>();
+  }
+
+  std::optional<std::int64_t> integer(const std::string& key) {
+    const json* value = find(key);
+    if (!value || value->is_null()) return std::nullopt;
+    const std::optional<std::int64_t> number = as_integer(*value);
+    if (!number || (value->is_number_unsigned() && value->get<std::uint64_t>() > 1'000'000'000ULL)) {
+      if (value->is_number()) fail(at(key), "expected a whole number of at most 1000000000, got " + value->dump());
+      fail(at(key), "expected an integer, got " + type_name(*value));
+    }
+    if (*number > 1'000'000'000) fail(at(key), "is too large: " + value->dump() + " (at most 1000000000)");
+    return number;
+  }
+
+  std::optional<int> dimension(const std::string& key) {
+    const std::optional<std::int64_t> value = integer(key);
+    if (!value) return std::nullopt;
+    if (*value < 1) fail(at(key), "expected a positive integer, got " + std::to_string(*value));
+    if (*value > 1'000'000) fail(at(key), "is too large: " + std::to_string(*value) + " (attnviz computes up to 4096)");
+    return static_cast<int>(*value);
+  }
+
+  std::optional<std::vector<std::string>> string_list(const std::string& key) {
+    const json* value = find(key);
+    if (!value) return std::nullopt;
+    if (!value->is_array()) fail(at(key), "expected a list of strings, got " + type_name(*value));
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const json& item = (*value)[i];
+      if (!item.is_string()) fail(at(key) + "/" + std::to_string(i), "expected a string, got " + type_name(item));
+      if (item.get<std::string>().empty()) fail(at(key) + "/" + std::to_string(i), "is an empty token; every token needs text");
+      items.push_back(item.get<std::string>());
+    }
+    return items;
+  }
+
+  std::optional<Matrix> matrix(const std::string& key) {
+    const json* value = find(key);
+    if (!value || value->is_null()) return std::nullopt;
+    return read_matrix(*value, at(key));
+  }
+
+  // Unknown keys, as warnings: new fields from a later attnviz must not break this one.
+  void collect_unknown(std::vector<std::string>& warnings) const {
+    for (const auto& [key, value] : object_.items()) {
+      if (!known_.contains(key)) warnings.push_back(origin_ + ": " + at(key) + ": unknown field, ignored");
+    }
+  }
+
+ private:
+  Matrix read_matrix(const json& value, const std::string& pointer) const {
+    if (!value.is_array() || value.empty()) fail(pointer, "expected a matrix as a non-empty list of rows");
+    const json& first = value[0];
+    if (!first.is_array() || first.empty()) fail(pointer + "/0", "expected a row as a non-empty list of numbers");
+    Matrix m(static_cast<int>(value.size()), static_cast<int>(first.size()));
+    for (int r = 0; r < m.rows; ++r) {
+      const json& row = value[static_cast<std::size_t>(r)];
+      const std::string row_pointer = pointer + "/" + std::to_string(r);
+      if (!row.is_array()) fail(row_pointer, "expected a row as a list of numbers, got " + type_name(row));
+      if (static_cast<int>(row.size()) != m.cols) {
+        fail(row_pointer, "has " + std::to_string(row.size()) + " values but row 0 has " + std::to_string(m.cols) +
+                              " (every row needs the same length)");
+      }
+      for (int c = 0; c < m.cols; ++c) {
+        const json& cell = row[static_cast<std::size_t>(c)];
+        if (!cell.is_number())
+          fail(row_pointer + "/" + std::to_string(c), "expected a number, got " + type_name(cell));
+        m.at(r, c) = static_cast<float>(cell.get<double>());
+      }
+    }
+    return m;
+  }
+
+  const json& object_;
+  std::string pointer_;
+  const std::string& origin_;
+  std::set<std::string> known_;
+};
+
+TokenizerMode read_tokenizer(ObjectReader& reader) {
+  const std::optional<std::string> name = reader.string("tokenizer");
+  if (!name) return TokenizerMode::Words;
+  const std::optional<TokenizerMode> mode = tokenizer_mode_from_string(*name);
+  if (!mode) reader.fail(reader.at("tokenizer"), "unknown tokenizer \"" + *name + "\"; expected words, words-no-punct or chars");
+  return *mode;
+}
+
+ScaleSetting read_scale(ObjectReader& reader) {
+  const json* value = reader.find("scale");
+  ScaleSetting scale;
+  if (!value) return scale;
+  if (value->is_string()) {
+    const std::string name = value->get<std::string>();
+    if (name == "inv_sqrt_dk") return scale;
+    if (name == "none") {
+      scale.kind = ScaleSetting::Kind::None;
+      return scale;
+    }
+    reader.fail(reader.at("scale"), "unknown scale \"" + name + "\"; expected \"inv_sqrt_dk\", \"none\" or a number");
+  }
+  if (!value->is_number()) reader.fail(reader.at("scale"), "expected \"inv_sqrt_dk\", \"none\" or a number, got " + type_name(*value));
+  scale.kind = ScaleSetting::Kind::Value;
+  scale.value = value->get<double>();
+  return scale;
+}
+
+MaskSetting read_mask(ObjectReader& parent, const std::string& origin, std::vector<std::string>& warnings) {
+  MaskSetting mask;
+  const json* value = parent.find("mask");
+  if (!value || value->is_null()) return mask;
+  ObjectReader reader(*value, parent.at("mask"), origin);
+  mask.causal = reader.boolean("causal").value_or(false);
+  if (const std::optional<std::int64_t> window = reader.integer("window")) {
+    if (*window < 0) reader.fail(reader.at("window"), "must be 0 or more, got " + std::to_string(*window));
+    mask.window = static_cast<int>(*window);
+  }
+  if (const json* global = reader.find("global")) {
+    if (!global->is_array()) reader.fail(reader.at("global"), "expected a list of token indices, got " + type_name(*global));
+    for (std::size_t i = 0; i < global->size(); ++i) {
+      const json& index = (*global)[i];
+      const std::string pointer = reader.at("global") + "/" + std::to_string(i);
+      const std::optional<std::int64_t> token = as_integer(index);
+      if (!token) reader.fail(pointer, "expected a token index (a whole number), got " + type_name(index));
+      if (*token < 0 || *token > 1'000'000) reader.fail(pointer, "token index out of range: " + index.dump());
+      mask.global.push_back(static_cast<int>(*token));
+    }
+  }
+  reader.collect_unknown(warnings);
+  return mask;
+}
+
+SourceSetting read_source(const json& value, const std::string& pointer, const std::string& origin,
+                          std::vector<std::string>& warnings) {
+  ObjectReader reader(value, pointer, origin);
+  SourceSetting source;
+  source.sentence = reader.string("sentence").value_or("");
+  source.tokenizer = read_tokenizer(reader);
+  source.tokens = reader.string_list("tokens");
+  source.embeddings = reader.matrix("embeddings");
+  if (source.sentence.empty() && !source.tokens)
+    reader.fail(pointer, "a source needs a \"sentence\" or a list of \"tokens\"");
+  reader.collect_unknown(warnings);
+  return source;
+}
+
+std::uint64_t read_seed(ObjectReader& reader) {
+  const json* value = reader.find("seed");
+  if (!value) return 1;
+  // nlohmann stores non-negative integers as unsigned: anything else is not a valid seed.
+  if (!value->is_number_unsigned())
+    reader.fail(reader.at("seed"), "expected an integer 0 or more, got " + value->dump());
+  return value->get<std::uint64_t>();
+}
+
+void check_format(ObjectReader& reader) {
+  const json* format = reader.find("format");
+  if (!format) reader.fail("/format", "missing; an attnviz scenario starts with \"format\": \"attnviz-scenario/1\"");
+  if (!format->is_string() || format->get<std::string>() != kFormat)
+    reader.fail("/format", "unknown format " + format->dump() + "; expected \"attnviz-scenario/1\"");
+}
+
+Scenario read_scenario(const json& root, const std::string& origin, std::vector<std::string>& warnings) {
+  ObjectReader reader(root, "", origin);
+  check_format(reader);
+  Scenario s;
+  s.title = reader.string("title").value_or("");
+  s.sentence = reader.string("sentence").value_or("");
+  s.tokenizer = read_tokenizer(reader);
+  s.tokens = reader.string_list("tokens");
+  if (s.sentence.empty() && !s.tokens) {
+    reader.fail("/sentence", std::string(root.contains("sentence") ? "is empty" : "missing") +
+                                 "; give a \"sentence\" or a list of \"tokens\"");
+  }
+  s.d_model = reader.dimension("d_model").value_or(s.d_model);
+  s.embeddings = reader.matrix("embeddings");
+  s.seed = read_seed(reader);
+  s.num_heads = reader.dimension("num_heads").value_or(1);
+  s.num_kv_heads = reader.dimension("num_kv_heads").value_or(s.num_heads);
+  const int per_head = std::max(1, s.d_model / s.num_heads);
+  s.d_k = reader.dimension("d_k").value_or(per_head);
+  s.d_v = reader.dimension("d_v").value_or(per_head);
+  s.wq = reader.matrix("wq");
+  s.wk = reader.matrix("wk");
+  s.wv = reader.matrix("wv");
+  s.wo = reader.matrix("wo");
+  s.generate_wo = reader.boolean("generate_wo").value_or(false);
+  s.scale = read_scale(reader);
+  s.mask = read_mask(reader, origin, warnings);
+  if (const json* source = reader.find("source"); source && !source->is_null())
+    s.source = read_source(*source, "/source", origin, warnings);
+  reader.collect_unknown(warnings);
+  return s;
+}
+
+std::string read_file_text(const std::string& path) {
+  std::error_code directory_error;
+  if (std::filesystem::is_directory(path, directory_error)) throw InputError(path, "", "is a folder, not a scenario file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path, ec);
+    throw InputError(path, "", exists ? "cannot be read (permission denied?)" : "no such file");
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw InputError(path, "", "could not be read completely");
+  return text.str();
+}
+
+// "line L, column C" of a byte offset, counting columns in characters.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// A file saved in another encoding (Latin-1, UTF-16) fails here with the place of the first
+// bad byte, not deep inside the JSON parser with the raw byte echoed to the terminal.
+void check_utf8(std::string_view text, const std::string& origin) {
+  for (std::size_t offset = 0; offset < text.size();) {
+    const std::optional<utf8::Decoded> decoded = utf8::decode_at(text, offset);
+    if (decoded) {
+      offset += decoded->length;
+      continue;
+    }
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[offset])));
+    throw InputError(origin, json_error_pointer(text.substr(0, offset)),
+                     "is not valid UTF-8: byte " + std::string(byte) + " at byte offset " + std::to_string(offset) + " (" +
+                         line_and_column(text, offset) + "); save the file as UTF-8");
+  }
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at" prefix.
+std::string describe_parse_error(std::string_view text, const json::parse_error& e) {
+  if (e.byte > text.size()) return "the file ends too early (" + line_and_column(text, text.size()) + "); is it cut off?";
+  std::string message = e.what();
+  const std::size_t colon = message.find(": ", message.find("parse error"));
+  if (colon != std::string::npos) message = message.substr(colon + 2);
+  return message + " (" + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ")";
+}
+
+}  // namespace
+
+LoadedScenario parse_scenario(std::string_view json_text, const std::string& origin) {
+  if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw InputError(origin, "", "is empty; an attnviz scenario is a JSON object starting with \"format\": \"attnviz-scenario/1\"");
+  }
+  check_utf8(json_text, origin);
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    // A file cut short has no field to blame: the error is where it ends.
+    const bool cut_short = e.byte > json_text.size();
+    throw InputError(origin, cut_short ? "" : json_error_pointer(json_text), "is not valid JSON: " + describe_parse_error(json_text, e));
+  } catch (const json::out_of_range& e) {
+    // nlohmann refuses numbers beyond the double range ("1e999"): an infinite value.
+    throw InputError(origin, json_error_pointer(json_text), "must be a finite number (" + std::string(e.what()) + ")");
+  }
+  LoadedScenario loaded;
+  for (const std::string& pointer : duplicate_key_pointers(json_text)) {
+    loaded.warnings.push_back(origin + ": " + pointer + ": appears twice in the same object; the last value is used");
+  }
+  loaded.scenario = read_scenario(root, origin, loaded.warnings);
+  check_scenario(loaded.scenario, origin);
+  return loaded;
+}
+
+LoadedScenario load_scenario(const std::string& path_or_preset) {
+  if (path_or_preset.starts_with(kPresetPrefix)) {
+    const std::string name = path_or_preset.substr(kPresetPrefix.size());
+    const std::optional<std::string_view> bytes = assets::find("presets/" + name + ".json");
+    if (!bytes) {
+      std::string available;
+      for (const std::string& preset : preset_names()) available += (available.empty() ? "" : ", ") + preset;
+      throw InputError(path_or_preset, "", "no such preset; the presets are: " + available);
+    }
+    return parse_scenario(*bytes, path_or_preset);
+  }
+  return parse_scenario(read_file_text(path_or_preset), path_or_preset);
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const assets::EmbeddedFile& file : assets::embedded_files()) {
+    const std::string_view name = file.name;
+    if (name.starts_with("presets/") && name.ends_with(".json"))
+      names.emplace_back(name.substr(8, name.size() - 8 - 5));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace attnviz

@@ -1,0 +1,30 @@
+#pragma once
+// Descriptor plumbing every pipeline needs, written once: texel-buffer views, descriptor pools,
+// sets and their texel-buffer bindings.
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <span>
+
+#include "core/vk/handle.h"
+
+namespace attnviz::vk {
+
+// A view of `range` bytes of `buffer` from `offset` as texels of `format`.
+BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset = 0,
+                              VkDeviceSize range = VK_WHOLE_SIZE);
+
+// A pool for at most `max_sets` sets holding at most sizes[i].descriptorCount descriptors of
+// each sizes[i].type.
+DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes,
+                                      VkDescriptorPoolCreateFlags flags = 0);
+
+// One set of `layout` from `pool` (freed with the pool, or when it is reset).
+VkDescriptorSet allocate_descriptor_set(VkDevice device, VkDescriptorPool pool, VkDescriptorSetLayout layout);
+
+// Binding b of `set` reads (or writes) views[b], a texel buffer of descriptor type types[b].
+void write_texel_buffer_views(VkDevice device, VkDescriptorSet set, std::span<const VkDescriptorType> types,
+                              std::span<const VkBufferView> views);
+
+}  // namespace attnviz::vk

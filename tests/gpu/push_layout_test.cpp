@@ -1,0 +1,62 @@
+// Every C++ push-constant mirror (core/gpu/kernels.h, core/attention/mask.h) against the block
+// its shader was compiled with: the same member offsets, the shared parts (Operand, Chunk,
+// MaskParams) laid out alike in every kernel. No device needed.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "attnviz_compute_shaders.h"
+#include "core/attention/mask.h"
+#include "core/gpu/kernels.h"
+#include "tests/gpu/spirv_layout.h"
+
+namespace attnviz::gpu {
+namespace {
+
+using Offsets = std::vector<std::uint32_t>;
+
+const Offsets kOperand = {offsetof(OperandPush, base), offsetof(OperandPush, pitch), offsetof(OperandPush, stride)};
+const Offsets kChunk = {offsetof(ChunkPush, head_base), offsetof(ChunkPush, row_base), offsetof(ChunkPush, quad_base),
+                        offsetof(ChunkPush, row_end), offsetof(ChunkPush, quad_end)};
+const Offsets kMask = {offsetof(MaskParams, rows),        offsetof(MaskParams, cols),        offsetof(MaskParams, causal),
+                       offsetof(MaskParams, window),      offsetof(MaskParams, has_globals), offsetof(MaskParams, list_offset),
+                       offsetof(MaskParams, list_count)};
+const Offsets kScalar = {};
+
+TEST(PushLayout, MatmulMatchesMatmulPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::matmul_comp());
+  EXPECT_EQ(layout.offsets, (Offsets{offsetof(MatmulPush, inner), offsetof(MatmulPush, a), offsetof(MatmulPush, b),
+                                     offsetof(MatmulPush, c), offsetof(MatmulPush, chunk)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kChunk}));
+}
+
+TEST(PushLayout, ScoresMatchesScoresPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::scores_comp());
+  EXPECT_EQ(layout.offsets,
+            (Offsets{offsetof(ScoresPush, depth), offsetof(ScoresPush, q), offsetof(ScoresPush, k), offsetof(ScoresPush, s),
+                     offsetof(ScoresPush, group), offsetof(ScoresPush, chunk), offsetof(ScoresPush, zero_masked),
+                     offsetof(ScoresPush, mask)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kScalar, kMask}));
+}
+
+TEST(PushLayout, SoftmaxMatchesSoftmaxPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::softmax_comp());
+  EXPECT_EQ(layout.offsets, (Offsets{offsetof(SoftmaxPush, s), offsetof(SoftmaxPush, w), offsetof(SoftmaxPush, scale),
+                                     offsetof(SoftmaxPush, chunk), offsetof(SoftmaxPush, mask)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kOperand, kOperand, kScalar, kChunk, kMask}));
+}
+
+TEST(PushLayout, ContextMatchesContextPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::context_comp());
+  EXPECT_EQ(layout.offsets,
+            (Offsets{offsetof(ContextPush, dv), offsetof(ContextPush, w), offsetof(ContextPush, v),
+                     offsetof(ContextPush, concat), offsetof(ContextPush, group), offsetof(ContextPush, chunk),
+                     offsetof(ContextPush, mask)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kMask}));
+}
+
+}  // namespace
+}  // namespace attnviz::gpu

@@ -1,0 +1,96 @@
+// The bundled presets: each loads, computes, and shows what its name promises.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+#include "core/cpu/cpu_backend.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
+
+namespace attnviz {
+namespace {
+
+Problem preset_problem(const std::string& name) {
+  const LoadedScenario loaded = load_scenario("preset:" + name);
+  EXPECT_TRUE(loaded.warnings.empty()) << name;
+  return build_problem(loaded.scenario, "preset:" + name);
+}
+
+TEST(Presets, AllSevenAreBundled) {
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"causal-gpt", "cross-attention", "gqa", "korean-restaurant",
+                                                      "life-is-short", "longformer", "sliding-window"}));
+}
+
+TEST(Presets, EveryPresetComputesFiniteWeightsThatSumToOne) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const Problem problem = preset_problem(name);
+    const Result result = make_cpu_backend()->compute(problem);
+    EXPECT_TRUE(result.masked_rows.empty());
+    for (const HeadResult& head : result.heads) {
+      for (int r = 0; r < head.weights.rows; ++r) {
+        double sum = 0.0;
+        for (int c = 0; c < head.weights.cols; ++c) sum += head.weights.at(r, c);
+        EXPECT_NEAR(sum, 1.0, 1e-5);
+      }
+    }
+  }
+}
+
+TEST(Presets, KoreanRestaurantIsTheSharedWorkedExample) {
+  std::ifstream file(std::string(ATTNVIZ_FIXTURES_DIR) + "/korean-full.json");
+  const nlohmann::json fixture = nlohmann::json::parse(file);
+  const Problem p = preset_problem("korean-restaurant");
+  EXPECT_EQ(p.tokens, fixture["tokens"].get<std::vector<std::string>>());
+  for (int r = 0; r < p.x.rows; ++r)
+    for (int c = 0; c < p.x.cols; ++c)
+      EXPECT_EQ(p.x.at(r, c), fixture["embeddings"][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<float>());
+  EXPECT_EQ(p.wq.at(3, 2), 0.4f);
+  EXPECT_FALSE(p.mask.causal);
+}
+
+TEST(Presets, LifeIsShortHasTheIssueNumbers) {
+  const Problem p = preset_problem("life-is-short");
+  EXPECT_EQ(p.tokens, (std::vector<std::string>{"Life", "is", "short", "eat", "dessert", "first"}));
+  EXPECT_EQ(p.d_model(), 3);
+  EXPECT_EQ(p.d_k, 2);
+  EXPECT_EQ(p.d_v, 4);
+  EXPECT_EQ(p.x.at(5, 2), -1.4097f);
+  EXPECT_EQ(p.wk.at(1, 1), 0.7264f);
+  EXPECT_EQ(p.wv.at(0, 0), 0.0756f);
+}
+
+TEST(Presets, FeaturePresetsShowTheirFeature) {
+  const Problem causal = preset_problem("causal-gpt");
+  EXPECT_TRUE(causal.mask.causal);
+  EXPECT_FALSE(causal.mask.window.has_value());
+
+  const Problem sliding = preset_problem("sliding-window");
+  EXPECT_TRUE(sliding.mask.causal);
+  EXPECT_TRUE(sliding.mask.window.has_value());
+
+  const Problem longformer = preset_problem("longformer");
+  EXPECT_FALSE(longformer.mask.causal);
+  EXPECT_FALSE(longformer.mask.global.empty());
+  EXPECT_EQ(longformer.tokens[static_cast<std::size_t>(longformer.mask.global[1])], "?");
+
+  const Problem gqa = preset_problem("gqa");
+  EXPECT_EQ(gqa.num_heads, 8);
+  EXPECT_EQ(gqa.num_kv_heads, 2);
+
+  const Problem cross = preset_problem("cross-attention");
+  EXPECT_TRUE(cross.cross_attention);
+  EXPECT_EQ(cross.source_tokens.front(), "어제");
+  EXPECT_EQ(cross.tokens.front(), "Last");
+
+  for (const Problem* p : {&causal, &sliding, &longformer, &gqa, &cross}) {
+    EXPECT_GE(p->n(), 10);
+    EXPECT_LE(p->n(), 30);
+  }
+}
+
+}  // namespace
+}  // namespace attnviz
