@@ -74,7 +74,7 @@ void sync_folder(const fs::path& folder) {
 }  // namespace
 
 FileWriteError::FileWriteError(const fs::path& path, const std::string& reason, bool path_problem)
-    : std::runtime_error("cannot write " + path.string() + ": " + reason), path_problem_(path_problem) {}
+    : std::runtime_error("cannot write " + path.string() + ": " + reason), path_(path), reason_(reason), path_problem_(path_problem) {}
 
 AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) : path_(path), target_(path) {
   if (path.empty()) fail("no file name given", true);

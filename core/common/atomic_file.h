@@ -31,8 +31,12 @@ class FileWriteError : public std::runtime_error {
  public:
   FileWriteError(const std::filesystem::path& path, const std::string& reason, bool path_problem);
   [[nodiscard]] bool path_problem() const { return path_problem_; }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
 
  private:
+  std::filesystem::path path_;
+  std::string reason_;
   bool path_problem_;
 };
 
