@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/atomic_file.h"
 #include "core/common/input_file.h"
 #include "core/model/scenario.h"
 
@@ -40,8 +41,9 @@ LoadedScenario load_scenario(const std::string& path_or_preset, const ReadOption
 std::string scenario_to_json(const Scenario& scenario);
 
 // Writes to a temporary file in the same directory, then renames: never a half-written
-// file. Throws std::runtime_error naming the path and the OS error.
-void save_scenario(const Scenario& scenario, const std::filesystem::path& path);
+// file (write_file_atomically: links followed, a device or FIFO written through). Throws
+// FileWriteError naming the path and the OS error.
+void save_scenario(const Scenario& scenario, const std::filesystem::path& path, WriteOptions options = {});
 
 std::vector<std::string> preset_names();  // sorted, e.g. {"causal-gpt", "cross-attention", ...}
 

@@ -169,7 +169,14 @@ TEST_F(Window, ABrokenAutosaveIsKeptAsideNotOverwritten) {
   std::ofstream(autosave_file()) << "{ this is not JSON";
   const CommandOutput out = run_window("--frames 3");
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_EQ(testing::read_text(autosave_file().string() + ".broken"), "{ this is not JSON");
+  // Kept under a name of its own (autosave.json.broken-YYYYMMDD-HHMMSS), never replaced by the
+  // next broken one.
+  std::string kept;
+  for (const auto& entry : fs::directory_iterator(autosave_file().parent_path())) {
+    if (entry.path().filename().string().rfind("autosave.json.broken-", 0) == 0) kept = entry.path().string();
+  }
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(testing::read_text(kept), "{ this is not JSON");
   // The session started from the first-start preset, and that is what was kept on exit.
   EXPECT_NE(testing::read_text(autosave_file()).find("Life is short"), std::string::npos);
 }
