@@ -16,6 +16,8 @@ packages=(
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy
+  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes, OpenMP for clang
+  clang libclang-rt-14-dev libomp-14-dev
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what attnviz needs, then builds and runs every test through CTest twice:
-# a release build with -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
-# Vulkan runs on whatever driver is present (lavapipe in CI), windows under Xvfb.
+# a release build with -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build;
+# then fuzzes every parser for a bounded time (scripts/fuzz.sh, clang + libFuzzer; a crash
+# fails the run and is kept in tests/fuzz/corpus). Vulkan runs on whatever driver is present
+# (lavapipe in CI), windows under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -16,3 +18,6 @@ ctest --test-dir build/release --output-on-failure -j "$jobs"
 # sequences) run only in the release build, where they take seconds rather than minutes.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -LE slow
+
+# FUZZ_SECONDS per target (default 60; 3 targets: about 3 minutes plus the clang build).
+./scripts/fuzz.sh "${FUZZ_SECONDS:-60}"

@@ -1,7 +1,9 @@
 // attnviz compute: a scenario in, the attnviz-result/1 JSON out (docs/design.md).
 
 #include <iomanip>
+#include <optional>
 #include <ostream>
+#include <stdexcept>
 
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
@@ -25,7 +27,8 @@ constexpr const char* kHelp =
     "  --scenario FILE        a scenario file, or preset:NAME for a bundled preset\n"
     "  --backend KIND         cpu (Eigen, the default), vulkan, or both (runs both, writes the\n"
     "                         Vulkan result and prints the largest differences per matrix)\n"
-    "  --out FILE             write the JSON to FILE instead of standard output\n"
+    "  --out FILE             write the JSON to FILE instead of standard output (a file is\n"
+    "                         replaced whole or not at all; a device or FIFO is written to)\n"
     "  --device N             the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
     "  --skip-masked-scores   do not compute raw scores the mask hides (they read as 0): faster\n"
     "                         for long causal or windowed sequences\n"
@@ -53,13 +56,41 @@ void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream&
   err << "  (agreement: within 1e-5 absolute where values stay within ±1, relative to the matrix's largest value beyond)\n";
 }
 
-void write_output(const std::string& json, const std::optional<std::string>& path, std::ostream& out) {
-  if (path) {
-    write_file_atomically(*path, json);
-  } else {
-    out << json;
+// Where the result goes: --out, opened before anything is computed (a bad path is bad input,
+// exit 2, at once), or standard output. The JSON is streamed: no copy of it is held.
+class Output {
+ public:
+  Output(const std::optional<std::string>& path, std::ostream& out) : out_(out) {
+    if (path) guarded([&] { file_.emplace(*path); });
   }
-}
+
+  void write(const Result& result) {
+    guarded([&] {
+      write_result_json(result, [this](std::string_view piece) {
+        if (file_) file_->write(piece);
+        else out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      });
+      if (file_) file_->commit();
+    });
+    if (!file_ && !out_.flush()) throw std::runtime_error("cannot write the result to standard output");
+  }
+
+ private:
+  // A path that cannot be written (a missing folder, a folder, no permission) is the user's
+  // input: InputError naming --out; a full disk stays an error of its own (exit 1).
+  template <typename Action>
+  static void guarded(const Action& action) {
+    try {
+      action();
+    } catch (const FileWriteError& error) {
+      if (error.path_problem()) throw InputError("<command line>", "--out", error.what());
+      throw;
+    }
+  }
+
+  std::ostream& out_;
+  std::optional<AtomicFileWriter> file_;
+};
 
 }  // namespace
 
@@ -83,15 +114,16 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   const LoadedScenario loaded = load_scenario(*scenario_path);
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  Output output(parsed.get("--out"), out);
 
   if (backend != "both") {
     const Result result = make_backend(backend, device)->compute(problem, options);
-    write_output(result_to_json(result), parsed.get("--out"), out);
+    output.write(result);
     return 0;
   }
   const Result reference = make_backend("cpu", device)->compute(problem, options);
   const Result result = make_backend("vulkan", device)->compute(problem, options);
-  write_output(result_to_json(result), parsed.get("--out"), out);
+  output.write(result);
   print_differences(compare_results(result, reference), err);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
+#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/export/export.h"
 #include "core/scenario/problem.h"
@@ -234,7 +235,15 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
       err << "attnviz: warning: " << warning << "\n";
     }
   }
-  for (const auto& path : exporting::write_export(files, *out_path, kOrigin)) out << path.string() << "\n";
+  std::vector<std::filesystem::path> written;
+  try {
+    written = exporting::write_export(files, *out_path, kOrigin);
+  } catch (const FileWriteError& error) {
+    // A path that cannot be written (a missing or read-only folder, /proc/x) is bad input.
+    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
+    throw;
+  }
+  for (const auto& path : written) out << path.string() << "\n";
   return 0;
 }
 

@@ -51,12 +51,32 @@ void request_close(int /*signal*/) { g_close_requested = 1; }
 
 double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
-// A broken autosave is moved aside (never overwritten by the next autosave) and reported.
-void keep_broken_autosave(const document::Autosave& autosave, ui::Notices& notices) {
-  const std::filesystem::path broken = autosave.file().string() + ".broken";
-  std::error_code error;
-  std::filesystem::rename(autosave.file(), broken, error);
-  notices.post(ui::NoticeLevel::Warning, autosave.last_error() + "\nThe file was kept as " + broken.string() + ".");
+// A broken autosave is moved aside under a name of its own (never overwritten by the next
+// autosave, nor by the next broken one) and reported.
+void keep_broken_autosave(document::Autosave& autosave, ui::Notices& notices) {
+  const std::optional<std::filesystem::path> kept = autosave.keep_broken();
+  notices.post(ui::NoticeLevel::Warning, autosave.last_error() + (kept ? "\nThe file was kept as " + kept->string() + "."
+                                                                       : "\nThe file could not be moved aside: " +
+                                                                             autosave.file().string() + "."));
+}
+
+// The user's window claims an autosave file of its own (a second window beside it another
+// one), and takes over what windows that ran beside an earlier one left; screenshot and
+// measuring runs only read the usual file (they are not the user's session).
+document::Autosave autosave_for(const GuiOptions& options) {
+  if (options.automated()) return document::Autosave(document::Autosave::default_file());
+  return document::Autosave::claim(document::Autosave::default_folder());
+}
+
+void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices) {
+  if (autosave.slot() > 1) {
+    notices.post(ui::NoticeLevel::Info, "Another attnviz window is open: this one keeps its work in " +
+                                            autosave.file().filename().string() + ", so neither overwrites the other.");
+  }
+  for (const std::filesystem::path& file : autosave.adopt_other_windows_work()) {
+    notices.post(ui::NoticeLevel::Warning, "Work of an attnviz window that was open beside another one was kept as " +
+                                               file.string() + ". Open it with File > Open to go on with it.");
+  }
 }
 
 // The scenario of --scenario, checked before any window opens (a bad one is an InputError:
@@ -71,6 +91,7 @@ std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& optio
 // --scenario, else the last session's work, else a preset.
 document::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given, document::Autosave& autosave,
                                ui::Notices& notices) {
+  if (!options.automated()) offer_other_windows_work(autosave, notices);
   if (given) {
     for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
     std::optional<std::filesystem::path> path;
@@ -141,7 +162,7 @@ class DesktopApp {
   heatmap::HeatmapWidget heatmaps_{heatmap_renderer_};
   window::FrameCapture capture_;
   ui::Notices notices_;
-  document::Autosave autosave_{document::Autosave::default_file()};
+  document::Autosave autosave_;
   document::Document document_;
   std::unique_ptr<compute::ComputeSession> session_;
   ui::ViewState view_;
@@ -169,6 +190,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       imgui_(window, *context_, frames_.swapchain(), ui_scale_),
       heatmap_renderer_(*context_, frames_.swapchain().render_pass()),
       capture_(*context_),
+      autosave_(autosave_for(options)),
       document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
   ui::apply_theme(ui_scale_);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
@@ -282,6 +304,8 @@ void DesktopApp::bench_edit() {
 void DesktopApp::run() {
   std::signal(SIGINT, request_close);
   std::signal(SIGTERM, request_close);
+  // A FIFO (or a pipe) whose reader went away must give a write error, not end the window.
+  std::signal(SIGPIPE, SIG_IGN);
   while (!window_.should_close() && g_close_requested == 0) {
     if (window_.minimised() && !options_.screenshot) {
       window::GlfwWindow::wait_events();  // nothing to draw into; do not spin

@@ -31,6 +31,8 @@ std::string slug(const std::string& title, std::size_t max_chars) {
   return name;
 }
 
+constexpr std::size_t kMaxCaptionPart = 120;
+
 }  // namespace
 
 std::string shorten(const std::string& text, std::size_t max_chars) {
@@ -47,11 +49,12 @@ Caption caption_of(const Document& document) {
   caption.unsaved = document.modified();
   const std::string& title = document.scenario().title;
   const bool titled = document.title_matches() && !title.empty();
+  // A title or name may be as long as the user likes: the bar shows a line's worth of it.
   if (document.path()) {
-    caption.parts.push_back(document.path()->filename().string());
-    if (titled) caption.parts.push_back(title);
+    caption.parts.push_back(shorten(document.path()->filename().string(), kMaxCaptionPart));
+    if (titled) caption.parts.push_back(shorten(title, kMaxCaptionPart));
   } else if (titled) {
-    caption.parts.push_back(title);
+    caption.parts.push_back(shorten(title, kMaxCaptionPart));
   } else {
     caption.parts.emplace_back("Untitled");
     if (!title.empty()) caption.parts.push_back("edited from \u201C" + shorten(title, 36) + "\u201D");

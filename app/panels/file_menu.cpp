@@ -1,29 +1,37 @@
 // File menu: New, Open…, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
 // Ctrl+Shift+S / Ctrl+Q. Open and Save As use a small dialog of our own (a path field and the
-// folder's sub-folders and .json files). Loading goes through open_scenario, which shows the
-// loader's message and leaves the document untouched on failure; saving is atomic
-// (save_scenario). Replacing a document with unsaved changes asks first.
+// folder's sub-folders and .json files). A file is read off the window's thread
+// (document::BackgroundLoad): the window keeps drawing, shows "Reading…" when it takes a
+// moment, and Esc or Cancel stops it (a FIFO nobody writes to, /dev/zero). A failure shows the
+// loader's message and leaves the document untouched; saving is atomic (save_scenario).
+// Replacing a document with unsaved changes asks first.
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "app/document/background_load.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
 #include "app/document/file_listing.h"
 #include "app/export_ui/export_ui.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
+#include "app/ui/long_text.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/scenario_files.h"
+#include "core/common/input_file.h"
+#include "core/common/text_excerpt.h"
 #include "core/scenario/scenario_json.h"
 
 namespace attnviz::panels {
@@ -35,6 +43,9 @@ namespace fs = std::filesystem;
 constexpr const char* kOpenTitle = "Open a scenario###file-dialog";
 constexpr const char* kSaveTitle = "Save the scenario as###file-dialog";
 constexpr const char* kConfirmPopup = "Replace the current scenario?##confirm";
+constexpr const char* kReadingPopup = "Reading\xE2\x80\xA6###reading";
+// A read that ends sooner shows nothing (most files): no flash of a dialog.
+constexpr auto kReadingShownAfter = std::chrono::milliseconds(300);
 
 // What File > New starts from: a short sentence that computes at once.
 Scenario new_scenario() {
@@ -79,6 +90,7 @@ class FileMenu final : public ui::Menu {
     if (ui::keys::ctrl_pressed(ui::keys::kQ, false)) ui.view.quit_requested = true;
     draw_dialog(ui);
     draw_confirm(ui);
+    update_load(ui);
   }
 
  private:
@@ -99,14 +111,63 @@ class FileMenu final : public ui::Menu {
     carry_out(ui, what);
   }
 
-  static void carry_out(ui::UiContext& ui, const Replacement& what) {
+  void carry_out(ui::UiContext& ui, const Replacement& what) {
+    load_.reset();  // a newer choice replaces a read still going on
     if (what.kind == Replacement::Kind::New) {
       ui.document.reset(new_scenario(), std::nullopt);
       return;
     }
-    if (ui::open_scenario(ui.document, ui.notices, what.source)) {
-      ui.notices.post(ui::NoticeLevel::Info, "Opened " + what.source);
+    if (what.source.rfind("preset:", 0) == 0) {  // compiled in: nothing to wait for
+      if (ui::open_scenario(ui.document, ui.notices, what.source)) {
+        ui.notices.post(ui::NoticeLevel::Info, "Opened " + what.source);
+      }
+      return;
     }
+    load_ = std::make_unique<document::BackgroundLoad>(what.source);
+  }
+
+  // ---- a file being read ----
+
+  void update_load(ui::UiContext& ui) {
+    if (!load_) return;
+    const bool done = load_->done();
+    if (!done && load_->running_for() >= kReadingShownAfter && !ImGui::IsPopupOpen(kReadingPopup)) ImGui::OpenPopup(kReadingPopup);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(display.x * 0.8f, display.y * 0.8f));
+    if (ImGui::BeginPopupModal(kReadingPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+      if (done) ImGui::CloseCurrentPopup();
+      else draw_reading();
+      ImGui::EndPopup();
+    }
+    if (!done) return;
+    const std::string source = load_->source();
+    if (std::optional<LoadedScenario> loaded = load_->take_result()) {
+      ui::apply_opened(ui.document, ui.notices, source, std::move(*loaded));
+      ui.notices.post(ui::NoticeLevel::Info, "Opened " + cut_text(source, 200));
+    } else if (load_->cancelled()) {
+      ui.notices.post(ui::NoticeLevel::Info, "Stopped reading " + cut_text(source, 200) + "; your current work is unchanged");
+    } else {
+      ui::report_open_failure(ui.notices, source, load_->error());
+    }
+    load_.reset();
+  }
+
+  // What is being read, how much so far, and the way out.
+  void draw_reading() {
+    ImGui::TextUnformatted(ui::shown_text(load_->source(), 120, 1).text.c_str());
+    const std::size_t bytes = load_->bytes_read();
+    const std::string progress = bytes == 0 ? "waiting for data\xE2\x80\xA6 (a pipe or FIFO waits for its writer)"
+                                            : byte_size_text(bytes) + " read so far (at most " +
+                                                  byte_size_text(kMaxInputStreamBytes) + " from a pipe or device, " +
+                                                  byte_size_text(kMaxInputFileBytes) + " from a file)";
+    ImGui::TextDisabled("%s", progress.c_str());
+    if (ImGui::Button("Cancel", ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      load_->cancel();  // reported as stopped once the reading thread has let go
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("or press Esc");
   }
 
   void save(ui::UiContext& ui) {
@@ -173,7 +234,7 @@ class FileMenu final : public ui::Menu {
       }
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", directory_.string().c_str());
+    ImGui::TextDisabled("%s", ui::shown_text(directory_.string(), 200, 1).text.c_str());
   }
 
   void draw_listing(ui::UiContext& ui) {
@@ -182,7 +243,9 @@ class FileMenu final : public ui::Menu {
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-        ImGui::TextWrapped("%s", listing_.error.c_str());
+        ImGui::PushTextWrapPos(0.0f);
+        ui::long_text(listing_.error, "listing-error", 300);
+        ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
       }
       std::optional<edits::ListedEntry> chosen;
@@ -235,7 +298,9 @@ class FileMenu final : public ui::Menu {
     if (ImGui::IsItemEdited()) confirm_overwrite_.reset();
     if (!dialog_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("%s", dialog_error_.c_str());
+      ImGui::PushTextWrapPos(0.0f);
+      ui::long_text(dialog_error_, "dialog-error", 300);
+      ImGui::PopTextWrapPos();
       ImGui::PopStyleColor();
     } else if (confirm_overwrite_) {
       ImGui::TextWrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
@@ -310,7 +375,7 @@ class FileMenu final : public ui::Menu {
     if (!what || what->kind == Replacement::Kind::New) return "Start a new scenario instead?";
     const std::string prefix = "preset:";
     if (what->source.rfind(prefix, 0) == 0) return "Open the preset \u201C" + what->source.substr(prefix.size()) + "\u201D instead?";
-    return "Open " + what->source + " instead?";
+    return "Open " + ui::shown_text(what->source, 120, 1).text + " instead?";
   }
 
   void draw_confirm(ui::UiContext& ui) {
@@ -349,6 +414,7 @@ class FileMenu final : public ui::Menu {
   std::string dialog_error_;
   bool open_confirm_ = false;
   std::optional<Replacement> pending_;
+  std::unique_ptr<document::BackgroundLoad> load_;  // a file being read; cancelled when the menu goes
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "app/document/document.h"
 #include "app/document/document_names.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/long_text.h"
 #include "app/ui/notices.h"
 
 namespace attnviz::ui {
@@ -83,7 +84,7 @@ float Layout::draw_menu_bar(UiContext& ui) {
       if (ImGui::IsItemHovered() && !ui.document.title_matches() && !ui.document.scenario().title.empty()) {
         ImGui::SetTooltip("The title \u201C%s\u201D was written for the scenario before your edits;\n"
                           "File > Save As\u2026 lets you give it a new one.",
-                          ui.document.scenario().title.c_str());
+                          shown_text(ui.document.scenario().title, 200, 1).text.c_str());
       }
     }
     height = ImGui::GetWindowHeight();

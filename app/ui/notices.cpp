@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 
 namespace attnviz::ui {
@@ -69,8 +70,9 @@ void Notices::draw(float right, float bottom, float max_width) {
     ImGui::TextColored(colour_of(notice.level), "%s", title_of(notice.level));
     ImGui::SameLine();
     if (ImGui::SmallButton("Close")) closed = i;
+    // A message may quote a file of any length: a part is shown, Copy takes all of it.
     ImGui::PushTextWrapPos(max_width - ImGui::GetStyle().WindowPadding.x * 2.0f);
-    ImGui::TextUnformatted(notice.text.c_str());
+    long_text(notice.text, id.c_str());
     ImGui::PopTextWrapPos();
     y -= ImGui::GetWindowHeight() + 6.0f;
     ImGui::End();

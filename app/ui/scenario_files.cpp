@@ -6,6 +6,7 @@
 #include "app/document/document.h"
 #include "app/ui/notices.h"
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 
@@ -21,23 +22,35 @@ bool is_preset(const std::string& path_or_preset) { return path_or_preset.rfind(
 bool open_scenario(document::Document& document, Notices& notices, const std::string& path_or_preset) {
   LoadedScenario loaded;
   try {
-    loaded = load_scenario(path_or_preset);
+    // Never waits on the window's thread: only a regular file (or a preset) is read here; the
+    // File menu reads anything else off the thread (document::BackgroundLoad).
+    ReadOptions options;
+    options.regular_files_only = true;
+    loaded = load_scenario(path_or_preset, options);
     (void)build_problem(loaded.scenario, path_or_preset);  // refuse what could not be shown
   } catch (const std::exception& error) {
-    notices.post(NoticeLevel::Error, std::string("Could not open ") + path_or_preset + ":\n" + error.what() +
-                                         "\nYour current work is unchanged.");
+    report_open_failure(notices, path_or_preset, error.what());
     return false;
   }
+  apply_opened(document, notices, path_or_preset, std::move(loaded));
+  return true;
+}
+
+void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset, LoadedScenario loaded) {
   std::optional<std::filesystem::path> path;
   if (!is_preset(path_or_preset)) path = std::filesystem::path(path_or_preset);
   document.reset(std::move(loaded.scenario), std::move(path));
   for (const std::string& warning : loaded.warnings) notices.post(NoticeLevel::Warning, warning);
-  return true;
+}
+
+void report_open_failure(Notices& notices, const std::string& path_or_preset, const std::string& message) {
+  notices.post(NoticeLevel::Error, "Could not open " + cut_text(path_or_preset, 200) + ":\n" + message +
+                                       "\nYour current work is unchanged.");
 }
 
 bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
   try {
-    save_scenario(document.scenario(), path);
+    save_scenario(document.scenario(), path, WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
   } catch (const std::exception& error) {
     notices.post(NoticeLevel::Error, std::string("Could not save: ") + error.what());
     return false;

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "core/scenario/scenario_json.h"
+
 namespace attnviz::document {
 class Document;
 }
@@ -19,6 +21,12 @@ class Notices;
 // Save asks where) and posts the loader's warnings; on failure it posts the message as an
 // error and returns false without touching the document.
 bool open_scenario(document::Document& document, Notices& notices, const std::string& path_or_preset);
+
+// open_scenario's two outcomes, for a scenario read and checked off the window's thread
+// (document::BackgroundLoad): the document replaced and the warnings posted, or the message
+// posted with the document untouched.
+void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset, LoadedScenario loaded);
+void report_open_failure(Notices& notices, const std::string& path_or_preset, const std::string& message);
 
 // Writes the document's scenario to `path` (atomically) and marks it saved there. On failure
 // posts the error (naming the path) and returns false; the document stays modified.

@@ -10,6 +10,7 @@
 #include <cfloat>
 
 #include "app/window/device_idle.h"
+#include "app/window/draw_list_guard.h"
 #include "app/window/glfw_window.h"
 #include "app/window/swapchain.h"
 #include "core/vk/check.h"
@@ -128,6 +129,9 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
 }
 
 ImDrawData* ImGuiLayer::end_frame() {
+  ImGui::EndFrame();
+  // A text so long that one primitive overflows 16-bit indices is split, not an abort.
+  split_oversized_draw_commands();
   ImGui::Render();
   return ImGui::GetDrawData();
 }

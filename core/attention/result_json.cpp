@@ -2,23 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
+#include <cmath>
+
 #include "core/common/error.h"
-#include "core/common/json_text.h"
+#include "core/common/float_text.h"
 
 namespace attnviz {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json mask_json(const MaskMatrix& mask) {
-  Json rows = Json::array();
-  for (int r = 0; r < mask.rows; ++r) {
-    Json row = Json::array();
-    for (int c = 0; c < mask.cols; ++c) row.push_back(mask.at(r, c) ? 1 : 0);
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // Reading back, for tests and tools: strict about shapes, naming the pointer on error.
 class Reader {
@@ -65,28 +58,180 @@ class Reader {
 
 }  // namespace
 
-std::string result_to_json(const Result& result) {
-  Json json;
-  json["format"] = "attnviz-result/1";
-  json["backend"] = result.backend;
-  json["device"] = result.device;
-  json["tokens"] = result.tokens;
-  json["source_tokens"] = result.source_tokens;
-  json["mask"] = mask_json(result.mask);
-  json["masked_rows"] = result.masked_rows;
-  Json heads = Json::array();
-  for (const HeadResult& head : result.heads) {
-    heads.push_back(Json{{"scores", matrix_to_json(head.scores)},
-                         {"weights", matrix_to_json(head.weights)},
-                         {"context", matrix_to_json(head.context)}});
+// The JSON text of the result, written in the layout readable_json (core/common/json_text)
+// gives the same tree: objects indented by two spaces per level, flat lists on one line, a
+// matrix one row per line, an object of plain values on one line.
+class ResultWriter {
+ public:
+  explicit ResultWriter(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(kPiece + 4096); }
+
+  void write(const Result& result) {
+    text("{\n");
+    key(1, "format");
+    string("attnviz-result/1");
+    text(",\n");
+    key(1, "backend");
+    string(result.backend);
+    text(",\n");
+    key(1, "device");
+    string(result.device);
+    text(",\n");
+    key(1, "tokens");
+    strings(result.tokens);
+    text(",\n");
+    key(1, "source_tokens");
+    strings(result.source_tokens);
+    text(",\n");
+    key(1, "mask");
+    rows(1, result.mask.rows, [&](int r) {
+      text("[");
+      for (int c = 0; c < result.mask.cols; ++c) text(c ? (result.mask.at(r, c) ? ", 1" : ", 0") : (result.mask.at(r, c) ? "1" : "0"));
+      text("]");
+    });
+    text(",\n");
+    key(1, "masked_rows");
+    text("[");
+    for (std::size_t i = 0; i < result.masked_rows.size(); ++i) {
+      if (i) text(", ");
+      integer(result.masked_rows[i]);
+    }
+    text("],\n");
+    key(1, "heads");
+    heads(result.heads);
+    text(",\n");
+    key(1, "output");
+    matrix(1, result.output);
+    text(",\n");
+    key(1, "timing_ms");
+    text("{\"total\": ");
+    number(result.timing.total_ms);
+    for (const auto& [stage, ms] : result.timing.stages_ms) {
+      if (stage == "total") continue;
+      text(", ");
+      string(stage);
+      text(": ");
+      number(ms);
+    }
+    text("}\n}\n");
+    flush();
   }
-  json["heads"] = std::move(heads);
-  json["output"] = matrix_to_json(result.output);
-  Json timing;
-  timing["total"] = result.timing.total_ms;
-  for (const auto& [stage, ms] : result.timing.stages_ms) timing[stage] = ms;
-  json["timing_ms"] = std::move(timing);
-  return readable_json(json);
+
+ private:
+  static constexpr std::size_t kPiece = std::size_t{1} << 20;
+
+  void text(std::string_view piece) {
+    buffer_.append(piece);
+    if (buffer_.size() >= kPiece) flush();
+  }
+  void flush() {
+    if (!buffer_.empty()) sink_(buffer_);
+    buffer_.clear();
+  }
+  void indent(int depth) { buffer_.append(static_cast<std::size_t>(depth) * 2, ' '); }
+  void key(int depth, std::string_view name) {
+    indent(depth);
+    string(name);
+    text(": ");
+  }
+  void string(std::string_view value) { text(nlohmann::ordered_json(value).dump()); }
+  void strings(const std::vector<std::string>& values) {
+    text("[");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) text(", ");
+      string(values[i]);
+    }
+    text("]");
+  }
+  void integer(long long value) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    text(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
+  // As nlohmann::json prints a double: the shortest text that reads back to it, "null" when
+  // not finite.
+  void number(double value) {
+    if (!std::isfinite(value)) {
+      text("null");
+      return;
+    }
+    char digits[64];
+    char* end = nlohmann::detail::to_chars(digits, digits + sizeof digits, value);
+    text(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
+  // A list of `count` rows at `depth`, each drawn by row(r): "[]" when empty.
+  template <typename Row>
+  void rows(int depth, int count, const Row& row) {
+    if (count == 0) {
+      text("[]");
+      return;
+    }
+    text("[\n");
+    for (int r = 0; r < count; ++r) {
+      indent(depth + 1);
+      row(r);
+      text(r + 1 < count ? ",\n" : "\n");
+    }
+    indent(depth);
+    text("]");
+  }
+  void matrix(int depth, const Matrix& m) {
+    rows(depth, m.rows, [&](int r) {
+      text("[");
+      const float* values = m.row(r);
+      for (int c = 0; c < m.cols; ++c) {
+        if (c) text(", ");
+        const float value = values[c];
+        if (std::isfinite(value)) number(json_number(value));
+        else text("null");
+      }
+      text("]");
+    });
+  }
+  void heads(const std::vector<HeadResult>& all) {
+    if (all.empty()) {
+      text("[]");
+      return;
+    }
+    text("[\n");
+    for (std::size_t h = 0; h < all.size(); ++h) {
+      const HeadResult& head = all[h];
+      indent(2);
+      const std::pair<const char*, const Matrix*> fields[] = {
+          {"scores", &head.scores}, {"weights", &head.weights}, {"context", &head.context}};
+      // Three empty matrices make an object of plain values, written on one line.
+      const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0;
+      text(inline_object ? "{" : "{\n");
+      for (std::size_t f = 0; f < 3; ++f) {
+        if (inline_object) {
+          text(f ? ", " : "");
+          string(fields[f].first);
+          text(": []");
+          continue;
+        }
+        key(3, fields[f].first);
+        matrix(3, *fields[f].second);
+        text(f < 2 ? ",\n" : "\n");
+      }
+      if (!inline_object) indent(2);
+      text("}");
+      text(h + 1 < all.size() ? ",\n" : "\n");
+    }
+    indent(1);
+    text("]");
+  }
+
+  const std::function<void(std::string_view)>& sink_;
+  std::string buffer_;
+};
+
+void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink) {
+  ResultWriter(sink).write(result);
+}
+
+std::string result_to_json(const Result& result) {
+  std::string text;
+  write_result_json(result, [&text](std::string_view piece) { text.append(piece); });
+  return text;
 }
 
 Result parse_result(std::string_view json_text, const std::string& origin) {

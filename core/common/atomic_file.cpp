@@ -1,46 +1,217 @@
 #include "core/common/atomic_file.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <stdexcept>
-#include <string>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <string>
 
 namespace attnviz {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& reason) {
-  throw std::runtime_error("cannot write " + path.string() + ": " + reason);
+namespace fs = std::filesystem;
+
+// Errors that say the path cannot be written here, whatever the bytes: bad input.
+bool is_path_errno(int error) {
+  switch (error) {
+    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
+    case ENAMETOOLONG: case ELOOP: case ENXIO: case ENODEV: case EXDEV: case EINVAL:
+      return true;
+    default:
+      return false;
+  }
 }
 
-std::filesystem::path temporary_name(const std::filesystem::path& path) {
-  std::filesystem::path temp = path;
-  temp += ".tmp-" + std::to_string(::getpid());
-  return temp;
+std::string os_reason(int error, const fs::path& folder) {
+  std::string reason = std::strerror(error);
+  if (error == ENOENT) reason += " (there is no folder " + (folder.empty() ? std::string(".") : folder.string()) + ")";
+  return reason;
+}
+
+// /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N name a descriptor this process
+// already has open: writing to it is what the user asked for, whatever it leads to.
+std::optional<int> open_descriptor(const fs::path& path) {
+  const std::string text = path.lexically_normal().string();
+  if (text == "/dev/stdout") return 1;
+  if (text == "/dev/stderr") return 2;
+  for (const std::string_view prefix : {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {
+    if (text.size() <= prefix.size() || text.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = -1;
+    const char* first = text.data() + prefix.size();
+    const char* last = text.data() + text.size();
+    const auto [end, error] = std::from_chars(first, last, fd);
+    if (error == std::errc() && end == last && fd >= 0) return fd;
+  }
+  return std::nullopt;
+}
+
+std::atomic<unsigned> g_temporary_counter{0};
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+// After a rename, the folder's entry is on disk too.
+void sync_folder(const fs::path& folder) {
+  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
 }
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  const std::filesystem::path temp = temporary_name(path);
-  std::FILE* file = std::fopen(temp.c_str(), "wb");
-  if (file == nullptr) fail(path, std::strerror(errno));
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-  const int write_errno = errno;
-  // fflush + fsync before rename: after a crash the target holds either the old or the new bytes.
-  const bool flushed = written && std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
-  const int flush_errno = errno;
-  const bool closed = std::fclose(file) == 0;
-  if (!written || !flushed || !closed) {
-    std::remove(temp.c_str());
-    fail(path, std::strerror(!written ? write_errno : flush_errno));
+FileWriteError::FileWriteError(const fs::path& path, const std::string& reason, bool path_problem)
+    : std::runtime_error("cannot write " + path.string() + ": " + reason), path_(path), reason_(reason), path_problem_(path_problem) {}
+
+AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) : path_(path), target_(path) {
+  if (path.empty()) fail("no file name given", true);
+  // Follow symbolic links to what they name (at most 40, as the kernel does).
+  for (int hops = 0;; ++hops) {
+    if (const std::optional<int> descriptor = open_descriptor(target_)) {
+      fd_ = ::fcntl(*descriptor, F_DUPFD_CLOEXEC, 3);
+      if (fd_ < 0) fail("descriptor " + std::to_string(*descriptor) + " is not open", true);
+      return;
+    }
+    struct stat link_info {};
+    if (::lstat(target_.c_str(), &link_info) != 0) {
+      if (errno != ENOENT) fail(os_reason(errno, target_.parent_path()), is_path_errno(errno));
+      break;  // nothing there yet: a new file
+    }
+    if (!S_ISLNK(link_info.st_mode)) break;
+    if (hops == 40) fail("too many levels of symbolic links", true);
+    std::error_code error;
+    const fs::path next = fs::read_symlink(target_, error);
+    if (error) fail(error.message(), true);
+    target_ = next.is_absolute() ? next : target_.parent_path() / next;
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int rename_errno = errno;
-    std::remove(temp.c_str());
-    fail(path, std::strerror(rename_errno));
+
+  struct stat info {};
+  const bool exists = ::stat(target_.c_str(), &info) == 0;
+  if (exists && S_ISDIR(info.st_mode)) fail("is a folder; give a file name", true);
+  if (exists && S_ISBLK(info.st_mode)) fail("is a block device (a disk); attnviz writes files, not disks", true);
+  if (exists && !S_ISREG(info.st_mode)) {
+    // A character device, a FIFO, a terminal: written through, never replaced.
+    const bool fifo = S_ISFIFO(info.st_mode);
+    const int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY | (fifo && !options.wait_for_reader ? O_NONBLOCK : 0);
+    do {
+      fd_ = ::open(target_.c_str(), flags);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) {
+      const int error = errno;
+      if (fifo && error == ENXIO) fail("no program is reading this FIFO", true);
+      if (S_ISSOCK(info.st_mode)) fail("is a socket, not a file", true);
+      fail(std::strerror(error), is_path_errno(error));
+    }
+    if (fifo && !options.wait_for_reader) ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+    return;
   }
+
+  replaces_ = exists;
+  const fs::path folder = target_.parent_path();
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+    fs::path temporary = target_;
+    temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(g_temporary_counter++);
+    fd_ = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd_ >= 0) {
+      temporary_ = std::move(temporary);
+    } else if (errno != EEXIST && errno != EINTR) {
+      const int error = errno;
+      fail(os_reason(error, folder), is_path_errno(error));
+    }
+  }
+  if (fd_ < 0) fail("cannot create a temporary file beside it", false);
+  // The new file keeps the permissions of the one it replaces (a private file stays private).
+  if (replaces_) (void)::fchmod(fd_, info.st_mode & 07777);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (!committed_) discard();
+}
+
+void AtomicFileWriter::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void AtomicFileWriter::fail(const std::string& reason, bool path_problem) {
+  discard();
+  committed_ = true;  // nothing left to undo
+  throw FileWriteError(path_, reason, path_problem);
+}
+
+void AtomicFileWriter::write(std::string_view bytes) {
+  if (fd_ < 0 || finished_) fail("the file is already closed", false);
+  if (!write_all(fd_, bytes)) {
+    const int error = errno;
+    fail(std::strerror(error), false);
+  }
+}
+
+void AtomicFileWriter::finish() {
+  if (finished_) return;
+  if (fd_ < 0) fail("the file is already closed", false);
+  // fsync before rename: after a crash the target holds either the old or the new bytes.
+  if (!writes_through() && ::fsync(fd_) != 0) {
+    const int error = errno;
+    fail(std::strerror(error), false);
+  }
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && !writes_through()) {
+    const int error = errno;
+    fail(std::strerror(error), false);
+  }
+  finished_ = true;
+}
+
+void AtomicFileWriter::commit() {
+  finish();
+  if (!writes_through()) {
+    if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
+      const int error = errno;
+      fail(os_reason(error, target_.parent_path()), is_path_errno(error));
+    }
+    sync_folder(target_.parent_path());
+  }
+  committed_ = true;
+}
+
+void write_file_atomically(const fs::path& path, std::string_view bytes, WriteOptions options) {
+  AtomicFileWriter writer(path, options);
+  writer.write(bytes);
+  writer.commit();
+}
+
+std::optional<long> stale_temporary_pid(const std::string& file_name, const std::string& target_name) {
+  const std::string prefix = target_name + ".tmp-";
+  if (file_name.size() <= prefix.size() || file_name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const char* first = file_name.data() + prefix.size();
+  const char* last = file_name.data() + file_name.size();
+  long pid = 0;
+  const auto [end, error] = std::from_chars(first, last, pid);
+  if (error != std::errc() || end == first || pid <= 0) return std::nullopt;
+  if (end != last) {
+    // "-N", the writer's counter.
+    if (*end != '-' || end + 1 == last) return std::nullopt;
+    for (const char* c = end + 1; c != last; ++c) {
+      if (*c < '0' || *c > '9') return std::nullopt;
+    }
+  }
+  return pid;
 }
 
 }  // namespace attnviz

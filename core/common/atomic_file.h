@@ -1,14 +1,95 @@
 #pragma once
-// Writing files without ever leaving a half-written one behind: the bytes go to a
-// temporary file in the same directory, are flushed, then renamed over the target.
+// Writing files without ever leaving a half-written one behind, and without ever replacing
+// something that is not a file.
+//
+// What `path` names decides how the bytes get there:
+//   - a regular file, or nothing yet: the bytes go to a temporary file in the same folder, are
+//     flushed to disk, then renamed over it, so a reader sees the old bytes or all the new ones
+//     (a replaced file keeps its permissions);
+//   - a symbolic link: it is followed to the file it names, and that file is replaced as above
+//     (the link stays a link);
+//   - anything else (a character device such as /dev/null, a FIFO, a terminal) and the open
+//     descriptors /dev/stdout, /dev/stderr, /dev/fd/N: the bytes are written through, in place;
+//   - a folder or a block device (a disk) is refused.
+//
+// The temporary file is PATH.tmp-PID-N, removed again on every failure; one left by a killed
+// process is recognised by stale_temporary_pid().
 
+#include <cstddef>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace attnviz {
 
-// Throws std::runtime_error "cannot write PATH: REASON" (the OS error); on failure the
-// previous file, if any, is untouched and no temporary file is left.
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+// "cannot write PATH: REASON". path_problem() is true when the path itself cannot be written
+// (a missing folder, a folder, no permission, a read-only place, a block device): the command
+// line reports those as bad input; a full disk or an I/O error is not.
+class FileWriteError : public std::runtime_error {
+ public:
+  FileWriteError(const std::filesystem::path& path, const std::string& reason, bool path_problem);
+  [[nodiscard]] bool path_problem() const { return path_problem_; }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  std::filesystem::path path_;
+  std::string reason_;
+  bool path_problem_;
+};
+
+struct WriteOptions {
+  // A FIFO that no program reads yet: wait for a reader (the command line, as `cat > fifo`), or
+  // refuse at once (the window, which must not freeze).
+  bool wait_for_reader = true;
+};
+
+// Streams bytes to a path as described above. Nothing replaces the target before commit();
+// destroyed without commit(), it removes its temporary file and leaves the target as it was.
+// Every method throws FileWriteError.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(const std::filesystem::path& path, WriteOptions options = {});
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(std::string_view bytes);
+  // Flushes the bytes to disk and closes the file; the target is not replaced yet.
+  void finish();
+  // finish(), then renames the temporary file over the target.
+  void commit();
+
+  // The file that is written: `path`, or the file its symbolic links lead to.
+  [[nodiscard]] const std::filesystem::path& target() const { return target_; }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  // Whether the bytes go straight into the target (a device, a FIFO, a descriptor).
+  [[nodiscard]] bool writes_through() const { return temporary_.empty(); }
+  // Whether a regular file was at the target when writing began.
+  [[nodiscard]] bool replaces_a_file() const { return replaces_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& reason, bool path_problem);
+  void discard();
+
+  std::filesystem::path path_;
+  std::filesystem::path target_;
+  std::filesystem::path temporary_;  // empty: writing through
+  int fd_ = -1;
+  bool replaces_ = false;
+  bool finished_ = false;
+  bool committed_ = false;
+};
+
+// One write of `bytes` to `path`, as AtomicFileWriter. Throws FileWriteError naming the path
+// and the OS's reason; on failure the previous file, if any, is untouched and no temporary
+// file is left.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, WriteOptions options = {});
+
+// The process id in a temporary file's name ("autosave.json.tmp-4242-0" → 4242), so one left
+// behind by a process that was killed can be recognised and removed; nullopt for other names.
+std::optional<long> stale_temporary_pid(const std::string& file_name, const std::string& target_name);
 
 }  // namespace attnviz

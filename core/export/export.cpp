@@ -6,8 +6,10 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/common/json_text.h"
+#include "core/common/text_excerpt.h"
 #include "core/export/export_content.h"
 #include "core/export/file_set.h"
 #include "core/export/number_format.h"
@@ -20,6 +22,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr long long kMaxImagePixels = 120'000'000;  // about 11000 × 11000
+// A title wraps onto lines above the heatmap: beyond this many characters it would bury the
+// figure (a 120 KB --title made an image too large, blamed on --dpi). --title is refused past
+// it; a scenario's longer title is cut, with a warning.
+constexpr std::size_t kMaxTitleCharacters = 300;
 
 std::string head_list(const std::vector<int>& heads) {
   std::string text;
@@ -155,6 +161,11 @@ void check_request(const ExportRequest& request) {
   if (request.grid && !is_image(request.format)) {
     throw InputError(request.origin, "--grid", std::string("applies to png and svg, not ") + format_name(request.format));
   }
+  if (request.title && character_count(*request.title) > kMaxTitleCharacters) {
+    throw InputError(request.origin, "--title",
+                     "is " + std::to_string(character_count(*request.title)) + " characters long; a figure's title takes at most " +
+                         std::to_string(kMaxTitleCharacters));
+  }
   if (request.dpi < 10 || request.dpi > 2400) throw InputError(request.origin, "--dpi", "must be between 10 and 2400");
   if (request.cell_px && (*request.cell_px < 1 || *request.cell_px > 1000)) {
     throw InputError(request.origin, "--cell", "must be between 1 and 1000 pixels");
@@ -213,6 +224,9 @@ ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& fig
                          " pixels; choose a smaller --cell or --dpi, or export a window of rows and columns");
   }
   ExportedFile file{std::move(name), "", fonts.warnings};
+  if (figure.title.ends_with("\u2026") && character_count(figure.title) > kMaxTitleCharacters) {
+    file.warnings.push_back("the title is cut to its first " + std::to_string(kMaxTitleCharacters) + " characters");
+  }
   for (const std::string& warning : laid.warnings) file.warnings.push_back(warning);
   for (const std::string& warning : missing_glyph_warnings(laid.scene, fonts)) file.warnings.push_back(warning);
   file.bytes = request.format == ExportFormat::Svg ? scene_to_svg(laid.scene) : encode_png(rasterize(laid.scene, fonts), figure.dpi);
@@ -341,7 +355,7 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   const QuantityInfo& about = info(quantity);
   const Result& result = primary_result(source, quantity, request.origin);
   HeatmapFigure figure;
-  figure.title = request.title ? *request.title : source.caption.title;
+  figure.title = cut_text(request.title ? *request.title : source.caption.title, kMaxTitleCharacters);
   const bool several = heads.size() > 1 || (request.grid && about.per_head);
   std::optional<CellWindow> window;
   for (const int head : heads) {
@@ -441,7 +455,7 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
     }
   }
   std::filesystem::create_directories(out, error);
-  if (error) throw std::runtime_error("cannot create the directory " + out.string() + ": " + error.message());
+  if (error) throw FileWriteError(out, "cannot create the directory: " + error.message(), true);
   std::vector<FileToWrite> set;
   for (const ExportedFile& file : files) {
     written.push_back(out / file.name);

@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "core/common/text_excerpt.h"
+
 namespace attnviz {
 namespace {
 
@@ -74,10 +76,11 @@ class PathTracker : public nlohmann::json_sax<json> {
     if (!frames_.empty() && frames_.back().is_array) frames_.back().current = frames_.back().next++;
     return true;
   }
+  // Keys are cut to 60 characters: a pointer is for a message, and a key may be 200 KB long.
   static std::string escape(const std::string& key) {
     std::string out;
-    for (const char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-    return out;
+    for (const char c : key.substr(0, 4 * 60)) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+    return cut_text(out, 60);
   }
 
   std::vector<Frame> frames_;

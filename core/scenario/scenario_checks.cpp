@@ -8,13 +8,13 @@
 namespace attnviz {
 namespace {
 
-std::string shape_text(int rows, int cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
+std::string shape_text(long long rows, long long cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
 
 void check_positive(int value, const std::string& origin, const std::string& pointer) {
   if (value < 1) throw InputError(origin, pointer, "must be a positive integer, got " + std::to_string(value));
 }
 
-void check_optional_matrix(const std::optional<Matrix>& matrix, int rows, int cols, const std::string& origin,
+void check_optional_matrix(const std::optional<Matrix>& matrix, long long rows, long long cols, const std::string& origin,
                            const std::string& pointer, const std::string& rule) {
   if (!matrix) return;
   check_matrix_shape(*matrix, rows, cols, origin, pointer, rule);
@@ -34,13 +34,17 @@ void check_dimensions(const Scenario& s, const std::string& origin) {
   }
 }
 
+// Products of two dimensions in 64 bits: each may be up to 10^6 here (the limits are checked
+// later, by build_problem), so their product does not fit an int.
+long long product(int a, int b) { return static_cast<long long>(a) * static_cast<long long>(b); }
+
 void check_weights(const Scenario& s, const std::string& origin) {
-  check_optional_matrix(s.wq, s.d_model, s.num_heads * s.d_k, origin, "/wq", "d_model × (num_heads·d_k)");
-  check_optional_matrix(s.wk, s.d_model, s.num_kv_heads * s.d_k, origin, "/wk", "d_model × (num_kv_heads·d_k)");
-  check_optional_matrix(s.wv, s.d_model, s.num_kv_heads * s.d_v, origin, "/wv", "d_model × (num_kv_heads·d_v)");
+  check_optional_matrix(s.wq, s.d_model, product(s.num_heads, s.d_k), origin, "/wq", "d_model × (num_heads·d_k)");
+  check_optional_matrix(s.wk, s.d_model, product(s.num_kv_heads, s.d_k), origin, "/wk", "d_model × (num_kv_heads·d_k)");
+  check_optional_matrix(s.wv, s.d_model, product(s.num_kv_heads, s.d_v), origin, "/wv", "d_model × (num_kv_heads·d_v)");
   if (s.wo) {
     if (s.wo->cols < 1) throw InputError(origin, "/wo", "needs at least one column");
-    check_optional_matrix(s.wo, s.num_heads * s.d_v, s.wo->cols, origin, "/wo", "(num_heads·d_v) × d_out");
+    check_optional_matrix(s.wo, product(s.num_heads, s.d_v), s.wo->cols, origin, "/wo", "(num_heads·d_v) × d_out");
   }
 }
 
@@ -76,7 +80,7 @@ void check_mask(const MaskSetting& mask, const std::string& origin) {
 
 }  // namespace
 
-void check_matrix_shape(const Matrix& matrix, int rows, int cols, const std::string& origin,
+void check_matrix_shape(const Matrix& matrix, long long rows, long long cols, const std::string& origin,
                         const std::string& pointer, const std::string& rule) {
   if (matrix.rows == rows && matrix.cols == cols) return;
   throw InputError(origin, pointer,

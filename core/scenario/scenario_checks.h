@@ -14,7 +14,7 @@ void check_scenario(const Scenario& scenario, const std::string& origin);
 
 // "/wq: has shape 3×3 but needs d_model × (num_heads·d_k) = 3×2" style checks, shared with
 // build_problem for the token-dependent shapes.
-void check_matrix_shape(const Matrix& matrix, int rows, int cols, const std::string& origin,
+void check_matrix_shape(const Matrix& matrix, long long rows, long long cols, const std::string& origin,
                         const std::string& pointer, const std::string& rule);
 
 // Every value finite; the pointer of the first bad one ("/embeddings/2/1") otherwise.

@@ -4,13 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "core/assets/embedded.h"
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 #include "core/scenario/json_error_pointer.h"
 #include "core/scenario/scenario_checks.h"
 #include "core/text/utf8.h"
@@ -29,6 +28,23 @@ std::string type_name(const json& value) {
   if (value.is_array()) return "a list";
   if (value.is_object()) return "an object";
   return std::string("a ") + value.type_name();
+}
+
+// A value quoted in a message: strings and numbers as they are, at most kQuoteChars
+// characters, structured values by their type (never serialised whole: they are unchecked and
+// may be huge or nested thousands deep).
+constexpr std::size_t kQuoteChars = 60;
+std::string quoted(const json& value) {
+  if (value.is_string()) return quoted_excerpt(value.get_ref<const std::string&>(), kQuoteChars);
+  if (value.is_structured()) return type_name(value);
+  return value.dump();
+}
+
+// A key inside a JSON pointer of a message: ~ and / escaped, at most kQuoteChars characters.
+std::string pointer_key(const std::string& key) {
+  std::string out;
+  for (const char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return cut_text(out, kQuoteChars);
 }
 
 // A whole number written as a float ("d_model": 4.0, as Python's json writes floats) counts as
@@ -59,7 +75,7 @@ class ObjectReader {
     const auto it = object_.find(key);
     return it == object_.end() ? nullptr : &*it;
   }
-  [[nodiscard]] std::string at(const std::string& key) const { return pointer_ + "/" + key; }
+  [[nodiscard]] std::string at(const std::string& key) const { return pointer_ + "/" + pointer_key(key); }
 
   [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const {
     throw InputError(origin_, pointer, problem);
@@ -84,10 +100,10 @@ class ObjectReader {
     if (!value || value->is_null()) return std::nullopt;
     const std::optional<std::int64_t> number = as_integer(*value);
     if (!number || (value->is_number_unsigned() && value->get<std::uint64_t>() > 1'000'000'000ULL)) {
-      if (value->is_number()) fail(at(key), "expected a whole number of at most 1000000000, got " + value->dump());
+      if (value->is_number()) fail(at(key), "expected a whole number of at most 1000000000, got " + quoted(*value));
       fail(at(key), "expected an integer, got " + type_name(*value));
     }
-    if (*number > 1'000'000'000) fail(at(key), "is too large: " + value->dump() + " (at most 1000000000)");
+    if (*number > 1'000'000'000) fail(at(key), "is too large: " + quoted(*value) + " (at most 1000000000)");
     return number;
   }
 
@@ -160,7 +176,7 @@ TokenizerMode read_tokenizer(ObjectReader& reader) {
   const std::optional<std::string> name = reader.string("tokenizer");
   if (!name) return TokenizerMode::Words;
   const std::optional<TokenizerMode> mode = tokenizer_mode_from_string(*name);
-  if (!mode) reader.fail(reader.at("tokenizer"), "unknown tokenizer \"" + *name + "\"; expected words, words-no-punct or chars");
+  if (!mode) reader.fail(reader.at("tokenizer"), "unknown tokenizer " + quoted_excerpt(*name, kQuoteChars) + "; expected words, words-no-punct or chars");
   return *mode;
 }
 
@@ -175,7 +191,7 @@ ScaleSetting read_scale(ObjectReader& reader) {
       scale.kind = ScaleSetting::Kind::None;
       return scale;
     }
-    reader.fail(reader.at("scale"), "unknown scale \"" + name + "\"; expected \"inv_sqrt_dk\", \"none\" or a number");
+    reader.fail(reader.at("scale"), "unknown scale " + quoted_excerpt(name, kQuoteChars) + "; expected \"inv_sqrt_dk\", \"none\" or a number");
   }
   if (!value->is_number()) reader.fail(reader.at("scale"), "expected \"inv_sqrt_dk\", \"none\" or a number, got " + type_name(*value));
   scale.kind = ScaleSetting::Kind::Value;
@@ -200,7 +216,7 @@ MaskSetting read_mask(ObjectReader& parent, const std::string& origin, std::vect
       const std::string pointer = reader.at("global") + "/" + std::to_string(i);
       const std::optional<std::int64_t> token = as_integer(index);
       if (!token) reader.fail(pointer, "expected a token index (a whole number), got " + type_name(index));
-      if (*token < 0 || *token > 1'000'000) reader.fail(pointer, "token index out of range: " + index.dump());
+      if (*token < 0 || *token > 1'000'000) reader.fail(pointer, "token index out of range: " + quoted(index));
       mask.global.push_back(static_cast<int>(*token));
     }
   }
@@ -215,6 +231,7 @@ SourceSetting read_source(const json& value, const std::string& pointer, const s
   source.sentence = reader.string("sentence").value_or("");
   source.tokenizer = read_tokenizer(reader);
   source.tokens = reader.string_list("tokens");
+  if (source.tokens && source.tokens->empty()) reader.fail(reader.at("tokens"), "is empty; give at least one token");
   source.embeddings = reader.matrix("embeddings");
   if (source.sentence.empty() && !source.tokens)
     reader.fail(pointer, "a source needs a \"sentence\" or a list of \"tokens\"");
@@ -227,7 +244,7 @@ std::uint64_t read_seed(ObjectReader& reader) {
   if (!value) return 1;
   // nlohmann stores non-negative integers as unsigned: anything else is not a valid seed.
   if (!value->is_number_unsigned())
-    reader.fail(reader.at("seed"), "expected an integer 0 or more, got " + value->dump());
+    reader.fail(reader.at("seed"), "expected an integer 0 or more, got " + quoted(*value));
   return value->get<std::uint64_t>();
 }
 
@@ -235,7 +252,7 @@ void check_format(ObjectReader& reader) {
   const json* format = reader.find("format");
   if (!format) reader.fail("/format", "missing; an attnviz scenario starts with \"format\": \"attnviz-scenario/1\"");
   if (!format->is_string() || format->get<std::string>() != kFormat)
-    reader.fail("/format", "unknown format " + format->dump() + "; expected \"attnviz-scenario/1\"");
+    reader.fail("/format", "unknown format " + quoted(*format) + "; expected \"attnviz-scenario/1\"");
 }
 
 Scenario read_scenario(const json& root, const std::string& origin, std::vector<std::string>& warnings) {
@@ -246,6 +263,7 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
   s.sentence = reader.string("sentence").value_or("");
   s.tokenizer = read_tokenizer(reader);
   s.tokens = reader.string_list("tokens");
+  if (s.tokens && s.tokens->empty()) reader.fail("/tokens", "is empty; give at least one token");
   if (s.sentence.empty() && !s.tokens) {
     reader.fail("/sentence", std::string(root.contains("sentence") ? "is empty" : "missing") +
                                  "; give a \"sentence\" or a list of \"tokens\"");
@@ -269,21 +287,6 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
     s.source = read_source(*source, "/source", origin, warnings);
   reader.collect_unknown(warnings);
   return s;
-}
-
-std::string read_file_text(const std::string& path) {
-  std::error_code directory_error;
-  if (std::filesystem::is_directory(path, directory_error)) throw InputError(path, "", "is a folder, not a scenario file");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    std::error_code ec;
-    const bool exists = std::filesystem::exists(path, ec);
-    throw InputError(path, "", exists ? "cannot be read (permission denied?)" : "no such file");
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw InputError(path, "", "could not be read completely");
-  return text.str();
 }
 
 // "line L, column C" of a byte offset, counting columns in characters.
@@ -318,32 +321,111 @@ void check_utf8(std::string_view text, const std::string& origin) {
   }
 }
 
+// nlohmann quotes the text it read last ("last read: '...'", "number overflow parsing '...'"),
+// which may be a whole 200 KB string: the quote is cut to kQuoteChars characters.
+std::string bounded_library_message(std::string message) {
+  for (const std::string_view opening : {std::string_view("last read: '"), std::string_view("parsing '")}) {
+    const std::size_t start = message.find(opening);
+    if (start == std::string::npos) continue;
+    const std::size_t from = start + opening.size();
+    const std::size_t end = message.rfind('\'');
+    if (end == std::string::npos || end < from) continue;
+    message = message.substr(0, from) + cut_text(std::string_view(message).substr(from, end - from), kQuoteChars) + message.substr(end);
+  }
+  return message;
+}
+
 // nlohmann's message without its "[json.exception.parse_error.101] parse error at" prefix.
 std::string describe_parse_error(std::string_view text, const json::parse_error& e) {
   if (e.byte > text.size()) return "the file ends too early (" + line_and_column(text, text.size()) + "); is it cut off?";
   std::string message = e.what();
   const std::size_t colon = message.find(": ", message.find("parse error"));
   if (colon != std::string::npos) message = message.substr(colon + 2);
-  return message + " (" + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ")";
+  return bounded_library_message(message) + " (" + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ")";
+}
+
+// The byte offset of the first '[' or '{' nested deeper than kMaxJsonDepth, outside strings;
+// nullopt when there is none. Runs before the JSON library sees the text: its parser copes
+// with any depth, but serialising, comparing or destroying a value that deep recurses once per
+// level and overflows the stack (65,600 levels in a 131 KB file).
+std::optional<std::size_t> too_deep_at(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+// The first few fields of a (long) pointer, "/format/0/0/…".
+std::string shortened_pointer(const std::string& pointer) {
+  std::size_t end = 0;
+  for (int segment = 0; segment < 4; ++segment) {
+    end = pointer.find('/', end + 1);
+    if (end == std::string::npos) return pointer;
+  }
+  return pointer.substr(0, end) + "/\u2026";
+}
+
+void check_depth(std::string_view text, const std::string& origin) {
+  const std::optional<std::size_t> at = too_deep_at(text);
+  if (!at) return;
+  throw InputError(origin, shortened_pointer(json_error_pointer(text.substr(0, *at))),
+                   "is nested more than " + std::to_string(kMaxJsonDepth) + " lists or objects deep (" +
+                       line_and_column(text, *at) + "); an attnviz scenario needs at most 4");
+}
+
+// What stops a parse early: a cancelled read, or a root that is not an object (a large JSON
+// list is refused at its first byte instead of being read whole).
+struct StopParse {
+  std::string type;  // "a list", or "" when cancelled
+};
+
+json parse_json(std::string_view text, const std::atomic<bool>* cancel) {
+  const json::parser_callback_t callback = [cancel](int depth, json::parse_event_t event, json& parsed) {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) throw StopParse{};
+    if (depth == 0 && event == json::parse_event_t::array_start) throw StopParse{"a list"};
+    (void)parsed;
+    return true;
+  };
+  return json::parse(text, callback);
 }
 
 }  // namespace
 
 LoadedScenario parse_scenario(std::string_view json_text, const std::string& origin) {
+  return parse_scenario(json_text, origin, nullptr);
+}
+
+LoadedScenario parse_scenario(std::string_view json_text, const std::string& origin, const std::atomic<bool>* cancel) {
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(origin, "", "is empty; an attnviz scenario is a JSON object starting with \"format\": \"attnviz-scenario/1\"");
   }
   check_utf8(json_text, origin);
+  check_depth(json_text, origin);
   json root;
   try {
-    root = json::parse(json_text);
+    root = parse_json(json_text, cancel);
+  } catch (const StopParse& stop) {
+    if (stop.type.empty()) throw ReadCancelled();
+    throw InputError(origin, "", "expected a JSON object (an attnviz scenario), got " + stop.type);
   } catch (const json::parse_error& e) {
     // A file cut short has no field to blame: the error is where it ends.
     const bool cut_short = e.byte > json_text.size();
     throw InputError(origin, cut_short ? "" : json_error_pointer(json_text), "is not valid JSON: " + describe_parse_error(json_text, e));
   } catch (const json::out_of_range& e) {
     // nlohmann refuses numbers beyond the double range ("1e999"): an infinite value.
-    throw InputError(origin, json_error_pointer(json_text), "must be a finite number (" + std::string(e.what()) + ")");
+    throw InputError(origin, json_error_pointer(json_text), "must be a finite number (" + bounded_library_message(e.what()) + ")");
   }
   LoadedScenario loaded;
   for (const std::string& pointer : duplicate_key_pointers(json_text)) {
@@ -354,18 +436,20 @@ LoadedScenario parse_scenario(std::string_view json_text, const std::string& ori
   return loaded;
 }
 
-LoadedScenario load_scenario(const std::string& path_or_preset) {
+LoadedScenario load_scenario(const std::string& path_or_preset) { return load_scenario(path_or_preset, ReadOptions{}); }
+
+LoadedScenario load_scenario(const std::string& path_or_preset, const ReadOptions& options) {
   if (path_or_preset.starts_with(kPresetPrefix)) {
     const std::string name = path_or_preset.substr(kPresetPrefix.size());
     const std::optional<std::string_view> bytes = assets::find("presets/" + name + ".json");
     if (!bytes) {
       std::string available;
       for (const std::string& preset : preset_names()) available += (available.empty() ? "" : ", ") + preset;
-      throw InputError(path_or_preset, "", "no such preset; the presets are: " + available);
+      throw InputError(cut_text(path_or_preset, kQuoteChars), "", "no such preset; the presets are: " + available);
     }
-    return parse_scenario(*bytes, path_or_preset);
+    return parse_scenario(*bytes, path_or_preset, options.cancel);
   }
-  return parse_scenario(read_file_text(path_or_preset), path_or_preset);
+  return parse_scenario(read_input_file(path_or_preset, options), path_or_preset, options.cancel);
 }
 
 std::vector<std::string> preset_names() {

@@ -64,8 +64,8 @@ std::string scenario_to_json(const Scenario& s) {
   return readable_json(j);
 }
 
-void save_scenario(const Scenario& scenario, const std::filesystem::path& path) {
-  write_file_atomically(path, scenario_to_json(scenario));
+void save_scenario(const Scenario& scenario, const std::filesystem::path& path, WriteOptions options) {
+  write_file_atomically(path, scenario_to_json(scenario), options);
 }
 
 }  // namespace attnviz

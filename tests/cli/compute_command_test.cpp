@@ -156,5 +156,39 @@ TEST_F(ComputeCommand, MissingFileAndUnknownPresetAreBadInput) {
   EXPECT_NE(preset.err.find("life-is-short"), std::string::npos) << "lists the presets: " << preset.err;
 }
 
+// A path that cannot be written is the user's input: exit 2, naming --out, before anything is
+// computed (it was exit 1 after the computation).
+TEST_F(ComputeCommand, AnOutThatCannotBeWrittenIsBadInput) {
+  for (const std::string& out : {(dir_ / "no" / "such" / "folder" / "r.json").string(), dir_.string(), std::string("/proc/x")}) {
+    SCOPED_TRACE(out);
+    const auto run = run_attnviz("compute --scenario preset:life-is-short --out '" + out + "'");
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find("--out"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(out), std::string::npos) << run.err;
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir_));
+}
+
+// Run as root, --out /dev/null replaced /dev/null with a regular file. Through a link to it
+// (harmless if this ever fails again): the link stays a link, /dev/null a device.
+TEST_F(ComputeCommand, OutToADeviceOrStdoutIsWrittenThrough) {
+  const auto link = dir_ / "null";
+  std::filesystem::create_symlink("/dev/null", link);
+  const auto to_null = run_attnviz("compute --scenario preset:life-is-short --out " + link.string());
+  EXPECT_EQ(to_null.exit_code, 0) << to_null.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  // /dev/stdout is a link to /proc/self/fd/1: the JSON arrives on standard output.
+  const auto to_stdout = run_attnviz("compute --scenario preset:life-is-short --out /dev/stdout");
+  EXPECT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_EQ(nlohmann::json::parse(to_stdout.out)["format"], "attnviz-result/1");
+}
+
+TEST_F(ComputeCommand, ScenarioFromDevZeroIsRefusedNamingTheLimit) {
+  const auto run = run_attnviz("compute --scenario /dev/zero");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("64 MiB"), std::string::npos) << run.err;
+}
+
 }  // namespace
 }  // namespace attnviz

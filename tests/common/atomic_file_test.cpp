@@ -1,8 +1,15 @@
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
+#include <algorithm>
 
 #include "core/common/atomic_file.h"
 
@@ -58,9 +65,133 @@ TEST_F(AtomicFile, MissingDirectoryIsAClearError) {
   try {
     write_file_atomically(dir_ / "no" / "such" / "dir" / "f.png", "x");
     FAIL() << "expected an error";
-  } catch (const std::runtime_error& error) {
+  } catch (const FileWriteError& error) {
     EXPECT_NE(std::string(error.what()).find("No such file or directory"), std::string::npos) << error.what();
+    EXPECT_TRUE(error.path_problem());  // the command line: bad input, exit 2
   }
+}
+
+// Only the entries of `dir`, by name: no temporary file may be left behind.
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Run as root, `attnviz compute --out /dev/null` renamed its temporary file over /dev/null. A
+// link to /dev/null reproduces it without risking the machine: before the fix the link was
+// replaced by a regular file holding the bytes.
+TEST_F(AtomicFile, WritesThroughACharacterDeviceInsteadOfReplacingIt) {
+  const fs::path link = dir_ / "null";
+  fs::create_symlink("/dev/null", link);
+  write_file_atomically(link, "to nowhere");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"null"});
+}
+
+TEST_F(AtomicFile, WritesThroughAFifoToItsReader) {
+  const fs::path fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = read(fifo); });
+  write_file_atomically(fifo, "through the pipe");
+  reader.join();
+  EXPECT_EQ(received, "through the pipe");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"fifo"});
+}
+
+TEST_F(AtomicFile, AFifoNobodyReadsIsRefusedAtOnceWhenAskedNotToWait) {
+  const fs::path fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    write_file_atomically(fifo, "x", WriteOptions{.wait_for_reader = false});
+    FAIL() << "expected an error";
+  } catch (const FileWriteError& error) {
+    EXPECT_NE(std::string(error.what()).find("no program is reading"), std::string::npos) << error.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+// /dev/stdout is a link to /proc/self/fd/1: the bytes go to the open descriptor (a pipe here),
+// whatever it is, and nothing is renamed.
+TEST_F(AtomicFile, DevFdNamesAnOpenDescriptorAndIsWrittenThrough) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  write_file_atomically("/dev/fd/" + std::to_string(pipe_fds[1]), "to the descriptor");
+  ::close(pipe_fds[1]);
+  char buffer[64] = {};
+  const ssize_t got = ::read(pipe_fds[0], buffer, sizeof buffer);
+  ::close(pipe_fds[0]);
+  EXPECT_EQ(std::string(buffer, got > 0 ? static_cast<std::size_t>(got) : 0), "to the descriptor");
+}
+
+TEST_F(AtomicFile, ASymlinkIsFollowedAndTheFileItNamesReplaced) {
+  fs::create_directories(dir_ / "real");
+  const fs::path file = dir_ / "real" / "data.json";
+  write_file_atomically(file, "old");
+  const fs::path link = dir_ / "link.json";
+  fs::create_symlink("real/data.json", link);
+  write_file_atomically(link, "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read(file), "new");
+  EXPECT_EQ(names_in(dir_ / "real"), std::vector<std::string>{"data.json"});
+  // A link to a file not there yet creates the file, and stays a link.
+  const fs::path dangling = dir_ / "later.json";
+  fs::create_symlink("real/later.json", dangling);
+  write_file_atomically(dangling, "created");
+  EXPECT_TRUE(fs::is_symlink(dangling));
+  EXPECT_EQ(read(dir_ / "real" / "later.json"), "created");
+}
+
+TEST_F(AtomicFile, AFolderIsRefusedAsAPathProblem) {
+  try {
+    write_file_atomically(dir_, "x");
+    FAIL() << "expected an error";
+  } catch (const FileWriteError& error) {
+    EXPECT_NE(std::string(error.what()).find("is a folder"), std::string::npos) << error.what();
+    EXPECT_TRUE(error.path_problem());
+  }
+}
+
+TEST_F(AtomicFile, AReplacedFileKeepsItsPermissions) {
+  const fs::path path = dir_ / "private.json";
+  write_file_atomically(path, "old");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  write_file_atomically(path, "new");
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+}
+
+TEST_F(AtomicFile, StreamedWritesReplaceOnlyOnCommit) {
+  const fs::path path = dir_ / "out.json";
+  write_file_atomically(path, "old");
+  {
+    AtomicFileWriter writer(path);
+    writer.write("half of ");
+    EXPECT_EQ(read(path), "old");
+    // Destroyed without commit (an exception while computing): the old file stays, no temporary.
+  }
+  EXPECT_EQ(read(path), "old");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.json"});
+  AtomicFileWriter writer(path);
+  writer.write("new ");
+  writer.write("bytes");
+  writer.commit();
+  EXPECT_EQ(read(path), "new bytes");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.json"});
+}
+
+TEST(StaleTemporary, NamesTheWritingProcess) {
+  EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-4242-0", "autosave.json"), 4242);
+  EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-4242", "autosave.json"), 4242);  // older versions
+  EXPECT_EQ(stale_temporary_pid("autosave.json", "autosave.json"), std::nullopt);
+  EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-", "autosave.json"), std::nullopt);
+  EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-12x", "autosave.json"), std::nullopt);
+  EXPECT_EQ(stale_temporary_pid("other.json.tmp-12-1", "autosave.json"), std::nullopt);
 }
 
 }  // namespace

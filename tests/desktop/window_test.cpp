@@ -169,7 +169,14 @@ TEST_F(Window, ABrokenAutosaveIsKeptAsideNotOverwritten) {
   std::ofstream(autosave_file()) << "{ this is not JSON";
   const CommandOutput out = run_window("--frames 3");
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_EQ(testing::read_text(autosave_file().string() + ".broken"), "{ this is not JSON");
+  // Kept under a name of its own (autosave.json.broken-YYYYMMDD-HHMMSS), never replaced by the
+  // next broken one.
+  std::string kept;
+  for (const auto& entry : fs::directory_iterator(autosave_file().parent_path())) {
+    if (entry.path().filename().string().rfind("autosave.json.broken-", 0) == 0) kept = entry.path().string();
+  }
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(testing::read_text(kept), "{ this is not JSON");
   // The session started from the first-start preset, and that is what was kept on exit.
   EXPECT_NE(testing::read_text(autosave_file()).find("Life is short"), std::string::npos);
 }
@@ -180,6 +187,38 @@ TEST_F(Window, KeepsTheWorkWhenTheWindowCloses) {
   const nlohmann::json kept = nlohmann::json::parse(testing::read_text(autosave_file()));
   EXPECT_EQ(kept.at("title"), preset("gqa").at("title"));
   EXPECT_EQ(kept.at("num_heads"), 8);
+}
+
+// A valid scenario with a 20,000-character unknown key aborted the window at start (Dear
+// ImGui: "Too many vertices in ImDrawList using 16-bit indices" drawing the warning). Long
+// texts anywhere the window draws them: the title, one 20,000-character word as the only
+// token (chips, axis labels, the step view's sentences).
+TEST_F(Window, LongTextsAreDrawnWithoutAborting) {
+  const std::string key(20000, 'k');
+  const std::string unknown_key = write_json("key.json", {{"format", "attnviz-scenario/1"}, {"sentence", "a b c"}, {key, 1}});
+  CommandOutput out = run_window("--scenario '" + unknown_key + "' --frames 3 --validation");
+  EXPECT_EQ(out.exit_code, 0) << out.err.substr(0, 2000);
+  const std::string word(20000, 'w');
+  const std::string long_texts = write_json("long.json", {{"format", "attnviz-scenario/1"}, {"title", std::string(20000, 't')},
+                                                          {"sentence", word + " " + word}, {"d_model", 4}});
+  for (const char* view : {"", "--view step --step 6", "--view compare", "--layout compare-ready"}) {
+    out = run_window("--scenario '" + long_texts + "' --frames 3 --validation " + view);
+    EXPECT_EQ(out.exit_code, 0) << view << ": " << out.err.substr(0, 2000);
+  }
+}
+
+// A 131 KB autosave of 65,600 nested lists crashed the window at every start, before it could
+// be moved aside: now it is refused, kept aside, and the window starts.
+TEST_F(Window, ADeeplyNestedAutosaveIsKeptAsideAndTheWindowStarts) {
+  fs::create_directories(autosave_file().parent_path());
+  std::ofstream(autosave_file()) << "{\"format\": " << std::string(65600, '[') << std::string(65600, ']') << "}";
+  const CommandOutput out = run_window("--frames 3");
+  ASSERT_EQ(out.exit_code, 0) << out.err.substr(0, 2000);
+  bool kept = false;
+  for (const auto& entry : fs::directory_iterator(autosave_file().parent_path())) {
+    kept = kept || entry.path().filename().string().rfind("autosave.json.broken-", 0) == 0;
+  }
+  EXPECT_TRUE(kept);
 }
 
 }  // namespace

@@ -273,5 +273,20 @@ TEST_F(ExportCommand, DiffRunsBothBackendsWhereVulkanIsAvailable) {
   for (const float value : diff) EXPECT_LE(std::abs(value), 1e-5f);
 }
 
+TEST_F(ExportCommand, AnOutThatCannotBeWrittenIsBadInput) {
+  for (const std::string& out : {path("no/such/folder/w.png"), std::string("/proc/x/w.png"), std::string("/proc/x/")}) {
+    const auto run = run_attnviz("export --scenario preset:life-is-short --out '" + out + "'");
+    EXPECT_EQ(run.exit_code, 2) << out << ": " << run.err;
+    EXPECT_NE(run.err.find("--out"), std::string::npos) << run.err;
+  }
+}
+
+TEST_F(ExportCommand, ALongTitleNamesTheTitle) {
+  const auto run = run_attnviz("export --scenario preset:life-is-short --title " + std::string(120000, 't') + " --out " + path("w.png"));
+  EXPECT_EQ(run.exit_code, 2) << run.err.substr(0, 300);
+  EXPECT_NE(run.err.find("--title: is 120000 characters long"), std::string::npos) << run.err.substr(0, 300);
+  EXPECT_EQ(run.err.find("--dpi"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace attnviz

@@ -174,6 +174,87 @@ TEST(ScenarioJson, MissingFileAndPresetAreInputErrors) {
   }
 }
 
+// A 131 KB file of 65,600 nested '[' in "format" overflowed the stack (SIGSEGV in the JSON
+// library's serializer, quoting the value in the format check): saved as the autosave it
+// crashed the window at every start.
+TEST(ScenarioJson, DeepNestingIsRefusedBeforeItIsRead) {
+  const std::string deep = "{\"format\": " + std::string(65600, '[') + std::string(65600, ']') + ", \"sentence\": \"a\"}";
+  const Expected e = error_of(deep);
+  EXPECT_EQ(e.pointer, "/format/0/0/0/\u2026");
+  EXPECT_NE(e.words.find("nested more than 64 lists or objects deep (line 1, column 75)"), std::string::npos) << e.words;
+  // Anywhere, in an unknown field too, and unbalanced (the file is cut off).
+  expect_error("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": {\"x\": " + std::string(100000, '[') + "}",
+               "/later/x/0/0/\u2026", "nested more than 64");
+  // 64 levels are fine for a field this version does not know.
+  const std::string nested = std::string(62, '[') + std::string(62, ']');
+  const LoadedScenario ok = parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": " + nested + "}", "f.json");
+  EXPECT_EQ(ok.warnings.size(), 1u);
+  // Brackets inside strings are text.
+  EXPECT_NO_THROW(parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(100, '[') + "\"}", "f.json"));
+}
+
+// A 200 KB "format" value was echoed whole in the error; a 20,000-character unknown key whole in
+// the warning. Messages quote at most 60 characters of any value or key.
+TEST(ScenarioJson, LongValuesAreQuotedAsShortExcerpts) {
+  const Expected format = error_of("{\"format\": \"" + std::string(200000, 'x') + "\", \"sentence\": \"a\"}");
+  EXPECT_EQ(format.pointer, "/format");
+  EXPECT_LT(format.words.size(), 200u) << format.words.size();
+  EXPECT_NE(format.words.find("(200000 characters)"), std::string::npos) << format.words;
+  std::string items;
+  for (int i = 0; i < 20000; ++i) items += "\"item\", ";
+  const Expected list = error_of("{\"format\": [" + items + "1], \"sentence\": \"a\"}");
+  EXPECT_NE(list.words.find("unknown format a list"), std::string::npos) << list.words;
+  const Expected number = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"d_k\": 1" + std::string(5000, '0') + "}");
+  EXPECT_LT(number.words.size(), 200u) << number.words;
+  for (const char* field : {"tokenizer", "scale"}) {
+    const Expected e = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(field) + "\": \"" +
+                                std::string(200000, 'y') + "\"}");
+    EXPECT_LT(e.words.size(), 300u) << field;
+  }
+  const Expected seed = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"seed\": \"" + std::string(200000, 'z') + "\"}");
+  EXPECT_LT(seed.words.size(), 200u);
+  const LoadedScenario loaded =
+      parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(20000, 'k') + "\": 1}", "f.json");
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_LT(loaded.warnings[0].size(), 150u) << loaded.warnings[0].size();
+  // A string the JSON library stops in is quoted short too.
+  const Expected bad = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(200000, 'q') + "\u0001\"}");
+  EXPECT_LT(bad.words.size(), 400u) << bad.words.substr(0, 400);
+}
+
+// An empty "tokens" with an empty "embeddings" was reported as a problem of /embeddings.
+TEST(ScenarioJson, EmptyTokensAreNamedBeforeTheEmbeddings) {
+  expect_error(R"({"format": "attnviz-scenario/1", "tokens": [], "embeddings": []})", "/tokens", "is empty");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "source": {"tokens": [], "embeddings": []}})", "/source/tokens",
+               "is empty");
+}
+
+// num_heads · d_k was multiplied as int before the limits were checked (signed overflow,
+// reported by UBSan in the sanitizer build).
+TEST(ScenarioJson, HugeDimensionsDoNotOverflow) {
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "num_kv_heads": 1000000,
+                   "d_k": 1000000, "d_v": 1000000, "wq": [[1]], "wo": [[1]]})",
+               "/wq", "= 1×1000000000000");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "d_k": 1000000, "d_v": 1000000})",
+               "/num_heads", "the limit is 64");
+}
+
+TEST(ScenarioJson, ALargeListIsRefusedAtItsFirstByte) {
+  std::string list = "[";
+  for (int i = 0; i < 100000; ++i) list += "0,";
+  expect_error(list + "0]", "", "expected a JSON object (an attnviz scenario), got a list");
+}
+
+TEST(ScenarioJson, DevZeroIsRefusedNamingTheLimit) {
+  try {
+    (void)load_scenario("/dev/zero");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.origin(), "/dev/zero");
+    EXPECT_NE(e.problem().find("64 MiB"), std::string::npos) << e.what();
+  }
+}
+
 bool bit_equal(const Matrix& a, const Matrix& b) {
   return a.rows == b.rows && a.cols == b.cols && std::memcmp(a.data.data(), b.data.data(), a.size() * sizeof(float)) == 0;
 }

@@ -1,0 +1,36 @@
+#include "app/ui/long_text.h"
+
+#include <imgui.h>
+
+#include "core/common/text_excerpt.h"
+
+namespace attnviz::ui {
+
+ShownText shown_text(std::string_view text, std::size_t max_chars, std::size_t max_lines) {
+  std::string_view kept = text;
+  std::size_t lines = 1;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i] == '\n' && ++lines > max_lines) {
+      kept = kept.substr(0, i);
+      break;
+    }
+  }
+  std::string shown = cut_text(kept, max_chars);
+  const bool cut = kept.size() < text.size() || shown.size() != kept.size();
+  if (cut && !shown.ends_with("\u2026")) shown += "\u2026";
+  return {std::move(shown), cut};
+}
+
+void long_text(std::string_view text, const char* id, std::size_t max_chars) {
+  const ShownText shown = shown_text(text, max_chars);
+  ImGui::TextUnformatted(shown.text.data(), shown.text.data() + shown.text.size());
+  if (!shown.cut) return;
+  ImGui::PushID(id);
+  if (ImGui::SmallButton("Copy whole text")) ImGui::SetClipboardText(std::string(text).c_str());
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%zu characters: only the first part is shown here", character_count(text));
+  }
+  ImGui::PopID();
+}
+
+}  // namespace attnviz::ui

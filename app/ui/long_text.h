@@ -1,0 +1,30 @@
+#pragma once
+// Texts a user can make as long as they like (a message quoting a file, a title, a path, a
+// token) are shown cut: at most a few hundred characters and a dozen lines, ending in "…", with
+// the whole text a click away (Copy puts it on the clipboard). Besides being readable, this
+// keeps every drawn text far inside what one ImGui draw command can hold
+// (app/window/draw_list_guard.h splits what still overflows).
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace attnviz::ui {
+
+inline constexpr std::size_t kShownCharacters = 600;
+inline constexpr std::size_t kShownLines = 12;
+
+struct ShownText {
+  std::string text;  // what is drawn
+  bool cut = false;  // something was left out
+};
+
+// `text` cut to `max_chars` characters and `max_lines` lines, "…" marking the cut.
+ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharacters, std::size_t max_lines = kShownLines);
+
+// Draws shown_text(text) (wrapped where the caller's PushTextWrapPos says); when it was cut, a
+// "Copy whole text" button after it puts all of `text` on the clipboard. `id` tells several
+// such buttons in one window apart.
+void long_text(std::string_view text, const char* id, std::size_t max_chars = kShownCharacters);
+
+}  // namespace attnviz::ui
