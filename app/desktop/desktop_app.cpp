@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <memory>
@@ -30,6 +31,7 @@
 #include "app/window/frame_renderer.h"
 #include "app/window/glfw_window.h"
 #include "app/window/imgui_layer.h"
+#include "app/window/widget_log.h"
 #include "core/common/error.h"
 #include "core/model/problem.h"
 #include "core/model/scenario_json.h"
@@ -313,6 +315,15 @@ void DesktopApp::run() {
   }
 }
 
+// ATTNVIZ_WIDGET_LOG=FILE: every frame, the widgets' names and rectangles (tests that drive
+// the window with a mouse and keyboard find what to click there); --validation: check that no
+// two widgets share an ID.
+void configure_widget_log(const GuiOptions& options) {
+  std::optional<std::filesystem::path> file;
+  if (const char* path = std::getenv("ATTNVIZ_WIDGET_LOG"); path != nullptr && *path != '\0') file = path;
+  window::widget_log::configure(std::move(file), options.validation);
+}
+
 }  // namespace
 
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -328,19 +339,27 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   window_options.fixed_size = options.screenshot.has_value();
   window::GlfwWindow window(window_options);
   const std::shared_ptr<vk::Context> context = create_context(options, window);
+  configure_widget_log(options);
   {
     DesktopApp app(options, std::move(scenario), window, context, out);
     app.run();
   }
+  int status = 0;
   if (context->validation_enabled()) {
     const std::vector<std::string> messages = context->validation_messages();
     for (const std::string& message : messages) err << "attnviz: validation: " << message << "\n";
     if (!messages.empty()) {
       err << "attnviz: the Vulkan validation layer reported " << messages.size() << " message(s)\n";
-      return 1;
+      status = 1;
     }
   }
-  return 0;
+  // Two widgets with one ImGui ID: the second never gets the mouse (a checkbox that cannot
+  // be clicked). Checked with --validation, like the Vulkan usage.
+  for (const std::string& conflict : window::widget_log::id_conflicts()) {
+    err << "attnviz: validation: " << conflict << "\n";
+    status = 1;
+  }
+  return status;
 }
 
 }  // namespace attnviz::desktop

@@ -12,6 +12,7 @@
 #include "app/window/device_idle.h"
 #include "app/window/glfw_window.h"
 #include "app/window/swapchain.h"
+#include "app/window/widget_log.h"
 #include "core/vk/check.h"
 #include "core/vk/commands.h"
 #include "core/vk/context.h"
@@ -135,6 +136,7 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
 
 ImDrawData* ImGuiLayer::end_frame() {
   ImGui::Render();
+  widget_log::end_frame();
   return ImGui::GetDrawData();
 }
 
