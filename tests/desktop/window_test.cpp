@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_attnviz.h"
 #include "tests/desktop/png_check.h"
@@ -109,6 +110,30 @@ TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
     const CommandOutput more = run_window(std::string("--scenario preset:longformer --pin-query 9 --validation --screenshot '") +
                                           (dir_ / "x.png").string() + "' " + extra);
     EXPECT_EQ(more.exit_code, 0) << extra << ": " << more.err;
+  }
+}
+
+// Two widgets with one ImGui ID steal each other's clicks (the Mask panel's Causal checkbox
+// could not be clicked: its preset button of the same label had the same ID). --validation
+// checks every widget of every frame; this walks every panel, classroom view and step page.
+TEST_F(Window, NoTwoWidgetsShareAnId) {
+  const std::vector<std::string> runs = {
+      "--scenario preset:longformer --pin-query 3 --backend both --layout compare-ready",
+      "--scenario preset:korean-restaurant --pin-query 2",
+      "--scenario preset:gqa --view compare --compare kv-heads:4",
+      "--scenario preset:gqa --view compare --compare heads:2 --present --size 1280x720",
+      "--scenario preset:korean-restaurant --view compare --compare masks:4",
+      "--scenario preset:cross-attention --view cross --pin-query 1",
+      "--scenario preset:life-is-short --present --size 1280x720",
+  };
+  std::vector<std::string> all = runs;
+  for (int step = 1; step <= 9; ++step) {
+    all.push_back("--scenario preset:korean-restaurant --view step --pin-query 2 --step " + std::to_string(step));
+  }
+  for (const std::string& run : all) {
+    const CommandOutput out = run_window(run + " --validation --screenshot '" + (dir_ / "x.png").string() + "'");
+    EXPECT_EQ(out.exit_code, 0) << run << ": " << out.err;
+    EXPECT_EQ(out.err.find("ImGui ID"), std::string::npos) << run << ": " << out.err;
   }
 }
 
