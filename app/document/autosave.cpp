@@ -31,7 +31,7 @@ void Autosave::write(const Document& document) {
   written_revision_ = document.revision();
   try {
     std::filesystem::create_directories(file_.parent_path());
-    save_scenario(document.scenario(), file_);
+    save_scenario(document.scenario_for_saving(), file_);
     last_error_.clear();
   } catch (const std::exception& error) {
     last_error_ = std::string("autosave failed: ") + error.what();

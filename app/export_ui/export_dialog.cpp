@@ -180,7 +180,8 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
   ImGui::Checkbox(label.c_str(), &c.zoom_as_shown);
 }
 
-void draw_sizes(ExportChoices& c) {
+// `heading`: the figure's first line when the Title field is left empty.
+void draw_sizes(ExportChoices& c, const std::string& heading) {
   row_label("Cell size", "--cell, --dpi");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::InputInt("px (0: auto)##cell", &c.cell_px, 0, 0);
@@ -197,7 +198,7 @@ void draw_sizes(ExportChoices& c) {
 
   row_label("Title", "--title");
   ImGui::SetNextItemWidth(-1.0f);
-  ImGui::InputTextWithHint("##title", "the scenario's title", &c.title);
+  ImGui::InputTextWithHint("##title", heading.c_str(), &c.title);
 }
 
 void finish(ui::UiContext& ui, DialogState& state) {
@@ -286,7 +287,8 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   ImGui::EndDisabled();
   draw_zoom(c, shown);
   ImGui::BeginDisabled(!exporting::is_image(c.format));
-  draw_sizes(c);
+  // The scenario's title while it still describes the content, else its sentence.
+  draw_sizes(c, export_source(ui).caption.title);
   ImGui::EndDisabled();
   draw_notes(ui, c, shown);
   ImGui::Separator();

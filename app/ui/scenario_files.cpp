@@ -37,7 +37,7 @@ bool open_scenario(document::Document& document, Notices& notices, const std::st
 
 bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
   try {
-    save_scenario(document.scenario(), path);
+    save_scenario(document.scenario_for_saving(), path);
   } catch (const std::exception& error) {
     notices.post(NoticeLevel::Error, std::string("Could not save: ") + error.what());
     return false;
