@@ -29,6 +29,9 @@ struct State {
   bool check_ids = false;
   bool wrapped = false;
   std::uint64_t frames = 0;
+  int origin_x = 0;
+  int origin_y = 0;
+  bool input_pending = false;
   std::unordered_map<std::uint32_t, std::string> names;  // labels and pushed IDs seen
   std::vector<Item> items;
   std::unordered_map<std::uint32_t, std::size_t> by_id;  // this frame's first item of each ID
@@ -83,9 +86,18 @@ void write_file(const std::filesystem::path& file) {
                        {"rect", rect_json(item.rect)},
                        {"visible", shown ? rect_json(item.visible) : nlohmann::json(nullptr)}});
   }
+  nlohmann::json windows = nlohmann::json::object();
+  for (const ImGuiWindow* window : g.Windows) {
+    if (window->Active && !window->Hidden && window->Name != nullptr) {
+      windows[window->Name] = rect_json(ImRect(window->Pos, ImVec2(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y)));
+    }
+  }
   const nlohmann::json json = {{"frame", s.frames},
                                {"display", {g.IO.DisplaySize.x, g.IO.DisplaySize.y}},
+                               {"window_origin", {s.origin_x, s.origin_y}},
                                {"want_text_input", g.IO.WantTextInput},
+                               {"input_pending", s.input_pending},
+                               {"windows", windows},
                                {"windows_seen", s.windows_seen},
                                {"id_conflicts", s.conflicts},
                                {"widgets", widgets}};
@@ -113,6 +125,13 @@ bool enabled() {
 }
 
 bool wrapped() { return state().wrapped; }
+
+void set_input_pending(bool pending) { state().input_pending = pending; }
+
+void set_window_origin(int x, int y) {
+  state().origin_x = x;
+  state().origin_y = y;
+}
 
 void mark_wrapped() { state().wrapped = true; }
 

@@ -31,6 +31,11 @@ void configure(std::optional<std::filesystem::path> file, bool check_ids);
 // Whether the executable was linked with the wrappers (widgets are seen at all).
 [[nodiscard]] bool wrapped();
 
+// Where the window's top-left corner is on the screen (widgets are in window coordinates).
+void set_window_origin(int x, int y);
+// Whether input events still wait in the window's queue for later frames (key_queue.h).
+void set_input_pending(bool pending);
+
 // Called by the wrappers (imgui_wraps.cpp).
 void on_label(std::uint32_t id, const char* begin, const char* end);
 void on_push(std::uint32_t id, std::string name);
