@@ -469,7 +469,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   // grew, one left over from a larger matrix is clamped (axis_math.h: kept_window).
   ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
   const ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
+  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
   }
   const int head = ui.view.selected_head;
