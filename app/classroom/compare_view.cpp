@@ -335,6 +335,9 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   ImGui::SameLine(0.0f, spacing);
   ImGui::TextDisabled("(query %d): its weights over the keys in each copy, 0 to 1", row);
   const float bars_y = ImGui::GetCursorPosY();
+  // The bars in the weights heatmaps' colours (on their shared scale when they show).
+  heatmap::BarColours colours{ui.view.weights_colormap, 0.0f, 1.0f, false};
+  if (!ui.classroom.compare_scores) colours = {ui.view.weights_colormap, range_.scale.range.min, range_.scale.range.max, range_.scale.log};
   for (std::size_t i = 0; i < copies_.size(); ++i) {
     const compute::ComputeSession& session = *copies_[i].session;
     if (!session.has_result() || row >= session.problem().n()) continue;
@@ -346,6 +349,7 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
     bars.height = bars_h;
     bars.label_height = label_h;
     bars.highlight = ui.view.hovered_token;
+    bars.colours = colours;
     const int column = static_cast<int>(i) % grid.columns;
     ImGui::SetCursorPos(ImVec2(start.x + label_w + grid.slot_w * static_cast<float>(column), bars_y));
     ImGui::PushID(static_cast<int>(i));
