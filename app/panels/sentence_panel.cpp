@@ -117,9 +117,10 @@ class SentencePanel final : public ui::Panel {
                            tokens_.tokens.size());
       }
       ImGui::PopStyleColor();
-      ImGui::Checkbox("Keep these tokens (the text is a caption)", &keep_tokens_);
+      ImGui::Checkbox("Keep these tokens", &keep_tokens_);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Ticked, typing changes only the caption: the listed tokens and their embeddings stay.");
+        ImGui::SetTooltip("Ticked, the text is only a caption: typing changes it, and the listed tokens and their "
+                          "embeddings stay.");
       }
       if (!keep_tokens_ && ImGui::Button("Split the text into tokens now")) {
         ui.document.apply(edits::use_sentence_tokens(s), "Tokenize the sentence");
