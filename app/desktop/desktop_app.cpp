@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <csignal>
@@ -16,6 +17,7 @@
 #include "app/desktop/frame_times.h"
 #include "app/desktop/gui_options.h"
 #include "app/desktop/panel_registry.h"
+#include "app/desktop/shape_notice.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_renderer.h"
@@ -127,6 +129,7 @@ class DesktopApp {
   void build_ui();
   bool render(bool capture);
   void bench_edit();
+  void draw_shape_notice() const;
   void apply_fullscreen_request();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
@@ -157,6 +160,8 @@ class DesktopApp {
   int quiet_frames_ = 0;  // frames since the last input event or recompute
   bool slept_ = false;    // this frame began by waiting for events (its time is not a frame time)
   std::uint64_t allocations_after_warm_up_ = 0;
+  ShapeNotice shape_notice_;
+  std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
 };
 
 DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
@@ -230,11 +235,20 @@ void DesktopApp::prepare_frame() {
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
-  const Clock::time_point compute_start = Clock::now();
-  if (session_->update(document_)) {
-    quiet_frames_ = 0;
-    stats_.recompute_ms = ms_between(compute_start, Clock::now());
-    times_.add_recompute(stats_.recompute_ms);
+  // A shape not computed before may keep the recompute busy for a while: this frame says so
+  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame.
+  const bool changed = document_.revision() != document_seen_;
+  if (changed && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+    quiet_frames_ = 0;  // the next frame comes at once
+  } else {
+    const Clock::time_point compute_start = Clock::now();
+    if (session_->update(document_)) {
+      quiet_frames_ = 0;
+      stats_.recompute_ms = ms_between(compute_start, Clock::now());
+      times_.add_recompute(stats_.recompute_ms);
+      shape_notice_.computed(shape_of(document_.scenario()));
+    }
+    document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
@@ -247,6 +261,7 @@ void DesktopApp::build_ui() {
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
   layout_->draw(ui);
+  if (shape_notice_.showing()) draw_shape_notice();
   const double ui_ms = ms_between(start, Clock::now());
   times_.add_ui(ui_ms);
   stats_.ui_ms = stats_.ui_ms == 0.0 ? ui_ms : 0.9 * stats_.ui_ms + 0.1 * ui_ms;
@@ -270,6 +285,36 @@ bool DesktopApp::render(bool capture) {
 void DesktopApp::apply_fullscreen_request() {
   const std::optional<bool> fullscreen = std::exchange(classroom_.fullscreen, std::nullopt);
   if (fullscreen && !options_.screenshot) window_.set_fullscreen(*fullscreen);
+}
+
+// Over the middle of the window for the one frame before a recompute of a new shape, which
+// stays on screen while that recompute runs.
+void DesktopApp::draw_shape_notice() const {
+  const char* title = "Preparing shaders for the new shape\u2026";
+  const char* detail = "The first computation of a new number of heads or widths can take a moment.";
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const ImVec2 padding(18.0f * ui_scale_, 12.0f * ui_scale_);
+  // A size of its own: a window that sizes itself to its contents stays hidden in its first
+  // frame, and this one has only one.
+  const ImVec2 size(std::max(ImGui::CalcTextSize(title).x, ImGui::CalcTextSize(detail).x) + 2.0f * padding.x,
+                    2.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * padding.y);
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.45f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, padding);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, 2.0f * ui_scale_));
+  ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  background.w = 1.0f;  // over the heatmaps: nothing shows through
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+  if (ImGui::Begin("##preparing_shaders", nullptr, flags)) {
+    ImGui::TextUnformatted(title);
+    ImGui::TextDisabled("%s", detail);
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
 }
 
 // --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
