@@ -95,6 +95,7 @@ class ClassroomMenu final : public ui::Menu {
     }
     follow_new_source(ui);
     if (state.presenting) apply_presentation_colours();
+    place_presentation_overlay(ui);
     handle_keys(ui);
     if (std::optional<std::string> tab = take_tab_request(state)) ui.view.select_main_tab = *tab;
     draw_help(state);

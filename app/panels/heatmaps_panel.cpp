@@ -21,6 +21,8 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 
@@ -94,6 +96,13 @@ class HeatmapsPanel final : public ui::Panel {
   ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
+
+// Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
+bool numbers_kept(const ui::UiContext& ui) {
+  const Problem& problem = ui.session.problem();
+  return ui.classroom.presenting && ui.view.show_numbers &&
+         std::max(problem.n(), problem.m()) <= ui::ClassroomState::kNumberedWhilePresenting;
+}
 
 // The readable minimum of a cell: row labels at their smallest size (heatmap_labels.cpp
 // shrinks them to 62% of the text before thinning them). A context column fits its label.
@@ -200,6 +209,11 @@ HeatmapMetrics HeatmapsPanel::metrics(const ui::UiContext& ui, int title_lines) 
   m.gap = 18.0f * s;
   m.overhang = heatmap::HeatmapWidget::label_overhang();
   m.min_cell = min_cell(font);
+  // Presenting, small matrices keep their numbers: cells as wide as a number (the panel scrolls).
+  if (numbers_kept(ui)) {
+    const bool signed_values = ui.view.head_view == ui::HeadView::RawScores || ui.view.head_view == ui::HeadView::ScaledScores;
+    m.min_cell = std::max(m.min_cell, heatmap::number_cell(signed_values ? "-0.00" : "0.00"));
+  }
   m.min_side = 6.0f * font;
   const std::vector<std::string>* labels = &problem.source_tokens;
   m.col_label_h = [labels, s](float cell_px) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_px, 90.0f * s); };
@@ -479,6 +493,14 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
   in.side_min = 240.0f * s;
   in.side_max = 520.0f * s;
   in.below_min_h = 320.0f * s;
+  // Presenting with numbers, the width is the heatmaps': all heads and the pinned query go below.
+  in.side_below = numbers_kept(ui);
+  // ... and the context beside the numbered heatmap takes the width left, down to columns as
+  // narrow as their labels (its own numbers come back with a wider window).
+  if (in.side_below) {
+    in.context_col_min =
+        std::ceil(ImGui::CalcTextSize(std::to_string(std::max(problem.d_v - 1, 0)).c_str()).x + 0.25f * font);
+  }
   // The step's title and the context's may need a second line; both get the same, so their
   // rows stay aligned.
   FocusLayout layout = fit_focus(metrics(ui, 1), in, area.x, area.y);

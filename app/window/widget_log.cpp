@@ -22,6 +22,7 @@ struct Item {
   std::string window;
   ImRect rect;     // the whole widget, screen pixels
   ImRect visible;  // the part its window shows (empty when clipped away)
+  std::vector<std::pair<std::string, bool>> notes;  // annotate()
 };
 
 struct State {
@@ -80,16 +81,20 @@ void write_file(const std::filesystem::path& file) {
   nlohmann::json widgets = nlohmann::json::array();
   for (const Item& item : s.items) {
     const bool shown = item.visible.GetWidth() > 0.0f && item.visible.GetHeight() > 0.0f;
-    widgets.push_back({{"path", item.path},
-                       {"label", shown_label(item.path)},
-                       {"window", item.window},
-                       {"rect", rect_json(item.rect)},
-                       {"visible", shown ? rect_json(item.visible) : nlohmann::json(nullptr)}});
+    nlohmann::json widget = {{"path", item.path},
+                             {"label", shown_label(item.path)},
+                             {"window", item.window},
+                             {"rect", rect_json(item.rect)},
+                             {"visible", shown ? rect_json(item.visible) : nlohmann::json(nullptr)}};
+    for (const auto& [key, value] : item.notes) widget[key] = value;
+    widgets.push_back(std::move(widget));
   }
   nlohmann::json windows = nlohmann::json::object();
   for (const ImGuiWindow* window : g.Windows) {
     if (window->Active && !window->Hidden && window->Name != nullptr) {
-      windows[window->Name] = rect_json(ImRect(window->Pos, ImVec2(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y)));
+      windows[window->Name] = {
+          {"rect", rect_json(ImRect(window->Pos, ImVec2(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y)))},
+          {"scroll_max", {window->ScrollMax.x, window->ScrollMax.y}}};
     }
   }
   const nlohmann::json json = {{"frame", s.frames},
@@ -174,6 +179,13 @@ void on_item(const ImRect& rect, std::uint32_t id, bool visible) {
     }
   }
   s.items.push_back(std::move(item));
+}
+
+void annotate(std::uint32_t id, const char* key, bool value) {
+  if (!enabled()) return;
+  State& s = state();
+  const auto found = s.by_id.find(id);
+  if (found != s.by_id.end()) s.items[found->second].notes.emplace_back(key, value);
 }
 
 void end_frame() {

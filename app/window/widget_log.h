@@ -42,6 +42,10 @@ void on_push(std::uint32_t id, std::string name);
 void on_item(const ImRect& rect, std::uint32_t id, bool visible);
 void mark_wrapped();
 
+// Something a test wants to know about a widget of this frame that its rectangle does not say
+// ("numbers": the heatmap shows numbers in its cells), written beside it.
+void annotate(std::uint32_t id, const char* key, bool value);
+
 // After the frame's UI was built: writes the file, checks the IDs, forgets the frame's widgets.
 void end_frame();
 
