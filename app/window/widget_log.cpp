@@ -19,6 +19,7 @@ namespace {
 struct Item {
   std::uint32_t id = 0;
   std::string path;
+  std::string label;  // the widget's own label as given ("Causal##preset"; "K/V" keeps its slash)
   std::string window;
   ImRect rect;     // the whole widget, screen pixels
   ImRect visible;  // the part its window shows (empty when clipped away)
@@ -60,10 +61,8 @@ std::string path_of(const ImGuiWindow& window, std::uint32_t id) {
   return path + "/" + hex;
 }
 
-// "Causal##preset" is shown as "Causal"; "###id" hides nothing.
-std::string shown_label(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  std::string label = slash == std::string::npos ? path : path.substr(slash + 1);
+// "Causal##preset" is shown as "Causal".
+std::string shown_label(std::string label) {
   const std::size_t hashes = label.find("##");
   if (hashes != std::string::npos) label.erase(hashes);
   return label;
@@ -82,7 +81,7 @@ void write_file(const std::filesystem::path& file) {
   for (const Item& item : s.items) {
     const bool shown = item.visible.GetWidth() > 0.0f && item.visible.GetHeight() > 0.0f;
     nlohmann::json widget = {{"path", item.path},
-                             {"label", shown_label(item.path)},
+                             {"label", shown_label(item.label)},
                              {"window", item.window},
                              {"rect", rect_json(item.rect)},
                              {"visible", shown ? rect_json(item.visible) : nlohmann::json(nullptr)}};
@@ -157,6 +156,8 @@ void on_item(const ImRect& rect, std::uint32_t id, bool visible) {
   Item item;
   item.id = id;
   item.path = path_of(window, id);
+  const auto label = s.names.find(id);
+  item.label = label != s.names.end() ? label->second : std::string();
   item.window = window.Name != nullptr ? window.Name : "?";
   item.rect = rect;
   if (visible) {
