@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian bookworm package attnviz needs to build, run and test.
 # Idempotent: when everything is present it prints nothing and touches nothing.
+# Missing packages are installed with apt-get: directly as root, through sudo otherwise. Without
+# either (a user account with no sudo), it lists the packages to ask an administrator for and
+# exits 1.
 set -euo pipefail
 
 packages=(
@@ -14,11 +17,17 @@ packages=(
   libglfw3-dev libimgui-dev
   # fonts with Hangul for the UI and exported labels
   fonts-nanum fonts-dejavu-core
-  # tests: GoogleTest, headless X server, screenshot tools
-  libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy
+  # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
+  libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
   # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes, OpenMP for clang
   clang libclang-rt-14-dev libomp-14-dev
 )
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "attnviz: dpkg-query not found: scripts/install-deps.sh installs Debian packages (bookworm)." >&2
+  echo "On another system, install the equivalents of: ${packages[*]}" >&2
+  exit 1
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -27,9 +36,23 @@ for pkg in "${packages[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "attnviz: installing ${#missing[@]} Debian package(s): ${missing[*]}" >&2
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  cat >&2 <<MESSAGE
+attnviz: ${#missing[@]} Debian package(s) are missing, and installing them needs root, but you are
+not root and there is no sudo here. Ask an administrator to run:
+
+  apt-get install --no-install-recommends ${missing[*]}
+
+then run this script again (it does nothing once everything is installed).
+MESSAGE
+  exit 1
+fi
+
+echo "attnviz: installing ${#missing[@]} Debian package(s)${as_root:+ with sudo}: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

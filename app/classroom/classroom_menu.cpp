@@ -15,6 +15,7 @@
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
 
@@ -94,6 +95,7 @@ class ClassroomMenu final : public ui::Menu {
     }
     follow_new_source(ui);
     if (state.presenting) apply_presentation_colours();
+    place_presentation_overlay(ui);
     handle_keys(ui);
     if (std::optional<std::string> tab = take_tab_request(state)) ui.view.select_main_tab = *tab;
     draw_help(state);
@@ -115,7 +117,7 @@ class ClassroomMenu final : public ui::Menu {
   static void handle_keys(ui::UiContext& ui) {
     const ui::ClassroomState& state = ui.classroom;
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+    if (!ui::keys::plain_keys_free() || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
       if (!ImGui::IsKeyPressed(key, key_repeats(key))) continue;
       run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting));

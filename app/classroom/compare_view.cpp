@@ -19,6 +19,7 @@
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/heatmap/query_bars.h"
+#include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
@@ -222,6 +223,12 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
   // Every row keeps its token label: the heatmap shrinks labels to 62% of the text before it
   // leaves any out. All copies on one screen matter more here than full-size labels.
   space.min_cell = std::ceil(ImGui::GetFontSize() * 0.62f);
+  // Presenting, the copies keep their numbers (up to about 16 × 16): cells as wide as a number,
+  // fewer copies side by side and the grid scrolls, rather than four copies without numbers.
+  const bool numbers = ui.view.show_numbers && !range_.scale.log;
+  if (ui.classroom.presenting && numbers && std::max(p.n(), p.m()) <= ui::ClassroomState::kNumberedWhilePresenting) {
+    space.min_cell = std::max(space.min_cell, heatmap::number_cell(ui.classroom.compare_scores ? "-0.00" : "0.00"));
+  }
   space.max_cell = 80.0f * s;
   space.row_label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
   space.min_slot_w = ImGui::GetFontSize() * 7.0f;
@@ -335,6 +342,9 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   ImGui::SameLine(0.0f, spacing);
   ImGui::TextDisabled("(query %d): its weights over the keys in each copy, 0 to 1", row);
   const float bars_y = ImGui::GetCursorPosY();
+  // The bars in the weights heatmaps' colours (on their shared scale when they show).
+  heatmap::BarColours colours{ui.view.weights_colormap, 0.0f, 1.0f, false};
+  if (!ui.classroom.compare_scores) colours = {ui.view.weights_colormap, range_.scale.range.min, range_.scale.range.max, range_.scale.log};
   for (std::size_t i = 0; i < copies_.size(); ++i) {
     const compute::ComputeSession& session = *copies_[i].session;
     if (!session.has_result() || row >= session.problem().n()) continue;
@@ -346,6 +356,7 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
     bars.height = bars_h;
     bars.label_height = label_h;
     bars.highlight = ui.view.hovered_token;
+    bars.colours = colours;
     const int column = static_cast<int>(i) % grid.columns;
     ImGui::SetCursorPos(ImVec2(start.x + label_w + grid.slot_w * static_cast<float>(column), bars_y));
     ImGui::PushID(static_cast<int>(i));

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "app/classroom/classroom.h"
@@ -93,13 +94,36 @@ bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner) 
   return mouse_in_corner || (hints && seconds_presenting >= 0.0 && seconds_presenting < kOverlaySeconds);
 }
 
+namespace {
+
+float overlay_margin(const ui::UiContext& ui) { return 8.0f * ui.ui_scale; }
+
+ImVec2 overlay_corner(const ui::UiContext& ui) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float margin = overlay_margin(ui);
+  return {viewport->WorkPos.x + viewport->WorkSize.x - margin, viewport->WorkPos.y + margin};
+}
+
+}  // namespace
+
+void place_presentation_overlay(ui::UiContext& ui) {
+  ui::ClassroomState& state = ui.classroom;
+  state.overlay_strip = 0.0f;
+  if (!state.presenting) return;
+  const float margin = overlay_margin(ui);
+  if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints,
+                     mouse_in_corner(state, overlay_corner(ui), 3.0f * margin))) {
+    return;
+  }
+  // Its height when last drawn; before that, about two lines of its (smaller) text and a button.
+  const float height = state.overlay_height > 0.0f ? state.overlay_height : ImGui::GetFontSize() * 2.6f;
+  state.overlay_strip = std::ceil(height + 2.0f * margin);
+}
+
 void draw_presentation_overlay(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
-  if (!state.presenting) return;
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float margin = 8.0f * ui.ui_scale;
-  const ImVec2 corner(viewport->WorkPos.x + viewport->WorkSize.x - margin, viewport->WorkPos.y + margin);
-  if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints, mouse_in_corner(state, corner, 3.0f * margin))) return;
+  if (!state.presenting || state.overlay_strip <= 0.0f) return;
+  const ImVec2 corner = overlay_corner(ui);
 
   ImGui::SetNextWindowPos(corner, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
   ImGui::SetNextWindowBgAlpha(1.0f);  // nothing of the page shows through

@@ -26,7 +26,12 @@ inline constexpr double kOverlaySeconds = 4.0;
 // the mouse is in the top-right corner (where it is, or would be).
 bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner);
 
-// Every frame after the areas (on top of them): the overlay, when overlay_shown().
+// Every frame before the areas: whether the overlay shows, and so the strip it takes at the
+// top of the window (ClassroomState::overlay_strip); the view starts below it and is never
+// covered by it.
+void place_presentation_overlay(ui::UiContext& ui);
+// Every frame after the areas: the overlay in its strip, when place_presentation_overlay()
+// gave it one.
 void draw_presentation_overlay(ui::UiContext& ui);
 
 // The desktop's frame loop carries out the full-screen requests (ClassroomState::fullscreen).

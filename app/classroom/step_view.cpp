@@ -91,6 +91,9 @@ class StepView final : public ui::Panel {
   // the last frame: its height depends on the width the layout gives it.
   float below_h_ = 0.0f;
   int below_step_ = -1;
+  // The text column's height in the last frame, for the page it was drawn on.
+  float text_content_h_ = 0.0f;
+  int text_step_ = -1;
 };
 
 Focus current_focus(const ui::UiContext& ui) {
@@ -227,9 +230,15 @@ void StepView::draw(ui::UiContext& ui) {
     text_focus.vector_terms_per_line = fit.vector_terms;
     const lesson::StepPage& page = text_page(state.step, text_focus);
     ImGui::SetCursorPos(ImVec2(origin.x + page_w - layout.text_w, origin.y));
-    ImGui::BeginChild("##step-trace", ImVec2(layout.text_w, text_h), true);
+    // As tall as its text (measured in the last frame): the page is the one thing that scrolls,
+    // never a box inside it (two nested scrollbars cut the text off on a projector).
+    const float column_h = text_step_ == state.step ? std::max(text_h, text_content_h_) : text_h;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+    ImGui::BeginChild("##step-trace", ImVec2(layout.text_w, column_h), true, fixed);
     if (header_beside) draw_header(ui, page);
     draw_text_column(ui, focus, page);
+    text_content_h_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    text_step_ = state.step;
     ImGui::EndChild();
   } else {  // below the heatmaps, the page's full width: every key (the page scrolls anyway)
     const TraceFit fit = fit_trace(page_w, 1e6f, p.d_v);

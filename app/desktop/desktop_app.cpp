@@ -2,7 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "app/desktop/frame_times.h"
 #include "app/desktop/gui_options.h"
 #include "app/desktop/panel_registry.h"
+#include "app/desktop/shape_notice.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_renderer.h"
@@ -30,6 +33,7 @@
 #include "app/window/frame_renderer.h"
 #include "app/window/glfw_window.h"
 #include "app/window/imgui_layer.h"
+#include "app/window/widget_log.h"
 #include "core/common/error.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
@@ -146,6 +150,7 @@ class DesktopApp {
   void build_ui();
   bool render(bool capture);
   void bench_edit();
+  void draw_shape_notice() const;
   void apply_fullscreen_request();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
@@ -176,6 +181,8 @@ class DesktopApp {
   int quiet_frames_ = 0;  // frames since the last input event or recompute
   bool slept_ = false;    // this frame began by waiting for events (its time is not a frame time)
   std::uint64_t allocations_after_warm_up_ = 0;
+  ShapeNotice shape_notice_;
+  std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
 };
 
 DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
@@ -250,11 +257,20 @@ void DesktopApp::prepare_frame() {
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
-  const Clock::time_point compute_start = Clock::now();
-  if (session_->update(document_)) {
-    quiet_frames_ = 0;
-    stats_.recompute_ms = ms_between(compute_start, Clock::now());
-    times_.add_recompute(stats_.recompute_ms);
+  // A shape not computed before may keep the recompute busy for a while: this frame says so
+  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame.
+  const bool changed = document_.revision() != document_seen_;
+  if (changed && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+    quiet_frames_ = 0;  // the next frame comes at once
+  } else {
+    const Clock::time_point compute_start = Clock::now();
+    if (session_->update(document_)) {
+      quiet_frames_ = 0;
+      stats_.recompute_ms = ms_between(compute_start, Clock::now());
+      times_.add_recompute(stats_.recompute_ms);
+      shape_notice_.computed(shape_of(document_.scenario()));
+    }
+    document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
@@ -267,6 +283,7 @@ void DesktopApp::build_ui() {
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
   layout_->draw(ui);
+  if (shape_notice_.showing()) draw_shape_notice();
   const double ui_ms = ms_between(start, Clock::now());
   times_.add_ui(ui_ms);
   stats_.ui_ms = stats_.ui_ms == 0.0 ? ui_ms : 0.9 * stats_.ui_ms + 0.1 * ui_ms;
@@ -290,6 +307,36 @@ bool DesktopApp::render(bool capture) {
 void DesktopApp::apply_fullscreen_request() {
   const std::optional<bool> fullscreen = std::exchange(classroom_.fullscreen, std::nullopt);
   if (fullscreen && !options_.screenshot) window_.set_fullscreen(*fullscreen);
+}
+
+// Over the middle of the window for the one frame before a recompute of a new shape, which
+// stays on screen while that recompute runs.
+void DesktopApp::draw_shape_notice() const {
+  const char* title = "Preparing shaders for the new shape\u2026";
+  const char* detail = "The first computation of a new number of heads or widths can take a moment.";
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const ImVec2 padding(18.0f * ui_scale_, 12.0f * ui_scale_);
+  // A size of its own: a window that sizes itself to its contents stays hidden in its first
+  // frame, and this one has only one.
+  const ImVec2 size(std::max(ImGui::CalcTextSize(title).x, ImGui::CalcTextSize(detail).x) + 2.0f * padding.x,
+                    2.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * padding.y);
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.45f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, padding);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, 2.0f * ui_scale_));
+  ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  background.w = 1.0f;  // over the heatmaps: nothing shows through
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+  if (ImGui::Begin("##preparing_shaders", nullptr, flags)) {
+    ImGui::TextUnformatted(title);
+    ImGui::TextDisabled("%s", detail);
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
 }
 
 // --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
@@ -337,6 +384,15 @@ void DesktopApp::run() {
   }
 }
 
+// ATTNVIZ_WIDGET_LOG=FILE: every frame, the widgets' names and rectangles (tests that drive
+// the window with a mouse and keyboard find what to click there); --validation: check that no
+// two widgets share an ID.
+void configure_widget_log(const GuiOptions& options) {
+  std::optional<std::filesystem::path> file;
+  if (const char* path = std::getenv("ATTNVIZ_WIDGET_LOG"); path != nullptr && *path != '\0') file = path;
+  window::widget_log::configure(std::move(file), options.validation);
+}
+
 }  // namespace
 
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -352,19 +408,27 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   window_options.fixed_size = options.screenshot.has_value();
   window::GlfwWindow window(window_options);
   const std::shared_ptr<vk::Context> context = create_context(options, window);
+  configure_widget_log(options);
   {
     DesktopApp app(options, std::move(scenario), window, context, out);
     app.run();
   }
+  int status = 0;
   if (context->validation_enabled()) {
     const std::vector<std::string> messages = context->validation_messages();
     for (const std::string& message : messages) err << "attnviz: validation: " << message << "\n";
     if (!messages.empty()) {
       err << "attnviz: the Vulkan validation layer reported " << messages.size() << " message(s)\n";
-      return 1;
+      status = 1;
     }
   }
-  return 0;
+  // Two widgets with one ImGui ID: the second never gets the mouse (a checkbox that cannot
+  // be clicked). Checked with --validation, like the Vulkan usage.
+  for (const std::string& conflict : window::widget_log::id_conflicts()) {
+    err << "attnviz: validation: " << conflict << "\n";
+    status = 1;
+  }
+  return status;
 }
 
 }  // namespace attnviz::desktop

@@ -30,7 +30,7 @@ struct GuiOptions {
   std::optional<int> hover_token;        // highlight this token as if hovered (screenshots)
   std::optional<float> ui_scale;         // overrides the monitor's content scale
   std::optional<int> device;             // the Vulkan device (see attnviz devices)
-  bool validation = false;               // Khronos validation layer; any message fails (exit 1)
+  bool validation = false;               // Khronos validation layer and unique widget IDs; any message fails (exit 1)
   bool stats = false;                    // print frame-time statistics on exit
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
   bool help = false;

@@ -136,7 +136,7 @@ void Autosave::write(const Document& document) {
   try {
     fs::create_directories(file_.parent_path());
     // A FIFO nobody reads must not freeze the window.
-    save_scenario(document.scenario(), file_, WriteOptions{.wait_for_reader = false});
+    save_scenario(document.scenario_for_saving(), file_, WriteOptions{.wait_for_reader = false});
     last_error_.clear();
   } catch (const std::exception& error) {
     last_error_ = std::string("autosave failed: ") + error.what();

@@ -15,6 +15,12 @@ bool Document::title_matches() const {
   return title_matches_;
 }
 
+Scenario Document::scenario_for_saving() const {
+  Scenario saved = current_;
+  if (!title_matches()) saved.title.clear();
+  return saved;
+}
+
 void Document::change_to(Scenario next) {
   current_ = std::move(next);
   ++revision_;

@@ -45,6 +45,10 @@ class Document {
   // A preset's "Korean worked example, one head" is not shown as if it described four
   // English heads.
   [[nodiscard]] bool title_matches() const;
+  // The scenario as it is written anywhere (autosave, Save, exported figures): a title that
+  // no longer describes the content is left out, so it never comes back after a restart or
+  // heads a figure of something else.
+  [[nodiscard]] Scenario scenario_for_saving() const;
   // The user saw the title with the current content and kept it (the Save As dialog).
   void confirm_title() {
     titled_ = current_;

@@ -104,6 +104,19 @@ Scenario set_sentence(Scenario s, std::string sentence) {
   return set_sentence(std::move(s), std::move(sentence), rows);
 }
 
+Scenario type_sentence(Scenario s, std::string sentence, bool keep_tokens) {
+  if (!s.tokens || keep_tokens) return set_sentence(std::move(s), std::move(sentence));
+  const TokensOrError typed = tokenize_text(sentence, s.tokenizer);
+  s.sentence = std::move(sentence);
+  if (!typed.error.empty()) return s;  // the panel shows why; the listed tokens stay meanwhile
+  s.tokens.reset();
+  s.embeddings.reset();  // every row generated from the seed, as for any typed word
+  s.mask = prune_globals(s.mask, global_limit(s, static_cast<int>(typed.tokens.size())));
+  return s;
+}
+
+bool gave_up_listed_tokens(const Scenario& before, const Scenario& after) { return before.tokens && !after.tokens; }
+
 Scenario set_tokenizer(Scenario s, TokenizerMode mode, const EmbeddingRow& new_row) {
   const TokensOrError before = scenario_tokens(s);
   s.tokenizer = mode;

@@ -43,6 +43,14 @@ Scenario set_sentence(Scenario s, std::string sentence, const EmbeddingRow& new_
 Scenario set_sentence(Scenario s, std::string sentence);
 Scenario set_tokenizer(Scenario s, TokenizerMode mode, const EmbeddingRow& new_row);
 Scenario set_tokenizer(Scenario s, TokenizerMode mode);
+// Text typed into the Sentence box. A scenario that lists its own tokens (the presets do)
+// gives them up for the typed text's tokens, and its explicit embeddings for generated ones
+// (each token's row from the seed, as for any typed word), unless `keep_tokens`: then the text
+// is only a caption and the tokens stay. Otherwise as set_sentence.
+Scenario type_sentence(Scenario s, std::string sentence, bool keep_tokens);
+// Whether that edit gave up the listed tokens (the panel says so, and Ctrl+Z brings them back).
+bool gave_up_listed_tokens(const Scenario& before, const Scenario& after);
+
 // Drops the explicit token list: the sentence is tokenized again (rows kept as above).
 Scenario use_sentence_tokens(Scenario s, const EmbeddingRow& new_row);
 Scenario use_sentence_tokens(Scenario s);

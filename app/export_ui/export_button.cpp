@@ -112,7 +112,7 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
 
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
   if (!hovered || !ui.session.has_result()) return;
-  if (!ImGui::GetIO().WantTextInput && ui::keys::ctrl_pressed(ui::keys::kC, false)) {
+  if (ui::keys::ctrl_pressed(ui::keys::kC, false)) {
     copy_as_csv(ui, quantity);
   }
   // Appends to the panel's tooltip of the hovered cell (ImGui merges tooltips of one frame).

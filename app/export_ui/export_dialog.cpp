@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <system_error>
 #include <utility>
 
 #include "app/compute/compute_session.h"
+#include "app/document/autosave.h"
+#include "app/export_ui/export_folder.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
@@ -31,27 +33,36 @@ constexpr const char* kPopup = "Export##export_dialog";
 struct DialogState {
   bool open_requested = false;
   ExportChoices choices;
-  std::string out;          // "Save to": a folder, or a file name for one file
-  std::string error;        // the last failure, shown in the dialog
+  std::filesystem::path folder;  // proposed, absolute: what a relative "Save to" is taken from
+  std::string out;               // "Save to": a folder, or a file name for one file
+  std::string error;             // the last failure, shown in the dialog
 };
 
+const char* environment_variable(const char* name) { return std::getenv(name); }
 
-std::string working_directory() {
-  std::error_code error;
-  const std::filesystem::path cwd = std::filesystem::current_path(error);
-  return error ? std::string(".") : cwd.string();
+// Where the folder of the last export is kept between runs: beside the autosave.
+std::filesystem::path folder_memory(const ui::UiContext& ui) { return ui.autosave.file().parent_path() / "export-folder"; }
+
+std::filesystem::path resolved_out(const DialogState& state) {
+  return resolve_export_path(state.out, state.folder, environment_variable);
 }
 
-// The next export starts in the folder of the last one (never over its file).
-void remember_folder(DialogState& state, const ExportOutcome& outcome) {
-  const std::filesystem::path folder =
-      outcome.written.size() == 1 ? outcome.written.front().parent_path() : std::filesystem::path(state.out);
-  state.out = folder.empty() ? working_directory() : folder.string();
+// The next export starts in the folder of the last one (never over its file), in this run and
+// the next.
+void remember_folder(const ui::UiContext& ui, DialogState& state, const ExportOutcome& outcome) {
+  const std::filesystem::path folder = outcome.written.size() == 1 ? outcome.written.front().parent_path() : resolved_out(state);
+  if (folder.empty()) return;
+  state.folder = folder;
+  state.out = folder.string();
+  write_last_folder(folder_memory(ui), folder);
 }
 
-void open_with(DialogState& state, ExportChoices choices) {
+void open_with(const ui::UiContext& ui, DialogState& state, ExportChoices choices) {
   state.choices = std::move(choices);
-  if (state.out.empty()) state.out = working_directory();
+  if (state.out.empty()) {
+    state.folder = default_export_folder(read_last_folder(folder_memory(ui)), environment_variable);
+    state.out = state.folder.string();
+  }
   state.error.clear();
   state.open_requested = true;
 }
@@ -180,7 +191,8 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
   ImGui::Checkbox(label.c_str(), &c.zoom_as_shown);
 }
 
-void draw_sizes(ExportChoices& c) {
+// `heading`: the figure's first line when the Title field is left empty.
+void draw_sizes(ExportChoices& c, const std::string& heading) {
   row_label("Cell size", "--cell, --dpi");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::InputInt("px (0: auto)##cell", &c.cell_px, 0, 0);
@@ -197,7 +209,7 @@ void draw_sizes(ExportChoices& c) {
 
   row_label("Title", "--title");
   ImGui::SetNextItemWidth(-1.0f);
-  ImGui::InputTextWithHint("##title", "the scenario's title", &c.title);
+  ImGui::InputTextWithHint("##title", heading.c_str(), &c.title);
 }
 
 void finish(ui::UiContext& ui, DialogState& state) {
@@ -213,12 +225,16 @@ void finish(ui::UiContext& ui, DialogState& state) {
     state.error = "Tick at least one matrix under What.";
     return;
   }
-  const ExportOutcome outcome = run_export(plan, export_source(ui), state.out, ui.notices);
+  if (state.out.empty()) {
+    state.error = "Type a folder or a file name under Save to.";
+    return;
+  }
+  const ExportOutcome outcome = run_export(plan, export_source(ui), resolved_out(state), ui.notices);
   if (!outcome.ok) {
     state.error = outcome.message;
     return;
   }
-  remember_folder(state, outcome);
+  remember_folder(ui, state, outcome);
   ImGui::CloseCurrentPopup();
 }
 
@@ -228,6 +244,12 @@ void draw_save_row(ui::UiContext& ui, DialogState& state) {
   const bool entered = ImGui::InputText("##out", &state.out, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SetCursorPosX(label_width());
   ImGui::TextDisabled("A folder (created when missing; files named like weights_head0.png) or one file's name");
+  // A relative path or ~ is taken from the folder proposed, never from where attnviz was started.
+  const std::filesystem::path resolved = resolved_out(state);
+  if (!state.out.empty() && resolved.string() != state.out) {
+    ImGui::SetCursorPosX(label_width());
+    ImGui::TextDisabled("that is %s", resolved.string().c_str());
+  }
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::TextWrapped("%s", state.error.c_str());
@@ -286,7 +308,8 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   ImGui::EndDisabled();
   draw_zoom(c, shown);
   ImGui::BeginDisabled(!exporting::is_image(c.format));
-  draw_sizes(c);
+  // The scenario's title while it still describes the content, else its sentence.
+  draw_sizes(c, export_source(ui).caption.title);
   ImGui::EndDisabled();
   draw_notes(ui, c, shown);
   ImGui::Separator();
@@ -309,7 +332,7 @@ class ExportDialog final : public ui::Dialog {
       return;
     }
     const ShownState shown = shown_state(ui);
-    open_with(state_, request.all ? choices_for_all(shown) : choices_for_heatmap(request.quantity, shown));
+    open_with(ui, state_, request.all ? choices_for_all(shown) : choices_for_heatmap(request.quantity, shown));
   }
 
   DialogState state_;

@@ -18,7 +18,9 @@ exporting::ExportSource export_source(const compute::ComputeSession& session, co
     source.cpu = session.cpu_result();
     source.vulkan = session.vulkan_result();
   }
-  source.caption = exporting::describe_for_export(document.scenario(), session.problem());
+  // A title written for the content before the user's edits would head a figure of something
+  // else: without it, the figure is headed by the sentence.
+  source.caption = exporting::describe_for_export(document.scenario_for_saving(), session.problem());
   return source;
 }
 

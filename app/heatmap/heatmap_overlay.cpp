@@ -41,13 +41,13 @@ void draw_grid(ImDrawList* list, const CellGeometry& g) {
 // Every visible cell gets a number in one format and size, or none does: a heatmap where
 // only the cells whose number happens to fit show one (positive values, but not "-1.23") would
 // say something false about the others.
-void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g) {
+bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g) {
   const Matrix* values = spec.values;
-  if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return;
-  if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return;
+  if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return false;
+  if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return false;
   ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
-  if (g.cell_h() < size + 2.0f) return;
+  if (g.cell_h() < size + 2.0f) return false;
   const Mask mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
   float low = 0.0f;
   float high = 0.0f;
@@ -63,7 +63,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   }
   const auto width = [&](const std::string& text) { return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str()).x; };
   const int decimals = any ? decimals_that_fit(low, high, g.cell_w() - 4.0f, width) : -1;
-  if (decimals < 0) return;
+  if (decimals < 0) return false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(r, c)) continue;
@@ -80,6 +80,7 @@ void draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
       list->AddText(font, size, at, contrasting_text_colour(background), text.c_str());
     }
   }
+  return true;
 }
 
 void outline_row(ImDrawList* list, const CellGeometry& g, int row, ImU32 colour, float thickness) {
@@ -96,10 +97,17 @@ void outline_col(ImDrawList* list, const CellGeometry& g, int col, ImU32 colour,
 
 }  // namespace
 
-void draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
+float number_cell(const char* widest) {
+  ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
+  const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
+  // draw_numbers: the text within the cell less 4 pixels, and a cell at least the text's height.
+  return std::ceil(std::max(font->CalcTextSizeA(size, 1e9f, 0.0f, widest).x + 4.0f, size + 4.0f));
+}
+
+bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
   list->PushClipRect(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), true);
   draw_grid(list, g);
-  draw_numbers(list, spec, g);
+  const bool numbers = draw_numbers(list, spec, g);
   const float scale = ImGui::GetFontSize() / 17.0f;  // the UI scale (fonts are 17 px at 1×)
   if (spec.highlight_token >= 0) {
     if (spec.highlight_token < g.rows) outline_row(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
@@ -114,6 +122,7 @@ void draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   }
   list->PopClipRect();
   list->AddRect(ImVec2(g.x0 - 1, g.y0 - 1), ImVec2(g.x1 + 1, g.y1 + 1), ImGui::GetColorU32(ImGuiCol_Border));
+  return numbers;
 }
 
 }  // namespace attnviz::heatmap

@@ -29,7 +29,12 @@ struct CellGeometry {
 
 inline constexpr int kMaxNumberedCells = 24;  // values shown in cells up to 24 × 24 visible
 
-void draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
+// The narrowest cell that shows `widest` ("0.12", "-1.84") in the cells' font, as draw_overlay
+// needs it (and no lower than that font): for layouts that keep numbers (presentation mode).
+float number_cell(const char* widest);
+
+// Grid, numbers, outlines; returns whether the cells got their numbers.
+bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
 void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
 
 // Colours the overlays share with the panels (tooltips, bars, chips).

@@ -8,14 +8,16 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/heatmap/value_range.h"
 #include "app/window/fonts.h"
 
 namespace attnviz::heatmap {
 namespace {
 
-constexpr ImU32 kBarColour = 0xffc27a3au;      // blue (ABGR 0xAABBGGRR): weights, positive
-constexpr ImU32 kNegativeColour = 0xff3a55d0u;  // red: negative context components
+constexpr ImU32 kBarColour = 0xff6e655cu;  // slate grey (ABGR 0xAABBGGRR): bars without colours
 constexpr ImU32 kMaskedColour = 0xffa0a0a0u;
+// Where a diverging map's bars take their colours: near its ends, clearly blue or red.
+constexpr float kDivergingEnd = 0.12f;
 
 std::string label_of(const BarChart& chart, int i) {
   if (chart.labels != nullptr && i < static_cast<int>(chart.labels->size())) return (*chart.labels)[static_cast<std::size_t>(i)];
@@ -66,6 +68,14 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
 
 }  // namespace
 
+std::uint32_t bar_colour(const BarColours& colours, float value) {
+  float t = 0.0f;
+  if (is_diverging(colours.colormap)) t = value < 0.0f ? kDivergingEnd : 1.0f - kDivergingEnd;
+  else t = colormap_position(value, {colours.min, colours.max}, colours.log_scale);
+  const Rgb c = sample(colours.colormap, t);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+}
+
 BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row, const std::vector<std::string>* keys) {
   BarChart chart;
   chart.values = weights.row(row);
@@ -110,7 +120,7 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
       continue;
     }
     const float v = chart.values[i];
-    ImU32 colour = v < 0.0f ? kNegativeColour : kBarColour;
+    ImU32 colour = chart.colours ? bar_colour(*chart.colours, v) : kBarColour;
     if (i == chart.highlight) colour = kHighlightColour;
     const float y = y_of(v);
     list->AddRectFilled(ImVec2(x0, std::min(y, base)), ImVec2(std::max(x1, x0 + 1.0f), std::max(y, base)), colour);

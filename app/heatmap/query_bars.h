@@ -3,12 +3,28 @@
 // as grey ticks) and its context vector (signed bars around 0). Drawn with ImDrawList at the
 // cursor; labels are thinned like the heatmaps' when there are many bars.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/heatmap/colormaps.h"
 #include "core/common/matrix.h"
 
 namespace attnviz::heatmap {
+
+// Bars in the colours their values have in the heatmap beside them, so a colour means one
+// thing everywhere: a sequential map (the weights' viridis) colours each bar by its value on the
+// heatmap's range; a diverging map (the context's blue-white-red) by its sign, with the map's
+// two ends (its white middle would vanish on the plot).
+struct BarColours {
+  Colormap colormap = Colormap::Viridis;
+  float min = 0.0f;  // the heatmap's colour range
+  float max = 1.0f;
+  bool log_scale = false;
+};
+// The colour of a bar of `value` (ImU32, ABGR).
+std::uint32_t bar_colour(const BarColours& colours, float value);
 
 struct BarChart {
   const float* values = nullptr;
@@ -21,6 +37,7 @@ struct BarChart {
   float height = 120.0f;   // the bars' area (labels come below it)
   float label_height = 0;  // room for the labels under the bars (0: none)
   int highlight = -1;      // draw this bar in the highlight colour
+  std::optional<BarColours> colours;  // nullopt: one neutral grey for every bar
 };
 
 // Row `row` of an attention-weights matrix on 0..1, its masked keys (from `mask`) as grey

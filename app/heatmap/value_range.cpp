@@ -43,6 +43,19 @@ float colormap_position(float value, ValueRange range, bool log) {
   return std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
 }
 
+std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix* visible, ValueRange colours, float share) {
+  const bool masked = visible != nullptr && visible->rows == weights.rows && visible->cols == weights.cols;
+  std::optional<ValueRange> seen;
+  for (std::size_t i = 0; i < weights.data.size(); ++i) {
+    if (masked && visible->visible[i] == 0) continue;
+    const float v = weights.data[i];
+    if (!std::isfinite(v)) continue;
+    seen = seen ? ValueRange{std::min(seen->min, v), std::max(seen->max, v)} : ValueRange{v, v};
+  }
+  if (!seen || seen->max - seen->min >= share * (colours.max - colours.min)) return std::nullopt;
+  return seen;
+}
+
 float row_max_abs(const Matrix& values, int row) {
   float largest = 0.0f;
   if (row < 0 || row >= values.rows) return largest;

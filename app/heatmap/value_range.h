@@ -1,6 +1,8 @@
 #pragma once
 // Colour ranges of the heatmaps, from the host values (pure functions, unit-tested).
 
+#include <optional>
+
 #include "core/common/matrix.h"
 
 namespace attnviz::heatmap {
@@ -23,6 +25,12 @@ float colormap_position(float value, ValueRange range, bool log);
 
 // The log scale of the weights: 1e-4 to 1.
 inline constexpr ValueRange kLogWeights{1e-4f, 1.0f};
+
+// Weights that barely vary look like one flat block on their colour range (the Korean worked
+// example: 0.120 to 0.131 on 0 to 1). The visible weights' own range when it spans less than
+// `share` of `colours`, else nullopt (also when no weight is visible).
+std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix* visible, ValueRange colours,
+                                         float share = 0.05f);
 
 // Largest |value| in row `row` (bar charts); 0 for a row outside the matrix.
 float row_max_abs(const Matrix& values, int row);

@@ -28,11 +28,11 @@ class EditMenu final : public ui::Menu {
 
   void update(ui::UiContext& ui) override {
     const ImGuiIO& io = ImGui::GetIO();
-    if (!io.KeyCtrl || io.KeyAlt || io.WantTextInput) return;
-    if (ImGui::IsKeyPressed(ui::keys::kZ, true)) {
+    if (!io.KeyCtrl || io.KeyAlt) return;
+    if (ImGui::IsKeyPressed(ui::keys::kZ, true) && ui::keys::ctrl_key_free(ui::keys::kZ)) {
       if (io.KeyShift) redo_step(ui);
       else undo_step(ui);
-    } else if (!io.KeyShift && ImGui::IsKeyPressed(ui::keys::kY, true)) {
+    } else if (!io.KeyShift && ImGui::IsKeyPressed(ui::keys::kY, true) && ui::keys::ctrl_key_free(ui::keys::kY)) {
       redo_step(ui);
     }
   }

@@ -72,7 +72,7 @@ FocusLayout fit_focus(const HeatmapMetrics& m, const FocusInput& in, float width
   FocusLayout layout;
   layout.main = settle(m, std::max(beside_room, min_cells(m.cols, m)), height);
   const HeatmapBox alone = settle(m, std::max(below_room, min_cells(m.cols, m)), height);
-  layout.side_below = layout.main.cells_w < 0.75f * alone.cells_w;
+  layout.side_below = in.side_below || layout.main.cells_w < 0.75f * alone.cells_w;
   const float main_h = m.decorations + layout.main.label_h + layout.main.cells_h;
   if (layout.side_below) {
     layout.main = alone;

@@ -50,6 +50,7 @@ struct FocusInput {
   float side_min = 0.0f;     // the side column
   float side_max = 0.0f;
   float below_min_h = 0.0f;  // the side part's height when it goes below
+  bool side_below = false;   // below whatever the width (presentation: the width is the heatmaps')
 };
 struct FocusLayout {
   HeatmapBox main;

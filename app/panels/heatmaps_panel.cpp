@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 
@@ -75,14 +78,31 @@ class HeatmapsPanel final : public ui::Panel {
   void draw_step(ui::UiContext& ui, const char* id, ui::HeadView which, int head, const HeatmapBox& g, int lines);
   void draw_context(ui::UiContext& ui, int head, const HeatmapBox& g, int lines);
   void handle_hover(ui::UiContext& ui, const HeatmapHover& hover, int head);
+  // The pinned query's bars in the colours of the weights and context heatmaps.
+  [[nodiscard]] heatmap::BarColours weight_bars(const ui::UiContext& ui) const;
+  [[nodiscard]] heatmap::BarColours context_bars(const ui::UiContext& ui) const;
   void tooltip(const ui::UiContext& ui, int head, int row, int col) const;
+  // Weights that barely vary are one flat colour on 0..1: a note under their colorbar says so
+  // and stretches the colours to 0..largest in one click (and back).
+  [[nodiscard]] bool weights_note_shown(const ui::UiContext& ui) const;
+  [[nodiscard]] static float weights_note_height();
+  void draw_weights_note(ui::UiContext& ui, float width);
 
   std::uint64_t ranges_generation_ = 0;
   int ranges_head_ = -1;
   ui::WeightsRange ranges_mode_ = ui::WeightsRange::ZeroToOne;
   Ranges ranges_;
+  std::optional<ValueRange> uniform_;  // the weights' own range when nearly uniform on 0..1
+  ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
 };
+
+// Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
+bool numbers_kept(const ui::UiContext& ui) {
+  const Problem& problem = ui.session.problem();
+  return ui.classroom.presenting && ui.view.show_numbers &&
+         std::max(problem.n(), problem.m()) <= ui::ClassroomState::kNumberedWhilePresenting;
+}
 
 // The readable minimum of a cell: row labels at their smallest size (heatmap_labels.cpp
 // shrinks them to 62% of the text before thinning them). A context column fits its label.
@@ -136,6 +156,45 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
   if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
+  uniform_.reset();
+  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &result.mask, {0.0f, 1.0f});
+}
+
+bool HeatmapsPanel::weights_note_shown(const ui::UiContext& ui) const {
+  const Problem& problem = ui.session.problem();
+  const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m()));
+  return uniform_.has_value() && (mode == ui::WeightsRange::ZeroToOne || mode == ui::WeightsRange::Auto);
+}
+
+float HeatmapsPanel::weights_note_height() { return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing(); }
+
+void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
+  const Problem& problem = ui.session.problem();
+  const bool stretched = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Auto;
+  char low[16];
+  char high[16];
+  std::snprintf(low, sizeof low, "%.3f", static_cast<double>(uniform_->min));
+  std::snprintf(high, sizeof high, "%.3f", static_cast<double>(uniform_->max));
+  const std::string text = stretched ? std::string("Colours stretched to 0–") + high + " (on 0–1: one flat colour)"
+                                     : std::string("Nearly uniform: all ") + low + "–" + high;
+  const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), text, std::max(width, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+  ImGui::TextUnformatted(shown.c_str());
+  ImGui::PopStyleColor();
+  if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+  if (stretched) {
+    if (ImGui::SmallButton("Back to 0–1##weights_note")) ui.view.weights_range = before_stretch_;
+    return;
+  }
+  const std::string label = std::string("Stretch colours to 0–") + high + "##weights_note";
+  if (ImGui::SmallButton(label.c_str())) {
+    before_stretch_ = ui.view.weights_range;
+    ui.view.weights_range = ui::WeightsRange::Auto;
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Colours from 0 to the largest weight (View > Weights scale), so small differences show.\n"
+                      "The numbers in the cells stay the same.");
+  }
 }
 
 HeatmapMetrics HeatmapsPanel::metrics(const ui::UiContext& ui, int title_lines) const {
@@ -146,10 +205,15 @@ HeatmapMetrics HeatmapsPanel::metrics(const ui::UiContext& ui, int title_lines) 
   m.rows = problem.n();
   m.cols = problem.m();
   m.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
-  m.decorations = title_height(title_lines) + colorbar_height();
+  m.decorations = title_height(title_lines) + colorbar_height() + (weights_note_shown(ui) ? weights_note_height() : 0.0f);
   m.gap = 18.0f * s;
   m.overhang = heatmap::HeatmapWidget::label_overhang();
   m.min_cell = min_cell(font);
+  // Presenting, small matrices keep their numbers: cells as wide as a number (the panel scrolls).
+  if (numbers_kept(ui)) {
+    const bool signed_values = ui.view.head_view == ui::HeadView::RawScores || ui.view.head_view == ui::HeadView::ScaledScores;
+    m.min_cell = std::max(m.min_cell, heatmap::number_cell(signed_values ? "-0.00" : "0.00"));
+  }
   m.min_side = 6.0f * font;
   const std::vector<std::string>* labels = &problem.source_tokens;
   m.col_label_h = [labels, s](float cell_px) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_px, 90.0f * s); };
@@ -242,8 +306,22 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
   ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
                        which == ui::HeadView::Weights ? "weight" : nullptr, spec.log_scale);
+  if (which == ui::HeadView::Weights && weights_note_shown(ui)) {
+    ImGui::SetCursorPosX(x);
+    draw_weights_note(ui, g.cells_w + g.label_w);
+  }
   handle_hover(ui, hover, head);
   export_ui::heatmap_hover_actions(ui, export_ui::quantity_for(which), hover.hovered);  // Ctrl+C: copy as CSV
+}
+
+heatmap::BarColours HeatmapsPanel::weight_bars(const ui::UiContext& ui) const {
+  const Problem& problem = ui.session.problem();
+  const bool log = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
+  return {ui.view.weights_colormap, ranges_.weights.min, ranges_.weights.max, log};
+}
+
+heatmap::BarColours HeatmapsPanel::context_bars(const ui::UiContext& ui) const {
+  return {ui.view.scores_colormap, ranges_.context.min, ranges_.context.max, false};
 }
 
 void HeatmapsPanel::handle_hover(ui::UiContext& ui, const HeatmapHover& hover, int head) {
@@ -396,7 +474,7 @@ void HeatmapsPanel::draw_all_three(ui::UiContext& ui, int head, ImVec2 area) {
     }
     ImGui::SameLine(0.0f, row_gap);
     ImGui::BeginChild("##pinned", ImVec2(pinned_w, lower_h), false);  // scrolls when the UI is scaled up
-    draw_pinned_query(ui, head, pinned_w - 8.0f * s, lower_h);
+    draw_pinned_query(ui, head, pinned_w - 8.0f * s, lower_h, weight_bars(ui), context_bars(ui));
     ImGui::EndChild();
   }
   ImGui::EndChild();
@@ -415,6 +493,14 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
   in.side_min = 240.0f * s;
   in.side_max = 520.0f * s;
   in.below_min_h = 320.0f * s;
+  // Presenting with numbers, the width is the heatmaps': all heads and the pinned query go below.
+  in.side_below = numbers_kept(ui);
+  // ... and the context beside the numbered heatmap takes the width left, down to columns as
+  // narrow as their labels (its own numbers come back with a wider window).
+  if (in.side_below) {
+    in.context_col_min =
+        std::ceil(ImGui::CalcTextSize(std::to_string(std::max(problem.d_v - 1, 0)).c_str()).x + 0.25f * font);
+  }
   // The step's title and the context's may need a second line; both get the same, so their
   // rows stay aligned.
   FocusLayout layout = fit_focus(metrics(ui, 1), in, area.x, area.y);
@@ -450,7 +536,7 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
       ImGui::EndChild();
       ImGui::Separator();
     }
-    draw_pinned_query(ui, head, layout.side_w - 8.0f * s, ImGui::GetContentRegionAvail().y);
+    draw_pinned_query(ui, head, layout.side_w - 8.0f * s, ImGui::GetContentRegionAvail().y, weight_bars(ui), context_bars(ui));
     ImGui::EndChild();
   }
   ImGui::EndChild();
@@ -469,7 +555,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   // grew, one left over from a larger matrix is clamped (axis_math.h: kept_window).
   ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
   const ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
+  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
   }
   const int head = ui.view.selected_head;

@@ -141,7 +141,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
   }
 }
 
-void draw_pinned_query(ui::UiContext& ui, int head, float width, float height) {
+void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, const heatmap::BarColours& weight_colours,
+                       const heatmap::BarColours& context_colours) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
@@ -180,6 +181,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height) {
   bars.height = std::max(avail_h * 0.62f - label_h, 40.0f * ui.ui_scale);
   bars.label_height = label_h;
   bars.highlight = ui.view.hovered_token;
+  bars.colours = weight_colours;
   const int hovered = heatmap::draw_bar_chart("##weights_bars", bars);
   if (hovered >= 0 && !problem.cross_attention) ui.view.hovered_token_next = hovered;
 
@@ -192,6 +194,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height) {
   vector.range_max = largest;
   vector.width = std::min(width, static_cast<float>(context->cols) * 56.0f * ui.ui_scale);
   vector.height = std::max(avail_h * 0.38f, 30.0f * ui.ui_scale);
+  vector.colours = context_colours;
   heatmap::draw_bar_chart("##context_bars", vector);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/heatmap/query_bars.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::panels {
@@ -29,6 +30,11 @@ void title_line(const char* title, const char* formula, float width, bool formul
 // Its second line: the formula, shortened to `width` with the whole of it in a tooltip.
 void formula_line(const char* formula, float width);
 
+// How the query heads share keys and values, as the toolbar says it: "" for multi-head
+// attention (each head its own K/V), "  ·  MQA: 1 K/V head for all 4", "  ·  GQA: 2 K/V heads,
+// 4 queries each".
+std::string kv_sharing(int heads, int kv_heads);
+
 // The toolbar above the heatmaps (app/panels/heatmaps_toolbar.cpp).
 void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count);
 
@@ -36,7 +42,9 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count);
 // clicking one selects that head.
 void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side);
 
-// The pinned query's weights over the keys as bars and its context vector, or a hint.
-void draw_pinned_query(ui::UiContext& ui, int head, float width, float height);
+// The pinned query's weights over the keys as bars and its context vector, or a hint; the bars
+// in the colours of the weights and context heatmaps beside them.
+void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, const heatmap::BarColours& weights,
+                       const heatmap::BarColours& context);
 
 }  // namespace attnviz::panels

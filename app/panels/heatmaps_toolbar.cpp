@@ -17,6 +17,14 @@
 
 namespace attnviz::panels {
 
+// How the query heads share keys and values, for the toolbar: "" for multi-head attention,
+// "  ·  MQA: 1 K/V head for all 4" or "  ·  GQA: 2 K/V heads, 4 queries each".
+std::string kv_sharing(int heads, int kv_heads) {
+  if (kv_heads >= heads || kv_heads <= 0) return "";
+  if (kv_heads == 1) return "  ·  MQA: 1 K/V head for all " + std::to_string(heads);
+  return "  ·  GQA: " + std::to_string(kv_heads) + " K/V heads, " + std::to_string(heads / kv_heads) + " queries each";
+}
+
 void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
   const float spacing = 18.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
@@ -47,9 +55,9 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
     ui.view.head_view = static_cast<ui::HeadView>(view);
   }
   const Problem& problem = ui.session.problem();
-  char shape[96];
+  char shape[128];
   std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
-                problem.num_kv_heads != problem.num_heads ? "  ·  grouped K/V" : "");
+                kv_sharing(problem.num_heads, problem.num_kv_heads).c_str());
   ui::same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", shape);

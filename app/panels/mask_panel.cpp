@@ -91,7 +91,10 @@ class MaskPanel final : public ui::Panel {
         ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_CheckMark));
         ImGui::PushStyleColor(ImGuiCol_Text, 0xffffffffu);
       }
-      if (ImGui::Button(edits::mask_preset_name(preset), ImVec2(width, 0.0f))) {
+      // "Causal" is also the checkbox below: the ##preset suffix keeps their IDs apart (one ID
+      // for both made the checkbox unclickable).
+      const std::string label = std::string(edits::mask_preset_name(preset)) + "##preset";
+      if (ImGui::Button(label.c_str(), ImVec2(width, 0.0f))) {
         apply_mask(ui, edits::apply_mask_preset(mask, preset),
                    std::string("Mask preset: ") + edits::mask_preset_name(preset));
       }

@@ -1,6 +1,8 @@
 // Sentence panel: the sentence (UTF-8, Korean through the input method arrives as committed
 // text), the tokenizer mode, and the tokens as chips. Hovering a chip highlights its row and
-// column in every heatmap; clicking it toggles it as a Longformer global token.
+// column in every heatmap; clicking it toggles it as a Longformer global token. Typing into a
+// scenario that lists its own tokens (the presets) makes the typed text the tokens, with a note
+// and one undo step, unless "Keep these tokens" is ticked.
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -12,6 +14,7 @@
 #include "app/edits/sentence_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/panels/panels.h"
+#include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
@@ -23,6 +26,9 @@ namespace {
 // Any token can still be made global by its index in the Mask panel.
 constexpr int kMaxChips = 400;
 constexpr int kMaxChipLines = 6;     // more lines of chips scroll
+// The undo label of typing that gave up the listed tokens: the note shows while it is the step
+// Ctrl+Z undoes.
+constexpr const char* kGaveUpTokens = "Type a sentence (its own tokens replace the listed ones)";
 float chip_spacing() { return ImGui::GetStyle().ItemSpacing.x * 0.6f; }
 
 constexpr TokenizerMode kModes[] = {TokenizerMode::Words, TokenizerMode::WordsNoPunct, TokenizerMode::Chars};
@@ -66,10 +72,31 @@ class SentencePanel final : public ui::Panel {
     const float lines = 3.2f;
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * lines + ImGui::GetStyle().FramePadding.y * 2);
     if (ImGui::InputTextMultiline("##sentence", &buffer_, size)) {
-      ui.document.apply(edits::set_sentence(ui.document.scenario(), buffer_), "Edit sentence", "sentence");
+      const Scenario& before = ui.document.scenario();
+      Scenario next = edits::type_sentence(before, buffer_, keep_tokens_);
+      if (edits::gave_up_listed_tokens(before, next)) {
+        listed_tokens_ = before.tokens->size();
+        // Its own undo step, merged with the rest of the typing: one Ctrl+Z brings the listed
+        // tokens and their embeddings back.
+        ui.document.end_merge();
+        ui.document.apply(std::move(next), kGaveUpTokens, "sentence");
+        ui.notices.post(ui::NoticeLevel::Info,
+                        "Your text is now the tokens: the " + std::to_string(listed_tokens_) +
+                            " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
+                        "typed-tokens");
+      } else {
+        ui.document.apply(std::move(next), "Edit sentence", "sentence");
+      }
     }
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    if (ui.document.undo_label() == kGaveUpTokens) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+      ImGui::TextWrapped("Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
+                         "ones (seed %llu). Ctrl+Z brings them back.",
+                         listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
+      ImGui::PopStyleColor();
+    }
     if (!tokens_.error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", tokens_.error.c_str(),
@@ -81,8 +108,21 @@ class SentencePanel final : public ui::Panel {
   void draw_tokenizer(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     if (tokens_.explicit_tokens) {
-      ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", tokens_.tokens.size());
-      if (ImGui::Button("Split the text into tokens instead")) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      if (keep_tokens_) {
+        ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", tokens_.tokens.size());
+      } else {
+        ImGui::TextWrapped("The scenario lists its %zu tokens and their embeddings; type to replace them with your "
+                           "text's tokens.",
+                           tokens_.tokens.size());
+      }
+      ImGui::PopStyleColor();
+      ImGui::Checkbox("Keep these tokens", &keep_tokens_);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Ticked, the text is only a caption: typing changes it, and the listed tokens and their "
+                          "embeddings stay.");
+      }
+      if (!keep_tokens_ && ImGui::Button("Split the text into tokens now")) {
         ui.document.apply(edits::use_sentence_tokens(s), "Tokenize the sentence");
       }
       return;
@@ -206,6 +246,8 @@ class SentencePanel final : public ui::Panel {
 
   std::string buffer_;
   bool typing_ = false;
+  bool keep_tokens_ = false;       // typing leaves listed tokens alone (the text is a caption)
+  std::size_t listed_tokens_ = 0;  // how many the scenario listed before typing replaced them
   std::uint64_t seen_revision_ = 0;
   edits::TokensOrError tokens_;
 };

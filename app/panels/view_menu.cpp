@@ -64,11 +64,8 @@ class ViewMenu final : public ui::Menu {
   void update(ui::UiContext& ui) override {
     ui::ViewState& view = ui.view;
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;  // keys belong to the text field being edited
     const bool presenting = ui.classroom.presenting;
-    if (ImGui::IsKeyPressed(ui::keys::kF9, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF10, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF8, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, presenting);
+    if (ui::keys::modal_open()) return;  // a dialog's keys are its own
     if (io.KeyCtrl && (ImGui::IsKeyPressed(ui::keys::kEqual, false) ||
                        ImGui::IsKeyPressed(ui::keys::kKeypadAdd, false))) {
       grow(view);
@@ -78,6 +75,10 @@ class ViewMenu final : public ui::Menu {
       shrink(view);
     }
     if (io.KeyCtrl && ImGui::IsKeyPressed(ui::keys::kZero, false)) view.text_scale = 1.0f;
+    if (!ui::keys::plain_keys_free()) return;  // keys belong to the text field being edited
+    if (ImGui::IsKeyPressed(ui::keys::kF9, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF10, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF8, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, presenting);
   }
 
  private:

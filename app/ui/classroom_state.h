@@ -32,6 +32,13 @@ struct ClassroomState {
   // overlay switch views); app/classroom/presentation.cpp sets it, the layout honours it.
   bool presenting = false;
   float presentation_text_scale = 1.6f;  // 1×–3×
+  // While presenting, heatmaps up to this many tokens keep cells large enough for their numbers
+  // (the page scrolls rather than the numbers going: a projector's 1280 × 720 has room for an
+  // 8 × 8 comparison or an 18-token sentence with numbers, not without scrolling for both).
+  static constexpr int kNumberedWhilePresenting = 20;
+  // The height the presentation overlay takes at the top of the window in this frame (0 while
+  // hidden): the layout starts the view below it, so it never covers a heading.
+  float overlay_strip = 0.0f;
   LayoutMode layout_before = LayoutMode::Full;
   float text_scale_before = 1.0f;
   double presenting_since = 0.0;  // ImGui::GetTime() when presentation mode began

@@ -47,10 +47,25 @@ inline constexpr int kS = GLFW_KEY_S;
 inline constexpr int kY = GLFW_KEY_Y;
 inline constexpr int kZ = GLFW_KEY_Z;
 
-// Ctrl+`key` pressed in this frame, with Shift exactly when `shift`, never with Alt.
+// The window's shortcuts and the keys a text field or a dialog takes for itself never meet
+// (typing "tx" into the Export dialog's path must not change the temperature or switch
+// cross-attention on). Every shortcut handler asks one of these first:
+//
+// Plain keys (letters, digits, arrows, Home, F-keys, Esc) act only while no text field has the
+// keyboard, no widget is held (a slider being dragged) and no popup is open (a menu, a list, a
+// dialog: its own keys come first).
+bool plain_keys_free();
+// Ctrl+key acts while no modal dialog is open; the keys text fields use themselves (Ctrl+Z, Y,
+// C, X, V, A) also wait while a text field has the keyboard. Ctrl+S still saves while typing.
+bool ctrl_key_free(int glfw_key);
+// A modal dialog (Export, Open, Save As, a question) is open.
+bool modal_open();
+
+// Ctrl+`key` pressed in this frame, with Shift exactly when `shift`, never with Alt, and free
+// to act as a shortcut (ctrl_key_free).
 inline bool ctrl_pressed(int glfw_key, bool shift, bool repeat = false) {
   const ImGuiIO& io = ImGui::GetIO();
-  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, repeat);
+  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, repeat) && ctrl_key_free(glfw_key);
 }
 
 }  // namespace attnviz::ui::keys

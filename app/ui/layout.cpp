@@ -183,7 +183,8 @@ void Layout::draw(UiContext& ui) {
   // Presenting, the window is content only: the menus' keys still work (update() above), the
   // menu bar and the status bar are not drawn.
   const bool chrome = !ui.classroom.presenting;
-  const float menu_h = chrome ? draw_menu_bar(ui) : 0.0f;
+  // Presenting, the corner overlay (while it shows) has a strip of its own above the view.
+  const float menu_h = chrome ? draw_menu_bar(ui) : ui.classroom.overlay_strip;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const AreaRects areas = compute_areas(ui.view.layout, display.x, display.y, ui.ui_scale, menu_h, chrome);
   const VisibleAreas visible = visible_areas(ui.view.layout);

@@ -50,7 +50,7 @@ void report_open_failure(Notices& notices, const std::string& path_or_preset, co
 
 bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
   try {
-    save_scenario(document.scenario(), path, WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
+    save_scenario(document.scenario_for_saving(), path, WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
   } catch (const std::exception& error) {
     notices.post(NoticeLevel::Error, std::string("Could not save: ") + error.what());
     return false;

@@ -32,19 +32,21 @@ void remember_glfw_error(int code, const char* description) {
 // The one window's event counter (GLFW callbacks are plain functions). ImGui's GLFW backend,
 // initialised later, chains to these callbacks for the events it handles too.
 std::uint64_t* g_events = nullptr;
-KeyQueue* g_keys = nullptr;
-KeyQueue* g_buttons = nullptr;
+KeyQueue* g_input = nullptr;
 void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
 void count_pos(GLFWwindow* w, double, double) { count(w); }
 void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
   count(w);
-  if (g_buttons != nullptr) g_buttons->push(button, action == GLFW_PRESS);
+  if (g_input != nullptr) g_input->push_button(button, action == GLFW_PRESS);
 }
 void queue_key(GLFWwindow* w, int key, int /*scancode*/, int action, int /*mods*/) {
   count(w);
-  if (g_keys != nullptr && action != GLFW_REPEAT) g_keys->push(key, action == GLFW_PRESS);
+  if (g_input != nullptr && action != GLFW_REPEAT) g_input->push(key, action == GLFW_PRESS);
 }
-void count_char(GLFWwindow* w, unsigned int) { count(w); }
+void queue_char(GLFWwindow* w, unsigned int code_point) {
+  count(w);
+  if (g_input != nullptr) g_input->push_char(code_point);
+}
 void count_flag(GLFWwindow* w, int) { count(w); }
 void count_size(GLFWwindow* w, int, int) { count(w); }
 void count_scale(GLFWwindow* w, float, float) { count(w); }
@@ -83,13 +85,12 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
 
 void GlfwWindow::count_events() {
   g_events = &events_;
-  g_keys = &keys_;
-  g_buttons = &buttons_;
+  g_input = &input_;
   glfwSetCursorPosCallback(window_, count_pos);
   glfwSetScrollCallback(window_, count_pos);
   glfwSetMouseButtonCallback(window_, queue_button);
   glfwSetKeyCallback(window_, queue_key);
-  glfwSetCharCallback(window_, count_char);
+  glfwSetCharCallback(window_, queue_char);
   glfwSetWindowFocusCallback(window_, count_flag);
   glfwSetCursorEnterCallback(window_, count_flag);
   glfwSetWindowIconifyCallback(window_, count_flag);
@@ -101,12 +102,12 @@ void GlfwWindow::count_events() {
 void GlfwWindow::take_back_input_events() const {
   glfwSetKeyCallback(window_, queue_key);
   glfwSetMouseButtonCallback(window_, queue_button);
+  glfwSetCharCallback(window_, queue_char);
 }
 
 GlfwWindow::~GlfwWindow() {
   g_events = nullptr;
-  g_keys = nullptr;
-  g_buttons = nullptr;
+  g_input = nullptr;
   glfwDestroyWindow(window_);
   glfwTerminate();
 }

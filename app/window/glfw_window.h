@@ -69,14 +69,15 @@ class GlfwWindow {
   // continuously only while this moves, and idles otherwise.
   [[nodiscard]] std::uint64_t event_count() const { return events_; }
 
-  // Key and mouse button presses and releases wait here for the frame that hands them to ImGui
-  // (key_queue.h): a tap or a double click faster than a frame is not lost. ImGui's GLFW
-  // backend installs its own key and button callbacks, which would set its state at once:
-  // call take_back_input_events() after initialising it.
+  // Key and mouse button presses and releases, and typed characters, wait here for the frame
+  // that hands them to ImGui (key_queue.h): a tap or a double click faster than a frame is not
+  // lost, and no character or click overtakes the keys before it. ImGui's GLFW backend installs
+  // its own key, button and character callbacks, which would set its state at once: call
+  // take_back_input_events() after initialising it.
   void take_back_input_events() const;
-  [[nodiscard]] KeyQueue& keys() { return keys_; }
-  [[nodiscard]] KeyQueue& mouse_buttons() { return buttons_; }
-  [[nodiscard]] bool input_pending() const { return keys_.pending() || buttons_.pending(); }
+  // Keys, mouse buttons and characters, in the order they happened (key_queue.h).
+  [[nodiscard]] KeyQueue& input() { return input_; }
+  [[nodiscard]] bool input_pending() const { return input_.pending(); }
 
  private:
   void count_events();
@@ -89,8 +90,7 @@ class GlfwWindow {
   GLFWwindow* window_ = nullptr;
   Placement windowed_;  // where it was before it went full screen
   std::uint64_t events_ = 0;
-  KeyQueue keys_;
-  KeyQueue buttons_;  // GLFW mouse button numbers (0 left, 1 right, 2 middle)
+  KeyQueue input_;
 };
 
 }  // namespace attnviz::window

@@ -13,6 +13,7 @@
 #include "app/window/draw_list_guard.h"
 #include "app/window/glfw_window.h"
 #include "app/window/swapchain.h"
+#include "app/window/widget_log.h"
 #include "core/vk/check.h"
 #include "core/vk/commands.h"
 #include "core/vk/context.h"
@@ -50,7 +51,7 @@ ImGuiLayer::ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swa
   pool_ = vk::create_descriptor_pool(context.device(), 4, {&size, 1});
 
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
-  window.take_back_input_events();  // keys and buttons reach ImGui through queues, one change a frame
+  window.take_back_input_events();  // keys, buttons and characters reach ImGui through one queue
   fonts_ = load_scaled_fonts(ui_scale_);
   init_renderer();
 }
@@ -106,13 +107,19 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
   ImGui_ImplVulkan_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
-  window_->keys().deliver([&io](KeyChange change) {
-    if (change.key >= 0 && change.key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[change.key] = change.down;
-  });
-  // ImGui_ImplGlfw_NewFrame set io.MouseDown from the buttons' state now; the queue says what
-  // this frame sees instead (a click between two frames is down for one of them).
-  window_->mouse_buttons().deliver([this](KeyChange change) {
-    if (change.key >= 0 && change.key < IM_ARRAYSIZE(mouse_down_)) mouse_down_[change.key] = change.down;
+  // Keys, characters and buttons in the order they happened (key_queue.h). ImGui_ImplGlfw_NewFrame
+  // set io.MouseDown from the buttons' state now; the queue says what this frame sees instead
+  // (a click between two frames is down for one of them).
+  window_->input().deliver([this, &io](KeyChange change) {
+    switch (change.kind) {
+      case InputKind::Key:
+        if (change.key >= 0 && change.key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[change.key] = change.down;
+        break;
+      case InputKind::Button:
+        if (change.key >= 0 && change.key < IM_ARRAYSIZE(mouse_down_)) mouse_down_[change.key] = change.down;
+        break;
+      case InputKind::Char: io.AddInputCharacter(static_cast<unsigned int>(change.key)); break;
+    }
   });
   for (int i = 0; i < IM_ARRAYSIZE(mouse_down_); ++i) io.MouseDown[i] = mouse_down_[i];
   // As ImGui's own key callback does: the modifiers follow the keys.
@@ -125,6 +132,13 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
     for (bool& down : io.MouseDown) down = false;
     io.MouseWheel = 0.0f;
   }
+  if (widget_log::enabled()) {
+    int x = 0;
+    int y = 0;
+    glfwGetWindowPos(window_->handle(), &x, &y);
+    widget_log::set_window_origin(x, y);
+    widget_log::set_input_pending(window_->input_pending());
+  }
   ImGui::NewFrame();
 }
 
@@ -133,6 +147,7 @@ ImDrawData* ImGuiLayer::end_frame() {
   // A text so long that one primitive overflows 16-bit indices is split, not an abort.
   split_oversized_draw_commands();
   ImGui::Render();
+  widget_log::end_frame();
   return ImGui::GetDrawData();
 }
 

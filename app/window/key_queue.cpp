@@ -4,6 +4,8 @@
 
 namespace attnviz::window {
 
-bool KeyQueue::changed_this_frame(int key) const { return std::find(changed_.begin(), changed_.end(), key) != changed_.end(); }
+bool KeyQueue::changed_this_frame(const KeyChange& change) const {
+  return std::find(changed_.begin(), changed_.end(), std::pair{change.kind, change.key}) != changed_.end();
+}
 
 }  // namespace attnviz::window

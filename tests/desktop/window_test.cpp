@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_attnviz.h"
 #include "tests/desktop/png_check.h"
@@ -110,6 +111,65 @@ TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
                                           (dir_ / "x.png").string() + "' " + extra);
     EXPECT_EQ(more.exit_code, 0) << extra << ": " << more.err;
   }
+}
+
+// Two widgets with one ImGui ID steal each other's clicks (the Mask panel's Causal checkbox
+// could not be clicked: its preset button of the same label had the same ID). --validation
+// checks every widget of every frame; this walks every panel, classroom view and step page.
+TEST_F(Window, NoTwoWidgetsShareAnId) {
+  const std::vector<std::string> runs = {
+      "--scenario preset:longformer --pin-query 3 --backend both --layout compare-ready",
+      "--scenario preset:korean-restaurant --pin-query 2",
+      "--scenario preset:gqa --view compare --compare kv-heads:4",
+      "--scenario preset:gqa --view compare --compare heads:2 --present --size 1280x720",
+      "--scenario preset:korean-restaurant --view compare --compare masks:4",
+      "--scenario preset:cross-attention --view cross --pin-query 1",
+      "--scenario preset:life-is-short --present --size 1280x720",
+  };
+  std::vector<std::string> all = runs;
+  for (int step = 1; step <= 9; ++step) {
+    all.push_back("--scenario preset:korean-restaurant --view step --pin-query 2 --step " + std::to_string(step));
+  }
+  for (const std::string& run : all) {
+    const CommandOutput out = run_window(run + " --validation --screenshot '" + (dir_ / "x.png").string() + "'");
+    EXPECT_EQ(out.exit_code, 0) << run << ": " << out.err;
+    EXPECT_EQ(out.err.find("ImGui ID"), std::string::npos) << run << ": " << out.err;
+  }
+}
+
+// Presentation mode on a projector's 1280 × 720 keeps the numbers of small matrices (issue 11:
+// the 8 × 8 compare view and an 18-token heatmap showed none, with room left below), and the
+// step page scrolls as one (its text column had a scrollbar of its own inside the page's). The
+// window says which heatmaps drew numbers, and how far each window scrolls, in its widget log.
+TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
+  const auto widget_log = [this](const std::string& arguments) {
+    const fs::path log = dir_ / "widgets.json";
+    const CommandOutput out = run_window(arguments + " --present --size 1280x720 --frames 12 --validation --screenshot '" +
+                                             (dir_ / "x.png").string() + "'",
+                                         "ATTNVIZ_WIDGET_LOG='" + log.string() + "'");
+    EXPECT_EQ(out.exit_code, 0) << arguments << ": " << out.err;
+    return nlohmann::json::parse(testing::read_text(log));
+  };
+  const auto numbered = [](const nlohmann::json& log, const std::string& part) {
+    int heatmaps = 0;
+    for (const nlohmann::json& widget : log.at("widgets")) {
+      if (widget.at("path").get<std::string>().find(part) == std::string::npos || !widget.contains("numbers")) continue;
+      ++heatmaps;
+      EXPECT_TRUE(widget.at("numbers").get<bool>()) << widget.at("path") << " shows no numbers";
+    }
+    return heatmaps;
+  };
+  EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view compare --compare masks:4"), "##copy"), 4);
+  EXPECT_EQ(numbered(widget_log("--scenario preset:causal-gpt"), "##focused"), 1) << "18 tokens";
+  const nlohmann::json step = widget_log("--scenario preset:korean-restaurant --view step --step 6 --pin-query 2");
+  EXPECT_EQ(numbered(step, "##step-matrix"), 1);
+  int text_columns = 0;
+  for (const auto& [name, window] : step.at("windows").items()) {
+    if (name.find("##step-trace") == std::string::npos) continue;
+    ++text_columns;
+    EXPECT_EQ(window.at("scroll_max").at(1).get<float>(), 0.0f) << "the text column scrolls inside the page";
+  }
+  EXPECT_EQ(text_columns, 1);
 }
 
 TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {

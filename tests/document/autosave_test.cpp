@@ -69,6 +69,31 @@ TEST_F(AutosaveTest, ABrokenFileIsReportedAndKeptNotFatal) {
   EXPECT_TRUE(fs::exists(file));
 }
 
+// A preset's title describes the preset: after the sentence and the heads changed it is not
+// kept, so the next start does not show "the Korean worked example (8 tokens, one head)" over
+// five tokens and four heads. A title the user set (or kept in Save As) is.
+TEST_F(AutosaveTest, ATitleThatNoLongerDescribesTheContentIsNotKept) {
+  const fs::path file = dir_ / "autosave.json";
+  Scenario korean = sentence("어제 밤에 배가 고파서");
+  korean.title = "the Korean worked example (one head)";
+  Document doc(korean);
+  Scenario edited = korean;
+  edited.sentence = "one two three four five";
+  edited.num_heads = 4;
+  doc.apply(edited, "Edit");
+  Autosave autosave(file);
+  autosave.flush(doc);
+  std::optional<LoadedScenario> restored = autosave.restore();
+  ASSERT_TRUE(restored.has_value()) << autosave.last_error();
+  EXPECT_EQ(restored->scenario.title, "");
+  EXPECT_EQ(restored->scenario.num_heads, 4);
+
+  edited.title = "Five tokens, four heads";  // a new title describes what is there now
+  doc.apply(edited, "Title");
+  autosave.flush(doc);
+  EXPECT_EQ(autosave.restore()->scenario.title, "Five tokens, four heads");
+}
+
 TEST_F(AutosaveTest, NoFileMeansNothingToRestore) {
   Autosave autosave(dir_ / "none.json");
   EXPECT_FALSE(autosave.restore().has_value());

@@ -103,6 +103,46 @@ TEST(SetSentence, ExplicitTokensMakeTheSentenceACaption) {
   EXPECT_NO_THROW(build_problem(from_sentence, "<test>"));
 }
 
+// Issue 11: typing is the first thing everyone tries, and with a preset (which lists its
+// tokens) it changed nothing. The typed text becomes the tokens; the listed tokens' embeddings
+// give way to generated ones; keep_tokens keeps the old behaviour.
+TEST(TypeSentence, TypedTextReplacesListedTokensAndTheirEmbeddings) {
+  Scenario s = abc();
+  s.tokens = std::vector<std::string>{"A", "B", "C"};
+  s.mask.window = 1;
+  s.mask.global = {0, 2};
+  const Scenario typed = type_sentence(s, "the cat", false);
+  EXPECT_FALSE(typed.tokens.has_value());
+  EXPECT_FALSE(typed.embeddings.has_value());
+  EXPECT_EQ(typed.sentence, "the cat");
+  EXPECT_EQ(typed.mask.global, std::vector<int>{0});  // token 2 is gone
+  EXPECT_TRUE(gave_up_listed_tokens(s, typed));
+  const Problem problem = build_problem(typed, "t");
+  EXPECT_EQ(problem.tokens, (std::vector<std::string>{"the", "cat"}));
+  EXPECT_EQ(problem.x.rows, 2);
+  // Later keystrokes are ordinary sentence edits.
+  const Scenario more = type_sentence(typed, "the cat sat", false);
+  EXPECT_FALSE(gave_up_listed_tokens(typed, more));
+  EXPECT_EQ(build_problem(more, "t").tokens.size(), 3u);
+}
+
+TEST(TypeSentence, KeepingTheListedTokensMakesTheTextACaption) {
+  Scenario s = abc();
+  s.tokens = std::vector<std::string>{"A", "B", "C"};
+  const Scenario typed = type_sentence(s, "the cat", true);
+  EXPECT_EQ(typed.tokens, s.tokens);
+  EXPECT_EQ(typed.embeddings, s.embeddings);
+  EXPECT_EQ(typed.sentence, "the cat");
+  EXPECT_FALSE(gave_up_listed_tokens(s, typed));
+}
+
+TEST(TypeSentence, WithoutListedTokensRowsFollowTheirTokensAsBefore) {
+  const Scenario typed = type_sentence(abc(), "a b c d", false);
+  ASSERT_TRUE(typed.embeddings.has_value());
+  EXPECT_EQ(typed.embeddings->rows, 4);
+  EXPECT_EQ(typed.embeddings->at(2, 0), 3.0f);
+}
+
 TEST(SetTokenizer, CharsSplitsEveryCodePointAndRowsFollow) {
   Scenario s = abc();
   s.sentence = "ab";

@@ -69,5 +69,45 @@ TEST_F(SameAsCli, WithWeightsToTheLargestTheWindowIsTheCommandAsIs) {
       << "the Export button and attnviz export differ";
 }
 
+// Issue 11: the Korean preset with another sentence and four heads was exported headed "the
+// Korean worked example (8 tokens, d_model 4, one head)". A title that no longer describes the
+// content is never printed: the figure is headed by the sentence instead.
+TEST(ExportTitle, AStaleTitleNeverHeadsAFigure) {
+  const Scenario korean = load_scenario("preset:korean-restaurant").scenario;
+  document::Document document(korean);
+  Scenario edited = korean;
+  edited.tokens.reset();
+  edited.embeddings.reset();
+  edited.sentence = "five small words here now";
+  edited.num_heads = 4;
+  edited.num_kv_heads = 1;
+  edited.d_k = 2;
+  edited.d_v = 2;
+  edited.wq.reset();
+  edited.wk.reset();
+  edited.wv.reset();
+  document.apply(edited, "Edit");
+  compute::ComputeSession session(nullptr, compute::BackendMode::Cpu);
+  session.update(document);
+  ASSERT_TRUE(session.has_result()) << session.error();
+  const ui::ViewState view;
+  const ShownState shown = shown_state(view, session);
+  ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown);
+  choices.format = ExportFormat::Svg;
+  const std::vector<exporting::ExportedFile> files = render_plan(plan_export(choices, shown), export_source(session, document));
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files.front().bytes.find("Korean worked example"), std::string::npos);
+  EXPECT_NE(files.front().bytes.find("five small words here now"), std::string::npos);
+
+  // A title the user wrote for the new content heads it.
+  edited.title = "Five words, four heads";
+  document.apply(edited, "Title");
+  session.update(document);
+  const std::vector<exporting::ExportedFile> titled = render_plan(plan_export(choices, shown_state(view, session)),
+                                                                  export_source(session, document));
+  ASSERT_EQ(titled.size(), 1u);
+  EXPECT_NE(titled.front().bytes.find("Five words, four heads"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace attnviz::export_ui

@@ -37,6 +37,29 @@ TEST(ZeroToMax, FromZeroToTheLargestWeight) {
   EXPECT_FLOAT_EQ(zero_to_max(Matrix(2, 2)).max, 1.0f);
 }
 
+// The Korean worked example's weights, 0.120 to 0.131, are one flat block on 0 to 1: the
+// heatmap says so (and offers 0 to the largest weight); a causal mask's weights are not.
+TEST(NearlyUniform, WeightsSpanningATinyPartOfTheirColourRange) {
+  Matrix korean(2, 3);
+  korean.data = {0.120f, 0.131f, 0.125f, 0.129f, 0.122f, 0.124f};
+  const std::optional<ValueRange> flat = nearly_uniform(korean, nullptr, {0.0f, 1.0f});
+  ASSERT_TRUE(flat.has_value());
+  EXPECT_FLOAT_EQ(flat->min, 0.120f);
+  EXPECT_FLOAT_EQ(flat->max, 0.131f);
+  EXPECT_FALSE(nearly_uniform(korean, nullptr, {0.0f, 0.131f}).has_value()) << "stretched, they vary";
+
+  Matrix causal(2, 2);
+  causal.data = {1.0f, 0.0f, 0.4f, 0.6f};
+  const MaskMatrix mask{2, 2, {1, 0, 1, 1}};
+  EXPECT_FALSE(nearly_uniform(causal, &mask, {0.0f, 1.0f}).has_value());
+  // Only visible cells count: the masked 0 does not make uniform weights look varied.
+  Matrix half(1, 3);
+  half.data = {0.5f, 0.5f, 0.0f};
+  const MaskMatrix hidden{1, 3, {1, 1, 0}};
+  EXPECT_TRUE(nearly_uniform(half, &hidden, {0.0f, 1.0f}).has_value());
+  EXPECT_FALSE(nearly_uniform(half, nullptr, {0.0f, 1.0f}).has_value());
+}
+
 TEST(RowMaxAbs, OfOneRowOnly) {
   Matrix m(2, 2);
   m.data = {1.0f, -3.0f, 9.0f, 0.0f};

@@ -65,6 +65,26 @@ TEST(HeatmapsLayout, LongSentencesGiveTheContextReadableColumnsAndTheRestToTheSi
   EXPECT_GE(narrow.side_h, 320.0f);
 }
 
+// Presenting 18 tokens at 1280 × 720 with numbers: cells as wide as a number, the side part
+// below so the width goes to the heatmap and its context, and the height scrolls.
+TEST(HeatmapsLayout, PresentationCellsKeepTheirNumbersAndTheSidePartGoesBelow) {
+  HeatmapMetrics m = metrics(18, 1.6f);
+  m.min_cell = 49.0f;  // "0.00" in the cells' font at 1.6x
+  FocusInput in;
+  in.d_v = 8;
+  in.context_col_min = 22.0f;
+  in.context_col_max = 87.0f;
+  in.side_min = 384.0f;
+  in.side_max = 832.0f;
+  in.below_min_h = 512.0f;
+  in.side_below = true;
+  const FocusLayout layout = fit_focus(m, in, 1250.0f, 640.0f);
+  EXPECT_TRUE(layout.side_below);
+  EXPECT_GE(layout.main.cells_w, 18.0f * 49.0f);
+  EXPECT_GE(layout.main.cells_h, 18.0f * 49.0f);
+  EXPECT_GT(layout.height, 640.0f) << "taller than the window: it scrolls";
+}
+
 TEST(HeatmapsLayout, TheContextUnderTheStepsIsWideEnoughForItsLabelsAndNumbers) {
   const HeatmapMetrics m = metrics(18, 1.0f);
   const HeatmapBox tight = fit_context(m, 8, 25.0f, 22.0f, 54.0f, 150.0f, 400.0f);

@@ -1,9 +1,11 @@
-// Key taps shorter than a frame (xdotool, presenter remotes): each press is seen for a frame.
+// Key taps shorter than a frame (xdotool, presenter remotes): each press is seen for a frame;
+// characters and clicks keep their place behind the keys typed before them.
 #include "app/window/key_queue.h"
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace attnviz::window {
@@ -96,6 +98,48 @@ TEST(KeyQueue, HeldKeysAndSlowTapsPassStraightThrough) {
   EXPECT_TRUE(keys.down(0, kZ));
   EXPECT_TRUE(keys.down(1, kZ));
   EXPECT_FALSE(keys.down(2, kZ));
+  EXPECT_FALSE(queue.pending());
+}
+
+// A path typed quickly, then a click on Export: each frame gets the characters typed with the
+// keys it is given, and the click only after the last key of the path. (The click used to
+// overtake the keys: the dialog closed, and the rest of the path's letters reached the window's
+// shortcuts: T for temperature, X for cross-attention.)
+TEST(KeyQueue, CharactersAndClicksWaitBehindTheKeysTypedBeforeThem) {
+  KeyQueue queue;
+  const std::string typed = "/tmp/tx";
+  for (const char c : typed) {
+    const int key = c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+    queue.push(key, true);
+    queue.push_char(static_cast<unsigned int>(c));
+    queue.push(key, false);
+  }
+  queue.push_button(0, true);
+  queue.push_button(0, false);
+  std::string text;
+  std::vector<std::string> text_by_frame;
+  int click_frame = -1;
+  int last_key_frame = -1;
+  for (int frame = 0; queue.pending() && frame < 100; ++frame) {
+    queue.deliver([&](KeyChange change) {
+      if (change.kind == InputKind::Char) text += static_cast<char>(change.key);
+      if (change.kind == InputKind::Key && change.down) last_key_frame = frame;
+      if (change.kind == InputKind::Button && change.down) click_frame = frame;
+    });
+    text_by_frame.push_back(text);
+  }
+  EXPECT_EQ(text, typed);
+  EXPECT_GT(click_frame, last_key_frame);
+  // Each letter arrives in the frame its key goes down, not all at once in the first.
+  EXPECT_EQ(text_by_frame.front(), "/");
+}
+
+TEST(KeyQueue, ManyCharactersWithoutKeysArriveTogether) {
+  KeyQueue queue;  // an input method commits a word as characters only
+  for (const char32_t c : {U'\uBC30', U'\uAC00'}) queue.push_char(static_cast<unsigned int>(c));
+  int delivered = 0;
+  queue.deliver([&](KeyChange change) { delivered += change.kind == InputKind::Char ? 1 : 0; });
+  EXPECT_EQ(delivered, 2);
   EXPECT_FALSE(queue.pending());
 }
 
