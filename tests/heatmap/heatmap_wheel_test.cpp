@@ -6,27 +6,13 @@
 #include <imgui.h>
 
 #include "app/heatmap/heatmap_widget.h"
+#include "tests/support/headless_imgui.h"
 
 namespace attnviz::heatmap {
 namespace {
 
-class HeadlessImGui {
+class WheelPage {
  public:
-  HeadlessImGui() {
-    context_ = ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(400.0f, 300.0f);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.IniFilename = nullptr;
-    unsigned char* pixels = nullptr;
-    int width = 0;
-    int height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(context_); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-
   // One frame of a 300 × 200 window whose content (a 200 × 120 heatmap at the top, then 1000
   // pixels more) scrolls, the mouse over the heatmap and the wheel turned by `wheel`.
   // Returns the window's scroll after the frame.
@@ -55,17 +41,17 @@ class HeadlessImGui {
   }
 
  private:
-  ImGuiContext* context_ = nullptr;
+  testing::HeadlessImGui imgui_;
 };
 
 TEST(HeatmapWheel, WithoutAZoomTheWheelScrollsTheWindow) {
-  HeadlessImGui imgui;
+  WheelPage imgui;
   HeatmapSpec spec;  // spec.zoom == nullptr: a classroom page's heatmap
   EXPECT_GT(imgui.scroll_after_wheel(spec), 0.0f);
 }
 
 TEST(HeatmapWheel, AZoomableHeatmapKeepsTheWheelForZooming) {
-  HeadlessImGui imgui;
+  WheelPage imgui;
   CellWindow zoom{0.0f, 0.0f, 0.0f, 0.0f};
   HeatmapSpec spec;
   spec.zoom = &zoom;

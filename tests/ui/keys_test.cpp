@@ -2,6 +2,7 @@
 // typed into the Export dialog's path changed the temperature and switched cross-attention on).
 // Dear ImGui runs here without a window or GPU, its font atlas built, nothing rendered.
 #include "app/ui/keys.h"
+#include "tests/support/headless_imgui.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -13,23 +14,8 @@
 namespace attnviz::ui::keys {
 namespace {
 
-class HeadlessImGui {
+class Frames {
  public:
-  HeadlessImGui() {
-    context_ = ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(400.0f, 300.0f);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.IniFilename = nullptr;
-    unsigned char* pixels = nullptr;
-    int width = 0;
-    int height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(context_); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-
   // One frame: `before` runs where the menus' shortcuts do (before any window), `draw` inside
   // a window.
   void frame(const std::function<void()>& draw, const std::function<void()>& before = {}) {
@@ -44,11 +30,11 @@ class HeadlessImGui {
   }
 
  private:
-  ImGuiContext* context_ = nullptr;
+  testing::HeadlessImGui imgui_;
 };
 
 TEST(ShortcutKeys, AreFreeWhenNothingHasTheKeyboard) {
-  HeadlessImGui imgui;
+  Frames imgui;
   bool plain = false;
   bool ctrl_z = false;
   std::string text;
@@ -64,7 +50,7 @@ TEST(ShortcutKeys, AreFreeWhenNothingHasTheKeyboard) {
 }
 
 TEST(ShortcutKeys, WaitWhileATextFieldHasTheKeyboard) {
-  HeadlessImGui imgui;
+  Frames imgui;
   std::string text;
   bool plain = true;
   bool ctrl_z = true;
@@ -87,7 +73,7 @@ TEST(ShortcutKeys, WaitWhileATextFieldHasTheKeyboard) {
 }
 
 TEST(ShortcutKeys, WaitWhileADialogIsOpen) {
-  HeadlessImGui imgui;
+  Frames imgui;
   bool plain = true;
   bool ctrl_s = true;
   for (int i = 0; i < 3; ++i) {

@@ -9,28 +9,13 @@
 #include <string>
 
 #include "app/window/draw_list_guard.h"
+#include "tests/support/headless_imgui.h"
 
 namespace attnviz::window {
 namespace {
 
-class HeadlessImGui {
+class NoticeFrames {
  public:
-  HeadlessImGui() {
-    context_ = ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(800.0f, 600.0f);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // as imgui_impl_vulkan.cpp does
-    unsigned char* pixels = nullptr;
-    int width = 0;
-    int height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(context_); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-
   // A notice-like window with `text` wrapped, then a few small items after it.
   static void build_frame(const std::string& text) {
     ImGui::NewFrame();
@@ -47,7 +32,7 @@ class HeadlessImGui {
   }
 
  private:
-  ImGuiContext* context_ = nullptr;
+  testing::HeadlessImGui imgui_{ImVec2(800.0f, 600.0f)};
 };
 
 std::string long_text() {
@@ -60,8 +45,8 @@ TEST(DrawListGuard, ALongWrappedTextAbortedImGuiWithout) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       {
-        HeadlessImGui imgui;
-        HeadlessImGui::build_frame(long_text());
+        NoticeFrames imgui;
+        NoticeFrames::build_frame(long_text());
         ImGui::Render();
       },
       "Too many vertices");
@@ -70,9 +55,9 @@ TEST(DrawListGuard, ALongWrappedTextAbortedImGuiWithout) {
 // Every triangle of every command reaches vertices written together (a glyph's quad, a frame's
 // outline): none wrapped around to a vertex 65,536 places away.
 TEST(DrawListGuard, SplitsTheCommandsSoEveryIndexReachesItsOwnVertex) {
-  HeadlessImGui imgui;
+  NoticeFrames imgui;
   for (int frame = 0; frame < 3; ++frame) {
-    HeadlessImGui::build_frame(long_text());
+    NoticeFrames::build_frame(long_text());
     EXPECT_GT(split_oversized_draw_commands(), 0);
     ImGui::Render();
   }
@@ -105,8 +90,8 @@ TEST(DrawListGuard, SplitsTheCommandsSoEveryIndexReachesItsOwnVertex) {
 }
 
 TEST(DrawListGuard, LeavesOrdinaryFramesAlone) {
-  HeadlessImGui imgui;
-  HeadlessImGui::build_frame("a short notice");
+  NoticeFrames imgui;
+  NoticeFrames::build_frame("a short notice");
   EXPECT_EQ(split_oversized_draw_commands(), 0);
   ImGui::Render();
 }
