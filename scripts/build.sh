@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds attnviz into build/<variant>: release (default) or asan (ASan+UBSan).
-# Warnings are errors in both, as in CI.
+# Warnings are errors in both, as in CI. Both are optimised for this machine's processor
+# (-march=native); ATTNVIZ_NATIVE=OFF makes a portable build instead (any x86-64-v2 processor:
+# what the .deb ships, and what CI's release build is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:-release}
@@ -9,5 +11,6 @@ case "$variant" in
   asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON) ;;
   *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
 esac
-cmake -S . -B "build/$variant" -G Ninja -DATTNVIZ_WERROR=ON "${flags[@]}" >/dev/null
+cmake -S . -B "build/$variant" -G Ninja -DATTNVIZ_WERROR=ON -DATTNVIZ_NATIVE="${ATTNVIZ_NATIVE:-ON}" "${flags[@]}" \
+  ${ATTNVIZ_CMAKE_ARGS:-} >/dev/null
 cmake --build "build/$variant" -j "$(nproc)"
