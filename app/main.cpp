@@ -3,12 +3,14 @@
 // 1 anything else.
 
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #include "app/classroom/start_options.h"
 #include "app/cli/commands.h"
 #include "app/desktop/desktop_app.h"
 #include "app/desktop/gui_options.h"
+#include "app/desktop/manual.h"
 #include "core/common/error.h"
 
 namespace {
@@ -17,7 +19,14 @@ namespace {
 bool opens_window(const attnviz::cli::Args& args) {
   if (args.empty()) return true;
   const std::string& first = args.front();
-  return first.rfind("--", 0) == 0 && first != "--help" && first != "--version";
+  return first.rfind("--", 0) == 0 && first != "--help" && first != "--version" && first != "--help-roff";
+}
+
+// "attnviz FILE", as a file manager runs it (the desktop entry's Exec): anything that is not a
+// command and exists, or has a folder or an extension in its name, is a file to open.
+bool names_a_file(const std::string& arg) {
+  std::error_code ignored;
+  return std::filesystem::exists(arg, ignored) || arg.find('/') != std::string::npos || arg.find('.') != std::string::npos;
 }
 
 int dispatch(const attnviz::cli::Args& args) {
@@ -28,9 +37,14 @@ int dispatch(const attnviz::cli::Args& args) {
               << attnviz::classroom::kStartOptionsHelp;
     return 0;
   }
+  if (args.size() == 1 && args[0] == "--help-roff") {
+    attnviz::desktop::print_manual(std::cout);
+    return 0;
+  }
   if (opens_window(args)) return attnviz::desktop::run_gui(args, std::cout, std::cerr);
   const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
   if (code >= 0) return code;
+  if (names_a_file(args.front())) return attnviz::desktop::run_gui(args, std::cout, std::cerr);
   std::cerr << "attnviz: unknown command '" << args.front() << "'\n\n";
   attnviz::cli::print_usage(std::cerr);
   return 2;

@@ -9,13 +9,20 @@ void print_usage(std::ostream& out) {
          "\n"
          "Usage:\n"
          "  attnviz [--scenario FILE]                 open the window (FILE or preset:NAME)\n"
+         "  attnviz FILE                              open the window with the scenario FILE\n"
          "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
          "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--out FILE]\n"
          "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
          "  attnviz devices                            list Vulkan devices and the one chosen\n"
          "  attnviz --version | --help | COMMAND --help\n"
+         "  attnviz --help-roff                       this help as a manual page (man attnviz)\n"
          "\n"
          "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
+}
+
+const std::vector<std::string>& command_names() {
+  static const std::vector<std::string> names = {"compute", "export", "devices"};
+  return names;
 }
 
 int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {

@@ -20,4 +20,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err);
 
 void print_usage(std::ostream& out);
 
+// Every subcommand run_subcommand knows, in the order the manual lists them.
+const std::vector<std::string>& command_names();
+
 }  // namespace attnviz::cli

@@ -142,6 +142,10 @@ class DesktopApp {
   DesktopApp& operator=(const DesktopApp&) = delete;
 
   void run();
+  // A file given as `attnviz FILE` that could not be opened: said in the window.
+  void report_open_failure(const std::string& file, const std::string& message) {
+    ui::report_open_failure(notices_, file, message);
+  }
 
  private:
   float wanted_ui_scale() const;
@@ -396,12 +400,26 @@ void configure_widget_log(const GuiOptions& options) {
 }  // namespace
 
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const GuiOptions options = parse_gui_options(args);
+  GuiOptions options = parse_gui_options(args);
   if (options.help) {
     out << kGuiHelp << "\nClassroom views:\n" << classroom::kStartOptionsHelp;
     return 0;
   }
-  std::optional<LoadedScenario> scenario = scenario_from_command_line(options);
+  std::optional<LoadedScenario> scenario;
+  std::optional<std::string> open_failure;
+  if (options.file) {
+    // As --scenario, but a file manager shows no exit code: the window opens and says why.
+    options.scenario = options.file;
+    try {
+      scenario = scenario_from_command_line(options);
+    } catch (const std::exception& error) {
+      err << "attnviz: error: " << error.what() << "\n";
+      open_failure = error.what();
+      options.scenario.reset();
+    }
+  } else {
+    scenario = scenario_from_command_line(options);
+  }
   window::WindowOptions window_options;
   window_options.width = options.width;
   window_options.height = options.height;
@@ -411,6 +429,7 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   configure_widget_log(options);
   {
     DesktopApp app(options, std::move(scenario), window, context, out);
+    if (open_failure) app.report_open_failure(*options.file, *open_failure);
     app.run();
   }
   int status = 0;

@@ -48,7 +48,7 @@ float parse_scale(const std::string& text) {
 }  // namespace
 
 const char* const kGuiHelp =
-    "Usage: attnviz [options]          open the window\n"
+    "Usage: attnviz [options] [FILE]   open the window (with the scenario FILE)\n"
     "\n"
     "Options:\n"
     "  --scenario FILE       open FILE (or preset:NAME); without it the last session's work is\n"
@@ -80,11 +80,17 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   specs.insert(specs.end(), classroom::start_option_specs().begin(), classroom::start_option_specs().end());
   const cli::ParsedArgs parsed = cli::parse_args(args, specs, "attnviz");
   GuiOptions options;
-  if (!parsed.positionals().empty()) {
-    throw InputError(kOrigin, parsed.positionals().front(), "is neither an option nor a command (see attnviz --help)");
+  if (parsed.positionals().size() > 1) {
+    throw InputError(kOrigin, parsed.positionals()[1], "one file at a time: attnviz opens a single scenario (see attnviz --help)");
   }
   options.help = parsed.has("--help");
   options.scenario = parsed.get("--scenario");
+  if (!parsed.positionals().empty()) {
+    if (options.scenario) {
+      throw InputError(kOrigin, parsed.positionals().front(), "is a second scenario besides --scenario; give one of them");
+    }
+    options.file = parsed.positionals().front();
+  }
   options.screenshot = parsed.get("--screenshot");
   if (options.screenshot && options.screenshot->empty()) throw InputError(kOrigin, "--screenshot", "needs a file name");
   options.frames = parsed.get_int("--frames", 1, 1000000);

@@ -16,6 +16,9 @@ namespace attnviz::desktop {
 
 struct GuiOptions {
   std::optional<std::string> scenario;    // a file or preset:NAME; otherwise the autosave
+  // `attnviz FILE` (a file manager's double-click): opened like --scenario, except that a file
+  // that cannot be opened is reported in the window, which opens anyway, not by exit code 2.
+  std::optional<std::string> file;
   std::optional<std::string> screenshot;  // write the window's pixels here after the last frame, exit
   // Close the window after this many frames (as if the user closed it). Default with
   // --screenshot: 3; otherwise run until the window is closed.
