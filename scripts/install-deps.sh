@@ -21,6 +21,9 @@ packages=(
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
   # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes, OpenMP for clang
   clang libclang-rt-14-dev libomp-14-dev
+  # installing and packaging: the .deb (cpack, dpkg-shlibdeps), and the checks of what it
+  # installs (desktop entry, AppStream metainfo, MIME type, manual page, a double-click)
+  dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

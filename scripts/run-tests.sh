@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what attnviz needs, then builds and runs every test through CTest twice:
-# a release build with -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build;
+# a portable release build with -Werror (then packaged as a .deb, installed and checked), and a
+# native AddressSanitizer + UndefinedBehaviorSanitizer build;
 # then fuzzes every parser for a bounded time (scripts/fuzz.sh, clang + libFuzzer; a crash
 # fails the run and is kept in tests/fuzz/corpus). Vulkan runs on whatever driver is present
 # (lavapipe in CI), windows under Xvfb.
@@ -9,10 +10,14 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 jobs=$(nproc)
 
-./scripts/build.sh release
+# The release build is the portable one the .deb ships (x86-64-v2); the sanitizer build is
+# native, so the two builds' numbers are compared (Install.TwoBuildsComputeTheSameNumbers).
+ATTNVIZ_NATIVE=OFF ./scripts/build.sh release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
+# The .deb: built, installed with apt, checked as installed, removed.
+tests/install/check_package.sh build/release
 
-./scripts/build.sh asan
+ATTNVIZ_CMAKE_ARGS="-DATTNVIZ_COMPARE_WITH=$PWD/build/release/app/attnviz" ./scripts/build.sh asan
 # LeakSanitizer stays off: Mesa's shader JIT and the Vulkan loader keep allocations until
 # exit by design, and their reports would bury ours. Tests labelled "slow" (the largest
 # sequences) run only in the release build, where they take seconds rather than minutes.

@@ -4,8 +4,11 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
+#include "app/window/app_icon.h"
 #include "core/common/error.h"
 #include "core/vk/instance.h"
 
@@ -75,12 +78,26 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, options.fixed_size ? GLFW_FALSE : GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // our fonts and style scale instead
+  // WM_CLASS "attnviz": the desktop entry's StartupWMClass, so docks group the window with it.
+  glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
+  glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
   window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
   if (window_ == nullptr) {
     glfwTerminate();
     throw std::runtime_error("cannot create the window: " + last_glfw_error());
   }
+  set_icon();
   count_events();
+}
+
+void GlfwWindow::set_icon() {
+  // Window managers pick the size they draw; these cover title bars to task switchers.
+  constexpr int kSizes[] = {16, 32, 48, 128};
+  std::vector<std::vector<std::uint8_t>> pixels;
+  std::vector<GLFWimage> images;
+  for (const int size : kSizes) pixels.push_back(render_app_icon(size));
+  for (std::size_t i = 0; i < pixels.size(); ++i) images.push_back(GLFWimage{kSizes[i], kSizes[i], pixels[i].data()});
+  glfwSetWindowIcon(window_, static_cast<int>(images.size()), images.data());
 }
 
 void GlfwWindow::count_events() {

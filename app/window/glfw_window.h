@@ -80,6 +80,7 @@ class GlfwWindow {
   [[nodiscard]] bool input_pending() const { return input_.pending(); }
 
  private:
+  void set_icon();
   void count_events();
 
   struct Placement {
