@@ -142,4 +142,15 @@ std::vector<SizeCurve> size_curves(const KvCacheShape& shape, std::uint64_t quer
   return curves;
 }
 
+ScenarioCache scenario_cache(int tokens, int kv_heads, int d_k, int d_v) {
+  // Each factor is at most 4096 (docs/design.md "Limits"): no overflow below 2^50.
+  auto u = [](int value) { return static_cast<std::uint64_t>(value); };
+  ScenarioCache cache;
+  cache.bytes = u(tokens) * u(kv_heads) * (u(d_k) + u(d_v)) * 4;
+  cache.formula = std::to_string(tokens) + (tokens == 1 ? " token" : " tokens") + " · " + std::to_string(kv_heads) +
+                  (kv_heads == 1 ? " KV head" : " KV heads") + " · (" + std::to_string(d_k) + " + " + std::to_string(d_v) +
+                  ") · 4 bytes = " + std::to_string(cache.bytes) + " bytes";
+  return cache;
+}
+
 }  // namespace attnviz::decode

@@ -79,4 +79,12 @@ struct SizeCurve {
 std::vector<SizeCurve> size_curves(const KvCacheShape& shape, std::uint64_t query_heads,
                                    const std::vector<std::uint64_t>& lengths);
 
+// The scenario's own cache, one layer in float32 as attnviz computes, K rows of d_k and V rows
+// of d_v values (which may differ):  bytes = tokens · kv_heads · (d_k + d_v) · 4.
+struct ScenarioCache {
+  std::uint64_t bytes = 0;
+  std::string formula;  // "8 tokens · 2 KV heads · (4 + 4) · 4 bytes = 512 bytes"
+};
+ScenarioCache scenario_cache(int tokens, int kv_heads, int d_k, int d_v);
+
 }  // namespace attnviz::decode

@@ -84,5 +84,13 @@ TEST(KvCacheSize, AnMhaShapeGetsAGroupingOfItsOwn) {
   EXPECT_EQ(size_curves(preset.shape, 2, {4096}).size(), 2u);
 }
 
+TEST(KvCacheSize, TheScenariosOwnCacheInFloat32) {
+  // 8 tokens, 2 KV heads, K rows of 4 and V rows of 6 values: 8 · 2 · 10 · 4 = 640 bytes.
+  const ScenarioCache cache = scenario_cache(8, 2, 4, 6);
+  EXPECT_EQ(cache.bytes, 640u);
+  EXPECT_EQ(cache.formula, "8 tokens · 2 KV heads · (4 + 6) · 4 bytes = 640 bytes");
+  EXPECT_EQ(scenario_cache(1, 1, 1, 1).formula, "1 token · 1 KV head · (1 + 1) · 4 bytes = 8 bytes");
+}
+
 }  // namespace
 }  // namespace attnviz::decode
