@@ -13,6 +13,11 @@ void print_usage(std::ostream& out) {
          "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
          "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--out FILE]\n"
          "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
+         "  attnviz trace decode --scenario FILE --prompt P [--head H] [--out FILE]\n"
+         "                                             KV-cache decoding step by step, as JSON\n"
+         "  attnviz kv-cache --layers L --kv-heads G --head-dim D --seq N [--batch B]\n"
+         "                   [--dtype f32|f16|bf16|int8] [--preset llama-7b|llama2-70b]\n"
+         "                                             the KV cache's size and its formula\n"
          "  attnviz devices                            list Vulkan devices and the one chosen\n"
          "  attnviz --version | --help | COMMAND --help\n"
          "  attnviz --help-roff                       this help as a manual page (man attnviz)\n"
@@ -21,7 +26,7 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export", "devices"};
+  static const std::vector<std::string> names = {"compute", "export", "trace", "kv-cache", "devices"};
   return names;
 }
 
@@ -32,6 +37,8 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "compute") return run_compute_command(rest, out, err);
   if (command == "devices") return run_devices_command(rest, out, err);
   if (command == "export") return run_export_command(rest, out, err);
+  if (command == "kv-cache") return run_kv_cache_command(rest, out, err);
+  if (command == "trace") return run_trace_command(rest, out, err);
   if (command == "--version") {
     out << "attnviz " ATTNVIZ_VERSION "\n";
     return 0;

@@ -17,6 +17,7 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_panel(panels::make_matrices_panel());
   layout->add_panel(panels::make_heatmaps_panel());
   layout->add_panel(panels::make_backend_panel());
+  layout->add_panel(panels::make_kv_cache_panel());
   layout->add_panel(panels::make_status_bar());
   layout->add_dialog(export_ui::make_export_dialog());
   classroom::add_classroom(*layout);

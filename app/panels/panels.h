@@ -21,6 +21,9 @@ std::unique_ptr<ui::Panel> make_mask_panel();
 std::unique_ptr<ui::Panel> make_heatmaps_panel();
 // Vulkan / Eigen / both, devices, timings, largest differences and the difference heatmap.
 std::unique_ptr<ui::Panel> make_backend_panel();
+// KV cache: a model's cache size with the formula's numbers filled in, presets, the size
+// against sequence length for MHA / GQA / MQA, the scenario's own cache.
+std::unique_ptr<ui::Panel> make_kv_cache_panel();
 // The status bar at the bottom of the window: tokens, heads, backend, compute and frame time.
 std::unique_ptr<ui::Panel> make_status_bar();
 

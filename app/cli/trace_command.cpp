@@ -1,0 +1,33 @@
+// attnviz trace KIND: how production kernels walk attention, step by step, as JSON
+// (docs/design.md "Traces"). One line per kind below; each kind is a command of its own.
+
+#include <ostream>
+
+#include "app/cli/commands.h"
+#include "core/common/error.h"
+
+namespace attnviz::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: attnviz trace KIND [options]   (attnviz trace KIND --help for the options)\n"
+    "\n"
+    "Kinds:\n"
+    "  decode   KV-cache decoding, one token a step: the cache, the new row, the cost\n";
+
+}  // namespace
+
+int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
+  (void)err;
+  if (args.empty()) throw InputError("<command line>", "trace", "needs a kind: decode (see attnviz trace --help)");
+  if (args.front() == "--help" || args.front() == "-h") {
+    out << kHelp;
+    return 0;
+  }
+  const std::string& kind = args.front();
+  const Args rest(args.begin() + 1, args.end());
+  if (kind == "decode") return run_trace_decode_command(rest, out, err);
+  throw InputError("<command line>", kind, "is not a kind of trace (decode; see attnviz trace --help)");
+}
+
+}  // namespace attnviz::cli
