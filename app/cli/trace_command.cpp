@@ -18,7 +18,6 @@ constexpr const char* kHelp =
 }  // namespace
 
 int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
   if (args.empty()) throw InputError("<command line>", "trace", "needs a kind: decode (see attnviz trace --help)");
   if (args.front() == "--help" || args.front() == "-h") {
     out << kHelp;

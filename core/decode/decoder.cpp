@@ -1,5 +1,6 @@
 #include "core/decode/decoder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
