@@ -15,6 +15,7 @@
 #include <cstring>
 #include <cwchar>
 #include <iostream>
+#include <vector>
 
 #include "app/window/ime_router.h"
 #include "app/window/key_queue.h"
@@ -83,6 +84,9 @@ int glfw_button(unsigned int button) {
   }
 }
 
+// Xlib's stand-in for text the input method committed: a key press without a key.
+Bool is_commit(Display*, XEvent* event, XPointer) { return event->type == KeyPress && event->xkey.keycode == 0 ? True : False; }
+
 int glfw_modifiers(unsigned int state) {
   return ((state & ShiftMask) != 0 ? GLFW_MOD_SHIFT : 0) | ((state & ControlMask) != 0 ? GLFW_MOD_CONTROL : 0) |
          ((state & Mod1Mask) != 0 ? GLFW_MOD_ALT : 0) | ((state & Mod4Mask) != 0 ? GLFW_MOD_SUPER : 0);
@@ -105,7 +109,9 @@ struct X11InputMethod::Connection {
   ~Connection();
 
   bool open(const std::string& name);
+  [[nodiscard]] std::vector<XIMStyle> offered_styles() const;
   void create_context();
+  void take_composition();
   void handle(XEvent& event);
   void key_press(XEvent& event);
   void key_release(XEvent& event);
@@ -125,6 +131,7 @@ struct X11InputMethod::Connection {
   XIM im = nullptr;
   XIC ic = nullptr;
   bool im_gone = false;
+  bool on_the_spot = false;  // we see (and draw) the composition
   XPoint spot{0, 0};
   Time last_real_time = 0;  // of the newest key event that came from the keyboard
   std::array<int, 256> keys{};
@@ -207,25 +214,43 @@ bool X11InputMethod::Connection::open(const std::string& name) {
   return true;
 }
 
-void X11InputMethod::Connection::create_context() {
+// On the spot (XIMPreeditCallbacks: we draw the composition) where the input method offers it
+// (ibus; fcitx5 with its XIM option "Use On The Spot Style"), otherwise over the spot
+// (XIMPreeditPosition: the input method draws it at the caret; Xlib may refuse it without a
+// font set), otherwise in the input method's own window (XIMPreeditNothing, placed at the
+// caret by fcitx5). Keys are routed the same way in all three.
+std::vector<XIMStyle> X11InputMethod::Connection::offered_styles() const {
+  std::vector<XIMStyle> offered;
   XIMStyles* styles = nullptr;
-  if (XGetIMValues(im, XNQueryInputStyle, &styles, nullptr) != nullptr || styles == nullptr) return;
-  bool on_the_spot = false;
-  for (unsigned short i = 0; i < styles->count_styles; ++i)
-    on_the_spot = on_the_spot || styles->supported_styles[i] == (XIMPreeditCallbacks | XIMStatusNothing);
+  if (XGetIMValues(im, XNQueryInputStyle, &styles, nullptr) != nullptr || styles == nullptr) return offered;
+  for (const long wanted_bits : {XIMPreeditCallbacks | XIMStatusNothing, XIMPreeditPosition | XIMStatusNothing,
+                                 XIMPreeditNothing | XIMStatusNothing}) {
+    const auto wanted = static_cast<XIMStyle>(wanted_bits);
+    for (unsigned short i = 0; i < styles->count_styles; ++i)
+      if (styles->supported_styles[i] == wanted) offered.push_back(wanted);
+  }
   XFree(styles);
-  if (!on_the_spot) return;
-  const XPointer self = reinterpret_cast<XPointer>(this);
-  XICCallback start{self, preedit_start};
-  XICCallback draw{self, preedit_draw};
-  XICCallback caret{self, preedit_caret};
-  XICCallback done{self, preedit_done};
-  XVaNestedList preedit = XVaCreateNestedList(0, XNPreeditStartCallback, &start, XNPreeditDrawCallback, &draw,
-                                              XNPreeditCaretCallback, &caret, XNPreeditDoneCallback, &done,
-                                              XNSpotLocation, &spot, nullptr);
-  ic = XCreateIC(im, XNInputStyle, XIMPreeditCallbacks | XIMStatusNothing, XNClientWindow, window, XNFocusWindow,
-                 window, XNPreeditAttributes, preedit, nullptr);
-  XFree(preedit);
+  return offered;
+}
+
+void X11InputMethod::Connection::create_context() {
+  for (const XIMStyle style : offered_styles()) {
+    on_the_spot = (style & static_cast<XIMStyle>(XIMPreeditCallbacks)) != 0;
+    const XPointer self = reinterpret_cast<XPointer>(this);
+    XICCallback start{self, preedit_start};
+    XICCallback draw{self, preedit_draw};
+    XICCallback caret{self, preedit_caret};
+    XICCallback done{self, preedit_done};
+    XVaNestedList preedit =
+        on_the_spot ? XVaCreateNestedList(0, XNPreeditStartCallback, &start, XNPreeditDrawCallback, &draw,
+                                          XNPreeditCaretCallback, &caret, XNPreeditDoneCallback, &done,
+                                          XNSpotLocation, &spot, nullptr)
+                    : XVaCreateNestedList(0, XNSpotLocation, &spot, nullptr);
+    ic = XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, XNPreeditAttributes,
+                   preedit, nullptr);
+    XFree(preedit);
+    if (ic != nullptr) return;
+  }
 }
 
 X11InputMethod::Connection::~Connection() {
@@ -303,6 +328,7 @@ int X11InputMethod::Connection::glfw_key(unsigned int keycode) const {
 
 void X11InputMethod::Connection::button(const XButtonEvent& event) {
   const bool down = event.type == ButtonPress;
+  if (down && !on_the_spot) take_composition();
   if (event.button >= Button4 && event.button <= Button4 + 3) {
     if (!down) return;
     if (router.commit_pending()) reset_context();  // the field may scroll out of sight
@@ -322,12 +348,26 @@ void X11InputMethod::Connection::scroll(double x, double y) const {
 }
 
 // Tells the input method to forget the pending syllable (the router committed or cancelled
-// it). Some input methods return it from the reset, others commit it afterwards: the router
-// drops that copy.
+// it). Some input methods return it from the reset, others commit it afterwards: either way the
+// router drops that copy.
 void X11InputMethod::Connection::reset_context() {
   if (ic == nullptr) return;
   char* left = Xutf8ResetIC(ic);
-  if (left != nullptr) XFree(left);
+  if (left == nullptr) return;
+  router.on_commit(from_utf8(left));
+  XFree(left);
+}
+
+// Over the spot we do not see the composition: before a click acts, the input method is asked
+// to finish it, and what it commits (fcitx5 answers before the reset returns; Xlib puts the
+// commit at the head of the queue) goes into the field it was typed in.
+void X11InputMethod::Connection::take_composition() {
+  reset_context();
+  XEvent commit{};
+  while (XCheckIfEvent(display, &commit, is_commit, nullptr) == True) {
+    XFilterEvent(&commit, None);
+    router.on_commit(lookup(commit.xkey));
+  }
 }
 
 void X11InputMethod::Connection::handle(XEvent& event) {
