@@ -34,6 +34,7 @@ void ImeRouter::on_preedit_changed() {
 
 void ImeRouter::on_key_press(int glfw_key, KeyOrigin origin, std::u32string_view characters, int modifiers) {
   const bool real = origin != KeyOrigin::Forwarded;
+  if (real) set(held_, glfw_key, true);
   if (is_modifier(glfw_key)) {
     if (real && !is_down(glfw_key)) {
       queue_->push(glfw_key, true);
@@ -49,9 +50,12 @@ void ImeRouter::on_key_press(int glfw_key, KeyOrigin origin, std::u32string_view
   if (origin == KeyOrigin::Consumed) return;
   push_press(glfw_key, modifiers);
   push_characters(characters, (modifiers & (GLFW_MOD_CONTROL | GLFW_MOD_ALT)) == 0);
+  // Given back after the key was let go (its release may even have come back first): a tap.
+  if (!is_held(glfw_key)) on_key_release(glfw_key, KeyOrigin::Forwarded);
 }
 
 void ImeRouter::on_key_release(int glfw_key, KeyOrigin origin) {
+  if (origin != KeyOrigin::Forwarded) set(held_, glfw_key, false);
   if (glfw_key == kUnknownKey || !is_down(glfw_key)) return;
   if (is_modifier(glfw_key) && origin == KeyOrigin::Forwarded) return;
   queue_->push(glfw_key, false);
@@ -133,9 +137,13 @@ std::vector<std::pair<int, bool>> ImeRouter::sync_modifiers(int modifiers) {
 
 bool ImeRouter::is_down(int glfw_key) const { return std::find(down_.begin(), down_.end(), glfw_key) != down_.end(); }
 
-void ImeRouter::set_down(int glfw_key, bool down) {
-  if (down) down_.push_back(glfw_key);
-  else down_.erase(std::remove(down_.begin(), down_.end(), glfw_key), down_.end());
+bool ImeRouter::is_held(int glfw_key) const { return std::find(held_.begin(), held_.end(), glfw_key) != held_.end(); }
+
+void ImeRouter::set_down(int glfw_key, bool down) { set(down_, glfw_key, down); }
+
+void ImeRouter::set(std::vector<int>& keys, int glfw_key, bool in) {
+  keys.erase(std::remove(keys.begin(), keys.end(), glfw_key), keys.end());
+  if (in) keys.push_back(glfw_key);
 }
 
 }  // namespace attnviz::window

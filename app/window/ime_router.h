@@ -18,7 +18,9 @@
 //    Hangul mode); the forwarded copies are ignored and what the input method began
 //    composing is cancelled at the frame.
 //  - A release reaches ImGui only for a key ImGui saw pressed; a held key's repeats are
-//    characters, not new presses (GLFW's behaviour; ImGui repeats keys itself).
+//    characters, not new presses (GLFW's behaviour; ImGui repeats keys itself). A key given
+//    back after it was let go (ibus may even give its release back first) is a tap: pressed
+//    and released, never left down.
 //  - Committed text (the syllable finished) is characters.
 //  - A click while a syllable is pending first commits it into the field it was typed in
 //    (the click may activate another field), and the input method is told to forget it; the
@@ -76,11 +78,14 @@ class ImeRouter {
   // returns the changes that put them back.
   std::vector<std::pair<int, bool>> sync_modifiers(int modifiers);
   [[nodiscard]] bool is_down(int glfw_key) const;
+  [[nodiscard]] bool is_held(int glfw_key) const;
   void set_down(int glfw_key, bool down);
+  static void set(std::vector<int>& keys, int glfw_key, bool in);
 
   KeyQueue* queue_;
   Preedit preedit_;
   std::vector<int> down_;                // keys ImGui saw pressed and not yet released
+  std::vector<int> held_;                // keys held on the keyboard (real events only)
   std::optional<std::uint32_t> field_;   // the text field that has the keyboard
   std::optional<std::uint32_t> owner_;   // the field the pending syllable belongs to
   std::u32string drop_commit_;           // committed here already: drop the input method's copy

@@ -174,6 +174,35 @@ class KoreanInputMethod(unittest.TestCase):
             self.assertEqual(self.sentence('안녕하세요 아'), '안녕하세요 아')
             self.assertEqual(app.autosave()['mask'].get('global', []), globals_before, 'Global tokens unchanged')
 
+            # Enter while composing: the input method commits the syllable, then Enter acts
+            # (a new line in the Sentence box), once.
+            app.click('Sentence/##sentence')
+            app.key('ctrl+End')
+            app.key('g', 'k')
+            self.composing('하')
+            app.key('Return')
+            self.composing('')
+            self.assertEqual(self.sentence('안녕하세요 아하\n'), '안녕하세요 아하\n')
+
+
+@unittest.skipIf(attnviz_gui.have_tools() is not None, f'{attnviz_gui.have_tools()} is not installed')
+class NamedInputMethodNotRunning(unittest.TestCase):
+    """XMODIFIERS names ibus, but no ibus runs: a clear message, and Latin typing as always."""
+
+    def test_typing_works_and_stderr_says_why_there_is_no_input_method(self):
+        directory = pathlib.Path(tempfile.mkdtemp(prefix='attnviz-gui-noime-'))
+        try:
+            with Session(directory / 'session', extra_env={'XMODIFIERS': '@im=ibus'}) as app:
+                app.click('Sentence/##sentence')
+                app.key('ctrl+a')
+                app.type('plain latin')
+                self.assertEqual(app.autosave(lambda s: s['sentence'] == 'plain latin')['sentence'], 'plain latin')
+                code = app.close()
+                self.assertEqual(code, 0, app.stderr_text)
+                self.assertIn('the input method XMODIFIERS names (ibus) did not answer', app.stderr_text)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
 
 if __name__ == '__main__':
     unittest.main()

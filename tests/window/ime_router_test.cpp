@@ -143,6 +143,22 @@ TEST(ImeRouter, ASyllablePendingForAFieldThatLostTheKeyboardIsCancelled) {
   EXPECT_TRUE(drain(queue).empty());
 }
 
+TEST(ImeRouter, AKeyGivenBackAfterItsReleaseIsATapNotAKeyLeftDown) {
+  // ibus-hangul commits 하 on Enter and gives Enter back; its release came back first.
+  KeyQueue queue;
+  ImeRouter router(queue);
+  EXPECT_FALSE(router.on_frame(kSentence));
+  compose(router, U"하");
+  router.on_key_press(GLFW_KEY_ENTER, KeyOrigin::Consumed, U"", 0);
+  router.on_key_release(GLFW_KEY_ENTER, KeyOrigin::Consumed);
+  router.on_key_release(GLFW_KEY_ENTER, KeyOrigin::Forwarded);
+  router.preedit().done();
+  router.on_preedit_changed();
+  router.on_commit(U"하");
+  router.on_key_press(GLFW_KEY_ENTER, KeyOrigin::Forwarded, U"\r", 0);
+  EXPECT_EQ(drain(queue), (std::vector<std::string>{"c:하", key(GLFW_KEY_ENTER, true), key(GLFW_KEY_ENTER, false)}));
+}
+
 TEST(ImeRouter, RepeatsAreCharactersAndReleasesNeedAPress) {
   KeyQueue queue;
   ImeRouter router(queue);
