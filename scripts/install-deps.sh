@@ -13,12 +13,15 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libstb-dev
   # Vulkan: headers, loader, shader compiler, CPU driver (lavapipe), validation layer, tools
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools spirv-tools
-  # window and UI
-  libglfw3-dev libimgui-dev
+  # window and UI; Xlib and XRandR headers for the input method (GLFW's native X11 access)
+  libglfw3-dev libimgui-dev libx11-dev libxrandr-dev
   # fonts with Hangul for the UI and exported labels
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
+  # tests: Korean through a real input method (ibus with the hangul engine, a D-Bus session,
+  # the ko_KR.UTF-8 locale generated below)
+  ibus ibus-hangul dbus dbus-x11 locales
   # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes, OpenMP for clang
   clang libclang-rt-14-dev libomp-14-dev
   # installing and packaging: the .deb (cpack, dpkg-shlibdeps), and the checks of what it
@@ -37,7 +40,12 @@ for pkg in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
   [ "$status" = "installed" ] || missing+=("$pkg")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# The Korean UTF-8 locale the input method test types in (the locales package ships it
+# ungenerated; a fresh container has C.UTF-8 only).
+korean_locale=ko_KR.UTF-8
+locale_missing=0
+locale -a 2>/dev/null | grep -qix 'ko_KR\.utf-\?8' || locale_missing=1
+[ ${#missing[@]} -eq 0 ] && [ "$locale_missing" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then
   as_root=()
@@ -45,17 +53,25 @@ elif command -v sudo >/dev/null 2>&1; then
   as_root=(sudo)
 else
   cat >&2 <<MESSAGE
-attnviz: ${#missing[@]} Debian package(s) are missing, and installing them needs root, but you are
-not root and there is no sudo here. Ask an administrator to run:
+attnviz: ${#missing[@]} Debian package(s) are missing$([ "$locale_missing" -eq 1 ] && echo ", and the $korean_locale locale"),
+and installing them needs root, but you are not root and there is no sudo here. Ask an
+administrator to run:
 
   apt-get install --no-install-recommends ${missing[*]}
+  localedef -i ko_KR -f UTF-8 $korean_locale
 
 then run this script again (it does nothing once everything is installed).
 MESSAGE
   exit 1
 fi
 
-echo "attnviz: installing ${#missing[@]} Debian package(s)${as_root:+ with sudo}: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "attnviz: installing ${#missing[@]} Debian package(s)${as_root:+ with sudo}: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ "$locale_missing" -eq 1 ]; then
+  echo "attnviz: generating the $korean_locale locale" >&2
+  "${as_root[@]}" localedef -i ko_KR -f UTF-8 "$korean_locale"
+fi

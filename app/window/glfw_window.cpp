@@ -36,6 +36,7 @@ void remember_glfw_error(int code, const char* description) {
 // initialised later, chains to these callbacks for the events it handles too.
 std::uint64_t* g_events = nullptr;
 KeyQueue* g_input = nullptr;
+X11InputMethod* g_input_method = nullptr;
 void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
 void count_pos(GLFWwindow* w, double, double) { count(w); }
 void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
@@ -65,7 +66,12 @@ std::string window_driver_advice() {
 
 GlfwWindow::GlfwWindow(const WindowOptions& options) {
   glfwSetErrorCallback(remember_glfw_error);
-  if (glfwInit() != GLFW_TRUE) {
+  bool initialised = false;
+  {
+    const InputMethodHiddenFromGlfw hidden;
+    initialised = glfwInit() == GLFW_TRUE;
+  }
+  if (!initialised) {
     throw std::runtime_error("cannot open a window: " + last_glfw_error() +
                              ". attnviz needs a display (X11 or Wayland); without one, run it under "
                              "xvfb-run, or use the headless commands (attnviz compute, attnviz export)");
@@ -88,6 +94,8 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   }
   set_icon();
   count_events();
+  input_method_ = std::make_unique<X11InputMethod>(window_, input_);
+  g_input_method = input_method_.get();
 }
 
 void GlfwWindow::set_icon() {
@@ -125,6 +133,8 @@ void GlfwWindow::take_back_input_events() const {
 GlfwWindow::~GlfwWindow() {
   g_events = nullptr;
   g_input = nullptr;
+  g_input_method = nullptr;
+  input_method_.reset();  // its input context names the window
   glfwDestroyWindow(window_);
   glfwTerminate();
 }
@@ -196,8 +206,19 @@ void GlfwWindow::set_fullscreen(bool fullscreen) {
   }
 }
 
-void GlfwWindow::poll_events() { glfwPollEvents(); }
+void GlfwWindow::poll_events() {
+  if (g_input_method != nullptr && g_input_method->active() && g_events != nullptr) *g_events += g_input_method->pump();
+  glfwPollEvents();
+}
 
-void GlfwWindow::wait_events(double timeout_s) { glfwWaitEventsTimeout(timeout_s); }
+void GlfwWindow::wait_events(double timeout_s) {
+  if (g_input_method == nullptr || !g_input_method->active()) {
+    glfwWaitEventsTimeout(timeout_s);
+    return;
+  }
+  // GLFW would wait on its own connection only, and keys arrive on the input method's.
+  g_input_method->wait(timeout_s);
+  poll_events();
+}
 
 }  // namespace attnviz::window

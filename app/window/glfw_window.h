@@ -5,10 +5,12 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/window/key_queue.h"
+#include "app/window/x11_input_method.h"
 
 struct GLFWwindow;
 
@@ -61,9 +63,14 @@ class GlfwWindow {
   // (presentation mode). Without a monitor to fill it stays as it is.
   void set_fullscreen(bool fullscreen);
 
+  // Takes the window system's events (with an input method: its connection's first, so that
+  // keys and clicks keep their order; x11_input_method.h).
   static void poll_events();
   // Sleeps until something happens or `timeout_s` passed (an idle or minimised window).
   static void wait_events(double timeout_s = 0.25);
+
+  // The input method that composes Korean, Japanese or Chinese text (inactive without one).
+  [[nodiscard]] X11InputMethod& input_method() { return *input_method_; }
 
   // Input and window events so far (mouse, keys, text, resizes, focus): the frame loop draws
   // continuously only while this moves, and idles otherwise.
@@ -92,6 +99,7 @@ class GlfwWindow {
   Placement windowed_;  // where it was before it went full screen
   std::uint64_t events_ = 0;
   KeyQueue input_;
+  std::unique_ptr<X11InputMethod> input_method_;  // after input_: it writes into it
 };
 
 }  // namespace attnviz::window

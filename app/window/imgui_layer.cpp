@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <optional>
 
 #include "app/window/device_idle.h"
 #include "app/window/draw_list_guard.h"
 #include "app/window/glfw_window.h"
+#include "app/window/preedit_overlay.h"
 #include "app/window/swapchain.h"
 #include "app/window/widget_log.h"
 #include "core/vk/check.h"
@@ -143,12 +145,24 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
 }
 
 ImDrawData* ImGuiLayer::end_frame() {
+  show_preedit();
   ImGui::EndFrame();
   // A text so long that one primitive overflows 16-bit indices is split, not an abort.
   split_oversized_draw_commands();
   ImGui::Render();
   widget_log::end_frame();
   return ImGui::GetDrawData();
+}
+
+// The syllable an input method is composing, at the caret of the field it is typed in; the
+// input method learns where that caret is (its candidate window goes there).
+void ImGuiLayer::show_preedit() {
+  X11InputMethod& input_method = window_->input_method();
+  if (!input_method.active()) return;
+  const std::optional<TextCaret> caret = active_text_caret();
+  input_method.on_frame(caret);
+  if (caret) draw_preedit(input_method.preedit(), *caret);
+  if (widget_log::enabled()) widget_log::set_preedit(caret ? input_method.preedit().utf8() : "");
 }
 
 void ImGuiLayer::record(ImDrawData* draw_data, VkCommandBuffer cmd) { ImGui_ImplVulkan_RenderDrawData(draw_data, cmd); }

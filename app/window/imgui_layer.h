@@ -46,6 +46,7 @@ class ImGuiLayer {
 
  private:
   void init_renderer();
+  void show_preedit();
   void upload_fonts();
 
   GlfwWindow* window_;

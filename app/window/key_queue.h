@@ -34,18 +34,23 @@ class KeyQueue {
   // Calls apply(change) for this frame's changes, in the order they happened, up to (not
   // including) the first event that would hide a press: a second change of a key or button
   // that already changed this frame, or any release after a press (a quick Ctrl+Z's Z
-  // release, or its Ctrl release, which would leave Z down without Ctrl). That event and
-  // everything after it (characters and clicks included) wait for the next frame, so every
-  // press is seen for a frame with the modifiers held at the time.
+  // release, or its Ctrl release, which would leave Z down without Ctrl), or a click after
+  // characters (a text field takes characters only while it is active, and a click elsewhere
+  // ends that in the same frame: a syllable an input method committed before the click would
+  // be lost). That event and everything after it (characters and clicks included) wait for
+  // the next frame, so every press is seen for a frame with the modifiers held at the time.
   template <class Apply>
   void deliver(Apply&& apply) {
     std::size_t taken = 0;
     changed_.clear();
     bool pressed = false;
+    bool typed = false;
     for (; taken < events_.size(); ++taken) {
       const KeyChange change = events_[taken];
+      typed = typed || change.kind == InputKind::Char;
       if (change.kind != InputKind::Char) {
         if (changed_this_frame(change) || (pressed && !change.down)) break;
+        if (typed && change.kind == InputKind::Button && change.down) break;
         changed_.emplace_back(change.kind, change.key);
         pressed = pressed || change.down;
       }

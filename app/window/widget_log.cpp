@@ -34,6 +34,7 @@ struct State {
   int origin_x = 0;
   int origin_y = 0;
   bool input_pending = false;
+  std::string preedit;
   std::unordered_map<std::uint32_t, std::string> names;  // labels and pushed IDs seen
   std::vector<Item> items;
   std::unordered_map<std::uint32_t, std::size_t> by_id;  // this frame's first item of each ID
@@ -101,6 +102,7 @@ void write_file(const std::filesystem::path& file) {
                                {"window_origin", {s.origin_x, s.origin_y}},
                                {"want_text_input", g.IO.WantTextInput},
                                {"input_pending", s.input_pending},
+                               {"preedit", s.preedit},
                                {"windows", windows},
                                {"windows_seen", s.windows_seen},
                                {"id_conflicts", s.conflicts},
@@ -131,6 +133,8 @@ bool enabled() {
 bool wrapped() { return state().wrapped; }
 
 void set_input_pending(bool pending) { state().input_pending = pending; }
+
+void set_preedit(std::string text) { state().preedit = std::move(text); }
 
 void set_window_origin(int x, int y) {
   state().origin_x = x;

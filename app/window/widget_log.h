@@ -33,6 +33,8 @@ void configure(std::optional<std::filesystem::path> file, bool check_ids);
 
 // Where the window's top-left corner is on the screen (widgets are in window coordinates).
 void set_window_origin(int x, int y);
+// What the input method is composing at the caret ("" when nothing): tests read it.
+void set_preedit(std::string text);
 // Whether input events still wait in the window's queue for later frames (key_queue.h).
 void set_input_pending(bool pending);
 

@@ -27,11 +27,11 @@ def write_tool(folder, name, body):
 class Tools:
     """A folder of stand-in programs, the only PATH the scripts get (with cat and the shell)."""
 
-    def __init__(self, root, uid, installed=(), sudo=False, display=False):
+    def __init__(self, root, uid, installed=(), sudo=False, display=False, korean_locale=True):
         self.bin = root / 'bin'
         self.bin.mkdir()
         self.log = root / 'calls.log'
-        for real in ('cat', 'dirname'):
+        for real in ('cat', 'dirname', 'grep'):
             os.symlink(shutil.which(real), self.bin / real)
         write_tool(self.bin, 'id', f'echo {uid}\n')
         installed_list = ' '.join(installed)
@@ -41,6 +41,8 @@ done
 exit 1
 ''')
         write_tool(self.bin, 'apt-get', f'echo "apt-get $*" >> {self.log}\n')
+        write_tool(self.bin, 'locale', 'echo C.utf8' + ('; echo ko_KR.utf8' if korean_locale else '') + '\n')
+        write_tool(self.bin, 'localedef', f'echo "localedef $*" >> {self.log}\n')
         if sudo:
             write_tool(self.bin, 'sudo', f'echo "sudo $*" >> {self.log}\n"$@"\n')
         self.env = {'PATH': str(self.bin), 'HOME': str(root)}
@@ -74,6 +76,16 @@ class InstallDeps(unittest.TestCase):
             self.assertIn('apt-get install', tools.calls())
             self.assertNotIn('sudo', tools.calls())
             self.assertIn('xdotool', tools.calls())
+
+    def test_root_generates_the_korean_locale_when_it_is_missing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            every = [line.split('#')[0] for line in (SOURCE / 'scripts' / 'install-deps.sh').read_text().splitlines()]
+            names = ' '.join(every).split('packages=(')[1].split(')')[0].split()
+            tools = Tools(pathlib.Path(tmp), 0, installed=names, korean_locale=False)
+            out = self.run_script(tools)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn('localedef -i ko_KR -f UTF-8 ko_KR.UTF-8', tools.calls())
+            self.assertNotIn('apt-get', tools.calls())
 
     def test_a_user_with_sudo_installs_through_it(self):
         with tempfile.TemporaryDirectory() as tmp:

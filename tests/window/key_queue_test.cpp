@@ -143,5 +143,21 @@ TEST(KeyQueue, ManyCharactersWithoutKeysArriveTogether) {
   EXPECT_FALSE(queue.pending());
 }
 
+// A click right after characters (a syllable an input method committed as the user clicked
+// another field) waits a frame: ImGui's text field takes characters only while it is active,
+// and a click elsewhere ends that in the frame it is seen.
+TEST(KeyQueue, AClickAfterCharactersWaitsForTheNextFrame) {
+  KeyQueue queue;
+  queue.push_char(0xC544);  // 아
+  queue.push_button(0, true);
+  std::vector<InputKind> first;
+  queue.deliver([&](KeyChange change) { first.push_back(change.kind); });
+  EXPECT_EQ(first, std::vector<InputKind>{InputKind::Char});
+  std::vector<InputKind> second;
+  queue.deliver([&](KeyChange change) { second.push_back(change.kind); });
+  EXPECT_EQ(second, std::vector<InputKind>{InputKind::Button});
+  EXPECT_FALSE(queue.pending());
+}
+
 }  // namespace
 }  // namespace attnviz::window
