@@ -12,6 +12,8 @@ void print_usage(std::ostream& out) {
          "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
          "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--out FILE]\n"
          "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
+         "  attnviz trace tiled --scenario FILE --block-q BR --block-k BC [--head H] [--out FILE]\n"
+         "                                             the tiled (FlashAttention-2) algorithm, tile by tile\n"
          "  attnviz devices                            list Vulkan devices and the one chosen\n"
          "  attnviz --version | --help | COMMAND --help\n"
          "\n"
@@ -25,6 +27,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "compute") return run_compute_command(rest, out, err);
   if (command == "devices") return run_devices_command(rest, out, err);
   if (command == "export") return run_export_command(rest, out, err);
+  if (command == "trace") return run_trace_command(rest, out, err);
   if (command == "--version") {
     out << "attnviz " ATTNVIZ_VERSION "\n";
     return 0;

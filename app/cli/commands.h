@@ -14,6 +14,7 @@ using Args = std::vector<std::string>;
 int run_compute_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_devices_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_trace_command(const Args& args, std::ostream& out, std::ostream& err);
 
 // The subcommand named args[0], or -1 when args[0] is not a subcommand.
 int run_subcommand(const Args& args, std::ostream& out, std::ostream& err);

@@ -1,0 +1,126 @@
+// attnviz trace KIND: what an algorithm did, step by step, as JSON (docs/design.md "Traces").
+// `trace tiled` walks one head through the tiled (FlashAttention-2) algorithm of core/tiled.
+
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+#include "app/cli/args.h"
+#include "app/cli/commands.h"
+#include "core/common/atomic_file.h"
+#include "core/common/error.h"
+#include "core/common/json_text.h"
+#include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
+#include "core/tiled/tiled_attention.h"
+#include "core/tiled/tiled_trace_json.h"
+
+namespace attnviz::cli {
+namespace {
+
+constexpr const char* kOrigin = "<command line>";
+
+constexpr const char* kTraceHelp =
+    "Usage: attnviz trace tiled --scenario FILE --block-q BR --block-k BC [--head H] [--out FILE]\n"
+    "\n"
+    "Traces of how attention is computed in practice, as JSON (docs/design.md, \"Traces\").\n"
+    "  tiled   the FlashAttention-2 tiled algorithm: every tile of one head in the order it is\n"
+    "          visited, skipped or not, each row's running max m and running sum l after it,\n"
+    "          and the final context (attnviz trace tiled --help)\n";
+
+constexpr const char* kTiledHelp =
+    "Usage: attnviz trace tiled --scenario FILE --block-q BR --block-k BC [options]\n"
+    "\n"
+    "Runs the tiled (FlashAttention-2) algorithm on the CPU and writes the attnviz-tiled-trace/1\n"
+    "JSON: for each block of BR query rows, the blocks of BC keys from left to right; per tile\n"
+    "whether the mask hides it entirely (skipped), and each row's running maximum m of the scaled\n"
+    "visible scores and running sum l of exp(s - m) after it (m is null while a row has seen no\n"
+    "visible key); then the head's context, N x d_v (a row that sees no key is 0).\n"
+    "\n"
+    "Options:\n"
+    "  --scenario FILE   a scenario file, or preset:NAME for a bundled preset\n"
+    "  --block-q BR      query rows per tile (Br), at least 1; need not divide N\n"
+    "  --block-k BC      keys per tile (Bc), at least 1; need not divide the number of keys\n"
+    "  --head H          the query head to trace (default 0)\n"
+    "  --out FILE        write the JSON to FILE instead of standard output\n"
+    "\n"
+    "Exit codes: 0 success, 2 bad input, 1 other errors.\n";
+
+const std::vector<OptionSpec> kTiledOptions = {{"--scenario"}, {"--block-q"}, {"--block-k"}, {"--head"},
+                                               {"--out"},      {"--help", false}};
+
+// A trace holds O (d_v floats) per row for every tile: refuse one that would not fit in memory.
+constexpr std::int64_t kMaxTraceFloats = std::int64_t{1} << 27;
+
+int required_block(const ParsedArgs& parsed, const std::string& option) {
+  const std::optional<int> value = parsed.get_int(option, 1, 1 << 20);
+  if (!value) throw InputError(kOrigin, option, "is required (a block size of at least 1)");
+  return *value;
+}
+
+void write_json(const std::string& text, const std::optional<std::string>& path, std::ostream& out) {
+  if (!path) {
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write the trace to standard output");
+    return;
+  }
+  try {
+    AtomicFileWriter file(*path);
+    file.write(text);
+    file.commit();
+  } catch (const FileWriteError& error) {
+    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
+    throw;
+  }
+}
+
+int run_trace_tiled(const Args& args, std::ostream& out, std::ostream& err) {
+  const ParsedArgs parsed = parse_args(args, kTiledOptions, "attnviz trace tiled");
+  if (parsed.has("--help")) {
+    out << kTiledHelp;
+    return 0;
+  }
+  if (!parsed.positionals().empty()) {
+    throw InputError(kOrigin, parsed.positionals().front(), "unexpected argument (see attnviz trace tiled --help)");
+  }
+  const std::optional<std::string> scenario_path = parsed.get("--scenario");
+  if (!scenario_path) throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME)");
+  tiled::TiledOptions options;
+  options.block_q = required_block(parsed, "--block-q");
+  options.block_k = required_block(parsed, "--block-k");
+  const int head = parsed.get_int("--head", 0, 1 << 20).value_or(0);
+
+  const LoadedScenario loaded = load_scenario(*scenario_path);
+  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
+  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  if (head >= problem.num_heads) {
+    throw InputError(kOrigin, "--head",
+                     "head " + std::to_string(head) + " does not exist: the scenario has " +
+                         std::to_string(problem.num_heads) + " heads (0.." + std::to_string(problem.num_heads - 1) + ")");
+  }
+  if (tiled::trace_floats(problem.n(), problem.m(), options.block_q, options.block_k, problem.d_v) > kMaxTraceFloats) {
+    throw InputError(kOrigin, "--block-k",
+                     "the trace of " + std::to_string(problem.n()) + " x " + std::to_string(problem.m()) +
+                         " scores in tiles this small would be too large: choose larger blocks");
+  }
+  options.trace_head = head;
+  const std::optional<std::string> out_path = parsed.get("--out");
+  const tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, options);
+  write_json(readable_json(tiled::tiled_trace_to_json(*result.trace)) + "\n", out_path, out);
+  return 0;
+}
+
+}  // namespace
+
+int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) throw InputError(kOrigin, "trace", "needs what to trace: tiled (see attnviz trace --help)");
+  if (args.front() == "--help" || args.front() == "-h") {
+    out << kTraceHelp;
+    return 0;
+  }
+  const Args rest(args.begin() + 1, args.end());
+  if (args.front() == "tiled") return run_trace_tiled(rest, out, err);
+  throw InputError(kOrigin, args.front(), "unknown trace (see attnviz trace --help): expected tiled");
+}
+
+}  // namespace attnviz::cli
