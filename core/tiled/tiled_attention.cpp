@@ -52,22 +52,11 @@ class CpuTiled final : public TiledRunner {
       result.trace->m = head.m;
       result.trace->l = head.l;
     }
-    result.output = concatenate(p, result.heads);
+    result.output = concatenate_heads(p, result.heads);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     result.timing.total_ms = ms;
     result.timing.stages_ms.emplace_back("tiled", ms);
     return result;
-  }
-
- private:
-  static Matrix concatenate(const Problem& p, const std::vector<TiledHead>& heads) {
-    RowMajor concat(p.n(), p.num_heads * p.d_v);
-    for (int h = 0; h < p.num_heads; ++h) concat.middleCols(h * p.d_v, p.d_v) = view(heads[static_cast<std::size_t>(h)].context);
-    Matrix out(p.n(), p.output_cols());
-    Eigen::Map<RowMajor> out_map(out.data.data(), out.rows, out.cols);
-    if (p.wo) out_map.noalias() = concat * view(*p.wo);
-    else out_map = concat;
-    return out;
   }
 };
 
@@ -89,5 +78,23 @@ std::int64_t trace_floats(int rows, int cols, int block_q, int block_k, int d_v)
 }
 
 std::unique_ptr<TiledRunner> make_cpu_tiled() { return std::make_unique<CpuTiled>(); }
+
+Projections project(const Problem& p) {
+  Projections out{Matrix(p.n(), p.wq.cols), Matrix(p.m(), p.wk.cols), Matrix(p.m(), p.wv.cols)};
+  Eigen::Map<RowMajor>(out.q.data.data(), out.q.rows, out.q.cols).noalias() = view(p.x) * view(p.wq);
+  Eigen::Map<RowMajor>(out.k.data.data(), out.k.rows, out.k.cols).noalias() = view(p.xs) * view(p.wk);
+  Eigen::Map<RowMajor>(out.v.data.data(), out.v.rows, out.v.cols).noalias() = view(p.xs) * view(p.wv);
+  return out;
+}
+
+Matrix concatenate_heads(const Problem& p, const std::vector<TiledHead>& heads) {
+  RowMajor concat(p.n(), p.num_heads * p.d_v);
+  for (int h = 0; h < p.num_heads; ++h) concat.middleCols(h * p.d_v, p.d_v) = view(heads[static_cast<std::size_t>(h)].context);
+  Matrix out(p.n(), p.output_cols());
+  Eigen::Map<RowMajor> out_map(out.data.data(), out.rows, out.cols);
+  if (p.wo) out_map.noalias() = concat * view(*p.wo);
+  else out_map = concat;
+  return out;
+}
 
 }  // namespace attnviz::tiled

@@ -55,6 +55,15 @@ class TiledRunner {
 
 std::unique_ptr<TiledRunner> make_cpu_tiled();
 
+// The host parts every runner shares (Eigen): the projections Q = X·W_Q (N × H·d_k),
+// K = Xs·W_K (M × G·d_k), V = Xs·W_V (M × G·d_v), and the heads' contexts side by side
+// (· W_O when given) into the output.
+struct Projections {
+  Matrix q, k, v;
+};
+Projections project(const Problem& problem);
+Matrix concatenate_heads(const Problem& problem, const std::vector<TiledHead>& heads);
+
 // Checks the options against the problem (std::invalid_argument naming what is wrong).
 void check_options(const Problem& problem, const TiledOptions& options);
 
