@@ -10,7 +10,7 @@ void print_usage(std::ostream& out) {
          "Usage:\n"
          "  attnviz [--scenario FILE]                 open the window (FILE or preset:NAME)\n"
          "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
-         "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--out FILE]\n"
+         "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--kernel dense|tiled] [--out FILE]\n"
          "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
          "  attnviz trace tiled --scenario FILE --block-q BR --block-k BC [--head H] [--out FILE]\n"
          "                                             the tiled (FlashAttention-2) algorithm, tile by tile\n"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/args.h"
+#include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
@@ -21,7 +22,8 @@ namespace {
 constexpr const char* kOrigin = "<command line>";
 
 constexpr const char* kTraceHelp =
-    "Usage: attnviz trace tiled --scenario FILE --block-q BR --block-k BC [--head H] [--out FILE]\n"
+    "Usage: attnviz trace tiled --scenario FILE --block-q BR --block-k BC [--head H] [--backend cpu|vulkan]\n"
+    "                           [--out FILE]\n"
     "\n"
     "Traces of how attention is computed in practice, as JSON (docs/design.md, \"Traces\").\n"
     "  tiled   the FlashAttention-2 tiled algorithm: every tile of one head in the order it is\n"
@@ -42,12 +44,16 @@ constexpr const char* kTiledHelp =
     "  --block-q BR      query rows per tile (Br), at least 1; need not divide N\n"
     "  --block-k BC      keys per tile (Bc), at least 1; need not divide the number of keys\n"
     "  --head H          the query head to trace (default 0)\n"
+    "  --backend KIND    cpu (the default) or vulkan: the context then comes from the Vulkan\n"
+    "                    tiled kernel (the tiles' m and l from the CPU run of the same tiles:\n"
+    "                    the kernel keeps no per-tile record)\n"
+    "  --device N        the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
     "  --out FILE        write the JSON to FILE instead of standard output\n"
     "\n"
-    "Exit codes: 0 success, 2 bad input, 1 other errors.\n";
+    "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kTiledOptions = {{"--scenario"}, {"--block-q"}, {"--block-k"}, {"--head"},
-                                               {"--out"},      {"--help", false}};
+                                               {"--out"},      {"--backend"}, {"--device"}, {"--help", false}};
 
 // A trace holds O (d_v floats) per row for every tile: refuse one that would not fit in memory.
 constexpr std::int64_t kMaxTraceFloats = std::int64_t{1} << 27;
@@ -74,6 +80,15 @@ void write_json(const std::string& text, const std::optional<std::string>& path,
   }
 }
 
+Matrix vulkan_context(const Problem& problem, const tiled::TiledOptions& options, std::optional<int> device) {
+  const auto runner = make_tiled_runner("vulkan", device);
+  try {
+    return runner->run(problem, options).trace->context;
+  } catch (const std::invalid_argument& error) {
+    throw InputError(kOrigin, "--block-q", error.what());  // a tile too large for the device
+  }
+}
+
 int run_trace_tiled(const Args& args, std::ostream& out, std::ostream& err) {
   const ParsedArgs parsed = parse_args(args, kTiledOptions, "attnviz trace tiled");
   if (parsed.has("--help")) {
@@ -89,6 +104,9 @@ int run_trace_tiled(const Args& args, std::ostream& out, std::ostream& err) {
   options.block_q = required_block(parsed, "--block-q");
   options.block_k = required_block(parsed, "--block-k");
   const int head = parsed.get_int("--head", 0, 1 << 20).value_or(0);
+  const std::string backend = parsed.get_or("--backend", "cpu");
+  require_choice("--backend", backend, {"cpu", "vulkan"});
+  const std::optional<int> device = parsed.get_int("--device", 0, 1023);
 
   const LoadedScenario loaded = load_scenario(*scenario_path);
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
@@ -105,7 +123,8 @@ int run_trace_tiled(const Args& args, std::ostream& out, std::ostream& err) {
   }
   options.trace_head = head;
   const std::optional<std::string> out_path = parsed.get("--out");
-  const tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, options);
+  tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, options);
+  if (backend == "vulkan") result.trace->context = vulkan_context(problem, options, device);
   write_json(readable_json(tiled::tiled_trace_to_json(*result.trace)) + "\n", out_path, out);
   return 0;
 }

@@ -61,6 +61,9 @@ class VulkanTiled final : public tiled::TiledRunner {
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
+  [[nodiscard]] int preferred_block(int d_k, int d_v) const override {
+    return std::max(1, default_tiled_block(*context_, d_k, d_v));
+  }
 
   tiled::TiledResult run(const Problem& p, const tiled::TiledOptions& options) override {
     tiled::check_options(p, options);

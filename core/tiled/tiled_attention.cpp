@@ -25,6 +25,8 @@ ColumnBlock columns(const RowMajor& all, int first, int count) {
 class CpuTiled final : public TiledRunner {
  public:
   [[nodiscard]] std::string name() const override { return "cpu"; }
+  // A 64 × 64 tile of scores (16 KiB) and its K and V stay in the caches.
+  [[nodiscard]] int preferred_block(int /*d_k*/, int /*d_v*/) const override { return 64; }
 
   TiledResult run(const Problem& p, const TiledOptions& options) override {
     check_options(p, options);
@@ -85,6 +87,25 @@ Projections project(const Problem& p) {
   Eigen::Map<RowMajor>(out.k.data.data(), out.k.rows, out.k.cols).noalias() = view(p.xs) * view(p.wk);
   Eigen::Map<RowMajor>(out.v.data.data(), out.v.rows, out.v.cols).noalias() = view(p.xs) * view(p.wv);
   return out;
+}
+
+Result as_result(const Problem& p, const TiledResult& tiled) {
+  Result result;
+  result.backend = tiled.backend;
+  result.device = tiled.device;
+  result.tokens = p.tokens;
+  result.source_tokens = p.source_tokens;
+  const Mask mask(p.mask, p.n(), p.m());
+  mask.matrix_into(result.mask);
+  for (int i = 0; i < p.n(); ++i) {
+    bool sees = false;
+    for (int j = 0; j < p.m() && !sees; ++j) sees = result.mask.at(i, j);
+    if (!sees) result.masked_rows.push_back(i);
+  }
+  for (const TiledHead& head : tiled.heads) result.heads.push_back(HeadResult{Matrix(), Matrix(), head.context});
+  result.output = tiled.output;
+  result.timing = tiled.timing;
+  return result;
 }
 
 Matrix concatenate_heads(const Problem& p, const std::vector<TiledHead>& heads) {

@@ -49,6 +49,8 @@ class TiledRunner {
   TiledRunner& operator=(const TiledRunner&) = delete;
 
   [[nodiscard]] virtual std::string name() const = 0;
+  // The block size (Br = Bc) to use when none is asked for, for heads of these widths.
+  [[nodiscard]] virtual int preferred_block(int d_k, int d_v) const = 0;
   // Throws std::invalid_argument for block sizes below 1 or a traced head outside the problem.
   virtual TiledResult run(const Problem& problem, const TiledOptions& options) = 0;
 };
@@ -63,6 +65,11 @@ struct Projections {
 };
 Projections project(const Problem& problem);
 Matrix concatenate_heads(const Problem& problem, const std::vector<TiledHead>& heads);
+
+// A tiled run as the materialised path's Result (`attnviz compute --kernel tiled`): tokens, the
+// mask, the rows that see nothing, each head's context and the output. Each head's scores and
+// weights are left empty (0 × 0): the tiled algorithm never holds them.
+Result as_result(const Problem& problem, const TiledResult& tiled);
 
 // Checks the options against the problem (std::invalid_argument naming what is wrong).
 void check_options(const Problem& problem, const TiledOptions& options);
