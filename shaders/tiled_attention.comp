@@ -2,6 +2,7 @@
 // Tiled attention in FlashAttention-2 order (Dao 2023, algorithm 1), the same algorithm as
 // core/tiled on the CPU: one workgroup per (block of Br query rows, query head). It walks the
 // blocks of Bc keys left to right; for each it stages the tile of K and V in shared memory,
+// (GPUs; lavapipe reads them from the texel buffers, STAGE_IN_SHARED),
 // then every query row of the block updates its running maximum m, running sum l and
 // unnormalised output O (online softmax), rescaling l and O by exp(m_old − m_new) when m
 // grows. At the end O / l is the context (0 for a row that sees no key). The N × M scores
@@ -18,6 +19,9 @@
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const int SHARED_FLOATS = 4096;
+// GPUs stage the K and V tiles in shared memory; lavapipe reads them from the texel buffers
+// (its texel fetches are vector gathers, its shared-memory loads scalar loops: core/gpu/README.md).
+layout(constant_id = 2) const bool STAGE_IN_SHARED = true;
 
 #define MASK_GLOBALS_BINDING 3
 #include "common/mask.glsl"
@@ -63,6 +67,16 @@ Layout shared_layout() {
   return s;
 }
 
+float k_at(Layout s, int kv_head, int c0, int j, int c) {
+  if (STAGE_IN_SHARED) return tile[s.k + j * pc.d_k + c];
+  return texelFetch(k_floats, (c0 + j) * pc.k_pitch + kv_head * pc.d_k + c).r;
+}
+
+float v_at(Layout s, int kv_head, int c0, int j, int c) {
+  if (STAGE_IN_SHARED) return tile[s.v + j * pc.d_v + c];
+  return texelFetch(v_floats, (c0 + j) * pc.v_pitch + kv_head * pc.d_v + c).r;
+}
+
 void load_tile(Layout s, int kv_head, int c0, int cols, int invocation, int invocations) {
   for (int t = invocation; t < cols * pc.d_k; t += invocations) {
     const int j = t / pc.d_k;
@@ -75,7 +89,7 @@ void load_tile(Layout s, int kv_head, int c0, int cols, int invocation, int invo
 }
 
 // The online-softmax step of block row r (query i) for keys [c0, c0 + cols), by one subgroup.
-void update_row(Layout s, int head, int r, int i, int c0, int cols, int lane, int lanes) {
+void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols, int lane, int lanes) {
   const int q_row = i * pc.q_pitch + head * pc.d_k;
   const int p_row = s.p + r * pc.block_k;
   float local_max = kMinusInfinity;
@@ -83,7 +97,7 @@ void update_row(Layout s, int head, int r, int i, int c0, int cols, int lane, in
     float score = kMinusInfinity;
     if (mask_visible(pc.mask, i, c0 + j)) {
       float dot = 0.0;
-      for (int c = 0; c < pc.d_k; ++c) dot += texelFetch(q_floats, q_row + c).r * tile[s.k + j * pc.d_k + c];
+      for (int c = 0; c < pc.d_k; ++c) dot += texelFetch(q_floats, q_row + c).r * k_at(s, kv_head, c0, j, c);
       score = pc.scale * dot;
     }
     tile[p_row + j] = score;
@@ -106,7 +120,7 @@ void update_row(Layout s, int head, int r, int i, int c0, int cols, int lane, in
   subgroupBarrier();
   for (int c = lane; c < pc.d_v; c += lanes) {
     float acc = 0.0;
-    for (int j = 0; j < cols; ++j) acc += tile[p_row + j] * tile[s.v + j * pc.d_v + c];
+    for (int j = 0; j < cols; ++j) acc += tile[p_row + j] * v_at(s, kv_head, c0, j, c);
     tile[s.o + r * pc.d_v + c] = alpha * tile[s.o + r * pc.d_v + c] + acc;
   }
   subgroupBarrier();
@@ -143,9 +157,11 @@ void main() {
     const int cols = min(m, c0 + pc.block_k) - c0;
     // Uniform across the workgroup: a hidden tile is skipped by all of it, barriers included.
     if (!mask_block_visible(pc.mask, r0, r0 + rows, c0, c0 + cols)) continue;
-    load_tile(s, kv_head, c0, cols, invocation, invocations);
+    if (STAGE_IN_SHARED) load_tile(s, kv_head, c0, cols, invocation, invocations);
     barrier();
-    for (int r = int(gl_SubgroupID); r < rows; r += int(gl_NumSubgroups)) update_row(s, head, r, r0 + r, c0, cols, lane, lanes);
+    for (int r = int(gl_SubgroupID); r < rows; r += int(gl_NumSubgroups)) {
+      update_row(s, head, kv_head, r, r0 + r, c0, cols, lane, lanes);
+    }
     barrier();  // the next tile overwrites K, V and P
   }
 

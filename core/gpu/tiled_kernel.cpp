@@ -52,10 +52,11 @@ vk::Buffer upload(const vk::Context& context, const void* data, std::size_t byte
 
 class VulkanTiled final : public tiled::TiledRunner {
  public:
-  explicit VulkanTiled(std::shared_ptr<vk::Context> context)
+  VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
       : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)) {
+    const bool stage = options.stage_in_shared.value_or(context_->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
     vk::SpecializationConstants constants;
-    constants.set(0, invocations_).set(1, shared_floats(*context_));
+    constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
     pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
                                     constants);
   }
@@ -182,8 +183,8 @@ int default_tiled_block(const vk::Context& context, int d_k, int d_v) {
 
 namespace attnviz::tiled {
 
-std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context) {
-  return std::make_unique<gpu::VulkanTiled>(std::move(context));
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options) {
+  return std::make_unique<gpu::VulkanTiled>(std::move(context), options);
 }
 
 std::unique_ptr<TiledRunner> make_vulkan_tiled(const vk::ContextOptions& options) {

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "core/attention/mask.h"
 #include "core/tiled/tiled_attention.h"
@@ -47,9 +48,15 @@ int default_tiled_block(const vk::Context& context, int d_k, int d_v);
 
 namespace attnviz::tiled {
 
+struct VulkanTiledOptions {
+  // Stage the K and V tiles in shared memory (default: on GPUs, not on CPU devices such as
+  // lavapipe); tests force each way to run both on lavapipe.
+  std::optional<bool> stage_in_shared;
+};
+
 // Throws BackendUnavailable (no device) like make_vulkan_backend. run() throws
 // std::invalid_argument when the tile does not fit the device's shared memory.
-std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context);
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options = {});
 std::unique_ptr<TiledRunner> make_vulkan_tiled(const vk::ContextOptions& options = {});
 
 }  // namespace attnviz::tiled

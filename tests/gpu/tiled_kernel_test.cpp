@@ -21,9 +21,13 @@ namespace {
 using testing::max_abs_difference;
 using testing::TestRandom;
 
-TEST(TiledKernel, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSize) {
+// Both ways of reading K and V: staged in shared memory (GPUs) and from the texel buffers (CPU
+// devices), each forced here so that lavapipe runs the GPU's path too.
+class TiledKernel : public ::testing::TestWithParam<bool> {};
+
+TEST_P(TiledKernel, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSize) {
   const auto context = testing::validated_context();
-  const auto vulkan = tiled::make_vulkan_tiled(context);
+  const auto vulkan = tiled::make_vulkan_tiled(context, {GetParam()});
   const auto cpu = make_cpu_backend();
   TestRandom random(13);
   for (const testing::TiledCase& c : testing::tiled_cases()) {
@@ -43,7 +47,7 @@ TEST(TiledKernel, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSi
   testing::expect_no_validation_messages(*context);
 }
 
-TEST(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
+TEST_P(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
   // 9 queries over 3 keys, window 1: rows 4..8 see nothing (m = −∞, l = 0, context 0).
   const auto context = testing::validated_context();
   TestRandom random(3);
@@ -53,7 +57,7 @@ TEST(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
   shape.cross = true;
   shape.mask = testing::mask_of(false, 1);
   const Problem problem = testing::random_problem(random, shape);
-  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context)->run(problem, {2, 2, 1});
+  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {2, 2, 1});
   const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {2, 2, std::nullopt});
   for (std::size_t h = 0; h < cpu.heads.size(); ++h) {
     for (std::size_t i = 0; i < 9; ++i) {
@@ -73,7 +77,7 @@ TEST(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
   testing::expect_no_validation_messages(*context);
 }
 
-TEST(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
+TEST_P(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   const auto context = testing::validated_context();
   TestRandom random(11);
   testing::ProblemShape shape;
@@ -82,7 +86,7 @@ TEST(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   Problem problem = testing::random_problem(random, shape);
   problem.x.at(12, 0) = std::numeric_limits<float>::quiet_NaN();
   problem.xs = problem.x;
-  const tiled::TiledResult result = tiled::make_vulkan_tiled(context)->run(problem, {4, 4, std::nullopt});
+  const tiled::TiledResult result = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {4, 4, std::nullopt});
   for (const tiled::TiledHead& head : result.heads) {
     for (int i = 0; i < 12; ++i) {
       for (int c = 0; c < problem.d_v; ++c) EXPECT_TRUE(std::isfinite(head.context.at(i, c))) << "row " << i;
@@ -91,7 +95,12 @@ TEST(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   testing::expect_no_validation_messages(*context);
 }
 
-TEST(TiledKernel, RefusesATileLargerThanSharedMemory) {
+INSTANTIATE_TEST_SUITE_P(KAndV, TiledKernel, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& staged) {
+                           return staged.param ? std::string("StagedInShared") : std::string("FromTexelBuffers");
+                         });
+
+TEST(TiledKernelLimits, RefusesATileLargerThanSharedMemory) {
   const auto context = testing::validated_context();
   TestRandom random(1);
   const Problem problem = testing::random_problem(random, {});
