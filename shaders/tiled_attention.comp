@@ -29,8 +29,9 @@ layout(constant_id = 2) const bool STAGE_IN_SHARED = true;
 layout(binding = 0) uniform samplerBuffer q_floats;  // N × (H·d_k): X · W_Q
 layout(binding = 1) uniform samplerBuffer k_floats;  // M × (G·d_k): Xs · W_K
 layout(binding = 2) uniform samplerBuffer v_floats;  // M × (G·d_v): Xs · W_V
-// Context (H, N, d_v), then m (H, N), then l (H, N).
-layout(binding = 4, r32f) uniform writeonly imageBuffer out_floats;
+// Context (H, N, d_v), then m (H, N), then l (H, N). Between the dispatches of one run the
+// context slot holds the unnormalised O.
+layout(binding = 4, r32f) uniform coherent imageBuffer out_floats;
 
 // Mirrors attnviz::gpu::TiledPush (core/gpu/tiled_kernel.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform TiledPush {
@@ -43,6 +44,8 @@ layout(push_constant) uniform TiledPush {
   int v_pitch;  // G·d_v
   int group;    // query heads per key/value head
   float scale;
+  int kb_begin;  // this dispatch walks key blocks [kb_begin, kb_end) (see main)
+  int kb_end;
   MaskParams mask;
 } pc;
 
@@ -89,7 +92,10 @@ void load_tile(Layout s, int kv_head, int c0, int cols, int invocation, int invo
 }
 
 // The online-softmax step of block row r (query i) for keys [c0, c0 + cols), by one subgroup.
-void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols, int lane, int lanes) {
+void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols) {
+  // A subgroup that the workgroup's size leaves partly empty strides by its active lanes.
+  const int lane = int(subgroupExclusiveAdd(1u));
+  const int lanes = int(subgroupAdd(1u));
   const int q_row = i * pc.q_pitch + head * pc.d_k;
   const int p_row = s.p + r * pc.block_k;
   float local_max = kMinusInfinity;
@@ -130,6 +136,36 @@ void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols,
   }
 }
 
+// The running state of the block's rows: fresh before the first key block, else what the
+// previous dispatch left in the output buffer.
+void load_state(Layout s, int head, int n, int r0, int rows, int invocation, int invocations) {
+  const int heads = int(gl_NumWorkGroups.y);
+  for (int t = invocation; t < rows * pc.d_v; t += invocations) {
+    tile[s.o + t] = pc.kb_begin == 0 ? 0.0 : imageLoad(out_floats, (head * n + r0) * pc.d_v + t).r;
+  }
+  for (int r = invocation; r < rows; r += invocations) {
+    tile[s.m + r] = pc.kb_begin == 0 ? kMinusInfinity : imageLoad(out_floats, heads * n * pc.d_v + head * n + r0 + r).r;
+    tile[s.l + r] = pc.kb_begin == 0 ? 0.0 : imageLoad(out_floats, heads * n * (pc.d_v + 1) + head * n + r0 + r).r;
+  }
+}
+
+// m and l, and O / l after the last key block (0 for a row that saw nothing), else O itself.
+void store_state(Layout s, int head, int n, int r0, int rows, bool last, int invocation, int invocations) {
+  const int heads = int(gl_NumWorkGroups.y);
+  for (int t = invocation; t < rows * pc.d_v; t += invocations) {
+    const float l = tile[s.l + t / pc.d_v];
+    const float o = tile[s.o + t];
+    imageStore(out_floats, (head * n + r0) * pc.d_v + t, vec4(!last ? o : (l > 0.0 ? o / l : 0.0)));
+  }
+  for (int r = invocation; r < rows; r += invocations) {
+    imageStore(out_floats, heads * n * pc.d_v + head * n + r0 + r, vec4(tile[s.m + r]));
+    imageStore(out_floats, heads * n * (pc.d_v + 1) + head * n + r0 + r, vec4(tile[s.l + r]));
+  }
+}
+
+// The host splits the key blocks over several dispatches ([kb_begin, kb_end) each), the state
+// going through the output buffer between them: llvmpipe stops any loop of a shader after
+// 65535 iterations in all (its guard against endless loops), which one long walk would pass.
 void main() {
   const int n = pc.mask.rows;
   const int m = pc.mask.cols;
@@ -139,40 +175,20 @@ void main() {
   const int rows = min(n, r0 + pc.block_q) - r0;
   const int invocation = int(gl_LocalInvocationIndex);
   const int invocations = int(gl_WorkGroupSize.x);
-  // A subgroup that the workgroup's size leaves partly empty strides by its active lanes.
-  const int lane = int(subgroupExclusiveAdd(1u));
-  const int lanes = int(subgroupAdd(1u));
   const Layout s = shared_layout();
 
-  for (int t = invocation; t < rows * pc.d_v; t += invocations) tile[s.o + t] = 0.0;
-  for (int r = invocation; r < rows; r += invocations) {
-    tile[s.m + r] = kMinusInfinity;
-    tile[s.l + r] = 0.0;
-  }
+  load_state(s, head, n, r0, rows, invocation, invocations);
   barrier();
-
-  const int key_blocks = (m + pc.block_k - 1) / pc.block_k;
-  for (int kb = 0; kb < key_blocks; ++kb) {
+  for (int kb = pc.kb_begin; kb < pc.kb_end; ++kb) {
     const int c0 = kb * pc.block_k;
     const int cols = min(m, c0 + pc.block_k) - c0;
     // Uniform across the workgroup: a hidden tile is skipped by all of it, barriers included.
     if (!mask_block_visible(pc.mask, r0, r0 + rows, c0, c0 + cols)) continue;
     if (STAGE_IN_SHARED) load_tile(s, kv_head, c0, cols, invocation, invocations);
     barrier();
-    for (int r = int(gl_SubgroupID); r < rows; r += int(gl_NumSubgroups)) {
-      update_row(s, head, kv_head, r, r0 + r, c0, cols, lane, lanes);
-    }
+    // One row per subgroup at a time.
+    for (int r = int(gl_SubgroupID); r < rows; r += int(gl_NumSubgroups)) update_row(s, head, kv_head, r, r0 + r, c0, cols);
     barrier();  // the next tile overwrites K, V and P
   }
-
-  const int heads = int(gl_NumWorkGroups.y);
-  for (int t = invocation; t < rows * pc.d_v; t += invocations) {
-    const int r = t / pc.d_v;
-    const float l = tile[s.l + r];
-    imageStore(out_floats, (head * n + r0 + r) * pc.d_v + (t - r * pc.d_v), vec4(l > 0.0 ? tile[s.o + t] / l : 0.0));
-  }
-  for (int r = invocation; r < rows; r += invocations) {
-    imageStore(out_floats, heads * n * pc.d_v + head * n + r0 + r, vec4(tile[s.m + r]));
-    imageStore(out_floats, heads * n * (pc.d_v + 1) + head * n + r0 + r, vec4(tile[s.l + r]));
-  }
+  store_state(s, head, n, r0, rows, pc.kb_end * pc.block_k >= m, invocation, invocations);
 }

@@ -26,6 +26,15 @@ std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v) {
   return bc * (d_k + d_v) + br * (bc + d_v + 2);
 }
 
+int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size) {
+  const auto up = [](int a, int b) { return (a + b - 1) / b; };
+  // Per key block, each lane: its keys' dot products, then its columns of O over the keys.
+  const std::int64_t per_block = static_cast<std::int64_t>(up(block_q, subgroups)) *
+                                 (static_cast<std::int64_t>(up(block_k, subgroup_size)) * d_k +
+                                  static_cast<std::int64_t>(up(d_v, subgroup_size)) * block_k);
+  return static_cast<int>(std::clamp<std::int64_t>(16384 / std::max<std::int64_t>(per_block, 1), 1, 1 << 20));
+}
+
 namespace {
 
 constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
@@ -98,13 +107,21 @@ class VulkanTiled final : public tiled::TiledRunner {
     vk::write_texel_buffer_views(device, set, kBindings, raw_views);
 
     const tiled::TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
-    const TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v,  p.wq.cols, p.wk.cols,
-                         p.wv.cols,       p.num_heads / p.num_kv_heads, p.scale, mask.params()};
+    TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v, p.wq.cols, p.wk.cols, p.wv.cols,
+                   p.num_heads / p.num_kv_heads, p.scale, 0, 0, mask.params()};
+    const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
+    const int step = key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
+                                             static_cast<int>(invocations_) / subgroup_size, subgroup_size);
     const VkCommandBuffer cmd = stream_.begin();
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.pipeline());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.layout(), 0, 1, &set, 0, nullptr);
-    vkCmdPushConstants(cmd, pipeline_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-    vkCmdDispatch(cmd, static_cast<std::uint32_t>(grid.query_blocks()), static_cast<std::uint32_t>(p.num_heads), 1);
+    for (int kb = 0; kb < grid.key_blocks(); kb += step) {
+      if (kb > 0) vk::barriers::compute_to_compute(cmd);  // the previous dispatch's state
+      push.kb_begin = kb;
+      push.kb_end = std::min(grid.key_blocks(), kb + step);
+      vkCmdPushConstants(cmd, pipeline_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+      vkCmdDispatch(cmd, static_cast<std::uint32_t>(grid.query_blocks()), static_cast<std::uint32_t>(p.num_heads), 1);
+    }
     vk::barriers::device_to_host(cmd);
     stream_.submit_and_wait();
 

@@ -31,11 +31,18 @@ struct TiledPush {
   std::int32_t v_pitch;  // G·d_v
   std::int32_t group;    // query heads per key/value head
   float scale;
+  std::int32_t kb_begin;  // the key blocks [kb_begin, kb_end) of this dispatch
+  std::int32_t kb_end;
   MaskParams mask;
 };
-static_assert(sizeof(TiledPush) == 16 * 4 && sizeof(TiledPush) <= 128);
+static_assert(sizeof(TiledPush) == 18 * 4 && sizeof(TiledPush) <= 128);
 static_assert(offsetof(TiledPush, d_v) == 12 && offsetof(TiledPush, group) == 28 && offsetof(TiledPush, scale) == 32 &&
-              offsetof(TiledPush, mask) == 36);
+              offsetof(TiledPush, kb_begin) == 36 && offsetof(TiledPush, mask) == 44);
+
+// Key blocks one dispatch walks: llvmpipe ends any shader loop after 65535 iterations in all,
+// so each invocation's innermost loops are kept to about 16,384 iterations per dispatch (the
+// state of the rows goes through the output buffer from one dispatch to the next).
+int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size);
 
 // Floats of shared memory a Br × Bc tile needs: K and V tiles, P, O, m and l.
 std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v);

@@ -41,12 +41,26 @@ class CpuTiled final : public TiledRunner {
     result.backend = "cpu";
     result.device = "CPU (Eigen tiles)";
     result.heads.resize(static_cast<std::size_t>(p.num_heads));
+    if (options.trace_head) {
+      const int h = *options.trace_head;
+      result.trace = TiledTrace{h, p.kv_head_of(h), options.block_q, options.block_k, p.scale, {}, {}, {}, {}};
+    }
     for (int h = 0; h < p.num_heads; ++h) {
+      prepare_head(grid, p.d_v, result.heads[static_cast<std::size_t>(h)], options.trace_head == h ? &*result.trace : nullptr);
+    }
+    // Every (head, query block) on the OpenMP team, as the dense Eigen path does; Eigen's
+    // products inside run on the calling thread. Small problems stay on this thread: waking
+    // the team costs more than the work, and on a busy machine its spinning costs tens of ms.
+    const int tasks = p.num_heads * grid.query_blocks();
+    const double flops = 2.0 * p.num_heads * p.n() * static_cast<double>(p.m()) * (p.d_k + p.d_v);
+    const bool worth_threads = flops >= 4e6 && tasks > 1;
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads)
+    for (int task = 0; task < tasks; ++task) {
+      const int h = task / grid.query_blocks();
       const int g = p.kv_head_of(h);
       const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v)};
-      const bool traced = options.trace_head == h;
-      if (traced) result.trace = TiledTrace{h, g, options.block_q, options.block_k, p.scale, {}, {}, {}, {}};
-      tiled_head(head, mask, p.scale, grid, result.heads[static_cast<std::size_t>(h)], traced ? &*result.trace : nullptr);
+      tiled_query_block(head, mask, p.scale, grid, task % grid.query_blocks(), result.heads[static_cast<std::size_t>(h)],
+                        options.trace_head == h ? &*result.trace : nullptr);
     }
     if (result.trace) {
       const TiledHead& head = result.heads[static_cast<std::size_t>(*options.trace_head)];

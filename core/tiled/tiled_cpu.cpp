@@ -63,8 +63,10 @@ void copy_o(const RowMajor& o, Matrix& out) {
   Eigen::Map<RowMajor>(out.data.data(), o.rows(), o.cols()) = o;
 }
 
-void query_block(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, int qb, TiledHead& out,
-                 TiledTrace* trace) {
+}  // namespace
+
+void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, int qb, TiledHead& out,
+                       TiledTrace* trace) {
   const int r0 = grid.row_begin(qb);
   const int r1 = grid.row_end(qb);
   const auto rows = static_cast<std::size_t>(r1 - r0);
@@ -101,18 +103,11 @@ void query_block(const HeadOperands& head, const Mask& mask, float scale, const 
   }
 }
 
-}  // namespace
-
-void tiled_head(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, TiledHead& out,
-                TiledTrace* trace) {
-  out.context.reshape(grid.rows, static_cast<int>(head.v.cols()));
+void prepare_head(const TileGrid& grid, int d_v, TiledHead& out, TiledTrace* trace) {
+  out.context.reshape(grid.rows, d_v);
   out.m.assign(static_cast<std::size_t>(grid.rows), kMinusInfinity);
   out.l.assign(static_cast<std::size_t>(grid.rows), 0.0f);
   if (trace) trace->tiles.assign(static_cast<std::size_t>(grid.tile_count()), TileVisit{});
-  // Query blocks are independent (FlashAttention-2's outer loop runs them in parallel too).
-  const double work = static_cast<double>(grid.rows) * grid.cols * static_cast<double>(head.q.cols() + head.v.cols());
-#pragma omp parallel for schedule(dynamic, 1) if (work >= 4e6)
-  for (int qb = 0; qb < grid.query_blocks(); ++qb) query_block(head, mask, scale, grid, qb, out, trace);
 }
 
 }  // namespace attnviz::tiled

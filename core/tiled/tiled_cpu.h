@@ -19,8 +19,12 @@ struct HeadOperands {
   ColumnBlock v;  // M × d_v
 };
 
-// Fills `out` (context N × d_v, m, l) and, when `trace` is given, every tile's visit.
-void tiled_head(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, TiledHead& out,
-                TiledTrace* trace);
+// Shapes `out` (context N × d_v, m, l) and the trace's tiles for one head.
+void prepare_head(const TileGrid& grid, int d_v, TiledHead& out, TiledTrace* trace);
+// Query block qb of one head: its rows of `out` and, when `trace` is given, its tiles' visits.
+// Blocks are independent (FlashAttention-2's outer loop runs them in parallel too): each writes
+// only its own rows and tiles.
+void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, int qb,
+                       TiledHead& out, TiledTrace* trace);
 
 }  // namespace attnviz::tiled

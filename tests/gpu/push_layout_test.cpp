@@ -56,9 +56,9 @@ TEST(PushLayout, TiledAttentionMatchesTiledPush) {
             (Offsets{offsetof(TiledPush, block_q), offsetof(TiledPush, block_k), offsetof(TiledPush, d_k),
                      offsetof(TiledPush, d_v), offsetof(TiledPush, q_pitch), offsetof(TiledPush, k_pitch),
                      offsetof(TiledPush, v_pitch), offsetof(TiledPush, group), offsetof(TiledPush, scale),
-                     offsetof(TiledPush, mask)}));
+                     offsetof(TiledPush, kb_begin), offsetof(TiledPush, kb_end), offsetof(TiledPush, mask)}));
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
-                                                 kScalar, kMask}));
+                                                 kScalar, kScalar, kScalar, kMask}));
 }
 
 TEST(PushLayout, ContextMatchesContextPush) {

@@ -95,6 +95,32 @@ TEST_P(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   testing::expect_no_validation_messages(*context);
 }
 
+// 960 keys in 30 tiles of 32 under 32 query rows: one dispatch would pass the 65535 loop
+// iterations after which llvmpipe ends a loop (the last tiles' keys were lost); the host
+// splits the key blocks over dispatches, the rows' state kept in between.
+TEST_P(TiledKernel, LongRowsOfTilesLoseNoKey) {
+  const auto context = testing::validated_context();
+  TestRandom random(3);
+  testing::ProblemShape shape;
+  shape.n = 960;
+  shape.heads = 1;
+  shape.kv_heads = 1;
+  shape.d_model = 8;
+  shape.d_k = 64;
+  shape.d_v = 64;
+  shape.mask = testing::mask_of(false);
+  const Problem problem = testing::random_problem(random, shape);
+  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {32, 32, std::nullopt});
+  const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {32, 32, std::nullopt});
+  const Result dense = make_cpu_backend()->compute(problem);
+  EXPECT_LE(max_abs_difference(gpu.heads[0].context, dense.heads[0].context), 1e-5);
+  for (std::size_t i = 0; i < 960; ++i) {
+    ASSERT_NEAR(gpu.heads[0].m[i], cpu.heads[0].m[i], 1e-4) << "row " << i;
+    ASSERT_NEAR(gpu.heads[0].l[i], cpu.heads[0].l[i], 1e-4 * cpu.heads[0].l[i]) << "row " << i;
+  }
+  testing::expect_no_validation_messages(*context);
+}
+
 INSTANTIATE_TEST_SUITE_P(KAndV, TiledKernel, ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool>& staged) {
                            return staged.param ? std::string("StagedInShared") : std::string("FromTexelBuffers");
