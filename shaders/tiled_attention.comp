@@ -1,9 +1,9 @@
 #version 450
 // Tiled attention in FlashAttention-2 order (Dao 2023, algorithm 1), the same algorithm as
 // core/tiled on the CPU: one workgroup per (block of Br query rows, query head). It walks the
-// blocks of Bc keys left to right; for each it stages the tile of K and V in shared memory,
-// (GPUs; lavapipe reads them from the texel buffers, STAGE_IN_SHARED),
-// then every query row of the block updates its running maximum m, running sum l and
+// blocks of Bc keys left to right; for each it stages the tile of K and V in shared memory
+// (on GPUs; lavapipe reads them from the texel buffers: STAGE_IN_SHARED), then every query
+// row of the block updates its running maximum m, running sum l and
 // unnormalised output O (online softmax), rescaling l and O by exp(m_old − m_new) when m
 // grows. At the end O / l is the context (0 for a row that sees no key). The N × M scores
 // and weights never exist: only a Br × Bc tile of them, in shared memory.
