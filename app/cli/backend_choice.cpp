@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
+#include "core/gpu/tiled_kernel.h"
 #include "core/gpu/vulkan_attention.h"
 
 namespace attnviz::cli {
@@ -13,6 +14,16 @@ std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int
     vk::ContextOptions options;
     options.device_index = device_index;
     return with_eigen_hint([&] { return make_vulkan_backend(options); });
+  }
+  throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
+}
+
+std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index) {
+  if (kind == "cpu") return tiled::make_cpu_tiled();
+  if (kind == "vulkan") {
+    vk::ContextOptions options;
+    options.device_index = device_index;
+    return with_eigen_hint([&] { return tiled::make_vulkan_tiled(options); });
   }
   throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
 }

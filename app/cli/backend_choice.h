@@ -7,6 +7,7 @@
 
 #include "core/attention/backend.h"
 #include "core/common/error.h"
+#include "core/tiled/tiled_attention.h"
 
 namespace attnviz::cli {
 
@@ -14,6 +15,9 @@ namespace attnviz::cli {
 // device). Throws BackendUnavailable (exit 3) when Vulkan cannot run here, with what was tried
 // and how to install a driver; InputError (exit 2) for another kind or a malformed ATTNVIZ_DEVICE.
 std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int> device_index);
+// The tiled (FlashAttention-2) algorithm on the same choices: core/tiled's CPU runner or the
+// Vulkan kernel of core/gpu.
+std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index);
 
 // Runs `work`; a BackendUnavailable from it gains the command line's way out ("`--backend
 // cpu` computes with Eigen instead"), which the core cannot give (the window has none).

@@ -18,6 +18,7 @@ int run_kv_cache_command(const Args& args, std::ostream& out, std::ostream& err)
 // attnviz trace KIND: dispatches to one command per kind.
 int run_trace_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_trace_tiled_command(const Args& args, std::ostream& out, std::ostream& err);
 
 // The subcommand named args[0], or -1 when args[0] is not a subcommand.
 int run_subcommand(const Args& args, std::ostream& out, std::ostream& err);

@@ -14,6 +14,7 @@
 #include "core/common/error.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
+#include "core/tiled/tiled_attention.h"
 
 namespace attnviz::cli {
 namespace {
@@ -32,11 +33,18 @@ constexpr const char* kHelp =
     "  --device N             the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
     "  --skip-masked-scores   do not compute raw scores the mask hides (they read as 0): faster\n"
     "                         for long causal or windowed sequences\n"
+    "  --kernel KIND          dense (the default: every N x M matrix computed and kept) or tiled\n"
+    "                         (FlashAttention-2: a tile of scores at a time, never the whole\n"
+    "                         matrix; each head's scores and weights are then empty lists)\n"
+    "  --block-q BR           with --kernel tiled: query rows per tile (default 64 on the CPU,\n"
+    "                         the largest that fits the device's shared memory with Vulkan)\n"
+    "  --block-k BC           with --kernel tiled: keys per tile (default as --block-q)\n"
     "\n"
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
-    {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false}};
+    {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
+    {"--kernel"},   {"--block-q"}, {"--block-k"}};
 
 void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
   err << "largest differences, vulkan - cpu:\n";
@@ -92,6 +100,31 @@ class Output {
   std::optional<AtomicFileWriter> file_;
 };
 
+void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, const std::string& backend) {
+  for (const char* option : {"--block-q", "--block-k"}) {
+    if (kernel != "tiled" && parsed.has(option)) throw InputError("<command line>", option, "needs --kernel tiled");
+    (void)parsed.get_int(option, 1, 1 << 20);
+  }
+  if (kernel == "tiled" && backend == "both") {
+    throw InputError("<command line>", "--backend", "both compares the dense kernels; with --kernel tiled choose cpu or vulkan");
+  }
+  if (kernel == "tiled" && parsed.has("--skip-masked-scores")) {
+    throw InputError("<command line>", "--skip-masked-scores", "applies to --kernel dense (the tiled kernel keeps no scores)");
+  }
+}
+
+Result compute_tiled(const Problem& problem, const std::string& backend, std::optional<int> device, const ParsedArgs& parsed) {
+  const auto runner = make_tiled_runner(backend, device);
+  tiled::TiledOptions options;
+  options.block_q = parsed.get_int("--block-q", 1, 1 << 20).value_or(runner->preferred_block(problem.d_k, problem.d_v));
+  options.block_k = parsed.get_int("--block-k", 1, 1 << 20).value_or(options.block_q);
+  try {
+    return tiled::as_result(problem, runner->run(problem, options));
+  } catch (const std::invalid_argument& error) {
+    throw InputError("<command line>", "--block-q", error.what());  // a tile too large for the device
+  }
+}
+
 }  // namespace
 
 int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) {
@@ -110,12 +143,19 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
   ComputeOptions options;
   options.scores_under_mask = !parsed.has("--skip-masked-scores");
+  const std::string kernel = parsed.get_or("--kernel", "dense");
+  require_choice("--kernel", kernel, {"dense", "tiled"});
+  check_kernel_options(parsed, kernel, backend);
 
   const LoadedScenario loaded = load_scenario(*scenario_path);
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
   Output output(parsed.get("--out"), out);
 
+  if (kernel == "tiled") {
+    output.write(compute_tiled(problem, backend, device, parsed));
+    return 0;
+  }
   if (backend != "both") {
     const Result result = make_backend(backend, device)->compute(problem, options);
     output.write(result);

@@ -31,6 +31,61 @@ KeySpan Mask::span(int i) const {
   return {static_cast<int>(begin), static_cast<int>(end)};
 }
 
+bool Mask::block_visible(int i0, int i1, int j0, int j1) const {
+  i1 = std::min(i1, rows_);
+  j1 = std::min(j1, cols_);
+  if (i1 <= i0 || j1 <= j0) return false;
+  if (causal_ && j0 > i1 - 1) return false;
+  // The rows' spans grow with the row and overlap from one row to the next, so their union is
+  // one span: from the first row's start to the last row's end (everything, cut at the
+  // diagonal, when a global row is among them). Every column inside it is seen by some row.
+  long long begin = 0;
+  long long end = cols_;
+  if (window_ >= 0 && !global_row_in(i0, i1)) {
+    begin = std::max(0LL, static_cast<long long>(i0) - window_);
+    end = std::min(static_cast<long long>(cols_), static_cast<long long>(i1) + window_);
+  }
+  if (causal_) end = std::min(end, static_cast<long long>(i1));
+  if (j0 < end && j1 > begin) return true;
+  // A global column is seen by every row, except rows above it when causal.
+  return global_col_in(j0, causal_ ? std::min(j1, i1) : j1);
+}
+
+BlockVisibility Mask::classify_block(int i0, int i1, int j0, int j1) const {
+  if (!block_visible(i0, i1, j0, j1)) return BlockVisibility::Hidden;
+  i1 = std::min(i1, rows_);
+  j1 = std::min(j1, cols_);
+  for (int i = i0; i < i1; ++i) {
+    // Row i sees the block whole when its span covers it, apart from global columns it sees.
+    const KeySpan row = span(i);
+    const int covered_begin = row.empty() ? j1 : std::clamp(row.begin, j0, j1);
+    const int covered_end = row.empty() ? j1 : std::clamp(row.end, covered_begin, j1);
+    auto seen_outside = [&](int from, int to) {
+      for (int j = from; j < to; ++j) {
+        if (!visible(i, j)) return false;
+      }
+      return true;
+    };
+    if (!seen_outside(j0, covered_begin) || !seen_outside(covered_end, j1)) {
+      return BlockVisibility::Partial;
+    }
+  }
+  return BlockVisibility::Full;
+}
+
+bool Mask::global_row_in(int i0, int i1) const {
+  if (global_rows_.empty()) return false;
+  for (int i = std::max(i0, 0); i < std::min(i1, rows_); ++i) {
+    if (global_rows_[static_cast<std::size_t>(i)] != 0) return true;
+  }
+  return false;
+}
+
+bool Mask::global_col_in(int j0, int j1) const {
+  const auto first = std::lower_bound(global_col_list_.begin(), global_col_list_.end(), j0);
+  return first != global_col_list_.end() && *first < j1;
+}
+
 void Mask::matrix_into(MaskMatrix& mask) const {
   mask.reshape(rows_, cols_);
   for (int i = 0; i < mask.rows; ++i) {

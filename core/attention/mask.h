@@ -43,6 +43,10 @@ struct MaskParams {
   std::int32_t list_count;   // number of column chunks (4 columns each) holding a global column
 };
 static_assert(sizeof(MaskParams) == 7 * 4);
+
+// What the mask leaves of a block of cells (a tile of the tiled algorithm, of the kernels'
+// skipping): nothing, some of it, or all of it.
+enum class BlockVisibility { Hidden, Partial, Full };
 static_assert(offsetof(MaskParams, causal) == 8 && offsetof(MaskParams, window) == 12 &&
               offsetof(MaskParams, has_globals) == 16 && offsetof(MaskParams, list_count) == 24);
 
@@ -67,6 +71,14 @@ class Mask {
   // The global key columns, ascending; row i sees those outside span(i) that are ≤ i when
   // causal (none for a global row: its span holds every key it sees).
   [[nodiscard]] const std::vector<int>& global_columns() const { return global_col_list_; }
+
+  // Blocks of rows [i0, i1) × columns [j0, j1), cut at the mask's edges. block_visible() is
+  // the test every kernel skips hidden blocks by: shaders/common/mask.glsl's
+  // mask_block_visible() computes the same, from the same spans and global tables, so the
+  // CPU and the GPU skip the same tiles. It is exact: false only when every cell is hidden.
+  [[nodiscard]] bool block_visible(int i0, int i1, int j0, int j1) const;
+  // Hidden (block_visible() is false), Full (every cell visible) or Partial.
+  [[nodiscard]] BlockVisibility classify_block(int i0, int i1, int j0, int j1) const;
   template <class Visit>
   void for_each_extra_key(int i, KeySpan row_span, Visit visit) const {
     if (is_global_row(i)) return;
@@ -101,6 +113,9 @@ class Mask {
   [[nodiscard]] MaskParams params() const;
 
  private:
+  [[nodiscard]] bool global_row_in(int i0, int i1) const;  // any global row in [i0, i1)?
+  [[nodiscard]] bool global_col_in(int j0, int j1) const;  // any global column in [j0, j1)?
+
   int rows_ = 0;
   int cols_ = 0;
   bool causal_ = false;

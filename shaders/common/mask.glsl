@@ -68,8 +68,10 @@ ivec2 mask_band_span(MaskParams m, int i) {
   return span;
 }
 
-// Could any entry of rows [i0, i1) × columns [j0, j1) be visible? Conservative: true may be
-// returned for a block with nothing visible, never false for one with something visible.
+// Is any entry of rows [i0, i1) × columns [j0, j1) visible? Exact, and the same test as
+// Mask::block_visible (core/attention/mask.h), so the CPU and every kernel skip the same
+// blocks: the rows' spans overlap from one row to the next, so every column of their union
+// (mask_block_span) is seen by some row; a global column is seen by every row at or below it.
 bool mask_block_visible(MaskParams m, int i0, int i1, int j0, int j1) {
   i1 = min(i1, m.rows);
   j1 = min(j1, m.cols);
@@ -77,7 +79,7 @@ bool mask_block_visible(MaskParams m, int i0, int i1, int j0, int j1) {
   if (m.causal != 0 && j0 > i1 - 1) return false;
   const ivec2 span = mask_block_span(m, i0, i1);
   if (j0 < span.y && j1 > span.x) return true;
-  return mask_global_cols_in(m, j0, j1);
+  return mask_global_cols_in(m, j0, m.causal != 0 ? min(j1, i1) : j1);
 }
 
 // The k-th column chunk that holds a global column (chunk c covers columns 4c .. 4c+3).

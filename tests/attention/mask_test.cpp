@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -249,6 +250,46 @@ TEST(Mask, TheShadersDeclareMaskParamsMemberForMember) {
                 offsetof(MaskParams, window) == 12 && offsetof(MaskParams, has_globals) == 16 &&
                 offsetof(MaskParams, list_offset) == 20 && offsetof(MaskParams, list_count) == 24 &&
                 sizeof(MaskParams) == 28);
+}
+
+// Every block of every size on a set of masks (self- and cross-attention, every kind, global
+// tokens near the edges) against the bitmap: block_visible is exact, and classify_block says
+// hidden / partial / full exactly.
+TEST(Mask, BlocksAreClassifiedExactlyAgainstTheBitmap) {
+  const std::vector<MaskSetting> settings = {make(false),        make(true),          make(false, 0),
+                                             make(true, 0),      make(false, 2),      make(true, 2),
+                                             make(false, 1, {0}), make(true, 1, {0}), make(true, 1, {3, 9}),
+                                             make(false, 2, {5}), make(true, 0, {10}), make(false, 0, {2, 3})};
+  const std::vector<std::pair<int, int>> shapes = {{11, 11}, {7, 12}, {12, 7}, {1, 5}};
+  for (const MaskSetting& setting : settings) {
+    for (const auto& [rows, cols] : shapes) {
+      const Mask mask(setting, rows, cols);
+      const MaskMatrix bits = mask.matrix();
+      for (int i0 = 0; i0 < rows; ++i0) {
+        for (int i1 = i0 + 1; i1 <= rows + 1; ++i1) {
+          for (int j0 = 0; j0 < cols; ++j0) {
+            for (int j1 = j0 + 1; j1 <= cols + 1; ++j1) {
+              int seen = 0;
+              int cells = 0;
+              for (int i = i0; i < std::min(i1, rows); ++i) {
+                for (int j = j0; j < std::min(j1, cols); ++j) {
+                  seen += bits.at(i, j) ? 1 : 0;
+                  ++cells;
+                }
+              }
+              const BlockVisibility want = seen == 0       ? BlockVisibility::Hidden
+                                           : seen == cells ? BlockVisibility::Full
+                                                           : BlockVisibility::Partial;
+              ASSERT_EQ(mask.block_visible(i0, i1, j0, j1), seen > 0)
+                  << rows << "x" << cols << " rows " << i0 << ".." << i1 << " cols " << j0 << ".." << j1;
+              ASSERT_EQ(mask.classify_block(i0, i1, j0, j1), want)
+                  << rows << "x" << cols << " rows " << i0 << ".." << i1 << " cols " << j0 << ".." << j1;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "attnviz_compute_shaders.h"
 #include "core/attention/mask.h"
 #include "core/gpu/kernels.h"
+#include "core/gpu/tiled_kernel.h"
 #include "tests/gpu/spirv_layout.h"
 
 namespace attnviz::gpu {
@@ -47,6 +48,17 @@ TEST(PushLayout, SoftmaxMatchesSoftmaxPush) {
   EXPECT_EQ(layout.offsets, (Offsets{offsetof(SoftmaxPush, s), offsetof(SoftmaxPush, w), offsetof(SoftmaxPush, scale),
                                      offsetof(SoftmaxPush, chunk), offsetof(SoftmaxPush, mask)}));
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kOperand, kOperand, kScalar, kChunk, kMask}));
+}
+
+TEST(PushLayout, TiledAttentionMatchesTiledPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::tiled_attention_comp());
+  EXPECT_EQ(layout.offsets,
+            (Offsets{offsetof(TiledPush, block_q), offsetof(TiledPush, block_k), offsetof(TiledPush, d_k),
+                     offsetof(TiledPush, d_v), offsetof(TiledPush, q_pitch), offsetof(TiledPush, k_pitch),
+                     offsetof(TiledPush, v_pitch), offsetof(TiledPush, group), offsetof(TiledPush, scale),
+                     offsetof(TiledPush, kb_begin), offsetof(TiledPush, kb_end), offsetof(TiledPush, mask)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
+                                                 kScalar, kScalar, kScalar, kMask}));
 }
 
 TEST(PushLayout, ContextMatchesContextPush) {

@@ -1,0 +1,211 @@
+// The host side of shaders/tiled_attention.comp: uploads Q, K, V and the mask's global-token
+// table into host-visible texel buffers, dispatches one workgroup per (query block, head),
+// and reads the contexts, m and l back.
+
+#include "core/gpu/tiled_kernel.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "attnviz_compute_shaders.h"
+#include "core/tiled/tile_grid.h"
+#include "core/vk/barriers.h"
+#include "core/vk/buffer.h"
+#include "core/vk/commands.h"
+#include "core/vk/descriptors.h"
+#include "core/vk/pipeline.h"
+
+namespace attnviz::gpu {
+
+std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v) {
+  const auto br = static_cast<std::int64_t>(block_q);
+  const auto bc = static_cast<std::int64_t>(block_k);
+  return bc * (d_k + d_v) + br * (bc + d_v + 2);
+}
+
+int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size) {
+  const auto up = [](int a, int b) { return (a + b - 1) / b; };
+  // Per key block, each lane: its keys' dot products, then its columns of O over the keys.
+  const std::int64_t per_block = static_cast<std::int64_t>(up(block_q, subgroups)) *
+                                 (static_cast<std::int64_t>(up(block_k, subgroup_size)) * d_k +
+                                  static_cast<std::int64_t>(up(d_v, subgroup_size)) * block_k);
+  return static_cast<int>(std::clamp<std::int64_t>(16384 / std::max<std::int64_t>(per_block, 1), 1, 1 << 20));
+}
+
+namespace {
+
+constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+constexpr VkDescriptorType kWrite = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+constexpr std::array<VkDescriptorType, 5> kBindings = {kRead, kRead, kRead, kRead, kWrite};
+
+std::uint32_t shared_floats(const vk::Context& context) { return context.limits().max_shared_memory / 4; }
+
+// Two subgroups' worth of invocations, at least 64, within the device's workgroup limits.
+std::uint32_t workgroup_size(const vk::Context& context) {
+  const vk::DeviceLimits& limits = context.limits();
+  std::uint32_t size = std::max(64u, 2 * limits.subgroup_size);
+  while (size > limits.max_workgroup_invocations || size > limits.max_workgroup_size[0]) size /= 2;
+  return std::max(size, 1u);
+}
+
+vk::Buffer upload(const vk::Context& context, const void* data, std::size_t bytes) {
+  vk::Buffer buffer(context, std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+                    vk::MemoryKind::HostUpload);
+  buffer.write(0, data, bytes);
+  buffer.flush();
+  return buffer;
+}
+
+class VulkanTiled final : public tiled::TiledRunner {
+ public:
+  VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
+      : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)) {
+    const bool stage = options.stage_in_shared.value_or(context_->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
+    vk::SpecializationConstants constants;
+    constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
+    pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
+                                    constants);
+  }
+
+  [[nodiscard]] std::string name() const override { return "vulkan"; }
+  [[nodiscard]] int preferred_block(int d_k, int d_v) const override {
+    return std::max(1, default_tiled_block(*context_, d_k, d_v));
+  }
+
+  tiled::TiledResult run(const Problem& p, const tiled::TiledOptions& options) override {
+    tiled::check_options(p, options);
+    check_fits(p, options);
+    const auto start = std::chrono::steady_clock::now();
+    const tiled::Projections projections = tiled::project(p);
+    const Mask mask(p.mask, p.n(), p.m());
+    const std::vector<std::uint32_t> globals = mask.globals_table();
+    const std::size_t out_floats = static_cast<std::size_t>(p.num_heads) * static_cast<std::size_t>(p.n()) *
+                                   static_cast<std::size_t>(p.d_v + 2);
+    check_texels(projections, out_floats);
+
+    const vk::Buffer q = upload(*context_, projections.q.data.data(), projections.q.size() * 4);
+    const vk::Buffer k = upload(*context_, projections.k.data.data(), projections.k.size() * 4);
+    const vk::Buffer v = upload(*context_, projections.v.data.data(), projections.v.size() * 4);
+    const vk::Buffer g = upload(*context_, globals.data(), globals.size() * 4);
+    const vk::Buffer out(*context_, out_floats * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, vk::MemoryKind::HostReadback);
+
+    const VkDevice device = context_->device();
+    const std::array<vk::BufferView, 5> views = {
+        vk::create_buffer_view(device, q.handle(), VK_FORMAT_R32_SFLOAT),
+        vk::create_buffer_view(device, k.handle(), VK_FORMAT_R32_SFLOAT),
+        vk::create_buffer_view(device, v.handle(), VK_FORMAT_R32_SFLOAT),
+        vk::create_buffer_view(device, g.handle(), VK_FORMAT_R32G32B32A32_UINT),
+        vk::create_buffer_view(device, out.handle(), VK_FORMAT_R32_SFLOAT)};
+    const std::array<VkDescriptorPoolSize, 2> sizes = {VkDescriptorPoolSize{kRead, 4}, VkDescriptorPoolSize{kWrite, 1}};
+    const vk::DescriptorPool pool = vk::create_descriptor_pool(device, 1, sizes);
+    const VkDescriptorSet set = vk::allocate_descriptor_set(device, pool.get(), pipeline_.set_layout());
+    std::array<VkBufferView, 5> raw_views{};
+    std::transform(views.begin(), views.end(), raw_views.begin(), [](const vk::BufferView& view) { return view.get(); });
+    vk::write_texel_buffer_views(device, set, kBindings, raw_views);
+
+    const tiled::TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
+    TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v, p.wq.cols, p.wk.cols, p.wv.cols,
+                   p.num_heads / p.num_kv_heads, p.scale, 0, 0, mask.params()};
+    const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
+    const int step = key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
+                                             static_cast<int>(invocations_) / subgroup_size, subgroup_size);
+    const VkCommandBuffer cmd = stream_.begin();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.pipeline());
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.layout(), 0, 1, &set, 0, nullptr);
+    for (int kb = 0; kb < grid.key_blocks(); kb += step) {
+      if (kb > 0) vk::barriers::compute_to_compute(cmd);  // the previous dispatch's state
+      push.kb_begin = kb;
+      push.kb_end = std::min(grid.key_blocks(), kb + step);
+      vkCmdPushConstants(cmd, pipeline_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+      vkCmdDispatch(cmd, static_cast<std::uint32_t>(grid.query_blocks()), static_cast<std::uint32_t>(p.num_heads), 1);
+    }
+    vk::barriers::device_to_host(cmd);
+    stream_.submit_and_wait();
+
+    tiled::TiledResult result = read_back(p, out, out_floats);
+    if (options.trace_head) {
+      const tiled::TiledHead& head = result.heads[static_cast<std::size_t>(*options.trace_head)];
+      result.trace = tiled::TiledTrace{*options.trace_head, p.kv_head_of(*options.trace_head), options.block_q,
+                                       options.block_k, p.scale, {}, head.context, head.m, head.l};
+    }
+    result.output = tiled::concatenate_heads(p, result.heads);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result.timing.total_ms = ms;
+    result.timing.stages_ms.emplace_back("tiled", ms);
+    return result;
+  }
+
+ private:
+  void check_fits(const Problem& p, const tiled::TiledOptions& options) const {
+    const std::int64_t need = tiled_shared_floats(options.block_q, options.block_k, p.d_k, p.d_v);
+    if (need > shared_floats(*context_)) {
+      throw std::invalid_argument("a tile of " + std::to_string(options.block_q) + " x " +
+                                  std::to_string(options.block_k) + " with d_k = " + std::to_string(p.d_k) +
+                                  " and d_v = " + std::to_string(p.d_v) + " needs " + std::to_string(need * 4) +
+                                  " bytes of shared memory; the device has " +
+                                  std::to_string(context_->limits().max_shared_memory) + ": choose smaller blocks");
+    }
+  }
+
+  void check_texels(const tiled::Projections& projections, std::size_t out_floats) const {
+    const std::size_t most = context_->limits().max_texel_buffer_elements;
+    if (std::max({projections.q.size(), projections.k.size(), projections.v.size(), out_floats}) > most) {
+      throw std::invalid_argument("the problem is too large for the tiled kernel's buffers on this device (at most " +
+                                  std::to_string(most) + " floats each)");
+    }
+  }
+
+  tiled::TiledResult read_back(const Problem& p, const vk::Buffer& out, std::size_t out_floats) const {
+    std::vector<float> values(out_floats);
+    out.invalidate();
+    out.read(0, values.data(), out_floats * 4);
+    tiled::TiledResult result;
+    result.backend = "vulkan";
+    result.device = context_->device_name();
+    const auto n = static_cast<std::size_t>(p.n());
+    const auto heads = static_cast<std::size_t>(p.num_heads);
+    const auto d_v = static_cast<std::size_t>(p.d_v);
+    result.heads.resize(heads);
+    for (std::size_t h = 0; h < heads; ++h) {
+      tiled::TiledHead& head = result.heads[h];
+      head.context = Matrix(p.n(), p.d_v);
+      std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(h * n * d_v), n * d_v, head.context.data.begin());
+      const auto m_at = static_cast<std::ptrdiff_t>(heads * n * d_v + h * n);
+      const auto l_at = static_cast<std::ptrdiff_t>(heads * n * (d_v + 1) + h * n);
+      head.m.assign(values.begin() + m_at, values.begin() + m_at + static_cast<std::ptrdiff_t>(n));
+      head.l.assign(values.begin() + l_at, values.begin() + l_at + static_cast<std::ptrdiff_t>(n));
+    }
+    return result;
+  }
+
+  std::shared_ptr<vk::Context> context_;
+  vk::CommandStream stream_;
+  std::uint32_t invocations_;
+  vk::ComputePipeline pipeline_;
+};
+
+}  // namespace
+
+int default_tiled_block(const vk::Context& context, int d_k, int d_v) {
+  for (int block = 64; block >= 1; block /= 2) {
+    if (tiled_shared_floats(block, block, d_k, d_v) <= shared_floats(context)) return block;
+  }
+  return 0;
+}
+
+}  // namespace attnviz::gpu
+
+namespace attnviz::tiled {
+
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options) {
+  return std::make_unique<gpu::VulkanTiled>(std::move(context), options);
+}
+
+std::unique_ptr<TiledRunner> make_vulkan_tiled(const vk::ContextOptions& options) {
+  return make_vulkan_tiled(vk::Context::create(options));
+}
+
+}  // namespace attnviz::tiled

@@ -1,0 +1,69 @@
+#pragma once
+// The tiled (FlashAttention-2) attention kernel, shaders/tiled_attention.comp, behind the same
+// interface as the CPU's (core/tiled): a TiledRunner on a Vulkan device. The projections and
+// the concatenation run on the host (tiled::project, tiled::concatenate_heads); the kernel
+// does the attention itself, one workgroup per block of Br query rows and head, with the K and
+// V tiles in shared memory and subgroup reductions for each row's max and sum.
+//
+// It computes each row's context, m and l (TiledResult::heads); it records no per-tile trace:
+// a traced head gets a TiledTrace with its context, m and l and no tiles (the CPU runner has
+// the tiles, and they are the same by construction: the same grid, the same skipping test).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "core/attention/mask.h"
+#include "core/tiled/tiled_attention.h"
+#include "core/vk/context.h"
+
+namespace attnviz::gpu {
+
+// Mirrors the push-constant block of shaders/tiled_attention.comp.
+struct TiledPush {
+  std::int32_t block_q;  // Br
+  std::int32_t block_k;  // Bc
+  std::int32_t d_k;
+  std::int32_t d_v;
+  std::int32_t q_pitch;  // floats per row of Q: H·d_k
+  std::int32_t k_pitch;  // G·d_k
+  std::int32_t v_pitch;  // G·d_v
+  std::int32_t group;    // query heads per key/value head
+  float scale;
+  std::int32_t kb_begin;  // the key blocks [kb_begin, kb_end) of this dispatch
+  std::int32_t kb_end;
+  MaskParams mask;
+};
+static_assert(sizeof(TiledPush) == 18 * 4 && sizeof(TiledPush) <= 128);
+static_assert(offsetof(TiledPush, d_v) == 12 && offsetof(TiledPush, group) == 28 && offsetof(TiledPush, scale) == 32 &&
+              offsetof(TiledPush, kb_begin) == 36 && offsetof(TiledPush, mask) == 44);
+
+// Key blocks one dispatch walks: llvmpipe ends any shader loop after 65535 iterations in all,
+// so each invocation's innermost loops are kept to about 16,384 iterations per dispatch (the
+// state of the rows goes through the output buffer from one dispatch to the next).
+int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size);
+
+// Floats of shared memory a Br × Bc tile needs: K and V tiles, P, O, m and l.
+std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v);
+
+// The largest square-ish tile (Br = Bc, a power of two up to 64) that fits the device's shared
+// memory for these head widths, or 0 when not even 1 × 1 does.
+int default_tiled_block(const vk::Context& context, int d_k, int d_v);
+
+}  // namespace attnviz::gpu
+
+namespace attnviz::tiled {
+
+struct VulkanTiledOptions {
+  // Stage the K and V tiles in shared memory (default: on GPUs, not on CPU devices such as
+  // lavapipe); tests force each way to run both on lavapipe.
+  std::optional<bool> stage_in_shared;
+};
+
+// Throws BackendUnavailable (no device) like make_vulkan_backend. run() throws
+// std::invalid_argument when the tile does not fit the device's shared memory.
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options = {});
+std::unique_ptr<TiledRunner> make_vulkan_tiled(const vk::ContextOptions& options = {});
+
+}  // namespace attnviz::tiled

@@ -1,0 +1,30 @@
+#pragma once
+// Internal to core/tiled: the CPU loop over one head's tiles, on its Q, K and V.
+
+#include <Eigen/Core>
+
+#include "core/attention/mask.h"
+#include "core/tiled/tile_grid.h"
+#include "core/tiled/tiled_attention.h"
+
+namespace attnviz::tiled {
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// A head's block of columns inside the projections (Q_h in X·W_Q, ...): no copy.
+using ColumnBlock = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
+
+struct HeadOperands {
+  ColumnBlock q;  // N × d_k
+  ColumnBlock k;  // M × d_k
+  ColumnBlock v;  // M × d_v
+};
+
+// Shapes `out` (context N × d_v, m, l) and the trace's tiles for one head.
+void prepare_head(const TileGrid& grid, int d_v, TiledHead& out, TiledTrace* trace);
+// Query block qb of one head: its rows of `out` and, when `trace` is given, its tiles' visits.
+// Blocks are independent (FlashAttention-2's outer loop runs them in parallel too): each writes
+// only its own rows and tiles.
+void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, int qb,
+                       TiledHead& out, TiledTrace* trace);
+
+}  // namespace attnviz::tiled

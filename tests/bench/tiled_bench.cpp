@@ -1,0 +1,162 @@
+// attnviz_tiled_bench: the tiled (FlashAttention-2) kernels against the materialised ones, on
+// the CPU (Eigen) and on the Vulkan device, printed as a markdown table for the README. Not a
+// test (no pass/fail): run it and read the figures.
+//
+//   attnviz_tiled_bench [--sizes 128,512,1024,2048] [--runs 3] [--heads 8] [--dk 64]
+//                       [--dmodel 512] [--block B] [--device N]
+//
+// Every kernel computes the whole recompute (projections, attention, concatenation) into host
+// memory: the dense ones every N × N matrix as well (the window needs them), the tiled ones
+// only the contexts. Without --block the tiled runners choose their tile (tiled::TiledRunner::
+// preferred_block: 64 on the CPU, the largest power of two the device's shared memory holds).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/cpu/cpu_backend.h"
+#include "core/gpu/tiled_kernel.h"
+#include "core/gpu/vulkan_attention.h"
+#include "core/tiled/tiled_attention.h"
+
+namespace attnviz::bench {
+namespace {
+
+struct Options {
+  std::vector<int> sizes = {128, 512, 1024, 2048};
+  int runs = 3;
+  int heads = 8;
+  int d_k = 64;
+  int d_model = 512;
+  std::optional<int> block;
+  std::optional<int> device;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--sizes") {
+      o.sizes.clear();
+      std::stringstream stream(value);
+      for (std::string part; std::getline(stream, part, ',');) o.sizes.push_back(std::stoi(part));
+    } else if (flag == "--runs") {
+      o.runs = std::max(1, std::stoi(value));
+    } else if (flag == "--heads") {
+      o.heads = std::stoi(value);
+    } else if (flag == "--dk") {
+      o.d_k = std::stoi(value);
+    } else if (flag == "--dmodel") {
+      o.d_model = std::stoi(value);
+    } else if (flag == "--block") {
+      o.block = std::stoi(value);
+    } else if (flag == "--device") {
+      o.device = std::stoi(value);
+    } else {
+      std::fprintf(stderr, "unknown option %s (see the comment at the top of tiled_bench.cpp)\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+// Deterministic inputs (an LCG) scaled so that scores stay moderate, as attention_bench's.
+Problem make_problem(const Options& o, int n, bool causal) {
+  std::uint64_t state = 12345;
+  auto fill = [&](Matrix& m, float scale) {
+    for (float& v : m.data) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
+    }
+  };
+  Problem p;
+  p.tokens.assign(static_cast<std::size_t>(n), "t");
+  p.source_tokens = p.tokens;
+  p.x = Matrix(n, o.d_model);
+  fill(p.x, 1.0f);
+  p.xs = p.x;
+  p.num_heads = p.num_kv_heads = o.heads;
+  p.d_k = p.d_v = o.d_k;
+  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
+    *w = Matrix(o.d_model, o.heads * o.d_k);
+    fill(*w, 16.0f / static_cast<float>(o.d_model));
+  }
+  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  p.mask.causal = causal;
+  return p;
+}
+
+double median_ms(int runs, const std::function<void()>& work) {
+  work();  // warm-up: pipelines, buffers, caches
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// The largest difference between a tiled and the dense contexts (a check that both ran right).
+double worst_difference(const Result& dense, const tiled::TiledResult& tiled) {
+  double worst = 0.0;
+  for (std::size_t h = 0; h < dense.heads.size(); ++h) {
+    const std::vector<float>& a = dense.heads[h].context.data;
+    const std::vector<float>& b = tiled.heads[h].context.data;
+    for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, static_cast<double>(std::fabs(a[i] - b[i])));
+  }
+  return worst;
+}
+
+}  // namespace
+}  // namespace attnviz::bench
+
+int main(int argc, char** argv) {
+  using namespace attnviz;
+  using namespace attnviz::bench;
+  const Options o = parse(argc, argv);
+  vk::ContextOptions context_options;
+  context_options.device_index = o.device;
+  const auto context = vk::Context::create(context_options);
+  gpu::VulkanAttention vulkan_dense(context);
+  const auto vulkan_tiled = tiled::make_vulkan_tiled(context);
+  const auto eigen_dense = make_cpu_backend();
+  const auto eigen_tiled = tiled::make_cpu_tiled();
+  const int cpu_block = o.block.value_or(eigen_tiled->preferred_block(o.d_k, o.d_k));
+  const int gpu_block = o.block.value_or(vulkan_tiled->preferred_block(o.d_k, o.d_k));
+
+  std::printf("Device: %s; %d heads, d_k = d_v = %d, d_model = %d; tiles: Eigen %d x %d, Vulkan %d x %d; median of %d "
+              "runs after a warm-up\n\n",
+              context->device_name().c_str(), o.heads, o.d_k, o.d_model, cpu_block, cpu_block, gpu_block, gpu_block, o.runs);
+  std::printf("| N | mask | Eigen dense ms | Eigen tiled ms | tiled vs dense | Vulkan dense ms | Vulkan tiled ms | "
+              "tiled vs dense | scores + weights held, dense | largest difference, Eigen / Vulkan |\n");
+  std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  for (const int n : o.sizes) {
+    for (const bool causal : {false, true}) {
+      const Problem problem = make_problem(o, n, causal);
+      Result dense;
+      tiled::TiledResult cpu_tiled;
+      tiled::TiledResult gpu_tiled;
+      Result gpu_dense;
+      const double eigen_ms = median_ms(o.runs, [&] { eigen_dense->compute_into(problem, {}, dense); });
+      const double eigen_tiled_ms = median_ms(o.runs, [&] { cpu_tiled = eigen_tiled->run(problem, {cpu_block, cpu_block, {}}); });
+      const double vulkan_ms = median_ms(o.runs, [&] { vulkan_dense.compute_into(problem, {}, gpu_dense); });
+      const double vulkan_tiled_ms = median_ms(o.runs, [&] { gpu_tiled = vulkan_tiled->run(problem, {gpu_block, gpu_block, {}}); });
+      const double dense_mib = 2.0 * o.heads * static_cast<double>(n) * n * 4.0 / (1024.0 * 1024.0);
+      std::printf("| %d | %s | %.1f | %.1f | %.2f× | %.1f | %.1f | %.2f× | %.0f MiB | %.0e / %.0e |\n", n,
+                  causal ? "causal" : "none", eigen_ms, eigen_tiled_ms, eigen_ms / eigen_tiled_ms, vulkan_ms, vulkan_tiled_ms,
+                  vulkan_ms / vulkan_tiled_ms, dense_mib, worst_difference(dense, cpu_tiled), worst_difference(dense, gpu_tiled));
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
