@@ -44,6 +44,13 @@ void expect_error_about(const std::vector<std::string>& args, const std::string&
   }
 }
 
+// `attnviz FILE`, as a file manager runs it: the file to open, reported in the window if bad.
+TEST(GuiOptions, ALoneArgumentIsTheFileToOpen) {
+  const GuiOptions o = parse_gui_options({"--size", "800x600", "my scenario.json"});
+  EXPECT_EQ(o.file, "my scenario.json");
+  EXPECT_FALSE(o.scenario.has_value());
+}
+
 TEST(GuiOptions, MistakesAreInputErrorsNamingTheOption) {
   expect_error_about({"--size", "big"}, "--size");
   expect_error_about({"--size", "100x100"}, "--size");
@@ -54,7 +61,8 @@ TEST(GuiOptions, MistakesAreInputErrorsNamingTheOption) {
   expect_error_about({"--frames", "0"}, "--frames");
   expect_error_about({"--ui-scale", "9"}, "--ui-scale");
   expect_error_about({"--bogus"}, "--bogus");
-  expect_error_about({"stray"}, "stray");
+  expect_error_about({"first.json", "second.json"}, "second.json");     // one file at a time
+  expect_error_about({"--scenario", "preset:gqa", "other.json"}, "other.json");
   expect_error_about({"--screenshot="}, "--screenshot");
 }
 
