@@ -12,6 +12,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 #include "common/dispatch.glsl"
 #include "common/gemm.glsl"
 #include "common/mask.glsl"
+#include "common/uniform_if.glsl"
 
 layout(binding = 0) uniform samplerBuffer w_texels;
 layout(binding = 1) uniform samplerBuffer v_texels;
@@ -27,6 +28,11 @@ layout(push_constant) uniform ContextPush {
   Chunk chunk;  // heads, query rows, d_v quads
   MaskParams mask;
 } pc;
+
+// With an expression: the key quads some row of the workgroup's tile sees, one bit each
+// (keys up to 32 · 4 · kContextQuadWords; the token limit is 4096).
+#define kContextQuadWords 64
+shared uint key_quads[kContextQuadWords];
 
 int a_row[TILE_R];
 int v_col[TILE_C4];
@@ -68,13 +74,46 @@ void main() {
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
   }
 
-  const ivec2 span = mask_block_span(mask, tile_row, tile_row + wg_y * TILE_R);
-  const int lo = span.y > span.x ? span.x / 4 : 0;
-  const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
-  for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
-  for (int k = 0; k < mask.list_count; ++k) {
-    const int k4 = mask_global_chunk(mask, k);
-    if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
+  UNIFORM_IF(mask.runs_offset == 0) {
+    const ivec2 span = mask_block_span(mask, tile_row, tile_row + wg_y * TILE_R);
+    const int lo = span.y > span.x ? span.x / 4 : 0;
+    const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
+    for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
+    for (int k = 0; k < mask.list_count; ++k) {
+      const int k4 = mask_global_chunk(mask, k);
+      if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
+    }
+  }
+  // With an expression: the tile's rows mark the quads their runs touch, then every
+  // invocation walks the marked quads (the same for all: uniform).
+  UNIFORM_IF(mask.runs_offset != 0) {
+    const int words = min((mask.cols + 127) / 128, kContextQuadWords);
+    const int invocation = int(gl_LocalInvocationIndex);
+    const int invocations = wg_x * wg_y;
+    for (int w = invocation; w < words; w += invocations) key_quads[w] = 0u;
+    barrier();
+    const int last_row = min(min(tile_row + wg_y * TILE_R, pc.chunk.row_end), mask.rows);
+    for (int row = tile_row + invocation; row < last_row; row += invocations) {
+      const ivec2 runs = mask_row_runs(mask, head, row);
+      for (int r = runs.x; r < runs.y; ++r) {
+        const ivec2 run = mask_run(mask, r);
+        const int end = (run.y + 3) / 4;
+        for (int quad = run.x / 4; quad < end;) {
+          const int bit = quad & 31;
+          const int count = min(32 - bit, end - quad);
+          atomicOr(key_quads[quad >> 5], (count == 32 ? 0xFFFFFFFFu : ((1u << count) - 1u)) << bit);
+          quad += count;
+        }
+      }
+    }
+    barrier();
+    for (int w = 0; w < words; ++w) {
+      uint bits = key_quads[w];
+      while (bits != 0u) {
+        accumulate_chunk(32 * w + findLSB(bits));
+        bits &= bits - 1u;
+      }
+    }
   }
 
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {

@@ -37,7 +37,7 @@ vec3 hatch() {
 }
 
 bool hidden_by_mask(int row, int col) {
-  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(pc.mask, row, col);
+  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(pc.mask, pc.mask.head, row, col);
 }
 
 void main() {

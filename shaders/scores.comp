@@ -58,7 +58,7 @@ void main() {
   // A hidden tile costs nothing in the fast mode: its depth loop runs zero times.
   int depth = pc.depth;
   if (pc.zero_masked != 0 &&
-      !mask_block_visible(mask, tile_row, tile_row + wg_y * TILE_R, 4 * tile_quad, 4 * (tile_quad + wg_x * TILE_C4))) {
+      !mask_block_visible(mask, head, tile_row, tile_row + wg_y * TILE_R, 4 * tile_quad, 4 * (tile_quad + wg_x * TILE_C4))) {
     depth = 0;
   }
 
@@ -79,8 +79,9 @@ void main() {
   }
 
   // Fast mode: masked entries read as 0. Without global tokens a row's visible columns are
-  // one span (arithmetic); with them the full predicate decides.
-  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals == 0) {
+  // one span (arithmetic); with them the full predicate decides; with an expression the
+  // row's runs, walked left to right.
+  UNIFORM_IF(pc.zero_masked != 0 && mask.runs_offset == 0 && mask.has_globals == 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const ivec2 span = mask_band_span(mask, row0 + wg_y * r);
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
@@ -92,15 +93,26 @@ void main() {
       }
     }
   }
-  UNIFORM_IF(pc.zero_masked != 0 && mask.has_globals != 0) {
+  UNIFORM_IF(pc.zero_masked != 0 && mask.runs_offset == 0 && mask.has_globals != 0) {
     [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       const int row = row0 + wg_y * r;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
         const int col = 4 * (quad0 + wg_x * c);
-        acc[r][c] = vec4(mask_visible(mask, row, col) ? acc[r][c].x : 0.0,
-                         mask_visible(mask, row, col + 1) ? acc[r][c].y : 0.0,
-                         mask_visible(mask, row, col + 2) ? acc[r][c].z : 0.0,
-                         mask_visible(mask, row, col + 3) ? acc[r][c].w : 0.0);
+        acc[r][c] = vec4(mask_visible(mask, head, row, col) ? acc[r][c].x : 0.0,
+                         mask_visible(mask, head, row, col + 1) ? acc[r][c].y : 0.0,
+                         mask_visible(mask, head, row, col + 2) ? acc[r][c].z : 0.0,
+                         mask_visible(mask, head, row, col + 3) ? acc[r][c].w : 0.0);
+      }
+    }
+  }
+  UNIFORM_IF(pc.zero_masked != 0 && mask.runs_offset != 0) {
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+      const ivec2 runs = mask_row_runs(mask, head, row0 + wg_y * r);
+      int cursor = mask_run_after(mask, runs, 4 * quad0);
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const bvec4 seen = mask_runs_quad(mask, runs, cursor, 4 * (quad0 + wg_x * c));
+        acc[r][c] = vec4(seen.x ? acc[r][c].x : 0.0, seen.y ? acc[r][c].y : 0.0, seen.z ? acc[r][c].z : 0.0,
+                         seen.w ? acc[r][c].w : 0.0);
       }
     }
   }

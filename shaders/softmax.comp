@@ -18,6 +18,7 @@ layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 #define MASK_GLOBALS_BINDING 1
 #include "common/dispatch.glsl"
 #include "common/mask.glsl"
+#include "common/uniform_if.glsl"
 
 layout(binding = 0) uniform samplerBuffer s_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
@@ -43,8 +44,8 @@ bvec4 span_visibility(int quad, ivec2 span) {
 // The full predicate for a chunk holding a global column (such chunks are few).
 bvec4 chunk_visibility(MaskParams mask, int row, int quad) {
   const int col = 4 * quad;
-  return bvec4(mask_visible(mask, row, col), mask_visible(mask, row, col + 1), mask_visible(mask, row, col + 2),
-               mask_visible(mask, row, col + 3));
+  return bvec4(mask_visible(mask, 0, row, col), mask_visible(mask, 0, row, col + 1), mask_visible(mask, 0, row, col + 2),
+               mask_visible(mask, 0, row, col + 3));
 }
 
 // Visible global columns outside the span (the span loops counted the others).
@@ -64,6 +65,57 @@ vec4 masked_scaled(vec4 scores, bvec4 visible) {
 vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
   const vec4 e = exp(min(pc.scale * scores - row_max, vec4(0.0)));
   return vec4(visible.x ? e.x : 0.0, visible.y ? e.y : 0.0, visible.z ? e.z : 0.0, visible.w ? e.w : 0.0);
+}
+
+// With an expression: the row's runs, each walked by the subgroup's lanes. A quad holds
+// columns of at most two runs (a hidden column lies between any two), so a quad at a run's
+// end is written once, with the visibility of both.
+void softmax_row_runs(int row, int head, int lane, int stride) {
+  const MaskParams mask = pc.mask;
+  const int quads = (mask.cols + 3) / 4;
+  const int s_row = pc.s.base + head * pc.s.stride + row * pc.s.pitch;
+  const int w_row = pc.w.base + head * pc.w.stride + row * pc.w.pitch;
+  const ivec2 runs = mask_row_runs(mask, head, row);
+
+  float row_max = kMinusInfinity;
+  for (int r = runs.x; r < runs.y; ++r) {
+    const ivec2 run = mask_run(mask, r);
+    for (int quad = run.x / 4 + lane; quad < (run.y + 3) / 4; quad += stride) {
+      const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, run));
+      row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
+    }
+  }
+  row_max = subgroupMax(row_max);
+
+  float sum = 0.0;
+  if (row_max != kMinusInfinity) {
+    for (int r = runs.x; r < runs.y; ++r) {
+      const ivec2 run = mask_run(mask, r);
+      for (int quad = run.x / 4 + lane; quad < (run.y + 3) / 4; quad += stride) {
+        const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, run), row_max);
+        sum += (e.x + e.y) + (e.z + e.w);
+      }
+    }
+  }
+  sum = subgroupAdd(sum);
+  const float inverse_sum = row_max != kMinusInfinity ? 1.0 / sum : 0.0;
+
+  int written = 0;  // quads [0, written) are done
+  for (int r = runs.x; r < runs.y; ++r) {
+    const ivec2 run = mask_run(mask, r);
+    const ivec2 next = r + 1 < runs.y ? mask_run(mask, r + 1) : ivec2(0);
+    const int first = run.x / 4;
+    const int end = (run.y + 3) / 4;
+    for (int quad = written + lane; quad < first; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
+    for (int quad = max(first, written) + lane; quad < end; quad += stride) {
+      const bvec4 here = span_visibility(quad, run);
+      const bvec4 there = span_visibility(quad, next);
+      const bvec4 seen = bvec4(here.x || there.x, here.y || there.y, here.z || there.z, here.w || there.w);
+      imageStore(w_texels, w_row + quad, masked_exp(texelFetch(s_texels, s_row + quad), seen, row_max) * inverse_sum);
+    }
+    written = max(written, end);
+  }
+  for (int quad = written + lane; quad < quads; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
 }
 
 // `lane` counts the subgroup's active invocations (0 .. stride − 1).
@@ -133,6 +185,7 @@ void main() {
   for (int slot = int(gl_SubgroupID); slot < ROWS_PER_WORKGROUP; slot += int(gl_NumSubgroups)) {
     const int row = first_row + slot;
     if (row >= pc.chunk.row_end) break;
-    softmax_row(row, head, lane, stride);
+    UNIFORM_IF(pc.mask.runs_offset == 0) softmax_row(row, head, lane, stride);
+    UNIFORM_IF(pc.mask.runs_offset != 0) softmax_row_runs(row, head, lane, stride);
   }
 }

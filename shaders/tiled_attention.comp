@@ -101,7 +101,7 @@ void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols)
   float local_max = kMinusInfinity;
   for (int j = lane; j < cols; j += lanes) {
     float score = kMinusInfinity;
-    if (mask_visible(pc.mask, i, c0 + j)) {
+    if (mask_visible(pc.mask, head, i, c0 + j)) {
       float dot = 0.0;
       for (int c = 0; c < pc.d_k; ++c) dot += texelFetch(q_floats, q_row + c).r * k_at(s, kv_head, c0, j, c);
       score = pc.scale * dot;
@@ -183,7 +183,7 @@ void main() {
     const int c0 = kb * pc.block_k;
     const int cols = min(m, c0 + pc.block_k) - c0;
     // Uniform across the workgroup: a hidden tile is skipped by all of it, barriers included.
-    if (!mask_block_visible(pc.mask, r0, r0 + rows, c0, c0 + cols)) continue;
+    if (!mask_block_visible(pc.mask, head, r0, r0 + rows, c0, c0 + cols)) continue;
     if (STAGE_IN_SHARED) load_tile(s, kv_head, c0, cols, invocation, invocations);
     barrier();
     // One row per subgroup at a time.

@@ -9,6 +9,7 @@
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
 #include "core/attention/compare.h"
+#include "core/attention/mask.h"
 #include "core/attention/result_json.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
@@ -39,12 +40,14 @@ constexpr const char* kHelp =
     "  --block-q BR           with --kernel tiled: query rows per tile (default 64 on the CPU,\n"
     "                         the largest that fits the device's shared memory with Vulkan)\n"
     "  --block-k BC           with --kernel tiled: keys per tile (default as --block-q)\n"
+    "  --blocks B             add each head's block sparsity: every B x B tile of its mask empty\n"
+    "                         (0), partial (1) or full (2), and how many of each (\"blocks\")\n"
     "\n"
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
-    {"--kernel"},   {"--block-q"}, {"--block-k"}};
+    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--blocks"}};
 
 void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
   err << "largest differences, vulkan - cpu:\n";
@@ -147,22 +150,29 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   require_choice("--kernel", kernel, {"dense", "tiled"});
   check_kernel_options(parsed, kernel, backend);
 
+  const std::optional<int> blocks = parsed.get_int("--blocks", 1, 1 << 20);
+
   const LoadedScenario loaded = load_scenario(*scenario_path);
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
   Output output(parsed.get("--out"), out);
+  // docs/design.md "Result additions": the tiles of each head's mask, from the same Mask the
+  // backends computed under.
+  auto with_blocks = [&](Result result) {
+    if (blocks) add_block_counts(Mask(problem.mask, problem.n(), problem.m(), problem.num_heads), *blocks, result);
+    return result;
+  };
 
   if (kernel == "tiled") {
-    output.write(compute_tiled(problem, backend, device, parsed));
+    output.write(with_blocks(compute_tiled(problem, backend, device, parsed)));
     return 0;
   }
   if (backend != "both") {
-    const Result result = make_backend(backend, device)->compute(problem, options);
-    output.write(result);
+    output.write(with_blocks(make_backend(backend, device)->compute(problem, options)));
     return 0;
   }
   const Result reference = make_backend("cpu", device)->compute(problem, options);
-  const Result result = make_backend("vulkan", device)->compute(problem, options);
+  const Result result = with_blocks(make_backend("vulkan", device)->compute(problem, options));
   output.write(result);
   print_differences(compare_results(result, reference), err);
   return 0;

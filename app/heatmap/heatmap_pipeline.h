@@ -34,7 +34,7 @@ struct HeatmapPush {
   std::int32_t max_samples;
   MaskParams mask;
 };
-static_assert(sizeof(HeatmapPush) == 112, "keep in step with shaders/heatmap_push.glsl");
+static_assert(sizeof(HeatmapPush) == 124, "keep in step with shaders/heatmap_push.glsl");
 static_assert(offsetof(HeatmapPush, mask) == 84, "keep in step with shaders/heatmap_push.glsl");
 
 enum HeatmapFlags : std::int32_t {

@@ -58,6 +58,12 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
     diffs.push_back(compare_matrix(prefix + "scores", a.heads[h].scores, b.heads[h].scores));
     diffs.push_back(compare_matrix(prefix + "weights", a.heads[h].weights, b.heads[h].weights));
     diffs.push_back(compare_matrix(prefix + "context", a.heads[h].context, b.heads[h].context));
+    if (!a.heads[h].mask.visible.empty() || !b.heads[h].mask.visible.empty()) {
+      const MaskMatrix& ma = a.mask_of(h);
+      const MaskMatrix& mb = b.mask_of(h);
+      require_same_shape(prefix + "mask", ma.rows, ma.cols, mb.rows, mb.cols);
+      diffs.push_back(compare_cells(prefix + "mask", ma.cols, ma.visible, mb.visible));
+    }
   }
   diffs.push_back(compare_matrix("output", a.output, b.output));
   return diffs;

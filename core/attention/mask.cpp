@@ -2,26 +2,36 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+
+#include "core/scenario/mask_expression_check.h"
 
 namespace attnviz {
 
-Mask::Mask(const MaskSetting& setting, int rows, int cols)
-    : rows_(rows), cols_(cols), causal_(setting.causal), window_(setting.window ? *setting.window : -1) {
-  if (window_ < 0 || setting.global.empty()) return;
-  global_rows_.assign(static_cast<std::size_t>(rows), 0);
-  global_cols_.assign(static_cast<std::size_t>(cols), 0);
-  for (int g : setting.global) {
-    if (g >= 0 && g < rows) global_rows_[static_cast<std::size_t>(g)] = 1;
-    if (g >= 0 && g < cols) global_cols_[static_cast<std::size_t>(g)] = 1;
+Mask::Mask(const MaskSetting& setting, int rows, int cols, int heads)
+    : rows_(rows), cols_(cols), heads_(std::max(heads, 1)), causal_(setting.causal), window_(setting.window ? *setting.window : -1) {
+  if (window_ >= 0 && !setting.global.empty()) {
+    global_rows_.assign(static_cast<std::size_t>(rows), 0);
+    global_cols_.assign(static_cast<std::size_t>(cols), 0);
+    for (int g : setting.global) {
+      if (g >= 0 && g < rows) global_rows_[static_cast<std::size_t>(g)] = 1;
+      if (g >= 0 && g < cols) global_cols_[static_cast<std::size_t>(g)] = 1;
+    }
+    for (int j = 0; j < cols; ++j) {
+      if (global_cols_[static_cast<std::size_t>(j)] != 0) global_col_list_.push_back(j);
+    }
+    has_globals_ = !global_col_list_.empty() ||
+                   std::any_of(global_rows_.begin(), global_rows_.end(), [](unsigned char flag) { return flag != 0; });
   }
-  for (int j = 0; j < cols; ++j) {
-    if (global_cols_[static_cast<std::size_t>(j)] != 0) global_col_list_.push_back(j);
-  }
-  has_globals_ = !global_col_list_.empty() ||
-                 std::any_of(global_rows_.begin(), global_rows_.end(), [](unsigned char flag) { return flag != 0; });
+  if (has_expression(setting)) build_runs(setting);
 }
 
 KeySpan Mask::span(int i) const {
+  if (runs_ != nullptr) throw std::logic_error("Mask::span: a mask with an expression has runs, not spans");
+  return span_of_fields(i);
+}
+
+KeySpan Mask::span_of_fields(int i) const {
   const int causal_end = causal_ ? std::min(i + 1, cols_) : cols_;
   if (window_ < 0 || is_global_row(i)) return {0, causal_end};
   // 64-bit: a window as large as INT_MAX must not overflow i + r + 1.
@@ -31,10 +41,18 @@ KeySpan Mask::span(int i) const {
   return {static_cast<int>(begin), static_cast<int>(end)};
 }
 
-bool Mask::block_visible(int i0, int i1, int j0, int j1) const {
+bool Mask::block_visible(int h, int i0, int i1, int j0, int j1) const {
   i1 = std::min(i1, rows_);
   j1 = std::min(j1, cols_);
   if (i1 <= i0 || j1 <= j0) return false;
+  if (runs_ != nullptr) {
+    for (int i = std::max(i0, 0); i < i1; ++i) {
+      const std::span<const KeySpan> row = stored_runs(h, i);
+      const auto after = std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
+      if (after != row.end() && after->begin < j1) return true;
+    }
+    return false;
+  }
   if (causal_ && j0 > i1 - 1) return false;
   // The rows' spans grow with the row and overlap from one row to the next, so their union is
   // one span: from the first row's start to the last row's end (everything, cut at the
@@ -51,10 +69,19 @@ bool Mask::block_visible(int i0, int i1, int j0, int j1) const {
   return global_col_in(j0, causal_ ? std::min(j1, i1) : j1);
 }
 
-BlockVisibility Mask::classify_block(int i0, int i1, int j0, int j1) const {
-  if (!block_visible(i0, i1, j0, j1)) return BlockVisibility::Hidden;
+BlockVisibility Mask::classify_block(int h, int i0, int i1, int j0, int j1) const {
+  if (!block_visible(h, i0, i1, j0, j1)) return BlockVisibility::Hidden;
   i1 = std::min(i1, rows_);
   j1 = std::min(j1, cols_);
+  if (runs_ != nullptr) {
+    // Runs are maximal: the block is whole in a row only when one run covers it.
+    for (int i = std::max(i0, 0); i < i1; ++i) {
+      const std::span<const KeySpan> row = stored_runs(h, i);
+      const auto after = std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
+      if (after == row.end() || after->begin > j0 || after->end < j1) return BlockVisibility::Partial;
+    }
+    return BlockVisibility::Full;
+  }
   for (int i = i0; i < i1; ++i) {
     // Row i sees the block whole when its span covers it, apart from global columns it sees.
     const KeySpan row = span(i);
@@ -86,27 +113,27 @@ bool Mask::global_col_in(int j0, int j1) const {
   return first != global_col_list_.end() && *first < j1;
 }
 
-void Mask::matrix_into(MaskMatrix& mask) const {
+void Mask::matrix_into(MaskMatrix& mask, int h) const {
   mask.reshape(rows_, cols_);
+  std::vector<KeySpan> scratch;
   for (int i = 0; i < mask.rows; ++i) {
     std::uint8_t* row = mask.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(mask.cols);
     std::memset(row, 0, static_cast<std::size_t>(mask.cols));
-    const KeySpan row_span = span(i);
-    if (!row_span.empty()) std::memset(row + row_span.begin, 1, static_cast<std::size_t>(row_span.width()));
-    for_each_extra_key(i, row_span, [&](int j) { row[j] = 1; });
+    for (const KeySpan& run : runs(h, i, scratch)) std::memset(row + run.begin, 1, static_cast<std::size_t>(run.width()));
   }
 }
 
-MaskMatrix Mask::matrix() const {
+MaskMatrix Mask::matrix(int h) const {
   MaskMatrix mask;
-  matrix_into(mask);
+  matrix_into(mask, h);
   return mask;
 }
 
 int Mask::globals_texel_count(int rows, int cols) { return std::max(rows, cols) + 1 + (cols + 3) / 4; }
 
-void Mask::write_globals_table(std::span<std::uint32_t> texels) const {
+void Mask::write_table(std::span<std::uint32_t> texels) const {
   std::fill(texels.begin(), texels.end(), 0u);
+  if (runs_ != nullptr) return write_runs_table(texels);
   if (!has_globals_) return;
   const int tokens = std::max(rows_, cols_);
   std::uint32_t rows_before = 0;
@@ -131,20 +158,23 @@ void Mask::write_globals_table(std::span<std::uint32_t> texels) const {
   }
 }
 
-std::vector<std::uint32_t> Mask::globals_table() const {
-  std::vector<std::uint32_t> texels(static_cast<std::size_t>(globals_texel_count()) * 4);
-  write_globals_table(texels);
+std::vector<std::uint32_t> Mask::table() const {
+  std::vector<std::uint32_t> texels(static_cast<std::size_t>(table_texel_count()) * 4);
+  write_table(texels);
   return texels;
 }
 
-MaskParams Mask::params() const {
+MaskParams Mask::params(int head) const {
+  if (runs_ != nullptr) {
+    return {rows_, cols_, causal_ ? 1 : 0, window_, 0, 0, 0, runs_offset(), runs_->sets > 1 ? rows_ : 0, head};
+  }
   int chunks = 0;
   int last_chunk = -1;
   for (const int j : global_col_list_) {
     if (j / 4 != last_chunk) ++chunks;
     last_chunk = j / 4;
   }
-  return {rows_, cols_, causal_ ? 1 : 0, window_, has_globals_ ? 1 : 0, std::max(rows_, cols_) + 1, chunks};
+  return {rows_, cols_, causal_ ? 1 : 0, window_, has_globals_ ? 1 : 0, std::max(rows_, cols_) + 1, chunks, 0, 0, head};
 }
 
 MaskMatrix build_mask(const MaskSetting& setting, int rows, int cols) { return Mask(setting, rows, cols).matrix(); }

@@ -83,19 +83,11 @@ class ResultWriter {
     strings(result.source_tokens);
     text(",\n");
     key(1, "mask");
-    rows(1, result.mask.rows, [&](int r) {
-      text("[");
-      for (int c = 0; c < result.mask.cols; ++c) text(c ? (result.mask.at(r, c) ? ", 1" : ", 0") : (result.mask.at(r, c) ? "1" : "0"));
-      text("]");
-    });
+    mask_rows(1, result.mask);
     text(",\n");
     key(1, "masked_rows");
-    text("[");
-    for (std::size_t i = 0; i < result.masked_rows.size(); ++i) {
-      if (i) text(", ");
-      integer(result.masked_rows[i]);
-    }
-    text("],\n");
+    integers(result.masked_rows);
+    text(",\n");
     key(1, "heads");
     heads(result.heads);
     text(",\n");
@@ -174,6 +166,51 @@ class ResultWriter {
     indent(depth);
     text("]");
   }
+  void integers(const std::vector<int>& values) {
+    text("[");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) text(", ");
+      integer(values[i]);
+    }
+    text("]");
+  }
+  void mask_rows(int depth, const MaskMatrix& mask) {
+    rows(depth, mask.rows, [&](int r) {
+      text("[");
+      for (int c = 0; c < mask.cols; ++c) text(c ? (mask.at(r, c) ? ", 1" : ", 0") : (mask.at(r, c) ? "1" : "0"));
+      text("]");
+    });
+  }
+  // docs/design.md "Result additions": {"size", "empty", "partial", "full", "tiles"}.
+  void blocks(int depth, const HeadBlocks& b) {
+    key(depth, "blocks");
+    text("{\n");
+    key(depth + 1, "size");
+    integer(b.size);
+    text(",\n");
+    key(depth + 1, "empty");
+    integer(b.empty);
+    text(",\n");
+    key(depth + 1, "partial");
+    integer(b.partial);
+    text(",\n");
+    key(depth + 1, "full");
+    integer(b.full);
+    text(",\n");
+    key(depth + 1, "tiles");
+    rows(depth + 1, b.tile_rows, [&](int r) {
+      text("[");
+      for (int c = 0; c < b.tile_cols; ++c) {
+        if (c) text(", ");
+        const std::uint8_t kind = b.tiles[static_cast<std::size_t>(r) * static_cast<std::size_t>(b.tile_cols) + static_cast<std::size_t>(c)];
+        text(kind == 0 ? "0" : (kind == 1 ? "1" : "2"));
+      }
+      text("]");
+    });
+    text("\n");
+    indent(depth);
+    text("}");
+  }
   void matrix(int depth, const Matrix& m) {
     rows(depth, m.rows, [&](int r) {
       text("[");
@@ -199,7 +236,9 @@ class ResultWriter {
       const std::pair<const char*, const Matrix*> fields[] = {
           {"scores", &head.scores}, {"weights", &head.weights}, {"context", &head.context}};
       // Three empty matrices make an object of plain values, written on one line.
-      const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0;
+      const bool own_mask = !head.mask.visible.empty();
+      const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0 && !own_mask &&
+                                 !head.blocks;
       text(inline_object ? "{" : "{\n");
       for (std::size_t f = 0; f < 3; ++f) {
         if (inline_object) {
@@ -210,7 +249,19 @@ class ResultWriter {
         }
         key(3, fields[f].first);
         matrix(3, *fields[f].second);
-        text(f < 2 ? ",\n" : "\n");
+        text(f < 2 || own_mask || head.blocks ? ",\n" : "\n");
+      }
+      if (own_mask) {
+        key(3, "mask");
+        mask_rows(3, head.mask);
+        text(",\n");
+        key(3, "masked_rows");
+        integers(head.masked_rows);
+        text(head.blocks ? ",\n" : "\n");
+      }
+      if (head.blocks) {
+        blocks(3, *head.blocks);
+        text("\n");
       }
       if (!inline_object) indent(2);
       text("}");
@@ -252,9 +303,29 @@ Result parse_result(std::string_view json_text, const std::string& origin) {
   const Json& heads = reader.field(json, "", "heads");
   for (std::size_t h = 0; h < heads.size(); ++h) {
     const std::string pointer = "/heads/" + std::to_string(h);
-    result.heads.push_back(HeadResult{reader.matrix(reader.field(heads[h], pointer, "scores"), pointer + "/scores"),
-                                      reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights"),
-                                      reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context")});
+    HeadResult& head = result.heads.emplace_back();
+    head.scores = reader.matrix(reader.field(heads[h], pointer, "scores"), pointer + "/scores");
+    head.weights = reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights");
+    head.context = reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context");
+    if (heads[h].contains("mask")) {
+      const Matrix own = reader.matrix(heads[h]["mask"], pointer + "/mask");
+      head.mask = MaskMatrix{own.rows, own.cols, {}};
+      for (float v : own.data) head.mask.visible.push_back(v != 0.0f ? 1 : 0);
+      head.masked_rows = heads[h].value("masked_rows", std::vector<int>{});
+    }
+    if (heads[h].contains("blocks") && heads[h]["blocks"].is_object()) {
+      const Json& b = heads[h]["blocks"];
+      HeadBlocks blocks;
+      blocks.size = b.value("size", 0);
+      blocks.empty = b.value("empty", 0LL);
+      blocks.partial = b.value("partial", 0LL);
+      blocks.full = b.value("full", 0LL);
+      const Matrix tiles = reader.matrix(b.value("tiles", Json::array()), pointer + "/blocks/tiles");
+      blocks.tile_rows = tiles.rows;
+      blocks.tile_cols = tiles.cols;
+      for (float v : tiles.data) blocks.tiles.push_back(static_cast<std::uint8_t>(v));
+      head.blocks = std::move(blocks);
+    }
   }
   result.output = reader.matrix(reader.field(json, "", "output"), "/output");
   if (json.contains("timing_ms")) {

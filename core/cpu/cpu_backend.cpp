@@ -22,6 +22,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
+#include <vector>
 #include <stdexcept>
 
 #include "core/attention/mask.h"
@@ -127,6 +129,61 @@ void masked_softmax_row(const float* scores, float* weights, int m, float scale,
   mask.for_each_extra_key(i, span, [&](int j) { weights[j] *= inverse_sum; });
 }
 
+// With an expression: softmax over the row's runs. Each run's exponentials are made in the
+// aligned scratch (as above, so the same score gives the same weight as on the named-field
+// path) and copied out, then every visible weight is scaled by 1 / sum.
+void masked_softmax_runs(const float* scores, float* weights, int m, float scale, std::span<const KeySpan> runs,
+                         Scratch& scratch) {
+  std::fill(weights, weights + m, 0.0f);
+  float row_max = -std::numeric_limits<float>::infinity();
+  for (const KeySpan& run : runs) {
+    row_max = std::max(row_max, (ConstRowArrayMap(scores + run.begin, run.width()) * scale).maxCoeff());
+  }
+  if (row_max == -std::numeric_limits<float>::infinity()) return;  // nothing visible
+  float sum = 0.0f;
+  for (const KeySpan& run : runs) {
+    auto e = scratch.head(run.width());
+    e = (ConstRowArrayMap(scores + run.begin, run.width()) * scale - row_max).exp();
+    sum += e.sum();
+    RowArrayMap(weights + run.begin, run.width()) = e;
+  }
+  const float inverse_sum = 1.0f / sum;
+  for (const KeySpan& run : runs) RowArrayMap(weights + run.begin, run.width()) *= inverse_sum;
+}
+
+// Zeroes a row outside its runs.
+void zero_outside(float* row, int m, std::span<const KeySpan> runs) {
+  int cursor = 0;
+  for (const KeySpan& run : runs) {
+    std::fill(row + cursor, row + run.begin, 0.0f);
+    cursor = run.end;
+  }
+  std::fill(row + cursor, row + m, 0.0f);
+}
+
+// Gaps between the keys a block of rows sees shorter than this are computed anyway: a few
+// extra products cost less than another matrix product.
+constexpr int kMergeGap = 16;
+
+// The keys some row of [first, first + count) of head h sees, as ascending runs (gaps shorter
+// than kMergeGap filled).
+void block_runs(const Mask& mask, int h, int first, int count, std::vector<KeySpan>& out, std::vector<KeySpan>& scratch) {
+  out.clear();
+  for (int i = first; i < first + count; ++i) {
+    for (const KeySpan& run : mask.runs(h, i, scratch)) out.push_back(run);
+  }
+  std::sort(out.begin(), out.end(), [](const KeySpan& a, const KeySpan& b) { return a.begin < b.begin; });
+  std::size_t kept = 0;
+  for (const KeySpan& run : out) {
+    if (kept > 0 && run.begin <= out[kept - 1].end + kMergeGap) {
+      out[kept - 1].end = std::max(out[kept - 1].end, run.end);
+    } else {
+      out[kept++] = run;
+    }
+  }
+  out.resize(kept);
+}
+
 class CpuBackend final : public Backend {
  public:
   [[nodiscard]] std::string name() const override { return "cpu"; }
@@ -163,15 +220,14 @@ class CpuBackend final : public Backend {
     result.device = device_name();
     result.tokens = p.tokens;
     result.source_tokens = p.source_tokens;
-    const Mask mask(p.mask, p.n(), p.m());
-    mask.matrix_into(result.mask);
-    result.masked_rows = fully_masked_rows(result.mask);
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+    shape_result(p, result);
+    fill_result_masks(mask, result);
     clock.stage("mask");
 
     project(p);
     clock.stage("projections");
 
-    shape_result(p, result);
     attend(p, mask, options, result);
     clock.stage("attention");
 
@@ -221,7 +277,11 @@ class CpuBackend final : public Backend {
     for (int task = 0; task < tasks; ++task) {
       const int head = task / blocks;
       const int first = (task % blocks) * block_rows;
-      attend_block(p, mask, options, head, first, std::min(block_rows, p.n() - first), result);
+      if (mask.general()) {
+        attend_block_runs(p, mask, options, head, first, std::min(block_rows, p.n() - first), result);
+      } else {
+        attend_block(p, mask, options, head, first, std::min(block_rows, p.n() - first), result);
+      }
     }
   }
 
@@ -278,6 +338,48 @@ class CpuBackend final : public Backend {
     }
 
     // 3 (in part). The heads side by side: the output itself without W_O.
+    if (p.wo) {
+      concat_.block(first, h * p.d_v, count, p.d_v) = context;
+    } else {
+      rows_of(result.output, first, count).middleCols(h * p.d_v, p.d_v) = context;
+    }
+  }
+
+  // attend_block for a mask with an expression: the same three steps over the runs of the
+  // block's rows (their union for the products, each row's own for its softmax).
+  void attend_block_runs(const Problem& p, const Mask& mask, const ComputeOptions& options, int h, int first, int count,
+                         Result& result) {
+    HeadResult& head = result.heads[static_cast<std::size_t>(h)];
+    const int m = p.m();
+    const int g = p.kv_head_of(h);
+    const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
+    const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
+    const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
+    MutableMap scores = rows_of(head.scores, first, count);    // (count, M)
+    MutableMap weights = rows_of(head.weights, first, count);  // (count, M)
+    MutableMap context = rows_of(head.context, first, count);  // (count, dv)
+    thread_local std::vector<KeySpan> keys;
+    thread_local std::vector<KeySpan> scratch;
+    block_runs(mask, h, first, count, keys, scratch);
+
+    if (options.scores_under_mask) {
+      scores.noalias() = q * k.transpose();
+    } else {
+      for (const KeySpan& run : keys) {
+        scores.middleCols(run.begin, run.width()).noalias() = q * k.middleRows(run.begin, run.width()).transpose();
+      }
+    }
+    thread_local Scratch exps;
+    if (exps.size() < m) exps.resize(m);
+    for (int r = 0; r < count; ++r) {
+      const std::span<const KeySpan> row = mask.runs(h, first + r, scratch);
+      masked_softmax_runs(scores.row(r).data(), weights.row(r).data(), m, p.scale, row, exps);
+      if (!options.scores_under_mask) zero_outside(scores.row(r).data(), m, row);
+    }
+    context.setZero();
+    for (const KeySpan& run : keys) {
+      context.noalias() += weights.middleCols(run.begin, run.width()) * v.middleRows(run.begin, run.width());
+    }
     if (p.wo) {
       concat_.block(first, h * p.d_v, count, p.d_v) = context;
     } else {

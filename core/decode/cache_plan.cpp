@@ -7,25 +7,26 @@
 namespace attnviz::decode {
 namespace {
 
-// last_use[j]: the last query that sees key j (the diagonal is always visible under a causal
-// mask, so last_use[j] ≥ j). Rows come in ascending order, so the last assignment wins.
-std::vector<int> last_uses(const Mask& mask) {
+// last_use[j]: the last query that sees key j (−1 for a key no query sees: an expression may
+// hide even the diagonal). Rows come in ascending order, so the last assignment wins.
+std::vector<int> last_uses(const Mask& mask, int head) {
   std::vector<int> last_use(static_cast<std::size_t>(mask.cols()), -1);
+  std::vector<KeySpan> scratch;
   for (int i = 0; i < mask.rows(); ++i) {
-    const KeySpan span = mask.span(i);
-    for (int j = span.begin; j < span.end; ++j) last_use[static_cast<std::size_t>(j)] = i;
-    mask.for_each_extra_key(i, span, [&](int j) { last_use[static_cast<std::size_t>(j)] = i; });
+    for (const KeySpan& run : mask.runs(head, i, scratch)) {
+      for (int j = run.begin; j < run.end; ++j) last_use[static_cast<std::size_t>(j)] = i;
+    }
   }
   return last_use;
 }
 
 }  // namespace
 
-CachePlan plan_cache(const Mask& mask) {
+CachePlan plan_cache(const Mask& mask, int head) {
   if (!mask.causal() || mask.rows() != mask.cols()) {
     throw std::invalid_argument("plan_cache: decoding needs a causal self-attention mask");
   }
-  const std::vector<int> last_use = last_uses(mask);
+  const std::vector<int> last_use = last_uses(mask, head);
   CachePlan plan;
   plan.steps.resize(static_cast<std::size_t>(mask.rows()));
   std::vector<int> slot_of(last_use.size(), -1);

@@ -29,6 +29,7 @@ struct CachePlan {
 };
 
 // `mask` must be causal and square (self-attention); throws std::invalid_argument otherwise.
-CachePlan plan_cache(const Mask& mask);
+// `head`: whose rows to plan for (when the mask depends on the head).
+CachePlan plan_cache(const Mask& mask, int head = 0);
 
 }  // namespace attnviz::decode

@@ -35,14 +35,14 @@ std::vector<float> project_row(const Matrix& x, int t, const Matrix& w, int firs
 }
 
 // The new row of scores, weights and context, read from the cache's slots.
-void attend_from_cache(const Problem& p, const Mask& mask, CacheBuffer& cache, DecodeStep& step) {
+void attend_from_cache(const Problem& p, const Mask& mask, int head, CacheBuffer& cache, DecodeStep& step) {
   const std::size_t held = step.cache.keys.size();
   step.scores.assign(held, -std::numeric_limits<float>::infinity());
   step.weights.assign(held, 0.0f);
   std::vector<double> exponentials(held, 0.0);
   double row_max = -std::numeric_limits<double>::infinity();
   for (std::size_t n = 0; n < held; ++n) {
-    if (!mask.visible(step.t, step.cache.keys[n])) continue;  // held for a later query only
+    if (!mask.visible(head, step.t, step.cache.keys[n])) continue;  // held for a later query only
     const float* k = cache.k_slot(step.cache.slots[n]);
     double dot = 0.0;
     for (int c = 0; c < p.d_k; ++c) dot += static_cast<double>(step.q[static_cast<std::size_t>(c)]) * static_cast<double>(k[c]);
@@ -55,7 +55,9 @@ void attend_from_cache(const Problem& p, const Mask& mask, CacheBuffer& cache, D
     exponentials[n] = std::exp(static_cast<double>(step.scores[n]) - row_max);
     sum += exponentials[n];
   }
-  // The diagonal is always visible under a causal mask, so sum ≥ 1.
+  // sum ≥ 1 when anything is visible; a mask expression may hide everything from a row,
+  // whose weights and context are then 0 (docs/design.md).
+  if (sum == 0.0) sum = 1.0;
   std::vector<double> context(static_cast<std::size_t>(p.d_v), 0.0);
   for (std::size_t n = 0; n < held; ++n) {
     const double weight = exponentials[n] / sum;
@@ -96,8 +98,8 @@ DecodeTrace decode_head(const Problem& p, int head, int prompt) {
   trace.heads_sharing_cache = heads_sharing(p, trace.kv_head);
   trace.prompt = prompt;
   trace.mask = decoding_mask(p.mask);
-  const Mask mask(trace.mask, p.n(), p.n());
-  CachePlan plan = plan_cache(mask);
+  const Mask mask(trace.mask, p.n(), p.n(), p.num_heads);
+  CachePlan plan = plan_cache(mask, head);
   trace.cache_capacity = plan.capacity;
 
   std::vector<int> cache_lengths;
@@ -117,7 +119,7 @@ DecodeTrace decode_head(const Problem& p, int head, int prompt) {
     const int slot = step.cache.slots.back();  // row t is the newest, last in key order
     std::copy(step.k.begin(), step.k.end(), cache.k_slot(slot));
     std::copy(step.v.begin(), step.v.end(), cache.v_slot(slot));
-    attend_from_cache(p, mask, cache, step);
+    attend_from_cache(p, mask, head, cache, step);
     step.cost = costs[static_cast<std::size_t>(t)];
   }
   return trace;

@@ -1,11 +1,15 @@
 #include "core/gpu/attention_layout.h"
 
+#include <algorithm>
+
 #include "core/attention/mask.h"
 
 namespace attnviz::gpu {
 
-AttentionShape AttentionShape::of(const Problem& p) {
+AttentionShape AttentionShape::of(const Problem& p, const Mask& mask) {
   AttentionShape s;
+  s.mask_texels = Mask::globals_texel_count(p.n(), p.m());
+  while (s.mask_texels < mask.table_texel_count()) s.mask_texels *= 2;
   s.n = p.n();
   s.m = p.m();
   s.d_model = p.d_model();
@@ -62,7 +66,7 @@ AttentionLayout make_layout(const AttentionShape& s) {
     l.wo = single(Slot::Wo, s.heads * s.d_v, l.d_out4);
     l.output = single(Slot::Output, s.n, l.d_out4);
   }
-  l.globals_entries = Mask::globals_texel_count(s.n, s.m);
+  l.globals_entries = std::max(Mask::globals_texel_count(s.n, s.m), s.mask_texels);
 
   auto bytes = [&](const Placement& p) { return p.extent() * 4; };
   auto set = [&](Slot slot, std::int64_t value) { l.slot_bytes[static_cast<std::size_t>(slot)] = value; };

@@ -11,11 +11,12 @@
 //   scores, weights: H × N × M4
 //   concat: N × round4(H·d_v) (head h = columns h·d_v ..; the output when there is no W_O)
 //   output: N × d_out4 (with W_O)
-//   globals: RGBA32UI texels describing the global tokens (shaders/common/mask.glsl)
+//   globals: RGBA32UI texels of the mask's table: global tokens, or runs (shaders/common/mask.glsl)
 
 #include <array>
 #include <cstdint>
 
+#include "core/attention/mask.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz::gpu {
@@ -25,8 +26,11 @@ struct AttentionShape {
   bool has_wo = false;
   int d_out = 0;  // columns of the output: W_O's columns, or H·d_v
   bool cross = false;
+  // Texels of the mask's table: the global-token table's size, or more for the runs of a
+  // mask with an expression (grown by powers of two, so that editing one replans rarely).
+  int mask_texels = 0;
 
-  static AttentionShape of(const Problem& problem);
+  static AttentionShape of(const Problem& problem, const Mask& mask);
   friend bool operator==(const AttentionShape&, const AttentionShape&) = default;
 };
 
@@ -53,7 +57,7 @@ struct AttentionLayout {
   AttentionShape shape;
   int d_model4 = 0, d_k4 = 0, d_v4 = 0, m4 = 0, concat4 = 0, d_out4 = 0;
   Placement x, xs, wq, wk, wv, wo, q, k, v, scores, weights, concat, output;
-  int globals_entries = 0;  // texels of the mask's global-token table (Mask::globals_texel_count)
+  int globals_entries = 0;  // texels of the mask's table (Mask::table_texel_count, at most)
   std::array<std::int64_t, kSlotCount> slot_bytes{};  // 0 for unused slots
 
   [[nodiscard]] const Placement& output_placement() const { return shape.has_wo ? output : concat; }

@@ -57,7 +57,7 @@ struct ScoresPush {
   std::int32_t zero_masked;
   MaskParams mask;
 };
-static_assert(sizeof(ScoresPush) == 24 * 4 && sizeof(ScoresPush) <= kMaxPushBytes);
+static_assert(sizeof(ScoresPush) == 27 * 4 && sizeof(ScoresPush) <= kMaxPushBytes);
 static_assert(offsetof(ScoresPush, q) == 4 && offsetof(ScoresPush, group) == 40 && offsetof(ScoresPush, chunk) == 44 &&
               offsetof(ScoresPush, zero_masked) == 64 && offsetof(ScoresPush, mask) == 68);
 
@@ -68,7 +68,7 @@ struct SoftmaxPush {
   ChunkPush chunk;
   MaskParams mask;
 };
-static_assert(sizeof(SoftmaxPush) == 19 * 4 && sizeof(SoftmaxPush) <= kMaxPushBytes);
+static_assert(sizeof(SoftmaxPush) == 22 * 4 && sizeof(SoftmaxPush) <= kMaxPushBytes);
 static_assert(offsetof(SoftmaxPush, w) == 12 && offsetof(SoftmaxPush, scale) == 24 && offsetof(SoftmaxPush, chunk) == 28 &&
               offsetof(SoftmaxPush, mask) == 48);
 
@@ -81,7 +81,7 @@ struct ContextPush {
   ChunkPush chunk;     // heads, query rows, d_v quads
   MaskParams mask;
 };
-static_assert(sizeof(ContextPush) == 23 * 4 && sizeof(ContextPush) <= kMaxPushBytes);
+static_assert(sizeof(ContextPush) == 26 * 4 && sizeof(ContextPush) <= kMaxPushBytes);
 static_assert(offsetof(ContextPush, w) == 4 && offsetof(ContextPush, concat) == 28 && offsetof(ContextPush, group) == 40 &&
               offsetof(ContextPush, chunk) == 44 && offsetof(ContextPush, mask) == 64);
 

@@ -80,8 +80,8 @@ class VulkanTiled final : public tiled::TiledRunner {
     check_fits(p, options);
     const auto start = std::chrono::steady_clock::now();
     const tiled::Projections projections = tiled::project(p);
-    const Mask mask(p.mask, p.n(), p.m());
-    const std::vector<std::uint32_t> globals = mask.globals_table();
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+    const std::vector<std::uint32_t> globals = mask.table();
     const std::size_t out_floats = static_cast<std::size_t>(p.num_heads) * static_cast<std::size_t>(p.n()) *
                                    static_cast<std::size_t>(p.d_v + 2);
     check_texels(projections, out_floats);

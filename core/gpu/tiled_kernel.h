@@ -35,7 +35,7 @@ struct TiledPush {
   std::int32_t kb_end;
   MaskParams mask;
 };
-static_assert(sizeof(TiledPush) == 18 * 4 && sizeof(TiledPush) <= 128);
+static_assert(sizeof(TiledPush) == 21 * 4 && sizeof(TiledPush) <= 128);
 static_assert(offsetof(TiledPush, d_v) == 12 && offsetof(TiledPush, group) == 28 && offsetof(TiledPush, scale) == 32 &&
               offsetof(TiledPush, kb_begin) == 36 && offsetof(TiledPush, mask) == 44);
 

@@ -71,8 +71,8 @@ class VulkanAttention::Impl {
     host_current_ = false;
     check_shapes(problem);
     const auto start = Clock::now();
-    prepare(AttentionShape::of(problem));
-    Mask mask(problem.mask, problem.n(), problem.m());
+    Mask mask(problem.mask, problem.n(), problem.m(), problem.num_heads);
+    prepare(AttentionShape::of(problem, mask));
     upload(problem, mask);
     const std::vector<Stage> stages = record(problem, options, mask.params());
     stream_.submit_and_wait();
@@ -98,14 +98,13 @@ class VulkanAttention::Impl {
     result.device = context_->device_name();
     result.tokens = tokens_;
     result.source_tokens = source_tokens_;
-    device_.mask.mask.matrix_into(result.mask);
-    result.masked_rows = fully_masked_rows(result.mask);
     result.heads.resize(static_cast<std::size_t>(s.heads));
     for (HeadResult& head : result.heads) {
       head.scores.reshape(s.n, s.m);
       head.weights.reshape(s.n, s.m);
       head.context.reshape(s.n, s.d_v);
     }
+    fill_result_masks(device_.mask.mask, result);
     result.output.reshape(s.n, s.d_out);
     // One task per matrix, spread over the host's threads (large results are bound by
     // memory traffic, which parallelises). Small ones stay on this thread: waking the team
@@ -190,7 +189,7 @@ class VulkanAttention::Impl {
     workspace_.upload(Slot::Wv, bytes(Slot::Wv), [&](std::byte* out) { pack_column_blocks(p.wv, s.kv_heads, s.d_v, l.wv.pitch, out); });
     if (s.has_wo) workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
     workspace_.upload(Slot::Globals, bytes(Slot::Globals), [&](std::byte* out) {
-      mask.write_globals_table({reinterpret_cast<std::uint32_t*>(out), static_cast<std::size_t>(l.globals_entries) * 4});
+      mask.write_table({reinterpret_cast<std::uint32_t*>(out), static_cast<std::size_t>(l.globals_entries) * 4});
     });
   }
 

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/scenario/generate.h"
 #include "core/scenario/magnitude_check.h"
+#include "core/scenario/mask_expression_check.h"
 #include "core/scenario/scenario_checks.h"
 #include "core/text/tokenizer.h"
 
@@ -89,6 +90,7 @@ Problem build_problem(const Scenario& s, const std::string& origin, const Proble
   const int m = static_cast<int>(p.source_tokens.size());
   check_limits(s, n, m, origin, limits);
   check_global_indices(s.mask, n, m, s.source.has_value(), origin);
+  check_document_starts(s.mask, n, m, origin);
 
   p.x = resolve_embeddings(s.embeddings, p.tokens, s, origin, "");
   p.xs = s.source ? resolve_embeddings(s.source->embeddings, p.source_tokens, s, origin, "/source") : p.x;

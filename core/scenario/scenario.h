@@ -24,7 +24,11 @@ struct ScaleSetting {
 struct MaskSetting {
   bool causal = false;
   std::optional<int> window;  // radius r >= 0
-  std::vector<int> global;    // Longformer global token indices (needs window)
+  std::vector<int> global;    // Longformer global token indices (needs window or an expression)
+  // A mask expression (docs/design.md "Mask expressions"), ANDed with the fields above;
+  // empty (or only white space): none.
+  std::string expression = {};
+  std::vector<int> documents = {};  // ascending start index of each document, for doc(i)
   friend bool operator==(const MaskSetting&, const MaskSetting&) = default;
 };
 

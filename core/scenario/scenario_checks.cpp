@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/common/float_text.h"
+#include "core/scenario/mask_expression_check.h"
 
 namespace attnviz {
 namespace {
@@ -68,10 +69,12 @@ void check_tokens_and_embeddings(const std::optional<std::vector<std::string>>& 
 void check_mask(const MaskSetting& mask, const std::string& origin) {
   if (mask.window && *mask.window < 0)
     throw InputError(origin, "/mask/window", "must be 0 or more, got " + std::to_string(*mask.window));
-  if (!mask.global.empty() && !mask.window) {
+  if (!mask.global.empty() && !mask.window && !has_expression(mask)) {
     throw InputError(origin, "/mask/global",
-                     "global tokens need a window (Longformer): set \"window\" too, or remove \"global\"");
+                     "global tokens need a window (Longformer) or an expression using global(i): set \"window\" too, "
+                     "or remove \"global\"");
   }
+  check_mask_expression(mask, origin);
   for (std::size_t i = 0; i < mask.global.size(); ++i) {
     if (mask.global[i] < 0)
       throw InputError(origin, "/mask/global/" + std::to_string(i), "token index must be 0 or more, got " + std::to_string(mask.global[i]));

@@ -220,6 +220,20 @@ MaskSetting read_mask(ObjectReader& parent, const std::string& origin, std::vect
       mask.global.push_back(static_cast<int>(*token));
     }
   }
+  if (const std::optional<std::string> expression = reader.string("expression")) mask.expression = *expression;
+  if (const json* documents = reader.find("documents")) {
+    if (!documents->is_array()) {
+      reader.fail(reader.at("documents"), "expected a list of document start indices, got " + type_name(*documents));
+    }
+    for (std::size_t i = 0; i < documents->size(); ++i) {
+      const json& index = (*documents)[i];
+      const std::string pointer = reader.at("documents") + "/" + std::to_string(i);
+      const std::optional<std::int64_t> start = as_integer(index);
+      if (!start) reader.fail(pointer, "expected a token index (a whole number), got " + type_name(index));
+      if (*start < 0 || *start > 1'000'000) reader.fail(pointer, "token index out of range: " + quoted(index));
+      mask.documents.push_back(static_cast<int>(*start));
+    }
+  }
   reader.collect_unknown(warnings);
   return mask;
 }

@@ -25,6 +25,8 @@ Json mask_json(const MaskSetting& mask) {
   m["causal"] = mask.causal;
   if (mask.window) m["window"] = *mask.window;
   if (!mask.global.empty()) m["global"] = mask.global;
+  if (!mask.expression.empty()) m["expression"] = mask.expression;
+  if (!mask.documents.empty()) m["documents"] = mask.documents;
   return m;
 }
 

@@ -34,6 +34,6 @@ struct TileGrid {
 
 // What the mask leaves of each tile, in visiting order (Mask::classify_block: hidden tiles are
 // the ones every kernel skips).
-std::vector<BlockVisibility> classify_tiles(const TileGrid& grid, const Mask& mask);
+std::vector<BlockVisibility> classify_tiles(const TileGrid& grid, const Mask& mask, int head = 0);
 
 }  // namespace attnviz::tiled

@@ -34,7 +34,7 @@ class CpuTiled final : public TiledRunner {
     const RowMajor q = view(p.x) * view(p.wq);   // N × H·d_k
     const RowMajor k = view(p.xs) * view(p.wk);  // M × G·d_k
     const RowMajor v = view(p.xs) * view(p.wv);  // M × G·d_v
-    const Mask mask(p.mask, p.n(), p.m());
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
     const TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
 
     TiledResult result;
@@ -58,7 +58,7 @@ class CpuTiled final : public TiledRunner {
     for (int task = 0; task < tasks; ++task) {
       const int h = task / grid.query_blocks();
       const int g = p.kv_head_of(h);
-      const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v)};
+      const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v), h};
       tiled_query_block(head, mask, p.scale, grid, task % grid.query_blocks(), result.heads[static_cast<std::size_t>(h)],
                         options.trace_head == h ? &*result.trace : nullptr);
     }
@@ -109,14 +109,12 @@ Result as_result(const Problem& p, const TiledResult& tiled) {
   result.device = tiled.device;
   result.tokens = p.tokens;
   result.source_tokens = p.source_tokens;
-  const Mask mask(p.mask, p.n(), p.m());
-  mask.matrix_into(result.mask);
-  for (int i = 0; i < p.n(); ++i) {
-    bool sees = false;
-    for (int j = 0; j < p.m() && !sees; ++j) sees = result.mask.at(i, j);
-    if (!sees) result.masked_rows.push_back(i);
+  const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+  for (const TiledHead& head : tiled.heads) {
+    HeadResult& out = result.heads.emplace_back();
+    out.context = head.context;
   }
-  for (const TiledHead& head : tiled.heads) result.heads.push_back(HeadResult{Matrix(), Matrix(), head.context});
+  fill_result_masks(mask, result);
   result.output = tiled.output;
   result.timing = tiled.timing;
   return result;

@@ -24,7 +24,7 @@ RowMajor tile_scores(const HeadOperands& head, const Mask& mask, float scale, in
   if (visibility == BlockVisibility::Partial) {
     for (int i = r0; i < r1; ++i) {
       for (int j = c0; j < c1; ++j) {
-        if (!mask.visible(i, j)) s(i - r0, j - c0) = kMinusInfinity;
+        if (!mask.visible(head.index, i, j)) s(i - r0, j - c0) = kMinusInfinity;
       }
     }
   }
@@ -75,7 +75,7 @@ void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, 
   for (int kb = 0; kb < grid.key_blocks(); ++kb) {
     const int c0 = grid.col_begin(kb);
     const int c1 = grid.col_end(kb);
-    const BlockVisibility visibility = mask.classify_block(r0, r1, c0, c1);
+    const BlockVisibility visibility = mask.classify_block(head.index, r0, r1, c0, c1);
     TileVisit* visit = trace ? &trace->tiles[static_cast<std::size_t>(grid.tile_index(qb, kb))] : nullptr;
     if (visit) {
       *visit = TileVisit{qb, kb, visibility == BlockVisibility::Hidden, visibility, {}, {}, {}, {}, {}, {}};

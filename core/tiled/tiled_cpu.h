@@ -17,6 +17,7 @@ struct HeadOperands {
   ColumnBlock q;  // N × d_k
   ColumnBlock k;  // M × d_k
   ColumnBlock v;  // M × d_v
+  int index = 0;  // the query head h (its mask, when the mask depends on the head)
 };
 
 // Shapes `out` (context N × d_v, m, l) and the trace's tiles for one head.

@@ -245,11 +245,13 @@ TEST(Mask, TheShadersDeclareMaskParamsMemberForMember) {
     EXPECT_EQ(type, "int") << line;
     members.push_back(name);
   }
-  EXPECT_EQ(members, (std::vector<std::string>{"rows", "cols", "causal", "window", "has_globals", "list_offset", "list_count"}));
+  EXPECT_EQ(members, (std::vector<std::string>{"rows", "cols", "causal", "window", "has_globals", "list_offset", "list_count", "runs_offset",
+                                      "head_stride", "head"}));
   static_assert(offsetof(MaskParams, rows) == 0 && offsetof(MaskParams, cols) == 4 && offsetof(MaskParams, causal) == 8 &&
                 offsetof(MaskParams, window) == 12 && offsetof(MaskParams, has_globals) == 16 &&
                 offsetof(MaskParams, list_offset) == 20 && offsetof(MaskParams, list_count) == 24 &&
-                sizeof(MaskParams) == 28);
+                offsetof(MaskParams, runs_offset) == 28 && offsetof(MaskParams, head_stride) == 32 &&
+                offsetof(MaskParams, head) == 36 && sizeof(MaskParams) == 40);
 }
 
 // Every block of every size on a set of masks (self- and cross-attention, every kind, global
@@ -286,6 +288,155 @@ TEST(Mask, BlocksAreClassifiedExactlyAgainstTheBitmap) {
                   << rows << "x" << cols << " rows " << i0 << ".." << i1 << " cols " << j0 << ".." << j1;
             }
           }
+        }
+      }
+    }
+  }
+}
+
+// --- masks with an expression ---
+
+MaskSetting with_expression(MaskSetting setting, std::string expression, std::vector<int> documents = {}) {
+  setting.expression = std::move(expression);
+  setting.documents = std::move(documents);
+  return setting;
+}
+
+// The bitmap of head h, one string per row.
+std::vector<std::string> head_bitmap(const Mask& mask, int h) {
+  const MaskMatrix bits = mask.matrix(h);
+  std::vector<std::string> lines;
+  for (int i = 0; i < bits.rows; ++i) {
+    std::string line;
+    for (int j = 0; j < bits.cols; ++j) line += bits.at(i, j) ? '1' : '.';
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(MaskExpression, SinksAndWindowByHand) {
+  // k <= q && (k < 2 || q - k <= 1): two sink tokens and the previous key.
+  const Mask mask(with_expression(make(false), "k <= q && (k < 2 || q - k <= 1)"), 6, 6);
+  EXPECT_TRUE(mask.general());
+  EXPECT_FALSE(mask.depends_on_head());
+  EXPECT_EQ(head_bitmap(mask, 0), (std::vector<std::string>{"1.....", "11....", "111...", "1111..", "11.11.", "11..11"}));
+}
+
+TEST(MaskExpression, IsAndedWithTheFields) {
+  // Causal AND a band of 1 = the causal sliding window r = 1.
+  const Mask mask(with_expression(make(true), "abs(q - k) <= 1"), 5, 5);
+  EXPECT_EQ(mask.matrix(), build_mask(make(true, 1), 5, 5));
+  // Longformer's fields AND documents: the band and global token 0, cut at the documents.
+  const Mask packed(with_expression(make(false, 1, {0}), "doc(q) == doc(k)", {0, 3}), 6, 6);
+  EXPECT_EQ(head_bitmap(packed, 0), (std::vector<std::string>{"111...", "111...", "111...", "...11.", "...111", "....11"}));
+}
+
+TEST(MaskExpression, NamedPatternsEqualTheirFields) {
+  const std::pair<MaskSetting, MaskSetting> same[] = {
+      {with_expression(make(false), "k <= q"), make(true)},
+      {with_expression(make(false), "k <= q && q - k <= 3"), make(true, 3)},
+      {with_expression(make(false), "abs(q - k) <= 2 || global(q) || global(k)", {}), make(false, 2, {1, 8})},
+  };
+  for (auto [expression, fields] : same) {
+    expression.global = fields.global;
+    const Mask a(expression, 11, 11);
+    const Mask b(fields, 11, 11);
+    EXPECT_EQ(a.matrix(), b.matrix()) << expression.expression;
+  }
+}
+
+TEST(MaskExpression, GlobalTokensWithoutAWindowServeTheExpression) {
+  // global(i) reads the list even without a window; the fields then hide nothing.
+  MaskSetting setting = with_expression(make(false), "global(k)");
+  setting.global = {2};
+  EXPECT_EQ(head_bitmap(Mask(setting, 3, 4), 0), (std::vector<std::string>{"..1.", "..1.", "..1."}));
+}
+
+TEST(MaskExpression, HeadDependentMasksHaveRowsPerHead) {
+  const Mask mask(with_expression(make(true), "q - k <= h"), 4, 4, 3);
+  EXPECT_TRUE(mask.depends_on_head());
+  EXPECT_EQ(head_bitmap(mask, 0), (std::vector<std::string>{"1...", ".1..", "..1.", "...1"}));
+  EXPECT_EQ(head_bitmap(mask, 2), (std::vector<std::string>{"1...", "11..", "111.", ".111"}));
+  EXPECT_TRUE(mask.visible(2, 3, 1));
+  EXPECT_FALSE(mask.visible(0, 3, 1));
+  const MaskParams params = mask.params(2);
+  EXPECT_EQ(params.head_stride, 4);
+  EXPECT_EQ(params.head, 2);
+  EXPECT_EQ(params.runs_offset, 3 * 4 + 1);
+}
+
+TEST(MaskExpression, TheShadersTableListsEachRowsRuns) {
+  // Row 0: [0, 1); row 1: [0, 1) [2, 3)... of "k == 0 || k == q + 1" on 2 × 4.
+  const Mask mask(with_expression(make(false), "k == 0 || k == q + 1"), 2, 4);
+  const std::vector<std::uint32_t> table = mask.table();
+  ASSERT_EQ(mask.params().runs_offset, 3);
+  // Index: row 0 starts at run 0, row 1 at run 1, 3 runs in all; then [0, 2), [0, 1), [2, 3).
+  const std::vector<std::uint32_t> want = {0, 1, 3, 0 | (2u << 16), 0 | (1u << 16), 2 | (3u << 16), 0, 0};
+  EXPECT_EQ(table, want);
+  EXPECT_EQ(mask.table_texel_count(), 2);
+}
+
+TEST(MaskExpression, RowsThatSeeNothingAreEmpty) {
+  const Mask mask(with_expression(make(false), "k < q"), 3, 3);
+  EXPECT_EQ(fully_masked_rows(mask.matrix()), (std::vector<int>{0}));
+  std::vector<KeySpan> scratch;
+  EXPECT_TRUE(mask.runs(0, 0, scratch).empty());
+}
+
+// Every block of every size, on expressions and fields (runs made on the fly), against the
+// bitmap; and the block grid at several sizes against the same brute-force count.
+TEST(MaskExpression, BlocksAreClassifiedExactlyAgainstTheBitmap) {
+  const std::vector<MaskSetting> settings = {
+      with_expression(make(false), "k <= q && (q - k < 2 || (q - k) % 3 == 0)"),
+      with_expression(make(true), "k < 2 || q - k <= 2"),
+      with_expression(make(false), "q / 3 == k / 3"),
+      with_expression(make(false, 2, {4}), "doc(q) == doc(k) || global(q)", {0, 5, 6}),
+      with_expression(make(false), "(q + k + h) % 2 == 0"),
+      make(true, 1, {3, 9}),
+  };
+  const std::vector<std::pair<int, int>> shapes = {{10, 10}, {7, 11}, {11, 6}};
+  for (const MaskSetting& setting : settings) {
+    for (const auto& [rows, cols] : shapes) {
+      const Mask mask(setting, rows, cols, 2);
+      for (int h = 0; h < 2; ++h) {
+        const MaskMatrix bits = mask.matrix(h);
+        auto want = [&](int i0, int i1, int j0, int j1) {
+          int seen = 0;
+          int cells = 0;
+          for (int i = i0; i < std::min(i1, rows); ++i) {
+            for (int j = j0; j < std::min(j1, cols); ++j) {
+              seen += bits.at(i, j) ? 1 : 0;
+              ++cells;
+            }
+          }
+          return seen == 0 ? BlockVisibility::Hidden : (seen == cells ? BlockVisibility::Full : BlockVisibility::Partial);
+        };
+        for (int i0 = 0; i0 < rows; ++i0) {
+          for (int i1 = i0 + 1; i1 <= rows + 1; ++i1) {
+            for (int j0 = 0; j0 < cols; ++j0) {
+              for (int j1 = j0 + 1; j1 <= cols + 1; ++j1) {
+                const BlockVisibility kind = want(i0, i1, j0, j1);
+                ASSERT_EQ(mask.block_visible(h, i0, i1, j0, j1), kind != BlockVisibility::Hidden) << setting.expression;
+                ASSERT_EQ(mask.classify_block(h, i0, i1, j0, j1), kind) << setting.expression;
+              }
+            }
+          }
+        }
+        for (int size = 1; size <= 5; ++size) {
+          const BlockGrid grid = mask.block_grid(h, size);
+          ASSERT_EQ(grid.tile_rows, (rows + size - 1) / size);
+          ASSERT_EQ(grid.tile_cols, (cols + size - 1) / size);
+          long long counts[3] = {0, 0, 0};
+          for (int tr = 0; tr < grid.tile_rows; ++tr) {
+            for (int tc = 0; tc < grid.tile_cols; ++tc) {
+              const BlockVisibility kind = want(tr * size, (tr + 1) * size, tc * size, (tc + 1) * size);
+              ASSERT_EQ(grid.at(tr, tc), kind) << setting.expression << " size " << size;
+              ++counts[static_cast<int>(kind)];
+            }
+          }
+          EXPECT_EQ(grid.empty, counts[0]);
+          EXPECT_EQ(grid.partial, counts[1]);
+          EXPECT_EQ(grid.full, counts[2]);
         }
       }
     }
