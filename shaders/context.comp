@@ -53,6 +53,31 @@ void accumulate_chunk(int k4) {
   }
 }
 
+// The walk over the key chunks (uniform across the workgroup): named fields, the band's
+// chunks [walk_lo, walk_hi) then the chunks holding global columns outside it; with an
+// expression, the bits of key_quads.
+bool walk_runs;
+int walk_lo, walk_hi, walk_next, walk_k, walk_word, walk_words;
+uint walk_bits;
+
+int next_key_chunk() {
+  if (walk_runs) {
+    while (walk_bits == 0u) {
+      if (++walk_word >= walk_words) return -1;
+      walk_bits = key_quads[walk_word];
+    }
+    const int bit = findLSB(walk_bits);
+    walk_bits &= walk_bits - 1u;
+    return 32 * walk_word + bit;
+  }
+  if (walk_next < walk_hi) return walk_next++;
+  while (walk_k < pc.mask.list_count) {
+    const int k4 = mask_global_chunk(pc.mask, walk_k++);
+    if (k4 < walk_lo || k4 >= walk_hi) return k4;
+  }
+  return -1;
+}
+
 void main() {
   const MaskParams mask = pc.mask;
   const int wg_x = int(gl_WorkGroupSize.x);
@@ -74,23 +99,19 @@ void main() {
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
   }
 
-  UNIFORM_IF(mask.runs_offset == 0) {
-    const ivec2 span = mask_block_span(mask, tile_row, tile_row + wg_y * TILE_R);
-    const int lo = span.y > span.x ? span.x / 4 : 0;
-    const int hi = span.y > span.x ? (span.y + 3) / 4 : 0;
-    for (int k4 = lo; k4 < hi; ++k4) accumulate_chunk(k4);
-    for (int k = 0; k < mask.list_count; ++k) {
-      const int k4 = mask_global_chunk(mask, k);
-      if (k4 < lo || k4 >= hi) accumulate_chunk(k4);
-    }
-  }
-  // With an expression: the tile's rows mark the quads their runs touch, then every
-  // invocation walks the marked quads (the same for all: uniform).
-  UNIFORM_IF(mask.runs_offset != 0) {
-    const int words = min((mask.cols + 127) / 128, kContextQuadWords);
+  // The key chunks some row of the tile sees, walked one at a time (next_key_chunk): a single
+  // call site of the large accumulate_chunk keeps the pipeline quick to compile.
+  walk_runs = mask.runs_offset != 0;
+  walk_k = 0;
+  walk_word = -1;
+  walk_bits = 0u;
+  walk_words = 0;
+  if (walk_runs) {
+    // With an expression: the tile's rows mark the quads their runs touch first.
+    walk_words = min((mask.cols + 127) / 128, kContextQuadWords);
     const int invocation = int(gl_LocalInvocationIndex);
     const int invocations = wg_x * wg_y;
-    for (int w = invocation; w < words; w += invocations) key_quads[w] = 0u;
+    for (int w = invocation; w < walk_words; w += invocations) key_quads[w] = 0u;
     barrier();
     const int last_row = min(min(tile_row + wg_y * TILE_R, pc.chunk.row_end), mask.rows);
     for (int row = tile_row + invocation; row < last_row; row += invocations) {
@@ -107,14 +128,14 @@ void main() {
       }
     }
     barrier();
-    for (int w = 0; w < words; ++w) {
-      uint bits = key_quads[w];
-      while (bits != 0u) {
-        accumulate_chunk(32 * w + findLSB(bits));
-        bits &= bits - 1u;
-      }
-    }
+  } else {
+    const ivec2 span = mask_block_span(mask, tile_row, tile_row + wg_y * TILE_R);
+    walk_lo = span.y > span.x ? span.x / 4 : 0;
+    walk_hi = span.y > span.x ? (span.y + 3) / 4 : 0;
+    walk_next = walk_lo;
   }
+  for (int k4 = next_key_chunk(); k4 >= 0; k4 = next_key_chunk()) accumulate_chunk(k4);
+
 
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     const int row = row0 + wg_y * r;

@@ -98,21 +98,32 @@ void main() {
       const int row = row0 + wg_y * r;
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
         const int col = 4 * (quad0 + wg_x * c);
-        acc[r][c] = vec4(mask_visible(mask, head, row, col) ? acc[r][c].x : 0.0,
-                         mask_visible(mask, head, row, col + 1) ? acc[r][c].y : 0.0,
-                         mask_visible(mask, head, row, col + 2) ? acc[r][c].z : 0.0,
-                         mask_visible(mask, head, row, col + 3) ? acc[r][c].w : 0.0);
+        acc[r][c] = vec4(mask_fields_visible(mask, row, col) ? acc[r][c].x : 0.0,
+                         mask_fields_visible(mask, row, col + 1) ? acc[r][c].y : 0.0,
+                         mask_fields_visible(mask, row, col + 2) ? acc[r][c].z : 0.0,
+                         mask_fields_visible(mask, row, col + 3) ? acc[r][c].w : 0.0);
       }
     }
   }
   UNIFORM_IF(pc.zero_masked != 0 && mask.runs_offset != 0) {
-    [[unroll]] for (int r = 0; r < TILE_R; ++r) {
+    // The rows' visible columns as bits first, in loops left rolled (the run walks are loops
+    // themselves: unrolled TILE_R × TILE_C4 times they make the pipeline slow to compile).
+    uint seen[TILE_R];
+    [[dont_unroll]] for (int r = 0; r < TILE_R; ++r) {
       const ivec2 runs = mask_row_runs(mask, head, row0 + wg_y * r);
       int cursor = mask_run_after(mask, runs, 4 * quad0);
+      uint bits = 0u;
+      [[dont_unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const bvec4 quad = mask_runs_quad(mask, runs, cursor, 4 * (quad0 + wg_x * c));
+        bits |= ((quad.x ? 1u : 0u) | (quad.y ? 2u : 0u) | (quad.z ? 4u : 0u) | (quad.w ? 8u : 0u)) << (4 * c);
+      }
+      seen[r] = bits;
+    }
+    [[unroll]] for (int r = 0; r < TILE_R; ++r) {
       [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-        const bvec4 seen = mask_runs_quad(mask, runs, cursor, 4 * (quad0 + wg_x * c));
-        acc[r][c] = vec4(seen.x ? acc[r][c].x : 0.0, seen.y ? acc[r][c].y : 0.0, seen.z ? acc[r][c].z : 0.0,
-                         seen.w ? acc[r][c].w : 0.0);
+        const uint bits = seen[r] >> (4 * c);
+        acc[r][c] = vec4((bits & 1u) != 0u ? acc[r][c].x : 0.0, (bits & 2u) != 0u ? acc[r][c].y : 0.0,
+                         (bits & 4u) != 0u ? acc[r][c].z : 0.0, (bits & 8u) != 0u ? acc[r][c].w : 0.0);
       }
     }
   }

@@ -44,8 +44,8 @@ bvec4 span_visibility(int quad, ivec2 span) {
 // The full predicate for a chunk holding a global column (such chunks are few).
 bvec4 chunk_visibility(MaskParams mask, int row, int quad) {
   const int col = 4 * quad;
-  return bvec4(mask_visible(mask, 0, row, col), mask_visible(mask, 0, row, col + 1), mask_visible(mask, 0, row, col + 2),
-               mask_visible(mask, 0, row, col + 3));
+  return bvec4(mask_fields_visible(mask, row, col), mask_fields_visible(mask, row, col + 1),
+               mask_fields_visible(mask, row, col + 2), mask_fields_visible(mask, row, col + 3));
 }
 
 // Visible global columns outside the span (the span loops counted the others).

@@ -296,6 +296,8 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   spec.log_scale = scale.log;
   spec.colormap = scores ? ui.view.scores_colormap : ui.view.weights_colormap;
   spec.mask = &p.mask;
+  spec.mask_head = head;
+  spec.mask_heads = p.num_heads;
   spec.row_labels = &p.tokens;
   spec.col_labels = &p.source_tokens;
   spec.row_label_width = label_w;

@@ -222,6 +222,8 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   spec.numbers = ui.view.show_numbers;
   spec.colormap = ui.view.weights_colormap;
   spec.mask = &p.mask;
+  spec.mask_head = head;
+  spec.mask_heads = p.num_heads;
   spec.row_labels = &p.tokens;
   spec.col_labels = &p.source_tokens;
   spec.row_label_width = heatmap::HeatmapWidget::row_label_width(p.tokens, 120.0f * s);

@@ -511,6 +511,8 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
   const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values);
   if (hides && m.key_cols) spec.mask = &ui.session.problem().mask;
+  spec.mask_head = std::clamp(ui.view.selected_head, 0, ui.session.problem().num_heads - 1);
+  spec.mask_heads = ui.session.problem().num_heads;
   spec.row_labels = &m.row_labels;
   spec.col_labels = m.col_labels.empty() ? nullptr : &m.col_labels;
   spec.row_label_width = row_label_w;

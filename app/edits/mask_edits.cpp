@@ -3,13 +3,30 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/scenario/mask_expression_check.h"
+
 namespace attnviz::edits {
 namespace {
 
+// Globals stay when an expression may read them (global(i)) even without a window.
 void normalise(MaskSetting& mask) {
   std::sort(mask.global.begin(), mask.global.end());
   mask.global.erase(std::unique(mask.global.begin(), mask.global.end()), mask.global.end());
-  if (!mask.window) mask.global.clear();
+  if (!mask.window && !has_expression(mask)) mask.global.clear();
+}
+
+bool ends_sentence(const std::string& token) {
+  return token == "." || token == "!" || token == "?" || token == "\u3002" || token == "\uff01" || token == "\uff1f";
+}
+
+int at_least(int value, int low) { return std::max(value, low); }
+
+// √tokens rounded, at least 2: the stride and block of the Sparse Transformer's patterns.
+int root_of(int tokens) {
+  int r = 1;
+  while ((r + 1) * (r + 1) <= tokens) ++r;
+  if (tokens - r * r > r) ++r;  // nearer to r + 1
+  return at_least(r, 2);
 }
 
 }  // namespace
@@ -45,7 +62,7 @@ const char* mask_preset_name(MaskPreset preset) {
 }
 
 MaskSetting apply_mask_preset(const MaskSetting& current, MaskPreset preset) {
-  MaskSetting mask;
+  MaskSetting mask;  // a preset is the whole mask: no expression, no documents
   switch (preset) {
     case MaskPreset::None: break;
     case MaskPreset::Causal: mask.causal = true; break;
@@ -63,6 +80,7 @@ MaskSetting apply_mask_preset(const MaskSetting& current, MaskPreset preset) {
 }
 
 std::optional<MaskPreset> matching_preset(const MaskSetting& mask) {
+  if (has_expression(mask)) return std::nullopt;
   if (!mask.window) return mask.causal ? MaskPreset::Causal : MaskPreset::None;
   if (mask.causal && mask.global.empty()) return MaskPreset::SlidingWindow;
   if (!mask.causal && !mask.global.empty()) return MaskPreset::Longformer;
@@ -115,6 +133,11 @@ std::string format_global_list(const std::vector<int>& indices) {
 }
 
 std::string window_summary(const MaskSetting& mask) {
+  if (has_expression(mask)) {
+    const bool fields = mask.causal || mask.window;
+    return fields ? "the expression below decides, together with (AND) the causal / window settings above"
+                  : "the expression below decides which keys each query sees";
+  }
   if (!mask.window) return mask.causal ? "each token sees itself and all before it" : "every token sees every token";
   const int r = *mask.window;
   const std::string keys = mask.causal ? std::to_string(r + 1) : std::to_string(2 * r + 1);
@@ -122,6 +145,61 @@ std::string window_summary(const MaskSetting& mask) {
                      (mask.causal ? " (itself and " + std::to_string(r) + " before)" : " (±" + std::to_string(r) + ")");
   if (!mask.global.empty()) text += "; globals see and are seen by all";
   return text;
+}
+
+std::vector<NamedPattern> named_patterns(int tokens) {
+  const int n = at_least(tokens, 1);
+  const int r = std::clamp(n / 8, 1, 64);
+  const int s = root_of(n);
+  const int sinks = std::clamp(n / 8, 1, 4);
+  const int sink_window = std::clamp(n / 4, 2, 64);
+  const int prefix = at_least(n / 3, 1);
+  const std::string rs = std::to_string(r);
+  const std::string ss = std::to_string(s);
+  return {
+      {"Causal", "k <= q", "each query sees itself and every key before it (GPT)", false},
+      {"Sliding window, r = " + rs, "k <= q && q - k <= " + rs, "causal, the last r + 1 keys (Mistral)", false},
+      {"Longformer, r = " + rs, "abs(q - k) <= " + rs + " || global(q) || global(k)",
+       "a band of 2r + 1 keys, and global tokens that see and are seen by all (Beltagy et al. 2020)", false},
+      {"Strided, s = " + ss, "k <= q && (q - k < " + ss + " || (q - k) % " + ss + " == 0)",
+       "the last s keys and every s-th before them (Sparse Transformer, Child et al. 2019)", false},
+      {"Sinks " + std::to_string(sinks) + " + window " + std::to_string(sink_window),
+       "k <= q && (k < " + std::to_string(sinks) + " || q - k <= " + std::to_string(sink_window) + ")",
+       "the first tokens stay visible beside a sliding window (StreamingLLM, Xiao et al. 2023)", false},
+      {"Prefix-LM, p = " + std::to_string(prefix), "k < " + std::to_string(prefix) + " || k <= q",
+       "the prefix is seen by everyone, the rest is causal (T5, UniLM)", false},
+      {"Block-local, B = " + ss, "q / " + ss + " == k / " + ss, "queries see the keys of their own block", false},
+      {"Dilated window, r = 2, d = 2", "abs(q - k) <= 2 * 2 && (q - k) % 2 == 0",
+       "r keys on each side, every d-th (Longformer's dilated window)", false},
+      {"Documents", "doc(q) == doc(k)", "packed sequences: a token sees only its own document", true},
+      {"Documents, causal", "doc(q) == doc(k) && k <= q", "packed sequences in a decoder", true},
+  };
+}
+
+std::vector<int> documents_from_tokens(const std::vector<std::string>& tokens) {
+  std::vector<int> starts = {0};
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (ends_sentence(tokens[i])) starts.push_back(static_cast<int>(i + 1));
+  }
+  if (starts.size() == 1 && tokens.size() >= 2) starts.push_back(static_cast<int>(tokens.size() / 2));
+  return starts;
+}
+
+MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern, const std::vector<std::string>& tokens) {
+  MaskSetting mask;
+  mask.expression = pattern.expression;
+  mask.global = current.global;
+  if (pattern.expression.find("global(") != std::string::npos && mask.global.empty()) mask.global = {0};
+  mask.documents = current.documents;
+  if (pattern.needs_documents && mask.documents.empty()) mask.documents = documents_from_tokens(tokens);
+  normalise(mask);
+  return mask;
+}
+
+MaskSetting set_expression(MaskSetting mask, std::string expression) {
+  mask.expression = std::move(expression);
+  normalise(mask);
+  return mask;
 }
 
 }  // namespace attnviz::edits

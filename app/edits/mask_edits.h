@@ -52,4 +52,30 @@ std::string format_global_list(const std::vector<int>& indices);  // "0, 3, 7"
 // How many keys a query row sees in the middle of a long sentence: "all", "r + 1", "2r + 1".
 std::string window_summary(const MaskSetting& mask);
 
+// --- mask expressions (docs/design.md "Mask expressions") ---
+
+// A pattern the Mask panel inserts into its expression field, so users learn the notation:
+// causal, sliding window, Longformer, strided, sinks + window, prefix-LM, block-local, dilated
+// window, documents (causal or not), with parameters that suit a sentence of `tokens` tokens
+// (the stride and block √N as in the Sparse Transformer).
+struct NamedPattern {
+  std::string name;         // "Strided, s = 4"
+  std::string expression;   // "k <= q && (q - k < 4 || (q - k) % 4 == 0)"
+  std::string description;  // a line for the tooltip, with the paper
+  bool needs_documents = false;
+};
+std::vector<NamedPattern> named_patterns(int tokens);
+
+// Where documents start in a packed sentence: after each sentence end (. ! ? 。), else the
+// sentence cut in two halves.
+std::vector<int> documents_from_tokens(const std::vector<std::string>& tokens);
+
+// The pattern as the whole mask: its expression, the fields off (the expression says it all),
+// the global tokens kept (one, token 0, for Longformer when there are none), and documents
+// from the sentence when doc() needs them and there are none.
+MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern, const std::vector<std::string>& tokens);
+
+// The expression replaced (empty: none), everything else kept.
+MaskSetting set_expression(MaskSetting mask, std::string expression);
+
 }  // namespace attnviz::edits

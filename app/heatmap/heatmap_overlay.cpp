@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/value_range.h"
@@ -41,20 +42,22 @@ void draw_grid(ImDrawList* list, const CellGeometry& g) {
 // Every visible cell gets a number in one format and size, or none does: a heatmap where
 // only the cells whose number happens to fit show one (positive values, but not "-1.23") would
 // say something false about the others.
-bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g) {
+bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, MaskCache& masks) {
   const Matrix* values = spec.values;
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return false;
   if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return false;
   ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return false;
-  const Mask mask(spec.mask != nullptr ? *spec.mask : MaskSetting{}, g.rows, g.cols);
+  const MaskSetting no_mask;
+  const Mask& mask = masks.mask(spec.mask != nullptr ? *spec.mask : no_mask, g.rows, g.cols, spec.mask_heads);
+  const int head = spec.mask_head;
   float low = 0.0f;
   float high = 0.0f;
   bool any = false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
-      if (spec.mask != nullptr && !mask.visible(r, c)) continue;
+      if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       const float shown = spec.value_scale * values->at(r, c);
       low = any ? std::min(low, shown) : shown;
       high = any ? std::max(high, shown) : shown;
@@ -66,7 +69,7 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   if (decimals < 0) return false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
-      if (spec.mask != nullptr && !mask.visible(r, c)) continue;
+      if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       const float shown = spec.value_scale * values->at(r, c);
       const std::string text = fixed_number(shown, decimals);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
@@ -81,6 +84,51 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
     }
   }
   return true;
+}
+
+// The tiles of the block grid in view: empty ones shaded, partial and full ones outlined in
+// their colours (inset by half a line, so neighbours' outlines do not overlap). Tiles smaller
+// than a few pixels are drawn only when shaded: outlines that close together are noise.
+void draw_tiles(ImDrawList* list, const CellGeometry& g, const BlockGrid& grid, float scale) {
+  const auto size = static_cast<float>(grid.size);
+  const float tile_w = g.cell_w() * size;
+  const float tile_h = g.cell_h() * size;
+  const bool outlines = std::min(tile_w, tile_h) >= 6.0f * scale;
+  if (std::min(tile_w, tile_h) < 1.0f) return;  // more tiles than pixels: the caption says it
+  const int tr0 = g.first_row() / grid.size;
+  const int tr1 = (g.last_row() + grid.size - 1) / grid.size;
+  const int tc0 = g.first_col() / grid.size;
+  const int tc1 = (g.last_col() + grid.size - 1) / grid.size;
+  const float thickness = std::clamp(std::min(tile_w, tile_h) / 24.0f, 1.0f, 2.0f) * scale;
+  for (int tr = tr0; tr < tr1; ++tr) {
+    const float y0 = g.row_y(static_cast<float>(tr) * size);
+    const float y1 = g.row_y(std::min(static_cast<float>(g.rows), static_cast<float>(tr + 1) * size));
+    for (int tc = tc0; tc < tc1; ++tc) {
+      const float x0 = g.col_x(static_cast<float>(tc) * size);
+      const float x1 = g.col_x(std::min(static_cast<float>(g.cols), static_cast<float>(tc + 1) * size));
+      const BlockVisibility kind = grid.at(tr, tc);
+      if (kind == BlockVisibility::Hidden) {
+        list->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), kEmptyTileFill);
+        continue;
+      }
+      if (!outlines) continue;
+      const float inset = thickness * 0.5f;
+      list->AddRect(ImVec2(x0 + inset, y0 + inset), ImVec2(x1 - inset, y1 - inset),
+                    kind == BlockVisibility::Full ? kFullTileColour : kPartialTileColour, 0.0f, 0, thickness);
+    }
+  }
+}
+
+// The caption in the cells' bottom-left corner, on a dark plate so it reads over any colour.
+void draw_tiles_caption(ImDrawList* list, const CellGeometry& g, const BlockGrid& grid) {
+  ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
+  const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
+  const std::string text = tiles_skipped_text(grid);
+  const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
+  if (extent.x + 8.0f > g.x1 - g.x0 || extent.y + 6.0f > g.y1 - g.y0) return;  // a thumbnail too small to hold it
+  const ImVec2 at(g.x0 + 4.0f, g.y1 - extent.y - 4.0f);
+  list->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 2.0f), ImVec2(at.x + extent.x + 3.0f, at.y + extent.y + 2.0f), 0xc0202020u, 3.0f);
+  list->AddText(font, size, at, 0xffffffffu, text.c_str());
 }
 
 void outline_row(ImDrawList* list, const CellGeometry& g, int row, ImU32 colour, float thickness) {
@@ -104,11 +152,25 @@ float number_cell(const char* widest) {
   return std::ceil(std::max(font->CalcTextSizeA(size, 1e9f, 0.0f, widest).x + 4.0f, size + 4.0f));
 }
 
-bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
+std::string tiles_skipped_text(const BlockGrid& grid) {
+  const double percent = grid.total() > 0 ? 100.0 * static_cast<double>(grid.empty) / static_cast<double>(grid.total()) : 0.0;
+  char text[128];
+  std::snprintf(text, sizeof text, "%lld of %lld tiles skipped (%.0f %%), %dÃ%d", grid.empty, grid.total(), percent,
+                grid.size, grid.size);
+  return text;
+}
+
+bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col,
+                  const OverlayMasks& masks) {
   list->PushClipRect(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), true);
   draw_grid(list, g);
-  const bool numbers = draw_numbers(list, spec, g);
+  const bool numbers = draw_numbers(list, spec, g, *masks.cache);
   const float scale = ImGui::GetFontSize() / 17.0f;  // the UI scale (fonts are 17 px at 1×)
+  const BlockGrid* grid = nullptr;
+  if (masks.block_size > 0 && spec.mask != nullptr) {
+    grid = &masks.cache->blocks(*spec.mask, g.rows, g.cols, spec.mask_heads, spec.mask_head, masks.block_size);
+    draw_tiles(list, g, *grid, scale);
+  }
   if (spec.highlight_token >= 0) {
     if (spec.highlight_token < g.rows) outline_row(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
     if (spec.highlight_token < g.cols && spec.zoom_columns && spec.highlight_column) outline_col(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
@@ -120,6 +182,7 @@ bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
     list->AddRect(a, b, 0xff000000u, 0.0f, 0, 3.0f * scale);
     list->AddRect(a, b, 0xffffffffu, 0.0f, 0, 1.5f * scale);
   }
+  if (grid != nullptr) draw_tiles_caption(list, g, *grid);
   list->PopClipRect();
   list->AddRect(ImVec2(g.x0 - 1, g.y0 - 1), ImVec2(g.x1 + 1, g.y1 + 1), ImGui::GetColorU32(ImGuiCol_Border));
   return numbers;

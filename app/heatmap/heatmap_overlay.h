@@ -1,7 +1,9 @@
 #pragma once
 // What a heatmap draws on top of its GPU cells with ImDrawList: grid lines, in-cell numbers,
-// outlines (hovered cell, highlighted token, pinned query) and the axis labels. All of it is
-// bounded by what fits on screen, never by the matrix size.
+// the block-sparsity tiles, outlines (hovered cell, highlighted token, pinned query) and the
+// axis labels. All of it is bounded by what fits on screen, never by the matrix size.
+
+#include <string>
 
 #include "app/heatmap/heatmap_widget.h"
 
@@ -33,8 +35,24 @@ inline constexpr int kMaxNumberedCells = 24;  // values shown in cells up to 24 
 // needs it (and no lower than that font): for layouts that keep numbers (presentation mode).
 float number_cell(const char* widest);
 
-// Grid, numbers, outlines; returns whether the cells got their numbers.
-bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
+// The masks the overlay reads, and the block size of the tiles it draws (0: none).
+struct OverlayMasks {
+  MaskCache* cache = nullptr;
+  int block_size = 0;
+};
+
+// Grid, numbers, tiles, outlines; returns whether the cells got their numbers.
+bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col,
+                  const OverlayMasks& masks);
+
+// "12 of 36 tiles skipped (33 %)": what the block grid says the kernels skip.
+std::string tiles_skipped_text(const BlockGrid& grid);
+
+// The tiles' three styles (ABGR): empty tiles are shaded (nothing computed there), partial ones
+// outlined in amber, full ones in green.
+inline constexpr std::uint32_t kEmptyTileFill = 0x70201818u;
+inline constexpr std::uint32_t kPartialTileColour = 0xff10a0f0u;
+inline constexpr std::uint32_t kFullTileColour = 0xff40b040u;
 void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
 
 // Colours the overlays share with the panels (tooltips, bars, chips).

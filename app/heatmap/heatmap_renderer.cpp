@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/window/device_idle.h"
+#include "core/scenario/mask_expression_check.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 #include "core/vk/descriptors.h"
@@ -43,6 +44,7 @@ struct HeatmapRenderer::Upload {
 };
 
 struct HeatmapRenderer::MaskTable {
+  Mask mask;
   vk::Buffer buffer;
   vk::BufferView view;
   std::uint64_t generation_used = 0;
@@ -145,14 +147,19 @@ DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version
   return out;
 }
 
-const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, const Mask& mask) {
-  // Without global tokens the shader never reads the table: one shared (empty) table serves.
-  const bool globals = mask.has_globals();
-  MaskKey key = globals ? MaskKey{mask.rows(), mask.cols(), setting.global} : MaskKey{};
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, int rows, int cols, int heads) {
+  // Masks are made once per key (an expression's runs cost a bisection). Without global
+  // tokens or an expression the shader never reads the table: one shared (empty) table
+  // serves, with the mask's own parameters.
+  const bool table = has_expression(setting) || (setting.window && !setting.global.empty());
+  MaskKey key = table ? MaskKey{rows, cols, heads, setting.causal, setting.window.value_or(-1), setting.global,
+                                setting.expression, setting.documents}
+                      : MaskKey{rows, cols, 1, setting.causal, setting.window.value_or(-1), {}, {}, {}};
   auto found = masks_.find(key);
   if (found == masks_.end()) {
-    const std::vector<std::uint32_t> texels = globals ? mask.globals_table() : Mask().globals_table();
     auto entry = std::make_unique<MaskTable>();
+    entry->mask = Mask(setting, rows, cols, heads);
+    const std::vector<std::uint32_t> texels = entry->mask.table();
     const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
     entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
     entry->buffer.write(0, texels.data(), bytes);
@@ -211,10 +218,9 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   if (computed_under != nullptr && (computed_under->mask.rows() != m.rows || computed_under->mask.cols() != m.cols)) {
     computed_under = nullptr;
   }
-  const Mask built = computed_under != nullptr ? Mask() : Mask(setting, m.rows, m.cols);
-  const Mask& mask = computed_under != nullptr ? computed_under->mask : built;
-  const VkBufferView table =
-      computed_under != nullptr ? device_table_view(computed_under->table) : mask_table(setting, mask).view.get();
+  const MaskTable* host_table = computed_under != nullptr ? nullptr : &mask_table(setting, m.rows, m.cols, request.mask_heads);
+  const Mask& mask = computed_under != nullptr ? computed_under->mask : host_table->mask;
+  const VkBufferView table = computed_under != nullptr ? device_table_view(computed_under->table) : host_table->view.get();
   Pending& p = pending_.emplace_back();
   p.renderer = this;
   p.request = request;
@@ -233,7 +239,7 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.value_scale = request.value_scale;
   push.colormap = static_cast<std::int32_t>(request.colormap);
   push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
-  push.mask = mask.params();
+  push.mask = mask.params(mask.depends_on_head() ? std::clamp(request.mask_head, 0, mask.heads() - 1) : 0);
   if (request.mask != nullptr) push.flags |= kFlagMaskCells;
   push.hatch = std::round(8.0f * ui_scale_);
   push.max_samples = std::clamp(request.max_samples, 1, 3);

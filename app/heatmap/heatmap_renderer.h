@@ -17,6 +17,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -54,6 +55,8 @@ struct DrawRequest {
   // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
   // the mask it was computed under with its global-token table (matrix.mask): that is used.
   const MaskSetting* mask = nullptr;
+  int mask_head = 0;   // the head whose rows a mask expression using h gives (else ignored)
+  int mask_heads = 1;  // the problem's query heads
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
 };
@@ -89,12 +92,13 @@ class HeatmapRenderer {
   struct Pending;
   struct Upload;
   struct MaskTable;
-  using MaskKey = std::tuple<int, int, std::vector<int>>;  // rows, cols, global tokens
+  // rows, cols, heads, causal, window, global tokens, expression, documents
+  using MaskKey = std::tuple<int, int, int, bool, int, std::vector<int>, std::string, std::vector<int>>;
   using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
-  const MaskTable& mask_table(const MaskSetting& setting, const Mask& mask);
+  const MaskTable& mask_table(const MaskSetting& setting, int rows, int cols, int heads);
   VkBufferView device_table_view(const DeviceMatrix& table);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();

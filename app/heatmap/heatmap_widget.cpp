@@ -122,13 +122,16 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.range_max = spec.range_max;
   request.colormap = spec.colormap;
   request.mask = spec.mask;
+  request.mask_head = spec.mask_head;
+  request.mask_heads = spec.mask_heads;
   request.max_samples = spec.max_samples;
   request.log_scale = spec.log_scale;
   if (!renderer_->add_draw(list, request)) {
     list->AddText(ImVec2(g.x0 + 4, g.y0 + 4), ImGui::GetColorU32(ImGuiCol_Text), "too large to draw on this GPU");
   }
 
-  const bool numbers = draw_overlay(list, spec, g, over_cells ? hover.row : -1, over_cells ? hover.col : -1);
+  const OverlayMasks masks{&masks_, block_size_};
+  const bool numbers = draw_overlay(list, spec, g, over_cells ? hover.row : -1, over_cells ? hover.col : -1, masks);
   window::widget_log::annotate(item_id, "numbers", numbers);  // for tests that read the window
   draw_axis_labels(list, spec, g, hover.row, hover.col);
   return hover;

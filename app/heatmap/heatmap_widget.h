@@ -16,6 +16,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_renderer.h"
+#include "app/heatmap/mask_cache.h"
 
 struct ImFont;
 
@@ -35,6 +36,8 @@ struct HeatmapSpec {
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
   const MaskSetting* mask = nullptr;  // hatch the cells it hides
+  int mask_head = 0;   // whose mask it is (a mask expression using h gives each head its own)
+  int mask_heads = 1;  // the problem's query heads
 
   const std::vector<std::string>* row_labels = nullptr;  // null: 0, 1, 2, ...
   const std::vector<std::string>* col_labels = nullptr;
@@ -96,8 +99,15 @@ class HeatmapWidget {
 
   [[nodiscard]] HeatmapRenderer& renderer() const { return *renderer_; }
 
+  // Block sparsity on every heatmap that has a mask: its size × size tiles drawn empty,
+  // partial or full, with "k of T tiles skipped"; 0 turns it off (the Mask panel's option).
+  void set_block_size(int size) { block_size_ = size; }
+  [[nodiscard]] int block_size() const { return block_size_; }
+
  private:
   HeatmapRenderer* renderer_;
+  MaskCache masks_;
+  int block_size_ = 0;
 };
 
 // Draws `text` rotated 90° counter-clockwise, its start at `start` (reading upwards).

@@ -212,6 +212,8 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   // Masked weights are 0 in both paths, so their difference is 0 too: hatched as in the
   // Weights heatmap, not a white that would read as "agree exactly".
   if (ui.view.compared_matrix == HeadMatrix::Weights) spec.mask = &problem.mask;
+  spec.mask_head = head;
+  spec.mask_heads = problem.num_heads;
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##difference", spec);
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, cells, nullptr);

@@ -302,6 +302,8 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
     spec.range_min = ranges_.raw.min;
     spec.range_max = ranges_.raw.max;
   }
+  spec.mask_head = head;  // a mask expression using h: this head's mask
+  spec.mask_heads = problem.num_heads;
   const HeatmapHover hover = ui.heatmaps.draw(id, spec);
   ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
@@ -340,7 +342,7 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   if (scores == nullptr || weights == nullptr || row >= scores->rows || col >= scores->cols) return;
-  const bool visible = session.shown_result().mask.at(row, col);
+  const bool visible = session.shown_result().mask_of(static_cast<std::size_t>(head)).at(row, col);
   ImGui::BeginTooltip();
   ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row), row);
   ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col), col);

@@ -123,6 +123,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     spec.range_max = 1.0f;
     spec.log_scale = log;
     spec.mask = &session.problem().mask;
+    spec.mask_head = h;
+    spec.mask_heads = session.problem().num_heads;
     spec.cells_width = side;
     spec.cells_height = side;
     spec.numbers = false;

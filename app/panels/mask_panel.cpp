@@ -1,11 +1,15 @@
 // Mask panel: quick presets (None / Causal / Sliding window / Longformer), causal, the window
-// radius, the global tokens by index, and the mask itself as a small heatmap whose hidden
-// cells are hatched grey (never the colormap's low end).
+// radius, the global tokens by index, a mask expression with live errors and named patterns
+// that insert their expression, the documents doc() reads, the block-sparsity tiles' size, and
+// the mask itself as a small heatmap whose hidden cells are hatched grey (never the colormap's
+// low end).
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "app/document/document.h"
@@ -17,6 +21,8 @@
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
+#include "core/common/error.h"
+#include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::panels {
 namespace {
@@ -42,6 +48,9 @@ class MaskPanel final : public ui::Panel {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
     ImGui::PopStyleColor();
+    draw_expression(ui);
+    draw_documents(ui);
+    draw_blocks_option(ui);
     draw_preview(ui);
   }
 
@@ -54,6 +63,16 @@ class MaskPanel final : public ui::Panel {
     tokens_ = edits::scenario_tokens(s).tokens;
     source_tokens_ = s.source ? edits::source_tokens_of(*s.source).tokens : tokens_;
     if (!typing_globals_) globals_text_ = edits::format_global_list(s.mask.global);
+    if (!typing_documents_) documents_text_ = edits::format_global_list(s.mask.documents);
+    // The field keeps what the user typed (valid or not) until the document's expression
+    // changes from elsewhere: undo, a preset, a pattern, a file opened.
+    if (s.mask.expression != synced_expression_) {
+      synced_expression_ = s.mask.expression;
+      if (!typing_expression_) {
+        expression_text_ = s.mask.expression;
+        expression_error_.reset();
+      }
+    }
     const int rows = std::min(static_cast<int>(tokens_.size()), kMaxPreviewTokens);
     const int cols = std::min(static_cast<int>(source_tokens_.size()), kMaxPreviewTokens);
     if (preview_.rows != rows || preview_.cols != cols) {
@@ -155,7 +174,7 @@ class MaskPanel final : public ui::Panel {
         globals_error_.clear();
         MaskSetting next = mask;
         next.global = *parsed.indices;
-        if (!next.global.empty() && !next.window) next.window = edits::kDefaultLongformerRadius;
+        if (!next.global.empty() && !next.window && !has_expression(next)) next.window = edits::kDefaultLongformerRadius;
         apply_mask(ui, next, "Global tokens " + (next.global.empty() ? std::string("none") : edits::format_global_list(next.global)));
         globals_text_ = edits::format_global_list(next.global);
       }
@@ -165,6 +184,144 @@ class MaskPanel final : public ui::Panel {
       ImGui::TextWrapped("Not changed: %s", globals_error_.c_str());
       ImGui::PopStyleColor();
     }
+  }
+
+  // The expression field. Every keystroke that leaves a valid mask applies it (one undo step
+  // while typing); an invalid one changes nothing: the last valid mask stays computed and
+  // shown, and the error is written under the field with a caret at its column.
+  void draw_expression(ui::UiContext& ui) {
+    const MaskSetting& mask = ui.document.scenario().mask;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Expression");
+    ImGui::SameLine();
+    draw_pattern_menu(ui);
+    ImGui::SetNextItemWidth(-1.0f);
+    const bool edited = ImGui::InputTextWithHint("##expression", "e.g. k <= q && (k < 4 || q - k <= 8)", &expression_text_);
+    typing_expression_ = ImGui::IsItemActive();
+    const ImVec2 field_min = ImGui::GetItemRectMin();
+    if (ImGui::IsItemHovered() && !typing_expression_) {
+      ImGui::SetTooltip("A condition over q (query), k (key), h (head), n, m (counts): + - * / %% (floor\n"
+                        "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
+                        "ANDed with Causal and Window above. Empty: no expression.");
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    if (edited) {
+      MaskSetting next = edits::set_expression(mask, expression_text_);
+      expression_error_ = check(next);
+      if (!expression_error_) apply_mask(ui, next, "Mask expression", "mask-expression");
+    }
+    if (!expression_error_) return;
+    // The caret under the character to blame (the field's text starts after its padding).
+    const std::string& text = expression_text_;
+    const std::size_t offset = byte_offset(text, expression_error_->column);
+    const float x = field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
+    ImGui::TextUnformatted("^");
+    ImGui::TextWrapped("Not applied: %s", expression_error_->message.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextDisabled("(the mask shown is the last valid one)");
+  }
+
+  void draw_pattern_menu(ui::UiContext& ui) {
+    ImGui::SetNextItemWidth(-1.0f);
+    if (!ImGui::BeginCombo("##pattern", "insert a pattern")) return;
+    for (const edits::NamedPattern& pattern : edits::named_patterns(static_cast<int>(tokens_.size()))) {
+      if (ImGui::Selectable(pattern.name.c_str())) {
+        const MaskSetting next = edits::apply_pattern(ui.document.scenario().mask, pattern, tokens_);
+        expression_text_ = next.expression;
+        expression_error_ = check(next);
+        if (!expression_error_) apply_mask(ui, next, "Mask pattern: " + pattern.name);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", pattern.expression.c_str(), pattern.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+
+  // The documents doc(i) reads: each one's first token.
+  void draw_documents(ui::UiContext& ui) {
+    const MaskSetting& mask = ui.document.scenario().mask;
+    if (!has_expression(mask) && mask.documents.empty() && expression_text_.find("doc") == std::string::npos) return;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Documents start at");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputTextWithHint("##documents", "e.g. 0, 7", &documents_text_);
+    typing_documents_ = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("doc(i) is the document token i belongs to: give each document's first token.");
+    if (!ImGui::IsItemDeactivatedAfterEdit()) {
+      if (!documents_error_.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), "Not changed: %s", documents_error_.c_str());
+      return;
+    }
+    const edits::ParsedGlobals parsed =
+        edits::parse_global_list(documents_text_, static_cast<int>(std::max(tokens_.size(), source_tokens_.size())));
+    if (!parsed.indices) {
+      documents_error_ = parsed.error;
+      return;
+    }
+    MaskSetting next = mask;
+    next.documents = *parsed.indices;
+    const std::optional<ExpressionProblem> problem = check(next);
+    documents_error_ = problem ? problem->message : "";
+    if (!problem) apply_mask(ui, next, "Documents " + edits::format_global_list(next.documents));
+    documents_text_ = edits::format_global_list(next.documents);
+  }
+
+  // The block-sparsity tiles on every heatmap with a mask (the heatmaps read ui.view.block_size).
+  void draw_blocks_option(ui::UiContext& ui) {
+    bool tiles = ui.view.block_size > 0;
+    if (ImGui::Checkbox("Tiles", &tiles)) ui.view.block_size = tiles ? std::max(last_block_size_, 1) : 0;
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Block sparsity: every B \xC3\x97 B tile of the mask is empty (shaded: a kernel skips it),\n"
+                        "partial (amber) or full (green), on every heatmap");
+    }
+    if (ui.view.block_size > 0) {
+      ImGui::SameLine();
+      int size = ui.view.block_size;
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+      if (ImGui::InputInt("B##block", &size, 1, 16)) ui.view.block_size = std::clamp(size, 1, 4096);
+      last_block_size_ = ui.view.block_size;
+      ImGui::SameLine();
+      for (const int preset : {16, 32, 64, 128}) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton(std::to_string(preset).c_str())) ui.view.block_size = last_block_size_ = preset;
+      }
+    }
+    ui.heatmaps.set_block_size(ui.view.block_size);
+  }
+
+  struct ExpressionProblem {
+    int column = 1;
+    std::string message;
+  };
+
+  // What build_problem would say about the mask (the expression's column, documents out of
+  // range), or nothing when it is valid.
+  [[nodiscard]] std::optional<ExpressionProblem> check(const MaskSetting& mask) const {
+    try {
+      check_mask_expression(mask, "<gui>");
+      check_document_starts(mask, static_cast<int>(tokens_.size()), static_cast<int>(source_tokens_.size()), "<gui>");
+    } catch (const InputError& error) {
+      ExpressionProblem problem;
+      problem.message = error.pointer() + ": " + error.problem();
+      // "column C: ..." from the expression's parser.
+      if (error.pointer() == "/mask/expression" && error.problem().rfind("column ", 0) == 0) {
+        problem.column = std::max(1, std::atoi(error.problem().c_str() + 7));
+        problem.message = error.problem();
+      }
+      return problem;
+    }
+    return std::nullopt;
+  }
+
+  // The byte offset of 1-based column `column` (counted in code points) in `text`.
+  static std::size_t byte_offset(const std::string& text, int column) {
+    std::size_t offset = 0;
+    for (int c = 1; c < column && offset < text.size(); ++c) {
+      ++offset;
+      while (offset < text.size() && (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80) ++offset;
+    }
+    return std::min(offset, text.size());
   }
 
   void draw_preview(ui::UiContext& ui) {
@@ -177,6 +334,8 @@ class MaskPanel final : public ui::Panel {
     spec.range_max = 1.0f;
     spec.colormap = heatmap::Colormap::Blues;
     spec.mask = &s.mask;
+    spec.mask_head = ui.view.selected_head;
+    spec.mask_heads = s.num_heads;
     spec.numbers = false;
     spec.row_labels = &row_labels_;
     spec.col_labels = &col_labels_;
@@ -198,7 +357,7 @@ class MaskPanel final : public ui::Panel {
       ImGui::SetTooltip("query %d \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %d \xE2\x80\x9C%s\xE2\x80\x9D: %s", hover.row,
                         row_labels_[static_cast<std::size_t>(hover.row)].c_str(), hover.col,
                         col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
-                        Mask(s.mask, preview_.rows, preview_.cols).visible(hover.row, hover.col) ? "visible" : "masked");
+                        preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
     ImGui::TextDisabled("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens_.size()) > kMaxPreviewTokens) {
@@ -206,7 +365,26 @@ class MaskPanel final : public ui::Panel {
     }
   }
 
+  // The mask the preview shows, made once per revision (an expression's runs cost a bisection).
+  const Mask& preview_mask(const Scenario& s) {
+    if (preview_mask_revision_ != seen_revision_ || preview_mask_.rows() != preview_.rows || preview_mask_.cols() != preview_.cols) {
+      preview_mask_ = Mask(s.mask, preview_.rows, preview_.cols, s.num_heads);
+      preview_mask_revision_ = seen_revision_;
+    }
+    return preview_mask_;
+  }
+
   std::uint64_t seen_revision_ = 0;
+  Mask preview_mask_;
+  std::uint64_t preview_mask_revision_ = ~std::uint64_t{0};
+  std::string expression_text_;
+  std::string synced_expression_;
+  std::optional<ExpressionProblem> expression_error_;
+  bool typing_expression_ = false;
+  std::string documents_text_;
+  std::string documents_error_;
+  bool typing_documents_ = false;
+  int last_block_size_ = 16;
   std::vector<std::string> tokens_;
   std::vector<std::string> source_tokens_;
   std::vector<std::string> row_labels_;

@@ -60,6 +60,9 @@ struct ExportRequest {
 struct ViewState {
   int selected_head = 0;
 
+  // Block sparsity on every heatmap with a mask: the tiles' size, 0 off (the Mask panel's option).
+  int block_size = 0;
+
   // The token under the mouse (a chip of the Sentence panel, a heatmap row or column).
   // Write hovered_token_next while drawing; everyone reads hovered_token, which the frame loop
   // sets from it at the start of the next frame, so the panels' drawing order does not matter.

@@ -116,12 +116,17 @@ bool mask_runs_block_visible(MaskParams m, int head, int i0, int i1, int j0, int
 
 // --- both kinds ---
 
-bool mask_visible(MaskParams m, int head, int i, int j) {
+// The named fields' predicate alone (no loop: kernels inline it many times over).
+bool mask_fields_visible(MaskParams m, int i, int j) {
   if (i < 0 || j < 0 || i >= m.rows || j >= m.cols) return false;
-  if (m.runs_offset != 0) return mask_runs_visible(m, head, i, j);
   if (m.causal != 0 && j > i) return false;
   if (m.window < 0) return true;
   return abs(i - j) <= m.window || mask_is_global_row(m, i) || mask_is_global_col(m, j);
+}
+
+bool mask_visible(MaskParams m, int head, int i, int j) {
+  if (m.runs_offset != 0) return i >= 0 && j >= 0 && i < m.rows && j < m.cols && mask_runs_visible(m, head, i, j);
+  return mask_fields_visible(m, i, j);
 }
 
 // Named fields only. The columns [x, y) that rows [i0, i1) may see, apart from global columns outside it

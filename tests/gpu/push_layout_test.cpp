@@ -24,7 +24,8 @@ const Offsets kChunk = {offsetof(ChunkPush, head_base), offsetof(ChunkPush, row_
                         offsetof(ChunkPush, row_end), offsetof(ChunkPush, quad_end)};
 const Offsets kMask = {offsetof(MaskParams, rows),        offsetof(MaskParams, cols),        offsetof(MaskParams, causal),
                        offsetof(MaskParams, window),      offsetof(MaskParams, has_globals), offsetof(MaskParams, list_offset),
-                       offsetof(MaskParams, list_count)};
+                       offsetof(MaskParams, list_count),  offsetof(MaskParams, runs_offset), offsetof(MaskParams, head_stride),
+                       offsetof(MaskParams, head)};
 const Offsets kScalar = {};
 
 TEST(PushLayout, MatmulMatchesMatmulPush) {

@@ -24,7 +24,8 @@ TEST(HeatmapPush, MatchesTheShadersBlock) {
                            offsetof(HeatmapPush, hatch),     offsetof(HeatmapPush, max_samples), offsetof(HeatmapPush, mask)};
   const Offsets mask = {offsetof(MaskParams, rows),        offsetof(MaskParams, cols),        offsetof(MaskParams, causal),
                         offsetof(MaskParams, window),      offsetof(MaskParams, has_globals), offsetof(MaskParams, list_offset),
-                        offsetof(MaskParams, list_count)};
+                        offsetof(MaskParams, list_count),  offsetof(MaskParams, runs_offset), offsetof(MaskParams, head_stride),
+                        offsetof(MaskParams, head)};
   for (const auto spirv : {shaders::heatmap_vert(), shaders::heatmap_frag()}) {
     const testing::PushLayout layout = testing::push_constant_layout(spirv);
     EXPECT_EQ(layout.offsets, members);

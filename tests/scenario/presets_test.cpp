@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/attention/mask.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
@@ -19,9 +20,30 @@ Problem preset_problem(const std::string& name) {
   return build_problem(loaded.scenario, "preset:" + name);
 }
 
-TEST(Presets, AllSevenAreBundled) {
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"causal-gpt", "cross-attention", "gqa", "korean-restaurant",
-                                                      "life-is-short", "longformer", "sliding-window"}));
+TEST(Presets, AllAreBundled) {
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"attention-sinks", "causal-gpt", "cross-attention", "gqa",
+                                                      "korean-restaurant", "life-is-short", "longformer",
+                                                      "packed-documents", "sliding-window", "strided"}));
+}
+
+// The mask expression presets (docs/design.md "Mask expressions"): a row's visible keys are
+// what the pattern's name says.
+TEST(Presets, MaskExpressionPresetsShowTheirPattern) {
+  auto visible_keys = [](const std::string& name, int row) {
+    const Problem p = preset_problem(name);
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+    std::vector<int> keys;
+    for (int j = 0; j < p.m(); ++j) {
+      if (mask.visible(row, j)) keys.push_back(j);
+    }
+    return keys;
+  };
+  EXPECT_EQ(visible_keys("attention-sinks", 20), (std::vector<int>{0, 1, 2, 3, 12, 13, 14, 15, 16, 17, 18, 19, 20}));
+  EXPECT_EQ(visible_keys("strided", 20), (std::vector<int>{0, 4, 8, 12, 16, 17, 18, 19, 20}));
+  const Problem packed = preset_problem("packed-documents");
+  EXPECT_EQ(packed.tokens[7], ".");
+  EXPECT_EQ(visible_keys("packed-documents", 7), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(visible_keys("packed-documents", 9), (std::vector<int>{8, 9}));
 }
 
 TEST(Presets, EveryPresetComputesFiniteWeightsThatSumToOne) {

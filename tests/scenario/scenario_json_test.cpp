@@ -99,6 +99,30 @@ TEST(ScenarioJson, NegativeWindowAndGlobalProblems) {
   expect_error(replaced(kLifeIsShort, R"({"causal": true})", R"({"global": [0]})"), "/mask/global", "need a window");
 }
 
+// docs/design.md "Mask expressions": the expression and the documents, errors naming the field
+// and the expression's column.
+TEST(ScenarioJson, MaskExpressionsAndDocuments) {
+  const std::string with = replaced(kLifeIsShort, R"j({"causal": true})j",
+                                    R"j({"causal": true, "expression": "doc(q) == doc(k) || k < 2", "documents": [0, 3]})j");
+  const LoadedScenario loaded = parse_scenario(with, "life.json");
+  EXPECT_EQ(loaded.scenario.mask.expression, "doc(q) == doc(k) || k < 2");
+  EXPECT_EQ(loaded.scenario.mask.documents, (std::vector<int>{0, 3}));
+  EXPECT_NO_THROW((void)build_problem(loaded.scenario, "life.json"));
+  EXPECT_EQ(parse_scenario(scenario_to_json(loaded.scenario), "saved.json").scenario, loaded.scenario);
+  // Globals without a window serve an expression's global(i).
+  const std::string globals = replaced(kLifeIsShort, R"j({"causal": true})j", R"j({"global": [1], "expression": "global(k)"})j");
+  EXPECT_NO_THROW((void)build_problem(parse_scenario(globals, "life.json").scenario, "life.json"));
+
+  const auto mask = [&](const std::string& json) { return replaced(kLifeIsShort, R"j({"causal": true})j", json); };
+  expect_error(mask(R"j({"expression": "k <= q &&"})j"), "/mask/expression", "column 10: the expression ends too early");
+  expect_error(mask(R"j({"expression": "k <= z"})j"), "/mask/expression", "column 6: unknown name 'z'");
+  expect_error(mask(R"j({"expression": "doc(q) == 1"})j"), "/mask/expression", "column 1: doc() needs the documents");
+  expect_error(mask(R"j({"expression": 5})j"), "/mask/expression", "expected a string");
+  expect_error(mask(R"j({"expression": "k <= q", "documents": [0, 4, 2]})j"), "/mask/documents/2", "must ascend");
+  expect_error(mask(R"j({"expression": "k <= q", "documents": [0, 9]})j"), "/mask/documents/1", "out of range");
+  expect_error(mask(R"j({"documents": "0, 3"})j"), "/mask/documents", "expected a list");
+}
+
 TEST(ScenarioJson, NonFiniteValuesAreRefusedWithTheirPosition) {
   expect_error(replaced(kLifeIsShort, "0.1794,1.8951", "0.1794,1e999"), "/embeddings/1/1", "finite");
   expect_error(replaced(kLifeIsShort, "0.1794,1.8951", "0.1794,1e39"), "/embeddings/1/1", "finite");  // beyond float

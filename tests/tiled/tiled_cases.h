@@ -30,8 +30,15 @@ inline MaskSetting mask_of(bool causal, std::optional<int> window = std::nullopt
   return mask;
 }
 
+inline MaskSetting expression_mask(MaskSetting fields, std::string expression, std::vector<int> documents = {}) {
+  fields.expression = std::move(expression);
+  fields.documents = std::move(documents);
+  return fields;
+}
+
 // Masks of every kind: none, causal, symmetric and causal windows, Longformer globals with and
-// without causal, globals at both edges.
+// without causal, globals at both edges; expressions (docs/design.md "Mask expressions"):
+// sinks, strided, documents, one that depends on the head, one ANDed with a window.
 inline std::vector<std::pair<std::string, MaskSetting>> every_mask_kind() {
   return {{"none", mask_of(false)},
           {"causal", mask_of(true)},
@@ -40,7 +47,12 @@ inline std::vector<std::pair<std::string, MaskSetting>> every_mask_kind() {
           {"sliding3", mask_of(true, 3)},
           {"longformer", mask_of(false, 1, {0, 7})},
           {"longformer-causal", mask_of(true, 2, {0, 5})},
-          {"globals-at-the-ends", mask_of(false, 0, {0, 12})}};
+          {"globals-at-the-ends", mask_of(false, 0, {0, 12})},
+          {"sinks-expression", expression_mask(mask_of(false), "k <= q && (k < 2 || q - k <= 3)")},
+          {"strided-expression", expression_mask(mask_of(false), "k <= q && (q - k < 3 || (q - k) % 3 == 0)")},
+          {"documents-expression", expression_mask(mask_of(false), "doc(q) == doc(k)", {0, 4, 9})},
+          {"head-expression", expression_mask(mask_of(false), "abs(q - k) <= h + 1 || k == 0")},
+          {"window-and-expression", expression_mask(mask_of(false, 2), "(q + k) % 2 == 0 && k != 3")}};
 }
 
 // Shapes: 13 queries (a prime, so most block sizes do not divide it), MHA, GQA, MQA, and

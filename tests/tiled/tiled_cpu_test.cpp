@@ -70,7 +70,8 @@ TEST(TiledCpu, RowsThatSeeNoKeyGiveZeroNeverNaN) {
 // m of a row after a tile: the largest scaled visible score in the tiles visited so far, and l
 // the sum of their exponentials against it, recomputed here from the dense path's scores.
 void expect_trace_follows_the_scores(const Problem& problem, const HeadResult& dense, const tiled::TiledTrace& trace) {
-  const Mask mask(problem.mask, problem.n(), problem.m());
+  const Mask mask(problem.mask, problem.n(), problem.m(), problem.num_heads);
+  const int h = trace.head;  // a mask expression using h: the traced head's mask
   const tiled::TileGrid grid(problem.n(), problem.m(), trace.block_q, trace.block_k);
   ASSERT_EQ(static_cast<int>(trace.tiles.size()), grid.tile_count());
   for (int qb = 0; qb < grid.query_blocks(); ++qb) {
@@ -78,16 +79,16 @@ void expect_trace_follows_the_scores(const Problem& problem, const HeadResult& d
       const tiled::TileVisit& tile = trace.tiles[static_cast<std::size_t>(grid.tile_index(qb, kb))];
       EXPECT_EQ(tile.qb, qb);
       EXPECT_EQ(tile.kb, kb);
-      EXPECT_EQ(tile.skipped, !mask.block_visible(grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
+      EXPECT_EQ(tile.skipped, !mask.block_visible(h, grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
       for (int i = grid.row_begin(qb); i < grid.row_end(qb); ++i) {
         const auto r = static_cast<std::size_t>(i - grid.row_begin(qb));
         double m = -std::numeric_limits<double>::infinity();
         for (int j = 0; j < grid.col_end(kb); ++j) {
-          if (mask.visible(i, j)) m = std::max(m, static_cast<double>(problem.scale) * dense.scores.at(i, j));
+          if (mask.visible(h, i, j)) m = std::max(m, static_cast<double>(problem.scale) * dense.scores.at(i, j));
         }
         double l = 0.0;
         for (int j = 0; j < grid.col_end(kb); ++j) {
-          if (mask.visible(i, j)) l += std::exp(static_cast<double>(problem.scale) * dense.scores.at(i, j) - m);
+          if (mask.visible(h, i, j)) l += std::exp(static_cast<double>(problem.scale) * dense.scores.at(i, j) - m);
         }
         if (std::isinf(m)) {
           EXPECT_EQ(tile.m_after[r], -std::numeric_limits<float>::infinity());

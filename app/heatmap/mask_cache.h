@@ -1,0 +1,38 @@
+#pragma once
+// The Masks the heatmaps' overlays read (in-cell numbers, the block-sparsity tiles), made once
+// per (setting, rows, cols, heads) and kept while they are asked for: a mask with an
+// expression costs its bisection once, and a block grid its pass over the runs once, not every
+// frame. Owned by the HeatmapWidget (one per window), never a static.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/attention/mask.h"
+#include "core/scenario/scenario.h"
+
+namespace attnviz::heatmap {
+
+class MaskCache {
+ public:
+  const Mask& mask(const MaskSetting& setting, int rows, int cols, int heads);
+  // Every size × size tile of head `head`'s mask (Mask::block_grid).
+  const BlockGrid& blocks(const MaskSetting& setting, int rows, int cols, int heads, int head, int size);
+
+ private:
+  struct Entry {
+    MaskSetting setting;
+    int rows = 0, cols = 0, heads = 0;
+    Mask mask;
+    std::map<std::pair<int, int>, BlockGrid> grids;  // (head, size)
+    std::uint64_t used = 0;
+  };
+  Entry& entry(const MaskSetting& setting, int rows, int cols, int heads);
+
+  std::vector<std::unique_ptr<Entry>> entries_;  // a few: the masks of the views open now
+  std::uint64_t clock_ = 0;
+};
+
+}  // namespace attnviz::heatmap
