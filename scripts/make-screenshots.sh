@@ -41,3 +41,6 @@ shot korean --scenario "$work/korean-causal.json" --pin-query 5
 shot longformer --scenario preset:longformer --layout heatmaps --head 2 --pin-query 9
 shot long-sentence --scenario "$work/long.json" --layout heatmaps --pin-query 300
 shot compare --scenario preset:gqa --layout compare-ready --backend both --head 3 --pin-query 5
+# Mask expressions (issue 14): the attention-sinks preset, typed as k <= q && (k < 4 || q - k <= 8),
+# with its 4 × 4 block-sparsity tiles on every heatmap and the Mask panel's field in view.
+shot mask-expression --scenario preset:attention-sinks --blocks 4

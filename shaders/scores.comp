@@ -20,6 +20,9 @@ layout(binding = 0) uniform samplerBuffer q_texels;
 layout(binding = 1) uniform samplerBuffer k_texels;
 layout(binding = 3, rgba32f) uniform writeonly imageBuffer s_texels;
 
+// With an expression: whether some row of the workgroup's tile sees one of its keys.
+shared uint tile_seen;
+
 // Mirrors attnviz::gpu::ScoresPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform ScoresPush {
   int depth;  // texels per head row (d_k rounded up to 4, over 4)
@@ -57,9 +60,25 @@ void main() {
 
   // A hidden tile costs nothing in the fast mode: its depth loop runs zero times.
   int depth = pc.depth;
-  if (pc.zero_masked != 0 &&
-      !mask_block_visible(mask, head, tile_row, tile_row + wg_y * TILE_R, 4 * tile_quad, 4 * (tile_quad + wg_x * TILE_C4))) {
+  const int key0 = 4 * tile_quad;
+  const int key1 = 4 * (tile_quad + wg_x * TILE_C4);
+  if (pc.zero_masked != 0 && mask.runs_offset == 0 &&
+      !mask_block_visible(mask, head, tile_row, tile_row + wg_y * TILE_R, key0, key1)) {
     depth = 0;
+  }
+  // With an expression the same exact test, shared out: each invocation searches its rows'
+  // runs (one binary search each instead of one per row of the tile), the workgroup combines.
+  UNIFORM_IF(pc.zero_masked != 0 && mask.runs_offset != 0) {
+    const int invocation = int(gl_LocalInvocationIndex);
+    if (invocation == 0) tile_seen = 0u;
+    barrier();
+    bool seen = false;
+    for (int r = invocation; r < wg_y * TILE_R; r += wg_x * wg_y) {
+      seen = seen || mask_runs_block_visible(mask, head, tile_row + r, tile_row + r + 1, key0, min(key1, mask.cols));
+    }
+    if (seen) atomicOr(tile_seen, 1u);
+    barrier();
+    if (tile_seen == 0u) depth = 0;
   }
 
   vec4 acc[TILE_R][TILE_C4];

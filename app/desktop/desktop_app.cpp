@@ -209,6 +209,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
+  view_.block_size = options.blocks.value_or(0);
   classroom::apply_start_options(options.classroom, classroom_);
   classroom_.hints = !options.automated();  // pictures show the steady state
   try {
@@ -285,6 +286,7 @@ void DesktopApp::build_ui() {
   imgui_.new_frame(options_.automated());
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
+  heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
   ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
   layout_->draw(ui);
   if (shape_notice_.showing()) draw_shape_notice();

@@ -13,7 +13,7 @@ constexpr const char* kOrigin = "<command line>";
 const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--help", false}};
+    {"--stats", false}, {"--bench-edits", false}, {"--help", false}, {"--blocks"}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -62,6 +62,7 @@ const char* const kGuiHelp =
     "  --backend KIND        vulkan (default), cpu (Eigen) or both (with their differences)\n"
     "  --pin-query I         pin query row I (its weights as bars, its context vector)\n"
     "  --hover-token I       highlight token I as if the mouse were on it\n"
+    "  --blocks B            show the mask's B x B tiles (empty, partial, full) on the heatmaps\n"
     "  --ui-scale S          scale fonts and spacing by S (default: the monitor's content scale)\n"
     "  --device N            the Vulkan device to use (see attnviz devices; or ATTNVIZ_DEVICE)\n"
     "  --validation          enable the Khronos validation layer and check that no two\n"
@@ -107,6 +108,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   }
   options.pin_query = parsed.get_int("--pin-query", 0, 1 << 20);
   options.hover_token = parsed.get_int("--hover-token", 0, 1 << 20);
+  options.blocks = parsed.get_int("--blocks", 1, 4096);
   if (auto scale = parsed.get("--ui-scale")) options.ui_scale = parse_scale(*scale);
   options.device = parsed.get_int("--device", 0, 1023);
   options.validation = parsed.has("--validation");

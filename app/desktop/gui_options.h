@@ -31,6 +31,7 @@ struct GuiOptions {
   std::optional<compute::BackendMode> backend;
   std::optional<int> pin_query;          // pin this query row (screenshots of the bar chart)
   std::optional<int> hover_token;        // highlight this token as if hovered (screenshots)
+  std::optional<int> blocks;             // show the mask's B × B block-sparsity tiles
   std::optional<float> ui_scale;         // overrides the monitor's content scale
   std::optional<int> device;             // the Vulkan device (see attnviz devices)
   bool validation = false;               // Khronos validation layer and unique widget IDs; any message fails (exit 1)

@@ -155,8 +155,7 @@ float number_cell(const char* widest) {
 std::string tiles_skipped_text(const BlockGrid& grid) {
   const double percent = grid.total() > 0 ? 100.0 * static_cast<double>(grid.empty) / static_cast<double>(grid.total()) : 0.0;
   char text[128];
-  std::snprintf(text, sizeof text, "%lld of %lld tiles skipped (%.0f %%), %dÃ%d", grid.empty, grid.total(), percent,
-                grid.size, grid.size);
+  std::snprintf(text, sizeof text, "%lld of %lld tiles skipped (%.0f %%), B = %d", grid.empty, grid.total(), percent, grid.size);
   return text;
 }
 

@@ -5,6 +5,7 @@
 // low end).
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
+#include "app/window/widget_log.h"
 #include "core/attention/mask.h"
 #include "core/common/error.h"
 #include "core/scenario/mask_expression_check.h"
@@ -199,6 +201,7 @@ class MaskPanel final : public ui::Panel {
     const bool edited = ImGui::InputTextWithHint("##expression", "e.g. k <= q && (k < 4 || q - k <= 8)", &expression_text_);
     typing_expression_ = ImGui::IsItemActive();
     const ImVec2 field_min = ImGui::GetItemRectMin();
+    const ImGuiID field_id = ImGui::GetItemID();
     if (ImGui::IsItemHovered() && !typing_expression_) {
       ImGui::SetTooltip("A condition over q (query), k (key), h (head), n, m (counts): + - * / %% (floor\n"
                         "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
@@ -210,6 +213,7 @@ class MaskPanel final : public ui::Panel {
       expression_error_ = check(next);
       if (!expression_error_) apply_mask(ui, next, "Mask expression", "mask-expression");
     }
+    window::widget_log::annotate(field_id, "error", expression_error_.has_value());  // tests read it
     if (!expression_error_) return;
     // The caret under the character to blame (the field's text starts after its padding).
     const std::string& text = expression_text_;
@@ -267,7 +271,8 @@ class MaskPanel final : public ui::Panel {
     documents_text_ = edits::format_global_list(next.documents);
   }
 
-  // The block-sparsity tiles on every heatmap with a mask (the heatmaps read ui.view.block_size).
+  // The block-sparsity tiles on every heatmap with a mask (the frame loop hands ui.view.block_size
+  // to the heatmaps).
   void draw_blocks_option(ui::UiContext& ui) {
     bool tiles = ui.view.block_size > 0;
     if (ImGui::Checkbox("Tiles", &tiles)) ui.view.block_size = tiles ? std::max(last_block_size_, 1) : 0;
@@ -287,7 +292,6 @@ class MaskPanel final : public ui::Panel {
         if (ImGui::SmallButton(std::to_string(preset).c_str())) ui.view.block_size = last_block_size_ = preset;
       }
     }
-    ui.heatmaps.set_block_size(ui.view.block_size);
   }
 
   struct ExpressionProblem {

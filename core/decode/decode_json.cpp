@@ -43,6 +43,8 @@ Json mask_json(const MaskSetting& mask) {
   Json json = {{"causal", mask.causal}};
   if (mask.window) json["window"] = *mask.window;
   if (!mask.global.empty()) json["global"] = mask.global;
+  if (!mask.expression.empty()) json["expression"] = mask.expression;
+  if (!mask.documents.empty()) json["documents"] = mask.documents;
   return json;
 }
 

@@ -218,6 +218,8 @@ std::vector<int> requested_heads(const ExportRequest& request, const ExportSourc
 
 SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head) {
   const Result& result = primary_result(source, quantity, request.origin);
+  // The head's own mask when a mask expression gives each head one (Result::mask_of).
+  const MaskMatrix& mask = result.mask_of(static_cast<std::size_t>(std::max(head, 0)));
   SelectedMatrix selected;
   selected.row_labels = result.tokens;
   selected.col_labels = result.source_tokens;
@@ -226,11 +228,11 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
   switch (quantity) {
     case Quantity::Scores:
       selected.values = head_of(result, head).scores;
-      selected.masked = masked_cells(result.mask);
+      selected.masked = masked_cells(mask);
       break;
     case Quantity::Scaled: {
       selected.values = head_of(result, head).scores;
-      selected.masked = masked_cells(result.mask);
+      selected.masked = masked_cells(mask);
       for (std::size_t i = 0; i < selected.values.data.size(); ++i) {
         selected.values.data[i] = selected.masked[i] != 0 ? -std::numeric_limits<float>::infinity()
                                                           : selected.values.data[i] * source.caption.scale_factor;
@@ -239,12 +241,12 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
     }
     case Quantity::Weights:
       selected.values = head_of(result, head).weights;
-      selected.masked = masked_cells(result.mask);
+      selected.masked = masked_cells(mask);
       break;
     case Quantity::Mask:
-      selected.values = Matrix(result.mask.rows, result.mask.cols);
-      for (std::size_t i = 0; i < selected.values.data.size(); ++i) selected.values.data[i] = result.mask.visible[i] != 0 ? 1.0f : 0.0f;
-      selected.masked = masked_cells(result.mask);
+      selected.values = Matrix(mask.rows, mask.cols);
+      for (std::size_t i = 0; i < selected.values.data.size(); ++i) selected.values.data[i] = mask.visible[i] != 0 ? 1.0f : 0.0f;
+      selected.masked = masked_cells(mask);
       break;
     case Quantity::Context: {
       selected.values = head_of(result, head).context;
@@ -255,7 +257,7 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
     }
     case Quantity::Diff:
       selected.values = weights_difference(source, head, request.origin);
-      selected.masked = masked_cells(result.mask);
+      selected.masked = masked_cells(mask);
       break;
   }
   if (static_cast<int>(selected.row_labels.size()) != selected.values.rows ||

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/attention/mask.h"
+#include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::edits {
 namespace {
@@ -117,6 +118,52 @@ TEST(WindowSummary, CountsTheKeysARowSees) {
   EXPECT_EQ(window_summary(mask), "each token sees 5 keys (±2)");
   mask.causal = true;
   EXPECT_EQ(window_summary(mask), "each token sees 3 keys (itself and 2 before)");
+}
+
+// --- mask expressions ---
+
+TEST(NamedPatterns, EachIsAValidExpressionWithItsPaperParameters) {
+  const std::vector<NamedPattern> patterns = named_patterns(16);
+  ASSERT_EQ(patterns.size(), 10u);
+  for (const NamedPattern& pattern : patterns) {
+    MaskSetting mask = apply_pattern(MaskSetting{}, pattern, {"a", "b", ".", "c", "d"});
+    EXPECT_NO_THROW(check_mask_expression(mask, "<gui>")) << pattern.expression;
+  }
+  EXPECT_EQ(patterns[0].expression, "k <= q");
+  EXPECT_EQ(patterns[3].expression, "k <= q && (q - k < 4 || (q - k) % 4 == 0)");  // s = √16
+  EXPECT_EQ(patterns[4].expression, "k <= q && (k < 2 || q - k <= 4)");
+  EXPECT_EQ(patterns[6].expression, "q / 4 == k / 4");
+  EXPECT_EQ(patterns[8].expression, "doc(q) == doc(k)");
+}
+
+TEST(NamedPatterns, APatternIsTheWholeMaskKeepingGlobalsAndAddingDocuments) {
+  MaskSetting current;
+  current.causal = true;
+  current.window = 3;
+  current.global = {2};
+  const std::vector<NamedPattern> patterns = named_patterns(8);
+  const MaskSetting documents = apply_pattern(current, patterns[8], {"The", "cat", ".", "A", "dog", "."});
+  EXPECT_FALSE(documents.causal);
+  EXPECT_FALSE(documents.window.has_value());
+  EXPECT_EQ(documents.global, (std::vector<int>{2}));  // kept: an expression may read global(i)
+  EXPECT_EQ(documents.documents, (std::vector<int>{0, 3}));
+  const MaskSetting longformer = apply_pattern(MaskSetting{}, patterns[2], {"a", "b"});
+  EXPECT_EQ(longformer.global, (std::vector<int>{0}));
+}
+
+TEST(DocumentsFromTokens, StartAfterEachSentenceEndElseHalves) {
+  EXPECT_EQ(documents_from_tokens({"a", "b", ".", "c", "!", "d"}), (std::vector<int>{0, 3, 5}));
+  EXPECT_EQ(documents_from_tokens({"a", "b", "c", "d", "e"}), (std::vector<int>{0, 2}));
+  EXPECT_EQ(documents_from_tokens({"a", "."}), (std::vector<int>{0, 1}));
+}
+
+TEST(MaskExpressionEdits, PresetsClearTheExpressionAndNothingMatchesAPresetWithOne) {
+  MaskSetting mask = set_expression(MaskSetting{}, "k <= q");
+  EXPECT_FALSE(matching_preset(mask).has_value());
+  EXPECT_EQ(window_summary(mask), "the expression below decides which keys each query sees");
+  EXPECT_TRUE(apply_mask_preset(mask, MaskPreset::Causal).expression.empty());
+  mask.global = {1};
+  EXPECT_EQ(set_window(mask, std::nullopt).global, (std::vector<int>{1}));  // global(i) still reads them
 }
 
 }  // namespace

@@ -127,6 +127,9 @@ def check_case(binary, backend, case, folder, seed):
     return problems
 
 
+VULKAN_CASES = {'strided 3', 'sinks 2 + window 2', 'documents causal', 'head-dependent (GQA)', 'head-dependent (MQA)',
+                'cross-attention', 'fields and expression'}
+
 ERRORS = [
     # mask, the field the message must name, words it must hold
     ({'expression': 'k <= q && x > 1'}, '/mask/expression', 'column 11'),
@@ -134,7 +137,7 @@ ERRORS = [
     ({'expression': 'doc(q) == doc(k)'}, '/mask/expression', 'column 1'),
     ({'expression': 'doc(q) == doc(k)', 'documents': [0, 5, 3]}, '/mask/documents/2', 'ascend'),
     ({'expression': 'doc(q) == doc(k)', 'documents': [0, 50]}, '/mask/documents/1', 'out of range'),
-    ({'expression': 'k <= q', 'documents': [-1]}, '/mask/documents/0', '0 or more'),
+    ({'expression': 'k <= q', 'documents': [-1]}, '/mask/documents/0', 'out of range'),
     ({'expression': 3}, '/mask/expression', 'string'),
 ]
 
@@ -157,12 +160,17 @@ def main():
     problems = []
     with tempfile.TemporaryDirectory() as folder:
         for seed, case in enumerate(CASES):
+            # Vulkan: the cases that differ in kind (runs across tiles, documents, heads, GQA and
+            # MQA, cross-attention, fields ANDed), so that the test stays quick on lavapipe.
+            if backend == 'vulkan' and case[0] not in VULKAN_CASES:
+                continue
             problems += check_case(binary, backend, case, folder, seed)
         if backend == 'cpu':
             problems += check_errors(binary, folder)
     for problem in problems:
         print(problem)
-    print(f'{len(CASES)} patterns on {backend}: {"FAILED" if problems else "all agree with the float64 reference"}')
+    count = len(CASES) if backend == 'cpu' else len(VULKAN_CASES)
+    print(f'{count} patterns on {backend}: {"FAILED" if problems else "all agree with the float64 reference"}')
     sys.exit(1 if problems else 0)
 
 
