@@ -42,5 +42,8 @@ shot longformer --scenario preset:longformer --layout heatmaps --head 2 --pin-qu
 shot long-sentence --scenario "$work/long.json" --layout heatmaps --pin-query 300
 shot compare --scenario preset:gqa --layout compare-ready --backend both --head 3 --pin-query 5
 # Mask expressions (issue 14): the attention-sinks preset, typed as k <= q && (k < 4 || q - k <= 8),
-# with its 4 × 4 block-sparsity tiles on every heatmap and the Mask panel's field in view.
-shot mask-expression --scenario preset:attention-sinks --blocks 4
+# with its 4 × 4 block-sparsity tiles on every heatmap; taller, so that the Mask panel's
+# expression field is in view.
+xvfb-run -a -s "-screen 0 1600x1240x24" "$bin" --size 1600x1240 --frames 5 --validation \
+  --screenshot "$out/screenshot-mask-expression.png" --scenario preset:attention-sinks --blocks 4
+echo "wrote $out/screenshot-mask-expression.png"

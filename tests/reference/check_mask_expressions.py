@@ -152,6 +152,10 @@ def check_errors(binary, folder):
         done = run(binary, 'compute', '--scenario', path)
         if done.returncode != 2 or field not in done.stderr or words not in done.stderr:
             problems.append(f'{mask}: expected exit 2 naming {field} and "{words}", got {done.returncode}: {done.stderr.strip()}')
+    for bad in ('0', 'x', '-4'):
+        done = run(binary, 'compute', '--scenario', 'preset:strided', '--blocks', bad)
+        if done.returncode != 2 or '--blocks' not in done.stderr:
+            problems.append(f'--blocks {bad}: expected exit 2 naming --blocks, got {done.returncode}: {done.stderr.strip()}')
     return problems
 
 
