@@ -33,8 +33,8 @@
 namespace attnviz::classroom {
 namespace {
 
-// Decoding keeps every step's rows: beyond this many cache rows summed over the steps (a
-// sentence of about 2,900 tokens) the view asks for a shorter one.
+// Decoding keeps every step's rows: beyond this many cache rows summed over the steps,
+// N·(N + 1)/2 (a sentence of more than 2,895 tokens), the view asks for a shorter one.
 constexpr std::int64_t kMaxHeldRows = std::int64_t{1} << 22;
 
 constexpr std::uint32_t kGold = 0xff00d7ffu;
@@ -124,8 +124,8 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
   }
   const std::int64_t n = problem.n();
   if (n * (n + 1) / 2 > kMaxHeldRows) {
-    error_ = "Decoding " + std::to_string(n) + " tokens one at a time keeps too many rows to step through here: try a "
-             "sentence of at most 2,000 tokens.";
+    error_ = "Decoding " + std::to_string(n) + " tokens one at a time keeps too many rows to step through here: the "
+             "Decode view takes sentences of up to 2,895 tokens (attnviz trace decode takes any).";
     return false;
   }
   try {

@@ -217,7 +217,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
     bytes[0].push_back(static_cast<double>(c.with_cache.bytes));
     bytes[1].push_back(static_cast<double>(c.without_cache.bytes));
   }
-  const float chart_h = std::max(ImGui::GetFontSize() * 5.5f, 90.0f * ui_scale);
+  const float chart_h = std::max(ImGui::GetFontSize() * 4.5f, 80.0f * ui_scale);
   cost_chart("multiply-adds per step", macs, first, t, false, width, chart_h, ui_scale);
   cost_chart("bytes read per step", bytes, first, t, true, width, chart_h, ui_scale);
 }

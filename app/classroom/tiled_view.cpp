@@ -124,7 +124,9 @@ void TiledView::show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, 
   shown_.version = fresh_upload_version();
   shown_.o_range = symmetric_of({&shown_.step.o_before, &shown_.step.o_after});
   shown_.context_range = symmetric_of({&shown_.step.running, &shown_.step.dense});
-  shown_.difference_range = symmetric_of({&shown_.step.difference});
+  // The difference on the context's own scale: rounding noise at the end stays white, not
+  // coloured as if it mattered.
+  shown_.difference_range = symmetric_of({&shown_.step.difference, &shown_.step.running, &shown_.step.dense});
   const std::vector<std::string>& tokens = ui.session.problem().tokens;
   shown_.row_tokens.assign(tokens.begin() + shown_.step.row_begin, tokens.begin() + shown_.step.row_end);
 }
