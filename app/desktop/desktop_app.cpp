@@ -229,6 +229,17 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
                   "no-hangul-font");
   }
+  // --step past the Tiled or Decode view's end of the restored work (no --scenario, so not
+  // checked before the window opened): said in the window; the view shows its last step.
+  if (!options.scenario) {
+    try {
+      classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
+    } catch (const InputError& error) {
+      notices_.post(ui::NoticeLevel::Warning, std::string(error.what()) + "; the view shows its last one.");
+    } catch (const std::exception&) {
+      // a scenario that cannot be computed says so in the window by itself
+    }
+  }
   if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
     notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
                                                 std::to_string(document_.scenario().num_heads) + " heads");
