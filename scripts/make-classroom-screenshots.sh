@@ -42,3 +42,13 @@ shoot compare-masks     --scenario preset:korean-restaurant --view compare --com
 shoot compare-kv-heads  --scenario preset:gqa --view compare --compare kv-heads:4
 # The cross-attention preset opens its view: English queries over the Korean source.
 shoot cross             --scenario preset:cross-attention --pin-query 8
+# How attention runs in production. FlashAttention-2 tile by tile on the sliding window: tile 8
+# (query block 1 against key block 1, masked inside), the tiles the window hides marked skipped;
+# and on a projector, the Korean example's tile 6 (m and l rescaled as the block's maximum grows).
+shoot tiled             --scenario preset:sliding-window --view tiled --block-q 4 --block-k 4 --step 8
+SIZE=1280x720 shoot present-tiled --scenario preset:korean-restaurant --view tiled --step 6 --present
+# KV-cache decoding: the sliding window's rolling buffer of 4 slots (a row leaving as token 7 comes
+# in), with the view alone so the cost panel stands beside the cache; and GQA on a projector (8
+# query heads, 2 cache heads).
+shoot decode            --scenario preset:sliding-window --view decode --prompt 3 --step 6 --layout heatmaps
+SIZE=1920x1080 shoot present-decode --scenario preset:gqa --view decode --prompt 3 --step 4 --present

@@ -20,6 +20,7 @@
 #include "app/desktop/shape_notice.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/export_ui/view_image.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
@@ -84,11 +85,12 @@ void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices
 }
 
 // The scenario of --scenario, checked before any window opens (a bad one is an InputError:
-// exit 2 with the loader's message).
+// exit 2 with the loader's message), with the classroom options that depend on it (a --step
+// past the Tiled view's last tile).
 std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& options) {
   if (!options.scenario) return std::nullopt;
   LoadedScenario loaded = load_scenario(*options.scenario);
-  (void)build_problem(loaded.scenario, *options.scenario);
+  classroom::check_start_options(options.classroom, build_problem(loaded.scenario, *options.scenario));
   return loaded;
 }
 
@@ -156,6 +158,7 @@ class DesktopApp {
   void bench_edit();
   void draw_shape_notice() const;
   void apply_fullscreen_request();
+  void save_view_image();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
   }
@@ -226,6 +229,17 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
                   "no-hangul-font");
   }
+  // --step past the Tiled or Decode view's end of the restored work (no --scenario, so not
+  // checked before the window opened): said in the window; the view shows its last step.
+  if (!options.scenario) {
+    try {
+      classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
+    } catch (const InputError& error) {
+      notices_.post(ui::NoticeLevel::Warning, std::string(error.what()) + "; the view shows its last one.");
+    } catch (const std::exception&) {
+      // a scenario that cannot be computed says so in the window by itself
+    }
+  }
   if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
     notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
                                                 std::to_string(document_.scenario().num_heads) + " heads");
@@ -282,11 +296,16 @@ void DesktopApp::prepare_frame() {
 
 void DesktopApp::build_ui() {
   const Clock::time_point start = Clock::now();
-  imgui_.new_frame(options_.automated());
+  // The frame that goes into a view's image shows no pointer hover, tooltips or notices.
+  view_.capturing_view = view_.view_image_request.has_value();
+  imgui_.new_frame(options_.automated() || view_.capturing_view);
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
+  if (view_.capturing_view) view_.hovered_token = -1;
   ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  classroom_.wants_frames = false;
   layout_->draw(ui);
+  if (classroom_.wants_frames) quiet_frames_ = 0;  // a view playing its steps keeps drawing
   if (shape_notice_.showing()) draw_shape_notice();
   const double ui_ms = ms_between(start, Clock::now());
   times_.add_ui(ui_ms);
@@ -305,6 +324,18 @@ bool DesktopApp::render(bool capture) {
   if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
   times_.add_render(ms_between(start, Clock::now()));
   return true;
+}
+
+// File > Save view as image…: this frame was captured for it; its main area goes into the file.
+void DesktopApp::save_view_image() {
+  const ui::ViewImageRequest request = *std::exchange(view_.view_image_request, std::nullopt);
+  const VkExtent2D extent = capture_.extent();
+  const int width = static_cast<int>(extent.width);
+  const int height = static_cast<int>(extent.height);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const export_ui::PixelRect rect = export_ui::area_pixels(view_.main_area, display.x, display.y, width, height);
+  (void)export_ui::save_view_image(capture_.rgba(), width, height, rect, request, ui::tab_title(classroom_.shown), notices_);
+  quiet_frames_ = 0;  // the notice shows at once
 }
 
 // Presentation mode asks for full screen (and back); screenshots keep the size asked for.
@@ -378,7 +409,9 @@ void DesktopApp::run() {
     if (view_.quit_requested) window_.request_close();
     if (options_.edit_every_frame) bench_edit();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
-    if (!render(last && options_.screenshot.has_value())) continue;
+    const bool view_image = view_.capturing_view;
+    if (!render((last && options_.screenshot.has_value()) || view_image)) continue;  // a request waits for the next frame
+    if (view_image) save_view_image();
     if (last) break;
   }
   if (options_.screenshot) capture_.save_png(*options_.screenshot);

@@ -72,8 +72,9 @@ const char* const kGuiHelp =
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
-    "F8 heatmaps-only layout, F11 presentation mode, F1 classroom shortcuts; in a heatmap:\n"
-    "wheel zooms, drag pans, double-click resets.\n";
+    "Ctrl+Shift+E save the view on screen as an image, F8 heatmaps-only layout, F11\n"
+    "presentation mode, 1-6 the views, F1 every shortcut; in a heatmap: wheel zooms, drag\n"
+    "pans, double-click resets.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   std::vector<cli::OptionSpec> specs = kOptions;

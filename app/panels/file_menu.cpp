@@ -78,6 +78,7 @@ class FileMenu final : public ui::Menu {
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) export_ui::open_export_all(ui);  // app/export_ui
+    if (ImGui::MenuItem("Save view as image\xE2\x80\xA6", "Ctrl+Shift+E")) export_ui::open_view_image(ui);
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.view.quit_requested = true;
   }

@@ -218,5 +218,57 @@ TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
   EXPECT_GT(share_different(cross, step), 0.05);
 }
 
+// Gold (255, 215, 0): the Tiled view's current tile and the Decode view's new cache row.
+constexpr int kGold[3] = {255, 215, 0};
+
+std::size_t gold(const Picture& p) { return p.count_near(kGold[0], kGold[1], kGold[2], 16); }
+
+// The Tiled view: the current tile outlined in gold, a different picture for another tile,
+// and (on the sliding window) the tiles the mask hides marked.
+TEST_F(ClassroomScreenshots, TheTiledViewStepsTileByTile) {
+  const std::string tiled = "--scenario preset:sliding-window --view tiled --block-q 4 --block-k 4 --step ";
+  const Picture first = shoot("tiled-1", tiled + "1");
+  const Picture eighth = shoot("tiled-8", tiled + "8");
+  EXPECT_GT(first.distinct_colours(), 1000u);
+  EXPECT_GT(gold(first), 300u) << "the current tile in gold";
+  EXPECT_GT(share_different(first, eighth), 0.02) << "tile 1 and tile 8 look the same";
+}
+
+// The Decode view: the prefill (every prompt row new) and a later step (one new row) differ;
+// the new rows are outlined in gold.
+TEST_F(ClassroomScreenshots, TheDecodeViewGeneratesTokenByToken) {
+  const std::string decode = "--scenario preset:korean-restaurant --view decode --prompt 3 --step ";
+  const Picture prefill = shoot("decode-1", decode + "1");
+  const Picture later = shoot("decode-4", decode + "4");
+  EXPECT_GT(gold(prefill), gold(later)) << "the prefill writes three rows, a step one";
+  EXPECT_GT(gold(later), 200u);
+  EXPECT_GT(share_different(prefill, later), 0.02);
+}
+
+// Both on a projector: presentation mode's light theme, the current tile and the new row in
+// gold, at 1280 × 720 and 1920 × 1080.
+TEST_F(ClassroomScreenshots, TheTiledAndDecodeViewsArePresented) {
+  const Picture tiled = shoot("tiled-720", "--scenario preset:korean-restaurant --view tiled --step 6 --present", 1280, 720);
+  const Picture decode = shoot("decode-1080", "--scenario preset:gqa --view decode --prompt 3 --step 4 --present", 1920, 1080);
+  for (const Picture* p : {&tiled, &decode}) {
+    EXPECT_GT(p->share_near_white(), 0.3) << "the presentation theme is light";
+    EXPECT_GT(gold(*p), 300u);
+    EXPECT_LT(p->share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
+  }
+}
+
+// A tile past the last one (or a prompt past the sentence) is refused before any window opens,
+// naming the option and what the scenario has.
+TEST_F(ClassroomScreenshots, AStepPastTheLastTileOrTokenIsRefused) {
+  for (const char* args : {"--view tiled --step 17", "--view decode --prompt 4 --step 6", "--view decode --prompt 9"}) {
+    const testing::CommandOutput run =
+        testing::run_attnviz(std::string("--scenario preset:korean-restaurant ") + args + " --screenshot '" + (dir_ / "x.png").string() + "'",
+                             "XDG_CONFIG_HOME='" + dir_.string() + "' ");
+    EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+    EXPECT_NE(run.err.find(std::string(args).find("--prompt 9") != std::string::npos ? "--prompt" : "--step"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
+  }
+}
+
 }  // namespace
 }  // namespace attnviz

@@ -125,6 +125,8 @@ TEST_F(Window, NoTwoWidgetsShareAnId) {
       "--scenario preset:korean-restaurant --view compare --compare masks:4",
       "--scenario preset:cross-attention --view cross --pin-query 1",
       "--scenario preset:life-is-short --present --size 1280x720",
+      "--scenario preset:sliding-window --view tiled --block-q 4 --block-k 4 --step 8",
+      "--scenario preset:longformer --view decode --prompt 5 --step 3",
   };
   std::vector<std::string> all = runs;
   for (int step = 1; step <= 9; ++step) {
@@ -170,6 +172,9 @@ TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
     EXPECT_EQ(window.at("scroll_max").at(1).get<float>(), 0.0f) << "the text column scrolls inside the page";
   }
   EXPECT_EQ(text_columns, 1);
+  // The Tiled view's 8 × 8 scores and the Decode view's cache keep their numbers on a projector.
+  EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view tiled --step 6"), "##tiled-scores"), 1);
+  EXPECT_GE(numbered(widget_log("--scenario preset:korean-restaurant --view decode --prompt 4 --step 3"), "##decode-"), 6);
 }
 
 TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
