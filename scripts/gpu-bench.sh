@@ -47,8 +47,7 @@ run overview_cpu 40 "$bundle/attnviz_overview_bench" --backends cpu --cases 1638
 run tiled 60 "$bundle/attnviz_tiled_bench" --sizes 128,512,1024,2048 --runs 3
 run dense 60 "$bundle/attnviz_bench" --sizes 128,512,1024,2048,4096 --backends vulkan,eigen --runs 3
 
-device=$(awk -F'|' '/^\| [0-9]/ && $5 ~ /vulkan/ {gsub(/^ +| +$/, "", $6); print $6; exit}' "$logs/overview")
-[ -n "$device" ] || device=$(sed -n 's/^Device: \([^;]*\);.*/\1/p' "$logs/tiled" | head -1)
+device=$(sed -n 's/^Device: //p' "$logs/overview" | head -1)
 echo "Device: ${device:-unknown} · host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) threads"
 echo "d_k = d_v = 64, 8 heads; GFLOP/s: the overview counts 2·(its score multiply-adds) (both passes, hidden tiles"
 echo "skipped); the other kernels 4·N²·d_k per head (Q·Kᵀ and A·V), also for causal masks"

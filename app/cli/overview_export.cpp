@@ -147,7 +147,7 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   refuse(parsed, "--values", "an overview shows no numbers in its cells");
   const std::optional<std::string> out_path = parsed.get("--out");
   if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
-  const overview::OverviewExportOptions options = parse_output(parsed, *out_path);
+  overview::OverviewExportOptions options = parse_output(parsed, *out_path);
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
@@ -155,6 +155,8 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   const CommandScenario loaded = load_command_scenario(parsed, err);
   const Problem problem = overview::build_overview_problem(loaded.scenario, loaded.origin);
   const overview::OverviewRequest request = parse_request(parsed, problem);
+  options.row_tokens = problem.tokens;
+  options.col_tokens = problem.source_tokens;
   const auto runner = make_overview_runner(backend, device);
   overview::Overview result;
   try {

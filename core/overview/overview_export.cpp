@@ -94,9 +94,16 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   if (overview.quantity != Quantity::RawScores) figure.subtitle += " · " + caption.scale;
   figure.subtitle += " · rows " + std::to_string(g.window.row_begin) + "–" + std::to_string(g.window.row_end - 1) + ", columns " +
                      std::to_string(g.window.col_begin) + "–" + std::to_string(g.window.col_end - 1);
-  figure.row_labels = block_starts(g.rows, g.window.row_begin, g.block_rows);
-  figure.col_labels = block_starts(g.cols, g.window.col_begin, g.block_cols);
-  figure.row_labels_are_positions = figure.col_labels_are_positions = !g.exact();
+  const bool tokens = g.exact() && static_cast<int>(options.row_tokens.size()) >= g.window.row_end &&
+                      static_cast<int>(options.col_tokens.size()) >= g.window.col_end;
+  if (tokens) {
+    figure.row_labels.assign(options.row_tokens.begin() + g.window.row_begin, options.row_tokens.begin() + g.window.row_end);
+    figure.col_labels.assign(options.col_tokens.begin() + g.window.col_begin, options.col_tokens.begin() + g.window.col_end);
+  } else {
+    figure.row_labels = block_starts(g.rows, g.window.row_begin, g.block_rows);
+    figure.col_labels = block_starts(g.cols, g.window.col_begin, g.block_cols);
+  }
+  figure.row_labels_are_positions = figure.col_labels_are_positions = !tokens;
   figure.first_row_index = g.exact() ? g.window.row_begin : 0;
   figure.first_col_index = g.exact() ? g.window.col_begin : 0;
   figure.row_axis_title = g.exact() ? "query tokens" : "query tokens (first of each block)";

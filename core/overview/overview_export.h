@@ -21,6 +21,10 @@ struct OverviewExportOptions {
   std::optional<std::string> title;
   int dpi = 300;
   bool one_array = true;  // NPY: every head in one array (else a file per head)
+  // The query and key tokens: an image of exact cells labels its rows and columns with them
+  // (pooled blocks are labelled with their first position). Empty: positions throughout.
+  std::vector<std::string> row_tokens;
+  std::vector<std::string> col_tokens;
   std::string origin = "<export>";
 };
 

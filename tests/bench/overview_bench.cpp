@@ -273,7 +273,25 @@ T in_child(Work work) {
 int main(int argc, char** argv) {
   using namespace attnviz;
   using namespace attnviz::bench;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a line at a time: a run stopped by a timeout keeps its rows
   const Options o = parse(argc, argv);
+  if (std::find(o.backends.begin(), o.backends.end(), "vulkan") != o.backends.end()) {
+    struct Name {
+      char text[256];
+    };
+    const Name device = in_child<Name>([&] {
+      Name name{};
+      try {
+        vk::ContextOptions options;
+        options.device_index = o.device;
+        std::snprintf(name.text, sizeof name.text, "%s", vk::Context::create(options)->device_name().c_str());
+      } catch (const std::exception& e) {
+        std::snprintf(name.text, sizeof name.text, "none (%s)", e.what());
+      }
+      return name;
+    });
+    std::printf("Device: %s\n", device.text);
+  }
   struct Rates {
     double gemm = 0.0, tile = 0.0;
   };

@@ -69,8 +69,12 @@ class LongText(unittest.TestCase):
             attnviz_gui._wait(lambda: app.has('Cancel##overview'), 30, 'the progress bar')
             start = time.monotonic()
             app.click('Cancel##overview', settle=1)
-            attnviz_gui._wait(lambda: app.has('Compute again##overview'), 10, 'the cancelled notice')
-            self.assertLess(time.monotonic() - start, 5.0, 'Cancel took seconds')
+            attnviz_gui._wait(lambda: app.has('Compute again##overview'), 15, 'the cancelled notice')
+            # The whole overview takes at least 13 s of both cores on a quiet machine (minutes on a
+            # busy one); Cancel ends it within a tile per thread (OverviewCpu.AStopRequestEndsTheRunEarly
+            # checks the runner): here the window must say so long before the overview could end.
+            self.assertLess(time.monotonic() - start, 12.0, 'Cancel waited for the overview to finish')
+            self.assertFalse(app.has('Cancel##overview'), 'still computing after Cancel')
 
     def test_file_open_text_puts_a_file_in_the_sentence(self):
         text = write_text(self.dir / 'story.txt', 4500)
