@@ -75,6 +75,13 @@ void reduce_rows(const Tile& tile, Eigen::Index r0, Eigen::Index r1, bool max, i
     if (max) acc.head(keys) = acc.head(keys).max(tile.row(r).array());
     else acc.head(keys) += tile.row(r).array();
   }
+  if (grid.block_cols == 1) {  // one key per pixel column: no segments to reduce
+    double* out = pixel_row + grid.pixel_col(key0);
+    for (Eigen::Index j = 0; j < keys; ++j) {
+      out[j] = max ? std::max(out[j], static_cast<double>(acc[j])) : out[j] + static_cast<double>(acc[j]);
+    }
+    return;
+  }
   for (int j = key0; j < key0 + static_cast<int>(keys);) {
     const int c = grid.pixel_col(j);
     const int end = std::min(key0 + static_cast<int>(keys), grid.col_end(c));

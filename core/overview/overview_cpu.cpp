@@ -24,9 +24,13 @@ ConstMap view(const Matrix& m) { return ConstMap(m.data.data(), m.rows, m.cols);
 
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
-// x[rows] · w[:, first .. first + count).
+// x[rows] · w[:, first .. first + count). A small product is taken coefficient by coefficient:
+// Eigen's GEMM would wake its own threads for it (far costlier than the work on a busy machine).
 RowMajor project(const Matrix& x, int row_begin, int row_end, const Matrix& w, int first, int count) {
-  return view(x).middleRows(row_begin, row_end - row_begin) * view(w).middleCols(first, count);
+  const auto rows = view(x).middleRows(row_begin, row_end - row_begin);
+  const auto columns = view(w).middleCols(first, count);
+  if (static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) * count < 4e6) return rows.lazyProduct(columns);
+  return rows * columns;
 }
 
 // Cells of score tiles both passes will visit, for the progress bar.
