@@ -29,7 +29,7 @@ void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, 
   have_last_ = true;
   last_revision_ = revision;
   last_ask_ = ask;
-  pending_ = Job{scenario, revision, ask};
+  pending_ = Job{scenario, revision, ask, next_id_++};
   if (current_ && progress_) progress_->request_stop();  // the newer request replaces it
   wake_.notify_all();
 }
@@ -37,7 +37,10 @@ void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, 
 void OverviewSession::cancel() {
   std::lock_guard lock(mutex_);
   pending_.reset();
-  if (current_ && progress_) progress_->request_stop();
+  if (current_) {
+    abandoned_id_ = current_->id;
+    if (progress_) progress_->request_stop();
+  }
   error_ = "cancelled";
 }
 
@@ -49,7 +52,7 @@ void OverviewSession::request_again() {
 
 bool OverviewSession::running() const {
   std::lock_guard lock(mutex_);
-  return current_.has_value() || pending_.has_value();
+  return (current_.has_value() && current_->id != abandoned_id_) || pending_.has_value();
 }
 
 std::shared_ptr<const overview::Overview> OverviewSession::shown() const {
@@ -101,7 +104,7 @@ void OverviewSession::work() {
       pending_.reset();
       current_ = job;
       progress_ = std::make_shared<overview::Progress>();
-      error_.clear();
+      if (abandoned_id_ != job.id) error_.clear();
     }
     run(job);
     std::lock_guard lock(mutex_);
@@ -147,6 +150,7 @@ void OverviewSession::run(const Job& job) {
       stats_ = std::move(merged);
     }
     std::lock_guard lock(mutex_);
+    if (job.id == abandoned_id_) return;  // cancelled while it could not stop
     shown_ = std::move(result);
     shown_ask_ = job.ask;
     ++generation_;

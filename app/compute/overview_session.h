@@ -62,6 +62,7 @@ class OverviewSession {
     Scenario scenario;
     std::uint64_t revision = 0;
     OverviewAsk ask;
+    std::uint64_t id = 0;
   };
   void work();
   void run(const Job& job);
@@ -70,6 +71,10 @@ class OverviewSession {
   std::condition_variable wake_;
   std::optional<Job> pending_;
   std::optional<Job> current_;  // being computed
+  std::uint64_t next_id_ = 1;
+  // A cancelled job: the window shows it as stopped at once; whatever it still finishes (a
+  // problem being built cannot be interrupted) is dropped.
+  std::uint64_t abandoned_id_ = 0;
   std::uint64_t last_revision_ = 0;
   OverviewAsk last_ask_;
   bool have_last_ = false;
