@@ -8,6 +8,7 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
+#include "app/cli/text_input.h"
 #include "core/attention/compare.h"
 #include "core/attention/result_json.h"
 #include "core/common/atomic_file.h"
@@ -19,13 +20,15 @@
 namespace attnviz::cli {
 namespace {
 
-constexpr const char* kHelp =
+constexpr const char* kHelpStart =
     "Usage: attnviz compute --scenario FILE [options]\n"
     "\n"
     "Computes attention for a scenario and writes the attnviz-result/1 JSON.\n"
     "\n"
     "Options:\n"
-    "  --scenario FILE        a scenario file, or preset:NAME for a bundled preset\n"
+    "  --scenario FILE        a scenario file, or preset:NAME for a bundled preset\n";
+// Between them: --text-file (app/cli/text_input.h).
+constexpr const char* kHelp =
     "  --backend KIND         cpu (Eigen, the default), vulkan, or both (runs both, writes the\n"
     "                         Vulkan result and prints the largest differences per matrix)\n"
     "  --out FILE             write the JSON to FILE instead of standard output (a file is\n"
@@ -44,7 +47,7 @@ constexpr const char* kHelp =
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
-    {"--kernel"},   {"--block-q"}, {"--block-k"}};
+    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--text-file"}};
 
 void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
   err << "largest differences, vulkan - cpu:\n";
@@ -130,14 +133,15 @@ Result compute_tiled(const Problem& problem, const std::string& backend, std::op
 int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) {
   const ParsedArgs parsed = parse_args(args, kOptions, "attnviz compute");
   if (parsed.has("--help")) {
-    out << kHelp;
+    out << kHelpStart << text_file_help(25) << kHelp;
     return 0;
   }
   if (!parsed.positionals().empty()) {
     throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz compute --help)");
   }
-  const std::optional<std::string> scenario_path = parsed.get("--scenario");
-  if (!scenario_path) throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME)");
+  if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
+    throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME), or --text-file FILE");
+  }
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan", "both"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
@@ -147,9 +151,8 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   require_choice("--kernel", kernel, {"dense", "tiled"});
   check_kernel_options(parsed, kernel, backend);
 
-  const LoadedScenario loaded = load_scenario(*scenario_path);
-  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
-  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const Problem problem = build_command_problem(loaded);
   Output output(parsed.get("--out"), out);
 
   if (kernel == "tiled") {

@@ -8,6 +8,8 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
+#include "app/cli/overview_export.h"
+#include "app/cli/text_input.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/export/export.h"
@@ -23,13 +25,16 @@ using exporting::Quantity;
 
 constexpr const char* kOrigin = "<command line>";
 
-constexpr const char* kHelp =
+constexpr const char* kHelpStart =
     "Usage: attnviz export --scenario FILE --out PATH [options]\n"
+    "       attnviz export --text-file FILE --overview PIXELS --out PATH [options]\n"
     "\n"
     "Writes heatmap images or the matrices behind them, without a window.\n"
     "\n"
     "Options:\n"
     "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n"
+    ;
+constexpr const char* kHelpOptions =
     "  --out PATH           the file to write; a directory when several files are due\n"
     "                       (several heads or several --what) or PATH ends in /, each file\n"
     "                       named for what it holds: weights_head0.png, scores_grid.svg,\n"
@@ -59,12 +64,15 @@ constexpr const char* kHelp =
     "  --device N           the Vulkan device to use (see attnviz devices)\n"
     "\n"
     "NPY: float32 in C order; --heads all gives one heads × N × M array.\n"
+    ;
+constexpr const char* kHelpEnd =
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--out"},  {"--what"},  {"--heads"},     {"--format"},       {"--colormap"},
     {"--range"},    {"--scale"}, {"--cell"}, {"--dpi"}, {"--values"}, {"--title"},     {"--grid", false},
-    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}};
+    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}, {"--text-file"}, {"--overview"},
+    {"--pool"}};
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -184,14 +192,17 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const ParsedArgs parsed = parse_args(args, kOptions, "attnviz export");
   if (parsed.has("--help")) {
-    out << kHelp;
+    out << kHelpStart << text_file_help(23) << kHelpOptions << kOverviewHelp << kHelpEnd;
     return 0;
   }
   if (!parsed.positionals().empty()) {
     throw InputError(kOrigin, parsed.positionals().front(), "unexpected argument (see attnviz export --help)");
   }
-  const std::optional<std::string> scenario_path = parsed.get("--scenario");
-  if (!scenario_path) throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME)");
+  if (parsed.has("--overview")) return run_overview_export(parsed, out, err);
+  if (parsed.has("--pool")) throw InputError(kOrigin, "--pool", "pools an overview: it needs --overview PIXELS");
+  if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
+    throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME), or --text-file FILE");
+  }
   const std::optional<std::string> out_path = parsed.get("--out");
   if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
   ExportRequest request = parse_request(parsed, *out_path);
@@ -199,9 +210,8 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   require_choice("--backend", backend, {"cpu", "vulkan"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
 
-  const LoadedScenario loaded = load_scenario(*scenario_path);
-  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
-  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const Problem problem = build_command_problem(loaded);
 
   const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();
   const bool wants_other = std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });

@@ -36,6 +36,7 @@
 #include "app/window/imgui_layer.h"
 #include "app/window/widget_log.h"
 #include "core/common/error.h"
+#include "core/overview/long_text.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
@@ -86,11 +87,18 @@ void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices
 
 // The scenario of --scenario, checked before any window opens (a bad one is an InputError:
 // exit 2 with the loader's message), with the classroom options that depend on it (a --step
-// past the Tiled view's last tile).
+// past the Tiled view's last tile). With --text-file its text is the sentence; the window takes
+// texts up to the overview's limit.
 std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& options) {
-  if (!options.scenario) return std::nullopt;
-  LoadedScenario loaded = load_scenario(*options.scenario);
-  classroom::check_start_options(options.classroom, build_problem(loaded.scenario, *options.scenario));
+  if (!options.scenario && !options.text_file) return std::nullopt;
+  LoadedScenario loaded = options.scenario ? load_scenario(*options.scenario) : LoadedScenario{};
+  if (options.text_file) {
+    loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*options.text_file));
+    if (!options.scenario) loaded.scenario.title = std::filesystem::path(*options.text_file).filename().string();
+  }
+  const Problem problem =
+      overview::build_overview_problem(loaded.scenario, options.text_file.value_or(options.scenario.value_or("")));
+  classroom::check_start_options(options.classroom, problem);
   return loaded;
 }
 
@@ -101,7 +109,7 @@ document::Document initial_document(const GuiOptions& options, std::optional<Loa
   if (given) {
     for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
     std::optional<std::filesystem::path> path;
-    if (options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
+    if (options.scenario && !options.text_file && options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
     return document::Document(std::move(given->scenario), std::move(path));
   }
   if (std::optional<LoadedScenario> restored = autosave.restore()) return document::Document(std::move(restored->scenario));
@@ -231,7 +239,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
   // --step past the Tiled or Decode view's end of the restored work (no --scenario, so not
   // checked before the window opened): said in the window; the view shows its last step.
-  if (!options.scenario) {
+  if (!options.scenario && !options.text_file) {
     try {
       classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
     } catch (const InputError& error) {

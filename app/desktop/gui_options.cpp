@@ -13,7 +13,7 @@ constexpr const char* kOrigin = "<command line>";
 const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--help", false}};
+    {"--stats", false}, {"--bench-edits", false}, {"--help", false}, {"--text-file"}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -53,6 +53,9 @@ const char* const kGuiHelp =
     "Options:\n"
     "  --scenario FILE       open FILE (or preset:NAME); without it the last session's work is\n"
     "                        restored from $XDG_CONFIG_HOME/attnviz/autosave.json\n"
+    "  --text-file FILE      the sentence is this UTF-8 text file's content (with\n"
+    "                        --scenario's settings, else the defaults); past 4096 tokens the\n"
+    "                        Heatmaps panel shows an exact overview (up to 65536 tokens)\n"
     "  --screenshot OUT.png  render, write the window's pixels to OUT.png and exit\n"
     "  --frames N            close after N frames (with --screenshot: default 3)\n"
     "  --size WxH            window size in pixels (default 1600x1000)\n"
@@ -91,6 +94,11 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
       throw InputError(kOrigin, parsed.positionals().front(), "is a second scenario besides --scenario; give one of them");
     }
     options.file = parsed.positionals().front();
+  }
+  options.text_file = parsed.get("--text-file");
+  if (options.text_file && options.text_file->empty()) throw InputError(kOrigin, "--text-file", "needs a file name");
+  if (options.text_file && options.file) {
+    throw InputError(kOrigin, parsed.positionals().front(), "is a scenario besides --text-file; give it as --scenario");
   }
   options.screenshot = parsed.get("--screenshot");
   if (options.screenshot && options.screenshot->empty()) throw InputError(kOrigin, "--screenshot", "needs a file name");

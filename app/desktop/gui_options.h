@@ -16,6 +16,7 @@ namespace attnviz::desktop {
 
 struct GuiOptions {
   std::optional<std::string> scenario;    // a file or preset:NAME; otherwise the autosave
+  std::optional<std::string> text_file;   // its text is the sentence (beside --scenario, or alone)
   // `attnviz FILE` (a file manager's double-click): opened like --scenario, except that a file
   // that cannot be opened is reported in the window, which opens anyway, not by exit code 2.
   std::optional<std::string> file;

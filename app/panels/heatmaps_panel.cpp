@@ -19,6 +19,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/overview_view.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/heatmap/heatmap_overlay.h"
@@ -95,6 +96,7 @@ class HeatmapsPanel final : public ui::Panel {
   std::optional<ValueRange> uniform_;  // the weights' own range when nearly uniform on 0..1
   ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
+  OverviewView overview_;          // past 4,096 tokens: the exact overview instead
 };
 
 // Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
@@ -543,6 +545,10 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
 }
 
 void HeatmapsPanel::draw(ui::UiContext& ui) {
+  if (overview_.wanted(ui)) {
+    overview_.draw(ui);
+    return;
+  }
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());

@@ -351,6 +351,15 @@ void render_quantity(const ExportRequest& request, const ExportSource& source, Q
 
 }  // namespace
 
+ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin) {
+  ExportRequest request;
+  request.format = format;
+  request.cell_px = figure.cell_px;
+  request.dpi = figure.dpi;
+  request.origin = origin;
+  return render_image(request, figure, std::move(name));
+}
+
 HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
   const QuantityInfo& about = info(quantity);
   const Result& result = primary_result(source, quantity, request.origin);

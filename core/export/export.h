@@ -129,6 +129,10 @@ std::vector<ExportedFile> render_export(const ExportRequest& request, const Expo
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
 
+// One PNG or SVG file of a figure made elsewhere (the overview's, core/overview), with the same
+// checks and warnings as render_export's images: `figure.cell_px` must be set.
+ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin);
+
 // The figure an image export draws for one quantity and the given heads (one head, or a
 // grid): for tests and for a window that draws it itself.
 HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity,

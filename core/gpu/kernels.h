@@ -99,8 +99,9 @@ struct TileConfig {
   std::uint32_t matmul_y = 8;
   std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
   std::uint32_t softmax_rows_per_workgroup = 8;
-  // The matrix products copy blocks of shared_k4 inner quads of A and B into shared memory
-  // (GPUs); off on CPU devices, where texel fetches are faster than shared-memory loads.
+  // The matrix products (projections, scores, A·V) copy blocks of shared_k4 inner quads of their
+  // operands into shared memory (GPUs); off on CPU devices, where texel fetches are faster
+  // than shared-memory loads.
   bool stage_in_shared = false;
   std::uint32_t shared_k4 = 4;
 
@@ -115,8 +116,12 @@ struct TileConfig {
 TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceType type);
 TileConfig choose_tile_config(const vk::Context& context);
 
-// Bytes of shared memory the matrix product uses with these tiles (0 without staging).
+// Bytes of shared memory the matrix product, the score and the context kernels use with these
+// tiles (0 without staging), and the largest of the three.
 std::uint32_t matmul_shared_bytes(const TileConfig& tiles);
+std::uint32_t scores_shared_bytes(const TileConfig& tiles);
+std::uint32_t context_shared_bytes(const TileConfig& tiles);
+std::uint32_t staged_shared_bytes(const TileConfig& tiles);
 
 enum class Kernel { Matmul, Scores, Softmax, Context, Count };
 
