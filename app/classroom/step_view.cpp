@@ -593,8 +593,8 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.range_max = matrices_.ranges[i].max;
   spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
   if (matrices_.kept[i]) spec.kept = {.device = {}, .host = matrices_.kept[i].get(), .version = matrices_.version};
-  const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values);
-  if (hides && m.key_cols) spec.mask = &ui.session.problem().mask;
+  const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values) || m.mask.has_value();
+  if (hides && m.key_cols) spec.mask = m.mask ? &*m.mask : &ui.session.problem().mask;
   spec.row_labels = &m.row_labels;
   spec.col_labels = m.col_labels.empty() ? nullptr : &m.col_labels;
   spec.row_label_width = row_label_w;

@@ -109,7 +109,7 @@ const char* mistake_name(Mistake mistake) {
     case Mistake::SoftmaxOverColumns: return "softmax over the wrong axis";
     case Mistake::NoScaling: return "no scaling";
     case Mistake::MaskAfterSoftmax: return "masking after the softmax";
-    case Mistake::MaskAfterSoftmaxRenormalised: return "masking after the softmax, renormalised";
+    case Mistake::MaskAfterSoftmaxRenormalised: return "renormalising after masking";
   }
   return "";
 }

@@ -66,6 +66,8 @@ StepPage PageBuilder::mistakes() const {
     page.matrices = {std::move(wrong), std::move(right)};
     if (mistake == Mistake::MaskAfterSoftmaxRenormalised || mistake == Mistake::MaskAfterSoftmax)
       page.matrices.push_back(owned("difference", demo.difference, true, true));
+    if (demo.mask_substituted)
+      for (ShownMatrix& m : page.matrices) m.mask = demo.mask;
   }
   fill_table(page.table, {"key", "wrong", "right"}, [&](int j) -> std::vector<std::string> {
     return {key_label(j), num(demo.mistaken.at(focus_.query, j)), num(demo.correct.at(focus_.query, j))};

@@ -49,6 +49,9 @@ struct ShownMatrix {
     std::string label;  // "C₀"
   };
   std::vector<ColumnGroup> column_groups;
+  // The mask its hidden cells follow when not the problem's (the Mistakes page borrows a causal
+  // one for a scenario without a mask).
+  std::optional<MaskSetting> mask;
   // Weights after dropout: which ones dropout kept (the view hatches the others). Null otherwise.
   std::shared_ptr<const MaskMatrix> dropped;
   [[nodiscard]] std::string shape_text() const;  // "8 × 4"

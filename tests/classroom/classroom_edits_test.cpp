@@ -91,7 +91,7 @@ TEST(StartOptions, ParsesViewsStepsAndComparisons) {
 
 TEST(StartOptions, MistakesNameTheOption) {
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--view", "slides"}, {"--step", "0"}, {"--step", "10"}, {"--compare", "colours"}, {"--compare", "masks:3"}}) {
+           {"--view", "slides"}, {"--step", "0"}, {"--step", "12"}, {"--compare", "colours"}, {"--compare", "masks:3"}}) {
     try {
       (void)parse(args);
       ADD_FAILURE() << args[0] << " " << args[1] << " was accepted";
