@@ -19,8 +19,11 @@ layout(push_constant) uniform HeatmapPush {
   float hatch;       // period of the masked cells' stripes, in pixels
   int max_samples;   // cells read per pixel along each axis when a pixel covers several (1..3)
   MaskParams mask;   // the mask whose hidden cells are hatched (with kFlagMaskCells)
+  float distance_bias;  // shown −= distance_bias · |row − col| (ALiBi's bias on the scaled scores)
+  int kept_first;       // with kFlagDroppedCells: the kept matrix's first float in its view (same row pitch)
 } pc;
 
 const int kFlagMaskCells = 1;   // hatch the cells pc.mask hides
+const int kFlagDroppedCells = 2;  // hatch the cells whose kept value (binding 3) is 0: dropout dropped them
 const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
 const int kFlagLog = 16;        // the colormap spans log10(range_min) .. log10(range_max)

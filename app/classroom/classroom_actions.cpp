@@ -64,7 +64,7 @@ void next_query(ActionTarget& t, int delta) {
 }
 
 lesson::CompareAxis next_axis(lesson::CompareAxis axis, int delta) {
-  const int count = 3;  // masks, heads, K/V heads
+  const int count = lesson::kCompareAxisCount;  // masks, heads, K/V heads, positions
   return static_cast<lesson::CompareAxis>(((static_cast<int>(axis) + delta) % count + count) % count);
 }
 
@@ -73,6 +73,7 @@ std::string axis_notice(lesson::CompareAxis axis) {
     case lesson::CompareAxis::Masks: return "Compare: masks";
     case lesson::CompareAxis::Heads: return "Compare: number of heads";
     case lesson::CompareAxis::KvHeads: return "Compare: MHA / GQA / MQA";
+    case lesson::CompareAxis::Positions: return "Compare: positions (none, sinusoidal, RoPE, ALiBi)";
   }
   return "";
 }

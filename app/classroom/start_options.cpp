@@ -1,5 +1,6 @@
 #include "app/classroom/start_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -17,7 +18,7 @@ void parse_compare(const std::string& text, StartOptions& options) {
   const std::size_t colon = text.find(':');
   const std::string axis_name = text.substr(0, colon);
   options.compare_axis = lesson::compare_axis_from_string(axis_name);
-  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"masks", "heads", "kv-heads"});
+  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"masks", "heads", "kv-heads", "positions"});
   if (colon == std::string::npos) return;
   const std::string count = text.substr(colon + 1);
   if (count != "2" && count != "4")
@@ -34,8 +35,8 @@ std::string plural(int count, const char* one, const char* many) { return std::t
 }  // namespace
 
 const std::vector<cli::OptionSpec>& start_option_specs() {
-  static const std::vector<cli::OptionSpec> specs = {{"--view"},    {"--step"},   {"--block-q"},        {"--block-k"},
-                                                     {"--prompt"},  {"--compare"}, {"--present", false}};
+  static const std::vector<cli::OptionSpec> specs = {{"--view"},   {"--step"},    {"--block-q"}, {"--block-k"},
+                                                     {"--prompt"}, {"--mistake"}, {"--compare"}, {"--present", false}};
   return specs;
 }
 
@@ -43,16 +44,20 @@ const char* const kStartOptionsHelp =
     "  --view VIEW           open on a view: heatmaps, step (step by step), compare, cross\n"
     "                        (cross-attention), tiled (FlashAttention tile by tile) or\n"
     "                        decode (KV-cache decoding token by token)\n"
-    "  --step N              the step view's page, 1 (embeddings) to 9 (output); with\n"
-    "                        --view tiled the N-th tile visited; with --view decode the N-th\n"
-    "                        step: 1 prefills the prompt, 2 generates the next token, ...\n"
+    "  --step N              the step view's page, 1 (embeddings) to 10 (output), 11 (the\n"
+    "                        classic mistakes); with --view tiled the N-th tile visited; with\n"
+    "                        --view decode the N-th step: 1 prefills the prompt, 2 generates\n"
+    "                        the next token, ...\n"
     "  --block-q BR          the Tiled view's tile height Br, in query rows (1 to 4096;\n"
     "                        default: a quarter of the sentence)\n"
     "  --block-k BC          the Tiled view's tile width Bc, in keys (1 to 4096)\n"
     "  --prompt P            the Decode view's prompt: its first P tokens are prefilled at once\n"
     "                        (default: half the sentence)\n"
-    "  --compare AXIS[:N]    what the compare view varies: masks, heads or kv-heads, in N = 2\n"
-    "                        or 4 copies (default 4)\n"
+    "  --mistake NAME        the step view's page 11: columns (softmax over the wrong axis),\n"
+    "                        no-scaling, mask-after (masking after the softmax) or\n"
+    "                        renormalised (masking after it, then renormalising)\n"
+    "  --compare AXIS[:N]    what the compare view varies: masks, heads, kv-heads or positions,\n"
+    "                        in N = 2 or 4 copies (default 4)\n"
     "  --present             presentation mode: large high-contrast text, heatmaps and views\n"
     "                        only, full screen (not with --screenshot)\n";
 
@@ -72,6 +77,12 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
   options.block_q = parsed.get_int("--block-q", 1, kMaxBlock);
   options.block_k = parsed.get_int("--block-k", 1, kMaxBlock);
   options.prompt = parsed.get_int("--prompt", 1, kMaxBlock);
+  if (auto mistake = parsed.get("--mistake")) {
+    const std::vector<std::string> names = {"columns", "no-scaling", "mask-after", "renormalised"};
+    const auto found = std::find(names.begin(), names.end(), *mistake);
+    if (found == names.end()) cli::require_choice("--mistake", *mistake, names);
+    options.mistake = static_cast<int>(found - names.begin());
+  }
   if (auto compare = parsed.get("--compare")) parse_compare(*compare, options);
   options.present = parsed.has("--present");
   return options;
@@ -127,6 +138,7 @@ void apply_start_options(const StartOptions& options, ui::ClassroomState& state)
   if (options.block_q) state.tiled.block_q = *options.block_q;
   if (options.block_k) state.tiled.block_k = *options.block_k;
   if (options.prompt) state.decode.prompt = *options.prompt;
+  if (options.mistake) state.mistake = *options.mistake;
   if (options.compare_axis) state.compare.axis = *options.compare_axis;
   if (options.compare_count) state.compare.count = *options.compare_count;
   state.start_presenting = options.present;

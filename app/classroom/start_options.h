@@ -2,11 +2,12 @@
 // The window's classroom options, so that screenshots (tests, README) and a teacher's
 // desktop shortcut can open a view directly:
 //   --view heatmaps|step|compare|cross|tiled|decode   the main area's tab
-//   --step N          the step view's page (1–9), the Tiled view's tile, the Decode view's step
+//   --step N          the step view's page (1–11), the Tiled view's tile, the Decode view's step
 //                     (1: the prompt's prefill, 2: the first generated token, …)
 //   --block-q BR      the Tiled view's tile height (query rows), --block-k BC its width (keys)
 //   --prompt P        the Decode view's prompt: the first P tokens, prefilled at once
-//   --compare AXIS[:COUNT]   masks|heads|kv-heads, COUNT 2 or 4 (default 4)
+//   --compare AXIS[:COUNT]   masks|heads|kv-heads|positions, COUNT 2 or 4 (default 4)
+//   --mistake NAME    the Mistakes page's subject: columns|no-scaling|mask-after|renormalised
 //   --present         presentation mode (full screen unless --screenshot)
 // Mistakes throw InputError naming the option (exit code 2): at once for what is wrong
 // whatever the scenario, in check_start_options() for what the scenario makes wrong (a tile
@@ -27,6 +28,7 @@ struct StartOptions {
   std::optional<int> block_q;
   std::optional<int> block_k;
   std::optional<int> prompt;
+  std::optional<int> mistake;  // the Mistakes page's subject (lesson::mistake_at)
   std::optional<lesson::CompareAxis> compare_axis;
   std::optional<int> compare_count;
   bool present = false;

@@ -217,6 +217,32 @@ const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
   return h < result.heads.size() ? &pick(result.heads[h], which) : nullptr;
 }
 
+MatrixSource ComputeSession::kept_matrix(int head) const {
+  MatrixSource source;
+  source.version = generation_;
+  if (!has_result() || head < 0 || !problem_ || !problem_->dropout) return source;
+  const auto h = static_cast<std::size_t>(head);
+  if (shows_vulkan_) {
+    const DeviceResults* device = vulkan_->device_results();
+    if (device != nullptr && h < device->heads.size()) source.device = device->heads[h].kept;
+    return source;
+  }
+  const Result& result = shown_result();
+  if (h >= result.heads.size()) return source;
+  if (kept_generation_ != generation_ || kept_floats_.size() != result.heads.size()) {
+    kept_floats_.assign(result.heads.size(), Matrix());
+    kept_generation_ = generation_;
+  }
+  Matrix& floats = kept_floats_[h];
+  const MaskMatrix& kept = result.heads[h].kept;
+  if (floats.rows != kept.rows || floats.cols != kept.cols) {
+    floats = Matrix(kept.rows, kept.cols);
+    for (std::size_t i = 0; i < floats.size(); ++i) floats.data[i] = kept.visible[i] != 0 ? 1.0f : 0.0f;
+  }
+  source.host = floats.empty() ? nullptr : &floats;
+  return source;
+}
+
 const std::vector<MatrixDifference>& ComputeSession::differences() const {
   static const std::vector<MatrixDifference> none;
   if (!compared()) return none;

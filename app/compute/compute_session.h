@@ -97,6 +97,10 @@ class ComputeSession {
   [[nodiscard]] MatrixSource head_matrix(int head, HeadMatrix which) const;
   // For reading values on the CPU (tooltips, ranges): may read the Vulkan result back.
   [[nodiscard]] const Matrix* host_matrix(int head, HeadMatrix which) const;
+  // Dropout's kept set of a head as the heatmaps hatch it (1.0 kept / 0.0 dropped per weight,
+  // the weights' shape): the device buffer when the Vulkan results are shown, else a host copy
+  // made once per recompute. No buffer and no host matrix without dropout.
+  [[nodiscard]] MatrixSource kept_matrix(int head) const;
 
   // With both backends: Vulkan − Eigen per matrix, and the two host results.
   [[nodiscard]] bool compared() const { return cpu_ran_ && vulkan_ran_; }
@@ -133,6 +137,8 @@ class ComputeSession {
   bool vulkan_ran_ = false;
   bool cpu_ran_ = false;
   mutable std::optional<std::vector<MatrixDifference>> differences_;
+  mutable std::vector<Matrix> kept_floats_;  // kept_matrix's host copies (this generation's)
+  mutable std::uint64_t kept_generation_ = 0;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;
   // Whether a backend has run (warm-up included): its next run no longer includes start-up.

@@ -10,8 +10,8 @@ namespace attnviz::heatmap {
 namespace {
 
 vk::DescriptorSetLayout make_set_layout(VkDevice device) {
-  std::array<VkDescriptorSetLayoutBinding, 3> bindings{};
-  for (std::uint32_t b = 0; b < 3; ++b) {
+  std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
+  for (std::uint32_t b = 0; b < 4; ++b) {
     bindings[b].binding = b;
     bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     bindings[b].descriptorCount = 1;

@@ -4,6 +4,7 @@
 //   binding 0  uniform texel buffer (R32F)     the matrix's values
 //   binding 1  uniform texel buffer (RGBA32UI) the mask's global-token table (common/mask.glsl)
 //   binding 2  uniform texel buffer (RGBA32F)  the colormap tables (colormaps.h)
+//   binding 3  uniform texel buffer (R32F)     dropout's kept set, 1.0 / 0.0 (or the values again)
 
 #include <vulkan/vulkan.h>
 
@@ -33,12 +34,16 @@ struct HeatmapPush {
   float hatch;
   std::int32_t max_samples;
   MaskParams mask;
+  float distance_bias;       // shown −= distance_bias · |row − col| (ALiBi)
+  std::int32_t kept_first;   // the kept matrix's first float in its view
 };
-static_assert(sizeof(HeatmapPush) == 112, "keep in step with shaders/heatmap_push.glsl");
+static_assert(sizeof(HeatmapPush) == 120 && sizeof(HeatmapPush) <= 128, "keep in step with shaders/heatmap_push.glsl");
 static_assert(offsetof(HeatmapPush, mask) == 84, "keep in step with shaders/heatmap_push.glsl");
+static_assert(offsetof(HeatmapPush, distance_bias) == 112, "keep in step with shaders/heatmap_push.glsl");
 
 enum HeatmapFlags : std::int32_t {
   kFlagMaskCells = 1,
+  kFlagDroppedCells = 2,
   kFlagDiverging = 8,
   kFlagLog = 16,
 };

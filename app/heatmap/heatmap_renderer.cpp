@@ -50,7 +50,7 @@ struct HeatmapRenderer::MaskTable {
 
 HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass)
     : context_(&context), device_(context.device()), pipeline_(context.device(), render_pass) {
-  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 3 * kMaxSets};
+  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4 * kMaxSets};
   pool_ = vk::create_descriptor_pool(device_, kMaxSets, {&size, 1});
 
   const auto table = shader_table();
@@ -181,14 +181,20 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipeline_.set_layout());
   ++allocations_;
 
-  const VkBufferView views[3] = {
+  const VkBufferView values =
       value_views_
           .emplace_back(vk::create_buffer_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
-          .get(),
-      std::get<3>(key), colormaps_view_.get()};
-  allocations_ += 1;
-  const VkDescriptorType types[3] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
-                                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+          .get();
+  const bool same = std::get<4>(key) == std::get<0>(key) && std::get<5>(key) == std::get<1>(key) && std::get<6>(key) == std::get<2>(key);
+  const VkBufferView kept =
+      same ? values
+           : value_views_
+                 .emplace_back(vk::create_buffer_view(device_, std::get<4>(key), VK_FORMAT_R32_SFLOAT, std::get<5>(key), std::get<6>(key)))
+                 .get();
+  const VkBufferView views[4] = {values, std::get<3>(key), colormaps_view_.get(), kept};
+  allocations_ += same ? 1 : 2;
+  const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
   vk::write_texel_buffer_views(device_, set, types, views);
   sets_.emplace(key, set);
   return set;
@@ -215,10 +221,16 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const Mask& mask = computed_under != nullptr ? computed_under->mask : built;
   const VkBufferView table =
       computed_under != nullptr ? device_table_view(computed_under->table) : mask_table(setting, mask).view.get();
+  // Dropout's kept set: hatched cells where it is 0, when it has the matrix's shape and pitch.
+  const DeviceMatrix& k = request.kept;
+  const bool with_kept = k.buffer != VK_NULL_HANDLE && k.rows == m.rows && k.cols == m.cols && k.row_pitch == m.row_pitch;
+  const VkDeviceSize kept_base =
+      with_kept ? align_down(k.offset, std::max<VkDeviceSize>(limits.min_texel_buffer_offset_alignment, 4)) : base;
+  const VkDeviceSize kept_range = with_kept ? k.offset + k.range - kept_base : range;
   Pending& p = pending_.emplace_back();
   p.renderer = this;
   p.request = request;
-  p.set = descriptor_set(SetKey{m.buffer, base, range, table});
+  p.set = descriptor_set(SetKey{m.buffer, base, range, table, with_kept ? k.buffer : m.buffer, kept_base, kept_range});
   HeatmapPush& push = p.push;
   push.view[0] = request.window.first_row;
   push.view[1] = request.window.first_col;
@@ -235,6 +247,9 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
   push.mask = mask.params();
   if (request.mask != nullptr) push.flags |= kFlagMaskCells;
+  if (with_kept) push.flags |= kFlagDroppedCells;
+  push.distance_bias = request.distance_bias;
+  push.kept_first = with_kept ? static_cast<std::int32_t>((k.offset - kept_base) / 4) : 0;
   push.hatch = std::round(8.0f * ui_scale_);
   push.max_samples = std::clamp(request.max_samples, 1, 3);
   list->AddCallback(&HeatmapRenderer::draw_callback, &p);

@@ -56,6 +56,12 @@ struct DrawRequest {
   const MaskSetting* mask = nullptr;
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
+  // shown −= distance_bias · |row − col|: ALiBi's bias, so the scaled scores show what the
+  // softmax sees.
+  float distance_bias = 0.0f;
+  // Dropout's kept set (1.0 / 0.0, the matrix's shape and row pitch): cells where it is 0 are
+  // hatched as dropped. No buffer: nothing is.
+  DeviceMatrix kept;
 };
 
 class HeatmapRenderer {
@@ -90,7 +96,8 @@ class HeatmapRenderer {
   struct Upload;
   struct MaskTable;
   using MaskKey = std::tuple<int, int, std::vector<int>>;  // rows, cols, global tokens
-  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
+  // values buffer, base, range, mask view, kept buffer, base, range (the values again without one)
+  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView, VkBuffer, VkDeviceSize, VkDeviceSize>;
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);

@@ -124,6 +124,9 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.mask = spec.mask;
   request.max_samples = spec.max_samples;
   request.log_scale = spec.log_scale;
+  request.distance_bias = spec.distance_bias;
+  if (spec.kept.device.buffer != VK_NULL_HANDLE) request.kept = spec.kept.device;
+  else if (spec.kept.host != nullptr) request.kept = renderer_->upload(*spec.kept.host, spec.kept.version);
   if (!renderer_->add_draw(list, request)) {
     list->AddText(ImVec2(g.x0 + 4, g.y0 + 4), ImGui::GetColorU32(ImGuiCol_Text), "too large to draw on this GPU");
   }

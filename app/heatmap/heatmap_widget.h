@@ -35,6 +35,10 @@ struct HeatmapSpec {
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
   const MaskSetting* mask = nullptr;  // hatch the cells it hides
+  float distance_bias = 0.0f;  // shown −= distance_bias · |row − col| (ALiBi's bias on scaled scores)
+  // Dropout's kept set (1.0 / 0.0 per cell, the values' shape): cells where it is 0 are hatched
+  // as dropped. Neither set: nothing is.
+  HeatmapSource kept;
 
   const std::vector<std::string>* row_labels = nullptr;  // null: 0, 1, 2, ...
   const std::vector<std::string>* col_labels = nullptr;

@@ -26,6 +26,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::panels {
 namespace {
@@ -117,9 +118,13 @@ float context_col_max(float font) { return std::round(3.2f * font); }
 
 // The formula beside each step's title ("S × 0.354 = 1/√8").
 std::string step_formula(const ui::UiContext& ui, ui::HeadView which) {
-  if (which == ui::HeadView::RawScores) return "S = Q·Kᵀ";
-  if (which == ui::HeadView::ScaledScores) return "S " + scale_caption(ui.session.problem(), ui.document.scenario().scale);
-  return "A = softmax of each row";
+  const Problem& problem = ui.session.problem();
+  if (which == ui::HeadView::RawScores) return problem.positional == PositionalKind::Rope ? "S = Q·Kᵀ (RoPE'd)" : "S = Q·Kᵀ";
+  if (which == ui::HeadView::ScaledScores) {
+    const std::string scaled = "S " + scale_caption(problem, ui.document.scenario().scale);
+    return problem.positional == PositionalKind::Alibi ? scaled + " − m·|i − j|" : scaled;
+  }
+  return problem.dropout ? "A = softmax, then dropout" : "A = softmax of each row";
 }
 
 // The line between the three steps and the row below them.
@@ -152,7 +157,8 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   const Matrix* context = session.host_matrix(head, HeadMatrix::Context);
   if (scores != nullptr) {
     ranges_.raw = heatmap::symmetric_range(*scores);
-    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask);
+    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask,
+                                              head_slopes(session.problem()).at(static_cast<std::size_t>(head)));
   }
   const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
   ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
@@ -295,8 +301,11 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
     spec.log_scale = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
+    const compute::MatrixSource kept = session.kept_matrix(head);  // dropout: dropped weights hatched
+    spec.kept = {kept.device, kept.host, kept.version};
   } else if (which == ui::HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
+    spec.distance_bias = head_slopes(problem).at(static_cast<std::size_t>(head));  // ALiBi: what the softmax sees
     spec.range_min = ranges_.scaled.min;
     spec.range_max = ranges_.scaled.max;
     spec.mask = &problem.mask;
@@ -349,8 +358,21 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   ImGui::Separator();
   const float raw = scores->at(row, col);
   ImGui::Text("raw score  q·k = %.5g", static_cast<double>(raw));
-  ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
-  if (visible) {
+  const float slope = head_slopes(problem).at(static_cast<std::size_t>(head));
+  if (slope != 0.0f) {
+    ImGui::Text("scaled score  × %.4g − %.4g·|%d − %d| = %.5g", static_cast<double>(problem.scale), static_cast<double>(slope), row,
+                col, static_cast<double>(scaled_score(raw, problem.scale, slope, row, col)));
+  } else {
+    ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
+  }
+  const HeadResult& head_result = session.shown_result().heads[static_cast<std::size_t>(head)];
+  const bool dropped = !head_result.kept.visible.empty() && !head_result.kept.at(row, col);
+  if (visible && dropped) {
+    ImGui::Text("weight %.5g, dropped by dropout: 0", static_cast<double>(head_result.weights_before_dropout.at(row, col)));
+  } else if (visible && !head_result.weights_before_dropout.empty()) {
+    ImGui::Text("weight %.5g × 1/(1 − p) = %.5g after dropout", static_cast<double>(head_result.weights_before_dropout.at(row, col)),
+                static_cast<double>(weights->at(row, col)));
+  } else if (visible) {
     ImGui::Text("weight = %.5g", static_cast<double>(weights->at(row, col)));
   } else {
     ImGui::TextColored(ImVec4(0.55f, 0.1f, 0.1f, 1.0f), "masked: this query cannot see this key (weight 0)");

@@ -48,6 +48,7 @@ struct ClassroomState {
   // Step view
   int step = 0;  // 0-based page (lesson::step_at)
   std::optional<int> key;  // the column of the selected cell (the arithmetic check)
+  int mistake = 0;         // the Mistakes page's subject (lesson::mistake_at)
 
   // Compare view
   lesson::CompareOptions compare;

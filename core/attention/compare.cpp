@@ -58,6 +58,13 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
     diffs.push_back(compare_matrix(prefix + "scores", a.heads[h].scores, b.heads[h].scores));
     diffs.push_back(compare_matrix(prefix + "weights", a.heads[h].weights, b.heads[h].weights));
     diffs.push_back(compare_matrix(prefix + "context", a.heads[h].context, b.heads[h].context));
+    if (!a.heads[h].weights_before_dropout.empty() || !b.heads[h].weights_before_dropout.empty()) {
+      diffs.push_back(compare_matrix(prefix + "weights_before_dropout", a.heads[h].weights_before_dropout, b.heads[h].weights_before_dropout));
+      const MaskMatrix& ka = a.heads[h].kept;
+      const MaskMatrix& kb = b.heads[h].kept;
+      require_same_shape(prefix + "kept", ka.rows, ka.cols, kb.rows, kb.cols);
+      diffs.push_back(compare_cells(prefix + "kept", ka.cols, ka.visible, kb.visible));
+    }
   }
   diffs.push_back(compare_matrix("output", a.output, b.output));
   return diffs;

@@ -12,8 +12,12 @@ namespace attnviz {
 
 struct HeadResult {
   Matrix scores;   // N × M raw scores Q_h·K_hᵀ, before scaling and masking
-  Matrix weights;  // N × M softmax weights; masked entries exactly 0
-  Matrix context;  // N × d_v, A_h·V_h
+  Matrix weights;  // N × M softmax weights (after dropout, with dropout); masked entries exactly 0
+  Matrix context;  // N × d_v, A_h·V_h (from the weights after dropout)
+  // With dropout only (docs/design.md "Dropout"), else empty: the softmax's weights before
+  // dropout, and which weights dropout kept (1) or dropped (0), whether the mask hides them or not.
+  Matrix weights_before_dropout;  // N × M
+  MaskMatrix kept;                // N × M
 };
 
 struct Timing {

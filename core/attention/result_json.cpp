@@ -187,6 +187,13 @@ class ResultWriter {
       text("]");
     });
   }
+  void mask_rows(int depth, const MaskMatrix& m) {
+    rows(depth, m.rows, [&](int r) {
+      text("[");
+      for (int c = 0; c < m.cols; ++c) text(c == 0 ? (m.at(r, c) ? "1" : "0") : (m.at(r, c) ? ", 1" : ", 0"));
+      text("]");
+    });
+  }
   void heads(const std::vector<HeadResult>& all) {
     if (all.empty()) {
       text("[]");
@@ -201,6 +208,7 @@ class ResultWriter {
       // Three empty matrices make an object of plain values, written on one line.
       const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0;
       text(inline_object ? "{" : "{\n");
+      const bool dropout = !head.weights_before_dropout.empty();
       for (std::size_t f = 0; f < 3; ++f) {
         if (inline_object) {
           text(f ? ", " : "");
@@ -210,7 +218,15 @@ class ResultWriter {
         }
         key(3, fields[f].first);
         matrix(3, *fields[f].second);
-        text(f < 2 ? ",\n" : "\n");
+        text(f < 2 || dropout ? ",\n" : "\n");
+      }
+      if (dropout) {  // docs/design.md "Dropout": the softmax's weights and the kept set
+        key(3, "weights_before_dropout");
+        matrix(3, head.weights_before_dropout);
+        text(",\n");
+        key(3, "kept");
+        mask_rows(3, head.kept);
+        text("\n");
       }
       if (!inline_object) indent(2);
       text("}");
@@ -252,9 +268,16 @@ Result parse_result(std::string_view json_text, const std::string& origin) {
   const Json& heads = reader.field(json, "", "heads");
   for (std::size_t h = 0; h < heads.size(); ++h) {
     const std::string pointer = "/heads/" + std::to_string(h);
-    result.heads.push_back(HeadResult{reader.matrix(reader.field(heads[h], pointer, "scores"), pointer + "/scores"),
-                                      reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights"),
-                                      reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context")});
+    HeadResult& head = result.heads.emplace_back();
+    head.scores = reader.matrix(reader.field(heads[h], pointer, "scores"), pointer + "/scores");
+    head.weights = reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights");
+    head.context = reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context");
+    if (heads[h].contains("weights_before_dropout")) {
+      head.weights_before_dropout = reader.matrix(heads[h]["weights_before_dropout"], pointer + "/weights_before_dropout");
+      const Matrix kept = reader.matrix(reader.field(heads[h], pointer, "kept"), pointer + "/kept");
+      head.kept = MaskMatrix{kept.rows, kept.cols, {}};
+      for (float v : kept.data) head.kept.visible.push_back(v != 0.0f ? 1 : 0);
+    }
   }
   result.output = reader.matrix(reader.field(json, "", "output"), "/output");
   if (json.contains("timing_ms")) {

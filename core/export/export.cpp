@@ -389,6 +389,9 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   if (about.per_head) subtitle += " · " + heads_text(heads, source, result);
   subtitle += " · mask: " + source.caption.mask;
   if (quantity != Quantity::Mask) subtitle += " · " + source.caption.scale;
+  if (quantity != Quantity::Mask && !source.caption.positions.empty()) subtitle += " · " + source.caption.positions;
+  if ((quantity == Quantity::Weights || quantity == Quantity::Context) && !source.caption.dropout.empty())
+    subtitle += " · " + source.caption.dropout + ": dropped weights are 0";
   if (window) {
     subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) + ", columns " +
                 std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);

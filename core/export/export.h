@@ -91,6 +91,9 @@ struct ExportCaption {
   std::string mask;   // "none", "causal", "causal, window 2", "window 1, global 0 5", ...
   std::string scale;  // "scale 1/√d_k = 0.707", "no scaling", "scale 0.5"
   float scale_factor = 1.0f;
+  std::string positions;     // "RoPE, θ = 10000", "ALiBi", "sinusoidal positions"; "" without
+  std::vector<float> slopes; // per head: ALiBi's slope (the scaled scores include its bias), or 0
+  std::string dropout;       // "dropout p = 0.1 (seed 1)"; "" without
   int num_kv_heads = 1;
   bool cross_attention = false;
 };

@@ -8,6 +8,7 @@
 
 #include "core/common/error.h"
 #include "core/export/number_format.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::exporting {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 constexpr std::array<QuantityInfo, 6> kQuantities = {{
     {"scores", "raw scores Q·K^T (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
      "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
-    {"scaled", "scaled scores (scale · Q·K^T, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
+    {"scaled", "scaled scores (scale · Q·K^T + ALiBi's bias if any, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
      MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
     {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
      MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
@@ -176,6 +177,16 @@ ExportCaption describe_for_export(const Scenario& scenario, const Problem& probl
   caption.mask = mask_text(problem.mask);
   caption.scale = scale_text(scenario.scale, problem.d_k, problem.scale);
   caption.scale_factor = problem.scale;
+  caption.slopes = head_slopes(problem);
+  switch (problem.positional) {
+    case PositionalKind::None: break;
+    case PositionalKind::Sinusoidal: caption.positions = "sinusoidal positions"; break;
+    case PositionalKind::Rope: caption.positions = "RoPE, θ = " + trimmed_number(problem.rope_theta); break;
+    case PositionalKind::Alibi: caption.positions = "ALiBi"; break;
+  }
+  if (problem.dropout) {
+    caption.dropout = "dropout p = " + trimmed_number(problem.dropout->p) + " (seed " + std::to_string(problem.dropout->seed) + ")";
+  }
   caption.num_kv_heads = problem.num_kv_heads;
   caption.cross_attention = problem.cross_attention;
   return caption;
@@ -231,9 +242,16 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
     case Quantity::Scaled: {
       selected.values = head_of(result, head).scores;
       selected.masked = masked_cells(result.mask);
-      for (std::size_t i = 0; i < selected.values.data.size(); ++i) {
-        selected.values.data[i] = selected.masked[i] != 0 ? -std::numeric_limits<float>::infinity()
-                                                          : selected.values.data[i] * source.caption.scale_factor;
+      const float slope = static_cast<std::size_t>(head) < source.caption.slopes.size()
+                              ? source.caption.slopes[static_cast<std::size_t>(head)]
+                              : 0.0f;
+      for (int r = 0; r < selected.values.rows; ++r) {
+        for (int c = 0; c < selected.values.cols; ++c) {
+          const std::size_t i = selected.values.index(r, c);
+          selected.values.data[i] = selected.masked[i] != 0
+                                        ? -std::numeric_limits<float>::infinity()
+                                        : scaled_score(selected.values.data[i], source.caption.scale_factor, slope, r, c);
+        }
       }
       break;
     }

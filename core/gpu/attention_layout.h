@@ -12,6 +12,10 @@
 //   concat: N × round4(H·d_v) (head h = columns h·d_v ..; the output when there is no W_O)
 //   output: N × d_out4 (with W_O)
 //   globals: RGBA32UI texels describing the global tokens (shaders/common/mask.glsl)
+//   rope: max(N, M) × d_k, RoPE's cos and sin per row (with RoPE only)
+//   slopes: H floats, ALiBi's slope per head (0 without ALiBi)
+//   weights_before, kept: H × N × M4 like the weights (with dropout only): the softmax's
+//   weights, and 1.0 / 0.0 for each weight dropout kept / dropped
 
 #include <array>
 #include <cstdint>
@@ -25,12 +29,16 @@ struct AttentionShape {
   bool has_wo = false;
   int d_out = 0;  // columns of the output: W_O's columns, or H·d_v
   bool cross = false;
+  bool rope = false;     // RoPE rotates Q and K after the projections
+  bool dropout = false;  // the softmax writes weights_before; dropout writes weights and kept
 
   static AttentionShape of(const Problem& problem);
   friend bool operator==(const AttentionShape&, const AttentionShape&) = default;
 };
 
-enum class Slot : int { X, Xs, Wq, Wk, Wv, Wo, Q, K, V, Scores, Weights, Concat, Output, Globals, Count };
+enum class Slot : int {
+  X, Xs, Wq, Wk, Wv, Wo, Q, K, V, Scores, Weights, Concat, Output, Globals, Rope, Slopes, WeightsBefore, Kept, Count
+};
 inline constexpr std::size_t kSlotCount = static_cast<std::size_t>(Slot::Count);
 const char* slot_name(Slot slot);
 
@@ -53,6 +61,9 @@ struct AttentionLayout {
   AttentionShape shape;
   int d_model4 = 0, d_k4 = 0, d_v4 = 0, m4 = 0, concat4 = 0, d_out4 = 0;
   Placement x, xs, wq, wk, wv, wo, q, k, v, scores, weights, concat, output;
+  Placement rope;            // max(N, M) × d_k floats (RoPE only)
+  Placement weights_before;  // as weights (dropout only)
+  Placement kept;            // as weights (dropout only)
   int globals_entries = 0;  // texels of the mask's global-token table (Mask::globals_texel_count)
   std::array<std::int64_t, kSlotCount> slot_bytes{};  // 0 for unused slots
 

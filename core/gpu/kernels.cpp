@@ -91,7 +91,9 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
 
   const std::array<VkDescriptorType, 3> matmul_bindings = {kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
-  const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
+  const std::array<VkDescriptorType, 4> softmax_bindings = {kRead, kRead, kWrite, kRead};
+  const std::array<VkDescriptorType, 2> rope_bindings = {kRead, kWrite};
+  const std::array<VkDescriptorType, 3> dropout_bindings = {kRead, kWrite, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
       vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
@@ -100,6 +102,10 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
       vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
   pipelines_[static_cast<std::size_t>(Kernel::Context)] =
       vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+  pipelines_[static_cast<std::size_t>(Kernel::Rope)] =
+      vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {});
+  pipelines_[static_cast<std::size_t>(Kernel::Dropout)] =
+      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {});
 }
 
 }  // namespace attnviz::gpu

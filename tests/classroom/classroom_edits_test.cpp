@@ -133,7 +133,7 @@ TEST(StartOptions, TheTiledAndDecodeViewsStepThroughTilesAndTokens) {
 TEST(StartOptions, MistakesNameTheOption) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"--view", "slides"},
                                                                  {"--step", "0"},
-                                                                 {"--step", "10"},
+                                                                 {"--step", "12"},
                                                                  {"--compare", "colours"},
                                                                  {"--compare", "masks:3"},
                                                                  {"--block-q", "0"},

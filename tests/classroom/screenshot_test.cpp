@@ -114,7 +114,7 @@ class ClassroomScreenshots : public ::testing::Test {
 // The display environment goes before the binary: run_attnviz puts `environment` first.
 TEST_F(ClassroomScreenshots, StepViewFirstAndLastStep) {
   const Picture first = shoot("step-first", "--scenario preset:korean-restaurant --view step --step 1 --pin-query 2");
-  const Picture last = shoot("step-last", "--scenario preset:korean-restaurant --view step --step 9 --pin-query 2");
+  const Picture last = shoot("step-last", "--scenario preset:korean-restaurant --view step --step 10 --pin-query 2");
   const Picture heatmaps = shoot("heatmaps", "--scenario preset:korean-restaurant --view heatmaps --pin-query 2");
   EXPECT_GT(first.distinct_colours(), 1000u);
   EXPECT_GT(last.distinct_colours(), 1000u);
@@ -123,9 +123,9 @@ TEST_F(ClassroomScreenshots, StepViewFirstAndLastStep) {
 }
 
 TEST_F(ClassroomScreenshots, PresentationMode) {
-  const Picture normal = shoot("softmax", "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2");
+  const Picture normal = shoot("softmax", "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2");
   const Picture presenting =
-      shoot("present", "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present");
+      shoot("present", "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2 --present");
   EXPECT_GT(presenting.distinct_colours(), 1000u);
   EXPECT_GT(share_different(normal, presenting), 0.05) << "presentation mode changed nothing";
   EXPECT_GT(presenting.share_near_white(), 0.3) << "the presentation theme is light";
@@ -154,7 +154,7 @@ std::size_t weight_cells(const Picture& p) { return p.count_near(kWeightPurple[0
 // window does (it used to shrink it to about 100 pixels), all of it: 8 rows of cells large
 // enough for their numbers (8 × 8 cells of at least 45 px, less the numbers and grid lines).
 TEST_F(ClassroomScreenshots, PresentationIsMoreReadableThanTheNormalWindow) {
-  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2";
   const Picture normal = shoot("softmax-720", softmax, 1280, 720);
   const Picture presenting = shoot("present-720", softmax + " --present", 1280, 720);
   EXPECT_GE(weight_cells(presenting), weight_cells(normal));
@@ -167,7 +167,7 @@ constexpr int kBarGrey[3] = {0xe9, 0xec, 0xef};
 // Presenting, the audience sees the view, not the window's chrome: no menu bar across the top,
 // no status bar across the bottom (they took about 85 pixels of a 1280 × 720 projector).
 TEST_F(ClassroomScreenshots, PresentationHasNoMenuBarOrStatusBar) {
-  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2";
   const Picture presenting = shoot("present-chrome", softmax + " --present", 1280, 720);
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 704, 16), 0.5) << "a status bar";
@@ -213,7 +213,7 @@ TEST_F(ClassroomScreenshots, CompareOnAWideScreenShowsThePinnedQuerysWeightsUnde
 // each other is checked by eye; the picture at least differs from the step view's).
 TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
   const Picture cross = shoot("cross-720", "--scenario preset:cross-attention --pin-query 8 --present", 1280, 720);
-  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 6 --present", 1280, 720);
+  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 7 --present", 1280, 720);
   EXPECT_GT(cross.distinct_colours(), 1000u);
   EXPECT_GT(share_different(cross, step), 0.05);
 }
@@ -268,6 +268,29 @@ TEST_F(ClassroomScreenshots, AStepPastTheLastTileOrTokenIsRefused) {
     EXPECT_NE(run.err.find(std::string(args).find("--prompt 9") != std::string::npos ? "--prompt" : "--step"), std::string::npos) << run.err;
     EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
   }
+}
+
+}  // namespace
+}  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+// The RoPE page (step 3) draws its picture: the followed word's pair in blue and the selected
+// key's in orange (position_picture.cpp's colours); the Mistakes page (step 11) differs from the
+// RoPE page and between two mistakes; dropout's dropped weights are hatched in their warm grey.
+TEST_F(ClassroomScreenshots, RopePageMistakesPageAndDroppedWeights) {
+  // 1600 × 1000: the text column (and its picture) beside the heatmaps, as in the README.
+  const Picture rope = shoot("rope", "--scenario preset:rope --view step --step 3 --pin-query 8", 1600, 1000);
+  EXPECT_GT(rope.distinct_colours(), 1000u);
+  EXPECT_GT(rope.count_near(30, 90, 200, 12), 200u) << "the followed word's arrow";
+  EXPECT_GT(rope.count_near(210, 110, 20, 12), 100u) << "the key's arrow";
+  const Picture after = shoot("mask-after", "--scenario preset:causal-gpt --view step --step 11 --mistake mask-after --pin-query 5");
+  const Picture columns = shoot("columns", "--scenario preset:causal-gpt --view step --step 11 --mistake columns --pin-query 5");
+  EXPECT_GT(share_different(after, rope), 0.05);
+  EXPECT_GT(share_different(after, columns), 0.01) << "choosing another mistake changes the page";
+  const Picture dropout = shoot("dropout", "--scenario preset:dropout --view step --step 7 --pin-query 6", 1600, 1000);
+  EXPECT_GT(dropout.count_near(158, 92, 77, 10) + dropout.count_near(237, 219, 209, 6), 300u) << "dropped weights hatched";
 }
 
 }  // namespace

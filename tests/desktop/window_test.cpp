@@ -129,7 +129,7 @@ TEST_F(Window, NoTwoWidgetsShareAnId) {
       "--scenario preset:longformer --view decode --prompt 5 --step 3",
   };
   std::vector<std::string> all = runs;
-  for (int step = 1; step <= 9; ++step) {
+  for (int step = 1; step <= 11; ++step) {
     all.push_back("--scenario preset:korean-restaurant --view step --pin-query 2 --step " + std::to_string(step));
   }
   for (const std::string& run : all) {
@@ -163,7 +163,7 @@ TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
   };
   EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view compare --compare masks:4"), "##copy"), 4);
   EXPECT_EQ(numbered(widget_log("--scenario preset:causal-gpt"), "##focused"), 1) << "18 tokens";
-  const nlohmann::json step = widget_log("--scenario preset:korean-restaurant --view step --step 6 --pin-query 2");
+  const nlohmann::json step = widget_log("--scenario preset:korean-restaurant --view step --step 7 --pin-query 2");
   EXPECT_EQ(numbered(step, "##step-matrix"), 1);
   int text_columns = 0;
   for (const auto& [name, window] : step.at("windows").items()) {
@@ -266,7 +266,7 @@ TEST_F(Window, LongTextsAreDrawnWithoutAborting) {
   const std::string word(20000, 'w');
   const std::string long_texts = write_json("long.json", {{"format", "attnviz-scenario/1"}, {"title", std::string(20000, 't')},
                                                           {"sentence", word + " " + word}, {"d_model", 4}});
-  for (const char* view : {"", "--view step --step 6", "--view compare", "--layout compare-ready"}) {
+  for (const char* view : {"", "--view step --step 7", "--view compare", "--layout compare-ready"}) {
     out = run_window("--scenario '" + long_texts + "' --frames 3 --validation " + view);
     EXPECT_EQ(out.exit_code, 0) << view << ": " << out.err.substr(0, 2000);
   }

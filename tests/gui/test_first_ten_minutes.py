@@ -218,7 +218,7 @@ class KillAndRestart(WindowTest):
 
 class ClassroomAndHeatmaps(WindowTest):
     def test_presentation_overlay_never_covers_the_view(self):
-        with self.session(['--scenario', 'preset:korean-restaurant', '--view', 'step', '--step', '6']) as app:
+        with self.session(['--scenario', 'preset:korean-restaurant', '--view', 'step', '--step', '7']) as app:
             app.key('F11')
             log = app.log()
             overlay = log['windows'].get('##presentation-overlay')
