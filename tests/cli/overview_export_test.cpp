@@ -33,7 +33,8 @@ class OverviewExport : public ::testing::Test {
 // The NPY header's shape and the float32 values after it.
 std::pair<std::string, std::vector<float>> read_npy(const std::filesystem::path& path) {
   const std::string bytes = read_text(path);
-  const std::size_t header_length = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8;
+  const std::size_t header_length =
+      std::size_t{static_cast<unsigned char>(bytes[8])} | std::size_t{static_cast<unsigned char>(bytes[9])} << 8;
   const std::string header = bytes.substr(10, header_length);
   const std::size_t shape_at = header.find("'shape': (");
   const std::string shape = header.substr(shape_at + 10, header.find(')', shape_at) - shape_at - 10);
