@@ -9,8 +9,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config
-  # core
-  libeigen3-dev nlohmann-json3-dev libstb-dev
+  # core; utf8proc: Unicode classes and normalisation for the pretrained models' tokenizers
+  libeigen3-dev nlohmann-json3-dev libstb-dev libutf8proc-dev
   # Vulkan: headers, loader, shader compiler, CPU driver (lavapipe), validation layer, tools
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools spirv-tools
   # window and UI; Xlib and XRandR headers for the input method (GLFW's native X11 access)
