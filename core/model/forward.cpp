@@ -218,8 +218,8 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
   const auto n = static_cast<int>(encoding_.ids.size());
   Matrix normed, contexts, projected, up, gate;
   for (int l = first_layer; l < c.num_layers; ++l) {
-    if (options.stop.stop_requested()) throw Cancelled();
     if (options.progress) options.progress({"layer " + std::to_string(l + 1) + " of " + std::to_string(c.num_layers), static_cast<double>(l) / c.num_layers});
+    if (options.stop.stop_requested()) throw Cancelled();
     const LayerWeights& w = weights.layers[static_cast<std::size_t>(l)];
     const Matrix& x = inputs_[static_cast<std::size_t>(l)];
     Matrix& out = inputs_[static_cast<std::size_t>(l) + 1];
