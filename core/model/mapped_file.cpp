@@ -50,10 +50,22 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
   data_ = static_cast<const std::byte*>(mapped);
 }
 
+MappedFile MappedFile::borrow(std::string name, std::span<const std::byte> bytes) {
+  MappedFile file;
+  file.path_ = std::move(name);
+  file.data_ = bytes.data();
+  file.size_ = bytes.size();
+  file.owned_ = false;
+  return file;
+}
+
 MappedFile::~MappedFile() { unmap(); }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : path_(std::move(other.path_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      owned_(other.owned_) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -61,12 +73,13 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     path_ = std::move(other.path_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    owned_ = other.owned_;
   }
   return *this;
 }
 
 void MappedFile::unmap() {
-  if (data_) ::munmap(const_cast<std::byte*>(data_), static_cast<std::size_t>(size_));
+  if (data_ && owned_) ::munmap(const_cast<std::byte*>(data_), static_cast<std::size_t>(size_));
   data_ = nullptr;
   size_ = 0;
 }
@@ -82,7 +95,7 @@ std::span<const std::byte> MappedFile::bytes(std::uint64_t offset, std::uint64_t
 }
 
 void MappedFile::release(const std::byte* data, std::uint64_t count) const {
-  if (!data_ || count == 0) return;
+  if (!data_ || !owned_ || count == 0) return;
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t first = (begin + page_size() - 1) & ~(page_size() - 1);
   const std::uintptr_t last = (begin + count) & ~(page_size() - 1);

@@ -15,6 +15,9 @@ class MappedFile {
   MappedFile() = default;
   // Throws InputError(path, "", problem) when the file is missing, a folder, or unreadable.
   explicit MappedFile(const std::string& path);
+  // Bytes already in memory, read as a file named `name` (the fuzz targets): not owned, never
+  // unmapped; they must outlive the MappedFile.
+  static MappedFile borrow(std::string name, std::span<const std::byte> bytes);
   ~MappedFile();
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
@@ -38,6 +41,7 @@ class MappedFile {
   std::string path_;
   const std::byte* data_ = nullptr;
   std::uint64_t size_ = 0;
+  bool owned_ = true;
 };
 
 }  // namespace attnviz::model

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/common/error.h"
+#include "core/tokenizers/token_label.h"
 #include "core/tokenizers/unicode.h"
 
 namespace attnviz::tokenizers {
@@ -36,7 +37,8 @@ std::string WordPieceTokenizer::description() const {
 
 std::string WordPieceTokenizer::label(int id) const {
   if (id < 0 || id >= vocab_size()) return "<id " + std::to_string(id) + ">";
-  return tokens_[static_cast<std::size_t>(id)];
+  const std::string& token = tokens_[static_cast<std::size_t>(id)];
+  return is_valid_utf8(token) ? token : readable_bytes(token);
 }
 
 // The basic tokenizer on a stretch of text without special tokens.
