@@ -150,17 +150,17 @@ void ForwardPass::embed() {
   const int n = static_cast<int>(encoding_.ids.size());
   Matrix& x = inputs_[0];
   x.reshape(n, c.d_model);
+  std::vector<float> extra(static_cast<std::size_t>(c.d_model));
+  auto add_row = [&](const Table& table, int r, float* row) {
+    if (table.rows == 0) return;
+    table.row(r, extra.data());
+    for (int j = 0; j < c.d_model; ++j) row[j] += extra[static_cast<std::size_t>(j)];
+  };
   for (int i = 0; i < n; ++i) {
     float* row = x.row(i);
-    std::memcpy(row, w.token_embedding.row(encoding_.ids[static_cast<std::size_t>(i)]), sizeof(float) * static_cast<std::size_t>(c.d_model));
-    if (w.position_embedding.data) {
-      const float* position = w.position_embedding.row(i);
-      for (int j = 0; j < c.d_model; ++j) row[j] += position[j];
-    }
-    if (w.token_type_embedding.data) {
-      const float* type = w.token_type_embedding.row(encoding_.type_ids[static_cast<std::size_t>(i)]);
-      for (int j = 0; j < c.d_model; ++j) row[j] += type[j];
-    }
+    w.token_embedding.row(encoding_.ids[static_cast<std::size_t>(i)], row);
+    add_row(w.position_embedding, i, row);
+    add_row(w.token_type_embedding, encoding_.type_ids[static_cast<std::size_t>(i)], row);
   }
   if (c.architecture == Architecture::Bert) {
     Matrix normed;
@@ -186,7 +186,13 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
     if (edit_layer != layer) continue;
     const int group = which == Projection::Query ? head : head / (c.num_heads / c.num_kv_heads);
     const std::vector<float> bias = model_.head_bias(layer, head, which);
-    const Linear slice{weight.data.data(), c.d_model, dk, false, dk, bias.empty() ? nullptr : bias.data()};
+    Linear slice;  // the edited d_model × head_dim weights, as x·W uses them
+    slice.weight = weight.data.data();
+    slice.in = c.d_model;
+    slice.out = dk;
+    slice.out_by_in = false;
+    slice.stride = dk;
+    slice.bias = bias.empty() ? nullptr : bias.data();
     Matrix projected;
     apply_linear(normed, slice, projected);
     copy_columns(projected, which == Projection::Query ? q : which == Projection::Key ? k : v, group * dk);

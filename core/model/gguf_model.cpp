@@ -57,7 +57,7 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
   }
   w.final_norm = b.norm("output_norm.weight", "", d);
   if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
-  else w.lm_head = Linear{w.token_embedding.data, d, c.vocab_size, true, d, nullptr};
+  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   if (b.has("rope_freqs.weight")) {
     const float* factors = b.vector("rope_freqs.weight", c.head_dim / 2);
     if (factors) c.rope.frequency_factors.assign(factors, factors + c.head_dim / 2);
@@ -86,7 +86,7 @@ ModelWeights gpt2_weights(WeightBuilder& b, ModelConfig& c) {
   }
   w.final_norm = b.norm("output_norm.weight", "output_norm.bias", d);
   if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
-  else w.lm_head = Linear{w.token_embedding.data, d, c.vocab_size, true, d, nullptr};
+  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   return w;
 }
 

@@ -181,7 +181,7 @@ ModelWeights gpt2_weights(WeightBuilder& b, ModelConfig& c) {
   }
   w.final_norm = b.norm(p + "ln_f.weight", p + "ln_f.bias", d);
   if (b.has("lm_head.weight") && !c.tie_word_embeddings) w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
-  else w.lm_head = Linear{w.token_embedding.data, d, c.vocab_size, true, d, nullptr};
+  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   return w;
 }
 
@@ -209,7 +209,7 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
   }
   w.final_norm = b.norm(p + "norm.weight", "", d);
   if (b.has("lm_head.weight") && !c.tie_word_embeddings) w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
-  else if (c.tie_word_embeddings) w.lm_head = Linear{w.token_embedding.data, d, c.vocab_size, true, d, nullptr};
+  else if (c.tie_word_embeddings) w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   else throw InputError(b.origin(), "lm_head.weight", "missing, and config.json does not tie the output to the embeddings");
   return w;
 }
@@ -248,7 +248,10 @@ ModelWeights bert_weights(WeightBuilder& b, ModelConfig& c) {
     w.mlm_norm = bert_norm(b, "cls.predictions.transform.LayerNorm", d);
     const std::string bias = b.has("cls.predictions.bias") ? "cls.predictions.bias" : "cls.predictions.decoder.bias";
     if (b.has("cls.predictions.decoder.weight")) w.lm_head = b.linear("cls.predictions.decoder.weight", bias, d, c.vocab_size);
-    else w.lm_head = Linear{w.token_embedding.data, d, c.vocab_size, true, d, b.vector(bias, c.vocab_size)};
+    else {
+      w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+      w.lm_head.bias = b.vector(bias, c.vocab_size);
+    }
   }
   return w;
 }

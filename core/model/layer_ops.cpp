@@ -1,7 +1,9 @@
 #include "core/model/layer_ops.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <numbers>
 
 namespace attnviz::model {
@@ -12,13 +14,34 @@ using ConstStrided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 using MutableMap = Eigen::Map<RowMajor>;
 using ConstMap = Eigen::Map<const RowMajor>;
 
+// y = x·Wᵀ for W stored in rows of another type: blocks of output rows are dequantised into a
+// scratch buffer that stays in the cache and multiplied at once, the blocks shared out among
+// the threads (Eigen runs single-threaded inside the parallel region).
+void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& output) {
+  const int rows_per_block = std::clamp((1 << 16) / std::max(w.in, 1), 8, 256);  // ~256 KiB of floats
+  const int blocks = (w.out + rows_per_block - 1) / rows_per_block;
+#pragma omp parallel
+  {
+    std::vector<float> scratch(static_cast<std::size_t>(rows_per_block) * static_cast<std::size_t>(w.in));
+#pragma omp for schedule(dynamic)
+    for (int b = 0; b < blocks; ++b) {
+      const int first = b * rows_per_block;
+      const int rows = std::min(rows_per_block, w.out - first);
+      for (int r = 0; r < rows; ++r) w.stored.row(first + r, w.in, scratch.data() + static_cast<long>(r) * w.in);
+      output.middleCols(first, rows).noalias() = input * ConstMap(scratch.data(), rows, w.in).transpose();
+    }
+  }
+}
+
 }  // namespace
 
 void apply_linear_rows(const Matrix& x, int first, int count, const Linear& w, Matrix& y) {
   y.reshape(count, w.out);
   const ConstMap input(x.row(first), count, x.cols);
   MutableMap output(y.data.data(), count, w.out);
-  if (w.out_by_in) {
+  if (!w.weight) {
+    apply_stored_rows(input, w, output);
+  } else if (w.out_by_in) {
     output.noalias() = input * ConstStrided(w.weight, w.out, w.in, Eigen::OuterStride<>(w.stride)).transpose();
   } else {
     output.noalias() = input * ConstStrided(w.weight, w.in, w.out, Eigen::OuterStride<>(w.stride));

@@ -29,11 +29,6 @@ class FileDescriptor {
   int fd_;
 };
 
-std::uintptr_t page_size() {
-  static const auto size = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  return size;
-}
-
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
@@ -92,14 +87,6 @@ std::span<const std::byte> MappedFile::bytes(std::uint64_t offset, std::uint64_t
                          std::to_string(size_) + " bytes): the file is truncated or its header is wrong");
   }
   return {data_ + offset, static_cast<std::size_t>(count)};
-}
-
-void MappedFile::release(const std::byte* data, std::uint64_t count) const {
-  if (!data_ || !owned_ || count == 0) return;
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + page_size() - 1) & ~(page_size() - 1);
-  const std::uintptr_t last = (begin + count) & ~(page_size() - 1);
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace attnviz::model

@@ -31,11 +31,6 @@ class MappedFile {
   // a field) when the range does not lie inside the file.
   [[nodiscard]] std::span<const std::byte> bytes(std::uint64_t offset, std::uint64_t count, const std::string& what) const;
 
-  // Tells the kernel that the pages inside [data, data + count) are not needed for now (a
-  // quantised tensor already dequantised): they leave the resident set and are read again from
-  // the file if ever touched.
-  void release(const std::byte* data, std::uint64_t count) const;
-
  private:
   void unmap();
   std::string path_;

@@ -106,7 +106,7 @@ void load_weights(const TensorSet& tensors, const std::string& origin, const Loa
   (void)build(plan, planned);
   const WeightTally& need = plan.tally();
   const std::uint64_t bytes = need.copied_bytes + need.mapped_bytes;
-  parameters = bytes / 4;
+  parameters = need.parameters;
   if (!options.weights) {
     config = planned;
     return;
@@ -114,8 +114,9 @@ void load_weights(const TensorSet& tensors, const std::string& origin, const Loa
   const std::uint64_t limit = options.memory_limit.value_or(available_memory_bytes());
   if (bytes > limit) {
     throw InputError(origin, "weights",
-                     "the model needs " + gib(bytes) + " of memory for its " + std::to_string(bytes / 4) +
-                         " weights as float32 (attnviz computes in float32) but only " + gib(limit) + " is available");
+                     "the model needs " + gib(bytes) + " of memory for its " + std::to_string(need.parameters) +
+                         " weights (float32 in place, other types as stored, dequantised as they are used) but only " +
+                         gib(limit) + " is available");
   }
   const std::uint64_t total = std::max<std::uint64_t>(need.file_bytes, 1);
   WeightBuilder builder(tensors, origin, &storage, options.stop, [&](std::uint64_t done) {
@@ -207,8 +208,10 @@ Matrix Model::head_weight(int layer, int head, Projection which) const {
   const int group = which == Projection::Query ? head : head / (config_.num_heads / config_.num_kv_heads);
   const int d = config_.head_dim;
   Matrix slice(linear.in, d);
-  for (int r = 0; r < linear.in; ++r) {
-    for (int c = 0; c < d; ++c) slice.at(r, c) = linear.at(r, group * d + c);
+  std::vector<float> column(static_cast<std::size_t>(linear.in));
+  for (int c = 0; c < d; ++c) {
+    linear.output_weights(group * d + c, column.data());
+    for (int r = 0; r < linear.in; ++r) slice.at(r, c) = column[static_cast<std::size_t>(r)];
   }
   return slice;
 }

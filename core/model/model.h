@@ -1,8 +1,8 @@
 #pragma once
 // A pretrained model opened from the user's files: a Hugging Face folder (config.json, one or
-// several .safetensors, tokenizer files) or a GGUF file. Holds the mapped files, the float32
-// weights (float32 tensors in place, the others dequantised once, tensor by tensor) and the
-// tokenizer. Everything the window and the command line need goes through this and forward.h:
+// several .safetensors, tokenizer files) or a GGUF file. Holds the mapped files, the weights
+// (weights.h: float32 tensors and the stored matrices of other types in place, dequantised a
+// block of rows at a time as they are used; vectors dequantised once) and the tokenizer. Everything the window and the command line need goes through this and forward.h:
 //
 //   auto model = Model::open("gpt2/", options);          // progress, cancellation, memory limit
 //   auto encoding = model->tokenizer().encode("The cat sat");
@@ -36,8 +36,9 @@ struct Progress {
 using ProgressCallback = std::function<void(const Progress&)>;
 
 struct LoadOptions {
-  // The memory the weights may take as float32; nullopt: what the system says is available
-  // (MemAvailable, and the cgroup's limit when there is one).
+  // The memory the weights may take (float32 tensors and stored ones as they are in the file,
+  // float32 copies of the rest); nullopt: what the system says is available (MemAvailable,
+  // and the cgroup's limit when there is one).
   std::optional<std::uint64_t> memory_limit;
   ProgressCallback progress;
   std::stop_token stop;  // throws Cancelled (cancelled.h) between tensors once requested

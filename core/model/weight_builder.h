@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -18,15 +19,18 @@
 
 namespace attnviz::model {
 
-// The float32 copies a Model owns (dequantised tensors, reordered rows).
+// The float32 copies a Model owns (dequantised tensors, reordered rows): left uninitialised
+// until the dequantisation writes them (zeroing gigabytes first would double the work).
 struct WeightStorage {
-  std::deque<std::vector<float>> buffers;
+  std::deque<std::unique_ptr<float[]>> buffers;
+  std::deque<std::vector<std::int32_t>> row_maps;  // GGUF's reordered Q and K rows
 };
 
 struct WeightTally {
   std::uint64_t copied_bytes = 0;  // float32 buffers the weights need
-  std::uint64_t mapped_bytes = 0;  // float32 tensors read in place from the file
+  std::uint64_t mapped_bytes = 0;  // tensors read in place from the file (float32 or stored rows)
   std::uint64_t file_bytes = 0;    // the stored bytes of every tensor used
+  std::uint64_t parameters = 0;    // values of every tensor used (a tied one once)
 };
 
 class WeightBuilder {
@@ -52,6 +56,8 @@ class WeightBuilder {
 
   Norm norm(const std::string& weight, const std::string& bias, int size);  // bias "" for RMSNorm
   Table table(const std::string& name, int rows, int cols);
+  // The output layer tied to an embedding table (logits = x · Eᵀ).
+  static Linear tied_to(const Table& table);
   // A vector of `size` values, or null when `name` is empty or (optional) missing.
   const float* vector(const std::string& name, int size, bool optional = false);
 
@@ -59,6 +65,9 @@ class WeightBuilder {
   const TensorRecord& record(const std::string& name) const;
   void check_shape(const TensorRecord& record, std::vector<std::uint64_t> expected, const std::string& why) const;
   const float* floats(const TensorRecord& record, bool copy = false);
+  // A matrix of `rows` rows kept as stored: in place unless it is float32 (then `floats`).
+  StoredRows stored_rows(const TensorRecord& record, std::uint64_t rows);
+  void count(const TensorRecord& record, bool copied);
   float* new_buffer(std::uint64_t count);
 
   const TensorSet& tensors_;
@@ -67,6 +76,7 @@ class WeightBuilder {
   std::stop_token stop_;
   std::function<void(std::uint64_t)> progress_;
   std::map<std::string, const float*> done_;
+  std::map<std::string, bool> counted_;
   WeightTally tally_;
 };
 

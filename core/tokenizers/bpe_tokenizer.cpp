@@ -88,7 +88,7 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const
     }
     merges_.emplace(pair_key(left_id, right_id), Merge{static_cast<double>(rank), merged_id});  // first (lowest rank) wins
   }
-  if (merges_.empty() && scores_.size() != tokens_.size() && !tokens_.empty()) {
+  if (merges_.empty() && !scores_.empty() && scores_.size() != tokens_.size()) {
     throw InputError(origin, "scores", "a vocabulary without merges needs one score per token (" + std::to_string(tokens_.size()) + ")");
   }
   byte_ids_.assign(256, -1);
@@ -130,6 +130,7 @@ std::optional<BpeTokenizer::Merge> BpeTokenizer::merge_of(int left, int right) c
     if (it == merges_.end()) return std::nullopt;
     return it->second;
   }
+  if (scores_.empty()) return std::nullopt;  // no merges at all: every byte or character is a token
   const int merged = find(tokens_[static_cast<std::size_t>(left)] + tokens_[static_cast<std::size_t>(right)]);
   if (merged < 0) return std::nullopt;
   return Merge{-static_cast<double>(scores_[static_cast<std::size_t>(merged)]), merged};

@@ -34,7 +34,7 @@ struct BpeSettings {
 struct BpeVocabulary {
   std::vector<std::string> tokens;                          // by id, as the vocabulary spells them
   std::vector<std::pair<std::string, std::string>> merges;  // in rank order
-  std::vector<float> scores;                                // by id, used when there are no merges
+  std::vector<float> scores;                                // by id, used when there are no merges (none: no merging)
   std::vector<int> special_ids;                             // split out of the text as they are
 };
 
