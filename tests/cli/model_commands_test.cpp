@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_attnviz.h"
 
@@ -21,8 +22,23 @@ using testing::run_attnviz;
 
 std::string model(const std::string& name) { return "'" + (fs::path(ATTNVIZ_TEST_MODELS) / name).string() + "'"; }
 
+// The folders the tests copy models into, removed when the tests end.
+std::vector<fs::path>& scratch_folders() {
+  static std::vector<fs::path> folders;
+  return folders;
+}
+
+class RemoveScratchFolders : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const fs::path& folder : scratch_folders()) fs::remove_all(folder);
+  }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new RemoveScratchFolders);
+
 fs::path copy_of(const std::string& name, const std::string& as) {
   const fs::path dir = testing::scratch_dir("model-" + as);
+  scratch_folders().push_back(dir);
   fs::copy(fs::path(ATTNVIZ_TEST_MODELS) / name, dir / name, fs::copy_options::recursive);
   return dir / name;
 }
@@ -93,6 +109,7 @@ TEST(ModelCommands, ModelOptionsNeedAModelAndScenarioOptionsAScenario) {
 TEST(ModelCommands, AMissingModelOrANonModelIsBadInput) {
   expect_bad_input(run_attnviz("compute --model /nonexistent/model --text hi"), "/nonexistent/model", "no such file");
   const fs::path dir = testing::scratch_dir("not-a-model");
+  scratch_folders().push_back(dir);
   std::ofstream(dir / "notes.txt") << "hello";
   expect_bad_input(run_attnviz("compute --model '" + (dir / "notes.txt").string() + "' --text hi"), "notes.txt", "is not a model");
 }

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -14,10 +16,20 @@
 
 namespace attnviz::model::testing {
 
+inline std::filesystem::path scratch_root() {
+  return std::filesystem::temp_directory_path() / ("attnviz-model-test-" + std::to_string(::getpid()));
+}
+
+// Removes this process's scratch folder when the tests end.
+class RemoveScratch : public ::testing::Environment {
+ public:
+  void TearDown() override { std::filesystem::remove_all(scratch_root()); }
+};
+inline const auto* const kRemoveScratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+
 inline std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("attnviz-model-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  std::filesystem::create_directories(scratch_root());
+  return scratch_root() / name;
 }
 
 inline void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
