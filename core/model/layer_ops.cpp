@@ -3,8 +3,12 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string>
 #include <vector>
 #include <numbers>
+
+#include "core/common/error.h"
 
 namespace attnviz::model {
 namespace {
@@ -17,19 +21,37 @@ using ConstMap = Eigen::Map<const RowMajor>;
 // y = x·Wᵀ for W stored in rows of another type: blocks of output rows are dequantised into a
 // scratch buffer that stays in the cache and multiplied at once, the blocks shared out among
 // the threads (Eigen runs single-threaded inside the parallel region).
+// Whether every value is finite: exponent bits tested as integers, so the loop vectorises.
+bool all_finite(const float* values, std::size_t count) {
+  std::uint32_t any = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, values + i, 4);
+    any |= static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+  }
+  return any == 0;
+}
+
 void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& output) {
   const int rows_per_block = std::clamp((1 << 16) / std::max(w.in, 1), 8, 256);  // ~256 KiB of floats
   const int blocks = (w.out + rows_per_block - 1) / rows_per_block;
+  int bad_row = -1;  // a row holding a value that is not finite (a damaged file): reported after the loop
 #pragma omp parallel
   {
     std::vector<float> scratch(static_cast<std::size_t>(rows_per_block) * static_cast<std::size_t>(w.in));
-#pragma omp for schedule(dynamic)
+#pragma omp for schedule(dynamic) reduction(max : bad_row)
     for (int b = 0; b < blocks; ++b) {
       const int first = b * rows_per_block;
       const int rows = std::min(rows_per_block, w.out - first);
       for (int r = 0; r < rows; ++r) w.stored.row(first + r, w.in, scratch.data() + static_cast<long>(r) * w.in);
+      if (!all_finite(scratch.data(), static_cast<std::size_t>(rows) * static_cast<std::size_t>(w.in))) bad_row = std::max(bad_row, first);
       output.middleCols(first, rows).noalias() = input * ConstMap(scratch.data(), rows, w.in).transpose();
     }
+  }
+  if (bad_row >= 0) {
+    throw InputError(w.stored.file ? *w.stored.file : "<model>", w.stored.name ? *w.stored.name : "weights",
+                     "holds a value that is not a finite number (in rows " + std::to_string(bad_row) + " to " +
+                         std::to_string(std::min(bad_row + rows_per_block, w.out) - 1) + ")");
   }
 }
 

@@ -122,6 +122,10 @@ StoredRows WeightBuilder::stored_rows(const TensorRecord& r, std::uint64_t rows)
   stored.type = r.type;
   stored.data = r.data.data();
   stored.row_bytes = rows == 0 ? 0 : r.data.size() / rows;
+  if (!dry_run()) {
+    stored.file = &storage_->names.emplace_back(r.file ? r.file->path() : origin_);
+    stored.name = &storage_->names.emplace_back(r.name);
+  }
   return stored;
 }
 

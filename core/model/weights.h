@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/model/tensor.h"
@@ -22,6 +23,8 @@ struct StoredRows {
   const std::byte* data = nullptr;
   std::uint64_t row_bytes = 0;
   const std::int32_t* row_map = nullptr;  // null: row r is stored row r (GGUF's reordered Q, K rows otherwise)
+  const std::string* file = nullptr;      // for messages: where the tensor is, and its name
+  const std::string* name = nullptr;
 
   [[nodiscard]] bool present() const { return data != nullptr; }
   // Stored row r's `count` values as float32.

@@ -262,7 +262,7 @@ QUANT_TYPES = {'attn_q': 'Q4_K', 'attn_k': 'Q6_K', 'attn_v': 'Q8_0', 'attn_outpu
                'ffn_up': 'Q6_K', 'ffn_down': 'Q8_0'}
 
 
-def write_quantised_llama_gguf(path, rng, cfg):
+def write_quantised_llama_gguf(path, rng, cfg, poison=None):
     """Every quantised type attnviz reads, in one file, with the weights they hold back in
     Hugging Face's layout (Q and K rows un-reordered) for the reference."""
     d, ff, dk, v = cfg['d'], cfg['ff'], cfg['d'] // cfg['heads'], cfg['vocab']
@@ -279,6 +279,9 @@ def write_quantised_llama_gguf(path, rng, cfg):
         tensors[f'blk.{i}.ffn_norm.weight'], layer['post_norm'] = mf.float_tensor(1 + 0.1 * rng.standard_normal(d), 'F32')
         for name, kind in QUANT_TYPES.items():
             tensors[f'blk.{i}.{name}.weight'], values = mf.quantised_tensor(rng, shapes[name], kind)
+            if poison == f'blk.{i}.{name}.weight':  # a NaN scale in the first block: a damaged file
+                shape, kind_name, data = tensors[poison]
+                tensors[poison] = (shape, kind_name, b'\x00\x7e' + data[2:])
             if name == 'attn_q':
                 values = unpermute(values, cfg['heads'])
             elif name == 'attn_k':
@@ -513,6 +516,10 @@ def case_quantised(binary, tmp, rng):
     layers, logits = ref.llama_forward(w, cfg, ids)
     check_result('llama GGUF with Q4_K, Q6_K, Q8_0, Q4_0, F16, BF16 and F32 tensors',
                  compute(binary, tmp / 'quantised.gguf', TEXT), layers, logits, ids)
+    write_quantised_llama_gguf(tmp / 'damaged.gguf', rng, cfg, poison='blk.1.attn_v.weight')
+    done = subprocess.run([binary, 'compute', '--model', str(tmp / 'damaged.gguf'), '--text', TEXT], capture_output=True, text=True)
+    if done.returncode != 2 or 'blk.1.attn_v.weight' not in done.stderr or 'not a finite number' not in done.stderr:
+        raise Failure(f'a NaN in a Q8_0 block: exit {done.returncode}, {done.stderr.strip()!r}; expected exit 2 naming the tensor')
 
 
 def case_rollout(binary, tmp, rng):
