@@ -202,8 +202,10 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
     apply_rope(k, c.num_kv_heads, dk, rope_cos_, rope_sin_);
   }
   const int width = problem_.wq.rows;
-  problem_.x = Matrix(n, width);
-  problem_.xs = Matrix(n, width);
+  problem_.x.reshape(n, width);  // storage kept from the last layer: same shape, no allocation
+  problem_.xs.reshape(n, width);
+  std::fill(problem_.x.data.begin(), problem_.x.data.end(), 0.0f);
+  std::fill(problem_.xs.data.begin(), problem_.xs.data.end(), 0.0f);
   copy_columns(q, problem_.x, 0);
   copy_columns(k, problem_.xs, 0);
   copy_columns(v, problem_.xs, k.cols);
@@ -356,9 +358,13 @@ const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptio
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  if (!has_run_) throw std::logic_error("ForwardPass::rerun_from called before a run");
   std::vector<int> had;
   for (const LayerAttention& kept : result_.layers) had.push_back(kept.layer);
-  if (!has_run_ || had != wanted || first_layer <= 0) return run(encoding_, options);
+  if (had != wanted || first_layer <= 0) {
+    const tokenizers::Encoding same = encoding_;
+    return run(same, options);
+  }
   has_run_ = false;
   check(options);
   const auto start = Clock::now();

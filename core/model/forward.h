@@ -84,7 +84,8 @@ class ForwardPass {
   // table, a layer, head or query that does not exist, attention too large to keep; Cancelled.
   const ForwardResult& run(const tokenizers::Encoding& encoding, const ForwardOptions& options);
   // After an edit at `first_layer` (or later), with the same text: layers before it are kept
-  // from the last run. Runs everything when there was no run.
+  // from the last run (all are recomputed when another set of layers is to be kept). Throws
+  // std::logic_error when there was no run.
   const ForwardResult& rerun_from(int first_layer, const ForwardOptions& options);
 
   [[nodiscard]] const ForwardResult& result() const { return result_; }

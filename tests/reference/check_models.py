@@ -405,22 +405,33 @@ BERT = {'d': 16, 'heads': 4, 'layers': 2, 'ff': 32, 'positions': 32, 'eps': 1e-1
 def case_gpt2(binary, tmp, rng):
     w = gpt2_weights(rng, GPT2)
     write_gpt2_folder(tmp / 'gpt2', w, GPT2)
-    write_gpt2_folder(tmp / 'gpt2-tokenizer-json', w, GPT2, tokenizer_json=True)
-    write_gpt2_folder(tmp / 'gpt2-sharded', w, GPT2, shards=True)
     write_gpt2_gguf(tmp / 'gpt2.gguf', w, GPT2)
     tokens = byte_vocab()
     vocab = {t: i for i, t in enumerate(tokens)}
     for text in [TEXT, "The cat's hat, 2024!"]:
         ids = ref.byte_level_encode(text, vocab, BYTE_MERGES)
         layers, logits = ref.gpt2_forward(stored_all(w, 'F32'), GPT2, ids)
-        results = {}
-        for model in ('gpt2', 'gpt2-tokenizer-json', 'gpt2-sharded', 'gpt2.gguf'):
-            results[model] = compute(binary, tmp / model, text)
-            check_result(f'{model} "{text}"', results[model], layers, logits, ids)
-        agree('GPT-2 safetensors and GGUF', results['gpt2'], results['gpt2.gguf'])
+        st = compute(binary, tmp / 'gpt2', text)
+        gguf = compute(binary, tmp / 'gpt2.gguf', text)
+        check_result(f'GPT-2 safetensors "{text}"', st, layers, logits, ids)
+        check_result(f'GPT-2 GGUF "{text}"', gguf, layers, logits, ids)
+        agree('GPT-2 safetensors and GGUF', st, gguf)
     # A hand-checked encoding anchors the reference tokenizer itself.
     if ref.byte_level_encode('the cat', vocab, BYTE_MERGES) != [vocab['the'], vocab['Ġcat']]:
         raise Failure('the reference byte-level BPE does not give [the, Ġcat] for "the cat"')
+
+
+def case_gpt2_files(binary, tmp, rng):
+    """The same GPT-2 with its tokenizer as tokenizer.json, and its weights in two shards."""
+    w = gpt2_weights(rng, GPT2)
+    write_gpt2_folder(tmp / 'gpt2-tokenizer-json', w, GPT2, tokenizer_json=True)
+    write_gpt2_folder(tmp / 'gpt2-sharded', w, GPT2, shards=True)
+    vocab = {t: i for i, t in enumerate(byte_vocab())}
+    text = "The cat's hat, 2024!"
+    ids = ref.byte_level_encode(text, vocab, BYTE_MERGES)
+    layers, logits = ref.gpt2_forward(stored_all(w, 'F32'), GPT2, ids)
+    for model in ('gpt2-tokenizer-json', 'gpt2-sharded'):
+        check_result(f'{model} "{text}"', compute(binary, tmp / model, text), layers, logits, ids)
 
 
 def case_llama(binary, tmp, rng):
@@ -552,7 +563,7 @@ def case_vulkan(binary, tmp, rng):
         raise Failure(f'--backend both did not report every layer agreeing: {err}')
 
 
-CASES = {'gpt2': case_gpt2, 'llama': case_llama, 'head-scale': case_head_scale, 'mistral': case_mistral,
+CASES = {'gpt2': case_gpt2, 'gpt2-files': case_gpt2_files, 'llama': case_llama, 'head-scale': case_head_scale, 'mistral': case_mistral,
          'qwen2': case_qwen2, 'bert': case_bert, 'quantised': case_quantised, 'rollout': case_rollout,
          'vulkan': case_vulkan}
 
