@@ -67,10 +67,31 @@ def causal(n, window=None):
     return visible
 
 
-def rotate(x, heads, theta, positions):
+def llama3_frequencies(inv, scaling):
+    """Llama 3.1's RoPE scaling (its reference code, apply_scaling): wavelengths above
+    original/low_freq_factor slowed by `factor`, those below original/high_freq_factor kept,
+    a linear blend in between."""
+    factor, low, high = scaling['factor'], scaling['low_freq_factor'], scaling['high_freq_factor']
+    original = scaling['original_max_position_embeddings']
+    out = []
+    for w in inv:
+        wavelength = 2 * math.pi / w
+        if wavelength < original / high:
+            out.append(w)
+        elif wavelength > original / low:
+            out.append(w / factor)
+        else:
+            smooth = (original / wavelength - low) / (high - low)
+            out.append((1 - smooth) * w / factor + smooth * w)
+    return np.array(out)
+
+
+def rotate(x, heads, theta, positions, scaling=None):
     """RoPE as Hugging Face's Llama applies it: dimension i with i + d/2, angle p·θ^(−2i/d)."""
     dk = x.shape[1] // heads
     inv = theta ** (-np.arange(0, dk, 2) / dk)
+    if scaling is not None:
+        inv = llama3_frequencies(inv, scaling)
     angles = np.outer(positions, inv)
     cos, sin = np.cos(np.concatenate([angles, angles], 1)), np.sin(np.concatenate([angles, angles], 1))
     out = np.empty_like(x)
@@ -108,7 +129,8 @@ def llama_forward(w, cfg, ids, factors=None):
         q, k, v = a @ layer['q'].T, a @ layer['k'].T, a @ layer['v'].T
         if 'q_b' in layer:
             q, k, v = q + layer['q_b'], k + layer['k_b'], v + layer['v_b']
-        q, k = rotate(q, heads, cfg['theta'], np.arange(n)), rotate(k, kv, cfg['theta'], np.arange(n))
+        scaling = cfg.get('rope_scaling')
+        q, k = rotate(q, heads, cfg['theta'], np.arange(n), scaling), rotate(k, kv, cfg['theta'], np.arange(n), scaling)
         result, ctx = attention(q, k, v, heads, kv, visible, (factors or {}).get(len(layers)))
         layers.append(result)
         x = x + ctx @ layer['o'].T
@@ -150,6 +172,9 @@ def rollout(layers, last):
 # Qwen2's pattern as its tokenizer.json spells it (Unicode classes), and the same on ASCII for re.
 QWEN2_REGEX = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
                r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+LLAMA3_ASCII = re.compile(r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]{1,3}| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+LLAMA3_REGEX = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 GPT2_ASCII = re.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+""")
 QWEN2_ASCII = re.compile(r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
 
