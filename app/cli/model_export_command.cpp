@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <ostream>
 
 #include "app/cli/backend_choice.h"
@@ -10,7 +11,6 @@
 #include "app/cli/model_options.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
-#include "core/common/float_text.h"
 #include "core/model/forward.h"
 
 namespace attnviz::cli {
@@ -24,7 +24,9 @@ exporting::ExportCaption caption_for(const model::Model& model, const std::strin
   caption.title = text + " · " + c.architecture_name + " layer " + std::to_string(layer);
   caption.mask = !c.causal() ? "none" : c.sliding_window ? "causal, window " + std::to_string(*c.sliding_window - 1) : "causal";
   caption.scale_factor = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
-  caption.scale = "scale 1/√d_k = " + format_float(caption.scale_factor);
+  char scale[32];
+  std::snprintf(scale, sizeof scale, "%.3g", static_cast<double>(caption.scale_factor));
+  caption.scale = "scale 1/√d_k = " + std::string(scale);
   caption.num_kv_heads = c.num_kv_heads;
   return caption;
 }
