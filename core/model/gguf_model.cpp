@@ -105,7 +105,13 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     c.num_layers = size_of(m, k + "block_count");
     c.num_heads = size_of(m, k + "attention.head_count");
     c.num_kv_heads = size_of(m, k + "attention.head_count_kv", c.num_heads);
+    if (!m.has(k + "attention.key_length") && c.d_model % c.num_heads != 0) {
+      throw InputError(path, k + "attention.head_count", "must divide the embedding length (or the file gives attention.key_length)");
+    }
     c.head_dim = size_of(m, k + "attention.key_length", c.d_model / c.num_heads);
+    if (size_of(m, k + "attention.value_length", c.head_dim) != c.head_dim) {
+      throw InputError(path, k + "attention.value_length", "differs from attention.key_length: heads of two widths are not computed");
+    }
     c.d_ff = size_of(m, k + "feed_forward_length");
     c.max_positions = size_of(m, k + "context_length", 4096);
     c.norm_eps = positive(m, k + "attention.layer_norm_rms_epsilon", 1e-5);

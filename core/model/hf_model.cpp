@@ -92,6 +92,7 @@ void read_llama_config(const ConfigFields& f, ModelConfig& c, const std::string&
   c.num_layers = f.size("num_hidden_layers");
   c.num_heads = f.size("num_attention_heads");
   c.num_kv_heads = f.size("num_key_value_heads", c.num_heads);
+  if (!f.has("head_dim") && c.d_model % c.num_heads != 0) f.fail("num_attention_heads", "must divide hidden_size (or config.json gives head_dim)");
   c.head_dim = f.size("head_dim", c.d_model / c.num_heads);
   c.d_ff = f.size("intermediate_size");
   c.vocab_size = f.size("vocab_size");
