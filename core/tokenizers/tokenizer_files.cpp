@@ -31,9 +31,11 @@ class Fields {
     if (!object[key].is_boolean()) fail(json_field(parent, key), "must be true or false");
     return object[key].get<bool>();
   }
+  // Ids index a table: bounded well above any vocabulary (Gemma's 256,000) and well below what
+  // would take much memory.
   int id(const json& value, const std::string& where) const {
-    if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > (1 << 24)) {
-      fail(where, "must be a token id from 0 to 16777216");
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() >= (1 << 21)) {
+      fail(where, "must be a token id from 0 to 2097151");
     }
     return value.get<int>();
   }
