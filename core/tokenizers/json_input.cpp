@@ -57,6 +57,13 @@ nlohmann::json parse_model_json(std::string_view text, const std::string& origin
     if (message.size() > 200) message = message.substr(0, 200) + "…";
     const std::size_t at = error.byte > 0 ? error.byte - 1 : 0;
     throw InputError(origin, where, "is not valid JSON: " + message + " (" + line_and_column(text, at) + ")");
+  } catch (const nlohmann::json::exception& error) {
+    // A number beyond a double ("1e999") is reported as out_of_range, without a position.
+    std::string message = error.what();
+    const std::size_t bracket = message.find("] ");
+    if (bracket != std::string::npos) message = message.substr(bracket + 2);
+    if (message.size() > 200) message = message.substr(0, 200) + "…";
+    throw InputError(origin, where, "is not valid JSON: " + message);
   }
 }
 
