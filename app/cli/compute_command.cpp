@@ -9,6 +9,7 @@
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
 #include "app/cli/text_input.h"
+#include "app/cli/model_options.h"
 #include "core/attention/compare.h"
 #include "core/attention/result_json.h"
 #include "core/common/atomic_file.h"
@@ -22,8 +23,11 @@ namespace {
 
 constexpr const char* kHelpStart =
     "Usage: attnviz compute --scenario FILE [options]\n"
+    "       attnviz compute --model PATH --text TEXT [--layers all|0,3] [options]\n"
     "\n"
-    "Computes attention for a scenario and writes the attnviz-result/1 JSON.\n"
+    "Computes attention for a scenario, or a pretrained model's every layer on a text, and\n"
+    "writes the attnviz-result/1 JSON (a model's: \"layers\" with each layer's heads, and\n"
+    "\"next_tokens\", the ten likeliest next tokens after the text, best first).\n"
     "\n"
     "Options:\n"
     "  --scenario FILE        a scenario file, or preset:NAME for a bundled preset\n";
@@ -43,11 +47,36 @@ constexpr const char* kHelp =
     "                         the largest that fits the device's shared memory with Vulkan)\n"
     "  --block-k BC           with --kernel tiled: keys per tile (default as --block-q)\n"
     "\n"
+    "With a pretrained model:\n"
+    "  --model PATH           a Hugging Face folder (config.json, model.safetensors or its shards\n"
+    "                         and the tokenizer files) of GPT-2, Llama, Mistral, Qwen2 or BERT,\n"
+    "                         or a .gguf file (llama or gpt2; F32, F16, BF16, Q8_0, Q4_0, Q4_K,\n"
+    "                         Q6_K): computed in float32, the weights dequantised once\n"
+    "  --text TEXT            the text, through the model's own tokenizer\n"
+    "  --layers LIST          all (default) or the layers whose attention to write, e.g. 0,3\n"
+    "  --query P              also the top tokens predicted at token P (BERT: the first [MASK]\n"
+    "                         unless given), as \"query_tokens\"\n"
+    "  --top K                how many next tokens (default 10)\n"
+    "  --head-scale LIST      switch heads off or scale them: LAYER:HEAD (off) or\n"
+    "                         LAYER:HEAD=FACTOR, comma-separated; their context is multiplied\n"
+    "                         before W_O and every later layer changes\n"
+    "  --memory-limit SIZE    refuse a model whose float32 weights need more (e.g. 8G; default:\n"
+    "                         the memory available)\n"
+    "  --backend both         computes each layer's attention on both backends and prints the\n"
+    "                         largest difference per layer\n"
+    "\n"
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
     {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--text-file"}};
+
+// The scenario's options and, for --model, the model's (model_options.h).
+std::vector<OptionSpec> all_options() {
+  std::vector<OptionSpec> options = kOptions;
+  options.insert(options.end(), model_option_specs().begin(), model_option_specs().end());
+  return options;
+}
 
 void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
   err << "largest differences, vulkan - cpu:\n";
@@ -131,7 +160,7 @@ Result compute_tiled(const Problem& problem, const std::string& backend, std::op
 }  // namespace
 
 int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz compute");
+  const ParsedArgs parsed = parse_args(args, all_options(), "attnviz compute");
   if (parsed.has("--help")) {
     out << kHelpStart << text_file_help(25) << kHelp;
     return 0;
@@ -139,8 +168,12 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   if (!parsed.positionals().empty()) {
     throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz compute --help)");
   }
+  if (parsed.has("--model")) return run_model_compute(parsed, out, err);
+  for (const OptionSpec& option : model_option_specs()) {
+    if (parsed.has(option.name)) throw InputError("<command line>", option.name, "needs --model");
+  }
   if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
-    throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME), or --text-file FILE");
+    throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
   }
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan", "both"});
