@@ -110,6 +110,8 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->AddRectFilled(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), ImGui::GetColorU32(ImGuiCol_FrameBg));
   DrawRequest request;
+  request.image_id = item_id;
+  request.data_version = spec.source.version;
   request.matrix = spec.source.device.buffer != VK_NULL_HANDLE ? spec.source.device
                                                                 : renderer_->upload(*spec.source.host, spec.source.version);
   request.x0 = g.x0;
