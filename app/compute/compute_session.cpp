@@ -61,6 +61,7 @@ const char* to_string(BackendMode mode) {
     case BackendMode::Vulkan: return "vulkan";
     case BackendMode::Cpu: return "cpu";
     case BackendMode::Both: return "both";
+    case BackendMode::Automatic: return "auto";
   }
   return "?";
 }
@@ -69,7 +70,31 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
   if (name == "vulkan") return BackendMode::Vulkan;
   if (name == "cpu" || name == "eigen") return BackendMode::Cpu;
   if (name == "both") return BackendMode::Both;
+  if (name == "auto" || name == "automatic") return BackendMode::Automatic;
   return std::nullopt;
+}
+
+AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type) {
+  if (device_name.empty()) return {BackendMode::Cpu, "no Vulkan device computes here"};
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    return {BackendMode::Cpu, device_name + " is a CPU driver: Eigen computes faster on the CPU"};
+  }
+  return {BackendMode::Vulkan, device_name + " is a GPU"};
+}
+
+BackendMode ComputeSession::effective_mode() const {
+  return requested_mode_ == BackendMode::Automatic ? automatic_.mode : requested_mode_;
+}
+
+std::string ComputeSession::choice_summary() const {
+  if (requested_mode_ == BackendMode::Automatic) {
+    return std::string(automatic_.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") + " chosen automatically: " + automatic_.reason;
+  }
+  switch (requested_mode_) {
+    case BackendMode::Vulkan: return "Vulkan, as chosen";
+    case BackendMode::Cpu: return "Eigen, as chosen";
+    default: return "both backends, as chosen";
+  }
 }
 
 ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
@@ -83,6 +108,8 @@ ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode 
   }
   cpu_status_.device = cpu_->device_name();
   vulkan_status_.device = vulkan_device_name();
+  automatic_ = choose_automatically(vulkan_ ? vulkan_context_->device_name() : std::string(),
+                                    vulkan_ ? vulkan_context_->device_type() : VK_PHYSICAL_DEVICE_TYPE_OTHER);
 }
 
 ComputeSession::~ComputeSession() = default;
@@ -118,9 +145,9 @@ void ComputeSession::warm_up() {
 }
 
 bool ComputeSession::update(const document::Document& document) {
-  if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
+  if (computed_mode_ == effective_mode() && computed_revision_ == document.revision()) return false;
   recompute(document);
-  computed_mode_ = requested_mode_;
+  computed_mode_ = effective_mode();
   computed_revision_ = document.revision();
   return true;
 }
@@ -138,8 +165,9 @@ void ComputeSession::recompute(const document::Document& document) {
   vulkan_status_.device = vulkan_device_name();
   cpu_status_ = BackendStatus{};
   cpu_status_.device = cpu_->device_name();
-  vulkan_status_.enabled = requested_mode_ != BackendMode::Cpu;
-  cpu_status_.enabled = requested_mode_ != BackendMode::Vulkan;
+  const BackendMode mode = effective_mode();
+  vulkan_status_.enabled = mode != BackendMode::Cpu;
+  cpu_status_.enabled = mode != BackendMode::Vulkan;
 
   vulkan_ran_ = false;
   differences_.reset();

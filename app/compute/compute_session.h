@@ -23,9 +23,20 @@ class Document;
 
 namespace attnviz::compute {
 
-enum class BackendMode { Vulkan, Cpu, Both };
-const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both"
+// Automatic: Eigen when the window's Vulkan device is a CPU driver (lavapipe/llvmpipe, where
+// Eigen computes 5-10× faster), Vulkan on a GPU; Eigen when no Vulkan device computes.
+enum class BackendMode { Vulkan, Cpu, Both, Automatic };
+const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both", "auto"
 std::optional<BackendMode> backend_mode_from_string(const std::string& name);
+
+// What the automatic choice picks, and why in a few words for the status bar and the Backend
+// panel ("llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen is faster on the CPU").
+struct AutomaticChoice {
+  BackendMode mode = BackendMode::Cpu;  // Vulkan or Cpu
+  std::string reason;
+};
+// `device_name` empty: no Vulkan device computes here.
+AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type);
 
 // Which matrix of a head a heatmap shows.
 enum class HeadMatrix { Scores, Weights, Context };
@@ -76,6 +87,12 @@ class ComputeSession {
 
   void set_mode(BackendMode mode) { requested_mode_ = mode; }
   [[nodiscard]] BackendMode mode() const { return requested_mode_; }
+  // The mode that computes: the requested one, with Automatic resolved for this machine.
+  [[nodiscard]] BackendMode effective_mode() const;
+  [[nodiscard]] const AutomaticChoice& automatic_choice() const { return automatic_; }
+  // Which backend computes and why, for the status bar: "Eigen, chosen automatically: …",
+  // "Vulkan, as chosen".
+  [[nodiscard]] std::string choice_summary() const;
   [[nodiscard]] bool vulkan_available() const { return vulkan_ != nullptr; }
 
   // Moves on with every recompute that produced a result (caches key on it).
@@ -119,6 +136,7 @@ class ComputeSession {
   std::unique_ptr<Backend> vulkan_;              // null without a Vulkan context
   std::unique_ptr<Backend> cpu_;
   BackendMode requested_mode_;
+  AutomaticChoice automatic_;
   std::optional<BackendMode> computed_mode_;
   std::uint64_t computed_revision_ = 0;
   std::uint64_t generation_ = 0;

@@ -36,6 +36,7 @@ struct GuiOptions {
   bool validation = false;               // Khronos validation layer and unique widget IDs; any message fails (exit 1)
   bool stats = false;                    // print frame-time statistics on exit
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
+  bool shape_every_frame = false;        // --bench-shapes: a new K/V head count or d_k after each recompute
   bool help = false;
   classroom::StartOptions classroom;    // --view, --step, --compare, --present
 
