@@ -64,6 +64,7 @@ std::uint32_t matmul_shared_bytes(const TileConfig& tiles) {
 
 Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
+  const VkPipelineCache cache = context.pipeline_cache();
   vk::SpecializationConstants gemm;
   gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
   vk::SpecializationConstants matmul;
@@ -75,13 +76,13 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
+      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
-      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
+      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
-      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
+      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Context)] =
-      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache);
 }
 
 }  // namespace attnviz::gpu

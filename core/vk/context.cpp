@@ -77,6 +77,9 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   c.queue_family_ = *c.info_.queue_family;
   c.create_device(options);
   c.read_device_properties(options);
+  std::optional<std::filesystem::path> cache_file;
+  if (options.pipeline_cache_folder) cache_file = *options.pipeline_cache_folder / pipeline_cache_file_name(c.properties_);
+  c.pipeline_cache_ = std::make_unique<PipelineCache>(c.device_, c.properties_, std::move(cache_file));
   return context;
 }
 
@@ -137,6 +140,7 @@ void Context::read_device_properties(const ContextOptions& options) {
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(physical_device_, &properties);
+  properties_ = properties.properties;
   const VkPhysicalDeviceLimits& l = properties.properties.limits;
 
   limits_.max_storage_buffer_range = lowered<VkDeviceSize>(l.maxStorageBufferRange, options.max_storage_buffer_range);
