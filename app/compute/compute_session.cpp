@@ -203,7 +203,27 @@ void ComputeSession::run_vulkan(const Problem& problem) {
   }
 }
 
+// Whether computing `problem` into `result` keeps every matrix's storage where it is
+// (Matrix::reshape keeps storage that is large enough; a new head count adds or drops matrices).
+bool same_storage(const Result& result, const Problem& problem) {
+  if (result.heads.size() != static_cast<std::size_t>(problem.num_heads)) return false;
+  const auto fits = [](const Matrix& m, int rows, int cols) {
+    return m.data.capacity() >= static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  };
+  for (const HeadResult& head : result.heads) {
+    if (!fits(head.scores, problem.n(), problem.m()) || !fits(head.weights, problem.n(), problem.m()) ||
+        !fits(head.context, problem.n(), problem.d_v)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void ComputeSession::run_cpu(const Problem& problem) {
+  // Frames in flight may still draw from the Eigen result's storage (imported without a copy):
+  // let them finish before it is rewritten, and let go of it first when it may move.
+  if (host_results_moving_ && cpu_ran_before_ && !same_storage(cpu_->result(), problem)) host_results_moving_();
+  if (vulkan_context_) vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
   try {
     const auto start = Clock::now();
     cpu_->run(problem);
@@ -212,9 +232,20 @@ void ComputeSession::run_cpu(const Problem& problem) {
     cpu_status_.ran = true;
     cpu_status_.includes_start_up = !std::exchange(cpu_warm_, true);
     cpu_ran_ = true;
+    cpu_ran_before_ = true;
   } catch (const std::exception& e) {
     cpu_status_.error = e.what();
+    cpu_ran_before_ = false;  // a run that threw leaves no result
   }
+}
+
+std::vector<const Matrix*> ComputeSession::host_result_matrices() const {
+  std::vector<const Matrix*> matrices;
+  if (!cpu_ran_before_) return matrices;
+  for (const HeadResult& head : cpu_->result().heads) {
+    matrices.insert(matrices.end(), {&head.scores, &head.weights, &head.context});
+  }
+  return matrices;
 }
 
 const Result* ComputeSession::vulkan_result() const { return vulkan_ran_ ? &vulkan_->result() : nullptr; }
@@ -239,10 +270,22 @@ MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
 }
 
 const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
-  if (!has_result() || head < 0) return nullptr;
-  const Result& result = shown_result();
+  if (!has_result() || head < 0 || head >= problem_->num_heads) return nullptr;
+  // Vulkan reads back this head alone: the host keeps only what the panels show.
+  if (shows_vulkan_) return &pick(vulkan_->head_result(head), which);
+  const Result& result = cpu_->result();
   const auto h = static_cast<std::size_t>(head);
   return h < result.heads.size() ? &pick(result.heads[h], which) : nullptr;
+}
+
+const MaskMatrix& ComputeSession::mask_matrix() const {
+  if (has_result() && !shows_vulkan_) return cpu_->result().mask;
+  const DeviceResults* device = has_result() ? vulkan_->device_results() : nullptr;
+  if (device != nullptr && mask_generation_ != generation_) {
+    device->mask.mask.matrix_into(mask_);
+    mask_generation_ = generation_;
+  }
+  return mask_;
 }
 
 const std::vector<MatrixDifference>& ComputeSession::differences() const {

@@ -6,6 +6,7 @@
 // computed (bad shapes, too many tokens) keeps the last good result on screen, with the reason.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -112,8 +113,11 @@ class ComputeSession {
   [[nodiscard]] const char* shown_backend() const { return shows_vulkan_ ? "vulkan" : "cpu"; }
   // For drawing: the device buffer when Vulkan results are shown (no read-back), else the host.
   [[nodiscard]] MatrixSource head_matrix(int head, HeadMatrix which) const;
-  // For reading values on the CPU (tooltips, ranges): may read the Vulkan result back.
+  // For reading values on the CPU (tooltips, ranges): may read that head of the Vulkan result
+  // back (that head only).
   [[nodiscard]] const Matrix* host_matrix(int head, HeadMatrix which) const;
+  // The shown result's mask (N × M, 1 = visible), without reading the result back.
+  [[nodiscard]] const MaskMatrix& mask_matrix() const;
 
   // With both backends: Vulkan − Eigen per matrix, and the two host results.
   [[nodiscard]] bool compared() const { return cpu_ran_ && vulkan_ran_; }
@@ -126,6 +130,14 @@ class ComputeSession {
   [[nodiscard]] std::string vulkan_device_name() const;
   // Device buffers and memory the Vulkan path allocated so far (a steady window adds none).
   [[nodiscard]] std::uint64_t device_allocations() const;
+
+  // The host matrices of the Eigen result: their storage stays where it is until a recompute
+  // of another shape (the window draws them without a copy where the device can import host
+  // memory). Empty when no Eigen result is kept.
+  [[nodiscard]] std::vector<const Matrix*> host_result_matrices() const;
+  // Called before a recompute that may move that storage (a new shape), while the old one is
+  // still there: whoever reads it in place lets go (and waits for the device).
+  void on_host_results_moving(std::function<void()> callback) { host_results_moving_ = std::move(callback); }
 
  private:
   void recompute(const document::Document& document);
@@ -150,7 +162,10 @@ class ComputeSession {
   // sentence's edits; Vulkan reads back only when asked).
   bool vulkan_ran_ = false;
   bool cpu_ran_ = false;
+  bool cpu_ran_before_ = false;  // the Eigen backend holds a result (of this or an earlier recompute)
   mutable std::optional<std::vector<MatrixDifference>> differences_;
+  mutable MaskMatrix mask_;
+  mutable std::uint64_t mask_generation_ = 0;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;
   // Whether a backend has run (warm-up included): its next run no longer includes start-up.
@@ -158,6 +173,7 @@ class ComputeSession {
   bool cpu_warm_ = false;
   double vulkan_warm_up_ms_ = 0.0;
   double cpu_warm_up_ms_ = 0.0;
+  std::function<void()> host_results_moving_;
 };
 
 }  // namespace attnviz::compute

@@ -130,6 +130,8 @@ std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const win
   context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
   // Pipelines built in earlier runs are kept in $XDG_CACHE_HOME/attnviz (core/vk/pipeline_cache.h).
   context_options.pipeline_cache_folder = vk::default_pipeline_cache_folder();
+  // The heatmaps of an Eigen result read its matrices in place, without a copy (lavapipe).
+  context_options.import_host_memory = true;
   try {
     return vk::Context::create(context_options);
   } catch (const BackendUnavailable& error) {
@@ -195,7 +197,8 @@ class DesktopApp {
   ShapeNotice shape_notice_;
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
   bool pipeline_cache_problem_said_ = false;
-  bool last_frame_recomputed_ = false;  // the frame that just ended computed a result
+  bool last_frame_recomputed_ = false;
+  std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
   std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
   std::size_t bench_shapes_done_ = 0;
 };
@@ -215,6 +218,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       autosave_(autosave_for(options)),
       document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
   ui::apply_theme(ui_scale_);
+  heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
   view_.backend = options.backend.value_or(compute::BackendMode::Automatic);
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
@@ -228,6 +232,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
+  // The heatmaps read the Eigen result's storage in place: they let go before it may move.
+  session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });
   // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
   // frame rather than inside the first recompute, so the Backend panel's times compare.
   session_->warm_up();
@@ -251,6 +257,11 @@ DesktopApp::~DesktopApp() {
   // The last frames may still read the result buffers the session is about to free.
   window::wait_idle_or_report(context_->device(), "window");
   save_pipeline_cache();
+  try {
+    heatmap_renderer_.release_host_imports();  // before the session frees the storage they read
+  } catch (const std::exception& error) {
+    std::cerr << "attnviz: closing the window: " << error.what() << "\n";
+  }
   // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
   // user's session).
   if (!options_.automated()) autosave_.flush(document_);
@@ -296,6 +307,10 @@ void DesktopApp::prepare_frame() {
     document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  if (session_->generation() != host_storage_generation_) {
+    heatmap_renderer_.set_host_storage(session_->host_result_matrices());
+    host_storage_generation_ = session_->generation();
+  }
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
 }
 

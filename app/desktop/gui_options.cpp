@@ -13,7 +13,7 @@ constexpr const char* kOrigin = "<command line>";
 const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--help", false}};
+    {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--bench-no-heatmaps", false}, {"--help", false}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -74,6 +74,8 @@ const char* const kGuiHelp =
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
     "  --bench-shapes        change the model's shape (K/V heads, d_k) after every recompute\n"
     "                        (measures a change of shape)\n"
+    "  --bench-no-heatmaps   lay out and label every heatmap but draw no cells (measures the\n"
+    "                        window's frame without them, next to a normal run)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
     "F8 heatmaps-only layout, F11 presentation mode, F1 classroom shortcuts; in a heatmap:\n"
@@ -117,6 +119,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.stats = parsed.has("--stats");
   options.edit_every_frame = parsed.has("--bench-edits");
   options.shape_every_frame = parsed.has("--bench-shapes");
+  options.without_heatmaps = parsed.has("--bench-no-heatmaps");
   options.classroom = classroom::parse_start_options(parsed);
   return options;
 }

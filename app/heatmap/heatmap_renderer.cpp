@@ -9,6 +9,7 @@
 
 #include "app/heatmap/heatmap_image.h"
 #include "app/window/device_idle.h"
+#include "core/vk/buffer.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 #include "core/vk/descriptors.h"
@@ -84,6 +85,13 @@ struct HeatmapRenderer::Upload {
   int cols = 0;
   std::uint64_t version = 0;
   std::uint64_t frame_used = 0;
+};
+
+// A buffer over a host matrix's own pages (VK_EXT_external_memory_host): no copy.
+struct HeatmapRenderer::Import {
+  vk::Buffer buffer;
+  const std::byte* base = nullptr;  // the first page
+  VkDeviceSize bytes = 0;           // whole pages
 };
 
 struct HeatmapRenderer::MaskTable {
@@ -193,9 +201,57 @@ HeatmapRenderer::Cached& HeatmapRenderer::cached_image(std::uint64_t id, int wid
   return cached;
 }
 
+void HeatmapRenderer::release_host_imports() {
+  if (imports_.empty()) return;
+  vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
+  imports_.clear();
+}
+
+// The matrix's pages as a buffer, when it is host storage that stays put, large enough to be
+// worth it (a copy of a small one costs nothing), and the device imports host memory.
+std::optional<DeviceMatrix> HeatmapRenderer::import(const Matrix& matrix) {
+  constexpr std::size_t kImportFrom = std::size_t{1} << 20;
+  const VkDeviceSize alignment = context_->host_import_alignment();
+  const std::size_t bytes = matrix.size() * sizeof(float);
+  if (alignment == 0 || bytes < kImportFrom ||
+      std::find(host_storage_.begin(), host_storage_.end(), &matrix) == host_storage_.end()) {
+    return std::nullopt;
+  }
+  const auto* data = reinterpret_cast<const std::byte*>(matrix.data.data());
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = address / alignment * alignment;
+  const std::uintptr_t end = (address + bytes + alignment - 1) / alignment * alignment;
+  const auto* base = reinterpret_cast<const std::byte*>(first);
+  auto same = [&](const std::unique_ptr<Import>& i) { return i->base == base && i->bytes == end - first; };
+  auto found = std::find_if(imports_.begin(), imports_.end(), same);
+  if (found == imports_.end()) {
+    auto fresh = std::make_unique<Import>();
+    try {
+      // The device only reads it (uniform texel buffer); the pages all hold the live matrix.
+      fresh->buffer = vk::Buffer::import_host(*context_, const_cast<std::byte*>(base), end - first,
+                                              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+    } catch (const vk::VulkanError&) {
+      return std::nullopt;  // this memory cannot be imported: copy it as any other matrix
+    }
+    fresh->base = base;
+    fresh->bytes = end - first;
+    allocations_ += 2;
+    found = imports_.insert(imports_.end(), std::move(fresh));
+  }
+  DeviceMatrix out;
+  out.buffer = (*found)->buffer.handle();
+  out.offset = static_cast<VkDeviceSize>(address - first);
+  out.range = bytes;
+  out.rows = matrix.rows;
+  out.cols = matrix.cols;
+  out.row_pitch = matrix.cols;
+  return out;
+}
+
 DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version) {
   DeviceMatrix out;
   if (matrix.empty()) return out;
+  if (const std::optional<DeviceMatrix> imported = import(matrix)) return *imported;
   const auto bytes = static_cast<VkDeviceSize>(matrix.size() * sizeof(float));
   auto same = [&](const Upload& u) {
     return u.data == matrix.data.data() && u.rows == matrix.rows && u.cols == matrix.cols && u.version == version;
@@ -286,6 +342,7 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
 bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const DeviceMatrix& m = request.matrix;
   if (m.buffer == VK_NULL_HANDLE || m.rows <= 0 || m.cols <= 0) return false;
+  if (!drawing_) return true;
   // View from an aligned offset; the shader starts `first` floats in.
   const vk::DeviceLimits& limits = context_->limits();
   const VkDeviceSize base = align_down(m.offset, std::max<VkDeviceSize>(limits.min_texel_buffer_offset_alignment, 4));

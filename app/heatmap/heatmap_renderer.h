@@ -25,6 +25,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -86,12 +87,24 @@ class HeatmapRenderer {
 
   // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
   // in recent frames, else the earlier upload. `version` must change whenever the contents
-  // change (a Document revision, a counter of the caller's).
+  // change (a Document revision, a counter of the caller's). A large matrix named by
+  // set_host_storage() is not copied where the device imports host memory: the buffer is made
+  // over the matrix's own storage.
   DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
+
+  // Matrices whose storage stays put until release_host_imports() is called (the Eigen
+  // result, whose session calls it before a recompute may move them).
+  void set_host_storage(std::vector<const Matrix*> matrices) { host_storage_ = std::move(matrices); }
+  // Lets go of every buffer made over host storage, after the device finished with them.
+  void release_host_imports();
 
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
   // matrix is empty or larger than one storage-buffer binding allows.
   bool add_draw(ImDrawList* list, const DrawRequest& request);
+
+  // Off: heatmaps are laid out and labelled but no cells are drawn (measuring what the window
+  // costs without them).
+  void set_drawing(bool drawing) { drawing_ = drawing; }
 
   // Before the window's render pass begins: draws the cells of every image add_draw() found
   // out of date this frame into it (`cmd` outside any render pass).
@@ -113,6 +126,7 @@ class HeatmapRenderer {
   struct Upload;
   struct MaskTable;
   struct Cached;
+  struct Import;
   using MaskKey = std::tuple<int, int, std::vector<int>>;  // rows, cols, global tokens
   using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
 
@@ -125,6 +139,7 @@ class HeatmapRenderer {
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
   void release_unused();
+  std::optional<DeviceMatrix> import(const Matrix& matrix);
 
   const vk::Context* context_;
   VkDevice device_;
@@ -141,6 +156,8 @@ class HeatmapRenderer {
   // Views of the global-token tables that results on the device bring (DeviceMask::table).
   std::map<std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize>, vk::BufferView> device_tables_;
   std::vector<std::unique_ptr<Upload>> uploads_;
+  std::vector<const Matrix*> host_storage_;
+  std::vector<std::unique_ptr<Import>> imports_;
   std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
   std::map<std::uint64_t, std::unique_ptr<Cached>> images_;  // by image_id
@@ -157,6 +174,7 @@ class HeatmapRenderer {
   float framebuffer_size_[2] = {0, 0};
   std::uint64_t allocations_ = 0;
   std::uint64_t redraws_ = 0;
+  bool drawing_ = true;
 };
 
 }  // namespace attnviz::heatmap

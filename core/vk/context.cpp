@@ -93,6 +93,9 @@ void Context::create_device(const ContextOptions& options) {
 
   std::vector<const char*> extensions;
   for (const auto& name : options.device_extensions) extensions.push_back(name.c_str());
+  const bool import = options.import_host_memory &&
+                      missing_device_extensions(physical_device_, {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}).empty();
+  if (import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
@@ -104,6 +107,15 @@ void Context::create_device(const ContextOptions& options) {
   owned_device_ = DeviceOwner(device);
   device_ = device;
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  if (import) {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{};
+    host.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &host;
+    vkGetPhysicalDeviceProperties2(physical_device_, &properties);
+    host_import_alignment_ = std::max<VkDeviceSize>(host.minImportedHostPointerAlignment, 1);
+  }
 }
 
 std::shared_ptr<Context> Context::borrow(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,

@@ -34,6 +34,9 @@ struct ContextOptions {
   // this device is loaded from there (when valid: pipeline_cache.h) and save_pipeline_cache()
   // writes it (default_pipeline_cache_folder(): $XDG_CACHE_HOME/attnviz).
   std::optional<std::filesystem::path> pipeline_cache_folder;
+  // Enable VK_EXT_external_memory_host where the device has it, so buffers can be made over
+  // host memory without a copy (Buffer::import_host; the window's heatmaps of Eigen results).
+  bool import_host_memory = false;
 
   // Lower the device's limits (never raise them), so tests can exercise the splitting of
   // large problems into several dispatches at small sizes. The attention kernels bind texel
@@ -96,6 +99,8 @@ class Context {
   [[nodiscard]] std::uint32_t subgroup_size() const { return limits_.subgroup_size; }
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
   [[nodiscard]] const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  // The alignment of host memory Buffer::import_host takes; 0 when the device cannot import.
+  [[nodiscard]] VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
 
   // The cache every pipeline of this context is built through (VK_NULL_HANDLE for a borrowed
   // device), and what became of its file. Pipeline creation may run on several threads: the
@@ -135,6 +140,7 @@ class Context {
   DeviceLimits limits_;
   VkPhysicalDeviceMemoryProperties memory_{};
   VkPhysicalDeviceProperties properties_{};
+  VkDeviceSize host_import_alignment_ = 0;
 };
 
 }  // namespace attnviz::vk
