@@ -1,7 +1,7 @@
 #version 450
 // Copies the cached heatmap image's texel under this pixel: no filtering, no colour change
-// (the image is in the swapchain's 8-bit UNORM encoding already). Its transparent texels (the
-// matrix panned past its edge) let the panel show through.
+// (the image is in the swapchain's 8-bit UNORM encoding already, and opaque: where the matrix
+// was panned past its edge it holds the widget's background colour).
 layout(push_constant) uniform ImagePush {
   vec4 rect;
   vec2 framebuffer;

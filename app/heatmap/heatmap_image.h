@@ -21,7 +21,7 @@ using ImageHandle = vk::DeviceHandle<VkImage, vkDestroyImage>;
 // or R8G8B8A8 UNORM), so a texel copied to the window is the colour the fragment shader gave.
 inline constexpr VkFormat kImageFormat = VK_FORMAT_R8G8B8A8_UNORM;
 
-// The render pass that draws into a cached image: cleared to transparent, left ready to be
+// The render pass that draws into a cached image: cleared (to the widget's background), left ready to be
 // sampled by fragment shaders; its dependencies order it after earlier frames' sampling of the
 // same image and before this frame's.
 window::RenderPass create_image_pass(VkDevice device);

@@ -43,11 +43,11 @@ vk::PipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout s
   return {device, layout};
 }
 
-// A pipeline drawing one quad of six vertices (no vertex input), dynamic viewport and scissor,
-// into `render_pass`'s one colour attachment; `blend`: alpha-blended over what is there.
+// A pipeline drawing one opaque quad of six vertices (no vertex input, no blending), dynamic
+// viewport and scissor, into `render_pass`'s one colour attachment.
 vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineLayout layout,
                                 std::span<const std::uint32_t> vertex_spirv, std::span<const std::uint32_t> fragment_spirv,
-                                bool blend, VkPipelineCache cache) {
+                                VkPipelineCache cache) {
   const vk::ShaderModule vertex = vk::create_shader_module(device, vertex_spirv);
   const vk::ShaderModule fragment = vk::create_shader_module(device, fragment_spirv);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
@@ -80,15 +80,6 @@ vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPip
   VkPipelineColorBlendAttachmentState blend_attachment{};
   blend_attachment.colorWriteMask =
       VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-  if (blend) {
-    blend_attachment.blendEnable = VK_TRUE;
-    blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
-    blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
-    blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-    blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
-  }
   VkPipelineColorBlendStateCreateInfo blending{};
   blending.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
   blending.attachmentCount = 1;
@@ -129,13 +120,12 @@ constexpr std::array<VkDescriptorType, 1> kImageBindings = {VK_DESCRIPTOR_TYPE_C
 HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
     : set_layout_(make_set_layout(device, kCellBindings)),
       layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(HeatmapPush))),
-      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), false,
-                                   cache)) {}
+      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache)) {}
 
 ImagePipeline::ImagePipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
     : set_layout_(make_set_layout(device, kImageBindings)),
       layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(ImagePush))),
       pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_image_vert(),
-                                   shaders::heatmap_image_frag(), true, cache)) {}
+                                   shaders::heatmap_image_frag(), cache)) {}
 
 }  // namespace attnviz::heatmap

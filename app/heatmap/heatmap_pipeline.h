@@ -9,8 +9,8 @@
 //   binding 2  uniform texel buffer (RGBA32F)  the colormap tables (colormaps.h)
 //
 // ImagePipeline draws a cached image on the window every frame (heatmap_image.vert/.frag): one
-// combined image sampler at binding 0, blended over the panel (the image is transparent where
-// the matrix was panned past its edge).
+// combined image sampler at binding 0, no blending (the image is opaque: where the matrix was
+// panned past its edge it holds the widget's background colour).
 //
 // Both are built through the pipeline cache (core/vk/pipeline_cache.h) when one is given.
 

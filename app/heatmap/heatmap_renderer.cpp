@@ -53,12 +53,13 @@ using SetKeyParts = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferVie
 // What a cached image holds: its cells are drawn again only when this changes.
 struct ImageContent {
   SetKeyParts set{};                  // the values' buffer and range, the mask table's view
+  std::uint32_t background = 0;       // the colour where no cell is
   std::uint64_t data_version = 0;     // the request's (a generation, a revision, an upload's version)
   std::uint64_t generation = 0;       // the compute session's: a recompute rewrites result buffers
   HeatmapPush push{};                 // range, colours, mask, zoom, and the cells' place in the image
 
   friend bool operator==(const ImageContent& a, const ImageContent& b) {
-    return a.set == b.set && a.data_version == b.data_version && a.generation == b.generation &&
+    return a.set == b.set && a.background == b.background && a.data_version == b.data_version && a.generation == b.generation &&
            std::memcmp(&a.push, &b.push, sizeof(HeatmapPush)) == 0;
   }
 };
@@ -405,7 +406,7 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.framebuffer[1] = static_cast<float>(y1 - y0);
 
   Cached& cached = cached_image(request.image_id, x1 - x0, y1 - y0);
-  ImageContent content{SetKeyParts{m.buffer, base, range, table}, request.data_version, generation_, push};
+  ImageContent content{SetKeyParts{m.buffer, base, range, table}, request.background, request.data_version, generation_, push};
   if (cached.content != content) {
     cached.content = content;
     cached.due = true;
@@ -428,7 +429,11 @@ void HeatmapRenderer::render_images(VkCommandBuffer cmd) {
     if (!cached.due || cached.frame_used != frame_ || !cached.content) continue;
     const HeatmapImage& image = *cached.image;
     const VkExtent2D extent{static_cast<std::uint32_t>(image.width()), static_cast<std::uint32_t>(image.height())};
-    VkClearValue clear{};  // transparent: the panel shows where no cell is
+    // Where no cell is, the widget's background (ImU32: R in the low byte).
+    VkClearValue clear{};
+    for (int c = 0; c < 4; ++c) {
+      clear.color.float32[c] = static_cast<float>((cached.content->background >> (8 * c)) & 0xFFu) / 255.0f;
+    }
     VkRenderPassBeginInfo pass{};
     pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
     pass.renderPass = image_pass_.get();

@@ -63,6 +63,10 @@ struct DrawRequest {
   float range_min = 0.0f;             // shown values mapped to the colormap's ends
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
+  // The colour where no cell is (the matrix panned past its edge): an opaque ImGui colour
+  // (ImU32, as ImGui::GetColorU32 gives it). The image is opaque, so it is drawn without blending
+  // and needs nothing under it.
+  std::uint32_t background = 0xff000000u;
   // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
   // the mask it was computed under with its global-token table (matrix.mask): that is used.
   const MaskSetting* mask = nullptr;
