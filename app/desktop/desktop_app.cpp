@@ -290,10 +290,15 @@ void DesktopApp::prepare_frame() {
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
-  // A shape not computed before may keep the recompute busy for a while: this frame says so
-  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame.
+  // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
+  // busy for a while (lavapipe compiles shader variants for it): this frame says so
+  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame. Eigen, and
+  // GPU drivers (their pipelines are built at the start, or come from the pipeline cache),
+  // compute a new shape like any edit.
   const bool changed = document_.revision() != document_seen_;
-  if (changed && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+  const bool may_compile = session_->effective_mode() != compute::BackendMode::Cpu &&
+                           context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (changed && may_compile && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
     quiet_frames_ = 0;  // the next frame comes at once
   } else {
     const Clock::time_point compute_start = Clock::now();
