@@ -1,5 +1,8 @@
 // attnviz compute: a scenario in, the attnviz-result/1 JSON out (docs/design.md).
 
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -8,18 +11,22 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
-#include "app/cli/text_input.h"
 #include "app/cli/model_options.h"
+#include "app/cli/output_size.h"
+#include "app/cli/text_input.h"
 #include "core/attention/compare.h"
 #include "core/attention/result_json.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
+#include "core/export/result_arrays.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 #include "core/tiled/tiled_attention.h"
 
 namespace attnviz::cli {
 namespace {
+
+constexpr const char* kOrigin = "<command line>";
 
 constexpr const char* kHelpStart =
     "Usage: attnviz compute --scenario FILE [options]\n"
@@ -46,6 +53,13 @@ constexpr const char* kHelp =
     "  --block-q BR           with --kernel tiled: query rows per tile (default 64 on the CPU,\n"
     "                         the largest that fits the device's shared memory with Vulkan)\n"
     "  --block-k BC           with --kernel tiled: keys per tile (default as --block-q)\n"
+    "  --format FORMAT        json (the default: the attnviz-result/1 file) or npy (a folder of\n"
+    "                         NPY arrays and a result.json that names them; needs --out DIR)\n"
+    "  --heads LIST           all (default) or head numbers, e.g. 0,2: only these heads' matrices\n"
+    "                         are written (all heads are computed: the output needs them)\n"
+    "  --max-output SIZE      the most the output may take, e.g. 500M, 4G or none (default 1G);\n"
+    "                         a larger result is refused before anything is computed, with its\n"
+    "                         size and what would be smaller\n"
     "\n"
     "With a pretrained model:\n"
     "  --model PATH           a Hugging Face folder (config.json, model.safetensors or its shards\n"
@@ -69,7 +83,7 @@ constexpr const char* kHelp =
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
-    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--text-file"}};
+    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--text-file"}, {"--format"}, {"--heads"}, {"--max-output"}};
 
 // The scenario's options and, for --model, the model's (model_options.h).
 std::vector<OptionSpec> all_options() {
@@ -104,12 +118,15 @@ class Output {
     if (path) guarded([&] { file_.emplace(*path); });
   }
 
-  void write(const Result& result) {
+  void write(const Result& result, const std::vector<int>* heads) {
     guarded([&] {
-      write_result_json(result, [this](std::string_view piece) {
-        if (file_) file_->write(piece);
-        else out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-      });
+      write_result_json(
+          result,
+          [this](std::string_view piece) {
+            if (file_) file_->write(piece);
+            else out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+          },
+          heads);
       if (file_) file_->commit();
     });
     if (!file_ && !out_.flush()) throw std::runtime_error("cannot write the result to standard output");
@@ -131,6 +148,82 @@ class Output {
   std::ostream& out_;
   std::optional<AtomicFileWriter> file_;
 };
+
+// --format npy: a folder of arrays (core/export/result_arrays.h), checked before computing.
+class ArraysOutput {
+ public:
+  explicit ArraysOutput(const std::optional<std::string>& path) {
+    if (!path || path->empty()) throw InputError(kOrigin, "--out", "is required with --format npy (a folder for the arrays)");
+    std::error_code error;
+    if (std::filesystem::exists(*path, error) && !std::filesystem::is_directory(*path, error)) {
+      throw InputError(kOrigin, "--out", "'" + *path + "' is a file; --format npy writes a folder of arrays");
+    }
+    dir_ = *path;
+  }
+
+  void write(const Result& result, const std::vector<int>& heads, std::ostream& out) const {
+    try {
+      for (const auto& path : exporting::write_result_arrays(result, heads, dir_)) out << path.string() << "\n";
+    } catch (const FileWriteError& error) {
+      if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
+      throw;
+    }
+  }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+std::vector<int> parse_heads(const std::string& text, int count) {
+  std::vector<int> heads;
+  if (text == "all") {
+    for (int h = 0; h < count; ++h) heads.push_back(h);
+    return heads;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, end - start);
+    int head = -1;
+    const auto [stop, error] = std::from_chars(part.data(), part.data() + part.size(), head);
+    if (part.empty() || error != std::errc() || stop != part.data() + part.size() || head < 0) {
+      throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
+    }
+    if (head >= count) {
+      throw InputError(kOrigin, "--heads", "head " + std::to_string(head) + " does not exist: the scenario has " +
+                                               std::to_string(count) + (count == 1 ? " head (0)" : " heads (0-" + std::to_string(count - 1) + ")"));
+    }
+    if (std::find(heads.begin(), heads.end(), head) != heads.end()) {
+      throw InputError(kOrigin, "--heads", "head " + std::to_string(head) + " is listed twice");
+    }
+    heads.push_back(head);
+    start = end + 1;
+  }
+  return heads;
+}
+
+// Refuses, before anything is computed, an output larger than --max-output (1 GiB unless
+// given), saying how large it would be and what would be smaller.
+void check_output_size(const ParsedArgs& parsed, const Problem& problem, const std::string& format, const OutputPlan& plan) {
+  const std::optional<std::uint64_t> limit =
+      parsed.has("--max-output") ? parse_max_output(*parsed.get("--max-output")) : std::optional(kDefaultMaxOutput);
+  const bool json = format == "json";
+  const std::uint64_t bytes = json ? estimated_json_bytes(problem, plan) : npy_bytes(problem, plan);
+  if (!limit || bytes <= *limit) return;
+  std::string message = "the result would be " + std::string(json ? "about " : "") + size_text(bytes) + (json ? " of JSON" : " of NPY arrays") +
+                        " (" + std::to_string(plan.heads) + (plan.heads == 1 ? " head" : " heads") +
+                        (plan.matrices ? " of " + std::to_string(problem.n()) + " × " + std::to_string(problem.m()) + " scores and weights" : "") +
+                        "), more than the " + size_text(*limit) + " written without asking.";
+  if (json) message += " As NPY arrays it is " + size_text(npy_bytes(problem, plan)) + " (--format npy --out DIR).";
+  if (plan.heads > 1) {
+    const OutputPlan one{1, plan.matrices};
+    message += " One head (--heads 0) is " + std::string(json ? "about " : "") +
+               size_text(json ? estimated_json_bytes(problem, one) : npy_bytes(problem, one)) + ".";
+  }
+  const std::uint64_t gib = std::uint64_t{1} << 30;
+  message += " To write it anyway: --max-output " + std::to_string((bytes + gib - 1) / gib) + "G (or none).";
+  throw InputError(kOrigin, "--max-output", message);
+}
 
 void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, const std::string& backend) {
   for (const char* option : {"--block-q", "--block-k"}) {
@@ -184,22 +277,36 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   require_choice("--kernel", kernel, {"dense", "tiled"});
   check_kernel_options(parsed, kernel, backend);
 
+  const std::string format = parsed.get_or("--format", "json");
+  require_choice("--format", format, {"json", "npy"});
+  if (parsed.has("--max-output")) (void)parse_max_output(*parsed.get("--max-output"));
+
   const CommandScenario loaded = load_command_scenario(parsed, err);
   const Problem problem = build_command_problem(loaded);
-  Output output(parsed.get("--out"), out);
+  const std::vector<int> heads = parse_heads(parsed.get_or("--heads", "all"), problem.num_heads);
+  const bool some_heads = parsed.has("--heads") && parsed.get("--heads") != "all";
+  check_output_size(parsed, problem, format, OutputPlan{static_cast<int>(heads.size()), kernel != "tiled"});
+  std::optional<Output> json;
+  std::optional<ArraysOutput> arrays;
+  if (format == "json") json.emplace(parsed.get("--out"), out);
+  else arrays.emplace(parsed.get("--out"));
+  const auto write = [&](const Result& result) {
+    if (json) json->write(result, some_heads ? &heads : nullptr);
+    else arrays->write(result, heads, out);
+  };
 
   if (kernel == "tiled") {
-    output.write(compute_tiled(problem, backend, device, parsed));
+    write(compute_tiled(problem, backend, device, parsed));
     return 0;
   }
   if (backend != "both") {
     const Result result = make_backend(backend, device)->compute(problem, options);
-    output.write(result);
+    write(result);
     return 0;
   }
   const Result reference = make_backend("cpu", device)->compute(problem, options);
   const Result result = make_backend("vulkan", device)->compute(problem, options);
-  output.write(result);
+  write(result);
   print_differences(compare_results(result, reference), err);
   return 0;
 }

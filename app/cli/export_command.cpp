@@ -284,7 +284,8 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
       source.result = &chosen;
     }
   }
-  const auto files = exporting::render_export(request, source);
+  // Numbers are streamed to their files a row at a time: no copy of the matrices.
+  const auto files = exporting::render_export_streamed(request, source);
   // Each warning once (a font warning would otherwise repeat for every image).
   std::vector<std::string> warned;
   for (const auto& file : files) {

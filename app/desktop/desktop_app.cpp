@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <csignal>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/export_ui/view_image.h"
+#include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
@@ -136,6 +138,10 @@ std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const win
   context_options.validation = options.validation;
   context_options.device_index = options.device;
   context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
+  // Pipelines built in earlier runs are kept in $XDG_CACHE_HOME/attnviz (core/vk/pipeline_cache.h).
+  context_options.pipeline_cache_folder = vk::default_pipeline_cache_folder();
+  // The heatmaps of an Eigen result read its matrices in place, without a copy (lavapipe).
+  context_options.import_host_memory = true;
   try {
     return vk::Context::create(context_options);
   } catch (const BackendUnavailable& error) {
@@ -164,9 +170,12 @@ class DesktopApp {
   void build_ui();
   bool render(bool capture);
   void bench_edit();
+  void bench_shape();
   void draw_shape_notice() const;
   void apply_fullscreen_request();
   void save_view_image();
+  // Keeps the pipelines built so far for the next start; a failure is said once on stderr.
+  void save_pipeline_cache();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
   }
@@ -198,6 +207,11 @@ class DesktopApp {
   std::uint64_t allocations_after_warm_up_ = 0;
   ShapeNotice shape_notice_;
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
+  bool pipeline_cache_problem_said_ = false;
+  bool last_frame_recomputed_ = false;
+  std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
+  std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
+  std::size_t bench_shapes_done_ = 0;
 };
 
 DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
@@ -210,13 +224,14 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       frames_(*context_, window.framebuffer_size(),
               options.screenshot || options.stats ? window::PresentPacing::Unlimited : window::PresentPacing::VSync),
       imgui_(window, *context_, frames_.swapchain(), ui_scale_),
-      heatmap_renderer_(*context_, frames_.swapchain().render_pass()),
+      heatmap_renderer_(*context_, frames_.swapchain().render_pass(), context_->pipeline_cache()),
       capture_(*context_),
       autosave_(autosave_for(options)),
       document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
   ui::apply_theme(ui_scale_);
+  heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
-  view_.backend = options.backend.value_or(compute::BackendMode::Vulkan);
+  view_.backend = options.backend.value_or(compute::BackendMode::Automatic);
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
@@ -228,9 +243,15 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
+  // The heatmaps read the Eigen result's storage in place: they let go before it may move.
+  session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });
   // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
   // frame rather than inside the first recompute, so the Backend panel's times compare.
   session_->warm_up();
+  if (const vk::PipelineCache* cache = context_->pipeline_cache_store(); cache != nullptr && !cache->message().empty()) {
+    std::cerr << "attnviz: " << cache->message() << "\n";
+  }
+  save_pipeline_cache();
   if (imgui_.fonts().hangul_file.empty()) {
     notices_.post(ui::NoticeLevel::Warning,
                   "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
@@ -257,6 +278,12 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
 DesktopApp::~DesktopApp() {
   // The last frames may still read the result buffers the session is about to free.
   window::wait_idle_or_report(context_->device(), "window");
+  save_pipeline_cache();
+  try {
+    heatmap_renderer_.release_host_imports();  // before the session frees the storage they read
+  } catch (const std::exception& error) {
+    std::cerr << "attnviz: closing the window: " << error.what() << "\n";
+  }
   // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
   // user's session).
   if (!options_.automated()) autosave_.flush(document_);
@@ -278,20 +305,28 @@ void DesktopApp::prepare_frame() {
   if (frames_drawn_ > 0 && !slept_) {
     const double frame_ms = ms_between(last_frame_start_, start);
     times_.add_frame(frame_ms);
+    if (last_frame_recomputed_) times_.add_recompute_frame(frame_ms);
     stats_.frame_ms = times_.recent_median();
   }
+  last_frame_recomputed_ = false;
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
-  // A shape not computed before may keep the recompute busy for a while: this frame says so
-  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame.
+  // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
+  // busy for a while (lavapipe compiles shader variants for it): this frame says so
+  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame. Eigen, and
+  // GPU drivers (their pipelines are built at the start, or come from the pipeline cache),
+  // compute a new shape like any edit.
   const bool changed = document_.revision() != document_seen_;
-  if (changed && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+  const bool may_compile = session_->effective_mode() != compute::BackendMode::Cpu &&
+                           context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (changed && may_compile && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
     quiet_frames_ = 0;  // the next frame comes at once
   } else {
     const Clock::time_point compute_start = Clock::now();
     if (session_->update(document_)) {
       quiet_frames_ = 0;
+      last_frame_recomputed_ = true;
       stats_.recompute_ms = ms_between(compute_start, Clock::now());
       times_.add_recompute(stats_.recompute_ms);
       shape_notice_.computed(shape_of(document_.scenario()));
@@ -299,6 +334,10 @@ void DesktopApp::prepare_frame() {
     document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  if (session_->generation() != host_storage_generation_) {
+    heatmap_renderer_.set_host_storage(session_->host_result_matrices());
+    host_storage_generation_ = session_->generation();
+  }
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
 }
 
@@ -323,7 +362,8 @@ void DesktopApp::build_ui() {
 bool DesktopApp::render(bool capture) {
   const Clock::time_point start = Clock::now();
   ImDrawData* draw_data = imgui_.end_frame();
-  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour());
+  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(),
+                                                  [this](VkCommandBuffer before) { heatmap_renderer_.render_images(before); });
   if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
   heatmap_renderer_.set_target(cmd, draw_data);
   imgui_.record(draw_data, cmd);
@@ -344,6 +384,14 @@ void DesktopApp::save_view_image() {
   const export_ui::PixelRect rect = export_ui::area_pixels(view_.main_area, display.x, display.y, width, height);
   (void)export_ui::save_view_image(capture_.rgba(), width, height, rect, request, ui::tab_title(classroom_.shown), notices_);
   quiet_frames_ = 0;  // the notice shows at once
+}
+
+void DesktopApp::save_pipeline_cache() {
+  const std::string problem = context_->save_pipeline_cache();
+  if (!problem.empty() && !pipeline_cache_problem_said_) {
+    std::cerr << "attnviz: the pipeline cache could not be saved: " << problem << "\n";
+    pipeline_cache_problem_said_ = true;
+  }
 }
 
 // Presentation mode asks for full screen (and back); screenshots keep the size asked for.
@@ -382,6 +430,21 @@ void DesktopApp::draw_shape_notice() const {
   ImGui::PopStyleVar(2);
 }
 
+// --bench-shapes: once the last change is computed, the next shape: the K/V head counts that
+// divide the heads, then d_k halved and doubled, round and round (the second round finds every
+// shape built before).
+void DesktopApp::bench_shape() {
+  if (!session_->has_result() || session_->problem_revision() != document_.revision()) return;
+  const Scenario& now = document_.scenario();
+  if (!bench_base_) bench_base_ = now;
+  std::vector<std::pair<int, int>> shapes;  // (K/V heads, d_k)
+  for (const int kv : edits::divisors(bench_base_->num_heads)) shapes.emplace_back(kv, bench_base_->d_k);
+  for (const int d_k : {std::max(1, bench_base_->d_k / 2), bench_base_->d_k * 2}) shapes.emplace_back(bench_base_->num_kv_heads, d_k);
+  const auto [kv, d_k] = shapes[bench_shapes_done_++ % shapes.size()];
+  const edits::FreshMatrices fresh = edits::default_fresh(now);
+  document_.apply(edits::set_d_k(edits::set_num_kv_heads(now, kv, fresh), d_k, fresh), "Benchmark shape", "bench-shape");
+}
+
 // --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
 void DesktopApp::bench_edit() {
   if (!session_->has_result()) return;
@@ -416,6 +479,7 @@ void DesktopApp::run() {
     apply_fullscreen_request();
     if (view_.quit_requested) window_.request_close();
     if (options_.edit_every_frame) bench_edit();
+    if (options_.shape_every_frame) bench_shape();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     const bool view_image = view_.capturing_view;
     if (!render((last && options_.screenshot.has_value()) || view_image)) continue;  // a request waits for the next frame

@@ -13,7 +13,7 @@ constexpr const char* kOrigin = "<command line>";
 const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--help", false}, {"--text-file"}};
+    {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--bench-no-heatmaps", false}, {"--help", false}, {"--text-file"}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -62,7 +62,9 @@ const char* const kGuiHelp =
     "  --head H              select head H (0-based)\n"
     "  --layout MODE         full (inputs and heatmaps), heatmaps (heatmaps only) or\n"
     "                        compare-ready (heatmaps and the Vulkan/Eigen comparison)\n"
-    "  --backend KIND        vulkan (default), cpu (Eigen) or both (with their differences)\n"
+    "  --backend KIND        auto (default: Eigen when the Vulkan device is a CPU driver such as\n"
+    "                        lavapipe, Vulkan on a GPU), vulkan, cpu (Eigen) or both (with\n"
+    "                        their differences)\n"
     "  --pin-query I         pin query row I (its weights as bars, its context vector)\n"
     "  --hover-token I       highlight token I as if the mouse were on it\n"
     "  --ui-scale S          scale fonts and spacing by S (default: the monitor's content scale)\n"
@@ -73,6 +75,10 @@ const char* const kGuiHelp =
     "                        --frames N a measuring run: the mouse is ignored and nothing\n"
     "                        is autosaved, so runs compare (the keyboard still works)\n"
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
+    "  --bench-shapes        change the model's shape (K/V heads, d_k) after every recompute\n"
+    "                        (measures a change of shape)\n"
+    "  --bench-no-heatmaps   lay out and label every heatmap but draw no cells (measures the\n"
+    "                        window's frame without them, next to a normal run)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
     "Ctrl+Shift+E save the view on screen as an image, F8 heatmaps-only layout, F11\n"
@@ -112,7 +118,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   }
   if (auto backend = parsed.get("--backend")) {
     options.backend = compute::backend_mode_from_string(*backend);
-    if (!options.backend) cli::require_choice("--backend", *backend, {"vulkan", "cpu", "both"});
+    if (!options.backend) cli::require_choice("--backend", *backend, {"auto", "vulkan", "cpu", "both"});
   }
   options.pin_query = parsed.get_int("--pin-query", 0, 1 << 20);
   options.hover_token = parsed.get_int("--hover-token", 0, 1 << 20);
@@ -121,6 +127,8 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.validation = parsed.has("--validation");
   options.stats = parsed.has("--stats");
   options.edit_every_frame = parsed.has("--bench-edits");
+  options.shape_every_frame = parsed.has("--bench-shapes");
+  options.without_heatmaps = parsed.has("--bench-no-heatmaps");
   options.classroom = classroom::parse_start_options(parsed);
   return options;
 }

@@ -37,6 +37,8 @@ struct GuiOptions {
   bool validation = false;               // Khronos validation layer and unique widget IDs; any message fails (exit 1)
   bool stats = false;                    // print frame-time statistics on exit
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
+  bool shape_every_frame = false;        // --bench-shapes: a new K/V head count or d_k after each recompute
+  bool without_heatmaps = false;         // --bench-no-heatmaps: the heatmaps' cells are not drawn
   bool help = false;
   classroom::StartOptions classroom;    // --view, --step, --compare, --present
 

@@ -151,13 +151,13 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   ranges_generation_ = session.generation();
   ranges_head_ = head;
   ranges_mode_ = ui.view.weights_range;
-  const Result& result = session.shown_result();
+  const MaskMatrix& mask = session.mask_matrix();  // the result itself stays on the device
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   const Matrix* context = session.host_matrix(head, HeadMatrix::Context);
   if (scores != nullptr) {
     ranges_.raw = heatmap::symmetric_range(*scores);
-    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask,
+    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &mask,
                                               head_slopes(session.problem()).at(static_cast<std::size_t>(head)));
   }
   const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
@@ -165,7 +165,7 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
   uniform_.reset();
-  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &result.mask, {0.0f, 1.0f});
+  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &mask, {0.0f, 1.0f});
 }
 
 bool HeatmapsPanel::weights_note_shown(const ui::UiContext& ui) const {
@@ -351,7 +351,10 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   if (scores == nullptr || weights == nullptr || row >= scores->rows || col >= scores->cols) return;
-  const bool visible = session.shown_result().mask.at(row, col);
+  const HeadResult* shown_head = session.head_result(head);  // Vulkan reads back this head alone
+  if (shown_head == nullptr) return;
+  const HeadResult& head_result = *shown_head;
+  const bool visible = session.mask_matrix().at(row, col);
   ImGui::BeginTooltip();
   ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row), row);
   ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col), col);
@@ -365,7 +368,6 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   } else {
     ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
   }
-  const HeadResult& head_result = session.shown_result().heads[static_cast<std::size_t>(head)];
   const bool dropped = !head_result.kept.visible.empty() && !head_result.kept.at(row, col);
   if (visible && dropped) {
     ImGui::Text("weight %.5g, dropped by dropout: 0", static_cast<double>(head_result.weights_before_dropout.at(row, col)));

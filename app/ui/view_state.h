@@ -93,7 +93,7 @@ struct ViewState {
   // count is 0 shows all of it (axis_math.h: kept_window), so rows and columns zoom apart.
   heatmap::CellWindow head_zoom{0.0f, 0.0f, 0.0f, 0.0f};
 
-  compute::BackendMode backend = compute::BackendMode::Vulkan;  // requested; the session follows
+  compute::BackendMode backend = compute::BackendMode::Automatic;  // requested; the session follows
   compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
 
   LayoutMode layout = LayoutMode::Full;

@@ -63,7 +63,9 @@ class Reader {
 // matrix one row per line, an object of plain values on one line.
 class ResultWriter {
  public:
-  explicit ResultWriter(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(kPiece + 4096); }
+  ResultWriter(const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) : sink_(sink), selected_(heads) {
+    buffer_.reserve(kPiece + 4096);
+  }
 
   void write(const Result& result) {
     text("{\n");
@@ -187,6 +189,7 @@ class ResultWriter {
       text("]");
     });
   }
+  // Every head, or the selected ones, each then with its "head" number.
   void mask_rows(int depth, const MaskMatrix& m) {
     rows(depth, m.rows, [&](int r) {
       text("[");
@@ -195,13 +198,16 @@ class ResultWriter {
     });
   }
   void heads(const std::vector<HeadResult>& all) {
-    if (all.empty()) {
+    std::vector<int> order;
+    if (selected_ != nullptr) order = *selected_;
+    for (int h = 0; selected_ == nullptr && h < static_cast<int>(all.size()); ++h) order.push_back(h);
+    if (order.empty()) {
       text("[]");
       return;
     }
     text("[\n");
-    for (std::size_t h = 0; h < all.size(); ++h) {
-      const HeadResult& head = all[h];
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const HeadResult& head = all.at(static_cast<std::size_t>(order[i]));
       indent(2);
       const std::pair<const char*, const Matrix*> fields[] = {
           {"scores", &head.scores}, {"weights", &head.weights}, {"context", &head.context}};
@@ -209,6 +215,17 @@ class ResultWriter {
       const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0;
       text(inline_object ? "{" : "{\n");
       const bool dropout = !head.weights_before_dropout.empty();
+      if (selected_ != nullptr) {
+        if (inline_object) {
+          text("\"head\": ");
+          integer(order[i]);
+          text(", ");
+        } else {
+          key(3, "head");
+          integer(order[i]);
+          text(",\n");
+        }
+      }
       for (std::size_t f = 0; f < 3; ++f) {
         if (inline_object) {
           text(f ? ", " : "");
@@ -230,18 +247,19 @@ class ResultWriter {
       }
       if (!inline_object) indent(2);
       text("}");
-      text(h + 1 < all.size() ? ",\n" : "\n");
+      text(i + 1 < order.size() ? ",\n" : "\n");
     }
     indent(1);
     text("]");
   }
 
   const std::function<void(std::string_view)>& sink_;
+  const std::vector<int>* selected_;
   std::string buffer_;
 };
 
-void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink) {
-  ResultWriter(sink).write(result);
+void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) {
+  ResultWriter(sink, heads).write(result);
 }
 
 std::string result_to_json(const Result& result) {

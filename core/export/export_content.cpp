@@ -286,3 +286,81 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
 }
 
 }  // namespace attnviz::exporting
+
+namespace attnviz::exporting {
+
+MatrixRows::MatrixRows(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head)
+    : result_(&primary_result(source, quantity, request.origin)), source_(&source), quantity_(quantity), head_(head) {
+  int rows = result_->mask.rows;
+  int cols = result_->mask.cols;
+  row_labels_ = result_->tokens;
+  col_labels_ = result_->source_tokens;
+  if (quantity != Quantity::Mask) {
+    const Matrix& shape = quantity == Quantity::Context ? head_of(*result_, head).context : head_of(*result_, head).scores;
+    rows = shape.rows;
+    cols = shape.cols;
+  }
+  if (quantity == Quantity::Context) {
+    col_labels_.clear();
+    for (int c = 0; c < cols; ++c) col_labels_.push_back("v" + std::to_string(c));
+  }
+  if (quantity == Quantity::Diff) {
+    const Matrix& cpu = head_of(*source.cpu, head).weights;
+    if (cpu.rows != rows || cpu.cols != cols) {
+      throw InputError(request.origin, "--what", "diff needs the Vulkan and Eigen results of the same problem");
+    }
+  }
+  const bool masked = quantity != Quantity::Context;
+  if (static_cast<int>(row_labels_.size()) != rows || static_cast<int>(col_labels_.size()) != cols ||
+      (masked && (result_->mask.rows != rows || result_->mask.cols != cols))) {
+    throw std::invalid_argument("export: the result's tokens, mask and matrices disagree in shape");
+  }
+  row_end_ = rows;
+  col_end_ = cols;
+  if (request.window) {
+    CellWindow window = *request.window;
+    if (window.row_end == CellWindow::kToEnd) window.row_end = rows;
+    if (window.col_end == CellWindow::kToEnd) window.col_end = cols;
+    check_window(window, rows, cols, request.origin);
+    row_begin_ = window.row_begin;
+    row_end_ = window.row_end;
+    col_begin_ = window.col_begin;
+    col_end_ = window.col_end;
+    row_labels_ = slice(row_labels_, row_begin_, row_end_);
+    col_labels_ = slice(col_labels_, col_begin_, col_end_);
+    window_ = window;
+  }
+  buffer_.resize(static_cast<std::size_t>(this->cols()));
+}
+
+std::span<const float> MatrixRows::row(int r) {
+  const int i = row_begin_ + r;
+  const auto cells = [&](const Matrix& m) { return m.row(i) + col_begin_; };
+  const auto visible = [&](int c) { return result_->mask.at(i, col_begin_ + c); };
+  const int count = cols();
+  switch (quantity_) {
+    case Quantity::Scores: std::copy_n(cells(head_of(*result_, head_).scores), count, buffer_.begin()); break;
+    case Quantity::Weights: std::copy_n(cells(head_of(*result_, head_).weights), count, buffer_.begin()); break;
+    case Quantity::Context: std::copy_n(cells(head_of(*result_, head_).context), count, buffer_.begin()); break;
+    case Quantity::Scaled: {
+      const float* scores = cells(head_of(*result_, head_).scores);
+      for (int c = 0; c < count; ++c) {
+        buffer_[static_cast<std::size_t>(c)] =
+            visible(c) ? scores[c] * source_->caption.scale_factor : -std::numeric_limits<float>::infinity();
+      }
+      break;
+    }
+    case Quantity::Mask:
+      for (int c = 0; c < count; ++c) buffer_[static_cast<std::size_t>(c)] = visible(c) ? 1.0f : 0.0f;
+      break;
+    case Quantity::Diff: {
+      const float* vulkan = cells(head_of(*source_->vulkan, head_).weights);
+      const float* cpu = cells(head_of(*source_->cpu, head_).weights);
+      for (int c = 0; c < count; ++c) buffer_[static_cast<std::size_t>(c)] = vulkan[c] - cpu[c];
+      break;
+    }
+  }
+  return {buffer_.data(), buffer_.size()};
+}
+
+}  // namespace attnviz::exporting

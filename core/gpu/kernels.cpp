@@ -82,6 +82,7 @@ std::uint32_t staged_shared_bytes(const TileConfig& tiles) {
 
 Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
+  const VkPipelineCache cache = context.pipeline_cache();
   vk::SpecializationConstants gemm;
   gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
   vk::SpecializationConstants matmul;
@@ -95,17 +96,17 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
   const std::array<VkDescriptorType, 2> rope_bindings = {kRead, kWrite};
   const std::array<VkDescriptorType, 3> dropout_bindings = {kRead, kWrite, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
+      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
-      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
+      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
-      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
+      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Context)] =
-      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Rope)] =
-      vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {});
+      vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {}, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Dropout)] =
-      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {});
+      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache);
 }
 
 }  // namespace attnviz::gpu

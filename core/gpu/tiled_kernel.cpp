@@ -69,7 +69,7 @@ class VulkanTiled final : public tiled::TiledRunner {
     vk::SpecializationConstants constants;
     constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
     pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
-                                    constants);
+                                    constants, context_->pipeline_cache());
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }

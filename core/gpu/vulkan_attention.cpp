@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -73,6 +74,12 @@ class VulkanAttention::Impl {
   void run(const Problem& problem, const ComputeOptions& options) {
     valid_ = false;
     host_current_ = false;
+    // Heads read back since the last run keep their storage for the next read; the others give
+    // theirs back (the window keeps on the host only the heads it shows).
+    for (std::size_t h = 0; h < heads_.size(); ++h) {
+      if (head_runs_[h] != runs_) heads_[h] = HeadResult{};
+    }
+    ++runs_;
     check_shapes(problem);
     const auto start = Clock::now();
     prepare(AttentionShape::of(problem));
@@ -140,6 +147,43 @@ class VulkanAttention::Impl {
     const Placement& out = l.output_placement();
     unpack_rows(data(out.slot), 0, out.pitch, result.output);
     result.timing = timing_;
+  }
+
+  // One head's matrices, read back once per run (the whole result when that is there already).
+  const HeadResult& host_head(int h) {
+    if (!valid_) throw std::logic_error("VulkanAttention: no result to read back (no successful run)");
+    if (host_current_) return host_.heads.at(static_cast<std::size_t>(h));
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    if (h < 0 || h >= s.heads) throw std::out_of_range("VulkanAttention: no head " + std::to_string(h));
+    if (head_runs_.size() != static_cast<std::size_t>(s.heads)) {
+      head_runs_.assign(static_cast<std::size_t>(s.heads), 0);
+      heads_.resize(static_cast<std::size_t>(s.heads));
+    }
+    HeadResult& head = heads_[static_cast<std::size_t>(h)];
+    if (head_runs_[static_cast<std::size_t>(h)] == runs_) return head;
+    const auto bytes = [](const Placement& p, int batch) {
+      return Workspace::Range{p.slot, p.first(batch, 0) * 4, (p.end(batch + 1, p.rows) - p.first(batch, 0)) * 4};
+    };
+    // The contexts of every head share the rows of one slot: its rows are read whole.
+    const Workspace::Range context{Slot::Concat, 0, (static_cast<std::int64_t>(s.n - 1) * l.concat.pitch + l.concat.cols) * 4};
+    std::vector<Workspace::Range> wanted = {bytes(l.scores, h), bytes(l.weights, h), context};
+    if (s.dropout) wanted.insert(wanted.end(), {bytes(l.weights_before, h), bytes(l.kept, h)});
+    const std::vector<const std::byte*> data = workspace_.host_ranges(wanted, stream_);
+    head.scores.reshape(s.n, s.m);
+    head.weights.reshape(s.n, s.m);
+    head.context.reshape(s.n, s.d_v);
+    head.weights_before_dropout.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
+    head.kept.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
+    unpack_rows(data[0], 0, l.scores.pitch, head.scores);
+    unpack_rows(data[1], 0, l.weights.pitch, head.weights);
+    unpack_rows(data[2], static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context);
+    if (s.dropout) {
+      unpack_rows(data[3], 0, l.weights_before.pitch, head.weights_before_dropout);
+      unpack_flags(data[4], 0, l.kept.pitch, head.kept);
+    }
+    head_runs_[static_cast<std::size_t>(h)] = runs_;
+    return head;
   }
 
   // The host copy, read back once per run into storage kept from run to run.
@@ -321,6 +365,9 @@ class VulkanAttention::Impl {
   Timing timing_;
   Result host_;
   bool host_current_ = false;  // host_ holds the last run's results
+  std::uint64_t runs_ = 0;
+  std::vector<HeadResult> heads_;          // heads read back one at a time (host_head)
+  std::vector<std::uint64_t> head_runs_;   // the run each of heads_ holds
 };
 
 VulkanAttention::VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
@@ -340,6 +387,7 @@ void VulkanAttention::compute_into(const Problem& problem, const ComputeOptions&
 
 void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
 const Result& VulkanAttention::result() const { return impl_->host_result(); }
+const HeadResult& VulkanAttention::head_result(int head) const { return impl_->host_head(head); }
 const DeviceResults* VulkanAttention::device_results() const { return impl_->device_results(); }
 void VulkanAttention::read_back_into(Result& result) const { impl_->read_back_into(result); }
 Result VulkanAttention::read_back() const {

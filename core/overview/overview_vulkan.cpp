@@ -98,7 +98,7 @@ class VulkanOverview final : public OverviewRunner {
         stage_(options.stage_in_shared.value_or(context_->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU)),
         keys_per_dispatch_(options.keys_per_dispatch) {
     project_ = vk::ComputePipeline(context_->device(), shaders::overview_project_comp(), kProjectBindings, sizeof(ProjectPush),
-                                   vk::SpecializationConstants{});
+                                   vk::SpecializationConstants{}, context_->pipeline_cache());
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
@@ -133,9 +133,9 @@ const ScorePipelines& VulkanOverview::score_pipelines(int dk4) {
   constants.set(0, kWorkgroup).set(1, static_cast<std::uint32_t>(dk4)).set(2, static_cast<std::uint32_t>(pipes.tile_keys));
   constants.set(3, stage_ ? 1 : 0);
   pipes.stats = vk::ComputePipeline(context_->device(), shaders::overview_stats_comp(), kStatsBindings, sizeof(OverviewPush),
-                                    constants);
+                                    constants, context_->pipeline_cache());
   pipes.pool = vk::ComputePipeline(context_->device(), shaders::overview_pool_comp(), kPoolBindings, sizeof(OverviewPush),
-                                   constants);
+                                   constants, context_->pipeline_cache());
   return score_pipelines_.emplace(dk4, std::move(pipes)).first->second;
 }
 

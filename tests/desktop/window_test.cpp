@@ -194,6 +194,44 @@ TEST_F(Window, EditsOfTheSameShapeRecomputeEveryFrameWithoutAllocating) {
   EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
 }
 
+// With lavapipe as the only device the window computes with Eigen and says why; a backend
+// chosen on the command line wins.
+TEST_F(Window, TheAutomaticBackendComputesWithEigenOnACpuDriverAndAChoiceWins) {
+  const std::string cache = " XDG_CACHE_HOME='" + (dir_ / "cache").string() + "'";
+  const CommandOutput automatic = run_window("--scenario preset:gqa --stats --frames 3 --validation", cache);
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_NE(automatic.out.find("computed by cpu (Eigen"), std::string::npos) << automatic.out;
+  const CommandOutput vulkan = run_window("--scenario preset:gqa --stats --frames 3 --validation --backend vulkan", cache);
+  ASSERT_EQ(vulkan.exit_code, 0) << vulkan.err;
+  EXPECT_NE(vulkan.out.find("computed by vulkan (llvmpipe"), std::string::npos) << vulkan.out;
+}
+
+// The pipelines are kept in $XDG_CACHE_HOME/attnviz between runs; a damaged cache file is
+// ignored with a message (never a crash) and replaced by a whole one.
+TEST_F(Window, KeepsItsPipelineCacheAndIgnoresADamagedOne) {
+  const fs::path cache = dir_ / "cache";
+  const std::string environment = " XDG_CACHE_HOME='" + cache.string() + "'";
+  const std::string arguments = "--scenario preset:life-is-short --stats --frames 3 --validation";
+  const CommandOutput first = run_window(arguments, environment);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(cache / "attnviz")) files.push_back(entry.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files.front().filename().string().rfind("pipelines-", 0), 0u) << files.front();
+  EXPECT_EQ(testing::read_text(files.front()).substr(0, 16), "attnviz-pipeline");
+
+  const CommandOutput second = run_window(arguments, environment);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.err.find("pipeline cache"), std::string::npos) << second.err;  // used, nothing to say
+
+  std::ofstream(files.front(), std::ios::binary | std::ios::trunc) << "attnviz-pipeline and then nonsense";
+  const CommandOutput damaged = run_window(arguments, environment);
+  ASSERT_EQ(damaged.exit_code, 0) << damaged.err;
+  EXPECT_NE(damaged.err.find("pipeline cache " + files.front().string() + " ignored (damaged"), std::string::npos) << damaged.err;
+  EXPECT_EQ(testing::read_text(files.front()).substr(0, 16), "attnviz-pipeline");
+  EXPECT_GT(fs::file_size(files.front()), 64u);
+}
+
 TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
   const CommandOutput out = run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
                                        "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
