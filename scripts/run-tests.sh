@@ -24,5 +24,10 @@ ATTNVIZ_CMAKE_ARGS="-DATTNVIZ_COMPARE_WITH=$PWD/build/release/app/attnviz" ./scr
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -LE slow
 
-# FUZZ_SECONDS per target (default 60; 3 targets: about 3 minutes plus the clang build).
-./scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+# Every fuzz target, side by side, in FUZZ_TOTAL_SECONDS of wall time in all (default 180, plus
+# the clang build), however many parsers there are; FUZZ_SECONDS=S gives each target S seconds.
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+  ./scripts/fuzz.sh "$FUZZ_SECONDS"
+else
+  FUZZ_TOTAL_SECONDS=${FUZZ_TOTAL_SECONDS:-180} ./scripts/fuzz.sh
+fi

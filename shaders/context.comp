@@ -3,10 +3,15 @@
 // columns h·d_v .. (h+1)·d_v − 1. Each invocation owns TILE_R rows × TILE_C4 quads of d_v
 // columns; a workgroup walks only the key chunks its rows can see (the band of the mask,
 // cut at the diagonal, plus chunks holding global columns): the weights elsewhere are 0.
+// With STAGE_IN_SHARED (GPUs) the band's chunks are first copied into shared memory, SHARED_K4
+// key quads of the workgroup's weight rows and 4·SHARED_K4 rows of V at a time (each value
+// fetched once per workgroup); lavapipe and the global chunks read the texel buffers.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+layout(constant_id = 2) const int STAGE_IN_SHARED = 0;
+layout(constant_id = 3) const int SHARED_K4 = 4;
 
 #define MASK_GLOBALS_BINDING 2
 #include "common/dispatch.glsl"
@@ -33,6 +38,10 @@ layout(push_constant) uniform ContextPush {
 // (keys up to 32 · 4 · kContextQuadWords; the token limit is 4096).
 #define kContextQuadWords 64
 shared uint key_quads[kContextQuadWords];
+const uint kTileRows = gl_WorkGroupSize.y * TILE_R;
+const uint kTileQuads = gl_WorkGroupSize.x * TILE_C4;
+shared vec4 w_block[STAGE_IN_SHARED != 0 ? kTileRows * SHARED_K4 : 1];
+shared vec4 v_block[STAGE_IN_SHARED != 0 ? 4 * SHARED_K4 * kTileQuads : 1];
 
 int a_row[TILE_R];
 int v_col[TILE_C4];
@@ -76,6 +85,49 @@ int next_key_chunk() {
     if (k4 < walk_lo || k4 >= walk_hi) return k4;
   }
   return -1;
+}
+
+// Key chunks [lo, hi) through shared memory (uniform control flow: barriers inside).
+void accumulate_staged(int lo, int hi, int tile_row, int tile_quad, int head, int kv_head) {
+  const int wg_x = int(gl_WorkGroupSize.x);
+  const int wg_y = int(gl_WorkGroupSize.y);
+  const int invocations = wg_x * wg_y;
+  const int local = int(gl_LocalInvocationIndex);
+  const int w_head = pc.w.base + head * pc.w.stride;
+  const int v_head = pc.v.base + kv_head * pc.v.stride;
+  const int last_key = pc.mask.cols - 1;
+  for (int k0 = lo; k0 < hi; k0 += SHARED_K4) {
+    const int steps = min(SHARED_K4, hi - k0);
+    for (int e = local; e < int(kTileRows) * SHARED_K4; e += invocations) {
+      const int r = e / SHARED_K4;
+      const int k = e - r * SHARED_K4;
+      const int row = min(tile_row + r, pc.chunk.row_end - 1);
+      w_block[e] = k < steps ? texelFetch(w_texels, w_head + row * pc.w.pitch + k0 + k) : vec4(0.0);
+    }
+    for (int e = local; e < 4 * SHARED_K4 * int(kTileQuads); e += invocations) {
+      const int kk = e / int(kTileQuads);
+      const int q = e - kk * int(kTileQuads);
+      const int quad = min(tile_quad + q, pc.chunk.quad_end - 1);
+      // Keys past the last one have weight 0; their (clamped) values are finite.
+      const int key = min(4 * k0 + kk, last_key);
+      v_block[e] = kk < 4 * steps ? texelFetch(v_texels, v_head + quad + key * pc.v.pitch) : vec4(0.0);
+    }
+    barrier();
+    for (int k = 0; k < steps; ++k) {
+      vec4 a[TILE_R];
+      [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = w_block[(int(gl_LocalInvocationID.y) + wg_y * r) * SHARED_K4 + k];
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const int column = int(gl_LocalInvocationID.x) + wg_x * c;
+        const int stride = int(kTileQuads);
+        const vec4 b0 = v_block[(4 * k) * stride + column];
+        const vec4 b1 = v_block[(4 * k + 1) * stride + column];
+        const vec4 b2 = v_block[(4 * k + 2) * stride + column];
+        const vec4 b3 = v_block[(4 * k + 3) * stride + column];
+        [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step(acc[r][c], a[r], b0, b1, b2, b3);
+      }
+    }
+    barrier();
+  }
 }
 
 void main() {
@@ -133,9 +185,14 @@ void main() {
     walk_lo = span.y > span.x ? span.x / 4 : 0;
     walk_hi = span.y > span.x ? (span.y + 3) / 4 : 0;
     walk_next = walk_lo;
+    // GPUs: the band's chunks through shared memory; the walk then goes on with the global
+    // chunks outside it.
+    UNIFORM_IF(STAGE_IN_SHARED != 0) {
+      accumulate_staged(walk_lo, walk_hi, tile_row, quad0 - int(gl_LocalInvocationID.x), head, kv_head);
+      walk_next = walk_hi;
+    }
   }
   for (int k4 = next_key_chunk(); k4 >= 0; k4 = next_key_chunk()) accumulate_chunk(k4);
-
 
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     const int row = row0 + wg_y * r;

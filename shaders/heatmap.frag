@@ -1,9 +1,10 @@
 #version 450
 // One heatmap pixel: which cell(s) of the matrix it covers, their values (straight from the
 // result buffer the compute shaders wrote, or from an uploaded host matrix), the colormap,
-// and grey hatching for cells the mask hides (never a colour of the colormap).
+// and grey hatching for cells the mask hides (never a colour of the colormap); cells dropout
+// dropped (their kept value is 0) are hatched the other way in a warm grey, so they read apart.
 // When a pixel covers several cells (long sequences, zoomed out) it samples up to 3×3 of them
-// (pc.max_samples; thumbnails read one)
+// ((pc.flags >> kSamplesShift) & 3; thumbnails read one)
 // and keeps the most extreme value, so a thin diagonal of high weights stays visible.
 #extension GL_GOOGLE_include_directive : require
 #define MASK_GLOBALS_BINDING 1
@@ -13,6 +14,7 @@
 // storage-buffer loads become a scalar loop over the lanes.
 layout(binding = 0) uniform samplerBuffer values;
 layout(binding = 2) uniform samplerBuffer colormap_table;
+layout(binding = 3) uniform samplerBuffer kept;  // 1.0 / 0.0 per cell, the values' row pitch (kFlagDroppedCells)
 
 layout(location = 0) out vec4 out_colour;
 
@@ -36,6 +38,16 @@ vec3 hatch() {
   return phase < pc.hatch * 0.35 ? vec3(0.55) : vec3(0.84);
 }
 
+// The same stripes the other way, warmer: dropped by dropout, not hidden by the mask.
+vec3 dropped_hatch() {
+  const float phase = mod(gl_FragCoord.x - gl_FragCoord.y + 4096.0 * pc.hatch, pc.hatch);
+  return phase < pc.hatch * 0.35 ? vec3(0.62, 0.36, 0.30) : vec3(0.93, 0.86, 0.82);
+}
+
+bool dropped(int row, int col) {
+  return (pc.flags & kFlagDroppedCells) != 0 && texelFetch(kept, pc.kept_first + row * pc.row_pitch + col).r == 0.0;
+}
+
 bool hidden_by_mask(int row, int col) {
   return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(pc.mask, pc.mask.head, row, col);
 }
@@ -43,12 +55,13 @@ bool hidden_by_mask(int row, int col) {
 void main() {
   const vec2 size = pc.rect.zw - pc.rect.xy;
   const vec2 cells_per_pixel = pc.view.wz / size;  // (columns, rows)
-  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float(pc.max_samples))));
+  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float((pc.flags >> kSamplesShift) & 3))));
   const bool diverging = (pc.flags & kFlagDiverging) != 0;
   const float centre = 0.5 * (pc.range_min + pc.range_max);
 
   bool any_cell = false;
   bool any_visible = false;
+  bool any_dropped = false;
   float chosen = 0.0;
   for (int sy = 0; sy < samples.y; ++sy) {
     for (int sx = 0; sx < samples.x; ++sx) {
@@ -59,12 +72,17 @@ void main() {
       if (row < 0 || col < 0 || row >= pc.rows || col >= pc.cols) continue;
       any_cell = true;
       if (hidden_by_mask(row, col)) continue;
-      const float shown = pc.value_scale * texelFetch(values, pc.first + row * pc.row_pitch + col).r;
+      if (dropped(row, col)) {
+        any_dropped = true;
+        continue;
+      }
+      const float shown = pc.value_scale * texelFetch(values, pc.first + row * pc.row_pitch + col).r -
+                          pc.distance_bias * float(abs(row - col));
       const bool better = diverging ? abs(shown - centre) > abs(chosen - centre) : shown > chosen;
       if (!any_visible || better || isnan(shown)) chosen = shown;
       any_visible = true;
     }
   }
   if (!any_cell) discard;  // outside the matrix (panned past its edge): the panel shows through
-  out_colour = vec4(any_visible ? colour_of(chosen) : hatch(), 1.0);
+  out_colour = vec4(any_visible ? colour_of(chosen) : any_dropped ? dropped_hatch() : hatch(), 1.0);
 }

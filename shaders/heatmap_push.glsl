@@ -15,12 +15,16 @@ layout(push_constant) uniform HeatmapPush {
   int first;         // the matrix's first float in the bound buffer
   float value_scale; // shown value = value_scale · stored value (scaled scores)
   int colormap;      // which table of the colormap buffer
-  int flags;         // kFlag* below
+  int flags;         // kFlag* below; bits 8..9: cells read per pixel along each axis when a
+                     // pixel covers several (1..3)
   float hatch;       // period of the masked cells' stripes, in pixels
-  int max_samples;   // cells read per pixel along each axis when a pixel covers several (1..3)
   MaskParams mask;   // the mask whose hidden cells are hatched (with kFlagMaskCells)
+  float distance_bias;  // shown −= distance_bias · |row − col| (ALiBi's bias on the scaled scores)
+  int kept_first;       // with kFlagDroppedCells: the kept matrix's first float in its view (same row pitch)
 } pc;
 
 const int kFlagMaskCells = 1;   // hatch the cells pc.mask hides
+const int kFlagDroppedCells = 2;  // hatch the cells whose kept value (binding 3) is 0: dropout dropped them
 const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
 const int kFlagLog = 16;        // the colormap spans log10(range_min) .. log10(range_max)
+const int kSamplesShift = 8;    // (pc.flags >> kSamplesShift) & 3: cells read per pixel and axis

@@ -2,12 +2,17 @@
 // Raw scores S_h = Q_h · K_gᵀ for a range of heads (g = h / group), tiled: every invocation
 // owns TILE_R query rows × TILE_C4 quads of 4 keys. In the fast mode (zero_masked = 1) tiles
 // the mask hides entirely are not computed, and masked entries are written as 0.
+// With STAGE_IN_SHARED (GPUs) the workgroup first copies blocks of SHARED_K4 texels of its Q
+// rows and K rows into shared memory and multiplies from there (each value fetched once per
+// workgroup instead of once per invocation that uses it); lavapipe reads the texel buffers.
 //   Q: per head rows × depth texels (d_k rounded up to 4, over 4), K: per kv head cols ×
 //   depth texels, S: per head rows × ceil(cols/4) texels.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+layout(constant_id = 2) const int STAGE_IN_SHARED = 0;
+layout(constant_id = 3) const int SHARED_K4 = 4;
 
 #define MASK_GLOBALS_BINDING 2
 #define TILE_C4 4  // kScoresQuadsPerInvocation in core/gpu/kernels.h
@@ -32,6 +37,12 @@ layout(push_constant) uniform ScoresPush {
   int zero_masked;
   MaskParams mask;
 } pc;
+
+// The workgroup's Q rows and K rows (4 keys per quad), SHARED_K4 texels of each at a time.
+const uint kTileRows = gl_WorkGroupSize.y * TILE_R;
+const uint kTileKeys = gl_WorkGroupSize.x * TILE_C4 * 4;
+shared vec4 q_block[STAGE_IN_SHARED != 0 ? kTileRows * SHARED_K4 : 1];
+shared vec4 k_block[STAGE_IN_SHARED != 0 ? kTileKeys * SHARED_K4 : 1];
 
 void main() {
   const MaskParams mask = pc.mask;
@@ -85,15 +96,53 @@ void main() {
   [[unroll]] for (int r = 0; r < TILE_R; ++r) {
     [[unroll]] for (int c = 0; c < TILE_C4; ++c) acc[r][c] = vec4(0.0);
   }
-  for (int k4 = 0; k4 < depth; ++k4) {
-    vec4 a[TILE_R];
-    [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(q_texels, q_row[r] + k4);
-    [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
-      const vec4 b0 = texelFetch(k_texels, k_row[c][0] + k4);
-      const vec4 b1 = texelFetch(k_texels, k_row[c][1] + k4);
-      const vec4 b2 = texelFetch(k_texels, k_row[c][2] + k4);
-      const vec4 b3 = texelFetch(k_texels, k_row[c][3] + k4);
-      [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step_transposed(acc[r][c], a[r], b0, b1, b2, b3);
+  UNIFORM_IF(STAGE_IN_SHARED == 0) {
+    for (int k4 = 0; k4 < depth; ++k4) {
+      vec4 a[TILE_R];
+      [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = texelFetch(q_texels, q_row[r] + k4);
+      [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+        const vec4 b0 = texelFetch(k_texels, k_row[c][0] + k4);
+        const vec4 b1 = texelFetch(k_texels, k_row[c][1] + k4);
+        const vec4 b2 = texelFetch(k_texels, k_row[c][2] + k4);
+        const vec4 b3 = texelFetch(k_texels, k_row[c][3] + k4);
+        [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step_transposed(acc[r][c], a[r], b0, b1, b2, b3);
+      }
+    }
+  }
+  UNIFORM_IF(STAGE_IN_SHARED != 0) {
+    const int invocations = wg_x * wg_y;
+    const int local = int(gl_LocalInvocationIndex);
+    const int q_head = pc.q.base + head * pc.q.stride;
+    const int k_head = pc.k.base + kv_head * pc.k.stride;
+    for (int k0 = 0; k0 < depth; k0 += SHARED_K4) {
+      const int steps = min(SHARED_K4, depth - k0);
+      // Neighbouring invocations copy neighbouring texels (coalesced reads).
+      for (int e = local; e < int(kTileRows) * SHARED_K4; e += invocations) {
+        const int r = e / SHARED_K4;
+        const int k = e - r * SHARED_K4;
+        const int row = min(tile_row + r, pc.chunk.row_end - 1);
+        q_block[e] = k < steps ? texelFetch(q_texels, q_head + row * pc.q.pitch + k0 + k) : vec4(0.0);
+      }
+      for (int e = local; e < int(kTileKeys) * SHARED_K4; e += invocations) {
+        const int j = e / SHARED_K4;
+        const int k = e - j * SHARED_K4;
+        const int key = min(4 * tile_quad + j, last_key);
+        k_block[e] = k < steps ? texelFetch(k_texels, k_head + key * pc.k.pitch + k0 + k) : vec4(0.0);
+      }
+      barrier();
+      for (int k = 0; k < steps; ++k) {
+        vec4 a[TILE_R];
+        [[unroll]] for (int r = 0; r < TILE_R; ++r) a[r] = q_block[(int(gl_LocalInvocationID.y) + wg_y * r) * SHARED_K4 + k];
+        [[unroll]] for (int c = 0; c < TILE_C4; ++c) {
+          const int first = 4 * (int(gl_LocalInvocationID.x) + wg_x * c);
+          const vec4 b0 = k_block[first * SHARED_K4 + k];
+          const vec4 b1 = k_block[(first + 1) * SHARED_K4 + k];
+          const vec4 b2 = k_block[(first + 2) * SHARED_K4 + k];
+          const vec4 b3 = k_block[(first + 3) * SHARED_K4 + k];
+          [[unroll]] for (int r = 0; r < TILE_R; ++r) acc[r][c] = gemm_step_transposed(acc[r][c], a[r], b0, b1, b2, b3);
+        }
+      }
+      barrier();
     }
   }
 

@@ -1,6 +1,7 @@
 #version 450
-// Masked, numerically stable row softmax: W[i, j] = exp(scale·S[i, j] − max) / sum over the
-// visible entries of row i; masked entries exactly 0; a row with nothing visible all 0.
+// Masked, numerically stable row softmax: W[i, j] = exp(s'[i, j] − max) / sum over the
+// visible entries of row i, s' = scale·S[i, j] − slope_h·|i − j| (ALiBi's bias, Press et al.
+// 2022: slopes[h] is 0 for any other positional kind, so the bias is −0 and s' = scale·S); masked entries exactly 0; a row with nothing visible all 0.
 // One subgroup per row: its invocations stride along the row and reduce the max and the sum
 // with subgroup operations, so no barrier or shared memory is needed. A workgroup owns
 // ROWS_PER_WORKGROUP rows; the host sizes it for one row per subgroup from the device's
@@ -22,6 +23,7 @@ layout(constant_id = 1) const int ROWS_PER_WORKGROUP = 8;
 
 layout(binding = 0) uniform samplerBuffer s_texels;
 layout(binding = 2, rgba32f) uniform writeonly imageBuffer w_texels;
+layout(binding = 3) uniform samplerBuffer slopes;  // H floats: ALiBi's slope per query head, or 0
 
 // Mirrors attnviz::gpu::SoftmaxPush (core/gpu/kernels.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform SoftmaxPush {
@@ -55,15 +57,26 @@ bvec4 outside_span_visibility(MaskParams mask, int row, int quad, ivec2 span) {
   return bvec4(all.x && !inside.x, all.y && !inside.y, all.z && !inside.z, all.w && !inside.w);
 }
 
-vec4 masked_scaled(vec4 scores, bvec4 visible) {
-  return vec4(visible.x ? pc.scale * scores.x : kMinusInfinity, visible.y ? pc.scale * scores.y : kMinusInfinity,
-              visible.z ? pc.scale * scores.z : kMinusInfinity, visible.w ? pc.scale * scores.w : kMinusInfinity);
+// The row being worked on and its head's slope (set by softmax_row and softmax_row_runs).
+int g_row = 0;
+float g_slope = 0.0;
+
+// scale · scores + the bias −slope·|row − col| of the quad's four columns (core/scenario/positions.h: scaled_score).
+vec4 biased(vec4 scores, int quad) {
+  const ivec4 col = ivec4(4 * quad) + ivec4(0, 1, 2, 3);
+  return pc.scale * scores + (-g_slope) * vec4(abs(ivec4(g_row) - col));
+}
+
+vec4 masked_scaled(vec4 scores, int quad, bvec4 visible) {
+  const vec4 v = biased(scores, quad);
+  return vec4(visible.x ? v.x : kMinusInfinity, visible.y ? v.y : kMinusInfinity, visible.z ? v.z : kMinusInfinity,
+              visible.w ? v.w : kMinusInfinity);
 }
 
 // exp(x − row_max) for visible entries, exactly 0 for masked ones (min(·, 0) keeps the
 // argument finite and never positive, as on the CPU path).
-vec4 masked_exp(vec4 scores, bvec4 visible, float row_max) {
-  const vec4 e = exp(min(pc.scale * scores - row_max, vec4(0.0)));
+vec4 masked_exp(vec4 scores, int quad, bvec4 visible, float row_max) {
+  const vec4 e = exp(min(biased(scores, quad) - row_max, vec4(0.0)));
   return vec4(visible.x ? e.x : 0.0, visible.y ? e.y : 0.0, visible.z ? e.z : 0.0, visible.w ? e.w : 0.0);
 }
 
@@ -76,12 +89,14 @@ void softmax_row_runs(int row, int head, int lane, int stride) {
   const int s_row = pc.s.base + head * pc.s.stride + row * pc.s.pitch;
   const int w_row = pc.w.base + head * pc.w.stride + row * pc.w.pitch;
   const ivec2 runs = mask_row_runs(mask, head, row);
+  g_row = row;
+  g_slope = texelFetch(slopes, head).r;
 
   float row_max = kMinusInfinity;
   for (int r = runs.x; r < runs.y; ++r) {
     const ivec2 run = mask_run(mask, r);
     for (int quad = run.x / 4 + lane; quad < (run.y + 3) / 4; quad += stride) {
-      const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, run));
+      const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), quad, span_visibility(quad, run));
       row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
     }
   }
@@ -92,7 +107,7 @@ void softmax_row_runs(int row, int head, int lane, int stride) {
     for (int r = runs.x; r < runs.y; ++r) {
       const ivec2 run = mask_run(mask, r);
       for (int quad = run.x / 4 + lane; quad < (run.y + 3) / 4; quad += stride) {
-        const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, run), row_max);
+        const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), quad, span_visibility(quad, run), row_max);
         sum += (e.x + e.y) + (e.z + e.w);
       }
     }
@@ -111,7 +126,7 @@ void softmax_row_runs(int row, int head, int lane, int stride) {
       const bvec4 here = span_visibility(quad, run);
       const bvec4 there = span_visibility(quad, next);
       const bvec4 seen = bvec4(here.x || there.x, here.y || there.y, here.z || there.z, here.w || there.w);
-      imageStore(w_texels, w_row + quad, masked_exp(texelFetch(s_texels, s_row + quad), seen, row_max) * inverse_sum);
+      imageStore(w_texels, w_row + quad, masked_exp(texelFetch(s_texels, s_row + quad), quad, seen, row_max) * inverse_sum);
     }
     written = max(written, end);
   }
@@ -124,6 +139,8 @@ void softmax_row(int row, int head, int lane, int stride) {
   const int quads = (mask.cols + 3) / 4;
   const int s_row = pc.s.base + head * pc.s.stride + row * pc.s.pitch;
   const int w_row = pc.w.base + head * pc.w.stride + row * pc.w.pitch;
+  g_row = row;
+  g_slope = texelFetch(slopes, head).r;
 
   const ivec2 span = mask_block_span(mask, row, row + 1);
   const int lo = span.y > span.x ? span.x / 4 : 0;
@@ -131,12 +148,12 @@ void softmax_row(int row, int head, int lane, int stride) {
 
   float row_max = kMinusInfinity;
   for (int quad = lo + lane; quad < hi; quad += stride) {
-    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), span_visibility(quad, span));
+    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), quad, span_visibility(quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
   }
   for (int k = lane; k < mask.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
-    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span));
+    const vec4 v = masked_scaled(texelFetch(s_texels, s_row + quad), quad, outside_span_visibility(mask, row, quad, span));
     row_max = max(row_max, max(max(v.x, v.y), max(v.z, v.w)));
   }
   row_max = subgroupMax(row_max);
@@ -144,12 +161,12 @@ void softmax_row(int row, int head, int lane, int stride) {
   float sum = 0.0;
   if (row_max != kMinusInfinity) {
     for (int quad = lo + lane; quad < hi; quad += stride) {
-      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
+      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), quad, span_visibility(quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
     }
     for (int k = lane; k < mask.list_count; k += stride) {
       const int quad = mask_global_chunk(mask, k);
-      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), outside_span_visibility(mask, row, quad, span), row_max);
+      const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), quad, outside_span_visibility(mask, row, quad, span), row_max);
       sum += (e.x + e.y) + (e.z + e.w);
     }
   }
@@ -159,7 +176,7 @@ void softmax_row(int row, int head, int lane, int stride) {
 
   for (int quad = lane; quad < lo; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
   for (int quad = lo + lane; quad < hi; quad += stride) {
-    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), span_visibility(quad, span), row_max);
+    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), quad, span_visibility(quad, span), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);
   }
   for (int quad = hi + lane; quad < quads; quad += stride) imageStore(w_texels, w_row + quad, vec4(0.0));
@@ -170,7 +187,7 @@ void softmax_row(int row, int head, int lane, int stride) {
   subgroupBarrier();
   for (int k = lane; k < mask.list_count; k += stride) {
     const int quad = mask_global_chunk(mask, k);
-    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), chunk_visibility(mask, row, quad), row_max);
+    const vec4 e = masked_exp(texelFetch(s_texels, s_row + quad), quad, chunk_visibility(mask, row, quad), row_max);
     imageStore(w_texels, w_row + quad, e * inverse_sum);
   }
 }

@@ -13,6 +13,10 @@
 // subgroup operations, then stride along d_v for O += P·V. Tiles the mask hides entirely are
 // skipped (mask_block_visible: the exact test the CPU skips by); inside a partly hidden tile
 // each score is masked. The host checks that the tile fits SHARED_FLOATS.
+// Positions: Q and K arrive already turned by RoPE (the host's projections); ALiBi's bias
+// −slope_h·|i − j| is added to each scaled score (slopes[h] = 0 without ALiBi). Dropout
+// (common/dropout.glsl) scales or zeroes each P after l has summed it, before O += P·V, so
+// O / l is the context of the dropped-out weights, as on the materialised path.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -24,6 +28,7 @@ layout(constant_id = 1) const int SHARED_FLOATS = 4096;
 layout(constant_id = 2) const bool STAGE_IN_SHARED = true;
 
 #define MASK_GLOBALS_BINDING 3
+#include "common/dropout.glsl"
 #include "common/mask.glsl"
 
 layout(binding = 0) uniform samplerBuffer q_floats;  // N × (H·d_k): X · W_Q
@@ -32,6 +37,7 @@ layout(binding = 2) uniform samplerBuffer v_floats;  // M × (G·d_v): Xs · W_V
 // Context (H, N, d_v), then m (H, N), then l (H, N). Between the dispatches of one run the
 // context slot holds the unnormalised O.
 layout(binding = 4, r32f) uniform coherent imageBuffer out_floats;
+layout(binding = 5) uniform samplerBuffer slopes;  // H floats: ALiBi's slope per query head, or 0
 
 // Mirrors attnviz::gpu::TiledPush (core/gpu/tiled_kernel.h). N and M are mask.rows and mask.cols.
 layout(push_constant) uniform TiledPush {
@@ -46,6 +52,10 @@ layout(push_constant) uniform TiledPush {
   float scale;
   int kb_begin;  // this dispatch walks key blocks [kb_begin, kb_end) (see main)
   int kb_end;
+  uint drop_threshold;  // dropout (common/dropout.glsl): 0 keeps every weight
+  uint seed_low;
+  uint seed_high;
+  float keep_scale;     // 1 / (1 − p), 1 without dropout
   MaskParams mask;
 } pc;
 
@@ -98,13 +108,14 @@ void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols)
   const int lanes = int(subgroupAdd(1u));
   const int q_row = i * pc.q_pitch + head * pc.d_k;
   const int p_row = s.p + r * pc.block_k;
+  const float slope = texelFetch(slopes, head).r;
   float local_max = kMinusInfinity;
   for (int j = lane; j < cols; j += lanes) {
     float score = kMinusInfinity;
     if (mask_visible(pc.mask, head, i, c0 + j)) {
       float dot = 0.0;
       for (int c = 0; c < pc.d_k; ++c) dot += texelFetch(q_floats, q_row + c).r * k_at(s, kv_head, c0, j, c);
-      score = pc.scale * dot;
+      score = pc.scale * dot + (-slope) * float(abs(i - (c0 + j)));
     }
     tile[p_row + j] = score;
     local_max = max(local_max, score);
@@ -117,7 +128,8 @@ void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols)
   for (int j = lane; j < cols; j += lanes) {
     const float score = tile[p_row + j];
     const float p = score == kMinusInfinity ? 0.0 : exp(score - m_new);
-    tile[p_row + j] = p;
+    const bool keep = dropout_keeps(pc.drop_threshold, pc.seed_low, pc.seed_high, head, i, c0 + j);
+    tile[p_row + j] = keep ? p * pc.keep_scale : 0.0;
     local_sum += p;
   }
   const float l_new = alpha * tile[s.l + r] + subgroupAdd(local_sum);

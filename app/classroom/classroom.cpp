@@ -1,5 +1,6 @@
 #include "app/classroom/classroom.h"
 
+#include "app/classroom/production_views.h"
 #include "app/classroom/step_view.h"
 #include "app/ui/classroom_state.h"
 
@@ -10,6 +11,8 @@ void add_classroom(ui::Layout& layout) {
   layout.add_panel(make_step_view());
   layout.add_panel(make_compare_view());
   layout.add_panel(make_cross_view());
+  layout.add_panel(make_tiled_view());
+  layout.add_panel(make_decode_view());
   layout.add_menu(make_classroom_menu());
 }
 

@@ -5,6 +5,8 @@
 //   Step by step      the pipeline one page at a time, one query token followed throughout
 //   Compare           2 or 4 variants (masks, heads, K/V heads) on one colour scale
 //   Cross-attention   target and source sentences with the weights between them
+//   Tiled             FlashAttention-2 tile by tile (production_views.h)
+//   Decode            KV-cache decoding token by token, with its cost (production_views.h)
 //   Source sentence   (Inputs column) a second sentence for cross-attention
 //   Classroom menu    shortcuts, presentation mode (F11), Help (F1)
 
@@ -16,7 +18,7 @@
 
 namespace attnviz::classroom {
 
-// Adds the Source panel, the three views (after the panels already added, so their tabs come
+// Adds the Source panel, the five views (after the panels already added, so their tabs come
 // after Heatmaps) and the Classroom menu.
 void add_classroom(ui::Layout& layout);
 

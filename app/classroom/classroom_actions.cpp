@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/classroom/classroom_edits.h"
+#include "app/classroom/view_steps.h"
 #include "app/document/document.h"
 #include "app/ui/keys.h"
 #include "core/lesson/number_text.h"
@@ -18,13 +19,35 @@ constexpr int kKeys[] = {
     ui::keys::kEnd,     ui::keys::kDown,     ui::keys::kUp,       ui::keys::key('h'), ui::keys::key('c'),
     ui::keys::key('m'), ui::keys::key('s'),  ui::keys::key('t'),  ui::keys::key('x'), ui::keys::key('a'),
     ui::keys::key('n'), ui::keys::key('r'),  ui::keys::key('w'),  ui::keys::key('1'), ui::keys::key('2'),
-    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::kF11,      ui::keys::kEscape,  ui::keys::kF1};
+    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::key('5'),  ui::keys::key('6'), ui::keys::key('p'),
+    ui::keys::kF11,     ui::keys::kEscape,   ui::keys::kF1};
 
 constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 
-void move_step(ui::ClassroomState& state, int delta) {
-  state.step = std::clamp(state.step + delta, 0, lesson::kStepCount - 1);
+// Left / Right / Home / End in the view on screen (a big delta reaches the first or last step).
+// Stepping by hand stops the play button: the teacher has taken over.
+void move_step(ActionTarget& t, int delta) {
+  ui::ClassroomState& state = t.state;
+  switch (state.shown) {
+    case ui::MainView::Tiled:
+      state.tiled.playback.playing = false;
+      state.tiled.tile = moved_step(state.tiled.tile, delta, t.tiles);
+      break;
+    case ui::MainView::Decode:
+      state.decode.playback.playing = false;
+      state.decode.step = moved_step(state.decode.step, delta, t.decode_steps);
+      break;
+    default: state.step = moved_step(state.step, delta, lesson::kStepCount); break;
+  }
 }
+
+void toggle_play(ActionTarget& t) {
+  ui::ClassroomState& state = t.state;
+  if (state.shown == ui::MainView::Tiled) toggle_playback(state.tiled.playback, state.tiled.tile, t.tiles, t.now);
+  if (state.shown == ui::MainView::Decode) toggle_playback(state.decode.playback, state.decode.step, t.decode_steps, t.now);
+}
+
+constexpr int kToTheEnd = 1 << 30;
 
 void next_head(ActionTarget& t, int delta) {
   if (t.heads <= 0) return;
@@ -41,7 +64,7 @@ void next_query(ActionTarget& t, int delta) {
 }
 
 lesson::CompareAxis next_axis(lesson::CompareAxis axis, int delta) {
-  const int count = 3;  // masks, heads, K/V heads
+  const int count = lesson::kCompareAxisCount;  // masks, heads, K/V heads, positions
   return static_cast<lesson::CompareAxis>(((static_cast<int>(axis) + delta) % count + count) % count);
 }
 
@@ -50,6 +73,7 @@ std::string axis_notice(lesson::CompareAxis axis) {
     case lesson::CompareAxis::Masks: return "Compare: masks";
     case lesson::CompareAxis::Heads: return "Compare: number of heads";
     case lesson::CompareAxis::KvHeads: return "Compare: MHA / GQA / MQA";
+    case lesson::CompareAxis::Positions: return "Compare: positions (none, sinusoidal, RoPE, ALiBi)";
   }
   return "";
 }
@@ -62,7 +86,8 @@ std::string temperature_notice(const Scenario& s) {
 }  // namespace
 
 Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) {
-  const bool stepping = shown == ui::MainView::Step;
+  const bool playing = shown == ui::MainView::Tiled || shown == ui::MainView::Decode;
+  const bool stepping = shown == ui::MainView::Step || playing;
   const bool comparing = shown == ui::MainView::Compare;
   switch (key) {
     case ui::keys::kRight:
@@ -87,6 +112,9 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) 
     case ui::keys::key('2'): return Action::ShowStep;
     case ui::keys::key('3'): return Action::ShowCompare;
     case ui::keys::key('4'): return Action::ShowCross;
+    case ui::keys::key('5'): return Action::ShowTiled;
+    case ui::keys::key('6'): return Action::ShowDecode;
+    case ui::keys::key('p'): return playing ? Action::TogglePlay : Action::None;
     case ui::keys::kF11: return Action::TogglePresentation;
     case ui::keys::kEscape: return presenting ? Action::LeavePresentation : Action::None;
     case ui::keys::kF1: return Action::ToggleHelp;
@@ -135,10 +163,11 @@ std::string apply_action(Action action, ActionTarget& t) {
   document::Document& document = t.document;
   lesson::CompareOptions& compare = t.state.compare;
   switch (action) {
-    case Action::NextStep: move_step(t.state, 1); break;
-    case Action::PreviousStep: move_step(t.state, -1); break;
-    case Action::FirstStep: t.state.step = 0; break;
-    case Action::LastStep: t.state.step = lesson::kStepCount - 1; break;
+    case Action::NextStep: move_step(t, 1); break;
+    case Action::PreviousStep: move_step(t, -1); break;
+    case Action::FirstStep: move_step(t, -kToTheEnd); break;
+    case Action::LastStep: move_step(t, kToTheEnd); break;
+    case Action::TogglePlay: toggle_play(t); break;
     case Action::NextQuery: next_query(t, 1); break;
     case Action::PreviousQuery: next_query(t, -1); break;
     case Action::NextHead: next_head(t, 1); break;
@@ -194,6 +223,8 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ShowStep: t.state.select_tab = ui::MainView::Step; break;
     case Action::ShowCompare: t.state.select_tab = ui::MainView::Compare; break;
     case Action::ShowCross: t.state.select_tab = ui::MainView::Cross; break;
+    case Action::ShowTiled: t.state.select_tab = ui::MainView::Tiled; break;
+    case Action::ShowDecode: t.state.select_tab = ui::MainView::Decode; break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;
     case Action::TogglePresentation:
     case Action::LeavePresentation:

@@ -43,14 +43,17 @@ enum class Action {
   ShowStep,
   ShowCompare,
   ShowCross,
+  ShowTiled,
+  ShowDecode,
+  TogglePlay,           // Tiled and Decode views: play / pause the steps
   TogglePresentation,
   LeavePresentation,
   ToggleHelp,
 };
 
 // The action of a key (GLFW key code) pressed with or without Shift, given what is on screen.
-// Step keys act only in the step view, compare keys only in the compare view, Esc only while
-// presenting.
+// Step keys act only in the views that step (Step by step, Tiled, Decode), compare keys only in
+// the compare view, P only in the Tiled and Decode views, Esc only while presenting.
 Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting);
 
 // The keys whose presses repeat while held (stepping, following, the window radius).
@@ -64,13 +67,17 @@ const char* key_name(int key);
 std::optional<int> followed_query(const std::optional<int>& pinned, ui::MainView shown, int queries);
 
 // What an action changes. heads and queries: the computed problem's (0 when nothing is
-// computed: head and query actions do nothing then).
+// computed: head and query actions do nothing then); tiles and decode_steps: how many steps
+// the Tiled and Decode views have for it (view_steps.h); now: the time, for the play button.
 struct ActionTarget {
   document::Document& document;
   ui::ViewState& view;
   ui::ClassroomState& state;
   int heads = 0;
   int queries = 0;
+  int tiles = 0;
+  int decode_steps = 0;
+  double now = 0.0;
 };
 
 // Carries out everything but TogglePresentation / LeavePresentation (the menu's). Returns a

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "app/classroom/classroom.h"
@@ -12,6 +13,7 @@
 #include "app/classroom/presentation.h"
 #include "app/classroom/shortcuts.h"
 #include "app/classroom/step_view.h"
+#include "app/classroom/view_steps.h"
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/ui/classroom_state.h"
@@ -23,10 +25,20 @@ namespace attnviz::classroom {
 namespace {
 
 ActionTarget target_of(ui::UiContext& ui) {
-  const bool computed = ui.session.has_result();
-  return ActionTarget{ui.document, ui.view, ui.classroom, computed ? ui.session.problem().num_heads : 0,
-                      computed ? ui.session.problem().n() : 0};
+  ActionTarget target{ui.document, ui.view, ui.classroom};
+  target.now = ImGui::GetTime();
+  if (!ui.session.has_result()) return target;
+  const Problem& problem = ui.session.problem();
+  target.heads = problem.num_heads;
+  target.queries = problem.n();
+  target.tiles = tiled_step_count(ui.classroom.tiled, problem);
+  target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
+  return target;
 }
+
+constexpr Action kShowView[] = {Action::ShowHeatmaps, Action::ShowStep,  Action::ShowCompare,
+                                Action::ShowCross,    Action::ShowTiled, Action::ShowDecode};
+static_assert(std::size(kShowView) == std::size(ui::kMainViews));
 
 // Carries out an action from a key or a menu item, with a notice for changes to the scenario.
 void run(ui::UiContext& ui, Action action) {
@@ -49,15 +61,19 @@ class ClassroomMenu final : public ui::Menu {
 
   void draw_items(ui::UiContext& ui) override {
     ui::ClassroomState& state = ui.classroom;
-    const Action views[] = {Action::ShowHeatmaps, Action::ShowStep, Action::ShowCompare, Action::ShowCross};
-    for (ui::MainView view : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross}) {
+    for (ui::MainView view : ui::kMainViews) {
       const auto index = static_cast<std::size_t>(view);
       const std::string key = std::to_string(index + 1);
-      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view)) run(ui, views[index]);
+      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view)) run(ui, kShowView[index]);
     }
     ImGui::Separator();
+    // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
+    // Tiled view's tiles, the Decode view's tokens.
     if (ImGui::MenuItem("Next step", "Right")) run(ui, Action::NextStep);
     if (ImGui::MenuItem("Previous step", "Left")) run(ui, Action::PreviousStep);
+    const bool plays = state.shown == ui::MainView::Tiled || state.shown == ui::MainView::Decode;
+    const bool playing = state.shown == ui::MainView::Tiled ? state.tiled.playback.playing : state.decode.playback.playing;
+    if (ImGui::MenuItem("Play the steps (Tiled, Decode)", "P", plays && playing, plays)) run(ui, Action::TogglePlay);
     if (ImGui::MenuItem("Follow the next token", "Down")) run(ui, Action::NextQuery);
     if (ImGui::MenuItem("Next head", "H")) run(ui, Action::NextHead);
     if (ImGui::MenuItem("Causal mask", "C", ui.document.scenario().mask.causal)) run(ui, Action::ToggleCausal);

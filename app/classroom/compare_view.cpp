@@ -26,6 +26,7 @@
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/variants.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -140,7 +141,8 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
     const char* tooltip;
   } axes[] = {{lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
               {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
-              {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"}};
+              {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
+              {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"}};
   for (const auto& a : axes) {
     same_line_if_fits(button_width(a.label), right);
     if (pill(a.label, options.axis == a.axis)) options.axis = a.axis;
@@ -190,8 +192,9 @@ SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
     if (!copy.session->has_result()) continue;
     const int head = shown_head_of(*copy.session, ui.view.selected_head);
     const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
-    matrices.push_back({copy.session->host_matrix(head, which), &copy.session->shown_result().mask,
-                        scores ? copy.session->problem().scale : 1.0f});
+    const Problem& p = copy.session->problem();
+    matrices.push_back({copy.session->host_matrix(head, which), &copy.session->shown_result().mask, scores ? p.scale : 1.0f,
+                        scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f});
     tokens = std::max({tokens, copy.session->problem().n(), copy.session->problem().m()});
   }
   if (scores) return {lesson::shared_range(matrices, lesson::RangeKind::Scores), false};
@@ -291,6 +294,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   spec.values = ui.view.show_numbers ? spec.source.host : nullptr;
   spec.numbers = ui.view.show_numbers && !scale.log;
   spec.value_scale = scores ? p.scale : 1.0f;
+  spec.distance_bias = scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f;  // ALiBi: what the softmax sees
   spec.range_min = scale.range.min;
   spec.range_max = scale.range.max;
   spec.log_scale = scale.log;
@@ -314,7 +318,10 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
     const bool visible = result.mask.at(hover.row, hover.col);
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),
                       p.source_tokens[static_cast<std::size_t>(hover.col)].c_str(),
-                      visible ? lesson::format_number(spec.value_scale * spec.source.host->at(hover.row, hover.col), 4).c_str()
+                      visible ? lesson::format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
+                                                                  spec.distance_bias, hover.row, hover.col),
+                                                     4)
+                                    .c_str()
                               : "hidden by the mask");
   }
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;

@@ -109,7 +109,7 @@ ImVec2 overlay_corner(const ui::UiContext& ui) {
 void place_presentation_overlay(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.overlay_strip = 0.0f;
-  if (!state.presenting) return;
+  if (!state.presenting || ui.view.capturing_view) return;  // not in an image of the view
   const float margin = overlay_margin(ui);
   if (!overlay_shown(ImGui::GetTime() - state.presenting_since, state.hints,
                      mouse_in_corner(state, overlay_corner(ui), 3.0f * margin))) {
@@ -133,12 +133,14 @@ void draw_presentation_overlay(ui::UiContext& ui) {
                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("##presentation-overlay", nullptr, kFlags)) {
     ImGui::SetWindowFontScale(0.75f);  // for the teacher, not the back row
-    for (ui::MainView view : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross}) {
+    // Six views and Leave: on a narrow projector they wrap rather than run off the screen.
+    const float right = ImGui::GetMainViewport()->WorkSize.x - 4.0f * overlay_margin(ui);
+    for (ui::MainView view : ui::kMainViews) {
       const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + ui::tab_title(view);
-      if (view != ui::MainView::Heatmaps) ImGui::SameLine();
+      if (view != ui::MainView::Heatmaps) same_line_if_fits(button_width(label.c_str()), right);
       if (pill(label.c_str(), state.shown == view)) state.select_tab = view;
     }
-    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3.0f);
+    same_line_if_fits(button_width("Leave  (Esc)") + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
     const bool leave = ImGui::Button("Leave  (Esc)");
     ImGui::TextDisabled("F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
     state.overlay_width = ImGui::GetWindowSize().x;

@@ -4,9 +4,10 @@ namespace attnviz::classroom {
 namespace {
 
 constexpr Shortcut kShortcuts[] = {
-    {"Right, Page Down", "next step (step view; presenter remotes send Page Down)"},
-    {"Left, Page Up", "previous step (step view)"},
-    {"Home / End", "first / last step (step view)"},
+    {"Right, Page Down", "next step, tile or token (Step by step, Tiled, Decode; presenter remotes send Page Down)"},
+    {"Left, Page Up", "previous step, tile or token"},
+    {"Home / End", "first / last step, tile or token"},
+    {"P", "play / pause the tiles or tokens (Tiled, Decode)"},
     {"Down / Up", "follow the next / previous query token"},
     {"H / Shift+H", "next / previous head"},
     {"C", "causal mask on / off"},
@@ -18,7 +19,7 @@ constexpr Shortcut kShortcuts[] = {
     {"N", "compare: 2 or 4 copies"},
     {"R / Shift+R", "compare: window r + 1 / \xe2\x88\x92 1 (sliding window, Longformer)"},
     {"W", "compare: weights or scaled scores"},
-    {"1 2 3 4", "Heatmaps, Step by step, Compare, Cross-attention"},
+    {"1 2 3 4 5 6", "Heatmaps, Step by step, Compare, Cross-attention, Tiled, Decode"},
     {"F11", "presentation mode (full screen, large text)"},
     {"Esc", "leave presentation mode"},
     {"F1", "this Help window"},
@@ -27,6 +28,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo (every change these keys make too)", true},
     {"Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+Shift+S", "new, open, save, save as", true},
     {"Ctrl+E / Ctrl+C", "export all\xe2\x80\xa6 / copy the heatmap under the mouse as CSV", true},
+    {"Ctrl+Shift+E", "save the view on screen as an image\xe2\x80\xa6 (PNG)", true},
     {"Ctrl+Q", "quit", true},
     {"wheel, drag, double-click", "zoom, pan, show everything (Heatmaps view)", true},
     {"click a heatmap row / cell", "follow that query / check that cell (step view, Scores page)", true},

@@ -1,23 +1,34 @@
 #pragma once
 // The window's classroom options, so that screenshots (tests, README) and a teacher's
 // desktop shortcut can open a view directly:
-//   --view heatmaps|step|compare|cross   the main area's tab
-//   --step N                             the step view's page, 1–9
-//   --compare AXIS[:COUNT]               masks|heads|kv-heads, COUNT 2 or 4 (default 4)
-//   --present                            presentation mode (full screen unless --screenshot)
-// Mistakes throw InputError naming the option (exit code 2).
+//   --view heatmaps|step|compare|cross|tiled|decode   the main area's tab
+//   --step N          the step view's page (1–11), the Tiled view's tile, the Decode view's step
+//                     (1: the prompt's prefill, 2: the first generated token, …)
+//   --block-q BR      the Tiled view's tile height (query rows), --block-k BC its width (keys)
+//   --prompt P        the Decode view's prompt: the first P tokens, prefilled at once
+//   --compare AXIS[:COUNT]   masks|heads|kv-heads|positions, COUNT 2 or 4 (default 4)
+//   --mistake NAME    the Mistakes page's subject: columns|no-scaling|mask-after|renormalised
+//   --present         presentation mode (full screen unless --screenshot)
+// Mistakes throw InputError naming the option (exit code 2): at once for what is wrong
+// whatever the scenario, in check_start_options() for what the scenario makes wrong (a tile
+// or a prompt past its sentence).
 
 #include <optional>
 #include <vector>
 
 #include "app/cli/args.h"
 #include "app/ui/classroom_state.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::classroom {
 
 struct StartOptions {
   std::optional<ui::MainView> view;
-  std::optional<int> step;  // 0-based
+  std::optional<int> step;  // 0-based: a page, a tile or a decoding step, after --view
+  std::optional<int> block_q;
+  std::optional<int> block_k;
+  std::optional<int> prompt;
+  std::optional<int> mistake;  // the Mistakes page's subject (lesson::mistake_at)
   std::optional<lesson::CompareAxis> compare_axis;
   std::optional<int> compare_count;
   bool present = false;
@@ -27,6 +38,11 @@ struct StartOptions {
 const std::vector<cli::OptionSpec>& start_option_specs();
 StartOptions parse_start_options(const cli::ParsedArgs& parsed);
 extern const char* const kStartOptionsHelp;
+
+// Against the scenario opened from the command line: a --step past the Tiled view's last tile
+// or the Decode view's last token, a --prompt longer than the sentence, the Decode view of a
+// cross-attention scenario (decoding generates its own sentence).
+void check_start_options(const StartOptions& options, const Problem& problem);
 
 // Before the first frame: the tab to show, the page, the comparison, presentation mode.
 void apply_start_options(const StartOptions& options, ui::ClassroomState& state);

@@ -2,6 +2,10 @@
 // followed query token (the heatmaps' pinned query) traced through every page, the selected
 // cell's dot product written out, and the scaling lesson on the Scaling and Softmax pages
 // (its table and controls in the text column, the per-row statistics beside the weights).
+// The Positions page adds a picture of one frequency pair turning with position (or ALiBi's
+// slopes) and a slider that shifts every position; the Mistakes page switches between the
+// classic mistakes (core/lesson/mistakes.h) and links the scaling lesson. Weights dropout
+// dropped are hatched.
 //
 // The page scrolls below the toolbar: its heatmaps keep cells large enough for their numbers
 // (page_layout.h) and the text column narrows or moves below them, rather than the heatmaps
@@ -20,6 +24,9 @@
 #include "app/classroom/classroom_actions.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
+#include "app/classroom/position_picture.h"
+#include "app/document/document.h"
+#include "app/edits/position_edits.h"
 #include "app/classroom/scaling_lesson.h"
 #include "app/classroom/step_trace.h"
 #include "app/compute/compute_session.h"
@@ -44,9 +51,11 @@ struct PageMatrices {
   std::uint64_t generation = 0;
   int step = -1;
   int head = -1;
+  int mistake = -1;
   ui::WeightsRange weights_range = ui::WeightsRange::ZeroToOne;
   std::vector<ShownMatrix> shown;
   std::vector<std::shared_ptr<const Matrix>> display;  // what the GPU draws (finite values)
+  std::vector<std::shared_ptr<const Matrix>> kept;     // dropout's kept set as 1.0 / 0.0 (null: none)
   std::vector<heatmap::ValueRange> ranges;
   std::vector<std::string> widest_number;  // the longest number in its cells ("-0.12"); "" without numbers
   std::uint64_t version = 0;
@@ -56,6 +65,7 @@ struct Focus {
   int head = 0;
   int query = 0;
   int key = 0;
+  lesson::Mistake mistake = lesson::Mistake::SoftmaxOverColumns;
 };
 
 class StepView final : public ui::Panel {
@@ -70,6 +80,8 @@ class StepView final : public ui::Panel {
   void draw_header(const ui::UiContext& ui, const lesson::StepPage& page) const;
   [[nodiscard]] float header_height(const lesson::StepPage& page, float width) const;
   void draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const;
+  void draw_position_controls(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const;
+  void draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& page) const;
   [[nodiscard]] PageLayout arrange(const ui::UiContext& ui, float width, float height) const;
   void draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLayout& layout, ImVec2 origin);
   void draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i, const MatrixPlace& place, ImVec2 at);
@@ -83,7 +95,7 @@ class StepView final : public ui::Panel {
   PageMatrices matrices_;
   struct {
     std::uint64_t generation = 0;
-    int step = -1, head = -1, query = -1, key = -1, rows = -1, terms = -1;
+    int step = -1, head = -1, query = -1, key = -1, rows = -1, terms = -1, mistake = -1;
     lesson::StepPage page;
   } text_;
   std::vector<lesson::RowStats> row_stats_;
@@ -103,7 +115,12 @@ Focus current_focus(const ui::UiContext& ui) {
   f.query = followed_query(ui.view.pinned_query, ui::MainView::Step, p.n()).value_or(0);
   // Until a cell is clicked, the arithmetic check is about the query and itself (its largest
   // score in most sentences), or key 0 in cross-attention.
-  f.key = std::clamp(ui.classroom.key.value_or(p.cross_attention ? 0 : f.query), 0, p.m() - 1);
+  // On the Positions page the default key is the word before (RoPE's picture then shows two
+  // arrows one position apart); elsewhere the query itself.
+  const bool positions = lesson::step_at(ui.classroom.step) == StepKind::Positions;
+  const int fallback = p.cross_attention ? 0 : positions ? std::max(f.query - 1, 0) : f.query;
+  f.key = std::clamp(ui.classroom.key.value_or(fallback), 0, p.m() - 1);
+  f.mistake = lesson::mistake_at(ui.classroom.mistake);
   return f;
 }
 
@@ -130,20 +147,30 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
     matrices_ = PageMatrices{};
   }
   if (matrices_.generation == generation_ && matrices_.step == step && matrices_.head == focus.head &&
-      matrices_.weights_range == ui.view.weights_range)
+      matrices_.weights_range == ui.view.weights_range && matrices_.mistake == static_cast<int>(focus.mistake))
     return;
   PageMatrices m;
   m.generation = generation_;
   m.step = step;
   m.head = focus.head;
+  m.mistake = static_cast<int>(focus.mistake);
   m.weights_range = ui.view.weights_range;
   m.version = fresh_upload_version();
-  m.shown = model_->page(lesson::step_at(step), {.head = focus.head, .query = focus.query}).matrices;
+  lesson::PageFocus page_focus{.head = focus.head, .query = focus.query, .key = focus.key};
+  page_focus.mistake = focus.mistake;
+  m.shown = model_->page(lesson::step_at(step), page_focus).matrices;
   const Result& result = model_->result();
   const int tokens = std::max(result.mask.rows, result.mask.cols);
   for (const ShownMatrix& shown : m.shown) {
     const Matrix& values = *shown.values;
     m.display.push_back(all_finite(values) ? shown.values : std::make_shared<const Matrix>(finite_copy(values)));
+    std::shared_ptr<const Matrix> kept;
+    if (shown.dropped && shown.dropped->rows == values.rows && shown.dropped->cols == values.cols) {
+      auto floats = std::make_shared<Matrix>(values.rows, values.cols);
+      for (std::size_t k = 0; k < floats->size(); ++k) floats->data[k] = shown.dropped->visible[k] != 0 ? 1.0f : 0.0f;
+      kept = std::move(floats);
+    }
+    m.kept.push_back(std::move(kept));
     const bool numbered = values.rows <= kNumberedCells && values.cols <= kNumberedCells;
     switch (shown.kind) {
       case ShownMatrix::Kind::Mask: m.ranges.push_back({0.0f, 1.0f}); break;
@@ -161,13 +188,15 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
     m.widest_number.push_back(numbered && shown.kind != ShownMatrix::Kind::Mask ? widest_number(values, 1.0f) : "");
   }
   matrices_ = std::move(m);
-  const Matrix& weights = result.heads[static_cast<std::size_t>(focus.head)].weights;
-  row_stats_ = lesson::row_statistics(weights, result.mask);
+  // The softmax's rows (before dropout, with dropout: after it they no longer sum to 1).
+  const HeadResult& head = result.heads[static_cast<std::size_t>(focus.head)];
+  row_stats_ = lesson::row_statistics(head.weights_before_dropout.empty() ? head.weights : head.weights_before_dropout, result.mask);
 }
 
 const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& focus) {
   if (text_.generation != generation_ || text_.step != step || text_.head != focus.head || text_.query != focus.query ||
-      text_.key != focus.key || text_.rows != focus.max_trace_keys || text_.terms != focus.vector_terms_per_line) {
+      text_.key != focus.key || text_.rows != focus.max_trace_keys || text_.terms != focus.vector_terms_per_line ||
+      text_.mistake != static_cast<int>(focus.mistake)) {
     text_.page = model_->page(lesson::step_at(step), focus);
     text_.generation = generation_;
     text_.step = step;
@@ -176,6 +205,7 @@ const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& f
     text_.key = focus.key;
     text_.rows = focus.max_trace_keys;
     text_.terms = focus.vector_terms_per_line;
+    text_.mistake = static_cast<int>(focus.mistake);
   }
   return text_.page;
 }
@@ -197,6 +227,7 @@ void StepView::draw(ui::UiContext& ui) {
   ImGui::BeginChild("##step-page", ImGui::GetContentRegionAvail(), false);
   lesson::PageFocus text_focus{.head = focus.head, .query = focus.query, .key = focus.key};
   text_focus.include_matrices = false;
+  text_focus.mistake = focus.mistake;
   text_focus.max_trace_keys = std::max(text_.rows, 8);
   text_focus.vector_terms_per_line = std::max(text_.terms, 0);
   const lesson::StepPage& header = text_page(state.step, text_focus);  // title and formula: the same for any rows
@@ -279,13 +310,65 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
 // The page's note, then on the Scaling page the scaling lesson (all rows with and without
 // 1/√d_k: that page's point), then the followed query's numbers.
 void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
+  if (page.kind == StepKind::Mistakes) draw_mistake_choice(ui, page);
   draw_step_note(page);
   if (page.kind == StepKind::Scaling) {
     draw_scaling_controls(ui, focus.head, ImGui::GetContentRegionAvail().x);
     ImGui::Spacing();
     ImGui::Separator();
   }
+  if (page.kind == StepKind::Positions) draw_position_controls(ui, focus, page);
   draw_step_trace(page);
+}
+
+// The classic mistakes as pills (the page shows the chosen one beside the right way), and on
+// "no scaling" the way to the Scaling page, whose lesson is about exactly that.
+void StepView::draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& page) const {
+  const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
+  for (int i = 0; i < lesson::kMistakeCount; ++i) {
+    const char* name = lesson::mistake_name(lesson::mistake_at(i));
+    if (i > 0) same_line_if_fits(button_width(name), right);
+    ImGui::PushID(2000 + i);
+    if (pill(name, lesson::mistake_at(i) == page.mistake)) ui.classroom.mistake = i;
+    ImGui::PopID();
+  }
+  if (page.links_to_scaling) {
+    if (ImGui::Button("Open the Scaling page â¶")) ui.classroom.step = lesson::step_index(StepKind::Scaling);
+  }
+  ImGui::Spacing();
+}
+
+// The Positions page: the picture of a pair turning (or ALiBi's lines), and a slider that
+// moves every position at once (an undoable edit): with RoPE or ALiBi no score changes.
+void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
+  const Problem& p = ui.session.problem();
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (page.turning) {
+    draw_turning_pair(*page.turning, std::min(width, 18.0f * ImGui::GetFontSize()));
+    ImGui::Spacing();
+  }
+  if (!page.slopes.empty()) {
+    draw_alibi_lines(page.slopes, focus.head, std::max(p.n(), p.m()) - 1, std::min(width, 16.0f * ImGui::GetFontSize()),
+                     6.0f * ImGui::GetFontSize());
+    ImGui::Spacing();
+  }
+  if (p.positional == PositionalKind::None) return;
+  const Scenario& s = ui.document.scenario();
+  int offset = s.position_offset;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("first position");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::SliderInt("##position_offset", &offset, 0, 64)) {
+    ui.document.apply(edits::set_position_offset(s, offset), "First position " + std::to_string(offset), "position_offset");
+  }
+  if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Every word moves by the same number of positions. With RoPE and ALiBi the scores do not change "
+                      "(they depend only on distances); sinusoidal positions change X, so they do.");
+  }
+  ImGui::Spacing();
+  ImGui::Separator();
 }
 
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
@@ -298,7 +381,7 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   float numbered_w = 0.0f;
   float named_w = 0.0f;
   for (int i = 0; i < lesson::kStepCount; ++i) {
-    const float pill_w = button_width("9") + pill_gap;
+    const float pill_w = button_width(i >= 9 ? "10" : "9") + pill_gap;
     numbered_w += pill_w;
     named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + lesson::step_name(lesson::step_at(i))).c_str()).x;
   }
@@ -425,7 +508,7 @@ PageLayout StepView::arrange(const ui::UiContext& ui, float width, float height)
     box.min_cell = readable_cell(box.rows, box.cols, ui.view.show_numbers && !number.empty(), number_cell, font);
     box.row_label_w = heatmap::HeatmapWidget::row_label_width(m.row_labels, 110.0f * s);
     box.caption_w = ImGui::CalcTextSize((m.name + "   " + m.shape_text()).c_str()).x;
-    box.side_w = m.kind == ShownMatrix::Kind::Weights && kind == StepKind::Softmax ? row_stats_column_width() + 10.0f * s : 0.0f;
+    box.side_w = m.kind == ShownMatrix::Kind::Weights && !m.dropped && kind == StepKind::Softmax ? row_stats_column_width() + 10.0f * s : 0.0f;
     box.min_w = m.kind == ShownMatrix::Kind::Mask ? 0.0f : 80.0f * s;  // the colorbar's ticks
     box.top_h = m.column_groups.empty() ? 0.0f : ImGui::GetTextLineHeight();
     if (!m.col_labels.empty()) {
@@ -509,8 +592,9 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.range_min = matrices_.ranges[i].min;
   spec.range_max = matrices_.ranges[i].max;
   spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
-  const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values);
-  if (hides && m.key_cols) spec.mask = &ui.session.problem().mask;
+  if (matrices_.kept[i]) spec.kept = {.device = {}, .host = matrices_.kept[i].get(), .version = matrices_.version};
+  const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values) || m.mask.has_value();
+  if (hides && m.key_cols) spec.mask = m.mask ? &*m.mask : &ui.session.problem().mask;
   spec.mask_head = std::clamp(ui.view.selected_head, 0, ui.session.problem().num_heads - 1);
   spec.mask_heads = ui.session.problem().num_heads;
   spec.row_labels = &m.row_labels;
@@ -539,17 +623,25 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
     list->AddRect(a, b, 0xff000000u, 0.0f, 0, 4.0f * s);
     list->AddRect(a, b, 0xff00d7ffu, 0.0f, 0, 2.0f * s);  // gold (ABGR), apart from the blue row box
   }
+  // The selected key's row of K (the Positions page: the key RoPE's picture turns).
+  if (m.key_rows && focus.key < display.rows) {
+    const ImVec2 a(cells.x, cells.y + place.cell_h * static_cast<float>(focus.key));
+    const ImVec2 b(a.x + spec.cells_width, a.y + place.cell_h);
+    list->AddRect(a, b, 0xff000000u, 0.0f, 0, 4.0f * s);
+    list->AddRect(a, b, 0xff00d7ffu, 0.0f, 0, 2.0f * s);
+  }
   if (hover.hovered && hover.row >= 0 && hover.col >= 0)
     ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
   if (hover.clicked && hover.row >= 0 && m.query_rows) {
     ui.view.pinned_query = hover.row;
     if (m.key_cols && hover.col >= 0) ui.classroom.key = hover.col;
   }
+  if (hover.clicked && hover.row >= 0 && m.key_rows) ui.classroom.key = hover.row;
   ImGui::SetCursorPosX(at.x + row_label_w);
   if (m.kind != ShownMatrix::Kind::Mask)
     ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), nullptr);
   ImGui::EndGroup();
-  if (m.kind == ShownMatrix::Kind::Weights && lesson::step_at(matrices_.step) == StepKind::Softmax)
+  if (m.kind == ShownMatrix::Kind::Weights && !m.dropped && lesson::step_at(matrices_.step) == StepKind::Softmax)
     draw_row_stats_column(row_stats_, origin.x + row_label_w + spec.cells_width + 10.0f * s, cells.y, spec.cells_height);
 }
 

@@ -4,6 +4,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/tiled_kernel.h"
 #include "core/gpu/vulkan_attention.h"
+#include "core/overview/overview_vulkan.h"
 
 namespace attnviz::cli {
 
@@ -24,6 +25,16 @@ std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, s
     vk::ContextOptions options;
     options.device_index = device_index;
     return with_eigen_hint([&] { return tiled::make_vulkan_tiled(options); });
+  }
+  throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
+}
+
+std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind, std::optional<int> device_index) {
+  if (kind == "cpu") return overview::make_cpu_overview();
+  if (kind == "vulkan") {
+    vk::ContextOptions options;
+    options.device_index = device_index;
+    return with_eigen_hint([&] { return overview::make_vulkan_overview(options); });
   }
   throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
 }

@@ -7,6 +7,7 @@
 
 #include "core/attention/backend.h"
 #include "core/common/error.h"
+#include "core/overview/overview.h"
 #include "core/tiled/tiled_attention.h"
 
 namespace attnviz::cli {
@@ -18,6 +19,8 @@ std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int
 // The tiled (FlashAttention-2) algorithm on the same choices: core/tiled's CPU runner or the
 // Vulkan kernel of core/gpu.
 std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index);
+// The overview (core/overview) on the same choices.
+std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind, std::optional<int> device_index);
 
 // Runs `work`; a BackendUnavailable from it gains the command line's way out ("`--backend
 // cpu` computes with Eigen instead"), which the core cannot give (the window has none).

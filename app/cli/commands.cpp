@@ -13,6 +13,10 @@ void print_usage(std::ostream& out) {
          "  attnviz --scenario FILE --screenshot OUT.png [--frames N] [--size WxH]\n"
          "  attnviz compute --scenario FILE [--backend cpu|vulkan|both] [--kernel dense|tiled] [--out FILE]\n"
          "  attnviz export --scenario FILE --what ... --format ... --out PATH\n"
+         "  attnviz tokenize --model PATH --text TEXT   a pretrained model's tokens, as JSON\n"
+         "  attnviz compute --model PATH --text TEXT [--layers all|0,3]\n"
+         "                                             every layer's attention and the next tokens\n"
+         "  attnviz export --model PATH --text TEXT --layer L --out PATH [--what ...|rollout]\n"
          "  attnviz trace decode --scenario FILE --prompt P [--head H] [--out FILE]\n"
          "                                             KV-cache decoding step by step, as JSON\n"
          "  attnviz kv-cache --layers L --kv-heads G --head-dim D --seq N [--batch B]\n"
@@ -28,7 +32,7 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export", "trace", "kv-cache", "devices"};
+  static const std::vector<std::string> names = {"compute", "export", "tokenize", "trace", "kv-cache", "devices"};
   return names;
 }
 
@@ -40,6 +44,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "devices") return run_devices_command(rest, out, err);
   if (command == "export") return run_export_command(rest, out, err);
   if (command == "kv-cache") return run_kv_cache_command(rest, out, err);
+  if (command == "tokenize") return run_tokenize_command(rest, out, err);
   if (command == "trace") return run_trace_command(rest, out, err);
   if (command == "--version") {
     out << "attnviz " ATTNVIZ_VERSION "\n";

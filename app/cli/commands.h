@@ -15,10 +15,15 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_devices_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_kv_cache_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err);
 // attnviz trace KIND: dispatches to one command per kind.
 int run_trace_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_trace_tiled_command(const Args& args, std::ostream& out, std::ostream& err);
+
+class ParsedArgs;
+// compute --model (model_compute_command.cpp); export --model is in model_export.h.
+int run_model_compute(const ParsedArgs& parsed, std::ostream& out, std::ostream& err);
 
 // The subcommand named args[0], or -1 when args[0] is not a subcommand.
 int run_subcommand(const Args& args, std::ostream& out, std::ostream& err);

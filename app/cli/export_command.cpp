@@ -8,6 +8,10 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
+#include "app/cli/overview_export.h"
+#include "app/cli/text_input.h"
+#include "app/cli/model_export.h"
+#include "app/cli/model_options.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/export/export.h"
@@ -23,13 +27,18 @@ using exporting::Quantity;
 
 constexpr const char* kOrigin = "<command line>";
 
-constexpr const char* kHelp =
+constexpr const char* kHelpStart =
     "Usage: attnviz export --scenario FILE --out PATH [options]\n"
+    "       attnviz export --text-file FILE --overview PIXELS --out PATH [options]\n"
+    "       attnviz export --model PATH --text TEXT --layer L --out PATH [options]\n"
     "\n"
-    "Writes heatmap images or the matrices behind them, without a window.\n"
+    "Writes heatmap images or the matrices behind them, without a window: of a scenario, or of\n"
+    "one layer of a pretrained model run on a text (its heads, as a scenario's).\n"
     "\n"
     "Options:\n"
     "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n"
+    ;
+constexpr const char* kHelpOptions =
     "  --out PATH           the file to write; a directory when several files are due\n"
     "                       (several heads or several --what) or PATH ends in /, each file\n"
     "                       named for what it holds: weights_head0.png, scores_grid.svg,\n"
@@ -58,13 +67,29 @@ constexpr const char* kHelp =
     "  --backend KIND       cpu (Eigen, the default) or vulkan: which backend computes\n"
     "  --device N           the Vulkan device to use (see attnviz devices)\n"
     "\n"
+    "With a pretrained model (see attnviz compute --help for --model):\n"
+    "  --model PATH         a Hugging Face model folder or a .gguf file\n"
+    "  --text TEXT          the text, through the model's own tokenizer\n"
+    "  --layer L            the layer whose heads are exported (0-based)\n"
+    "  --what rollout       also (or only) the attention rollout through layers 0..L (Abnar &\n"
+    "                       Zuidema 2020: heads averaged, 0.5·A + 0.5·I, rows renormalised,\n"
+    "                       multiplied through the layers; --layer defaults to the last), written\n"
+    "                       as rollout.png, rollout.csv, ...\n"
+    "  --head-scale LIST    heads switched off or scaled before the export (as for compute)\n"
+    "  --memory-limit SIZE  as for compute\n"
+    "\n"
     "NPY: float32 in C order; --heads all gives one heads × N × M array.\n"
+    ;
+constexpr const char* kHelpEnd =
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--out"},  {"--what"},  {"--heads"},     {"--format"},       {"--colormap"},
     {"--range"},    {"--scale"}, {"--cell"}, {"--dpi"}, {"--values"}, {"--title"},     {"--grid", false},
-    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}};
+    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}, {"--text-file"}, {"--overview"},
+    {"--pool"}};
+
+
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -75,6 +100,25 @@ std::vector<std::string> split(const std::string& text, char separator) {
     if (end == std::string::npos) return parts;
     start = end + 1;
   }
+}
+
+// The scenario's options and, for --model, the model's (model_options.h) and --layer.
+std::vector<OptionSpec> all_options() {
+  std::vector<OptionSpec> options = kOptions;
+  options.insert(options.end(), model_option_specs().begin(), model_option_specs().end());
+  options.push_back({"--layer"});
+  return options;
+}
+
+// --what with "rollout" taken out (a model's), and whether it was there.
+std::pair<std::string, bool> without_rollout(const std::string& what) {
+  std::string rest;
+  bool rollout = false;
+  for (const std::string& name : split(what, ',')) {
+    if (name == "rollout") rollout = true;
+    else rest += (rest.empty() ? "" : ",") + name;
+  }
+  return {rest, rollout};
 }
 
 template <typename Number>
@@ -149,10 +193,10 @@ ExportFormat parse_format(const ParsedArgs& parsed, const std::string& out) {
   return exporting::format_from_extension(out).value_or(ExportFormat::Png);
 }
 
-ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
+ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out, const std::string& what) {
   ExportRequest request;
   request.origin = kOrigin;
-  request.what = parse_what(parsed.get_or("--what", "weights"));
+  request.what = what.empty() ? std::vector<Quantity>{} : parse_what(what);
   request.heads = parse_heads(parsed.get_or("--heads", "all"));
   request.format = parse_format(parsed, out);
   if (const std::optional<std::string> name = parsed.get("--colormap")) {
@@ -182,26 +226,41 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out) {
 }  // namespace
 
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz export");
+  const ParsedArgs parsed = parse_args(args, all_options(), "attnviz export");
   if (parsed.has("--help")) {
-    out << kHelp;
+    out << kHelpStart << text_file_help(23) << kHelpOptions << kOverviewHelp << kHelpEnd;
     return 0;
   }
   if (!parsed.positionals().empty()) {
     throw InputError(kOrigin, parsed.positionals().front(), "unexpected argument (see attnviz export --help)");
   }
-  const std::optional<std::string> scenario_path = parsed.get("--scenario");
-  if (!scenario_path) throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME)");
   const std::optional<std::string> out_path = parsed.get("--out");
+  if (parsed.has("--model")) {
+    if (parsed.has("--scenario")) throw InputError(kOrigin, "--scenario", "give --scenario or --model, not both");
+    if (parsed.has("--text-file")) throw InputError(kOrigin, "--text-file", "give --text-file or --model (with --text), not both");
+    if (parsed.has("--overview")) throw InputError(kOrigin, "--overview", "draws a --text-file's overview, not a model's layers");
+    if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
+    const auto [what, rollout] = without_rollout(parsed.get_or("--what", "weights"));
+    ExportRequest request = parse_request(parsed, *out_path, what);
+    return run_model_export(parsed, request, rollout, out, err);
+  }
+  for (const OptionSpec& option : model_option_specs()) {
+    if (parsed.has(option.name)) throw InputError(kOrigin, option.name, "needs --model");
+  }
+  if (parsed.has("--layer")) throw InputError(kOrigin, "--layer", "needs --model");
+  if (parsed.has("--overview")) return run_overview_export(parsed, out, err);
+  if (parsed.has("--pool")) throw InputError(kOrigin, "--pool", "pools an overview: it needs --overview PIXELS");
+  if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
+    throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
+  }
   if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
-  ExportRequest request = parse_request(parsed, *out_path);
+  ExportRequest request = parse_request(parsed, *out_path, parsed.get_or("--what", "weights"));
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
 
-  const LoadedScenario loaded = load_scenario(*scenario_path);
-  for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
-  const Problem problem = build_problem(loaded.scenario, *scenario_path);
+  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const Problem problem = build_command_problem(loaded);
 
   const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();
   const bool wants_other = std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });
@@ -225,7 +284,8 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
       source.result = &chosen;
     }
   }
-  const auto files = exporting::render_export(request, source);
+  // Numbers are streamed to their files a row at a time: no copy of the matrices.
+  const auto files = exporting::render_export_streamed(request, source);
   // Each warning once (a font warning would otherwise repeat for every image).
   std::vector<std::string> warned;
   for (const auto& file : files) {

@@ -8,7 +8,7 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/commands.h"
-#include "core/common/atomic_file.h"
+#include "app/cli/json_output.h"
 #include "core/common/error.h"
 #include "core/common/json_text.h"
 #include "core/scenario/problem.h"
@@ -53,22 +53,6 @@ int required_block(const ParsedArgs& parsed, const std::string& option) {
   const std::optional<int> value = parsed.get_int(option, 1, 1 << 20);
   if (!value) throw InputError(kOrigin, option, "is required (a block size of at least 1)");
   return *value;
-}
-
-void write_json(const std::string& text, const std::optional<std::string>& path, std::ostream& out) {
-  if (!path) {
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write the trace to standard output");
-    return;
-  }
-  try {
-    AtomicFileWriter file(*path);
-    file.write(text);
-    file.commit();
-  } catch (const FileWriteError& error) {
-    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
-    throw;
-  }
 }
 
 Matrix vulkan_context(const Problem& problem, const tiled::TiledOptions& options, std::optional<int> device) {
@@ -118,7 +102,7 @@ int run_trace_tiled_command(const Args& args, std::ostream& out, std::ostream& e
   const std::optional<std::string> out_path = parsed.get("--out");
   tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, options);
   if (backend == "vulkan") result.trace->context = vulkan_context(problem, options, device);
-  write_json(readable_json(tiled::tiled_trace_to_json(*result.trace)) + "\n", out_path, out);
+  write_output(out_path, readable_json(tiled::tiled_trace_to_json(*result.trace)) + "\n", out);
   return 0;
 }
 

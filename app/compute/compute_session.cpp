@@ -61,6 +61,7 @@ const char* to_string(BackendMode mode) {
     case BackendMode::Vulkan: return "vulkan";
     case BackendMode::Cpu: return "cpu";
     case BackendMode::Both: return "both";
+    case BackendMode::Automatic: return "auto";
   }
   return "?";
 }
@@ -69,7 +70,31 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
   if (name == "vulkan") return BackendMode::Vulkan;
   if (name == "cpu" || name == "eigen") return BackendMode::Cpu;
   if (name == "both") return BackendMode::Both;
+  if (name == "auto" || name == "automatic") return BackendMode::Automatic;
   return std::nullopt;
+}
+
+AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type) {
+  if (device_name.empty()) return {BackendMode::Cpu, "no Vulkan device computes here"};
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    return {BackendMode::Cpu, device_name + " is a CPU driver: Eigen computes faster on the CPU"};
+  }
+  return {BackendMode::Vulkan, device_name + " is a GPU"};
+}
+
+BackendMode ComputeSession::effective_mode() const {
+  return requested_mode_ == BackendMode::Automatic ? automatic_.mode : requested_mode_;
+}
+
+std::string ComputeSession::choice_summary() const {
+  if (requested_mode_ == BackendMode::Automatic) {
+    return std::string(automatic_.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") + " chosen automatically: " + automatic_.reason;
+  }
+  switch (requested_mode_) {
+    case BackendMode::Vulkan: return "Vulkan, as chosen";
+    case BackendMode::Cpu: return "Eigen, as chosen";
+    default: return "both backends, as chosen";
+  }
 }
 
 ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
@@ -83,6 +108,8 @@ ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode 
   }
   cpu_status_.device = cpu_->device_name();
   vulkan_status_.device = vulkan_device_name();
+  automatic_ = choose_automatically(vulkan_ ? vulkan_context_->device_name() : std::string(),
+                                    vulkan_ ? vulkan_context_->device_type() : VK_PHYSICAL_DEVICE_TYPE_OTHER);
 }
 
 ComputeSession::~ComputeSession() = default;
@@ -118,9 +145,9 @@ void ComputeSession::warm_up() {
 }
 
 bool ComputeSession::update(const document::Document& document) {
-  if (computed_mode_ == requested_mode_ && computed_revision_ == document.revision()) return false;
+  if (computed_mode_ == effective_mode() && computed_revision_ == document.revision()) return false;
   recompute(document);
-  computed_mode_ = requested_mode_;
+  computed_mode_ = effective_mode();
   computed_revision_ = document.revision();
   return true;
 }
@@ -138,8 +165,9 @@ void ComputeSession::recompute(const document::Document& document) {
   vulkan_status_.device = vulkan_device_name();
   cpu_status_ = BackendStatus{};
   cpu_status_.device = cpu_->device_name();
-  vulkan_status_.enabled = requested_mode_ != BackendMode::Cpu;
-  cpu_status_.enabled = requested_mode_ != BackendMode::Vulkan;
+  const BackendMode mode = effective_mode();
+  vulkan_status_.enabled = mode != BackendMode::Cpu;
+  cpu_status_.enabled = mode != BackendMode::Vulkan;
 
   vulkan_ran_ = false;
   differences_.reset();
@@ -175,7 +203,27 @@ void ComputeSession::run_vulkan(const Problem& problem) {
   }
 }
 
+// Whether computing `problem` into `result` keeps every matrix's storage where it is
+// (Matrix::reshape keeps storage that is large enough; a new head count adds or drops matrices).
+bool same_storage(const Result& result, const Problem& problem) {
+  if (result.heads.size() != static_cast<std::size_t>(problem.num_heads)) return false;
+  const auto fits = [](const Matrix& m, int rows, int cols) {
+    return m.data.capacity() >= static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  };
+  for (const HeadResult& head : result.heads) {
+    if (!fits(head.scores, problem.n(), problem.m()) || !fits(head.weights, problem.n(), problem.m()) ||
+        !fits(head.context, problem.n(), problem.d_v)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void ComputeSession::run_cpu(const Problem& problem) {
+  // Frames in flight may still draw from the Eigen result's storage (imported without a copy):
+  // let them finish before it is rewritten, and let go of it first when it may move.
+  if (host_results_moving_ && cpu_ran_before_ && !same_storage(cpu_->result(), problem)) host_results_moving_();
+  if (vulkan_context_) vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
   try {
     const auto start = Clock::now();
     cpu_->run(problem);
@@ -184,9 +232,20 @@ void ComputeSession::run_cpu(const Problem& problem) {
     cpu_status_.ran = true;
     cpu_status_.includes_start_up = !std::exchange(cpu_warm_, true);
     cpu_ran_ = true;
+    cpu_ran_before_ = true;
   } catch (const std::exception& e) {
     cpu_status_.error = e.what();
+    cpu_ran_before_ = false;  // a run that threw leaves no result
   }
+}
+
+std::vector<const Matrix*> ComputeSession::host_result_matrices() const {
+  std::vector<const Matrix*> matrices;
+  if (!cpu_ran_before_) return matrices;
+  for (const HeadResult& head : cpu_->result().heads) {
+    matrices.insert(matrices.end(), {&head.scores, &head.weights, &head.context});
+  }
+  return matrices;
 }
 
 const Result* ComputeSession::vulkan_result() const { return vulkan_ran_ ? &vulkan_->result() : nullptr; }
@@ -210,11 +269,62 @@ MatrixSource ComputeSession::head_matrix(int head, HeadMatrix which) const {
   return source;
 }
 
+const HeadResult* ComputeSession::head_result(int head) const {
+  if (!has_result() || head < 0 || head >= problem_->num_heads) return nullptr;
+  if (shows_vulkan_) return &vulkan_->head_result(head);
+  const Result& result = cpu_->result();
+  const auto h = static_cast<std::size_t>(head);
+  return h < result.heads.size() ? &result.heads[h] : nullptr;
+}
+
 const Matrix* ComputeSession::host_matrix(int head, HeadMatrix which) const {
-  if (!has_result() || head < 0) return nullptr;
-  const Result& result = shown_result();
+  if (!has_result() || head < 0 || head >= problem_->num_heads) return nullptr;
+  // Vulkan reads back this head alone: the host keeps only what the panels show.
+  if (shows_vulkan_) return &pick(vulkan_->head_result(head), which);
+  const Result& result = cpu_->result();
   const auto h = static_cast<std::size_t>(head);
   return h < result.heads.size() ? &pick(result.heads[h], which) : nullptr;
+}
+
+MatrixSource ComputeSession::kept_matrix(int head) const {
+  MatrixSource source;
+  source.version = generation_;
+  if (!has_result() || head < 0 || !problem_ || !problem_->dropout) return source;
+  const auto h = static_cast<std::size_t>(head);
+  if (shows_vulkan_) {
+    const DeviceResults* device = vulkan_->device_results();
+    if (device != nullptr && h < device->heads.size()) source.device = device->heads[h].kept;
+    return source;
+  }
+  const Result& result = cpu_->result();
+  if (h >= result.heads.size()) return source;
+  if (kept_generation_ != generation_ || kept_floats_.size() != result.heads.size()) {
+    kept_floats_.assign(result.heads.size(), Matrix());
+    kept_generation_ = generation_;
+  }
+  Matrix& floats = kept_floats_[h];
+  const MaskMatrix& kept = result.heads[h].kept;
+  if (floats.rows != kept.rows || floats.cols != kept.cols) {
+    floats = Matrix(kept.rows, kept.cols);
+    for (std::size_t i = 0; i < floats.size(); ++i) floats.data[i] = kept.visible[i] != 0 ? 1.0f : 0.0f;
+  }
+  source.host = floats.empty() ? nullptr : &floats;
+  return source;
+}
+
+const MaskMatrix& ComputeSession::mask_matrix(int head) const {
+  if (has_result() && !shows_vulkan_) return cpu_->result().mask_of(static_cast<std::size_t>(std::max(head, 0)));
+  const DeviceResults* device = has_result() ? vulkan_->device_results() : nullptr;
+  if (device != nullptr) {
+    const Mask& mask = device->mask.mask;
+    const int h = mask.depends_on_head() ? std::clamp(head, 0, mask.heads() - 1) : 0;
+    if (mask_generation_ != generation_ || mask_head_ != h) {
+      mask.matrix_into(mask_, h);
+      mask_generation_ = generation_;
+      mask_head_ = h;
+    }
+  }
+  return mask_;
 }
 
 const std::vector<MatrixDifference>& ComputeSession::differences() const {

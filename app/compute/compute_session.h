@@ -6,6 +6,7 @@
 // computed (bad shapes, too many tokens) keeps the last good result on screen, with the reason.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,9 +24,20 @@ class Document;
 
 namespace attnviz::compute {
 
-enum class BackendMode { Vulkan, Cpu, Both };
-const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both"
+// Automatic: Eigen when the window's Vulkan device is a CPU driver (lavapipe/llvmpipe, where
+// Eigen computes 5-10× faster), Vulkan on a GPU; Eigen when no Vulkan device computes.
+enum class BackendMode { Vulkan, Cpu, Both, Automatic };
+const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both", "auto"
 std::optional<BackendMode> backend_mode_from_string(const std::string& name);
+
+// What the automatic choice picks, and why in a few words for the status bar and the Backend
+// panel ("llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen is faster on the CPU").
+struct AutomaticChoice {
+  BackendMode mode = BackendMode::Cpu;  // Vulkan or Cpu
+  std::string reason;
+};
+// `device_name` empty: no Vulkan device computes here.
+AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type);
 
 // Which matrix of a head a heatmap shows.
 enum class HeadMatrix { Scores, Weights, Context };
@@ -76,6 +88,12 @@ class ComputeSession {
 
   void set_mode(BackendMode mode) { requested_mode_ = mode; }
   [[nodiscard]] BackendMode mode() const { return requested_mode_; }
+  // The mode that computes: the requested one, with Automatic resolved for this machine.
+  [[nodiscard]] BackendMode effective_mode() const;
+  [[nodiscard]] const AutomaticChoice& automatic_choice() const { return automatic_; }
+  // Which backend computes and why, for the status bar: "Eigen, chosen automatically: …",
+  // "Vulkan, as chosen".
+  [[nodiscard]] std::string choice_summary() const;
   [[nodiscard]] bool vulkan_available() const { return vulkan_ != nullptr; }
 
   // Moves on with every recompute that produced a result (caches key on it).
@@ -95,8 +113,18 @@ class ComputeSession {
   [[nodiscard]] const char* shown_backend() const { return shows_vulkan_ ? "vulkan" : "cpu"; }
   // For drawing: the device buffer when Vulkan results are shown (no read-back), else the host.
   [[nodiscard]] MatrixSource head_matrix(int head, HeadMatrix which) const;
-  // For reading values on the CPU (tooltips, ranges): may read the Vulkan result back.
+  // For reading values on the CPU (tooltips, ranges): may read that head of the Vulkan result
+  // back (that head only).
   [[nodiscard]] const Matrix* host_matrix(int head, HeadMatrix which) const;
+  // The shown result's head on the host (Vulkan reads back this head alone), or none.
+  [[nodiscard]] const HeadResult* head_result(int head) const;
+  // Dropout's kept set of a head as the heatmaps hatch it (1.0 kept / 0.0 dropped per weight,
+  // the weights' shape): the device buffer when the Vulkan results are shown, else a host copy
+  // made once per recompute. No buffer and no host matrix without dropout.
+  [[nodiscard]] MatrixSource kept_matrix(int head) const;
+  // The shown result's mask for `head` (N × M, 1 = visible; a mask expression using h gives
+  // each head its own), without reading the result back.
+  [[nodiscard]] const MaskMatrix& mask_matrix(int head) const;
 
   // With both backends: Vulkan − Eigen per matrix, and the two host results.
   [[nodiscard]] bool compared() const { return cpu_ran_ && vulkan_ran_; }
@@ -110,6 +138,14 @@ class ComputeSession {
   // Device buffers and memory the Vulkan path allocated so far (a steady window adds none).
   [[nodiscard]] std::uint64_t device_allocations() const;
 
+  // The host matrices of the Eigen result: their storage stays where it is until a recompute
+  // of another shape (the window draws them without a copy where the device can import host
+  // memory). Empty when no Eigen result is kept.
+  [[nodiscard]] std::vector<const Matrix*> host_result_matrices() const;
+  // Called before a recompute that may move that storage (a new shape), while the old one is
+  // still there: whoever reads it in place lets go (and waits for the device).
+  void on_host_results_moving(std::function<void()> callback) { host_results_moving_ = std::move(callback); }
+
  private:
   void recompute(const document::Document& document);
   void run_vulkan(const Problem& problem);
@@ -119,6 +155,7 @@ class ComputeSession {
   std::unique_ptr<Backend> vulkan_;              // null without a Vulkan context
   std::unique_ptr<Backend> cpu_;
   BackendMode requested_mode_;
+  AutomaticChoice automatic_;
   std::optional<BackendMode> computed_mode_;
   std::uint64_t computed_revision_ = 0;
   std::uint64_t generation_ = 0;
@@ -132,7 +169,13 @@ class ComputeSession {
   // sentence's edits; Vulkan reads back only when asked).
   bool vulkan_ran_ = false;
   bool cpu_ran_ = false;
+  bool cpu_ran_before_ = false;  // the Eigen backend holds a result (of this or an earlier recompute)
   mutable std::optional<std::vector<MatrixDifference>> differences_;
+  mutable std::vector<Matrix> kept_floats_;  // kept_matrix's host copies (this generation's)
+  mutable std::uint64_t kept_generation_ = 0;
+  mutable MaskMatrix mask_;
+  mutable std::uint64_t mask_generation_ = 0;
+  mutable int mask_head_ = 0;
   BackendStatus vulkan_status_;
   BackendStatus cpu_status_;
   // Whether a backend has run (warm-up included): its next run no longer includes start-up.
@@ -140,6 +183,7 @@ class ComputeSession {
   bool cpu_warm_ = false;
   double vulkan_warm_up_ms_ = 0.0;
   double cpu_warm_up_ms_ = 0.0;
+  std::function<void()> host_results_moving_;
 };
 
 }  // namespace attnviz::compute

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <csignal>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <utility>
@@ -20,6 +21,8 @@
 #include "app/desktop/shape_notice.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/export_ui/view_image.h"
+#include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
@@ -35,6 +38,7 @@
 #include "app/window/imgui_layer.h"
 #include "app/window/widget_log.h"
 #include "core/common/error.h"
+#include "core/overview/long_text.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
@@ -84,11 +88,19 @@ void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices
 }
 
 // The scenario of --scenario, checked before any window opens (a bad one is an InputError:
-// exit 2 with the loader's message).
+// exit 2 with the loader's message), with the classroom options that depend on it (a --step
+// past the Tiled view's last tile). With --text-file its text is the sentence; the window takes
+// texts up to the overview's limit.
 std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& options) {
-  if (!options.scenario) return std::nullopt;
-  LoadedScenario loaded = load_scenario(*options.scenario);
-  (void)build_problem(loaded.scenario, *options.scenario);
+  if (!options.scenario && !options.text_file) return std::nullopt;
+  LoadedScenario loaded = options.scenario ? load_scenario(*options.scenario) : LoadedScenario{};
+  if (options.text_file) {
+    loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*options.text_file));
+    if (!options.scenario) loaded.scenario.title = std::filesystem::path(*options.text_file).filename().string();
+  }
+  const Problem problem =
+      overview::build_overview_problem(loaded.scenario, options.text_file.value_or(options.scenario.value_or("")));
+  classroom::check_start_options(options.classroom, problem);
   return loaded;
 }
 
@@ -99,7 +111,7 @@ document::Document initial_document(const GuiOptions& options, std::optional<Loa
   if (given) {
     for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
     std::optional<std::filesystem::path> path;
-    if (options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
+    if (options.scenario && !options.text_file && options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
     return document::Document(std::move(given->scenario), std::move(path));
   }
   if (std::optional<LoadedScenario> restored = autosave.restore()) return document::Document(std::move(restored->scenario));
@@ -126,6 +138,10 @@ std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const win
   context_options.validation = options.validation;
   context_options.device_index = options.device;
   context_options.create_surface = [&window](VkInstance instance) { return window.create_surface(instance); };
+  // Pipelines built in earlier runs are kept in $XDG_CACHE_HOME/attnviz (core/vk/pipeline_cache.h).
+  context_options.pipeline_cache_folder = vk::default_pipeline_cache_folder();
+  // The heatmaps of an Eigen result read its matrices in place, without a copy (lavapipe).
+  context_options.import_host_memory = true;
   try {
     return vk::Context::create(context_options);
   } catch (const BackendUnavailable& error) {
@@ -154,8 +170,12 @@ class DesktopApp {
   void build_ui();
   bool render(bool capture);
   void bench_edit();
+  void bench_shape();
   void draw_shape_notice() const;
   void apply_fullscreen_request();
+  void save_view_image();
+  // Keeps the pipelines built so far for the next start; a failure is said once on stderr.
+  void save_pipeline_cache();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
   }
@@ -187,6 +207,11 @@ class DesktopApp {
   std::uint64_t allocations_after_warm_up_ = 0;
   ShapeNotice shape_notice_;
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
+  bool pipeline_cache_problem_said_ = false;
+  bool last_frame_recomputed_ = false;
+  std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
+  std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
+  std::size_t bench_shapes_done_ = 0;
 };
 
 DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
@@ -199,13 +224,14 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       frames_(*context_, window.framebuffer_size(),
               options.screenshot || options.stats ? window::PresentPacing::Unlimited : window::PresentPacing::VSync),
       imgui_(window, *context_, frames_.swapchain(), ui_scale_),
-      heatmap_renderer_(*context_, frames_.swapchain().render_pass()),
+      heatmap_renderer_(*context_, frames_.swapchain().render_pass(), context_->pipeline_cache()),
       capture_(*context_),
       autosave_(autosave_for(options)),
       document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
   ui::apply_theme(ui_scale_);
+  heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
-  view_.backend = options.backend.value_or(compute::BackendMode::Vulkan);
+  view_.backend = options.backend.value_or(compute::BackendMode::Automatic);
   view_.layout = options.layout.value_or(ui::LayoutMode::Full);
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
@@ -218,14 +244,31 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
+  // The heatmaps read the Eigen result's storage in place: they let go before it may move.
+  session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });
   // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
   // frame rather than inside the first recompute, so the Backend panel's times compare.
   session_->warm_up();
+  if (const vk::PipelineCache* cache = context_->pipeline_cache_store(); cache != nullptr && !cache->message().empty()) {
+    std::cerr << "attnviz: " << cache->message() << "\n";
+  }
+  save_pipeline_cache();
   if (imgui_.fonts().hangul_file.empty()) {
     notices_.post(ui::NoticeLevel::Warning,
                   "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
                   "no-hangul-font");
+  }
+  // --step past the Tiled or Decode view's end of the restored work (no --scenario, so not
+  // checked before the window opened): said in the window; the view shows its last step.
+  if (!options.scenario && !options.text_file) {
+    try {
+      classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
+    } catch (const InputError& error) {
+      notices_.post(ui::NoticeLevel::Warning, std::string(error.what()) + "; the view shows its last one.");
+    } catch (const std::exception&) {
+      // a scenario that cannot be computed says so in the window by itself
+    }
   }
   if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
     notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
@@ -236,6 +279,12 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
 DesktopApp::~DesktopApp() {
   // The last frames may still read the result buffers the session is about to free.
   window::wait_idle_or_report(context_->device(), "window");
+  save_pipeline_cache();
+  try {
+    heatmap_renderer_.release_host_imports();  // before the session frees the storage they read
+  } catch (const std::exception& error) {
+    std::cerr << "attnviz: closing the window: " << error.what() << "\n";
+  }
   // Whatever happened, the work is kept (not in screenshot or measuring runs: they are not the
   // user's session).
   if (!options_.automated()) autosave_.flush(document_);
@@ -257,20 +306,28 @@ void DesktopApp::prepare_frame() {
   if (frames_drawn_ > 0 && !slept_) {
     const double frame_ms = ms_between(last_frame_start_, start);
     times_.add_frame(frame_ms);
+    if (last_frame_recomputed_) times_.add_recompute_frame(frame_ms);
     stats_.frame_ms = times_.recent_median();
   }
+  last_frame_recomputed_ = false;
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
-  // A shape not computed before may keep the recompute busy for a while: this frame says so
-  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame.
+  // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
+  // busy for a while (lavapipe compiles shader variants for it): this frame says so
+  // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame. Eigen, and
+  // GPU drivers (their pipelines are built at the start, or come from the pipeline cache),
+  // compute a new shape like any edit.
   const bool changed = document_.revision() != document_seen_;
-  if (changed && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+  const bool may_compile = session_->effective_mode() != compute::BackendMode::Cpu &&
+                           context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (changed && may_compile && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
     quiet_frames_ = 0;  // the next frame comes at once
   } else {
     const Clock::time_point compute_start = Clock::now();
     if (session_->update(document_)) {
       quiet_frames_ = 0;
+      last_frame_recomputed_ = true;
       stats_.recompute_ms = ms_between(compute_start, Clock::now());
       times_.add_recompute(stats_.recompute_ms);
       shape_notice_.computed(shape_of(document_.scenario()));
@@ -278,17 +335,26 @@ void DesktopApp::prepare_frame() {
     document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  if (session_->generation() != host_storage_generation_) {
+    heatmap_renderer_.set_host_storage(session_->host_result_matrices());
+    host_storage_generation_ = session_->generation();
+  }
   heatmap_renderer_.begin_frame(session_->generation(), ui_scale_);
 }
 
 void DesktopApp::build_ui() {
   const Clock::time_point start = Clock::now();
-  imgui_.new_frame(options_.automated());
+  // The frame that goes into a view's image shows no pointer hover, tooltips or notices.
+  view_.capturing_view = view_.view_image_request.has_value();
+  imgui_.new_frame(options_.automated() || view_.capturing_view);
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
+  if (view_.capturing_view) view_.hovered_token = -1;
   ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  classroom_.wants_frames = false;
   layout_->draw(ui);
+  if (classroom_.wants_frames) quiet_frames_ = 0;  // a view playing its steps keeps drawing
   if (shape_notice_.showing()) draw_shape_notice();
   const double ui_ms = ms_between(start, Clock::now());
   times_.add_ui(ui_ms);
@@ -298,7 +364,8 @@ void DesktopApp::build_ui() {
 bool DesktopApp::render(bool capture) {
   const Clock::time_point start = Clock::now();
   ImDrawData* draw_data = imgui_.end_frame();
-  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour());
+  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(),
+                                                  [this](VkCommandBuffer before) { heatmap_renderer_.render_images(before); });
   if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
   heatmap_renderer_.set_target(cmd, draw_data);
   imgui_.record(draw_data, cmd);
@@ -307,6 +374,26 @@ bool DesktopApp::render(bool capture) {
   if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
   times_.add_render(ms_between(start, Clock::now()));
   return true;
+}
+
+// File > Save view as image…: this frame was captured for it; its main area goes into the file.
+void DesktopApp::save_view_image() {
+  const ui::ViewImageRequest request = *std::exchange(view_.view_image_request, std::nullopt);
+  const VkExtent2D extent = capture_.extent();
+  const int width = static_cast<int>(extent.width);
+  const int height = static_cast<int>(extent.height);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const export_ui::PixelRect rect = export_ui::area_pixels(view_.main_area, display.x, display.y, width, height);
+  (void)export_ui::save_view_image(capture_.rgba(), width, height, rect, request, ui::tab_title(classroom_.shown), notices_);
+  quiet_frames_ = 0;  // the notice shows at once
+}
+
+void DesktopApp::save_pipeline_cache() {
+  const std::string problem = context_->save_pipeline_cache();
+  if (!problem.empty() && !pipeline_cache_problem_said_) {
+    std::cerr << "attnviz: the pipeline cache could not be saved: " << problem << "\n";
+    pipeline_cache_problem_said_ = true;
+  }
 }
 
 // Presentation mode asks for full screen (and back); screenshots keep the size asked for.
@@ -345,6 +432,21 @@ void DesktopApp::draw_shape_notice() const {
   ImGui::PopStyleVar(2);
 }
 
+// --bench-shapes: once the last change is computed, the next shape: the K/V head counts that
+// divide the heads, then d_k halved and doubled, round and round (the second round finds every
+// shape built before).
+void DesktopApp::bench_shape() {
+  if (!session_->has_result() || session_->problem_revision() != document_.revision()) return;
+  const Scenario& now = document_.scenario();
+  if (!bench_base_) bench_base_ = now;
+  std::vector<std::pair<int, int>> shapes;  // (K/V heads, d_k)
+  for (const int kv : edits::divisors(bench_base_->num_heads)) shapes.emplace_back(kv, bench_base_->d_k);
+  for (const int d_k : {std::max(1, bench_base_->d_k / 2), bench_base_->d_k * 2}) shapes.emplace_back(bench_base_->num_kv_heads, d_k);
+  const auto [kv, d_k] = shapes[bench_shapes_done_++ % shapes.size()];
+  const edits::FreshMatrices fresh = edits::default_fresh(now);
+  document_.apply(edits::set_d_k(edits::set_num_kv_heads(now, kv, fresh), d_k, fresh), "Benchmark shape", "bench-shape");
+}
+
 // --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
 void DesktopApp::bench_edit() {
   if (!session_->has_result()) return;
@@ -379,8 +481,11 @@ void DesktopApp::run() {
     apply_fullscreen_request();
     if (view_.quit_requested) window_.request_close();
     if (options_.edit_every_frame) bench_edit();
+    if (options_.shape_every_frame) bench_shape();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
-    if (!render(last && options_.screenshot.has_value())) continue;
+    const bool view_image = view_.capturing_view;
+    if (!render((last && options_.screenshot.has_value()) || view_image)) continue;  // a request waits for the next frame
+    if (view_image) save_view_image();
     if (last) break;
   }
   if (options_.screenshot) capture_.save_png(*options_.screenshot);

@@ -57,6 +57,8 @@ void FrameTimes::print(std::ostream& out, window::Extent size, const compute::Co
   print_summary(out, "  of which building the UI", summarise(ui_, kWarmUpFrames));
   print_summary(out, "  of which drawing and presenting", summarise(render_, kWarmUpFrames));
   print_summary(out, "recomputes", summarise(recomputes_, 0));
+  // The first is the start's (nothing on screen yet): left out like the warm-up frames.
+  print_summary(out, "frames that recomputed (after the first)", summarise(recompute_frames_, 1));
   out << "allocations after the warm-up frames: " << allocations_end_ - allocations_warm_ << "\n";
   out << std::defaultfloat;
 }

@@ -28,6 +28,8 @@ class FrameTimes {
  public:
   void add_frame(double ms) { frames_.push_back(ms); }
   void add_recompute(double ms) { recomputes_.push_back(ms); }
+  // A whole frame that recomputed (an edit, a change of shape): what the user waits for.
+  void add_recompute_frame(double ms) { recompute_frames_.push_back(ms); }
   void add_ui(double ms) { ui_.push_back(ms); }          // building the UI (CPU)
   void add_render(double ms) { render_.push_back(ms); }  // recording, submitting, presenting
   // Allocations (heatmap renderer + compute) after the warm-up frames and at the end.
@@ -43,6 +45,7 @@ class FrameTimes {
  private:
   std::vector<double> frames_;
   std::vector<double> recomputes_;
+  std::vector<double> recompute_frames_;
   std::vector<double> ui_;
   std::vector<double> render_;
   std::uint64_t allocations_warm_ = 0;

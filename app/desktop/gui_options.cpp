@@ -13,7 +13,8 @@ constexpr const char* kOrigin = "<command line>";
 const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--help", false}, {"--blocks"}};
+    {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--bench-no-heatmaps", false}, {"--help", false}, {"--text-file"},
+    {"--blocks"}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -53,13 +54,18 @@ const char* const kGuiHelp =
     "Options:\n"
     "  --scenario FILE       open FILE (or preset:NAME); without it the last session's work is\n"
     "                        restored from $XDG_CONFIG_HOME/attnviz/autosave.json\n"
+    "  --text-file FILE      the sentence is this UTF-8 text file's content (with\n"
+    "                        --scenario's settings, else the defaults); past 4096 tokens the\n"
+    "                        Heatmaps panel shows an exact overview (up to 65536 tokens)\n"
     "  --screenshot OUT.png  render, write the window's pixels to OUT.png and exit\n"
     "  --frames N            close after N frames (with --screenshot: default 3)\n"
     "  --size WxH            window size in pixels (default 1600x1000)\n"
     "  --head H              select head H (0-based)\n"
     "  --layout MODE         full (inputs and heatmaps), heatmaps (heatmaps only) or\n"
     "                        compare-ready (heatmaps and the Vulkan/Eigen comparison)\n"
-    "  --backend KIND        vulkan (default), cpu (Eigen) or both (with their differences)\n"
+    "  --backend KIND        auto (default: Eigen when the Vulkan device is a CPU driver such as\n"
+    "                        lavapipe, Vulkan on a GPU), vulkan, cpu (Eigen) or both (with\n"
+    "                        their differences)\n"
     "  --pin-query I         pin query row I (its weights as bars, its context vector)\n"
     "  --hover-token I       highlight token I as if the mouse were on it\n"
     "  --blocks B            show the mask's B x B tiles (empty, partial, full) on the heatmaps\n"
@@ -71,10 +77,15 @@ const char* const kGuiHelp =
     "                        --frames N a measuring run: the mouse is ignored and nothing\n"
     "                        is autosaved, so runs compare (the keyboard still works)\n"
     "  --bench-edits         change a weight every frame (measures live recompute)\n"
+    "  --bench-shapes        change the model's shape (K/V heads, d_k) after every recompute\n"
+    "                        (measures a change of shape)\n"
+    "  --bench-no-heatmaps   lay out and label every heatmap but draw no cells (measures the\n"
+    "                        window's frame without them, next to a normal run)\n"
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
-    "F8 heatmaps-only layout, F11 presentation mode, F1 classroom shortcuts; in a heatmap:\n"
-    "wheel zooms, drag pans, double-click resets.\n";
+    "Ctrl+Shift+E save the view on screen as an image, F8 heatmaps-only layout, F11\n"
+    "presentation mode, 1-6 the views, F1 every shortcut; in a heatmap: wheel zooms, drag\n"
+    "pans, double-click resets.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   std::vector<cli::OptionSpec> specs = kOptions;
@@ -92,6 +103,11 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
     }
     options.file = parsed.positionals().front();
   }
+  options.text_file = parsed.get("--text-file");
+  if (options.text_file && options.text_file->empty()) throw InputError(kOrigin, "--text-file", "needs a file name");
+  if (options.text_file && options.file) {
+    throw InputError(kOrigin, parsed.positionals().front(), "is a scenario besides --text-file; give it as --scenario");
+  }
   options.screenshot = parsed.get("--screenshot");
   if (options.screenshot && options.screenshot->empty()) throw InputError(kOrigin, "--screenshot", "needs a file name");
   options.frames = parsed.get_int("--frames", 1, 1000000);
@@ -104,7 +120,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   }
   if (auto backend = parsed.get("--backend")) {
     options.backend = compute::backend_mode_from_string(*backend);
-    if (!options.backend) cli::require_choice("--backend", *backend, {"vulkan", "cpu", "both"});
+    if (!options.backend) cli::require_choice("--backend", *backend, {"auto", "vulkan", "cpu", "both"});
   }
   options.pin_query = parsed.get_int("--pin-query", 0, 1 << 20);
   options.hover_token = parsed.get_int("--hover-token", 0, 1 << 20);
@@ -114,6 +130,8 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.validation = parsed.has("--validation");
   options.stats = parsed.has("--stats");
   options.edit_every_frame = parsed.has("--bench-edits");
+  options.shape_every_frame = parsed.has("--bench-shapes");
+  options.without_heatmaps = parsed.has("--bench-no-heatmaps");
   options.classroom = classroom::parse_start_options(parsed);
   return options;
 }

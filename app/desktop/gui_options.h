@@ -16,6 +16,7 @@ namespace attnviz::desktop {
 
 struct GuiOptions {
   std::optional<std::string> scenario;    // a file or preset:NAME; otherwise the autosave
+  std::optional<std::string> text_file;   // its text is the sentence (beside --scenario, or alone)
   // `attnviz FILE` (a file manager's double-click): opened like --scenario, except that a file
   // that cannot be opened is reported in the window, which opens anyway, not by exit code 2.
   std::optional<std::string> file;
@@ -37,6 +38,8 @@ struct GuiOptions {
   bool validation = false;               // Khronos validation layer and unique widget IDs; any message fails (exit 1)
   bool stats = false;                    // print frame-time statistics on exit
   bool edit_every_frame = false;         // --bench-edits: nudge a weight each frame (measures live recompute)
+  bool shape_every_frame = false;        // --bench-shapes: a new K/V head count or d_k after each recompute
+  bool without_heatmaps = false;         // --bench-no-heatmaps: the heatmaps' cells are not drawn
   bool help = false;
   classroom::StartOptions classroom;    // --view, --step, --compare, --present
 

@@ -20,6 +20,7 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_panel(panels::make_kv_cache_panel());
   layout->add_panel(panels::make_status_bar());
   layout->add_dialog(export_ui::make_export_dialog());
+  layout->add_dialog(export_ui::make_view_image_dialog());
   classroom::add_classroom(*layout);
   return layout;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/edits/mask_edits.h"
+#include "core/overview/overview.h"
 #include "core/scenario/generate.h"
 #include "core/text/tokenizer.h"
 
@@ -46,7 +47,8 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {
   TokensOrError out;
   try {
-    out.tokens = tokenize(text, mode);
+    // Up to the overview's limit: past the materialised 4,096 the window shows the overview.
+    out.tokens = tokenize(text, mode, overview::kMaxOverviewTokens);
   } catch (const TokenizerError& e) {
     out.error = e.what();
     out.error_offset = e.byte_offset();

@@ -55,4 +55,8 @@ void copy_as_csv(ui::UiContext& ui, Quantity quantity);
 // The Export dialog: Ctrl+E and the requests above open it; one per window.
 std::unique_ptr<ui::Dialog> make_export_dialog();
 
+// File > Save view as image… (Ctrl+Shift+E): the view on screen as a PNG (view_image.h).
+void open_view_image(ui::UiContext& ui);
+std::unique_ptr<ui::Dialog> make_view_image_dialog();
+
 }  // namespace attnviz::export_ui

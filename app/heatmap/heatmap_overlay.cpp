@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 
@@ -52,13 +53,17 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   const MaskSetting no_mask;
   const Mask& mask = masks.mask(spec.mask != nullptr ? *spec.mask : no_mask, g.rows, g.cols, spec.mask_heads);
   const int head = spec.mask_head;
+  // Dropout's dropped cells keep their hatching, like masked ones (known here for host matrices).
+  const Matrix* kept = spec.kept.host != nullptr && spec.kept.host->rows == g.rows && spec.kept.host->cols == g.cols
+                           ? spec.kept.host
+                           : nullptr;
   float low = 0.0f;
   float high = 0.0f;
   bool any = false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
-      const float shown = spec.value_scale * values->at(r, c);
+      const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
       low = any ? std::min(low, shown) : shown;
       high = any ? std::max(high, shown) : shown;
       any = true;
@@ -70,7 +75,8 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
-      const float shown = spec.value_scale * values->at(r, c);
+      if (kept != nullptr && kept->at(r, c) == 0.0f) continue;
+      const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
       const std::string text = fixed_number(shown, decimals);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
       const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));

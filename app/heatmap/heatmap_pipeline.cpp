@@ -1,6 +1,8 @@
 #include "app/heatmap/heatmap_pipeline.h"
 
 #include <array>
+#include <span>
+#include <vector>
 
 #include "attnviz_display_shaders.h"
 #include "core/vk/check.h"
@@ -9,11 +11,11 @@
 namespace attnviz::heatmap {
 namespace {
 
-vk::DescriptorSetLayout make_set_layout(VkDevice device) {
-  std::array<VkDescriptorSetLayoutBinding, 3> bindings{};
-  for (std::uint32_t b = 0; b < 3; ++b) {
+vk::DescriptorSetLayout make_set_layout(VkDevice device, std::span<const VkDescriptorType> types) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
+  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
     bindings[b].binding = b;
-    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    bindings[b].descriptorType = types[b];
     bindings[b].descriptorCount = 1;
     bindings[b].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
   }
@@ -26,10 +28,10 @@ vk::DescriptorSetLayout make_set_layout(VkDevice device) {
   return {device, layout};
 }
 
-vk::PipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout) {
+vk::PipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout, std::uint32_t push_bytes) {
   VkPushConstantRange push{};
   push.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  push.size = sizeof(HeatmapPush);
+  push.size = push_bytes;
   VkPipelineLayoutCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   info.setLayoutCount = 1;
@@ -41,12 +43,13 @@ vk::PipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout s
   return {device, layout};
 }
 
-}  // namespace
-
-HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass)
-    : set_layout_(make_set_layout(device)), layout_(make_pipeline_layout(device, set_layout_.get())) {
-  const vk::ShaderModule vertex = vk::create_shader_module(device, shaders::heatmap_vert());
-  const vk::ShaderModule fragment = vk::create_shader_module(device, shaders::heatmap_frag());
+// A pipeline drawing one opaque quad of six vertices (no vertex input, no blending), dynamic
+// viewport and scissor, into `render_pass`'s one colour attachment.
+vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineLayout layout,
+                                std::span<const std::uint32_t> vertex_spirv, std::span<const std::uint32_t> fragment_spirv,
+                                VkPipelineCache cache) {
+  const vk::ShaderModule vertex = vk::create_shader_module(device, vertex_spirv);
+  const vk::ShaderModule fragment = vk::create_shader_module(device, fragment_spirv);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
   stages[0].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -77,10 +80,10 @@ HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass)
   VkPipelineColorBlendAttachmentState blend_attachment{};
   blend_attachment.colorWriteMask =
       VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-  VkPipelineColorBlendStateCreateInfo blend{};
-  blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
-  blend.attachmentCount = 1;
-  blend.pAttachments = &blend_attachment;
+  VkPipelineColorBlendStateCreateInfo blending{};
+  blending.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
+  blending.attachmentCount = 1;
+  blending.pAttachments = &blend_attachment;
   VkPipelineDepthStencilStateCreateInfo depth{};
   depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
   const VkDynamicState dynamic_states[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
@@ -99,13 +102,32 @@ HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass)
   info.pRasterizationState = &raster;
   info.pMultisampleState = &multisample;
   info.pDepthStencilState = &depth;
-  info.pColorBlendState = &blend;
+  info.pColorBlendState = &blending;
   info.pDynamicState = &dynamic;
-  info.layout = layout_.get();
+  info.layout = layout;
   info.renderPass = render_pass;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  vk::check(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateGraphicsPipelines");
-  pipeline_ = vk::Pipeline(device, pipeline);
+  vk::check(vkCreateGraphicsPipelines(device, cache, 1, &info, nullptr, &pipeline), "vkCreateGraphicsPipelines");
+  return {device, pipeline};
 }
+
+// The values, the mask's global tokens, the colormaps, dropout's kept set (heatmap_pipeline.h).
+constexpr std::array<VkDescriptorType, 4> kCellBindings = {
+    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+constexpr std::array<VkDescriptorType, 1> kImageBindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+
+}  // namespace
+
+HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
+    : set_layout_(make_set_layout(device, kCellBindings)),
+      layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(HeatmapPush))),
+      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache)) {}
+
+ImagePipeline::ImagePipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
+    : set_layout_(make_set_layout(device, kImageBindings)),
+      layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(ImagePush))),
+      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_image_vert(),
+                                   shaders::heatmap_image_frag(), cache)) {}
 
 }  // namespace attnviz::heatmap

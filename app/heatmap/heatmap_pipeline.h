@@ -1,9 +1,19 @@
 #pragma once
-// The graphics pipeline that draws one heatmap: no vertex input (the quad comes from the push
-// constants), dynamic viewport and scissor, one descriptor set:
+// The two graphics pipelines of the heatmaps.
+//
+// HeatmapPipeline draws a matrix's cells into the heatmap's cached image (heatmap.vert/.frag):
+// no vertex input (the quad comes from the push constants), dynamic viewport and scissor, one
+// descriptor set:
 //   binding 0  uniform texel buffer (R32F)     the matrix's values
 //   binding 1  uniform texel buffer (RGBA32UI) the mask's global-token table (common/mask.glsl)
 //   binding 2  uniform texel buffer (RGBA32F)  the colormap tables (colormaps.h)
+//   binding 3  uniform texel buffer (R32F)     dropout's kept set, 1.0 / 0.0 (or the values again)
+//
+// ImagePipeline draws a cached image on the window every frame (heatmap_image.vert/.frag): one
+// combined image sampler at binding 0, no blending (the image is opaque: where the matrix was
+// panned past its edge it holds the widget's background colour).
+//
+// Both are built through the pipeline cache (core/vk/pipeline_cache.h) when one is given.
 
 #include <vulkan/vulkan.h>
 
@@ -29,23 +39,52 @@ struct HeatmapPush {
   std::int32_t first;
   float value_scale;
   std::int32_t colormap;
-  std::int32_t flags;
+  std::int32_t flags;  // HeatmapFlags, and the cells read per pixel and axis (1..3) << kSamplesShift
   float hatch;
-  std::int32_t max_samples;
   MaskParams mask;
+  float distance_bias;       // shown −= distance_bias · |row − col| (ALiBi)
+  std::int32_t kept_first;   // the kept matrix's first float in its view
 };
-static_assert(sizeof(HeatmapPush) == 124, "keep in step with shaders/heatmap_push.glsl");
-static_assert(offsetof(HeatmapPush, mask) == 84, "keep in step with shaders/heatmap_push.glsl");
+static_assert(sizeof(HeatmapPush) == 128 && sizeof(HeatmapPush) <= 128, "keep in step with shaders/heatmap_push.glsl");
+static_assert(offsetof(HeatmapPush, mask) == 80, "keep in step with shaders/heatmap_push.glsl");
+static_assert(offsetof(HeatmapPush, distance_bias) == 120, "keep in step with shaders/heatmap_push.glsl");
+
+// Mirrors ImagePush in shaders/heatmap_image.vert and .frag.
+struct ImagePush {
+  float rect[4];         // the image's place in framebuffer pixels (whole pixels)
+  float framebuffer[2];  // the framebuffer's size
+};
+static_assert(sizeof(ImagePush) == 24, "keep in step with shaders/heatmap_image.vert");
 
 enum HeatmapFlags : std::int32_t {
   kFlagMaskCells = 1,
+  kFlagDroppedCells = 2,
   kFlagDiverging = 8,
   kFlagLog = 16,
 };
+// flags >> kSamplesShift: cells read per pixel along each axis when a pixel covers several
+// (1..3; 128 bytes of push constants leave no room for a field of its own).
+constexpr int kSamplesShift = 8;
 
 class HeatmapPipeline {
  public:
-  HeatmapPipeline(VkDevice device, VkRenderPass render_pass);
+  // `render_pass`: the image pass (one colour attachment, the cached image).
+  HeatmapPipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
+
+  [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
+  [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
+  [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
+
+ private:
+  vk::DescriptorSetLayout set_layout_;
+  vk::PipelineLayout layout_;
+  vk::Pipeline pipeline_;
+};
+
+class ImagePipeline {
+ public:
+  // `render_pass`: the window's (ImGui's) render pass.
+  ImagePipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
 
   [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
   [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }

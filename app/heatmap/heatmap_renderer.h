@@ -1,15 +1,23 @@
 #pragma once
-// Draws heatmaps on the GPU inside ImGui's render pass. A widget calls add_draw() while the UI
-// is built; that adds an ImDrawList callback (and ImDrawCallback_ResetRenderState after it), and
-// when ImGui's Vulkan backend reaches the callback, the renderer binds its own pipeline and a
-// descriptor set pointing at the matrix's buffer (a uniform texel buffer view: on lavapipe texel
-// fetches are vector gathers, storage-buffer loads a scalar loop), sets viewport and scissor
-// from the clip rectangle × FramebufferScale, pushes the constants and draws one quad.
+// Draws heatmaps on the GPU. Each heatmap has a cached image of its own (heatmap_image.h), the
+// size of its visible cells in framebuffer pixels: the cells are drawn into it (heatmap.frag
+// reading the matrix's buffer, a uniform texel buffer view: on lavapipe texel fetches are vector
+// gathers) only when its data, range, colours, mask, zoom or size changed; every frame draws
+// the image as one textured quad. So a steady frame costs about what Dear ImGui alone costs,
+// however long the sentence.
 //
-// Nothing is allocated per frame when nothing changed: views, descriptor sets, uploaded host
-// matrices and mask tables are cached. Cached views and sets are dropped when the compute
-// session's generation moves on (a recompute may have replaced the result buffers), after
-// the queue went idle; an upload buffer is rewritten only once no frame in flight reads it.
+// A widget calls add_draw() while the UI is built: it finds the heatmap's image (by the
+// widget's ImGui ID), compares what would be drawn with what the image holds, and adds an
+// ImDrawList callback (and ImDrawCallback_ResetRenderState after it). Before the window's
+// render pass begins, render_images() records the image passes due this frame; when ImGui's
+// Vulkan backend reaches a callback, the image is drawn with scissor from the clip rectangle.
+//
+// Nothing is allocated per frame when nothing changed: images, views, descriptor sets,
+// uploaded host matrices and mask tables are cached; an image is made anew only when its size
+// changes. Cached views and sets are dropped when the compute session's generation moves on (a
+// recompute may have replaced the result buffers), after the queue went idle; an upload buffer
+// is rewritten only once no frame in flight reads it; an image no frame drew for a while is
+// released once no frame in flight samples it.
 
 #include <vulkan/vulkan.h>
 
@@ -18,11 +26,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
+#include "app/window/vk_owners.h"
 #include "core/attention/device_results.h"
 #include "core/attention/mask.h"
 #include "core/common/matrix.h"
@@ -45,6 +55,8 @@ struct CellWindow {
 };
 
 struct DrawRequest {
+  std::uint64_t image_id = 0;     // which heatmap (its widget's ImGui ID): one cached image each
+  std::uint64_t data_version = 0;  // changes when the values change (a generation, a revision)
   DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the cells' rectangle, ImGui coordinates
   CellWindow window;
@@ -52,6 +64,10 @@ struct DrawRequest {
   float range_min = 0.0f;             // shown values mapped to the colormap's ends
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
+  // The colour where no cell is (the matrix panned past its edge): an opaque ImGui colour
+  // (ImU32, as ImGui::GetColorU32 gives it). The image is opaque, so it is drawn without blending
+  // and needs nothing under it.
+  std::uint32_t background = 0xff000000u;
   // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
   // the mask it was computed under with its global-token table (matrix.mask): that is used.
   const MaskSetting* mask = nullptr;
@@ -59,11 +75,20 @@ struct DrawRequest {
   int mask_heads = 1;  // the problem's query heads
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
+  // shown −= distance_bias · |row − col|: ALiBi's bias, so the scaled scores show what the
+  // softmax sees.
+  float distance_bias = 0.0f;
+  // Dropout's kept set (1.0 / 0.0, the matrix's shape and row pitch): cells where it is 0 are
+  // hatched as dropped. No buffer: nothing is.
+  DeviceMatrix kept;
 };
+
+class HeatmapImage;
 
 class HeatmapRenderer {
  public:
-  HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass);
+  // `render_pass`: the window's. `cache`: where pipelines are built through (or none).
+  HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
   ~HeatmapRenderer();
   HeatmapRenderer(const HeatmapRenderer&) = delete;
   HeatmapRenderer& operator=(const HeatmapRenderer&) = delete;
@@ -75,38 +100,69 @@ class HeatmapRenderer {
 
   // The host matrix on the GPU: uploaded when (its data pointer, shape, version) was not seen
   // in recent frames, else the earlier upload. `version` must change whenever the contents
-  // change (a Document revision, a counter of the caller's).
+  // change (a Document revision, a counter of the caller's). A large matrix named by
+  // set_host_storage() is not copied where the device imports host memory: the buffer is made
+  // over the matrix's own storage.
   DeviceMatrix upload(const Matrix& matrix, std::uint64_t version);
+
+  // Matrices whose storage stays put until release_host_imports() is called (the Eigen
+  // result, whose session calls it before a recompute may move them).
+  void set_host_storage(std::vector<const Matrix*> matrices) { host_storage_ = std::move(matrices); }
+  // Lets go of every buffer made over host storage, after the device finished with them.
+  void release_host_imports();
 
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
   // matrix is empty or larger than one storage-buffer binding allows.
   bool add_draw(ImDrawList* list, const DrawRequest& request);
 
+  // Off: heatmaps are laid out and labelled but no cells are drawn (measuring what the window
+  // costs without them).
+  void set_drawing(bool drawing) { drawing_ = drawing; }
+
+  // Before the window's render pass begins: draws the cells of every image add_draw() found
+  // out of date this frame into it (`cmd` outside any render pass).
+  void render_images(VkCommandBuffer cmd);
+
   // Before ImGui's draw data is recorded: the callbacks record into `cmd`.
   void set_target(VkCommandBuffer cmd, const ImDrawData* draw_data);
 
-  // Buffers and descriptor sets created so far (tests: a steady view allocates nothing).
+  // Buffers, images and descriptor sets created so far (tests: a steady view allocates nothing).
   [[nodiscard]] std::uint64_t allocation_count() const { return allocations_; }
+  // Images whose cells were drawn so far (tests: redrawn exactly when something changed).
+  [[nodiscard]] std::uint64_t image_redraw_count() const { return redraws_; }
+  [[nodiscard]] std::size_t image_count() const { return images_.size(); }
+  // Device memory of the cached images (the memory figures).
+  [[nodiscard]] VkDeviceSize image_bytes() const;
 
  private:
   struct Pending;
   struct Upload;
   struct MaskTable;
+  struct Cached;
+  struct Import;
   // rows, cols, heads, causal, window, global tokens, expression, documents
   using MaskKey = std::tuple<int, int, int, bool, int, std::vector<int>, std::string, std::vector<int>>;
-  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView>;  // values buffer, base, range, mask view
+  // values buffer, base, range, mask view, kept buffer, base, range (the values again without one)
+  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView, VkBuffer, VkDeviceSize, VkDeviceSize>;
 
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
+  Cached& cached_image(std::uint64_t id, int width, int height);
+  void release_old_images();
   const MaskTable& mask_table(const MaskSetting& setting, int rows, int cols, int heads);
   VkBufferView device_table_view(const DeviceMatrix& table);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
   void release_unused();
+  std::optional<DeviceMatrix> import(const Matrix& matrix);
 
   const vk::Context* context_;
   VkDevice device_;
+  window::RenderPass image_pass_;
   HeatmapPipeline pipeline_;
+  ImagePipeline image_pipeline_;
+  vk::Sampler sampler_;
+  vk::DescriptorPool image_pool_;  // the images' sampling sets, each freed with its image
   vk::DescriptorPool pool_;
   vk::Buffer colormaps_;
   vk::BufferView colormaps_view_;
@@ -115,8 +171,13 @@ class HeatmapRenderer {
   // Views of the global-token tables that results on the device bring (DeviceMask::table).
   std::map<std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize>, vk::BufferView> device_tables_;
   std::vector<std::unique_ptr<Upload>> uploads_;
+  std::vector<const Matrix*> host_storage_;
+  std::vector<std::unique_ptr<Import>> imports_;
   std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
+  std::map<std::uint64_t, std::unique_ptr<Cached>> images_;  // by image_id
+  // Images replaced or no longer drawn, kept until no frame in flight samples them.
+  std::vector<std::pair<std::uint64_t, std::unique_ptr<HeatmapImage>>> retired_;
 
   std::uint64_t generation_ = 0;
   std::uint64_t frame_ = 0;  // begin_frame() calls so far
@@ -127,6 +188,8 @@ class HeatmapRenderer {
   float framebuffer_scale_[2] = {1, 1};
   float framebuffer_size_[2] = {0, 0};
   std::uint64_t allocations_ = 0;
+  std::uint64_t redraws_ = 0;
+  bool drawing_ = true;
 };
 
 }  // namespace attnviz::heatmap

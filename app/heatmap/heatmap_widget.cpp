@@ -108,8 +108,10 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   hover.clicked = released && over_cells && io.MouseDragMaxDistanceSqr[0] < drag_threshold * drag_threshold;
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  list->AddRectFilled(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), ImGui::GetColorU32(ImGuiCol_FrameBg));
   DrawRequest request;
+  request.background = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  request.image_id = item_id;
+  request.data_version = spec.source.version;
   request.matrix = spec.source.device.buffer != VK_NULL_HANDLE ? spec.source.device
                                                                 : renderer_->upload(*spec.source.host, spec.source.version);
   request.x0 = g.x0;
@@ -126,7 +128,13 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.mask_heads = spec.mask_heads;
   request.max_samples = spec.max_samples;
   request.log_scale = spec.log_scale;
+  request.distance_bias = spec.distance_bias;
+  if (spec.kept.device.buffer != VK_NULL_HANDLE) request.kept = spec.kept.device;
+  else if (spec.kept.host != nullptr) request.kept = renderer_->upload(*spec.kept.host, spec.kept.version);
+  // The cells' image is opaque, background included: nothing is drawn under it (lavapipe
+  // rasterises every layer of every pixel).
   if (!renderer_->add_draw(list, request)) {
+    list->AddRectFilled(ImVec2(g.x0, g.y0), ImVec2(g.x1, g.y1), request.background);
     list->AddText(ImVec2(g.x0 + 4, g.y0 + 4), ImGui::GetColorU32(ImGuiCol_Text), "too large to draw on this GPU");
   }
 

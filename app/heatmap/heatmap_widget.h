@@ -38,6 +38,10 @@ struct HeatmapSpec {
   const MaskSetting* mask = nullptr;  // hatch the cells it hides
   int mask_head = 0;   // whose mask it is (a mask expression using h gives each head its own)
   int mask_heads = 1;  // the problem's query heads
+  float distance_bias = 0.0f;  // shown −= distance_bias · |row − col| (ALiBi's bias on scaled scores)
+  // Dropout's kept set (1.0 / 0.0 per cell, the values' shape): cells where it is 0 are hatched
+  // as dropped. Neither set: nothing is.
+  HeatmapSource kept;
 
   const std::vector<std::string>* row_labels = nullptr;  // null: 0, 1, 2, ...
   const std::vector<std::string>* col_labels = nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace attnviz::heatmap {
 namespace {
@@ -17,6 +18,22 @@ ValueRange symmetric_range(const Matrix& values, float scale, const MaskMatrix* 
     if (masked && visible->visible[i] == 0) continue;
     const float v = std::fabs(scale * values.data[i]);
     if (std::isfinite(v)) largest = std::max(largest, v);
+  }
+  if (largest == 0.0f) largest = 1.0f;
+  largest = std::max(largest, kFloor);
+  return {-largest, largest};
+}
+
+ValueRange symmetric_range(const Matrix& values, float scale, const MaskMatrix* visible, float distance_bias) {
+  if (distance_bias == 0.0f) return symmetric_range(values, scale, visible);
+  const bool masked = visible != nullptr && visible->rows == values.rows && visible->cols == values.cols;
+  float largest = 0.0f;
+  for (int r = 0; r < values.rows; ++r) {
+    for (int c = 0; c < values.cols; ++c) {
+      if (masked && !visible->at(r, c)) continue;
+      const float v = std::fabs(scale * values.at(r, c) - distance_bias * static_cast<float>(std::abs(r - c)));
+      if (std::isfinite(v)) largest = std::max(largest, v);
+    }
   }
   if (largest == 0.0f) largest = 1.0f;
   largest = std::max(largest, kFloor);

@@ -15,6 +15,8 @@ struct ValueRange {
 // Symmetric around 0: ±(largest |scale · value|), counting only the cells `visible` allows
 // (all when null). Never empty: a matrix of zeros gets ±1, tiny ones a floor of 1e-12.
 ValueRange symmetric_range(const Matrix& values, float scale = 1.0f, const MaskMatrix* visible = nullptr);
+// The same for scale · values − distance_bias · |row − col| (scaled scores with ALiBi's bias).
+ValueRange symmetric_range(const Matrix& values, float scale, const MaskMatrix* visible, float distance_bias);
 
 // [0, largest value] (weights with an automatic range); a 1e-12 floor as above.
 ValueRange zero_to_max(const Matrix& values);

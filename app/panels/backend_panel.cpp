@@ -94,8 +94,17 @@ void BackendPanel::draw_mode(ui::UiContext& ui) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Compute with");
   // A narrow column (large text) puts the choices on more lines rather than cutting "Both".
+  const compute::AutomaticChoice& automatic = ui.session.automatic_choice();
+  const std::string automatic_label =
+      std::string("Automatic (") + (automatic.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") + " here)";
+  ui::same_line_if_fits(ui::check_width(automatic_label.c_str()));
+  bool changed = ImGui::RadioButton(automatic_label.c_str(), &mode, static_cast<int>(BackendMode::Automatic));
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Eigen when the Vulkan device is a CPU driver (lavapipe), Vulkan on a GPU.\nHere: %s.",
+                      automatic.reason.c_str());
+  }
   ui::same_line_if_fits(ui::check_width("Vulkan"));
-  bool changed = ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
+  changed |= ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
   ui::same_line_if_fits(ui::check_width("Eigen (CPU)"));
   changed |= ImGui::RadioButton("Eigen (CPU)", &mode, static_cast<int>(BackendMode::Cpu));
   ui::same_line_if_fits(ui::check_width("Both"));
@@ -120,6 +129,7 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
     ImGui::TextWrapped("%s", status->error.c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::TextWrapped("%s.", session.choice_summary().c_str());
   if (session.has_result()) ImGui::TextDisabled("The heatmaps show the %s result.", session.shown_backend());
 }
 

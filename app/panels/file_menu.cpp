@@ -32,6 +32,7 @@
 #include "app/ui/scenario_files.h"
 #include "core/common/input_file.h"
 #include "core/common/text_excerpt.h"
+#include "core/overview/long_text.h"
 #include "core/scenario/scenario_json.h"
 
 namespace attnviz::panels {
@@ -42,6 +43,7 @@ namespace fs = std::filesystem;
 // "###" keeps one popup id while the title changes with the mode.
 constexpr const char* kOpenTitle = "Open a scenario###file-dialog";
 constexpr const char* kSaveTitle = "Save the scenario as###file-dialog";
+constexpr const char* kOpenTextTitle = "Open a text as the sentence###file-dialog";
 constexpr const char* kConfirmPopup = "Replace the current scenario?##confirm";
 constexpr const char* kReadingPopup = "Reading\xE2\x80\xA6###reading";
 // A read that ends sooner shows nothing (most files): no flash of a dialog.
@@ -67,6 +69,7 @@ class FileMenu final : public ui::Menu {
   void draw_items(ui::UiContext& ui) override {
     if (ImGui::MenuItem("New", "Ctrl+N")) replace_with(ui, Replacement{Replacement::Kind::New, ""});
     if (ImGui::MenuItem("Open\xE2\x80\xA6", "Ctrl+O")) open_dialog(ui, DialogMode::Open);
+    if (ImGui::MenuItem("Open text\xE2\x80\xA6")) open_dialog(ui, DialogMode::OpenText);
     if (ImGui::MenuItem("Save", "Ctrl+S")) save(ui);
     if (ImGui::MenuItem("Save As\xE2\x80\xA6", "Ctrl+Shift+S")) open_dialog(ui, DialogMode::SaveAs);
     if (ImGui::BeginMenu("Presets")) {
@@ -78,6 +81,7 @@ class FileMenu final : public ui::Menu {
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) export_ui::open_export_all(ui);  // app/export_ui
+    if (ImGui::MenuItem("Save view as image\xE2\x80\xA6", "Ctrl+Shift+E")) export_ui::open_view_image(ui);
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.view.quit_requested = true;
   }
@@ -94,7 +98,11 @@ class FileMenu final : public ui::Menu {
   }
 
  private:
-  enum class DialogMode { Open, SaveAs };
+  enum class DialogMode { Open, SaveAs, OpenText };
+
+  [[nodiscard]] const char* dialog_title() const {
+    return mode_ == DialogMode::Open ? kOpenTitle : mode_ == DialogMode::SaveAs ? kSaveTitle : kOpenTextTitle;
+  }
 
   // What replaces the document once the user agreed to lose unsaved changes.
   struct Replacement {
@@ -203,7 +211,7 @@ class FileMenu final : public ui::Menu {
 
   void draw_dialog(ui::UiContext& ui) {
     if (open_dialog_) {
-      ImGui::OpenPopup(mode_ == DialogMode::Open ? kOpenTitle : kSaveTitle);
+      ImGui::OpenPopup(dialog_title());
       open_dialog_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -211,7 +219,7 @@ class FileMenu final : public ui::Menu {
                                     std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
                              ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(mode_ == DialogMode::Open ? kOpenTitle : kSaveTitle, nullptr,
+    if (!ImGui::BeginPopupModal(dialog_title(), nullptr,
                                 ImGuiWindowFlags_NoSavedSettings)) {
       return;
     }
@@ -308,7 +316,7 @@ class FileMenu final : public ui::Menu {
     } else {
       ImGui::TextDisabled("Type a name or a path (relative to the folder above, or ~/...)");
     }
-    const char* action = mode_ == DialogMode::Open ? "Open" : "Save";
+    const char* action = mode_ == DialogMode::SaveAs ? "Save" : "Open";
     if (ImGui::Button(action, ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f))) finish(ui);
     ImGui::SameLine();
     if (ImGui::Button("Cancel", ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
@@ -335,6 +343,8 @@ class FileMenu final : public ui::Menu {
     }
     if (mode_ == DialogMode::Open) {
       finish_open(ui, path);
+    } else if (mode_ == DialogMode::OpenText) {
+      finish_open_text(ui, path);
     } else {
       finish_save(ui, path);
     }
@@ -348,6 +358,26 @@ class FileMenu final : public ui::Menu {
     }
     ImGui::CloseCurrentPopup();
     replace_with(ui, Replacement{Replacement::Kind::Load, path.string()});
+  }
+
+  // A UTF-8 text as the scenario's sentence (one undo step); past 4,096 tokens the Heatmaps
+  // panel shows the overview (app/panels/overview_view.h).
+  void finish_open_text(ui::UiContext& ui, const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      dialog_error_ = fs::exists(path, ec) ? path.string() + " is not a regular file" : "There is no file " + path.string();
+      return;
+    }
+    try {
+      Scenario next = overview::with_sentence(ui.document.scenario(), overview::read_text_file(path.string()));
+      next.title = path.filename().string();
+      ui.document.apply(std::move(next), "Open text " + path.filename().string());
+    } catch (const std::exception& error) {
+      dialog_error_ = error.what();
+      return;
+    }
+    ImGui::CloseCurrentPopup();
+    ui.notices.post(ui::NoticeLevel::Info, "The sentence is now the text of " + cut_text(path.string(), 200));
   }
 
   void finish_save(ui::UiContext& ui, const fs::path& path) {

@@ -19,12 +19,14 @@
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/overview_view.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::panels {
 namespace {
@@ -95,6 +97,7 @@ class HeatmapsPanel final : public ui::Panel {
   std::optional<ValueRange> uniform_;  // the weights' own range when nearly uniform on 0..1
   ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
+  OverviewView overview_;          // past 4,096 tokens: the exact overview instead
 };
 
 // Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
@@ -115,9 +118,13 @@ float context_col_max(float font) { return std::round(3.2f * font); }
 
 // The formula beside each step's title ("S × 0.354 = 1/√8").
 std::string step_formula(const ui::UiContext& ui, ui::HeadView which) {
-  if (which == ui::HeadView::RawScores) return "S = Q·Kᵀ";
-  if (which == ui::HeadView::ScaledScores) return "S " + scale_caption(ui.session.problem(), ui.document.scenario().scale);
-  return "A = softmax of each row";
+  const Problem& problem = ui.session.problem();
+  if (which == ui::HeadView::RawScores) return problem.positional == PositionalKind::Rope ? "S = Q·Kᵀ (RoPE'd)" : "S = Q·Kᵀ";
+  if (which == ui::HeadView::ScaledScores) {
+    const std::string scaled = "S " + scale_caption(problem, ui.document.scenario().scale);
+    return problem.positional == PositionalKind::Alibi ? scaled + " − m·|i − j|" : scaled;
+  }
+  return problem.dropout ? "A = softmax, then dropout" : "A = softmax of each row";
 }
 
 // The line between the three steps and the row below them.
@@ -144,20 +151,21 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   ranges_generation_ = session.generation();
   ranges_head_ = head;
   ranges_mode_ = ui.view.weights_range;
-  const Result& result = session.shown_result();
+  const MaskMatrix& mask = session.mask_matrix(head);  // the result itself stays on the device
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   const Matrix* context = session.host_matrix(head, HeadMatrix::Context);
   if (scores != nullptr) {
     ranges_.raw = heatmap::symmetric_range(*scores);
-    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &result.mask);
+    ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &mask,
+                                              head_slopes(session.problem()).at(static_cast<std::size_t>(head)));
   }
   const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
   ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
   if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
   uniform_.reset();
-  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &result.mask, {0.0f, 1.0f});
+  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &mask, {0.0f, 1.0f});
 }
 
 bool HeatmapsPanel::weights_note_shown(const ui::UiContext& ui) const {
@@ -293,8 +301,11 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
     spec.range_max = ranges_.weights.max;
     spec.mask = &problem.mask;
     spec.log_scale = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Log;
+    const compute::MatrixSource kept = session.kept_matrix(head);  // dropout: dropped weights hatched
+    spec.kept = {kept.device, kept.host, kept.version};
   } else if (which == ui::HeadView::ScaledScores) {
     spec.value_scale = problem.scale;
+    spec.distance_bias = head_slopes(problem).at(static_cast<std::size_t>(head));  // ALiBi: what the softmax sees
     spec.range_min = ranges_.scaled.min;
     spec.range_max = ranges_.scaled.max;
     spec.mask = &problem.mask;
@@ -342,15 +353,30 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   const Matrix* scores = session.host_matrix(head, HeadMatrix::Scores);
   const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
   if (scores == nullptr || weights == nullptr || row >= scores->rows || col >= scores->cols) return;
-  const bool visible = session.shown_result().mask_of(static_cast<std::size_t>(head)).at(row, col);
+  const HeadResult* shown_head = session.head_result(head);  // Vulkan reads back this head alone
+  if (shown_head == nullptr) return;
+  const HeadResult& head_result = *shown_head;
+  const bool visible = session.mask_matrix(head).at(row, col);
   ImGui::BeginTooltip();
   ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row), row);
   ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col), col);
   ImGui::Separator();
   const float raw = scores->at(row, col);
   ImGui::Text("raw score  q·k = %.5g", static_cast<double>(raw));
-  ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
-  if (visible) {
+  const float slope = head_slopes(problem).at(static_cast<std::size_t>(head));
+  if (slope != 0.0f) {
+    ImGui::Text("scaled score  × %.4g − %.4g·|%d − %d| = %.5g", static_cast<double>(problem.scale), static_cast<double>(slope), row,
+                col, static_cast<double>(scaled_score(raw, problem.scale, slope, row, col)));
+  } else {
+    ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
+  }
+  const bool dropped = !head_result.kept.visible.empty() && !head_result.kept.at(row, col);
+  if (visible && dropped) {
+    ImGui::Text("weight %.5g, dropped by dropout: 0", static_cast<double>(head_result.weights_before_dropout.at(row, col)));
+  } else if (visible && !head_result.weights_before_dropout.empty()) {
+    ImGui::Text("weight %.5g × 1/(1 − p) = %.5g after dropout", static_cast<double>(head_result.weights_before_dropout.at(row, col)),
+                static_cast<double>(weights->at(row, col)));
+  } else if (visible) {
     ImGui::Text("weight = %.5g", static_cast<double>(weights->at(row, col)));
   } else {
     ImGui::TextColored(ImVec4(0.55f, 0.1f, 0.1f, 1.0f), "masked: this query cannot see this key (weight 0)");
@@ -545,6 +571,10 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
 }
 
 void HeatmapsPanel::draw(ui::UiContext& ui) {
+  if (overview_.wanted(ui)) {
+    overview_.draw(ui);
+    return;
+  }
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());

@@ -172,7 +172,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, c
   ImGui::TextWrapped("(row %d) attends to each key:", row);
   ImGui::TextUnformatted(scale_note);  // on its own line: a wrap must not split "0.0192"
   ImGui::PopStyleColor();
-  const MaskMatrix& mask = session.shown_result().mask;
+  const MaskMatrix& mask = session.mask_matrix(head);
   const float font = ImGui::GetFontSize();
   // Keys under the bars, every one while they fit, else every few with their index.
   const float label_h = std::min(90.0f * ui.ui_scale, font * 5.0f);

@@ -1,5 +1,6 @@
 // Model panel: d_model, heads, kv heads (only divisors of heads; GQA / MQA named), d_k, d_v,
-// the scale (1/√d_k, none, or a temperature), the seed with Regenerate, and W_O. Every change
+// the scale (1/√d_k, none, or a temperature), positions (none, sinusoidal, RoPE with its θ,
+// ALiBi), dropout on the weights (p, seed), the seed with Regenerate, and W_O. Every change
 // of a dimension reshapes the explicit matrices at once (edits/model_edits.h), so the scenario
 // is never left with a matrix of the wrong shape.
 
@@ -7,10 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "app/document/document.h"
 #include "app/edits/model_edits.h"
+#include "app/edits/position_edits.h"
 #include "app/panels/panels.h"
 #include "app/ui/theme.h"
 
@@ -33,6 +36,9 @@ class ModelPanel final : public ui::Panel {
     draw_dimensions(ui);
     ImGui::Separator();
     draw_scale(ui);
+    ImGui::Separator();
+    draw_positions(ui);
+    draw_dropout(ui);
     ImGui::Separator();
     draw_seed(ui);
     draw_output_projection(ui);
@@ -146,6 +152,86 @@ class ModelPanel final : public ui::Panel {
                         "T = \xE2\x88\x9A" "d_k = %.3g gives the standard scale.",
                         std::sqrt(static_cast<double>(s.d_k)));
     }
+  }
+
+  void draw_positions(ui::UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    label_column("positions", "Where a token's position enters attention (docs/design.md \"Positions\")");
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##positional", edits::positional_label(s.positional).c_str())) {
+      for (const PositionalKind kind : {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi}) {
+        if (ImGui::Selectable(edits::positional_label(kind).c_str(), kind == s.positional) && kind != s.positional) {
+          ui.document.apply(edits::set_positional(s, kind), "Positions: " + edits::positional_label(kind));
+        }
+      }
+      ImGui::EndCombo();
+    }
+    if (s.positional == PositionalKind::Rope) draw_rope(ui);
+  }
+
+  void draw_rope(ui::UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    if (s.d_k % 2 != 0) {  // the core refuses it (naming d_k): say why here, and offer the fix
+      ImGui::SetCursorPosX(label_width_);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+      ImGui::TextWrapped("RoPE turns q and k in pairs: d_k = %d is odd.", s.d_k);
+      ImGui::PopStyleColor();
+      ImGui::SetCursorPosX(label_width_);
+      const std::string fix = "Make d_k " + std::to_string(edits::even_d_k(s.d_k));
+      if (ImGui::Button(fix.c_str())) {
+        ui.document.apply(edits::set_d_k(s, edits::even_d_k(s.d_k), edits::default_fresh(s)), "d_k = " + std::to_string(edits::even_d_k(s.d_k)));
+      }
+      return;
+    }
+    ImGui::SetCursorPosX(label_width_);
+    ImGui::SetNextItemWidth(-1.0f);
+    float theta = static_cast<float>(s.rope_theta);
+    const ui::ReadableSliders readable;
+    if (ImGui::SliderFloat("##rope_theta", &theta, 10.0f, 1.0e6f, "\xCE\xB8 = %.0f", ImGuiSliderFlags_Logarithmic) &&
+        std::isfinite(theta)) {
+      ui.document.apply(edits::set_rope_theta(s, static_cast<double>(theta)), "RoPE \xCE\xB8", "rope_theta");
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("RoPE's base \xCE\xB8: pair i turns by pos \xC2\xB7 \xCE\xB8^(\xE2\x88\x92" "2i/d_k) radians.\n"
+                        "10000 in the paper and Llama 2; Llama 3 uses 500000. Larger \xCE\xB8: slower turning.");
+    }
+  }
+
+  void draw_dropout(ui::UiContext& ui) {
+    const Scenario& s = ui.document.scenario();
+    label_column("dropout", "Dropout on the weights after the softmax (training only): each weight dropped with "
+                            "probability p, the kept ones \xC3\x97 1/(1 \xE2\x88\x92 p)");
+    bool on = s.dropout.has_value();
+    if (ImGui::Checkbox("##dropout_on", &on)) {
+      ui.document.apply(edits::set_dropout(s, on ? std::optional<DropoutSetting>(DropoutSetting{}) : std::nullopt),
+                        on ? "Dropout on" : "Dropout off");
+    }
+    if (!on) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("off");
+      return;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    float p = static_cast<float>(s.dropout->p);
+    const ui::ReadableSliders readable;
+    if (ImGui::SliderFloat("##dropout_p", &p, 0.0f, static_cast<float>(edits::kMaxDropoutP), "p = %.2f") && std::isfinite(p)) {
+      ui.document.apply(edits::set_dropout_p(s, static_cast<double>(p)), "Dropout p", "dropout_p");
+    }
+    if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+    ImGui::SetCursorPosX(label_width_);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("seed");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    std::uint64_t seed = s.dropout->seed;
+    if (ImGui::InputScalar("##dropout_seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
+                           ImGuiInputTextFlags_EnterReturnsTrue) &&
+        seed != s.dropout->seed) {
+      ui.document.apply(edits::set_dropout_seed(s, seed), "Dropout seed " + std::to_string(seed));
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which weights are dropped: a hash of (seed, head, query, key)");
   }
 
   void draw_seed(ui::UiContext& ui) {

@@ -1,4 +1,5 @@
-// The status bar: tokens, heads, backend and device, the last compute time and the frame time.
+// The status bar: tokens, heads, backend (which one computes and why) and device, the last
+// compute time and the frame time.
 
 #include <imgui.h>
 
@@ -32,6 +33,8 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
     std::snprintf(text, sizeof text, "not computed");
   }
   parts.emplace_back(text);
+  // Which backend computes and why ("Eigen chosen automatically: llvmpipe … is a CPU driver").
+  parts.push_back(session.choice_summary());
   if (vulkan.ran && !vulkan.device.empty()) parts.push_back("device: " + vulkan.device);
 }
 

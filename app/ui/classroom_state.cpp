@@ -8,12 +8,14 @@ const char* to_string(MainView view) {
     case MainView::Step: return "step";
     case MainView::Compare: return "compare";
     case MainView::Cross: return "cross";
+    case MainView::Tiled: return "tiled";
+    case MainView::Decode: return "decode";
   }
   return "heatmaps";
 }
 
 std::optional<MainView> main_view_from_string(const std::string& name) {
-  for (MainView view : {MainView::Heatmaps, MainView::Step, MainView::Compare, MainView::Cross})
+  for (MainView view : kMainViews)
     if (name == to_string(view)) return view;
   return std::nullopt;
 }
@@ -24,6 +26,8 @@ const char* tab_title(MainView view) {
     case MainView::Step: return "Step by step";
     case MainView::Compare: return "Compare";
     case MainView::Cross: return "Cross-attention";
+    case MainView::Tiled: return "Tiled";
+    case MainView::Decode: return "Decode";
   }
   return "Heatmaps";
 }

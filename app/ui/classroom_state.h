@@ -12,24 +12,58 @@
 
 namespace attnviz::ui {
 
-// The tabs of the main area the classroom knows about.
-enum class MainView { Heatmaps, Step, Compare, Cross };
-const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross"
+// The tabs of the main area the classroom knows about, in the order of their number keys
+// (1 Heatmaps … 6 Decode).
+enum class MainView { Heatmaps, Step, Compare, Cross, Tiled, Decode };
+inline constexpr MainView kMainViews[] = {MainView::Heatmaps, MainView::Step,  MainView::Compare,
+                                          MainView::Cross,    MainView::Tiled, MainView::Decode};
+const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross", "tiled", "decode"
 std::optional<MainView> main_view_from_string(const std::string& name);
 const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by step", ...
+
+// Stepping on its own (the Tiled and Decode views' play button): `speed` steps a second
+// while playing; the view advances when the time comes and stops at the last step.
+struct Playback {
+  bool playing = false;
+  float speed = 2.0f;       // steps per second, 0.25 to 8
+  double next_at = 0.0;     // ImGui::GetTime() of the next step while playing
+};
+
+// The Tiled view (FlashAttention-2 tile by tile): its tile sizes and the tile shown.
+struct TiledViewState {
+  int block_q = 0;  // Br; 0: chosen for the sentence (classroom::default_block)
+  int block_k = 0;  // Bc; 0: likewise
+  int tile = 0;     // 0-based, in visiting order
+  Playback playback;
+};
+
+// The Decode view (KV-cache decoding): the prompt and the step shown.
+struct DecodeViewState {
+  int prompt = 0;  // P tokens prefilled at once; 0: chosen for the sentence (classroom::default_prompt)
+  int step = 0;    // 0: the prompt's prefill, k: the k-th generated token
+  Playback playback;
+};
 
 struct ClassroomState {
   // Step view
   int step = 0;  // 0-based page (lesson::step_at)
   std::optional<int> key;  // the column of the selected cell (the arithmetic check)
+  int mistake = 0;         // the Mistakes page's subject (lesson::mistake_at)
 
   // Compare view
   lesson::CompareOptions compare;
   bool compare_scores = false;  // the copies show scaled scores instead of weights
 
+  TiledViewState tiled;
+  DecodeViewState decode;
+  // A view playing its steps asks for frames to keep coming (the window otherwise sleeps
+  // until an event); the frame loop clears it before each frame's UI.
+  bool wants_frames = false;
+
   // Presentation mode (F11): full screen, large high-contrast text, the view alone. The window
   // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-4 and a corner
   // overlay switch views); app/classroom/presentation.cpp sets it, the layout honours it.
+  // (Keys 1-6.)
   bool presenting = false;
   float presentation_text_scale = 1.6f;  // 1×–3×
   // While presenting, heatmaps up to this many tokens keep cells large enough for their numbers

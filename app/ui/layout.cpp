@@ -190,10 +190,12 @@ void Layout::draw(UiContext& ui) {
   const VisibleAreas visible = visible_areas(ui.view.layout);
   if (visible.inputs) draw_inputs(ui, areas.inputs, visible.side_in_inputs);
   if (visible.main) draw_main(ui, areas.main);
+  ui.view.main_area = {areas.main.x, areas.main.y, areas.main.w, areas.main.h};
   if (visible.side) draw_side(ui, areas.side);
   if (chrome) draw_status_bar(ui, areas.status_bar);
   for (const auto& dialog : dialogs_) dialog->update(ui);
   for (const auto& menu : menus_) menu->draw_overlay(ui);
+  if (ui.view.capturing_view) return;  // the view alone goes into its image
   ui.notices.draw(display.x - 12.0f * ui.ui_scale, areas.status_bar.y - 8.0f * ui.ui_scale,
                   std::min(560.0f * ui.ui_scale, display.x * 0.6f));
 }

@@ -2,6 +2,7 @@
 // What the user is looking at, as plain data: the selected head, the hovered token, the pinned
 // query, colormaps, ranges, zoom. Panels read and write it; nothing here is saved in scenarios.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -57,6 +58,19 @@ struct ExportRequest {
   exporting::Quantity quantity = exporting::Quantity::Weights;  // when not all
 };
 
+// File > Save view as image… (app/export_ui/view_image.h): the main area's view, as on screen,
+// into a PNG. The dialog sets `path`; the frame loop captures the next frame (the dialog is gone
+// from it) without the notices, hover or tooltips, crops it to the main area and writes it.
+struct ViewImageRequest {
+  std::filesystem::path path;
+  std::filesystem::path folder_memory;  // where the folder of the last export is kept
+};
+
+// A rectangle of the window in ImGui's coordinates (pixels of the display, y down).
+struct AreaRect {
+  float x = 0.0f, y = 0.0f, w = 0.0f, h = 0.0f;
+};
+
 struct ViewState {
   int selected_head = 0;
 
@@ -82,13 +96,17 @@ struct ViewState {
   // count is 0 shows all of it (axis_math.h: kept_window), so rows and columns zoom apart.
   heatmap::CellWindow head_zoom{0.0f, 0.0f, 0.0f, 0.0f};
 
-  compute::BackendMode backend = compute::BackendMode::Vulkan;  // requested; the session follows
+  compute::BackendMode backend = compute::BackendMode::Automatic;  // requested; the session follows
   compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
 
   LayoutMode layout = LayoutMode::Full;
   // A Main panel's title: the layout selects its tab in the next frame, then clears this.
   std::string select_main_tab;
   std::optional<ExportRequest> export_request;
+  bool view_image_dialog_requested = false;  // File > Save view as image…: the dialog opens in this frame
+  std::optional<ViewImageRequest> view_image_request;
+  bool capturing_view = false;  // this frame is the one captured: no notices on top of the view
+  AreaRect main_area;           // where the layout put the main area in this frame
   // File > Quit, Ctrl+Q: the frame loop closes the window as its close button would (autosaving
   // on the way out).
   bool quit_requested = false;

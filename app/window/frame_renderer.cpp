@@ -81,7 +81,8 @@ void FrameRenderer::rebuild(Extent framebuffer) {
   if (rebuilt_) rebuilt_(swapchain_);
 }
 
-VkCommandBuffer FrameRenderer::begin_frame(Extent framebuffer, const float clear[4]) {
+VkCommandBuffer FrameRenderer::begin_frame(Extent framebuffer, const float clear[4],
+                                           const std::function<void(VkCommandBuffer)>& before_pass) {
   current_ = VK_NULL_HANDLE;
   if (needs_rebuild_ || !(framebuffer == last_size_)) rebuild(framebuffer);
 
@@ -105,6 +106,7 @@ VkCommandBuffer FrameRenderer::begin_frame(Extent framebuffer, const float clear
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   vk::check(vkBeginCommandBuffer(frame.cmd, &begin), "vkBeginCommandBuffer");
+  if (before_pass) before_pass(frame.cmd);
 
   VkClearValue clear_value{};
   for (int i = 0; i < 4; ++i) clear_value.color.float32[i] = clear[i];

@@ -34,7 +34,10 @@ class FrameRenderer {
 
   // The command buffer of the new frame, inside the render pass with the framebuffer cleared
   // to `clear`, or VK_NULL_HANDLE when the swapchain had to be rebuilt (skip this frame).
-  VkCommandBuffer begin_frame(Extent framebuffer, const float clear[4]);
+  // `before_pass` records into the command buffer before the render pass begins (the
+  // heatmaps' cached images are drawn there).
+  VkCommandBuffer begin_frame(Extent framebuffer, const float clear[4],
+                              const std::function<void(VkCommandBuffer)>& before_pass = {});
   // Ends the render pass; when `capture` is given, copies the image into it and waits for the
   // GPU so the pixels can be read. Returns false when the swapchain went out of date.
   bool end_frame(FrameCapture* capture);

@@ -46,6 +46,11 @@ class Backend {
   virtual void run(const Problem& problem, const ComputeOptions& options = {}) = 0;
   // The last run's results on the host; throws std::logic_error when there is none.
   [[nodiscard]] virtual const Result& result() const = 0;
+  // One head's host matrices of the last run: a device backend reads back only that head (the
+  // window keeps on the host only what it draws). Throws as result() does.
+  [[nodiscard]] virtual const HeadResult& head_result(int head) const {
+    return result().heads.at(static_cast<std::size_t>(head));
+  }
   // The last run's results in device buffers (valid until the next run), or null: the
   // backend computes on the host, or there is no result.
   [[nodiscard]] virtual const DeviceResults* device_results() const { return nullptr; }

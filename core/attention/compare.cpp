@@ -63,6 +63,12 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
       const MaskMatrix& mb = b.mask_of(h);
       require_same_shape(prefix + "mask", ma.rows, ma.cols, mb.rows, mb.cols);
       diffs.push_back(compare_cells(prefix + "mask", ma.cols, ma.visible, mb.visible));
+    if (!a.heads[h].weights_before_dropout.empty() || !b.heads[h].weights_before_dropout.empty()) {
+      diffs.push_back(compare_matrix(prefix + "weights_before_dropout", a.heads[h].weights_before_dropout, b.heads[h].weights_before_dropout));
+      const MaskMatrix& ka = a.heads[h].kept;
+      const MaskMatrix& kb = b.heads[h].kept;
+      require_same_shape(prefix + "kept", ka.rows, ka.cols, kb.rows, kb.cols);
+      diffs.push_back(compare_cells(prefix + "kept", ka.cols, ka.visible, kb.visible));
     }
   }
   diffs.push_back(compare_matrix("output", a.output, b.output));

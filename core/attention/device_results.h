@@ -37,8 +37,12 @@ struct DeviceMask {
 
 struct DeviceHead {
   DeviceMatrix scores;   // N × M
-  DeviceMatrix weights;  // N × M
+  DeviceMatrix weights;  // N × M (after dropout, with dropout)
   DeviceMatrix context;  // N × d_v (a block of columns of the concatenated output)
+  // With dropout only (else no buffer): the softmax's weights, and 1.0 / 0.0 for each weight
+  // dropout kept / dropped, in the weights' layout (the same row pitch).
+  DeviceMatrix weights_before_dropout;
+  DeviceMatrix kept;
 };
 
 // Everything needed to draw a run's results without a host copy. All result buffers have

@@ -63,7 +63,9 @@ class Reader {
 // matrix one row per line, an object of plain values on one line.
 class ResultWriter {
  public:
-  explicit ResultWriter(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(kPiece + 4096); }
+  ResultWriter(const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) : sink_(sink), selected_(heads) {
+    buffer_.reserve(kPiece + 4096);
+  }
 
   void write(const Result& result) {
     text("{\n");
@@ -224,14 +226,18 @@ class ResultWriter {
       text("]");
     });
   }
+  // Every head, or the selected ones, each then with its "head" number.
   void heads(const std::vector<HeadResult>& all) {
-    if (all.empty()) {
+    std::vector<int> order;
+    if (selected_ != nullptr) order = *selected_;
+    for (int h = 0; selected_ == nullptr && h < static_cast<int>(all.size()); ++h) order.push_back(h);
+    if (order.empty()) {
       text("[]");
       return;
     }
     text("[\n");
-    for (std::size_t h = 0; h < all.size(); ++h) {
-      const HeadResult& head = all[h];
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const HeadResult& head = all.at(static_cast<std::size_t>(order[i]));
       indent(2);
       const std::pair<const char*, const Matrix*> fields[] = {
           {"scores", &head.scores}, {"weights", &head.weights}, {"context", &head.context}};
@@ -240,6 +246,18 @@ class ResultWriter {
       const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0 && !own_mask &&
                                  !head.blocks;
       text(inline_object ? "{" : "{\n");
+      const bool dropout = !head.weights_before_dropout.empty();
+      if (selected_ != nullptr) {
+        if (inline_object) {
+          text("\"head\": ");
+          integer(order[i]);
+          text(", ");
+        } else {
+          key(3, "head");
+          integer(order[i]);
+          text(",\n");
+        }
+      }
       for (std::size_t f = 0; f < 3; ++f) {
         if (inline_object) {
           text(f ? ", " : "");
@@ -249,7 +267,15 @@ class ResultWriter {
         }
         key(3, fields[f].first);
         matrix(3, *fields[f].second);
-        text(f < 2 || own_mask || head.blocks ? ",\n" : "\n");
+        text(f < 2 || dropout || own_mask || head.blocks ? ",\n" : "\n");
+      }
+      if (dropout) {  // docs/design.md "Dropout": the softmax's weights and the kept set
+        key(3, "weights_before_dropout");
+        matrix(3, head.weights_before_dropout);
+        text(",\n");
+        key(3, "kept");
+        mask_rows(3, head.kept);
+        text(own_mask || head.blocks ? ",\n" : "\n");
       }
       if (own_mask) {
         key(3, "mask");
@@ -265,18 +291,19 @@ class ResultWriter {
       }
       if (!inline_object) indent(2);
       text("}");
-      text(h + 1 < all.size() ? ",\n" : "\n");
+      text(i + 1 < order.size() ? ",\n" : "\n");
     }
     indent(1);
     text("]");
   }
 
   const std::function<void(std::string_view)>& sink_;
+  const std::vector<int>* selected_;
   std::string buffer_;
 };
 
-void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink) {
-  ResultWriter(sink).write(result);
+void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) {
+  ResultWriter(sink, heads).write(result);
 }
 
 std::string result_to_json(const Result& result) {
@@ -307,6 +334,12 @@ Result parse_result(std::string_view json_text, const std::string& origin) {
     head.scores = reader.matrix(reader.field(heads[h], pointer, "scores"), pointer + "/scores");
     head.weights = reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights");
     head.context = reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context");
+    if (heads[h].contains("weights_before_dropout")) {
+      head.weights_before_dropout = reader.matrix(heads[h]["weights_before_dropout"], pointer + "/weights_before_dropout");
+      const Matrix kept = reader.matrix(reader.field(heads[h], pointer, "kept"), pointer + "/kept");
+      head.kept = MaskMatrix{kept.rows, kept.cols, {}};
+      for (float v : kept.data) head.kept.visible.push_back(v != 0.0f ? 1 : 0);
+    }
     if (heads[h].contains("mask")) {
       const Matrix own = reader.matrix(heads[h]["mask"], pointer + "/mask");
       head.mask = MaskMatrix{own.rows, own.cols, {}};

@@ -7,11 +7,13 @@
 //   scores, weights: (H, N, M)  context: (H, N, dv)  output: (N, H·dv or d_out)
 //
 // Passes:
-//   1. the mask (N × M bytes, for the Result) and the projections Q, K, V (threaded GEMMs);
+//   1. the mask (N × M bytes, for the Result) and the projections Q, K, V (threaded GEMMs),
+//      with RoPE each head's rows of Q and K rotated at their positions;
 //   2. per task = (head, block of query rows), on the OpenMP team:
 //      scores of the block (only the keys some row of it sees, unless every raw score is
-//      wanted), the masked softmax of each row, and the block's context A·V over the same
-//      keys; the block's N × M rows stay in cache between the three steps;
+//      wanted), the masked softmax of each row (of the scaled scores plus ALiBi's bias), then
+//      dropout, and the block's context A·V over the same keys; the block's N × M rows stay in
+//      cache between the steps;
 //   3. the output: the heads' contexts side by side, times W_O when given.
 
 #include "core/cpu/cpu_backend.h"
@@ -27,6 +29,8 @@
 #include <stdexcept>
 
 #include "core/attention/mask.h"
+#include "core/scenario/dropout.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz {
 namespace {
@@ -107,6 +111,7 @@ using Scratch = Eigen::Array<float, 1, Eigen::Dynamic>;
 // row that sees nothing all 0. exp(x − max) ≤ 1 for every visible x, so nothing overflows.
 void masked_softmax_row(const float* scores, float* weights, int m, float scale, const Mask& mask, int i,
                         Scratch& scratch) {
+  // (The ALiBi path hands in its biased, scaled scores with scale 1: see biased_softmax_row.)
   const KeySpan span = mask.span(i);
   zero_hidden(weights, m, span, mask, i);
   float row_max = -std::numeric_limits<float>::infinity();
@@ -182,6 +187,25 @@ void block_runs(const Mask& mask, int h, int first, int count, std::vector<KeySp
     }
   }
   out.resize(kept);
+// With ALiBi: the row's scaled scores plus the bias −slope·|i − j| into `logits` (the visible
+// keys only), then the masked softmax of those with scale 1.
+void biased_softmax_row(const float* scores, float* weights, int m, float scale, float slope, const Mask& mask, int i,
+                        Scratch& scratch, Scratch& logits) {
+  const KeySpan span = mask.span(i);
+  for (int j = span.begin; j < span.end; ++j) logits[j] = scaled_score(scores[j], scale, slope, i, j);
+  mask.for_each_extra_key(i, span, [&](int j) { logits[j] = scaled_score(scores[j], scale, slope, i, j); });
+  masked_softmax_row(logits.data(), weights, m, 1.0f, mask, i, scratch);
+}
+
+// Dropout on row i of head h's weights (docs/design.md "Dropout"): the softmax's row kept in
+// `before`, each weight dropped or scaled by 1/(1 − p), the kept set in `kept`.
+void dropout_row(const DropoutRule& rule, int h, int i, float* weights, float* before, std::uint8_t* kept, int m) {
+  std::copy(weights, weights + m, before);
+  for (int j = 0; j < m; ++j) {
+    const bool keep = rule.keeps(h, i, j);
+    kept[j] = keep ? 1 : 0;
+    weights[j] = keep ? weights[j] * rule.keep_scale : 0.0f;
+  }
 }
 
 class CpuBackend final : public Backend {
@@ -245,6 +269,18 @@ class CpuBackend final : public Backend {
     q_.noalias() = view(p.x) * view(p.wq);   // (N, H·dk)
     k_.noalias() = view(p.xs) * view(p.wk);  // (M, G·dk)
     v_.noalias() = view(p.xs) * view(p.wv);  // (M, G·dv)
+    if (p.positional == PositionalKind::Rope) rotate(p);
+  }
+
+  // RoPE: every head's d_k columns of row r of Q and K turned by row r of the table.
+  void rotate(const Problem& p) {
+    const Matrix table = problem_rope_table(p);
+    for (int r = 0; r < p.n(); ++r) {
+      for (int h = 0; h < p.num_heads; ++h) rope_rotate(q_.row(r).data() + h * p.d_k, table.row(r), p.d_k);
+    }
+    for (int r = 0; r < p.m(); ++r) {
+      for (int g = 0; g < p.num_kv_heads; ++g) rope_rotate(k_.row(r).data() + g * p.d_k, table.row(r), p.d_k);
+    }
   }
 
   void shape_result(const Problem& p, Result& result) {
@@ -253,7 +289,11 @@ class CpuBackend final : public Backend {
       head.scores.reshape(p.n(), p.m());
       head.weights.reshape(p.n(), p.m());
       head.context.reshape(p.n(), p.d_v);
+      head.weights_before_dropout.reshape(p.dropout ? p.n() : 0, p.dropout ? p.m() : 0);
+      head.kept.reshape(p.dropout ? p.n() : 0, p.dropout ? p.m() : 0);
     }
+    slopes_ = head_slopes(p);
+    dropout_ = dropout_rule(p.dropout);
     const int concat_cols = p.num_heads * p.d_v;
     if (p.wo) {
       concat_.resize(p.n(), concat_cols);
@@ -320,11 +360,19 @@ class CpuBackend final : public Backend {
     // One per thread, kept across tasks and recomputes: a task is a few rows, and
     // allocating per task would cost thousands of allocations per recompute at N = 4096.
     thread_local Scratch scratch;
+    thread_local Scratch logits;
     if (scratch.size() < m) scratch.resize(m);
+    const float slope = slopes_[static_cast<std::size_t>(h)];
+    if (slope != 0.0f && logits.size() < m) logits.resize(m);
     for (int r = 0; r < count; ++r) {
       const int i = first + r;
-      masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
+      if (slope != 0.0f) biased_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, slope, mask, i, scratch, logits);
+      else masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
       if (!options.scores_under_mask) zero_hidden(scores.row(r).data(), m, mask.span(i), mask, i);
+      if (dropout_.active) {
+        dropout_row(dropout_, h, i, weights.row(r).data(), head.weights_before_dropout.row(i),
+                    head.kept.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m), m);
+      }
     }
 
     // 2c. Context A·V: weights outside the block's keys are exactly 0, so they add nothing.
@@ -370,11 +418,26 @@ class CpuBackend final : public Backend {
       }
     }
     thread_local Scratch exps;
+    thread_local Scratch logits;
     if (exps.size() < m) exps.resize(m);
+    const float slope = slopes_[static_cast<std::size_t>(h)];
+    if (slope != 0.0f && logits.size() < m) logits.resize(m);
     for (int r = 0; r < count; ++r) {
-      const std::span<const KeySpan> row = mask.runs(h, first + r, scratch);
-      masked_softmax_runs(scores.row(r).data(), weights.row(r).data(), m, p.scale, row, exps);
+      const int i = first + r;
+      const std::span<const KeySpan> row = mask.runs(h, i, scratch);
+      if (slope != 0.0f) {  // ALiBi: the biased, scaled scores of the visible keys, then scale 1
+        for (const KeySpan& run : row) {
+          for (int j = run.begin; j < run.end; ++j) logits[j] = scaled_score(scores(r, j), p.scale, slope, i, j);
+        }
+        masked_softmax_runs(logits.data(), weights.row(r).data(), m, 1.0f, row, exps);
+      } else {
+        masked_softmax_runs(scores.row(r).data(), weights.row(r).data(), m, p.scale, row, exps);
+      }
       if (!options.scores_under_mask) zero_outside(scores.row(r).data(), m, row);
+      if (dropout_.active) {
+        dropout_row(dropout_, h, i, weights.row(r).data(), head.weights_before_dropout.row(i),
+                    head.kept.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m), m);
+      }
     }
     context.setZero();
     for (const KeySpan& run : keys) {
@@ -388,6 +451,8 @@ class CpuBackend final : public Backend {
   }
 
   RowMajor q_, k_, v_;
+  std::vector<float> slopes_;  // per head: ALiBi's slope, 0 without ALiBi
+  DropoutRule dropout_;
   RowMajor concat_;  // (N, H·dv), only with W_O
   Result result_;    // of the last run(), kept from one run to the next
   bool has_result_ = false;

@@ -21,7 +21,7 @@ Json work_json(const Work& step, const Work& so_far) {
 }
 
 Json step_json(const DecodeStep& step) {
-  return {{"t", step.t},
+  Json json = {{"t", step.t},
           {"token", step.token},
           {"prefill", step.prefill},
           {"q", floats(step.q)},
@@ -37,6 +37,8 @@ Json step_json(const DecodeStep& step) {
             {"without_cache", work_json(step.cost.without_cache, step.cost.without_cache_so_far)}}},
           {"slots", step.cache.slots},
           {"evicted", step.cache.evicted}};
+  if (!step.weights_before_dropout.empty()) json["weights_before_dropout"] = floats(step.weights_before_dropout);
+  return json;
 }
 
 Json mask_json(const MaskSetting& mask) {

@@ -5,6 +5,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/scenario/dropout.h"
+#include "core/scenario/positions.h"
+
 namespace attnviz::decode {
 namespace {
 
@@ -35,7 +38,8 @@ std::vector<float> project_row(const Matrix& x, int t, const Matrix& w, int firs
 }
 
 // The new row of scores, weights and context, read from the cache's slots.
-void attend_from_cache(const Problem& p, const Mask& mask, int head, CacheBuffer& cache, DecodeStep& step) {
+void attend_from_cache(const Problem& p, const Mask& mask, float slope, const DropoutRule& dropout, int head, CacheBuffer& cache,
+                       DecodeStep& step) {
   const std::size_t held = step.cache.keys.size();
   step.scores.assign(held, -std::numeric_limits<float>::infinity());
   step.weights.assign(held, 0.0f);
@@ -46,7 +50,8 @@ void attend_from_cache(const Problem& p, const Mask& mask, int head, CacheBuffer
     const float* k = cache.k_slot(step.cache.slots[n]);
     double dot = 0.0;
     for (int c = 0; c < p.d_k; ++c) dot += static_cast<double>(step.q[static_cast<std::size_t>(c)]) * static_cast<double>(k[c]);
-    step.scores[n] = static_cast<float>(static_cast<double>(p.scale) * dot);
+    const int distance = std::abs(step.t - step.cache.keys[n]);
+    step.scores[n] = static_cast<float>(static_cast<double>(p.scale) * dot - static_cast<double>(slope) * distance);
     row_max = std::max(row_max, static_cast<double>(step.scores[n]));
   }
   double sum = 0.0;
@@ -59,8 +64,13 @@ void attend_from_cache(const Problem& p, const Mask& mask, int head, CacheBuffer
   // whose weights and context are then 0 (docs/design.md).
   if (sum == 0.0) sum = 1.0;
   std::vector<double> context(static_cast<std::size_t>(p.d_v), 0.0);
+  if (dropout.active) step.weights_before_dropout.assign(held, 0.0f);
   for (std::size_t n = 0; n < held; ++n) {
-    const double weight = exponentials[n] / sum;
+    double weight = exponentials[n] / sum;
+    if (dropout.active) {
+      step.weights_before_dropout[n] = static_cast<float>(weight);
+      weight = dropout.keeps(head, step.t, step.cache.keys[n]) ? weight * static_cast<double>(dropout.keep_scale) : 0.0;
+    }
     step.weights[n] = static_cast<float>(weight);
     if (weight == 0.0) continue;
     const float* v = cache.v_slot(step.cache.slots[n]);
@@ -107,6 +117,9 @@ DecodeTrace decode_head(const Problem& p, int head, int prompt) {
   const std::vector<StepCost> costs = decode_costs(cost_shape(p), prompt, cache_lengths);
 
   CacheBuffer cache(plan.capacity, p.d_k, p.d_v);
+  const float slope = head_slopes(p)[static_cast<std::size_t>(head)];
+  const DropoutRule dropout = dropout_rule(p.dropout);
+  const Matrix rope = problem_rope_table(p);
   for (int t = 0; t < p.n(); ++t) {
     DecodeStep& step = trace.steps.emplace_back();
     step.t = t;
@@ -115,11 +128,15 @@ DecodeTrace decode_head(const Problem& p, int head, int prompt) {
     step.q = project_row(p.x, t, p.wq, head * p.d_k, p.d_k);
     step.k = project_row(p.x, t, p.wk, trace.kv_head * p.d_k, p.d_k);
     step.v = project_row(p.x, t, p.wv, trace.kv_head * p.d_v, p.d_v);
+    if (!rope.empty()) {  // the new token's q and k turned at its own position
+      rope_rotate(step.q.data(), rope.row(t), p.d_k);
+      rope_rotate(step.k.data(), rope.row(t), p.d_k);
+    }
     step.cache = std::move(plan.steps[static_cast<std::size_t>(t)]);
     const int slot = step.cache.slots.back();  // row t is the newest, last in key order
     std::copy(step.k.begin(), step.k.end(), cache.k_slot(slot));
     std::copy(step.v.begin(), step.v.end(), cache.v_slot(slot));
-    attend_from_cache(p, mask, head, cache, step);
+    attend_from_cache(p, mask, slope, dropout, head, cache, step);
     step.cost = costs[static_cast<std::size_t>(t)];
   }
   return trace;

@@ -7,6 +7,10 @@
 // the context are computed from the rows the buffer holds, never from a recomputed K or V.
 // The arithmetic is float64, the q, k, v rows and results rounded to float32 once, so every
 // decoded row matches the dense path's same row within its own float32 rounding.
+// Positions as on the dense path: with RoPE the new token's q and k are turned at its own
+// position (position_offset + t) before k enters the cache; with ALiBi the new row of scores
+// gets −slope·(t − j); with dropout the new row of weights is dropped out by the same hash
+// (core/scenario/dropout.h), `weights` after dropout and `weights_before_dropout` before.
 
 #include <string>
 #include <vector>
@@ -21,12 +25,13 @@ struct DecodeStep {
   int t = 0;
   std::string token;
   bool prefill = false;        // t < P: computed in the prompt's one pass
-  std::vector<float> q;        // d_k: row t of Q_h
-  std::vector<float> k;        // d_k: row t of K_g, written into the cache at this step
+  std::vector<float> q;        // d_k: row t of Q_h (turned by RoPE, with RoPE)
+  std::vector<float> k;        // d_k: row t of K_g (turned by RoPE), written into the cache at this step
   std::vector<float> v;        // d_v: row t of V_g
   CacheStep cache;             // the rows held (t included), their slots, the rows evicted
-  std::vector<float> scores;   // aligned with cache.keys: scale · q·k_j, −∞ where the mask hides j
-  std::vector<float> weights;  // aligned with cache.keys: the softmax, 0 where hidden
+  std::vector<float> scores;   // aligned with cache.keys: scale · q·k_j (+ ALiBi's bias), −∞ where the mask hides j
+  std::vector<float> weights;  // aligned with cache.keys: the softmax (after dropout), 0 where hidden
+  std::vector<float> weights_before_dropout;  // with dropout only: the softmax's weights
   std::vector<float> context;  // d_v: Σ_j weights_j · v_j
   StepCost cost;               // the whole layer's work (decode_cost.h)
 };

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
@@ -12,14 +11,13 @@
 #include "core/common/text_excerpt.h"
 #include "core/export/export_content.h"
 #include "core/export/file_set.h"
+#include "core/export/number_streams.h"
 #include "core/export/number_format.h"
 #include "core/export/png_writer.h"
 #include "core/export/svg_writer.h"
 
 namespace attnviz::exporting {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr long long kMaxImagePixels = 120'000'000;  // about 11000 × 11000
 // A title wraps onto lines above the heatmap: beyond this many characters it would bury the
@@ -233,73 +231,13 @@ ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& fig
   return file;
 }
 
-// "Eigen 3.4.0 (4 threads)" → "Eigen 3.4.0": the thread count follows OMP_NUM_THREADS and the
-// machine, not the numbers, and would make the same export differ between machines.
-std::string device_for_export(const std::string& device) {
-  const std::size_t open = device.rfind(" (");
-  if (open == std::string::npos || device.back() != ')') return device;
-  const std::string inside = device.substr(open + 2, device.size() - open - 3);
-  const std::size_t digits = inside.find_first_not_of("0123456789");
-  const bool threads = digits > 0 && digits != std::string::npos &&
-                       (inside.substr(digits) == " threads" || inside.substr(digits) == " thread");
-  return threads ? device.substr(0, open) : device;
-}
-
-std::string render_json(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
-  const Result& result = primary_result(source, quantity, request.origin);
-  const QuantityInfo& about = info(quantity);
-  const SelectedMatrix first = select_matrix(request, source, quantity, heads.front());
-  Json json;
-  json["format"] = "attnviz-export/1";
-  json["what"] = about.name;
-  json["description"] = about.description;
-  json["backend"] = quantity == Quantity::Diff ? "vulkan - cpu" : result.backend;
-  json["device"] = quantity == Quantity::Diff ? device_for_export(source.vulkan->device) + " - " + device_for_export(source.cpu->device)
-                                              : device_for_export(result.device);
-  json["tokens"] = result.tokens;
-  json["source_tokens"] = result.source_tokens;
-  if (first.window) {
-    json["window"] = {{"rows", {first.window->row_begin, first.window->row_end}},
-                      {"cols", {first.window->col_begin, first.window->col_end}}};
-  }
-  json["row_labels"] = first.row_labels;
-  json["column_labels"] = first.col_labels;
-  json["masked_rows"] = result.masked_rows;
-  if (!about.per_head) {
-    json["mask"] = matrix_to_json(first.values);
-    return json.dump(1) + "\n";
-  }
-  Json heads_json = Json::array();
-  for (const int head : heads) {
-    Json entry;
-    entry["head"] = head;
-    entry[about.json_key] = matrix_to_json(select_matrix(request, source, quantity, head).values);
-    heads_json.push_back(std::move(entry));
-  }
-  json["heads"] = std::move(heads_json);
-  return json.dump(1) + "\n";
-}
-
-// One head's N × M array, or with `heads_axis` one heads × N × M array (even of one head:
-// --heads all promises the heads axis, whatever the scenario's head count).
-std::string render_npy(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads,
-                       bool heads_axis) {
-  if (!heads_axis) {
-    const Matrix values = select_matrix(request, source, quantity, heads.front()).values;
-    return npy_float32(values.data, {static_cast<std::size_t>(values.rows), static_cast<std::size_t>(values.cols)});
-  }
-  std::vector<float> stacked;
-  Matrix last;
-  for (const int head : heads) {
-    last = select_matrix(request, source, quantity, head).values;
-    stacked.insert(stacked.end(), last.data.begin(), last.data.end());
-  }
-  return npy_float32(stacked, {heads.size(), static_cast<std::size_t>(last.rows), static_cast<std::size_t>(last.cols)});
-}
-
-std::string render_csv(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head) {
-  const SelectedMatrix selected = select_matrix(request, source, quantity, head);
-  return matrix_to_csv(selected.values, selected.row_labels, selected.col_labels);
+// A numbers file written when its bytes are wanted, a row at a time (number_streams.h). The
+// shapes, heads and windows are checked now (MatrixRows throws), so that a bad request fails
+// before any file is written.
+ExportedFile streamed(std::string name, std::function<void(const ByteSink&)> stream) {
+  ExportedFile file{std::move(name), "", {}};
+  file.stream = std::move(stream);
+  return file;
 }
 
 std::string file_name(Quantity quantity, const std::string& suffix, ExportFormat format) {
@@ -327,29 +265,53 @@ void render_quantity(const ExportRequest& request, const ExportSource& source, Q
       return;
     case ExportFormat::Csv:
       for (const int head : shown) {
-        files.push_back({file_name(quantity, per_head ? "_head" + std::to_string(head) : "", request.format),
-                         render_csv(request, source, quantity, head), {}});
+        files.push_back(streamed(file_name(quantity, per_head ? "_head" + std::to_string(head) : "", request.format),
+                                 [&request, &source, quantity, head](const ByteSink& sink) {
+                                   stream_csv(request, source, quantity, head, sink);
+                                 }));
       }
       return;
-    case ExportFormat::Npy:
+    case ExportFormat::Npy: {
+      const auto npy = [&request, &source, quantity](std::vector<int> which, bool heads_axis) {
+        return [&request, &source, quantity, which, heads_axis](const ByteSink& sink) {
+          stream_npy(request, source, quantity, which, heads_axis, sink);
+        };
+      };
       if (!per_head) {
-        files.push_back({file_name(quantity, "", request.format), render_npy(request, source, quantity, shown, false), {}});
+        files.push_back(streamed(file_name(quantity, "", request.format), npy(shown, false)));
       } else if (!request.heads) {
-        files.push_back({file_name(quantity, "", request.format), render_npy(request, source, quantity, heads, true), {}});
+        files.push_back(streamed(file_name(quantity, "", request.format), npy(heads, true)));
       } else {
         for (const int head : heads) {
-          files.push_back({file_name(quantity, "_head" + std::to_string(head), request.format),
-                           render_npy(request, source, quantity, {head}, false), {}});
+          files.push_back(streamed(file_name(quantity, "_head" + std::to_string(head), request.format), npy({head}, false)));
         }
       }
       return;
+    }
     case ExportFormat::Json:
-      files.push_back({file_name(quantity, "", request.format), render_json(request, source, quantity, shown), {}});
+      files.push_back(streamed(file_name(quantity, "", request.format), [&request, &source, quantity, shown](const ByteSink& sink) {
+        stream_json(request, source, quantity, shown, sink);
+      }));
       return;
   }
 }
 
+FileToWrite to_write(const std::filesystem::path& path, const ExportedFile& file) {
+  FileToWrite entry{path, &file.bytes, {}};
+  if (file.stream) entry.stream = file.stream;
+  return entry;
+}
+
 }  // namespace
+
+ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin) {
+  ExportRequest request;
+  request.format = format;
+  request.cell_px = figure.cell_px;
+  request.dpi = figure.dpi;
+  request.origin = origin;
+  return render_image(request, figure, std::move(name));
+}
 
 HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
   const QuantityInfo& about = info(quantity);
@@ -380,6 +342,9 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   if (about.per_head) subtitle += " · " + heads_text(heads, source, result);
   subtitle += " · mask: " + source.caption.mask;
   if (quantity != Quantity::Mask) subtitle += " · " + source.caption.scale;
+  if (quantity != Quantity::Mask && !source.caption.positions.empty()) subtitle += " · " + source.caption.positions;
+  if ((quantity == Quantity::Weights || quantity == Quantity::Context) && !source.caption.dropout.empty())
+    subtitle += " · " + source.caption.dropout + ": dropped weights are 0";
   if (window) {
     subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) + ", columns " +
                 std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);
@@ -412,12 +377,32 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   return figure;
 }
 
-std::vector<ExportedFile> render_export(const ExportRequest& request, const ExportSource& source) {
+std::vector<ExportedFile> render_export_streamed(const ExportRequest& request, const ExportSource& source) {
   check_request(request);
   const std::vector<int> heads = requested_heads(request, source);
   std::vector<ExportedFile> files;
-  for (const Quantity quantity : request.what) render_quantity(request, source, quantity, heads, files);
+  for (const Quantity quantity : request.what) {
+    render_quantity(request, source, quantity, heads, files);
+    // The numbers are written later: check now that every head and window fits.
+    if (!is_image(request.format)) {
+      for (const int head : info(quantity).per_head ? heads : std::vector<int>{0}) (void)MatrixRows(request, source, quantity, head);
+    }
+  }
   return files;
+}
+
+std::vector<ExportedFile> render_export(const ExportRequest& request, const ExportSource& source) {
+  std::vector<ExportedFile> files = render_export_streamed(request, source);
+  for (ExportedFile& file : files) file.bytes = file_bytes(file);
+  for (ExportedFile& file : files) file.stream = nullptr;
+  return files;
+}
+
+std::string file_bytes(const ExportedFile& file) {
+  if (!file.stream) return file.bytes;
+  std::string bytes;
+  file.stream([&bytes](std::string_view piece) { bytes.append(piece); });
+  return bytes;
 }
 
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
@@ -438,7 +423,7 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
                            " (--format " + extension.substr(1) + "): name it " + suggestion.string() + ", or choose --format " +
                            format_name(*named));
     }
-    write_files_all_or_nothing({{out, &files.front().bytes}});
+    write_files_all_or_nothing({to_write(out, files.front())});
     written.push_back(out);
     return written;
   }
@@ -459,7 +444,7 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
   std::vector<FileToWrite> set;
   for (const ExportedFile& file : files) {
     written.push_back(out / file.name);
-    set.push_back({written.back(), &file.bytes});
+    set.push_back(to_write(written.back(), file));
   }
   write_files_all_or_nothing(set);
   return written;

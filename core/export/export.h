@@ -12,6 +12,7 @@
 // render_export works in memory (no files), so the window can also copy the bytes elsewhere.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,6 +92,9 @@ struct ExportCaption {
   std::string mask;   // "none", "causal", "causal, window 2", "window 1, global 0 5", ...
   std::string scale;  // "scale 1/√d_k = 0.707", "no scaling", "scale 0.5"
   float scale_factor = 1.0f;
+  std::string positions;     // "RoPE, θ = 10000", "ALiBi", "sinusoidal positions"; "" without
+  std::vector<float> slopes; // per head: ALiBi's slope (the scaled scores include its bias), or 0
+  std::string dropout;       // "dropout p = 0.1 (seed 1)"; "" without
   int num_kv_heads = 1;
   bool cross_attention = false;
 };
@@ -110,6 +114,10 @@ struct ExportedFile {
   // What the file could not do as asked, for the user (stderr, a notice): values in cells that
   // do not fit, a font that could not be used, a glyph the font lacks.
   std::vector<std::string> warnings{};
+  // Set instead of `bytes` by render_export_streamed for the numbers formats (CSV, NPY, JSON):
+  // writes the file's bytes to the sink in pieces, one row of the matrix at a time. It reads
+  // the request and the source, which must outlive it.
+  std::function<void(const std::function<void(std::string_view)>&)> stream{};
 };
 
 // Every file the request asks for, in a fixed order; deterministic bytes, the same on every
@@ -117,6 +125,14 @@ struct ExportedFile {
 // (request.origin, option name, problem) for heads, windows, ranges or cell sizes that do not
 // fit, and std::runtime_error when no font for images is found.
 std::vector<ExportedFile> render_export(const ExportRequest& request, const ExportSource& source);
+
+// The same files, but those of the numbers formats not yet written: each has a `stream` that
+// write_export (or file_bytes) runs, so that a large export goes to its file a row at a time
+// with no copy of the matrices (the command line). Errors of the request are thrown here.
+std::vector<ExportedFile> render_export_streamed(const ExportRequest& request, const ExportSource& source);
+
+// A file's bytes: `bytes`, or what its `stream` writes.
+std::string file_bytes(const ExportedFile& file);
 
 // One file: written to `out`, or into it under its own name when `out` is an existing directory
 // or ends in '/' (then created when missing). Several: into the directory `out`, created when
@@ -128,6 +144,10 @@ std::vector<ExportedFile> render_export(const ExportRequest& request, const Expo
 // std::runtime_error for OS errors (naming the path, and saying that nothing was written).
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
+
+// One PNG or SVG file of a figure made elsewhere (the overview's, core/overview), with the same
+// checks and warnings as render_export's images: `figure.cell_px` must be set.
+ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin);
 
 // The figure an image export draws for one quantity and the given heads (one head, or a
 // grid): for tests and for a window that draws it itself.

@@ -8,6 +8,7 @@
 
 #include "core/common/error.h"
 #include "core/export/number_format.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::exporting {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 constexpr std::array<QuantityInfo, 6> kQuantities = {{
     {"scores", "raw scores Q·K^T (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
      "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
-    {"scaled", "scaled scores (scale · Q·K^T, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
+    {"scaled", "scaled scores (scale · Q·K^T + ALiBi's bias if any, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
      MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
     {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
      MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
@@ -176,6 +177,16 @@ ExportCaption describe_for_export(const Scenario& scenario, const Problem& probl
   caption.mask = mask_text(problem.mask);
   caption.scale = scale_text(scenario.scale, problem.d_k, problem.scale);
   caption.scale_factor = problem.scale;
+  caption.slopes = head_slopes(problem);
+  switch (problem.positional) {
+    case PositionalKind::None: break;
+    case PositionalKind::Sinusoidal: caption.positions = "sinusoidal positions"; break;
+    case PositionalKind::Rope: caption.positions = "RoPE, θ = " + trimmed_number(problem.rope_theta); break;
+    case PositionalKind::Alibi: caption.positions = "ALiBi"; break;
+  }
+  if (problem.dropout) {
+    caption.dropout = "dropout p = " + trimmed_number(problem.dropout->p) + " (seed " + std::to_string(problem.dropout->seed) + ")";
+  }
   caption.num_kv_heads = problem.num_kv_heads;
   caption.cross_attention = problem.cross_attention;
   return caption;
@@ -233,9 +244,16 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
     case Quantity::Scaled: {
       selected.values = head_of(result, head).scores;
       selected.masked = masked_cells(mask);
-      for (std::size_t i = 0; i < selected.values.data.size(); ++i) {
-        selected.values.data[i] = selected.masked[i] != 0 ? -std::numeric_limits<float>::infinity()
-                                                          : selected.values.data[i] * source.caption.scale_factor;
+      const float slope = static_cast<std::size_t>(head) < source.caption.slopes.size()
+                              ? source.caption.slopes[static_cast<std::size_t>(head)]
+                              : 0.0f;
+      for (int r = 0; r < selected.values.rows; ++r) {
+        for (int c = 0; c < selected.values.cols; ++c) {
+          const std::size_t i = selected.values.index(r, c);
+          selected.values.data[i] = selected.masked[i] != 0
+                                        ? -std::numeric_limits<float>::infinity()
+                                        : scaled_score(selected.values.data[i], source.caption.scale_factor, slope, r, c);
+        }
       }
       break;
     }
@@ -267,6 +285,84 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
   }
   apply_window(selected, request.window, request.origin);
   return selected;
+}
+
+}  // namespace attnviz::exporting
+
+namespace attnviz::exporting {
+
+MatrixRows::MatrixRows(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head)
+    : result_(&primary_result(source, quantity, request.origin)), source_(&source), quantity_(quantity), head_(head) {
+  int rows = result_->mask.rows;
+  int cols = result_->mask.cols;
+  row_labels_ = result_->tokens;
+  col_labels_ = result_->source_tokens;
+  if (quantity != Quantity::Mask) {
+    const Matrix& shape = quantity == Quantity::Context ? head_of(*result_, head).context : head_of(*result_, head).scores;
+    rows = shape.rows;
+    cols = shape.cols;
+  }
+  if (quantity == Quantity::Context) {
+    col_labels_.clear();
+    for (int c = 0; c < cols; ++c) col_labels_.push_back("v" + std::to_string(c));
+  }
+  if (quantity == Quantity::Diff) {
+    const Matrix& cpu = head_of(*source.cpu, head).weights;
+    if (cpu.rows != rows || cpu.cols != cols) {
+      throw InputError(request.origin, "--what", "diff needs the Vulkan and Eigen results of the same problem");
+    }
+  }
+  const bool masked = quantity != Quantity::Context;
+  if (static_cast<int>(row_labels_.size()) != rows || static_cast<int>(col_labels_.size()) != cols ||
+      (masked && (result_->mask.rows != rows || result_->mask.cols != cols))) {
+    throw std::invalid_argument("export: the result's tokens, mask and matrices disagree in shape");
+  }
+  row_end_ = rows;
+  col_end_ = cols;
+  if (request.window) {
+    CellWindow window = *request.window;
+    if (window.row_end == CellWindow::kToEnd) window.row_end = rows;
+    if (window.col_end == CellWindow::kToEnd) window.col_end = cols;
+    check_window(window, rows, cols, request.origin);
+    row_begin_ = window.row_begin;
+    row_end_ = window.row_end;
+    col_begin_ = window.col_begin;
+    col_end_ = window.col_end;
+    row_labels_ = slice(row_labels_, row_begin_, row_end_);
+    col_labels_ = slice(col_labels_, col_begin_, col_end_);
+    window_ = window;
+  }
+  buffer_.resize(static_cast<std::size_t>(this->cols()));
+}
+
+std::span<const float> MatrixRows::row(int r) {
+  const int i = row_begin_ + r;
+  const auto cells = [&](const Matrix& m) { return m.row(i) + col_begin_; };
+  const auto visible = [&](int c) { return result_->mask.at(i, col_begin_ + c); };
+  const int count = cols();
+  switch (quantity_) {
+    case Quantity::Scores: std::copy_n(cells(head_of(*result_, head_).scores), count, buffer_.begin()); break;
+    case Quantity::Weights: std::copy_n(cells(head_of(*result_, head_).weights), count, buffer_.begin()); break;
+    case Quantity::Context: std::copy_n(cells(head_of(*result_, head_).context), count, buffer_.begin()); break;
+    case Quantity::Scaled: {
+      const float* scores = cells(head_of(*result_, head_).scores);
+      for (int c = 0; c < count; ++c) {
+        buffer_[static_cast<std::size_t>(c)] =
+            visible(c) ? scores[c] * source_->caption.scale_factor : -std::numeric_limits<float>::infinity();
+      }
+      break;
+    }
+    case Quantity::Mask:
+      for (int c = 0; c < count; ++c) buffer_[static_cast<std::size_t>(c)] = visible(c) ? 1.0f : 0.0f;
+      break;
+    case Quantity::Diff: {
+      const float* vulkan = cells(head_of(*source_->vulkan, head_).weights);
+      const float* cpu = cells(head_of(*source_->cpu, head_).weights);
+      for (int c = 0; c < count; ++c) buffer_[static_cast<std::size_t>(c)] = vulkan[c] - cpu[c];
+      break;
+    }
+  }
+  return {buffer_.data(), buffer_.size()};
 }
 
 }  // namespace attnviz::exporting

@@ -35,6 +35,7 @@ struct HeatmapFigure {
   int first_row_index = 0;
   int first_col_index = 0;
   bool col_labels_are_positions = false;  // context's v0, v1, …: no prefix needed
+  bool row_labels_are_positions = false;  // an overview's block starts: no prefix needed
   std::string row_axis_title;  // "query tokens"
   std::string col_axis_title;  // "key tokens"
   std::vector<FigurePanel> panels;

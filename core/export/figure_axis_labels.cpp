@@ -78,7 +78,7 @@ double widest_column_label(const HeatmapFigure& figure, const FigureCanvas& canv
 AxisLabels choose_axis_labels(const HeatmapFigure& figure, const FigureCanvas& canvas, int cell) {
   AxisLabels labels;
   choose_size_and_step(labels, canvas, cell);
-  labels.rows = thinned(figure.row_labels, figure.first_row_index, false, labels.step);
+  labels.rows = thinned(figure.row_labels, figure.first_row_index, figure.row_labels_are_positions, labels.step);
   labels.cols = thinned(figure.col_labels, figure.first_col_index, figure.col_labels_are_positions, labels.step);
   for (const AxisLabel& label : labels.rows) labels.row_band = std::max(labels.row_band, canvas.width(label.text, labels.size));
   double widest_column = 0.0;

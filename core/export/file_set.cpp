@@ -44,7 +44,8 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
   try {
     for (const FileToWrite& file : files) {
       auto writer = std::make_unique<AtomicFileWriter>(file.path);
-      writer->write(*file.bytes);
+      if (file.stream) file.stream([&writer](std::string_view piece) { writer->write(piece); });
+      else writer->write(*file.bytes);
       writer->finish();
       writers.push_back(std::move(writer));
     }

@@ -4,6 +4,8 @@
 // file that is replaced is never missing, not even for a moment.
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,8 @@ namespace attnviz::exporting {
 struct FileToWrite {
   std::filesystem::path path;
   const std::string* bytes = nullptr;
+  // When set, writes the bytes instead, in pieces (a large export streamed a row at a time).
+  std::function<void(const std::function<void(std::string_view)>&)> stream{};
 };
 
 // Each file goes to a temporary name next to its target, flushed to disk (AtomicFileWriter,

@@ -64,6 +64,10 @@ int glyph_index(const stbtt_fontinfo& info, char32_t code) {
     case 0x1D40: return stbtt_FindGlyphIndex(&info, 'T');  // superscript T
     case 0x202F:
     case 0x2009: return stbtt_FindGlyphIndex(&info, ' ');  // thin spaces
+    // The signs pretrained models' token labels use (core/tokenizers/token_label.h).
+    case 0x2423: return stbtt_FindGlyphIndex(&info, '_');     // ␣ a space
+    case 0x21B5: return stbtt_FindGlyphIndex(&info, 0x00B6);  // ↵ a line break, as ¶
+    case 0x21E5: return stbtt_FindGlyphIndex(&info, 0x2192);  // ⇥ a tab, as →
     default: return 0;
   }
 }

@@ -47,14 +47,12 @@ std::string matrix_to_csv(const Matrix& matrix, const std::vector<std::string>& 
   return out;
 }
 
-std::string npy_float32(std::span<const float> values, const std::vector<std::size_t>& shape) {
-  const std::size_t count = std::accumulate(shape.begin(), shape.end(), std::size_t{1}, std::multiplies<>());
-  if (count != values.size()) throw std::invalid_argument("npy_float32: the shape does not match the value count");
+std::string npy_header(std::string_view descr, const std::vector<std::size_t>& shape) {
   // Python tuple syntax: "(3, 4)", and "(3,)" for one dimension.
   std::string dims;
   for (std::size_t i = 0; i < shape.size(); ++i) dims += (i > 0 ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) dims += ",";
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // magic (6) + version (2) + header length (2) + header, padded with spaces and '\n' to 64.
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
@@ -64,15 +62,28 @@ std::string npy_float32(std::span<const float> values, const std::vector<std::si
   out += static_cast<char>(header.size() & 0xFFu);
   out += static_cast<char>((header.size() >> 8) & 0xFFu);
   out += header;
-  const std::size_t data_start = out.size();
-  out.resize(data_start + values.size() * sizeof(float));
+  return out;
+}
+
+void append_float32_le(std::span<const float> values, std::string& out) {
+  const std::size_t start = out.size();
+  out.resize(start + values.size() * sizeof(float));
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!values.empty()) std::memcpy(out.data() + start, values.data(), values.size() * sizeof(float));
+    return;
+  }
   for (std::size_t i = 0; i < values.size(); ++i) {
     auto bits = std::bit_cast<std::uint32_t>(values[i]);
-    if constexpr (std::endian::native == std::endian::big) {
-      bits = (bits >> 24) | ((bits >> 8) & 0xFF00u) | ((bits << 8) & 0xFF0000u) | (bits << 24);
-    }
-    std::memcpy(out.data() + data_start + i * sizeof(float), &bits, sizeof bits);
+    bits = (bits >> 24) | ((bits >> 8) & 0xFF00u) | ((bits << 8) & 0xFF0000u) | (bits << 24);
+    std::memcpy(out.data() + start + i * sizeof(float), &bits, sizeof bits);
   }
+}
+
+std::string npy_float32(std::span<const float> values, const std::vector<std::size_t>& shape) {
+  const std::size_t count = std::accumulate(shape.begin(), shape.end(), std::size_t{1}, std::multiplies<>());
+  if (count != values.size()) throw std::invalid_argument("npy_float32: the shape does not match the value count");
+  std::string out = npy_header("<f4", shape);
+  append_float32_le(values, out);
   return out;
 }
 

@@ -26,4 +26,10 @@ std::string csv_field(std::string_view text);
 // values.size() must equal the product of shape.
 std::string npy_float32(std::span<const float> values, const std::vector<std::size_t>& shape);
 
+// The NPY v1.0 preamble (magic, version, header length, header) for `descr` ("<f4", "|u1") and
+// `shape`: the data follows it in C order. For files written a row at a time.
+std::string npy_header(std::string_view descr, const std::vector<std::size_t>& shape);
+// Appends `values` to `out` as little-endian float32, the NPY "<f4" bytes.
+void append_float32_le(std::span<const float> values, std::string& out);
+
 }  // namespace attnviz::exporting

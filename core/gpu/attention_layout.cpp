@@ -20,12 +20,15 @@ AttentionShape AttentionShape::of(const Problem& p, const Mask& mask) {
   s.has_wo = p.wo.has_value();
   s.d_out = p.output_cols();
   s.cross = p.cross_attention;
+  s.rope = p.positional == PositionalKind::Rope;
+  s.dropout = p.dropout.has_value();
   return s;
 }
 
 const char* slot_name(Slot slot) {
   static constexpr const char* names[] = {"x", "xs", "wq", "wk", "wv", "wo", "q", "k", "v",
-                                          "scores", "weights", "concat", "output", "globals"};
+                                          "scores", "weights", "concat", "output", "globals",
+                                          "rope", "slopes", "weights before dropout", "kept"};
   return names[static_cast<int>(slot)];
 }
 
@@ -67,6 +70,11 @@ AttentionLayout make_layout(const AttentionShape& s) {
     l.output = single(Slot::Output, s.n, l.d_out4);
   }
   l.globals_entries = std::max(Mask::globals_texel_count(s.n, s.m), s.mask_texels);
+  if (s.rope) l.rope = single(Slot::Rope, std::max(s.n, s.m), 2 * (s.d_k / 2));
+  if (s.dropout) {
+    l.weights_before = stacked(Slot::WeightsBefore, s.heads, s.n, l.m4);
+    l.kept = stacked(Slot::Kept, s.heads, s.n, l.m4);
+  }
 
   auto bytes = [&](const Placement& p) { return p.extent() * 4; };
   auto set = [&](Slot slot, std::int64_t value) { l.slot_bytes[static_cast<std::size_t>(slot)] = value; };
@@ -86,6 +94,12 @@ AttentionLayout make_layout(const AttentionShape& s) {
     set(Slot::Output, bytes(l.output));
   }
   set(Slot::Globals, static_cast<std::int64_t>(l.globals_entries) * 16);
+  if (s.rope) set(Slot::Rope, bytes(l.rope));
+  set(Slot::Slopes, round_up4(s.heads) * 4);
+  if (s.dropout) {
+    set(Slot::WeightsBefore, bytes(l.weights_before));
+    set(Slot::Kept, bytes(l.kept));
+  }
   return l;
 }
 

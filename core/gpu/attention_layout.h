@@ -12,6 +12,10 @@
 //   concat: N × round4(H·d_v) (head h = columns h·d_v ..; the output when there is no W_O)
 //   output: N × d_out4 (with W_O)
 //   globals: RGBA32UI texels of the mask's table: global tokens, or runs (shaders/common/mask.glsl)
+//   rope: max(N, M) × d_k, RoPE's cos and sin per row (with RoPE only)
+//   slopes: H floats, ALiBi's slope per head (0 without ALiBi)
+//   weights_before, kept: H × N × M4 like the weights (with dropout only): the softmax's
+//   weights, and 1.0 / 0.0 for each weight dropout kept / dropped
 
 #include <array>
 #include <cstdint>
@@ -29,12 +33,16 @@ struct AttentionShape {
   // Texels of the mask's table: the global-token table's size, or more for the runs of a
   // mask with an expression (grown by powers of two, so that editing one replans rarely).
   int mask_texels = 0;
+  bool rope = false;     // RoPE rotates Q and K after the projections
+  bool dropout = false;  // the softmax writes weights_before; dropout writes weights and kept
 
   static AttentionShape of(const Problem& problem, const Mask& mask);
   friend bool operator==(const AttentionShape&, const AttentionShape&) = default;
 };
 
-enum class Slot : int { X, Xs, Wq, Wk, Wv, Wo, Q, K, V, Scores, Weights, Concat, Output, Globals, Count };
+enum class Slot : int {
+  X, Xs, Wq, Wk, Wv, Wo, Q, K, V, Scores, Weights, Concat, Output, Globals, Rope, Slopes, WeightsBefore, Kept, Count
+};
 inline constexpr std::size_t kSlotCount = static_cast<std::size_t>(Slot::Count);
 const char* slot_name(Slot slot);
 
@@ -57,7 +65,10 @@ struct AttentionLayout {
   AttentionShape shape;
   int d_model4 = 0, d_k4 = 0, d_v4 = 0, m4 = 0, concat4 = 0, d_out4 = 0;
   Placement x, xs, wq, wk, wv, wo, q, k, v, scores, weights, concat, output;
-  int globals_entries = 0;  // texels of the mask's table (Mask::table_texel_count, at most)
+  Placement rope;            // max(N, M) × d_k floats (RoPE only)
+  Placement weights_before;  // as weights (dropout only)
+  Placement kept;            // as weights (dropout only)
+  int globals_entries = 0;   // texels of the mask's table (Mask::table_texel_count, at most)
   std::array<std::int64_t, kSlotCount> slot_bytes{};  // 0 for unused slots
 
   [[nodiscard]] const Placement& output_placement() const { return shape.has_wo ? output : concat; }

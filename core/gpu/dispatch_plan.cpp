@@ -187,20 +187,69 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
   }
 }
 
+// RoPE in place on `rows` (Q or K: `batches` heads of `count` rows), pairs along x.
+void plan_rope(const Planner& planner, const AttentionLayout& l, const Placement& rows, int batches, int count,
+               std::vector<PlannedDispatch>& dispatches) {
+  const int half = l.shape.d_k / 2;
+  const Grid grid{batches, count, half, kRopeWorkgroup, kRopeWorkgroup, {2, 1, 0}};
+  const Operand x_op = rows_of(rows, kFloats);
+  const Placement table = l.rope;
+  const Operand t_op{table.slot, kFloats, [table](const Chunk& c) { return std::pair(table.first(0, c.y0), table.end(1, c.y1)); }};
+  for (const Chunk& c : planner.split(grid, {x_op, t_op}, "positions")) {
+    PlannedDispatch d{Stage::Positions, Kernel::Rope, {planner.view(t_op, c), planner.view(x_op, c)}, {}, Planner::groups(grid, c)};
+    RopePush push{};
+    push.x = Planner::operand(d.views[1], rows);
+    push.table = Planner::operand(d.views[0], table);
+    push.chunk = Planner::chunk(c);
+    push.half_dk = half;
+    d.push = push;
+    dispatches.push_back(std::move(d));
+  }
+}
+
+Operand slopes_of(const AttentionLayout& l) {
+  const std::int64_t floats = l.slot_bytes[static_cast<std::size_t>(Slot::Slopes)] / 4;
+  return {Slot::Slopes, kFloats, [floats](const Chunk&) { return std::pair(std::int64_t{0}, floats); }};
+}
+
 void plan_softmax(const Planner& planner, const AttentionLayout& l, const TileConfig& tiles,
                   std::vector<PlannedDispatch>& dispatches) {
   const AttentionShape& s = l.shape;
   const Grid grid{s.heads, s.n, 1, static_cast<int>(tiles.softmax_rows_per_workgroup), 1, {1, 0, 2}};
   const Operand s_op = rows_of(l.scores);
-  const Operand w_op = rows_of(l.weights);
+  // With dropout the softmax's weights are kept apart; dropout writes the final ones.
+  const Placement& written = s.dropout ? l.weights_before : l.weights;
+  const Operand w_op = rows_of(written);
   const Operand g_op = globals_of(l);
+  const Operand slopes = slopes_of(l);
   for (const Chunk& c : planner.split(grid, {s_op, w_op}, "softmax")) {
-    PlannedDispatch d{Stage::Softmax, Kernel::Softmax, {planner.view(s_op, c), planner.view(g_op, c), planner.view(w_op, c)},
+    PlannedDispatch d{Stage::Softmax, Kernel::Softmax,
+                      {planner.view(s_op, c), planner.view(g_op, c), planner.view(w_op, c), planner.view(slopes, c)},
                       {}, Planner::groups(grid, c)};
     SoftmaxPush push{};
     push.s = Planner::operand(d.views[0], l.scores);
-    push.w = Planner::operand(d.views[2], l.weights);
+    push.w = Planner::operand(d.views[2], written);
     push.chunk = Planner::chunk(c);
+    d.push = push;
+    dispatches.push_back(std::move(d));
+  }
+}
+
+void plan_dropout(const Planner& planner, const AttentionLayout& l, std::vector<PlannedDispatch>& dispatches) {
+  const AttentionShape& s = l.shape;
+  const Grid grid{s.heads, s.n, l.m4 / 4, kDropoutWorkgroup, kDropoutWorkgroup, {2, 1, 0}};
+  const Operand before = rows_of(l.weights_before);
+  const Operand after = rows_of(l.weights);
+  const Operand kept = rows_of(l.kept);
+  for (const Chunk& c : planner.split(grid, {before, after, kept}, "dropout")) {
+    PlannedDispatch d{Stage::Dropout, Kernel::Dropout, {planner.view(before, c), planner.view(after, c), planner.view(kept, c)},
+                      {}, Planner::groups(grid, c)};
+    DropoutPush push{};
+    push.before = Planner::operand(d.views[0], l.weights_before);
+    push.after = Planner::operand(d.views[1], l.weights);
+    push.kept = Planner::operand(d.views[2], l.kept);
+    push.chunk = Planner::chunk(c);
+    push.cols = s.m;
     d.push = push;
     dispatches.push_back(std::move(d));
   }
@@ -247,7 +296,7 @@ PlanLimits PlanLimits::of(const vk::DeviceLimits& limits) {
 }
 
 const char* stage_name(Stage stage) {
-  static constexpr const char* names[] = {"projections", "scores", "softmax", "context", "output"};
+  static constexpr const char* names[] = {"projections", "positions", "scores", "softmax", "dropout", "context", "output"};
   return names[static_cast<int>(stage)];
 }
 
@@ -258,8 +307,13 @@ std::vector<PlannedDispatch> plan_attention(const AttentionLayout& l, const Tile
   plan_matmul(planner, tiles, Stage::Projections, l.x, l.wq, l.q, s.heads, s.d_model, dispatches);
   plan_matmul(planner, tiles, Stage::Projections, l.xs, l.wk, l.k, s.kv_heads, s.d_model, dispatches);
   plan_matmul(planner, tiles, Stage::Projections, l.xs, l.wv, l.v, s.kv_heads, s.d_model, dispatches);
+  if (s.rope) {
+    plan_rope(planner, l, l.q, s.heads, s.n, dispatches);
+    plan_rope(planner, l, l.k, s.kv_heads, s.m, dispatches);
+  }
   plan_scores(planner, l, tiles, dispatches);
   plan_softmax(planner, l, tiles, dispatches);
+  if (s.dropout) plan_dropout(planner, l, dispatches);
   plan_context(planner, l, tiles, dispatches);
   if (s.has_wo) plan_matmul(planner, tiles, Stage::Output, l.concat, l.wo, l.output, 1, s.heads * s.d_v, dispatches);
   return dispatches;

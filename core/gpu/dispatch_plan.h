@@ -29,7 +29,7 @@ struct PlanLimits {
   static PlanLimits of(const vk::DeviceLimits& limits);
 };
 
-enum class Stage : int { Projections, Scores, Softmax, Context, Output, Count };
+enum class Stage : int { Projections, Positions, Scores, Softmax, Dropout, Context, Output, Count };
 const char* stage_name(Stage stage);
 
 // A range of a slot bound as a texel buffer of `format`. Kernels address it relative to its
@@ -42,7 +42,7 @@ struct PlannedView {
   friend bool operator==(const PlannedView&, const PlannedView&) = default;
 };
 
-using PushConstants = std::variant<MatmulPush, ScoresPush, SoftmaxPush, ContextPush>;
+using PushConstants = std::variant<MatmulPush, ScoresPush, SoftmaxPush, ContextPush, RopePush, DropoutPush>;
 
 struct PlannedDispatch {
   Stage stage = Stage::Projections;

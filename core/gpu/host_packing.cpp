@@ -31,4 +31,12 @@ void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, 
   for (int r = 0; r < out.rows; ++r) std::memcpy(out.row(r), floats + r * pitch, row_bytes);
 }
 
+void unpack_flags(const std::byte* data, std::int64_t first, std::int64_t pitch, MaskMatrix& out) {
+  const auto* floats = reinterpret_cast<const float*>(data) + first;
+  for (int r = 0; r < out.rows; ++r) {
+    std::uint8_t* flags = out.visible.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(out.cols);
+    for (int c = 0; c < out.cols; ++c) flags[c] = floats[r * pitch + c] != 0.0f ? 1 : 0;
+  }
+}
+
 }  // namespace attnviz::gpu

@@ -21,4 +21,7 @@ void pack_column_blocks(const Matrix& w, int batches, int block, std::int64_t pi
 // `first` floats in (`out` keeps its shape and storage).
 void unpack_rows(const std::byte* data, std::int64_t first, std::int64_t pitch, Matrix& out);
 
+// The same for a matrix of 1.0 / 0.0 floats (dropout's kept set) into 1 / 0 flags.
+void unpack_flags(const std::byte* data, std::int64_t first, std::int64_t pitch, MaskMatrix& out);
+
 }  // namespace attnviz::gpu

@@ -46,7 +46,7 @@ TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceTy
       TileConfig staged = tiles;
       staged.stage_in_shared = true;
       staged.shared_k4 = k4;
-      if (matmul_shared_bytes(staged) <= limits.max_shared_memory) {
+      if (staged_shared_bytes(staged) <= limits.max_shared_memory) {
         tiles = staged;
         break;
       }
@@ -62,10 +62,29 @@ std::uint32_t matmul_shared_bytes(const TileConfig& tiles) {
   return (rows * tiles.shared_k4 + 4 * tiles.shared_k4 * quads) * 16;
 }
 
+std::uint32_t scores_shared_bytes(const TileConfig& tiles) {
+  if (!tiles.stage_in_shared) return 0;
+  const auto rows = static_cast<std::uint32_t>(tiles.tile_rows());
+  const auto keys = 4 * static_cast<std::uint32_t>(tiles.scores_tile_quads());
+  return (rows + keys) * tiles.shared_k4 * 16;
+}
+
+std::uint32_t context_shared_bytes(const TileConfig& tiles) {
+  if (!tiles.stage_in_shared) return 0;
+  const auto rows = static_cast<std::uint32_t>(tiles.tile_rows());
+  const auto quads = static_cast<std::uint32_t>(tiles.tile_quads());
+  return (rows * tiles.shared_k4 + 4 * tiles.shared_k4 * quads) * 16;
+}
+
+std::uint32_t staged_shared_bytes(const TileConfig& tiles) {
+  return std::max({matmul_shared_bytes(tiles), scores_shared_bytes(tiles), context_shared_bytes(tiles)});
+}
+
 Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(tiles) {
   const VkDevice device = context.device();
+  const VkPipelineCache cache = context.pipeline_cache();
   vk::SpecializationConstants gemm;
-  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y);
+  gemm.set(0, tiles.gemm_x).set(1, tiles.gemm_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
   vk::SpecializationConstants matmul;
   matmul.set(0, tiles.matmul_x).set(1, tiles.matmul_y).set(2, tiles.stage_in_shared ? 1 : 0).set(3, tiles.shared_k4);
   vk::SpecializationConstants softmax;
@@ -73,15 +92,21 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
 
   const std::array<VkDescriptorType, 3> matmul_bindings = {kRead, kRead, kWrite};
   const std::array<VkDescriptorType, 4> masked_gemm_bindings = {kRead, kRead, kRead, kWrite};
-  const std::array<VkDescriptorType, 3> softmax_bindings = {kRead, kRead, kWrite};
+  const std::array<VkDescriptorType, 4> softmax_bindings = {kRead, kRead, kWrite, kRead};
+  const std::array<VkDescriptorType, 2> rope_bindings = {kRead, kWrite};
+  const std::array<VkDescriptorType, 3> dropout_bindings = {kRead, kWrite, kWrite};
   pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul);
+      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
-      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm);
+      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
-      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax);
+      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache);
   pipelines_[static_cast<std::size_t>(Kernel::Context)] =
-      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm);
+      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache);
+  pipelines_[static_cast<std::size_t>(Kernel::Rope)] =
+      vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {}, cache);
+  pipelines_[static_cast<std::size_t>(Kernel::Dropout)] =
+      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache);
 }
 
 }  // namespace attnviz::gpu

@@ -85,6 +85,32 @@ static_assert(sizeof(ContextPush) == 26 * 4 && sizeof(ContextPush) <= kMaxPushBy
 static_assert(offsetof(ContextPush, w) == 4 && offsetof(ContextPush, concat) == 28 && offsetof(ContextPush, group) == 40 &&
               offsetof(ContextPush, chunk) == 44 && offsetof(ContextPush, mask) == 64);
 
+// shaders/rope.comp: RoPE in place on Q or K. x counts floats (an R32F view); the chunk's
+// "quads" are the pairs 0 … d_k/2 − 1.
+struct RopePush {
+  OperandPush x;
+  OperandPush table;  // floats: row r of the table (cos of the pairs, then sin) is row r's
+  ChunkPush chunk;
+  std::int32_t half_dk;
+};
+static_assert(sizeof(RopePush) == 12 * 4 && sizeof(RopePush) <= kMaxPushBytes);
+static_assert(offsetof(RopePush, table) == 12 && offsetof(RopePush, chunk) == 24 && offsetof(RopePush, half_dk) == 44);
+inline constexpr int kRopeWorkgroup = 8;  // rope.comp's local size along pairs and along rows
+
+// shaders/dropout.comp: the three operands count texels; a chunk covers heads, rows, quads.
+struct DropoutPush {
+  OperandPush before, after, kept;
+  ChunkPush chunk;
+  std::int32_t cols;  // M
+  std::uint32_t threshold;
+  std::uint32_t seed_low;
+  std::uint32_t seed_high;
+  float keep_scale;
+};
+static_assert(sizeof(DropoutPush) == 19 * 4 && sizeof(DropoutPush) <= kMaxPushBytes);
+static_assert(offsetof(DropoutPush, chunk) == 36 && offsetof(DropoutPush, cols) == 56 && offsetof(DropoutPush, keep_scale) == 72);
+inline constexpr int kDropoutWorkgroup = 8;  // dropout.comp's local size along quads and along rows
+
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl (and scores.comp's wider tile).
 inline constexpr int kTileRowsPerInvocation = 8;
 inline constexpr int kTileQuadsPerInvocation = 2;
@@ -99,8 +125,9 @@ struct TileConfig {
   std::uint32_t matmul_y = 8;
   std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
   std::uint32_t softmax_rows_per_workgroup = 8;
-  // The matrix products copy blocks of shared_k4 inner quads of A and B into shared memory
-  // (GPUs); off on CPU devices, where texel fetches are faster than shared-memory loads.
+  // The matrix products (projections, scores, A·V) copy blocks of shared_k4 inner quads of their
+  // operands into shared memory (GPUs); off on CPU devices, where texel fetches are faster
+  // than shared-memory loads.
   bool stage_in_shared = false;
   std::uint32_t shared_k4 = 4;
 
@@ -115,10 +142,14 @@ struct TileConfig {
 TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceType type);
 TileConfig choose_tile_config(const vk::Context& context);
 
-// Bytes of shared memory the matrix product uses with these tiles (0 without staging).
+// Bytes of shared memory the matrix product, the score and the context kernels use with these
+// tiles (0 without staging), and the largest of the three.
 std::uint32_t matmul_shared_bytes(const TileConfig& tiles);
+std::uint32_t scores_shared_bytes(const TileConfig& tiles);
+std::uint32_t context_shared_bytes(const TileConfig& tiles);
+std::uint32_t staged_shared_bytes(const TileConfig& tiles);
 
-enum class Kernel { Matmul, Scores, Softmax, Context, Count };
+enum class Kernel { Matmul, Scores, Softmax, Context, Rope, Dropout, Count };
 
 class Kernels {
  public:

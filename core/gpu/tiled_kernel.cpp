@@ -1,5 +1,5 @@
-// The host side of shaders/tiled_attention.comp: uploads Q, K, V and the mask's global-token
-// table into host-visible texel buffers, dispatches one workgroup per (query block, head),
+// The host side of shaders/tiled_attention.comp: uploads Q, K, V (RoPE'd, with RoPE), the
+// mask's global-token table and ALiBi's slopes into host-visible texel buffers, dispatches one workgroup per (query block, head),
 // and reads the contexts, m and l back.
 
 #include "core/gpu/tiled_kernel.h"
@@ -11,6 +11,8 @@
 #include <string>
 
 #include "attnviz_compute_shaders.h"
+#include "core/scenario/dropout.h"
+#include "core/scenario/positions.h"
 #include "core/tiled/tile_grid.h"
 #include "core/vk/barriers.h"
 #include "core/vk/buffer.h"
@@ -39,7 +41,7 @@ namespace {
 
 constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
 constexpr VkDescriptorType kWrite = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-constexpr std::array<VkDescriptorType, 5> kBindings = {kRead, kRead, kRead, kRead, kWrite};
+constexpr std::array<VkDescriptorType, 6> kBindings = {kRead, kRead, kRead, kRead, kWrite, kRead};
 
 std::uint32_t shared_floats(const vk::Context& context) { return context.limits().max_shared_memory / 4; }
 
@@ -67,7 +69,7 @@ class VulkanTiled final : public tiled::TiledRunner {
     vk::SpecializationConstants constants;
     constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
     pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
-                                    constants);
+                                    constants, context_->pipeline_cache());
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
@@ -90,25 +92,30 @@ class VulkanTiled final : public tiled::TiledRunner {
     const vk::Buffer k = upload(*context_, projections.k.data.data(), projections.k.size() * 4);
     const vk::Buffer v = upload(*context_, projections.v.data.data(), projections.v.size() * 4);
     const vk::Buffer g = upload(*context_, globals.data(), globals.size() * 4);
+    const std::vector<float> slopes = head_slopes(p);
+    const vk::Buffer slope_buffer = upload(*context_, slopes.data(), slopes.size() * 4);
     const vk::Buffer out(*context_, out_floats * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, vk::MemoryKind::HostReadback);
 
     const VkDevice device = context_->device();
-    const std::array<vk::BufferView, 5> views = {
+    const std::array<vk::BufferView, 6> views = {
         vk::create_buffer_view(device, q.handle(), VK_FORMAT_R32_SFLOAT),
         vk::create_buffer_view(device, k.handle(), VK_FORMAT_R32_SFLOAT),
         vk::create_buffer_view(device, v.handle(), VK_FORMAT_R32_SFLOAT),
         vk::create_buffer_view(device, g.handle(), VK_FORMAT_R32G32B32A32_UINT),
-        vk::create_buffer_view(device, out.handle(), VK_FORMAT_R32_SFLOAT)};
-    const std::array<VkDescriptorPoolSize, 2> sizes = {VkDescriptorPoolSize{kRead, 4}, VkDescriptorPoolSize{kWrite, 1}};
+        vk::create_buffer_view(device, out.handle(), VK_FORMAT_R32_SFLOAT),
+        vk::create_buffer_view(device, slope_buffer.handle(), VK_FORMAT_R32_SFLOAT)};
+    const std::array<VkDescriptorPoolSize, 2> sizes = {VkDescriptorPoolSize{kRead, 5}, VkDescriptorPoolSize{kWrite, 1}};
     const vk::DescriptorPool pool = vk::create_descriptor_pool(device, 1, sizes);
     const VkDescriptorSet set = vk::allocate_descriptor_set(device, pool.get(), pipeline_.set_layout());
-    std::array<VkBufferView, 5> raw_views{};
+    std::array<VkBufferView, 6> raw_views{};
     std::transform(views.begin(), views.end(), raw_views.begin(), [](const vk::BufferView& view) { return view.get(); });
     vk::write_texel_buffer_views(device, set, kBindings, raw_views);
 
     const tiled::TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
+    const DropoutRule dropout = dropout_rule(p.dropout);
     TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v, p.wq.cols, p.wk.cols, p.wv.cols,
-                   p.num_heads / p.num_kv_heads, p.scale, 0, 0, mask.params()};
+                   p.num_heads / p.num_kv_heads, p.scale, 0, 0, dropout.threshold, dropout.seed_low(), dropout.seed_high(),
+                   dropout.keep_scale, mask.params()};
     const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
     const int step = key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
                                              static_cast<int>(invocations_) / subgroup_size, subgroup_size);

@@ -33,11 +33,16 @@ struct TiledPush {
   float scale;
   std::int32_t kb_begin;  // the key blocks [kb_begin, kb_end) of this dispatch
   std::int32_t kb_end;
+  std::uint32_t drop_threshold;  // dropout (core/scenario/dropout.h): 0 keeps every weight
+  std::uint32_t seed_low;
+  std::uint32_t seed_high;
+  float keep_scale;
   MaskParams mask;
 };
-static_assert(sizeof(TiledPush) == 21 * 4 && sizeof(TiledPush) <= 128);
+static_assert(sizeof(TiledPush) == 25 * 4 && sizeof(TiledPush) <= 128);
 static_assert(offsetof(TiledPush, d_v) == 12 && offsetof(TiledPush, group) == 28 && offsetof(TiledPush, scale) == 32 &&
-              offsetof(TiledPush, kb_begin) == 36 && offsetof(TiledPush, mask) == 44);
+              offsetof(TiledPush, kb_begin) == 36 && offsetof(TiledPush, drop_threshold) == 44 &&
+              offsetof(TiledPush, keep_scale) == 56 && offsetof(TiledPush, mask) == 60);
 
 // Key blocks one dispatch walks: llvmpipe ends any shader loop after 65535 iterations in all,
 // so each invocation's innermost loops are kept to about 16,384 iterations per dispatch (the

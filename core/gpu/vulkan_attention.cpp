@@ -1,8 +1,10 @@
 #include "core/gpu/vulkan_attention.h"
 
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -15,6 +17,8 @@
 #include "core/gpu/plan_bindings.h"
 #include "core/gpu/workspace.h"
 #include "core/vk/barriers.h"
+#include "core/scenario/dropout.h"
+#include "core/scenario/positions.h"
 #include "core/vk/commands.h"
 
 namespace attnviz::gpu {
@@ -40,6 +44,7 @@ void check_shapes(const Problem& p) {
   require(p.wk.rows == p.d_model() && p.wk.cols == p.num_kv_heads * p.d_k, "wk is not d_model × (G·d_k)");
   require(p.wv.rows == p.d_model() && p.wv.cols == p.num_kv_heads * p.d_v, "wv is not d_model × (G·d_v)");
   require(!p.wo || (p.wo->rows == p.num_heads * p.d_v && p.wo->cols > 0), "wo is not (H·d_v) × d_out");
+  require(p.positional != PositionalKind::Rope || p.d_k % 2 == 0, "RoPE needs an even d_k");
 }
 
 DeviceMatrix device_matrix(const vk::Buffer& buffer, std::int64_t first_float, std::int64_t pitch, int rows, int cols) {
@@ -69,6 +74,12 @@ class VulkanAttention::Impl {
   void run(const Problem& problem, const ComputeOptions& options) {
     valid_ = false;
     host_current_ = false;
+    // Heads read back since the last run keep their storage for the next read; the others give
+    // theirs back (the window keeps on the host only the heads it shows).
+    for (std::size_t h = 0; h < heads_.size(); ++h) {
+      if (head_runs_[h] != runs_) heads_[h] = HeadResult{};
+    }
+    ++runs_;
     check_shapes(problem);
     const auto start = Clock::now();
     Mask mask(problem.mask, problem.n(), problem.m(), problem.num_heads);
@@ -91,6 +102,10 @@ class VulkanAttention::Impl {
                                                          {Slot::Weights, l.slot_bytes[static_cast<std::size_t>(Slot::Weights)]},
                                                          {Slot::Concat, l.slot_bytes[static_cast<std::size_t>(Slot::Concat)]}};
     if (s.has_wo) wanted.emplace_back(Slot::Output, l.slot_bytes[static_cast<std::size_t>(Slot::Output)]);
+    if (s.dropout) {
+      wanted.emplace_back(Slot::WeightsBefore, l.slot_bytes[static_cast<std::size_t>(Slot::WeightsBefore)]);
+      wanted.emplace_back(Slot::Kept, l.slot_bytes[static_cast<std::size_t>(Slot::Kept)]);
+    }
     const Workspace::HostCopy copy = workspace_.host_copy(wanted, stream_);
     auto data = [&](Slot slot) { return copy.data[static_cast<std::size_t>(slot)]; };
 
@@ -103,27 +118,78 @@ class VulkanAttention::Impl {
       head.scores.reshape(s.n, s.m);
       head.weights.reshape(s.n, s.m);
       head.context.reshape(s.n, s.d_v);
+      head.weights_before_dropout.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
+      head.kept.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
     }
     fill_result_masks(device_.mask.mask, result);
     result.output.reshape(s.n, s.d_out);
     // One task per matrix, spread over the host's threads (large results are bound by
     // memory traffic, which parallelises). Small ones stay on this thread: waking the team
     // costs more than the copy, and its idle threads spin on a busy machine.
-    const int tasks = 3 * s.heads;
+    const int per_head = s.dropout ? 5 : 3;
+    const int tasks = per_head * s.heads;
     const bool large = static_cast<std::int64_t>(s.heads) * s.n * (2 * s.m + s.d_v) >= (std::int64_t{1} << 20);
 #pragma omp parallel for schedule(dynamic) if (large)
     for (int task = 0; task < tasks; ++task) {
-      const int h = task / 3;
+      const int h = task / per_head;
       HeadResult& head = result.heads[static_cast<std::size_t>(h)];
-      switch (task % 3) {
+      switch (task % per_head) {
         case 0: unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, head.scores); break;
         case 1: unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, head.weights); break;
-        default: unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context);
+        case 2: unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context); break;
+        case 3:
+          unpack_rows(data(Slot::WeightsBefore), l.weights_before.first(h, 0), l.weights_before.pitch, head.weights_before_dropout);
+          break;
+        default: unpack_flags(data(Slot::Kept), l.kept.first(h, 0), l.kept.pitch, head.kept);
       }
     }
     const Placement& out = l.output_placement();
     unpack_rows(data(out.slot), 0, out.pitch, result.output);
     result.timing = timing_;
+  }
+
+  // One head's matrices, read back once per run (the whole result when that is there already).
+  const HeadResult& host_head(int h) {
+    if (!valid_) throw std::logic_error("VulkanAttention: no result to read back (no successful run)");
+    if (host_current_) return host_.heads.at(static_cast<std::size_t>(h));
+    const AttentionLayout& l = *layout_;
+    const AttentionShape& s = l.shape;
+    if (h < 0 || h >= s.heads) throw std::out_of_range("VulkanAttention: no head " + std::to_string(h));
+    if (head_runs_.size() != static_cast<std::size_t>(s.heads)) {
+      head_runs_.assign(static_cast<std::size_t>(s.heads), 0);
+      heads_.resize(static_cast<std::size_t>(s.heads));
+    }
+    HeadResult& head = heads_[static_cast<std::size_t>(h)];
+    if (head_runs_[static_cast<std::size_t>(h)] == runs_) return head;
+    const auto bytes = [](const Placement& p, int batch) {
+      return Workspace::Range{p.slot, p.first(batch, 0) * 4, (p.end(batch + 1, p.rows) - p.first(batch, 0)) * 4};
+    };
+    // The contexts of every head share the rows of one slot: its rows are read whole.
+    const Workspace::Range context{Slot::Concat, 0, (static_cast<std::int64_t>(s.n - 1) * l.concat.pitch + l.concat.cols) * 4};
+    std::vector<Workspace::Range> wanted = {bytes(l.scores, h), bytes(l.weights, h), context};
+    if (s.dropout) wanted.insert(wanted.end(), {bytes(l.weights_before, h), bytes(l.kept, h)});
+    const std::vector<const std::byte*> data = workspace_.host_ranges(wanted, stream_);
+    head.scores.reshape(s.n, s.m);
+    head.weights.reshape(s.n, s.m);
+    head.context.reshape(s.n, s.d_v);
+    head.weights_before_dropout.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
+    head.kept.reshape(s.dropout ? s.n : 0, s.dropout ? s.m : 0);
+    unpack_rows(data[0], 0, l.scores.pitch, head.scores);
+    unpack_rows(data[1], 0, l.weights.pitch, head.weights);
+    unpack_rows(data[2], static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context);
+    if (s.dropout) {
+      unpack_rows(data[3], 0, l.weights_before.pitch, head.weights_before_dropout);
+      unpack_flags(data[4], 0, l.kept.pitch, head.kept);
+    }
+    if (device_.mask.mask.depends_on_head()) {  // a mask expression using h: the head's own
+      device_.mask.mask.matrix_into(head.mask, h);
+      head.masked_rows = fully_masked_rows(head.mask);
+    } else {
+      head.mask = MaskMatrix{};
+      head.masked_rows.clear();
+    }
+    head_runs_[static_cast<std::size_t>(h)] = runs_;
+    return head;
   }
 
   // The host copy, read back once per run into storage kept from run to run.
@@ -158,6 +224,14 @@ class VulkanAttention::Impl {
       head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
       head.scores.mask = &device_.mask;
       head.weights.mask = &device_.mask;
+      head.weights_before_dropout = DeviceMatrix{};
+      head.kept = DeviceMatrix{};
+      if (s.dropout) {
+        head.weights_before_dropout =
+            device_matrix(workspace_.slot(Slot::WeightsBefore), l.weights_before.first(h, 0), l.weights_before.pitch, s.n, s.m);
+        head.weights_before_dropout.mask = &device_.mask;
+        head.kept = device_matrix(workspace_.slot(Slot::Kept), l.kept.first(h, 0), l.kept.pitch, s.n, s.m);
+      }
     }
     const Placement& out = l.output_placement();
     device_.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
@@ -180,7 +254,8 @@ class VulkanAttention::Impl {
     const AttentionShape& s = l.shape;
     auto bytes = [&](Slot slot) { return l.slot_bytes[static_cast<std::size_t>(slot)]; };
     std::int64_t total = 0;
-    for (Slot slot : {Slot::X, Slot::Xs, Slot::Wq, Slot::Wk, Slot::Wv, Slot::Wo, Slot::Globals}) total += bytes(slot) + 256;
+    for (Slot slot : {Slot::X, Slot::Xs, Slot::Wq, Slot::Wk, Slot::Wv, Slot::Wo, Slot::Globals, Slot::Rope, Slot::Slopes})
+      total += bytes(slot) + 256;
     workspace_.begin_uploads(total);
     workspace_.upload(Slot::X, bytes(Slot::X), [&](std::byte* out) { pack_rows(p.x, l.x.pitch, out); });
     if (s.cross) workspace_.upload(Slot::Xs, bytes(Slot::Xs), [&](std::byte* out) { pack_rows(p.xs, l.xs.pitch, out); });
@@ -190,6 +265,12 @@ class VulkanAttention::Impl {
     if (s.has_wo) workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
     workspace_.upload(Slot::Globals, bytes(Slot::Globals), [&](std::byte* out) {
       mask.write_table({reinterpret_cast<std::uint32_t*>(out), static_cast<std::size_t>(l.globals_entries) * 4});
+    });
+    if (s.rope) workspace_.upload(Slot::Rope, bytes(Slot::Rope), [&](std::byte* out) { pack_rows(problem_rope_table(p), l.rope.pitch, out); });
+    workspace_.upload(Slot::Slopes, bytes(Slot::Slopes), [&](std::byte* out) {
+      std::vector<float> slopes = head_slopes(p);
+      slopes.resize(static_cast<std::size_t>(bytes(Slot::Slopes) / 4), 0.0f);
+      std::memcpy(out, slopes.data(), slopes.size() * 4);
     });
   }
 
@@ -229,6 +310,12 @@ class VulkanAttention::Impl {
               push.scale = p.scale;
             } else if constexpr (std::is_same_v<Push, ContextPush>) {
               push.mask = mask;
+            } else if constexpr (std::is_same_v<Push, DropoutPush>) {
+              const DropoutRule rule = dropout_rule(p.dropout);
+              push.threshold = rule.threshold;
+              push.seed_low = rule.seed_low();
+              push.seed_high = rule.seed_high();
+              push.keep_scale = rule.keep_scale;
             }
             vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
           },
@@ -242,6 +329,10 @@ class VulkanAttention::Impl {
       std::vector<VkBuffer> results = {workspace_.slot(Slot::Scores).handle(), workspace_.slot(Slot::Weights).handle(),
                                        workspace_.slot(Slot::Concat).handle(), workspace_.slot(Slot::Globals).handle()};
       if (layout_->shape.has_wo) results.push_back(workspace_.slot(Slot::Output).handle());
+      if (layout_->shape.dropout) {
+        results.push_back(workspace_.slot(Slot::WeightsBefore).handle());
+        results.push_back(workspace_.slot(Slot::Kept).handle());
+      }
       vk::barriers::compute_to_fragment(cmd, results);
     }
     vk::barriers::device_to_host(cmd);
@@ -280,6 +371,9 @@ class VulkanAttention::Impl {
   Timing timing_;
   Result host_;
   bool host_current_ = false;  // host_ holds the last run's results
+  std::uint64_t runs_ = 0;
+  std::vector<HeadResult> heads_;          // heads read back one at a time (host_head)
+  std::vector<std::uint64_t> head_runs_;   // the run each of heads_ holds
 };
 
 VulkanAttention::VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
@@ -299,6 +393,7 @@ void VulkanAttention::compute_into(const Problem& problem, const ComputeOptions&
 
 void VulkanAttention::run(const Problem& problem, const ComputeOptions& options) { impl_->run(problem, options); }
 const Result& VulkanAttention::result() const { return impl_->host_result(); }
+const HeadResult& VulkanAttention::head_result(int head) const { return impl_->host_head(head); }
 const DeviceResults* VulkanAttention::device_results() const { return impl_->device_results(); }
 void VulkanAttention::read_back_into(Result& result) const { impl_->read_back_into(result); }
 Result VulkanAttention::read_back() const {

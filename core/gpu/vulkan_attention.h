@@ -46,6 +46,8 @@ class VulkanAttention final : public Backend {
 
   void run(const Problem& problem, const ComputeOptions& options = {}) override;
   [[nodiscard]] const Result& result() const override;
+  // Reads back that head alone (its scores, weights and context), once per run.
+  [[nodiscard]] const HeadResult& head_result(int head) const override;
   [[nodiscard]] const DeviceResults* device_results() const override;
   // GPU time of the last run (timestamps when the queue has them, else wall time), by stage.
   [[nodiscard]] const Timing& timing() const override;

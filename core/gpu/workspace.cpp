@@ -104,4 +104,37 @@ Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::
   return copy;
 }
 
+std::vector<const std::byte*> Workspace::host_ranges(const std::vector<Range>& wanted, vk::CommandStream& stream) {
+  std::vector<const std::byte*> out;
+  if (mapped()) {
+    for (const Range& range : wanted) {
+      const vk::Buffer& buffer = slots_[static_cast<std::size_t>(range.slot)];
+      buffer.invalidate();
+      out.push_back(buffer.mapped() + range.first);
+    }
+    return out;
+  }
+  std::int64_t total = 0;
+  for (const Range& range : wanted) total += align256(range.bytes);
+  grow(readback_staging_, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
+  const VkCommandBuffer cmd = stream.begin();
+  vk::barriers::compute_to_transfer(cmd);
+  std::int64_t offset = 0;
+  for (const Range& range : wanted) {
+    const VkBufferCopy region{static_cast<VkDeviceSize>(range.first), static_cast<VkDeviceSize>(offset),
+                              static_cast<VkDeviceSize>(range.bytes)};
+    vkCmdCopyBuffer(cmd, slots_[static_cast<std::size_t>(range.slot)].handle(), readback_staging_.handle(), 1, &region);
+    offset += align256(range.bytes);
+  }
+  vk::barriers::device_to_host(cmd);
+  stream.submit_and_wait();
+  readback_staging_.invalidate();
+  offset = 0;
+  for (const Range& range : wanted) {
+    out.push_back(readback_staging_.mapped() + offset);
+    offset += align256(range.bytes);
+  }
+  return out;
+}
+
 }  // namespace attnviz::gpu

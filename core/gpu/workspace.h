@@ -43,6 +43,15 @@ class Workspace {
   };
   HostCopy host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, vk::CommandStream& stream);
 
+  // Host pointers to byte ranges of slots (one head's matrices): ranges[i] points at
+  // wanted[i]'s first byte, in mapped memory or in a copy of just those ranges.
+  struct Range {
+    Slot slot = Slot::X;
+    std::int64_t first = 0;  // bytes from the slot's start
+    std::int64_t bytes = 0;
+  };
+  std::vector<const std::byte*> host_ranges(const std::vector<Range>& wanted, vk::CommandStream& stream);
+
   [[nodiscard]] std::uint64_t allocations() const { return allocations_; }
 
  private:

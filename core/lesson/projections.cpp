@@ -3,6 +3,8 @@
 #include <Eigen/Core>
 #include <stdexcept>
 
+#include "core/scenario/positions.h"
+
 namespace attnviz::lesson {
 namespace {
 
@@ -21,7 +23,16 @@ Matrix product(const Matrix& a, const Matrix& b) {
 }  // namespace
 
 Projections compute_projections(const Problem& problem) {
-  return Projections{product(problem.x, problem.wq), product(problem.xs, problem.wk), product(problem.xs, problem.wv)};
+  Projections out{product(problem.x, problem.wq), product(problem.xs, problem.wk), product(problem.xs, problem.wv), {}, {}};
+  if (problem.positional != PositionalKind::Rope) return out;
+  out.q_unrotated = out.q;
+  out.k_unrotated = out.k;
+  const Matrix table = problem_rope_table(problem);
+  for (int r = 0; r < out.q.rows; ++r)
+    for (int h = 0; h < problem.num_heads; ++h) rope_rotate(out.q.row(r) + h * problem.d_k, table.row(r), problem.d_k);
+  for (int r = 0; r < out.k.rows; ++r)
+    for (int g = 0; g < problem.num_kv_heads; ++g) rope_rotate(out.k.row(r) + g * problem.d_k, table.row(r), problem.d_k);
+  return out;
 }
 
 Matrix column_block(const Matrix& matrix, int first, int count) {
@@ -35,9 +46,14 @@ Matrix column_block(const Matrix& matrix, int first, int count) {
 HeadProjections head_projections(const Problem& problem, const Projections& all, int head) {
   if (head < 0 || head >= problem.num_heads) throw std::out_of_range("lesson: head index outside the problem");
   const int kv_head = problem.kv_head_of(head);
-  return HeadProjections{column_block(all.q, head * problem.d_k, problem.d_k),
-                         column_block(all.k, kv_head * problem.d_k, problem.d_k),
-                         column_block(all.v, kv_head * problem.d_v, problem.d_v)};
+  HeadProjections out{column_block(all.q, head * problem.d_k, problem.d_k),
+                      column_block(all.k, kv_head * problem.d_k, problem.d_k),
+                      column_block(all.v, kv_head * problem.d_v, problem.d_v), {}, {}};
+  if (!all.q_unrotated.empty()) {
+    out.q_unrotated = column_block(all.q_unrotated, head * problem.d_k, problem.d_k);
+    out.k_unrotated = column_block(all.k_unrotated, kv_head * problem.d_k, problem.d_k);
+  }
+  return out;
 }
 
 Matrix concatenate_columns(const std::vector<const Matrix*>& blocks) {

@@ -4,6 +4,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/scenario/dropout.h"
+#include "core/scenario/positions.h"
+
 namespace attnviz::lesson {
 namespace {
 
@@ -41,8 +44,10 @@ QueryTrace trace_query(const Problem& problem, const Result& result, const HeadP
   trace.scores = row_of(scores, query);
   trace.scale = problem.scale;
   trace.row_max = minus_infinity;
+  trace.slope = head_slopes(problem)[static_cast<std::size_t>(head)];
   for (int j = 0; j < keys; ++j) {
-    const float scaled = trace.scores[static_cast<std::size_t>(j)] * problem.scale;
+    trace.bias.push_back(alibi_bias(trace.slope, query, j));
+    const float scaled = scaled_score(trace.scores[static_cast<std::size_t>(j)], problem.scale, trace.slope, query, j);
     const bool seen = result.mask.at(query, j);
     trace.scaled.push_back(scaled);
     trace.visible.push_back(seen ? 1 : 0);
@@ -56,12 +61,21 @@ QueryTrace trace_query(const Problem& problem, const Result& result, const HeadP
     trace.exponential_sum += e;
   }
   trace.context.assign(static_cast<std::size_t>(head_matrices.v.cols), 0.0);
+  const DropoutRule dropout = dropout_rule(problem.dropout);
+  trace.dropout = dropout.active;
   for (int j = 0; j < keys; ++j) {
     const auto uj = static_cast<std::size_t>(j);
     const double w = trace.exponential_sum > 0.0 ? trace.exponentials[uj] / trace.exponential_sum : 0.0;
     trace.weights.push_back(w);
+    double used = w;
+    if (dropout.active) {
+      const bool keep = dropout.keeps(head, query, j);
+      trace.kept.push_back(keep ? 1 : 0);
+      used = keep ? w * static_cast<double>(dropout.keep_scale) : 0.0;
+      trace.dropped_out.push_back(used);
+    }
     for (int d = 0; d < head_matrices.v.cols; ++d)
-      trace.context[static_cast<std::size_t>(d)] += w * static_cast<double>(head_matrices.v.at(j, d));
+      trace.context[static_cast<std::size_t>(d)] += used * static_cast<double>(head_matrices.v.at(j, d));
   }
   return trace;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/lesson/number_text.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::lesson {
 namespace {
@@ -55,6 +56,7 @@ StepPage PageBuilder::build(StepKind kind) const {
   switch (kind) {
     case StepKind::Embeddings: page = embeddings(); break;
     case StepKind::Projections: page = projections(); break;
+    case StepKind::Positions: page = positions(); break;
     case StepKind::Scores: page = scores(); break;
     case StepKind::Scaling: page = scaling(); break;
     case StepKind::Masking: page = masking(); break;
@@ -62,6 +64,7 @@ StepPage PageBuilder::build(StepKind kind) const {
     case StepKind::Context: page = context(); break;
     case StepKind::Concat: page = concat(); break;
     case StepKind::Output: page = output(); break;
+    case StepKind::Mistakes: page = mistakes(); break;
   }
   page.trace_heading = "Following " + query_label() + " (query " + std::to_string(focus_.query) + ", head " +
                        std::to_string(focus_.head) + ")";
@@ -96,40 +99,38 @@ ShownMatrix PageBuilder::borrowed(std::string name, const Matrix& values, bool q
   return shown;
 }
 
-template <typename RowOfKey>
-void PageBuilder::fill_table(TraceTable& table, std::vector<std::string> header, RowOfKey row) const {
-  table.header = std::move(header);
-  const int keys = problem_.m();
-  const int shown = std::min(keys, std::max(focus_.max_trace_keys, 1));
-  for (int j = 0; j < shown; ++j) table.rows.push_back(row(j));
-  if (focus_.key < shown) table.highlight_row = focus_.key;
-  if (keys > shown) table.more = "\u2026 " + std::to_string(keys - shown) + " more keys";
-}
 
 StepPage PageBuilder::embeddings() const {
   StepPage page;
-  page.title = "1. Embeddings: one vector per token";
+  page.title = "Embeddings: one vector per token";
   page.formula = "X " + shape(problem_.n(), problem_.d_model()) + ": row i is token i's embedding";
   if (problem_.cross_attention) page.formula += "\nX_src " + shape(problem_.m(), problem_.d_model()) + ": the source sentence";
   page.note = "Attention never sees words, only these vectors.";
-  ShownMatrix x = borrowed("X", problem_.x, true, false);
+  const Matrix& tokens_x = problem_.x_tokens ? *problem_.x_tokens : problem_.x;  // before sinusoidal positions
+  if (problem_.x_tokens) page.note += " Their positions are added next (page 3), before the projections.";
+  ShownMatrix x = borrowed("X", tokens_x, true, false);
   x.col_labels = dims_model_;
   page.matrices.push_back(std::move(x));
   if (problem_.cross_attention) {
-    ShownMatrix xs = borrowed("X_src", problem_.xs, false, false);
+    ShownMatrix xs = borrowed("X_src", problem_.xs_tokens ? *problem_.xs_tokens : problem_.xs, false, false);
     xs.col_labels = dims_model_;
     page.matrices.push_back(std::move(xs));
   }
-  page.trace.push_back("x[" + query_label() + "] = " + format_vector(row_as_doubles(problem_.x, focus_.query), focus_.decimals));
+  page.trace.push_back("x[" + query_label() + "] = " + format_vector(row_as_doubles(tokens_x, focus_.query), focus_.decimals));
   return page;
 }
 
 StepPage PageBuilder::projections() const {
   const HeadProjections hp = model_.head(focus_.head);
-  const std::string source = problem_.cross_attention ? "X_src" : "X";
+  const bool sinusoidal = problem_.positional == PositionalKind::Sinusoidal;
+  const std::string x_name = sinusoidal ? "(X + PE)" : "X";
+  const std::string source = problem_.cross_attention ? (sinusoidal ? "(X_src + PE)" : "X_src") : x_name;
+  // With RoPE this page shows the projections before the rotation (the next page turns them).
+  const Matrix& q_shown = hp.q_unrotated.empty() ? hp.q : hp.q_unrotated;
+  const Matrix& k_shown = hp.k_unrotated.empty() ? hp.k : hp.k_unrotated;
   StepPage page;
-  page.title = "2. Queries, keys and values";
-  page.formula = "Q" + h_ + " = X\u00b7W_Q" + h_ + "   " + shape(problem_.n(), problem_.d_model()) + "\u00b7" +
+  page.title = "Queries, keys and values";
+  page.formula = "Q" + h_ + " = " + x_name + "\u00b7W_Q" + h_ + "   " + shape(problem_.n(), problem_.d_model()) + "\u00b7" +
                  shape(problem_.d_model(), problem_.d_k) + " = " + shape(problem_.n(), problem_.d_k) + "\n" + "K" + g_ +
                  " = " + source + "\u00b7W_K" + g_ + "   V" + g_ + " = " + source + "\u00b7W_V" + g_ + "   K: " +
                  shape(problem_.m(), problem_.d_k) + "  V: " + shape(problem_.m(), problem_.d_v);
@@ -139,17 +140,17 @@ StepPage PageBuilder::projections() const {
     page.note += " Heads " + std::to_string(problem_.kv_head_of(focus_.head) * (problem_.num_heads / problem_.num_kv_heads)) +
                  "\u2013" + std::to_string((problem_.kv_head_of(focus_.head) + 1) * (problem_.num_heads / problem_.num_kv_heads) - 1) +
                  " share K" + g_ + " and V" + g_ + ".";
-  ShownMatrix q = owned("Q" + h_, hp.q, true, false);
+  ShownMatrix q = owned("Q" + h_, q_shown, true, false);
   q.col_labels = dims_k_;
-  ShownMatrix k = owned("K" + g_, hp.k, false, false);
+  ShownMatrix k = owned("K" + g_, k_shown, false, false);
   k.col_labels = dims_k_;
   ShownMatrix v = owned("V" + g_, hp.v, false, false);
   v.col_labels = dims_v_;
   page.matrices = {std::move(q), std::move(k), std::move(v)};
   page.trace.push_back("q[" + query_label() + "] = x[" + query_label() + "]\u00b7W_Q" + h_ + " = " +
-                       format_vector(row_as_doubles(hp.q, focus_.query), focus_.decimals));
+                       format_vector(row_as_doubles(q_shown, focus_.query), focus_.decimals));
   if (!problem_.cross_attention) {
-    page.trace.push_back("k[" + query_label() + "] = " + format_vector(row_as_doubles(hp.k, focus_.query), focus_.decimals));
+    page.trace.push_back("k[" + query_label() + "] = " + format_vector(row_as_doubles(k_shown, focus_.query), focus_.decimals));
     page.trace.push_back("v[" + query_label() + "] = " + format_vector(row_as_doubles(hp.v, focus_.query), focus_.decimals));
   }
   return page;
@@ -158,7 +159,7 @@ StepPage PageBuilder::projections() const {
 StepPage PageBuilder::scores() const {
   const QueryTrace trace = model_.trace(focus_.head, focus_.query);
   StepPage page;
-  page.title = "3. Scores: every query against every key";
+  page.title = "Scores: every query against every key";
   page.formula = "S" + h_ + " = Q" + h_ + "\u00b7K" + g_ + "\u1d40   " + shape(problem_.n(), problem_.d_k) + "\u00b7" +
                  shape(problem_.d_k, problem_.m()) + " = " + shape(problem_.n(), problem_.m());
   page.note = "Each score is a dot product: how well query i's question matches key j's offer.";
@@ -177,7 +178,7 @@ StepPage PageBuilder::scaling() const {
   const QueryTrace trace = model_.trace(focus_.head, focus_.query);
   const auto inv_sqrt_dk = static_cast<float>(1.0 / std::sqrt(static_cast<double>(problem_.d_k)));
   StepPage page;
-  page.title = "4. Scaling the scores";
+  page.title = "Scaling the scores";
   if (problem_.scale == inv_sqrt_dk)
     page.formula = "S'" + h_ + " = S" + h_ + " / \u221ad_k = S" + h_ + " / \u221a" + std::to_string(problem_.d_k) + " = S" + h_ +
                    " \u00d7 " + num(problem_.scale);
@@ -188,6 +189,15 @@ StepPage PageBuilder::scaling() const {
                    format_significant(problem_.scale) + "; 1/\u221ad_k would be " + num(inv_sqrt_dk) + ")";
   page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
   if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
+  if (trace.slope != 0.0f) {  // ALiBi: its bias is part of what the softmax sees
+    page.formula += "\n+ ALiBi's bias \u2212m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " + format_significant(trace.slope);
+    page.note += " ALiBi then lowers each score by its head's slope times the distance between query and key.";
+    fill_table(page.table, {"key", "s", "bias", "s'"}, [&](int j) -> std::vector<std::string> {
+      const auto uj = static_cast<std::size_t>(j);
+      return {key_label(j), num(trace.scores[uj]), num(trace.bias[uj]), num(trace.scaled[uj])};
+    });
+    return page;
+  }
   fill_table(page.table, {"key", "s", "s' = s \u00d7 " + num(trace.scale)}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
     return {key_label(j), num(trace.scores[uj]), num(trace.scaled[uj])};
@@ -198,7 +208,7 @@ StepPage PageBuilder::scaling() const {
 StepPage PageBuilder::masking() const {
   const QueryTrace trace = model_.trace(focus_.head, focus_.query);
   StepPage page;
-  page.title = "5. Mask: hide the keys a query may not see";
+  page.title = "Mask: hide the keys a query may not see";
   page.formula = "s'[i,j] = \u2212\u221e where query i may not see key j\n" + mask_description(problem_.mask);
   page.note = "exp(\u2212\u221e) = 0, so a hidden key gets weight exactly 0 in the next step.";
   if (focus_.include_matrices) {
@@ -224,24 +234,51 @@ StepPage PageBuilder::masking() const {
 StepPage PageBuilder::softmax() const {
   const QueryTrace trace = model_.trace(focus_.head, focus_.query);
   StepPage page;
-  page.title = "6. Softmax: scores become weights that sum to 1";
+  page.title = "Softmax: scores become weights that sum to 1";
   page.formula = "a[i,j] = exp(s'[i,j] \u2212 m[i]) / \u03a3\u2096 exp(s'[i,k] \u2212 m[i]),   m[i] = max of row i";
   page.note = "Subtracting the row maximum m changes no weight and keeps exp from overflowing.";
-  ShownMatrix weights = borrowed("A" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].weights, true, true);
+  const HeadResult& head = result_.heads[static_cast<std::size_t>(focus_.head)];
+  if (trace.dropout) {  // the softmax's weights, then what dropout leaves of them (dropped ones hatched)
+    const double p = problem_.dropout->p;
+    page.formula += "\ndropout: each weight kept with probability 1 \u2212 p = " + format_significant(1.0 - p) +
+                    " and scaled by 1/(1 \u2212 p) = " + format_significant(1.0 / (1.0 - p)) + ", else 0";
+    page.note += " Dropout (training only) then drops weights at random; the kept ones grow so each row still sums to 1 "
+                 "on average, and the context uses what is left.";
+    ShownMatrix before = borrowed("A" + h_ + " before dropout", head.weights_before_dropout, true, true);
+    before.kind = ShownMatrix::Kind::Weights;
+    page.matrices.push_back(std::move(before));
+  }
+  ShownMatrix weights = borrowed(trace.dropout ? "A" + h_ + " after dropout" : "A" + h_, head.weights, true, true);
   weights.kind = ShownMatrix::Kind::Weights;
+  if (trace.dropout) weights.dropped = std::shared_ptr<const MaskMatrix>(std::shared_ptr<const MaskMatrix>(), &head.kept);
   page.matrices.push_back(std::move(weights));
   if (trace.fully_masked()) {
     page.trace.push_back(query_label() + " sees no key: all its weights are 0 (and never NaN)");
     return page;
   }
   page.trace.push_back("m = max of the visible scores = " + num(trace.row_max));
-  fill_table(page.table, {"key", "s'", "exp(s' \u2212 m)", "weight"}, [&](int j) -> std::vector<std::string> {
+  std::vector<std::string> header = {"key", "s'", "exp(s' \u2212 m)", "weight"};
+  if (trace.dropout) header.push_back("dropout");
+  fill_table(page.table, std::move(header), [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    if (trace.visible[uj] == 0) return {key_label(j), "\u2212\u221e", "0", "0"};
-    return {key_label(j), num(trace.scaled[uj]), num(trace.exponentials[uj]), num(trace.weights[uj])};
+    std::vector<std::string> row = {key_label(j), "\u2212\u221e", "0", "0"};
+    if (trace.visible[uj] != 0) row = {key_label(j), num(trace.scaled[uj]), num(trace.exponentials[uj]), num(trace.weights[uj])};
+    if (trace.dropout) row.push_back(trace.kept[uj] == 0 ? "dropped" : num(trace.dropped_out[uj]));
+    return row;
   });
   page.trace_after.push_back("\u03a3 exp = " + num(trace.exponential_sum));
   page.trace_after.push_back("weight = exp / \u03a3 exp   (the weights sum to 1)");
+  if (trace.dropout) {
+    std::string dropped;
+    double sum = 0.0;
+    for (int j = 0; j < problem_.m(); ++j) {
+      const auto uj = static_cast<std::size_t>(j);
+      sum += trace.dropped_out[uj];
+      if (trace.kept[uj] == 0 && trace.visible[uj] != 0) dropped += (dropped.empty() ? "" : ", ") + key_label(j);
+    }
+    page.trace_after.push_back("dropout drops: " + (dropped.empty() ? std::string("none of them") : dropped));
+    page.trace_after.push_back("after dropout the row sums to " + num(sum));
+  }
   return page;
 }
 
@@ -249,7 +286,7 @@ StepPage PageBuilder::context() const {
   const QueryTrace trace = model_.trace(focus_.head, focus_.query);
   const HeadProjections hp = model_.head(focus_.head);
   StepPage page;
-  page.title = "7. Weighted sum of the values";
+  page.title = "Weighted sum of the values";
   page.formula = "C" + h_ + " = A" + h_ + "\u00b7V" + g_ + "   " + shape(problem_.n(), problem_.m()) + "\u00b7" +
                  shape(problem_.m(), problem_.d_v) + " = " + shape(problem_.n(), problem_.d_v);
   page.note = "Each row of C is an average of the value rows, weighted by that query's attention.";
@@ -258,9 +295,14 @@ StepPage PageBuilder::context() const {
   ShownMatrix c = borrowed("C" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].context, true, false);
   c.col_labels = dims_v_;
   page.matrices = {std::move(v), std::move(c)};
+  if (trace.dropout) page.note += " With dropout the weights are the ones dropout left (dropped: 0).";
   fill_table(page.table, {"key", "weight", "\u00d7 v"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
-    return {key_label(j), trace.visible[uj] == 0 ? "0 (hidden)" : num(trace.weights[uj]),
+    const double weight = trace.dropout ? trace.dropped_out[uj] : trace.weights[uj];
+    std::string shown = num(weight);
+    if (trace.visible[uj] == 0) shown = "0 (hidden)";
+    else if (trace.dropout && trace.kept[uj] == 0) shown = "0 (dropped)";
+    return {key_label(j), shown,
             format_vector_lines(row_as_doubles(hp.v, j), focus_.decimals, focus_.vector_terms_per_line)};
   });
   page.trace_after.push_back("c[" + query_label() + "] = \u03a3 weight \u00d7 v = " + format_vector(trace.context, focus_.decimals));
@@ -270,7 +312,7 @@ StepPage PageBuilder::context() const {
 StepPage PageBuilder::concat() const {
   const int width = problem_.num_heads * problem_.d_v;
   StepPage page;
-  page.title = "8. Concatenate the heads";
+  page.title = "Concatenate the heads";
   if (problem_.num_heads == 1) {
     page.formula = "concat = C\u2080   (one head: nothing to join)";
   } else {
@@ -300,7 +342,7 @@ StepPage PageBuilder::concat() const {
 
 StepPage PageBuilder::output() const {
   StepPage page;
-  page.title = "9. Output projection";
+  page.title = "Output projection";
   const int width = problem_.num_heads * problem_.d_v;
   if (problem_.wo) {
     page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" + shape(width, problem_.wo->cols) +

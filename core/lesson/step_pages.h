@@ -2,6 +2,7 @@
 // Internal to core/lesson: builds the text and matrices of one step page. One function per
 // step (step_pages.cpp); StepModel::page() dispatches here.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ class PageBuilder {
  private:
   [[nodiscard]] StepPage embeddings() const;
   [[nodiscard]] StepPage projections() const;
+  [[nodiscard]] StepPage positions() const;     // position_page.cpp
+  [[nodiscard]] StepPage mistakes() const;      // mistakes_page.cpp
   [[nodiscard]] StepPage scores() const;
   [[nodiscard]] StepPage scaling() const;
   [[nodiscard]] StepPage masking() const;
@@ -34,6 +37,7 @@ class PageBuilder {
   // Rows for keys 0 … M−1 (cut at focus.max_trace_keys), each made by `row(j)`.
   template <typename RowOfKey>
   void fill_table(TraceTable& table, std::vector<std::string> header, RowOfKey row) const;
+  void fill_pairs(TraceTable& table, const std::vector<double>& frequencies) const;
 
   const StepModel& model_;
   const Problem& problem_;
@@ -43,5 +47,15 @@ class PageBuilder {
   std::string g_;  // its key/value head's subscript
   std::vector<std::string> dims_k_, dims_v_, dims_model_;
 };
+
+template <typename RowOfKey>
+inline void PageBuilder::fill_table(TraceTable& table, std::vector<std::string> header, RowOfKey row) const {
+  table.header = std::move(header);
+  const int keys = problem_.m();
+  const int shown = std::min(keys, std::max(focus_.max_trace_keys, 1));
+  for (int j = 0; j < shown; ++j) table.rows.push_back(row(j));
+  if (focus_.key < shown) table.highlight_row = focus_.key;
+  if (keys > shown) table.more = "\u2026 " + std::to_string(keys - shown) + " more keys";
+}
 
 }  // namespace attnviz::lesson

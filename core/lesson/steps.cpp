@@ -6,6 +6,7 @@
 
 #include "core/lesson/number_text.h"
 #include "core/lesson/step_pages.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::lesson {
 
@@ -17,6 +18,7 @@ const char* step_name(StepKind kind) {
   switch (kind) {
     case StepKind::Embeddings: return "Embeddings";
     case StepKind::Projections: return "Q, K, V";
+    case StepKind::Positions: return "Positions";
     case StepKind::Scores: return "Scores";
     case StepKind::Scaling: return "Scaling";
     case StepKind::Masking: return "Mask";
@@ -24,6 +26,7 @@ const char* step_name(StepKind kind) {
     case StepKind::Context: return "Weighted sum";
     case StepKind::Concat: return "Concatenate";
     case StepKind::Output: return "Output";
+    case StepKind::Mistakes: return "Mistakes";
   }
   return "";
 }
@@ -56,7 +59,9 @@ DotProductTerms StepModel::dot_product(int head_index, int query, int key) const
 
 Matrix StepModel::scaled_scores(int head_index) const {
   Matrix scaled = result_->heads.at(static_cast<std::size_t>(head_index)).scores;
-  for (float& value : scaled.data) value *= problem_->scale;
+  const float slope = head_slopes(*problem_).at(static_cast<std::size_t>(head_index));
+  for (int i = 0; i < scaled.rows; ++i)
+    for (int j = 0; j < scaled.cols; ++j) scaled.at(i, j) = scaled_score(scaled.at(i, j), problem_->scale, slope, i, j);
   return scaled;
 }
 
@@ -79,6 +84,7 @@ StepPage StepModel::page(StepKind kind, const PageFocus& focus) const {
   StepPage page = builder.build(kind);
   page.kind = kind;
   page.number = step_index(kind) + 1;
+  page.title = std::to_string(page.number) + ". " + page.title;
   return page;
 }
 

@@ -1,23 +1,26 @@
 #pragma once
-// The step-through lesson: the attention pipeline of docs/design.md as nine pages,
-//   X → Q, K, V → S = Q·Kᵀ → S·scale → mask → softmax → A·V → concat → W_O
-// each with its formula, the matrices it shows (with shapes) and, for one selected query
+// The step-through lesson: the attention pipeline of docs/design.md as ten pages,
+//   X → Q, K, V → positions → S = Q·Kᵀ → S·scale → mask → softmax → A·V → concat → W_O
+// and an eleventh, the classic mistakes (mistakes.h) computed beside the right way. Each page
+// has its formula, the matrices it shows (with shapes) and, for one selected query
 // token, that token's numbers written out (the Korean tutorial's "follow 배" walk-through).
 // UI-free: the window draws pages, tests check their numbers against the Result.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/attention/result.h"
+#include "core/lesson/mistakes.h"
 #include "core/lesson/projections.h"
 #include "core/lesson/query_trace.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz::lesson {
 
-enum class StepKind { Embeddings, Projections, Scores, Scaling, Masking, Softmax, Context, Concat, Output };
-inline constexpr int kStepCount = 9;
+enum class StepKind { Embeddings, Projections, Positions, Scores, Scaling, Masking, Softmax, Context, Concat, Output, Mistakes };
+inline constexpr int kStepCount = 11;
 
 StepKind step_at(int index);         // 0-based; clamps into [0, kStepCount)
 int step_index(StepKind kind);       // 0-based
@@ -38,6 +41,7 @@ struct ShownMatrix {
   // when drawn: pages are cached while the followed query changes); columns are the keys.
   bool query_rows = false;
   bool key_cols = false;
+  bool key_rows = false;  // rows are the keys (K): clicking one selects that key
   // Columns that belong together, e.g. each head's d_v columns of the concatenation.
   struct ColumnGroup {
     int first = 0;
@@ -45,6 +49,11 @@ struct ShownMatrix {
     std::string label;  // "C₀"
   };
   std::vector<ColumnGroup> column_groups;
+  // The mask its hidden cells follow when not the problem's (the Mistakes page borrows a causal
+  // one for a scenario without a mask).
+  std::optional<MaskSetting> mask;
+  // Weights after dropout: which ones dropout kept (the view hatches the others). Null otherwise.
+  std::shared_ptr<const MaskMatrix> dropped;
   [[nodiscard]] std::string shape_text() const;  // "8 × 4"
 };
 
@@ -58,10 +67,25 @@ struct TraceTable {
   [[nodiscard]] bool empty() const { return rows.empty(); }
 };
 
+// One frequency pair turning with position, for the Positions page's picture: the pair's two
+// values at every position of the sentence (sinusoidal: the table's (sin, cos) columns 2i and
+// 2i + 1; RoPE: the followed query's (q_i, q_{i+d_k/2}) as it would be turned at each position),
+// and with RoPE the selected key's pair where it stands.
+struct TurningPair {
+  std::string caption;            // "pair 0 (d0, d2): 1 radian per position"
+  std::vector<double> x, y;       // per token index 0 … N − 1
+  std::vector<std::string> labels;  // the tokens
+  int followed = 0;               // the followed query's index
+  bool has_key = false;           // RoPE: the key's pair at its own position
+  double key_x = 0.0, key_y = 0.0;
+  std::string key_label;
+  std::string angle_text;         // "between q and k: (2 − 0) × 1 rad = 2 rad"
+};
+
 struct StepPage {
   StepKind kind = StepKind::Embeddings;
-  int number = 1;                    // 1-based, "step 3 of 9"
-  std::string title;                 // "3. Scores: every query against every key"
+  int number = 1;                    // 1-based, "step 4 of 11"
+  std::string title;                 // "4. Scores: every query against every key"
   std::string formula;               // "S₀ = Q₀·K₀ᵀ   (8 × 4)·(4 × 8) = 8 × 8"
   std::string note;                  // one sentence of why
   std::vector<ShownMatrix> matrices;
@@ -69,6 +93,10 @@ struct StepPage {
   std::vector<std::string> trace;    // the followed query's numbers, one line each
   TraceTable table;                  // then its numbers per key (some pages)
   std::vector<std::string> trace_after;  // lines after the table (sums, the arithmetic check)
+  std::optional<TurningPair> turning;    // the Positions page (sinusoidal, RoPE)
+  std::vector<double> slopes;            // the Positions page with ALiBi: every head's slope
+  Mistake mistake = Mistake::SoftmaxOverColumns;  // the Mistakes page: which one it shows
+  bool links_to_scaling = false;         // the Mistakes page on "no scaling": the Scaling page says more
 };
 
 struct PageFocus {
@@ -83,6 +111,7 @@ struct PageFocus {
   // false: text only (formula, note, trace), for redrawing the text when only the followed
   // query changes; the N × M matrices are not copied.
   bool include_matrices = true;
+  Mistake mistake = Mistake::SoftmaxOverColumns;  // the Mistakes page's subject
 };
 
 // Borrows the Problem and Result: both must outlive the model (the window rebuilds it when
@@ -103,7 +132,7 @@ class StepModel {
   [[nodiscard]] QueryTrace trace(int head, int query) const;
   [[nodiscard]] DotProductTerms dot_product(int head, int query, int key) const;
 
-  // S·scale and the same with −∞ where masked (the Scaling and Masking pages' matrices).
+  // S·scale (+ ALiBi's bias) and the same with −∞ where masked (the Scaling and Masking pages' matrices).
   [[nodiscard]] Matrix scaled_scores(int head) const;
   [[nodiscard]] Matrix masked_scores(int head) const;
   // [C_0 | … | C_{H−1}] from the Result's contexts.

@@ -6,6 +6,7 @@
 
 #include "core/lesson/projections.h"
 #include "core/scenario/generate.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::lesson {
 namespace {
@@ -165,6 +166,28 @@ Comparison kv_variants(const Scenario& frozen, const Scenario& base, const Compa
   return comparison;
 }
 
+// No positions, sinusoidal, RoPE and ALiBi over the same inputs; 2 copies: none and the
+// scenario's own kind (RoPE when it has none).
+Comparison position_variants(const Scenario& frozen, const CompareOptions& options) {
+  std::vector<PositionalKind> kinds = {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi};
+  if (options.count == 2)
+    kinds = {PositionalKind::None, frozen.positional == PositionalKind::None ? PositionalKind::Rope : frozen.positional};
+  Comparison comparison;
+  for (const PositionalKind kind : kinds) {
+    if (kind == PositionalKind::Rope && frozen.d_k % 2 != 0) {
+      comparison.note = "RoPE left out: it turns q and k in pairs and d_k = " + std::to_string(frozen.d_k) + " is odd.";
+      continue;
+    }
+    Scenario s = frozen;
+    s.positional = kind;
+    const char* label = kind == PositionalKind::None ? "no positions" : kind == PositionalKind::Sinusoidal ? "sinusoidal"
+                        : kind == PositionalKind::Rope                ? "RoPE"
+                                                                      : "ALiBi";
+    comparison.variants.push_back({label, std::move(s)});
+  }
+  return comparison;
+}
+
 }  // namespace
 
 const char* to_string(CompareAxis axis) {
@@ -172,12 +195,13 @@ const char* to_string(CompareAxis axis) {
     case CompareAxis::Masks: return "masks";
     case CompareAxis::Heads: return "heads";
     case CompareAxis::KvHeads: return "kv-heads";
+    case CompareAxis::Positions: return "positions";
   }
   return "masks";
 }
 
 std::optional<CompareAxis> compare_axis_from_string(const std::string& name) {
-  for (CompareAxis axis : {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads})
+  for (CompareAxis axis : {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads, CompareAxis::Positions})
     if (name == to_string(axis)) return axis;
   return std::nullopt;
 }
@@ -186,7 +210,7 @@ Scenario freeze_inputs(const Scenario& base, const Problem& problem) {
   Scenario s = base;
   s.tokens = problem.tokens;
   s.d_model = problem.d_model();
-  s.embeddings = problem.x;
+  s.embeddings = problem.x_tokens ? *problem.x_tokens : problem.x;  // without sinusoidal positions: they are a setting
   s.num_heads = problem.num_heads;
   s.num_kv_heads = problem.num_kv_heads;
   s.d_k = problem.d_k;
@@ -199,7 +223,7 @@ Scenario freeze_inputs(const Scenario& base, const Problem& problem) {
   if (problem.cross_attention) {
     SourceSetting source = base.source.value_or(SourceSetting{});
     source.tokens = problem.source_tokens;
-    source.embeddings = problem.xs;
+    source.embeddings = problem.xs_tokens ? *problem.xs_tokens : problem.xs;
     s.source = std::move(source);
   }
   return s;
@@ -213,6 +237,7 @@ Comparison derive_comparison(const Scenario& base, const Problem& problem, const
     case CompareAxis::Masks: return {mask_variants(frozen, problem, options), ""};
     case CompareAxis::Heads: return head_variants(frozen, options);
     case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
+    case CompareAxis::Positions: return position_variants(frozen, options);
   }
   return {};
 }
@@ -227,7 +252,9 @@ ValueRange shared_range(const std::vector<ComparedMatrix>& matrices, RangeKind k
     if (m.values == nullptr) continue;
     for (std::size_t k = 0; k < m.values->size(); ++k) {
       if (m.mask != nullptr && m.mask->visible[k] == 0) continue;
-      const float v = m.scale * m.values->data[k];
+      const int row = static_cast<int>(k / static_cast<std::size_t>(std::max(m.values->cols, 1)));
+      const int col = static_cast<int>(k % static_cast<std::size_t>(std::max(m.values->cols, 1)));
+      const float v = m.scale * m.values->data[k] - m.distance_bias * static_cast<float>(std::abs(row - col));
       if (std::isfinite(v)) largest = std::max(largest, kind == RangeKind::Weights ? v : std::fabs(v));
     }
   }

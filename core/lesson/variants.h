@@ -8,6 +8,8 @@
 // - Masks: no mask / causal / sliding window r (causal) / Longformer (window r, global tokens).
 // - Heads: 1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (d_k = H·d_k / heads; the
 //   scale follows d_k when it is 1/√d_k). Counts that do not divide the width are skipped.
+// - Positions: none / sinusoidal / RoPE / ALiBi over the same embeddings and weights (RoPE is
+//   left out, with a note, when d_k is odd).
 // - K/V heads: MHA / GQA / MQA over the same query heads. Grouped K/V heads are the mean of
 //   the MHA heads they replace (the conversion of Ainslie et al., 2023, "GQA"). A one-head
 //   scenario is first split into several heads, or there would be nothing to share. A base
@@ -24,8 +26,9 @@
 
 namespace attnviz::lesson {
 
-enum class CompareAxis { Masks, Heads, KvHeads };
-const char* to_string(CompareAxis axis);  // "masks", "heads", "kv-heads"
+enum class CompareAxis { Masks, Heads, KvHeads, Positions };
+inline constexpr int kCompareAxisCount = 4;
+const char* to_string(CompareAxis axis);  // "masks", "heads", "kv-heads", "positions"
 std::optional<CompareAxis> compare_axis_from_string(const std::string& name);
 
 struct CompareOptions {
@@ -59,6 +62,7 @@ struct ComparedMatrix {
   const Matrix* values = nullptr;
   const MaskMatrix* mask = nullptr;  // null: every entry counts
   float scale = 1.0f;                // shown = scale · stored (scaled scores of different d_k)
+  float distance_bias = 0.0f;        // shown −= distance_bias · |row − col| (ALiBi's bias)
 };
 
 struct ValueRange {

@@ -6,6 +6,7 @@
 #include "core/scenario/generate.h"
 #include "core/scenario/magnitude_check.h"
 #include "core/scenario/mask_expression_check.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/scenario_checks.h"
 #include "core/text/tokenizer.h"
 
@@ -74,6 +75,19 @@ void check_global_indices(const MaskSetting& mask, int n, int m, bool cross, con
   }
 }
 
+// The sinusoidal table added to the embeddings, each sentence at its own positions (a source
+// sentence starts at position_offset too).
+void add_sinusoidal_positions(Problem& p) {
+  p.x_tokens = p.x;
+  p.xs_tokens = p.xs;
+  const auto add_table = [&](Matrix& x) {
+    const Matrix table = sinusoidal_table(p.position_offset, x.rows, x.cols);
+    for (std::size_t k = 0; k < x.size(); ++k) x.data[k] += table.data[k];
+  };
+  add_table(p.x);
+  add_table(p.xs);
+}
+
 }  // namespace
 
 Problem build_problem(const Scenario& s, const std::string& origin, const ProblemLimits& limits) {
@@ -108,6 +122,11 @@ Problem build_problem(const Scenario& s, const std::string& origin, const Proble
   p.d_v = s.d_v;
   p.scale = s.scale.resolve(s.d_k);
   p.mask = s.mask;
+  p.positional = s.positional;
+  p.rope_theta = s.rope_theta;
+  p.position_offset = s.position_offset;
+  p.dropout = s.dropout;
+  if (p.positional == PositionalKind::Sinusoidal) add_sinusoidal_positions(p);
   check_magnitudes(p, origin);
   return p;
 }

@@ -28,6 +28,15 @@ struct Problem {
   int d_v = 1;
   float scale = 1.0f;
   MaskSetting mask;
+  // Positions (core/scenario/positions.h). With sinusoidal positions x and xs already hold the
+  // embeddings plus the table; x_tokens and xs_tokens keep the embeddings alone (the lesson
+  // shows both). RoPE and ALiBi are applied by every backend from these settings.
+  PositionalKind positional = PositionalKind::None;
+  double rope_theta = 10000.0;
+  int position_offset = 0;  // the position of row 0 (and of key 0)
+  std::optional<Matrix> x_tokens;   // N × d_model, only with sinusoidal positions
+  std::optional<Matrix> xs_tokens;  // M × d_model, only with sinusoidal positions
+  std::optional<DropoutSetting> dropout;  // on the weights, after the softmax (dropout.h)
 
   [[nodiscard]] int n() const { return x.rows; }
   [[nodiscard]] int m() const { return xs.rows; }

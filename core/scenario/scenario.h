@@ -32,6 +32,20 @@ struct MaskSetting {
   friend bool operator==(const MaskSetting&, const MaskSetting&) = default;
 };
 
+// Where token positions enter attention (docs/design.md "Positions"): nowhere, a sinusoidal
+// table added to the embeddings (Vaswani et al. 2017), a rotation of each head's q and k
+// (RoPE, Su et al. 2021, Hugging Face's rotate-half convention), or a bias on the scaled
+// scores (ALiBi, Press et al. 2022).
+enum class PositionalKind { None, Sinusoidal, Rope, Alibi };
+
+// Dropout on the weights, after the softmax (Srivastava et al. 2014): each weight is dropped
+// with probability p by a hash of (seed, head, query, key), the kept ones scaled by 1/(1 − p).
+struct DropoutSetting {
+  double p = 0.1;          // in [0, 1)
+  std::uint64_t seed = 1;
+  friend bool operator==(const DropoutSetting&, const DropoutSetting&) = default;
+};
+
 // Cross-attention: the source sentence supplies keys and values.
 struct SourceSetting {
   std::string sentence;
@@ -63,6 +77,12 @@ struct Scenario {
   ScaleSetting scale;
   MaskSetting mask;
   std::optional<SourceSetting> source;
+  PositionalKind positional = PositionalKind::None;
+  double rope_theta = 10000.0;  // RoPE's base θ
+  // Extension: the position of the first token (of the sentence and of the source), for a
+  // sentence that continues an earlier one; RoPE's scores do not depend on it.
+  int position_offset = 0;
+  std::optional<DropoutSetting> dropout;  // absent: no dropout
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };

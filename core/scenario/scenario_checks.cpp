@@ -1,6 +1,8 @@
 #include "core/scenario/scenario_checks.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/common/error.h"
 #include "core/common/float_text.h"
@@ -8,6 +10,19 @@
 
 namespace attnviz {
 namespace {
+
+// "0.1", "1e+300", "nan": a double as a user typed it (up to 17 significant digits).
+std::string format_double(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  // The shortest of 15..17 digits that reads back the same: 0.1 rather than 0.10000000000000001.
+  for (int digits = 15; digits < 17; ++digits) {
+    char shorter[40];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, value);
+    if (std::strtod(shorter, nullptr) == value || !std::isfinite(value)) return shorter;
+  }
+  return text;
+}
 
 std::string shape_text(long long rows, long long cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
 
@@ -81,6 +96,25 @@ void check_mask(const MaskSetting& mask, const std::string& origin) {
   }
 }
 
+// Positions and dropout (docs/design.md "Positions", "Dropout").
+void check_positions(const Scenario& s, const std::string& origin) {
+  if (s.positional == PositionalKind::Rope && s.d_k % 2 != 0) {
+    throw InputError(origin, "/d_k",
+                     "RoPE turns q and k in pairs of components, so d_k must be even; d_k is " + std::to_string(s.d_k) +
+                         " (choose an even d_k or another \"positional\")");
+  }
+  if (!std::isfinite(s.rope_theta) || s.rope_theta <= 0.0)
+    throw InputError(origin, "/rope_theta", "must be a number above 0 (10000 in RoPE's paper), got " + format_double(s.rope_theta));
+  if (s.position_offset < 0 || s.position_offset > kMaxPositionOffset) {
+    throw InputError(origin, "/position_offset",
+                     "must be from 0 to " + std::to_string(kMaxPositionOffset) + ", got " + std::to_string(s.position_offset));
+  }
+  if (s.dropout && !(s.dropout->p >= 0.0 && s.dropout->p < 1.0)) {
+    throw InputError(origin, "/dropout/p",
+                     "must be at least 0 and below 1 (the probability of dropping a weight), got " + format_double(s.dropout->p));
+  }
+}
+
 }  // namespace
 
 void check_matrix_shape(const Matrix& matrix, long long rows, long long cols, const std::string& origin,
@@ -110,6 +144,7 @@ void check_scenario(const Scenario& s, const std::string& origin) {
   if (s.scale.kind == ScaleSetting::Kind::Value && !std::isfinite(s.scale.value))
     throw InputError(origin, "/scale", "must be a finite number, \"inv_sqrt_dk\" or \"none\"");
   check_mask(s.mask, origin);
+  check_positions(s, origin);
 }
 
 }  // namespace attnviz

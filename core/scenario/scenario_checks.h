@@ -9,6 +9,9 @@
 
 namespace attnviz {
 
+// The largest "position_offset" (so that offset + 4096 tokens stays far inside int and float).
+inline constexpr int kMaxPositionOffset = 1'000'000;
+
 // Throws InputError(origin, json_pointer, problem) for the first problem found.
 void check_scenario(const Scenario& scenario, const std::string& origin);
 

@@ -11,6 +11,7 @@
 #include "core/common/error.h"
 #include "core/common/text_excerpt.h"
 #include "core/scenario/json_error_pointer.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/scenario_checks.h"
 #include "core/text/utf8.h"
 
@@ -262,6 +263,36 @@ std::uint64_t read_seed(ObjectReader& reader) {
   return value->get<std::uint64_t>();
 }
 
+PositionalKind read_positional(ObjectReader& reader) {
+  const std::optional<std::string> name = reader.string("positional");
+  if (!name) return PositionalKind::None;
+  const std::optional<PositionalKind> kind = positional_kind_from_string(*name);
+  if (!kind) {
+    reader.fail(reader.at("positional"), "unknown positional kind " + quoted_excerpt(*name, kQuoteChars) +
+                                             "; expected \"none\", \"sinusoidal\", \"rope\" or \"alibi\"");
+  }
+  return *kind;
+}
+
+double read_number(ObjectReader& reader, const std::string& key, double fallback, const char* expected) {
+  const json* value = reader.find(key);
+  if (!value || value->is_null()) return fallback;
+  if (!value->is_number()) reader.fail(reader.at(key), std::string("expected ") + expected + ", got " + type_name(*value));
+  return value->get<double>();
+}
+
+std::optional<DropoutSetting> read_dropout(ObjectReader& parent, const std::string& origin, std::vector<std::string>& warnings) {
+  const json* value = parent.find("dropout");
+  if (!value || value->is_null()) return std::nullopt;
+  ObjectReader reader(*value, parent.at("dropout"), origin);
+  DropoutSetting dropout;
+  if (!reader.find("p")) reader.fail(parent.at("dropout"), "needs \"p\", the probability of dropping a weight (e.g. 0.1)");
+  dropout.p = read_number(reader, "p", dropout.p, "a probability from 0 up to (not including) 1");
+  dropout.seed = read_seed(reader);
+  reader.collect_unknown(warnings);
+  return dropout;
+}
+
 void check_format(ObjectReader& reader) {
   const json* format = reader.find("format");
   if (!format) reader.fail("/format", "missing; an attnviz scenario starts with \"format\": \"attnviz-scenario/1\"");
@@ -299,6 +330,16 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
   s.mask = read_mask(reader, origin, warnings);
   if (const json* source = reader.find("source"); source && !source->is_null())
     s.source = read_source(*source, "/source", origin, warnings);
+  s.positional = read_positional(reader);
+  s.rope_theta = read_number(reader, "rope_theta", s.rope_theta, "a number above 0 (RoPE's base, 10000 by default)");
+  if (const std::optional<std::int64_t> offset = reader.integer("position_offset")) {
+    if (*offset < 0 || *offset > kMaxPositionOffset) {
+      reader.fail(reader.at("position_offset"),
+                  "must be from 0 to " + std::to_string(kMaxPositionOffset) + ", got " + std::to_string(*offset));
+    }
+    s.position_offset = static_cast<int>(*offset);
+  }
+  s.dropout = read_dropout(reader, origin, warnings);
   reader.collect_unknown(warnings);
   return s;
 }

@@ -4,6 +4,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_text.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/scenario_json.h"
 
 namespace attnviz {
@@ -63,6 +64,11 @@ std::string scenario_to_json(const Scenario& s) {
   j["scale"] = scale_json(s.scale);
   j["mask"] = mask_json(s.mask);
   if (s.source) j["source"] = source_json(*s.source);
+  // Positions and dropout only when set: a scenario without them reads as it did before.
+  if (s.positional != PositionalKind::None) j["positional"] = to_string(s.positional);
+  if (s.positional == PositionalKind::Rope || s.rope_theta != 10000.0) j["rope_theta"] = s.rope_theta;
+  if (s.position_offset != 0) j["position_offset"] = s.position_offset;
+  if (s.dropout) j["dropout"] = Json{{"p", s.dropout->p}, {"seed", s.dropout->seed}};
   return readable_json(j);
 }
 

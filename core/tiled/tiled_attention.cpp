@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/scenario/positions.h"
 #include "core/tiled/tile_grid.h"
 #include "core/tiled/tiled_cpu.h"
 
@@ -18,8 +19,8 @@ using ConstMap = Eigen::Map<const RowMajor>;
 
 ConstMap view(const Matrix& m) { return ConstMap(m.data.data(), m.rows, m.cols); }
 
-ColumnBlock columns(const RowMajor& all, int first, int count) {
-  return ColumnBlock(all.data() + first, all.rows(), count, Eigen::OuterStride<>(all.cols()));
+ColumnBlock columns(const Matrix& all, int first, int count) {
+  return ColumnBlock(all.data.data() + first, all.rows, count, Eigen::OuterStride<>(all.cols));
 }
 
 class CpuTiled final : public TiledRunner {
@@ -31,10 +32,13 @@ class CpuTiled final : public TiledRunner {
   TiledResult run(const Problem& p, const TiledOptions& options) override {
     check_options(p, options);
     const auto start = std::chrono::steady_clock::now();
-    const RowMajor q = view(p.x) * view(p.wq);   // N × H·d_k
-    const RowMajor k = view(p.xs) * view(p.wk);  // M × G·d_k
-    const RowMajor v = view(p.xs) * view(p.wv);  // M × G·d_v
+    const Projections projections = project(p);  // RoPE'd, with RoPE
+    const Matrix& q = projections.q;  // N × H·d_k
+    const Matrix& k = projections.k;  // M × G·d_k
+    const Matrix& v = projections.v;  // M × G·d_v
     const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+    const std::vector<float> slopes = head_slopes(p);
+    const DropoutRule dropout = dropout_rule(p.dropout);
     const TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
 
     TiledResult result;
@@ -59,7 +63,8 @@ class CpuTiled final : public TiledRunner {
       const int h = task / grid.query_blocks();
       const int g = p.kv_head_of(h);
       const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v), h};
-      tiled_query_block(head, mask, p.scale, grid, task % grid.query_blocks(), result.heads[static_cast<std::size_t>(h)],
+      const HeadRules rules{h, p.scale, slopes[static_cast<std::size_t>(h)], dropout};
+      tiled_query_block(head, mask, rules, grid, task % grid.query_blocks(), result.heads[static_cast<std::size_t>(h)],
                         options.trace_head == h ? &*result.trace : nullptr);
     }
     if (result.trace) {
@@ -100,6 +105,15 @@ Projections project(const Problem& p) {
   Eigen::Map<RowMajor>(out.q.data.data(), out.q.rows, out.q.cols).noalias() = view(p.x) * view(p.wq);
   Eigen::Map<RowMajor>(out.k.data.data(), out.k.rows, out.k.cols).noalias() = view(p.xs) * view(p.wk);
   Eigen::Map<RowMajor>(out.v.data.data(), out.v.rows, out.v.cols).noalias() = view(p.xs) * view(p.wv);
+  if (p.positional == PositionalKind::Rope) {
+    const Matrix table = problem_rope_table(p);
+    for (int r = 0; r < p.n(); ++r) {
+      for (int h = 0; h < p.num_heads; ++h) rope_rotate(out.q.row(r) + h * p.d_k, table.row(r), p.d_k);
+    }
+    for (int r = 0; r < p.m(); ++r) {
+      for (int g = 0; g < p.num_kv_heads; ++g) rope_rotate(out.k.row(r) + g * p.d_k, table.row(r), p.d_k);
+    }
+  }
   return out;
 }
 

@@ -58,7 +58,8 @@ class TiledRunner {
 std::unique_ptr<TiledRunner> make_cpu_tiled();
 
 // The host parts every runner shares (Eigen): the projections Q = X·W_Q (N × H·d_k),
-// K = Xs·W_K (M × G·d_k), V = Xs·W_V (M × G·d_v), and the heads' contexts side by side
+// K = Xs·W_K (M × G·d_k), V = Xs·W_V (M × G·d_v), with RoPE each head's q and k rows turned at
+// their positions (as the materialised backends do), and the heads' contexts side by side
 // (· W_O when given) into the output.
 struct Projections {
   Matrix q, k, v;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/scenario/positions.h"
 #include "core/tiled/online_softmax.h"
 
 namespace attnviz::tiled {
@@ -17,10 +18,15 @@ struct BlockState {
   RowMajor o;
 };
 
-// A tile of scores: scale · Q_block · K_blockᵀ, −∞ where the mask hides a cell.
-RowMajor tile_scores(const HeadOperands& head, const Mask& mask, float scale, int r0, int r1, int c0, int c1,
+// A tile of scores: scale · Q_block · K_blockᵀ plus ALiBi's bias, −∞ where the mask hides a cell.
+RowMajor tile_scores(const HeadOperands& head, const Mask& mask, const HeadRules& rules, int r0, int r1, int c0, int c1,
                      BlockVisibility visibility) {
-  RowMajor s = (head.q.middleRows(r0, r1 - r0) * head.k.middleRows(c0, c1 - c0).transpose()) * scale;
+  RowMajor s = (head.q.middleRows(r0, r1 - r0) * head.k.middleRows(c0, c1 - c0).transpose()) * rules.scale;
+  if (rules.slope != 0.0f) {
+    for (int i = r0; i < r1; ++i) {
+      for (int j = c0; j < c1; ++j) s(i - r0, j - c0) += alibi_bias(rules.slope, i, j);
+    }
+  }
   if (visibility == BlockVisibility::Partial) {
     for (int i = r0; i < r1; ++i) {
       for (int j = c0; j < c1; ++j) {
@@ -49,6 +55,16 @@ void update_rows(BlockState& state, RowMajor& s, std::vector<float>& rescale) {
   }
 }
 
+// Dropout on the tile's P (rows r0.., keys c0..): l has summed P already.
+void drop_tile(RowMajor& p, const HeadRules& rules, int r0, int c0) {
+  for (Eigen::Index r = 0; r < p.rows(); ++r) {
+    for (Eigen::Index c = 0; c < p.cols(); ++c) {
+      const bool keep = rules.dropout.keeps(rules.head, r0 + static_cast<int>(r), c0 + static_cast<int>(c));
+      p(r, c) = keep ? p(r, c) * rules.dropout.keep_scale : 0.0f;
+    }
+  }
+}
+
 void record_rows(const BlockState& state, std::vector<float>& m, std::vector<float>& l) {
   m.resize(state.rows.size());
   l.resize(state.rows.size());
@@ -65,8 +81,8 @@ void copy_o(const RowMajor& o, Matrix& out) {
 
 }  // namespace
 
-void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, const TileGrid& grid, int qb, TiledHead& out,
-                       TiledTrace* trace) {
+void tiled_query_block(const HeadOperands& head, const Mask& mask, const HeadRules& rules, const TileGrid& grid, int qb,
+                       TiledHead& out, TiledTrace* trace) {
   const int r0 = grid.row_begin(qb);
   const int r1 = grid.row_end(qb);
   const auto rows = static_cast<std::size_t>(r1 - r0);
@@ -83,8 +99,9 @@ void tiled_query_block(const HeadOperands& head, const Mask& mask, float scale, 
     }
     std::fill(rescale.begin(), rescale.end(), 1.0f);
     if (visibility != BlockVisibility::Hidden) {
-      RowMajor p = tile_scores(head, mask, scale, r0, r1, c0, c1, visibility);
+      RowMajor p = tile_scores(head, mask, rules, r0, r1, c0, c1, visibility);
       update_rows(state, p, rescale);
+      if (rules.dropout.active) drop_tile(p, rules, r0, c0);
       state.o.noalias() += p * head.v.middleRows(c0, c1 - c0);
     }
     if (visit) {

@@ -89,6 +89,58 @@ Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usa
   }
 }
 
+Buffer Buffer::import_host(const Context& context, void* data, VkDeviceSize size, VkBufferUsageFlags usage) {
+  const VkDevice device = context.device();
+  const auto properties_of = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+      vkGetDeviceProcAddr(device, "vkGetMemoryHostPointerPropertiesEXT"));
+  if (context.host_import_alignment() == 0 || properties_of == nullptr) {
+    throw VulkanError("vkGetMemoryHostPointerPropertiesEXT (VK_EXT_external_memory_host is not enabled)",
+                      VK_ERROR_EXTENSION_NOT_PRESENT);
+  }
+  VkMemoryHostPointerPropertiesEXT host{};
+  host.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT;
+  check(properties_of(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, data, &host),
+        "vkGetMemoryHostPointerPropertiesEXT");
+
+  Buffer out;
+  out.size_ = size;
+  out.usage_ = usage;
+  VkExternalMemoryBufferCreateInfo external{};
+  external.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
+  external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkBufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.pNext = &external;
+  info.size = size;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  out.buffer_ = RawBuffer(device, buffer);
+
+  VkMemoryRequirements requirements{};
+  vkGetBufferMemoryRequirements(device, buffer, &requirements);
+  // Coherent: the host's writes through its own pointer need no flush.
+  const int type = find_memory_type(context.memory_properties(), requirements.memoryTypeBits & host.memoryTypeBits,
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
+  if (type < 0) throw VulkanError("vkAllocateMemory (no memory type imports this host memory)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
+  VkImportMemoryHostPointerInfoEXT import{};
+  import.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT;
+  import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  import.pHostPointer = data;
+  VkMemoryAllocateInfo allocate{};
+  allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocate.pNext = &import;
+  allocate.allocationSize = size;
+  allocate.memoryTypeIndex = static_cast<std::uint32_t>(type);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  check(vkAllocateMemory(device, &allocate, nullptr, &memory), "vkAllocateMemory (host memory import)");
+  out.memory_ = DeviceMemory(device, memory);
+  check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  // Not mapped: the host reads and writes through its own pointer.
+  return out;
+}
+
 Buffer::Buffer(Buffer&& other) noexcept
     : memory_(std::move(other.memory_)),
       buffer_(std::move(other.buffer_)),

@@ -25,6 +25,12 @@ class Buffer {
   // Throws VulkanError naming the failing call (vkCreateBuffer, vkAllocateMemory, ...).
   Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind);
 
+  // A buffer over `size` bytes of host memory at `data`, which the caller owns: no copy
+  // (VK_EXT_external_memory_host; Context::host_import_alignment() is non-zero). `data` and
+  // `size` are multiples of that alignment, and the memory outlives the buffer. Throws
+  // VulkanError naming the failing call.
+  static Buffer import_host(const Context& context, void* data, VkDeviceSize size, VkBufferUsageFlags usage);
+
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;
   Buffer(const Buffer&) = delete;

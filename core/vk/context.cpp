@@ -77,6 +77,9 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   c.queue_family_ = *c.info_.queue_family;
   c.create_device(options);
   c.read_device_properties(options);
+  std::optional<std::filesystem::path> cache_file;
+  if (options.pipeline_cache_folder) cache_file = *options.pipeline_cache_folder / pipeline_cache_file_name(c.properties_);
+  c.pipeline_cache_ = std::make_unique<PipelineCache>(c.device_, c.properties_, std::move(cache_file));
   return context;
 }
 
@@ -90,6 +93,9 @@ void Context::create_device(const ContextOptions& options) {
 
   std::vector<const char*> extensions;
   for (const auto& name : options.device_extensions) extensions.push_back(name.c_str());
+  const bool import = options.import_host_memory &&
+                      missing_device_extensions(physical_device_, {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}).empty();
+  if (import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
@@ -101,6 +107,15 @@ void Context::create_device(const ContextOptions& options) {
   owned_device_ = DeviceOwner(device);
   device_ = device;
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  if (import) {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{};
+    host.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &host;
+    vkGetPhysicalDeviceProperties2(physical_device_, &properties);
+    host_import_alignment_ = std::max<VkDeviceSize>(host.minImportedHostPointerAlignment, 1);
+  }
 }
 
 std::shared_ptr<Context> Context::borrow(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
@@ -137,6 +152,7 @@ void Context::read_device_properties(const ContextOptions& options) {
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(physical_device_, &properties);
+  properties_ = properties.properties;
   const VkPhysicalDeviceLimits& l = properties.properties.limits;
 
   limits_.max_storage_buffer_range = lowered<VkDeviceSize>(l.maxStorageBufferRange, options.max_storage_buffer_range);

@@ -5,6 +5,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "core/vk/devices.h"
 #include "core/vk/handle.h"
 #include "core/vk/instance.h"
+#include "core/vk/pipeline_cache.h"
 
 namespace attnviz::vk {
 
@@ -28,6 +30,13 @@ struct ContextOptions {
   // Called once the instance exists; the chosen queue family must then do graphics, compute
   // and present to this surface. The Context owns (and destroys) the returned surface.
   std::function<VkSurfaceKHR(VkInstance)> create_surface;
+  // Pipelines are built through one VkPipelineCache per context; with a folder, its file for
+  // this device is loaded from there (when valid: pipeline_cache.h) and save_pipeline_cache()
+  // writes it (default_pipeline_cache_folder(): $XDG_CACHE_HOME/attnviz).
+  std::optional<std::filesystem::path> pipeline_cache_folder;
+  // Enable VK_EXT_external_memory_host where the device has it, so buffers can be made over
+  // host memory without a copy (Buffer::import_host; the window's heatmaps of Eigen results).
+  bool import_host_memory = false;
 
   // Lower the device's limits (never raise them), so tests can exercise the splitting of
   // large problems into several dispatches at small sizes. The attention kernels bind texel
@@ -89,6 +98,17 @@ class Context {
   [[nodiscard]] const DeviceLimits& limits() const { return limits_; }
   [[nodiscard]] std::uint32_t subgroup_size() const { return limits_.subgroup_size; }
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
+  [[nodiscard]] const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  // The alignment of host memory Buffer::import_host takes; 0 when the device cannot import.
+  [[nodiscard]] VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
+
+  // The cache every pipeline of this context is built through (VK_NULL_HANDLE for a borrowed
+  // device), and what became of its file. Pipeline creation may run on several threads: the
+  // driver synchronises the cache.
+  [[nodiscard]] VkPipelineCache pipeline_cache() const { return pipeline_cache_ ? pipeline_cache_->get() : VK_NULL_HANDLE; }
+  [[nodiscard]] const PipelineCache* pipeline_cache_store() const { return pipeline_cache_.get(); }
+  // Writes the cache to its file when it grew; "" or why it could not.
+  std::string save_pipeline_cache() const { return pipeline_cache_ ? pipeline_cache_->save() : std::string(); }
 
   // Everything the validation layer reported (warnings and errors), in order. Thread-safe.
   [[nodiscard]] std::vector<std::string> validation_messages() const;
@@ -106,6 +126,7 @@ class Context {
   MessengerOwner messenger_;
   SurfaceOwner owned_surface_;
   DeviceOwner owned_device_;
+  std::unique_ptr<PipelineCache> pipeline_cache_;  // destroyed before the device
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
@@ -118,6 +139,8 @@ class Context {
   DeviceChoice choice_;
   DeviceLimits limits_;
   VkPhysicalDeviceMemoryProperties memory_{};
+  VkPhysicalDeviceProperties properties_{};
+  VkDeviceSize host_import_alignment_ = 0;
 };
 
 }  // namespace attnviz::vk

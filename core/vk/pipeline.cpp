@@ -37,7 +37,7 @@ VkSpecializationInfo SpecializationConstants::info() const {
 
 ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv,
                                  std::span<const VkDescriptorType> bindings, std::uint32_t push_constant_bytes,
-                                 const SpecializationConstants& constants)
+                                 const SpecializationConstants& constants, VkPipelineCache cache)
     : bindings_(bindings.begin(), bindings.end()), push_constant_bytes_(push_constant_bytes) {
   std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings.size());
   for (std::uint32_t b = 0; b < layout_bindings.size(); ++b) {
@@ -76,7 +76,7 @@ ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t>
   info.stage.pSpecializationInfo = &specialization;
   info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
+  check(vkCreateComputePipelines(device, cache, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
   pipeline_ = Pipeline(device, pipeline);
 }
 

@@ -29,8 +29,10 @@ class SpecializationConstants {
 class ComputePipeline {
  public:
   ComputePipeline() = default;
+  // `cache`: the context's pipeline cache (Context::pipeline_cache()), or none.
   ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv, std::span<const VkDescriptorType> bindings,
-                  std::uint32_t push_constant_bytes, const SpecializationConstants& constants);
+                  std::uint32_t push_constant_bytes, const SpecializationConstants& constants,
+                  VkPipelineCache cache = VK_NULL_HANDLE);
 
   [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
   [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }

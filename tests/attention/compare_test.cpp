@@ -10,7 +10,7 @@ namespace {
 
 Result one_head_result(std::vector<float> scores, std::vector<float> weights) {
   Result r;
-  r.heads.push_back(HeadResult{Matrix(1, 2), Matrix(1, 2), Matrix(1, 1)});
+  r.heads.push_back(HeadResult{Matrix(1, 2), Matrix(1, 2), Matrix(1, 1), {}, {}});
   r.heads[0].scores.data = std::move(scores);
   r.heads[0].weights.data = std::move(weights);
   r.output = Matrix(1, 1);

@@ -20,7 +20,7 @@ Result sample_result() {
   r.tokens = {"배", "가", "Life,"};
   r.source_tokens = r.tokens;
   r.mask = MaskMatrix{3, 3, {1, 0, 0, 1, 1, 0, 1, 1, 1}};
-  r.heads.push_back(HeadResult{Matrix(3, 3, 0.1f), Matrix(3, 3, 1.0f / 3.0f), Matrix(3, 2, -0.0f)});
+  r.heads.push_back(HeadResult{Matrix(3, 3, 0.1f), Matrix(3, 3, 1.0f / 3.0f), Matrix(3, 2, -0.0f), {}, {}});
   r.heads[0].scores.at(2, 1) = 1e-7f;
   r.heads[0].scores.at(0, 2) = 3.4e38f;
   r.output = Matrix(3, 2, 0.3374f);
@@ -131,7 +131,7 @@ TEST(ResultJson, StreamedTextIsTheTextOfTheTree) {
     if (n > 0 && m > 0) r.mask.visible[0] = 0;
     if (n > 1) r.masked_rows = {1};
     for (int h = 0; h < trial % 3; ++h) {
-      r.heads.push_back(HeadResult{random_values(rng, n, m), random_values(rng, n, m), random_values(rng, n, 2)});
+      r.heads.push_back(HeadResult{random_values(rng, n, m), random_values(rng, n, m), random_values(rng, n, 2), {}, {}});
     }
     r.output = random_values(rng, n, 3);
     r.timing.total_ms = trial == 3 ? std::numeric_limits<double>::infinity() : 0.1 * trial;

@@ -34,7 +34,7 @@ inline Result naive_attention(const Problem& p) {
     const Matrix q = naive_product(p.x, p.wq, h * p.d_k, p.d_k);
     const Matrix k = naive_product(p.xs, p.wk, g * p.d_k, p.d_k);
     const Matrix v = naive_product(p.xs, p.wv, g * p.d_v, p.d_v);
-    HeadResult head{Matrix(p.n(), p.m()), Matrix(p.n(), p.m()), Matrix(p.n(), p.d_v)};
+    HeadResult head{Matrix(p.n(), p.m()), Matrix(p.n(), p.m()), Matrix(p.n(), p.d_v), {}, {}};
     for (int i = 0; i < p.n(); ++i) {
       float row_max = -std::numeric_limits<float>::infinity();
       for (int j = 0; j < p.m(); ++j) {

@@ -121,6 +121,7 @@ double worst_difference(const Result& dense, const tiled::TiledResult& tiled) {
 }  // namespace attnviz::bench
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a line at a time: a run stopped by a timeout keeps its rows
   using namespace attnviz;
   using namespace attnviz::bench;
   const Options o = parse(argc, argv);

@@ -110,7 +110,7 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
   std::set<Action> reachable;
   for (int key : classroom_keys())
     for (bool shift : {false, true})
-      for (ui::MainView shown : {ui::MainView::Heatmaps, ui::MainView::Step, ui::MainView::Compare, ui::MainView::Cross})
+      for (ui::MainView shown : ui::kMainViews)
         for (bool presenting : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting));
   reachable.erase(Action::None);
   EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::ToggleHelp));  // every enumerator after None
@@ -130,7 +130,7 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
     return false;
   };
   for (int key : classroom_keys()) EXPECT_TRUE(listed(key_name(key), false)) << key_name(key) << " is missing from the Help window";
-  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E"})
+  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E", "Ctrl+Shift+E"})
     EXPECT_TRUE(listed(window_key, true)) << window_key << " is missing from the Help window";
 }
 
@@ -162,7 +162,7 @@ TEST(ClassroomKeys, CompareKeysActInTheCompareView) {
   EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Heads);
   f.press(GLFW_KEY_A, true);
   f.press(GLFW_KEY_A, true);
-  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::KvHeads) << "Shift+A goes back and wraps";
+  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Positions) << "Shift+A goes back and wraps";
   f.press(GLFW_KEY_N);
   EXPECT_EQ(f.state.compare.count, 2);
   f.press(GLFW_KEY_N);

@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/scenario/generate.h"
 #include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -89,9 +90,56 @@ TEST(StartOptions, ParsesViewsStepsAndComparisons) {
   EXPECT_TRUE(state.start_presenting);
 }
 
+TEST(StartOptions, TheTiledAndDecodeViewsStepThroughTilesAndTokens) {
+  const StartOptions tiled = parse({"--view", "tiled", "--step", "12", "--block-q", "3", "--block-k", "2"});
+  EXPECT_EQ(tiled.view, ui::MainView::Tiled);
+  EXPECT_EQ(tiled.step, 11) << "a tile, not a page: past the step view's 9";
+  ui::ClassroomState state;
+  apply_start_options(tiled, state);
+  EXPECT_EQ(state.tiled.tile, 11);
+  EXPECT_EQ(state.tiled.block_q, 3);
+  EXPECT_EQ(state.tiled.block_k, 2);
+  EXPECT_EQ(state.step, 0) << "the step view's page is not the tile";
+
+  const StartOptions decode = parse({"--view", "decode", "--step", "2", "--prompt", "3"});
+  ui::ClassroomState decoding;
+  apply_start_options(decode, decoding);
+  EXPECT_EQ(decoding.select_tab, ui::MainView::Decode);
+  EXPECT_EQ(decoding.decode.step, 1);
+  EXPECT_EQ(decoding.decode.prompt, 3);
+
+  // Against the Korean sentence (8 tokens): 3 × 4 tiles of 3 × 2, 6 decoding steps after a prompt of 3.
+  const Problem korean = build_problem(load_scenario("preset:korean-restaurant").scenario, "preset:korean-restaurant");
+  EXPECT_NO_THROW(check_start_options(tiled, korean));
+  EXPECT_NO_THROW(check_start_options(decode, korean));
+  EXPECT_NO_THROW(check_start_options(parse({"--view", "decode", "--step", "6", "--prompt", "3"}), korean));
+  const auto expect_refused = [&](const std::vector<std::string>& args, const std::string& option, const std::string& said) {
+    try {
+      check_start_options(parse(args), korean);
+      ADD_FAILURE() << args[1] << " " << args[3] << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.pointer(), option) << e.what();
+      EXPECT_NE(std::string(e.what()).find(said), std::string::npos) << e.what();
+    }
+  };
+  expect_refused({"--view", "tiled", "--step", "13", "--block-q", "3", "--block-k", "2"}, "--step", "12 tiles (3 \xc3\x97 4 blocks of 3 \xc3\x97 2)");
+  expect_refused({"--view", "decode", "--step", "7", "--prompt", "3"}, "--step", "6 steps");
+  expect_refused({"--view", "decode", "--prompt", "9"}, "--prompt", "8 tokens");
+  const Problem cross = build_problem(load_scenario("preset:cross-attention").scenario, "preset:cross-attention");
+  EXPECT_THROW(check_start_options(parse({"--view", "decode"}), cross), InputError);
+  EXPECT_NO_THROW(check_start_options(parse({"--view", "tiled", "--step", "1"}), cross)) << "tiles of cross-attention are fine";
+}
+
 TEST(StartOptions, MistakesNameTheOption) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--view", "slides"}, {"--step", "0"}, {"--step", "10"}, {"--compare", "colours"}, {"--compare", "masks:3"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--view", "slides"},
+                                                                 {"--step", "0"},
+                                                                 {"--step", "12"},
+                                                                 {"--compare", "colours"},
+                                                                 {"--compare", "masks:3"},
+                                                                 {"--block-q", "0"},
+                                                                 {"--block-k", "-2"},
+                                                                 {"--block-q", "wide"},
+                                                                 {"--prompt", "0"}}) {
     try {
       (void)parse(args);
       ADD_FAILURE() << args[0] << " " << args[1] << " was accepted";

@@ -114,7 +114,7 @@ class ClassroomScreenshots : public ::testing::Test {
 // The display environment goes before the binary: run_attnviz puts `environment` first.
 TEST_F(ClassroomScreenshots, StepViewFirstAndLastStep) {
   const Picture first = shoot("step-first", "--scenario preset:korean-restaurant --view step --step 1 --pin-query 2");
-  const Picture last = shoot("step-last", "--scenario preset:korean-restaurant --view step --step 9 --pin-query 2");
+  const Picture last = shoot("step-last", "--scenario preset:korean-restaurant --view step --step 10 --pin-query 2");
   const Picture heatmaps = shoot("heatmaps", "--scenario preset:korean-restaurant --view heatmaps --pin-query 2");
   EXPECT_GT(first.distinct_colours(), 1000u);
   EXPECT_GT(last.distinct_colours(), 1000u);
@@ -123,9 +123,9 @@ TEST_F(ClassroomScreenshots, StepViewFirstAndLastStep) {
 }
 
 TEST_F(ClassroomScreenshots, PresentationMode) {
-  const Picture normal = shoot("softmax", "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2");
+  const Picture normal = shoot("softmax", "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2");
   const Picture presenting =
-      shoot("present", "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2 --present");
+      shoot("present", "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2 --present");
   EXPECT_GT(presenting.distinct_colours(), 1000u);
   EXPECT_GT(share_different(normal, presenting), 0.05) << "presentation mode changed nothing";
   EXPECT_GT(presenting.share_near_white(), 0.3) << "the presentation theme is light";
@@ -154,7 +154,7 @@ std::size_t weight_cells(const Picture& p) { return p.count_near(kWeightPurple[0
 // window does (it used to shrink it to about 100 pixels), all of it: 8 rows of cells large
 // enough for their numbers (8 × 8 cells of at least 45 px, less the numbers and grid lines).
 TEST_F(ClassroomScreenshots, PresentationIsMoreReadableThanTheNormalWindow) {
-  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2";
   const Picture normal = shoot("softmax-720", softmax, 1280, 720);
   const Picture presenting = shoot("present-720", softmax + " --present", 1280, 720);
   EXPECT_GE(weight_cells(presenting), weight_cells(normal));
@@ -167,7 +167,7 @@ constexpr int kBarGrey[3] = {0xe9, 0xec, 0xef};
 // Presenting, the audience sees the view, not the window's chrome: no menu bar across the top,
 // no status bar across the bottom (they took about 85 pixels of a 1280 × 720 projector).
 TEST_F(ClassroomScreenshots, PresentationHasNoMenuBarOrStatusBar) {
-  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 6 --pin-query 2";
+  const std::string softmax = "--scenario preset:korean-restaurant --view step --step 7 --pin-query 2";
   const Picture presenting = shoot("present-chrome", softmax + " --present", 1280, 720);
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 704, 16), 0.5) << "a status bar";
@@ -213,9 +213,84 @@ TEST_F(ClassroomScreenshots, CompareOnAWideScreenShowsThePinnedQuerysWeightsUnde
 // each other is checked by eye; the picture at least differs from the step view's).
 TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
   const Picture cross = shoot("cross-720", "--scenario preset:cross-attention --pin-query 8 --present", 1280, 720);
-  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 6 --present", 1280, 720);
+  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 7 --present", 1280, 720);
   EXPECT_GT(cross.distinct_colours(), 1000u);
   EXPECT_GT(share_different(cross, step), 0.05);
+}
+
+// Gold (255, 215, 0): the Tiled view's current tile and the Decode view's new cache row.
+constexpr int kGold[3] = {255, 215, 0};
+
+std::size_t gold(const Picture& p) { return p.count_near(kGold[0], kGold[1], kGold[2], 16); }
+
+// The Tiled view: the current tile outlined in gold, a different picture for another tile,
+// and (on the sliding window) the tiles the mask hides marked.
+TEST_F(ClassroomScreenshots, TheTiledViewStepsTileByTile) {
+  const std::string tiled = "--scenario preset:sliding-window --view tiled --block-q 4 --block-k 4 --step ";
+  const Picture first = shoot("tiled-1", tiled + "1");
+  const Picture eighth = shoot("tiled-8", tiled + "8");
+  EXPECT_GT(first.distinct_colours(), 1000u);
+  EXPECT_GT(gold(first), 300u) << "the current tile in gold";
+  EXPECT_GT(share_different(first, eighth), 0.02) << "tile 1 and tile 8 look the same";
+}
+
+// The Decode view: the prefill (every prompt row new) and a later step (one new row) differ;
+// the new rows are outlined in gold.
+TEST_F(ClassroomScreenshots, TheDecodeViewGeneratesTokenByToken) {
+  const std::string decode = "--scenario preset:korean-restaurant --view decode --prompt 3 --step ";
+  const Picture prefill = shoot("decode-1", decode + "1");
+  const Picture later = shoot("decode-4", decode + "4");
+  EXPECT_GT(gold(prefill), gold(later)) << "the prefill writes three rows, a step one";
+  EXPECT_GT(gold(later), 200u);
+  EXPECT_GT(share_different(prefill, later), 0.02);
+}
+
+// Both on a projector: presentation mode's light theme, the current tile and the new row in
+// gold, at 1280 × 720 and 1920 × 1080.
+TEST_F(ClassroomScreenshots, TheTiledAndDecodeViewsArePresented) {
+  const Picture tiled = shoot("tiled-720", "--scenario preset:korean-restaurant --view tiled --step 6 --present", 1280, 720);
+  const Picture decode = shoot("decode-1080", "--scenario preset:gqa --view decode --prompt 3 --step 4 --present", 1920, 1080);
+  for (const Picture* p : {&tiled, &decode}) {
+    EXPECT_GT(p->share_near_white(), 0.3) << "the presentation theme is light";
+    EXPECT_GT(gold(*p), 300u);
+    EXPECT_LT(p->share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
+  }
+}
+
+// A tile past the last one (or a prompt past the sentence) is refused before any window opens,
+// naming the option and what the scenario has.
+TEST_F(ClassroomScreenshots, AStepPastTheLastTileOrTokenIsRefused) {
+  for (const char* args : {"--view tiled --step 17", "--view decode --prompt 4 --step 6", "--view decode --prompt 9"}) {
+    const testing::CommandOutput run =
+        testing::run_attnviz(std::string("--scenario preset:korean-restaurant ") + args + " --screenshot '" + (dir_ / "x.png").string() + "'",
+                             "XDG_CONFIG_HOME='" + dir_.string() + "' ");
+    EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+    EXPECT_NE(run.err.find(std::string(args).find("--prompt 9") != std::string::npos ? "--prompt" : "--step"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
+  }
+}
+
+}  // namespace
+}  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+// The RoPE page (step 3) draws its picture: the followed word's pair in blue and the selected
+// key's in orange (position_picture.cpp's colours); the Mistakes page (step 11) differs from the
+// RoPE page and between two mistakes; dropout's dropped weights are hatched in their warm grey.
+TEST_F(ClassroomScreenshots, RopePageMistakesPageAndDroppedWeights) {
+  // 1600 × 1000: the text column (and its picture) beside the heatmaps, as in the README.
+  const Picture rope = shoot("rope", "--scenario preset:rope --view step --step 3 --pin-query 8", 1600, 1000);
+  EXPECT_GT(rope.distinct_colours(), 1000u);
+  EXPECT_GT(rope.count_near(30, 90, 200, 12), 200u) << "the followed word's arrow";
+  EXPECT_GT(rope.count_near(210, 110, 20, 12), 100u) << "the key's arrow";
+  const Picture after = shoot("mask-after", "--scenario preset:causal-gpt --view step --step 11 --mistake mask-after --pin-query 5");
+  const Picture columns = shoot("columns", "--scenario preset:causal-gpt --view step --step 11 --mistake columns --pin-query 5");
+  EXPECT_GT(share_different(after, rope), 0.05);
+  EXPECT_GT(share_different(after, columns), 0.01) << "choosing another mistake changes the page";
+  const Picture dropout = shoot("dropout", "--scenario preset:dropout --view step --step 7 --pin-query 6", 1600, 1000);
+  EXPECT_GT(dropout.count_near(158, 92, 77, 10) + dropout.count_near(237, 219, 209, 6), 300u) << "dropped weights hatched";
 }
 
 }  // namespace

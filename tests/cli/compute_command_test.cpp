@@ -135,6 +135,10 @@ TEST_F(ComputeCommand, EveryMalformedScenarioExitsTwoNamingFileAndField) {
           "mask": {"window": 1, "global": [0, 7]}})", "/mask/global/1"},
       {"infinite-value", scenario_with(R"("wv": [[1, 1e999], [0, 0]],)"), "/wv/0/1"},
       {"embeddings-rows", scenario_with(R"("embeddings": [[1, 2], [3, 4]],)"), "/embeddings"},
+      {"rope-odd-dk", scenario_with(R"("positional": "rope",)"), "/d_k"},
+      {"unknown-positional", scenario_with(R"("positional": "learned",)"), "/positional"},
+      {"dropout-p-1", scenario_with(R"("dropout": {"p": 1, "seed": 2},)"), "/dropout/p"},
+      {"rope-theta-negative", scenario_with(R"("rope_theta": -5,)"), "/rope_theta"},
   };
   for (const BadScenario& bad : cases) {
     SCOPED_TRACE(bad.name);
@@ -145,6 +149,29 @@ TEST_F(ComputeCommand, EveryMalformedScenarioExitsTwoNamingFileAndField) {
     EXPECT_NE(run.err.find(bad.pointer), std::string::npos) << run.err;
     EXPECT_TRUE(run.out.empty());
   }
+}
+
+// With dropout each head carries the weights after dropout, the softmax's weights and the kept
+// set (docs/design.md "Dropout"); both backends agree on all of them (--backend both).
+TEST_F(ComputeCommand, DropoutAddsTheWeightsBeforeDropoutAndTheKeptSet) {
+  const std::string path = write_scenario("dropout.json", scenario_with(R"("positional": "alibi", "dropout": {"p": 0.4, "seed": 9},)"));
+  const auto run = run_attnviz("compute --backend both --scenario " + path);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("every matrix agrees"), std::string::npos) << run.err;
+  const nlohmann::json result = nlohmann::json::parse(run.out);
+  for (const nlohmann::json& head : result["heads"]) {
+    const auto& weights = head.at("weights");
+    const auto& before = head.at("weights_before_dropout");
+    const auto& kept = head.at("kept");
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+      for (std::size_t j = 0; j < weights[i].size(); ++j) {
+        const double expected = kept[i][j].get<int>() == 1 ? before[i][j].get<double>() * static_cast<double>(1.0f / 0.6f) : 0.0;
+        EXPECT_NEAR(weights[i][j].get<double>(), expected, 1e-6) << i << ", " << j;
+      }
+    }
+  }
+  const auto without = run_attnviz("compute --scenario " + write_scenario("plain.json", scenario_with("")));
+  EXPECT_EQ(without.out.find("weights_before_dropout"), std::string::npos) << "nothing new without dropout";
 }
 
 TEST_F(ComputeCommand, MissingFileAndUnknownPresetAreBadInput) {

@@ -1,9 +1,10 @@
 #pragma once
 // Runs the built attnviz binary as a user would, capturing exit code, stdout and stderr.
 
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@ struct CommandOutput {
   int exit_code = -1;
   std::string out;
   std::string err;
+  long peak_rss_mib = 0;  // the command's peak resident memory (wait4's ru_maxrss)
 };
 
 inline std::string read_text(const std::filesystem::path& path) {
@@ -39,8 +41,17 @@ inline CommandOutput run_attnviz(const std::string& arguments, const std::string
   const auto err_path = dir / "stderr";
   const std::string command = environment + " '" ATTNVIZ_BIN "' " + arguments + " >'" + out_path.string() + "' 2>'" +
                               err_path.string() + "' </dev/null";
-  const int status = std::system(command.c_str());
+  // fork + exec + wait4 rather than std::system, so that the rusage is this command's alone.
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  ::wait4(pid, &status, 0, &usage);
   CommandOutput output;
+  output.peak_rss_mib = usage.ru_maxrss / 1024;
   output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   output.out = read_text(out_path);
   output.err = read_text(err_path);

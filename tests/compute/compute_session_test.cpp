@@ -135,3 +135,54 @@ TEST(ComputeSession, WithoutVulkanEigenStandsIn) {
 
 }  // namespace
 }  // namespace attnviz::compute
+
+namespace attnviz::compute {
+namespace {
+
+TEST(AutomaticBackend, EigenOnACpuDriverVulkanOnAGpuEigenWithoutADevice) {
+  const AutomaticChoice cpu = choose_automatically("llvmpipe (LLVM 15.0.6, 256 bits)", VK_PHYSICAL_DEVICE_TYPE_CPU);
+  EXPECT_EQ(cpu.mode, BackendMode::Cpu);
+  EXPECT_EQ(cpu.reason, "llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen computes faster on the CPU");
+  for (const VkPhysicalDeviceType gpu : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
+                                         VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU}) {
+    const AutomaticChoice choice = choose_automatically("NVIDIA H100 PCIe", gpu);
+    EXPECT_EQ(choice.mode, BackendMode::Vulkan);
+    EXPECT_EQ(choice.reason, "NVIDIA H100 PCIe is a GPU");
+  }
+  EXPECT_EQ(choose_automatically("", VK_PHYSICAL_DEVICE_TYPE_OTHER).mode, BackendMode::Cpu);
+  EXPECT_EQ(backend_mode_from_string("auto"), BackendMode::Automatic);
+  EXPECT_STREQ(to_string(BackendMode::Automatic), "auto");
+}
+
+// On the test machines the only device is lavapipe: the automatic choice computes with Eigen
+// and says why; a choice made by the user wins, and says so.
+TEST(AutomaticBackend, TheSessionFollowsTheDeviceAndAForcedChoiceWins) {
+  ComputeSession session(context(), BackendMode::Automatic);
+  document::Document document(small_scenario());
+  const bool cpu_device = context()->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), cpu_device ? "cpu" : "vulkan");
+  EXPECT_EQ(session.effective_mode(), cpu_device ? BackendMode::Cpu : BackendMode::Vulkan);
+  EXPECT_EQ(session.vulkan_status().ran, !cpu_device);
+  if (cpu_device) {
+    EXPECT_EQ(session.choice_summary(),
+              "Eigen chosen automatically: " + context()->device_name() + " is a CPU driver: Eigen computes faster on the CPU");
+  }
+
+  session.set_mode(BackendMode::Vulkan);
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), "vulkan");
+  EXPECT_EQ(session.choice_summary(), "Vulkan, as chosen");
+  session.set_mode(BackendMode::Cpu);
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), "cpu");
+  EXPECT_EQ(session.choice_summary(), "Eigen, as chosen");
+
+  ComputeSession without_vulkan(nullptr, BackendMode::Automatic);
+  ASSERT_TRUE(without_vulkan.update(document));
+  EXPECT_STREQ(without_vulkan.shown_backend(), "cpu");
+  EXPECT_EQ(without_vulkan.choice_summary(), "Eigen chosen automatically: no Vulkan device computes here");
+}
+
+}  // namespace
+}  // namespace attnviz::compute

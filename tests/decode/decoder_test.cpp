@@ -11,6 +11,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/decode/decoder.h"
 #include "core/lesson/projections.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/scenario_json.h"
 #include "tests/attention/random_problem.h"
 
@@ -65,7 +66,9 @@ void expect_matches_dense(const Problem& p, const DecodeTrace& trace, const Resu
       const std::string cell = at + " key " + std::to_string(j);
       expect_close(step.weights[n], head.weights.at(t, j), cell + " weight");
       if (dense.mask.at(t, j)) {
-        expect_close(step.scores[n], static_cast<double>(p.scale * head.scores.at(t, j)), cell + " scaled score");
+        const float slope = head_slopes(p)[static_cast<std::size_t>(trace.head)];
+        expect_close(step.scores[n], static_cast<double>(scaled_score(head.scores.at(t, j), p.scale, slope, t, j)),
+                     cell + " scaled score");
       } else {
         EXPECT_TRUE(std::isinf(step.scores[n]) && step.scores[n] < 0) << cell << ": hidden, so −∞";
       }
@@ -89,6 +92,32 @@ void expect_every_head_and_prompt(const Problem& p, const std::vector<int>& prom
 TEST(Decoder, CausalSentenceMatchesDenseForSeveralPrompts) {
   const Problem p = preset_problem("causal-gpt");  // MHA, 4 heads
   expect_every_head_and_prompt(p, {1, 2, p.n() / 2, p.n()});
+}
+
+// Each new token's q and k turned at its own position (RoPE), ALiBi's bias on the new row of
+// scores, dropout on the new row of weights: decoded rows still equal the dense causal rows.
+TEST(Decoder, PositionsAndDropoutDecodeToTheDenseRows) {
+  const Problem base = preset_problem("gqa");  // 8 query heads, 2 key/value heads, d_k even
+  ASSERT_EQ(base.d_k % 2, 0);
+  for (const PositionalKind kind : {PositionalKind::Rope, PositionalKind::Alibi}) {
+    Problem p = base;
+    p.positional = kind;
+    p.position_offset = kind == PositionalKind::Rope ? 11 : 0;
+    expect_every_head_and_prompt(p, {1, p.n()});
+  }
+  Problem dropped = base;
+  dropped.positional = PositionalKind::Rope;
+  dropped.dropout = DropoutSetting{0.25, 99};
+  const Result dense = dense_causal(dropped);
+  const DecodeTrace trace = decode_head(dropped, 3, 2);
+  expect_matches_dense(dropped, trace, dense);
+  for (const DecodeStep& step : trace.steps) {
+    ASSERT_EQ(step.weights_before_dropout.size(), step.cache.keys.size());
+    for (std::size_t n = 0; n < step.cache.keys.size(); ++n) {
+      expect_close(step.weights_before_dropout[n], dense.heads[3].weights_before_dropout.at(step.t, step.cache.keys[n]),
+                   "before dropout");
+    }
+  }
 }
 
 TEST(Decoder, SentenceWithoutCausalIsDecodedCausally) {

@@ -125,9 +125,11 @@ TEST_F(Window, NoTwoWidgetsShareAnId) {
       "--scenario preset:korean-restaurant --view compare --compare masks:4",
       "--scenario preset:cross-attention --view cross --pin-query 1",
       "--scenario preset:life-is-short --present --size 1280x720",
+      "--scenario preset:sliding-window --view tiled --block-q 4 --block-k 4 --step 8",
+      "--scenario preset:longformer --view decode --prompt 5 --step 3",
   };
   std::vector<std::string> all = runs;
-  for (int step = 1; step <= 9; ++step) {
+  for (int step = 1; step <= 11; ++step) {
     all.push_back("--scenario preset:korean-restaurant --view step --pin-query 2 --step " + std::to_string(step));
   }
   for (const std::string& run : all) {
@@ -161,7 +163,7 @@ TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
   };
   EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view compare --compare masks:4"), "##copy"), 4);
   EXPECT_EQ(numbered(widget_log("--scenario preset:causal-gpt"), "##focused"), 1) << "18 tokens";
-  const nlohmann::json step = widget_log("--scenario preset:korean-restaurant --view step --step 6 --pin-query 2");
+  const nlohmann::json step = widget_log("--scenario preset:korean-restaurant --view step --step 7 --pin-query 2");
   EXPECT_EQ(numbered(step, "##step-matrix"), 1);
   int text_columns = 0;
   for (const auto& [name, window] : step.at("windows").items()) {
@@ -170,6 +172,9 @@ TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
     EXPECT_EQ(window.at("scroll_max").at(1).get<float>(), 0.0f) << "the text column scrolls inside the page";
   }
   EXPECT_EQ(text_columns, 1);
+  // The Tiled view's 8 × 8 scores and the Decode view's cache keep their numbers on a projector.
+  EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view tiled --step 6"), "##tiled-scores"), 1);
+  EXPECT_GE(numbered(widget_log("--scenario preset:korean-restaurant --view decode --prompt 4 --step 3"), "##decode-"), 6);
 }
 
 TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
@@ -187,6 +192,44 @@ TEST_F(Window, EditsOfTheSameShapeRecomputeEveryFrameWithoutAllocating) {
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(out.out.find("recomputes: 20,"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
+}
+
+// With lavapipe as the only device the window computes with Eigen and says why; a backend
+// chosen on the command line wins.
+TEST_F(Window, TheAutomaticBackendComputesWithEigenOnACpuDriverAndAChoiceWins) {
+  const std::string cache = " XDG_CACHE_HOME='" + (dir_ / "cache").string() + "'";
+  const CommandOutput automatic = run_window("--scenario preset:gqa --stats --frames 3 --validation", cache);
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_NE(automatic.out.find("computed by cpu (Eigen"), std::string::npos) << automatic.out;
+  const CommandOutput vulkan = run_window("--scenario preset:gqa --stats --frames 3 --validation --backend vulkan", cache);
+  ASSERT_EQ(vulkan.exit_code, 0) << vulkan.err;
+  EXPECT_NE(vulkan.out.find("computed by vulkan (llvmpipe"), std::string::npos) << vulkan.out;
+}
+
+// The pipelines are kept in $XDG_CACHE_HOME/attnviz between runs; a damaged cache file is
+// ignored with a message (never a crash) and replaced by a whole one.
+TEST_F(Window, KeepsItsPipelineCacheAndIgnoresADamagedOne) {
+  const fs::path cache = dir_ / "cache";
+  const std::string environment = " XDG_CACHE_HOME='" + cache.string() + "'";
+  const std::string arguments = "--scenario preset:life-is-short --stats --frames 3 --validation";
+  const CommandOutput first = run_window(arguments, environment);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(cache / "attnviz")) files.push_back(entry.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files.front().filename().string().rfind("pipelines-", 0), 0u) << files.front();
+  EXPECT_EQ(testing::read_text(files.front()).substr(0, 16), "attnviz-pipeline");
+
+  const CommandOutput second = run_window(arguments, environment);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.err.find("pipeline cache"), std::string::npos) << second.err;  // used, nothing to say
+
+  std::ofstream(files.front(), std::ios::binary | std::ios::trunc) << "attnviz-pipeline and then nonsense";
+  const CommandOutput damaged = run_window(arguments, environment);
+  ASSERT_EQ(damaged.exit_code, 0) << damaged.err;
+  EXPECT_NE(damaged.err.find("pipeline cache " + files.front().string() + " ignored (damaged"), std::string::npos) << damaged.err;
+  EXPECT_EQ(testing::read_text(files.front()).substr(0, 16), "attnviz-pipeline");
+  EXPECT_GT(fs::file_size(files.front()), 64u);
 }
 
 TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
@@ -261,7 +304,7 @@ TEST_F(Window, LongTextsAreDrawnWithoutAborting) {
   const std::string word(20000, 'w');
   const std::string long_texts = write_json("long.json", {{"format", "attnviz-scenario/1"}, {"title", std::string(20000, 't')},
                                                           {"sentence", word + " " + word}, {"d_model", 4}});
-  for (const char* view : {"", "--view step --step 6", "--view compare", "--layout compare-ready"}) {
+  for (const char* view : {"", "--view step --step 7", "--view compare", "--layout compare-ready"}) {
     out = run_window("--scenario '" + long_texts + "' --frames 3 --validation " + view);
     EXPECT_EQ(out.exit_code, 0) << view << ": " << out.err.substr(0, 2000);
   }

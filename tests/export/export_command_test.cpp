@@ -290,3 +290,33 @@ TEST_F(ExportCommand, ALongTitleNamesTheTitle) {
 
 }  // namespace
 }  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+// With ALiBi the exported scaled scores are what the softmax sees: scale · raw − m_h·|i − j|
+// (docs/design.md "Positions"); the figure's subtitle names the positions.
+TEST(ExportPositions, ScaledScoresIncludeAlibisBias) {
+  const std::filesystem::path dir = testing::scratch_dir("ExportPositionsScaled");
+  const auto compute = run_attnviz("compute --scenario preset:alibi");
+  ASSERT_EQ(compute.exit_code, 0) << compute.err;
+  const Result result = parse_result(compute.out, "compute");
+  const auto run = run_attnviz("export --scenario preset:alibi --what scaled --heads 0,7 --format npy --out " + dir.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const float scale = 0.5f;  // 1/√4
+  for (const auto& [head, slope] : {std::pair{0, 0.5f}, std::pair{7, 1.0f / 256.0f}}) {
+    const std::vector<float> values = npy_values(testing::read_file((dir / ("scaled_head" + std::to_string(head) + ".npy")).string()));
+    const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
+    ASSERT_EQ(values.size(), raw.size());
+    for (int i = 0; i < raw.rows; ++i)
+      for (int j = 0; j <= i; ++j)  // causal: the hidden ones are −∞
+        EXPECT_NEAR(values[raw.index(i, j)], scale * raw.at(i, j) - slope * static_cast<float>(i - j), 1e-5) << head << ": " << i << ", " << j;
+  }
+  const auto svg = run_attnviz("export --scenario preset:alibi --what scaled --heads 0 --format svg --out " + (dir / "s.svg").string());
+  ASSERT_EQ(svg.exit_code, 0) << svg.err;
+  EXPECT_NE(testing::read_file((dir / "s.svg").string()).find("ALiBi"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace attnviz

@@ -159,6 +159,8 @@ TEST_F(Figures, MaskedCellsAreGreyHatchedNeverTheColormapsLowEnd) {
 // that has it; the labels here are Korean).
 TEST_F(Figures, KoreanTokenLabelsAreDrawnOnBothAxes) {
   EXPECT_TRUE(export_fonts().regular->has_glyph(U'어'));
+  // The signs of pretrained models' token labels: a space, a line break, a tab.
+  for (const char32_t sign : {U'\u2423', U'\u21B5', U'\u21E5'}) EXPECT_TRUE(export_fonts().regular->has_glyph(sign));
   const Rendered rendered = render(weights_figure());
   const PanelGeometry& panel = rendered.laid.geometry.panels.front();
   const int cell = rendered.laid.geometry.cell_px;

@@ -36,7 +36,7 @@ struct Fixture {
     result.mask = MaskMatrix{n, m, std::vector<std::uint8_t>(static_cast<std::size_t>(n * m), 1)};
     result.mask.visible[static_cast<std::size_t>(m - 1)] = 0;  // (0, m−1) hidden
     for (int h = 0; h < 2; ++h) {
-      HeadResult head{Matrix(n, m, 0.1f), Matrix(n, m, 0.05f), Matrix(n, 3, 0.5f)};
+      HeadResult head{Matrix(n, m, 0.1f), Matrix(n, m, 0.05f), Matrix(n, 3, 0.5f), {}, {}};
       result.heads.push_back(head);
     }
     if (n < 6 || m < 6) return;  // too small for the marked cells below

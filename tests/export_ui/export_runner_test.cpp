@@ -28,7 +28,7 @@ struct Small {
     problem.tokens = problem.source_tokens = {"a", "b"};
     result.tokens = result.source_tokens = problem.tokens;
     result.mask = MaskMatrix{2, 2, {1, 1, 1, 1}};
-    result.heads.push_back(HeadResult{Matrix(2, 2, 1.0f), Matrix(2, 2, 0.5f), Matrix(2, 1, 0.0f)});
+    result.heads.push_back(HeadResult{Matrix(2, 2, 1.0f), Matrix(2, 2, 0.5f), Matrix(2, 1, 0.0f), {}, {}});
     source.result = &result;
   }
   [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false}; }

@@ -100,11 +100,12 @@ TEST(ParityEdges, GpuTileVariantsMatchTheEigenPath) {
   tiles.shared_k4 = 2;  // blocks smaller than most inner dimensions: several staging rounds
   tiles.gemm_y = 4;
   tiles.matmul_y = 8;
-  ASSERT_LE(gpu::matmul_shared_bytes(tiles), context->limits().max_shared_memory);
+  ASSERT_LE(gpu::staged_shared_bytes(tiles), context->limits().max_shared_memory);
   gpu::VulkanAttention vulkan(context, {.tiles = tiles});
   const auto cpu = make_cpu_backend();
   Lcg random(17);
-  for (int trial = 0; trial < 30; ++trial) {
+  // 20 trials: every kernel now stages (projections, scores, A·V), slow on lavapipe.
+  for (int trial = 0; trial < 20; ++trial) {
     const Shape shape = random_shape(random, trial % 2 == 0 ? MaskKind::CausalWindowGlobals : MaskKind::None);
     const Problem problem = testing::make_problem(random, shape);
     testing::expect_close(vulkan.compute(problem), cpu->compute(problem), 1e-5, 1e-5, testing::describe(shape));

@@ -57,9 +57,11 @@ TEST(PushLayout, TiledAttentionMatchesTiledPush) {
             (Offsets{offsetof(TiledPush, block_q), offsetof(TiledPush, block_k), offsetof(TiledPush, d_k),
                      offsetof(TiledPush, d_v), offsetof(TiledPush, q_pitch), offsetof(TiledPush, k_pitch),
                      offsetof(TiledPush, v_pitch), offsetof(TiledPush, group), offsetof(TiledPush, scale),
-                     offsetof(TiledPush, kb_begin), offsetof(TiledPush, kb_end), offsetof(TiledPush, mask)}));
+                     offsetof(TiledPush, kb_begin), offsetof(TiledPush, kb_end), offsetof(TiledPush, drop_threshold),
+                     offsetof(TiledPush, seed_low), offsetof(TiledPush, seed_high), offsetof(TiledPush, keep_scale),
+                     offsetof(TiledPush, mask)}));
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
-                                                 kScalar, kScalar, kScalar, kMask}));
+                                                 kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kMask}));
 }
 
 TEST(PushLayout, ContextMatchesContextPush) {
@@ -69,6 +71,23 @@ TEST(PushLayout, ContextMatchesContextPush) {
                      offsetof(ContextPush, concat), offsetof(ContextPush, group), offsetof(ContextPush, chunk),
                      offsetof(ContextPush, mask)}));
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kMask}));
+}
+
+TEST(PushLayout, RopeMatchesRopePush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::rope_comp());
+  EXPECT_EQ(layout.offsets, (Offsets{offsetof(RopePush, x), offsetof(RopePush, table), offsetof(RopePush, chunk),
+                                     offsetof(RopePush, half_dk)}));
+  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kOperand, kOperand, kChunk, kScalar}));
+}
+
+TEST(PushLayout, DropoutMatchesDropoutPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(shaders::dropout_comp());
+  EXPECT_EQ(layout.offsets,
+            (Offsets{offsetof(DropoutPush, before), offsetof(DropoutPush, after), offsetof(DropoutPush, kept),
+                     offsetof(DropoutPush, chunk), offsetof(DropoutPush, cols), offsetof(DropoutPush, threshold),
+                     offsetof(DropoutPush, seed_low), offsetof(DropoutPush, seed_high), offsetof(DropoutPush, keep_scale)}));
+  EXPECT_EQ(layout.nested,
+            (std::vector<Offsets>{kOperand, kOperand, kOperand, kChunk, kScalar, kScalar, kScalar, kScalar, kScalar}));
 }
 
 }  // namespace

@@ -43,10 +43,11 @@ TEST(TileConfig, WiderSubgroupsGetLargerWorkgroups) {
 }
 
 TEST(TileConfig, SharedMemoryStagingFitsTheDevice) {
-  for (const std::uint32_t shared : {49152u, 16384u, 8192u, 4096u, 2048u}) {
+  // (Vulkan guarantees 16 KiB; the score kernel needs 3 KiB at least.)
+  for (const std::uint32_t shared : {49152u, 16384u, 8192u, 4096u}) {
     const TileConfig tiles = choose_tile_config(gpu_limits(32, shared), VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU);
     EXPECT_TRUE(tiles.stage_in_shared) << shared;
-    EXPECT_LE(matmul_shared_bytes(tiles), shared);
+    EXPECT_LE(staged_shared_bytes(tiles), shared);
   }
   // The largest blocks that fit: 8 quads in 48 KiB, fewer in less.
   EXPECT_EQ(choose_tile_config(gpu_limits(32, 49152), VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU).shared_k4, 8u);
@@ -67,7 +68,7 @@ TEST(TileConfig, TheSmallestLimitsVulkanAllowsAreRespected) {
     EXPECT_LE(invocations(tiles.matmul_x, tiles.matmul_y), 128u) << subgroup;
     EXPECT_LE(tiles.softmax_rows_per_workgroup * tiles.subgroup_size, 128u) << subgroup;
     EXPECT_GE(tiles.softmax_rows_per_workgroup, 1u) << subgroup;
-    EXPECT_LE(matmul_shared_bytes(tiles), 16384u) << subgroup;
+    EXPECT_LE(staged_shared_bytes(tiles), 16384u) << subgroup;
   }
 }
 

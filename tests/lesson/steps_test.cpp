@@ -1,4 +1,4 @@
-// The nine step pages: in pipeline order, each showing the core Result's numbers (the
+// The eleven step pages: in pipeline order, each showing the core Result's numbers (the
 // matrices it borrows are the Result's, the ones it computes agree with it), with shapes and
 // the followed query's trace.
 
@@ -45,14 +45,14 @@ struct Korean {
         result(make_cpu_backend()->compute(problem)) {}
 };
 
-TEST(StepModel, NinePagesInPipelineOrder) {
+TEST(StepModel, ElevenPagesInPipelineOrder) {
   const Korean k("korean-full.json");
   const lesson::StepModel model(k.problem, k.result);
   const std::vector<lesson::StepPage> pages = model.pages({.head = 0, .query = 2});
   ASSERT_EQ(pages.size(), static_cast<std::size_t>(lesson::kStepCount));
-  const StepKind order[] = {StepKind::Embeddings, StepKind::Projections, StepKind::Scores, StepKind::Scaling,
-                            StepKind::Masking, StepKind::Softmax, StepKind::Context, StepKind::Concat,
-                            StepKind::Output};
+  const StepKind order[] = {StepKind::Embeddings, StepKind::Projections, StepKind::Positions, StepKind::Scores,
+                            StepKind::Scaling,    StepKind::Masking,     StepKind::Softmax,   StepKind::Context,
+                            StepKind::Concat,     StepKind::Output,      StepKind::Mistakes};
   for (std::size_t i = 0; i < pages.size(); ++i) {
     EXPECT_EQ(pages[i].kind, order[i]);
     EXPECT_EQ(pages[i].number, static_cast<int>(i) + 1);
@@ -62,7 +62,8 @@ TEST(StepModel, NinePagesInPipelineOrder) {
     EXPECT_EQ(pages[i].trace_heading, "Following 배 (query 2, head 0)");
   }
   EXPECT_EQ(lesson::step_at(-1), StepKind::Embeddings);
-  EXPECT_EQ(lesson::step_at(99), StepKind::Output);
+  EXPECT_EQ(lesson::step_at(99), StepKind::Mistakes);
+  EXPECT_EQ(pages[3].title.substr(0, 3), "4. ") << "titles are numbered by their place";
 }
 
 TEST(StepModel, PagesShowTheResultsNumbers) {

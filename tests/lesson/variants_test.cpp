@@ -192,7 +192,8 @@ TEST(CompareVariants, EveryPresetGivesValidVariants) {
     EXPECT_EQ(frozen.wv, base.wv);
     EXPECT_EQ(frozen.tokens, base.tokens);
     EXPECT_EQ(frozen.source_tokens, base.source_tokens);
-    for (lesson::CompareAxis axis : {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads})
+    for (lesson::CompareAxis axis : {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads,
+                                     lesson::CompareAxis::Positions})
       for (int count : {2, 4}) {
         const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = axis, .count = count});
         EXPECT_GE(variants.size(), 1u);

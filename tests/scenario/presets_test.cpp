@@ -8,6 +8,7 @@
 
 #include "core/attention/mask.h"
 #include "core/cpu/cpu_backend.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 
@@ -21,9 +22,9 @@ Problem preset_problem(const std::string& name) {
 }
 
 TEST(Presets, AllAreBundled) {
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"attention-sinks", "causal-gpt", "cross-attention", "gqa",
-                                                      "korean-restaurant", "life-is-short", "longformer",
-                                                      "packed-documents", "sliding-window", "strided"}));
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"alibi", "attention-sinks", "causal-gpt", "cross-attention", "dropout",
+                                                      "gqa", "korean-restaurant", "life-is-short", "longformer",
+                                                      "packed-documents", "rope", "sliding-window", "strided"}));
 }
 
 // The mask expression presets (docs/design.md "Mask expressions"): a row's visible keys are
@@ -46,6 +47,49 @@ TEST(Presets, MaskExpressionPresetsShowTheirPattern) {
   EXPECT_EQ(visible_keys("packed-documents", 9), (std::vector<int>{8, 9}));
 }
 
+// The mean distance |i − j| a head's weights reach over, averaged over the rows.
+double mean_distance(const Matrix& weights) {
+  double total = 0.0;
+  for (int i = 0; i < weights.rows; ++i)
+    for (int j = 0; j < weights.cols; ++j) total += static_cast<double>(weights.at(i, j)) * std::abs(i - j);
+  return total / weights.rows;
+}
+
+TEST(Presets, AlibisSteepestHeadLooksNearAndItsGentlestFar) {
+  const Problem p = preset_problem("alibi");
+  EXPECT_EQ(p.positional, PositionalKind::Alibi);
+  const Result result = make_cpu_backend()->compute(p);
+  EXPECT_LT(mean_distance(result.heads.front().weights), 2.0) << "slope 1/2: the last few words";
+  EXPECT_GT(mean_distance(result.heads.back().weights), 2.0 * mean_distance(result.heads.front().weights)) << "slope 1/256";
+}
+
+TEST(Presets, RopeGivesTheSameWordDifferentScoresAtDifferentPlaces) {
+  const Problem p = preset_problem("rope");
+  EXPECT_EQ(p.positional, PositionalKind::Rope);
+  EXPECT_EQ(p.d_k % 2, 0);
+  const Result result = make_cpu_backend()->compute(p);
+  // "the" (0) and "dog" (4), then "the" (7) and "dog" (8): the same two words, different scores,
+  // as their distances differ (4 and 1); without RoPE the two scores are equal.
+  ASSERT_EQ(p.tokens[0], p.tokens[7]);
+  ASSERT_EQ(p.tokens[4], p.tokens[8]);
+  const Matrix& s = result.heads[0].scores;
+  EXPECT_GT(std::fabs(s.at(4, 0) - s.at(8, 7)), 1e-3);
+  Problem none = p;
+  none.positional = PositionalKind::None;
+  const Result plain_result = make_cpu_backend()->compute(none);
+  const Matrix& plain = plain_result.heads[0].scores;
+  EXPECT_FLOAT_EQ(plain.at(4, 0), plain.at(8, 7));
+}
+
+TEST(Presets, DropoutDropsSomeWeights) {
+  const Problem p = preset_problem("dropout");
+  ASSERT_TRUE(p.dropout.has_value());
+  const Result result = make_cpu_backend()->compute(p);
+  int dropped = 0;
+  for (std::uint8_t kept : result.heads[0].kept.visible) dropped += kept == 0 ? 1 : 0;
+  EXPECT_GT(dropped, 5);
+}
+
 TEST(Presets, EveryPresetComputesFiniteWeightsThatSumToOne) {
   for (const std::string& name : preset_names()) {
     SCOPED_TRACE(name);
@@ -53,9 +97,10 @@ TEST(Presets, EveryPresetComputesFiniteWeightsThatSumToOne) {
     const Result result = make_cpu_backend()->compute(problem);
     EXPECT_TRUE(result.masked_rows.empty());
     for (const HeadResult& head : result.heads) {
-      for (int r = 0; r < head.weights.rows; ++r) {
+      const Matrix& softmax = head.weights_before_dropout.empty() ? head.weights : head.weights_before_dropout;
+      for (int r = 0; r < softmax.rows; ++r) {
         double sum = 0.0;
-        for (int c = 0; c < head.weights.cols; ++c) sum += head.weights.at(r, c);
+        for (int c = 0; c < softmax.cols; ++c) sum += softmax.at(r, c);
         EXPECT_NEAR(sum, 1.0, 1e-5);
       }
     }

@@ -22,6 +22,33 @@ using testing::TestRandom;
 
 constexpr double kTolerance = 1e-5;
 
+// RoPE'd q and k, ALiBi's bias inside the tiles and dropout on each tile's P (after l summed
+// it) give the dense path's context: MHA / GQA / MQA, cross-attention, a position offset.
+TEST(TiledCpu, AgreesWithTheMaterialisedPathUnderPositionsAndDropout) {
+  TestRandom random(29);
+  const auto cpu = make_cpu_backend();
+  const auto tiled = tiled::make_cpu_tiled();
+  std::vector<testing::TiledCase> cases = testing::tiled_cases();
+  for (std::size_t i = 0; i < cases.size(); i += 5) {
+    testing::TiledCase c = cases[i];
+    c.shape.d_k = 4;  // even: RoPE turns pairs
+    for (const PositionalKind kind : {PositionalKind::Rope, PositionalKind::Alibi}) {
+      for (const bool dropout : {false, true}) {
+        Problem problem = testing::random_problem(random, c.shape);
+        problem.positional = kind;
+        problem.position_offset = static_cast<int>(i);
+        if (dropout) problem.dropout = DropoutSetting{0.3, 1234 + i};
+        const Result dense = cpu->compute(problem);
+        const tiled::TiledResult result = tiled->run(problem, {3, 4, std::nullopt});
+        SCOPED_TRACE(c.name + (kind == PositionalKind::Rope ? " rope" : " alibi") + (dropout ? " dropout" : ""));
+        for (std::size_t h = 0; h < dense.heads.size(); ++h) {
+          EXPECT_LE(max_abs_difference(result.heads[h].context, dense.heads[h].context), kTolerance) << "head " << h;
+        }
+      }
+    }
+  }
+}
+
 TEST(TiledCpu, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSize) {
   TestRandom random(13);
   const auto cpu = make_cpu_backend();

@@ -1,0 +1,504 @@
+// The Decode view: the scenario's sentence generated one token at a time with a KV cache
+// (core/decode), the way a decoder runs in production. At each step: the new token's q, k and
+// v; the K and V caches as their buffer holds them, the row written at this step outlined and
+// the reused rows marked (under a sliding window a rolling buffer whose leaving rows are shown
+// under it); the new row of scores and weights beside the rows they belong to; the context;
+// and, beside it all, what the step costs with and without the cache.
+//
+// The trace is decoded once per (result, head, prompt); stepping only reads it.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/classroom/decode_view_parts.h"
+#include "app/classroom/draw_helpers.h"
+#include "app/classroom/production_views.h"
+#include "app/classroom/view_steps.h"
+#include "app/classroom/view_widgets.h"
+#include "app/compute/compute_session.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/ui/classroom_state.h"
+#include "app/ui/view_state.h"
+#include "core/decode/cache_view.h"
+#include "core/decode/decoder.h"
+
+namespace attnviz::classroom {
+namespace {
+
+// Decoding keeps every step's rows: beyond this many cache rows summed over the steps,
+// N·(N + 1)/2 (a sentence of more than 2,895 tokens), the view asks for a shorter one.
+constexpr std::int64_t kMaxHeldRows = std::int64_t{1} << 22;
+
+constexpr std::uint32_t kGold = 0xff00d7ffu;
+constexpr std::uint32_t kBlack = 0xff000000u;
+
+struct TraceKey {
+  std::uint64_t generation = 0;
+  int head = -1, prompt = -1;
+  friend bool operator==(const TraceKey&, const TraceKey&) = default;
+};
+
+// One step's matrices, in the buffer's slot order.
+struct ShownStep {
+  int step = -1;
+  TraceKey key;
+  std::uint64_t version = 0;
+  decode::CacheView cache;
+  Matrix q, k, v, context;               // 1 × d
+  Matrix keys, values, scores, weights;  // slots × d_k, slots × d_v, slots × 1, slots × 1
+  Matrix leaving_k, leaving_v;           // evicted × d
+  std::vector<std::string> slot_labels, leaving_labels, new_label;
+};
+
+struct Ranges {
+  heatmap::ValueRange q, k, v, scores;
+};
+
+// The widths of the cache's line besides its cells: the slots' numbers (a rolling buffer),
+// the row labels, the gaps, the status at the end.
+struct CacheColumns {
+  float slots = 0.0f;
+  float labels = 0.0f;
+  float gap = 0.0f;
+  float status = 0.0f;
+  int cells = 0;  // d_k + 2 + d_v
+  [[nodiscard]] float width(float cell) const { return slots + labels + 3.0f * gap + status + cell * static_cast<float>(cells); }
+};
+
+class DecodeView final : public ui::Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Decode); }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
+  void draw(ui::UiContext& ui) override;
+
+ private:
+  void draw_toolbar(ui::UiContext& ui, int prompt, int steps);
+  bool refresh(const ui::UiContext& ui, const TraceKey& key);
+  void show_step(const ui::UiContext& ui, int step);
+  void draw_header(const ui::UiContext& ui, int t) const;
+  void draw_notes(const ui::UiContext& ui, float width) const;
+  void draw_cache(ui::UiContext& ui, const CacheColumns& c, float width, float height);
+  [[nodiscard]] CacheColumns columns(const ui::UiContext& ui) const;
+
+  TraceKey key_;
+  std::optional<decode::DecodeTrace> trace_;
+  std::string error_;
+  Ranges ranges_;
+  ShownStep shown_;
+};
+
+heatmap::ValueRange symmetric_over(const std::vector<decode::DecodeStep>& steps, std::vector<float> decode::DecodeStep::*field) {
+  float largest = 0.0f;
+  for (const decode::DecodeStep& step : steps)
+    for (const float v : step.*field)
+      if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+  if (largest <= 0.0f) largest = 1.0f;
+  return {-largest, largest};
+}
+
+Matrix row_matrix(const std::vector<float>& values) {
+  Matrix m(1, static_cast<int>(values.size()));
+  std::copy(values.begin(), values.end(), m.data.begin());
+  return m;
+}
+
+bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
+  if (key == key_) return trace_.has_value();
+  key_ = key;
+  trace_.reset();
+  error_.clear();
+  shown_ = ShownStep{};
+  const Problem& problem = ui.session.problem();
+  if (problem.cross_attention) {
+    error_ = "Decoding generates the sentence itself, one token after another: it has no second sentence to read keys and "
+             "values from. Turn cross-attention off (X, or the Source sentence panel) to decode this sentence.";
+    return false;
+  }
+  const std::int64_t n = problem.n();
+  if (n * (n + 1) / 2 > kMaxHeldRows) {
+    error_ = "Decoding " + std::to_string(n) + " tokens one at a time keeps too many rows to step through here: the "
+             "Decode view takes sentences of up to 2,895 tokens (attnviz trace decode takes any).";
+    return false;
+  }
+  try {
+    trace_ = decode::decode_head(problem, key.head, key.prompt);
+  } catch (const std::exception& e) {
+    error_ = std::string("Decoding failed: ") + e.what();
+    return false;
+  }
+  ranges_.q = symmetric_over(trace_->steps, &decode::DecodeStep::q);
+  ranges_.k = symmetric_over(trace_->steps, &decode::DecodeStep::k);
+  ranges_.v = symmetric_over(trace_->steps, &decode::DecodeStep::v);
+  ranges_.scores = symmetric_over(trace_->steps, &decode::DecodeStep::scores);
+  return true;
+}
+
+std::string slot_label(const decode::CacheSlot& slot, const std::vector<std::string>& tokens) {
+  if (slot.key < 0) return "(empty)";
+  return std::to_string(slot.key) + " " + tokens[static_cast<std::size_t>(slot.key)];
+}
+
+void DecodeView::show_step(const ui::UiContext& ui, int step) {
+  if (shown_.step == step && shown_.key == key_) return;
+  const Problem& problem = ui.session.problem();
+  const decode::DecodeTrace& trace = *trace_;
+  const int t = decoded_position(trace.prompt, step);
+  const bool rolling = trace.mask.window.has_value();
+  ShownStep s;
+  s.step = step;
+  s.key = key_;
+  s.version = fresh_upload_version();
+  s.cache = decode::cache_view(trace, t, rolling, step == 0 ? 0 : t);
+  const decode::DecodeStep& row = trace.steps[static_cast<std::size_t>(t)];
+  s.q = row_matrix(row.q);
+  s.k = row_matrix(row.k);
+  s.v = row_matrix(row.v);
+  s.context = row_matrix(row.context);
+  const int slots = static_cast<int>(s.cache.slots.size());
+  s.keys = Matrix(slots, problem.d_k);
+  s.values = Matrix(slots, problem.d_v);
+  s.scores = Matrix(slots, 1);
+  s.weights = Matrix(slots, 1);
+  for (int i = 0; i < slots; ++i) {
+    const decode::CacheSlot& slot = s.cache.slots[static_cast<std::size_t>(i)];
+    s.slot_labels.push_back(slot_label(slot, problem.tokens));
+    if (slot.key < 0) continue;
+    std::copy(slot.k.begin(), slot.k.end(), s.keys.row(i));
+    std::copy(slot.v.begin(), slot.v.end(), s.values.row(i));
+    s.scores.at(i, 0) = slot.score;
+    s.weights.at(i, 0) = slot.weight;
+  }
+  const int leaving = static_cast<int>(s.cache.evicted.size());
+  s.leaving_k = Matrix(leaving, problem.d_k);
+  s.leaving_v = Matrix(leaving, problem.d_v);
+  for (int e = 0; e < leaving; ++e) {
+    const auto i = static_cast<std::size_t>(e);
+    std::copy(s.cache.evicted_k[i].begin(), s.cache.evicted_k[i].end(), s.leaving_k.row(e));
+    std::copy(s.cache.evicted_v[i].begin(), s.cache.evicted_v[i].end(), s.leaving_v.row(e));
+    const int key = s.cache.evicted[i];
+    s.leaving_labels.push_back(std::to_string(key) + " " + problem.tokens[static_cast<std::size_t>(key)]);
+  }
+  s.new_label = {std::to_string(t) + " " + problem.tokens[static_cast<std::size_t>(t)]};
+  shown_ = std::move(s);
+}
+
+void DecodeView::draw(ui::UiContext& ui) {
+  ui::ClassroomState& state = ui.classroom;
+  state.shown = ui::MainView::Decode;
+  state.shown_frame = ImGui::GetFrameCount();
+  if (!ui.session.has_result()) {
+    ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
+    return;
+  }
+  const Problem& problem = ui.session.problem();
+  const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
+  const int prompt = decode_prompt(state.decode, problem.n());
+  const int steps = decode_step_count(prompt, problem.n());
+  ui::Playback& playback = state.decode.playback;
+  state.decode.step = moved_step(state.decode.step, 0, steps);
+  if (advance_playback(playback, state.decode.step, steps, ImGui::GetTime()) || playback.playing) state.wants_frames = true;
+  draw_toolbar(ui, prompt, steps);
+  if (!refresh(ui, {ui.session.generation(), head, prompt})) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(error_.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  show_step(ui, state.decode.step);
+  const int t = decoded_position(prompt, state.decode.step);
+
+  ImGui::BeginChild("##decode-page", ImGui::GetContentRegionAvail(), false);
+  const float page_w = ImGui::GetContentRegionAvail().x;
+  const float page_h = ImGui::GetContentRegionAvail().y;
+  draw_header(ui, t);
+  const float gap = 24.0f * ui.ui_scale;
+  const float font = ImGui::GetFontSize();
+  const float cost_w = std::clamp(page_w * 0.28f, font * 17.0f, font * 24.0f);
+  // The cost panel beside the cache when the cache keeps its numbers there (first without the
+  // rows' status words: the gold outline already marks the new row), or could not have them
+  // anyway; else under it.
+  CacheColumns columns_shown = columns(ui);
+  const float number_w = heatmap::number_cell("-0.00");
+  if (page_w - cost_w - gap < columns_shown.width(number_w)) columns_shown.status = 0.0f;
+  const float numbered_w = columns_shown.width(number_w);
+  const bool numbered_anywhere = numbered_w <= page_w;
+  const bool beside = page_w - cost_w - gap >= (numbered_anywhere ? numbered_w : font * 26.0f);
+  if (!beside) columns_shown = columns(ui);
+  const float left_w = beside ? page_w - cost_w - gap : page_w;
+  const ImVec2 start = ImGui::GetCursorPos();
+  draw_cache(ui, columns_shown, left_w, page_h - start.y);
+  draw_notes(ui, left_w);
+  const float left_bottom = ImGui::GetCursorPosY();
+  if (beside) {
+    ImGui::SetCursorPos(ImVec2(start.x + left_w + gap, start.y));
+    ImGui::BeginGroup();
+    draw_cost_panel(*trace_, t, cost_w, ui.ui_scale);
+    ImGui::EndGroup();
+    ImGui::SetCursorPosY(std::max(left_bottom, ImGui::GetCursorPosY()));
+  } else {
+    ImGui::Separator();
+    draw_cost_panel(*trace_, t, page_w, ui.ui_scale);
+  }
+  ImGui::EndChild();
+}
+
+void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
+  ui::DecodeViewState& state = ui.classroom.decode;
+  const Problem& problem = ui.session.problem();
+  step_toolbar(state.playback, state.step, steps, "Step");
+  const float group_gap = 20.0f * ui.ui_scale;
+  const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
+  ImGui::SameLine(0.0f, group_gap);
+  if (ImGui::GetCursorPosX() + ImGui::GetFontSize() * 10.0f > right) ImGui::NewLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Prompt P");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The first P tokens are prefilled at once (--prompt)");
+  ImGui::SameLine();
+  int edited = prompt;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+  if (ImGui::InputInt("##prompt", &edited, 1, 4)) {
+    edited = std::clamp(edited, 1, std::max(1, problem.n()));
+    if (edited != prompt) {
+      state.prompt = edited;
+      state.step = 0;
+      state.playback.playing = false;
+    }
+  }
+  if (problem.num_heads > 1) {
+    const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    float pills_w = ImGui::CalcTextSize("Head").x;
+    for (int h = 0; h < problem.num_heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
+    ImGui::SameLine(0.0f, group_gap);
+    if (ImGui::GetCursorPosX() + pills_w > right) ImGui::NewLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Head");
+    for (int h = 0; h < problem.num_heads; ++h) {
+      ImGui::SameLine(0.0f, pill_gap);
+      ImGui::PushID(3000 + h);
+      if (pill(std::to_string(h).c_str(), h == std::clamp(ui.view.selected_head, 0, problem.num_heads - 1))) ui.view.selected_head = h;
+      ImGui::PopID();
+    }
+  }
+  const int clicked = draw_sentence_strip(problem.tokens, prompt, decoded_position(prompt, state.step));
+  if (clicked >= 0) {
+    state.step = moved_step(clicked, 0, steps);
+    state.playback.playing = false;
+  }
+  ImGui::Separator();
+}
+
+void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
+  const decode::DecodeTrace& trace = *trace_;
+  const Problem& problem = ui.session.problem();
+  const std::string& token = problem.tokens[static_cast<std::size_t>(t)];
+  // The heading font has Latin letters only: the token goes on the line under it.
+  const int step = t - trace.prompt + 1;
+  const std::string of = " of " + std::to_string(problem.n() - trace.prompt + 1);
+  if (step == 0) {
+    heading_text("Step 1" + of + ": the prefill");
+    ImGui::Text("The prompt's %d %s computed in one pass (a %d \xc3\x97 %d causal matrix): their k and v fill the cache. Shown: "
+                "its last row, token %d \xe2\x80\x9c%s\xe2\x80\x9d.",
+                trace.prompt, trace.prompt == 1 ? "token is" : "tokens are", trace.prompt, trace.prompt, t, token.c_str());
+  } else {
+    heading_text("Step " + std::to_string(step + 1) + of + ": token " + std::to_string(t));
+    ImGui::Text("\xe2\x80\x9c%s\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.", token.c_str());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+  text_wrapped_at_spaces("s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = \xce\xa3 w_j\xc2\xb7v_j",
+                         0.0f, true);
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+}
+
+// What the mask and the heads do to the cache, under it (the header stays short for a projector).
+void DecodeView::draw_notes(const ui::UiContext& ui, float width) const {
+  const Problem& problem = ui.session.problem();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  std::string notes = cache_mask_text(*trace_) + " " + cache_sharing_text(problem, trace_->head);
+  if (!problem.mask.causal) notes += " Decoding is always causal: a token cannot attend to tokens not generated yet.";
+  bool kept = false;
+  for (const decode::CacheSlot& slot : shown_.cache.slots) kept |= slot.key >= 0 && !slot.visible;
+  if (kept) notes += " Kept: a row this token does not see, held for a later global token that will.";
+  ImGui::TextDisabled("%s", notes.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// The status right of a cache row: written now, reused, empty, or kept for a later query.
+const char* slot_status(const decode::CacheSlot& slot) {
+  if (slot.key < 0) return "empty";
+  if (slot.written) return "new";
+  if (!slot.visible) return "kept";
+  return "reused";
+}
+
+CacheColumns DecodeView::columns(const ui::UiContext& ui) const {
+  const float sc = ui.ui_scale;
+  CacheColumns c;
+  c.slots = trace_->mask.window ? ImGui::CalcTextSize("slot 00").x + 8.0f * sc : 0.0f;
+  c.labels = std::max(heatmap::HeatmapWidget::row_label_width(shown_.slot_labels, 120.0f * sc),
+                      heatmap::HeatmapWidget::row_label_width(shown_.new_label, 120.0f * sc));
+  c.gap = 8.0f * sc;
+  ImFont* small = cell_font();
+  c.status = small->CalcTextSizeA(small->FontSize * ImGui::GetIO().FontGlobalScale, 1e9f, 0.0f, "reused").x + 12.0f * sc;
+  c.cells = ui.session.problem().d_k + ui.session.problem().d_v + 2;
+  return c;
+}
+
+void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float width, float height) {
+  const ShownStep& s = shown_;
+  const float sc = ui.ui_scale;
+  const float font = ImGui::GetFontSize();
+  const bool prefill = s.step == 0;
+  const int rows = s.keys.rows;
+  const float gap = c.gap;
+  const float label_w = c.labels;
+  const float number_w = heatmap::number_cell("-0.00");
+  const float lines = ImGui::GetTextLineHeightWithSpacing() * 8.0f;
+  const int leaving = s.leaving_k.rows;
+  const float fit_w = (width - c.width(0.0f)) / static_cast<float>(c.cells);
+  const float fit_h = (height - lines) / static_cast<float>(rows + 3 + leaving);
+  // As large as the room allows (52 px at 1× at most), never narrower than a number when the
+  // width has room for that: the page scrolls down rather than the numbers going.
+  const float floor_w = std::max(6.0f, std::min(number_w, fit_w));
+  const float cell = std::floor(std::max(floor_w, std::min({fit_w, fit_h, 52.0f * sc})));
+  // Rows a little lower than wide: a projector's 720 lines hold the whole step.
+  const float cell_h = std::floor(std::max(font * 1.3f, std::min(cell * 0.6f, font * 1.8f)));
+  const auto small = [&](const std::string& id, const std::string& caption, const Matrix& values, heatmap::ValueRange range,
+                         heatmap::Colormap colormap, const std::vector<std::string>* labels) {
+    SmallMatrix m;
+    m.id = id;
+    m.caption = caption;
+    m.values = &values;
+    m.version = s.version;
+    m.range = range;
+    m.colormap = colormap;
+    m.row_labels = labels;
+    m.row_label_w = labels ? label_w : 0.0f;
+    m.cell_w = cell;
+    m.cell_h = cell_h;
+    m.numbers = values.cols <= heatmap::kMaxNumberedCells && values.rows <= heatmap::kMaxNumberedCells;
+    return m;
+  };
+  const heatmap::Colormap diverging = ui.view.scores_colormap;
+  int held = 0;
+  int fresh = 0;
+  for (const decode::CacheSlot& slot : s.cache.slots) {
+    held += slot.key >= 0;
+    fresh += slot.key >= 0 && slot.written;
+  }
+  const std::string slot_word = std::to_string(held) + (held == 1 ? " row" : " rows");
+  const std::string reuse = std::to_string(fresh) + " new, " + std::to_string(held - fresh) + " reused";
+  // Column positions (window coordinates): the K cache's row labels, its cells, s, w, the V cache.
+  const float x0 = ImGui::GetCursorPosX();
+  const float k_x = x0 + c.slots;
+  const float s_x = k_x + label_w + cell * static_cast<float>(s.keys.cols) + gap;
+  const float w_x = s_x + cell + gap;
+  const float v_x = w_x + cell + gap;
+  // Two items side by side at the same height, the cursor under the taller; their cells.
+  const auto pair = [&](float left_x, const SmallMatrix& left, float right_x, const SmallMatrix* right) {
+    const float y = ImGui::GetCursorPosY();
+    ImGui::SetCursorPos(ImVec2(left_x, y));
+    std::pair<CellsRect, CellsRect> cells{draw_small_matrix(ui, left), CellsRect{}};
+    float bottom = ImGui::GetCursorPosY();
+    if (right != nullptr) {
+      ImGui::SetCursorPos(ImVec2(right_x, y));
+      cells.second = draw_small_matrix(ui, *right);
+      bottom = std::max(bottom, ImGui::GetCursorPosY());
+    }
+    ImGui::SetCursorPos(ImVec2(x0, bottom));
+    return cells;
+  };
+
+  // The new token: its query over the K cache (q·k_j is what each cache row gets), then the k
+  // and v this step writes, each over the cache it goes into.
+  int written_slot = 0;
+  for (std::size_t i = 0; i < s.cache.slots.size(); ++i)
+    if (s.cache.slots[i].written) written_slot = static_cast<int>(i);
+  const std::string into = trace_->mask.window && !prefill ? " \xe2\x86\x92 slot " + std::to_string(written_slot)
+                                                           : std::string(" \xe2\x86\x92 cache");
+  (void)pair(k_x, small("##decode-q", "q: the new token's query", s.q, ranges_.q, diverging, &s.new_label), 0.0f, nullptr);
+  const SmallMatrix v = small("##decode-v", prefill ? "v (the prompt's last)" : "v" + into, s.v, ranges_.v, diverging, nullptr);
+  (void)pair(k_x, small("##decode-k", prefill ? "k (the prompt's last)" : "k" + into, s.k, ranges_.k, diverging, &s.new_label), v_x, &v);
+  ImGui::Spacing();
+
+  // The cache and the row of scores and weights, one line per slot.
+  const float cache_y = ImGui::GetCursorPosY();
+  const std::string long_caption = "V cache: " + reuse;
+  const float v_room = cell * static_cast<float>(s.values.cols) + c.status;
+  const std::string v_caption = ImGui::CalcTextSize(long_caption.c_str()).x <= v_room ? long_caption : std::string("V cache");
+  ImGui::SetCursorPos(ImVec2(k_x, cache_y));
+  const CellsRect keys = draw_small_matrix(ui, small("##decode-keys", "K cache (" + slot_word + ")", s.keys, ranges_.k, diverging,
+                                                     &s.slot_labels));
+  ImGui::SetCursorPos(ImVec2(s_x, cache_y));
+  const CellsRect scores = draw_small_matrix(ui, small("##decode-scores", "s", s.scores, ranges_.scores, diverging, nullptr));
+  ImGui::SetCursorPos(ImVec2(w_x, cache_y));
+  const CellsRect weights = draw_small_matrix(ui, small("##decode-weights", "w", s.weights, {0.0f, 1.0f}, ui.view.weights_colormap, nullptr));
+  ImGui::SetCursorPos(ImVec2(v_x, cache_y));
+  const CellsRect values = draw_small_matrix(ui, small("##decode-values", v_caption, s.values, ranges_.v, diverging, nullptr));
+  ImGui::SetCursorPosX(x0);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const std::uint32_t wash = ImGui::ColorConvertFloat4ToU32(ImVec4(bg.x, bg.y, bg.z, 0.75f));
+  for (int i = 0; i < rows; ++i) {
+    const decode::CacheSlot& slot = s.cache.slots[static_cast<std::size_t>(i)];
+    const float y0 = keys.y0 + cell_h * static_cast<float>(i);
+    const float y1 = y0 + cell_h;
+    if (slot.key < 0 || !slot.visible) {  // an empty slot: blank; a row this query does not see: washed out
+      const std::uint32_t cover = slot.key < 0 ? ImGui::GetColorU32(ImGuiCol_FrameBg, 1.0f) : wash;
+      for (const CellsRect* r : {&keys, &scores, &weights, &values}) list->AddRectFilled(ImVec2(r->x0, y0), ImVec2(r->x1, y1), cover);
+    }
+    const char* status = c.status > 0.0f ? slot_status(slot) : "";
+    const std::uint32_t colour = slot.written ? ImGui::GetColorU32(ImGuiCol_CheckMark) : ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    ImFont* status_font = cell_font();
+    const float small_size = status_font->FontSize * ImGui::GetIO().FontGlobalScale;
+    list->AddText(status_font, small_size, ImVec2(values.x1 + 6.0f * sc, std::round((y0 + y1 - small_size) * 0.5f)), colour, status);
+    if (slot.written) {
+      for (const CellsRect* r : {&keys, &values}) {
+        list->AddRect(ImVec2(r->x0, y0), ImVec2(r->x1, y1), kBlack, 0.0f, 0, 4.0f * sc);
+        list->AddRect(ImVec2(r->x0, y0), ImVec2(r->x1, y1), kGold, 0.0f, 0, 2.0f * sc);
+      }
+    }
+  }
+  if (trace_->mask.window) {  // the buffer's slots, left of the row labels
+    for (int i = 0; i < rows; ++i) {
+      const std::string slot = "slot " + std::to_string(i);
+      const float y = keys.y0 + cell_h * static_cast<float>(i) + (cell_h - font) * 0.5f;
+      list->AddText(ImVec2(keys.x0 - label_w - ImGui::CalcTextSize(slot.c_str()).x - 6.0f * sc, std::round(y)),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), slot.c_str());
+    }
+  }
+
+  // Rows leaving the cache at this step (a sliding window), faded and struck through, under it.
+  if (leaving > 0) {
+    const SmallMatrix gone_v = small("##decode-leaving-v", " ", s.leaving_v, ranges_.v, diverging, nullptr);
+    const auto [gone_k, gone_values] = pair(k_x, small("##decode-leaving-k", "leaving the cache now", s.leaving_k, ranges_.k, diverging,
+                                                       &s.leaving_labels), v_x, &gone_v);
+    for (const CellsRect* r : {&gone_k, &gone_values}) {
+      list->AddRectFilled(ImVec2(r->x0, r->y0), ImVec2(r->x1, r->y1), wash);
+      for (int e = 0; e < leaving; ++e) {
+        const float mid = r->y0 + cell_h * (static_cast<float>(e) + 0.5f);
+        list->AddLine(ImVec2(r->x0, mid), ImVec2(r->x1, mid), ImGui::GetColorU32(ImGuiCol_Text), 2.0f * sc);
+      }
+    }
+  }
+
+  // The context under the V cache: Σ w_j · v_j.
+  ImGui::SetCursorPosX(v_x);
+  (void)draw_small_matrix(ui, small("##decode-context", "context = \xce\xa3 w_j\xc2\xb7v_j", s.context, ranges_.v, diverging, nullptr));
+  ImGui::SetCursorPosX(x0);
+  ImGui::Spacing();
+}
+
+}  // namespace
+
+std::unique_ptr<ui::Panel> make_decode_view() { return std::make_unique<DecodeView>(); }
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,225 @@
+#include "app/classroom/decode_view_parts.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/classroom/draw_helpers.h"
+#include "app/classroom/view_widgets.h"
+#include "app/ui/palette.h"
+#include "core/common/input_file.h"
+
+namespace attnviz::classroom {
+namespace {
+
+constexpr std::uint32_t kWithCache = 0xffa0501eu;     // ABGR: strong blue
+constexpr std::uint32_t kWithoutCache = 0xff1f6fe0u;  // orange
+
+std::string range_text(const std::vector<int>& heads) {
+  if (heads.size() == 1) return std::to_string(heads.front());
+  return std::to_string(heads.front()) + "\xe2\x80\x93" + std::to_string(heads.back());
+}
+
+void legend_swatch(std::uint32_t colour, const char* text) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float font = ImGui::GetFontSize();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + font * 0.4f), ImVec2(at.x + font, at.y + font * 0.65f), colour);
+  ImGui::Dummy(ImVec2(font * 1.2f, font));
+  ImGui::SameLine(0.0f, 0.0f);
+  ImGui::TextUnformatted(text);
+}
+
+// One chart: the series of the steps t = first … N − 1 (two lines), t's marker (when t is
+// one of them), the axes' extremes written at their ends.
+void cost_chart(const char* title, const std::vector<std::vector<double>>& series, int first, int t, bool bytes, float width,
+                float height, float ui_scale) {
+  ImGui::TextUnformatted(title);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float font = ImGui::GetFontSize();
+  const float left = origin.x + ImGui::CalcTextSize("000 MiB").x + 6.0f * ui_scale;
+  const float right = origin.x + width - font * 0.5f;
+  const float top = origin.y + font * 0.5f;
+  const float bottom = origin.y + height - ImGui::GetTextLineHeightWithSpacing();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const std::uint32_t axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const std::uint32_t ink = ImGui::GetColorU32(ImGuiCol_Text);
+  list->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), axis);
+  list->AddLine(ImVec2(left, top), ImVec2(left, bottom), axis);
+  double largest = 0.0;
+  for (const std::vector<double>& s : series)
+    for (const double v : s) largest = std::max(largest, v);
+  const std::string top_label = bytes ? byte_size_text(static_cast<std::size_t>(largest)) : short_count(largest);
+  list->AddText(ImVec2(origin.x, top - font * 0.5f), axis, top_label.c_str());
+  list->AddText(ImVec2(origin.x, bottom - font), axis, "0");
+  const std::vector<std::vector<ChartPoint>> lines = chart_lines(series, left, top, right, bottom);
+  const std::uint32_t colours[] = {kWithCache, kWithoutCache};
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    std::vector<ImVec2> points;
+    for (const ChartPoint& p : lines[k]) points.emplace_back(p.x, p.y);
+    list->AddPolyline(points.data(), static_cast<int>(points.size()), colours[k % 2], ImDrawFlags_None, 2.0f * ui_scale);
+    if (points.size() == 1) list->AddCircleFilled(points.front(), 3.0f * ui_scale, colours[k % 2]);
+  }
+  const int count = series.empty() ? 0 : static_cast<int>(series.front().size());
+  if (count > 0 && t >= first) {
+    const float x = count > 1 ? left + (right - left) * static_cast<float>(t - first) / static_cast<float>(count - 1) : left;
+    list->AddLine(ImVec2(x, top), ImVec2(x, bottom), ink, 1.5f * ui_scale);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      const ChartPoint& p = lines[k][static_cast<std::size_t>(t - first)];
+      list->AddCircleFilled(ImVec2(p.x, p.y), 4.0f * ui_scale, colours[k % 2]);
+    }
+  }
+  const std::string first_label = "t = " + std::to_string(first);
+  const std::string last_label = std::to_string(first + count - 1);
+  list->AddText(ImVec2(left, bottom + 2.0f), axis, first_label.c_str());
+  list->AddText(ImVec2(right - ImGui::CalcTextSize(last_label.c_str()).x, bottom + 2.0f), axis, last_label.c_str());
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+}  // namespace
+
+int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int t) {
+  int clicked = -1;
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.6f;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Sentence");
+  ImGui::SameLine();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const int position = static_cast<int>(i);
+    ImGui::PushID(position);
+    const float width = button_width(tokens[i].c_str());
+    if (i > 0) {
+      ImGui::SameLine(0.0f, spacing);
+      if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+    }
+    const bool in_prompt = position < prompt;
+    const bool current = position == t || (t == prompt - 1 && in_prompt);
+    const bool future = position > t;
+    int colours = 0;
+    if (in_prompt && !current) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ui::palette::vec4(ui::palette::head_tint(0)));
+      ++colours;
+    }
+    if (future) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ++colours;
+    }
+    if (pill(tokens[i].c_str(), current)) clicked = std::max(0, position - prompt + 1);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(in_prompt ? "token %d: in the prompt (prefilled at once)" : future ? "token %d: not generated yet (click: go there)"
+                                                                                           : "token %d: generated (click: go to its step)",
+                        position);
+    }
+    ImGui::PopStyleColor(colours);
+    ImGui::PopID();
+  }
+  return clicked;
+}
+
+std::string cache_sharing_text(const Problem& problem, int head) {
+  const int g = problem.kv_head_of(head);
+  const int heads = problem.num_heads;
+  const int kv = problem.num_kv_heads;
+  if (heads == 1) return "One head: the cache holds its K and V.";
+  if (kv == heads) {
+    return "MHA: " + std::to_string(heads) + " query heads, each with a cache head of its own (G = " + std::to_string(kv) +
+           "); head " + std::to_string(head) + " reads cache head " + std::to_string(g) + ".";
+  }
+  std::string groups;
+  for (int k = 0; k < kv; ++k) {
+    if (k > 0) groups += k + 1 == kv ? " and " : ", ";
+    groups += range_text(decode::heads_sharing(problem, k)) + (k == 0 ? " read cache head " : " head ") + std::to_string(k);
+  }
+  if (kv == 1) {
+    return "MQA: all " + std::to_string(heads) + " query heads share one cache head (G = 1): the cache is " +
+           std::to_string(heads) + " times smaller than with MHA.";
+  }
+  return "GQA: the cache holds G = " + std::to_string(kv) + " K/V heads for " + std::to_string(heads) + " query heads: query heads " +
+         groups + ". Shown: head " + std::to_string(head) + ", cache head " + std::to_string(g) + ".";
+}
+
+std::string cache_mask_text(const decode::DecodeTrace& trace) {
+  std::string text;
+  if (trace.mask.window) {
+    const int r = *trace.mask.window;
+    text = "Sliding window r = " + std::to_string(r) + ": each token sees itself and the " + std::to_string(r) +
+           " before it, so the cache is a rolling buffer of r + 1 = " + std::to_string(r + 1) +
+           " slots; a new row takes the slot of the row that leaves.";
+    if (trace.cache_capacity > r + 1) {
+      text += " Global tokens stay pinned beside it: " + std::to_string(trace.cache_capacity) + " slots in all.";
+    }
+  } else {
+    text = "Causal: every later token sees every earlier one, so the cache grows by one row a step and nothing leaves.";
+  }
+  return text;
+}
+
+void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float ui_scale) {
+  const decode::DecodeStep& step = trace.steps[static_cast<std::size_t>(t)];
+  const decode::StepCost& cost = step.cost;
+  heading_text("Cost of the whole layer");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextDisabled("Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
+                      "whole prefix and its whole matrix.");
+  ImGui::PopTextWrapPos();
+  // Short figures ("28.7 K", "18 KiB") keep the table narrow beside the cache; every digit is
+  // in the tooltip.
+  if (ImGui::BeginTable("##decode-cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn(step.t == trace.prompt - 1 ? "prefill" : "this step");
+    ImGui::TableSetupColumn("so far");
+    ImGui::TableHeadersRow();
+    const auto group = [](const char* what) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", what);
+    };
+    const auto row = [](const char* what, std::uint64_t now, std::uint64_t so_far, bool bytes) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(what);
+      for (const std::uint64_t value : {now, so_far}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted((bytes ? short_bytes(value) : short_count(static_cast<double>(value))).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", grouped(value).c_str(), bytes ? "bytes" : "multiply-adds");
+      }
+    };
+    group("with the cache");
+    row("  multiply-adds", cost.with_cache.macs, cost.with_cache_so_far.macs, false);
+    row("  bytes read", cost.with_cache.bytes, cost.with_cache_so_far.bytes, true);
+    group("without it");
+    row("  multiply-adds", cost.without_cache.macs, cost.without_cache_so_far.macs, false);
+    row("  bytes read", cost.without_cache.bytes, cost.without_cache_so_far.bytes, true);
+    ImGui::EndTable();
+  }
+  if (cost.with_cache_so_far.macs > 0 && cost.without_cache_so_far.macs > cost.with_cache_so_far.macs) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("So far the cache saves %.1f\xc3\x97 the multiply-adds.",
+                       static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
+    ImGui::PopTextWrapPos();
+  }
+  legend_swatch(kWithCache, "with the cache");
+  ImGui::SameLine(0.0f, ImGui::GetFontSize());
+  legend_swatch(kWithoutCache, "without (recompute)");
+  // The steps after the prefill (the prefill is one pass over the prompt either way: in the
+  // table, not on the charts, where its spike would flatten every step after it).
+  const int first = trace.prompt;
+  if (first >= static_cast<int>(trace.steps.size())) {
+    ImGui::TextDisabled("The prompt is the whole sentence: nothing is left to generate.");
+    return;
+  }
+  std::vector<std::vector<double>> macs(2), bytes(2);
+  for (int i = first; i < static_cast<int>(trace.steps.size()); ++i) {
+    const decode::StepCost& c = trace.steps[static_cast<std::size_t>(i)].cost;
+    macs[0].push_back(static_cast<double>(c.with_cache.macs));
+    macs[1].push_back(static_cast<double>(c.without_cache.macs));
+    bytes[0].push_back(static_cast<double>(c.with_cache.bytes));
+    bytes[1].push_back(static_cast<double>(c.without_cache.bytes));
+  }
+  const float chart_h = std::max(ImGui::GetFontSize() * 4.5f, 80.0f * ui_scale);
+  cost_chart("multiply-adds per step", macs, first, t, false, width, chart_h, ui_scale);
+  cost_chart("bytes read per step", bytes, first, t, true, width, chart_h, ui_scale);
+}
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,405 @@
+// The Tiled view: the scenario's attention computed as FlashAttention-2 does it (core/tiled),
+// one tile at a time. The score matrix of the selected head is cut into Br × Bc tiles (the
+// tiles still to come washed out, the ones the mask hides entirely marked skipped, the
+// current one in gold); beside it, the current query block's running m and l before and after
+// the tile, the rescale factors, O before and after, and O / l against the dense result; under
+// it, what the dense and the tiled computation hold in memory.
+//
+// The trace is run once per (result, head, Br, Bc) on the CPU; stepping only reads it.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/classroom/draw_helpers.h"
+#include "app/classroom/production_views.h"
+#include "app/classroom/tiled_view_parts.h"
+#include "app/classroom/view_steps.h"
+#include "app/classroom/view_widgets.h"
+#include "app/compute/compute_session.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/ui/classroom_state.h"
+#include "app/ui/view_state.h"
+#include "core/attention/mask.h"
+#include "core/tiled/tiled_attention.h"
+
+namespace attnviz::classroom {
+namespace {
+
+// The view keeps the trace of one head in memory: beyond this many numbers (tiny tiles over
+// a long sentence) it asks for larger tiles instead.
+constexpr std::int64_t kMaxTraceFloats = std::int64_t{1} << 23;
+
+struct TraceKey {
+  std::uint64_t generation = 0;
+  int head = -1, block_q = -1, block_k = -1;
+  friend bool operator==(const TraceKey&, const TraceKey&) = default;
+};
+
+struct ShownTile {
+  int tile = -1;
+  TraceKey key;
+  tiled::TileStep step;
+  std::uint64_t version = 0;
+  heatmap::ValueRange o_range, context_range, difference_range;
+  std::vector<std::string> row_tokens;
+};
+
+class TiledView final : public ui::Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Tiled); }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
+  void draw(ui::UiContext& ui) override;
+
+ private:
+  void draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid);
+  bool refresh(const ui::UiContext& ui, const TraceKey& key, const tiled::TileGrid& grid);
+  void show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, int tile);
+  void draw_header(const tiled::TileGrid& grid) const;
+  CellsRect draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height);
+  void draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width);
+  void draw_outputs(ui::UiContext& ui, float width);
+
+  std::unique_ptr<tiled::TiledRunner> runner_ = tiled::make_cpu_tiled();
+  TraceKey key_;
+  std::optional<tiled::TiledTrace> trace_;
+  std::string error_;
+  double context_difference_ = 0.0;
+  std::uint64_t scores_version_ = 0;
+  heatmap::ValueRange scores_range_;
+  ShownTile shown_;
+};
+
+heatmap::ValueRange symmetric_of(std::initializer_list<const Matrix*> matrices) {
+  float largest = 0.0f;
+  for (const Matrix* m : matrices)
+    for (const float v : m->data) largest = std::max(largest, std::fabs(v));
+  if (largest <= 0.0f) largest = 1.0f;
+  return {-largest, largest};
+}
+
+bool TiledView::refresh(const ui::UiContext& ui, const TraceKey& key, const tiled::TileGrid& grid) {
+  if (key == key_) return trace_.has_value();
+  key_ = key;
+  trace_.reset();
+  error_.clear();
+  shown_ = ShownTile{};
+  const Problem& problem = ui.session.problem();
+  const std::int64_t floats = tiled::trace_floats(problem.n(), problem.m(), grid.block_q, grid.block_k, problem.d_v);
+  if (floats > kMaxTraceFloats) {
+    error_ = "Tiles of " + std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + " over " +
+             std::to_string(problem.n()) + " \xc3\x97 " + std::to_string(problem.m()) + " scores make " +
+             std::to_string(grid.tile_count()) + " tiles, too many to step through here: choose larger tiles (Br, Bc above).";
+    return false;
+  }
+  try {
+    tiled::TiledResult result = runner_->run(problem, {grid.block_q, grid.block_k, key.head});
+    trace_ = std::move(result.trace);
+    const Result& dense = ui.session.shown_result();
+    context_difference_ = tiled::context_difference(*trace_, dense.heads[static_cast<std::size_t>(key.head)].context);
+  } catch (const std::exception& e) {
+    error_ = std::string("The tiled computation failed: ") + e.what();
+    trace_.reset();
+    return false;
+  }
+  const Result& dense = ui.session.shown_result();
+  scores_range_ = heatmap::symmetric_range(dense.heads[static_cast<std::size_t>(key.head)].scores, problem.scale, &dense.mask);
+  scores_version_ = fresh_upload_version();
+  return true;
+}
+
+void TiledView::show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, int tile) {
+  if (shown_.tile == tile && shown_.key == key_) return;
+  const Result& dense = ui.session.shown_result();
+  shown_.tile = tile;
+  shown_.key = key_;
+  shown_.step = tiled::tile_step(*trace_, grid, tile, dense.heads[static_cast<std::size_t>(key_.head)].context);
+  shown_.version = fresh_upload_version();
+  shown_.o_range = symmetric_of({&shown_.step.o_before, &shown_.step.o_after});
+  shown_.context_range = symmetric_of({&shown_.step.running, &shown_.step.dense});
+  // The difference on the context's own scale: rounding noise at the end stays white, not
+  // coloured as if it mattered.
+  shown_.difference_range = symmetric_of({&shown_.step.difference, &shown_.step.running, &shown_.step.dense});
+  const std::vector<std::string>& tokens = ui.session.problem().tokens;
+  shown_.row_tokens.assign(tokens.begin() + shown_.step.row_begin, tokens.begin() + shown_.step.row_end);
+}
+
+void TiledView::draw(ui::UiContext& ui) {
+  ui::ClassroomState& state = ui.classroom;
+  state.shown = ui::MainView::Tiled;
+  state.shown_frame = ImGui::GetFrameCount();
+  if (!ui.session.has_result()) {
+    ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
+    return;
+  }
+  const Problem& problem = ui.session.problem();
+  const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
+  const tiled::TileGrid grid = tile_grid(state.tiled, problem);
+  ui::Playback& playback = state.tiled.playback;
+  state.tiled.tile = moved_step(state.tiled.tile, 0, grid.tile_count());
+  if (advance_playback(playback, state.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing) state.wants_frames = true;
+  draw_toolbar(ui, grid);
+  if (!refresh(ui, {ui.session.generation(), head, grid.block_q, grid.block_k}, grid)) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(error_.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  show_tile(ui, grid, state.tiled.tile);
+
+  ImGui::BeginChild("##tiled-page", ImGui::GetContentRegionAvail(), false);
+  const float s = ui.ui_scale;
+  const float page_w = ImGui::GetContentRegionAvail().x;
+  const float page_h = ImGui::GetContentRegionAvail().y;
+  draw_header(grid);
+  const float gap = 24.0f * s;
+  const float details_min = ImGui::GetFontSize() * 22.0f;
+  // The scores get what the details column leaves (at most 55 % of the page), the height
+  // under the header less a line for the block numbers.
+  const float top = ImGui::GetCursorPosY();
+  const float grid_room_w = std::max(page_w * 0.4f, std::min(page_w - details_min - gap, page_w * 0.55f));
+  const float grid_room_h = std::max(page_h - top - ImGui::GetTextLineHeightWithSpacing() * 1.5f, ImGui::GetFontSize() * 12.0f);
+  const ImVec2 start = ImGui::GetCursorPos();
+  const CellsRect cells = draw_scores(ui, grid, grid_room_w, grid_room_h);
+  const float grid_w = cells.x1 - (ImGui::GetWindowPos().x - ImGui::GetScrollX() + start.x) + ImGui::GetFontSize() * 2.5f;
+  const bool beside = page_w - grid_w - gap >= details_min;
+  ImGui::Spacing();
+  draw_algorithm(beside ? grid_w : page_w);
+  const float grid_bottom = ImGui::GetCursorPosY();
+  if (beside) {
+    ImGui::SetCursorPos(ImVec2(start.x + grid_w + gap, start.y));
+    ImGui::BeginGroup();
+    draw_details(ui, grid, page_w - grid_w - gap);
+    ImGui::EndGroup();
+    ImGui::SetCursorPosY(std::max(grid_bottom, ImGui::GetCursorPosY()) + ImGui::GetStyle().ItemSpacing.y);
+  } else {
+    ImGui::Spacing();
+    draw_details(ui, grid, page_w);
+  }
+  ImGui::Separator();
+  draw_memory_line(problem.n(), problem.m(), problem.d_v, grid, page_w);
+  ImGui::EndChild();
+}
+
+// Br and Bc as number fields with − / + (any size from 1; a change starts at the first tile).
+bool block_field(const char* label, const char* id, int& value, int shown, const char* tooltip) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  ImGui::SameLine();
+  int edited = shown;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+  if (!ImGui::InputInt(id, &edited, 1, 4)) return false;
+  edited = std::clamp(edited, 1, kMaxBlock);
+  if (edited == shown) return false;
+  value = edited;
+  return true;
+}
+
+void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
+  ui::TiledViewState& state = ui.classroom.tiled;
+  const Problem& problem = ui.session.problem();
+  step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
+  const float group_gap = 20.0f * ui.ui_scale;
+  const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
+  const float fields_w = ImGui::GetFontSize() * 17.0f;
+  ImGui::SameLine(0.0f, group_gap);
+  if (ImGui::GetCursorPosX() + fields_w > right) ImGui::NewLine();
+  bool changed = block_field("Br", "##block-q", state.block_q, grid.block_q, "Tile height: query rows per block (--block-q)");
+  ImGui::SameLine();
+  changed |= block_field("Bc", "##block-k", state.block_k, grid.block_k, "Tile width: keys per block (--block-k)");
+  if (changed) {
+    state.tile = 0;
+    state.playback.playing = false;
+  }
+  if (problem.num_heads > 1) {
+    const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    float pills_w = ImGui::CalcTextSize("Head").x;
+    for (int h = 0; h < problem.num_heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
+    ImGui::SameLine(0.0f, group_gap);
+    if (ImGui::GetCursorPosX() + pills_w > right) ImGui::NewLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Head");
+    for (int h = 0; h < problem.num_heads; ++h) {
+      ImGui::SameLine(0.0f, pill_gap);
+      ImGui::PushID(2000 + h);
+      if (pill(std::to_string(h).c_str(), h == std::clamp(ui.view.selected_head, 0, problem.num_heads - 1))) ui.view.selected_head = h;
+      ImGui::PopID();
+    }
+  }
+  ImGui::Separator();
+}
+
+void TiledView::draw_header(const tiled::TileGrid& grid) const {
+  heading_text("Tiled attention (FlashAttention-2): " + std::to_string(grid.query_blocks()) + " \xc3\x97 " +
+               std::to_string(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " + std::to_string(grid.block_q) + " \xc3\x97 " +
+               std::to_string(grid.block_k));
+}
+
+CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height) {
+  const Problem& problem = ui.session.problem();
+  const Result& dense = ui.session.shown_result();
+  const Matrix& scores = dense.heads[static_cast<std::size_t>(key_.head)].scores;
+  const float s = ui.ui_scale;
+  const float font = ImGui::GetFontSize();
+  const float row_label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 110.0f * s);
+  const float caption_h = ImGui::GetTextLineHeightWithSpacing();
+  // Cells as large as the room allows (square, at most 64 px a side at 1×): the column labels
+  // take what they need for that size.
+  const float block_labels = font * 1.2f;
+  float cell = std::min((width - row_label_w - font * 2.5f) / static_cast<float>(grid.cols),
+                        (height - caption_h - block_labels - font * 3.0f) / static_cast<float>(grid.rows));
+  // The whole matrix on screen beside the details matters more than numbers in its cells:
+  // they show when the cells have room for them (up to 24 × 24).
+  const bool numbers = grid.rows <= heatmap::kMaxNumberedCells && grid.cols <= heatmap::kMaxNumberedCells;
+  cell = std::max(3.0f, std::min(std::floor(cell), 64.0f * s));
+  const float label_h = heatmap::HeatmapWidget::col_label_height(problem.source_tokens, cell, 100.0f * s);
+
+  // The raw scores, shown scaled (value_scale) with the hidden cells hatched by the mask.
+  ImGui::BeginGroup();
+  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" + std::to_string(grid.rows) + " \xc3\x97 " +
+                              std::to_string(grid.cols) + ")";
+  ImGui::TextUnformatted(caption.c_str());
+  heatmap::HeatmapSpec spec;
+  spec.source.host = &scores;
+  spec.source.version = scores_version_;
+  spec.values = numbers ? &scores : nullptr;
+  spec.numbers = numbers;
+  spec.value_scale = problem.scale;
+  spec.range_min = scores_range_.min;
+  spec.range_max = scores_range_.max;
+  spec.colormap = ui.view.scores_colormap;
+  spec.mask = &problem.mask;
+  spec.row_labels = &problem.tokens;
+  spec.col_labels = &problem.source_tokens;
+  spec.row_label_width = row_label_w;
+  spec.col_label_height = label_h;
+  spec.cells_width = cell * static_cast<float>(grid.cols);
+  spec.cells_height = cell * static_cast<float>(grid.rows);
+  spec.highlight_token = ui.view.hovered_token;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const heatmap::HeatmapHover hover = ui.heatmaps.draw("##tiled-scores", spec);
+  CellsRect cells{origin.x + row_label_w, origin.y + label_h, origin.x + row_label_w + spec.cells_width,
+                  origin.y + label_h + spec.cells_height};
+  draw_tile_overlay(grid, *trace_, ui.classroom.tiled.tile, cells, s);
+  ImGui::Dummy(ImVec2(0.0f, block_labels));
+  ImGui::EndGroup();
+  if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
+    const int qb = hover.row / grid.block_q;
+    const int kb = hover.col / grid.block_k;
+    const int tile = grid.tile_index(qb, kb);
+    const bool skipped = trace_->tiles[static_cast<std::size_t>(tile)].skipped;
+    ImGui::SetTooltip("S'[%d, %d] = %.4g\ntile %d (query block %d, key block %d)%s\nclick: go to this tile", hover.row, hover.col,
+                      static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), tile + 1, qb, kb,
+                      skipped ? ": skipped, the mask hides all of it" : "");
+    if (hover.clicked) {
+      ui.classroom.tiled.tile = tile;
+      ui.classroom.tiled.playback.playing = false;
+    }
+  }
+  return cells;
+}
+
+const char* tile_status(const tiled::TileStep& step) {
+  if (step.skipped) return "skipped: the mask hides every cell of this tile, so nothing is computed (m, l and O stay as they were)";
+  if (step.visibility == BlockVisibility::Partial) return "computed, masked inside: the hidden cells count as \xe2\x88\x92\xe2\x88\x9e";
+  return "computed: every cell of this tile is visible";
+}
+
+std::string rows_text(int begin, int end, const char* what) {
+  return end - begin == 1 ? std::string(what) + " " + std::to_string(begin)
+                          : std::string(what) + "s " + std::to_string(begin) + "\xe2\x80\x93" + std::to_string(end - 1);
+}
+
+void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width) {
+  const tiled::TileStep& step = shown_.step;
+  const float wrap = ImGui::GetCursorPosX() + width;
+  heading_text("Tile " + std::to_string(step.index + 1) + " of " + std::to_string(grid.tile_count()) + ": query block " +
+               std::to_string(step.qb) + " \xc3\x97 key block " + std::to_string(step.kb));
+  ImGui::PushTextWrapPos(wrap);
+  ImGui::TextUnformatted((rows_text(step.row_begin, step.row_end, "row") + " against " +
+                          rows_text(step.col_begin, step.col_end, "key") + " (" +
+                          std::to_string(step.row_end - step.row_begin) + " \xc3\x97 " + std::to_string(step.col_end - step.col_begin) +
+                          ")")
+                             .c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, step.skipped ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)
+                                                    : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+  ImGui::TextUnformatted(tile_status(step));
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  draw_row_states(step, ui.session.problem().tokens, row_state_ranges(*trace_, grid, step.qb), width, ui.ui_scale);
+  ImGui::Spacing();
+  draw_outputs(ui, width);
+}
+
+void TiledView::draw_outputs(ui::UiContext& ui, float width) {
+  const tiled::TileStep& step = shown_.step;
+  const float s = ui.ui_scale;
+  const float gap = 16.0f * s;
+  const int d_v = step.o_after.cols;
+  const float row_label_w = heatmap::HeatmapWidget::row_label_width(shown_.row_tokens, 90.0f * s);
+  const bool numbers = d_v <= heatmap::kMaxNumberedCells && step.o_after.rows <= heatmap::kMaxNumberedCells;
+  const float number_w = heatmap::number_cell("-0.00");
+  // Cells wide enough for their numbers ("-0.02" too); the heatmaps flow left to right,
+  // O before and after on one line, O / l, the dense rows and their difference on the next,
+  // each wrapping under the other when the column is too narrow.
+  const float fit = (width - 3.0f * row_label_w - 2.0f * gap) / (3.0f * static_cast<float>(d_v));
+  const float cell_w = std::floor(std::max(numbers ? number_w : 6.0f, std::min(fit, number_w * 1.2f)));
+  const float cell_h = std::floor(ImGui::GetFontSize() * 1.3f);
+  const auto matrix = [&](const char* id, const std::string& caption, const Matrix& values, heatmap::ValueRange range) {
+    SmallMatrix m;
+    m.id = id;
+    m.caption = caption;
+    m.values = &values;
+    m.version = shown_.version;
+    m.range = range;
+    m.colormap = ui.view.scores_colormap;
+    m.row_labels = &shown_.row_tokens;
+    m.row_label_w = row_label_w;
+    m.cell_w = cell_w;
+    m.cell_h = cell_h;
+    m.numbers = numbers;
+    return m;
+  };
+  const float right = ImGui::GetCursorPosX() + width;
+  const auto flow = [&](const std::vector<SmallMatrix>& line) {
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (i > 0) same_line_if_fits(small_matrix_width(line[i]) + gap, right - gap);
+      (void)draw_small_matrix(ui, line[i]);
+    }
+  };
+  const std::string shape = "  (" + std::to_string(step.o_after.rows) + " \xc3\x97 " + std::to_string(d_v) + ")";
+  flow({matrix("##tiled-o-before", "O before" + shape, step.o_before, shown_.o_range),
+        matrix("##tiled-o-after", "O after (not yet / l)", step.o_after, shown_.o_range)});
+  ImGui::Spacing();
+  const std::string seen = "O / l: keys 0\xe2\x80\x93" + std::to_string(step.col_end - 1);
+  flow({matrix("##tiled-running", seen, step.running, shown_.context_range),
+        matrix("##tiled-dense", "dense softmax(S')\xc2\xb7V", step.dense, shown_.context_range),
+        matrix("##tiled-difference", "difference", step.difference, shown_.difference_range)});
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  char text[96];
+  std::snprintf(text, sizeof text, "%.2e", step.max_abs_difference);
+  if (step.last_of_block) {
+    ImGui::Text("Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding).", text);
+  } else {
+    ImGui::Text("max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys 0\xe2\x80\x93%d of %d; it is the context after its last tile.",
+                text, step.col_end - 1, ui.session.problem().m());
+  }
+  std::snprintf(text, sizeof text, "%.2e", context_difference_);
+  ImGui::TextDisabled("The whole head, every tile done: max |tiled \xe2\x88\x92 dense| = %s (within 1e-5).", text);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+std::unique_ptr<ui::Panel> make_tiled_view() { return std::make_unique<TiledView>(); }
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,165 @@
+#include "app/compute/overview_session.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <exception>
+
+#include "core/overview/long_text.h"
+
+namespace attnviz::compute {
+
+OverviewSession::OverviewSession() : runner_(overview::make_cpu_overview()), worker_([this] { work(); }) {}
+
+OverviewSession::~OverviewSession() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+    pending_.reset();
+    if (progress_) progress_->request_stop();
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, const OverviewAsk& ask) {
+  std::lock_guard lock(mutex_);
+  if (have_last_ && last_revision_ == revision && last_ask_ == ask) return;
+  have_last_ = true;
+  last_revision_ = revision;
+  last_ask_ = ask;
+  pending_ = Job{scenario, revision, ask, next_id_++};
+  if (current_ && progress_) progress_->request_stop();  // the newer request replaces it
+  wake_.notify_all();
+}
+
+void OverviewSession::cancel() {
+  std::lock_guard lock(mutex_);
+  pending_.reset();
+  if (current_) {
+    abandoned_id_ = current_->id;
+    if (progress_) progress_->request_stop();
+  }
+  error_ = "cancelled";
+}
+
+void OverviewSession::request_again() {
+  std::lock_guard lock(mutex_);
+  have_last_ = false;
+  error_.clear();
+}
+
+bool OverviewSession::running() const {
+  std::lock_guard lock(mutex_);
+  return (current_.has_value() && current_->id != abandoned_id_) || pending_.has_value();
+}
+
+std::shared_ptr<const overview::Overview> OverviewSession::shown() const {
+  std::lock_guard lock(mutex_);
+  return shown_;
+}
+
+OverviewAsk OverviewSession::shown_ask() const {
+  std::lock_guard lock(mutex_);
+  return shown_ask_;
+}
+
+std::uint64_t OverviewSession::generation() const {
+  std::lock_guard lock(mutex_);
+  return generation_;
+}
+
+int OverviewSession::rows() const {
+  std::lock_guard lock(mutex_);
+  return rows_;
+}
+
+int OverviewSession::cols() const {
+  std::lock_guard lock(mutex_);
+  return cols_;
+}
+
+int OverviewSession::heads() const {
+  std::lock_guard lock(mutex_);
+  return heads_;
+}
+
+std::string OverviewSession::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void OverviewSession::work() {
+  // Below the window's own thread: on a machine of two cores the frames keep their pace while
+  // the overview takes what is left (OpenMP's threads, started from here, inherit this).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  while (true) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return quit_ || pending_.has_value(); });
+      if (quit_) return;
+      job = std::move(*pending_);
+      pending_.reset();
+      current_ = job;
+      progress_ = std::make_shared<overview::Progress>();
+      if (abandoned_id_ != job.id) error_.clear();
+    }
+    run(job);
+    std::lock_guard lock(mutex_);
+    current_.reset();
+  }
+}
+
+void OverviewSession::run(const Job& job) {
+  try {
+    if (!problem_ || problem_revision_ != job.revision) {
+      problem_ = std::make_shared<const Problem>(overview::build_overview_problem(job.scenario, "<gui>"));
+      problem_revision_ = job.revision;
+      stats_.reset();
+      std::lock_guard lock(mutex_);
+      rows_ = problem_->n();
+      cols_ = problem_->m();
+      heads_ = problem_->num_heads;
+    }
+    overview::OverviewRequest request;
+    const overview::CellWindow& w = job.ask.window;
+    if (w.rows() > 0 && w.cols() > 0) request.window = w;
+    request.max_pixel_rows = job.ask.pixel_rows;
+    request.max_pixel_cols = job.ask.pixel_cols;
+    request.quantity = job.ask.quantity;
+    request.pooling = job.ask.pooling;
+    request.heads = {std::min(job.ask.head, problem_->num_heads - 1)};
+    request.known_stats = stats_;
+    std::shared_ptr<overview::Progress> progress;
+    {
+      std::lock_guard lock(mutex_);
+      progress = progress_;
+    }
+    auto result = std::make_shared<overview::Overview>(runner_->run(*problem_, request, progress.get()));
+    // Statistics of every row are worth keeping: any window's rows are among them.
+    if (result->stats && result->stats->row_begin == 0 && result->stats->row_end == problem_->n()) {
+      auto merged = std::make_shared<overview::RowStats>(stats_ ? *stats_ : overview::RowStats{0, problem_->n(), {}, {}});
+      merged->m.resize(static_cast<std::size_t>(problem_->num_heads));
+      merged->l.resize(static_cast<std::size_t>(problem_->num_heads));
+      for (const overview::PooledImage& image : result->heads) {
+        merged->m[static_cast<std::size_t>(image.head)] = result->stats->m[static_cast<std::size_t>(image.head)];
+        merged->l[static_cast<std::size_t>(image.head)] = result->stats->l[static_cast<std::size_t>(image.head)];
+      }
+      stats_ = std::move(merged);
+    }
+    std::lock_guard lock(mutex_);
+    if (job.id == abandoned_id_) return;  // cancelled while it could not stop
+    shown_ = std::move(result);
+    shown_ask_ = job.ask;
+    ++generation_;
+  } catch (const overview::Cancelled&) {
+    // Stopped by cancel() (which said so) or replaced by a newer request: nothing to show.
+  } catch (const std::exception& e) {
+    std::lock_guard lock(mutex_);
+    error_ = e.what();
+  }
+}
+
+}  // namespace attnviz::compute

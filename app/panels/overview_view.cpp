@@ -1,0 +1,305 @@
+// The overview view (overview_view.h): controls, progress, the pooled image through the
+// heatmap widget, hidden blocks greyed over it, zoom and pan as new exact windows.
+
+#include "app/panels/overview_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/document/document.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/ui/palette.h"
+#include "app/ui/view_state.h"
+#include "core/overview/long_text.h"
+#include "core/text/tokenizer.h"
+
+namespace attnviz::panels {
+namespace {
+
+constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // light grey over blocks the mask hides (ABGR)
+constexpr int kSmallestWindow = 8;                   // zooming stops at 8 × 8 cells
+
+// How many tokens a text has, counting up to one past the overview's limit.
+int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
+  if (listed) return static_cast<int>(listed->size());
+  try {
+    return static_cast<int>(tokenize(text, mode, overview::kMaxOverviewTokens).size());
+  } catch (const TokenizerError&) {
+    return overview::kMaxOverviewTokens + 1;  // too many, or not UTF-8: the session says which
+  }
+}
+
+std::string thousands(long long value) {
+  std::string digits = std::to_string(value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
+
+const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity) {
+  const bool weights = quantity == overview::Quantity::Weights;
+  if (pooling == overview::Pooling::Max) return weights ? "the largest weight" : "the largest score";
+  return weights ? "the mean weight" : "the mean of its visible scores";
+}
+
+// A window of `rows` × `cols` cells around (row, col), kept inside the matrix.
+overview::CellWindow centred(double row, double col, double rows, double cols, int n, int m) {
+  const int r = std::clamp(static_cast<int>(std::lround(rows)), std::min(kSmallestWindow, n), n);
+  const int c = std::clamp(static_cast<int>(std::lround(cols)), std::min(kSmallestWindow, m), m);
+  const int r0 = std::clamp(static_cast<int>(std::lround(row - rows / 2.0)), 0, n - r);
+  const int c0 = std::clamp(static_cast<int>(std::lround(col - cols / 2.0)), 0, m - c);
+  return {r0, r0 + r, c0, c0 + c};
+}
+
+}  // namespace
+
+bool OverviewView::wanted(const ui::UiContext& ui) {
+  const std::uint64_t revision = ui.document.revision();
+  if (revision != counted_revision_) {
+    counted_revision_ = revision;
+    const Scenario& s = ui.document.scenario();
+    tokens_ = count_tokens(s.sentence, s.tokenizer, s.tokens);
+    source_tokens_ = s.source ? count_tokens(s.source->sentence, s.source->tokenizer, s.source->tokens) : tokens_;
+    ask_.window = {};  // a new text: the whole matrix
+  }
+  return !overview::fits_materialised(tokens_, source_tokens_);
+}
+
+overview::CellWindow OverviewView::current_window() const {
+  if (ask_.window.rows() > 0) return ask_.window;
+  return overview::whole(std::max(session_.rows(), 1), std::max(session_.cols(), 1));
+}
+
+void OverviewView::draw(ui::UiContext& ui) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+  const long long larger = std::max(tokens_, source_tokens_);
+  if (larger > overview::kMaxOverviewTokens) {
+    ImGui::TextUnformatted("This text has more than 65,536 tokens: too long even for the overview. Shorten it.");
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  const std::string notice = "This text has " + thousands(larger) +
+                             " tokens: past the 4,096 whose every matrix the window keeps. Shown instead: an exact "
+                             "overview of one head, each pixel pooling a block of cells (zoom in for single cells).";
+  ImGui::TextUnformatted(notice.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  draw_controls(ui);
+  draw_status();
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  draw_image(ui, area.x, area.y);
+}
+
+void OverviewView::draw_controls(ui::UiContext& ui) {
+  const int heads = std::max(session_.heads(), ui.document.scenario().num_heads);
+  ui.view.selected_head = std::clamp(ui.view.selected_head, 0, std::max(heads - 1, 0));
+  ask_.head = ui.view.selected_head;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  const std::string head_label = "head " + std::to_string(ask_.head);
+  if (ImGui::BeginCombo("##overview_head", head_label.c_str())) {
+    for (int h = 0; h < heads; ++h) {
+      if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), h == ask_.head)) ui.view.selected_head = h;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  int quantity = static_cast<int>(ask_.quantity);
+  ImGui::RadioButton("Weights##overview", &quantity, static_cast<int>(overview::Quantity::Weights));
+  ImGui::SameLine();
+  ImGui::RadioButton("Raw scores##overview", &quantity, static_cast<int>(overview::Quantity::RawScores));
+  ImGui::SameLine();
+  ImGui::RadioButton("Scaled scores##overview", &quantity, static_cast<int>(overview::Quantity::ScaledScores));
+  ask_.quantity = static_cast<overview::Quantity>(quantity);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  int pooling = static_cast<int>(ask_.pooling);
+  ImGui::RadioButton("Max##overview", &pooling, static_cast<int>(overview::Pooling::Max));
+  ImGui::SameLine();
+  ImGui::RadioButton("Mean##overview", &pooling, static_cast<int>(overview::Pooling::Mean));
+  ask_.pooling = static_cast<overview::Pooling>(pooling);
+  if (ask_.window.rows() > 0) {
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+    if (ImGui::Button("Whole matrix##overview")) ask_.window = {};
+  }
+}
+
+void OverviewView::draw_status() {
+  if (session_.running()) {
+    char label[48];
+    std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
+    ImGui::ProgressBar(static_cast<float>(session_.progress()), ImVec2(ImGui::GetFontSize() * 18.0f, 0.0f), label);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##overview")) session_.cancel();
+    return;
+  }
+  const std::string error = session_.error();
+  if (error == "cancelled") {
+    ImGui::TextDisabled("Cancelled: the image shows the last overview computed.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Compute again##overview")) session_.request_again();
+  } else if (!error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::TextWrapped("The overview cannot be computed: %s", error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void OverviewView::refresh_image(const overview::Overview& shown) {
+  const overview::PixelGrid& g = shown.grid;
+  const overview::PooledImage& pooled = shown.heads.front();
+  float low = INFINITY;
+  float high = -INFINITY;
+  for (std::size_t p = 0; p < pooled.values.size(); ++p) {
+    if (pooled.hidden[p] != 0) continue;
+    const float v = pooled.values[p];
+    if (shown.quantity == overview::Quantity::Weights && !(v > 0.0f)) continue;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  if (!(low <= high)) low = high = 0.0f;
+  log_scale_ = shown.quantity == overview::Quantity::Weights;
+  if (log_scale_) {
+    range_max_ = high > 0.0f ? high : 1.0f;
+    range_min_ = std::max(low > 0.0f ? low : range_max_ * 1e-4f, range_max_ * 1e-4f);
+    if (range_min_ >= range_max_) range_min_ = range_max_ * 0.5f;
+  } else {
+    range_max_ = std::max({std::fabs(low), std::fabs(high), 1e-6f});
+    range_min_ = -range_max_;
+  }
+  image_ = Matrix(g.rows, g.cols);
+  hidden_runs_.assign(static_cast<std::size_t>(g.rows), {});
+  for (int r = 0; r < g.rows; ++r) {
+    for (int c = 0; c < g.cols; ++c) {
+      const bool hidden = pooled.hidden_at(g, r, c);
+      image_.at(r, c) = hidden ? range_min_ : pooled.at(g, r, c);
+      auto& runs = hidden_runs_[static_cast<std::size_t>(r)];
+      if (!hidden) continue;
+      if (!runs.empty() && runs.back().second == c) runs.back().second = c + 1;
+      else runs.emplace_back(c, c + 1);
+    }
+  }
+}
+
+void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float caption_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f + style.ItemSpacing.y;
+  const float side = std::floor(std::max(std::min(width - style.ItemSpacing.x, height - caption_h), 64.0f));
+  // Pixels in steps of 64, so that resizing the window by a little recomputes nothing.
+  const int pixels = std::max(64, static_cast<int>(side) / 64 * 64);
+  ask_.pixel_rows = ask_.pixel_cols = pixels;
+  session_.request(ui.document.scenario(), ui.document.revision(), ask_);
+
+  const std::shared_ptr<const overview::Overview> shown = session_.shown();
+  if (!shown || shown->heads.empty()) {
+    ImGui::TextDisabled("The first overview is being computed.");
+    return;
+  }
+  if (session_.generation() != image_generation_) {
+    image_generation_ = session_.generation();
+    refresh_image(*shown);
+  }
+  const overview::PixelGrid& g = shown->grid;
+  const compute::OverviewAsk shown_ask = session_.shown_ask();
+  char caption[256];
+  std::snprintf(caption, sizeof caption, "head %d · queries %s–%s × keys %s–%s · each pixel: %s", shown->heads.front().head,
+                thousands(g.window.row_begin).c_str(), thousands(g.window.row_end - 1).c_str(),
+                thousands(g.window.col_begin).c_str(), thousands(g.window.col_end - 1).c_str(),
+                g.exact() ? "one cell" : (std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " cells, " +
+                                          pooling_text(shown_ask.pooling, shown_ask.quantity)).c_str());
+  ImGui::TextUnformatted(caption);
+  bool any_hidden = false;
+  for (const auto& runs : hidden_runs_) any_hidden = any_hidden || !runs.empty();
+  if (any_hidden) {
+    ImGui::SameLine();
+    const float box = ImGui::GetTextLineHeight();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + box, at.y + box), kHiddenShade);
+    ImGui::Dummy(ImVec2(box, box));
+    ImGui::SameLine();
+    ImGui::TextDisabled("the mask hides the whole block");
+  }
+  const heatmap::Colormap colormap =
+      shown->quantity == overview::Quantity::Weights ? ui.view.weights_colormap : ui.view.scores_colormap;
+  ui.heatmaps.colorbar(colormap, range_min_, range_max_, std::min(side, ImGui::GetFontSize() * 24.0f),
+                       shown->quantity == overview::Quantity::Weights ? "weight (log scale)" : "score", log_scale_);
+
+  heatmap::HeatmapSpec spec;
+  spec.source.host = &image_;
+  spec.source.version = image_generation_;
+  spec.range_min = range_min_;
+  spec.range_max = range_max_;
+  spec.colormap = colormap;
+  spec.log_scale = log_scale_;
+  spec.numbers = false;
+  spec.max_samples = 1;
+  const float scale = side / static_cast<float>(std::max(g.rows, g.cols));
+  spec.cells_width = scale * static_cast<float>(g.cols);
+  spec.cells_height = scale * static_cast<float>(g.rows);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const heatmap::HeatmapHover hover = ui.heatmaps.draw("##overview_image", spec);
+  const ImVec2 size(spec.cells_width, spec.cells_height);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const float cell_w = size.x / static_cast<float>(g.cols);
+  const float cell_h = size.y / static_cast<float>(g.rows);
+  for (std::size_t r = 0; r < hidden_runs_.size(); ++r) {
+    for (const auto& [begin, end] : hidden_runs_[r]) {
+      const ImVec2 a(origin.x + cell_w * static_cast<float>(begin), origin.y + cell_h * static_cast<float>(r));
+      list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
+    }
+  }
+  handle_mouse(*shown, origin, size, hover.hovered);
+  if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
+}
+
+void OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const overview::CellWindow w = shown.grid.window;
+  const int n = session_.rows();
+  const int m = session_.cols();
+  const double fy = static_cast<double>((io.MousePos.y - origin.y) / size.y);  // 0..1 down the image
+  const double fx = static_cast<double>((io.MousePos.x - origin.x) / size.x);
+  const double at_row = w.row_begin + fy * w.rows();
+  const double at_col = w.col_begin + fx * w.cols();
+  if (hovered && io.MouseWheel != 0.0f) {
+    // Zoom around the cell under the mouse: it stays under the mouse.
+    const double factor = std::pow(0.5, static_cast<double>(io.MouseWheel));
+    const double rows = w.rows() * factor;
+    const double cols = w.cols() * factor;
+    ask_.window = centred(at_row + (0.5 - fy) * rows, at_col + (0.5 - fx) * cols, rows, cols, n, m);
+    if (ask_.window == overview::whole(n, m)) ask_.window = {};
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) ask_.window = {};
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    dragging_ = true;
+    drag_start_ = io.MousePos;
+  }
+  if (dragging_ && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+    dragging_ = false;
+    const double drow = static_cast<double>((io.MousePos.y - drag_start_.y) / size.y) * w.rows();
+    const double dcol = static_cast<double>((io.MousePos.x - drag_start_.x) / size.x) * w.cols();
+    if (std::fabs(drow) >= 1.0 || std::fabs(dcol) >= 1.0) {
+      ask_.window = centred(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(), w.cols(), n, m);
+      if (ask_.window == overview::whole(n, m)) ask_.window = {};
+    }
+  }
+}
+
+void OverviewView::tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const {
+  const overview::PixelGrid& g = shown.grid;
+  const ImGuiIO& io = ImGui::GetIO();
+  const int r = std::clamp(static_cast<int>((io.MousePos.y - origin.y) / size.y * static_cast<float>(g.rows)), 0, g.rows - 1);
+  const int c = std::clamp(static_cast<int>((io.MousePos.x - origin.x) / size.x * static_cast<float>(g.cols)), 0, g.cols - 1);
+  const overview::PooledImage& pooled = shown.heads.front();
+  std::string where = g.exact() ? "query " + thousands(g.row_begin(r)) + ", key " + thousands(g.col_begin(c))
+                                : "queries " + thousands(g.row_begin(r)) + "–" + thousands(g.row_end(r) - 1) + ", keys " +
+                                      thousands(g.col_begin(c)) + "–" + thousands(g.col_end(c) - 1);
+  if (pooled.hidden_at(g, r, c)) {
+    ImGui::SetTooltip("%s\nthe mask hides every cell here", where.c_str());
+    return;
+  }
+  ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(), g.exact() ? "value" : pooling_text(shown.pooling, shown.quantity),
+                    static_cast<double>(pooled.at(g, r, c)));
+}
+
+}  // namespace attnviz::panels

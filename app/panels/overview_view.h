@@ -1,0 +1,51 @@
+#pragma once
+// The Heatmaps panel's view of a text past the materialised path's 4,096 tokens: the exact
+// overview of one head (core/overview through compute::OverviewSession), computed off the UI
+// thread with a progress bar and Cancel. The wheel zooms and dragging pans, each recomputing
+// the visible window exactly (single cells once they are large enough); a double click shows
+// the whole matrix again. What the panel shows and why is said above the image.
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/compute/overview_session.h"
+#include "app/ui/panel.h"
+#include "core/common/matrix.h"
+
+namespace attnviz::panels {
+
+class OverviewView {
+ public:
+  // Whether the document's text is past the materialised path's limit (counted once per
+  // revision): then the Heatmaps panel draws this view instead of its own.
+  bool wanted(const ui::UiContext& ui);
+  void draw(ui::UiContext& ui);
+
+ private:
+  void draw_controls(ui::UiContext& ui);
+  void draw_status();
+  void draw_image(ui::UiContext& ui, float width, float height);
+  void refresh_image(const overview::Overview& shown);
+  void handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);
+  void tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const;
+  [[nodiscard]] overview::CellWindow current_window() const;
+
+  compute::OverviewSession session_;
+  std::uint64_t counted_revision_ = ~std::uint64_t{0};
+  int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
+  int source_tokens_ = 0;  // keys
+  compute::OverviewAsk ask_;
+  Matrix image_;  // the shown overview's values, hidden blocks at the range's low end
+  std::uint64_t image_generation_ = ~std::uint64_t{0};
+  float range_min_ = 0.0f;
+  float range_max_ = 1.0f;
+  bool log_scale_ = false;
+  std::vector<std::vector<std::pair<int, int>>> hidden_runs_;  // per pixel row: [begin, end) columns
+  bool dragging_ = false;
+  ImVec2 drag_start_{0.0f, 0.0f};
+};
+
+}  // namespace attnviz::panels

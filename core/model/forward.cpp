@@ -1,0 +1,405 @@
+// The forward pass layer by layer. Shapes (N tokens, d = d_model, H query heads and G
+// key/value heads of head_dim dk):
+//   inputs_[l]: (N, d)   q: (N, H·dk)   k, v: (N, G·dk)   contexts: (N, H·dk)
+// The attention Problem: x = [q | 0] and xs = [k | v | 0], both (N, D) with D = max(H·dk, 2·G·dk),
+// W_Q, W_K, W_V selection matrices of 0 and 1, so Q = x·W_Q is q exactly (a product with 1 and
+// sums with 0 are exact in float32) and either backend computes the model's attention as it
+// computes a scenario's.
+
+#include "core/model/forward.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/common/error.h"
+#include "core/model/cancelled.h"
+#include "core/model/layer_ops.h"
+
+namespace attnviz::model {
+namespace {
+
+constexpr long long kMaxKeptCells = 1LL << 28;  // scores and weights of every kept head: 2 GiB
+
+using Clock = std::chrono::steady_clock;
+double milliseconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+void copy_columns(const Matrix& from, Matrix& to, int first_column) {
+  for (int r = 0; r < from.rows; ++r) std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
+}
+
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer) {
+  const int vocab = logits.cols;
+  const float* row = logits.row(0);
+  const double max = *std::max_element(row, row + vocab);
+  double sum = 0.0;
+  for (int i = 0; i < vocab; ++i) sum += std::exp(static_cast<double>(row[i]) - max);
+  std::vector<int> order(static_cast<std::size_t>(vocab));
+  std::iota(order.begin(), order.end(), 0);
+  const int count = std::min(k, vocab);
+  std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+  std::vector<TokenProbability> top;
+  for (int i = 0; i < count; ++i) {
+    const int id = order[static_cast<std::size_t>(i)];
+    top.push_back({id, tokenizer.label(id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
+  }
+  return top;
+}
+
+}  // namespace
+
+int ModelEdits::first_layer(int num_layers) const {
+  int first = num_layers;
+  for (const auto& [key, factor] : head_factors) first = std::min(first, key.first);
+  for (const auto& [key, weight] : weights) first = std::min(first, std::get<0>(key));
+  return first;
+}
+
+const LayerAttention* ForwardResult::layer(int index) const {
+  for (const LayerAttention& kept : layers) {
+    if (kept.layer == index) return &kept;
+  }
+  return nullptr;
+}
+
+ForwardPass::ForwardPass(const Model& model, Backend& backend, Backend* compare_with)
+    : model_(model), backend_(backend), compare_with_(compare_with) {
+  const ModelConfig& c = model.config();
+  const int q_width = c.num_heads * c.head_dim;
+  const int kv_width = c.num_kv_heads * c.head_dim;
+  const int width = std::max(q_width, 2 * kv_width);
+  problem_.wq = Matrix(width, q_width);
+  problem_.wk = Matrix(width, kv_width);
+  problem_.wv = Matrix(width, kv_width);
+  for (int i = 0; i < q_width; ++i) problem_.wq.at(i, i) = 1.0f;
+  for (int i = 0; i < kv_width; ++i) {
+    problem_.wk.at(i, i) = 1.0f;
+    problem_.wv.at(kv_width + i, i) = 1.0f;
+  }
+  problem_.num_heads = c.num_heads;
+  problem_.num_kv_heads = c.num_kv_heads;
+  problem_.d_k = c.head_dim;
+  problem_.d_v = c.head_dim;
+  problem_.scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
+  problem_.cross_attention = true;
+  problem_.mask.causal = c.causal();
+}
+
+void ForwardPass::check(const ForwardOptions& options) const {
+  const ModelConfig& c = model_.config();
+  const std::string text = "<text>";
+  const auto n = static_cast<long long>(encoding_.ids.size());
+  if (n == 0) throw InputError(text, "--text", "makes no tokens: give some text");
+  for (std::size_t i = 0; i < encoding_.ids.size(); ++i) {
+    const int id = encoding_.ids[i];
+    if (id < 0 || id >= c.vocab_size) {
+      throw InputError(text, "--text", "token " + std::to_string(i) + " has id " + std::to_string(id) + ", outside the model's " +
+                                           std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
+    }
+    if (c.architecture == Architecture::Bert && encoding_.type_ids[i] >= c.type_vocab_size) {
+      throw InputError(text, "--text", "token " + std::to_string(i) + " is in segment " + std::to_string(encoding_.type_ids[i]) +
+                                           " but the model has " + std::to_string(c.type_vocab_size) + " token types");
+    }
+  }
+  if (c.architecture != Architecture::Llama && n > c.max_positions) {
+    throw InputError(text, "--text", "makes " + std::to_string(n) + " tokens but the model has positions for " + std::to_string(c.max_positions));
+  }
+  long long kept = c.num_layers;
+  if (options.layers) {
+    kept = static_cast<long long>(options.layers->size());
+    for (const int layer : *options.layers) {
+      if (layer < 0 || layer >= c.num_layers) {
+        throw InputError("<command line>", "--layers", "layer " + std::to_string(layer) + " does not exist: the model has layers 0.." + std::to_string(c.num_layers - 1));
+      }
+    }
+  }
+  const long long cells = std::max(kept, 1LL) * c.num_heads * n * n;
+  if (cells > kMaxKeptCells) {
+    throw InputError(text, "--layers", "keeping the attention of " + std::to_string(kept) + " layers × " + std::to_string(c.num_heads) +
+                                           " heads for " + std::to_string(n) + " tokens takes " + std::to_string(cells * 8 >> 20) +
+                                           " MiB; keep fewer layers (--layers 0,5) or use a shorter text");
+  }
+  if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
+    throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
+  }
+  auto check_head = [&](int layer, int head, const std::string& what) {
+    if (layer < 0 || layer >= c.num_layers || head < 0 || head >= c.num_heads) {
+      throw InputError("<edit>", what, "layer " + std::to_string(layer) + " head " + std::to_string(head) + " does not exist");
+    }
+  };
+  for (const auto& [key, factor] : options.edits.head_factors) {
+    check_head(key.first, key.second, "head switch");
+    if (!std::isfinite(factor)) throw InputError("<edit>", "head switch", "the factor must be a finite number");
+  }
+  for (const auto& [key, weight] : options.edits.weights) {
+    check_head(std::get<0>(key), std::get<1>(key), "weights");
+    if (weight.rows != c.d_model || weight.cols != c.head_dim) {
+      throw InputError("<edit>", "weights", "a head's weight must be d_model × head_dim = " + std::to_string(c.d_model) + "×" + std::to_string(c.head_dim));
+    }
+  }
+}
+
+void ForwardPass::embed() {
+  const ModelConfig& c = model_.config();
+  const ModelWeights& w = model_.weights();
+  const int n = static_cast<int>(encoding_.ids.size());
+  Matrix& x = inputs_[0];
+  x.reshape(n, c.d_model);
+  std::vector<float> extra(static_cast<std::size_t>(c.d_model));
+  auto add_row = [&](const Table& table, int r, float* row) {
+    if (table.rows == 0) return;
+    table.row(r, extra.data());
+    for (int j = 0; j < c.d_model; ++j) row[j] += extra[static_cast<std::size_t>(j)];
+  };
+  for (int i = 0; i < n; ++i) {
+    float* row = x.row(i);
+    w.token_embedding.row(encoding_.ids[static_cast<std::size_t>(i)], row);
+    add_row(w.position_embedding, i, row);
+    add_row(w.token_type_embedding, encoding_.type_ids[static_cast<std::size_t>(i)], row);
+  }
+  if (c.architecture == Architecture::Bert) {
+    Matrix normed;
+    layer_norm(x, w.embedding_norm, c.norm_eps, normed);
+    x = std::move(normed);
+  }
+  if (c.architecture == Architecture::Llama) rope_tables(c.rope, n, rope_cos_, rope_sin_);
+}
+
+// The layer's attention block: projections (with edits), RoPE, the backend, the head factors
+// and W_O. `normed` is the block's input; the block's output replaces `out`.
+void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& result, LayerAttention* kept) {
+  const ModelConfig& c = model_.config();
+  const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(layer)];
+  const int n = normed.rows;
+  const int dk = c.head_dim;
+  Matrix q, k, v;
+  apply_linear(normed, w.q, q);
+  apply_linear(normed, w.k, k);
+  apply_linear(normed, w.v, v);
+  for (const auto& [key, weight] : options.edits.weights) {
+    const auto [edit_layer, head, which] = key;
+    if (edit_layer != layer) continue;
+    const int group = which == Projection::Query ? head : head / (c.num_heads / c.num_kv_heads);
+    const std::vector<float> bias = model_.head_bias(layer, head, which);
+    Linear slice;  // the edited d_model × head_dim weights, as x·W uses them
+    slice.weight = weight.data.data();
+    slice.in = c.d_model;
+    slice.out = dk;
+    slice.out_by_in = false;
+    slice.stride = dk;
+    slice.bias = bias.empty() ? nullptr : bias.data();
+    Matrix projected;
+    apply_linear(normed, slice, projected);
+    copy_columns(projected, which == Projection::Query ? q : which == Projection::Key ? k : v, group * dk);
+  }
+  if (c.architecture == Architecture::Llama) {
+    apply_rope(q, c.num_heads, dk, rope_cos_, rope_sin_);
+    apply_rope(k, c.num_kv_heads, dk, rope_cos_, rope_sin_);
+  }
+  const int width = problem_.wq.rows;
+  problem_.x.reshape(n, width);  // storage kept from the last layer: same shape, no allocation
+  problem_.xs.reshape(n, width);
+  std::fill(problem_.x.data.begin(), problem_.x.data.end(), 0.0f);
+  std::fill(problem_.xs.data.begin(), problem_.xs.data.end(), 0.0f);
+  copy_columns(q, problem_.x, 0);
+  copy_columns(k, problem_.xs, 0);
+  copy_columns(v, problem_.xs, k.cols);
+  problem_.tokens = encoding_.tokens;
+  problem_.source_tokens = encoding_.tokens;
+  problem_.mask.window.reset();
+  if (c.sliding_window && *c.sliding_window < n) problem_.mask.window = *c.sliding_window - 1;
+  backend_.compute_into(problem_, options.compute, result);
+  if (compare_with_ && kept) {
+    compare_with_->compute_into(problem_, options.compute, compare_scratch_);
+    kept->differences = compare_results(result, compare_scratch_);
+  }
+}
+
+void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
+  const ModelConfig& c = model_.config();
+  const ModelWeights& weights = model_.weights();
+  const auto n = static_cast<int>(encoding_.ids.size());
+  Matrix normed, contexts, projected, up, gate;
+  for (int l = first_layer; l < c.num_layers; ++l) {
+    if (options.progress) options.progress({"layer " + std::to_string(l + 1) + " of " + std::to_string(c.num_layers), static_cast<double>(l) / c.num_layers});
+    if (options.stop.stop_requested()) throw Cancelled();
+    const LayerWeights& w = weights.layers[static_cast<std::size_t>(l)];
+    const Matrix& x = inputs_[static_cast<std::size_t>(l)];
+    Matrix& out = inputs_[static_cast<std::size_t>(l) + 1];
+    LayerAttention* kept = nullptr;
+    for (LayerAttention& candidate : result_.layers) kept = candidate.layer == l ? &candidate : kept;
+    Result& attention_result = kept ? kept->attention : scratch_;
+
+    const bool pre_norm = c.architecture != Architecture::Bert;
+    if (pre_norm) {
+      if (c.architecture == Architecture::Llama) rms_norm(x, w.attention_norm, c.norm_eps, normed);
+      else layer_norm(x, w.attention_norm, c.norm_eps, normed);
+    }
+    attention(l, pre_norm ? normed : x, options, attention_result, kept);
+    contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
+    for (const auto& [key, factor] : options.edits.head_factors) {
+      if (key.first != l) continue;
+      for (int r = 0; r < n; ++r) {
+        float* row = contexts.row(r) + static_cast<long>(key.second) * c.head_dim;
+        for (int j = 0; j < c.head_dim; ++j) row[j] *= factor;
+      }
+    }
+    apply_linear(contexts, w.o, projected);
+    out = x;
+    for (std::size_t i = 0; i < out.data.size(); ++i) out.data[i] += projected.data[i];
+    if (c.architecture == Architecture::Bert) {
+      layer_norm(out, w.attention_norm, c.norm_eps, normed);
+      out = normed;
+    } else if (c.architecture == Architecture::Llama) {
+      rms_norm(out, w.mlp_norm, c.norm_eps, normed);
+    } else {
+      layer_norm(out, w.mlp_norm, c.norm_eps, normed);
+    }
+    // The MLP on `normed` (BERT: on the block's output itself).
+    apply_linear(normed, w.up, up);
+    if (c.architecture == Architecture::Llama) {
+      apply_linear(normed, w.gate, gate);
+      silu_times(gate, up);
+      apply_linear(gate, w.down, projected);
+    } else {
+      if (c.architecture == Architecture::Gpt2) gelu_tanh(up);
+      else gelu_erf(up);
+      apply_linear(up, w.down, projected);
+    }
+    for (std::size_t i = 0; i < out.data.size(); ++i) out.data[i] += projected.data[i];
+    if (c.architecture == Architecture::Bert) {
+      layer_norm(out, w.mlp_norm, c.norm_eps, normed);
+      out = normed;
+    }
+  }
+}
+
+void ForwardPass::predict(const ForwardOptions& options) {
+  const ModelConfig& c = model_.config();
+  const ModelWeights& w = model_.weights();
+  result_.next_tokens.clear();
+  result_.query_tokens.clear();
+  result_.query_position = -1;
+  if (options.query_position) {
+    result_.query_position = *options.query_position;
+  } else if (c.architecture == Architecture::Bert) {
+    const int mask = model_.tokenizer().find("[MASK]");
+    const auto it = std::find(encoding_.ids.begin(), encoding_.ids.end(), mask);
+    if (mask >= 0 && it != encoding_.ids.end()) result_.query_position = static_cast<int>(it - encoding_.ids.begin());
+  }
+  if (!c.has_lm_head) return;
+  const Matrix& hidden = inputs_.back();
+  auto predict_row = [&](int row) {
+    Matrix x(1, c.d_model), normed, logits;
+    std::memcpy(x.row(0), hidden.row(row), sizeof(float) * static_cast<std::size_t>(c.d_model));
+    if (c.architecture == Architecture::Llama) {
+      rms_norm(x, w.final_norm, c.norm_eps, normed);
+    } else if (c.architecture == Architecture::Gpt2) {
+      layer_norm(x, w.final_norm, c.norm_eps, normed);
+    } else {
+      Matrix transformed;
+      apply_linear(x, w.mlm_transform, transformed);
+      gelu_erf(transformed);
+      layer_norm(transformed, w.mlm_norm, c.norm_eps, normed);
+    }
+    apply_linear(normed, w.lm_head, logits);
+    return top_tokens(logits, options.top_k, model_.tokenizer());
+  };
+  result_.next_tokens = predict_row(hidden.rows - 1);
+  if (result_.query_position >= 0) result_.query_tokens = predict_row(result_.query_position);
+}
+
+const ForwardResult& ForwardPass::run(const tokenizers::Encoding& encoding, const ForwardOptions& options) {
+  has_run_ = false;
+  encoding_ = encoding;
+  check(options);
+  const auto start = Clock::now();
+  const ModelConfig& c = model_.config();
+  result_ = ForwardResult{};
+  result_.ids = encoding.ids;
+  result_.tokens = encoding.tokens;
+  result_.type_ids = encoding.type_ids;
+  result_.backend = backend_.name();
+  result_.device = backend_.device_name();
+  std::vector<int> kept(static_cast<std::size_t>(c.num_layers));
+  std::iota(kept.begin(), kept.end(), 0);
+  if (options.layers) {
+    kept = *options.layers;
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  }
+  for (const int layer : kept) result_.layers.push_back(LayerAttention{layer, {}, {}});
+  inputs_.assign(static_cast<std::size_t>(c.num_layers) + 1, Matrix());
+  embed();
+  const auto embedded = Clock::now();
+  run_layers(0, options);
+  const auto layered = Clock::now();
+  predict(options);
+  const auto done = Clock::now();
+  result_.timing.stages_ms = {{"embeddings", milliseconds(start, embedded)}, {"layers", milliseconds(embedded, layered)}, {"prediction", milliseconds(layered, done)}};
+  result_.timing.total_ms = milliseconds(start, done);
+  has_run_ = true;
+  if (options.progress) options.progress({"done", 1.0});
+  return result_;
+}
+
+const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptions& options) {
+  const ModelConfig& c = model_.config();
+  std::vector<int> wanted;
+  if (options.layers) wanted = *options.layers;
+  else {
+    wanted.resize(static_cast<std::size_t>(c.num_layers));
+    std::iota(wanted.begin(), wanted.end(), 0);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  if (!has_run_) throw std::logic_error("ForwardPass::rerun_from called before a run");
+  std::vector<int> had;
+  for (const LayerAttention& kept : result_.layers) had.push_back(kept.layer);
+  if (had != wanted || first_layer <= 0) {
+    const tokenizers::Encoding same = encoding_;
+    return run(same, options);
+  }
+  has_run_ = false;
+  check(options);
+  const auto start = Clock::now();
+  run_layers(std::min(first_layer, c.num_layers), options);
+  const auto layered = Clock::now();
+  predict(options);
+  const auto done = Clock::now();
+  result_.timing.stages_ms = {{"layers", milliseconds(start, layered)}, {"prediction", milliseconds(layered, done)}};
+  result_.timing.total_ms = milliseconds(start, done);
+  has_run_ = true;
+  if (options.progress) options.progress({"done", 1.0});
+  return result_;
+}
+
+Matrix attention_rollout(const ForwardResult& result, int last_layer) {
+  const auto n = static_cast<Eigen::Index>(result.tokens.size());
+  Eigen::MatrixXd rollout = Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd step(n, n);
+  for (int layer = 0; layer <= last_layer; ++layer) {
+    const LayerAttention* kept = result.layer(layer);
+    if (!kept) throw std::invalid_argument("attention rollout needs layer " + std::to_string(layer) + ", which was not kept");
+    const auto& heads = kept->attention.heads;
+    step.setZero();
+    for (const HeadResult& head : heads) {
+      step += Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(head.weights.data.data(), n, n).cast<double>();
+    }
+    step /= static_cast<double>(heads.size());
+    step = 0.5 * step + 0.5 * Eigen::MatrixXd::Identity(n, n);
+    step = step.array().colwise() / step.rowwise().sum().array();
+    // R ← Â · R: this layer's mixing after everything below it.
+    rollout = step * rollout;
+  }
+  Matrix out(static_cast<int>(n), static_cast<int>(n));
+  Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data.data(), n, n) = rollout.cast<float>();
+  return out;
+}
+
+}  // namespace attnviz::model

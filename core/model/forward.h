@@ -1,0 +1,121 @@
+#pragma once
+// A model's forward pass on the CPU in float32, keeping every layer's (or the chosen layers')
+// attention: each head's raw scores Q·Kᵀ, weights and context, as attnviz::Result values like
+// a scenario's. Norms, MLPs, embeddings and RoPE are Eigen (layer_ops.h); the attention itself
+// goes through an attnviz::Backend (Eigen or Vulkan), which receives the layer's projected
+// queries, keys and values through selection matrices (Problem: X·W_Q = Q exactly), so any
+// architecture's attention (RoPE, biases, grouped-query heads, a sliding window) is a Problem.
+//
+// Edits for the window: a head switched off or scaled (its context before W_O times a factor,
+// Michel et al. 2019) and a head's W_Q, W_K or W_V replaced; rerun_from(layer) recomputes from
+// the first edited layer on, reusing the earlier layers' activations and attention.
+
+#include <map>
+#include <optional>
+#include <stop_token>
+#include <tuple>
+#include <vector>
+
+#include "core/attention/backend.h"
+#include "core/attention/compare.h"
+#include "core/model/model.h"
+#include "core/tokenizers/tokenizer.h"
+
+namespace attnviz::model {
+
+struct ModelEdits {
+  // (layer, head) → factor on the head's context: 0 switches the head off, 1 leaves it.
+  std::map<std::pair<int, int>, float> head_factors;
+  // (layer, head, projection) → the head's d_model × head_dim weight slice (as
+  // Model::head_weight gives it) in place of the model's. For a key or value it replaces the
+  // slice of the head's key/value group, which the group's other query heads share.
+  std::map<std::tuple<int, int, Projection>, Matrix> weights;
+
+  [[nodiscard]] bool empty() const { return head_factors.empty() && weights.empty(); }
+  // The first layer an edit touches; num_layers when there is none.
+  [[nodiscard]] int first_layer(int num_layers) const;
+};
+
+struct ForwardOptions {
+  std::optional<std::vector<int>> layers;  // layers whose attention is kept; nullopt: all
+  std::optional<int> query_position;       // the pinned query: its top tokens as well (BERT: the first [MASK] when not given)
+  int top_k = 10;
+  ModelEdits edits;
+  ComputeOptions compute;
+  ProgressCallback progress;
+  std::stop_token stop;  // checked between layers: throws Cancelled
+};
+
+struct TokenProbability {
+  int id = 0;
+  std::string token;  // readable label
+  double p = 0.0;
+  float logit = 0.0f;
+};
+
+struct LayerAttention {
+  int layer = 0;
+  Result attention;  // tokens, mask, masked rows, and per head scores, weights, context
+  std::vector<MatrixDifference> differences;  // against the comparison backend, when there is one
+};
+
+struct ForwardResult {
+  std::vector<int> ids;
+  std::vector<std::string> tokens;
+  std::vector<int> type_ids;
+  std::vector<LayerAttention> layers;         // the kept layers, ascending
+  std::vector<TokenProbability> next_tokens;  // at the last position, best first (empty without an LM head)
+  int query_position = -1;                    // -1: none pinned
+  std::vector<TokenProbability> query_tokens;  // at the pinned query
+  std::string backend;
+  std::string device;
+  Timing timing;
+
+  [[nodiscard]] const LayerAttention* layer(int index) const;
+};
+
+class ForwardPass {
+ public:
+  // `compare_with`: a second backend computing each layer's attention too, for the per-layer
+  // differences (the Vulkan − Eigen check); the residual stream follows `backend`.
+  ForwardPass(const Model& model, Backend& backend, Backend* compare_with = nullptr);
+
+  // Throws InputError for ids outside the vocabulary, a text longer than the model's position
+  // table, a layer, head or query that does not exist, attention too large to keep; Cancelled.
+  const ForwardResult& run(const tokenizers::Encoding& encoding, const ForwardOptions& options);
+  // After an edit at `first_layer` (or later), with the same text: layers before it are kept
+  // from the last run (all are recomputed when another set of layers is to be kept). Throws
+  // std::logic_error when there was no run.
+  const ForwardResult& rerun_from(int first_layer, const ForwardOptions& options);
+
+  [[nodiscard]] const ForwardResult& result() const { return result_; }
+
+ private:
+  void check(const ForwardOptions& options) const;
+  void embed();
+  void run_layers(int first_layer, const ForwardOptions& options);
+  void attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& out, LayerAttention* kept);
+  void predict(const ForwardOptions& options);
+
+  const Model& model_;
+  Backend& backend_;
+  Backend* compare_with_;
+  tokenizers::Encoding encoding_;
+  std::vector<Matrix> inputs_;  // the residual stream entering each layer, (N, d_model); [L] is the last layer's output
+  ForwardResult result_;
+  bool has_run_ = false;
+  // Reused between layers and runs: the attention problem (its selection matrices are set
+  // once) and scratch matrices.
+  Problem problem_;
+  Result scratch_;
+  Result compare_scratch_;
+  Matrix rope_cos_;
+  Matrix rope_sin_;
+};
+
+// Attention rollout (Abnar & Zuidema 2020) through layers 0..last_layer: per layer the heads'
+// weights averaged, Â = 0.5·A + 0.5·I with rows renormalised, and R = Â_last · … · Â_0 (float64
+// products). Throws std::invalid_argument when a layer it needs was not kept.
+Matrix attention_rollout(const ForwardResult& result, int last_layer);
+
+}  // namespace attnviz::model

@@ -1,0 +1,187 @@
+#include "core/model/gguf_model.h"
+
+#include <cmath>
+
+#include "core/common/error.h"
+
+namespace attnviz::model {
+namespace {
+
+constexpr std::int64_t kMaxSize = 1 << 20;
+
+int size_of(const GgufMetadata& m, const std::string& key, std::optional<int> fallback = std::nullopt) {
+  if (!m.has(key)) {
+    if (fallback) return *fallback;
+    throw InputError(m.path(), key, "missing from the file's metadata: the model's size cannot be known without it");
+  }
+  const std::int64_t value = m.integer(key);
+  if (value < 1 || value > kMaxSize) throw InputError(m.path(), key, "must be a whole number from 1 to " + std::to_string(kMaxSize));
+  return static_cast<int>(value);
+}
+
+double positive(const GgufMetadata& m, const std::string& key, double fallback) {
+  const double value = m.optional_number(key).value_or(fallback);
+  if (!std::isfinite(value) || value < 0) throw InputError(m.path(), key, "must be a number ≥ 0");
+  return value;
+}
+
+std::string blk(int layer, const std::string& rest) { return "blk." + std::to_string(layer) + "." + rest; }
+
+// The vocabulary's size: the embedding table's rows (metadata may lack it).
+int vocab_rows(const GgufFile& gguf, const std::string& path, int d_model) {
+  const TensorRecord& embedding = gguf.tensors.require("token_embd.weight", path);
+  if (embedding.shape.size() != 2 || embedding.shape[1] != static_cast<std::uint64_t>(d_model) || embedding.shape[0] == 0 ||
+      embedding.shape[0] > static_cast<std::uint64_t>(kMaxSize) * 4) {
+    throw InputError(path, "token_embd.weight", "has shape " + embedding.shape_text() + " but needs vocabulary × " + std::to_string(d_model));
+  }
+  return static_cast<int>(embedding.shape[0]);
+}
+
+ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
+  const int d = c.d_model;
+  ModelWeights w;
+  w.token_embedding = b.table("token_embd.weight", c.vocab_size, d);
+  for (int l = 0; l < c.num_layers; ++l) {
+    auto bias = [&](const std::string& name) { return b.has(blk(l, name)) ? blk(l, name) : std::string(); };
+    LayerWeights layer;
+    layer.attention_norm = b.norm(blk(l, "attn_norm.weight"), "", d);
+    layer.q = b.linear_unpermuted(blk(l, "attn_q.weight"), bias("attn_q.bias"), d, c.num_heads, c.head_dim);
+    layer.k = b.linear_unpermuted(blk(l, "attn_k.weight"), bias("attn_k.bias"), d, c.num_kv_heads, c.head_dim);
+    layer.v = b.linear(blk(l, "attn_v.weight"), bias("attn_v.bias"), d, c.num_kv_heads * c.head_dim);
+    layer.o = b.linear(blk(l, "attn_output.weight"), bias("attn_output.bias"), c.num_heads * c.head_dim, d);
+    layer.mlp_norm = b.norm(blk(l, "ffn_norm.weight"), "", d);
+    layer.gate = b.linear(blk(l, "ffn_gate.weight"), "", d, c.d_ff);
+    layer.up = b.linear(blk(l, "ffn_up.weight"), "", d, c.d_ff);
+    layer.down = b.linear(blk(l, "ffn_down.weight"), "", c.d_ff, d);
+    w.layers.push_back(layer);
+  }
+  w.final_norm = b.norm("output_norm.weight", "", d);
+  if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
+  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  if (b.has("rope_freqs.weight")) {
+    const float* factors = b.vector("rope_freqs.weight", c.head_dim / 2);
+    if (factors) c.rope.frequency_factors.assign(factors, factors + c.head_dim / 2);
+  }
+  return w;
+}
+
+ModelWeights gpt2_weights(WeightBuilder& b, ModelConfig& c) {
+  const int d = c.d_model;
+  ModelWeights w;
+  w.token_embedding = b.table("token_embd.weight", c.vocab_size, d);
+  w.position_embedding = b.table("position_embd.weight", c.max_positions, d);
+  for (int l = 0; l < c.num_layers; ++l) {
+    LayerWeights layer;
+    layer.attention_norm = b.norm(blk(l, "attn_norm.weight"), blk(l, "attn_norm.bias"), d);
+    const std::string qkv = blk(l, "attn_qkv.weight");
+    const std::string qkv_bias = blk(l, "attn_qkv.bias");
+    layer.q = b.linear_rows(qkv, qkv_bias, d, d, 0, 3 * d);
+    layer.k = b.linear_rows(qkv, qkv_bias, d, d, d, 3 * d);
+    layer.v = b.linear_rows(qkv, qkv_bias, d, d, 2 * d, 3 * d);
+    layer.o = b.linear(blk(l, "attn_output.weight"), blk(l, "attn_output.bias"), d, d);
+    layer.mlp_norm = b.norm(blk(l, "ffn_norm.weight"), blk(l, "ffn_norm.bias"), d);
+    layer.up = b.linear(blk(l, "ffn_up.weight"), blk(l, "ffn_up.bias"), d, c.d_ff);
+    layer.down = b.linear(blk(l, "ffn_down.weight"), blk(l, "ffn_down.bias"), c.d_ff, d);
+    w.layers.push_back(layer);
+  }
+  w.final_norm = b.norm("output_norm.weight", "output_norm.bias", d);
+  if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
+  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  return w;
+}
+
+}  // namespace
+
+ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
+  const GgufMetadata m(gguf, path);
+  const std::string arch = m.string("general.architecture");
+  ModelConfig c;
+  c.format = "gguf";
+  c.architecture_name = arch;
+  const std::string k = arch + ".";
+  if (arch == "llama") {
+    c.architecture = Architecture::Llama;
+    c.d_model = size_of(m, k + "embedding_length");
+    c.num_layers = size_of(m, k + "block_count");
+    c.num_heads = size_of(m, k + "attention.head_count");
+    c.num_kv_heads = size_of(m, k + "attention.head_count_kv", c.num_heads);
+    if (!m.has(k + "attention.key_length") && c.d_model % c.num_heads != 0) {
+      throw InputError(path, k + "attention.head_count", "must divide the embedding length (or the file gives attention.key_length)");
+    }
+    c.head_dim = size_of(m, k + "attention.key_length", c.d_model / c.num_heads);
+    if (size_of(m, k + "attention.value_length", c.head_dim) != c.head_dim) {
+      throw InputError(path, k + "attention.value_length", "differs from attention.key_length: heads of two widths are not computed");
+    }
+    c.d_ff = size_of(m, k + "feed_forward_length");
+    c.max_positions = size_of(m, k + "context_length", 4096);
+    c.norm_eps = positive(m, k + "attention.layer_norm_rms_epsilon", 1e-5);
+    c.rope.theta = positive(m, k + "rope.freq_base", 10000.0);
+    c.rope.dims = size_of(m, k + "rope.dimension_count", c.head_dim);
+    if (c.rope.dims != c.head_dim) throw InputError(path, k + "rope.dimension_count", "partial RoPE is not computed: must equal the head size " + std::to_string(c.head_dim));
+    if (m.has(k + "rope.scaling.type")) {
+      const std::string type = m.string(k + "rope.scaling.type");
+      if (type == "linear") {
+        c.rope.scaling = RopeSettings::Scaling::Linear;
+        c.rope.factor = positive(m, k + "rope.scaling.factor", 1.0);
+      } else if (type != "none") {
+        throw InputError(path, k + "rope.scaling.type", "the RoPE scaling \"" + type.substr(0, 40) + "\" is not computed (linear is)");
+      }
+    }
+    if (c.head_dim % 2 != 0) throw InputError(path, k + "attention.key_length", "must be even for RoPE");
+    if (c.num_heads % c.num_kv_heads != 0) throw InputError(path, k + "attention.head_count_kv", "must divide the head count");
+    c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
+  } else if (arch == "gpt2") {
+    c.architecture = Architecture::Gpt2;
+    c.d_model = size_of(m, k + "embedding_length");
+    c.num_layers = size_of(m, k + "block_count");
+    c.num_heads = size_of(m, k + "attention.head_count");
+    c.num_kv_heads = c.num_heads;
+    if (c.d_model % c.num_heads != 0) throw InputError(path, k + "attention.head_count", "must divide the embedding length");
+    c.head_dim = c.d_model / c.num_heads;
+    c.d_ff = size_of(m, k + "feed_forward_length", 4 * c.d_model);
+    c.max_positions = size_of(m, k + "context_length", 1024);
+    c.norm_eps = positive(m, k + "attention.layer_norm_epsilon", 1e-5);
+    c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
+  } else {
+    throw InputError(path, "general.architecture", "the architecture \"" + arch.substr(0, 40) + "\" is not one attnviz computes (llama, gpt2)");
+  }
+  c.vocab_size = vocab_rows(gguf, path, c.d_model);
+  return c;
+}
+
+ModelWeights build_gguf_weights(WeightBuilder& builder, ModelConfig& config) {
+  return config.architecture == Architecture::Llama ? llama_weights(builder, config) : gpt2_weights(builder, config);
+}
+
+tokenizers::GgufTokenizerData gguf_tokenizer_data(const GgufFile& gguf, const std::string& path) {
+  const GgufMetadata m(gguf, path);
+  if (!m.has("tokenizer.ggml.model")) throw InputError(path, "tokenizer.ggml.model", "missing: the file carries no tokenizer");
+  tokenizers::GgufTokenizerData data;
+  data.model = m.string("tokenizer.ggml.model");
+  if (m.has("tokenizer.ggml.pre")) data.pre = m.string("tokenizer.ggml.pre");
+  data.tokens = m.strings("tokenizer.ggml.tokens");
+  if (m.has("tokenizer.ggml.scores")) {
+    for (const double s : m.numbers("tokenizer.ggml.scores")) data.scores.push_back(static_cast<float>(s));
+  }
+  if (m.has("tokenizer.ggml.token_type")) {
+    for (const double t : m.numbers("tokenizer.ggml.token_type")) data.token_types.push_back(static_cast<int>(t));
+  }
+  if (m.has("tokenizer.ggml.merges")) data.merges = m.strings("tokenizer.ggml.merges");
+  auto id = [&](const std::string& key) -> std::optional<int> {
+    const auto value = m.optional_integer(key);
+    if (!value) return std::nullopt;
+    if (*value < 0 || *value >= static_cast<std::int64_t>(data.tokens.size())) {
+      throw InputError(path, key, "token id " + std::to_string(*value) + " is outside the vocabulary (" + std::to_string(data.tokens.size()) + " tokens)");
+    }
+    return static_cast<int>(*value);
+  };
+  data.bos = id("tokenizer.ggml.bos_token_id");
+  data.eos = id("tokenizer.ggml.eos_token_id");
+  data.unk = id("tokenizer.ggml.unknown_token_id");
+  data.add_bos = m.optional_bool("tokenizer.ggml.add_bos_token");
+  data.add_eos = m.optional_bool("tokenizer.ggml.add_eos_token");
+  data.add_space_prefix = m.optional_bool("tokenizer.ggml.add_space_prefix");
+  return data;
+}
+
+}  // namespace attnviz::model

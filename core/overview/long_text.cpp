@@ -1,0 +1,43 @@
+#include "core/overview/long_text.h"
+
+#include <limits>
+
+#include "core/common/error.h"
+#include "core/common/input_file.h"
+#include "core/overview/overview.h"
+
+namespace attnviz::overview {
+
+std::string read_text_file(const std::string& path) {
+  ReadOptions options;
+  options.max_file_bytes = kMaxTextFileBytes;
+  options.max_stream_bytes = kMaxTextFileBytes;
+  std::string text = read_input_file(path, options);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path, "", "the text file has no words");
+  return text;
+}
+
+Scenario with_sentence(Scenario scenario, std::string text) {
+  scenario.sentence = std::move(text);
+  scenario.tokens.reset();
+  scenario.embeddings.reset();
+  return scenario;
+}
+
+ProblemLimits overview_limits() {
+  ProblemLimits limits;
+  limits.max_tokens = kMaxOverviewTokens;
+  limits.max_attention_cells = std::numeric_limits<long long>::max();
+  return limits;
+}
+
+Problem build_overview_problem(const Scenario& scenario, const std::string& origin) {
+  return build_problem(scenario, origin, overview_limits());
+}
+
+bool fits_materialised(int n, int m) {
+  const ProblemLimits dense;
+  return n <= dense.max_tokens && m <= dense.max_tokens;
+}
+
+}  // namespace attnviz::overview

@@ -1,0 +1,295 @@
+#include "core/tokenizers/bpe_tokenizer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <queue>
+
+#include "core/common/error.h"
+#include "core/tokenizers/token_label.h"
+#include "core/tokenizers/unicode.h"
+
+namespace attnviz::tokenizers {
+namespace {
+
+constexpr char32_t kMetaspace = 0x2581;  // ▁
+
+std::uint64_t pair_key(int left, int right) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
+}
+
+std::string byte_token(unsigned char byte) {
+  char text[8];
+  std::snprintf(text, sizeof text, "<0x%02X>", byte);
+  return text;
+}
+
+// One symbol of a word being merged: a token id (-1 when the vocabulary lacks it) and its bytes
+// [begin, end) in the word's UTF-8 text, linked to its neighbours.
+struct Symbol {
+  int id = -1;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  int prev = -1;
+  int next = -1;
+  bool alive = true;
+};
+
+struct Candidate {
+  double rank;
+  std::size_t position;  // the left symbol's first byte: leftmost first among equal ranks
+  int left;
+  int right;
+  int left_id;
+  int right_id;
+  int merged_id;
+  bool operator<(const Candidate& other) const {  // for a max-heap: "less" means later
+    if (rank != other.rank) return rank > other.rank;
+    return position > other.position;
+  }
+};
+
+}  // namespace
+
+const std::vector<char32_t>& byte_to_unicode() {
+  static const std::vector<char32_t> table = [] {
+    std::vector<char32_t> map(256);
+    auto printable = [](int b) { return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); };
+    int next = 0;
+    for (int b = 0; b < 256; ++b) map[static_cast<std::size_t>(b)] = printable(b) ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + next++);
+    return map;
+  }();
+  return table;
+}
+
+std::optional<unsigned char> unicode_to_byte(char32_t c) {
+  static const std::unordered_map<char32_t, unsigned char> inverse = [] {
+    std::unordered_map<char32_t, unsigned char> map;
+    for (int b = 0; b < 256; ++b) map[byte_to_unicode()[static_cast<std::size_t>(b)]] = static_cast<unsigned char>(b);
+    return map;
+  }();
+  const auto it = inverse.find(c);
+  if (it == inverse.end()) return std::nullopt;
+  return it->second;
+}
+
+BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const std::string& origin)
+    : tokens_(std::move(vocabulary.tokens)), scores_(std::move(vocabulary.scores)), settings_(std::move(settings)) {
+  ids_.reserve(tokens_.size());
+  for (std::size_t id = 0; id < tokens_.size(); ++id) ids_.emplace(tokens_[id], static_cast<int>(id));  // first wins
+  merges_.reserve(vocabulary.merges.size());
+  for (std::size_t rank = 0; rank < vocabulary.merges.size(); ++rank) {
+    const auto& [left, right] = vocabulary.merges[rank];
+    const int left_id = find(left);
+    const int right_id = find(right);
+    const int merged_id = find(left + right);
+    if (left_id < 0 || right_id < 0 || merged_id < 0) {
+      throw InputError(origin, "merges/" + std::to_string(rank),
+                       "the merge \"" + left.substr(0, 40) + " " + right.substr(0, 40) + "\" uses or makes a token the vocabulary lacks");
+    }
+    merges_.emplace(pair_key(left_id, right_id), Merge{static_cast<double>(rank), merged_id});  // first (lowest rank) wins
+  }
+  if (merges_.empty() && !scores_.empty() && scores_.size() != tokens_.size()) {
+    throw InputError(origin, "scores", "a vocabulary without merges needs one score per token (" + std::to_string(tokens_.size()) + ")");
+  }
+  byte_ids_.assign(256, -1);
+  for (int b = 0; b < 256; ++b) byte_ids_[static_cast<std::size_t>(b)] = find(byte_token(static_cast<unsigned char>(b)));
+  auto check_id = [&](int id, const char* what) {
+    if (id < 0 || id >= static_cast<int>(tokens_.size())) {
+      throw InputError(origin, what, "token id " + std::to_string(id) + " is outside the vocabulary (" + std::to_string(tokens_.size()) + " tokens)");
+    }
+  };
+  for (const int id : settings_.prefix_ids) check_id(id, "special tokens");
+  for (const int id : settings_.suffix_ids) check_id(id, "special tokens");
+  if (settings_.unk_id) check_id(*settings_.unk_id, "unk_token");
+  for (const int id : vocabulary.special_ids) {
+    check_id(id, "added_tokens");
+    if (!tokens_[static_cast<std::size_t>(id)].empty()) special_ids_.push_back(id);
+  }
+  std::stable_sort(special_ids_.begin(), special_ids_.end(), [&](int a, int b) {
+    return tokens_[static_cast<std::size_t>(a)].size() > tokens_[static_cast<std::size_t>(b)].size();
+  });
+  for (const int id : special_ids_) {
+    special_chars_.push_back(decode_utf8(tokens_[static_cast<std::size_t>(id)], origin, "added_tokens/" + std::to_string(id)));
+  }
+}
+
+int BpeTokenizer::find(std::string_view token) const {
+  const auto it = ids_.find(std::string(token));
+  return it == ids_.end() ? -1 : it->second;
+}
+
+std::string BpeTokenizer::description() const {
+  if (settings_.byte_level) return "byte-level BPE";
+  return settings_.byte_fallback ? "SentencePiece BPE (byte fallback)" : "SentencePiece BPE";
+}
+
+std::optional<BpeTokenizer::Merge> BpeTokenizer::merge_of(int left, int right) const {
+  if (left < 0 || right < 0) return std::nullopt;
+  if (!merges_.empty()) {
+    const auto it = merges_.find(pair_key(left, right));
+    if (it == merges_.end()) return std::nullopt;
+    return it->second;
+  }
+  if (scores_.empty()) return std::nullopt;  // no merges at all: every byte or character is a token
+  const int merged = find(tokens_[static_cast<std::size_t>(left)] + tokens_[static_cast<std::size_t>(right)]);
+  if (merged < 0) return std::nullopt;
+  return Merge{-static_cast<double>(scores_[static_cast<std::size_t>(merged)]), merged};
+}
+
+void BpeTokenizer::emit_unknown(const std::string& piece, std::vector<int>& ids) const {
+  if (settings_.byte_fallback) {
+    bool complete = true;
+    for (const char c : piece) complete = complete && byte_ids_[static_cast<unsigned char>(c)] >= 0;
+    if (complete) {
+      for (const char c : piece) ids.push_back(byte_ids_[static_cast<unsigned char>(c)]);
+      return;
+    }
+  }
+  if (settings_.unk_id) {
+    if (ids.empty() || ids.back() != *settings_.unk_id) ids.push_back(*settings_.unk_id);  // unknowns fuse
+    return;
+  }
+  throw InputError("<text>", "--text", "the tokenizer has no token for \"" + readable_bytes(piece.substr(0, 40)) + "\" and no unknown token");
+}
+
+void BpeTokenizer::encode_word(std::u32string_view word, std::vector<int>& ids) const {
+  const std::string text = encode_utf8(word);
+  std::vector<Symbol> symbols;
+  symbols.reserve(word.size());
+  std::size_t offset = 0;
+  for (const char32_t c : word) {
+    const std::size_t length = encode_utf8(c).size();
+    Symbol symbol;
+    symbol.id = find(std::string_view(text).substr(offset, length));
+    symbol.begin = offset;
+    symbol.end = offset + length;
+    symbol.prev = static_cast<int>(symbols.size()) - 1;
+    symbol.next = static_cast<int>(symbols.size()) + 1;
+    symbols.push_back(symbol);
+    offset += length;
+  }
+  if (symbols.empty()) return;
+  symbols.back().next = -1;
+
+  std::priority_queue<Candidate> queue;
+  auto consider = [&](int left) {
+    if (left < 0) return;
+    const int right = symbols[static_cast<std::size_t>(left)].next;
+    if (right < 0) return;
+    const Symbol& a = symbols[static_cast<std::size_t>(left)];
+    const Symbol& b = symbols[static_cast<std::size_t>(right)];
+    if (const auto merge = merge_of(a.id, b.id)) queue.push({merge->rank, a.begin, left, right, a.id, b.id, merge->id});
+  };
+  for (int i = 0; i + 1 < static_cast<int>(symbols.size()); ++i) consider(i);
+  while (!queue.empty()) {
+    const Candidate top = queue.top();
+    queue.pop();
+    Symbol& a = symbols[static_cast<std::size_t>(top.left)];
+    if (!a.alive || a.next != top.right || a.id != top.left_id) continue;
+    Symbol& b = symbols[static_cast<std::size_t>(top.right)];
+    if (!b.alive || b.id != top.right_id) continue;
+    a.id = top.merged_id;
+    a.end = b.end;
+    a.next = b.next;
+    b.alive = false;
+    if (a.next >= 0) symbols[static_cast<std::size_t>(a.next)].prev = top.left;
+    consider(a.prev);
+    consider(top.left);
+  }
+  for (int i = 0; i >= 0; i = symbols[static_cast<std::size_t>(i)].next) {
+    const Symbol& symbol = symbols[static_cast<std::size_t>(i)];
+    if (symbol.id >= 0) ids.push_back(symbol.id);
+    else emit_unknown(text.substr(symbol.begin, symbol.end - symbol.begin), ids);
+  }
+}
+
+void BpeTokenizer::encode_segment(std::u32string_view segment, bool first, std::vector<int>& ids) const {
+  std::u32string text(segment);
+  if (settings_.nfc) text = decode_utf8(nfc(encode_utf8(text)), "<text>", "--text");
+  if (settings_.byte_level) {
+    if (settings_.add_prefix_space && first && (text.empty() || text.front() != U' ')) text.insert(text.begin(), U' ');
+    std::vector<std::u32string_view> words;
+    if (settings_.split) words = split_words(text, *settings_.split);
+    else if (!text.empty()) words.push_back(text);
+    const auto& table = byte_to_unicode();
+    for (const std::u32string_view word : words) {
+      std::u32string mapped;
+      for (const char c : encode_utf8(word)) mapped.push_back(table[static_cast<unsigned char>(c)]);
+      encode_word(mapped, ids);
+    }
+    return;
+  }
+  if (settings_.metaspace) std::replace(text.begin(), text.end(), U' ', kMetaspace);
+  if (settings_.prepend_metaspace && first) text.insert(text.begin(), kMetaspace);
+  if (!settings_.metaspace_split) {
+    encode_word(text, ids);
+    return;
+  }
+  std::size_t start = 0;
+  for (std::size_t i = 1; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == kMetaspace) {
+      encode_word(std::u32string_view(text).substr(start, i - start), ids);
+      start = i;
+    }
+  }
+}
+
+Encoding BpeTokenizer::encode(std::string_view text, const std::string& where) const {
+  const std::u32string chars = decode_utf8(text, "<text>", where);
+  const std::vector<std::u32string>& specials = special_chars_;
+  std::vector<int> ids = settings_.prefix_ids;
+  std::size_t segment_start = 0;
+  bool first = true;
+  auto flush = [&](std::size_t end) {
+    if (end > segment_start) encode_segment(std::u32string_view(chars).substr(segment_start, end - segment_start), first, ids);
+    first = false;
+  };
+  for (std::size_t i = 0; i < chars.size();) {
+    std::size_t matched = 0;
+    for (std::size_t s = 0; s < specials.size() && matched == 0; ++s) {
+      if (std::u32string_view(chars).substr(i).starts_with(specials[s])) {
+        flush(i);
+        ids.push_back(special_ids_[s]);
+        matched = specials[s].size();
+      }
+    }
+    if (matched == 0) {
+      ++i;
+      continue;
+    }
+    i += matched;
+    segment_start = i;
+  }
+  flush(chars.size());
+  ids.insert(ids.end(), settings_.suffix_ids.begin(), settings_.suffix_ids.end());
+  if (ids.size() > static_cast<std::size_t>(kMaxModelTokens)) {
+    throw InputError("<text>", where, "makes " + std::to_string(ids.size()) + " tokens; at most " + std::to_string(kMaxModelTokens) + " are computed");
+  }
+  Encoding encoding;
+  encoding.ids = std::move(ids);
+  encoding.type_ids.assign(encoding.ids.size(), 0);
+  for (const int id : encoding.ids) encoding.tokens.push_back(label(id));
+  return encoding;
+}
+
+std::string BpeTokenizer::label(int id) const {
+  if (id < 0 || id >= vocab_size()) return "<id " + std::to_string(id) + ">";
+  const std::string& token = tokens_[static_cast<std::size_t>(id)];
+  if (std::find(special_ids_.begin(), special_ids_.end(), id) != special_ids_.end()) return token;
+  if (!is_valid_utf8(token)) return readable_bytes(token);
+  if (settings_.byte_level) {
+    std::string bytes;
+    for (const char32_t c : decode_utf8(token, "<vocabulary>", "token")) {
+      const auto byte = unicode_to_byte(c);
+      if (!byte) return token;  // not a byte-level spelling: an added token, shown as it is
+      bytes += static_cast<char>(*byte);
+    }
+    return readable_bytes(bytes);
+  }
+  if (token.size() == 6 && token.starts_with("<0x") && token.back() == '>') return token;
+  std::string text;
+  for (const char32_t c : decode_utf8(token, "<vocabulary>", "token")) text += c == kMetaspace ? std::string(" ") : encode_utf8(c);
+  return readable_bytes(text);
+}
+
+}  // namespace attnviz::tokenizers

@@ -1,0 +1,42 @@
+#pragma once
+// A pretrained model's tokenizer: text to the ids the model was trained on, and each id as a
+// label people can read. Implemented by BpeTokenizer (GPT-2's byte-level BPE, the Llama
+// family's SentencePiece BPE with byte fallback, Qwen2's and Llama 3's byte-level BPE) and
+// WordPieceTokenizer (BERT).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::tokenizers {
+
+// At most this many tokens from one text (the attention of every head is kept).
+inline constexpr int kMaxModelTokens = 4096;
+
+struct Encoding {
+  std::vector<int> ids;
+  std::vector<std::string> tokens;  // readable labels (token_label.h), one per id
+  std::vector<int> type_ids;        // BERT's segment of each token (0, 1 after the first [SEP]); 0 elsewhere
+};
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+  Tokenizer() = default;
+  Tokenizer(const Tokenizer&) = delete;
+  Tokenizer& operator=(const Tokenizer&) = delete;
+
+  // The ids of `text` with the special tokens the model expects around it (GPT-2: none; Llama:
+  // <s> first; BERT: [CLS] … [SEP]). Throws InputError("<text>", where, ...) for text that is
+  // not valid UTF-8 (naming the byte) or longer than kMaxModelTokens tokens.
+  [[nodiscard]] virtual Encoding encode(std::string_view text, const std::string& where = "--text") const = 0;
+  // The readable label of one id (as in Encoding::tokens); "<id N>" outside the vocabulary.
+  [[nodiscard]] virtual std::string label(int id) const = 0;
+  [[nodiscard]] virtual int vocab_size() const = 0;
+  // "byte-level BPE", "SentencePiece BPE (byte fallback)", "WordPiece (uncased)", ...
+  [[nodiscard]] virtual std::string description() const = 0;
+  // The id of a token given as the vocabulary spells it ("[MASK]", "<s>"), or -1.
+  [[nodiscard]] virtual int find(std::string_view token) const = 0;
+};
+
+}  // namespace attnviz::tokenizers

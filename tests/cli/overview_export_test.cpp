@@ -1,0 +1,127 @@
+// attnviz export --overview and --text-file as a user runs them: a text past the materialised
+// 4,096 tokens pooled into PNG and NPY, the advice the dense commands give for it, and every
+// option the overview refuses, each naming the option (exit 2).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/run_attnviz.h"
+
+namespace attnviz::testing {
+namespace {
+
+class OverviewExport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch_dir("overview-export");
+    text_ = (dir_ / "long.txt").string();
+    std::ofstream text(text_);
+    const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "saw", "a", "dog"};
+    for (int i = 0; i < 5000; ++i) text << words[(i * 7 + i / 3) % 10] << (i % 17 == 16 ? "\n" : " ");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::filesystem::path dir_;
+  std::string text_;
+};
+
+// The NPY header's shape and the float32 values after it.
+std::pair<std::string, std::vector<float>> read_npy(const std::filesystem::path& path) {
+  const std::string bytes = read_text(path);
+  const std::size_t header_length =
+      std::size_t{static_cast<unsigned char>(bytes[8])} | std::size_t{static_cast<unsigned char>(bytes[9])} << 8;
+  const std::string header = bytes.substr(10, header_length);
+  const std::size_t shape_at = header.find("'shape': (");
+  const std::string shape = header.substr(shape_at + 10, header.find(')', shape_at) - shape_at - 10);
+  std::vector<float> values((bytes.size() - 10 - header_length) / 4);
+  std::memcpy(values.data(), bytes.data() + 10 + header_length, values.size() * 4);
+  return {shape, values};
+}
+
+TEST_F(OverviewExport, ALongTextBecomesAPooledNpyAndPng) {
+  const auto npy = dir_ / "w.npy";
+  CommandOutput run = run_attnviz("export --text-file '" + text_ + "' --overview 40 --out '" + npy.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto [shape, values] = read_npy(npy);
+  EXPECT_EQ(shape, "1, 40, 40");  // 5000 tokens in blocks of 125: 40 × 40, the default scenario's one head
+  ASSERT_EQ(values.size(), 1600u);
+  for (const float v : values) {
+    EXPECT_TRUE(std::isfinite(v));  // no mask: no hidden block
+    EXPECT_GT(v, 0.0f);
+    EXPECT_LE(v, 1.0f);
+  }
+
+  const auto png = dir_ / "w.png";
+  run = run_attnviz("export --text-file '" + text_ + "' --scenario preset:causal-gpt --overview 64 --pool mean --out '" +
+                    png.string() + "' --heads 0");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string bytes = read_text(png);
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
+}
+
+TEST_F(OverviewExport, HiddenBlocksAreNanInNpy) {
+  const auto scenario = dir_ / "causal.json";
+  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "mask": {"causal": true}})";
+  const auto npy = dir_ / "c.npy";
+  const CommandOutput run = run_attnviz("export --scenario '" + scenario.string() + "' --text-file '" + text_ +
+                                        "' --overview 10 --what scaled --out '" + npy.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto [shape, values] = read_npy(npy);
+  ASSERT_EQ(values.size(), 100u);
+  EXPECT_TRUE(std::isnan(values[1]));    // row block 0, column block 1: above the diagonal
+  EXPECT_FALSE(std::isnan(values[10]));  // row block 1, column block 0
+}
+
+TEST_F(OverviewExport, TheDenseCommandsPointPastTheirLimitToTheOverview) {
+  const std::string commands[] = {"compute", "export --out '" + (dir_ / "x.png").string() + "'"};
+  for (const std::string& command : commands) {
+    const CommandOutput run = run_attnviz(command + " --text-file '" + text_ + "'");
+    EXPECT_EQ(run.exit_code, 2) << command;
+    EXPECT_NE(run.err.find("--text-file"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("5000 tokens"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--overview"), std::string::npos) << run.err;
+  }
+}
+
+TEST_F(OverviewExport, BadOptionsAreNamed) {
+  const std::string base = "export --text-file '" + text_ + "' --out '" + (dir_ / "o.png").string() + "' ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--pool max", "--pool"},
+      {"--overview 0", "--overview"},
+      {"--overview 20 --what context", "--what"},
+      {"--overview 20 --pool median", "--pool"},
+      {"--overview 20 --format csv", "--format"},
+      {"--overview 20 --rows 10:6000", "--rows"},
+      {"--overview 20 --heads 3", "--heads"},
+      {"--overview 20 --grid", "--grid"},
+      {"--overview 20 --cell 3", "--cell"},
+  };
+  for (const auto& [options, named] : cases) {
+    const CommandOutput run = run_attnviz(base + options);
+    EXPECT_EQ(run.exit_code, 2) << options << ": " << run.err;
+    EXPECT_NE(run.err.find(named), std::string::npos) << options << ": " << run.err;
+  }
+  const CommandOutput missing = run_attnviz("export --text-file /nonexistent/t.txt --overview 8 --out /tmp/x.png");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/t.txt"), std::string::npos) << missing.err;
+}
+
+TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
+  const auto huge = dir_ / "huge.txt";
+  {
+    std::ofstream text(huge);
+    for (int i = 0; i < 65537; ++i) text << "w ";
+  }
+  const CommandOutput run = run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" +
+                                        (dir_ / "h.npy").string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("65536"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace attnviz::testing

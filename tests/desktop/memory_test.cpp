@@ -1,0 +1,67 @@
+// The window's peak memory at 4096 tokens (issue 12 item 6, issue 18): it once held 2.3 GB at 8
+// heads and 4.4 GB at 16 (every matrix read back to the host beside the device's copy, and a
+// copy of every drawn matrix uploaded). Now it holds the result's matrices and a constant: the
+// Eigen result is drawn from its own pages, the Vulkan one stays on the device (lavapipe keeps
+// device memory in RAM, so it counts here) with one head read back. Labelled slow.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/run_attnviz.h"
+
+namespace attnviz {
+namespace {
+
+constexpr int kTokens = 4096;
+// The window itself (lavapipe, fonts, Dear ImGui, Xvfb's client side: about 160 MiB for a
+// small scenario), the mask (16 MiB), the contexts, the images: what the window adds to the
+// result's matrices.
+constexpr double kConstantMib = 350.0;
+
+class WindowMemory : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string scenario(int heads) const {
+    static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain"};
+    std::string sentence;
+    for (int i = 0; i < kTokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
+    const auto path = dir_ / ("h" + std::to_string(heads) + ".json");
+    std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
+                        << heads << R"(, "d_k": 8, "d_v": 8, "mask": {"causal": true}})";
+    return path.string();
+  }
+  // Scores and weights of every head, contexts and output, float32.
+  static double result_mib(int heads) {
+    const double n = kTokens;
+    return (heads * n * (2.0 * n + 8.0) + n * 8.0 * heads) * 4.0 / (1024.0 * 1024.0);
+  }
+  testing::CommandOutput window(const std::string& arguments) const {
+    return testing::run_attnviz("--scenario " + arguments + " --stats --frames 3",
+                                "XDG_CONFIG_HOME='" + (dir_ / "config").string() + "' XDG_CACHE_HOME='" + (dir_ / "cache").string() +
+                                    "' xvfb-run -a -s '-screen 0 1600x1000x24'");
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(WindowMemory, SixteenHeadsOf4096TokensHoldTheResultAndAConstant) {
+  const auto run = window(scenario(16));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_LE(run.peak_rss_mib, result_mib(16) + kConstantMib)
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(16) << " MiB\n" << run.out;
+}
+
+TEST_F(WindowMemory, EightHeadsComputedByVulkanKeepOneHeadOnTheHost) {
+  const auto run = window(scenario(8) + " --backend vulkan");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_LE(run.peak_rss_mib, result_mib(8) + kConstantMib)
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(8) << " MiB\n" << run.out;
+}
+
+}  // namespace
+}  // namespace attnviz

@@ -1,0 +1,99 @@
+"""A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
+an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
+Cancel at once, and File > Open text... puts a file's text in the sentence. Real binary, its own
+Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
+
+usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
+import json
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import attnviz_gui  # noqa: E402
+from attnviz_gui import Session  # noqa: E402
+
+MISSING = attnviz_gui.have_tools()
+WORDS = 'the cat sat on a mat and then it ran to see what was happening in the wide world'.split()
+
+
+def write_text(path, words):
+    path.write_text(' '.join(WORDS[(i * 7 + i // 3) % len(WORDS)] for i in range(words)))
+    return str(path)
+
+
+@unittest.skipIf(MISSING is not None, f'{MISSING} is not installed (scripts/install-deps.sh installs it)')
+class LongText(unittest.TestCase):
+    def setUp(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix=f'attnviz-gui-{self._testMethodName}-'))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    @staticmethod
+    def image(app, timeout=120):
+        """The overview's image on the screen (x, y, w, h), once one is drawn."""
+        return attnviz_gui._wait(lambda: app.has('##overview_image/##heatmap') and app.find('##overview_image/##heatmap')['visible'],
+                                 timeout, 'the overview image')
+
+    def test_a_long_text_shows_its_overview_and_zooms_into_an_exact_window(self):
+        text = write_text(self.dir / 'long.txt', 5000)
+        with Session(self.dir / 'session', ['--text-file', text]) as app:
+            self.assertTrue(app.has('Weights##overview'), 'past 4,096 tokens the Heatmaps panel shows the overview')
+            x, y, w, h = self.image(app)
+            app.wait_frames(4)
+            whole = app.screenshot(self.dir / 'whole.png')
+            self.assertFalse(app.has('Whole matrix##overview'), 'nothing to go back to yet')
+            app.move_to(int(x + w / 2), int(y + h / 2))
+            for _ in range(4):
+                app.xdotool('click', '4')  # the wheel, up: zoom in around the mouse
+                app.wait_frames(2)
+            attnviz_gui._wait(lambda: app.has('Whole matrix##overview'), 30, 'the zoomed window')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 60, 'the zoomed overview')
+            app.wait_frames(4)
+            zoomed = app.screenshot(self.dir / 'zoomed.png')
+            self.assertTrue(zoomed.crop_differs(whole, (int(x), int(y), int(w), int(h))), 'the zoomed window is drawn')
+            app.click('Whole matrix##overview')
+            attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix again')
+
+    def test_cancel_stops_a_long_overview_at_once(self):
+        scenario = self.dir / 'wide.json'
+        scenario.write_text(json.dumps({'format': 'attnviz-scenario/1', 'sentence': 'x', 'd_model': 64, 'num_heads': 1,
+                                        'd_k': 64, 'd_v': 8}))
+        text = write_text(self.dir / 'long.txt', 65536)
+        with Session(self.dir / 'session', ['--scenario', str(scenario), '--text-file', text]) as app:
+            attnviz_gui._wait(lambda: app.has('Cancel##overview'), 30, 'the progress bar')
+            start = time.monotonic()
+            app.click('Cancel##overview', settle=1)
+            attnviz_gui._wait(lambda: app.has('Compute again##overview'), 15, 'the cancelled notice')
+            # The whole overview takes at least 13 s of both cores on a quiet machine (minutes on a
+            # busy one); Cancel ends it within a tile per thread (OverviewCpu.AStopRequestEndsTheRunEarly
+            # checks the runner): here the window must say so long before the overview could end.
+            self.assertLess(time.monotonic() - start, 12.0, 'Cancel waited for the overview to finish')
+            self.assertFalse(app.has('Cancel##overview'), 'still computing after Cancel')
+
+    def test_file_open_text_puts_a_file_in_the_sentence(self):
+        text = write_text(self.dir / 'story.txt', 4500)
+        with Session(self.dir / 'session', ['--scenario', 'preset:causal-gpt']) as app:
+            menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
+            fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
+            app.click_at(int(fx + fw / 2), int(fy + fh / 2))
+            # Menu items carry no label in the widget log: New, Open..., Open text..., Save, ...
+            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
+            ix, iy, iw, ih = items[2]['visible']
+            app.click_at(int(ix + iw / 2), int(iy + ih / 2))
+            app.key('ctrl+a')
+            app.xdotool('type', '--delay', 5, text)
+            app.key('Return')
+            saved = app.autosave(lambda s: s.get('sentence', '').startswith('the then happening') and s.get('title') == 'story.txt')
+            self.assertTrue(saved['mask']['causal'], "the scenario's other settings stay")
+            self.image(app)
+
+
+if __name__ == '__main__':
+    attnviz_gui.ATTNVIZ = os.environ.get('ATTNVIZ_BIN', attnviz_gui.ATTNVIZ)
+    unittest.main()

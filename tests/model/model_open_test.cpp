@@ -1,0 +1,136 @@
+// Opening models: both formats of one model, the errors a user meets (each naming the file and
+// the field or tensor), progress, cancellation, the memory check.
+
+#include "core/model/model.h"
+
+#include <gtest/gtest.h>
+
+#include "core/model/cancelled.h"
+#include "tests/model/test_files.h"
+
+namespace attnviz::model {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing;
+
+fs::path copy_of(const std::string& model, const std::string& name) {
+  const fs::path copy = scratch(name);
+  fs::remove_all(copy);
+  fs::copy(test_models() / model, copy, fs::copy_options::recursive);
+  return copy;
+}
+
+void replace_in_file(const fs::path& path, const std::string& from, const std::string& to) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  write_bytes(path, text);
+}
+
+TEST(ModelOpen, BothFormatsOfOneModelHaveTheSameConfigurationAndHeadWeights) {
+  const auto st = Model::open((test_models() / "llama").string());
+  const auto gguf = Model::open((test_models() / "llama.gguf").string());
+  EXPECT_EQ(st->config().num_layers, gguf->config().num_layers);
+  EXPECT_EQ(st->config().num_kv_heads, 2);
+  EXPECT_EQ(gguf->config().num_kv_heads, 2);
+  for (const Projection p : {Projection::Query, Projection::Key, Projection::Value}) {
+    // GGUF's Q and K rows come back from llama.cpp's order to Hugging Face's.
+    EXPECT_EQ(st->head_weight(1, 3, p), gguf->head_weight(1, 3, p));
+  }
+  EXPECT_EQ(st->tokenizer().encode("the cat", "--text").ids, gguf->tokenizer().encode("the cat", "--text").ids);
+}
+
+TEST(ModelOpen, AFileInsideTheFolderOpensTheFolder) {
+  const auto model = Model::open((test_models() / "gpt2" / "config.json").string());
+  EXPECT_EQ(model->config().architecture, Architecture::Gpt2);
+  EXPECT_NE(model->description().find("GPT2LMHeadModel"), std::string::npos);
+}
+
+TEST(ModelOpen, AnUnknownArchitectureNamesTheField) {
+  const fs::path folder = copy_of("gpt2", "t5");
+  replace_in_file(folder / "config.json", "GPT2LMHeadModel", "T5ForConditionalGeneration");
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.origin(), (folder / "config.json").string());
+  EXPECT_EQ(e.pointer(), "/architectures/0");
+  EXPECT_NE(e.problem().find("T5ForConditionalGeneration"), std::string::npos);
+}
+
+TEST(ModelOpen, AMissingTokenizerSaysWhatIsNeeded) {
+  const fs::path folder = copy_of("gpt2", "no-tokenizer");
+  fs::remove(folder / "vocab.json");
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.pointer(), "tokenizer");
+  EXPECT_NE(e.problem().find("vocab.json + merges.txt"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, AMissingTensorIsNamed) {
+  const fs::path folder = copy_of("gpt2", "fewer-layers");
+  replace_in_file(folder / "config.json", "\"n_layer\": 2", "\"n_layer\": 3");
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.pointer(), "h.2.ln_1.weight");
+}
+
+TEST(ModelOpen, ATensorOfTheWrongShapeNamesItsShapeAndTheNeed) {
+  const fs::path folder = copy_of("gpt2", "wider");
+  replace_in_file(folder / "config.json", "\"n_inner\": 48", "\"n_inner\": 64");
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.pointer(), "h.0.mlp.c_fc.weight");
+  EXPECT_NE(e.problem().find("16×48"), std::string::npos) << e.what();
+  EXPECT_NE(e.problem().find("16×64"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, PickleWeightsOnlyAreExplained) {
+  const fs::path folder = copy_of("gpt2", "pickle");
+  fs::rename(folder / "model.safetensors", folder / "pytorch_model.bin");
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_NE(e.problem().find("pytorch_model.bin"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, ATruncatedFileNamesTheFileAndTheTensor) {
+  const fs::path folder = copy_of("llama", "truncated");
+  fs::resize_file(folder / "model.safetensors", fs::file_size(folder / "model.safetensors") - 100);
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_NE(e.origin().find("model.safetensors"), std::string::npos);
+  EXPECT_NE(e.pointer().find(".weight"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, AModelTooLargeForTheMemorySaysHowMuchItNeeds) {
+  LoadOptions options;
+  options.memory_limit = 1000;
+  const InputError e = input_error([&] { (void)Model::open((test_models() / "llama.gguf").string(), options); });
+  EXPECT_EQ(e.pointer(), "weights");
+  EXPECT_NE(e.problem().find("GiB of memory"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, ProgressRisesToOneAndCancellingStops) {
+  std::vector<double> fractions;
+  LoadOptions options;
+  options.progress = [&](const Progress& p) { fractions.push_back(p.fraction); };
+  (void)Model::open((test_models() / "llama.gguf").string(), options);
+  ASSERT_GE(fractions.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  EXPECT_EQ(fractions.back(), 1.0);
+
+  std::stop_source stop;
+  LoadOptions cancelled;
+  cancelled.stop = stop.get_token();
+  cancelled.progress = [&](const Progress& p) {
+    if (p.fraction > 0.2) stop.request_stop();
+  };
+  EXPECT_THROW((void)Model::open((test_models() / "llama.gguf").string(), cancelled), Cancelled);
+}
+
+TEST(ModelOpen, TheTokenizerAloneReadsNoWeights) {
+  LoadOptions options;
+  options.weights = false;
+  options.memory_limit = 1;  // would refuse the weights
+  const auto model = Model::open((test_models() / "bert").string(), options);
+  EXPECT_EQ(model->tokenizer().encode("the cat", "--text").tokens, (std::vector<std::string>{"[CLS]", "the", "cat", "[SEP]"}));
+  EXPECT_EQ(model->weights().layers.size(), 0u);
+}
+
+}  // namespace
+}  // namespace attnviz::model

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Writes the tiny random models the C++ tests of tests/model open (a CTest fixture, into the
+build tree; never committed): gpt2/ (safetensors folder), gpt2.gguf, llama/ and llama.gguf (the
+same weights in both formats), bert/.
+
+usage: write_test_models.py OUTDIR"""
+import pathlib
+import shutil
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import check_models as cm  # noqa: E402
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = pathlib.Path(sys.argv[1])
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    rng = np.random.default_rng(7)
+    gpt2 = cm.gpt2_weights(rng, cm.GPT2)
+    cm.write_gpt2_folder(out / 'gpt2', gpt2, cm.GPT2)
+    cm.write_gpt2_gguf(out / 'gpt2.gguf', gpt2, cm.GPT2)
+    llama = cm.llama_weights(rng, cm.LLAMA)
+    cm.write_llama_folder(out / 'llama', llama, cm.LLAMA)
+    cm.write_llama_gguf(out / 'llama.gguf', llama, cm.LLAMA)
+    cm.write_bert_folder(out / 'bert', cm.bert_weights(rng, cm.BERT), cm.BERT)
+
+
+if __name__ == '__main__':
+    main()
