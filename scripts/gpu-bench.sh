@@ -31,6 +31,8 @@ if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json /usr/local/share
     fi
   done
 fi
+# A fresh container may hold the driver's libraries in folders its loader cache does not list yet.
+[ "$(id -u)" = 0 ] && ldconfig 2>/dev/null
 logs=$(mktemp -d)
 run() {  # NAME SECONDS COMMAND...: the command's output in $logs/NAME, bounded in time
   local name=$1 seconds=$2

@@ -42,6 +42,7 @@ shoot step-11-renormalised --scenario preset:life-is-short --view step --step 11
 shoot step-7-dropout    --scenario preset:dropout --view step --step 7 --pin-query 6
 # No positions, sinusoidal, RoPE and ALiBi side by side.
 shoot compare-positions --scenario preset:rope --view compare --compare positions:4
+shoot compare-patterns --scenario preset:life-is-short --view compare --compare patterns:4
 # Presentation mode (F11) on the projectors' sizes: large high-contrast text, the view alone (no
 # menu bar, tabs or status bar), cells large enough for their numbers. Screenshots leave out the
 # corner overlay a teacher sees for a few seconds after F11: they show what the audience sees.

@@ -64,7 +64,7 @@ void next_query(ActionTarget& t, int delta) {
 }
 
 lesson::CompareAxis next_axis(lesson::CompareAxis axis, int delta) {
-  const int count = lesson::kCompareAxisCount;  // masks, heads, K/V heads, positions
+  const int count = lesson::kCompareAxisCount;  // masks, heads, K/V heads, positions, patterns
   return static_cast<lesson::CompareAxis>(((static_cast<int>(axis) + delta) % count + count) % count);
 }
 
@@ -74,6 +74,7 @@ std::string axis_notice(lesson::CompareAxis axis) {
     case lesson::CompareAxis::Heads: return "Compare: number of heads";
     case lesson::CompareAxis::KvHeads: return "Compare: MHA / GQA / MQA";
     case lesson::CompareAxis::Positions: return "Compare: positions (none, sinusoidal, RoPE, ALiBi)";
+    case lesson::CompareAxis::Patterns: return "Compare: mask patterns (causal, sinks, strided, block-local)";
   }
   return "";
 }
@@ -215,9 +216,9 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::WiderWindow:
     case Action::NarrowerWindow:
       compare.window = std::clamp(compare.window + (action == Action::WiderWindow ? 1 : -1), 0, kMaxWindow);
-      return compare.axis == lesson::CompareAxis::Masks && compare.count == 4
+      return (compare.axis == lesson::CompareAxis::Masks && compare.count == 4) || compare.axis == lesson::CompareAxis::Patterns
                  ? ""
-                 : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks)";
+                 : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks, or patterns)";
     case Action::ToggleCompareScores: t.state.compare_scores = !t.state.compare_scores; break;
     case Action::ShowHeatmaps: t.state.select_tab = ui::MainView::Heatmaps; break;
     case Action::ShowStep: t.state.select_tab = ui::MainView::Step; break;

@@ -142,7 +142,8 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   } axes[] = {{lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
               {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
               {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
-              {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"}};
+              {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
+              {lesson::CompareAxis::Patterns, "patterns", "mask expressions: causal, attention sinks, strided, block-local (A)"}};
   for (const auto& a : axes) {
     same_line_if_fits(button_width(a.label), right);
     if (pill(a.label, options.axis == a.axis)) options.axis = a.axis;
@@ -154,7 +155,7 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   if (pill("2", options.count == 2)) options.count = 2;
   ImGui::SameLine();
   if (pill("4", options.count == 4)) options.count = 4;
-  if (options.axis == lesson::CompareAxis::Masks && options.count == 4) {
+  if ((options.axis == lesson::CompareAxis::Masks && options.count == 4) || options.axis == lesson::CompareAxis::Patterns) {
     const float slider_w = ImGui::GetFontSize() * 4.5f;
     same_line_if_fits(slider_w + ImGui::CalcTextSize("window r").x + group_gap, right);
     ImGui::SetNextItemWidth(slider_w);

@@ -18,7 +18,7 @@ void parse_compare(const std::string& text, StartOptions& options) {
   const std::size_t colon = text.find(':');
   const std::string axis_name = text.substr(0, colon);
   options.compare_axis = lesson::compare_axis_from_string(axis_name);
-  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"masks", "heads", "kv-heads", "positions"});
+  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"masks", "heads", "kv-heads", "positions", "patterns"});
   if (colon == std::string::npos) return;
   const std::string count = text.substr(colon + 1);
   if (count != "2" && count != "4")
@@ -56,8 +56,8 @@ const char* const kStartOptionsHelp =
     "  --mistake NAME        the step view's page 11: columns (softmax over the wrong axis),\n"
     "                        no-scaling, mask-after (masking after the softmax) or\n"
     "                        renormalised (masking after it, then renormalising)\n"
-    "  --compare AXIS[:N]    what the compare view varies: masks, heads, kv-heads or positions,\n"
-    "                        in N = 2 or 4 copies (default 4)\n"
+    "  --compare AXIS[:N]    what the compare view varies: masks, heads, kv-heads, positions or\n"
+    "                        patterns (mask expressions), in N = 2 or 4 copies (default 4)\n"
     "  --present             presentation mode: large high-contrast text, heatmaps and views\n"
     "                        only, full screen (not with --screenshot)\n";
 

@@ -63,6 +63,7 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
       const MaskMatrix& mb = b.mask_of(h);
       require_same_shape(prefix + "mask", ma.rows, ma.cols, mb.rows, mb.cols);
       diffs.push_back(compare_cells(prefix + "mask", ma.cols, ma.visible, mb.visible));
+    }
     if (!a.heads[h].weights_before_dropout.empty() || !b.heads[h].weights_before_dropout.empty()) {
       diffs.push_back(compare_matrix(prefix + "weights_before_dropout", a.heads[h].weights_before_dropout, b.heads[h].weights_before_dropout));
       const MaskMatrix& ka = a.heads[h].kept;

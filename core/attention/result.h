@@ -24,19 +24,17 @@ struct HeadBlocks {
 
 struct HeadResult {
   Matrix scores;   // N × M raw scores Q_h·K_hᵀ, before scaling and masking
-  Matrix weights;  // N × M softmax weights; masked entries exactly 0
-  Matrix context;  // N × d_v, A_h·V_h
-  // This head's own mask and rows that see nothing, only when the mask depends on the head
-  // (an expression using h); empty otherwise: Result::mask is every head's.
-  MaskMatrix mask = {};
-  std::vector<int> masked_rows = {};
-  std::optional<HeadBlocks> blocks = {};  // when asked for (--blocks)
   Matrix weights;  // N × M softmax weights (after dropout, with dropout); masked entries exactly 0
   Matrix context;  // N × d_v, A_h·V_h (from the weights after dropout)
   // With dropout only (docs/design.md "Dropout"), else empty: the softmax's weights before
   // dropout, and which weights dropout kept (1) or dropped (0), whether the mask hides them or not.
   Matrix weights_before_dropout;  // N × M
   MaskMatrix kept;                // N × M
+  // This head's own mask and rows that see nothing, only when the mask depends on the head
+  // (an expression using h); empty otherwise: Result::mask is every head's.
+  MaskMatrix mask = {};
+  std::vector<int> masked_rows = {};
+  std::optional<HeadBlocks> blocks = {};  // when asked for (--blocks)
 };
 
 struct Timing {

@@ -187,6 +187,8 @@ void block_runs(const Mask& mask, int h, int first, int count, std::vector<KeySp
     }
   }
   out.resize(kept);
+}
+
 // With ALiBi: the row's scaled scores plus the bias −slope·|i − j| into `logits` (the visible
 // keys only), then the masked softmax of those with scale 1.
 void biased_softmax_row(const float* scores, float* weights, int m, float scale, float slope, const Mask& mask, int i,

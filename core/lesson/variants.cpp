@@ -91,6 +91,28 @@ std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& proble
   return variants;
 }
 
+// The sparse patterns of long-context models, each typed as the expression the Mask panel's
+// "insert a pattern" gives (the label shows it, so the notation is learnt by comparing): causal
+// and attention sinks, then strided and block-local. s = B = 4, and the sinks' window is the
+// masks axis's r (at least 2).
+std::vector<Variant> pattern_variants(const Scenario& frozen, const CompareOptions& options) {
+  const std::string r = std::to_string(std::max(options.window, 2));
+  std::vector<std::pair<std::string, std::string>> patterns = {{"causal", "k <= q"},
+                                                               {"attention sinks", "k <= q && (k < 4 || q - k <= " + r + ")"}};
+  if (options.count == 4) {
+    patterns.push_back({"strided", "k <= q && (q - k < 4 || (q - k) % 4 == 0)"});
+    patterns.push_back({"block-local", "q / 4 == k / 4"});
+  }
+  std::vector<Variant> variants;
+  for (auto& [name, expression] : patterns) {
+    Scenario s = frozen;
+    s.mask = MaskSetting{};
+    s.mask.expression = expression;
+    variants.push_back({name + ": " + expression, std::move(s)});
+  }
+  return variants;
+}
+
 // "8 heads", "4 and 8 heads", "2, 4 and 8 heads"
 std::string counts_text(const std::vector<int>& counts, const char* noun) {
   std::string text;
@@ -196,12 +218,13 @@ const char* to_string(CompareAxis axis) {
     case CompareAxis::Heads: return "heads";
     case CompareAxis::KvHeads: return "kv-heads";
     case CompareAxis::Positions: return "positions";
+    case CompareAxis::Patterns: return "patterns";
   }
   return "masks";
 }
 
 std::optional<CompareAxis> compare_axis_from_string(const std::string& name) {
-  for (CompareAxis axis : {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads, CompareAxis::Positions})
+  for (CompareAxis axis : {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads, CompareAxis::Positions, CompareAxis::Patterns})
     if (name == to_string(axis)) return axis;
   return std::nullopt;
 }
@@ -238,6 +261,7 @@ Comparison derive_comparison(const Scenario& base, const Problem& problem, const
     case CompareAxis::Heads: return head_variants(frozen, options);
     case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
     case CompareAxis::Positions: return position_variants(frozen, options);
+    case CompareAxis::Patterns: return {pattern_variants(frozen, options), ""};
   }
   return {};
 }

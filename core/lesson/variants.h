@@ -26,9 +26,11 @@
 
 namespace attnviz::lesson {
 
-enum class CompareAxis { Masks, Heads, KvHeads, Positions };
-inline constexpr int kCompareAxisCount = 4;
-const char* to_string(CompareAxis axis);  // "masks", "heads", "kv-heads", "positions"
+// Patterns: mask expressions of sparse attention (docs/design.md "Mask expressions"): causal,
+// strided, attention sinks, block-local.
+enum class CompareAxis { Masks, Heads, KvHeads, Positions, Patterns };
+inline constexpr int kCompareAxisCount = 5;
+const char* to_string(CompareAxis axis);  // "masks", "heads", "kv-heads", "positions", "patterns"
 std::optional<CompareAxis> compare_axis_from_string(const std::string& name);
 
 struct CompareOptions {

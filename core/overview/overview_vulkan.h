@@ -34,7 +34,7 @@ struct OverviewPush {
   std::int32_t unused;
   MaskParams mask;
 };
-static_assert(sizeof(OverviewPush) == 21 * 4 && sizeof(OverviewPush) <= 128);
+static_assert(sizeof(OverviewPush) == 24 * 4 && sizeof(OverviewPush) <= 128);
 static_assert(offsetof(OverviewPush, scale) == 20 && offsetof(OverviewPush, pixel_cols) == 48 &&
               offsetof(OverviewPush, mask) == 56);
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "core/attention/mask.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/lesson/variants.h"
 #include "core/scenario/problem.h"
@@ -177,6 +180,34 @@ TEST(CompareVariants, SharedRangeCoversEveryVariant) {
 namespace attnviz {
 namespace {
 
+// The patterns axis: each copy's mask is the pattern its label names, checked cell by cell
+// against the definitions written out here (not through the expression parser).
+TEST(CompareVariants, PatternsAreTheSparsePatternsTheyName) {
+  const Base base;
+  const std::vector<lesson::Variant> four =
+      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 4, .window = 3});
+  ASSERT_EQ(four.size(), 4u);
+  const std::function<bool(int, int)> expected[] = {
+      [](int q, int k) { return k <= q; },
+      [](int q, int k) { return k <= q && (k < 4 || q - k <= 3); },
+      [](int q, int k) { return k <= q && (q - k < 4 || (q - k) % 4 == 0); },
+      [](int q, int k) { return q / 4 == k / 4; }};
+  const char* names[] = {"causal", "attention sinks", "strided", "block-local"};
+  for (std::size_t v = 0; v < four.size(); ++v) {
+    SCOPED_TRACE(four[v].label);
+    EXPECT_EQ(four[v].label.rfind(names[v], 0), 0u);
+    EXPECT_NE(four[v].label.find(four[v].scenario.mask.expression), std::string::npos) << "the label shows the expression";
+    const Problem p = build_problem(four[v].scenario, four[v].label);
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
+    for (int q = 0; q < p.n(); ++q)
+      for (int k = 0; k < p.m(); ++k) EXPECT_EQ(mask.visible(q, k), expected[v](q, k)) << q << ", " << k;
+    EXPECT_EQ(p.wq, base.problem.wq) << "only the mask differs";
+  }
+  const auto two = lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 2});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[1].scenario.mask.expression, "k <= q && (k < 4 || q - k <= 2)");
+}
+
 // Every bundled preset, every axis and count: the variants are valid scenarios for the core's
 // own loader checks, and freezing the inputs changes no number.
 TEST(CompareVariants, EveryPresetGivesValidVariants) {
@@ -193,7 +224,7 @@ TEST(CompareVariants, EveryPresetGivesValidVariants) {
     EXPECT_EQ(frozen.tokens, base.tokens);
     EXPECT_EQ(frozen.source_tokens, base.source_tokens);
     for (lesson::CompareAxis axis : {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads,
-                                     lesson::CompareAxis::Positions})
+                                     lesson::CompareAxis::Positions, lesson::CompareAxis::Patterns})
       for (int count : {2, 4}) {
         const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = axis, .count = count});
         EXPECT_GE(variants.size(), 1u);
