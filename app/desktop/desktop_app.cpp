@@ -15,6 +15,7 @@
 #include "app/classroom/classroom.h"
 #include "app/classroom/start_options.h"
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/desktop/frame_times.h"
 #include "app/desktop/gui_options.h"
 #include "app/desktop/panel_registry.h"
@@ -49,6 +50,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kFirstStartPreset = "preset:life-is-short";
+constexpr const char* kDefaultModelText = "The cat sat on the mat because it was tired";
 constexpr int kSettleFrames = 4;            // frames drawn after the last event before idling
 constexpr double kIdleWakeSeconds = 0.25;  // an idle window still wakes for autosave and notices
 
@@ -173,6 +175,7 @@ class DesktopApp {
   void bench_shape();
   void draw_shape_notice() const;
   void apply_fullscreen_request();
+  void update_model();
   void save_view_image();
   // Keeps the pipelines built so far for the next start; a failure is said once on stderr.
   void save_pipeline_cache();
@@ -194,6 +197,7 @@ class DesktopApp {
   document::Autosave autosave_;
   document::Document document_;
   std::unique_ptr<compute::ComputeSession> session_;
+  compute::ModelSession model_;  // a pretrained model, opened and run off this thread
   ui::ViewState view_;
   ui::ClassroomState classroom_;
   ui::FrameStats stats_;
@@ -236,6 +240,12 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
   view_.block_size = options.blocks.value_or(0);
+  if (options.model) {
+    model_.open(*options.model, options.model_text.value_or(kDefaultModelText));
+    view_.model_layer = options.model_layer.value_or(0);
+    view_.model_head = options.head.value_or(0);
+    if (options.model_view) view_.select_main_tab = "Model view";
+  }
   classroom::apply_start_options(options.classroom, classroom_);
   classroom_.hints = !options.automated();  // pictures show the steady state
   try {
@@ -270,7 +280,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       // a scenario that cannot be computed says so in the window by itself
     }
   }
-  if (!options.automated() && options.head && *options.head >= document_.scenario().num_heads) {
+  if (!options.automated() && !options.model && options.head && *options.head >= document_.scenario().num_heads) {
     notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
                                                 std::to_string(document_.scenario().num_heads) + " heads");
   }
@@ -335,6 +345,7 @@ void DesktopApp::prepare_frame() {
     document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  update_model();
   if (session_->generation() != host_storage_generation_) {
     heatmap_renderer_.set_host_storage(session_->host_result_matrices());
     host_storage_generation_ = session_->generation();
@@ -351,7 +362,7 @@ void DesktopApp::build_ui() {
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
   if (view_.capturing_view) view_.hovered_token = -1;
-  ui::UiContext ui{document_, view_, classroom_, *session_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  ui::UiContext ui{document_, view_, classroom_, *session_, model_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
   classroom_.wants_frames = false;
   layout_->draw(ui);
   if (classroom_.wants_frames) quiet_frames_ = 0;  // a view playing its steps keeps drawing
@@ -374,6 +385,19 @@ bool DesktopApp::render(bool capture) {
   if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
   times_.add_render(ms_between(start, Clock::now()));
   return true;
+}
+
+// The model's finished work, once per frame; its progress bar keeps frames coming. A picture
+// (--screenshot) waits for the model, so that it shows it rather than its progress.
+void DesktopApp::update_model() {
+  if (options_.automated() && model_.busy()) model_.wait();
+  if (model_.poll()) quiet_frames_ = 0;
+  if (model_.busy()) quiet_frames_ = 0;
+  if (std::optional<std::string> failure = model_.take_failure()) {
+    notices_.post(ui::NoticeLevel::Error, "The model could not be run: " + *failure +
+                                              (model_.has_model() ? "\nThe window shows the last result." : ""),
+                  "model-failure");
+  }
 }
 
 // File > Save view as image…: this frame was captured for it; its main area goes into the file.

@@ -14,7 +14,7 @@ const std::vector<cli::OptionSpec> kOptions = {
     {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
     {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
     {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--bench-no-heatmaps", false}, {"--help", false}, {"--text-file"},
-    {"--blocks"}};
+    {"--blocks"}, {"--model"}, {"--text"}, {"--layer"}, {"--model-view", false}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -57,6 +57,13 @@ const char* const kGuiHelp =
     "  --text-file FILE      the sentence is this UTF-8 text file's content (with\n"
     "                        --scenario's settings, else the defaults); past 4096 tokens the\n"
     "                        Heatmaps panel shows an exact overview (up to 65536 tokens)\n"
+    "  --model PATH          open a pretrained model too (a Hugging Face folder of GPT-2, a\n"
+    "                        Llama-family model or BERT, or a .gguf file): it loads in the\n"
+    "                        background, then the Heatmaps view shows its layers and the\n"
+    "                        Model view its layers x heads, next tokens and rollout\n"
+    "  --text \"...\"          the text the model reads (default: a short sentence)\n"
+    "  --layer L             the model's layer the Heatmaps view shows (--head: its head)\n"
+    "  --model-view          start on the Model view\n"
     "  --screenshot OUT.png  render, write the window's pixels to OUT.png and exit\n"
     "  --frames N            close after N frames (with --screenshot: default 3)\n"
     "  --size WxH            window size in pixels (default 1600x1000)\n"
@@ -133,6 +140,14 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.shape_every_frame = parsed.has("--bench-shapes");
   options.without_heatmaps = parsed.has("--bench-no-heatmaps");
   options.classroom = classroom::parse_start_options(parsed);
+  options.model = parsed.get("--model");
+  if (options.model && options.model->empty()) throw InputError(kOrigin, "--model", "needs a model folder or a .gguf file");
+  options.model_text = parsed.get("--text");
+  options.model_layer = parsed.get_int("--layer", 0, 100000);
+  options.model_view = parsed.has("--model-view");
+  for (const char* needs_model : {"--text", "--layer", "--model-view"}) {
+    if (parsed.has(needs_model) && !options.model) throw InputError(kOrigin, needs_model, "applies to a model: give --model PATH too");
+  }
   return options;
 }
 

@@ -42,6 +42,12 @@ struct GuiOptions {
   bool without_heatmaps = false;         // --bench-no-heatmaps: the heatmaps' cells are not drawn
   bool help = false;
   classroom::StartOptions classroom;    // --view, --step, --compare, --present
+  // A pretrained model opened beside the scenario (a folder or a .gguf file), the text it reads,
+  // the layer the Heatmaps view shows (--head its head), and whether the Model view opens.
+  std::optional<std::string> model;
+  std::optional<std::string> model_text;
+  std::optional<int> model_layer;
+  bool model_view = false;
 
   // A run made by a script, not a person's session: --screenshot, or --stats with --frames.
   // Its pictures and timings must not depend on where the pointer is, and it keeps no autosave.

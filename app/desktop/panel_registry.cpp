@@ -16,11 +16,13 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_panel(panels::make_mask_panel());
   layout->add_panel(panels::make_matrices_panel());
   layout->add_panel(panels::make_heatmaps_panel());
+  layout->add_panel(panels::make_model_view());
   layout->add_panel(panels::make_backend_panel());
   layout->add_panel(panels::make_kv_cache_panel());
   layout->add_panel(panels::make_status_bar());
   layout->add_dialog(export_ui::make_export_dialog());
   layout->add_dialog(export_ui::make_view_image_dialog());
+  layout->add_dialog(panels::make_open_model_dialog());
   classroom::add_classroom(*layout);
   return layout;
 }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "app/compute/model_session.h"
 #include "app/document/document.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
@@ -24,6 +25,15 @@ class EditMenu final : public ui::Menu {
     const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
     if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, doc.can_undo())) undo_step(ui);
     if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, doc.can_redo())) redo_step(ui);
+    // The model's head switches have an undo of their own (the model is not the scenario).
+    compute::ModelSession& model = ui.model;
+    if (model.has_model()) {
+      ImGui::Separator();
+      const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
+      const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
+      if (ImGui::MenuItem(model_undo.c_str(), nullptr, false, model.can_undo())) model.undo();
+      if (ImGui::MenuItem(model_redo.c_str(), nullptr, false, model.can_redo())) model.redo();
+    }
   }
 
   void update(ui::UiContext& ui) override {

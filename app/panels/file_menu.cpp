@@ -19,6 +19,7 @@
 #include <system_error>
 #include <vector>
 
+#include "app/compute/model_session.h"
 #include "app/document/background_load.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
@@ -70,6 +71,9 @@ class FileMenu final : public ui::Menu {
     if (ImGui::MenuItem("New", "Ctrl+N")) replace_with(ui, Replacement{Replacement::Kind::New, ""});
     if (ImGui::MenuItem("Open\xE2\x80\xA6", "Ctrl+O")) open_dialog(ui, DialogMode::Open);
     if (ImGui::MenuItem("Open text\xE2\x80\xA6")) open_dialog(ui, DialogMode::OpenText);
+    // A pretrained model (app/panels/open_model_dialog.cpp), beside the scenario.
+    if (ImGui::MenuItem("Open model\xE2\x80\xA6")) ui.view.open_model_dialog_requested = true;
+    if (ImGui::MenuItem("Close model", nullptr, false, ui.model.has_model() || ui.model.busy())) ui.model.close();
     if (ImGui::MenuItem("Save", "Ctrl+S")) save(ui);
     if (ImGui::MenuItem("Save As\xE2\x80\xA6", "Ctrl+Shift+S")) open_dialog(ui, DialogMode::SaveAs);
     if (ImGui::BeginMenu("Presets")) {

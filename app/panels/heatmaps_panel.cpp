@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/document/document.h"
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/axis_math.h"
@@ -19,6 +20,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_layout.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/model_parts.h"
 #include "app/panels/overview_view.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
@@ -98,6 +100,7 @@ class HeatmapsPanel final : public ui::Panel {
   ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
   std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
   OverviewView overview_;          // past 4,096 tokens: the exact overview instead
+  ModelHeatmaps model_heatmaps_;   // a pretrained model's layer and head instead
 };
 
 // Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
@@ -571,6 +574,12 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
 }
 
 void HeatmapsPanel::draw(ui::UiContext& ui) {
+  // A pretrained model, while one is open (app/panels/model_parts.cpp); the scenario on request.
+  if (heatmaps_show_model(ui)) {
+    model_heatmaps_.draw(ui);
+    return;
+  }
+  if (ui.model.has_model() && ImGui::SmallButton("Show the model")) ui.view.heatmaps_show_scenario = false;
   if (overview_.wanted(ui)) {
     overview_.draw(ui);
     return;

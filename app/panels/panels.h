@@ -24,11 +24,16 @@ std::unique_ptr<ui::Panel> make_backend_panel();
 // KV cache: a model's cache size with the formula's numbers filled in, presets, the size
 // against sequence length for MHA / GQA / MQA, the scenario's own cache.
 std::unique_ptr<ui::Panel> make_kv_cache_panel();
+// Model view: a pretrained model's layers × heads as thumbnails (click: open in Heatmaps,
+// right-click: switch off / on), the selected head's switch with undo, the next tokens, rollout.
+std::unique_ptr<ui::Panel> make_model_view();
 // The status bar at the bottom of the window: tokens, heads, backend, compute and frame time.
 std::unique_ptr<ui::Panel> make_status_bar();
 
 // File menu: New, Open, Open preset, Save, Save As, Quit (Ctrl+O, Ctrl+S, ...).
 std::unique_ptr<ui::Menu> make_file_menu();
+// File > Open model…: a path field and the folder's model files, the text; opens off the window's thread.
+std::unique_ptr<ui::Dialog> make_open_model_dialog();
 // Edit menu: Undo / Redo (Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z) with the labels of the steps.
 std::unique_ptr<ui::Menu> make_edit_menu();
 // View menu: layout, colormaps, weight range, numbers.

@@ -31,7 +31,8 @@ class Autosave;
 
 namespace attnviz::compute {
 class ComputeSession;
-}
+class ModelSession;
+}  // namespace attnviz::compute
 
 namespace attnviz::heatmap {
 class HeatmapWidget;
@@ -59,6 +60,7 @@ struct UiContext {
   ViewState& view;                          // selection, hover, zoom, colormaps, layout
   ClassroomState& classroom;                // the classroom views' step, compare settings, presenting
   const compute::ComputeSession& session;   // tokens, Problem, results, errors, timings
+  compute::ModelSession& model;             // a pretrained model: opening, its text, head switches
   heatmap::HeatmapWidget& heatmaps;         // GPU heatmaps of any matrix
   Notices& notices;                         // visible errors and messages
   document::Autosave& autosave;                  // where the scenario is kept between runs

@@ -113,6 +113,14 @@ struct ViewState {
   // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
   float text_scale = 1.0f;
   bool show_imgui_demo = false;
+
+  // A pretrained model (app/compute/model_session.h): the layer and head the Heatmaps view shows
+  // of it, whether that view shows the scenario instead, and File > Open model…'s request (the
+  // dialog opens in this frame).
+  int model_layer = 0;
+  int model_head = 0;
+  bool heatmaps_show_scenario = false;
+  bool open_model_dialog_requested = false;
 };
 
 // Start of a frame: what was hovered during the last frame becomes this frame's highlight.

@@ -24,9 +24,10 @@ std::optional<std::filesystem::path> first_existing(const std::vector<std::files
 }
 
 // Latin-1, Latin Extended-A, Greek, general punctuation, super/subscripts, arrows, maths,
-// geometric shapes: what labels such as "softmax(QKᵀ/√dₖ)", "×", "≤", "→", "▲" need.
+// control pictures, geometric shapes: what labels such as "softmax(QKᵀ/√dₖ)", "×", "≤", "→",
+// "▲" and a pretrained model's tokens ("␣cat": GPT-2's leading space, core/tokenizers) need.
 const ImWchar kLatinRanges[] = {0x0020, 0x017F, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x209F,
-                                0x2190, 0x22FF, 0x2500, 0x25FF, 0};
+                                0x2190, 0x22FF, 0x2420, 0x243F, 0x2500, 0x25FF, 0};
 // Hangul Jamo, compatibility Jamo, CJK punctuation, Hangul syllables, half/full-width forms.
 const ImWchar kHangulRanges[] = {0x1100, 0x11FF, 0x3000, 0x303F, 0x3130, 0x318F, 0xAC00, 0xD7A3, 0xFF00, 0xFFEF, 0};
 

@@ -1,0 +1,332 @@
+#include "app/compute/model_session.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <tuple>
+#include <utility>
+
+#include "core/cpu/cpu_backend.h"
+#include "core/model/cancelled.h"
+
+namespace attnviz::compute {
+namespace {
+
+// Rollout multiplies N × N matrices once per layer in float64: past this many tokens it would
+// hold the worker for seconds after every edit, so the view says it is not computed.
+constexpr int kRolloutMaxTokens = 512;
+
+int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& other, int num_layers) {
+  int first = num_layers;
+  for (const auto& [key, factor] : edits.head_factors) {
+    const auto there = other.head_factors.find(key);
+    if (there == other.head_factors.end() || there->second != factor) first = std::min(first, key.first);
+  }
+  for (const auto& [key, weights] : edits.weights) {
+    const auto there = other.weights.find(key);
+    const bool same = there != other.weights.end() && there->second.rows == weights.rows &&
+                      there->second.cols == weights.cols && there->second.data == weights.data;
+    if (!same) first = std::min(first, std::get<0>(key));
+  }
+  return first;
+}
+
+}  // namespace
+
+int first_changed_layer(const model::ModelEdits& a, const model::ModelEdits& b, int num_layers) {
+  return std::min(first_layer_of(a, b, num_layers), first_layer_of(b, a, num_layers));
+}
+
+std::string head_switch_label(int layer, int head, std::optional<float> factor) {
+  std::string label = "Layer " + std::to_string(layer) + " head " + std::to_string(head);
+  if (!factor) return label + " on";
+  if (*factor == 0.0f) return label + " off";
+  char scaled[32];
+  std::snprintf(scaled, sizeof scaled, " \xC3\x97 %.3g", static_cast<double>(*factor));
+  return label + scaled;
+}
+
+ModelSession::ModelSession() : backend_(make_cpu_backend()), worker_([this] { work(); }) {}
+
+ModelSession::~ModelSession() {
+  {
+    const std::lock_guard lock(mutex_);
+    quit_ = true;
+    paused_ = false;
+    stop_.request_stop();
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+std::uint64_t ModelSession::submit(Job job) {
+  std::uint64_t id = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    id = job.id = next_id_++;
+    pending_ = std::move(job);
+    stop_.request_stop();  // the job in flight gives way to this one
+  }
+  wake_.notify_all();
+  return id;
+}
+
+void ModelSession::open(const std::string& path, const std::string& text) {
+  requested_text_ = text;
+  submit(Job{path, false, text, {}, 0});
+}
+
+void ModelSession::set_text(const std::string& text) {
+  requested_text_ = text;
+  // While a model opens, the new text goes with it (a pass alone would stop the opening).
+  if (const std::string path = loading_path(); !path.empty()) {
+    submit(Job{path, false, text, {}, 0});
+    return;
+  }
+  if (!model_) return;
+  submit(Job{std::nullopt, false, text, edits_, 0});
+}
+
+void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
+  if (!model_ || activity() == ModelActivity::Loading) return;
+  undo_.push_back(Step{edits_, std::move(label)});
+  redo_.clear();
+  edits_ = std::move(next);
+  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+}
+
+void ModelSession::set_head_factor(int layer, int head, std::optional<float> factor) {
+  model::ModelEdits next = edits_;
+  if (factor && *factor == 1.0f) factor.reset();  // × 1 is the head as it is
+  if (factor) next.head_factors[{layer, head}] = *factor;
+  else next.head_factors.erase({layer, head});
+  if (next.head_factors == edits_.head_factors) return;
+  apply_edits(std::move(next), head_switch_label(layer, head, factor));
+}
+
+void ModelSession::reset_heads() {
+  if (edits_.head_factors.empty()) return;
+  model::ModelEdits next = edits_;
+  next.head_factors.clear();
+  apply_edits(std::move(next), "Every head on");
+}
+
+std::optional<float> ModelSession::head_factor(int layer, int head) const {
+  const auto found = edits_.head_factors.find({layer, head});
+  if (found == edits_.head_factors.end()) return std::nullopt;
+  return found->second;
+}
+
+const std::string& ModelSession::undo_label() const {
+  static const std::string none;
+  return undo_.empty() ? none : undo_.back().label;
+}
+
+const std::string& ModelSession::redo_label() const {
+  static const std::string none;
+  return redo_.empty() ? none : redo_.back().label;
+}
+
+void ModelSession::undo() {
+  if (undo_.empty() || !model_) return;
+  Step step = std::move(undo_.back());
+  undo_.pop_back();
+  redo_.push_back(Step{edits_, step.label});
+  edits_ = std::move(step.before);
+  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+}
+
+void ModelSession::redo() {
+  if (redo_.empty() || !model_) return;
+  Step step = std::move(redo_.back());
+  redo_.pop_back();
+  undo_.push_back(Step{edits_, step.label});
+  edits_ = std::move(step.before);
+  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+}
+
+void ModelSession::cancel() {
+  bool waiting = false;
+  bool running = false;
+  {
+    const std::lock_guard lock(mutex_);
+    waiting = pending_.has_value();
+    running = current_.has_value();
+    pending_.reset();
+    stop_.request_stop();
+  }
+  // A job that had not started says nothing; one that had says "cancelled" when it stops.
+  if (waiting && !running) {
+    error_ = "cancelled";
+    edits_ = shown_edits_;
+  }
+}
+
+void ModelSession::close() {
+  cancel();
+  closed_id_ = submit(Job{std::nullopt, true, "", {}, 0});
+  model_.reset();
+  result_.reset();
+  rollout_ = Matrix();
+  text_.clear();
+  shown_edits_ = {};
+  edits_ = {};
+  undo_.clear();
+  redo_.clear();
+  error_.clear();
+  ++generation_;
+}
+
+ModelActivity ModelSession::activity() const {
+  const std::lock_guard lock(mutex_);
+  const std::optional<Job>& job = current_ ? current_ : pending_;
+  if (!job || job->close) return ModelActivity::Idle;
+  return job->path ? ModelActivity::Loading : ModelActivity::Computing;
+}
+
+model::Progress ModelSession::progress() const {
+  const std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+std::string ModelSession::loading_path() const {
+  const std::lock_guard lock(mutex_);
+  const std::optional<Job>& job = current_ ? current_ : pending_;
+  return job && job->path ? *job->path : std::string();
+}
+
+void ModelSession::pause_worker_for_tests(bool paused) {
+  {
+    const std::lock_guard lock(mutex_);
+    paused_ = paused;
+  }
+  wake_.notify_all();
+}
+
+bool ModelSession::poll() {
+  std::optional<Outcome> outcome;
+  {
+    const std::lock_guard lock(mutex_);
+    outcome = std::exchange(finished_, std::nullopt);
+  }
+  if (!outcome) return false;
+  if (outcome->closed || outcome->id < closed_id_) return true;  // work from before close()
+  if (!outcome->error.empty()) {
+    error_ = outcome->error;
+    if (error_ != "cancelled") unreported_failure_ = error_;
+    edits_ = shown_edits_;  // the switches show what is on screen
+    return true;
+  }
+  if (outcome->model) {
+    model_ = std::move(outcome->model);
+    undo_.clear();
+    redo_.clear();
+  }
+  result_ = std::move(outcome->result);
+  rollout_ = std::move(outcome->rollout);
+  text_ = std::move(outcome->text);
+  shown_edits_ = std::move(outcome->edits);
+  error_.clear();
+  ++generation_;
+  return true;
+}
+
+void ModelSession::wait() {
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [this] { return !pending_ && !current_; });
+  lock.unlock();
+  poll();
+}
+
+std::optional<std::string> ModelSession::take_failure() { return std::exchange(unreported_failure_, std::nullopt); }
+
+void ModelSession::work() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return quit_ || (pending_ && !paused_); });
+    if (quit_) return;
+    current_ = std::exchange(pending_, std::nullopt);
+    stop_ = std::stop_source();
+    const std::stop_token stop = stop_.get_token();
+    progress_ = {};
+    const Job job = *current_;
+    lock.unlock();
+    Outcome outcome = run(job, stop);
+    lock.lock();
+    // A job that gave way to a newer one says nothing: the newer one will.
+    if (!pending_ || outcome.error != "cancelled") finished_ = std::move(outcome);
+    current_.reset();
+    wake_.notify_all();
+  }
+}
+
+ModelSession::Outcome ModelSession::run(const Job& job, std::stop_token stop) {
+  Outcome outcome;
+  outcome.id = job.id;
+  try {
+    if (job.close) {
+      pass_.reset();
+      worker_model_.reset();
+      pass_valid_ = false;
+      outcome.closed = true;
+      return outcome;
+    }
+    return compute(job, stop);
+  } catch (const model::Cancelled&) {
+    outcome.error = "cancelled";
+  } catch (const std::bad_alloc&) {
+    outcome.error = "not enough memory for this model and text";
+  } catch (const std::exception& error) {
+    outcome.error = error.what();
+  }
+  return outcome;
+}
+
+ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop) {
+  auto report = [this](const model::Progress& progress) {
+    const std::lock_guard lock(mutex_);
+    progress_ = progress;
+  };
+  std::shared_ptr<const model::Model> model = worker_model_;
+  std::unique_ptr<model::ForwardPass> fresh;
+  if (job.path) {
+    model::LoadOptions load;
+    load.progress = report;
+    load.stop = stop;
+    model = model::Model::open(*job.path, load);
+    fresh = std::make_unique<model::ForwardPass>(*model, *backend_);
+  }
+  if (!model) throw std::runtime_error("no model is open");
+  model::ForwardOptions options;
+  options.edits = job.edits;
+  options.progress = report;
+  options.stop = stop;
+  model::ForwardPass& pass = fresh ? *fresh : *pass_;
+  const bool rerun = !fresh && pass_valid_ && pass_text_ == job.text;
+  if (!fresh) pass_valid_ = false;  // until this run has finished
+  const tokenizers::Encoding encoding = model->tokenizer().encode(job.text, "the text");
+  const model::ForwardResult& result =
+      rerun ? pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options)
+            : pass.run(encoding, options);
+  Outcome outcome;
+  outcome.id = job.id;
+  outcome.result = std::make_shared<const model::ForwardResult>(result);
+  const int tokens = static_cast<int>(result.ids.size());
+  if (tokens > 0 && tokens <= kRolloutMaxTokens && !result.layers.empty()) {
+    outcome.rollout = model::attention_rollout(result, model->config().num_layers - 1);
+  }
+  outcome.text = job.text;
+  outcome.edits = job.edits;
+  if (fresh) {
+    pass_ = std::move(fresh);  // before the model it refers to is replaced
+    worker_model_ = model;
+    outcome.model = model;
+  }
+  pass_text_ = job.text;
+  pass_edits_ = job.edits;
+  pass_valid_ = true;
+  return outcome;
+}
+
+}  // namespace attnviz::compute

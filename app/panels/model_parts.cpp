@@ -1,0 +1,269 @@
+// The model bar above both model views, the head switch, and the Heatmaps view's model mode:
+// the chosen layer's and head's raw scores Q·Kᵀ, weights and context as the core computed them.
+
+#include "app/panels/model_parts.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/compute/model_session.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/panels/heatmaps_parts.h"
+#include "app/ui/palette.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::panels {
+namespace {
+
+using heatmap::HeatmapHover;
+using heatmap::HeatmapSpec;
+
+void draw_progress(ui::UiContext& ui, const char* id) {
+  compute::ModelSession& model = ui.model;
+  const model::Progress progress = model.progress();
+  const bool loading = model.activity() == compute::ModelActivity::Loading;
+  std::string label = loading ? "opening " + model.loading_path() : "computing";
+  if (!progress.stage.empty()) label += ": " + progress.stage;
+  char percent[16];
+  std::snprintf(percent, sizeof percent, " (%.0f%%)", 100.0 * progress.fraction);
+  label += percent;
+  ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 24.0f, 0.0f), label.c_str());
+  ImGui::SameLine();
+  if (ImGui::Button((std::string("Cancel##") + id).c_str())) model.cancel();
+}
+
+void draw_error(compute::ModelSession& model) {
+  const std::string& error = model.error();
+  if (error.empty()) return;
+  if (ImGui::SmallButton("Dismiss##model-error")) {
+    model.dismiss_error();
+    return;
+  }
+  ImGui::SameLine();
+  if (error == "cancelled") {
+    ImGui::TextDisabled("Cancelled: the window shows what it showed before.");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+  ImGui::TextWrapped("%s%s", error.c_str(), model.has_model() ? "  (the window shows the last result)" : "");
+  ImGui::PopStyleColor();
+}
+
+// The tokens as chips, wrapping; hovering one highlights it in every heatmap.
+void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(4.0f * ui.ui_scale, 1.0f * ui.ui_scale));
+  ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(ui::palette::kChipFill));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.1f, 0.1f, 1.0f));
+  const std::size_t shown = std::min<std::size_t>(tokens.size(), 256);  // the rest says how many
+  for (std::size_t i = 0; i < shown; ++i) {
+    const std::string label = tokens[i] + "##token" + std::to_string(i);
+    const float width = ImGui::CalcTextSize(tokens[i].c_str()).x + 8.0f * ui.ui_scale;
+    if (i > 0 && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + width < right) {
+      ImGui::SameLine();
+    }
+    const bool hovered_elsewhere = ui.view.hovered_token == static_cast<int>(i);
+    if (hovered_elsewhere) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonHovered));
+    ImGui::SmallButton(label.c_str());
+    if (hovered_elsewhere) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      ui.view.hovered_token_next = static_cast<int>(i);
+      ImGui::SetTooltip("token %zu", i);
+    }
+  }
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar();
+  if (shown < tokens.size()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", tokens.size() - shown);
+  }
+}
+
+}  // namespace
+
+bool heatmaps_show_model(const ui::UiContext& ui) {
+  return !ui.view.heatmaps_show_scenario && (ui.model.has_model() || ui.model.activity() == compute::ModelActivity::Loading);
+}
+
+void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
+  compute::ModelSession& model = ui.model;
+  ImGui::PushID(id);
+  if (model.has_model()) {
+    ImGui::TextUnformatted(model.model()->description().c_str());
+  } else {
+    ImGui::TextDisabled("No model open yet.");
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Text");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::InputTextWithHint("##model-text", "the text the model reads", &text)) model.set_text(text);
+  if (!ImGui::IsItemActive() && text != model.requested_text()) text = model.requested_text();
+  if (model.busy()) draw_progress(ui, id);
+  draw_error(model);
+  if (const model::ForwardResult* result = model.result()) draw_tokens(ui, result->tokens);
+  ImGui::PopID();
+}
+
+void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
+  compute::ModelSession& model = ui.model;
+  ImGui::PushID(id);
+  const std::optional<float> factor = model.head_factor(layer, head);
+  const bool off = factor && *factor == 0.0f;
+  // The layer and head in the ID: a test (and the widget log) sees which head the button switches.
+  const std::string which = "##" + std::to_string(layer) + "-" + std::to_string(head);
+  if (off) {
+    if (ImGui::Button(("Switch on" + which).c_str())) model.set_head_factor(layer, head, std::nullopt);
+  } else if (ImGui::Button(("Switch off" + which).c_str())) {
+    model.set_head_factor(layer, head, 0.0f);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next tokens are recomputed", layer, head);
+  }
+  ImGui::SameLine();
+  float scale = factor.value_or(1.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  // Applied when let go: one recompute and one undo step per change, not one per pixel dragged.
+  ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f");
+  if (ImGui::IsItemDeactivatedAfterEdit()) model.set_head_factor(layer, head, scale);
+  ImGui::PopID();
+}
+
+void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
+  ui.view.model_layer = std::clamp(ui.view.model_layer, 0, layers - 1);
+  ui.view.model_head = std::clamp(ui.view.model_head, 0, heads - 1);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Layer");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  ImGui::SliderInt("##model-layer", &ui.view.model_layer, 0, layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d", layers);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextUnformatted("Head");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  ImGui::SliderInt("##model-head", &ui.view.model_head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d", heads);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  if (ImGui::SmallButton("Show the scenario")) ui.view.heatmaps_show_scenario = true;
+}
+
+void ModelHeatmaps::update_ranges(const ui::UiContext& ui, int layer, int head) {
+  if (ranges_generation_ == ui.model.generation() && ranges_layer_ == layer && ranges_head_ == head) return;
+  const model::ForwardResult& result = *ui.model.result();
+  const Result& attention = result.layers[static_cast<std::size_t>(layer)].attention;
+  const HeadResult& h = attention.heads[static_cast<std::size_t>(head)];
+  scores_ = heatmap::symmetric_range(h.scores, 1.0f, &attention.mask_of(static_cast<std::size_t>(head)));
+  context_ = heatmap::symmetric_range(h.context);
+  ranges_generation_ = ui.model.generation();
+  ranges_layer_ = layer;
+  ranges_head_ = head;
+}
+
+void ModelHeatmaps::draw(ui::UiContext& ui) {
+  draw_model_bar(ui, "heatmaps-model", text_);
+  const model::ForwardResult* result = ui.model.result();
+  if (result == nullptr || result->layers.empty()) return;
+  const model::ModelConfig& config = ui.model.model()->config();
+  draw_selectors(ui, static_cast<int>(result->layers.size()), config.num_heads);
+  ImGui::Separator();
+  const int layer = ui.view.model_layer;
+  const int head = ui.view.model_head;
+  const Result& attention = result->layers[static_cast<std::size_t>(layer)].attention;
+  if (head >= static_cast<int>(attention.heads.size())) return;
+  const HeadResult& h = attention.heads[static_cast<std::size_t>(head)];
+  update_ranges(ui, layer, head);
+
+  // Three heatmaps side by side, rows aligned: the raw scores, the weights, the context.
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetFontSize() * 1.5f;
+  const int n = std::max(1, h.weights.rows);
+  const float label_w = heatmap::HeatmapWidget::row_label_width(result->tokens, area.x * 0.12f);
+  // The context's cells as wide as the others' (d_head columns beside N), at most as wide as them.
+  const float context_share = std::min(1.0f, static_cast<float>(h.context.cols) / static_cast<float>(n));
+  const float room = area.x - 3.0f * label_w - 2.0f * gap - heatmap::HeatmapWidget::label_overhang();
+  const float by_width = std::max(40.0f, room / (2.0f + context_share));
+  const float col_label_h = heatmap::HeatmapWidget::col_label_height(result->tokens, by_width / static_cast<float>(n), area.y * 0.2f);
+  const float by_height = area.y - col_label_h - title_height(2) - colorbar_height();
+  const float cells_h = std::max(40.0f, std::min(by_width, by_height));
+  const float cells_w = cells_h;
+  const float context_w = std::max(40.0f, std::floor(cells_w * context_share));
+  const bool long_text = ui::is_long_sentence(n);
+  const bool log = ui::resolve(ui.view.weights_range, n) == ui::WeightsRange::Log;
+  const std::string scores_formula = "Q\xC2\xB7K\xE1\xB5\x80, layer " + std::to_string(layer) + " head " + std::to_string(head);
+  std::vector<std::string> dims;
+  for (int c = 0; c < h.context.cols; ++c) dims.push_back(std::to_string(c));
+
+  // The causal mask (Mistral's sliding window too) hatched on the weights, as for a scenario.
+  MaskSetting mask;
+  mask.causal = config.causal();
+  if (config.sliding_window) mask.window = *config.sliding_window - 1;
+
+  struct Part {
+    const char* id;
+    const char* title;
+    std::string formula;
+    const Matrix* values;
+    heatmap::ValueRange range;
+    heatmap::Colormap colormap;
+    const std::vector<std::string>* cols;
+    bool log;
+  };
+  const Part parts[] = {
+      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens, false},
+      {"##model-weights", "Weights", "softmax(S / \xE2\x88\x9A" "d_k, masked)", &h.weights,
+       log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap, &result->tokens, log},
+      {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false},
+  };
+  const float top = ImGui::GetCursorPosY();
+  float x = ImGui::GetCursorPosX();
+  for (int i = 0; i < 3; ++i) {
+    const Part& part = parts[i];
+    const float width = i < 2 ? cells_w : context_w;
+    ImGui::SetCursorPos(ImVec2(x, top));
+    x += label_w + width + gap;
+    ImGui::BeginGroup();
+    const int lines = title_lines(part.title, part.formula.c_str(), label_w + width);
+    title_line(part.title, part.formula.c_str(), label_w + width, lines > 1);
+    if (lines > 1) formula_line(part.formula.c_str(), label_w + width);
+    HeatmapSpec spec;
+    spec.source.host = part.values;
+    spec.source.version = ui.model.generation();
+    spec.values = part.values;
+    spec.range_min = part.range.min;
+    spec.range_max = part.range.max;
+    spec.log_scale = part.log;
+    spec.colormap = part.colormap;
+    spec.row_labels = &result->tokens;
+    spec.col_labels = part.cols;
+    spec.row_label_width = label_w;
+    spec.col_label_height = col_label_h;
+    spec.cells_width = width;
+    spec.cells_height = cells_h;
+    if (i == 1 && (mask.causal || mask.window)) spec.mask = &mask;
+    spec.highlight_token = ui.view.hovered_token;
+    spec.highlight_column = i < 2;
+    spec.numbers = ui.view.show_numbers && !long_text;
+    const HeatmapHover hover = ui.heatmaps.draw(part.id, spec);
+    if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows && hover.col < part.values->cols) {
+      ui.view.hovered_token_next = hover.row;
+      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row),
+                        i < 2 ? "key" : "dimension", hover.col, static_cast<double>(part.values->at(hover.row, hover.col)));
+    }
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+    ui.heatmaps.colorbar(part.colormap, part.range.min, part.range.max, width, part.title, part.log);
+    ImGui::EndGroup();
+  }
+}
+
+}  // namespace attnviz::panels

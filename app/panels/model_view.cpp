@@ -1,0 +1,291 @@
+// Model view: a pretrained model at a glance. The grid of layers × heads as thumbnails of
+// their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
+// the selected head's switch with undo, the next tokens after the text with their
+// probabilities, and attention rollout across the layers (Abnar & Zuidema 2020) as a heatmap.
+// Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/compute/model_session.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/heatmap/value_range.h"
+#include "app/panels/heatmaps_parts.h"
+#include "app/panels/model_parts.h"
+#include "app/panels/panels.h"
+#include "app/ui/palette.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::panels {
+namespace {
+
+using heatmap::HeatmapHover;
+using heatmap::HeatmapSpec;
+
+constexpr float kSideShare = 0.4f;  // of the view's width: next tokens and rollout
+
+class ModelView final : public ui::Panel {
+ public:
+  [[nodiscard]] const char* title() const override { return "Model view"; }
+  [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
+  void draw(ui::UiContext& ui) override;
+
+ private:
+  void draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
+  void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
+  void draw_selected(ui::UiContext& ui);
+  void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
+  void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
+
+  std::string text_;
+  std::uint64_t rollout_generation_ = 0;
+  heatmap::ValueRange rollout_range_;
+};
+
+void draw_no_model(ui::UiContext& ui) {
+  ImGui::Spacing();
+  ImGui::TextWrapped(
+      "Open a pretrained model you have on disk: a Hugging Face folder (config.json, model.safetensors and the "
+      "tokenizer files of GPT-2, a Llama-family model or BERT) or a .gguf file. Every layer's and head's "
+      "attention then shows here, with the next tokens and attention rollout.");
+  if (ImGui::Button("Open a model\xE2\x80\xA6##model-view")) ui.view.open_model_dialog_requested = true;
+  ImGui::TextDisabled("or start attnviz --model PATH --text \"...\"");
+}
+
+void ModelView::draw(ui::UiContext& ui) {
+  draw_model_bar(ui, "model-view", text_);
+  const model::ForwardResult* result = ui.model.result();
+  if (result == nullptr) {
+    if (!ui.model.busy()) draw_no_model(ui);
+    return;
+  }
+  ImGui::Separator();
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetFontSize() * 1.5f;
+  const float side_w = std::floor(area.x * kSideShare);
+  const float grid_w = area.x - side_w - gap;
+  if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
+    draw_selected(ui);
+    draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
+  }
+  ImGui::EndChild();
+  ImGui::SameLine(0.0f, gap);
+  if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
+    draw_next_tokens(ui, *result, side_w);
+    ImGui::Spacing();
+    draw_rollout(ui, *result, side_w, ImGui::GetContentRegionAvail().y);
+  }
+  ImGui::EndChild();
+}
+
+// The selected head's switch, undo and redo.
+void ModelView::draw_selected(ui::UiContext& ui) {
+  compute::ModelSession& model = ui.model;
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("Layer %d head %d", ui.view.model_layer, ui.view.model_head);
+  ImGui::SameLine();
+  draw_head_switch(ui, "model-switch", ui.view.model_layer, ui.view.model_head);
+  ImGui::BeginDisabled(!model.can_undo());
+  if (ImGui::Button("Undo##model")) model.undo();
+  if (model.can_undo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Undo %s", model.undo_label().c_str());
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!model.can_redo());
+  if (ImGui::Button("Redo##model")) model.redo();
+  if (model.can_redo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Redo %s", model.redo_label().c_str());
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(model.edits().head_factors.empty());
+  if (ImGui::Button("Every head on##model")) model.reset_heads();
+  ImGui::EndDisabled();
+  const std::size_t switched = model.edits().head_factors.size();
+  if (switched > 0) {
+    ImGui::SameLine();
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%zu head%s switched", switched, switched == 1 ? "" : "s");
+  }
+}
+
+void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
+  const int layers = static_cast<int>(result.layers.size());
+  const int heads = result.layers.front().attention.heads.empty() ? 0 : static_cast<int>(result.layers.front().attention.heads.size());
+  if (heads == 0) return;
+  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on");
+  const float font = ImGui::GetFontSize();
+  const float row_label_w = ImGui::CalcTextSize("L00").x + 0.5f * font;
+  const float spacing = std::max(3.0f, 5.0f * ui.ui_scale);
+  const float top_h = font + spacing;
+  const float room_h = height - title_height() - top_h;
+  const float by_width = (width - row_label_w - spacing * static_cast<float>(heads)) / static_cast<float>(heads);
+  const float by_height = (room_h - spacing * static_cast<float>(layers)) / static_cast<float>(layers);
+  // Fit the window when it can; never so small that a pattern cannot be seen (then it scrolls).
+  const float side = std::floor(std::clamp(std::min(by_width, by_height), 18.0f * ui.ui_scale, 150.0f * ui.ui_scale));
+  if (!ImGui::BeginChild("##model-grid", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar)) {
+    ImGui::EndChild();
+    return;
+  }
+  const ImVec2 origin = ImGui::GetCursorPos();
+  const bool short_heads = ImGui::CalcTextSize(("h" + std::to_string(heads - 1)).c_str()).x > side;
+  for (int h = 0; h < heads; ++h) {
+    if (short_heads && h % 4 != 0) continue;
+    ImGui::SetCursorPos(ImVec2(origin.x + row_label_w + static_cast<float>(h) * (side + spacing), origin.y));
+    ImGui::TextDisabled(side > ImGui::CalcTextSize("head 00").x ? "head %d" : "h%d", h);
+  }
+  for (int l = 0; l < layers; ++l) {
+    const float y = origin.y + top_h + static_cast<float>(l) * (side + spacing);
+    ImGui::SetCursorPos(ImVec2(origin.x, y + 0.5f * (side - font)));
+    ImGui::TextDisabled("L%d", result.layers[static_cast<std::size_t>(l)].layer);
+    for (int h = 0; h < heads; ++h) {
+      ImGui::SetCursorPos(ImVec2(origin.x + row_label_w + static_cast<float>(h) * (side + spacing), y));
+      draw_thumbnail(ui, result, l, h, side);
+    }
+  }
+  ImGui::EndChild();
+}
+
+void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int index, int head, float side) {
+  const model::LayerAttention& layer = result.layers[static_cast<std::size_t>(index)];
+  const HeadResult& h = layer.attention.heads[static_cast<std::size_t>(head)];
+  HeatmapSpec spec;
+  spec.source.host = &h.weights;
+  spec.source.version = ui.model.generation();
+  spec.colormap = ui.view.weights_colormap;
+  const bool log = ui::resolve(ui.view.weights_range, h.weights.rows) == ui::WeightsRange::Log;
+  spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
+  spec.log_scale = log;
+  spec.cells_width = side;
+  spec.cells_height = side;
+  spec.numbers = false;
+  spec.max_samples = 1;
+  const std::string id = "##thumb-" + std::to_string(layer.layer) + "-" + std::to_string(head);
+  const HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
+  const ImVec2 a = ImGui::GetItemRectMin();
+  const ImVec2 b = ImGui::GetItemRectMax();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const std::optional<float> factor = ui.model.head_factor(layer.layer, head);
+  if (factor) {
+    // Off: a veil and a cross; scaled: the factor in the corner.
+    if (*factor == 0.0f) {
+      draw->AddRectFilled(a, b, 0xb0ffffffu);
+      draw->AddLine(a, b, ui::palette::kErrorText, 2.0f * ui.ui_scale);
+      draw->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), ui::palette::kErrorText, 2.0f * ui.ui_scale);
+    } else {
+      char text[16];
+      std::snprintf(text, sizeof text, "\xC3\x97%.2g", static_cast<double>(*factor));
+      draw->AddRectFilled(a, ImVec2(a.x + ImGui::CalcTextSize(text).x + 4.0f, a.y + ImGui::GetFontSize()), 0xe0ffffffu);
+      draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::kWarningText, text);
+    }
+  }
+  if (layer.layer == ui.view.model_layer && head == ui.view.model_head) {
+    draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), 0xffa85f1fu, 0.0f, 0, 2.5f * ui.ui_scale);
+  }
+  if (hover.clicked) {
+    ui.view.model_layer = layer.layer;
+    ui.view.model_head = head;
+    ui.view.heatmaps_show_scenario = false;
+    ui.view.select_main_tab = "Heatmaps";
+  }
+  if (ImGui::IsItemHovered()) {
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+      ui.view.model_layer = layer.layer;
+      ui.view.model_head = head;
+      const bool off = factor && *factor == 0.0f;
+      ui.model.set_head_factor(layer.layer, head, off ? std::nullopt : std::optional<float>(0.0f));
+    }
+    ImGui::SetTooltip("layer %d head %d%s\nclick: open it in the Heatmaps view\nright-click: switch it %s", layer.layer, head,
+                      factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "", factor && *factor == 0.0f ? "on" : "off");
+  }
+}
+
+void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width) {
+  const std::string last = result.tokens.empty() ? std::string() : result.tokens.back();
+  heading("Next token", ("after \xE2\x80\x9C" + last + "\xE2\x80\x9D").c_str(), width);
+  if (result.next_tokens.empty()) {
+    ImGui::TextDisabled("This model has no language-model head: it predicts no next token.");
+    return;
+  }
+  if (!ui.model.shown_edits().head_factors.empty()) {
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %zu head%s switched",
+                       ui.model.shown_edits().head_factors.size(), ui.model.shown_edits().head_factors.size() == 1 ? "" : "s");
+  }
+  const float label_w = std::floor(width * 0.5f);
+  for (std::size_t i = 0; i < result.next_tokens.size(); ++i) {
+    const model::TokenProbability& next = result.next_tokens[i];
+    char label[200];
+    std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, next.token.c_str(), i);
+    ImGui::Selectable(label, false, ImGuiSelectableFlags_None, ImVec2(label_w, 0.0f));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token id %d, logit %.4g, p = %.6f", next.id, static_cast<double>(next.logit), next.p);
+    ImGui::SameLine();
+    // The bar: an item whose ID holds the probability, so that the widget log (and a test) reads it.
+    char percent[64];
+    std::snprintf(percent, sizeof percent, "%.2f%%##next-p-%zu", 100.0 * next.p, i);
+    const float bar_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    ImGui::InvisibleButton(percent, ImVec2(bar_w, ImGui::GetTextLineHeight()));
+    const ImVec2 a = ImGui::GetItemRectMin();
+    const ImVec2 b = ImGui::GetItemRectMax();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    draw->AddRectFilled(a, ImVec2(a.x + (b.x - a.x) * static_cast<float>(std::clamp(next.p, 0.0, 1.0)), b.y),
+                        ImGui::GetColorU32(ImGuiCol_PlotHistogram));
+    const std::string shown(percent, std::strchr(percent, '#'));
+    const ImVec2 size = ImGui::CalcTextSize(shown.c_str());
+    draw->AddText(ImVec2(b.x - size.x - 4.0f, a.y), ImGui::GetColorU32(ImGuiCol_Text), shown.c_str());
+  }
+}
+
+void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
+  const Matrix& rollout = ui.model.rollout();
+  const int layers = static_cast<int>(result.layers.size());
+  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(), width);
+  if (rollout.empty()) {
+    ImGui::TextDisabled("Not computed past 512 tokens (a product of N \xC3\x97 N matrices per layer).");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
+  ImGui::PopStyleColor();
+  if (rollout_generation_ != ui.model.generation()) {
+    rollout_range_ = heatmap::zero_to_max(rollout);
+    rollout_generation_ = ui.model.generation();
+  }
+  const float label_w = heatmap::HeatmapWidget::row_label_width(result.tokens, width * 0.25f);
+  const float room_w = width - label_w - heatmap::HeatmapWidget::label_overhang();
+  const float n = static_cast<float>(std::max(1, rollout.rows));
+  const float col_label_h = heatmap::HeatmapWidget::col_label_height(result.tokens, room_w / n, height * 0.25f);
+  const float side = std::max(60.0f * ui.ui_scale, std::min(room_w, height - col_label_h - colorbar_height() - ImGui::GetFontSize()));
+  HeatmapSpec spec;
+  spec.source.host = &rollout;
+  spec.source.version = ui.model.generation();
+  spec.values = &rollout;
+  spec.range_min = rollout_range_.min;
+  spec.range_max = rollout_range_.max;
+  spec.colormap = ui.view.weights_colormap;
+  spec.row_labels = &result.tokens;
+  spec.col_labels = &result.tokens;
+  spec.row_label_width = label_w;
+  spec.col_label_height = col_label_h;
+  spec.cells_width = side;
+  spec.cells_height = side;
+  spec.highlight_token = ui.view.hovered_token;
+  spec.numbers = ui.view.show_numbers && !ui::is_long_sentence(rollout.rows);
+  const HeatmapHover hover = ui.heatmaps.draw("##model-rollout", spec);
+  if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < rollout.rows && hover.col < rollout.cols) {
+    ui.view.hovered_token_next = hover.row;
+    ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row),
+                      static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col));
+  }
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, side, "rollout (0 to its largest value)");
+}
+
+}  // namespace
+
+std::unique_ptr<ui::Panel> make_model_view() { return std::make_unique<ModelView>(); }
+
+}  // namespace attnviz::panels

@@ -1,0 +1,201 @@
+// The window's model session: opening off the window's thread, failures that keep the work
+// shown, cancelling, head switches recomputing the later layers and the next tokens, undo.
+// The numbers themselves are the core's (tests/model, tests/reference/check_models.py); here
+// the session must show exactly what a ForwardPass of the same edits gives.
+
+#include "app/compute/model_session.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "core/cpu/cpu_backend.h"
+
+namespace attnviz::compute {
+namespace {
+
+const std::string kText = "the cat sat on the mat";
+
+std::string gpt2() { return (std::filesystem::path(ATTNVIZ_TEST_MODELS) / "gpt2").string(); }
+
+// What the core computes for these edits, independently of the session.
+model::ForwardResult direct(const std::string& path, const model::ModelEdits& edits) {
+  const auto model = model::Model::open(path);
+  const auto backend = make_cpu_backend();
+  model::ForwardPass pass(*model, *backend);
+  model::ForwardOptions options;
+  options.edits = edits;
+  return pass.run(model->tokenizer().encode(kText, "test"), options);
+}
+
+// The largest difference between two weight matrices (a recompute from a layer may sum in
+// another order than a fresh pass: float32 rounding, far below the 1e-5 the references use).
+double largest_difference(const Matrix& a, const Matrix& b) {
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_EQ(a.cols, b.cols);
+  double largest = a.data.size() == b.data.size() ? 0.0 : 1.0;
+  for (std::size_t i = 0; i < std::min(a.data.size(), b.data.size()); ++i) {
+    largest = std::max(largest, static_cast<double>(std::abs(a.data[i] - b.data[i])));
+  }
+  return largest;
+}
+
+void expect_same(const model::ForwardResult& got, const model::ForwardResult& want) {
+  ASSERT_EQ(got.layers.size(), want.layers.size());
+  for (std::size_t l = 0; l < got.layers.size(); ++l) {
+    ASSERT_EQ(got.layers[l].attention.heads.size(), want.layers[l].attention.heads.size());
+    for (std::size_t h = 0; h < got.layers[l].attention.heads.size(); ++h) {
+      EXPECT_LT(largest_difference(got.layers[l].attention.heads[h].weights, want.layers[l].attention.heads[h].weights), 1e-5)
+          << "layer " << l << " head " << h;
+    }
+  }
+  ASSERT_EQ(got.next_tokens.size(), want.next_tokens.size());
+  for (std::size_t i = 0; i < got.next_tokens.size(); ++i) {
+    EXPECT_EQ(got.next_tokens[i].id, want.next_tokens[i].id);
+    EXPECT_NEAR(got.next_tokens[i].p, want.next_tokens[i].p, 1e-5);
+  }
+}
+
+TEST(ModelSession, OpensOffTheWindowThreadAndShowsEveryLayer) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  ASSERT_TRUE(session.has_model()) << session.error();
+  EXPECT_FALSE(session.busy());
+  EXPECT_EQ(session.error(), "");
+  EXPECT_FALSE(session.take_failure().has_value());
+  const model::ForwardResult* result = session.result();
+  ASSERT_NE(result, nullptr);
+  EXPECT_EQ(static_cast<int>(result->layers.size()), session.model()->config().num_layers);
+  EXPECT_EQ(result->next_tokens.size(), 10u);
+  EXPECT_EQ(session.text(), kText);
+  EXPECT_EQ(session.rollout().rows, static_cast<int>(result->ids.size()));
+  EXPECT_EQ(session.generation(), 1u);
+  expect_same(*result, direct(gpt2(), {}));
+}
+
+TEST(ModelSession, AFailureIsReportedOnceAndKeepsTheModelShown) {
+  ModelSession session;
+  session.open("/nonexistent/attnviz-model", kText);
+  session.wait();
+  EXPECT_FALSE(session.has_model());
+  const std::optional<std::string> failure = session.take_failure();
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_NE(failure->find("/nonexistent/attnviz-model"), std::string::npos) << *failure;
+  EXPECT_FALSE(session.take_failure().has_value()) << "reported once";
+
+  session.open(gpt2(), kText);
+  session.wait();
+  ASSERT_TRUE(session.has_model());
+  const model::Model* shown = session.model();
+  session.open("/nonexistent/attnviz-model", kText);
+  session.wait();
+  EXPECT_EQ(session.model(), shown) << "the model shown before stays";
+  EXPECT_NE(session.error(), "");
+  ASSERT_NE(session.result(), nullptr);
+
+  // A text the model refuses (longer than its 32 positions) keeps the result of the last one.
+  std::string long_text;
+  for (int i = 0; i < 40; ++i) long_text += "the cat ";
+  session.set_text(long_text);
+  session.wait();
+  EXPECT_EQ(session.text(), kText);
+  EXPECT_TRUE(session.take_failure().has_value());
+}
+
+TEST(ModelSession, CancelBeforeTheWorkStartsKeepsWhatWasShown) {
+  ModelSession session;
+  session.pause_worker_for_tests(true);
+  session.open(gpt2(), kText);
+  EXPECT_EQ(session.activity(), ModelActivity::Loading);
+  EXPECT_EQ(session.loading_path(), gpt2());
+  session.cancel();
+  session.pause_worker_for_tests(false);
+  session.wait();
+  EXPECT_FALSE(session.busy());
+  EXPECT_FALSE(session.has_model());
+  EXPECT_EQ(session.error(), "cancelled");
+  EXPECT_FALSE(session.take_failure().has_value()) << "a cancel is not a failure";
+}
+
+TEST(ModelSession, AHeadSwitchRecomputesTheLaterLayersAndTheNextTokensAndUndoes) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  ASSERT_TRUE(session.has_model());
+  const model::ForwardResult before = *session.result();
+
+  session.set_head_factor(0, 1, 0.0f);
+  EXPECT_EQ(session.head_factor(0, 1), 0.0f) << "the switch shows at once";
+  session.wait();
+  EXPECT_EQ(session.shown_edits().head_factors.size(), 1u);
+  model::ModelEdits off;
+  off.head_factors[{0, 1}] = 0.0f;
+  const model::ForwardResult expected = direct(gpt2(), off);
+  expect_same(*session.result(), expected);
+  // Layer 0's own attention is as before; layer 1 and the prediction changed.
+  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[1].weights, before.layers[0].attention.heads[1].weights), 1e-5);
+  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[0].weights, before.layers[1].attention.heads[0].weights), 1e-3);
+  EXPECT_GT(std::abs(session.result()->next_tokens[0].p - before.next_tokens[0].p), 1e-4);
+  EXPECT_EQ(session.undo_label(), "Layer 0 head 1 off");
+
+  session.set_head_factor(1, 2, 0.5f);
+  session.wait();
+  off.head_factors[{1, 2}] = 0.5f;
+  expect_same(*session.result(), direct(gpt2(), off));
+
+  session.undo();
+  session.undo();
+  EXPECT_FALSE(session.can_undo());
+  session.wait();
+  expect_same(*session.result(), before);
+  session.redo();
+  session.wait();
+  expect_same(*session.result(), expected);
+  EXPECT_EQ(session.undo_label(), "Layer 0 head 1 off");
+}
+
+TEST(ModelSession, ANewTextRunsWithTheHeadsSwitched) {
+  ModelSession session;
+  session.open(gpt2(), "the mat");
+  session.wait();
+  session.set_head_factor(1, 0, 0.0f);
+  session.set_text(kText);
+  session.wait();
+  EXPECT_EQ(session.text(), kText);
+  model::ModelEdits off;
+  off.head_factors[{1, 0}] = 0.0f;
+  expect_same(*session.result(), direct(gpt2(), off));
+}
+
+TEST(ModelSession, CloseForgetsTheModel) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  session.close();
+  EXPECT_FALSE(session.has_model());
+  session.wait();
+  EXPECT_FALSE(session.has_model());
+  EXPECT_EQ(session.result(), nullptr);
+}
+
+TEST(ModelSession, FirstChangedLayer) {
+  model::ModelEdits a;
+  model::ModelEdits b;
+  EXPECT_EQ(first_changed_layer(a, b, 12), 12);
+  a.head_factors[{5, 1}] = 0.0f;
+  EXPECT_EQ(first_changed_layer(a, b, 12), 5);
+  b.head_factors[{5, 1}] = 0.0f;
+  b.head_factors[{3, 0}] = 0.5f;
+  EXPECT_EQ(first_changed_layer(a, b, 12), 3);
+  a.head_factors[{3, 0}] = 0.5f;
+  EXPECT_EQ(first_changed_layer(a, b, 12), 12);
+  EXPECT_EQ(head_switch_label(3, 1, 0.5f), "Layer 3 head 1 \xC3\x97 0.5");
+  EXPECT_EQ(head_switch_label(3, 1, std::nullopt), "Layer 3 head 1 on");
+}
+
+}  // namespace
+}  // namespace attnviz::compute
