@@ -77,13 +77,13 @@ class RealModel(unittest.TestCase):
         shutil.copytree(self.model, broken)
         data = (broken / 'model.safetensors').read_bytes()
         (broken / 'model.safetensors').write_bytes(data[:len(data) // 2])  # truncated
-        with Session(self.dir / 'session', ['--model', str(broken)]) as app:
+        with Session(self.dir / 'session', ['--scenario', 'preset:causal-gpt', '--model', str(broken)]) as app:
             app.click('##views/Model view')
             attnviz_gui._wait(lambda: app.has('model-view/Dismiss##model-error'), 60, 'the error in the Model view')
             self.assertTrue(app.has('Open a model\u2026##model-view'), 'the offer to open another model')
             app.click('##views/Heatmaps')
-            self.assertFalse(app.has('##model-layer'), 'the Heatmaps view shows the scenario')
-            self.assertTrue(app.has('##head0/##heatmap'), "the scenario's heads")
+            attnviz_gui._wait(lambda: app.has('##head1/##heatmap'), 30, "the scenario's heads in the Heatmaps view")
+            self.assertFalse(app.has('##model-layer'), 'no layer selector without a model')
             app.click('##views/Model view')
             app.click('model-view/Dismiss##model-error')
             attnviz_gui._wait(lambda: not app.has('model-view/Dismiss##model-error'), 30, 'the error dismissed')
