@@ -47,3 +47,12 @@ shot compare --scenario preset:gqa --layout compare-ready --backend both --head 
 xvfb-run -a -s "-screen 0 1600x1240x24" "$bin" --size 1600x1240 --frames 5 --validation \
   --screenshot "$out/screenshot-mask-expression.png" --scenario preset:attention-sinks --blocks 4
 echo "wrote $out/screenshot-mask-expression.png"
+# A pretrained model (issue 15): the Model view of a GENERATED model of GPT-2 small's shape
+# (12 layers x 12 heads, random weights: scripts/write-gpt2-shaped-model.py), not of GPT-2's
+# own weights, whose 500 MB are not part of the repository.
+# Debian's python3 has numpy (scripts/install-deps.sh); one first on the PATH (pyenv) may not.
+py=python3
+if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3; fi
+"$py" scripts/write-gpt2-shaped-model.py "$work/gpt2-shaped"
+shot model-view --model "$work/gpt2-shaped" --text "the cat sat on the mat, the hat sat on the cat" --layout heatmaps \
+  --model-view

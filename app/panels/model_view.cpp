@@ -29,7 +29,30 @@ namespace {
 using heatmap::HeatmapHover;
 using heatmap::HeatmapSpec;
 
-constexpr float kSideShare = 0.4f;  // of the view's width: next tokens and rollout
+constexpr float kSideMinShare = 0.34f;  // of the view's width, at least: next tokens and rollout
+
+// The grid's geometry: thumbnails `side` pixels square, `spacing` apart, after the row labels.
+struct GridSize {
+  float side = 0.0f;
+  float spacing = 0.0f;
+  float row_label_w = 0.0f;
+  float top_h = 0.0f;  // the head numbers above the columns
+  [[nodiscard]] float width(int heads) const { return row_label_w + static_cast<float>(heads) * (side + spacing); }
+};
+
+// The largest thumbnails that fit `layers` × `heads` into width × height (never so small that a
+// pattern cannot be seen: the grid scrolls then).
+GridSize grid_size(int layers, int heads, float width, float height, float ui_scale) {
+  GridSize g;
+  const float font = ImGui::GetFontSize();
+  g.row_label_w = ImGui::CalcTextSize("L00").x + 0.5f * font;
+  g.spacing = std::max(3.0f, 5.0f * ui_scale);
+  g.top_h = font + g.spacing;
+  const float by_width = (width - g.row_label_w) / static_cast<float>(heads) - g.spacing;
+  const float by_height = (height - g.top_h) / static_cast<float>(layers) - g.spacing;
+  g.side = std::floor(std::clamp(std::min(by_width, by_height), 18.0f * ui_scale, 150.0f * ui_scale));
+  return g;
+}
 
 class ModelView final : public ui::Panel {
  public:
@@ -42,7 +65,7 @@ class ModelView final : public ui::Panel {
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
-  void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
+  void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
 
   std::string text_;
   std::uint64_t rollout_generation_ = 0;
@@ -69,8 +92,14 @@ void ModelView::draw(ui::UiContext& ui) {
   ImGui::Separator();
   const ImVec2 area = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetFontSize() * 1.5f;
-  const float side_w = std::floor(area.x * kSideShare);
-  const float grid_w = area.x - side_w - gap;
+  // The grid as large as the height allows, the rest of the width to the next tokens and rollout.
+  const int layers = static_cast<int>(result->layers.size());
+  const int heads = std::max<int>(1, static_cast<int>(result->layers.front().attention.heads.size()));
+  const float grid_h = area.y - 2.0f * ImGui::GetFrameHeightWithSpacing() - title_height();
+  const float most_grid_w = area.x * (1.0f - kSideMinShare) - gap;
+  const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
+  const float grid_w = std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
+  const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
     draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
@@ -80,7 +109,7 @@ void ModelView::draw(ui::UiContext& ui) {
   if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
     draw_next_tokens(ui, *result, side_w);
     ImGui::Spacing();
-    draw_rollout(ui, *result, side_w, ImGui::GetContentRegionAvail().y);
+    draw_rollout(ui, *result, side_w);
   }
   ImGui::EndChild();
 }
@@ -116,16 +145,13 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
   const int layers = static_cast<int>(result.layers.size());
   const int heads = result.layers.front().attention.heads.empty() ? 0 : static_cast<int>(result.layers.front().attention.heads.size());
   if (heads == 0) return;
-  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on");
+  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on", width);
   const float font = ImGui::GetFontSize();
-  const float row_label_w = ImGui::CalcTextSize("L00").x + 0.5f * font;
-  const float spacing = std::max(3.0f, 5.0f * ui.ui_scale);
-  const float top_h = font + spacing;
-  const float room_h = height - title_height() - top_h;
-  const float by_width = (width - row_label_w - spacing * static_cast<float>(heads)) / static_cast<float>(heads);
-  const float by_height = (room_h - spacing * static_cast<float>(layers)) / static_cast<float>(layers);
-  // Fit the window when it can; never so small that a pattern cannot be seen (then it scrolls).
-  const float side = std::floor(std::clamp(std::min(by_width, by_height), 18.0f * ui.ui_scale, 150.0f * ui.ui_scale));
+  const GridSize g = grid_size(layers, heads, width - ImGui::GetStyle().ScrollbarSize, height - title_height(), ui.ui_scale);
+  const float side = g.side;
+  const float spacing = g.spacing;
+  const float row_label_w = g.row_label_w;
+  const float top_h = g.top_h;
   if (!ImGui::BeginChild("##model-grid", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar)) {
     ImGui::EndChild();
     return;
@@ -239,7 +265,7 @@ void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& 
   }
 }
 
-void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
+void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width) {
   const Matrix& rollout = ui.model.rollout();
   const int layers = static_cast<int>(result.layers.size());
   heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(), width);
@@ -250,6 +276,7 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
   ImGui::PopStyleColor();
+  const float height = ImGui::GetContentRegionAvail().y;
   if (rollout_generation_ != ui.model.generation()) {
     rollout_range_ = heatmap::zero_to_max(rollout);
     rollout_generation_ = ui.model.generation();
@@ -258,7 +285,7 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   const float room_w = width - label_w - heatmap::HeatmapWidget::label_overhang();
   const float n = static_cast<float>(std::max(1, rollout.rows));
   const float col_label_h = heatmap::HeatmapWidget::col_label_height(result.tokens, room_w / n, height * 0.25f);
-  const float side = std::max(60.0f * ui.ui_scale, std::min(room_w, height - col_label_h - colorbar_height() - ImGui::GetFontSize()));
+  const float side = std::max(60.0f * ui.ui_scale, std::min(room_w, height - col_label_h - colorbar_height() - 2.0f * ImGui::GetStyle().ItemSpacing.y));
   HeatmapSpec spec;
   spec.source.host = &rollout;
   spec.source.version = ui.model.generation();
