@@ -112,6 +112,20 @@ void ModelSession::reset_heads() {
   apply_edits(std::move(next), "Every head on");
 }
 
+void ModelSession::set_head_weight(int layer, int head, model::Projection which, std::optional<Matrix> weights,
+                                   std::string label) {
+  model::ModelEdits next = edits_;
+  const auto key = std::make_tuple(layer, head, which);
+  if (weights) next.weights[key] = std::move(*weights);
+  else if (next.weights.erase(key) == 0) return;  // nothing to put back
+  apply_edits(std::move(next), std::move(label));
+}
+
+const Matrix* ModelSession::edited_weight(int layer, int head, model::Projection which) const {
+  const auto found = edits_.weights.find(std::make_tuple(layer, head, which));
+  return found == edits_.weights.end() ? nullptr : &found->second;
+}
+
 std::optional<float> ModelSession::head_factor(int layer, int head) const {
   const auto found = edits_.head_factors.find({layer, head});
   if (found == edits_.head_factors.end()) return std::nullopt;
@@ -218,8 +232,9 @@ bool ModelSession::poll() {
     edits_ = shown_edits_;  // the switches show what is on screen
     return true;
   }
-  if (outcome->model) {
+  if (outcome->model) {  // a model just opened: its heads as they are, nothing to undo
     model_ = std::move(outcome->model);
+    edits_ = {};
     undo_.clear();
     redo_.clear();
   }

@@ -55,6 +55,12 @@ class ModelSession {
   void set_head_factor(int layer, int head, std::optional<float> factor);
   // Every head back on (one undo step; nothing when none is switched).
   void reset_heads();
+  // Head `head`'s W_Q, W_K or W_V in `layer` (d_model × head_dim, as Model::head_weight gives
+  // it): `weights` in its place, or the model's own again with nullopt. One undo step, `label`.
+  // A key or value slice is its key/value group's, shared by the group's query heads.
+  void set_head_weight(int layer, int head, model::Projection which, std::optional<Matrix> weights, std::string label);
+  // The edited slice asked for, or null when that head's matrix is the model's.
+  [[nodiscard]] const Matrix* edited_weight(int layer, int head, model::Projection which) const;
   // Stops the work in flight: what was shown stays.
   void cancel();
   // Forgets the model (the window shows its scenario again).

@@ -155,6 +155,10 @@ void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
   draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  if (ImGui::RadioButton("Attention##model-shows", !show_weights_)) show_weights_ = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("W_Q, W_K, W_V##model-shows", show_weights_)) show_weights_ = true;
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
   if (ImGui::SmallButton("Show the scenario")) ui.view.heatmaps_show_scenario = true;
 }
 
@@ -179,6 +183,10 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
   ImGui::Separator();
   const int layer = ui.view.model_layer;
   const int head = ui.view.model_head;
+  if (show_weights_) {
+    weights_.draw(ui, layer, head);
+    return;
+  }
   const Result& attention = result->layers[static_cast<std::size_t>(layer)].attention;
   if (head >= static_cast<int>(attention.heads.size())) return;
   const HeadResult& h = attention.heads[static_cast<std::size_t>(head)];

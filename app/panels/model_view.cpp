@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/compute/model_session.h"
@@ -71,6 +72,18 @@ class ModelView final : public ui::Panel {
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
 };
+
+// "2 heads switched, 1 matrix edited".
+std::string edits_summary(const model::ModelEdits& edits) {
+  std::string text;
+  const std::size_t switched = edits.head_factors.size();
+  const std::size_t edited = edits.weights.size();
+  if (switched > 0) text = std::to_string(switched) + (switched == 1 ? " head switched" : " heads switched");
+  if (edited > 0) {
+    text += (text.empty() ? "" : ", ") + std::to_string(edited) + (edited == 1 ? " matrix edited" : " matrices edited");
+  }
+  return text;
+}
 
 void draw_no_model(ui::UiContext& ui) {
   ImGui::Spacing();
@@ -135,9 +148,10 @@ void ModelView::draw_selected(ui::UiContext& ui) {
   if (ImGui::Button("Every head on##model")) model.reset_heads();
   ImGui::EndDisabled();
   const std::size_t switched = model.edits().head_factors.size();
-  if (switched > 0) {
+  const std::size_t edited = model.edits().weights.size();
+  if (switched > 0 || edited > 0) {
     ImGui::SameLine();
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%zu head%s switched", switched, switched == 1 ? "" : "s");
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", edits_summary(model.edits()).c_str());
   }
 }
 
@@ -208,6 +222,14 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::kWarningText, text);
     }
   }
+  const bool weights_edited = std::any_of(ui.model.edits().weights.begin(), ui.model.edits().weights.end(), [&](const auto& edit) {
+    return std::get<0>(edit.first) == layer.layer && std::get<1>(edit.first) == head;
+  });
+  if (weights_edited) {  // its W_Q, W_K or W_V edited: a "W" in the bottom corner
+    const ImVec2 size = ImGui::CalcTextSize("W");
+    draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, 0xe0ffffffu);
+    draw->AddText(ImVec2(b.x - size.x - 2.0f, b.y - size.y), ui::palette::kWarningText, "W");
+  }
   if (layer.layer == ui.view.model_layer && head == ui.view.model_head) {
     draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), 0xffa85f1fu, 0.0f, 0, 2.5f * ui.ui_scale);
   }
@@ -236,9 +258,8 @@ void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& 
     ImGui::TextDisabled("This model has no language-model head: it predicts no next token.");
     return;
   }
-  if (!ui.model.shown_edits().head_factors.empty()) {
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %zu head%s switched",
-                       ui.model.shown_edits().head_factors.size(), ui.model.shown_edits().head_factors.size() == 1 ? "" : "s");
+  if (!ui.model.shown_edits().empty()) {
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %s", edits_summary(ui.model.shown_edits()).c_str());
   }
   const float label_w = std::floor(width * 0.5f);
   for (std::size_t i = 0; i < result.next_tokens.size(); ++i) {

@@ -90,12 +90,24 @@ TEST(ModelSession, AFailureIsReportedOnceAndKeepsTheModelShown) {
   session.open(gpt2(), kText);
   session.wait();
   ASSERT_TRUE(session.has_model());
+  session.set_head_factor(0, 0, 0.0f);
+  session.wait();
   const model::Model* shown = session.model();
   session.open("/nonexistent/attnviz-model", kText);
   session.wait();
   EXPECT_EQ(session.model(), shown) << "the model shown before stays";
   EXPECT_NE(session.error(), "");
   ASSERT_NE(session.result(), nullptr);
+  EXPECT_EQ(session.head_factor(0, 0), 0.0f) << "with its head switched off";
+  EXPECT_TRUE(session.can_undo());
+
+  // Another model opened: its heads as they are, nothing to undo.
+  session.open(gpt2(), kText);
+  session.wait();
+  EXPECT_NE(session.model(), shown);
+  EXPECT_FALSE(session.head_factor(0, 0).has_value());
+  EXPECT_TRUE(session.shown_edits().empty());
+  EXPECT_FALSE(session.can_undo());
 
   // A text the model refuses (longer than its 32 positions) keeps the result of the last one.
   std::string long_text;
@@ -156,6 +168,31 @@ TEST(ModelSession, AHeadSwitchRecomputesTheLaterLayersAndTheNextTokensAndUndoes)
   session.wait();
   expect_same(*session.result(), expected);
   EXPECT_EQ(session.undo_label(), "Layer 0 head 1 off");
+}
+
+TEST(ModelSession, AnEditedWQRecomputesFromItsLayerAndUndoes) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  ASSERT_TRUE(session.has_model());
+  const model::ForwardResult before = *session.result();
+  Matrix wq = session.model()->head_weight(1, 2, model::Projection::Query);
+  for (float& value : wq.data) value *= -2.0f;
+  session.set_head_weight(1, 2, model::Projection::Query, wq, "Layer 1 head 2 W_Q: x -2");
+  ASSERT_NE(session.edited_weight(1, 2, model::Projection::Query), nullptr);
+  session.wait();
+  model::ModelEdits edits;
+  edits.weights[{1, 2, model::Projection::Query}] = wq;
+  expect_same(*session.result(), direct(gpt2(), edits));
+  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[2].weights, before.layers[0].attention.heads[2].weights), 1e-5);
+  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[2].weights, before.layers[1].attention.heads[2].weights), 1e-3);
+  session.undo();
+  EXPECT_EQ(session.edited_weight(1, 2, model::Projection::Query), nullptr);
+  session.wait();
+  expect_same(*session.result(), before);
+  // Putting back a matrix that was never edited is no step at all.
+  session.set_head_weight(0, 0, model::Projection::Key, std::nullopt, "nothing");
+  EXPECT_FALSE(session.can_undo());
 }
 
 TEST(ModelSession, ANewTextRunsWithTheHeadsSwitched) {

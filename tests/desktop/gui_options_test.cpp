@@ -66,5 +66,22 @@ TEST(GuiOptions, MistakesAreInputErrorsNamingTheOption) {
   expect_error_about({"--screenshot="}, "--screenshot");
 }
 
+// A pretrained model beside the scenario: its path, text, layer and the Model view to start on.
+TEST(GuiOptions, ModelTextLayerAndModelView) {
+  const GuiOptions o = parse_gui_options({"--model", "gpt2/", "--text", "The cat sat", "--layer", "5", "--head", "1", "--model-view"});
+  EXPECT_EQ(o.model, "gpt2/");
+  EXPECT_EQ(o.model_text, "The cat sat");
+  EXPECT_EQ(o.model_layer, 5);
+  EXPECT_EQ(o.head, 1);
+  EXPECT_TRUE(o.model_view);
+  const GuiOptions plain = parse_gui_options({"--model", "tiny.gguf"});
+  EXPECT_FALSE(plain.model_text.has_value());  // the window's default text
+  EXPECT_FALSE(plain.model_view);
+  expect_error_about({"--model="}, "--model");
+  expect_error_about({"--text", "hello"}, "--text");  // without a model
+  expect_error_about({"--model-view"}, "--model-view");
+  expect_error_about({"--model", "gpt2/", "--layer", "-1"}, "--layer");
+}
+
 }  // namespace
 }  // namespace attnviz::desktop
