@@ -135,30 +135,44 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
   ImGui::PopID();
 }
 
+// On the same line as the last item when `width` more pixels fit there (after a wider gap
+// between groups), else on the next: the selector row wraps in a narrow window.
+void same_line_if_fits(float width) {
+  const float gap = ImGui::GetFontSize() * 1.5f;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
+}
+
+// A selector: "Layer [slider] of 12".
+void draw_index_selector(const char* label, const char* id, int* value, int count) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d", count);
+}
+
 void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, layers - 1);
   ui.view.model_head = std::clamp(ui.view.model_head, 0, heads - 1);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Layer");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  ImGui::SliderInt("##model-layer", &ui.view.model_layer, 0, layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine();
-  ImGui::TextDisabled("of %d", layers);
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextUnformatted("Head");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  ImGui::SliderInt("##model-head", &ui.view.model_head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine();
-  ImGui::TextDisabled("of %d", heads);
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  const float font = ImGui::GetFontSize();
+  const float frame = ImGui::GetFrameHeight();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float selector_w = ImGui::CalcTextSize("Layer of 9999").x + 10.0f * font + 2.0f * spacing;
+  draw_index_selector("Layer", "##model-layer", &ui.view.model_layer, layers);
+  same_line_if_fits(selector_w);
+  draw_index_selector("Head", "##model-head", &ui.view.model_head, heads);
+  same_line_if_fits(ImGui::CalcTextSize("Switch off scale").x + 9.0f * font + 2.0f * frame + 3.0f * spacing);
   draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  same_line_if_fits(ImGui::CalcTextSize("Attention W_Q, W_K, W_V").x + 2.0f * frame + 3.0f * spacing);
+  ImGui::BeginGroup();
   if (ImGui::RadioButton("Attention##model-shows", !show_weights_)) show_weights_ = false;
   ImGui::SameLine();
   if (ImGui::RadioButton("W_Q, W_K, W_V##model-shows", show_weights_)) show_weights_ = true;
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+  ImGui::EndGroup();
+  same_line_if_fits(ImGui::CalcTextSize("Show the scenario").x + frame);
   if (ImGui::SmallButton("Show the scenario")) ui.view.heatmaps_show_scenario = true;
 }
 

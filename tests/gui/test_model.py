@@ -72,6 +72,20 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Undo to bring the head back')
             self.assertTrue(app.has('model-switch/Switch off##1-2'))
 
+            # The same head's W_Q edited in the Heatmaps view: a cell clicked and typed in.
+            app.click('##views/Heatmaps')
+            app.click('W_Q, W_K, W_V##model-shows')
+            attnviz_gui._wait(lambda: app.has('##model-W_Q/##heatmap'), 30, "the head's W_Q")
+            app.click('##model-W_Q/##heatmap')
+            attnviz_gui._wait(lambda: app.has('##model-weight-value'), 30, "the cell's value field")
+            app.type('40')
+            app.key('Return')
+            app.click('##views/Model view')
+            attnviz_gui._wait(lambda: (p := next_token_probabilities(app)) != before and p, 30,
+                              'the next tokens to follow the edited W_Q')
+            app.click('Undo##model')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Undo to put W_Q back')
+
     def test_a_model_that_cannot_open_leaves_the_window_working(self):
         broken = self.dir / 'broken'
         shutil.copytree(self.model, broken)
