@@ -338,17 +338,21 @@ MatrixRows::MatrixRows(const ExportRequest& request, const ExportSource& source,
 std::span<const float> MatrixRows::row(int r) {
   const int i = row_begin_ + r;
   const auto cells = [&](const Matrix& m) { return m.row(i) + col_begin_; };
-  const auto visible = [&](int c) { return result_->mask.at(i, col_begin_ + c); };
+  const MaskMatrix& mask = result_->mask_of(static_cast<std::size_t>(head_));  // a head's own under an expression using h
+  const auto visible = [&](int c) { return mask.at(i, col_begin_ + c); };
   const int count = cols();
   switch (quantity_) {
     case Quantity::Scores: std::copy_n(cells(head_of(*result_, head_).scores), count, buffer_.begin()); break;
     case Quantity::Weights: std::copy_n(cells(head_of(*result_, head_).weights), count, buffer_.begin()); break;
     case Quantity::Context: std::copy_n(cells(head_of(*result_, head_).context), count, buffer_.begin()); break;
     case Quantity::Scaled: {
+      // What the softmax sees: scale · raw, less ALiBi's bias (docs/design.md "Positions").
       const float* scores = cells(head_of(*result_, head_).scores);
+      const std::vector<float>& slopes = source_->caption.slopes;
+      const float slope = static_cast<std::size_t>(head_) < slopes.size() ? slopes[static_cast<std::size_t>(head_)] : 0.0f;
       for (int c = 0; c < count; ++c) {
-        buffer_[static_cast<std::size_t>(c)] =
-            visible(c) ? scores[c] * source_->caption.scale_factor : -std::numeric_limits<float>::infinity();
+        buffer_[static_cast<std::size_t>(c)] = visible(c) ? scaled_score(scores[c], source_->caption.scale_factor, slope, i, col_begin_ + c)
+                                                          : -std::numeric_limits<float>::infinity();
       }
       break;
     }

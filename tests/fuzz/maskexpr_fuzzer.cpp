@@ -29,10 +29,12 @@ void check(const attnviz::maskexpr::Expression& expression) {
   environment.documents = {0, 3, 7};
   environment.globals = {1, 8};
   const RowScanner scanner(expression, environment);
+  const int n = static_cast<int>(environment.n);
+  const int m = static_cast<int>(environment.m);
   for (int h = 0; h < 2; ++h) {
-    for (int q = 0; q < environment.n; q += 5) {
-      for (int lo = 0; lo < environment.m; lo += 3) {
-        const int hi = lo + 4 < environment.m ? lo + 4 : environment.m - 1;
+    for (int q = 0; q < n; q += 5) {
+      for (int lo = 0; lo < m; lo += 3) {
+        const int hi = lo + 4 < m ? lo + 4 : m - 1;
         const Truth truth = evaluate_keys(expression, environment, q, {lo, hi}, h);
         for (int k = lo; k <= hi; ++k) {
           const bool cell = evaluate(expression, environment, q, k, h);
@@ -40,10 +42,10 @@ void check(const attnviz::maskexpr::Expression& expression) {
         }
       }
       std::vector<Span> runs;
-      scanner.scan(q, h, 0, environment.m, runs);
+      scanner.scan(q, h, 0, m, runs);
       int last_end = -1;
       for (const Span& run : runs) {
-        if (run.begin <= last_end || run.end <= run.begin || run.end > environment.m) std::abort();
+        if (run.begin <= last_end || run.end <= run.begin || run.end > m) std::abort();
         for (int k = run.begin; k < run.end; ++k) {
           if (!evaluate(expression, environment, q, k, h)) std::abort();
         }
