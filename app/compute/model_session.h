@@ -146,10 +146,11 @@ class ModelSession {
   bool paused_ = false;
   bool quit_ = false;
 
-  // The worker's own: the model it runs and its forward pass (kept for rerun_from).
+  // The worker's own: the model it runs and its forward pass (kept for rerun_from), which
+  // refers to both (declared after them, so destroyed first).
+  std::unique_ptr<Backend> backend_;
   std::shared_ptr<const model::Model> worker_model_;
   std::unique_ptr<model::ForwardPass> pass_;
-  std::unique_ptr<Backend> backend_;
   std::string pass_text_;
   model::ModelEdits pass_edits_;
   bool pass_valid_ = false;
