@@ -93,15 +93,18 @@ std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& proble
 
 // The sparse patterns of long-context models, each typed as the expression the Mask panel's
 // "insert a pattern" gives (the label shows it, so the notation is learnt by comparing): causal
-// and attention sinks, then strided and block-local. s = B = 4, and the sinks' window is the
-// masks axis's r (at least 2).
-std::vector<Variant> pattern_variants(const Scenario& frozen, const CompareOptions& options) {
-  const std::string r = std::to_string(std::max(options.window, 2));
+// and attention sinks, then strided and block-local. Their sizes follow the sentence so that
+// each differs from causal on screen: 4 sinks and a stride and block of 4 from 16 tokens on,
+// fewer for shorter sentences; the sinks' window is the masks axis's r (at least 1).
+std::vector<Variant> pattern_variants(const Scenario& frozen, const Problem& problem, const CompareOptions& options) {
+  const std::string r = std::to_string(std::max(options.window, 1));
+  const std::string sinks = std::to_string(std::clamp(problem.n() / 8, 1, 4));
+  const std::string stride = std::to_string(std::clamp(problem.n() / 4, 2, 4));
   std::vector<std::pair<std::string, std::string>> patterns = {{"causal", "k <= q"},
-                                                               {"attention sinks", "k <= q && (k < 4 || q - k <= " + r + ")"}};
+                                                               {"attention sinks", "k <= q && (k < " + sinks + " || q - k <= " + r + ")"}};
   if (options.count == 4) {
-    patterns.push_back({"strided", "k <= q && (q - k < 4 || (q - k) % 4 == 0)"});
-    patterns.push_back({"block-local", "q / 4 == k / 4"});
+    patterns.push_back({"strided", "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)"});
+    patterns.push_back({"block-local", "q / " + stride + " == k / " + stride});
   }
   std::vector<Variant> variants;
   for (auto& [name, expression] : patterns) {
@@ -261,7 +264,7 @@ Comparison derive_comparison(const Scenario& base, const Problem& problem, const
     case CompareAxis::Heads: return head_variants(frozen, options);
     case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
     case CompareAxis::Positions: return position_variants(frozen, options);
-    case CompareAxis::Patterns: return {pattern_variants(frozen, options), ""};
+    case CompareAxis::Patterns: return {pattern_variants(frozen, problem, options), ""};
   }
   return {};
 }

@@ -162,7 +162,7 @@ TEST(ClassroomKeys, CompareKeysActInTheCompareView) {
   EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Heads);
   f.press(GLFW_KEY_A, true);
   f.press(GLFW_KEY_A, true);
-  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Positions) << "Shift+A goes back and wraps";
+  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Patterns) << "Shift+A goes back and wraps";
   f.press(GLFW_KEY_N);
   EXPECT_EQ(f.state.compare.count, 2);
   f.press(GLFW_KEY_N);

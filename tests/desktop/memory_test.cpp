@@ -16,11 +16,13 @@ namespace attnviz {
 namespace {
 
 constexpr int kTokens = 4096;
-// The window itself (lavapipe with its compiled pipelines, fonts, Dear ImGui, Xvfb's client
-// side: about 160-200 MiB for a small scenario), the mask (16 MiB), the contexts, the images,
-// and with Vulkan the one head read back for the panels (128 MiB of scores and weights at 4096
-// tokens): what the window adds to the result's matrices, whatever N and the head count.
-constexpr double kConstantMib = 400.0;
+// What the window adds to the result's matrices, whatever the head count: the window itself
+// (lavapipe with its compiled pipelines, fonts, Dear ImGui, Xvfb's client side, the mask, the
+// contexts, the images: about 160-200 MiB), and with Vulkan the one head the panels read, held
+// twice while it is read back (the staging copy and the unpacked one: 2 × 128 MiB of scores
+// and weights at 4096 tokens).
+constexpr double kHeadMib = 2.0 * kTokens * kTokens * 4.0 / (1024.0 * 1024.0);
+constexpr double kConstantMib = 200.0 + 2.0 * kHeadMib;
 
 class WindowMemory : public ::testing::Test {
  protected:

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "core/attention/mask.h"
@@ -187,11 +188,15 @@ TEST(CompareVariants, PatternsAreTheSparsePatternsTheyName) {
   const std::vector<lesson::Variant> four =
       lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 4, .window = 3});
   ASSERT_EQ(four.size(), 4u);
+  // Sizes for a short sentence: 1 sink, a stride and block of n / 4 (at least 2).
+  const int n = base.problem.n();
+  const int sinks = std::clamp(n / 8, 1, 4);
+  const int s = std::clamp(n / 4, 2, 4);
   const std::function<bool(int, int)> expected[] = {
       [](int q, int k) { return k <= q; },
-      [](int q, int k) { return k <= q && (k < 4 || q - k <= 3); },
-      [](int q, int k) { return k <= q && (q - k < 4 || (q - k) % 4 == 0); },
-      [](int q, int k) { return q / 4 == k / 4; }};
+      [&](int q, int k) { return k <= q && (k < sinks || q - k <= 3); },
+      [&](int q, int k) { return k <= q && (q - k < s || (q - k) % s == 0); },
+      [&](int q, int k) { return q / s == k / s; }};
   const char* names[] = {"causal", "attention sinks", "strided", "block-local"};
   for (std::size_t v = 0; v < four.size(); ++v) {
     SCOPED_TRACE(four[v].label);
@@ -205,7 +210,8 @@ TEST(CompareVariants, PatternsAreTheSparsePatternsTheyName) {
   }
   const auto two = lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 2});
   ASSERT_EQ(two.size(), 2u);
-  EXPECT_EQ(two[1].scenario.mask.expression, "k <= q && (k < 4 || q - k <= 2)");
+  EXPECT_EQ(two[1].scenario.mask.expression, "k <= q && (k < " + std::to_string(sinks) + " || q - k <= 2)");
+  EXPECT_NE(four[1].scenario.mask.expression, four[0].scenario.mask.expression);
 }
 
 // Every bundled preset, every axis and count: the variants are valid scenarios for the core's

@@ -40,7 +40,7 @@ void expect_matches_dense(const Problem& p, const Result& dense, const OverviewR
 }
 
 TEST(OverviewCpu, EveryMaskAndHeadLayoutMatchesTheDensePath) {
-  for (const TiledCase& c : tiled_cases()) {
+  for (const TiledCase& c : field_mask_cases()) {
     TestRandom random(11);
     const Problem p = random_problem(random, c.shape);
     const Result dense = make_cpu_backend()->compute(p);
@@ -74,7 +74,7 @@ Problem long_problem(MaskSetting mask, int heads = 2, int kv_heads = 1) {
 }
 
 TEST(OverviewCpu, ManyTilesAndChunksMatchTheDensePath) {
-  for (const auto& [name, mask] : every_mask_kind()) {
+  for (const auto& [name, mask] : every_field_mask_kind()) {
     const Problem p = long_problem(mask);
     const Result dense = make_cpu_backend()->compute(p);
     OverviewRequest request;
@@ -185,6 +185,27 @@ TEST(OverviewCpu, ProgressReachesOneAtTheEnd) {
   overview::Progress progress;
   overview::make_cpu_overview()->run(p, {}, &progress);
   EXPECT_DOUBLE_EQ(progress.fraction(), 1.0);
+}
+
+// What the overview's kernels do not compute is refused by name, never drawn as if absent.
+TEST(OverviewCpu, PositionsDropoutAndExpressionsAreRefusedByName) {
+  const auto refused = [](const Problem& p, const std::string& words) {
+    try {
+      (void)overview::make_cpu_overview()->run(p, {});
+      ADD_FAILURE() << words << ": accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  Problem rope = long_problem(MaskSetting{}, 2, 1);
+  rope.positional = PositionalKind::Rope;
+  refused(rope, "\"positional\"");
+  Problem dropout = long_problem(MaskSetting{}, 2, 1);
+  dropout.dropout = DropoutSetting{0.1, 3};
+  refused(dropout, "\"dropout\"");
+  MaskSetting sinks;
+  sinks.expression = "k <= q && k < 4";
+  refused(long_problem(sinks, 2, 1), "\"expression\"");
 }
 
 TEST(OverviewCpu, BadRequestsSayWhatIsWrong) {
