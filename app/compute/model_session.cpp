@@ -47,7 +47,7 @@ std::string head_switch_label(int layer, int head, std::optional<float> factor) 
   return label + scaled;
 }
 
-ModelSession::ModelSession() : backend_(make_cpu_backend()), worker_([this] { work(); }) {}
+ModelSession::ModelSession() : worker_([this] { work(); }) {}
 
 ModelSession::~ModelSession() {
   {
@@ -305,6 +305,8 @@ ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop
   };
   std::shared_ptr<const model::Model> model = worker_model_;
   std::unique_ptr<model::ForwardPass> fresh;
+  // Made with the first model, so that a window that opens none pays nothing for it.
+  if (!backend_) backend_ = make_cpu_backend();
   if (job.path) {
     model::LoadOptions load;
     load.progress = report;

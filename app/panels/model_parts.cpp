@@ -127,10 +127,16 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
     ImGui::SetTooltip("Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next tokens are recomputed", layer, head);
   }
   ImGui::SameLine();
-  float scale = factor.value_or(1.0f);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   // Applied when let go: one recompute and one undo step per change, not one per pixel dragged.
-  ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f");
+  // Until then the slider shows the value being dragged (kept in ImGui's storage for this
+  // switch: the session still has the old factor), and takes it into the release frame.
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID held_key = ImGui::GetID("##scale-held");
+  const float held = storage->GetFloat(held_key, -1.0f);  // < 0: not being dragged
+  float scale = held >= 0.0f ? held : factor.value_or(1.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f", ImGuiSliderFlags_AlwaysClamp);
+  storage->SetFloat(held_key, ImGui::IsItemActive() ? scale : -1.0f);
   if (ImGui::IsItemDeactivatedAfterEdit()) model.set_head_factor(layer, head, scale);
   ImGui::PopID();
 }

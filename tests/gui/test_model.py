@@ -72,6 +72,19 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Undo to bring the head back')
             self.assertTrue(app.has('model-switch/Switch off##1-2'))
 
+            # The head scaled: its slider in the Model view dragged to the left and let go.
+            x, y, w, h = app.find('model-switch/scale')['visible']
+            ox, oy = app.log().get('window_origin', [0, 0])
+            app.move_to(int(ox + x + w / 2), int(oy + y + h / 2))
+            app.xdotool('mousedown', 1)
+            app.move_to(int(ox + x + w / 4), int(oy + y + h / 2))
+            app.xdotool('mouseup', 1)
+            attnviz_gui._wait(lambda: (p := next_token_probabilities(app)) != before and p, 30,
+                              'the next tokens to follow the scaled head')
+            self.assertTrue(app.has('model-switch/Switch off##1-2'), 'scaled, not off')
+            app.click('Undo##model')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Undo to scale it back')
+
             # The same head's W_Q edited in the Heatmaps view: a cell clicked and typed in.
             app.click('##views/Heatmaps')
             app.click('W_Q, W_K, W_V##model-shows')
