@@ -53,7 +53,9 @@ JSON
   matrices=$((heads * n * n * 4 * 2))
   result=$((matrices + heads * n * dv * 4 * 2))
   echo "== $n tokens, $heads heads: the result's float32 size $(mib $result) (scores and weights $(mib $matrices))"
+  rm -rf "$work/out" && mkdir -p "$work/out"
   measure "compute (JSON, default --max-output)" "$bin" compute --scenario "$scenario" --out "$work/out/r.json"
+  rm -rf "$work/out"
   measure "compute --format npy --max-output none" "$bin" compute --scenario "$scenario" --format npy --max-output none --out "$work/out"
   measure "export --what weights --format json" "$bin" export --scenario "$scenario" --what weights --format json --out "$work/out/"
   measure "export --what weights --format npy" "$bin" export --scenario "$scenario" --what weights --format npy --out "$work/out/"
