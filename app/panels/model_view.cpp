@@ -98,7 +98,7 @@ void draw_no_model(ui::UiContext& ui) {
 void ModelView::draw(ui::UiContext& ui) {
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
-  if (result == nullptr) {
+  if (result == nullptr || result->layers.empty()) {
     if (!ui.model.busy()) draw_no_model(ui);
     return;
   }
