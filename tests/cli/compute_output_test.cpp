@@ -47,7 +47,8 @@ Npy read_npy(const std::filesystem::path& path) {
   const std::string bytes = testing::read_text(path);
   Npy npy;
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return npy;
-  const std::size_t header_length = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+  const std::size_t header_length =
+      std::size_t{static_cast<unsigned char>(bytes[8])} | std::size_t{static_cast<unsigned char>(bytes[9])} << 8;
   const std::string header = bytes.substr(10, header_length);
   const std::size_t descr = header.find("'descr': '") + 10;
   npy.descr = header.substr(descr, header.find('\'', descr) - descr);
