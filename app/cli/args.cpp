@@ -85,4 +85,15 @@ void require_choice(const std::string& option, const std::string& value, const s
   throw InputError(kOrigin, option, "\"" + value + "\" is not one of: " + join(choices));
 }
 
+std::vector<std::string> split_list(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
 }  // namespace attnviz::cli

@@ -34,6 +34,9 @@ class ParsedArgs {
 ParsedArgs parse_args(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs,
                       const std::string& command);
 
+// An option's list, "0,2" or "rows:cols": every part, empty ones included ("a,,b" has three).
+std::vector<std::string> split_list(const std::string& text, char separator);
+
 // Throws InputError unless value is one of the choices (message lists them).
 void require_choice(const std::string& option, const std::string& value, const std::vector<std::string>& choices);
 

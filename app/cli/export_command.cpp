@@ -91,17 +91,6 @@ const std::vector<OptionSpec> kOptions = {
 
 
 
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
-
 // The scenario's options and, for --model, the model's (model_options.h) and --layer.
 std::vector<OptionSpec> all_options() {
   std::vector<OptionSpec> options = kOptions;
@@ -114,7 +103,7 @@ std::vector<OptionSpec> all_options() {
 std::pair<std::string, bool> without_rollout(const std::string& what) {
   std::string rest;
   bool rollout = false;
-  for (const std::string& name : split(what, ',')) {
+  for (const std::string& name : split_list(what, ',')) {
     if (name == "rollout") rollout = true;
     else rest += (rest.empty() ? "" : ",") + name;
   }
@@ -133,7 +122,7 @@ std::optional<Number> parse_number(const std::string& text) {
 // "all" may stand anywhere in the list ("all,diff"); check_request reports a matrix listed twice.
 std::vector<Quantity> parse_what(const std::string& text) {
   std::vector<Quantity> what;
-  for (const std::string& name : split(text, ',')) {
+  for (const std::string& name : split_list(text, ',')) {
     if (name == "all") {
       what.insert(what.end(), {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context});
       continue;
@@ -151,7 +140,7 @@ std::vector<Quantity> parse_what(const std::string& text) {
 std::optional<std::vector<int>> parse_heads(const std::string& text) {
   if (text == "all") return std::nullopt;
   std::vector<int> heads;
-  for (const std::string& part : split(text, ',')) {
+  for (const std::string& part : split_list(text, ',')) {
     const std::optional<int> head = parse_number<int>(part);
     if (!head || *head < 0) {
       throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
@@ -163,7 +152,7 @@ std::optional<std::vector<int>> parse_heads(const std::string& text) {
 
 std::optional<std::pair<float, float>> parse_range(const std::string& text) {
   if (text == "auto") return std::nullopt;
-  const std::vector<std::string> parts = split(text, ',');
+  const std::vector<std::string> parts = split_list(text, ',');
   const std::optional<float> low = parts.size() == 2 ? parse_number<float>(parts[0]) : std::nullopt;
   const std::optional<float> high = parts.size() == 2 ? parse_number<float>(parts[1]) : std::nullopt;
   if (!low || !high || !(*low < *high)) {
@@ -174,7 +163,7 @@ std::optional<std::pair<float, float>> parse_range(const std::string& text) {
 
 // "FIRST:END" as a half-open range.
 std::pair<int, int> parse_span(const std::string& option, const std::string& text) {
-  const std::vector<std::string> parts = split(text, ':');
+  const std::vector<std::string> parts = split_list(text, ':');
   const std::optional<int> first = parts.size() == 2 ? parse_number<int>(parts[0]) : std::nullopt;
   const std::optional<int> end = parts.size() == 2 ? parse_number<int>(parts[1]) : std::nullopt;
   if (!first || !end || *first < 0 || *end <= *first) {

@@ -2,23 +2,13 @@
 
 #include <charconv>
 
+#include "app/cli/args.h"
 #include "core/common/error.h"
 
 namespace attnviz::cli {
 namespace {
 
 constexpr const char* kOrigin = "<command line>";
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
 
 std::optional<long long> whole_number(const std::string& text) {
   long long value = 0;
@@ -73,7 +63,7 @@ std::optional<std::vector<int>> parse_layer_list(const ParsedArgs& parsed) {
   const std::string text = parsed.get_or("--layers", "all");
   if (text == "all") return std::nullopt;
   std::vector<int> layers;
-  for (const std::string& part : split(text, ',')) {
+  for (const std::string& part : split_list(text, ',')) {
     const auto layer = whole_number(part);
     if (!layer || *layer < 0 || *layer > 100000) throw InputError(kOrigin, "--layers", "\"" + part.substr(0, 40) + "\" is not a layer number: use all or a list like 0,3");
     layers.push_back(static_cast<int>(*layer));
@@ -87,7 +77,7 @@ model::ForwardOptions forward_options(const ParsedArgs& parsed) {
   if (const auto query = parsed.get_int("--query", 0, 1 << 20)) options.query_position = *query;
   options.top_k = parsed.get_int("--top", 1, 1000).value_or(10);
   if (const auto scales = parsed.get("--head-scale")) {
-    for (const std::string& item : split(*scales, ',')) {
+    for (const std::string& item : split_list(*scales, ',')) {
       // LAYER:HEAD=FACTOR, or LAYER:HEAD for 0 (switched off).
       const std::size_t colon = item.find(':');
       const std::size_t equals = item.find('=');

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/text_input.h"
 #include "core/common/atomic_file.h"
@@ -21,17 +22,6 @@ constexpr const char* kOrigin = "<command line>";
 
 void refuse(const ParsedArgs& parsed, const char* option, const char* why) {
   if (parsed.has(option)) throw InputError(kOrigin, option, std::string("does not apply to --overview: ") + why);
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
 }
 
 std::optional<float> parse_float(const std::string& text) {
@@ -53,7 +43,7 @@ std::optional<int> parse_int(const std::string& text) {
 std::vector<int> parse_heads(const std::string& text) {
   std::vector<int> heads;
   if (text == "all") return heads;
-  for (const std::string& part : split(text, ',')) {
+  for (const std::string& part : split_list(text, ',')) {
     const std::optional<int> head = parse_int(part);
     if (!head || *head < 0) throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
     heads.push_back(*head);
@@ -62,7 +52,7 @@ std::vector<int> parse_heads(const std::string& text) {
 }
 
 std::pair<int, int> parse_span(const char* option, const std::string& text) {
-  const std::vector<std::string> parts = split(text, ':');
+  const std::vector<std::string> parts = split_list(text, ':');
   const std::optional<int> first = parts.size() == 2 ? parse_int(parts[0]) : std::nullopt;
   const std::optional<int> end = parts.size() == 2 ? parse_int(parts[1]) : std::nullopt;
   if (!first || !end || *first < 0 || *end <= *first) {
@@ -89,7 +79,7 @@ overview::OverviewExportOptions parse_output(const ParsedArgs& parsed, const std
   }
   const std::string range = parsed.get_or("--range", "auto");
   if (range != "auto") {
-    const std::vector<std::string> parts = split(range, ',');
+    const std::vector<std::string> parts = split_list(range, ',');
     const std::optional<float> low = parts.size() == 2 ? parse_float(parts[0]) : std::nullopt;
     const std::optional<float> high = parts.size() == 2 ? parse_float(parts[1]) : std::nullopt;
     if (!low || !high || !(*low < *high)) {
