@@ -9,6 +9,7 @@
 
 #include "core/assets/embedded.h"
 #include "core/common/error.h"
+#include "core/common/json_depth.h"
 #include "core/common/text_excerpt.h"
 #include "core/scenario/json_error_pointer.h"
 #include "core/scenario/positions.h"
@@ -344,21 +345,6 @@ Scenario read_scenario(const json& root, const std::string& origin, std::vector<
   return s;
 }
 
-// "line L, column C" of a byte offset, counting columns in characters.
-std::string line_and_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 // A file saved in another encoding (Latin-1, UTF-16) fails here with the place of the first
 // bad byte, not deep inside the JSON parser with the raw byte echoed to the terminal.
 void check_utf8(std::string_view text, const std::string& origin) {
@@ -399,29 +385,6 @@ std::string describe_parse_error(std::string_view text, const json::parse_error&
   return bounded_library_message(message) + " (" + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ")";
 }
 
-// The byte offset of the first '[' or '{' nested deeper than kMaxJsonDepth, outside strings;
-// nullopt when there is none. Runs before the JSON library sees the text: its parser copes
-// with any depth, but serialising, comparing or destroying a value that deep recurses once per
-// level and overflows the stack (65,600 levels in a 131 KB file).
-std::optional<std::size_t> too_deep_at(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
 // The first few fields of a (long) pointer, "/format/0/0/…".
 std::string shortened_pointer(const std::string& pointer) {
   std::size_t end = 0;
@@ -433,7 +396,7 @@ std::string shortened_pointer(const std::string& pointer) {
 }
 
 void check_depth(std::string_view text, const std::string& origin) {
-  const std::optional<std::size_t> at = too_deep_at(text);
+  const std::optional<std::size_t> at = json_too_deep_at(text, kMaxJsonDepth);
   if (!at) return;
   throw InputError(origin, shortened_pointer(json_error_pointer(text.substr(0, *at))),
                    "is nested more than " + std::to_string(kMaxJsonDepth) + " lists or objects deep (" +

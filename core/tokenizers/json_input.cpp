@@ -1,52 +1,15 @@
 #include "core/tokenizers/json_input.h"
 
 #include "core/common/error.h"
+#include "core/common/json_depth.h"
 
 namespace attnviz::tokenizers {
-namespace {
-
-// Offset of the first '[' or '{' nested deeper than the limit, outside strings, or npos.
-std::size_t too_deep_at(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxModelJsonDepth) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::string_view::npos;
-}
-
-std::string line_and_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-}  // namespace
 
 nlohmann::json parse_model_json(std::string_view text, const std::string& origin, const std::string& where) {
-  const std::size_t deep = too_deep_at(text);
-  if (deep != std::string_view::npos) {
+  if (const std::optional<std::size_t> deep = json_too_deep_at(text, kMaxModelJsonDepth)) {
     throw InputError(origin, where,
                      "is nested more than " + std::to_string(kMaxModelJsonDepth) + " lists or objects deep (" +
-                         line_and_column(text, deep) + ")");
+                         line_and_column(text, *deep) + ")");
   }
   try {
     return nlohmann::json::parse(text);
