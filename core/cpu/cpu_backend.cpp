@@ -371,10 +371,7 @@ class CpuBackend final : public Backend {
       if (slope != 0.0f) biased_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, slope, mask, i, scratch, logits);
       else masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
       if (!options.scores_under_mask) zero_hidden(scores.row(r).data(), m, mask.span(i), mask, i);
-      if (dropout_.active) {
-        dropout_row(dropout_, h, i, weights.row(r).data(), head.weights_before_dropout.row(i),
-                    head.kept.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m), m);
-      }
+      if (dropout_.active) drop_row(h, i, weights.row(r).data(), head);
     }
 
     // 2c. Context A·V: weights outside the block's keys are exactly 0, so they add nothing.
@@ -387,12 +384,7 @@ class CpuBackend final : public Backend {
       if (outside(j)) context.noalias() += weights.col(j) * v.row(j);
     }
 
-    // 3 (in part). The heads side by side: the output itself without W_O.
-    if (p.wo) {
-      concat_.block(first, h * p.d_v, count, p.d_v) = context;
-    } else {
-      rows_of(result.output, first, count).middleCols(h * p.d_v, p.d_v) = context;
-    }
+    place_context(p, h, first, count, context, result);
   }
 
   // attend_block for a mask with an expression: the same three steps over the runs of the
@@ -436,15 +428,24 @@ class CpuBackend final : public Backend {
         masked_softmax_runs(scores.row(r).data(), weights.row(r).data(), m, p.scale, row, exps);
       }
       if (!options.scores_under_mask) zero_outside(scores.row(r).data(), m, row);
-      if (dropout_.active) {
-        dropout_row(dropout_, h, i, weights.row(r).data(), head.weights_before_dropout.row(i),
-                    head.kept.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m), m);
-      }
+      if (dropout_.active) drop_row(h, i, weights.row(r).data(), head);
     }
     context.setZero();
     for (const KeySpan& run : keys) {
       context.noalias() += weights.middleCols(run.begin, run.width()) * v.middleRows(run.begin, run.width());
     }
+    place_context(p, h, first, count, context, result);
+  }
+
+  // Dropout on row i of head h's weights, the softmax's row kept in weights_before_dropout.
+  void drop_row(int h, int i, float* weights, HeadResult& head) const {
+    const int m = head.weights.cols;
+    dropout_row(dropout_, h, i, weights, head.weights_before_dropout.row(i),
+                head.kept.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m), m);
+  }
+
+  // 3 (in part). The heads side by side: the block's context is the output itself without W_O.
+  void place_context(const Problem& p, int h, int first, int count, const MutableMap& context, Result& result) {
     if (p.wo) {
       concat_.block(first, h * p.d_v, count, p.d_v) = context;
     } else {
