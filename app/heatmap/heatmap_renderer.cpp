@@ -47,13 +47,11 @@ vk::Sampler make_sampler(VkDevice device) {
   return {device, sampler};
 }
 
-using SetKeyParts = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView, VkBuffer, VkDeviceSize, VkDeviceSize>;
-
 }  // namespace
 
 // What a cached image holds: its cells are drawn again only when this changes.
 struct ImageContent {
-  SetKeyParts set{};                  // the values' buffer and range, the mask table's view, the kept set's
+  HeatmapRenderer::SetKey set{};      // the values, the mask table, the kept set (descriptor_set)
   std::uint32_t background = 0;       // the colour where no cell is
   std::uint64_t data_version = 0;     // the request's (a generation, a revision, an upload's version)
   std::uint64_t generation = 0;       // the compute session's: a recompute rewrites result buffers
@@ -97,6 +95,9 @@ struct HeatmapRenderer::Import {
 };
 
 struct HeatmapRenderer::MaskTable {
+  // What it was made for: the setting's fields the table depends on, the matrix and the heads.
+  MaskSetting setting;
+  int rows = 0, cols = 0, heads = 1;
   Mask mask;
   vk::Buffer buffer;
   vk::BufferView view;
@@ -156,7 +157,7 @@ void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
 // Mask tables of older results and uploads nobody drew for a long time go, once frames in
 // flight no longer read them.
 void HeatmapRenderer::release_unused() {
-  auto stale_mask = [&](const auto& m) { return m.second->generation_used + kKeepGenerations < generation_; };
+  auto stale_mask = [&](const auto& m) { return m->generation_used + kKeepGenerations < generation_; };
   auto stale_upload = [&](const auto& u) { return u->frame_used + kDropUnusedUploadsAfter < frame_; };
   const bool masks = std::any_of(masks_.begin(), masks_.end(), stale_mask);
   const bool uploads = uploads_.size() > kKeepUploads && std::any_of(uploads_.begin(), uploads_.end(), stale_upload);
@@ -298,12 +299,19 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
   // tokens or an expression the shader never reads the table: one shared (empty) table
   // serves, with the mask's own parameters.
   const bool table = has_expression(setting) || (setting.window && !setting.global.empty());
-  MaskKey key = table ? MaskKey{rows, cols, heads, setting.causal, setting.window.value_or(-1), setting.global,
-                                setting.expression, setting.documents}
-                      : MaskKey{rows, cols, 1, setting.causal, setting.window.value_or(-1), {}, {}, {}};
-  auto found = masks_.find(key);
+  if (!table) heads = 1;
+  const auto made_for = [&](const std::unique_ptr<MaskTable>& t) {
+    const MaskSetting& s = t->setting;
+    return t->rows == rows && t->cols == cols && t->heads == heads && s.causal == setting.causal && s.window == setting.window &&
+           (!table || (s.global == setting.global && s.expression == setting.expression && s.documents == setting.documents));
+  };
+  auto found = std::find_if(masks_.begin(), masks_.end(), made_for);
   if (found == masks_.end()) {
     auto entry = std::make_unique<MaskTable>();
+    entry->setting = table ? setting : MaskSetting{setting.causal, setting.window, {}};
+    entry->rows = rows;
+    entry->cols = cols;
+    entry->heads = heads;
     entry->mask = Mask(setting, rows, cols, heads);
     const std::vector<std::uint32_t> texels = entry->mask.table();
     const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
@@ -311,10 +319,10 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
     entry->buffer.write(0, texels.data(), bytes);
     entry->view = vk::create_buffer_view(device_, entry->buffer.handle(), VK_FORMAT_R32G32B32A32_UINT);
     allocations_ += 2;
-    found = masks_.emplace(std::move(key), std::move(entry)).first;
+    found = masks_.insert(masks_.end(), std::move(entry));
   }
-  found->second->generation_used = generation_;
-  return *found->second;
+  (*found)->generation_used = generation_;
+  return **found;
 }
 
 VkBufferView HeatmapRenderer::device_table_view(const DeviceMatrix& table) {

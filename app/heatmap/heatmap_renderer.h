@@ -87,6 +87,10 @@ class HeatmapImage;
 
 class HeatmapRenderer {
  public:
+  // A cell pass's descriptor set, and what a cached image was drawn from: values buffer, base,
+  // range, mask view, kept buffer, base, range (the values again without a kept set).
+  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView, VkBuffer, VkDeviceSize, VkDeviceSize>;
+
   // `render_pass`: the window's. `cache`: where pipelines are built through (or none).
   HeatmapRenderer(const vk::Context& context, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
   ~HeatmapRenderer();
@@ -140,11 +144,6 @@ class HeatmapRenderer {
   struct MaskTable;
   struct Cached;
   struct Import;
-  // rows, cols, heads, causal, window, global tokens, expression, documents
-  using MaskKey = std::tuple<int, int, int, bool, int, std::vector<int>, std::string, std::vector<int>>;
-  // values buffer, base, range, mask view, kept buffer, base, range (the values again without one)
-  using SetKey = std::tuple<VkBuffer, VkDeviceSize, VkDeviceSize, VkBufferView, VkBuffer, VkDeviceSize, VkDeviceSize>;
-
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void record(const Pending& pending, const ImDrawCmd& cmd);
   Cached& cached_image(std::uint64_t id, int width, int height);
@@ -173,7 +172,7 @@ class HeatmapRenderer {
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::vector<const Matrix*> host_storage_;
   std::vector<std::unique_ptr<Import>> imports_;
-  std::map<MaskKey, std::unique_ptr<MaskTable>> masks_;
+  std::vector<std::unique_ptr<MaskTable>> masks_;  // a few: found by comparing, no key built per frame
   std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
   std::map<std::uint64_t, std::unique_ptr<Cached>> images_;  // by image_id
   // Images replaced or no longer drawn, kept until no frame in flight samples them.
