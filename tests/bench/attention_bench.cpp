@@ -8,14 +8,10 @@
 // run only up to --naive-max.
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +20,7 @@
 
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
+#include "tests/bench/bench_common.h"
 #include "tests/bench/naive_attention.h"
 
 namespace attnviz::bench {
@@ -40,21 +37,13 @@ struct Options {
   std::optional<int> device;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
-  return parts;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
     if (flag == "--sizes") {
-      o.sizes.clear();
-      for (const auto& s : split(value)) o.sizes.push_back(std::stoi(s));
+      o.sizes = split_ints(value);
     } else if (flag == "--backends") {
       o.backends = split(value);
     } else if (flag == "--naive-max") {
@@ -81,44 +70,11 @@ bool wants(const Options& o, const std::string& backend) {
   return std::find(o.backends.begin(), o.backends.end(), backend) != o.backends.end();
 }
 
-// Deterministic inputs (an LCG), scaled so that scores stay moderate.
+// Deterministic inputs, scaled so that scores stay moderate.
 Problem make_problem(const Options& o, int n, bool causal) {
-  std::uint64_t state = 12345;
-  const float amplitude = 1.0f / static_cast<float>(o.d_model);
-  auto fill = [&](Matrix& m, float scale) {
-    for (float& v : m.data) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
-    }
-  };
-  Problem p;
-  p.tokens.assign(static_cast<std::size_t>(n), "t");
-  p.source_tokens = p.tokens;
-  p.x = Matrix(n, o.d_model);
-  fill(p.x, 1.0f);
-  p.xs = p.x;
-  p.num_heads = o.heads;
-  p.num_kv_heads = o.heads;
-  p.d_k = o.d_k;
-  p.d_v = o.d_k;
-  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
-    *w = Matrix(o.d_model, o.heads * o.d_k);
-    fill(*w, 16.0f * amplitude);
-  }
-  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  Problem p = random_problem({n, o.heads, o.d_k, o.d_model, 16.0f / static_cast<float>(o.d_model)});
   p.mask.causal = causal;
   return p;
-}
-
-double median_ms(int runs, const std::function<void()>& work) {
-  std::vector<double> times;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 struct Row {
@@ -162,17 +118,7 @@ double bare_products_ms(const Options& o, int n, int runs) {
       context.noalias() = weights * v.middleCols(h * o.d_k, o.d_k);
     }
   };
-  products();  // warm-up
   return median_ms(runs, products);
-}
-
-// "model name" from /proc/cpuinfo (Linux), else "unknown CPU".
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
-  }
-  return "unknown CPU";
 }
 
 }  // namespace
@@ -206,18 +152,18 @@ int main(int argc, char** argv) {
       if (vulkan) {
         Result result;
         vulkan->compute_into(problem, options, result);
-        row.ms["vulkan"] = median_ms(runs, [&] { vulkan->compute_into(problem, options, result); });
-        row.ms["vulkan-run"] = median_ms(runs, [&] { vulkan->run(problem, options); });
+        row.ms["vulkan"] = median_ms(runs, [&] { vulkan->compute_into(problem, options, result); }, false);
+        row.ms["vulkan-run"] = median_ms(runs, [&] { vulkan->run(problem, options); }, false);
         row.ms["vulkan-gpu"] = vulkan->timing().total_ms;
       }
       if (wants(o, "eigen")) {
         Result result;
         eigen->compute_into(problem, options, result);
-        row.ms["eigen"] = median_ms(runs, [&] { eigen->compute_into(problem, options, result); });
+        row.ms["eigen"] = median_ms(runs, [&] { eigen->compute_into(problem, options, result); }, false);
         if (mask == "none") row.ms["products"] = bare_products_ms(o, n, runs);
       }
       if (wants(o, "naive") && n <= o.naive_max && mask != "causal, fast") {
-        row.ms["naive"] = median_ms(n >= 1024 ? 1 : 3, [&] { (void)naive_attention(problem); });
+        row.ms["naive"] = median_ms(n >= 1024 ? 1 : 3, [&] { (void)naive_attention(problem); }, false);
       }
       rows.push_back(row);
       std::fprintf(stderr, "N=%d %s: vulkan %s ms, eigen %s ms, naive %s ms\n", n, mask.c_str(), cell(row, "vulkan").c_str(),

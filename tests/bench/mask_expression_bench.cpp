@@ -12,17 +12,16 @@
 // default) and --skip-masked-scores (hidden tiles skipped).
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
+#include "tests/bench/bench_common.h"
 
 namespace attnviz::bench {
 namespace {
@@ -57,42 +56,11 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Deterministic inputs (an LCG) scaled so that scores stay moderate, as the other benchmarks'.
+// Deterministic inputs, scaled as the other benchmarks'.
 Problem make_problem(const Options& o, const MaskSetting& mask) {
-  std::uint64_t state = 12345;
-  auto fill = [&](Matrix& m, float scale) {
-    for (float& v : m.data) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
-    }
-  };
-  Problem p;
-  p.tokens.assign(static_cast<std::size_t>(o.n), "t");
-  p.source_tokens = p.tokens;
-  p.x = Matrix(o.n, o.d_model);
-  fill(p.x, 1.0f);
-  p.xs = p.x;
-  p.num_heads = p.num_kv_heads = o.heads;
-  p.d_k = p.d_v = o.d_k;
-  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
-    *w = Matrix(o.d_model, o.heads * o.d_k);
-    fill(*w, 16.0f / static_cast<float>(o.d_model));
-  }
-  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  Problem p = random_problem({o.n, o.heads, o.d_k, o.d_model, 16.0f / static_cast<float>(o.d_model)});
   p.mask = mask;
   return p;
-}
-
-double median_ms(int runs, const std::function<void()>& work) {
-  work();  // warm-up: pipelines, buffers, caches
-  std::vector<double> times;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 double worst_difference(const Result& a, const Result& b) {

@@ -36,12 +36,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/overview/overview.h"
 #include "core/overview/overview_vulkan.h"
+#include "tests/bench/bench_common.h"
 
 namespace attnviz::bench {
 namespace {
@@ -64,13 +64,6 @@ struct Options {
   std::optional<int> device;
   bool reference = true;
 };
-
-std::vector<std::string> split(const std::string& text, char separator = ',') {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, separator);) parts.push_back(part);
-  return parts;
-}
 
 [[noreturn]] void usage(const std::string& flag) {
   std::fprintf(stderr, "bad option %s (see the comment at the top of overview_bench.cpp)\n", flag.c_str());
@@ -117,28 +110,9 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Deterministic inputs (an LCG), scaled so that the scores stay moderate.
+// Deterministic inputs, scaled so that the scores stay moderate.
 Problem make_problem(const Options& o, const Case& c, bool causal) {
-  std::uint64_t state = 12345;
-  auto fill = [&](Matrix& m, float scale) {
-    for (float& v : m.data) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
-    }
-  };
-  Problem p;
-  p.tokens.assign(static_cast<std::size_t>(c.n), "t");
-  p.source_tokens = p.tokens;
-  p.x = Matrix(c.n, o.d_model);
-  fill(p.x, 1.0f);
-  p.xs = p.x;
-  p.num_heads = p.num_kv_heads = c.heads;
-  p.d_k = p.d_v = o.d_k;
-  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
-    *w = Matrix(o.d_model, c.heads * o.d_k);
-    fill(*w, 4.0f / std::sqrt(static_cast<float>(o.d_model)));
-  }
-  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  Problem p = random_problem({c.n, c.heads, o.d_k, o.d_model, 4.0f / std::sqrt(static_cast<float>(o.d_model))});
   p.mask.causal = causal;
   return p;
 }

@@ -11,13 +11,10 @@
 // preferred_block: 64 on the CPU, the largest power of two the device's shared memory holds).
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +22,7 @@
 #include "core/gpu/tiled_kernel.h"
 #include "core/gpu/vulkan_attention.h"
 #include "core/tiled/tiled_attention.h"
+#include "tests/bench/bench_common.h"
 
 namespace attnviz::bench {
 namespace {
@@ -45,9 +43,7 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
     if (flag == "--sizes") {
-      o.sizes.clear();
-      std::stringstream stream(value);
-      for (std::string part; std::getline(stream, part, ',');) o.sizes.push_back(std::stoi(part));
+      o.sizes = split_ints(value);
     } else if (flag == "--runs") {
       o.runs = std::max(1, std::stoi(value));
     } else if (flag == "--heads") {
@@ -68,42 +64,11 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Deterministic inputs (an LCG) scaled so that scores stay moderate, as attention_bench's.
+// Deterministic inputs, scaled as attention_bench's.
 Problem make_problem(const Options& o, int n, bool causal) {
-  std::uint64_t state = 12345;
-  auto fill = [&](Matrix& m, float scale) {
-    for (float& v : m.data) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = scale * (static_cast<float>(state >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f);
-    }
-  };
-  Problem p;
-  p.tokens.assign(static_cast<std::size_t>(n), "t");
-  p.source_tokens = p.tokens;
-  p.x = Matrix(n, o.d_model);
-  fill(p.x, 1.0f);
-  p.xs = p.x;
-  p.num_heads = p.num_kv_heads = o.heads;
-  p.d_k = p.d_v = o.d_k;
-  for (Matrix* w : {&p.wq, &p.wk, &p.wv}) {
-    *w = Matrix(o.d_model, o.heads * o.d_k);
-    fill(*w, 16.0f / static_cast<float>(o.d_model));
-  }
-  p.scale = 1.0f / std::sqrt(static_cast<float>(o.d_k));
+  Problem p = random_problem({n, o.heads, o.d_k, o.d_model, 16.0f / static_cast<float>(o.d_model)});
   p.mask.causal = causal;
   return p;
-}
-
-double median_ms(int runs, const std::function<void()>& work) {
-  work();  // warm-up: pipelines, buffers, caches
-  std::vector<double> times;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 // The largest difference between a tiled and the dense contexts (a check that both ran right).
