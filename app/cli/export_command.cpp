@@ -12,6 +12,7 @@
 #include "app/cli/text_input.h"
 #include "app/cli/model_export.h"
 #include "app/cli/model_options.h"
+#include "app/cli/export_files.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/export/export.h"
@@ -275,25 +276,7 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   }
   // Numbers are streamed to their files a row at a time: no copy of the matrices.
   const auto files = exporting::render_export_streamed(request, source);
-  // Each warning once (a font warning would otherwise repeat for every image).
-  std::vector<std::string> warned;
-  for (const auto& file : files) {
-    for (const std::string& warning : file.warnings) {
-      if (std::find(warned.begin(), warned.end(), warning) != warned.end()) continue;
-      warned.push_back(warning);
-      err << "attnviz: warning: " << warning << "\n";
-    }
-  }
-  std::vector<std::filesystem::path> written;
-  try {
-    written = exporting::write_export(files, *out_path, kOrigin);
-  } catch (const FileWriteError& error) {
-    // A path that cannot be written (a missing or read-only folder, /proc/x) is bad input.
-    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
-    throw;
-  }
-  for (const auto& path : written) out << path.string() << "\n";
-  return 0;
+  return write_exported_files(files, *out_path, out, err);
 }
 
 }  // namespace attnviz::cli

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "app/cli/backend_choice.h"
+#include "app/cli/export_files.h"
 #include "app/cli/model_export.h"
 #include "app/cli/model_options.h"
 #include "core/common/atomic_file.h"
@@ -57,17 +58,6 @@ void rename_rollout(std::vector<exporting::ExportedFile>& files) {
     if (head != std::string::npos) name.erase(head, 6);
     if (name.starts_with("weights")) name = "rollout" + name.substr(7);
     file.name = name;
-  }
-}
-
-void print_warnings(const std::vector<exporting::ExportedFile>& files, std::ostream& err) {
-  std::vector<std::string> warned;
-  for (const auto& file : files) {
-    for (const std::string& warning : file.warnings) {
-      if (std::find(warned.begin(), warned.end(), warning) != warned.end()) continue;
-      warned.push_back(warning);
-      err << "attnviz: warning: " << warning << "\n";
-    }
   }
 }
 
@@ -129,16 +119,7 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
     rename_rollout(rolled_files);
     files.insert(files.end(), rolled_files.begin(), rolled_files.end());
   }
-  print_warnings(files, err);
-  std::vector<std::filesystem::path> written;
-  try {
-    written = exporting::write_export(files, parsed.get_or("--out", ""), kOrigin);
-  } catch (const FileWriteError& error) {
-    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
-    throw;
-  }
-  for (const auto& path : written) out << path.string() << "\n";
-  return 0;
+  return write_exported_files(files, parsed.get_or("--out", ""), out, err);
 }
 
 }  // namespace attnviz::cli

@@ -10,6 +10,7 @@
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
 #include "app/cli/text_input.h"
+#include "app/cli/export_files.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
@@ -155,23 +156,7 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
     throw InputError(kOrigin, "--overview", e.what());
   }
   const auto files = overview::render_overview(result, exporting::describe_for_export(loaded.scenario, problem), options);
-  std::vector<std::string> warned;
-  for (const auto& file : files) {
-    for (const std::string& warning : file.warnings) {
-      if (std::find(warned.begin(), warned.end(), warning) != warned.end()) continue;
-      warned.push_back(warning);
-      err << "attnviz: warning: " << warning << "\n";
-    }
-  }
-  std::vector<std::filesystem::path> written;
-  try {
-    written = exporting::write_export(files, *out_path, kOrigin);
-  } catch (const FileWriteError& error) {
-    if (error.path_problem()) throw InputError(kOrigin, "--out", error.what());
-    throw;
-  }
-  for (const auto& path : written) out << path.string() << "\n";
-  return 0;
+  return write_exported_files(files, *out_path, out, err);
 }
 
 }  // namespace attnviz::cli
