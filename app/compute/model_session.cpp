@@ -456,13 +456,15 @@ ModelSession::Outcome ModelSession::forward(const Job& job, const std::shared_pt
   const bool rerun = !fresh && pass_valid_ && pass_text_ == job.text;
   if (!fresh) pass_valid_ = false;  // until this run has finished
   const tokenizers::Encoding encoding = model->tokenizer().encode(job.text, "the text");
-  const model::ForwardResult& result =
-      rerun ? pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options)
-            : pass.run(encoding, options);
+  if (rerun) pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options);
+  else pass.run(encoding, options);
   Outcome outcome;
   outcome.id = job.id;
   outcome.backend = backend;
-  outcome.result = std::make_shared<const model::ForwardResult>(result);
+  // The pass's own result, handed over: the window shows it and the pass never writes it again
+  // (a rerun copies the layers it keeps), so the attention is in memory once, not twice.
+  outcome.result = pass.share_result();
+  const model::ForwardResult& result = *outcome.result;
   const int tokens = static_cast<int>(result.ids.size());
   if (tokens > 0 && tokens <= kRolloutMaxTokens && !result.layers.empty()) {
     outcome.rollout = model::attention_rollout(result, model->config().num_layers - 1);

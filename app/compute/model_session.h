@@ -16,6 +16,10 @@
 // pass again with Eigen and says so once (take_backend_notice), Eigen staying until the user
 // chooses a backend again.
 //
+// The shown result is the forward pass's own (ForwardPass::share_result), handed over with the
+// outcome and swapped in by poll(): the worker never writes it again, so a frame reads it
+// while the next pass runs, and the attention is in memory once, not twice.
+//
 //   session.open("gpt2/", "The cat sat");       // later frames: poll(), progress(), result()
 //   session.set_head_factor(3, 1, 0.0f);        // head 1 of layer 3 off; undo() switches it on
 
@@ -122,6 +126,7 @@ class ModelSession {
 
   [[nodiscard]] bool has_model() const { return model_ != nullptr; }
   [[nodiscard]] const model::Model* model() const { return model_.get(); }
+  // The shown result (the forward pass's own, never written while shown), or null.
   [[nodiscard]] const model::ForwardResult* result() const { return result_.get(); }
   // Attention rollout through every layer (N × N; empty when it could not be computed).
   [[nodiscard]] const Matrix& rollout() const { return rollout_; }
