@@ -195,7 +195,8 @@ void ModelSession::set_backend(BackendMode mode, const AutomaticChoice& automati
   const BackendMode before = effective_backend();
   if (mode != backend_mode_) vulkan_failure_.clear();  // chosen again: Vulkan is tried again
   backend_mode_ = mode;
-  automatic_ = automatic;
+  // Called every frame: copied only when it changed (no allocation in a steady frame).
+  if (automatic.mode != automatic_.mode || automatic.reason != automatic_.reason) automatic_ = automatic;
   if (effective_backend() == before) return;
   if (const std::string path = loading_path(); !path.empty()) {
     open(path, requested_text_);  // the opening starts again, to compute on the backend chosen
