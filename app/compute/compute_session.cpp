@@ -75,11 +75,11 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
 }
 
 AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type) {
-  if (device_name.empty()) return {BackendMode::Cpu, "no Vulkan device computes here"};
+  if (device_name.empty()) return {BackendMode::Cpu, "no Vulkan device computes here", "no Vulkan device"};
   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-    return {BackendMode::Cpu, device_name + " is a CPU driver: Eigen computes faster on the CPU"};
+    return {BackendMode::Cpu, device_name + " is a CPU driver: Eigen computes faster on the CPU", "CPU driver"};
   }
-  return {BackendMode::Vulkan, device_name + " is a GPU"};
+  return {BackendMode::Vulkan, device_name + " is a GPU", "GPU"};
 }
 
 BackendMode ComputeSession::effective_mode() const {

@@ -35,6 +35,7 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name);
 struct AutomaticChoice {
   BackendMode mode = BackendMode::Cpu;  // Vulkan or Cpu
   std::string reason;
+  std::string brief = "no Vulkan device";  // the reason in two words: "CPU driver", "GPU"
 };
 // `device_name` empty: no Vulkan device computes here.
 AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type);

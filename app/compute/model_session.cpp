@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/cpu/cpu_backend.h"
+#include "core/gpu/vulkan_attention.h"
 #include "core/model/cancelled.h"
 
 namespace attnviz::compute {
@@ -16,6 +17,14 @@ namespace {
 // Rollout multiplies N × N matrices once per layer in float64: past this many tokens it would
 // hold the worker for seconds after every edit, so the view says it is not computed.
 constexpr int kRolloutMaxTokens = 512;
+
+const char* backend_name(BackendMode backend) {
+  switch (backend) {
+    case BackendMode::Vulkan: return "Vulkan";
+    case BackendMode::Both: return "Vulkan, compared with Eigen";
+    default: return "Eigen";
+  }
+}
 
 int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& other, int num_layers) {
   int first = num_layers;
@@ -47,7 +56,18 @@ std::string head_switch_label(int layer, int head, std::optional<float> factor) 
   return label + scaled;
 }
 
-ModelSession::ModelSession() : worker_([this] { work(); }) {}
+VulkanBackendFactory vulkan_backend_factory(std::optional<int> device_index, bool validation) {
+  return [device_index, validation] {
+    vk::ContextOptions options;
+    options.device_index = device_index;
+    options.validation = validation;
+    return make_vulkan_backend(options);
+  };
+}
+
+ModelSession::ModelSession(VulkanBackendFactory make_vulkan)
+    : make_vulkan_(make_vulkan ? std::move(make_vulkan) : vulkan_backend_factory(std::nullopt, false)),
+      worker_([this] { work(); }) {}
 
 ModelSession::~ModelSession() {
   {
@@ -72,20 +92,31 @@ std::uint64_t ModelSession::submit(Job job) {
   return id;
 }
 
+ModelSession::Job ModelSession::pass_job(std::string text) const {
+  Job job;
+  job.text = std::move(text);
+  job.edits = edits_;
+  job.backend = effective_backend();
+  return job;
+}
+
 void ModelSession::open(const std::string& path, const std::string& text) {
   requested_text_ = text;
-  submit(Job{path, false, text, {}, 0});
+  Job job = pass_job(text);
+  job.path = path;
+  job.edits = {};
+  submit(std::move(job));
 }
 
 void ModelSession::set_text(const std::string& text) {
   requested_text_ = text;
   // While a model opens, the new text goes with it (a pass alone would stop the opening).
   if (const std::string path = loading_path(); !path.empty()) {
-    submit(Job{path, false, text, {}, 0});
+    open(path, text);
     return;
   }
   if (!model_) return;
-  submit(Job{std::nullopt, false, text, edits_, 0});
+  submit(pass_job(text));
 }
 
 void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
@@ -93,7 +124,7 @@ void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
   undo_.push_back(Step{edits_, std::move(label)});
   redo_.clear();
   edits_ = std::move(next);
-  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+  submit(pass_job(requested_text_));
 }
 
 void ModelSession::set_head_factor(int layer, int head, std::optional<float> factor) {
@@ -148,7 +179,7 @@ void ModelSession::undo() {
   undo_.pop_back();
   redo_.push_back(Step{edits_, step.label});
   edits_ = std::move(step.before);
-  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+  submit(pass_job(requested_text_));
 }
 
 void ModelSession::redo() {
@@ -157,7 +188,48 @@ void ModelSession::redo() {
   redo_.pop_back();
   undo_.push_back(Step{edits_, step.label});
   edits_ = std::move(step.before);
-  submit(Job{std::nullopt, false, requested_text_, edits_, 0});
+  submit(pass_job(requested_text_));
+}
+
+void ModelSession::set_backend(BackendMode mode, const AutomaticChoice& automatic) {
+  const BackendMode before = effective_backend();
+  if (mode != backend_mode_) vulkan_failure_.clear();  // chosen again: Vulkan is tried again
+  backend_mode_ = mode;
+  // Called every frame: copied only when it changed (no allocation in a steady frame).
+  if (automatic.mode != automatic_.mode || automatic.reason != automatic_.reason) automatic_ = automatic;
+  if (effective_backend() == before) return;
+  if (const std::string path = loading_path(); !path.empty()) {
+    open(path, requested_text_);  // the opening starts again, to compute on the backend chosen
+  } else if (model_) {
+    submit(pass_job(requested_text_));
+  }
+}
+
+BackendMode ModelSession::effective_backend() const {
+  if (!vulkan_failure_.empty()) return BackendMode::Cpu;
+  return backend_mode_ == BackendMode::Automatic ? automatic_.mode : backend_mode_;
+}
+
+std::string ModelSession::backend_summary() const {
+  if (!model_) return "";
+  const std::string shown = std::string("model: ") + backend_name(shown_backend_);
+  if (!vulkan_failure_.empty()) return shown + " (Vulkan failed)";
+  if (backend_mode_ == BackendMode::Automatic) return shown + ", automatic (" + automatic_.brief + ")";
+  return shown + ", as chosen";
+}
+
+std::string ModelSession::backend_explanation() const {
+  if (!model_) return "";
+  const std::string shown = std::string("The model is computed with ") + backend_name(shown_backend_);
+  if (!vulkan_failure_.empty()) {
+    return shown + ": Vulkan could not compute it (" + vulkan_failure_ + "). Choose a backend again to retry Vulkan.";
+  }
+  if (backend_mode_ == BackendMode::Automatic) return shown + ", chosen automatically: " + automatic_.reason + ".";
+  return shown + ", as chosen.";
+}
+
+std::optional<std::string> ModelSession::take_backend_notice() {
+  return std::exchange(unreported_backend_notice_, std::nullopt);
 }
 
 void ModelSession::cancel() {
@@ -179,7 +251,9 @@ void ModelSession::cancel() {
 
 void ModelSession::close() {
   cancel();
-  closed_id_ = submit(Job{std::nullopt, true, "", {}, 0});
+  Job job;
+  job.close = true;
+  closed_id_ = submit(std::move(job));
   model_.reset();
   result_.reset();
   rollout_ = Matrix();
@@ -238,6 +312,12 @@ bool ModelSession::poll() {
     undo_.clear();
     redo_.clear();
   }
+  if (!outcome->vulkan_failure.empty()) {
+    vulkan_failure_ = outcome->vulkan_failure;
+    unreported_backend_notice_ = "Vulkan could not compute the model (" + vulkan_failure_ +
+                                 "); it is computed with Eigen instead.";
+  }
+  shown_backend_ = outcome->backend;
   result_ = std::move(outcome->result);
   rollout_ = std::move(outcome->rollout);
   text_ = std::move(outcome->text);
@@ -260,7 +340,10 @@ void ModelSession::work() {
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return quit_ || (pending_ && !paused_); });
-    if (quit_) return;
+    if (quit_) {
+      release_worker_state();  // the Vulkan device is destroyed on the thread that made it
+      return;
+    }
     current_ = std::exchange(pending_, std::nullopt);
     stop_ = std::stop_source();
     const std::stop_token stop = stop_.get_token();
@@ -298,37 +381,91 @@ ModelSession::Outcome ModelSession::run(const Job& job, std::stop_token stop) {
   return outcome;
 }
 
+void ModelSession::release_worker_state() {
+  pass_.reset();
+  worker_model_.reset();
+  vulkan_.reset();
+  cpu_.reset();
+}
+
+Backend& ModelSession::worker_backend(BackendMode backend) {
+  if (backend == BackendMode::Cpu) {
+    if (!cpu_) cpu_ = make_cpu_backend();
+    return *cpu_;
+  }
+  if (!vulkan_) vulkan_ = make_vulkan_();
+  if (!vulkan_) throw std::runtime_error("no Vulkan backend was made");
+  return *vulkan_;
+}
+
+void ModelSession::drop_vulkan() {
+  if (pass_backend_ != BackendMode::Cpu) {  // the kept pass refers to the Vulkan backend
+    pass_.reset();
+    pass_valid_ = false;
+  }
+  vulkan_.reset();
+}
+
+// Opens the job's model (when it names one), then runs it on the job's backend; a Vulkan
+// failure runs it again on Eigen and says why in the outcome. Cancelling is no failure.
 ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop) {
-  auto report = [this](const model::Progress& progress) {
+  std::shared_ptr<const model::Model> model = worker_model_;
+  if (job.path) {
+    model::LoadOptions load;
+    load.progress = [this](const model::Progress& progress) {
+      const std::lock_guard lock(mutex_);
+      progress_ = progress;
+    };
+    load.stop = stop;
+    model = model::Model::open(*job.path, load);
+  }
+  if (!model) throw std::runtime_error("no model is open");
+  if (job.backend == BackendMode::Cpu) return forward(job, model, BackendMode::Cpu, stop);
+  try {
+    return forward(job, model, job.backend, stop);
+  } catch (const model::Cancelled&) {
+    throw;
+  } catch (const std::exception& error) {
+    const std::string failure =
+        dynamic_cast<const std::bad_alloc*>(&error) != nullptr ? "not enough device memory" : error.what();
+    // Eigen again: when it fails too, the text or the model is at fault (its error is the
+    // one shown), not Vulkan, which is kept.
+    Outcome outcome = forward(job, model, BackendMode::Cpu, stop);
+    drop_vulkan();
+    outcome.vulkan_failure = failure;
+    return outcome;
+  }
+}
+
+ModelSession::Outcome ModelSession::forward(const Job& job, const std::shared_ptr<const model::Model>& model,
+                                            BackendMode backend, std::stop_token stop) {
+  const bool new_model = model != worker_model_;
+  std::unique_ptr<model::ForwardPass> fresh;
+  if (new_model || !pass_ || pass_backend_ != backend) {
+    Backend& computes = worker_backend(backend);
+    Backend* compare = backend == BackendMode::Both ? &worker_backend(BackendMode::Cpu) : nullptr;
+    fresh = std::make_unique<model::ForwardPass>(*model, computes, compare);
+  }
+  model::ForwardOptions options;
+  options.edits = job.edits;
+  options.progress = [this](const model::Progress& progress) {
     const std::lock_guard lock(mutex_);
     progress_ = progress;
   };
-  std::shared_ptr<const model::Model> model = worker_model_;
-  std::unique_ptr<model::ForwardPass> fresh;
-  // Made with the first model, so that a window that opens none pays nothing for it.
-  if (!backend_) backend_ = make_cpu_backend();
-  if (job.path) {
-    model::LoadOptions load;
-    load.progress = report;
-    load.stop = stop;
-    model = model::Model::open(*job.path, load);
-    fresh = std::make_unique<model::ForwardPass>(*model, *backend_);
-  }
-  if (!model) throw std::runtime_error("no model is open");
-  model::ForwardOptions options;
-  options.edits = job.edits;
-  options.progress = report;
   options.stop = stop;
   model::ForwardPass& pass = fresh ? *fresh : *pass_;
   const bool rerun = !fresh && pass_valid_ && pass_text_ == job.text;
   if (!fresh) pass_valid_ = false;  // until this run has finished
   const tokenizers::Encoding encoding = model->tokenizer().encode(job.text, "the text");
-  const model::ForwardResult& result =
-      rerun ? pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options)
-            : pass.run(encoding, options);
+  if (rerun) pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options);
+  else pass.run(encoding, options);
   Outcome outcome;
   outcome.id = job.id;
-  outcome.result = std::make_shared<const model::ForwardResult>(result);
+  outcome.backend = backend;
+  // The pass's own result, handed over: the window shows it and the pass never writes it again
+  // (a rerun copies the layers it keeps), so the attention is in memory once, not twice.
+  outcome.result = pass.share_result();
+  const model::ForwardResult& result = *outcome.result;
   const int tokens = static_cast<int>(result.ids.size());
   if (tokens > 0 && tokens <= kRolloutMaxTokens && !result.layers.empty()) {
     outcome.rollout = model::attention_rollout(result, model->config().num_layers - 1);
@@ -337,6 +474,9 @@ ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop
   outcome.edits = job.edits;
   if (fresh) {
     pass_ = std::move(fresh);  // before the model it refers to is replaced
+    pass_backend_ = backend;
+  }
+  if (new_model) {
     worker_model_ = model;
     outcome.model = model;
   }

@@ -9,13 +9,23 @@
 // The text, the head switches (a head off or scaled: ModelEdits::head_factors) and their undo
 // live here. A head switch recomputes from the first layer it changes (ForwardPass::rerun_from:
 // the layers before it are reused), then every later layer, the next tokens and the rollout.
-// Attention goes through the Eigen backend: the window's Vulkan device belongs to its frames.
+// Attention goes through the backend the window chose for its scenario (set_backend: automatic,
+// Eigen, Vulkan, or Vulkan compared with Eigen layer by layer). Vulkan runs on a device of the
+// worker's own (a VkDevice apart from the window's, whose queue belongs to the frames), made
+// the first time Vulkan computes and destroyed on the worker; a Vulkan failure computes the
+// pass again with Eigen and says so once (take_backend_notice), Eigen staying until the user
+// chooses a backend again.
+//
+// The shown result is the forward pass's own (ForwardPass::share_result), handed over with the
+// outcome and swapped in by poll(): the worker never writes it again, so a frame reads it
+// while the next pass runs, and the attention is in memory once, not twice.
 //
 //   session.open("gpt2/", "The cat sat");       // later frames: poll(), progress(), result()
 //   session.set_head_factor(3, 1, 0.0f);        // head 1 of layer 3 off; undo() switches it on
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/compute/compute_session.h"
 #include "core/attention/backend.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
@@ -38,9 +49,16 @@ int first_changed_layer(const model::ModelEdits& a, const model::ModelEdits& b, 
 // "Layer 3 head 1 off", "Layer 3 head 1 × 0.5", "Layer 3 head 1 on": an undo step's label.
 std::string head_switch_label(int layer, int head, std::optional<float> factor);
 
+// Makes the worker's Vulkan backend (called on the worker thread, the first time Vulkan
+// computes); throws when Vulkan cannot compute here.
+using VulkanBackendFactory = std::function<std::unique_ptr<Backend>()>;
+// The window's: a headless device of the model's own, on `device_index` (--device) when given.
+VulkanBackendFactory vulkan_backend_factory(std::optional<int> device_index, bool validation);
+
 class ModelSession {
  public:
-  ModelSession();
+  // `make_vulkan` empty: Vulkan on the preferred device (vulkan_backend_factory({}, false)).
+  explicit ModelSession(VulkanBackendFactory make_vulkan = {});
   ~ModelSession();  // stops the work in flight and waits for it
   ModelSession(const ModelSession&) = delete;
   ModelSession& operator=(const ModelSession&) = delete;
@@ -61,6 +79,24 @@ class ModelSession {
   void set_head_weight(int layer, int head, model::Projection which, std::optional<Matrix> weights, std::string label);
   // The edited slice asked for, or null when that head's matrix is the model's.
   [[nodiscard]] const Matrix* edited_weight(int layer, int head, model::Projection which) const;
+  // The backend the window chose (every frame; a change recomputes the shown model, no undo
+  // step). Both: Vulkan computes what is shown and Eigen each layer's attention again, for
+  // the per-layer differences (ForwardResult's LayerAttention::differences). Choosing again
+  // after a Vulkan failure tries Vulkan again.
+  void set_backend(BackendMode mode, const AutomaticChoice& automatic);
+  // What computes the model's next pass: Vulkan, Cpu or Both (Automatic resolved; Cpu after a
+  // Vulkan failure).
+  [[nodiscard]] BackendMode effective_backend() const;
+  // The shown result's backend and why, short for the status bar: "model: Eigen, automatic
+  // (CPU driver)", "model: Vulkan, as chosen", "model: Eigen (Vulkan failed)".
+  [[nodiscard]] std::string backend_summary() const;
+  // The same at length, for the Backend panel (the automatic choice's reason, the failure).
+  [[nodiscard]] std::string backend_explanation() const;
+  // Why Vulkan could not compute the model ("" when it could or was not asked to).
+  [[nodiscard]] const std::string& vulkan_failure() const { return vulkan_failure_; }
+  // A Vulkan failure not yet reported (the window posts it as a notice once).
+  std::optional<std::string> take_backend_notice();
+
   // Stops the work in flight: what was shown stays.
   void cancel();
   // Forgets the model (the window shows its scenario again).
@@ -90,6 +126,7 @@ class ModelSession {
 
   [[nodiscard]] bool has_model() const { return model_ != nullptr; }
   [[nodiscard]] const model::Model* model() const { return model_.get(); }
+  // The shown result (the forward pass's own, never written while shown), or null.
   [[nodiscard]] const model::ForwardResult* result() const { return result_.get(); }
   // Attention rollout through every layer (N × N; empty when it could not be computed).
   [[nodiscard]] const Matrix& rollout() const { return rollout_; }
@@ -117,6 +154,7 @@ class ModelSession {
     std::string text;
     model::ModelEdits edits;
     std::uint64_t id = 0;
+    BackendMode backend = BackendMode::Cpu;  // Vulkan, Cpu or Both
   };
   struct Outcome {
     std::uint64_t id = 0;
@@ -126,13 +164,21 @@ class ModelSession {
     Matrix rollout;
     std::string text;
     model::ModelEdits edits;
+    BackendMode backend = BackendMode::Cpu;  // what computed it
+    std::string vulkan_failure;              // why Vulkan did not, when it was asked to
     std::string error;  // "" on success; "cancelled"
   };
   std::uint64_t submit(Job job);  // its id
+  Job pass_job(std::string text) const;  // a forward pass of the shown model with the current backend
   void apply_edits(model::ModelEdits next, std::string label);
   void work();
   Outcome run(const Job& job, std::stop_token stop);
   Outcome compute(const Job& job, std::stop_token stop);
+  Outcome forward(const Job& job, const std::shared_ptr<const model::Model>& model, BackendMode backend,
+                  std::stop_token stop);
+  Backend& worker_backend(BackendMode backend);
+  void drop_vulkan();
+  void release_worker_state();
 
   // Shared with the worker, under mutex_.
   mutable std::mutex mutex_;
@@ -146,11 +192,15 @@ class ModelSession {
   bool paused_ = false;
   bool quit_ = false;
 
-  // The worker's own: the model it runs and its forward pass (kept for rerun_from), which
-  // refers to both (declared after them, so destroyed first).
-  std::unique_ptr<Backend> backend_;
+  // The worker's own, made and destroyed on the worker thread: the backends, the model it runs
+  // and its forward pass (kept for rerun_from), which refers to them (declared after them, so
+  // destroyed first).
+  VulkanBackendFactory make_vulkan_;
+  std::unique_ptr<Backend> cpu_;
+  std::unique_ptr<Backend> vulkan_;
   std::shared_ptr<const model::Model> worker_model_;
   std::unique_ptr<model::ForwardPass> pass_;
+  BackendMode pass_backend_ = BackendMode::Cpu;
   std::string pass_text_;
   model::ModelEdits pass_edits_;
   bool pass_valid_ = false;
@@ -163,6 +213,11 @@ class ModelSession {
   model::ModelEdits shown_edits_;
   model::ModelEdits edits_;
   std::string requested_text_;
+  BackendMode backend_mode_ = BackendMode::Automatic;
+  AutomaticChoice automatic_;
+  BackendMode shown_backend_ = BackendMode::Cpu;   // what computed the shown result
+  std::string vulkan_failure_;
+  std::optional<std::string> unreported_backend_notice_;
   struct Step {
     model::ModelEdits before;
     std::string label;

@@ -231,7 +231,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       heatmap_renderer_(*context_, frames_.swapchain().render_pass(), context_->pipeline_cache()),
       capture_(*context_),
       autosave_(autosave_for(options)),
-      document_(initial_document(options, std::move(scenario), autosave_, notices_)) {
+      document_(initial_document(options, std::move(scenario), autosave_, notices_)),
+      model_(compute::vulkan_backend_factory(options.device, options.validation)) {
   ui::apply_theme(ui_scale_);
   heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
@@ -240,12 +241,6 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
   view_.block_size = options.blocks.value_or(0);
-  if (options.model) {
-    model_.open(*options.model, options.model_text.value_or(kDefaultModelText));
-    view_.model_layer = options.model_layer.value_or(0);
-    view_.model_head = options.head.value_or(0);
-    if (options.model_view) view_.select_main_tab = "Model view";
-  }
   classroom::apply_start_options(options.classroom, classroom_);
   classroom_.hints = !options.automated();  // pictures show the steady state
   try {
@@ -253,6 +248,13 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
+  }
+  if (options.model) {  // opened on the backend the scenario's session chose
+    model_.set_backend(view_.backend, session_->automatic_choice());
+    model_.open(*options.model, options.model_text.value_or(kDefaultModelText));
+    view_.model_layer = options.model_layer.value_or(0);
+    view_.model_head = options.head.value_or(0);
+    if (options.model_view) view_.select_main_tab = "Model view";
   }
   // The heatmaps read the Eigen result's storage in place: they let go before it may move.
   session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });
@@ -390,6 +392,7 @@ bool DesktopApp::render(bool capture) {
 // The model's finished work, once per frame; its progress bar keeps frames coming. A picture
 // (--screenshot) waits for the model, so that it shows it rather than its progress.
 void DesktopApp::update_model() {
+  model_.set_backend(view_.backend, session_->automatic_choice());
   if (options_.automated() && model_.busy()) model_.wait();
   if (model_.poll()) quiet_frames_ = 0;
   if (model_.busy()) quiet_frames_ = 0;
@@ -397,6 +400,9 @@ void DesktopApp::update_model() {
     notices_.post(ui::NoticeLevel::Error, "The model could not be run: " + *failure +
                                               (model_.has_model() ? "\nThe window shows the last result." : ""),
                   "model-failure");
+  }
+  if (std::optional<std::string> notice = model_.take_backend_notice()) {
+    notices_.post(ui::NoticeLevel::Warning, *notice, "model-backend");
   }
 }
 

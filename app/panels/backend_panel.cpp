@@ -1,5 +1,7 @@
 // Backend: which path computes (Vulkan, Eigen, or both), on which device, how long the last
-// recompute took; with both, the largest difference per matrix and a difference heatmap.
+// recompute took; with both, the largest difference per matrix and a difference heatmap. An
+// open model follows the same choice: which backend computed it and why, and with both its
+// per-layer differences.
 
 #include <imgui.h>
 
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/panels/panels.h"
@@ -77,6 +80,7 @@ class BackendPanel final : public ui::Panel {
   void draw_mode(ui::UiContext& ui);
   void draw_statuses(const ui::UiContext& ui);
   void draw_differences(ui::UiContext& ui);
+  static void draw_model(const ui::UiContext& ui);
   void draw_difference_heatmap(ui::UiContext& ui);
 
   // The difference heatmap's matrix, rebuilt when the results, head or matrix change.
@@ -170,6 +174,47 @@ void BackendPanel::draw_differences(ui::UiContext& ui) {
   }
 }
 
+// The model's backend and, when Vulkan was compared with Eigen, each layer's largest
+// |Vulkan − Eigen| (the core's ForwardPass computed both; nothing is computed here).
+void BackendPanel::draw_model(const ui::UiContext& ui) {
+  const compute::ModelSession& model = ui.model;
+  const model::ForwardResult* result = model.result();
+  if (!model.has_model() || result == nullptr) return;
+  ImGui::Separator();
+  ImGui::TextDisabled("Pretrained model");
+  ImGui::TextWrapped("%s", model.backend_explanation().c_str());
+  if (result->layers.empty() || result->layers.front().differences.empty()) return;
+  const float rows_h = std::min(static_cast<float>(result->layers.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##model_diffs", 3, flags, ImVec2(0.0f, rows_h))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("layer");
+  ImGui::TableSetupColumn("max |Vulkan − Eigen|");
+  ImGui::TableSetupColumn("in");
+  ImGui::TableHeadersRow();
+  for (const model::LayerAttention& layer : result->layers) {
+    const auto worst = std::max_element(layer.differences.begin(), layer.differences.end(),
+                                        [](const MatrixDifference& a, const MatrixDifference& b) { return a.max_abs < b.max_abs; });
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", layer.layer);
+    ImGui::TableNextColumn();
+    if (worst == layer.differences.end()) {
+      ImGui::TextDisabled("-");
+      continue;
+    }
+    const bool agree = results_agree(layer.differences);
+    ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::kErrorText), "%.2e",
+                       worst->max_abs);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(agree ? "agree within 1e-5 (relative beyond ±1)" : "above 1e-5");
+    ImGui::TableNextColumn();
+    ImGui::Text("%s (%d, %d)", worst->name.c_str(), worst->row, worst->col);
+  }
+  ImGui::EndTable();
+  ImGui::Spacing();
+}
+
 void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   const int head = ui.view.selected_head;
@@ -239,6 +284,7 @@ void BackendPanel::draw(ui::UiContext& ui) {
     ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
   }
   draw_statuses(ui);
+  draw_model(ui);
   if (!ui.session.compared()) {
     if (ui.view.backend != BackendMode::Both) ImGui::TextDisabled("Choose Both to compare the two paths.");
     return;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/panels/panels.h"
@@ -56,6 +57,9 @@ class StatusBar final : public ui::Panel {
       left.emplace_back(text);
     }
     compute_summary(session, left);
+    // The open model's backend and why, a segment of its own ("model: Eigen, automatic (CPU
+    // driver)"), first: a narrow bar drops the scenario's details before it.
+    if (ui.model.has_model()) left.insert(left.begin(), ui.model.backend_summary());
     if (ui.stats.frame_ms > 0.0) {
       char frame[96];
       std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "core/common/error.h"
 #include "core/model/cancelled.h"
@@ -49,6 +50,21 @@ std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const toke
     top.push_back({id, tokenizer.label(id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
   }
   return top;
+}
+
+// A copy of `result` for a rerun from `first_layer`: the layers before it as they were (the
+// rerun keeps them), the later ones empty (it recomputes them into fresh storage).
+ForwardResult layers_before(const ForwardResult& result, int first_layer) {
+  ForwardResult kept;
+  kept.ids = result.ids;
+  kept.tokens = result.tokens;
+  kept.type_ids = result.type_ids;
+  kept.backend = result.backend;
+  kept.device = result.device;
+  for (const LayerAttention& layer : result.layers) {
+    kept.layers.push_back(layer.layer < first_layer ? layer : LayerAttention{layer.layer, {}, {}});
+  }
+  return kept;
 }
 
 }  // namespace
@@ -316,6 +332,7 @@ void ForwardPass::predict(const ForwardOptions& options) {
 
 const ForwardResult& ForwardPass::run(const tokenizers::Encoding& encoding, const ForwardOptions& options) {
   has_run_ = false;
+  shared_.reset();  // whoever holds it keeps it; this run needs nothing of it
   encoding_ = encoding;
   check(options);
   const auto start = Clock::now();
@@ -360,11 +377,12 @@ const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptio
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
   if (!has_run_) throw std::logic_error("ForwardPass::rerun_from called before a run");
   std::vector<int> had;
-  for (const LayerAttention& kept : result_.layers) had.push_back(kept.layer);
+  for (const LayerAttention& kept : (shared_ ? *shared_ : result_).layers) had.push_back(kept.layer);
   if (had != wanted || first_layer <= 0) {
     const tokenizers::Encoding same = encoding_;
     return run(same, options);
   }
+  if (shared_) result_ = layers_before(*std::exchange(shared_, nullptr), first_layer);
   has_run_ = false;
   check(options);
   const auto start = Clock::now();
@@ -377,6 +395,15 @@ const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptio
   has_run_ = true;
   if (options.progress) options.progress({"done", 1.0});
   return result_;
+}
+
+std::shared_ptr<const ForwardResult> ForwardPass::share_result() {
+  if (!has_run_) throw std::logic_error("ForwardPass::share_result called before a run");
+  if (!shared_) {
+    shared_ = std::make_shared<const ForwardResult>(std::move(result_));
+    result_ = ForwardResult{};
+  }
+  return shared_;
 }
 
 Matrix attention_rollout(const ForwardResult& result, int last_layer) {

@@ -11,6 +11,7 @@
 // the first edited layer on, reusing the earlier layers' activations and attention.
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <tuple>
@@ -89,6 +90,11 @@ class ForwardPass {
   const ForwardResult& rerun_from(int first_layer, const ForwardOptions& options);
 
   [[nodiscard]] const ForwardResult& result() const { return result_; }
+  // Hands the last run's result over (the window shows it while this pass computes the next
+  // one), so that it is in memory once: result() is empty afterwards, and a later rerun_from
+  // copies the layers it keeps from the handed-over result, which is never written again.
+  // Throws std::logic_error when there was no run.
+  std::shared_ptr<const ForwardResult> share_result();
 
  private:
   void check(const ForwardOptions& options) const;
@@ -103,6 +109,7 @@ class ForwardPass {
   tokenizers::Encoding encoding_;
   std::vector<Matrix> inputs_;  // the residual stream entering each layer, (N, d_model); [L] is the last layer's output
   ForwardResult result_;
+  std::shared_ptr<const ForwardResult> shared_;  // the last result, once handed over (share_result)
   bool has_run_ = false;
   // Reused between layers and runs: the attention problem (its selection matrices are set
   // once) and scratch matrices.

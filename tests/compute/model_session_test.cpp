@@ -7,57 +7,14 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <filesystem>
 #include <string>
 
-#include "core/cpu/cpu_backend.h"
+#include "tests/compute/model_session_support.h"
 
 namespace attnviz::compute {
 namespace {
 
-const std::string kText = "the cat sat on the mat";
-
-std::string gpt2() { return (std::filesystem::path(ATTNVIZ_TEST_MODELS) / "gpt2").string(); }
-
-// What the core computes for these edits, independently of the session.
-model::ForwardResult direct(const std::string& path, const model::ModelEdits& edits) {
-  const auto model = model::Model::open(path);
-  const auto backend = make_cpu_backend();
-  model::ForwardPass pass(*model, *backend);
-  model::ForwardOptions options;
-  options.edits = edits;
-  return pass.run(model->tokenizer().encode(kText, "test"), options);
-}
-
-// The largest difference between two weight matrices (a recompute from a layer may sum in
-// another order than a fresh pass: float32 rounding, far below the 1e-5 the references use).
-double largest_difference(const Matrix& a, const Matrix& b) {
-  EXPECT_EQ(a.rows, b.rows);
-  EXPECT_EQ(a.cols, b.cols);
-  double largest = a.data.size() == b.data.size() ? 0.0 : 1.0;
-  for (std::size_t i = 0; i < std::min(a.data.size(), b.data.size()); ++i) {
-    largest = std::max(largest, static_cast<double>(std::abs(a.data[i] - b.data[i])));
-  }
-  return largest;
-}
-
-void expect_same(const model::ForwardResult& got, const model::ForwardResult& want) {
-  ASSERT_EQ(got.layers.size(), want.layers.size());
-  for (std::size_t l = 0; l < got.layers.size(); ++l) {
-    ASSERT_EQ(got.layers[l].attention.heads.size(), want.layers[l].attention.heads.size());
-    for (std::size_t h = 0; h < got.layers[l].attention.heads.size(); ++h) {
-      EXPECT_LT(largest_difference(got.layers[l].attention.heads[h].weights, want.layers[l].attention.heads[h].weights), 1e-5)
-          << "layer " << l << " head " << h;
-    }
-  }
-  ASSERT_EQ(got.next_tokens.size(), want.next_tokens.size());
-  for (std::size_t i = 0; i < got.next_tokens.size(); ++i) {
-    EXPECT_EQ(got.next_tokens[i].id, want.next_tokens[i].id);
-    EXPECT_NEAR(got.next_tokens[i].p, want.next_tokens[i].p, 1e-5);
-  }
-}
+using namespace model_session_support;
 
 TEST(ModelSession, OpensOffTheWindowThreadAndShowsEveryLayer) {
   ModelSession session;

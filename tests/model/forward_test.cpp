@@ -93,6 +93,24 @@ TEST_F(ForwardTest, RecomputingFromTheEditedLayerEqualsAFullRun) {
   EXPECT_NE(full.layers[1].attention.heads[0].weights, run({}).layers[1].attention.heads[0].weights);
 }
 
+TEST_F(ForwardTest, AHandedOverResultIsNeverWrittenAndARerunAfterItEqualsAFullRun) {
+  ForwardPass pass(*model_, *backend_);
+  (void)pass.run(encoding_, {});
+  const std::shared_ptr<const ForwardResult> shown = pass.share_result();
+  EXPECT_EQ(pass.share_result(), shown) << "handed over once, not copied";
+  EXPECT_TRUE(pass.result().layers.empty()) << "the pass keeps no copy";
+  const ForwardResult before = *shown;
+  ForwardOptions options;
+  options.edits.head_factors[{1, 2}] = 0.0f;
+  const ForwardResult recomputed = pass.rerun_from(1, options);
+  EXPECT_EQ(largest_difference(recomputed, run(options)), 0.0);
+  EXPECT_EQ(largest_difference(*shown, before), 0.0) << "the handed-over result stays as it was";
+  EXPECT_EQ(shown->next_tokens[0].p, before.next_tokens[0].p);
+  EXPECT_NE(recomputed.next_tokens[0].p, before.next_tokens[0].p);
+  ForwardPass fresh(*model_, *backend_);
+  EXPECT_THROW((void)fresh.share_result(), std::logic_error);
+}
+
 TEST_F(ForwardTest, RolloutRowsAreDistributionsAndTheFirstLayerIsItsMixedAttention) {
   const ForwardResult r = run({});
   const Matrix rollout = attention_rollout(r, 1);
