@@ -10,6 +10,7 @@
 #include "app/compute/compute_session.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/ui/model_layer.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 
@@ -47,6 +48,7 @@ class StatusBar final : public ui::Panel {
     const compute::ComputeSession& session = ui.session;
     // Left: what is computed and how fast, most important first; right: what needs attention.
     std::vector<std::string> left;
+    if (const std::string model = ui::shown_model_caption(ui); !model.empty()) left.push_back("model " + model);
     if (session.has_result()) {
       const Problem& p = session.problem();
       char text[160];
