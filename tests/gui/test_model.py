@@ -61,7 +61,7 @@ class RealModel(unittest.TestCase):
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
         with Session(self.dir / 'session', ['--model', str(self.model), '--text', 'the cat sat on the mat']) as app:
-            attnviz_gui._wait(lambda: app.has('##model-layer'), 60, "the Heatmaps view's layer selector")
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
             self.assertTrue(app.has('##model-head'), 'a head selector beside it')
             self.assertTrue(app.has('##model-scores/##heatmap') and app.has('##model-weights/##heatmap'),
                             "the layer's scores and weights")
@@ -196,7 +196,7 @@ class RealModel(unittest.TestCase):
             self.assertTrue(app.has('Open a model\u2026##model-view'), 'the offer to open another model')
             app.click('##views/Heatmaps')
             attnviz_gui._wait(lambda: app.has('##head1/##heatmap'), 30, "the scenario's heads in the Heatmaps view")
-            self.assertFalse(app.has('##model-layer'), 'no layer selector without a model')
+            self.assertFalse(app.has('##model-layer-heatmaps'), 'no layer selector without a model')
             app.click('##views/Model view')
             app.click('model-view/Dismiss##model-error')
             attnviz_gui._wait(lambda: not app.has('model-view/Dismiss##model-error'), 30, 'the error dismissed')
