@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/classroom/compare_layers.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/page_layout.h"
 #include "app/classroom/step_view.h"
@@ -22,6 +23,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
@@ -69,6 +71,7 @@ class CompareView final : public ui::Panel {
   [[nodiscard]] std::string stats_line(const Copy& copy, int head) const;
 
   std::vector<Copy> copies_;
+  LayerComparison layers_;  // the "layers" axis of a pretrained model
   // The shared scale, for the copies' upload versions, head and what is shown.
   struct {
     std::vector<std::uint64_t> versions;
@@ -144,10 +147,23 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
               {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
               {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
               {lesson::CompareAxis::Patterns, "patterns", "mask expressions: causal, attention sinks, strided, block-local (A)"}};
+  const bool layers = state.compare_layers && ui::shows_model(ui);
+  if (ui::shows_model(ui)) {  // the model's layers first: with a model open, what a class came for
+    same_line_if_fits(button_width("layers"), right);
+    if (pill("layers", layers)) state.compare_layers = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the model's layers side by side on its text: one head, or the heads averaged");
+  }
   for (const auto& a : axes) {
     same_line_if_fits(button_width(a.label), right);
-    if (pill(a.label, options.axis == a.axis)) options.axis = a.axis;
+    if (pill(a.label, !layers && options.axis == a.axis)) {
+      options.axis = a.axis;
+      state.compare_layers = false;
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
+  }
+  if (layers) {  // the scenario's copy count and window do not apply to the layers
+    ImGui::Separator();
+    return;
   }
   same_line_if_fits(button_width("2") * 2.0f + group_gap, right);
   ImGui::Dummy(ImVec2(group_gap - ImGui::GetStyle().ItemSpacing.x, 0.0f));
@@ -380,6 +396,11 @@ void CompareView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Compare;
   state.shown_frame = ImGui::GetFrameCount();
+  if (state.compare_layers && ui::shows_model(ui)) {
+    draw_toolbar(ui);
+    layers_.draw(ui);
+    return;
+  }
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to compare yet. %s", ui.session.error().c_str());
     return;

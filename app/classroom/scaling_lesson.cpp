@@ -63,10 +63,7 @@ void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head,
                          width, false);  // "0.13" never split at its point
 }
 
-void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
-  const compute::ComputeSession& session = ui.session;
-  const Problem& problem = session.problem();
-  const Result& result = session.shown_result();
+void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width, bool editable) {
   const Matrix& scores = result.heads[static_cast<std::size_t>(head)].scores;
   const std::vector<lesson::ScaleCase> cases = lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
   const float right = ImGui::GetCursorPosX() + width;
@@ -97,6 +94,7 @@ void draw_scaling_controls(ui::UiContext& ui, int head, float width) {
   }
   // What these numbers show for this sentence: a saturation only when there is one.
   text_wrapped_at_spaces(lesson::scaling_verdict(cases, problem.d_k), width, false);
+  if (!editable) return;  // a pretrained model's scale is its own
 
   const ScaleSetting& scale = ui.document.scenario().scale;
   ImGui::AlignTextToFramePadding();

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "app/ui/panel.h"
+#include "core/attention/result.h"
 #include "core/lesson/row_stats.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::classroom {
 
@@ -21,6 +23,8 @@ void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head,
 
 // The 1/√d_k vs no-scaling contrast of `head`, what it shows for these scores, and the scale
 // controls, within `width` pixels.
-void draw_scaling_controls(ui::UiContext& ui, int head, float width);
+// `problem` and `result`: what the view shows (the scenario's, or a model's layer); the
+// scale and temperature controls edit the scenario, so only when `editable`.
+void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width, bool editable);
 
 }  // namespace attnviz::classroom

@@ -17,8 +17,12 @@ constexpr int kMaxStep = 1 << 24;  // far past any tile count the Tiled view can
 void parse_compare(const std::string& text, StartOptions& options) {
   const std::size_t colon = text.find(':');
   const std::string axis_name = text.substr(0, colon);
+  if (axis_name == "layers" && colon == std::string::npos) {  // a pretrained model's layers (--model)
+    options.compare_layers = true;
+    return;
+  }
   options.compare_axis = lesson::compare_axis_from_string(axis_name);
-  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"masks", "heads", "kv-heads", "positions", "patterns"});
+  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"layers", "masks", "heads", "kv-heads", "positions", "patterns"});
   if (colon == std::string::npos) return;
   const std::string count = text.substr(colon + 1);
   if (count != "2" && count != "4")
@@ -57,7 +61,8 @@ const char* const kStartOptionsHelp =
     "                        no-scaling, mask-after (masking after the softmax) or\n"
     "                        renormalised (masking after it, then renormalising)\n"
     "  --compare AXIS[:N]    what the compare view varies: masks, heads, kv-heads, positions or\n"
-    "                        patterns (mask expressions), in N = 2 or 4 copies (default 4)\n"
+    "                        patterns (mask expressions), in N = 2 or 4 copies (default 4);\n"
+    "                        layers: a model's layers side by side (with --model)\n"
     "  --present             presentation mode: large high-contrast text, heatmaps and views\n"
     "                        only, full screen (not with --screenshot)\n";
 
@@ -140,6 +145,7 @@ void apply_start_options(const StartOptions& options, ui::ClassroomState& state)
   if (options.prompt) state.decode.prompt = *options.prompt;
   if (options.mistake) state.mistake = *options.mistake;
   if (options.compare_axis) state.compare.axis = *options.compare_axis;
+  state.compare_layers = options.compare_layers;
   if (options.compare_count) state.compare.count = *options.compare_count;
   state.start_presenting = options.present;
 }

@@ -6,7 +6,7 @@
 //                     (1: the prompt's prefill, 2: the first generated token, …)
 //   --block-q BR      the Tiled view's tile height (query rows), --block-k BC its width (keys)
 //   --prompt P        the Decode view's prompt: the first P tokens, prefilled at once
-//   --compare AXIS[:COUNT]   masks|heads|kv-heads|positions, COUNT 2 or 4 (default 4)
+//   --compare AXIS[:COUNT]   masks|heads|kv-heads|positions, COUNT 2 or 4 (default 4); layers (--model)
 //   --mistake NAME    the Mistakes page's subject: columns|no-scaling|mask-after|renormalised
 //   --present         presentation mode (full screen unless --screenshot)
 // Mistakes throw InputError naming the option (exit code 2): at once for what is wrong
@@ -31,6 +31,7 @@ struct StartOptions {
   std::optional<int> mistake;  // the Mistakes page's subject (lesson::mistake_at)
   std::optional<lesson::CompareAxis> compare_axis;
   std::optional<int> compare_count;
+  bool compare_layers = false;  // --compare layers: a pretrained model's layers side by side
   bool present = false;
 };
 

@@ -30,9 +30,11 @@
 #include "app/classroom/scaling_lesson.h"
 #include "app/classroom/step_trace.h"
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
@@ -90,6 +92,8 @@ class StepView final : public ui::Panel {
   // long sentence's trace is not free, and the window redraws on every mouse move).
   const lesson::StepPage& text_page(int step, const lesson::PageFocus& focus);
 
+  // The scenario's attention, or a pretrained model's chosen layer (its real Q, K, V).
+  ui::ShownAttention shown_;
   std::uint64_t generation_ = 0;
   std::unique_ptr<lesson::StepModel> model_;
   PageMatrices matrices_;
@@ -106,10 +110,30 @@ class StepView final : public ui::Panel {
   // The text column's height in the last frame, for the page it was drawn on.
   float text_content_h_ = 0.0f;
   int text_step_ = -1;
+  int last_step_ = 0;  // the step shown in the last frame (which way the keys moved)
 };
 
-Focus current_focus(const ui::UiContext& ui) {
-  const Problem& p = ui.session.problem();
+// A model's layer starts at its queries, keys and values (the forward pass made them: norms,
+// biases, RoPE), so the pages before Scores and the Output page (W_O and the residual stream
+// are the model's, after the attention) are the scenario's only.
+bool model_page(int step) {
+  const StepKind kind = lesson::step_at(step);
+  return kind != StepKind::Embeddings && kind != StepKind::Projections && kind != StepKind::Positions && kind != StepKind::Output;
+}
+
+// The step moved onto a page a model's layer does not have: on to the next one it has in the
+// direction it moved (Back from Scores stays on Scores).
+int model_step(int step, int previous) {
+  if (model_page(step)) return step;
+  const int direction = step < previous ? -1 : 1;
+  for (int s = step; s >= 0 && s < lesson::kStepCount; s += direction)
+    if (model_page(s)) return s;
+  for (int s = step; s >= 0 && s < lesson::kStepCount; s -= direction)
+    if (model_page(s)) return s;
+  return step;
+}
+
+Focus current_focus(const ui::UiContext& ui, const Problem& p) {
   Focus f;
   f.head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   f.query = followed_query(ui.view.pinned_query, ui::MainView::Step, p.n()).value_or(0);
@@ -118,7 +142,8 @@ Focus current_focus(const ui::UiContext& ui) {
   // On the Positions page the default key is the word before (RoPE's picture then shows two
   // arrows one position apart); elsewhere the query itself.
   const bool positions = lesson::step_at(ui.classroom.step) == StepKind::Positions;
-  const int fallback = p.cross_attention ? 0 : positions ? std::max(f.query - 1, 0) : f.query;
+  const bool two_sentences = p.cross_attention && p.source_tokens != p.tokens;  // a model's layer: one text
+  const int fallback = two_sentences ? 0 : positions ? std::max(f.query - 1, 0) : f.query;
   f.key = std::clamp(ui.classroom.key.value_or(fallback), 0, p.m() - 1);
   f.mistake = lesson::mistake_at(ui.classroom.mistake);
   return f;
@@ -140,10 +165,9 @@ std::string widest_number(const Matrix& values, float scale) {
 }
 
 void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
-  const compute::ComputeSession& session = ui.session;
-  if (!model_ || generation_ != session.generation()) {
-    model_ = std::make_unique<lesson::StepModel>(session.problem(), session.shown_result());
-    generation_ = session.generation();
+  if (!model_ || generation_ != shown_.version()) {
+    model_ = std::make_unique<lesson::StepModel>(shown_.problem(), shown_.result());
+    generation_ = shown_.version();
     matrices_ = PageMatrices{};
   }
   if (matrices_.generation == generation_ && matrices_.step == step && matrices_.head == focus.head &&
@@ -214,12 +238,14 @@ void StepView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Step;
   state.shown_frame = ImGui::GetFrameCount();
-  if (!ui.session.has_result()) {
+  if (!shown_.update(ui)) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
     return;
   }
   state.step = std::clamp(state.step, 0, lesson::kStepCount - 1);
-  const Focus focus = current_focus(ui);
+  if (shown_.model()) state.step = model_step(state.step, last_step_);
+  last_step_ = state.step;
+  const Focus focus = current_focus(ui, shown_.problem());
   refresh(ui, focus, state.step);
   draw_toolbar(ui, focus);
 
@@ -253,7 +279,7 @@ void StepView::draw(ui::UiContext& ui) {
   draw_matrices(ui, focus, layout, origin);
 
   const float gap = 12.0f * ui.ui_scale;
-  const Problem& p = ui.session.problem();
+  const Problem& p = shown_.problem();
   if (!layout.text_below) {
     const float text_h = std::max(layout.matrices_h, visible_h);
     const TraceFit fit = fit_trace(layout.text_w, text_h, p.d_v);
@@ -313,7 +339,7 @@ void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const les
   if (page.kind == StepKind::Mistakes) draw_mistake_choice(ui, page);
   draw_step_note(page);
   if (page.kind == StepKind::Scaling) {
-    draw_scaling_controls(ui, focus.head, ImGui::GetContentRegionAvail().x);
+    draw_scaling_controls(ui, shown_.problem(), shown_.result(), focus.head, ImGui::GetContentRegionAvail().x, !shown_.model());
     ImGui::Spacing();
     ImGui::Separator();
   }
@@ -341,7 +367,7 @@ void StepView::draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& pa
 // The Positions page: the picture of a pair turning (or ALiBi's lines), and a slider that
 // moves every position at once (an undoable edit): with RoPE or ALiBi no score changes.
 void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
-  const Problem& p = ui.session.problem();
+  const Problem& p = shown_.problem();
   const float width = ImGui::GetContentRegionAvail().x;
   if (page.turning) {
     draw_turning_pair(*page.turning, std::min(width, 18.0f * ImGui::GetFontSize()));
@@ -373,7 +399,7 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
 
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   ui::ClassroomState& state = ui.classroom;
-  const Problem& p = ui.session.problem();
+  const Problem& p = shown_.problem();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   const float full_w = ImGui::GetContentRegionAvail().x;
@@ -393,7 +419,8 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   const bool compact = worded_w + numbered_w + chips_w > full_w;
   const float group_gap = (compact ? 12.0f : 20.0f) * ui.ui_scale;
 
-  ImGui::BeginDisabled(state.step == 0);
+  const int first_step = shown_.model() ? lesson::step_index(StepKind::Scores) : 0;
+  ImGui::BeginDisabled(state.step == first_step);
   if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back)) --state.step;
   if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Back (Left, Page Up)");
   ImGui::EndDisabled();
@@ -406,13 +433,16 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
 
   // Step pills with names when they fit, numbers otherwise.
   const bool named = named_w < ImGui::GetContentRegionAvail().x;
+  bool first_pill = true;
   for (int i = 0; i < lesson::kStepCount; ++i) {
+    if (shown_.model() && !model_page(i)) continue;
+    if (!first_pill) ImGui::SameLine(0.0f, pill_gap);
+    first_pill = false;
     ImGui::PushID(i);
     const std::string label = std::to_string(i + 1) + (named ? std::string(" ") + lesson::step_name(lesson::step_at(i)) : "");
     if (pill(label.c_str(), i == state.step)) state.step = i;
     if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
     ImGui::PopID();
-    if (i + 1 < lesson::kStepCount) ImGui::SameLine(0.0f, pill_gap);
   }
 
   // Follow: chips when they fit on one line (the rest of this one, or a line of their own).
@@ -451,7 +481,15 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
       if (chosen >= 0) ui.view.selected_head = chosen;
     }
   }
-  if (p.cross_attention) {
+  if (shown_.model()) {
+    // The model's layer (the Heatmaps view's selector: one layer in every view), on the next line.
+    ImGui::NewLine();
+    ui::draw_layer_selector(ui, "step");
+    ImGui::SameLine(0.0f, group_gap);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
+    ImGui::PopTextWrapPos();
+  } else if (p.cross_attention) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Cross-attention: queries come from the target sentence (%d tokens), keys and values from the "
                         "source sentence (%d tokens).",
@@ -552,7 +590,7 @@ void StepView::draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLa
   // Wrapped where the text column starts (a window of its own beside the heatmaps).
   const float width = std::max(layout.area_w, ImGui::GetFontSize() * 16.0f);
   ImGui::PushTextWrapPos(origin.x + width);
-  draw_row_stats_summary(row_stats_, ui.session.problem().num_heads > 1 ? focus.head : -1, width);
+  draw_row_stats_summary(row_stats_, shown_.problem().num_heads > 1 ? focus.head : -1, width);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   below_h_ = ImGui::GetCursorPosY() - start + 4.0f * ui.ui_scale;
@@ -594,9 +632,9 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.colormap = m.kind == ShownMatrix::Kind::Values ? ui.view.scores_colormap : ui.view.weights_colormap;
   if (matrices_.kept[i]) spec.kept = {.device = {}, .host = matrices_.kept[i].get(), .version = matrices_.version};
   const bool hides = m.kind != ShownMatrix::Kind::Values || !all_finite(*m.values) || m.mask.has_value();
-  if (hides && m.key_cols) spec.mask = m.mask ? &*m.mask : &ui.session.problem().mask;
-  spec.mask_head = std::clamp(ui.view.selected_head, 0, ui.session.problem().num_heads - 1);
-  spec.mask_heads = ui.session.problem().num_heads;
+  if (hides && m.key_cols) spec.mask = m.mask ? &*m.mask : &shown_.problem().mask;
+  spec.mask_head = std::clamp(ui.view.selected_head, 0, shown_.problem().num_heads - 1);
+  spec.mask_heads = shown_.problem().num_heads;
   spec.row_labels = &m.row_labels;
   spec.col_labels = m.col_labels.empty() ? nullptr : &m.col_labels;
   spec.row_label_width = row_label_w;
@@ -607,7 +645,8 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.highlight_token = ui.view.hovered_token;
   spec.highlight_column = false;
   if (m.col_labels.empty()) ImGui::Dummy(ImVec2(0.0f, place.label_h));  // align the cells' tops
-  const std::string id = "##step-matrix" + std::to_string(i);
+  // A model's layer in the ID as well: what the widget log (and a test) sees is which layer is drawn.
+  const std::string id = "##step-matrix" + std::to_string(i) + (shown_.model() ? "-layer" + std::to_string(shown_.layer()) : "");
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
   const ImVec2 cells(origin.x + row_label_w, origin.y + spec.col_label_height);

@@ -26,6 +26,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
 #include "core/tiled/tiled_attention.h"
@@ -60,13 +61,15 @@ class TiledView final : public ui::Panel {
 
  private:
   void draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid);
-  bool refresh(const ui::UiContext& ui, const TraceKey& key, const tiled::TileGrid& grid);
-  void show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, int tile);
+  bool refresh(const TraceKey& key, const tiled::TileGrid& grid);
+  void show_tile(const tiled::TileGrid& grid, int tile);
   void draw_header(const tiled::TileGrid& grid) const;
   CellsRect draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height);
   void draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width);
   void draw_outputs(ui::UiContext& ui, float width);
 
+  // The scenario's attention, or a pretrained model's chosen layer (its real Q, K, V).
+  ui::ShownAttention attention_;
   std::unique_ptr<tiled::TiledRunner> runner_ = tiled::make_cpu_tiled();
   TraceKey key_;
   std::optional<tiled::TiledTrace> trace_;
@@ -85,13 +88,13 @@ heatmap::ValueRange symmetric_of(std::initializer_list<const Matrix*> matrices) 
   return {-largest, largest};
 }
 
-bool TiledView::refresh(const ui::UiContext& ui, const TraceKey& key, const tiled::TileGrid& grid) {
+bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
   if (key == key_) return trace_.has_value();
   key_ = key;
   trace_.reset();
   error_.clear();
   shown_ = ShownTile{};
-  const Problem& problem = ui.session.problem();
+  const Problem& problem = attention_.problem();
   const std::int64_t floats = tiled::trace_floats(problem.n(), problem.m(), grid.block_q, grid.block_k, problem.d_v);
   if (floats > kMaxTraceFloats) {
     error_ = "Tiles of " + std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + " over " +
@@ -102,22 +105,22 @@ bool TiledView::refresh(const ui::UiContext& ui, const TraceKey& key, const tile
   try {
     tiled::TiledResult result = runner_->run(problem, {grid.block_q, grid.block_k, key.head});
     trace_ = std::move(result.trace);
-    const Result& dense = ui.session.shown_result();
+    const Result& dense = attention_.result();
     context_difference_ = tiled::context_difference(*trace_, dense.heads[static_cast<std::size_t>(key.head)].context);
   } catch (const std::exception& e) {
     error_ = std::string("The tiled computation failed: ") + e.what();
     trace_.reset();
     return false;
   }
-  const Result& dense = ui.session.shown_result();
+  const Result& dense = attention_.result();
   scores_range_ = heatmap::symmetric_range(dense.heads[static_cast<std::size_t>(key.head)].scores, problem.scale, &dense.mask);
   scores_version_ = fresh_upload_version();
   return true;
 }
 
-void TiledView::show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, int tile) {
+void TiledView::show_tile(const tiled::TileGrid& grid, int tile) {
   if (shown_.tile == tile && shown_.key == key_) return;
-  const Result& dense = ui.session.shown_result();
+  const Result& dense = attention_.result();
   shown_.tile = tile;
   shown_.key = key_;
   shown_.step = tiled::tile_step(*trace_, grid, tile, dense.heads[static_cast<std::size_t>(key_.head)].context);
@@ -127,7 +130,7 @@ void TiledView::show_tile(const ui::UiContext& ui, const tiled::TileGrid& grid, 
   // The difference on the context's own scale: rounding noise at the end stays white, not
   // coloured as if it mattered.
   shown_.difference_range = symmetric_of({&shown_.step.difference, &shown_.step.running, &shown_.step.dense});
-  const std::vector<std::string>& tokens = ui.session.problem().tokens;
+  const std::vector<std::string>& tokens = attention_.problem().tokens;
   shown_.row_tokens.assign(tokens.begin() + shown_.step.row_begin, tokens.begin() + shown_.step.row_end);
 }
 
@@ -135,24 +138,24 @@ void TiledView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Tiled;
   state.shown_frame = ImGui::GetFrameCount();
-  if (!ui.session.has_result()) {
+  if (!attention_.update(ui)) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
     return;
   }
-  const Problem& problem = ui.session.problem();
+  const Problem& problem = attention_.problem();
   const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
   const tiled::TileGrid grid = tile_grid(state.tiled, problem);
   ui::Playback& playback = state.tiled.playback;
   state.tiled.tile = moved_step(state.tiled.tile, 0, grid.tile_count());
   if (advance_playback(playback, state.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing) state.wants_frames = true;
   draw_toolbar(ui, grid);
-  if (!refresh(ui, {ui.session.generation(), head, grid.block_q, grid.block_k}, grid)) {
+  if (!refresh({attention_.version(), head, grid.block_q, grid.block_k}, grid)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(error_.c_str());
     ImGui::PopTextWrapPos();
     return;
   }
-  show_tile(ui, grid, state.tiled.tile);
+  show_tile(grid, state.tiled.tile);
 
   ImGui::BeginChild("##tiled-page", ImGui::GetContentRegionAvail(), false);
   const float s = ui.ui_scale;
@@ -205,7 +208,7 @@ bool block_field(const char* label, const char* id, int& value, int shown, const
 
 void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   ui::TiledViewState& state = ui.classroom.tiled;
-  const Problem& problem = ui.session.problem();
+  const Problem& problem = attention_.problem();
   step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
@@ -218,6 +221,11 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   if (changed) {
     state.tile = 0;
     state.playback.playing = false;
+  }
+  if (attention_.model()) {  // a pretrained model's layer: the selector every view shares
+    ImGui::SameLine(0.0f, group_gap);
+    if (ImGui::GetCursorPosX() + ImGui::GetFontSize() * 16.0f > right) ImGui::NewLine();
+    ui::draw_layer_selector(ui, "tiled");
   }
   if (problem.num_heads > 1) {
     const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
@@ -240,12 +248,12 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
 void TiledView::draw_header(const tiled::TileGrid& grid) const {
   heading_text("Tiled attention (FlashAttention-2): " + std::to_string(grid.query_blocks()) + " \xc3\x97 " +
                std::to_string(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " + std::to_string(grid.block_q) + " \xc3\x97 " +
-               std::to_string(grid.block_k));
+               std::to_string(grid.block_k) + (attention_.model() ? ", layer " + std::to_string(attention_.layer()) : std::string()));
 }
 
 CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height) {
-  const Problem& problem = ui.session.problem();
-  const Result& dense = ui.session.shown_result();
+  const Problem& problem = attention_.problem();
+  const Result& dense = attention_.result();
   const Matrix& scores = dense.heads[static_cast<std::size_t>(key_.head)].scores;
   const float s = ui.ui_scale;
   const float font = ImGui::GetFontSize();
@@ -335,7 +343,7 @@ void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, flo
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
-  draw_row_states(step, ui.session.problem().tokens, row_state_ranges(*trace_, grid, step.qb), width, ui.ui_scale);
+  draw_row_states(step, attention_.problem().tokens, row_state_ranges(*trace_, grid, step.qb), width, ui.ui_scale);
   ImGui::Spacing();
   draw_outputs(ui, width);
 }
@@ -391,7 +399,7 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
     ImGui::Text("Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding).", text);
   } else {
     ImGui::Text("max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys 0\xe2\x80\x93%d of %d; it is the context after its last tile.",
-                text, step.col_end - 1, ui.session.problem().m());
+                text, step.col_end - 1, attention_.problem().m());
   }
   std::snprintf(text, sizeof text, "%.2e", context_difference_);
   ImGui::TextDisabled("The whole head, every tile done: max |tiled \xe2\x88\x92 dense| = %s (within 1e-5).", text);

@@ -22,12 +22,14 @@
 #include "app/desktop/shape_notice.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/document/document_names.h"
 #include "app/export_ui/view_image.h"
 #include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/layout.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/notices.h"
 #include "app/ui/scenario_files.h"
 #include "app/ui/theme.h"
@@ -176,6 +178,7 @@ class DesktopApp {
   void draw_shape_notice() const;
   void apply_fullscreen_request();
   void update_model();
+  void update_title();
   void save_view_image();
   // Keeps the pipelines built so far for the next start; a failure is said once on stderr.
   void save_pipeline_cache();
@@ -348,6 +351,7 @@ void DesktopApp::prepare_frame() {
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
   update_model();
+  update_title();
   if (session_->generation() != host_storage_generation_) {
     heatmap_renderer_.set_host_storage(session_->host_result_matrices());
     host_storage_generation_ = session_->generation();
@@ -404,6 +408,20 @@ void DesktopApp::update_model() {
   if (std::optional<std::string> notice = model_.take_backend_notice()) {
     notices_.post(ui::NoticeLevel::Warning, *notice, "model-backend");
   }
+}
+
+// The title bar names what the window shows: the model while one is open, else the scenario
+// as the menu bar names it ("attnviz — korean.json — Korean worked example").
+void DesktopApp::update_title() {
+  std::string name;
+  if (const model::Model* model = model_.model()) {
+    const model::ModelConfig& config = model->config();
+    name = ui::model_caption(model->path(), config.architecture_name, config.num_layers, config.num_heads);
+  } else {
+    const document::Caption caption = document::caption_of(document_);
+    name = document::join_caption(caption, caption.parts.size());
+  }
+  window_.set_title(name.empty() ? "attnviz" : "attnviz  \u2014  " + name);
 }
 
 // File > Save view as image…: this frame was captured for it; its main area goes into the file.

@@ -1,6 +1,8 @@
 // Edit menu: Undo / Redo with the labels of the steps ("Undo Edit W_Q[1][0]"), Ctrl+Z,
-// Ctrl+Shift+Z and Ctrl+Y. While a text field is being typed in, those keys belong to the
-// field (its own undo), not to the document.
+// Ctrl+Shift+Z and Ctrl+Y. While a pretrained model is shown the keys undo and redo its edits
+// (head switches, W_Q, W_K, W_V) first, and the scenario's once the model has none left in that
+// direction. While a text field is being typed in, those keys belong to the field (its own
+// undo), not to the document or the model.
 
 #include <imgui.h>
 
@@ -23,16 +25,19 @@ class EditMenu final : public ui::Menu {
     document::Document& doc = ui.document;
     const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
     const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
-    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, doc.can_undo())) undo_step(ui);
-    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, doc.can_redo())) redo_step(ui);
-    // The model's head switches have an undo of their own (the model is not the scenario).
+    // The shortcut beside the item it would undo or redo now.
     compute::ModelSession& model = ui.model;
+    const bool model_undoes = model_first(ui, true);
+    const bool model_redoes = model_first(ui, false);
+    if (ImGui::MenuItem(undo.c_str(), model_undoes ? nullptr : "Ctrl+Z", false, doc.can_undo())) undo_document(ui);
+    if (ImGui::MenuItem(redo.c_str(), model_redoes ? nullptr : "Ctrl+Shift+Z", false, doc.can_redo())) redo_document(ui);
+    // The model's head switches have an undo of their own (the model is not the scenario).
     if (model.has_model()) {
       ImGui::Separator();
       const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
       const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
-      if (ImGui::MenuItem(model_undo.c_str(), nullptr, false, model.can_undo())) model.undo();
-      if (ImGui::MenuItem(model_redo.c_str(), nullptr, false, model.can_redo())) model.redo();
+      if (ImGui::MenuItem(model_undo.c_str(), model_undoes ? "Ctrl+Z" : nullptr, false, model.can_undo())) undo_model(ui);
+      if (ImGui::MenuItem(model_redo.c_str(), model_redoes ? "Ctrl+Shift+Z" : nullptr, false, model.can_redo())) redo_model(ui);
     }
   }
 
@@ -48,11 +53,34 @@ class EditMenu final : public ui::Menu {
   }
 
  private:
+  // Whether the keys undo (or redo) the model's edit rather than the scenario's: a model is
+  // shown and has a step in that direction.
+  static bool model_first(const ui::UiContext& ui, bool undo) {
+    return ui.model.has_model() && (undo ? ui.model.can_undo() : ui.model.can_redo());
+  }
   static void undo_step(ui::UiContext& ui) {
+    if (model_first(ui, true)) undo_model(ui);
+    else undo_document(ui);
+  }
+  static void redo_step(ui::UiContext& ui) {
+    if (model_first(ui, false)) redo_model(ui);
+    else redo_document(ui);
+  }
+  static void undo_model(ui::UiContext& ui) {
+    const std::string label = ui.model.undo_label();
+    ui.model.undo();
+    ui.notices.post(ui::NoticeLevel::Info, "Undone (model): " + label, "undo-redo");
+  }
+  static void redo_model(ui::UiContext& ui) {
+    const std::string label = ui.model.redo_label();
+    ui.model.redo();
+    ui.notices.post(ui::NoticeLevel::Info, "Redone (model): " + label, "undo-redo");
+  }
+  static void undo_document(ui::UiContext& ui) {
     const std::string label = ui.document.undo_label();
     if (ui.document.undo()) ui.notices.post(ui::NoticeLevel::Info, "Undone: " + label, "undo-redo");
   }
-  static void redo_step(ui::UiContext& ui) {
+  static void redo_document(ui::UiContext& ui) {
     const std::string label = ui.document.redo_label();
     if (ui.document.redo()) ui.notices.post(ui::NoticeLevel::Info, "Redone: " + label, "undo-redo");
   }

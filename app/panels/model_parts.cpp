@@ -15,6 +15,7 @@
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 
@@ -149,17 +150,6 @@ void same_line_if_fits(float width) {
   if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
 }
 
-// A selector: "Layer [slider] of 12".
-void draw_index_selector(const char* label, const char* id, int* value, int count) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-  ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine();
-  ImGui::TextDisabled("of %d", count);
-}
-
 void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, layers - 1);
   ui.view.model_head = std::clamp(ui.view.model_head, 0, heads - 1);
@@ -167,9 +157,9 @@ void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   const float frame = ImGui::GetFrameHeight();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float selector_w = ImGui::CalcTextSize("Layer of 9999").x + 10.0f * font + 2.0f * spacing;
-  draw_index_selector("Layer", "##model-layer", &ui.view.model_layer, layers);
+  ui::draw_layer_selector(ui, "heatmaps");
   same_line_if_fits(selector_w);
-  draw_index_selector("Head", "##model-head", &ui.view.model_head, heads);
+  ui::draw_index_selector("Head", "##model-head", &ui.view.model_head, heads);
   same_line_if_fits(ImGui::CalcTextSize("Switch off scale").x + 9.0f * font + 2.0f * frame + 3.0f * spacing);
   draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
   same_line_if_fits(ImGui::CalcTextSize("Attention W_Q, W_K, W_V").x + 2.0f * frame + 3.0f * spacing);

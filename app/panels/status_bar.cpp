@@ -11,6 +11,7 @@
 #include "app/compute/model_session.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/ui/model_layer.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 
@@ -48,10 +49,13 @@ class StatusBar final : public ui::Panel {
     const compute::ComputeSession& session = ui.session;
     // Left: what is computed and how fast, most important first; right: what needs attention.
     std::vector<std::string> left;
+    // While a model is shown it comes first, and what follows is said to be the scenario's.
+    const std::string model = ui::shown_model_caption(ui);
+    if (!model.empty()) left.push_back("model " + model);
     if (session.has_result()) {
       const Problem& p = session.problem();
       char text[160];
-      std::snprintf(text, sizeof text, "%d tokens%s  \u00B7  %d head%s (%d K/V)", p.n(),
+      std::snprintf(text, sizeof text, "%s%d tokens%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ", p.n(),
                     p.cross_attention ? (" \u00D7 " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);

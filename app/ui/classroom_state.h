@@ -53,6 +53,10 @@ struct ClassroomState {
   // Compare view
   lesson::CompareOptions compare;
   bool compare_scores = false;  // the copies show scaled scores instead of weights
+  // With a pretrained model shown: the "layers" axis (one column per layer of the model's text)
+  // instead of the scenario's copies, the chosen head's weights or every head's averaged.
+  bool compare_layers = false;
+  bool compare_heads_averaged = false;
 
   TiledViewState tiled;
   DecodeViewState decode;

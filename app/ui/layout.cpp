@@ -1,5 +1,7 @@
 #include "app/ui/layout.h"
 
+#include "app/ui/model_layer.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "app/document/document_names.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/notices.h"
 
 namespace attnviz::ui {
@@ -76,12 +79,15 @@ float Layout::draw_menu_bar(UiContext& ui) {
     // describes the content, as much as fits after the menus.
     const float margin = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - margin - 20.0f * ui.ui_scale;
-    const std::string caption = document::fitted_caption(document::caption_of(ui.document), room,
-                                                    [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+    // While a pretrained model is shown, the model ("gpt2  —  GPT2LMHeadModel, 12 layers × 12 heads").
+    const std::string model = shown_model_caption(ui);
+    const document::Caption named = model.empty() ? document::caption_of(ui.document) : document::Caption{{model}, false};
+    const std::string caption =
+        document::fitted_caption(named, room, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
     if (!caption.empty()) {
       ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(caption.c_str()).x - margin);
       ImGui::TextDisabled("%s", caption.c_str());
-      if (ImGui::IsItemHovered() && !ui.document.title_matches() && !ui.document.scenario().title.empty()) {
+      if (ImGui::IsItemHovered() && model.empty() && !ui.document.title_matches() && !ui.document.scenario().title.empty()) {
         ImGui::SetTooltip("The title \u201C%s\u201D was written for the scenario before your edits;\n"
                           "File > Save As\u2026 lets you give it a new one.",
                           shown_text(ui.document.scenario().title, 200, 1).text.c_str());

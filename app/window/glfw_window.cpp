@@ -88,6 +88,7 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
   glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
   window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  title_ = options.title;
   if (window_ == nullptr) {
     glfwTerminate();
     throw std::runtime_error("cannot create the window: " + last_glfw_error());
@@ -188,6 +189,12 @@ float GlfwWindow::ui_scale() const {
   const float platform_scale =
       window_w > 0 ? std::max(1.0f, static_cast<float>(framebuffer.width) / static_cast<float>(window_w)) : 1.0f;
   return std::max(1.0f, content_scale() / platform_scale);
+}
+
+void GlfwWindow::set_title(const std::string& title) {
+  if (title == title_ || window_ == nullptr) return;
+  glfwSetWindowTitle(window_, title.c_str());
+  title_ = title;
 }
 
 void GlfwWindow::set_fullscreen(bool fullscreen) {

@@ -59,6 +59,10 @@ class GlfwWindow {
   // scales (macOS and Wayland give a framebuffer larger than the window; X11 does not).
   [[nodiscard]] float ui_scale() const;
 
+  // The title bar's text (what the window manager and task bar show); a call with the title
+  // it already has does nothing, so the frame loop may call it every frame.
+  void set_title(const std::string& title);
+
   // Full screen on the primary monitor, or back to the size and place it had before
   // (presentation mode). Without a monitor to fill it stays as it is.
   void set_fullscreen(bool fullscreen);
@@ -96,6 +100,7 @@ class GlfwWindow {
   };
 
   GLFWwindow* window_ = nullptr;
+  std::string title_;
   Placement windowed_;  // where it was before it went full screen
   std::uint64_t events_ = 0;
   KeyQueue input_;

@@ -83,27 +83,61 @@ const LayerAttention* ForwardResult::layer(int index) const {
   return nullptr;
 }
 
-ForwardPass::ForwardPass(const Model& model, Backend& backend, Backend* compare_with)
-    : model_(model), backend_(backend), compare_with_(compare_with) {
-  const ModelConfig& c = model.config();
+namespace {
+
+// The attention Problem's constant part: its selection matrices and sizes.
+Problem problem_shape(const ModelConfig& c) {
+  Problem problem;
   const int q_width = c.num_heads * c.head_dim;
   const int kv_width = c.num_kv_heads * c.head_dim;
   const int width = std::max(q_width, 2 * kv_width);
-  problem_.wq = Matrix(width, q_width);
-  problem_.wk = Matrix(width, kv_width);
-  problem_.wv = Matrix(width, kv_width);
-  for (int i = 0; i < q_width; ++i) problem_.wq.at(i, i) = 1.0f;
+  problem.wq = Matrix(width, q_width);
+  problem.wk = Matrix(width, kv_width);
+  problem.wv = Matrix(width, kv_width);
+  for (int i = 0; i < q_width; ++i) problem.wq.at(i, i) = 1.0f;
   for (int i = 0; i < kv_width; ++i) {
-    problem_.wk.at(i, i) = 1.0f;
-    problem_.wv.at(kv_width + i, i) = 1.0f;
+    problem.wk.at(i, i) = 1.0f;
+    problem.wv.at(kv_width + i, i) = 1.0f;
   }
-  problem_.num_heads = c.num_heads;
-  problem_.num_kv_heads = c.num_kv_heads;
-  problem_.d_k = c.head_dim;
-  problem_.d_v = c.head_dim;
-  problem_.scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
-  problem_.cross_attention = true;
-  problem_.mask.causal = c.causal();
+  problem.num_heads = c.num_heads;
+  problem.num_kv_heads = c.num_kv_heads;
+  problem.d_k = c.head_dim;
+  problem.d_v = c.head_dim;
+  problem.scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
+  problem.cross_attention = true;
+  problem.mask.causal = c.causal();
+  return problem;
+}
+
+// The per-text part: x = [q | 0], xs = [k | v | 0], the tokens and the sliding window.
+void fill_problem(const ModelConfig& c, const Matrix& q, const Matrix& k, const Matrix& v, const std::vector<std::string>& tokens,
+                  Problem& problem) {
+  const int n = q.rows;
+  const int width = problem.wq.rows;
+  problem.x.reshape(n, width);  // storage kept from the last layer: same shape, no allocation
+  problem.xs.reshape(n, width);
+  std::fill(problem.x.data.begin(), problem.x.data.end(), 0.0f);
+  std::fill(problem.xs.data.begin(), problem.xs.data.end(), 0.0f);
+  copy_columns(q, problem.x, 0);
+  copy_columns(k, problem.xs, 0);
+  copy_columns(v, problem.xs, k.cols);
+  problem.tokens = tokens;
+  problem.source_tokens = tokens;
+  problem.mask.window.reset();
+  if (c.sliding_window && *c.sliding_window < n) problem.mask.window = *c.sliding_window - 1;
+}
+
+}  // namespace
+
+ForwardPass::ForwardPass(const Model& model, Backend& backend, Backend* compare_with)
+    : model_(model), backend_(backend), compare_with_(compare_with), problem_(problem_shape(model.config())) {}
+
+Problem layer_problem(const ModelConfig& config, const ForwardResult& result, int layer) {
+  const LayerAttention* kept = result.layer(layer);
+  if (kept == nullptr) throw std::invalid_argument("layer " + std::to_string(layer) + " was not kept");
+  Problem problem = problem_shape(config);
+  fill_problem(config, kept->queries, kept->keys, kept->values, result.tokens, problem);
+  return problem;
 }
 
 void ForwardPass::check(const ForwardOptions& options) const {
@@ -191,7 +225,6 @@ void ForwardPass::embed() {
 void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& result, LayerAttention* kept) {
   const ModelConfig& c = model_.config();
   const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(layer)];
-  const int n = normed.rows;
   const int dk = c.head_dim;
   Matrix q, k, v;
   apply_linear(normed, w.q, q);
@@ -217,18 +250,12 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
     apply_rope(q, c.num_heads, dk, rope_cos_, rope_sin_);
     apply_rope(k, c.num_kv_heads, dk, rope_cos_, rope_sin_);
   }
-  const int width = problem_.wq.rows;
-  problem_.x.reshape(n, width);  // storage kept from the last layer: same shape, no allocation
-  problem_.xs.reshape(n, width);
-  std::fill(problem_.x.data.begin(), problem_.x.data.end(), 0.0f);
-  std::fill(problem_.xs.data.begin(), problem_.xs.data.end(), 0.0f);
-  copy_columns(q, problem_.x, 0);
-  copy_columns(k, problem_.xs, 0);
-  copy_columns(v, problem_.xs, k.cols);
-  problem_.tokens = encoding_.tokens;
-  problem_.source_tokens = encoding_.tokens;
-  problem_.mask.window.reset();
-  if (c.sliding_window && *c.sliding_window < n) problem_.mask.window = *c.sliding_window - 1;
+  fill_problem(c, q, k, v, encoding_.tokens, problem_);
+  if (kept) {
+    kept->queries = q;
+    kept->keys = k;
+    kept->values = v;
+  }
   backend_.compute_into(problem_, options.compute, result);
   if (compare_with_ && kept) {
     compare_with_->compute_into(problem_, options.compute, compare_scratch_);
@@ -350,7 +377,10 @@ const ForwardResult& ForwardPass::run(const tokenizers::Encoding& encoding, cons
     std::sort(kept.begin(), kept.end());
     kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   }
-  for (const int layer : kept) result_.layers.push_back(LayerAttention{layer, {}, {}});
+  for (const int layer : kept) {
+    result_.layers.emplace_back();
+    result_.layers.back().layer = layer;
+  }
   inputs_.assign(static_cast<std::size_t>(c.num_layers) + 1, Matrix());
   embed();
   const auto embedded = Clock::now();
@@ -404,6 +434,17 @@ std::shared_ptr<const ForwardResult> ForwardPass::share_result() {
     result_ = ForwardResult{};
   }
   return shared_;
+Matrix heads_averaged(const Result& attention) {
+  if (attention.heads.empty()) return {};
+  const Matrix& first = attention.heads.front().weights;
+  std::vector<double> sum(first.data.size(), 0.0);
+  for (const HeadResult& head : attention.heads) {
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += static_cast<double>(head.weights.data[i]);
+  }
+  Matrix mean(first.rows, first.cols);
+  const auto count = static_cast<double>(attention.heads.size());
+  for (std::size_t i = 0; i < sum.size(); ++i) mean.data[i] = static_cast<float>(sum[i] / count);
+  return mean;
 }
 
 Matrix attention_rollout(const ForwardResult& result, int last_layer) {

@@ -58,6 +58,9 @@ struct LayerAttention {
   int layer = 0;
   Result attention;  // tokens, mask, masked rows, and per head scores, weights, context
   std::vector<MatrixDifference> differences;  // against the comparison backend, when there is one
+  // The queries, keys and values the attention read, after biases, edits and RoPE:
+  // queries (N, H·dk), keys and values (N, G·dk), head h's columns [h·dk, (h + 1)·dk).
+  Matrix queries, keys, values;
 };
 
 struct ForwardResult {
@@ -119,6 +122,16 @@ class ForwardPass {
   Matrix rope_cos_;
   Matrix rope_sin_;
 };
+
+// The kept layer's attention as a Problem (the one the backend computed it from: x = [q | 0],
+// xs = [k | v | 0], 0/1 selection matrices for W_Q, W_K, W_V), so that what reads a scenario's
+// Problem and Result (the step-by-step lesson, tiled attention) reads a model's layer. Throws
+// std::invalid_argument when `layer` was not kept.
+Problem layer_problem(const ModelConfig& config, const ForwardResult& result, int layer);
+
+// The heads' weights averaged (N × M, summed in float64): one layer's attention as a whole (the
+// window's Compare view shows it per layer).
+Matrix heads_averaged(const Result& attention);
 
 // Attention rollout (Abnar & Zuidema 2020) through layers 0..last_layer: per layer the heads'
 // weights averaged, Â = 0.5·A + 0.5·I with rows renormalised, and R = Â_last · … · Â_0 (float64

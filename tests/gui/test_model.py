@@ -9,6 +9,7 @@ usage: test_model.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import os
 import pathlib
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -30,6 +31,23 @@ def next_token_probabilities(app):
     return [w['path'].rsplit('/', 1)[-1].split('##')[0] for w in app.widgets() if '##next-p-' in w['path']]
 
 
+def window_title(app):
+    """The title bar's text of the window (xdotool: by its WM_CLASS, the one that has a name)."""
+    ids = subprocess.run(['xdotool', 'search', '--classname', 'attnviz'], env=app.environment(), capture_output=True,
+                         text=True, timeout=30).stdout.split()
+    names = [subprocess.run(['xdotool', 'getwindowname', i], env=app.environment(), capture_output=True, text=True,
+                            timeout=30).stdout.strip() for i in ids]
+    named = [n for n in names if n]
+    return named[0] if named else ''
+
+
+def pick_last_layer(app, slider):
+    """Clicks a layer slider at its right end: the last layer."""
+    x, y, w, h = app.find(slider)['visible']
+    ox, oy = app.log().get('window_origin', [0, 0])
+    app.click_at(int(ox + x + w - 3), int(oy + y + h / 2))
+
+
 @unittest.skipIf(MISSING is not None, f'{MISSING} is not installed (scripts/install-deps.sh installs it)')
 class RealModel(unittest.TestCase):
     def setUp(self):
@@ -43,7 +61,7 @@ class RealModel(unittest.TestCase):
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
         with Session(self.dir / 'session', ['--model', str(self.model), '--text', 'the cat sat on the mat']) as app:
-            attnviz_gui._wait(lambda: app.has('##model-layer'), 60, "the Heatmaps view's layer selector")
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
             self.assertTrue(app.has('##model-head'), 'a head selector beside it')
             self.assertTrue(app.has('##model-scores/##heatmap') and app.has('##model-weights/##heatmap'),
                             "the layer's scores and weights")
@@ -99,6 +117,74 @@ class RealModel(unittest.TestCase):
             app.click('Undo##model')
             attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Undo to put W_Q back')
 
+    def test_the_classroom_views_walk_a_chosen_layer_and_the_keys_undo_the_model(self):
+        layers = cm.GPT2['layers']
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', 'the cat sat on the mat']) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
+            # The title bar names the real folder, its architecture and layers x heads.
+            title = window_title(app)
+            self.assertIn('gpt2', title)
+            self.assertIn('GPT2LMHeadModel', title)
+            self.assertIn(f"{layers} layers \u00d7 {cm.GPT2['heads']} heads", title)
+
+            # Step by step walks the chosen layer: its selector, layer 1 picked at the slider's end.
+            app.click('##views/Step by step')
+            attnviz_gui._wait(lambda: app.has('##model-layer-step'), 30, "the Step by step view's layer selector")
+            attnviz_gui._wait(lambda: any('##step-matrix0-layer0' in w['path'] for w in app.widgets()), 30,
+                              "layer 0's matrices")
+            pick_last_layer(app, '##model-layer-step')
+            attnviz_gui._wait(lambda: any('##step-matrix0-layer1' in w['path'] for w in app.widgets()), 30,
+                              "layer 1's matrices in Step by step")
+
+            app.click('##views/Tiled')
+            attnviz_gui._wait(lambda: app.has('##model-layer-tiled'), 30, "the Tiled view's layer selector")
+
+            # Compare's layers axis: one heatmap per layer, the chosen head or the heads averaged.
+            app.click('##views/Compare')
+            app.click('layers')
+            attnviz_gui._wait(lambda: all(app.has(f'##compare-layer-{l}/##heatmap') for l in range(layers)), 30,
+                              'one heatmap per layer in Compare')
+            app.click('heads averaged')
+            attnviz_gui._wait(lambda: not app.has('##compare-model-head'), 30, 'the head selector gone while averaged')
+            self.assertTrue(app.has(f'##compare-layer-{layers - 1}/##heatmap'))
+
+            # Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y undo and redo a head switch, as Edit > Undo model does.
+            app.click('##views/Model view')
+            before = attnviz_gui._wait(lambda: next_token_probabilities(app), 30, 'the next tokens')
+            app.click('##thumb-1-2/##heatmap')
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##1-2'), 30, 'layer 1, head 2 opened')
+            app.click('heatmaps-switch/Switch off##1-2')
+            app.click('##views/Model view')
+            after = attnviz_gui._wait(lambda: (p := next_token_probabilities(app)) != before and p, 30,
+                                      'the next tokens to change')
+            app.key('ctrl+z')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Ctrl+Z to switch the head on')
+            app.key('ctrl+shift+z')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == after, 30, 'Ctrl+Shift+Z to switch it off')
+            app.key('ctrl+z')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'Ctrl+Z again')
+            app.key('ctrl+y')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == after, 30, 'Ctrl+Y to redo')
+
+            # A text field being typed in keeps its own Ctrl+Z: the model's head stays off.
+            app.click('model-view/##model-text')
+            app.key('End')
+            app.type(' dog')
+            app.key('ctrl+z')
+            app.key('Escape')
+            attnviz_gui._wait(lambda: app.has('model-switch/Switch on##1-2'), 30, 'the head still off')
+
+            # Closed, the title names the scenario again.
+            menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
+            fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
+            app.click_at(int(fx + fw / 2), int(fy + fh / 2))
+            # Menu items carry no label in the widget log: New, Open..., Open text..., Open model..., Close model
+            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
+            ix, iy, iw, ih = items[4]['visible']
+            app.click_at(int(ix + iw / 2), int(iy + ih / 2))
+            attnviz_gui._wait(lambda: 'gpt2' not in window_title(app), 30, 'the title to drop the model')
+            self.assertTrue(window_title(app).startswith('attnviz'))
+
     def test_a_model_that_cannot_open_leaves_the_window_working(self):
         broken = self.dir / 'broken'
         shutil.copytree(self.model, broken)
@@ -110,7 +196,7 @@ class RealModel(unittest.TestCase):
             self.assertTrue(app.has('Open a model\u2026##model-view'), 'the offer to open another model')
             app.click('##views/Heatmaps')
             attnviz_gui._wait(lambda: app.has('##head1/##heatmap'), 30, "the scenario's heads in the Heatmaps view")
-            self.assertFalse(app.has('##model-layer'), 'no layer selector without a model')
+            self.assertFalse(app.has('##model-layer-heatmaps'), 'no layer selector without a model')
             app.click('##views/Model view')
             app.click('model-view/Dismiss##model-error')
             attnviz_gui._wait(lambda: not app.has('model-view/Dismiss##model-error'), 30, 'the error dismissed')

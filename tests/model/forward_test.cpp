@@ -109,6 +109,41 @@ TEST_F(ForwardTest, AHandedOverResultIsNeverWrittenAndARerunAfterItEqualsAFullRu
   EXPECT_NE(recomputed.next_tokens[0].p, before.next_tokens[0].p);
   ForwardPass fresh(*model_, *backend_);
   EXPECT_THROW((void)fresh.share_result(), std::logic_error);
+TEST_F(ForwardTest, AKeptLayersProblemGivesItsAttentionAgain) {
+  // The window's step-by-step and tiled views read a layer through its Problem: computed again
+  // it must be the layer exactly, and its x holds the kept queries.
+  const ForwardResult r = run({});
+  const Problem problem = layer_problem(model_->config(), r, 1);
+  const Result again = backend_->compute(problem);
+  const Result& kept = r.layers[1].attention;
+  ASSERT_EQ(again.heads.size(), kept.heads.size());
+  for (std::size_t h = 0; h < kept.heads.size(); ++h) {
+    EXPECT_EQ(again.heads[h].weights, kept.heads[h].weights) << "head " << h;
+    EXPECT_EQ(again.heads[h].context, kept.heads[h].context) << "head " << h;
+  }
+  const Matrix& q = r.layers[1].queries;
+  ASSERT_EQ(q.rows, problem.n());
+  EXPECT_EQ(q.cols, model_->config().num_heads * model_->config().head_dim);
+  EXPECT_EQ(problem.x.at(2, 3), q.at(2, 3));
+  EXPECT_EQ(problem.tokens, r.tokens);
+  ForwardOptions first_only;
+  first_only.layers = std::vector<int>{0};
+  EXPECT_THROW((void)layer_problem(model_->config(), run(first_only), 1), std::invalid_argument);
+}
+
+TEST_F(ForwardTest, HeadsAveragedIsTheMeanOfEachCellAndRowsStillSumToOne) {
+  const ForwardResult r = run({});
+  const Result& layer = r.layers[1].attention;
+  const Matrix mean = heads_averaged(layer);
+  ASSERT_EQ(mean.rows, layer.heads[0].weights.rows);
+  double cell = 0.0;
+  for (const HeadResult& head : layer.heads) cell += head.weights.at(3, 1);
+  EXPECT_NEAR(mean.at(3, 1), cell / static_cast<double>(layer.heads.size()), 1e-7);
+  for (int i = 0; i < mean.rows; ++i) {
+    double row = 0.0;
+    for (int j = 0; j < mean.cols; ++j) row += mean.at(i, j);
+    EXPECT_NEAR(row, 1.0, 1e-5) << "row " << i;
+  }
 }
 
 TEST_F(ForwardTest, RolloutRowsAreDistributionsAndTheFirstLayerIsItsMixedAttention) {
