@@ -5,7 +5,8 @@
 // under it); the new row of scores and weights beside the rows they belong to; the context;
 // and, beside it all, what the step costs with and without the cache.
 //
-// The trace is decoded once per (result, head, prompt); stepping only reads it.
+// The trace is decoded once per (result, head, prompt); stepping only reads it. With a
+// pretrained model open, the view shows the model's own generation (decode_view_model.h).
 
 #include <imgui.h>
 
@@ -17,12 +18,14 @@
 #include <utility>
 #include <vector>
 
+#include "app/classroom/decode_view_model.h"
 #include "app/classroom/decode_view_parts.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/production_views.h"
 #include "app/classroom/view_steps.h"
 #include "app/classroom/view_widgets.h"
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
@@ -93,6 +96,7 @@ class DecodeView final : public ui::Panel {
   std::string error_;
   Ranges ranges_;
   ShownStep shown_;
+  ModelDecode model_;  // with a pretrained model open: its generation
 };
 
 heatmap::ValueRange symmetric_over(const std::vector<decode::DecodeStep>& steps, std::vector<float> decode::DecodeStep::*field) {
@@ -194,6 +198,7 @@ void DecodeView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Decode;
   state.shown_frame = ImGui::GetFrameCount();
+  if (ui.model.has_model() && model_.draw(ui)) return;
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
     return;

@@ -17,6 +17,8 @@ void print_usage(std::ostream& out) {
          "  attnviz compute --model PATH --text TEXT [--layers all|0,3]\n"
          "                                             every layer's attention and the next tokens\n"
          "  attnviz export --model PATH --text TEXT --layer L --out PATH [--what ...|rollout]\n"
+         "  attnviz generate --model PATH --text TEXT --tokens N [--layer L] [--out FILE]\n"
+         "                                             greedy generation with the KV cache, each step's attention\n"
          "  attnviz trace decode --scenario FILE --prompt P [--head H] [--out FILE]\n"
          "                                             KV-cache decoding step by step, as JSON\n"
          "  attnviz kv-cache --layers L --kv-heads G --head-dim D --seq N [--batch B]\n"
@@ -32,7 +34,7 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export", "tokenize", "trace", "kv-cache", "devices"};
+  static const std::vector<std::string> names = {"compute", "export", "tokenize", "generate", "trace", "kv-cache", "devices"};
   return names;
 }
 
@@ -43,6 +45,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "compute") return run_compute_command(rest, out, err);
   if (command == "devices") return run_devices_command(rest, out, err);
   if (command == "export") return run_export_command(rest, out, err);
+  if (command == "generate") return run_generate_command(rest, out, err);
   if (command == "kv-cache") return run_kv_cache_command(rest, out, err);
   if (command == "tokenize") return run_tokenize_command(rest, out, err);
   if (command == "trace") return run_trace_command(rest, out, err);

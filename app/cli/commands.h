@@ -14,6 +14,7 @@ using Args = std::vector<std::string>;
 int run_compute_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_devices_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_generate_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_kv_cache_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err);
 // attnviz trace KIND: dispatches to one command per kind.

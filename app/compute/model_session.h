@@ -126,6 +126,9 @@ class ModelSession {
 
   [[nodiscard]] bool has_model() const { return model_ != nullptr; }
   [[nodiscard]] const model::Model* model() const { return model_.get(); }
+  // The same model, shared: for work on another thread that must keep it alive (the Decode
+  // view's generation, app/compute/model_generation.h).
+  [[nodiscard]] std::shared_ptr<const model::Model> shared_model() const { return model_; }
   // The shown result (the forward pass's own, never written while shown), or null.
   [[nodiscard]] const model::ForwardResult* result() const { return result_.get(); }
   // Attention rollout through every layer (N × N; empty when it could not be computed).

@@ -20,6 +20,7 @@
 
 #include "core/common/error.h"
 #include "core/model/cancelled.h"
+#include "core/model/layer_block.h"
 #include "core/model/layer_ops.h"
 
 namespace attnviz::model {
@@ -34,24 +35,6 @@ void copy_columns(const Matrix& from, Matrix& to, int first_column) {
   for (int r = 0; r < from.rows; ++r) std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
 }
 
-std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer) {
-  const int vocab = logits.cols;
-  const float* row = logits.row(0);
-  const double max = *std::max_element(row, row + vocab);
-  double sum = 0.0;
-  for (int i = 0; i < vocab; ++i) sum += std::exp(static_cast<double>(row[i]) - max);
-  std::vector<int> order(static_cast<std::size_t>(vocab));
-  std::iota(order.begin(), order.end(), 0);
-  const int count = std::min(k, vocab);
-  std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
-  std::vector<TokenProbability> top;
-  for (int i = 0; i < count; ++i) {
-    const int id = order[static_cast<std::size_t>(i)];
-    top.push_back({id, tokenizer.label(id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
-  }
-  return top;
-}
-
 // A copy of `result` for a rerun from `first_layer`: the layers before it as they were (the
 // rerun keeps them), the later ones empty (it recomputes them into fresh storage).
 ForwardResult layers_before(const ForwardResult& result, int first_layer) {
@@ -62,7 +45,12 @@ ForwardResult layers_before(const ForwardResult& result, int first_layer) {
   kept.backend = result.backend;
   kept.device = result.device;
   for (const LayerAttention& layer : result.layers) {
-    kept.layers.push_back(layer.layer < first_layer ? layer : LayerAttention{layer.layer, {}, {}});
+    if (layer.layer < first_layer) {
+      kept.layers.push_back(layer);
+    } else {
+      kept.layers.emplace_back();
+      kept.layers.back().layer = layer.layer;
+    }
   }
   return kept;
 }
@@ -177,21 +165,7 @@ void ForwardPass::check(const ForwardOptions& options) const {
   if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
     throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
   }
-  auto check_head = [&](int layer, int head, const std::string& what) {
-    if (layer < 0 || layer >= c.num_layers || head < 0 || head >= c.num_heads) {
-      throw InputError("<edit>", what, "layer " + std::to_string(layer) + " head " + std::to_string(head) + " does not exist");
-    }
-  };
-  for (const auto& [key, factor] : options.edits.head_factors) {
-    check_head(key.first, key.second, "head switch");
-    if (!std::isfinite(factor)) throw InputError("<edit>", "head switch", "the factor must be a finite number");
-  }
-  for (const auto& [key, weight] : options.edits.weights) {
-    check_head(std::get<0>(key), std::get<1>(key), "weights");
-    if (weight.rows != c.d_model || weight.cols != c.head_dim) {
-      throw InputError("<edit>", "weights", "a head's weight must be d_model × head_dim = " + std::to_string(c.d_model) + "×" + std::to_string(c.head_dim));
-    }
-  }
+  check_edits(c, options.edits);
 }
 
 void ForwardPass::embed() {
@@ -224,28 +198,9 @@ void ForwardPass::embed() {
 // and W_O. `normed` is the block's input; the block's output replaces `out`.
 void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& result, LayerAttention* kept) {
   const ModelConfig& c = model_.config();
-  const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(layer)];
   const int dk = c.head_dim;
   Matrix q, k, v;
-  apply_linear(normed, w.q, q);
-  apply_linear(normed, w.k, k);
-  apply_linear(normed, w.v, v);
-  for (const auto& [key, weight] : options.edits.weights) {
-    const auto [edit_layer, head, which] = key;
-    if (edit_layer != layer) continue;
-    const int group = which == Projection::Query ? head : head / (c.num_heads / c.num_kv_heads);
-    const std::vector<float> bias = model_.head_bias(layer, head, which);
-    Linear slice;  // the edited d_model × head_dim weights, as x·W uses them
-    slice.weight = weight.data.data();
-    slice.in = c.d_model;
-    slice.out = dk;
-    slice.out_by_in = false;
-    slice.stride = dk;
-    slice.bias = bias.empty() ? nullptr : bias.data();
-    Matrix projected;
-    apply_linear(normed, slice, projected);
-    copy_columns(projected, which == Projection::Query ? q : which == Projection::Key ? k : v, group * dk);
-  }
+  project_qkv(model_, layer, normed, options.edits, q, k, v);
   if (c.architecture == Architecture::Llama) {
     apply_rope(q, c.num_heads, dk, rope_cos_, rope_sin_);
     apply_rope(k, c.num_kv_heads, dk, rope_cos_, rope_sin_);
@@ -266,8 +221,8 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
 void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
   const ModelConfig& c = model_.config();
   const ModelWeights& weights = model_.weights();
-  const auto n = static_cast<int>(encoding_.ids.size());
-  Matrix normed, contexts, projected, up, gate;
+  Matrix contexts;
+  BlockScratch block;
   for (int l = first_layer; l < c.num_layers; ++l) {
     if (options.progress) options.progress({"layer " + std::to_string(l + 1) + " of " + std::to_string(c.num_layers), static_cast<double>(l) / c.num_layers});
     if (options.stop.stop_requested()) throw Cancelled();
@@ -278,53 +233,16 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
     for (LayerAttention& candidate : result_.layers) kept = candidate.layer == l ? &candidate : kept;
     Result& attention_result = kept ? kept->attention : scratch_;
 
-    const bool pre_norm = c.architecture != Architecture::Bert;
-    if (pre_norm) {
-      if (c.architecture == Architecture::Llama) rms_norm(x, w.attention_norm, c.norm_eps, normed);
-      else layer_norm(x, w.attention_norm, c.norm_eps, normed);
-    }
-    attention(l, pre_norm ? normed : x, options, attention_result, kept);
+    const bool pre_norm = norm_before_attention(c, w, x, block.normed);
+    attention(l, pre_norm ? block.normed : x, options, attention_result, kept);
     contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
-    for (const auto& [key, factor] : options.edits.head_factors) {
-      if (key.first != l) continue;
-      for (int r = 0; r < n; ++r) {
-        float* row = contexts.row(r) + static_cast<long>(key.second) * c.head_dim;
-        for (int j = 0; j < c.head_dim; ++j) row[j] *= factor;
-      }
-    }
-    apply_linear(contexts, w.o, projected);
-    out = x;
-    for (std::size_t i = 0; i < out.data.size(); ++i) out.data[i] += projected.data[i];
-    if (c.architecture == Architecture::Bert) {
-      layer_norm(out, w.attention_norm, c.norm_eps, normed);
-      out = normed;
-    } else if (c.architecture == Architecture::Llama) {
-      rms_norm(out, w.mlp_norm, c.norm_eps, normed);
-    } else {
-      layer_norm(out, w.mlp_norm, c.norm_eps, normed);
-    }
-    // The MLP on `normed` (BERT: on the block's output itself).
-    apply_linear(normed, w.up, up);
-    if (c.architecture == Architecture::Llama) {
-      apply_linear(normed, w.gate, gate);
-      silu_times(gate, up);
-      apply_linear(gate, w.down, projected);
-    } else {
-      if (c.architecture == Architecture::Gpt2) gelu_tanh(up);
-      else gelu_erf(up);
-      apply_linear(up, w.down, projected);
-    }
-    for (std::size_t i = 0; i < out.data.size(); ++i) out.data[i] += projected.data[i];
-    if (c.architecture == Architecture::Bert) {
-      layer_norm(out, w.mlp_norm, c.norm_eps, normed);
-      out = normed;
-    }
+    scale_heads(options.edits, l, c.head_dim, contexts);
+    finish_layer(c, w, x, contexts, out, block);
   }
 }
 
 void ForwardPass::predict(const ForwardOptions& options) {
   const ModelConfig& c = model_.config();
-  const ModelWeights& w = model_.weights();
   result_.next_tokens.clear();
   result_.query_tokens.clear();
   result_.query_position = -1;
@@ -337,22 +255,7 @@ void ForwardPass::predict(const ForwardOptions& options) {
   }
   if (!c.has_lm_head) return;
   const Matrix& hidden = inputs_.back();
-  auto predict_row = [&](int row) {
-    Matrix x(1, c.d_model), normed, logits;
-    std::memcpy(x.row(0), hidden.row(row), sizeof(float) * static_cast<std::size_t>(c.d_model));
-    if (c.architecture == Architecture::Llama) {
-      rms_norm(x, w.final_norm, c.norm_eps, normed);
-    } else if (c.architecture == Architecture::Gpt2) {
-      layer_norm(x, w.final_norm, c.norm_eps, normed);
-    } else {
-      Matrix transformed;
-      apply_linear(x, w.mlm_transform, transformed);
-      gelu_erf(transformed);
-      layer_norm(transformed, w.mlm_norm, c.norm_eps, normed);
-    }
-    apply_linear(normed, w.lm_head, logits);
-    return top_tokens(logits, options.top_k, model_.tokenizer());
-  };
+  auto predict_row = [&](int row) { return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer()); };
   result_.next_tokens = predict_row(hidden.rows - 1);
   if (result_.query_position >= 0) result_.query_tokens = predict_row(result_.query_position);
 }
@@ -434,6 +337,8 @@ std::shared_ptr<const ForwardResult> ForwardPass::share_result() {
     result_ = ForwardResult{};
   }
   return shared_;
+}
+
 Matrix heads_averaged(const Result& attention) {
   if (attention.heads.empty()) return {};
   const Matrix& first = attention.heads.front().weights;

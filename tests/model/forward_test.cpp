@@ -109,6 +109,8 @@ TEST_F(ForwardTest, AHandedOverResultIsNeverWrittenAndARerunAfterItEqualsAFullRu
   EXPECT_NE(recomputed.next_tokens[0].p, before.next_tokens[0].p);
   ForwardPass fresh(*model_, *backend_);
   EXPECT_THROW((void)fresh.share_result(), std::logic_error);
+}
+
 TEST_F(ForwardTest, AKeptLayersProblemGivesItsAttentionAgain) {
   // The window's step-by-step and tiled views read a layer through its Problem: computed again
   // it must be the layer exactly, and its x holds the kept queries.

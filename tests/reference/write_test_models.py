@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the tiny random models the C++ tests of tests/model open (a CTest fixture, into the
 build tree; never committed): gpt2/ (safetensors folder), gpt2.gguf, llama/ and llama.gguf (the
-same weights in both formats), bert/.
+same weights in both formats), mistral/ (a sliding window of 3), bert/.
 
 usage: write_test_models.py OUTDIR"""
 import pathlib
@@ -28,6 +28,8 @@ def main():
     cm.write_llama_folder(out / 'llama', llama, cm.LLAMA)
     cm.write_llama_gguf(out / 'llama.gguf', llama, cm.LLAMA)
     cm.write_bert_folder(out / 'bert', cm.bert_weights(rng, cm.BERT), cm.BERT)
+    mistral = cm.llama_weights(rng, cm.LLAMA)
+    cm.write_llama_folder(out / 'mistral', mistral, cm.LLAMA, 'MistralForCausalLM', extra={'sliding_window': 3})
 
 
 if __name__ == '__main__':

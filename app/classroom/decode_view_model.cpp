@@ -1,0 +1,271 @@
+#include "app/classroom/decode_view_model.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/classroom/decode_view_parts.h"
+#include "app/classroom/draw_helpers.h"
+#include "app/classroom/view_steps.h"
+#include "app/classroom/view_widgets.h"
+#include "app/compute/model_session.h"
+#include "app/heatmap/heatmap_overlay.h"
+#include "app/heatmap/heatmap_widget.h"
+#include "app/ui/classroom_state.h"
+#include "app/ui/view_state.h"
+
+namespace attnviz::classroom {
+namespace {
+
+constexpr int kMaxTokensAsked = 256;
+
+// "Layer [slider] of 12", the model views' selector.
+void index_selector(const char* label, const char* id, int* value, int count) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d", count);
+}
+
+const model::StepAttention* kept_layer(const model::GenerationStep& step, int layer) {
+  for (const model::StepAttention& kept : step.layers)
+    if (kept.layer == layer) return &kept;
+  return nullptr;
+}
+
+}  // namespace
+
+bool ModelDecode::draw(ui::UiContext& ui) {
+  if (show_scenario_) {
+    if (ImGui::SmallButton("Show the model's generation##decode-model")) show_scenario_ = false;
+    else return false;
+  }
+  const model::Model* shown = ui.model.model();
+  if (generation_.model() != nullptr && generation_.model() != shown) generation_.clear();  // another model opened
+  if (generation_.poll() || generation_.busy()) ui.classroom.wants_frames = true;
+  draw_generate_bar(ui);
+  const model::Generation* g = generation_.result();
+  if (g == nullptr || g->steps.empty()) {
+    if (!generation_.busy()) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest token "
+                          "each time), with its own KV cache. Then step through the tokens as for a scenario.",
+                          ui.model.text().c_str());
+      ImGui::PopTextWrapPos();
+    }
+    return true;
+  }
+  ui::DecodeViewState& state = ui.classroom.decode;
+  const int steps = static_cast<int>(g->steps.size());
+  state.step = moved_step(state.step, 0, steps);
+  if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing) ui.classroom.wants_frames = true;
+  step_toolbar(state.playback, state.step, steps, "Token");
+  const model::ModelConfig& c = ui.model.model()->config();
+  ui.view.model_layer = std::clamp(ui.view.model_layer, 0, c.num_layers - 1);
+  ui.view.model_head = std::clamp(ui.view.model_head, 0, c.num_heads - 1);
+  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
+  index_selector("Layer", "##decode-layer", &ui.view.model_layer, c.num_layers);
+  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
+  index_selector("Head", "##decode-head", &ui.view.model_head, c.num_heads);
+  const int prompt = static_cast<int>(g->prompt_ids.size());
+  ImGui::PushID("decode-strip");
+  const int clicked = draw_sentence_strip(g->tokens(), prompt, prompt + state.step);
+  ImGui::PopID();
+  if (clicked >= 0) {  // the strip counts the prefill's row as step 0; here step s generates token P + s
+    state.step = moved_step(std::max(0, clicked - 1), 0, steps);
+    state.playback.playing = false;
+  }
+  ImGui::Separator();
+  draw_step(ui, *g, state.step);
+  return true;
+}
+
+void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Generate");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  ImGui::PushID("decode-tokens");
+  ImGui::InputInt("##tokens", &tokens_, 1, 8);
+  ImGui::PopID();
+  tokens_ = std::clamp(tokens_, 1, kMaxTokensAsked);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("tokens");
+  ImGui::SameLine();
+  if (generation_.busy()) {
+    const model::Progress progress = generation_.progress();
+    ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 16.0f, 0.0f), progress.stage.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##decode-model")) generation_.cancel();
+  } else {
+    ImGui::BeginDisabled(ui.model.busy() || !ui.model.has_model());
+    if (ImGui::Button("Generate##decode-model")) {
+      generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);
+      ui.classroom.decode.step = 0;
+      ui.classroom.decode.playback.playing = false;
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
+    }
+  }
+  ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
+  if (ImGui::SmallButton("Show the scenario##decode-model")) show_scenario_ = true;
+  if (!generation_.error().empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.2f, 1.0f), "Generation %s", generation_.error() == "cancelled" ? "cancelled: the last result stays."
+                                                                                : ("failed: " + generation_.error()).c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (generation_.result() && generation_.text() != ui.model.text()) {
+    ImGui::TextDisabled("Generated from the earlier text \xe2\x80\x9c%s\xe2\x80\x9d: Generate again for the new one.", generation_.text().c_str());
+  }
+}
+
+void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s) {
+  const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
+  const model::ModelConfig& c = ui.model.model()->config();
+  const int prompt = static_cast<int>(g.prompt_ids.size());
+  ImGui::BeginChild("##decode-model-page", ImGui::GetContentRegionAvail(), false);
+  const std::string of = " of " + std::to_string(g.steps.size());
+  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + std::to_string(s + 1) + of);
+  ImGui::PushTextWrapPos(0.0f);
+  if (s == 0) {
+    ImGui::TextWrapped("The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
+                "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+                prompt, step.query_token.c_str(), step.token.c_str());
+  } else {
+    ImGui::TextWrapped("\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
+                "token, its own k and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+                step.query_token.c_str(), step.query_position, step.token.c_str());
+  }
+  const int group = c.num_heads / c.num_kv_heads;
+  std::string sharing = "Layer " + std::to_string(ui.view.model_layer) + ", head " + std::to_string(ui.view.model_head);
+  if (group > 1) sharing += ": reads K/V head " + std::to_string(ui.view.model_head / group) + " of " + std::to_string(c.num_kv_heads) + ", shared by " + std::to_string(group) + " query heads";
+  if (c.sliding_window) sharing += ". Sliding window of " + std::to_string(*c.sliding_window) + ": the cache is a rolling buffer";
+  ImGui::TextDisabled("%s.", sharing.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  const float page_w = ImGui::GetContentRegionAvail().x;
+  const float side_w = std::clamp(page_w * 0.34f, ImGui::GetFontSize() * 16.0f, ImGui::GetFontSize() * 26.0f);
+  const float gap = 24.0f * ui.ui_scale;
+  const ImVec2 start = ImGui::GetCursorPos();
+  ImGui::BeginGroup();
+  draw_cache(ui, g, s, page_w - side_w - gap);
+  ImGui::EndGroup();
+  ImGui::SetCursorPos(ImVec2(start.x + page_w - side_w, start.y));
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side_w);
+  draw_next_tokens(step, side_w);
+  ImGui::Spacing();
+  draw_cache_size(c, g, s, side_w, ui.ui_scale);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::EndChild();
+}
+
+// The query's row over the cache, one line per cached token: its raw score q·k and its weight.
+void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int s, float width) {
+  const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
+  const model::StepAttention* layer = kept_layer(step, ui.view.model_layer);
+  if (layer == nullptr || ui.view.model_head >= layer->weights.rows) return;
+  const int head = ui.view.model_head;
+  const std::vector<std::string> tokens = g.tokens();
+  std::vector<std::string> labels;
+  Matrix scores(step.cache_length, 1), weights(step.cache_length, 1);
+  float largest = 1e-6f;
+  for (int j = 0; j < step.cache_length; ++j) {
+    const int position = step.first_cached + j;
+    labels.push_back(std::to_string(position) + " " + tokens[static_cast<std::size_t>(position)] + (position == step.query_position ? "  (new)" : ""));
+    scores.at(j, 0) = layer->scores.at(head, j);
+    weights.at(j, 0) = layer->weights.at(head, j);
+    largest = std::max(largest, std::abs(scores.at(j, 0)));
+  }
+  const float font = ImGui::GetFontSize();
+  const float label_w = std::min(width * 0.5f, heatmap::HeatmapWidget::row_label_width(labels, 200.0f * ui.ui_scale));
+  const float cell = std::max(heatmap::number_cell("-0.00"), font * 3.2f);
+  const std::uint64_t version = (static_cast<std::uint64_t>(generation_.generation()) << 32) ^ (static_cast<std::uint64_t>(s) << 16) ^
+                                (static_cast<std::uint64_t>(ui.view.model_layer) << 8) ^ static_cast<std::uint64_t>(head);
+  const auto small = [&](const char* id, const char* caption, const Matrix& values, heatmap::ValueRange range, heatmap::Colormap colormap,
+                         bool with_labels) {
+    SmallMatrix m;
+    m.id = id;
+    m.caption = caption;
+    m.values = &values;
+    m.version = version;
+    m.range = range;
+    m.colormap = colormap;
+    m.row_labels = with_labels ? &labels : nullptr;
+    m.row_label_w = with_labels ? label_w : 0.0f;
+    m.cell_w = cell;
+    m.cell_h = std::floor(font * 1.4f);
+    return m;
+  };
+  ImGui::Text("KV cache: %d %s, this query's q against each cached k", step.cache_length, step.cache_length == 1 ? "entry" : "entries");
+  const float y = ImGui::GetCursorPosY();
+  const float x = ImGui::GetCursorPosX();
+  const CellsRect rows = draw_small_matrix(ui, small("##decode-model-scores", "q\xc2\xb7k", scores, {-largest, largest}, ui.view.scores_colormap, true));
+  ImGui::SetCursorPos(ImVec2(x + label_w + cell + 12.0f * ui.ui_scale, y));
+  (void)draw_small_matrix(ui, small("##decode-model-weights", "w", weights, {0.0f, 1.0f}, ui.view.weights_colormap, false));
+  // The weight as a bar after the cells: where the query's attention goes, at a glance.
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const float bar_x0 = rows.x1 + cell + 24.0f * ui.ui_scale;
+  const float bar_x1 = ImGui::GetWindowPos().x + x + width;
+  const float row_h = std::floor(font * 1.4f);
+  for (int j = 0; j < step.cache_length && bar_x1 > bar_x0 + font; ++j) {
+    const float top = rows.y0 + row_h * static_cast<float>(j) + row_h * 0.2f;
+    list->AddRectFilled(ImVec2(bar_x0, top), ImVec2(bar_x0 + (bar_x1 - bar_x0) * weights.at(j, 0), top + row_h * 0.6f),
+                        ImGui::GetColorU32(ImGuiCol_PlotHistogram));
+  }
+  if (step.first_cached > 0) {
+    ImGui::TextDisabled("Positions 0\xe2\x80\x93%d have left the rolling cache: the window no longer sees them.", step.first_cached - 1);
+  }
+}
+
+void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float width) const {
+  ImGui::TextUnformatted("Next token (greedy: the likeliest)");
+  const float font = ImGui::GetFontSize();
+  for (std::size_t i = 0; i < step.next_tokens.size(); ++i) {
+    const model::TokenProbability& t = step.next_tokens[i];
+    const std::string label = t.token + "  " + std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) / 10) + "." +
+                              std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) % 10) + "%";
+    if (i == 0) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+    ImGui::ProgressBar(static_cast<float>(t.p), ImVec2(width, font * 1.3f), label.c_str());
+    if (i == 0) ImGui::PopStyleColor();
+  }
+}
+
+// The cache's bytes at this step and a line of them over the steps: it grows by one entry a
+// token (until a sliding window holds it at its size).
+void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int s, float width, float ui_scale) const {
+  const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
+  ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
+  ImGui::TextWrapped("2 (K and V) \xc3\x97 %d layers \xc3\x97 %d KV heads \xc3\x97 %d (d_k) \xc3\x97 %d entries \xc3\x97 4 bytes (float32)",
+                     c.num_layers, c.num_kv_heads, c.head_dim, step.cache_length);
+  ImGui::Text("= %s bytes", grouped(step.cache_bytes).c_str());
+  ImGui::TextDisabled("Its size over the tokens generated:");
+  std::vector<float> sizes;
+  for (const model::GenerationStep& each : g.steps) sizes.push_back(static_cast<float>(each.cache_bytes));
+  const float largest = *std::max_element(sizes.begin(), sizes.end());
+  ImGui::PlotLines("##decode-cache-bytes", sizes.data(), static_cast<int>(sizes.size()), 0, nullptr, 0.0f, largest * 1.1f,
+                   ImVec2(width, ImGui::GetFontSize() * 5.0f));
+  // This step's point on the line.
+  const ImVec2 lo = ImGui::GetItemRectMin();
+  const ImVec2 hi = ImGui::GetItemRectMax();
+  const float fx = sizes.size() > 1 ? static_cast<float>(s) / static_cast<float>(sizes.size() - 1) : 0.0f;
+  const float fy = sizes[static_cast<std::size_t>(s)] / (largest * 1.1f);
+  ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(lo.x + (hi.x - lo.x) * fx, hi.y - (hi.y - lo.y) * fy), 4.0f * ui_scale,
+                                              ImGui::GetColorU32(ImGuiCol_CheckMark));
+  const char* stop = g.stop == model::StopReason::EndOfText ? "the model's end-of-text token"
+                     : g.stop == model::StopReason::PositionTable ? "the end of the model's position table"
+                                                                  : "the number of tokens asked for";
+  ImGui::TextDisabled("Generation stopped at %s.", stop);
+}
+
+}  // namespace attnviz::classroom

@@ -1,0 +1,153 @@
+#include "core/model/layer_block.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "core/common/error.h"
+
+#include "core/model/layer_ops.h"
+
+namespace attnviz::model {
+namespace {
+
+void copy_columns(const Matrix& from, Matrix& to, int first_column) {
+  for (int r = 0; r < from.rows; ++r) std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
+}
+
+void add_into(Matrix& out, const Matrix& add) {
+  for (std::size_t i = 0; i < out.data.size(); ++i) out.data[i] += add.data[i];
+}
+
+}  // namespace
+
+void check_edits(const ModelConfig& c, const ModelEdits& edits) {
+  auto check_head = [&](int layer, int head, const std::string& what) {
+    if (layer < 0 || layer >= c.num_layers || head < 0 || head >= c.num_heads) {
+      throw InputError("<edit>", what, "layer " + std::to_string(layer) + " head " + std::to_string(head) + " does not exist");
+    }
+  };
+  for (const auto& [key, factor] : edits.head_factors) {
+    check_head(key.first, key.second, "head switch");
+    if (!std::isfinite(factor)) throw InputError("<edit>", "head switch", "the factor must be a finite number");
+  }
+  for (const auto& [key, weight] : edits.weights) {
+    check_head(std::get<0>(key), std::get<1>(key), "weights");
+    if (weight.rows != c.d_model || weight.cols != c.head_dim) {
+      throw InputError("<edit>", "weights", "a head's weight must be d_model × head_dim = " + std::to_string(c.d_model) + "×" + std::to_string(c.head_dim));
+    }
+  }
+}
+
+bool norm_before_attention(const ModelConfig& c, const LayerWeights& w, const Matrix& x, Matrix& normed) {
+  if (c.architecture == Architecture::Bert) return false;
+  if (c.architecture == Architecture::Llama) rms_norm(x, w.attention_norm, c.norm_eps, normed);
+  else layer_norm(x, w.attention_norm, c.norm_eps, normed);
+  return true;
+}
+
+void project_qkv(const Model& model, int layer, const Matrix& normed, const ModelEdits& edits, Matrix& q, Matrix& k, Matrix& v) {
+  const ModelConfig& c = model.config();
+  const LayerWeights& w = model.weights().layers[static_cast<std::size_t>(layer)];
+  const int dk = c.head_dim;
+  apply_linear(normed, w.q, q);
+  apply_linear(normed, w.k, k);
+  apply_linear(normed, w.v, v);
+  for (const auto& [key, weight] : edits.weights) {
+    const auto [edit_layer, head, which] = key;
+    if (edit_layer != layer) continue;
+    const int group = which == Projection::Query ? head : head / (c.num_heads / c.num_kv_heads);
+    const std::vector<float> bias = model.head_bias(layer, head, which);
+    Linear slice;  // the edited d_model × head_dim weights, as x·W uses them
+    slice.weight = weight.data.data();
+    slice.in = c.d_model;
+    slice.out = dk;
+    slice.out_by_in = false;
+    slice.stride = dk;
+    slice.bias = bias.empty() ? nullptr : bias.data();
+    Matrix projected;
+    apply_linear(normed, slice, projected);
+    copy_columns(projected, which == Projection::Query ? q : which == Projection::Key ? k : v, group * dk);
+  }
+}
+
+void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& contexts) {
+  for (const auto& [key, factor] : edits.head_factors) {
+    if (key.first != layer) continue;
+    for (int r = 0; r < contexts.rows; ++r) {
+      float* row = contexts.row(r) + static_cast<long>(key.second) * head_dim;
+      for (int j = 0; j < head_dim; ++j) row[j] *= factor;
+    }
+  }
+}
+
+void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out, BlockScratch& s) {
+  apply_linear(contexts, w.o, s.projected);
+  out = x;
+  add_into(out, s.projected);
+  if (c.architecture == Architecture::Bert) {
+    layer_norm(out, w.attention_norm, c.norm_eps, s.normed);
+    out = s.normed;
+  } else if (c.architecture == Architecture::Llama) {
+    rms_norm(out, w.mlp_norm, c.norm_eps, s.normed);
+  } else {
+    layer_norm(out, w.mlp_norm, c.norm_eps, s.normed);
+  }
+  // The MLP on `normed` (BERT: on the block's output itself).
+  apply_linear(s.normed, w.up, s.up);
+  if (c.architecture == Architecture::Llama) {
+    apply_linear(s.normed, w.gate, s.gate);
+    silu_times(s.gate, s.up);
+    apply_linear(s.gate, w.down, s.projected);
+  } else {
+    if (c.architecture == Architecture::Gpt2) gelu_tanh(s.up);
+    else gelu_erf(s.up);
+    apply_linear(s.up, w.down, s.projected);
+  }
+  add_into(out, s.projected);
+  if (c.architecture == Architecture::Bert) {
+    layer_norm(out, w.mlp_norm, c.norm_eps, s.normed);
+    out = s.normed;
+  }
+}
+
+Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
+  const ModelConfig& c = model.config();
+  const ModelWeights& w = model.weights();
+  Matrix x(1, c.d_model), normed, logits;
+  std::memcpy(x.row(0), hidden.row(row), sizeof(float) * static_cast<std::size_t>(c.d_model));
+  if (c.architecture == Architecture::Llama) {
+    rms_norm(x, w.final_norm, c.norm_eps, normed);
+  } else if (c.architecture == Architecture::Gpt2) {
+    layer_norm(x, w.final_norm, c.norm_eps, normed);
+  } else {
+    Matrix transformed;
+    apply_linear(x, w.mlm_transform, transformed);
+    gelu_erf(transformed);
+    layer_norm(transformed, w.mlm_norm, c.norm_eps, normed);
+  }
+  apply_linear(normed, w.lm_head, logits);
+  return logits;
+}
+
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer) {
+  const int vocab = logits.cols;
+  const float* row = logits.row(0);
+  const double max = *std::max_element(row, row + vocab);
+  double sum = 0.0;
+  for (int i = 0; i < vocab; ++i) sum += std::exp(static_cast<double>(row[i]) - max);
+  std::vector<int> order(static_cast<std::size_t>(vocab));
+  std::iota(order.begin(), order.end(), 0);
+  const int count = std::min(k, vocab);
+  std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+  std::vector<TokenProbability> top;
+  for (int i = 0; i < count; ++i) {
+    const int id = order[static_cast<std::size_t>(i)];
+    top.push_back({id, tokenizer.label(id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
+  }
+  return top;
+}
+
+}  // namespace attnviz::model
