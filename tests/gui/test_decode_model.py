@@ -50,7 +50,7 @@ class DecodeWithModel(unittest.TestCase):
 
     def test_generate_three_tokens_and_see_them_appended(self):
         with Session(self.dir / 'session', ['--model', str(self.model), '--text', TEXT]) as app:
-            attnviz_gui._wait(lambda: app.has('##model-layer'), 60, 'the model to open')
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, 'the model to open')
             app.click('##views/Decode')
             attnviz_gui._wait(lambda: app.has('Generate##decode-model'), 30, "the Decode view's Generate button")
             self.assertFalse(strip_chips(app), 'no sentence strip before generating')
