@@ -27,12 +27,13 @@ namespace {
 ActionTarget target_of(ui::UiContext& ui) {
   ActionTarget target{ui.document, ui.view, ui.classroom};
   target.now = ImGui::GetTime();
+  target.decode_steps = ui.classroom.decode.model_steps;
   if (!ui.session.has_result()) return target;
   const Problem& problem = ui.session.problem();
   target.heads = problem.num_heads;
   target.queries = problem.n();
   target.tiles = tiled_step_count(ui.classroom.tiled, problem);
-  target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
+  if (target.decode_steps == 0) target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
   return target;
 }
 

@@ -198,6 +198,7 @@ void DecodeView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Decode;
   state.shown_frame = ImGui::GetFrameCount();
+  ui.classroom.decode.model_steps = 0;  // ModelDecode sets it while it shows a generation
   if (ui.model.has_model() && model_.draw(ui)) return;
   if (!ui.session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());

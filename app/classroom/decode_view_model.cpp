@@ -63,6 +63,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   }
   ui::DecodeViewState& state = ui.classroom.decode;
   const int steps = static_cast<int>(g->steps.size());
+  state.model_steps = steps;
   state.step = moved_step(state.step, 0, steps);
   if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing) ui.classroom.wants_frames = true;
   step_toolbar(state.playback, state.step, steps, "Token");

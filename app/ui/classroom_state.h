@@ -42,6 +42,9 @@ struct DecodeViewState {
   int prompt = 0;  // P tokens prefilled at once; 0: chosen for the sentence (classroom::default_prompt)
   int step = 0;    // 0: the prompt's prefill, k: the k-th generated token
   Playback playback;
+  // The steps of a pretrained model's generation while the view shows one (0: the scenario's
+  // steps count), so that the arrow keys and P step through the generated tokens.
+  int model_steps = 0;
 };
 
 struct ClassroomState {
