@@ -24,14 +24,12 @@ void LayerComparison::refresh(const ui::UiContext& ui, int head, bool averaged) 
   head_ = head;
   averaged_ = averaged;
   shown_.clear();
-  masks_.clear();
   const model::ForwardResult& result = *ui.model.result();
-  const model::ModelConfig& config = ui.model.model()->config();
   for (const model::LayerAttention& layer : result.layers) {
     const Result& attention = layer.attention;
     shown_.push_back(averaged ? model::heads_averaged(attention) : attention.heads[static_cast<std::size_t>(head)].weights);
-    masks_.push_back(model::layer_problem(config, result, layer.layer).mask);
   }
+  mask_ = model::layer_mask(ui.model.model()->config(), static_cast<int>(result.tokens.size()));
   version_ = fresh_upload_version();
 }
 
@@ -98,7 +96,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
     spec.range_min = 0.0f;
     spec.range_max = 1.0f;
     spec.colormap = ui.view.weights_colormap;
-    spec.mask = &masks_[i];
+    spec.mask = &mask_;
     spec.mask_head = state.compare_heads_averaged ? 0 : head;
     spec.mask_heads = config.num_heads;
     spec.row_labels = &tokens;

@@ -23,8 +23,8 @@ class LayerComparison {
   std::uint64_t generation_ = 0;
   int head_ = -1;
   bool averaged_ = false;
-  std::vector<Matrix> shown_;       // per layer: the head's weights or the heads' mean, (N, N)
-  std::vector<MaskSetting> masks_;  // per layer: what hides the cells (causal, a sliding window)
+  std::vector<Matrix> shown_;  // per layer: the head's weights or the heads' mean, (N, N)
+  MaskSetting mask_;           // what hides the cells, every layer alike (causal, a sliding window)
   std::uint64_t version_ = 0;
 };
 

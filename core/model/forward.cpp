@@ -93,7 +93,6 @@ Problem problem_shape(const ModelConfig& c) {
   problem.d_v = c.head_dim;
   problem.scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
   problem.cross_attention = true;
-  problem.mask.causal = c.causal();
   return problem;
 }
 
@@ -111,11 +110,17 @@ void fill_problem(const ModelConfig& c, const Matrix& q, const Matrix& k, const 
   copy_columns(v, problem.xs, k.cols);
   problem.tokens = tokens;
   problem.source_tokens = tokens;
-  problem.mask.window.reset();
-  if (c.sliding_window && *c.sliding_window < n) problem.mask.window = *c.sliding_window - 1;
+  problem.mask = layer_mask(c, n);
 }
 
 }  // namespace
+
+MaskSetting layer_mask(const ModelConfig& config, int n) {
+  MaskSetting mask;
+  mask.causal = config.causal();
+  if (config.sliding_window && *config.sliding_window < n) mask.window = *config.sliding_window - 1;
+  return mask;
+}
 
 ForwardPass::ForwardPass(const Model& model, Backend& backend, Backend* compare_with)
     : model_(model), backend_(backend), compare_with_(compare_with), problem_(problem_shape(model.config())) {}

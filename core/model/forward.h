@@ -128,6 +128,9 @@ class ForwardPass {
 // Problem and Result (the step-by-step lesson, tiled attention) reads a model's layer. Throws
 // std::invalid_argument when `layer` was not kept.
 Problem layer_problem(const ModelConfig& config, const ForwardResult& result, int layer);
+// What hides a layer's cells for a text of n tokens (every layer alike): causal for decoders,
+// Mistral's sliding window when the text is longer than it.
+MaskSetting layer_mask(const ModelConfig& config, int n);
 
 // The heads' weights averaged (N × M, summed in float64): one layer's attention as a whole (the
 // window's Compare view shows it per layer).
