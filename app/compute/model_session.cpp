@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <tuple>
 #include <utility>
@@ -45,6 +46,17 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
 
 int first_changed_layer(const model::ModelEdits& a, const model::ModelEdits& b, int num_layers) {
   return std::min(first_layer_of(a, b, num_layers), first_layer_of(b, a, num_layers));
+}
+
+std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads) {
+  std::filesystem::path where(path);
+  if (where.filename().empty()) where = where.parent_path();  // "models/gpt2/"
+  const std::string extension = where.extension().string();
+  // A file inside a model folder stands for the folder; a GGUF file is the model itself.
+  if (extension == ".json" || extension == ".safetensors") where = std::filesystem::absolute(where).parent_path();
+  std::string name = where.filename().string();
+  if (name.empty()) name = path;
+  return name + "  \u2014  " + architecture + ", " + std::to_string(layers) + " layers \u00D7 " + std::to_string(heads) + " heads";
 }
 
 std::string head_switch_label(int layer, int head, std::optional<float> factor) {
@@ -255,6 +267,7 @@ void ModelSession::close() {
   job.close = true;
   closed_id_ = submit(std::move(job));
   model_.reset();
+  caption_.clear();
   result_.reset();
   rollout_ = Matrix();
   text_.clear();
@@ -308,6 +321,8 @@ bool ModelSession::poll() {
   }
   if (outcome->model) {  // a model just opened: its heads as they are, nothing to undo
     model_ = std::move(outcome->model);
+    const model::ModelConfig& config = model_->config();
+    caption_ = model_caption(model_->path(), config.architecture_name, config.num_layers, config.num_heads);
     edits_ = {};
     undo_.clear();
     redo_.clear();

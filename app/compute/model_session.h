@@ -46,6 +46,13 @@ enum class ModelActivity { Idle, Loading, Computing };
 // The first layer whose output differs between two sets of edits (num_layers when none does).
 int first_changed_layer(const model::ModelEdits& a, const model::ModelEdits& b, int num_layers);
 
+// The model as the window title, the menu bar and the status bar name it while it is shown:
+// its folder's or file's name, architecture and layers × heads,
+//   "gpt2  —  GPT2LMHeadModel, 12 layers × 12 heads".
+// `path` as it was opened: a folder (with or without a trailing /), a file inside one
+// (config.json, model.safetensors: the folder's name) or a .gguf file (its name).
+std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads);
+
 // "Layer 3 head 1 off", "Layer 3 head 1 × 0.5", "Layer 3 head 1 on": an undo step's label.
 std::string head_switch_label(int layer, int head, std::optional<float> factor);
 
@@ -126,6 +133,8 @@ class ModelSession {
 
   [[nodiscard]] bool has_model() const { return model_ != nullptr; }
   [[nodiscard]] const model::Model* model() const { return model_.get(); }
+  // The shown model's model_caption, made once when it opened ("" when none is open).
+  [[nodiscard]] const std::string& caption() const { return caption_; }
   // The same model, shared: for work on another thread that must keep it alive (the Decode
   // view's generation, app/compute/model_generation.h).
   [[nodiscard]] std::shared_ptr<const model::Model> shared_model() const { return model_; }
@@ -210,6 +219,7 @@ class ModelSession {
 
   // The window's (UI thread).
   std::shared_ptr<const model::Model> model_;
+  std::string caption_;  // model_caption of model_
   std::shared_ptr<const model::ForwardResult> result_;
   Matrix rollout_;
   std::string text_;

@@ -413,11 +413,8 @@ void DesktopApp::update_model() {
 // The title bar names what the window shows: the model while one is open, else the scenario
 // as the menu bar names it ("attnviz — korean.json — Korean worked example").
 void DesktopApp::update_title() {
-  std::string name;
-  if (const model::Model* model = model_.model()) {
-    const model::ModelConfig& config = model->config();
-    name = ui::model_caption(model->path(), config.architecture_name, config.num_layers, config.num_heads);
-  } else {
+  std::string name = model_.caption();
+  if (name.empty()) {
     const document::Caption caption = document::caption_of(document_);
     name = document::join_caption(caption, caption.parts.size());
   }

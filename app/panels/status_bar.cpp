@@ -50,7 +50,7 @@ class StatusBar final : public ui::Panel {
     // Left: what is computed and how fast, most important first; right: what needs attention.
     std::vector<std::string> left;
     // While a model is shown it comes first, and what follows is said to be the scenario's.
-    const std::string model = ui::shown_model_caption(ui);
+    const std::string& model = ui::shown_model_caption(ui);
     if (!model.empty()) left.push_back("model " + model);
     if (session.has_result()) {
       const Problem& p = session.problem();

@@ -80,7 +80,7 @@ float Layout::draw_menu_bar(UiContext& ui) {
     const float margin = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - margin - 20.0f * ui.ui_scale;
     // While a pretrained model is shown, the model ("gpt2  —  GPT2LMHeadModel, 12 layers × 12 heads").
-    const std::string model = shown_model_caption(ui);
+    const std::string& model = shown_model_caption(ui);
     const document::Caption named = model.empty() ? document::caption_of(ui.document) : document::Caption{{model}, false};
     const std::string caption =
         document::fitted_caption(named, room, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });

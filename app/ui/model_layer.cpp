@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 
 #include "app/compute/compute_session.h"
@@ -13,23 +12,7 @@
 
 namespace attnviz::ui {
 
-std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads) {
-  std::filesystem::path where(path);
-  if (where.filename().empty()) where = where.parent_path();  // "models/gpt2/"
-  const std::string extension = where.extension().string();
-  // A file inside a model folder stands for the folder; a GGUF file is the model itself.
-  if (extension == ".json" || extension == ".safetensors") where = std::filesystem::absolute(where).parent_path();
-  std::string name = where.filename().string();
-  if (name.empty()) name = path;
-  return name + "  \u2014  " + architecture + ", " + std::to_string(layers) + " layers \u00D7 " + std::to_string(heads) + " heads";
-}
-
-std::string shown_model_caption(const UiContext& ui) {
-  const model::Model* model = ui.model.model();
-  if (model == nullptr) return "";
-  const model::ModelConfig& config = model->config();
-  return model_caption(model->path(), config.architecture_name, config.num_layers, config.num_heads);
-}
+const std::string& shown_model_caption(const UiContext& ui) { return ui.model.caption(); }
 
 void draw_index_selector(const char* label, const char* id, int* value, int count) {
   *value = std::clamp(*value, 0, std::max(count - 1, 0));

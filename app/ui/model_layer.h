@@ -8,20 +8,17 @@
 #include <optional>
 #include <string>
 
+#include "app/compute/model_session.h"
 #include "app/ui/panel.h"
 #include "core/attention/result.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz::ui {
 
-// The model as the window title, the menu bar and the status bar name it while it is shown:
-// its folder's or file's name, architecture and layers × heads,
-//   "gpt2  —  GPT2LMHeadModel, 12 layers × 12 heads".
-// `path` as it was opened: a folder (with or without a trailing /), a file inside one
-// (config.json, model.safetensors: the folder's name) or a .gguf file (its name).
-std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads);
-// The same for the model the window shows ("" when none is open).
-std::string shown_model_caption(const UiContext& ui);
+// How the window names a model (compute::model_caption), and the shown model's name, made once
+// when it opened ("" when none is open).
+using compute::model_caption;
+const std::string& shown_model_caption(const UiContext& ui);
 
 // "Layer [slider] of 12": `value` clamped to 0 .. count − 1.
 void draw_index_selector(const char* label, const char* id, int* value, int count);
