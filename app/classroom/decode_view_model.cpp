@@ -51,6 +51,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   if (generation_.poll() || generation_.busy()) ui.classroom.wants_frames = true;
   draw_generate_bar(ui);
   const model::Generation* g = generation_.result();
+  if (g != nullptr) refresh_generation(*g);
   if (g == nullptr || g->steps.empty()) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
@@ -76,7 +77,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   index_selector("Head", "##decode-head", &ui.view.model_head, c.num_heads);
   const int prompt = static_cast<int>(g->prompt_ids.size());
   ImGui::PushID("decode-strip");
-  const int clicked = draw_sentence_strip(g->tokens(), prompt, prompt + state.step);
+  const int clicked = draw_sentence_strip(tokens_shown_, prompt, prompt + state.step);
   ImGui::PopID();
   if (clicked >= 0) {  // the strip counts the prefill's row as step 0; here step s generates token P + s
     state.step = moved_step(std::max(0, clicked - 1), 0, steps);
@@ -85,6 +86,33 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   ImGui::Separator();
   draw_step(ui, *g, state.step);
   return true;
+}
+
+void ModelDecode::refresh_generation(const model::Generation& g) {
+  if (seen_generation_ == generation_.generation()) return;
+  seen_generation_ = generation_.generation();
+  tokens_shown_ = g.tokens();
+  cache_sizes_.clear();
+  for (const model::GenerationStep& each : g.steps) cache_sizes_.push_back(static_cast<float>(each.cache_bytes));
+  rows_.version = ~std::uint64_t{0};
+}
+
+void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAttention& layer, int s, int head, std::uint64_t version) {
+  if (rows_.version == version) return;
+  rows_.version = version;
+  const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
+  rows_.labels.clear();
+  rows_.scores.reshape(step.cache_length, 1);
+  rows_.weights.reshape(step.cache_length, 1);
+  rows_.largest = 1e-6f;
+  for (int j = 0; j < step.cache_length; ++j) {
+    const int position = step.first_cached + j;
+    rows_.labels.push_back(std::to_string(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
+                           (position == step.query_position ? "  (new)" : ""));
+    rows_.scores.at(j, 0) = layer.scores.at(head, j);
+    rows_.weights.at(j, 0) = layer.weights.at(head, j);
+    rows_.largest = std::max(rows_.largest, std::abs(rows_.scores.at(j, 0)));
+  }
 }
 
 void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
@@ -177,22 +205,16 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
   const model::StepAttention* layer = kept_layer(step, ui.view.model_layer);
   if (layer == nullptr || ui.view.model_head >= layer->weights.rows) return;
   const int head = ui.view.model_head;
-  const std::vector<std::string> tokens = g.tokens();
-  std::vector<std::string> labels;
-  Matrix scores(step.cache_length, 1), weights(step.cache_length, 1);
-  float largest = 1e-6f;
-  for (int j = 0; j < step.cache_length; ++j) {
-    const int position = step.first_cached + j;
-    labels.push_back(std::to_string(position) + " " + tokens[static_cast<std::size_t>(position)] + (position == step.query_position ? "  (new)" : ""));
-    scores.at(j, 0) = layer->scores.at(head, j);
-    weights.at(j, 0) = layer->weights.at(head, j);
-    largest = std::max(largest, std::abs(scores.at(j, 0)));
-  }
+  const std::uint64_t version = (static_cast<std::uint64_t>(generation_.generation()) << 32) ^ (static_cast<std::uint64_t>(s) << 16) ^
+                                (static_cast<std::uint64_t>(ui.view.model_layer) << 8) ^ static_cast<std::uint64_t>(head);
+  refresh_rows(g, *layer, s, head, version);
+  const std::vector<std::string>& labels = rows_.labels;
+  const Matrix& scores = rows_.scores;
+  const Matrix& weights = rows_.weights;
+  const float largest = rows_.largest;
   const float font = ImGui::GetFontSize();
   const float label_w = std::min(width * 0.5f, heatmap::HeatmapWidget::row_label_width(labels, 200.0f * ui.ui_scale));
   const float cell = std::max(heatmap::number_cell("-0.00"), font * 3.2f);
-  const std::uint64_t version = (static_cast<std::uint64_t>(generation_.generation()) << 32) ^ (static_cast<std::uint64_t>(s) << 16) ^
-                                (static_cast<std::uint64_t>(ui.view.model_layer) << 8) ^ static_cast<std::uint64_t>(head);
   const auto small = [&](const char* id, const char* caption, const Matrix& values, heatmap::ValueRange range, heatmap::Colormap colormap,
                          bool with_labels) {
     SmallMatrix m;
@@ -251,8 +273,7 @@ void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Gene
                      c.num_layers, c.num_kv_heads, c.head_dim, step.cache_length);
   ImGui::Text("= %s bytes", grouped(step.cache_bytes).c_str());
   ImGui::TextDisabled("Its size over the tokens generated:");
-  std::vector<float> sizes;
-  for (const model::GenerationStep& each : g.steps) sizes.push_back(static_cast<float>(each.cache_bytes));
+  const std::vector<float>& sizes = cache_sizes_;
   const float largest = *std::max_element(sizes.begin(), sizes.end());
   ImGui::PlotLines("##decode-cache-bytes", sizes.data(), static_cast<int>(sizes.size()), 0, nullptr, 0.0f, largest * 1.1f,
                    ImVec2(width, ImGui::GetFontSize() * 5.0f));
