@@ -64,7 +64,12 @@ void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
   if (!f.has("rope_scaling")) return;
   const json& scaling = f.root()["rope_scaling"];
   if (!scaling.is_object()) f.fail("rope_scaling", "must be an object or null");
-  const std::string type = scaling.contains("rope_type") ? scaling.value("rope_type", "") : scaling.value("type", "");
+  const char* type_key = scaling.contains("rope_type") ? "rope_type" : "type";
+  std::string type;
+  if (scaling.contains(type_key)) {
+    if (!scaling[type_key].is_string()) f.fail(std::string("rope_scaling/") + type_key, "must be a string such as \"linear\" or \"llama3\"");
+    type = scaling[type_key].get<std::string>();
+  }
   auto number = [&](const char* key, double fallback) {
     if (!scaling.contains(key)) return fallback;
     if (!scaling[key].is_number() || !(scaling[key].get<double>() > 0)) f.fail(std::string("rope_scaling/") + key, "must be a number > 0");
@@ -84,6 +89,21 @@ void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
   } else {
     f.fail("rope_scaling", "the RoPE scaling \"" + type.substr(0, 40) + "\" is not computed (linear and llama3 are)");
   }
+}
+
+// eos_token_id: absent or null, one id, or a list of ids, each inside the vocabulary.
+void read_end_of_text_ids(const ConfigFields& f, ModelConfig& c) {
+  if (!f.has("eos_token_id")) return;
+  const json& value = f.root()["eos_token_id"];
+  auto add = [&](const json& id, const std::string& where) {
+    if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= c.vocab_size) {
+      f.fail(where, "must be a token id from 0 to " + std::to_string(c.vocab_size - 1) + " (the vocabulary's size is " + std::to_string(c.vocab_size) + ")");
+    }
+    c.end_of_text_ids.push_back(id.get<int>());
+  };
+  if (!value.is_array()) return add(value, "eos_token_id");
+  if (value.size() > 64) f.fail("eos_token_id", "lists more than 64 ids");
+  for (std::size_t i = 0; i < value.size(); ++i) add(value[i], "eos_token_id/" + std::to_string(i));
 }
 
 void read_llama_config(const ConfigFields& f, ModelConfig& c, const std::string& family) {
@@ -289,6 +309,7 @@ ModelConfig parse_hf_config(std::string_view json_text, const std::string& path)
            "the architecture \"" + c.architecture_name.substr(0, 60) +
                "\" is not one attnviz computes (GPT2LMHeadModel, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, BertModel, BertForMaskedLM)");
   }
+  read_end_of_text_ids(f, c);
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/cancelled.h"
+#include "core/model/hf_model.h"
 #include "tests/model/test_files.h"
 
 namespace attnviz::model {
@@ -56,6 +57,31 @@ TEST(ModelOpen, AnUnknownArchitectureNamesTheField) {
   EXPECT_EQ(e.origin(), (folder / "config.json").string());
   EXPECT_EQ(e.pointer(), "/architectures/0");
   EXPECT_NE(e.problem().find("T5ForConditionalGeneration"), std::string::npos);
+}
+
+TEST(ModelOpen, ARopeScalingTypeThatIsNotAStringNamesTheField) {
+  // Found by the config fuzzer: a number where the scaling's name belongs.
+  const std::string config = R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 8, "num_hidden_layers": 1,
+    "num_attention_heads": 2, "intermediate_size": 16, "vocab_size": 10, "rope_scaling": {"rope_type": 3}})";
+  const InputError e = input_error([&] { (void)parse_hf_config(config, "config.json"); });
+  EXPECT_EQ(e.pointer(), "/rope_scaling/rope_type");
+  EXPECT_NE(e.problem().find("must be a string"), std::string::npos);
+}
+
+TEST(ModelOpen, TheEndOfTextIdsComeFromTheFile) {
+  const fs::path folder = copy_of("llama", "llama-eos");
+  std::ifstream in(folder / "config.json");
+  std::string config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  config.insert(config.find('{') + 1, R"("eos_token_id": [2, 3], )");
+  write_bytes(folder / "config.json", config);
+  EXPECT_EQ(Model::open(folder.string())->config().end_of_text_ids, (std::vector<int>{2, 3}));
+  EXPECT_EQ(Model::open((test_models() / "llama.gguf").string())->config().end_of_text_ids, std::vector<int>{2});
+
+  config.replace(config.find("[2, 3]"), 6, "[2, 99999]");
+  write_bytes(folder / "config.json", config);
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.pointer(), "/eos_token_id/1");
+  EXPECT_NE(e.problem().find("vocabulary"), std::string::npos);
 }
 
 TEST(ModelOpen, AMissingTokenizerSaysWhatIsNeeded) {
