@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <iostream>
 #include <new>
 #include <tuple>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
 #include "core/model/cancelled.h"
+#include "core/vk/context.h"
 
 namespace attnviz::compute {
 namespace {
@@ -73,6 +75,9 @@ VulkanBackendFactory vulkan_backend_factory(std::optional<int> device_index, boo
     vk::ContextOptions options;
     options.device_index = device_index;
     options.validation = validation;
+    // The worker's own device builds its pipelines through the same on-disk cache as the
+    // window's (saved after each pass: save_vulkan_pipelines), so a model's shapes compile once.
+    options.pipeline_cache_folder = vk::default_pipeline_cache_folder();
     return make_vulkan_backend(options);
   };
 }
@@ -413,6 +418,19 @@ Backend& ModelSession::worker_backend(BackendMode backend) {
   return *vulkan_;
 }
 
+// Writes the worker device's pipeline cache when the pass built new pipelines (the file is
+// rewritten only when the driver's data changed); a cache that cannot be saved costs a compile
+// in a later run, nothing more, so it is said once on stderr.
+void ModelSession::save_vulkan_pipelines() {
+  const auto* vulkan = dynamic_cast<const gpu::VulkanAttention*>(vulkan_.get());
+  if (vulkan == nullptr) return;
+  const std::string problem = vulkan->context().save_pipeline_cache();
+  if (!problem.empty() && !pipeline_cache_problem_said_) {
+    std::cerr << "attnviz: the model's pipeline cache could not be saved: " << problem << "\n";
+    pipeline_cache_problem_said_ = true;
+  }
+}
+
 void ModelSession::drop_vulkan() {
   if (pass_backend_ != BackendMode::Cpu) {  // the kept pass refers to the Vulkan backend
     pass_.reset();
@@ -437,7 +455,9 @@ ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop
   if (!model) throw std::runtime_error("no model is open");
   if (job.backend == BackendMode::Cpu) return forward(job, model, BackendMode::Cpu, stop);
   try {
-    return forward(job, model, job.backend, stop);
+    Outcome outcome = forward(job, model, job.backend, stop);
+    save_vulkan_pipelines();
+    return outcome;
   } catch (const model::Cancelled&) {
     throw;
   } catch (const std::exception& error) {

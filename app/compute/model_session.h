@@ -190,6 +190,7 @@ class ModelSession {
                   std::stop_token stop);
   Backend& worker_backend(BackendMode backend);
   void drop_vulkan();
+  void save_vulkan_pipelines();
   void release_worker_state();
 
   // Shared with the worker, under mutex_.
@@ -210,6 +211,7 @@ class ModelSession {
   VulkanBackendFactory make_vulkan_;
   std::unique_ptr<Backend> cpu_;
   std::unique_ptr<Backend> vulkan_;
+  bool pipeline_cache_problem_said_ = false;  // worker thread only
   std::shared_ptr<const model::Model> worker_model_;
   std::unique_ptr<model::ForwardPass> pass_;
   BackendMode pass_backend_ = BackendMode::Cpu;

@@ -69,13 +69,18 @@ std::vector<std::string> Generation::tokens() const {
   return all;
 }
 
-int end_of_text_id(const tokenizers::Tokenizer& tokenizer) {
+std::vector<int> end_of_text_ids(const ModelConfig& config, const tokenizers::Tokenizer& tokenizer) {
+  if (!config.end_of_text_ids.empty()) return config.end_of_text_ids;
   constexpr std::array<const char*, 5> kNames = {"<|endoftext|>", "</s>", "<|end_of_text|>", "<|eot_id|>", "<|im_end|>"};
   for (const char* name : kNames) {
     const int id = tokenizer.find(name);
-    if (id >= 0) return id;
+    if (id >= 0) return {id};
   }
-  return -1;
+  return {};
+}
+
+bool Generation::ends_text(int id) const {
+  return std::find(end_of_text_ids.begin(), end_of_text_ids.end(), id) != end_of_text_ids.end();
 }
 
 std::uint64_t cache_bytes(const ModelConfig& c, int entries) {
@@ -240,10 +245,10 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
   Generation g;
   g.prompt_ids = prompt.ids;
   g.prompt_tokens = prompt.tokens;
-  g.end_of_text_id = end_of_text_id(tokenizer);
+  g.end_of_text_ids = end_of_text_ids(c, tokenizer);
   while (static_cast<int>(g.steps.size()) < options.max_new_tokens) {
     const auto s = static_cast<int>(g.steps.size());
-    if (s > 0 && g.steps.back().id == g.end_of_text_id) {
+    if (s > 0 && g.ends_text(g.steps.back().id)) {
       g.stop = StopReason::EndOfText;
       break;
     }
@@ -264,7 +269,7 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
     step.token = step.next_tokens.front().token;
     g.steps.push_back(std::move(step));
   }
-  if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.steps.back().id == g.end_of_text_id) g.stop = StopReason::EndOfText;
+  if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id)) g.stop = StopReason::EndOfText;
   g.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.progress) options.progress({"done", 1.0});
   return g;

@@ -73,17 +73,19 @@ struct Generation {
   std::vector<std::string> prompt_tokens;
   std::vector<GenerationStep> steps;  // one per generated token
   StopReason stop = StopReason::Tokens;
-  int end_of_text_id = -1;  // -1: the vocabulary has none that generation stops at
+  std::vector<int> end_of_text_ids;  // empty: the model names none that generation stops at
   double total_ms = 0.0;
 
   // prompt ids then the generated ones; and their labels.
   [[nodiscard]] std::vector<int> ids() const;
   [[nodiscard]] std::vector<std::string> tokens() const;
+  [[nodiscard]] bool ends_text(int id) const;  // one of end_of_text_ids
 };
 
-// The id generation stops at: the vocabulary's end-of-text token (<|endoftext|>, </s>,
-// <|end_of_text|>, <|eot_id|>, <|im_end|>), or -1.
-int end_of_text_id(const tokenizers::Tokenizer& tokenizer);
+// The ids generation stops at: those the model's file names (ModelConfig::end_of_text_ids), else
+// the vocabulary's end-of-text token found by name (<|endoftext|>, </s>, <|end_of_text|>,
+// <|eot_id|>, <|im_end|>); empty when there is none.
+std::vector<int> end_of_text_ids(const ModelConfig& config, const tokenizers::Tokenizer& tokenizer);
 
 // Bytes a float32 cache of `entries` positions takes: 2 · layers · G · d_k · 4 · entries.
 std::uint64_t cache_bytes(const ModelConfig& config, int entries);

@@ -146,6 +146,14 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     throw InputError(path, "general.architecture", "the architecture \"" + arch.substr(0, 40) + "\" is not one attnviz computes (llama, gpt2)");
   }
   c.vocab_size = vocab_rows(gguf, path, c.d_model);
+  for (const char* key : {"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"}) {
+    const auto id = m.optional_integer(key);
+    if (!id) continue;
+    if (*id < 0 || *id >= c.vocab_size) {
+      throw InputError(path, key, "token id " + std::to_string(*id) + " is outside the vocabulary (" + std::to_string(c.vocab_size) + " tokens)");
+    }
+    if (c.end_of_text_ids.empty() || c.end_of_text_ids.front() != *id) c.end_of_text_ids.push_back(static_cast<int>(*id));
+  }
   return c;
 }
 

@@ -46,6 +46,9 @@ struct ModelConfig {
   std::optional<int> sliding_window;
   bool tie_word_embeddings = false;
   bool has_lm_head = true;  // false for a BertModel without its masked-LM head: no next tokens
+  // The ids generation stops at, as the file gives them: config.json's eos_token_id (a number or
+  // a list, as Llama 3's), GGUF's tokenizer.ggml.eos_token_id and eot_token_id. Empty: not given.
+  std::vector<int> end_of_text_ids;
 
   [[nodiscard]] bool causal() const { return architecture != Architecture::Bert; }
   [[nodiscard]] std::string family() const;  // "GPT-2", "Llama family", "BERT"

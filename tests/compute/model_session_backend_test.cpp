@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -201,6 +205,33 @@ TEST(ModelSessionBackend, AVulkanFailureMidPassIsComputedAgainWithEigen) {
 
 // What a frame reads stays as it was while the worker computes the next pass: the worker
 // writes only storage of its own (ASan would catch a read of freed storage).
+TEST(ModelSessionBackend, TheWorkersPipelinesGoToTheOnDiskCache) {
+  // The default factory's device builds through $XDG_CACHE_HOME/attnviz, as the window's does.
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("attnviz-model-cache-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(cache);
+  const char* before = std::getenv("XDG_CACHE_HOME");
+  const std::string kept = before != nullptr ? before : "";
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  {
+    ModelSession session(vulkan_backend_factory(std::nullopt, false));
+    session.set_backend(BackendMode::Vulkan, kCpuDriver);
+    session.open(gpt2(), kText);
+    session.wait();
+    ASSERT_NE(session.result(), nullptr) << session.error();
+    EXPECT_EQ(session.result()->backend, "vulkan");
+  }
+  if (before != nullptr) ::setenv("XDG_CACHE_HOME", kept.c_str(), 1);
+  else ::unsetenv("XDG_CACHE_HOME");
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::exists(cache / "attnviz")) {
+    for (const auto& entry : std::filesystem::directory_iterator(cache / "attnviz")) files.push_back(entry.path());
+  }
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].filename().string().rfind("pipelines-", 0), 0u) << files[0];
+  EXPECT_GT(std::filesystem::file_size(files[0]), 64u);  // the header and the driver's data
+  std::filesystem::remove_all(cache);
+}
+
 TEST(ModelSessionBackend, TheShownResultStaysValidWhileTheWorkerComputes) {
   ModelSession session;
   session.open(gpt2(), kText);
