@@ -12,8 +12,9 @@
 //   2. per task = (head, block of query rows), on the OpenMP team:
 //      scores of the block (only the keys some row of it sees, unless every raw score is
 //      wanted), the masked softmax of each row (of the scaled scores plus ALiBi's bias), then
-//      dropout, and the block's context A·V over the same keys; the block's N × M rows stay in
-//      cache between the steps;
+//      dropout, and the block's context A·V over the same keys; the block's rows × M scores and
+//      weights are made in per-thread buffers that stay in cache between the steps, then copied
+//      into the Result (with streaming stores once the matrices outgrow the caches);
 //   3. the output: the heads' contexts side by side, times W_O when given.
 
 #include "core/cpu/cpu_backend.h"
@@ -27,6 +28,9 @@
 #include <span>
 #include <vector>
 #include <stdexcept>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "core/attention/mask.h"
 #include "core/scenario/dropout.h"
@@ -65,9 +69,11 @@ class StageClock {
   Clock::time_point last_;
 };
 
-// Query rows per task: the block's scores (rows × M floats) stay near 256 KiB, so the
-// softmax and A·V read them from cache; at least 8 rows keep the GEMMs efficient.
-int rows_per_block(int m) { return std::clamp(65536 / std::max(m, 1), 8, 128); }
+// Query rows per task: the block's scores and weights (rows × M floats each) stay near 2 MiB
+// each, in the last-level cache for the softmax, A·V and the copy out; more rows make the
+// products more efficient (at N = 4096, 128 rows ran 20% faster than 16), at least 8 keep
+// them efficient for wide M.
+int rows_per_block(int m) { return std::clamp((1 << 19) / std::max(m, 1), 8, 128); }
 
 // The keys any row of [first, first + count) sees, as one span (global columns outside it
 // are handled one by one).
@@ -165,6 +171,59 @@ void zero_outside(float* row, int m, std::span<const KeySpan> runs) {
   }
   std::fill(row + cursor, row + m, 0.0f);
 }
+
+// A block's scores and weights are computed in buffers kept per thread and copied into the
+// Result once done. Past this many floats per head's matrix (4 MiB, more than the caches hold)
+// the copy uses streaming stores, which write memory without first reading each line in: the
+// path's N × N writes then cost half the memory traffic they cost in place.
+constexpr std::size_t kStreamingFloats = std::size_t{1} << 20;
+
+void copy_out(const float* from, float* to, std::size_t count, bool streaming) {
+#if defined(__SSE2__)
+  if (streaming) {
+    std::size_t i = 0;
+    for (; i < count && (reinterpret_cast<std::uintptr_t>(to + i) & 15) != 0; ++i) to[i] = from[i];
+    for (; i + 4 <= count; i += 4) _mm_stream_ps(to + i, _mm_loadu_ps(from + i));
+    for (; i < count; ++i) to[i] = from[i];
+    _mm_sfence();  // the streamed lines are in memory before another thread reads the Result
+    return;
+  }
+#endif
+  (void)streaming;
+  std::memcpy(to, from, count * sizeof(float));
+}
+
+// One task's (rows × M) scores and weights, in this thread's buffers (aligned, kept across tasks
+// and recomputes: allocating per task would cost thousands of allocations at N = 4096).
+class BlockRows {
+ public:
+  BlockRows(int count, int m) {
+    thread_local RowMajor scores_buffer;
+    thread_local RowMajor weights_buffer;
+    if (scores_buffer.size() < static_cast<Eigen::Index>(count) * m) {
+      scores_buffer.resize(count, m);
+      weights_buffer.resize(count, m);
+    }
+    scores_ = scores_buffer.data();
+    weights_ = weights_buffer.data();
+    count_ = count;
+    m_ = m;
+  }
+  MutableMap scores() const { return MutableMap(scores_, count_, m_); }
+  MutableMap weights() const { return MutableMap(weights_, count_, m_); }
+  // Into the head's rows [first, first + count).
+  void copy_to(HeadResult& head, int first, bool streaming) const {
+    const std::size_t floats = static_cast<std::size_t>(count_) * static_cast<std::size_t>(m_);
+    copy_out(scores_, head.scores.row(first), floats, streaming);
+    copy_out(weights_, head.weights.row(first), floats, streaming);
+  }
+
+ private:
+  float* scores_ = nullptr;
+  float* weights_ = nullptr;
+  int count_ = 0;
+  int m_ = 0;
+};
 
 // Gaps between the keys a block of rows sees shorter than this are computed anyway: a few
 // extra products cost less than another matrix product.
@@ -295,6 +354,7 @@ class CpuBackend final : public Backend {
       head.kept.reshape(p.dropout ? p.n() : 0, p.dropout ? p.m() : 0);
     }
     slopes_ = head_slopes(p);
+    streaming_ = static_cast<std::size_t>(p.n()) * static_cast<std::size_t>(p.m()) >= kStreamingFloats;
     dropout_ = dropout_rule(p.dropout);
     const int concat_cols = p.num_heads * p.d_v;
     if (p.wo) {
@@ -335,8 +395,9 @@ class CpuBackend final : public Backend {
     const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
     const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
     const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
-    MutableMap scores = rows_of(head.scores, first, count);    // (count, M)
-    MutableMap weights = rows_of(head.weights, first, count);  // (count, M)
+    const BlockRows block(count, m);
+    MutableMap scores = block.scores();                        // (count, M)
+    MutableMap weights = block.weights();                      // (count, M)
     MutableMap context = rows_of(head.context, first, count);  // (count, dv)
     const KeySpan keys = block_span(mask, first, count);
     const std::vector<int>& globals = mask.global_columns();
@@ -384,6 +445,7 @@ class CpuBackend final : public Backend {
       if (outside(j)) context.noalias() += weights.col(j) * v.row(j);
     }
 
+    block.copy_to(head, first, streaming_);
     place_context(p, h, first, count, context, result);
   }
 
@@ -397,8 +459,9 @@ class CpuBackend final : public Backend {
     const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
     const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
     const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
-    MutableMap scores = rows_of(head.scores, first, count);    // (count, M)
-    MutableMap weights = rows_of(head.weights, first, count);  // (count, M)
+    const BlockRows block(count, m);
+    MutableMap scores = block.scores();                        // (count, M)
+    MutableMap weights = block.weights();                      // (count, M)
     MutableMap context = rows_of(head.context, first, count);  // (count, dv)
     thread_local std::vector<KeySpan> keys;
     thread_local std::vector<KeySpan> scratch;
@@ -434,6 +497,7 @@ class CpuBackend final : public Backend {
     for (const KeySpan& run : keys) {
       context.noalias() += weights.middleCols(run.begin, run.width()) * v.middleRows(run.begin, run.width());
     }
+    block.copy_to(head, first, streaming_);
     place_context(p, h, first, count, context, result);
   }
 
@@ -456,6 +520,7 @@ class CpuBackend final : public Backend {
   RowMajor q_, k_, v_;
   std::vector<float> slopes_;  // per head: ALiBi's slope, 0 without ALiBi
   DropoutRule dropout_;
+  bool streaming_ = false;  // the block copies stream (kStreamingFloats)
   RowMajor concat_;  // (N, H·dv), only with W_O
   Result result_;    // of the last run(), kept from one run to the next
   bool has_result_ = false;

@@ -45,6 +45,22 @@ double median_ms(int runs, const std::function<void()>& work, bool warm_up) {
   return times[times.size() / 2];
 }
 
+std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a, const std::function<void()>& b) {
+  std::vector<double> times_a, times_b;
+  auto time = [](const std::function<void()>& work) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (int r = 0; r < std::max(runs, 1); ++r) {
+    times_a.push_back(time(a));
+    times_b.push_back(time(b));
+  }
+  std::sort(times_a.begin(), times_a.end());
+  std::sort(times_b.begin(), times_b.end());
+  return {times_a[times_a.size() / 2], times_b[times_b.size() / 2]};
+}
+
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::stringstream stream(text);

@@ -3,6 +3,7 @@
 // comma lists on the command line and the host's name for the printed tables.
 
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ Problem random_problem(const ProblemShape& shape);
 // The median of `runs` timings of `work` in milliseconds, after one untimed run when
 // `warm_up` (pipelines, buffers, caches).
 double median_ms(int runs, const std::function<void()>& work, bool warm_up = true);
+// Both works timed in turn, `runs` times each (a busy moment of the machine falls on both);
+// their medians.
+std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a, const std::function<void()>& b);
 
 // "a,b,c" → {"a", "b", "c"}; "128,512" → {128, 512}.
 std::vector<std::string> split(const std::string& text, char separator = ',');
