@@ -61,18 +61,22 @@ layout(push_constant) uniform TiledPush {
 
 const float kMinusInfinity = -1.0 / 0.0;
 
-// Shared memory, in floats: the K tile (Bc × d_k), the V tile (Bc × d_v), the block's scores and
-// then weights P (Br × Bc), its O (Br × d_v), m and l (Br each).
+// Shared memory, in floats: the K tile (Bc rows of d_k, each padded by one float: lanes reading
+// key j's column c would otherwise all hit one bank when d_k is a multiple of the bank count),
+// the V tile (Bc × d_v), the block's scores and then weights P (Br × Bc), its O (Br × d_v), m
+// and l (Br each).
 shared float tile[SHARED_FLOATS];
 
 struct Layout {
   int k, v, p, o, m, l;
 };
 
+int k_stride() { return pc.d_k + 1; }
+
 Layout shared_layout() {
   Layout s;
   s.k = 0;
-  s.v = s.k + pc.block_k * pc.d_k;
+  s.v = s.k + pc.block_k * k_stride();
   s.p = s.v + pc.block_k * pc.d_v;
   s.o = s.p + pc.block_q * pc.block_k;
   s.m = s.o + pc.block_q * pc.d_v;
@@ -81,7 +85,7 @@ Layout shared_layout() {
 }
 
 float k_at(Layout s, int kv_head, int c0, int j, int c) {
-  if (STAGE_IN_SHARED) return tile[s.k + j * pc.d_k + c];
+  if (STAGE_IN_SHARED) return tile[s.k + j * k_stride() + c];
   return texelFetch(k_floats, (c0 + j) * pc.k_pitch + kv_head * pc.d_k + c).r;
 }
 
@@ -93,7 +97,8 @@ float v_at(Layout s, int kv_head, int c0, int j, int c) {
 void load_tile(Layout s, int kv_head, int c0, int cols, int invocation, int invocations) {
   for (int t = invocation; t < cols * pc.d_k; t += invocations) {
     const int j = t / pc.d_k;
-    tile[s.k + t] = texelFetch(k_floats, (c0 + j) * pc.k_pitch + kv_head * pc.d_k + (t - j * pc.d_k)).r;
+    const int c = t - j * pc.d_k;
+    tile[s.k + j * k_stride() + c] = texelFetch(k_floats, (c0 + j) * pc.k_pitch + kv_head * pc.d_k + c).r;
   }
   for (int t = invocation; t < cols * pc.d_v; t += invocations) {
     const int j = t / pc.d_v;

@@ -1,6 +1,7 @@
 // The host side of shaders/tiled_attention.comp: uploads Q, K, V (RoPE'd, with RoPE), the
-// mask's global-token table and ALiBi's slopes into host-visible texel buffers, dispatches one workgroup per (query block, head),
-// and reads the contexts, m and l back.
+// mask's global-token table and ALiBi's slopes into device-local texel buffers (core/vk/
+// transfer.h), dispatches one workgroup per (query block, head), and reads the contexts, m and
+// l back.
 
 #include "core/gpu/tiled_kernel.h"
 
@@ -19,13 +20,14 @@
 #include "core/vk/commands.h"
 #include "core/vk/descriptors.h"
 #include "core/vk/pipeline.h"
+#include "core/vk/transfer.h"
 
 namespace attnviz::gpu {
 
 std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v) {
   const auto br = static_cast<std::int64_t>(block_q);
   const auto bc = static_cast<std::int64_t>(block_k);
-  return bc * (d_k + d_v) + br * (bc + d_v + 2);
+  return bc * (d_k + 1 + d_v) + br * (bc + d_v + 2);  // K rows padded by one float (the shader's k_stride)
 }
 
 int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size) {
@@ -45,27 +47,24 @@ constexpr std::array<VkDescriptorType, 6> kBindings = {kRead, kRead, kRead, kRea
 
 std::uint32_t shared_floats(const vk::Context& context) { return context.limits().max_shared_memory / 4; }
 
-// Two subgroups' worth of invocations, at least 64, within the device's workgroup limits.
+bool cpu_device(const vk::Context& context) { return context.device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
+// On a CPU driver two subgroups' worth of invocations, at least 64; on a GPU eight subgroups (256
+// invocations on NVIDIA), so that each multiprocessor has enough warps in flight to hide its
+// memory latency; within the device's workgroup limits either way.
 std::uint32_t workgroup_size(const vk::Context& context) {
   const vk::DeviceLimits& limits = context.limits();
-  std::uint32_t size = std::max(64u, 2 * limits.subgroup_size);
+  std::uint32_t size = cpu_device(context) ? std::max(64u, 2 * limits.subgroup_size) : std::min(256u, 8 * limits.subgroup_size);
   while (size > limits.max_workgroup_invocations || size > limits.max_workgroup_size[0]) size /= 2;
   return std::max(size, 1u);
-}
-
-vk::Buffer upload(const vk::Context& context, const void* data, std::size_t bytes) {
-  vk::Buffer buffer(context, std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
-                    vk::MemoryKind::HostUpload);
-  buffer.write(0, data, bytes);
-  buffer.flush();
-  return buffer;
 }
 
 class VulkanTiled final : public tiled::TiledRunner {
  public:
   VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
-      : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)) {
-    const bool stage = options.stage_in_shared.value_or(context_->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU);
+      : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)),
+        transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic) {
+    const bool stage = options.stage_in_shared.value_or(!cpu_device(*context_));
     vk::SpecializationConstants constants;
     constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
     pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
@@ -88,13 +87,15 @@ class VulkanTiled final : public tiled::TiledRunner {
                                    static_cast<std::size_t>(p.d_v + 2);
     check_texels(projections, out_floats);
 
-    const vk::Buffer q = upload(*context_, projections.q.data.data(), projections.q.size() * 4);
-    const vk::Buffer k = upload(*context_, projections.k.data.data(), projections.k.size() * 4);
-    const vk::Buffer v = upload(*context_, projections.v.data.data(), projections.v.size() * 4);
-    const vk::Buffer g = upload(*context_, globals.data(), globals.size() * 4);
+    // In the device's own memory: the shaders read K and V once per query block, which across
+    // the bus would cost far more than the copies.
+    const vk::Buffer q = upload(projections.q.data.data(), projections.q.size() * 4);
+    const vk::Buffer k = upload(projections.k.data.data(), projections.k.size() * 4);
+    const vk::Buffer v = upload(projections.v.data.data(), projections.v.size() * 4);
+    const vk::Buffer g = upload(globals.data(), globals.size() * 4);
     const std::vector<float> slopes = head_slopes(p);
-    const vk::Buffer slope_buffer = upload(*context_, slopes.data(), slopes.size() * 4);
-    const vk::Buffer out(*context_, out_floats * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, vk::MemoryKind::HostReadback);
+    const vk::Buffer slope_buffer = upload(slopes.data(), slopes.size() * 4);
+    const vk::Buffer out = vk::output_buffer(*context_, out_floats * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
 
     const VkDevice device = context_->device();
     const std::array<vk::BufferView, 6> views = {
@@ -117,8 +118,11 @@ class VulkanTiled final : public tiled::TiledRunner {
                    p.num_heads / p.num_kv_heads, p.scale, 0, 0, dropout.threshold, dropout.seed_low(), dropout.seed_high(),
                    dropout.keep_scale, mask.params()};
     const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
-    const int step = key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
-                                             static_cast<int>(invocations_) / subgroup_size, subgroup_size);
+    // Only llvmpipe limits a shader's loops (key_blocks_per_dispatch): a GPU walks every key
+    // block in one dispatch.
+    const int step = cpu_device(*context_) ? key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
+                                                                     static_cast<int>(invocations_) / subgroup_size, subgroup_size)
+                                           : grid.key_blocks();
     const VkCommandBuffer cmd = stream_.begin();
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.pipeline());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.layout(), 0, 1, &set, 0, nullptr);
@@ -165,10 +169,13 @@ class VulkanTiled final : public tiled::TiledRunner {
     }
   }
 
-  tiled::TiledResult read_back(const Problem& p, const vk::Buffer& out, std::size_t out_floats) const {
+  vk::Buffer upload(const void* data, std::size_t bytes) {
+    return vk::upload_buffer(*context_, data, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, stream_, transfer_);
+  }
+
+  tiled::TiledResult read_back(const Problem& p, const vk::Buffer& out, std::size_t out_floats) {
     std::vector<float> values(out_floats);
-    out.invalidate();
-    out.read(0, values.data(), out_floats * 4);
+    vk::read_back(*context_, out, values.data(), out_floats * 4, stream_, transfer_);
     tiled::TiledResult result;
     result.backend = "vulkan";
     result.device = context_->device_name();
@@ -191,6 +198,7 @@ class VulkanTiled final : public tiled::TiledRunner {
   std::shared_ptr<vk::Context> context_;
   vk::CommandStream stream_;
   std::uint32_t invocations_;
+  vk::Transfer transfer_;
   vk::ComputePipeline pipeline_;
 };
 

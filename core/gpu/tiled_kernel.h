@@ -64,6 +64,9 @@ struct VulkanTiledOptions {
   // Stage the K and V tiles in shared memory (default: on GPUs, not on CPU devices such as
   // lavapipe); tests force each way to run both on lavapipe.
   std::optional<bool> stage_in_shared;
+  // Upload and read back through staging buffers even where the device's memory is mapped (as
+  // on a discrete GPU); tests take that path on lavapipe with it.
+  bool staged_transfers = false;
 };
 
 // Throws BackendUnavailable (no device) like make_vulkan_backend. run() throws

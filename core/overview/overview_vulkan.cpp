@@ -20,6 +20,7 @@
 #include "core/vk/commands.h"
 #include "core/vk/descriptors.h"
 #include "core/vk/pipeline.h"
+#include "core/vk/transfer.h"
 
 namespace attnviz::overview {
 namespace {
@@ -48,20 +49,10 @@ struct ScorePipelines {
   int tile_keys = 64;
 };
 
-// A buffer the shaders read, filled from the host through a staging copy.
+// A device-local buffer the shaders read, filled from the host (core/vk/transfer.h).
 vk::Buffer upload(const vk::Context& context, const void* data, std::size_t bytes, VkBufferUsageFlags usage) {
-  const VkDeviceSize size = std::max<VkDeviceSize>(bytes, 16);
-  vk::Buffer staging(context, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::HostUpload);
-  staging.write(0, data, bytes);
-  staging.flush();
-  vk::Buffer buffer(context, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::DeviceLocal);
   vk::CommandStream stream(context);
-  const VkCommandBuffer cmd = stream.begin();
-  const VkBufferCopy region{0, 0, size};
-  vkCmdCopyBuffer(cmd, staging.handle(), buffer.handle(), 1, &region);
-  vk::barriers::transfer_to_compute(cmd);
-  stream.submit_and_wait();
-  return buffer;
+  return vk::upload_buffer(context, data, bytes, usage, stream);
 }
 
 struct Bound {

@@ -22,12 +22,20 @@ using testing::max_abs_difference;
 using testing::TestRandom;
 
 // Both ways of reading K and V: staged in shared memory (GPUs) and from the texel buffers (CPU
-// devices), each forced here so that lavapipe runs the GPU's path too.
+// devices), each forced here so that lavapipe runs the GPU's path too, the GPU's with its
+// uploads and read-back through staging buffers as on a discrete GPU.
 class TiledKernel : public ::testing::TestWithParam<bool> {};
+
+tiled::VulkanTiledOptions gpu_path(bool gpu) {
+  tiled::VulkanTiledOptions options;
+  options.stage_in_shared = gpu;
+  options.staged_transfers = gpu;
+  return options;
+}
 
 TEST_P(TiledKernel, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSize) {
   const auto context = testing::validated_context();
-  const auto vulkan = tiled::make_vulkan_tiled(context, {GetParam()});
+  const auto vulkan = tiled::make_vulkan_tiled(context, gpu_path(GetParam()));
   const auto cpu = make_cpu_backend();
   TestRandom random(13);
   for (const testing::TiledCase& c : testing::tiled_cases()) {
@@ -57,7 +65,7 @@ TEST_P(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
   shape.cross = true;
   shape.mask = testing::mask_of(false, 1);
   const Problem problem = testing::random_problem(random, shape);
-  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {2, 2, 1});
+  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {2, 2, 1});
   const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {2, 2, std::nullopt});
   for (std::size_t h = 0; h < cpu.heads.size(); ++h) {
     for (std::size_t i = 0; i < 9; ++i) {
@@ -86,7 +94,7 @@ TEST_P(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   Problem problem = testing::random_problem(random, shape);
   problem.x.at(12, 0) = std::numeric_limits<float>::quiet_NaN();
   problem.xs = problem.x;
-  const tiled::TiledResult result = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {4, 4, std::nullopt});
+  const tiled::TiledResult result = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {4, 4, std::nullopt});
   for (const tiled::TiledHead& head : result.heads) {
     for (int i = 0; i < 12; ++i) {
       for (int c = 0; c < problem.d_v; ++c) EXPECT_TRUE(std::isfinite(head.context.at(i, c))) << "row " << i;
@@ -110,7 +118,7 @@ TEST_P(TiledKernel, LongRowsOfTilesLoseNoKey) {
   shape.d_v = 64;
   shape.mask = testing::mask_of(false);
   const Problem problem = testing::random_problem(random, shape);
-  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, {GetParam()})->run(problem, {32, 32, std::nullopt});
+  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {32, 32, std::nullopt});
   const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {32, 32, std::nullopt});
   const Result dense = make_cpu_backend()->compute(problem);
   EXPECT_LE(max_abs_difference(gpu.heads[0].context, dense.heads[0].context), 1e-5);
