@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace attnviz::utf8 {
@@ -16,6 +17,9 @@ struct Decoded {
 // The code point starting at `offset`, or nullopt when the bytes there are not well-formed
 // UTF-8 (stray continuation byte, truncated sequence, overlong form, surrogate, > U+10FFFF).
 std::optional<Decoded> decode_at(std::string_view text, std::size_t offset);
+
+// Appends c's UTF-8 bytes; a surrogate or a value past U+10FFFF (not a character) as U+FFFD.
+void append(std::string& out, char32_t c);
 
 // Unicode White_Space (tab, newline, space, no-break space, ideographic space, ...).
 bool is_white_space(char32_t c);

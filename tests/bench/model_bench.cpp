@@ -1,14 +1,15 @@
 // attnviz_model_bench: opening and running pretrained models of the real shapes, printed as a
 // markdown table for the README. Not a test (no pass/fail): run it and read the figures.
 //
-//   attnviz_model_bench [--dir /tmp/attnviz-bench-models] [--tokens 64] [--runs 3]
+//   attnviz_model_bench [--dir /tmp/attnviz-bench-models] [--tokens 64] [--generate 32] [--runs 3]
 //
 // Writes two models with random weights into --dir the first time (never in the repository):
 //   gpt2-small/   GPT-2 small's shape (124 M parameters) as float32 safetensors, and
 //   tinyllama-q8_0.gguf   TinyLlama 1.1B's shape (22 layers, 32 query and 4 key/value heads,
 //                 d_model 2048, MLP 5632, 32000 tokens) with every matrix in Q8_0;
 // then, for each, in a fresh process (so that its peak resident memory is the model's alone):
-// Model::open, and a forward pass over --tokens tokens keeping every layer's attention.
+// Model::open, a forward pass over --tokens tokens keeping every layer's attention, and greedy
+// generation of --generate tokens after them through the KV cache (every layer's rows kept).
 // Reported: the open time (the file in the page cache, as right after a download or a first
 // open), the forward pass's best time of --runs, both as wall clock and as processor seconds
 // (of every thread: on a machine shared with other work the wall clock says little), and the
@@ -17,6 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -29,6 +31,7 @@
 
 #include "core/cpu/cpu_backend.h"
 #include "core/model/forward.h"
+#include "core/model/generate.h"
 #include "core/model/model.h"
 #include "core/tokenizers/bpe_tokenizer.h"
 #include "core/tokenizers/unicode.h"
@@ -259,8 +262,33 @@ long peak_rss_kib() {
   return usage.ru_maxrss;
 }
 
-// One model in this process: open, then the forward passes. Prints one table row.
-int measure(const std::string& label, const std::string& path, int tokens, int runs) {
+struct GenerationTime {
+  int tokens = 0;             // generated (fewer than asked when the model chose end of text)
+  double seconds = 0.0;       // the prompt's prefill and every generated token
+  double ms_per_token = 0.0;  // each token after the first, through the KV cache
+};
+
+// Greedy generation after `prompt` with every layer's attention kept, as the window's Decode
+// view runs it: once for one token (the prompt's prefill and the first token), once for
+// `count`; the difference is what each further token costs.
+GenerationTime time_generation(const model::Model& model, const tokenizers::Encoding& prompt, int count) {
+  model::GenerateOptions options;
+  options.max_new_tokens = 1;
+  auto start = Clock::now();
+  (void)model::Generator(model).run(prompt, options);
+  const double first = seconds_since(start);
+  options.max_new_tokens = count;
+  start = Clock::now();
+  const model::Generation g = model::Generator(model).run(prompt, options);
+  GenerationTime time;
+  time.seconds = seconds_since(start);
+  time.tokens = static_cast<int>(g.steps.size());
+  time.ms_per_token = time.tokens > 1 ? (time.seconds - first) * 1e3 / (time.tokens - 1) : 0.0;
+  return time;
+}
+
+// One model in this process: open, the forward passes, then generation. Prints one table row.
+int measure(const std::string& label, const std::string& path, int tokens, int generated, int runs) {
   const auto start = Clock::now();
   const double start_cpu = cpu_seconds();
   const auto model = model::Model::open(path);
@@ -280,11 +308,12 @@ int measure(const std::string& label, const std::string& path, int tokens, int r
     best = std::min(best, seconds_since(t));
     best_cpu = std::min(best_cpu, cpu_seconds() - c);
   }
+  const GenerationTime generation = time_generation(*model, encoding, generated);
   const double float32_gib = static_cast<double>(model->float32_bytes()) / (1 << 30);
   const double rss_gib = static_cast<double>(peak_rss_kib()) / (1 << 20);
-  std::printf("| %s | %.2f B | %.2f s (%.2f) | %zu | %.2f s (%.2f) | %.2f GiB | %.2f GiB | %.2f× |\n", label.c_str(),
-              static_cast<double>(model->parameter_count()) / 1e9, open_s, open_cpu, encoding.ids.size(), best, best_cpu, float32_gib,
-              rss_gib, rss_gib / float32_gib);
+  std::printf("| %s | %.2f B | %.2f s (%.2f) | %zu | %.2f s (%.2f) | %d: %.2f s, %.0f ms each | %.2f GiB | %.2f GiB | %.2f× |\n", label.c_str(),
+              static_cast<double>(model->parameter_count()) / 1e9, open_s, open_cpu, encoding.ids.size(), best, best_cpu,
+              generation.tokens, generation.seconds, generation.ms_per_token, float32_gib, rss_gib, rss_gib / float32_gib);
   return 0;
 }
 
@@ -295,13 +324,15 @@ int main(int argc, char** argv) {
   using namespace attnviz::bench;
   std::string dir = "/tmp/attnviz-bench-models";
   int tokens = 64;
+  int generated = 32;
   int runs = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--dir") dir = argv[i + 1];
     else if (flag == "--tokens") tokens = std::atoi(argv[i + 1]);
     else if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
-    else if (flag == "--measure" && i + 3 < argc) return measure(argv[i + 1], argv[i + 2], std::atoi(argv[i + 3]), runs);
+    else if (flag == "--generate") generated = std::clamp(std::atoi(argv[i + 1]), 2, attnviz::model::kMaxGeneratedTokens);
+    else if (flag == "--measure" && i + 3 < argc) return measure(argv[i + 1], argv[i + 2], std::atoi(argv[i + 3]), generated, runs);
   }
   const fs::path gpt2 = fs::path(dir) / "gpt2-small";
   const fs::path llama = fs::path(dir) / "tinyllama-q8_0.gguf";
@@ -318,13 +349,14 @@ int main(int argc, char** argv) {
   std::printf("%d tokens, every layer's attention kept; open with the file in the page cache; %d processors, load average %.1f;\n"
               "times are wall clock (processor seconds of all threads in parentheses); forward: the best of %d\n\n",
               tokens, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), load[0], runs);
-  std::printf("| model | parameters | open | tokens | forward | float32 size | peak RSS | RSS / float32 |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::printf("| model | parameters | open | tokens | forward | generated after them | float32 size | peak RSS | RSS / float32 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   for (const auto& [label, path] : {std::pair<std::string, fs::path>{"GPT-2 small shape, F32 safetensors", gpt2},
                                     {"TinyLlama 1.1B shape, Q8_0 GGUF", llama}}) {
-    const std::string command = "'" + self + "' --runs " + std::to_string(runs) + " --measure '" + label + "' '" + path.string() +
+    const std::string command = "'" + self + "' --runs " + std::to_string(runs) + " --generate " + std::to_string(generated) +
+                                " --measure '" + label + "' '" + path.string() +
                                 "' " + std::to_string(tokens);
     if (std::system(command.c_str()) != 0) std::fprintf(stderr, "measuring %s failed\n", label.c_str());
   }

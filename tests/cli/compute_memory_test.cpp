@@ -17,20 +17,8 @@ class CommandMemory : public ::testing::Test {
   void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  std::string scenario(int heads) const {
-    static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain"};
-    std::string sentence;
-    for (int i = 0; i < kTokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
-    const auto path = dir_ / ("h" + std::to_string(heads) + ".json");
-    std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
-                        << heads << R"(, "d_k": 4, "d_v": 4, "mask": {"causal": true}})";
-    return path.string();
-  }
-  // Scores and weights of every head (4096 × 4096 float32 each), the contexts and the output.
-  static double result_mib(int heads) {
-    const double n = kTokens;
-    return (heads * n * (2.0 * n + 4.0) + n * 4.0 * heads) * 4.0 / (1024.0 * 1024.0);
-  }
+  std::string scenario(int heads) const { return testing::write_long_scenario(dir_, kTokens, heads, 4); }
+  static double result_mib(int heads) { return testing::long_result_mib(kTokens, heads, 4); }
 
   static constexpr int kTokens = 4096;
   std::filesystem::path dir_;

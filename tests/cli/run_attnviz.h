@@ -34,6 +34,25 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
+// For the memory tests: a causal scenario of `tokens` words with `heads` heads of width `d`
+// (d_model 64), written into `dir` as h<heads>.json; its path.
+inline std::string write_long_scenario(const std::filesystem::path& dir, int tokens, int heads, int d) {
+  static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain"};
+  std::string sentence;
+  for (int i = 0; i < tokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
+  const auto path = dir / ("h" + std::to_string(heads) + ".json");
+  std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
+                      << heads << R"(, "d_k": )" << d << R"(, "d_v": )" << d << R"(, "mask": {"causal": true}})";
+  return path.string();
+}
+
+// That scenario's result in MiB: every head's scores and weights (tokens² floats each), its
+// contexts (tokens × d) and the output (tokens × heads·d), float32.
+inline double long_result_mib(int tokens, int heads, int d) {
+  const double n = tokens;
+  return (heads * n * (2.0 * n + d) + n * d * heads) * 4.0 / (1024.0 * 1024.0);
+}
+
 // `environment` is prefixed to the command line, e.g. "VK_DRIVER_FILES=/nonexistent".
 inline CommandOutput run_attnviz(const std::string& arguments, const std::string& environment = "") {
   const auto dir = scratch_dir("run");

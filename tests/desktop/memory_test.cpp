@@ -29,20 +29,8 @@ class WindowMemory : public ::testing::Test {
   void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  std::string scenario(int heads) const {
-    static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain"};
-    std::string sentence;
-    for (int i = 0; i < kTokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
-    const auto path = dir_ / ("h" + std::to_string(heads) + ".json");
-    std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
-                        << heads << R"(, "d_k": 8, "d_v": 8, "mask": {"causal": true}})";
-    return path.string();
-  }
-  // Scores and weights of every head, contexts and output, float32.
-  static double result_mib(int heads) {
-    const double n = kTokens;
-    return (heads * n * (2.0 * n + 8.0) + n * 8.0 * heads) * 4.0 / (1024.0 * 1024.0);
-  }
+  std::string scenario(int heads) const { return testing::write_long_scenario(dir_, kTokens, heads, 8); }
+  static double result_mib(int heads) { return testing::long_result_mib(kTokens, heads, 8); }
   testing::CommandOutput window(const std::string& arguments) const {
     return testing::run_attnviz("--scenario " + arguments + " --stats --frames 3",
                                 "XDG_CONFIG_HOME='" + (dir_ / "config").string() + "' XDG_CACHE_HOME='" + (dir_ / "cache").string() +
