@@ -48,6 +48,24 @@ bool pill(const char* label, bool selected, float min_width) {
   return clicked;
 }
 
+void head_pills(int heads, int& selected, float group_gap, float right, int id_base) {
+  if (heads <= 1) return;
+  const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+  float pills_w = ImGui::CalcTextSize("Head").x;
+  for (int h = 0; h < heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
+  ImGui::SameLine(0.0f, group_gap);
+  if (ImGui::GetCursorPosX() + pills_w > right) ImGui::NewLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Head");
+  const int shown = std::clamp(selected, 0, heads - 1);
+  for (int h = 0; h < heads; ++h) {
+    ImGui::SameLine(0.0f, pill_gap);
+    ImGui::PushID(id_base + h);
+    if (pill(std::to_string(h).c_str(), h == shown)) selected = h;
+    ImGui::PopID();
+  }
+}
+
 int token_chips(const char* id, const std::string& caption, const std::vector<std::string>& tokens, int highlight) {
   ImGui::PushID(id);
   int clicked = -1;

@@ -32,6 +32,11 @@ float button_width(const char* label);
 // A button drawn as selected (filled with the accent colour) or not; true when clicked.
 bool pill(const char* label, bool selected, float min_width = 0.0f);
 
+// "Head" and one pill per head after the toolbar's last item, `group_gap` after it (on a new
+// line when they would end past `right`); a clicked pill sets `selected`. Nothing for one head.
+// `id_base` keeps each view's pills apart in ImGui's ID stack.
+void head_pills(int heads, int& selected, float group_gap, float right, int id_base);
+
 // The tokens as chips on one wrapped line; returns the clicked index or -1.
 // `highlight` is drawn selected; `caption` is written before the chips.
 int token_chips(const char* id, const std::string& caption, const std::vector<std::string>& tokens, int highlight);

@@ -227,21 +227,7 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
     if (ImGui::GetCursorPosX() + ImGui::GetFontSize() * 16.0f > right) ImGui::NewLine();
     ui::draw_layer_selector(ui, "tiled");
   }
-  if (problem.num_heads > 1) {
-    const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
-    float pills_w = ImGui::CalcTextSize("Head").x;
-    for (int h = 0; h < problem.num_heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
-    ImGui::SameLine(0.0f, group_gap);
-    if (ImGui::GetCursorPosX() + pills_w > right) ImGui::NewLine();
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Head");
-    for (int h = 0; h < problem.num_heads; ++h) {
-      ImGui::SameLine(0.0f, pill_gap);
-      ImGui::PushID(2000 + h);
-      if (pill(std::to_string(h).c_str(), h == std::clamp(ui.view.selected_head, 0, problem.num_heads - 1))) ui.view.selected_head = h;
-      ImGui::PopID();
-    }
-  }
+  head_pills(problem.num_heads, ui.view.selected_head, group_gap, right, 2000);
   ImGui::Separator();
 }
 
