@@ -33,6 +33,17 @@ Problem random_problem(const ProblemShape& shape) {
   return p;
 }
 
+bool read_shape_flag(ShapeOptions& o, const std::string& flag, const std::string& value) {
+  if (flag == "--sizes") o.sizes = split_ints(value);
+  else if (flag == "--runs") o.runs = std::max(1, std::stoi(value));
+  else if (flag == "--heads") o.heads = std::stoi(value);
+  else if (flag == "--dk") o.d_k = std::stoi(value);
+  else if (flag == "--dmodel") o.d_model = std::stoi(value);
+  else if (flag == "--device") o.device = std::stoi(value);
+  else return false;
+  return true;
+}
+
 double median_ms(int runs, const std::function<void()>& work, bool warm_up) {
   if (warm_up) work();
   std::vector<double> times;

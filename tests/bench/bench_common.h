@@ -3,6 +3,7 @@
 // comma lists on the command line and the host's name for the printed tables.
 
 #include <functional>
+#include <optional>
 #include <utility>
 #include <string>
 #include <vector>
@@ -25,6 +26,19 @@ Problem random_problem(const ProblemShape& shape);
 
 // The median of `runs` timings of `work` in milliseconds, after one untimed run when
 // `warm_up` (pipelines, buffers, caches).
+// The options every attention benchmark takes: --sizes 128,512 --runs R --heads H --dk D
+// --dmodel D --device I.
+struct ShapeOptions {
+  std::vector<int> sizes;
+  int runs = 3;
+  int heads = 8;
+  int d_k = 64;
+  int d_model = 512;
+  std::optional<int> device;
+};
+// Reads one of those flags into `o`; false for any other flag.
+bool read_shape_flag(ShapeOptions& o, const std::string& flag, const std::string& value);
+
 double median_ms(int runs, const std::function<void()>& work, bool warm_up = true);
 // Both works timed in turn, `runs` times each (a busy moment of the machine falls on both);
 // their medians.

@@ -27,14 +27,9 @@
 namespace attnviz::bench {
 namespace {
 
-struct Options {
-  std::vector<int> sizes = {128, 512, 1024, 2048};
-  int runs = 3;
-  int heads = 8;
-  int d_k = 64;
-  int d_model = 512;
+struct Options : ShapeOptions {
+  Options() { sizes = {128, 512, 1024, 2048}; }
   std::optional<int> block;
-  std::optional<int> device;
 };
 
 Options parse(int argc, char** argv) {
@@ -42,20 +37,9 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
-    if (flag == "--sizes") {
-      o.sizes = split_ints(value);
-    } else if (flag == "--runs") {
-      o.runs = std::max(1, std::stoi(value));
-    } else if (flag == "--heads") {
-      o.heads = std::stoi(value);
-    } else if (flag == "--dk") {
-      o.d_k = std::stoi(value);
-    } else if (flag == "--dmodel") {
-      o.d_model = std::stoi(value);
-    } else if (flag == "--block") {
+    if (read_shape_flag(o, flag, value)) continue;
+    if (flag == "--block") {
       o.block = std::stoi(value);
-    } else if (flag == "--device") {
-      o.device = std::stoi(value);
     } else {
       std::fprintf(stderr, "unknown option %s (see the comment at the top of tiled_bench.cpp)\n", flag.c_str());
       std::exit(2);
