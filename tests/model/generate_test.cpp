@@ -126,6 +126,26 @@ TEST(Generate, StopsAtThePositionTable) {
   EXPECT_EQ(g.end_of_text_ids, std::vector<int>{model->tokenizer().find("<|endoftext|>")});
 }
 
+TEST(Generate, StopsAtTheEndOfTextIdsItsConfigNames) {
+  const auto model = Model::open((test_models() / "gpt2").string());
+  const auto prompt = model->tokenizer().encode("the cat sat", "--text");
+  GenerateOptions options;
+  options.max_new_tokens = 4;
+  const Generation free = Generator(*model).run(prompt, options);
+  ASSERT_GE(free.steps.size(), 2u);
+  // The same model, its config naming the first generated token (and one more) as end of text.
+  const auto folder = copy_of("gpt2", "gpt2-eos");
+  std::string config = read_text(folder / "config.json");
+  config.insert(config.find('{') + 1, "\"eos_token_id\": [0, " + std::to_string(free.steps[0].id) + "], ");
+  write_bytes(folder / "config.json", config);
+  const auto stopping = Model::open(folder.string());
+  const Generation g = Generator(*stopping).run(prompt, options);
+  EXPECT_EQ(g.end_of_text_ids, (std::vector<int>{0, free.steps[0].id}));
+  ASSERT_EQ(g.steps.size(), 1u);
+  EXPECT_EQ(g.steps[0].id, free.steps[0].id);
+  EXPECT_EQ(g.stop, StopReason::EndOfText);
+}
+
 TEST(Generate, BertIsRefusedAndBadOptionsAreNamed) {
   const auto bert = Model::open((test_models() / "bert").string());
   const auto text = bert->tokenizer().encode("the cat", "--text");

@@ -15,22 +15,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace testing;
 
-fs::path copy_of(const std::string& model, const std::string& name) {
-  const fs::path copy = scratch(name);
-  fs::remove_all(copy);
-  fs::copy(test_models() / model, copy, fs::copy_options::recursive);
-  return copy;
-}
-
-void replace_in_file(const fs::path& path, const std::string& from, const std::string& to) {
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t at = text.find(from);
-  ASSERT_NE(at, std::string::npos) << from;
-  text.replace(at, from.size(), to);
-  write_bytes(path, text);
-}
-
 TEST(ModelOpen, BothFormatsOfOneModelHaveTheSameConfigurationAndHeadWeights) {
   const auto st = Model::open((test_models() / "llama").string());
   const auto gguf = Model::open((test_models() / "llama.gguf").string());
@@ -70,8 +54,7 @@ TEST(ModelOpen, ARopeScalingTypeThatIsNotAStringNamesTheField) {
 
 TEST(ModelOpen, TheEndOfTextIdsComeFromTheFile) {
   const fs::path folder = copy_of("llama", "llama-eos");
-  std::ifstream in(folder / "config.json");
-  std::string config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string config = read_text(folder / "config.json");
   config.insert(config.find('{') + 1, R"("eos_token_id": [2, 3], )");
   write_bytes(folder / "config.json", config);
   EXPECT_EQ(Model::open(folder.string())->config().end_of_text_ids, (std::vector<int>{2, 3}));

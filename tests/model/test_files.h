@@ -65,4 +65,26 @@ InputError input_error(Action action) {
 
 inline std::filesystem::path test_models() { return ATTNVIZ_TEST_MODELS; }
 
+// A copy of the generated model `model` (a folder) named `name` in the scratch folder.
+inline std::filesystem::path copy_of(const std::string& model, const std::string& name) {
+  const std::filesystem::path copy = scratch(name);
+  std::filesystem::remove_all(copy);
+  std::filesystem::copy(test_models() / model, copy, std::filesystem::copy_options::recursive);
+  return copy;
+}
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The first `from` in the file replaced by `to`.
+inline void replace_in_file(const std::filesystem::path& path, const std::string& from, const std::string& to) {
+  std::string text = read_text(path);
+  const std::size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  write_bytes(path, text);
+}
+
 }  // namespace attnviz::model::testing
