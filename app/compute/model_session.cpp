@@ -418,17 +418,10 @@ Backend& ModelSession::worker_backend(BackendMode backend) {
   return *vulkan_;
 }
 
-// Writes the worker device's pipeline cache when the pass built new pipelines (the file is
-// rewritten only when the driver's data changed); a cache that cannot be saved costs a compile
-// in a later run, nothing more, so it is said once on stderr.
+// Writes the worker device's pipeline cache when the pass built new pipelines.
 void ModelSession::save_vulkan_pipelines() {
   const auto* vulkan = dynamic_cast<const gpu::VulkanAttention*>(vulkan_.get());
-  if (vulkan == nullptr) return;
-  const std::string problem = vulkan->context().save_pipeline_cache();
-  if (!problem.empty() && !pipeline_cache_problem_said_) {
-    std::cerr << "attnviz: the model's pipeline cache could not be saved: " << problem << "\n";
-    pipeline_cache_problem_said_ = true;
-  }
+  if (vulkan != nullptr) pipeline_cache_saver_.save(vulkan->context());
 }
 
 void ModelSession::drop_vulkan() {

@@ -36,6 +36,7 @@
 
 #include "app/compute/compute_session.h"
 #include "core/attention/backend.h"
+#include "core/vk/context.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
 
@@ -211,7 +212,7 @@ class ModelSession {
   VulkanBackendFactory make_vulkan_;
   std::unique_ptr<Backend> cpu_;
   std::unique_ptr<Backend> vulkan_;
-  bool pipeline_cache_problem_said_ = false;  // worker thread only
+  vk::PipelineCacheSaver pipeline_cache_saver_{"model's"};  // worker thread only
   std::shared_ptr<const model::Model> worker_model_;
   std::unique_ptr<model::ForwardPass> pass_;
   BackendMode pass_backend_ = BackendMode::Cpu;

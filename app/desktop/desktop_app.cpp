@@ -214,7 +214,7 @@ class DesktopApp {
   std::uint64_t allocations_after_warm_up_ = 0;
   ShapeNotice shape_notice_;
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
-  bool pipeline_cache_problem_said_ = false;
+  vk::PipelineCacheSaver pipeline_cache_saver_{"window's"};
   bool last_frame_recomputed_ = false;
   std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
   std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
@@ -433,13 +433,7 @@ void DesktopApp::save_view_image() {
   quiet_frames_ = 0;  // the notice shows at once
 }
 
-void DesktopApp::save_pipeline_cache() {
-  const std::string problem = context_->save_pipeline_cache();
-  if (!problem.empty() && !pipeline_cache_problem_said_) {
-    std::cerr << "attnviz: the pipeline cache could not be saved: " << problem << "\n";
-    pipeline_cache_problem_said_ = true;
-  }
-}
+void DesktopApp::save_pipeline_cache() { pipeline_cache_saver_.save(*context_); }
 
 // Presentation mode asks for full screen (and back); screenshots keep the size asked for.
 void DesktopApp::apply_fullscreen_request() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iostream>
 
 #include "core/common/error.h"
 #include "core/vk/check.h"
@@ -182,5 +183,12 @@ void Context::read_device_properties(const ContextOptions& options) {
 std::vector<std::string> Context::validation_messages() const { return log_->messages(); }
 
 void Context::clear_validation_messages() { log_->clear(); }
+
+void PipelineCacheSaver::save(const Context& context) {
+  const std::string problem = context.save_pipeline_cache();
+  if (problem.empty() || problem_said_) return;
+  std::cerr << "attnviz: the " << whose_ << " pipeline cache could not be saved: " << problem << "\n";
+  problem_said_ = true;
+}
 
 }  // namespace attnviz::vk

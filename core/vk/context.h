@@ -65,6 +65,21 @@ struct DeviceLimits {
   std::uint32_t timestamp_valid_bits = 0;
 };
 
+class Context;
+
+// Saves a context's pipeline cache when it grew and says a failure once on stderr
+// ("attnviz: the WHOSE pipeline cache could not be saved: …"): a cache that cannot be saved
+// costs a compile in a later run, nothing more, so it is worth one line, not one per save.
+class PipelineCacheSaver {
+ public:
+  explicit PipelineCacheSaver(std::string whose) : whose_(std::move(whose)) {}
+  void save(const Context& context);
+
+ private:
+  std::string whose_;
+  bool problem_said_ = false;
+};
+
 class Context {
  public:
   // Throws BackendUnavailable (no loader, no driver, no usable device, a --device index this

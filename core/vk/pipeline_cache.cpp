@@ -144,6 +144,9 @@ std::string PipelineCache::save() {
   std::size_t size = 0;
   VkResult result = vkGetPipelineCacheData(device_, cache_.get(), &size, nullptr);
   if (result != VK_SUCCESS) return std::string("vkGetPipelineCacheData: ") + result_name(result);
+  // A driver's cache only gains entries: the same size means no pipeline was built since the
+  // last save, and the data need not be copied out (the model worker asks after every pass).
+  if (!saved_data_.empty() && size == saved_data_.size()) return "";
   std::string data(size, '\0');
   result = vkGetPipelineCacheData(device_, cache_.get(), &size, data.data());
   if (result != VK_SUCCESS && result != VK_INCOMPLETE) return std::string("vkGetPipelineCacheData: ") + result_name(result);
