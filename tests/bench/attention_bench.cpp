@@ -164,6 +164,12 @@ int main(int argc, char** argv) {
       rows.push_back(row);
       std::fprintf(stderr, "N=%d %s: vulkan %s ms, eigen %s ms, naive %s ms\n", n, mask.c_str(), cell(row, "vulkan").c_str(),
                    cell(row, "eigen").c_str(), cell(row, "naive").c_str());
+      // Where the Vulkan time goes (its last run's stages), to see which kernel to work on.
+      if (vulkan) {
+        std::fprintf(stderr, "  vulkan stages:");
+        for (const auto& [stage, ms] : vulkan->timing().stages_ms) std::fprintf(stderr, " %s %.1f ms;", stage.c_str(), ms);
+        std::fprintf(stderr, "\n");
+      }
       (void)flop;
     }
   }
