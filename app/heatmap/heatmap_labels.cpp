@@ -216,7 +216,7 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
                              bool log_scale) const {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float size = ImGui::GetFontSize();
-  const float bar_h = std::round(size * 0.6f);
+  const float bar_h = std::round(size * 0.6f);  // colorbar_height() counts it, and what follows
   ImDrawList* list = ImGui::GetWindowDrawList();
   constexpr int kSegments = 48;
   for (int s = 0; s < kSegments; ++s) {
@@ -251,7 +251,7 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
     const std::string only = symmetric ? "±" + high : high;
     const float w = text_width(font, size, only);
     list->AddText(font, size, ImVec2(std::round(origin.x + (width - w) * 0.5f), y), text, only.c_str());
-    ImGui::Dummy(ImVec2(width, bar_h + 2.0f + size));
+    ImGui::Dummy(ImVec2(width, colorbar_height()));
     return;
   }
   tick(0.0f, low, 0.0f);
@@ -268,7 +268,9 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), centre.c_str());
     }
   }
-  ImGui::Dummy(ImVec2(width, bar_h + 2.0f + size));
+  ImGui::Dummy(ImVec2(width, colorbar_height()));
 }
+
+float HeatmapWidget::colorbar_height() { return std::round(ImGui::GetFontSize() * 0.6f) + 2.0f + ImGui::GetFontSize(); }
 
 }  // namespace attnviz::heatmap

@@ -92,6 +92,8 @@ class HeatmapWidget {
   // With `log_scale`, the colours (and the middle tick) follow log10 of the values.
   void colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,
                 bool log_scale = false) const;
+  // The colorbar's height (its bar and tick labels; ImGui's item spacing comes on top).
+  static float colorbar_height();
 
   // Room for labels: the widest label (capped at max_width), and the height column labels
   // need over cells `cell_px` wide (horizontal when they fit, otherwise rotated, capped).

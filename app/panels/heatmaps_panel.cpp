@@ -584,6 +584,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
     overview_.draw(ui);
     return;
   }
+  ui.view.overview_status = {};
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
     ImGui::TextWrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());

@@ -88,6 +88,7 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::PopTextWrapPos();
   draw_controls(ui);
   draw_status();
+  ui.view.overview_status = status_for_the_bar(ui.document.revision(), larger);
   const ImVec2 area = ImGui::GetContentRegionAvail();
   draw_image(ui, area.x, area.y);
 }
@@ -125,6 +126,14 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
 }
 
 void OverviewView::draw_status() {
+  // The line keeps one height whatever it shows: were the image below to grow when the
+  // progress bar goes, its pixel count would change and the overview be computed again.
+  const float top = ImGui::GetCursorPosY();
+  draw_status_line();
+  ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), top + ImGui::GetFrameHeightWithSpacing()));
+}
+
+void OverviewView::draw_status_line() {
   if (session_.running()) {
     char label[48];
     std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
@@ -143,6 +152,24 @@ void OverviewView::draw_status() {
     ImGui::TextWrapped("The overview cannot be computed: %s", error.c_str());
     ImGui::PopStyleColor();
   }
+}
+
+ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long long tokens) const {
+  ui::OverviewStatus status;
+  status.revision = revision;
+  status.summary = "overview of " + thousands(tokens) + " tokens";
+  char text[96];
+  if (session_.running()) {
+    std::snprintf(text, sizeof text, ": computing %.0f%%", 100.0 * session_.progress());
+    status.summary += text;
+  } else if (const std::shared_ptr<const overview::Overview> shown = session_.shown()) {
+    std::snprintf(text, sizeof text, ": %s %.2f s", shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)",
+                  shown->timing.total_ms / 1000.0);
+    status.summary += text;
+  }
+  const std::string error = session_.error();
+  if (!error.empty() && error != "cancelled") status.problem = "the overview cannot be computed (see Heatmaps)";
+  return status;
 }
 
 void OverviewView::refresh_image(const overview::Overview& shown) {
@@ -183,7 +210,9 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
 
 void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float caption_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f + style.ItemSpacing.y;
+  // Below the image's top: the caption, the colorbar, and the window's bottom padding.
+  const float caption_h = ImGui::GetTextLineHeightWithSpacing() + heatmap::HeatmapWidget::colorbar_height() +
+                          style.ItemSpacing.y + style.WindowPadding.y;
   const float side = std::floor(std::max(std::min(width - style.ItemSpacing.x, height - caption_h), 64.0f));
   // Pixels in steps of 64, so that resizing the window by a little recomputes nothing.
   const int pixels = std::max(64, static_cast<int>(side) / 64 * 64);

@@ -13,6 +13,7 @@
 
 #include "app/compute/overview_session.h"
 #include "app/ui/panel.h"
+#include "app/ui/view_state.h"
 #include "core/common/matrix.h"
 
 namespace attnviz::panels {
@@ -27,6 +28,8 @@ class OverviewView {
  private:
   void draw_controls(ui::UiContext& ui);
   void draw_status();
+  void draw_status_line();
+  [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
   void refresh_image(const overview::Overview& shown);
   void handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);

@@ -14,6 +14,7 @@
 #include "app/ui/model_layer.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
+#include "app/ui/view_state.h"
 
 namespace attnviz::panels {
 namespace {
@@ -60,7 +61,15 @@ class StatusBar final : public ui::Panel {
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }
-    compute_summary(session, left);
+    // Past 4,096 tokens the overview is what is computed: the session's refusal is no problem.
+    const ui::OverviewStatus& overview = ui.view.overview_status;
+    const bool overview_shown = overview.revision == ui.document.revision();
+    if (overview_shown) {
+      left.push_back(overview.summary);
+      left.push_back(session.choice_summary());
+    } else {
+      compute_summary(session, left);
+    }
     // The open model's backend and why, a segment of its own ("model: Eigen, automatic (CPU
     // driver)"), first: a narrow bar drops the scenario's details before it.
     if (ui.model.has_model()) left.insert(left.begin(), ui.model.backend_summary());
@@ -70,10 +79,11 @@ class StatusBar final : public ui::Panel {
       left.emplace_back(frame);
     }
     std::string right;
-    if (!session.error().empty()) right = "cannot compute the current edit (see Heatmaps)";
+    const std::string& error = overview_shown ? overview.problem : session.error();
+    if (!error.empty()) right = overview_shown ? overview.problem : "cannot compute the current edit (see Heatmaps)";
     else if (!ui.autosave.last_error().empty()) right = ui.autosave.last_error();
     else if (ui.document.modified()) right = "unsaved changes (kept in the autosave)";
-    const bool problem = !session.error().empty() || !ui.autosave.last_error().empty();
+    const bool problem = !error.empty() || !ui.autosave.last_error().empty();
 
     // Large text (presentation mode) or a narrow window: the two sides never overlap. The
     // frame time goes first, then the device, then the timing; a problem on the right stays.

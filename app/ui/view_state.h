@@ -2,6 +2,7 @@
 // What the user is looking at, as plain data: the selected head, the hovered token, the pinned
 // query, colormaps, ranges, zoom. Panels read and write it; nothing here is saved in scenarios.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -71,6 +72,15 @@ struct AreaRect {
   float x = 0.0f, y = 0.0f, w = 0.0f, h = 0.0f;
 };
 
+// What the status bar says of the overview (texts past 4,096 tokens), written by the Heatmaps
+// panel while it shows one, with the document revision it describes: a status from an older
+// text is never shown.
+struct OverviewStatus {
+  std::uint64_t revision = ~std::uint64_t{0};
+  std::string summary;  // "overview of 65,000 tokens: computing 39%"
+  std::string problem;  // why it cannot be computed, or ""
+};
+
 struct ViewState {
   int selected_head = 0;
 
@@ -121,6 +131,8 @@ struct ViewState {
   int model_head = 0;
   bool heatmaps_show_scenario = false;
   bool open_model_dialog_requested = false;
+
+  OverviewStatus overview_status;
 };
 
 // Start of a frame: what was hovered during the last frame becomes this frame's highlight.

@@ -45,7 +45,13 @@ class LongText(unittest.TestCase):
         with Session(self.dir / 'session', ['--text-file', text]) as app:
             self.assertTrue(app.has('Weights##overview'), 'past 4,096 tokens the Heatmaps panel shows the overview')
             x, y, w, h = self.image(app)
-            app.wait_frames(4)
+            image = app.find('##overview_image/##heatmap')
+            self.assertEqual(image['visible'], image['rect'], 'the whole image fits in the panel, its last rows too')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the first overview')
+            app.wait_frames(8)
+            # The progress bar going must not resize the image: a new pixel count would compute
+            # the overview again (and again, each size asking for the other).
+            self.assertFalse(app.has('Cancel##overview'), 'the overview was computed a second time')
             whole = app.screenshot(self.dir / 'whole.png')
             self.assertFalse(app.has('Whole matrix##overview'), 'nothing to go back to yet')
             app.move_to(int(x + w / 2), int(y + h / 2))
