@@ -65,6 +65,11 @@ OverviewAsk OverviewSession::shown_ask() const {
   return shown_ask_;
 }
 
+std::shared_ptr<const Problem> OverviewSession::shown_problem() const {
+  std::lock_guard lock(mutex_);
+  return shown_problem_;
+}
+
 std::uint64_t OverviewSession::generation() const {
   std::lock_guard lock(mutex_);
   return generation_;
@@ -153,6 +158,7 @@ void OverviewSession::run(const Job& job) {
     if (job.id == abandoned_id_) return;  // cancelled while it could not stop
     shown_ = std::move(result);
     shown_ask_ = job.ask;
+    shown_problem_ = problem_;
     ++generation_;
   } catch (const overview::Cancelled&) {
     // Stopped by cancel() (which said so) or replaced by a newer request: nothing to show.

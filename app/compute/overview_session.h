@@ -48,6 +48,8 @@ class OverviewSession {
   // The latest finished overview and what was asked for it (null before the first).
   [[nodiscard]] std::shared_ptr<const overview::Overview> shown() const;
   [[nodiscard]] OverviewAsk shown_ask() const;
+  // The problem the shown overview was computed from (its tokens and settings, for export).
+  [[nodiscard]] std::shared_ptr<const Problem> shown_problem() const;
   // Moves on with every finished overview (the heatmap uploads its image once per value).
   [[nodiscard]] std::uint64_t generation() const;
   // The problem's query and key counts (0 before it is built), and its tokens' texts.
@@ -87,6 +89,7 @@ class OverviewSession {
   // Shown.
   std::shared_ptr<const overview::Overview> shown_;
   OverviewAsk shown_ask_;
+  std::shared_ptr<const Problem> shown_problem_;
   std::uint64_t generation_ = 0;
   int rows_ = 0, cols_ = 0, heads_ = 0;
   std::string error_;

@@ -40,8 +40,6 @@ struct DialogState {
 
 const char* environment_variable(const char* name) { return std::getenv(name); }
 
-// Where the folder of the last export is kept between runs: beside the autosave.
-std::filesystem::path folder_memory(const ui::UiContext& ui) { return ui.autosave.file().parent_path() / "export-folder"; }
 
 std::filesystem::path resolved_out(const DialogState& state) {
   return resolve_export_path(state.out, state.folder, environment_variable);
@@ -54,13 +52,13 @@ void remember_folder(const ui::UiContext& ui, DialogState& state, const ExportOu
   if (folder.empty()) return;
   state.folder = folder;
   state.out = folder.string();
-  write_last_folder(folder_memory(ui), folder);
+  write_last_folder(export_folder_memory(ui), folder);
 }
 
 void open_with(const ui::UiContext& ui, DialogState& state, ExportChoices choices) {
   state.choices = std::move(choices);
   if (state.out.empty()) {
-    state.folder = default_export_folder(read_last_folder(folder_memory(ui)), environment_variable);
+    state.folder = default_export_folder(read_last_folder(export_folder_memory(ui)), environment_variable);
     state.out = state.folder.string();
   }
   state.error.clear();
@@ -291,7 +289,13 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 50.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
   if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   if (!ui.session.has_result()) {
-    ImGui::TextUnformatted("Nothing to export yet: the scenario has not been computed.");
+    const bool overview = ui.view.overview_status.revision == ui.document.revision();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(overview ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
+                                      "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
+                                      "above the image in the Heatmaps view."
+                                    : "Nothing to export yet: the scenario has not been computed.");
+    ImGui::PopTextWrapPos();
     if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
     return;
@@ -339,6 +343,8 @@ class ExportDialog final : public ui::Dialog {
 };
 
 }  // namespace
+
+std::filesystem::path export_folder_memory(const ui::UiContext& ui) { return ui.autosave.file().parent_path() / "export-folder"; }
 
 void open_export_all(ui::UiContext& ui) { ui.view.export_request = ui::ExportRequest{true, Quantity::Weights}; }
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <system_error>
 
 #include "core/common/error.h"
+#include "core/overview/overview_export.h"
 
 namespace attnviz::export_ui {
 namespace {
@@ -41,13 +43,14 @@ std::string list_names(const std::vector<std::filesystem::path>& paths, std::siz
   return text;
 }
 
-ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
-                         ui::Notices& notices) {
+// Renders everything before the first byte is written (a bad choice writes nothing), then
+// writes and reports.
+static ExportOutcome write_rendered(const std::function<std::vector<exporting::ExportedFile>()>& render,
+                             const std::filesystem::path& out, ui::Notices& notices) {
   ExportOutcome outcome;
   try {
     if (out.empty()) throw InputError("Export", "save to", "is empty: type a folder or a file name");
-    // Everything is rendered before the first byte is written: a bad choice writes nothing.
-    const std::vector<exporting::ExportedFile> files = render_plan(plan, source);
+    const std::vector<exporting::ExportedFile> files = render();
     create_folder_if_meant(out);
     outcome.written = exporting::write_export(files, out, "Export");
     outcome.ok = true;
@@ -70,6 +73,25 @@ ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& 
     notices.post(ui::NoticeLevel::Error, outcome.message);
   }
   return outcome;
+}
+
+ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
+                         ui::Notices& notices) {
+  return write_rendered([&] { return render_plan(plan, source); }, out, notices);
+}
+
+ExportOutcome run_overview_export(const overview::Overview& overview, const Scenario& scenario, const Problem& problem,
+                                  exporting::ExportFormat format, const std::filesystem::path& out, ui::Notices& notices) {
+  return write_rendered(
+      [&] {
+        overview::OverviewExportOptions options;
+        options.format = format;
+        options.row_tokens = problem.tokens;
+        options.col_tokens = problem.source_tokens;
+        options.origin = "Export";
+        return overview::render_overview(overview, exporting::describe_for_export(scenario, problem), options);
+      },
+      out, notices);
 }
 
 }  // namespace attnviz::export_ui

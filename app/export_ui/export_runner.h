@@ -10,6 +10,7 @@
 
 #include "app/export_ui/export_plan.h"
 #include "app/ui/notices.h"
+#include "core/overview/overview.h"
 
 namespace attnviz::export_ui {
 
@@ -29,6 +30,12 @@ std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const e
 // error, a warning when a file could not do everything as asked, else an info.
 ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
                          ui::Notices& notices);
+
+// The overview a text past 4,096 tokens shows (core/overview/overview_export.h) in `format`
+// (png, svg or npy), written and reported as run_export does: its caption from the scenario
+// and problem it was computed from, its rows and columns labelled with their tokens.
+ExportOutcome run_overview_export(const overview::Overview& overview, const Scenario& scenario, const Problem& problem,
+                                  exporting::ExportFormat format, const std::filesystem::path& out, ui::Notices& notices);
 
 // "weights_head0.png", or "scores_head0.png, weights_head0.png and 3 more".
 std::string list_names(const std::vector<std::filesystem::path>& paths, std::size_t shown = 3);

@@ -12,11 +12,14 @@
 //   export_ui::heatmap_hover_actions(ui, Quantity::Weights, hover.hovered);
 // The dialog itself is one ui::Dialog (make_export_dialog) that the desktop adds to the layout.
 
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "app/export_ui/export_plan.h"
 #include "app/ui/panel.h"
+#include "core/overview/overview.h"
 
 namespace attnviz::export_ui {
 
@@ -54,6 +57,26 @@ void copy_as_csv(ui::UiContext& ui, Quantity quantity);
 
 // The Export dialog: Ctrl+E and the requests above open it; one per window.
 std::unique_ptr<ui::Dialog> make_export_dialog();
+
+// Where the folder of the last export is kept between runs: beside the autosave.
+std::filesystem::path export_folder_memory(const ui::UiContext& ui);
+
+// The overview's Export button (a text past 4,096 tokens has no matrices to export) and its
+// popup: PNG, SVG or NPY of the overview shown, saved where the Export dialog saves
+// (overview_export.cpp). One per overview view.
+class OverviewExport {
+ public:
+  // The button, on the current line, and the popup once it was pressed.
+  void draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem);
+
+ private:
+  void finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem);
+
+  int format_ = 0;  // PNG, SVG, NPY
+  std::filesystem::path folder_;  // proposed: what a relative "Save to" is taken from
+  std::string out_;
+  std::string error_;
+};
 
 // File > Save view as image… (Ctrl+Shift+E): the view on screen as a PNG (view_image.h).
 void open_view_image(ui::UiContext& ui);

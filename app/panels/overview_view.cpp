@@ -123,6 +123,12 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
     ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
     if (ImGui::Button("Whole matrix##overview")) ask_.window = {};
   }
+  const std::shared_ptr<const overview::Overview> shown = session_.shown();
+  const std::shared_ptr<const Problem> problem = session_.shown_problem();
+  if (shown && problem && !shown->heads.empty()) {
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+    export_.draw(ui, *shown, *problem);
+  }
 }
 
 void OverviewView::draw_status() {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/compute/overview_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/ui/panel.h"
 #include "app/ui/view_state.h"
 #include "core/common/matrix.h"
@@ -37,6 +38,7 @@ class OverviewView {
   [[nodiscard]] overview::CellWindow current_window() const;
 
   compute::OverviewSession session_;
+  export_ui::OverviewExport export_;
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys

@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 
+#include "core/overview/overview.h"
+#include "tests/attention/random_problem.h"
 #include "tests/cli/run_attnviz.h"
 
 namespace attnviz::export_ui {
@@ -168,6 +172,49 @@ TEST_F(ExportRunner, WarningsOfTheFilesBecomeAWarningNotice) {
   EXPECT_NE(outcome.message.find("--values on"), std::string::npos) << outcome.message;
   ASSERT_EQ(notices_.all().size(), 1u);
   EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Warning);
+}
+
+// The overview's Export button: the overview shown, its values as they are in the NPY (heads ×
+// rows × cols float32 after the header), and a failure reported as the dialog's are.
+TEST_F(ExportRunner, TheOverviewShownIsWrittenInTheFormatChosen) {
+  attnviz::testing::TestRandom random(7);
+  attnviz::testing::ProblemShape shape;
+  shape.n = shape.m = 40;
+  const Problem problem = attnviz::testing::random_problem(random, shape);
+  overview::OverviewRequest request;
+  request.max_pixel_rows = request.max_pixel_cols = 16;
+  request.heads = {1};
+  const overview::Overview shown = overview::make_cpu_overview()->run(problem, request);
+  Scenario scenario;
+  scenario.title = "forty tokens";
+
+  const ExportOutcome npy = run_overview_export(shown, scenario, problem, ExportFormat::Npy, dir_ / "o.npy", notices_);
+  ASSERT_TRUE(npy.ok) << npy.message;
+  ASSERT_EQ(npy.written, std::vector<fs::path>{dir_ / "o.npy"});
+  std::ifstream in(dir_ / "o.npy", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t header = 10 + static_cast<std::size_t>(static_cast<unsigned char>(bytes[8])) +
+                             256 * static_cast<std::size_t>(static_cast<unsigned char>(bytes[9]));
+  const std::size_t cells = static_cast<std::size_t>(shown.grid.rows) * static_cast<std::size_t>(shown.grid.cols);
+  ASSERT_EQ(bytes.size(), header + 4 * cells);
+  EXPECT_NE(bytes.find("'shape': (1, " + std::to_string(shown.grid.rows) + ", " + std::to_string(shown.grid.cols) + ")"),
+            std::string::npos);
+  std::vector<float> values(cells);
+  std::memcpy(values.data(), bytes.data() + header, 4 * cells);
+  EXPECT_EQ(values, shown.heads.front().values);
+
+  const ExportOutcome png = run_overview_export(shown, scenario, problem, ExportFormat::Png, dir_, notices_);
+  ASSERT_TRUE(png.ok) << png.message;
+  ASSERT_EQ(png.written.size(), 1u);
+  EXPECT_EQ(png.written.front().filename(), "overview_weights_max_head1.png");
+  EXPECT_EQ(notices_.all().size(), 2u);
+
+  const ExportOutcome failed =
+      run_overview_export(shown, scenario, problem, ExportFormat::Png, dir_ / "missing" / "o.png", notices_);
+  EXPECT_FALSE(failed.ok);
+  EXPECT_NE(failed.message.find("Export failed: "), std::string::npos) << failed.message;
+  EXPECT_NE(failed.message.find((dir_ / "missing").string()), std::string::npos) << failed.message;
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
 }
 
 }  // namespace

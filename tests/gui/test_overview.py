@@ -66,6 +66,31 @@ class LongText(unittest.TestCase):
             app.click('Whole matrix##overview')
             attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix again')
 
+    def test_the_overview_shown_is_exported_as_npy(self):
+        text = write_text(self.dir / 'long.txt', 4500)
+        with Session(self.dir / 'session', ['--text-file', text]) as app:
+            self.image(app)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            app.click('Export\u2026##overview')
+            app.click('NPY##overview_export')
+            app.click('##overview_out')
+            app.key('ctrl+a')
+            out = self.dir / 'long.npy'
+            app.xdotool('type', '--delay', 5, str(out))
+            app.click('Export##overview_export')
+            attnviz_gui._wait(lambda: out.exists(), 20, 'the NPY file')
+            data = out.read_bytes()
+            self.assertEqual(data[:6], b'\x93NUMPY')
+            header = data[10:10 + int.from_bytes(data[8:10], 'little')].decode()
+            self.assertIn("'descr': '<f4'", header)
+            # One head; 4,500 tokens pooled into the image's pixels, at most the panel's size.
+            shape = tuple(int(v) for v in header.split("'shape': (")[1].split(')')[0].split(',') if v.strip())
+            self.assertEqual(len(shape), 3, header)
+            self.assertEqual(shape[0], 1, header)
+            self.assertTrue(64 <= shape[1] <= 1024 and shape[1] == shape[2], header)
+            self.assertEqual(len(data), 10 + int.from_bytes(data[8:10], 'little') + 4 * shape[0] * shape[1] * shape[2])
+            self.assertFalse(app.has('Export##overview_export'), 'the popup closes after the export')
+
     def test_cancel_stops_a_long_overview_at_once(self):
         scenario = self.dir / 'wide.json'
         scenario.write_text(json.dumps({'format': 'attnviz-scenario/1', 'sentence': 'x', 'd_model': 64, 'num_heads': 1,
