@@ -61,12 +61,12 @@ class StatusBar final : public ui::Panel {
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }
-    // Past 4,096 tokens the overview is what is computed: the session's refusal is no problem.
+    // Past 4,096 tokens the overview is what is computed (it names its backend): the session's
+    // refusal is no problem.
     const ui::OverviewStatus& overview = ui.view.overview_status;
     const bool overview_shown = overview.revision == ui.document.revision();
     if (overview_shown) {
       left.push_back(overview.summary);
-      left.push_back(session.choice_summary());
     } else {
       compute_summary(session, left);
     }
