@@ -402,7 +402,7 @@ void CompareView::draw(ui::UiContext& ui) {
     return;
   }
   if (!ui.session.has_result()) {
-    ImGui::TextWrapped("Nothing to compare yet. %s", ui.session.error().c_str());
+    nothing_to_show(ui.session, "Nothing to compare yet.");
     return;
   }
   draw_toolbar(ui);

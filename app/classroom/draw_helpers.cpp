@@ -166,4 +166,15 @@ Matrix finite_copy(const Matrix& values) {
   return copy;
 }
 
+void nothing_to_show(const compute::ComputeSession& session, const char* lead) {
+  if (session.only_the_overview_shows()) {
+    ImGui::TextWrapped(
+        "This text has more than the 4,096 tokens whose every matrix the window keeps, and this view shows "
+        "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; shorten the "
+        "text to follow it here.");
+    return;
+  }
+  ImGui::TextWrapped("%s %s", lead, session.error().c_str());
+}
+
 }  // namespace attnviz::classroom

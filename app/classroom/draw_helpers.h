@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_widget.h"
 
 struct ImFont;
@@ -57,5 +58,9 @@ std::uint64_t fresh_upload_version();
 // hatches those cells and shows no number there).
 Matrix finite_copy(const Matrix& values);
 bool all_finite(const Matrix& values);
+
+// What a view says when the session has no result: for a text past the window's 4,096 tokens,
+// that only the Heatmaps view's overview shows it; else `lead` and the session's error.
+void nothing_to_show(const compute::ComputeSession& session, const char* lead);
 
 }  // namespace attnviz::classroom

@@ -239,7 +239,7 @@ void StepView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Step;
   state.shown_frame = ImGui::GetFrameCount();
   if (!shown_.update(ui)) {
-    ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
+    nothing_to_show(ui.session, "Nothing to show yet.");
     return;
   }
   state.step = std::clamp(state.step, 0, lesson::kStepCount - 1);

@@ -139,7 +139,7 @@ void TiledView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Tiled;
   state.shown_frame = ImGui::GetFrameCount();
   if (!attention_.update(ui)) {
-    ImGui::TextWrapped("Nothing to show yet. %s", ui.session.error().c_str());
+    nothing_to_show(ui.session, "Nothing to show yet.");
     return;
   }
   const Problem& problem = attention_.problem();

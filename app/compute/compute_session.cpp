@@ -8,6 +8,7 @@
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
+#include "core/overview/long_text.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 
@@ -158,9 +159,11 @@ void ComputeSession::recompute(const document::Document& document) {
     problem = build_problem(document.scenario(), "<gui>");
   } catch (const InputError& e) {
     error_ = e.what();  // keep showing the last good result
+    only_the_overview_shows_ = overview::only_the_overview_shows(document.scenario());
     return;
   }
   error_.clear();
+  only_the_overview_shows_ = false;
   vulkan_status_ = BackendStatus{};
   vulkan_status_.device = vulkan_device_name();
   cpu_status_ = BackendStatus{};

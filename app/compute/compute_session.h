@@ -107,6 +107,9 @@ class ComputeSession {
   [[nodiscard]] std::uint64_t problem_revision() const { return problem_revision_; }
   // Why the document's current state could not be computed ("" when it was).
   [[nodiscard]] const std::string& error() const { return error_; }
+  // The error is that the text is past the 4,096 tokens the window keeps every matrix of (and
+  // within the overview's 65,536): the Heatmaps view shows its overview, other views say so.
+  [[nodiscard]] bool only_the_overview_shows() const { return only_the_overview_shows_; }
 
   // The result on screen: Vulkan's when it ran, else Eigen's. Read back from the device the
   // first time it is asked for after a recompute (tooltips, numbers, ranges, differences).
@@ -164,6 +167,7 @@ class ComputeSession {
   std::optional<Problem> problem_;
   std::uint64_t problem_revision_ = 0;
   std::string error_;
+  bool only_the_overview_shows_ = false;
   bool shows_vulkan_ = false;
   // Whether each backend computed the current result. The backends keep their results (host
   // copies reuse their storage from one recompute to the next: no page faults for a long

@@ -20,16 +20,6 @@ namespace {
 constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // light grey over blocks the mask hides (ABGR)
 constexpr int kSmallestWindow = 8;                   // zooming stops at 8 × 8 cells
 
-// How many tokens a text has, counting up to one past the overview's limit.
-int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
-  if (listed) return static_cast<int>(listed->size());
-  try {
-    return static_cast<int>(tokenize(text, mode, overview::kMaxOverviewTokens).size());
-  } catch (const TokenizerError&) {
-    return overview::kMaxOverviewTokens + 1;  // too many, or not UTF-8: the session says which
-  }
-}
-
 std::string thousands(long long value) {
   std::string digits = std::to_string(value);
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
@@ -58,8 +48,8 @@ bool OverviewView::wanted(const ui::UiContext& ui) {
   if (revision != counted_revision_) {
     counted_revision_ = revision;
     const Scenario& s = ui.document.scenario();
-    tokens_ = count_tokens(s.sentence, s.tokenizer, s.tokens);
-    source_tokens_ = s.source ? count_tokens(s.source->sentence, s.source->tokenizer, s.source->tokens) : tokens_;
+    tokens_ = overview::count_tokens(s.sentence, s.tokenizer, s.tokens);
+    source_tokens_ = s.source ? overview::count_tokens(s.source->sentence, s.source->tokenizer, s.source->tokens) : tokens_;
     ask_.window = {};  // a new text: the whole matrix
   }
   return !overview::fits_materialised(tokens_, source_tokens_);

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/input_file.h"
 #include "core/overview/overview.h"
+#include "core/text/tokenizer.h"
 
 namespace attnviz::overview {
 
@@ -38,6 +39,21 @@ Problem build_overview_problem(const Scenario& scenario, const std::string& orig
 bool fits_materialised(int n, int m) {
   const ProblemLimits dense;
   return n <= dense.max_tokens && m <= dense.max_tokens;
+}
+
+int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
+  if (listed) return static_cast<int>(listed->size());
+  try {
+    return static_cast<int>(tokenize(text, mode, kMaxOverviewTokens).size());
+  } catch (const TokenizerError&) {
+    return kMaxOverviewTokens + 1;
+  }
+}
+
+bool only_the_overview_shows(const Scenario& scenario) {
+  const int n = count_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+  const int m = scenario.source ? count_tokens(scenario.source->sentence, scenario.source->tokenizer, scenario.source->tokens) : n;
+  return !fits_materialised(n, m) && n <= kMaxOverviewTokens && m <= kMaxOverviewTokens;
 }
 
 }  // namespace attnviz::overview

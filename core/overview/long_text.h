@@ -3,7 +3,9 @@
 // sentence beyond the materialised path's 4,096 tokens (to kMaxOverviewTokens), which only the
 // overview computes: it never holds the H × N × M scores and weights the dense path keeps.
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario.h"
@@ -32,5 +34,14 @@ Problem build_overview_problem(const Scenario& scenario, const std::string& orig
 
 // Does the materialised path (ProblemLimits{}) take this many query and key tokens?
 bool fits_materialised(int n, int m);
+
+// How many tokens a sentence has (its listed tokens, else `text` tokenized with `mode`),
+// counted up to kMaxOverviewTokens + 1: a longer text, or one that is not UTF-8, gives that
+// (building its problem says which).
+int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
+
+// Past the materialised path's 4,096 tokens (queries or keys) and within the overview's: a
+// text only the overview shows.
+bool only_the_overview_shows(const Scenario& scenario);
 
 }  // namespace attnviz::overview
