@@ -40,7 +40,6 @@ struct DialogState {
 
 const char* environment_variable(const char* name) { return std::getenv(name); }
 
-
 std::filesystem::path resolved_out(const DialogState& state) {
   return resolve_export_path(state.out, state.folder, environment_variable);
 }
@@ -289,9 +288,8 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 50.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
   if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   if (!ui.session.has_result()) {
-    const bool overview = ui.view.overview_status.revision == ui.document.revision();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(overview ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
+    ImGui::TextUnformatted(ui.session.only_the_overview_shows() ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
                                       "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
                                       "above the image in the Heatmaps view."
                                     : "Nothing to export yet: the scenario has not been computed.");

@@ -21,31 +21,9 @@ void create_folder_if_meant(const std::filesystem::path& out) {
   if (error) throw std::runtime_error("cannot create the folder " + out.string() + ": " + error.message());
 }
 
-}  // namespace
-
-std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const exporting::ExportSource& source) {
-  std::vector<exporting::ExportedFile> files;
-  for (const ExportRequest& request : plan.requests) {
-    std::vector<exporting::ExportedFile> part = exporting::render_export(request, source);
-    for (exporting::ExportedFile& file : part) files.push_back(std::move(file));
-  }
-  return files;
-}
-
-std::string list_names(const std::vector<std::filesystem::path>& paths, std::size_t shown) {
-  std::string text;
-  const std::size_t named = paths.size() <= shown + 1 ? paths.size() : shown;
-  for (std::size_t i = 0; i < named; ++i) {
-    if (i > 0) text += i + 1 == named && named == paths.size() ? " and " : ", ";
-    text += paths[i].filename().string();
-  }
-  if (named < paths.size()) text += " and " + std::to_string(paths.size() - named) + " more";
-  return text;
-}
-
 // Renders everything before the first byte is written (a bad choice writes nothing), then
 // writes and reports.
-static ExportOutcome write_rendered(const std::function<std::vector<exporting::ExportedFile>()>& render,
+ExportOutcome write_rendered(const std::function<std::vector<exporting::ExportedFile>()>& render,
                              const std::filesystem::path& out, ui::Notices& notices) {
   ExportOutcome outcome;
   try {
@@ -73,6 +51,28 @@ static ExportOutcome write_rendered(const std::function<std::vector<exporting::E
     notices.post(ui::NoticeLevel::Error, outcome.message);
   }
   return outcome;
+}
+
+}  // namespace
+
+std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const exporting::ExportSource& source) {
+  std::vector<exporting::ExportedFile> files;
+  for (const ExportRequest& request : plan.requests) {
+    std::vector<exporting::ExportedFile> part = exporting::render_export(request, source);
+    for (exporting::ExportedFile& file : part) files.push_back(std::move(file));
+  }
+  return files;
+}
+
+std::string list_names(const std::vector<std::filesystem::path>& paths, std::size_t shown) {
+  std::string text;
+  const std::size_t named = paths.size() <= shown + 1 ? paths.size() : shown;
+  for (std::size_t i = 0; i < named; ++i) {
+    if (i > 0) text += i + 1 == named && named == paths.size() ? " and " : ", ";
+    text += paths[i].filename().string();
+  }
+  if (named < paths.size()) text += " and " + std::to_string(paths.size() - named) + " more";
+  return text;
 }
 
 ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,

@@ -78,12 +78,12 @@ class StatusBar final : public ui::Panel {
       std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);
       left.emplace_back(frame);
     }
-    std::string right;
-    const std::string& error = overview_shown ? overview.problem : session.error();
-    if (!error.empty()) right = overview_shown ? overview.problem : "cannot compute the current edit (see Heatmaps)";
-    else if (!ui.autosave.last_error().empty()) right = ui.autosave.last_error();
-    else if (ui.document.modified()) right = "unsaved changes (kept in the autosave)";
-    const bool problem = !error.empty() || !ui.autosave.last_error().empty();
+    std::string right = overview_shown               ? overview.problem
+                        : !session.error().empty() ? "cannot compute the current edit (see Heatmaps)"
+                                                   : "";
+    if (right.empty()) right = ui.autosave.last_error();
+    const bool problem = !right.empty();
+    if (right.empty() && ui.document.modified()) right = "unsaved changes (kept in the autosave)";
 
     // Large text (presentation mode) or a narrow window: the two sides never overlap. The
     // frame time goes first, then the device, then the timing; a problem on the right stays.
