@@ -23,8 +23,9 @@ std::string label_text(const std::vector<std::string>* labels, int index) {
 
 // When only every step-th label is shown, or a long sentence is zoomed, each label says where
 // it is: "120 sat". (Short sentences have room for words only; the toolbar says the range.)
-std::string thinned_label(const std::vector<std::string>* labels, int index, int step, bool zoomed) {
+std::string thinned_label(const HeatmapSpec& spec, const std::vector<std::string>* labels, int index, int step, bool zoomed) {
   std::string text = label_text(labels, index);
+  if (spec.labels_hold_positions) return text;
   const std::string number = std::to_string(index);
   const bool long_sequence = labels != nullptr && labels->size() > kIndexedLabelsAbove;
   if ((step <= 1 && !(zoomed && long_sequence)) || text == number) return text;
@@ -84,7 +85,7 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   auto draw_one = [&](int r, ImU32 colour, bool highlighted) {
     const float centre = g.row_y(static_cast<float>(r) + 0.5f);
     if (!centre_in_view(centre, g.y0, g.y1)) return;
-    const std::string label = ellipsize(font, size, thinned_label(spec.row_labels, r, step, zoomed), max_width);
+    const std::string label = ellipsize(font, size, thinned_label(spec, spec.row_labels, r, step, zoomed), max_width);
     const float w = text_width(font, size, label);
     const float y = std::round(centre - size * 0.5f);
     if (highlighted) label_background(list, ImVec2(right - w, y), ImVec2(right, y + size), kHighlightColour);
@@ -128,7 +129,7 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   auto draw_one = [&](int c, ImU32 colour, bool highlighted) {
     const float cx = g.col_x(static_cast<float>(c) + 0.5f);
     if (!centre_in_view(cx, g.x0, g.x1)) return;
-    const std::string whole = thinned_label(spec.col_labels, c, step, zoomed);
+    const std::string whole = thinned_label(spec, spec.col_labels, c, step, zoomed);
     if (mode == Mode::Rotated) {
       const std::string label = ellipsize(font, size, whole, max_length);
       const float w = text_width(font, size, label);

@@ -59,6 +59,17 @@ bool handle_zoom(const HeatmapSpec& spec, Shape shape, const CellGeometry& g, bo
   return true;
 }
 
+// The first visible row and column labels, for tests that read the window.
+void annotate_first_labels(ImGuiID id, const HeatmapSpec& spec, const CellGeometry& g) {
+  if (!window::widget_log::enabled()) return;
+  const auto first = [](const std::vector<std::string>* labels, float room, int index) {
+    if (labels == nullptr || room <= 0.0f || index < 0 || index >= static_cast<int>(labels->size())) return std::string();
+    return (*labels)[static_cast<std::size_t>(index)];
+  };
+  window::widget_log::annotate(id, "first_row_label", first(spec.row_labels, spec.row_label_width, g.first_row()));
+  window::widget_log::annotate(id, "first_col_label", first(spec.col_labels, spec.col_label_height, g.first_col()));
+}
+
 }  // namespace
 
 HeatmapItem heatmap_item(const HeatmapSpec& spec, float width, float height) {
@@ -141,6 +152,7 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   const OverlayMasks masks{&masks_, block_size_};
   const bool numbers = draw_overlay(list, spec, g, over_cells ? hover.row : -1, over_cells ? hover.col : -1, masks);
   window::widget_log::annotate(item_id, "numbers", numbers);  // for tests that read the window
+  annotate_first_labels(item_id, spec, g);
   draw_axis_labels(list, spec, g, hover.row, hover.col);
   return hover;
 }

@@ -49,6 +49,9 @@ struct HeatmapSpec {
   float cells_height = 200.0f;
   float row_label_width = 0.0f;   // 0: no row labels
   float col_label_height = 0.0f;  // 0: no column labels
+  // The labels already say where they are ("32,427 dog", the overview's block starts): they are
+  // never prefixed with the cell's index, which would be the image's, not the text's.
+  bool labels_hold_positions = false;
 
   CellWindow* zoom = nullptr;  // shared zoom/pan state; null: the whole matrix, no zooming
   bool zoom_columns = true;    // false: all columns always shown (rows still follow `zoom`)

@@ -9,6 +9,7 @@
 
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/panels/overview_labels.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/overview/long_text.h"
@@ -19,11 +20,14 @@ namespace {
 
 constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // light grey over blocks the mask hides (ABGR)
 constexpr int kSmallestWindow = 8;                   // zooming stops at 8 × 8 cells
+// Room for the axis labels, in lines of text: "32,427 toward" beside the rows, turned above
+// the columns (longer words are cut short with "…").
+constexpr float kRowLabelEms = 7.0f;
+constexpr float kColumnLabelEms = 5.5f;
 
-std::string thousands(long long value) {
-  std::string digits = std::to_string(value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return digits;
+const char* quantity_text(overview::Quantity quantity) {
+  if (quantity == overview::Quantity::Weights) return "weight";
+  return quantity == overview::Quantity::RawScores ? "raw score" : "scaled score";
 }
 
 const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity) {
@@ -159,8 +163,10 @@ ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long
     std::snprintf(text, sizeof text, ": computing %.0f%%", 100.0 * session_.progress());
     status.summary += text;
   } else if (const std::shared_ptr<const overview::Overview> shown = session_.shown()) {
-    std::snprintf(text, sizeof text, ": %s %.2f s", shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)",
-                  shown->timing.total_ms / 1000.0);
+    // A zoomed-in window takes milliseconds: "0.00 s" would read as if nothing had run.
+    const double ms = shown->timing.total_ms;
+    std::snprintf(text, sizeof text, ms < 1000.0 ? ": %s %.0f ms" : ": %s %.2f s", shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)",
+                  ms < 1000.0 ? std::max(ms, 1.0) : ms / 1000.0);
     status.summary += text;
   }
   const std::string error = session_.error();
@@ -170,6 +176,10 @@ ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long
 
 void OverviewView::refresh_image(const overview::Overview& shown) {
   const overview::PixelGrid& g = shown.grid;
+  static const std::vector<std::string> kNoTokens;
+  const std::shared_ptr<const Problem> problem = session_.shown_problem();
+  row_labels_ = overview_axis_labels(g, true, problem ? problem->tokens : kNoTokens);
+  col_labels_ = overview_axis_labels(g, false, problem ? problem->source_tokens : kNoTokens);
   const overview::PooledImage& pooled = shown.heads.front();
   float low = INFINITY;
   float high = -INFINITY;
@@ -209,7 +219,13 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   // Below the image's top: the caption, the colorbar, and the window's bottom padding.
   const float caption_h = ImGui::GetTextLineHeightWithSpacing() + heatmap::HeatmapWidget::colorbar_height() +
                           style.ItemSpacing.y + style.WindowPadding.y;
-  const float side = std::floor(std::max(std::min(width - style.ItemSpacing.x, height - caption_h), 64.0f));
+  // The labels' room is the same whether they show positions or words: were it to change on
+  // zooming in, so would the image's pixel count, and the overview be computed again.
+  const float row_gutter = ImGui::GetFontSize() * kRowLabelEms;
+  const float col_gutter = ImGui::GetFontSize() * kColumnLabelEms;
+  const float side = std::floor(std::max(
+      std::min(width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang(), height - caption_h - col_gutter),
+      64.0f));
   // Pixels in steps of 64, so that resizing the window by a little recomputes nothing.
   const int pixels = std::max(64, static_cast<int>(side) / 64 * 64);
   ask_.pixel_rows = ask_.pixel_cols = pixels;
@@ -258,10 +274,16 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   spec.log_scale = log_scale_;
   spec.numbers = false;
   spec.max_samples = 1;
+  spec.row_labels = &row_labels_;
+  spec.col_labels = &col_labels_;
+  spec.row_label_width = row_gutter;
+  spec.col_label_height = col_gutter;
+  spec.labels_hold_positions = true;
   const float scale = side / static_cast<float>(std::max(g.rows, g.cols));
   spec.cells_width = scale * static_cast<float>(g.cols);
   spec.cells_height = scale * static_cast<float>(g.rows);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 corner = ImGui::GetCursorScreenPos();
+  const ImVec2 origin(corner.x + row_gutter, corner.y + col_gutter);  // the cells' top left
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##overview_image", spec);
   const ImVec2 size(spec.cells_width, spec.cells_height);
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -316,14 +338,14 @@ void OverviewView::tooltip(const overview::Overview& shown, ImVec2 origin, ImVec
   const int r = std::clamp(static_cast<int>((io.MousePos.y - origin.y) / size.y * static_cast<float>(g.rows)), 0, g.rows - 1);
   const int c = std::clamp(static_cast<int>((io.MousePos.x - origin.x) / size.x * static_cast<float>(g.cols)), 0, g.cols - 1);
   const overview::PooledImage& pooled = shown.heads.front();
-  std::string where = g.exact() ? "query " + thousands(g.row_begin(r)) + ", key " + thousands(g.col_begin(c))
-                                : "queries " + thousands(g.row_begin(r)) + "–" + thousands(g.row_end(r) - 1) + ", keys " +
-                                      thousands(g.col_begin(c)) + "–" + thousands(g.col_end(c) - 1);
+  static const std::vector<std::string> kNoTokens;
+  const std::shared_ptr<const Problem> problem = session_.shown_problem();
+  const std::string where = overview_cell_place(g, r, c, problem ? problem->tokens : kNoTokens, problem ? problem->source_tokens : kNoTokens);
   if (pooled.hidden_at(g, r, c)) {
     ImGui::SetTooltip("%s\nthe mask hides every cell here", where.c_str());
     return;
   }
-  ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(), g.exact() ? "value" : pooling_text(shown.pooling, shown.quantity),
+  ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(), g.exact() ? quantity_text(shown.quantity) : pooling_text(shown.pooling, shown.quantity),
                     static_cast<double>(pooled.at(g, r, c)));
 }
 

@@ -48,6 +48,8 @@ class OverviewView {
   float range_min_ = 0.0f;
   float range_max_ = 1.0f;
   bool log_scale_ = false;
+  std::vector<std::string> row_labels_;  // one per pixel row (overview_labels.h)
+  std::vector<std::string> col_labels_;
   std::vector<std::vector<std::pair<int, int>>> hidden_runs_;  // per pixel row: [begin, end) columns
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};

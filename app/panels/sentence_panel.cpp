@@ -13,6 +13,7 @@
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "app/panels/overview_labels.h"
 #include "app/panels/panels.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
@@ -145,8 +146,8 @@ class SentencePanel final : public ui::Panel {
     const std::vector<std::string>& tokens = tokens_.tokens;
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%zu tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
-                       tokens.size());
+    ImGui::TextWrapped("%s tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
+                       thousands(static_cast<long long>(tokens.size())).c_str());
     ImGui::PopStyleColor();
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
@@ -170,8 +171,8 @@ class SentencePanel final : public ui::Panel {
     if (scrolls) ImGui::EndChild();
     if (shown < static_cast<int>(tokens.size())) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("\xE2\x80\xA6 and %d more tokens: make any of them global by its index in the Mask panel",
-                         static_cast<int>(tokens.size()) - shown);
+      ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: make any of them global by its index in the Mask panel",
+                         thousands(static_cast<long long>(tokens.size()) - shown).c_str());
       ImGui::PopStyleColor();
     }
     if (const auto& source = ui.document.scenario().source) {

@@ -23,7 +23,7 @@ struct Item {
   std::string window;
   ImRect rect;     // the whole widget, screen pixels
   ImRect visible;  // the part its window shows (empty when clipped away)
-  std::vector<std::pair<std::string, bool>> notes;  // annotate()
+  std::vector<std::pair<std::string, nlohmann::json>> notes;  // annotate()
 };
 
 struct State {
@@ -186,12 +186,20 @@ void on_item(const ImRect& rect, std::uint32_t id, bool visible) {
   s.items.push_back(std::move(item));
 }
 
-void annotate(std::uint32_t id, const char* key, bool value) {
+namespace {
+
+void add_note(std::uint32_t id, const char* key, nlohmann::json value) {
   if (!enabled()) return;
   State& s = state();
   const auto found = s.by_id.find(id);
-  if (found != s.by_id.end()) s.items[found->second].notes.emplace_back(key, value);
+  if (found != s.by_id.end()) s.items[found->second].notes.emplace_back(key, std::move(value));
 }
+
+}  // namespace
+
+void annotate(std::uint32_t id, const char* key, bool value) { add_note(id, key, value); }
+
+void annotate(std::uint32_t id, const char* key, const std::string& value) { add_note(id, key, value); }
 
 void end_frame() {
   if (!enabled()) return;

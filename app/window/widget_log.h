@@ -47,6 +47,8 @@ void mark_wrapped();
 // Something a test wants to know about a widget of this frame that its rectangle does not say
 // ("numbers": the heatmap shows numbers in its cells), written beside it.
 void annotate(std::uint32_t id, const char* key, bool value);
+void annotate(std::uint32_t id, const char* key, const std::string& value);
+void annotate(std::uint32_t id, const char* key, const char* value) = delete;  // would pick the bool one
 
 // After the frame's UI was built: writes the file, checks the IDs, forgets the frame's widgets.
 void end_frame();

@@ -53,6 +53,8 @@ class LongText(unittest.TestCase):
             # the overview again (and again, each size asking for the other).
             self.assertFalse(app.has('Cancel##overview'), 'the overview was computed a second time')
             whole = app.screenshot(self.dir / 'whole.png')
+            # Pooled pixels are labelled with the first position of their block.
+            self.assertEqual(app.find('##overview_image/##heatmap')['first_row_label'], '0')
             self.assertFalse(app.has('Whole matrix##overview'), 'nothing to go back to yet')
             app.move_to(int(x + w / 2), int(y + h / 2))
             for _ in range(4):
@@ -63,6 +65,17 @@ class LongText(unittest.TestCase):
             app.wait_frames(4)
             zoomed = app.screenshot(self.dir / 'zoomed.png')
             self.assertTrue(zoomed.crop_differs(whole, (int(x), int(y), int(w), int(h))), 'the zoomed window is drawn')
+            for _ in range(12):  # on to single cells: 8 x 8 at most
+                app.xdotool('click', '4')
+                app.wait_frames(2)
+            attnviz_gui._wait(lambda: ' ' in app.find('##overview_image/##heatmap').get('first_row_label', ''), 60,
+                              'single cells, labelled with their tokens')
+            # Single cells are labelled with their position and token ("2,497 cat").
+            image = app.find('##overview_image/##heatmap')
+            for key in ('first_row_label', 'first_col_label'):
+                position, word = image[key].split(' ', 1)
+                self.assertRegex(position, r'^[0-9,]+$')
+                self.assertEqual(word, WORDS[(int(position.replace(',', '')) * 7 + int(position.replace(',', '')) // 3) % len(WORDS)])
             app.click('Whole matrix##overview')
             attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix again')
 

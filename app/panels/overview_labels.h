@@ -1,0 +1,25 @@
+#pragma once
+// What the overview's axes and tooltip say (overview_view.cpp). A text past 4,096 tokens is too
+// long for a word alone to say where a row is, so every label carries its position: exact
+// cells "32,427 dog", pooled pixels the first position of their block, "16,384".
+
+#include <string>
+#include <vector>
+
+#include "core/overview/pixel_grid.h"
+
+namespace attnviz::panels {
+
+// 65535 -> "65,535".
+std::string thousands(long long value);
+
+// One label per pixel row (`rows`) or pixel column of the grid. `tokens` are the query tokens
+// for rows, the key tokens for columns; fewer than the window needs: positions alone.
+std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens);
+
+// "query 32,427 “dog”, key 32,519 “sat”" for an exact cell, "queries 0–92, keys 93–185" for
+// a pooled pixel (r, c).
+std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
+                                const std::vector<std::string>& col_tokens);
+
+}  // namespace attnviz::panels

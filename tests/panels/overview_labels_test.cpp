@@ -1,0 +1,50 @@
+// The overview's axis labels and tooltip place: positions always, tokens once cells are exact.
+#include "app/panels/overview_labels.h"
+
+#include <gtest/gtest.h>
+
+namespace attnviz::panels {
+namespace {
+
+std::vector<std::string> words(int n) {
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back("w" + std::to_string(i));
+  return out;
+}
+
+TEST(OverviewLabels, ThousandsAreGroupedByThree) {
+  EXPECT_EQ(thousands(0), "0");
+  EXPECT_EQ(thousands(999), "999");
+  EXPECT_EQ(thousands(1000), "1,000");
+  EXPECT_EQ(thousands(65535), "65,535");
+  EXPECT_EQ(thousands(-1234567), "-1,234,567");
+}
+
+TEST(OverviewLabels, ExactCellsSayTheirPositionAndToken) {
+  const overview::PixelGrid grid = overview::PixelGrid::fit({1000, 1004, 2000, 2003}, 64, 64);
+  ASSERT_TRUE(grid.exact());
+  const std::vector<std::string> tokens = words(5000);
+  EXPECT_EQ(overview_axis_labels(grid, true, tokens), (std::vector<std::string>{"1,000 w1000", "1,001 w1001", "1,002 w1002", "1,003 w1003"}));
+  EXPECT_EQ(overview_axis_labels(grid, false, tokens), (std::vector<std::string>{"2,000 w2000", "2,001 w2001", "2,002 w2002"}));
+  EXPECT_EQ(overview_cell_place(grid, 2, 1, tokens, tokens), "query 1,002 \xE2\x80\x9Cw1002\xE2\x80\x9D, key 2,001 \xE2\x80\x9Cw2001\xE2\x80\x9D");
+}
+
+TEST(OverviewLabels, PooledPixelsSayTheFirstPositionOfTheirBlock) {
+  const overview::PixelGrid grid = overview::PixelGrid::fit({0, 65536, 0, 65536}, 64, 64);
+  ASSERT_EQ(grid.block_rows, 1024);
+  const std::vector<std::string> labels = overview_axis_labels(grid, true, words(65536));
+  ASSERT_EQ(labels.size(), 64u);
+  EXPECT_EQ(labels[0], "0");
+  EXPECT_EQ(labels[1], "1,024");
+  EXPECT_EQ(labels[63], "64,512");
+  EXPECT_EQ(overview_cell_place(grid, 1, 63, {}, {}), "queries 1,024\xE2\x80\x93" "2,047, keys 64,512\xE2\x80\x93" "65,535");
+}
+
+TEST(OverviewLabels, WithoutTheTokensExactCellsSayTheirPositionAlone) {
+  const overview::PixelGrid grid = overview::PixelGrid::fit({10, 12, 10, 12}, 64, 64);
+  EXPECT_EQ(overview_axis_labels(grid, true, words(11)), (std::vector<std::string>{"10", "11"}));
+  EXPECT_EQ(overview_cell_place(grid, 1, 0, {}, {}), "query 11, key 10");
+}
+
+}  // namespace
+}  // namespace attnviz::panels
