@@ -159,7 +159,7 @@ void ComputeSession::recompute(const document::Document& document) {
     problem = build_problem(document.scenario(), "<gui>");
   } catch (const InputError& e) {
     error_ = e.what();  // keep showing the last good result
-    only_the_overview_shows_ = overview::only_the_overview_shows(document.scenario());
+    only_the_overview_shows_ = document.tokens()->only_the_overview_shows();
     return;
   }
   error_.clear();

@@ -5,7 +5,6 @@
 #include "app/edits/mask_edits.h"
 #include "core/overview/overview.h"
 #include "core/scenario/generate.h"
-#include "core/text/tokenizer.h"
 
 namespace attnviz::edits {
 namespace {
@@ -45,35 +44,15 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 }  // namespace
 
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {
-  TokensOrError out;
-  try {
-    // Up to the overview's limit: past the materialised 4,096 the window shows the overview.
-    out.tokens = tokenize(text, mode, overview::kMaxOverviewTokens);
-  } catch (const TokenizerError& e) {
-    out.error = e.what();
-    out.error_offset = e.byte_offset();
-  }
-  return out;
+  return overview::text_tokens(std::string(text), mode, std::nullopt);
 }
 
 TokensOrError scenario_tokens(const Scenario& scenario) {
-  if (scenario.tokens) {
-    TokensOrError out;
-    out.tokens = *scenario.tokens;
-    out.explicit_tokens = true;
-    return out;
-  }
-  return tokenize_text(scenario.sentence, scenario.tokenizer);
+  return overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
 }
 
 TokensOrError source_tokens_of(const SourceSetting& source) {
-  if (source.tokens) {
-    TokensOrError out;
-    out.tokens = *source.tokens;
-    out.explicit_tokens = true;
-    return out;
-  }
-  return tokenize_text(source.sentence, source.tokenizer);
+  return overview::text_tokens(source.sentence, source.tokenizer, source.tokens);
 }
 
 std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
@@ -94,7 +73,9 @@ std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
 }
 
 Scenario set_sentence(Scenario s, std::string sentence, const EmbeddingRow& new_row) {
-  const TokensOrError before = scenario_tokens(s);
+  // The old tokens only place edited embedding rows; without any, a keystroke in a long text
+  // splits it once, not twice.
+  const TokensOrError before = s.embeddings && !s.tokens ? scenario_tokens(s) : TokensOrError{};
   s.sentence = std::move(sentence);
   if (s.tokens) return s;  // explicit tokens: the sentence is only a caption
   follow_tokens(s, before, scenario_tokens(s), new_row);

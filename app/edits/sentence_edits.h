@@ -10,18 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "core/overview/long_text.h"
 #include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
 
 // The tokens the scenario's sentence gives (explicit tokens when it has them), or why the
-// sentence cannot be tokenized ("invalid UTF-8 at byte 12", "more than 4096 tokens").
-struct TokensOrError {
-  std::vector<std::string> tokens;
-  std::string error;              // "" when fine
-  std::size_t error_offset = 0;   // byte offset of the problem in the sentence
-  bool explicit_tokens = false;   // the scenario lists its tokens; the sentence is a caption
-};
+// sentence cannot be tokenized ("invalid UTF-8 at byte 12", "more than 65536 tokens"). The
+// window's panels read the current revision's from Document::tokens() instead (counted once).
+using TokensOrError = overview::TextTokens;
 TokensOrError scenario_tokens(const Scenario& scenario);
 TokensOrError source_tokens_of(const SourceSetting& source);
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode);

@@ -15,7 +15,6 @@
 
 #include "app/document/document.h"
 #include "app/edits/mask_edits.h"
-#include "app/edits/sentence_edits.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
@@ -62,8 +61,7 @@ class MaskPanel final : public ui::Panel {
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
     const Scenario& s = ui.document.scenario();
-    tokens_ = edits::scenario_tokens(s).tokens;
-    source_tokens_ = s.source ? edits::source_tokens_of(*s.source).tokens : tokens_;
+    text_ = ui.document.tokens();
     if (!typing_globals_) globals_text_ = edits::format_global_list(s.mask.global);
     if (!typing_documents_) documents_text_ = edits::format_global_list(s.mask.documents);
     // The field keeps what the user typed (valid or not) until the document's expression
@@ -75,15 +73,15 @@ class MaskPanel final : public ui::Panel {
         expression_error_.reset();
       }
     }
-    const int rows = std::min(static_cast<int>(tokens_.size()), kMaxPreviewTokens);
-    const int cols = std::min(static_cast<int>(source_tokens_.size()), kMaxPreviewTokens);
+    const int rows = std::min(static_cast<int>(tokens().size()), kMaxPreviewTokens);
+    const int cols = std::min(static_cast<int>(source_tokens().size()), kMaxPreviewTokens);
     if (preview_.rows != rows || preview_.cols != cols) {
       // Every cell "visible" in a mid blue; the renderer hatches what the mask hides.
       preview_ = Matrix(rows, cols, kVisibleShade);
       ++preview_version_;
     }
-    row_labels_.assign(tokens_.begin(), tokens_.begin() + rows);
-    col_labels_.assign(source_tokens_.begin(), source_tokens_.begin() + cols);
+    row_labels_.assign(tokens().begin(), tokens().begin() + rows);
+    col_labels_.assign(source_tokens().begin(), source_tokens().begin() + cols);
   }
 
   void apply_mask(ui::UiContext& ui, const MaskSetting& mask, const std::string& label, const std::string& key = "") {
@@ -145,7 +143,7 @@ class MaskPanel final : public ui::Panel {
     if (!mask.window) return;
     ImGui::SameLine();
     int radius = *mask.window;
-    const int max_radius = std::max({static_cast<int>(tokens_.size()) - 1, radius, 1});
+    const int max_radius = std::max({static_cast<int>(tokens().size()) - 1, radius, 1});
     ImGui::SetNextItemWidth(-1.0f);
     const ui::ReadableSliders readable;
     if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
@@ -169,7 +167,7 @@ class MaskPanel final : public ui::Panel {
     }
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       const edits::ParsedGlobals parsed = edits::parse_global_list(globals_text_, static_cast<int>(
-                                                                                      std::max(tokens_.size(), source_tokens_.size())));
+                                                                                      std::max(tokens().size(), source_tokens().size())));
       if (!parsed.indices) {
         globals_error_ = parsed.error;
       } else {
@@ -230,9 +228,9 @@ class MaskPanel final : public ui::Panel {
   void draw_pattern_menu(ui::UiContext& ui) {
     ImGui::SetNextItemWidth(-1.0f);
     if (!ImGui::BeginCombo("##pattern", "insert a pattern")) return;
-    for (const edits::NamedPattern& pattern : edits::named_patterns(static_cast<int>(tokens_.size()))) {
+    for (const edits::NamedPattern& pattern : edits::named_patterns(static_cast<int>(tokens().size()))) {
       if (ImGui::Selectable(pattern.name.c_str())) {
-        const MaskSetting next = edits::apply_pattern(ui.document.scenario().mask, pattern, tokens_);
+        const MaskSetting next = edits::apply_pattern(ui.document.scenario().mask, pattern, tokens());
         expression_text_ = next.expression;
         expression_error_ = check(next);
         if (!expression_error_) apply_mask(ui, next, "Mask pattern: " + pattern.name);
@@ -258,7 +256,7 @@ class MaskPanel final : public ui::Panel {
       return;
     }
     const edits::ParsedGlobals parsed =
-        edits::parse_global_list(documents_text_, static_cast<int>(std::max(tokens_.size(), source_tokens_.size())));
+        edits::parse_global_list(documents_text_, static_cast<int>(std::max(tokens().size(), source_tokens().size())));
     if (!parsed.indices) {
       documents_error_ = parsed.error;
       return;
@@ -304,7 +302,7 @@ class MaskPanel final : public ui::Panel {
   [[nodiscard]] std::optional<ExpressionProblem> check(const MaskSetting& mask) const {
     try {
       check_mask_expression(mask, "<gui>");
-      check_document_starts(mask, static_cast<int>(tokens_.size()), static_cast<int>(source_tokens_.size()), "<gui>");
+      check_document_starts(mask, static_cast<int>(tokens().size()), static_cast<int>(source_tokens().size()), "<gui>");
     } catch (const InputError& error) {
       ExpressionProblem problem;
       problem.message = error.pointer() + ": " + error.problem();
@@ -364,8 +362,8 @@ class MaskPanel final : public ui::Panel {
                         preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
     ImGui::TextDisabled("rows: queries, columns: keys; hatched = masked");
-    if (static_cast<int>(tokens_.size()) > kMaxPreviewTokens) {
-      ImGui::TextDisabled("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens_.size());
+    if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
+      ImGui::TextDisabled("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens().size());
     }
   }
 
@@ -389,8 +387,11 @@ class MaskPanel final : public ui::Panel {
   std::string documents_error_;
   bool typing_documents_ = false;
   int last_block_size_ = 16;
-  std::vector<std::string> tokens_;
-  std::vector<std::string> source_tokens_;
+  std::shared_ptr<const overview::ScenarioTokens> text_ = std::make_shared<const overview::ScenarioTokens>();
+  [[nodiscard]] const std::vector<std::string>& tokens() const { return text_->queries.tokens; }
+  [[nodiscard]] const std::vector<std::string>& source_tokens() const {
+    return text_->source ? text_->source->tokens : text_->queries.tokens;
+  }
   std::vector<std::string> row_labels_;
   std::vector<std::string> col_labels_;
   Matrix preview_;

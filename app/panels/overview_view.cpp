@@ -51,9 +51,9 @@ bool OverviewView::wanted(const ui::UiContext& ui) {
   const std::uint64_t revision = ui.document.revision();
   if (revision != counted_revision_) {
     counted_revision_ = revision;
-    const Scenario& s = ui.document.scenario();
-    tokens_ = overview::count_tokens(s.sentence, s.tokenizer, s.tokens);
-    source_tokens_ = s.source ? overview::count_tokens(s.source->sentence, s.source->tokenizer, s.source->tokens) : tokens_;
+    const std::shared_ptr<const overview::ScenarioTokens> tokens = ui.document.tokens();
+    tokens_ = tokens->query_count();
+    source_tokens_ = tokens->key_count();
     ask_.window = {};  // a new text: the whole matrix
   }
   return !overview::fits_materialised(tokens_, source_tokens_);

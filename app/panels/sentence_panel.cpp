@@ -66,7 +66,7 @@ class SentencePanel final : public ui::Panel {
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
     if (!typing_) buffer_ = ui.document.scenario().sentence;
-    tokens_ = edits::scenario_tokens(ui.document.scenario());
+    tokens_ = ui.document.tokens();
   }
 
   void draw_text_box(ui::UiContext& ui) {
@@ -98,24 +98,24 @@ class SentencePanel final : public ui::Panel {
                          listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
       ImGui::PopStyleColor();
     }
-    if (!tokens_.error.empty()) {
+    if (!sentence_tokens().error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", tokens_.error.c_str(),
-                         tokens_.error_offset);
+      ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", sentence_tokens().error.c_str(),
+                         sentence_tokens().error_offset);
       ImGui::PopStyleColor();
     }
   }
 
   void draw_tokenizer(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
-    if (tokens_.explicit_tokens) {
+    if (sentence_tokens().explicit_tokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       if (keep_tokens_) {
-        ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", tokens_.tokens.size());
+        ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", sentence_tokens().tokens.size());
       } else {
         ImGui::TextWrapped("The scenario lists its %zu tokens and their embeddings; type to replace them with your "
                            "text's tokens.",
-                           tokens_.tokens.size());
+                           sentence_tokens().tokens.size());
       }
       ImGui::PopStyleColor();
       ImGui::Checkbox("Keep these tokens", &keep_tokens_);
@@ -143,7 +143,7 @@ class SentencePanel final : public ui::Panel {
   }
 
   void draw_chips(ui::UiContext& ui) {
-    const std::vector<std::string>& tokens = tokens_.tokens;
+    const std::vector<std::string>& tokens = sentence_tokens().tokens;
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
@@ -186,7 +186,7 @@ class SentencePanel final : public ui::Panel {
     int lines = count > 0 ? 1 : 0;
     float x = -1.0f;
     for (int i = 0; i < count; ++i) {
-      const float w = chip_size(tokens_.tokens[static_cast<std::size_t>(i)], i).x;
+      const float w = chip_size(sentence_tokens().tokens[static_cast<std::size_t>(i)], i).x;
       if (x >= 0.0f && edits::chip_fits_on_line(x, chip_spacing(), w, width)) {
         x += chip_spacing() + w;
       } else {
@@ -250,7 +250,8 @@ class SentencePanel final : public ui::Panel {
   bool keep_tokens_ = false;       // typing leaves listed tokens alone (the text is a caption)
   std::size_t listed_tokens_ = 0;  // how many the scenario listed before typing replaced them
   std::uint64_t seen_revision_ = 0;
-  edits::TokensOrError tokens_;
+  std::shared_ptr<const overview::ScenarioTokens> tokens_ = std::make_shared<const overview::ScenarioTokens>();
+  [[nodiscard]] const overview::TextTokens& sentence_tokens() const { return tokens_->queries; }
 };
 
 }  // namespace

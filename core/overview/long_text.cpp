@@ -41,19 +41,37 @@ bool fits_materialised(int n, int m) {
   return n <= dense.max_tokens && m <= dense.max_tokens;
 }
 
-int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
-  if (listed) return static_cast<int>(listed->size());
-  try {
-    return static_cast<int>(tokenize(text, mode, kMaxOverviewTokens).size());
-  } catch (const TokenizerError&) {
-    return kMaxOverviewTokens + 1;
+int TextTokens::count() const { return error.empty() ? static_cast<int>(tokens.size()) : kMaxOverviewTokens + 1; }
+
+TextTokens text_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
+  TextTokens out;
+  if (listed) {
+    out.tokens = *listed;
+    out.explicit_tokens = true;
+    return out;
   }
+  try {
+    out.tokens = tokenize(text, mode, kMaxOverviewTokens);
+  } catch (const TokenizerError& e) {
+    out.error = e.what();
+    out.error_offset = e.byte_offset();
+  }
+  return out;
 }
 
-bool only_the_overview_shows(const Scenario& scenario) {
-  const int n = count_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
-  const int m = scenario.source ? count_tokens(scenario.source->sentence, scenario.source->tokenizer, scenario.source->tokens) : n;
+bool ScenarioTokens::only_the_overview_shows() const {
+  const int n = query_count();
+  const int m = key_count();
   return !fits_materialised(n, m) && n <= kMaxOverviewTokens && m <= kMaxOverviewTokens;
 }
+
+ScenarioTokens scenario_tokens(const Scenario& scenario) {
+  ScenarioTokens out;
+  out.queries = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+  if (scenario.source) out.source = text_tokens(scenario.source->sentence, scenario.source->tokenizer, scenario.source->tokens);
+  return out;
+}
+
+bool only_the_overview_shows(const Scenario& scenario) { return scenario_tokens(scenario).only_the_overview_shows(); }
 
 }  // namespace attnviz::overview

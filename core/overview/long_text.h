@@ -35,13 +35,33 @@ Problem build_overview_problem(const Scenario& scenario, const std::string& orig
 // Does the materialised path (ProblemLimits{}) take this many query and key tokens?
 bool fits_materialised(int n, int m);
 
-// How many tokens a sentence has (its listed tokens, else `text` tokenized with `mode`),
-// counted up to kMaxOverviewTokens + 1: a longer text, or one that is not UTF-8, gives that
-// (building its problem says which).
-int count_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
+// A sentence's tokens as the window lists them: its listed tokens, else its text tokenized, up
+// to kMaxOverviewTokens; or why the text cannot be split (too many tokens, not UTF-8).
+struct TextTokens {
+  std::vector<std::string> tokens;
+  std::string error;              // "" when fine
+  std::size_t error_offset = 0;   // byte offset of the problem in the text
+  bool explicit_tokens = false;   // the scenario lists its tokens; the text is a caption
+  // The count up to kMaxOverviewTokens + 1: a text that cannot be split gives that (building
+  // its problem says why).
+  [[nodiscard]] int count() const;
+};
+TextTokens text_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
 
-// Past the materialised path's 4,096 tokens (queries or keys) and within the overview's: a
-// text only the overview shows.
+// A scenario's query tokens and, with cross-attention, its source's (the keys).
+struct ScenarioTokens {
+  TextTokens queries;
+  std::optional<TextTokens> source;
+
+  [[nodiscard]] int query_count() const { return queries.count(); }
+  [[nodiscard]] int key_count() const { return source ? source->count() : queries.count(); }
+  // Past the materialised path's 4,096 tokens (queries or keys) and within the overview's: a
+  // text only the overview shows.
+  [[nodiscard]] bool only_the_overview_shows() const;
+};
+ScenarioTokens scenario_tokens(const Scenario& scenario);
+
+// scenario_tokens(scenario).only_the_overview_shows().
 bool only_the_overview_shows(const Scenario& scenario);
 
 }  // namespace attnviz::overview

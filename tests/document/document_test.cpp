@@ -30,6 +30,39 @@ TEST(Document, EveryEditCanBeUndoneAndRedone) {
   EXPECT_FALSE(doc.redo());
 }
 
+TEST(Document, TokensAreSplitOncePerTextAndFollowEveryChangeOfIt) {
+  Document doc(with_heads(1));
+  const auto first = doc.tokens();
+  EXPECT_EQ(first->queries.tokens, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(doc.tokens(), first) << "asked again in one revision: the same tokens";
+  doc.apply(with_heads(2), "Heads 2");
+  EXPECT_EQ(doc.tokens(), first) << "an edit that leaves the text alone keeps them";
+
+  Scenario typed = doc.scenario();
+  typed.sentence = "a b c d";
+  doc.apply(typed, "Type");
+  EXPECT_EQ(doc.tokens()->query_count(), 4);
+  Scenario listed = doc.scenario();
+  listed.tokens = std::vector<std::string>{"x", "y"};
+  doc.apply(listed, "List tokens");
+  EXPECT_TRUE(doc.tokens()->queries.explicit_tokens);
+  EXPECT_EQ(doc.tokens()->query_count(), 2);
+  Scenario cross = doc.scenario();
+  cross.source = SourceSetting{};
+  cross.source->sentence = "one two three four five";
+  doc.apply(cross, "Source");
+  EXPECT_EQ(doc.tokens()->key_count(), 5);
+  cross.source->sentence = "one two";
+  doc.apply(cross, "Shorter source");
+  EXPECT_EQ(doc.tokens()->key_count(), 2);
+
+  ASSERT_TRUE(doc.undo());
+  EXPECT_EQ(doc.tokens()->key_count(), 5);
+  doc.reset(with_heads(1), std::nullopt);
+  EXPECT_EQ(doc.tokens()->query_count(), 3);
+  EXPECT_FALSE(doc.tokens()->source.has_value());
+}
+
 TEST(Document, ANewEditClearsRedo) {
   Document doc(with_heads(1));
   doc.apply(with_heads(2), "Heads 2");

@@ -17,12 +17,41 @@ std::string words(int count) {
   return text;
 }
 
+int count(const std::string& text, const std::optional<std::vector<std::string>>& listed = std::nullopt) {
+  return overview::text_tokens(text, TokenizerMode::Words, listed).count();
+}
+
 TEST(LongText, TokensAreCountedUpToOnePastTheOverviewsLimit) {
-  EXPECT_EQ(overview::count_tokens("one two three", TokenizerMode::Words, std::nullopt), 3);
-  EXPECT_EQ(overview::count_tokens("ignored", TokenizerMode::Words, std::vector<std::string>{"a", "b"}), 2);
-  EXPECT_EQ(overview::count_tokens(words(overview::kMaxOverviewTokens + 5), TokenizerMode::Words, std::nullopt),
-            overview::kMaxOverviewTokens + 1);
-  EXPECT_EQ(overview::count_tokens("bad \xFF byte", TokenizerMode::Words, std::nullopt), overview::kMaxOverviewTokens + 1);
+  EXPECT_EQ(count("one two three"), 3);
+  EXPECT_EQ(count("ignored", std::vector<std::string>{"a", "b"}), 2);
+  EXPECT_EQ(count(words(overview::kMaxOverviewTokens + 5)), overview::kMaxOverviewTokens + 1);
+  EXPECT_EQ(count("bad \xFF byte"), overview::kMaxOverviewTokens + 1);
+}
+
+TEST(LongText, ATextThatCannotBeSplitSaysWhereAndListedTokensAreKeptAsListed) {
+  const overview::TextTokens bad = overview::text_tokens("bad \xFF byte", TokenizerMode::Words, std::nullopt);
+  EXPECT_NE(bad.error.find("UTF-8"), std::string::npos) << bad.error;
+  EXPECT_EQ(bad.error_offset, 4u);
+  const overview::TextTokens listed = overview::text_tokens("a caption", TokenizerMode::Words, std::vector<std::string>{"x", "y", "z"});
+  EXPECT_TRUE(listed.explicit_tokens);
+  EXPECT_EQ(listed.tokens, (std::vector<std::string>{"x", "y", "z"}));
+  const overview::TextTokens typed = overview::text_tokens("나는 학교에 간다.", TokenizerMode::Words, std::nullopt);
+  EXPECT_FALSE(typed.explicit_tokens);
+  EXPECT_EQ(typed.tokens, (std::vector<std::string>{"나는", "학교에", "간다", "."}));
+}
+
+TEST(LongText, AScenariosKeysAreItsSourcesTokensWithCrossAttention) {
+  Scenario scenario;
+  scenario.sentence = "a short target";
+  overview::ScenarioTokens tokens = overview::scenario_tokens(scenario);
+  EXPECT_EQ(tokens.query_count(), 3);
+  EXPECT_EQ(tokens.key_count(), 3);
+  EXPECT_FALSE(tokens.source.has_value());
+  scenario.source = SourceSetting{};
+  scenario.source->sentence = "one two three four five";
+  tokens = overview::scenario_tokens(scenario);
+  EXPECT_EQ(tokens.query_count(), 3);
+  EXPECT_EQ(tokens.key_count(), 5);
 }
 
 TEST(LongText, OnlyTheOverviewShowsTextsPastTheWindowsMatricesAndWithinItsOwnLimit) {
