@@ -373,7 +373,16 @@ class FileMenu final : public ui::Menu {
       return;
     }
     try {
-      Scenario next = overview::with_sentence(ui.document.scenario(), overview::read_text_file(path.string()));
+      std::string text = overview::read_text_file(path.string());
+      // A text no view can show is refused here, as `--text-file` refuses it, rather than
+      // replacing a sentence that worked.
+      const overview::TextTokens tokens = overview::text_tokens(text, ui.document.scenario().tokenizer, std::nullopt);
+      if (!tokens.error.empty()) {
+        dialog_error_ = path.string() + ": " + tokens.error +
+                        (tokens.too_long ? ". The overview shows up to 65,536 tokens: open a shorter part of it." : "");
+        return;
+      }
+      Scenario next = overview::with_sentence(ui.document.scenario(), std::move(text));
       next.title = path.filename().string();
       ui.document.apply(std::move(next), "Open text " + path.filename().string());
     } catch (const std::exception& error) {

@@ -54,9 +54,12 @@ bool OverviewView::wanted(const ui::UiContext& ui) {
     const std::shared_ptr<const overview::ScenarioTokens> tokens = ui.document.tokens();
     tokens_ = tokens->query_count();
     source_tokens_ = tokens->key_count();
+    // A text that is not UTF-8 is no longer one: the Sentence panel says where it breaks.
+    const auto broken = [](const overview::TextTokens& text) { return !text.error.empty() && !text.too_long; };
+    unsplittable_ = broken(tokens->queries) || (tokens->source && broken(*tokens->source));
     ask_.window = {};  // a new text: the whole matrix
   }
-  return !overview::fits_materialised(tokens_, source_tokens_);
+  return !unsplittable_ && !overview::fits_materialised(tokens_, source_tokens_);
 }
 
 overview::CellWindow OverviewView::current_window() const {

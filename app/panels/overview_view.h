@@ -42,6 +42,7 @@ class OverviewView {
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys
+  bool unsplittable_ = false;  // the text or the source is not valid UTF-8
   compute::OverviewAsk ask_;
   Matrix image_;  // the shown overview's values, hidden blocks at the range's low end
   std::uint64_t image_generation_ = ~std::uint64_t{0};

@@ -100,8 +100,8 @@ class SentencePanel final : public ui::Panel {
     }
     if (!sentence_tokens().error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("Cannot split this text into tokens: %s (at byte %zu)", sentence_tokens().error.c_str(),
-                         sentence_tokens().error_offset);
+      // The tokenizer's message names the byte offset itself.
+      ImGui::TextWrapped("Cannot split this text into tokens: %s", sentence_tokens().error.c_str());
       ImGui::PopStyleColor();
     }
   }

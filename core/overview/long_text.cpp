@@ -55,6 +55,7 @@ TextTokens text_tokens(const std::string& text, TokenizerMode mode, const std::o
   } catch (const TokenizerError& e) {
     out.error = e.what();
     out.error_offset = e.byte_offset();
+    out.too_long = e.kind() == TokenizerError::Kind::TooManyTokens;
   }
   return out;
 }

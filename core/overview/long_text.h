@@ -42,6 +42,7 @@ struct TextTokens {
   std::string error;              // "" when fine
   std::size_t error_offset = 0;   // byte offset of the problem in the text
   bool explicit_tokens = false;   // the scenario lists its tokens; the text is a caption
+  bool too_long = false;          // the error is that it has more than kMaxOverviewTokens
   // The count up to kMaxOverviewTokens + 1: a text that cannot be split gives that (building
   // its problem says why).
   [[nodiscard]] int count() const;

@@ -23,7 +23,7 @@ class TokenSink {
       throw TokenizerError("the text has more than " + std::to_string(max_tokens_) +
                                " tokens (the limit); token " + std::to_string(max_tokens_ + 1) +
                                " starts at byte offset " + std::to_string(byte_offset),
-                           byte_offset);
+                           byte_offset, TokenizerError::Kind::TooManyTokens);
     }
     tokens_.emplace_back(text);
   }
@@ -50,7 +50,7 @@ std::vector<std::string> tokenize(std::string_view text, TokenizerMode mode, int
     if (!decoded) {
       throw TokenizerError("invalid UTF-8 at byte offset " + std::to_string(offset) + " (byte " +
                                hex_byte(static_cast<unsigned char>(text[offset])) + ")",
-                           offset);
+                           offset, TokenizerError::Kind::InvalidUtf8);
     }
     const char32_t c = decoded->code_point;
     const std::string_view character = text.substr(offset, decoded->length);

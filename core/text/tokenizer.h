@@ -20,12 +20,15 @@ inline constexpr int kDefaultMaxTokens = 4096;
 // (or of the token that went over the limit).
 class TokenizerError : public std::runtime_error {
  public:
-  TokenizerError(const std::string& message, std::size_t byte_offset)
-      : std::runtime_error(message), byte_offset_(byte_offset) {}
+  enum class Kind { InvalidUtf8, TooManyTokens };
+  TokenizerError(const std::string& message, std::size_t byte_offset, Kind kind)
+      : std::runtime_error(message), byte_offset_(byte_offset), kind_(kind) {}
   [[nodiscard]] std::size_t byte_offset() const { return byte_offset_; }
+  [[nodiscard]] Kind kind() const { return kind_; }
 
  private:
   std::size_t byte_offset_;
+  Kind kind_;
 };
 
 std::vector<std::string> tokenize(std::string_view text, TokenizerMode mode, int max_tokens = kDefaultMaxTokens);

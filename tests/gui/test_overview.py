@@ -120,19 +120,34 @@ class LongText(unittest.TestCase):
             self.assertLess(time.monotonic() - start, 12.0, 'Cancel waited for the overview to finish')
             self.assertFalse(app.has('Cancel##overview'), 'still computing after Cancel')
 
+    @staticmethod
+    def open_text(app, path):
+        """File > Open text..., the path typed, Return."""
+        menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
+        fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
+        app.click_at(int(fx + fw / 2), int(fy + fh / 2))
+        # Menu items carry no label in the widget log: New, Open..., Open text..., Save, ...
+        items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
+        ix, iy, iw, ih = items[2]['visible']
+        app.click_at(int(ix + iw / 2), int(iy + ih / 2))
+        app.key('ctrl+a')
+        app.xdotool('type', '--delay', 5, path)
+        app.key('Return')
+
     def test_file_open_text_puts_a_file_in_the_sentence(self):
         text = write_text(self.dir / 'story.txt', 4500)
+        broken = self.dir / 'broken.txt'
+        broken.write_bytes(b'hello \xff world')
         with Session(self.dir / 'session', ['--scenario', 'preset:causal-gpt']) as app:
-            menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
-            fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
-            app.click_at(int(fx + fw / 2), int(fy + fh / 2))
-            # Menu items carry no label in the widget log: New, Open..., Open text..., Save, ...
-            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
-            ix, iy, iw, ih = items[2]['visible']
-            app.click_at(int(ix + iw / 2), int(iy + ih / 2))
-            app.key('ctrl+a')
-            app.xdotool('type', '--delay', 5, text)
-            app.key('Return')
+            # A text that is not UTF-8 is refused in the dialog; the sentence stays.
+            self.open_text(app, str(broken))
+            app.wait_frames(4)
+            dialog = [w for w in app.widgets() if w['window'].startswith('Open a text as the sentence')]
+            self.assertTrue(dialog, 'the dialog stays open to say why')
+            app.key('Escape')
+            app.wait_frames(4)
+            self.assertFalse(app.has('Weights##overview'), 'the short sentence is still shown')
+            self.open_text(app, text)
             saved = app.autosave(lambda s: s.get('sentence', '').startswith('the then happening') and s.get('title') == 'story.txt')
             self.assertTrue(saved['mask']['causal'], "the scenario's other settings stay")
             self.image(app)

@@ -32,6 +32,8 @@ TEST(LongText, ATextThatCannotBeSplitSaysWhereAndListedTokensAreKeptAsListed) {
   const overview::TextTokens bad = overview::text_tokens("bad \xFF byte", TokenizerMode::Words, std::nullopt);
   EXPECT_NE(bad.error.find("UTF-8"), std::string::npos) << bad.error;
   EXPECT_EQ(bad.error_offset, 4u);
+  EXPECT_FALSE(bad.too_long);
+  EXPECT_TRUE(overview::text_tokens(words(overview::kMaxOverviewTokens + 1), TokenizerMode::Words, std::nullopt).too_long);
   const overview::TextTokens listed = overview::text_tokens("a caption", TokenizerMode::Words, std::vector<std::string>{"x", "y", "z"});
   EXPECT_TRUE(listed.explicit_tokens);
   EXPECT_EQ(listed.tokens, (std::vector<std::string>{"x", "y", "z"}));

@@ -52,6 +52,7 @@ void expect_invalid_at(std::string_view text, std::size_t offset) {
     ADD_FAILURE() << "no error for invalid UTF-8";
   } catch (const TokenizerError& e) {
     EXPECT_EQ(e.byte_offset(), offset);
+    EXPECT_EQ(e.kind(), TokenizerError::Kind::InvalidUtf8);
     EXPECT_NE(std::string(e.what()).find("byte offset " + std::to_string(offset)), std::string::npos) << e.what();
   }
 }
@@ -75,6 +76,7 @@ TEST(Tokenizer, LimitGivesAClearErrorNotAHang) {
     ADD_FAILURE() << "no error past the limit";
   } catch (const TokenizerError& e) {
     EXPECT_EQ(e.byte_offset(), 20u);
+    EXPECT_EQ(e.kind(), TokenizerError::Kind::TooManyTokens);
     EXPECT_NE(std::string(e.what()).find("more than 10 tokens"), std::string::npos) << e.what();
   }
 }
