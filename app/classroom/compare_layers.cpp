@@ -106,7 +106,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
     spec.cells_height = drawn_extent(space.rows, grid.cell);
     spec.col_label_height = grid.label_h;
     spec.pinned_row = ui.view.pinned_query.value_or(-1);
-    spec.highlight_token = ui.view.hovered_token;
+    spec.highlight_token = ui.view.hovered_model_token;
     spec.highlight_column = true;
     const std::string id = "##compare-layer-" + std::to_string(layer);
     const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
@@ -116,7 +116,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
                         lesson::format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
     }
     if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
-    if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;
+    if (!hover.hovered && hover.row >= 0) ui.view.hovered_model_token_next = hover.row;
   }
   ImGui::SetCursorPos(ImVec2(start.x, start.y + grid.slot_h * static_cast<float>(grid.rows)));
   ImGui::Dummy(ImVec2(space.row_label_w + grid.slot_w * static_cast<float>(grid.columns), 1.0f));

@@ -367,7 +367,7 @@ void DesktopApp::build_ui() {
   ui::begin_frame(view_);
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
-  if (view_.capturing_view) view_.hovered_token = -1;
+  if (view_.capturing_view) view_.hovered_token = view_.hovered_model_token = -1;
   ui::UiContext ui{document_, view_, classroom_, *session_, model_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
   classroom_.wants_frames = false;
   layout_->draw(ui);

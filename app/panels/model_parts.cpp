@@ -69,12 +69,12 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
     if (i > 0 && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + width < right) {
       ImGui::SameLine();
     }
-    const bool hovered_elsewhere = ui.view.hovered_token == static_cast<int>(i);
+    const bool hovered_elsewhere = ui.view.hovered_model_token == static_cast<int>(i);
     if (hovered_elsewhere) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonHovered));
     ImGui::SmallButton(label.c_str());
     if (hovered_elsewhere) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
-      ui.view.hovered_token_next = static_cast<int>(i);
+      ui.view.hovered_model_token_next = static_cast<int>(i);
       ImGui::SetTooltip("token %zu", i);
     }
   }
@@ -269,12 +269,12 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     spec.cells_width = width;
     spec.cells_height = cells_h;
     if (i == 1 && (mask.causal || mask.window)) spec.mask = &mask;
-    spec.highlight_token = ui.view.hovered_token;
+    spec.highlight_token = ui.view.hovered_model_token;
     spec.highlight_column = i < 2;
     spec.numbers = ui.view.show_numbers && !long_text;
     const HeatmapHover hover = ui.heatmaps.draw(part.id, spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows && hover.col < part.values->cols) {
-      ui.view.hovered_token_next = hover.row;
+      ui.view.hovered_model_token_next = hover.row;
       ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row),
                         i < 2 ? "key" : "dimension", hover.col, static_cast<double>(part.values->at(hover.row, hover.col)));
     }

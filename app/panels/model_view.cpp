@@ -320,11 +320,11 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   spec.col_label_height = col_label_h;
   spec.cells_width = side;
   spec.cells_height = side;
-  spec.highlight_token = ui.view.hovered_token;
+  spec.highlight_token = ui.view.hovered_model_token;
   spec.numbers = ui.view.show_numbers && !ui::is_long_sentence(rollout.rows);
   const HeatmapHover hover = ui.heatmaps.draw("##model-rollout", spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < rollout.rows && hover.col < rollout.cols) {
-    ui.view.hovered_token_next = hover.row;
+    ui.view.hovered_model_token_next = hover.row;
     ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row),
                       static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col));
   }

@@ -92,6 +92,10 @@ struct ViewState {
   // sets from it at the start of the next frame, so the panels' drawing order does not matter.
   int hovered_token = -1;
   int hovered_token_next = -1;
+  // The same for a pretrained model's text, whose tokens are not the scenario's: hovering the
+  // model's 16th token must not light up the scenario's 16th chip.
+  int hovered_model_token = -1;
+  int hovered_model_token_next = -1;
 
   std::optional<int> pinned_query;  // a clicked row: its weights as bars, its context vector
 
@@ -139,6 +143,8 @@ struct ViewState {
 inline void begin_frame(ViewState& view) {
   view.hovered_token = view.hovered_token_next;
   view.hovered_token_next = -1;
+  view.hovered_model_token = view.hovered_model_token_next;
+  view.hovered_model_token_next = -1;
 }
 
 }  // namespace attnviz::ui
