@@ -1,11 +1,16 @@
 #include "app/panels/overview_labels.h"
 
+#include "app/ui/long_text.h"
+
 namespace attnviz::panels {
 namespace {
 
+// A token can be a whole file without a space in it: labels and the tooltip show its start.
+constexpr std::size_t kTokenCharacters = 40;
+
 std::string quoted_token(const std::vector<std::string>& tokens, int index) {
   if (index < 0 || index >= static_cast<int>(tokens.size())) return "";
-  return " \xE2\x80\x9C" + tokens[static_cast<std::size_t>(index)] + "\xE2\x80\x9D";
+  return " \xE2\x80\x9C" + ui::shown_text(tokens[static_cast<std::size_t>(index)], kTokenCharacters, 1).text + "\xE2\x80\x9D";
 }
 
 }  // namespace
@@ -24,7 +29,8 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
   labels.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const int first = rows ? grid.row_begin(i) : grid.col_begin(i);
-    labels.push_back(words ? thousands(first) + " " + tokens[static_cast<std::size_t>(first)] : thousands(first));
+    labels.push_back(words ? thousands(first) + " " + ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
+                           : thousands(first));
   }
   return labels;
 }

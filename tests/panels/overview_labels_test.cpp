@@ -40,6 +40,15 @@ TEST(OverviewLabels, PooledPixelsSayTheFirstPositionOfTheirBlock) {
   EXPECT_EQ(overview_cell_place(grid, 1, 63, {}, {}), "queries 1,024\xE2\x80\x93" "2,047, keys 64,512\xE2\x80\x93" "65,535");
 }
 
+TEST(OverviewLabels, ALongTokenIsCutInTheLabelsAndTheTooltip) {
+  const overview::PixelGrid grid = overview::PixelGrid::fit({0, 1, 0, 1}, 64, 64);
+  const std::vector<std::string> tokens = {std::string(100000, 'x')};
+  const std::string place = overview_cell_place(grid, 0, 0, tokens, tokens);
+  EXPECT_LT(place.size(), 200u);
+  EXPECT_NE(place.find("xxxx\xE2\x80\xA6"), std::string::npos) << place;
+  EXPECT_LT(overview_axis_labels(grid, true, tokens).front().size(), 100u);
+}
+
 TEST(OverviewLabels, WithoutTheTokensExactCellsSayTheirPositionAlone) {
   const overview::PixelGrid grid = overview::PixelGrid::fit({10, 12, 10, 12}, 64, 64);
   EXPECT_EQ(overview_axis_labels(grid, true, words(11)), (std::vector<std::string>{"10", "11"}));
