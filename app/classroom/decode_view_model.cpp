@@ -16,6 +16,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -271,7 +272,7 @@ void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Gene
   ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
   ImGui::TextWrapped("2 (K and V) \xc3\x97 %d layers \xc3\x97 %d KV heads \xc3\x97 %d (d_k) \xc3\x97 %d entries \xc3\x97 4 bytes (float32)",
                      c.num_layers, c.num_kv_heads, c.head_dim, step.cache_length);
-  ImGui::Text("= %s bytes", grouped(step.cache_bytes).c_str());
+  ImGui::Text("= %s bytes", lesson::format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
   ImGui::TextDisabled("Its size over the tokens generated:");
   const std::vector<float>& sizes = cache_sizes_;
   const float largest = *std::max_element(sizes.begin(), sizes.end());

@@ -8,6 +8,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_widgets.h"
 #include "app/ui/palette.h"
+#include "core/lesson/number_text.h"
 #include "core/common/input_file.h"
 
 namespace attnviz::classroom {
@@ -182,7 +183,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
       for (const std::uint64_t value : {now, so_far}) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted((bytes ? short_bytes(value) : short_count(static_cast<double>(value))).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", grouped(value).c_str(), bytes ? "bytes" : "multiply-adds");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", lesson::format_grouped(static_cast<long long>(value)).c_str(), bytes ? "bytes" : "multiply-adds");
       }
     };
     group("with the cache");

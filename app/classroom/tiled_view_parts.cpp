@@ -9,6 +9,7 @@
 
 #include "app/classroom/draw_helpers.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "core/lesson/number_text.h"
 #include "core/common/input_file.h"
 #include "core/tiled/tiled_memory.h"
 
@@ -252,7 +253,7 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
                                             : "this sentence: N = " + std::to_string(rows) + ", M = " + std::to_string(cols);
   lines.push_back({sentence + ", d = " + std::to_string(d_v) + ", float32", memory(n, m, br, bc, d, 4), memory(n, m, 64, 64, d, 4)});
   for (const std::uint64_t long_n : tiled::kLongContexts) {
-    lines.push_back({"N = " + grouped(long_n) + ", d = 128, fp16",
+    lines.push_back({"N = " + lesson::format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
                      memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
                      memory(long_n, long_n, 64, 64, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue)});
   }

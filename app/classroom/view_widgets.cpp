@@ -138,10 +138,4 @@ std::string short_bytes(std::uint64_t bytes) {
   return text;
 }
 
-std::string grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return digits;
-}
-
 }  // namespace attnviz::classroom

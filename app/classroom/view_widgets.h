@@ -64,7 +64,5 @@ std::vector<std::vector<ChartPoint>> chart_lines(const std::vector<std::vector<d
 std::string short_count(double value);
 // "464 B", "1.4 KiB", "64 MiB": a byte count in few characters.
 std::string short_bytes(std::uint64_t bytes);
-// "12,345,678": every digit, grouped by thousands.
-std::string grouped(std::uint64_t value);
 
 }  // namespace attnviz::classroom

@@ -1,6 +1,7 @@
 #include "app/panels/overview_labels.h"
 
 #include "app/ui/long_text.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -15,12 +16,6 @@ std::string quoted_token(const std::vector<std::string>& tokens, int index) {
 
 }  // namespace
 
-std::string thousands(long long value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return value < 0 ? "-" + digits : digits;
-}
-
 std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens) {
   const int count = rows ? grid.rows : grid.cols;
   const int end = rows ? grid.window.row_end : grid.window.col_end;
@@ -29,8 +24,8 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
   labels.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const int first = rows ? grid.row_begin(i) : grid.col_begin(i);
-    labels.push_back(words ? thousands(first) + " " + ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
-                           : thousands(first));
+    labels.push_back(words ? lesson::format_grouped(first) + " " + ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
+                           : lesson::format_grouped(first));
   }
   return labels;
 }
@@ -38,11 +33,11 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
 std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens) {
   if (grid.exact()) {
-    return "query " + thousands(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
-           thousands(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
+    return "query " + lesson::format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
+           lesson::format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
   }
-  return "queries " + thousands(grid.row_begin(r)) + "\xE2\x80\x93" + thousands(grid.row_end(r) - 1) + ", keys " +
-         thousands(grid.col_begin(c)) + "\xE2\x80\x93" + thousands(grid.col_end(c) - 1);
+  return "queries " + lesson::format_grouped(grid.row_begin(r)) + "\xE2\x80\x93" + lesson::format_grouped(grid.row_end(r) - 1) + ", keys " +
+         lesson::format_grouped(grid.col_begin(c)) + "\xE2\x80\x93" + lesson::format_grouped(grid.col_end(c) - 1);
 }
 
 }  // namespace attnviz::panels

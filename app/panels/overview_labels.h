@@ -10,9 +10,6 @@
 
 namespace attnviz::panels {
 
-// 65535 -> "65,535".
-std::string thousands(long long value);
-
 // One label per pixel row (`rows`) or pixel column of the grid. `tokens` are the query tokens
 // for rows, the key tokens for columns; fewer than the window needs: positions alone.
 std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens);

@@ -12,6 +12,7 @@
 #include "app/panels/overview_labels.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
 #include "core/text/tokenizer.h"
 
@@ -77,7 +78,7 @@ void OverviewView::draw(ui::UiContext& ui) {
     ImGui::PopTextWrapPos();
     return;
   }
-  const std::string notice = "This text has " + thousands(larger) +
+  const std::string notice = "This text has " + lesson::format_grouped(larger) +
                              " tokens: past the 4,096 whose every matrix the window keeps. Shown instead: an exact "
                              "overview of one head, each pixel pooling a block of cells (zoom in for single cells).";
   ImGui::TextUnformatted(notice.c_str());
@@ -160,7 +161,7 @@ void OverviewView::draw_status_line() {
 ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long long tokens) const {
   ui::OverviewStatus status;
   status.revision = revision;
-  status.summary = "overview of " + thousands(tokens) + " tokens";
+  status.summary = "overview of " + lesson::format_grouped(tokens) + " tokens";
   char text[96];
   if (session_.running()) {
     std::snprintf(text, sizeof text, ": computing %.0f%%", 100.0 * session_.progress());
@@ -247,8 +248,8 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const compute::OverviewAsk shown_ask = session_.shown_ask();
   char caption[256];
   std::snprintf(caption, sizeof caption, "head %d · queries %s–%s × keys %s–%s · each pixel: %s", shown->heads.front().head,
-                thousands(g.window.row_begin).c_str(), thousands(g.window.row_end - 1).c_str(),
-                thousands(g.window.col_begin).c_str(), thousands(g.window.col_end - 1).c_str(),
+                lesson::format_grouped(g.window.row_begin).c_str(), lesson::format_grouped(g.window.row_end - 1).c_str(),
+                lesson::format_grouped(g.window.col_begin).c_str(), lesson::format_grouped(g.window.col_end - 1).c_str(),
                 g.exact() ? "one cell" : (std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " cells, " +
                                           pooling_text(shown_ask.pooling, shown_ask.quantity)).c_str());
   ImGui::TextUnformatted(caption);

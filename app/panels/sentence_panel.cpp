@@ -13,12 +13,12 @@
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
-#include "app/panels/overview_labels.h"
 #include "app/panels/panels.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -147,7 +147,7 @@ class SentencePanel final : public ui::Panel {
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
-                       thousands(static_cast<long long>(tokens.size())).c_str());
+                       lesson::format_grouped(static_cast<long long>(tokens.size())).c_str());
     ImGui::PopStyleColor();
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
@@ -172,7 +172,7 @@ class SentencePanel final : public ui::Panel {
     if (shown < static_cast<int>(tokens.size())) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: make any of them global by its index in the Mask panel",
-                         thousands(static_cast<long long>(tokens.size()) - shown).c_str());
+                         lesson::format_grouped(static_cast<long long>(tokens.size()) - shown).c_str());
       ImGui::PopStyleColor();
     }
     if (const auto& source = ui.document.scenario().source) {

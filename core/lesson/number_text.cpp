@@ -40,4 +40,10 @@ std::string format_vector_lines(const std::vector<double>& values, int decimals,
   return text + ")";
 }
 
+std::string format_grouped(long long value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return value < 0 ? "-" + digits : digits;
+}
+
 }  // namespace attnviz::lesson

@@ -14,6 +14,9 @@ std::string format_number(double value, int decimals = 3);
 // such as a temperature, where fixed decimals would print "20.000" or "0.050".
 std::string format_significant(double value, int digits = 3);
 
+// "12,345,678": every digit, grouped by thousands ("-1,234" below zero).
+std::string format_grouped(long long value);
+
 // "(0.360, 0.250, 0.230)"
 std::string format_vector(const std::vector<double>& values, int decimals = 3);
 std::string format_vector(const std::vector<float>& values, int decimals = 3);

@@ -264,5 +264,13 @@ TEST(NumberText, FixedDecimalsInfinityAndNoNegativeZero) {
   EXPECT_EQ(lesson::format_vector_lines({1.0, 2.0, 3.0}, 0, 0), "(1, 2, 3)");
 }
 
+TEST(NumberText, ThousandsAreGroupedByThree) {
+  EXPECT_EQ(lesson::format_grouped(0), "0");
+  EXPECT_EQ(lesson::format_grouped(999), "999");
+  EXPECT_EQ(lesson::format_grouped(1000), "1,000");
+  EXPECT_EQ(lesson::format_grouped(65535), "65,535");
+  EXPECT_EQ(lesson::format_grouped(-1234567), "-1,234,567");
+}
+
 }  // namespace
 }  // namespace attnviz

@@ -12,14 +12,6 @@ std::vector<std::string> words(int n) {
   return out;
 }
 
-TEST(OverviewLabels, ThousandsAreGroupedByThree) {
-  EXPECT_EQ(thousands(0), "0");
-  EXPECT_EQ(thousands(999), "999");
-  EXPECT_EQ(thousands(1000), "1,000");
-  EXPECT_EQ(thousands(65535), "65,535");
-  EXPECT_EQ(thousands(-1234567), "-1,234,567");
-}
-
 TEST(OverviewLabels, ExactCellsSayTheirPositionAndToken) {
   const overview::PixelGrid grid = overview::PixelGrid::fit({1000, 1004, 2000, 2003}, 64, 64);
   ASSERT_TRUE(grid.exact());
