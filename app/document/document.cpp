@@ -1,7 +1,5 @@
 #include "app/document/document.h"
 
-#include <tuple>
-
 namespace attnviz::document {
 
 Document::Document(Scenario initial, std::optional<std::filesystem::path> path)
@@ -80,26 +78,20 @@ void Document::set_saved(std::filesystem::path path) {
 namespace {
 
 // What the tokens are made from: an edit of a weight or the mask leaves them as they were.
-bool same_text(const Scenario& a, const Scenario& b) {
-  const auto source_text = [](const Scenario& s) {
-    return s.source ? std::optional(std::tie(s.source->sentence, s.source->tokenizer, s.source->tokens)) : std::nullopt;
-  };
-  return a.sentence == b.sentence && a.tokenizer == b.tokenizer && a.tokens == b.tokens && source_text(a) == source_text(b);
+Document::TokensKey tokens_key(const Scenario& s) {
+  Document::TokensKey key{s.sentence, s.tokenizer, s.tokens, std::nullopt};
+  if (s.source) key.source = SourceSetting{s.source->sentence, s.source->tokenizer, s.source->tokens, std::nullopt};
+  return key;
 }
 
 }  // namespace
 
 std::shared_ptr<const overview::ScenarioTokens> Document::tokens() const {
   if (tokens_ && tokens_revision_ == revision_) return tokens_;
-  if (!tokens_ || !same_text(tokens_text_, current_)) {
+  TokensKey key = tokens_key(current_);
+  if (!tokens_ || key != tokens_key_) {
     tokens_ = std::make_shared<const overview::ScenarioTokens>(overview::scenario_tokens(current_));
-    tokens_text_.sentence = current_.sentence;
-    tokens_text_.tokenizer = current_.tokenizer;
-    tokens_text_.tokens = current_.tokens;
-    tokens_text_.source.reset();
-    if (current_.source) {
-      tokens_text_.source = SourceSetting{current_.source->sentence, current_.source->tokenizer, current_.source->tokens, std::nullopt};
-    }
+    tokens_key_ = std::move(key);
   }
   tokens_revision_ = revision_;
   return tokens_;

@@ -63,6 +63,15 @@ class Document {
 
   static constexpr std::size_t kMaxUndoSteps = 500;
 
+  // The parts of a scenario its tokens are made from (the source's embeddings left out).
+  struct TokensKey {
+    std::string sentence;
+    TokenizerMode tokenizer = TokenizerMode::Words;
+    std::optional<std::vector<std::string>> tokens;
+    std::optional<SourceSetting> source;
+    friend bool operator==(const TokensKey&, const TokensKey&) = default;
+  };
+
  private:
   struct Step {
     Scenario before;
@@ -76,7 +85,7 @@ class Document {
   mutable bool title_matches_ = true;
   mutable std::uint64_t tokens_revision_ = 0;  // tokens() of this revision are in tokens_
   mutable std::shared_ptr<const overview::ScenarioTokens> tokens_;
-  mutable Scenario tokens_text_;  // the sentence, tokenizer, tokens and source they were made from
+  mutable TokensKey tokens_key_;  // what tokens_ were made from
   std::vector<Step> undo_;
   std::vector<Step> redo_;
   std::string merge_key_;

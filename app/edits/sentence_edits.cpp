@@ -44,7 +44,7 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 }  // namespace
 
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {
-  return overview::text_tokens(std::string(text), mode, std::nullopt);
+  return overview::text_tokens(text, mode, std::nullopt);
 }
 
 TokensOrError scenario_tokens(const Scenario& scenario) {

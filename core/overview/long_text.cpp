@@ -43,7 +43,7 @@ bool fits_materialised(int n, int m) {
 
 int TextTokens::count() const { return error.empty() ? static_cast<int>(tokens.size()) : kMaxOverviewTokens + 1; }
 
-TextTokens text_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
+TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
   TextTokens out;
   if (listed) {
     out.tokens = *listed;

@@ -47,7 +47,7 @@ struct TextTokens {
   // its problem says why).
   [[nodiscard]] int count() const;
 };
-TextTokens text_tokens(const std::string& text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
+TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
 
 // A scenario's query tokens and, with cross-attention, its source's (the keys).
 struct ScenarioTokens {
