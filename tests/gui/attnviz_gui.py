@@ -265,6 +265,17 @@ class Session:
         self.xdotool('click', 1)
         self.wait_frames(settle)
 
+    def click_file_menu_item(self, index):
+        """Opens the File menu and clicks its index-th item. Menu items carry no label in the
+        widget log: 0 New, 1 Open..., 2 Open text..., 3 Open model..., 4 Close model (with a
+        model open), ..."""
+        menus = [w for w in self.widgets() if w['path'] == '##MainMenuBar/##menubar//']
+        fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
+        self.click_at(int(fx + fw / 2), int(fy + fh / 2))
+        items = _wait(lambda: [w for w in self.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
+        ix, iy, iw, ih = items[index]['visible']
+        self.click_at(int(ix + iw / 2), int(iy + ih / 2))
+
     def type(self, text, settle=6):
         self.xdotool('type', '--delay', 25, text)
         self.wait_frames(settle)

@@ -175,13 +175,7 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: app.has('model-switch/Switch on##1-2'), 30, 'the head still off')
 
             # Closed, the title names the scenario again.
-            menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
-            fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
-            app.click_at(int(fx + fw / 2), int(fy + fh / 2))
-            # Menu items carry no label in the widget log: New, Open..., Open text..., Open model..., Close model
-            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
-            ix, iy, iw, ih = items[4]['visible']
-            app.click_at(int(ix + iw / 2), int(iy + ih / 2))
+            app.click_file_menu_item(4)  # Close model
             attnviz_gui._wait(lambda: 'gpt2' not in window_title(app), 30, 'the title to drop the model')
             self.assertTrue(window_title(app).startswith('attnviz'))
 

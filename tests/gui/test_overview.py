@@ -123,13 +123,7 @@ class LongText(unittest.TestCase):
     @staticmethod
     def open_text(app, path):
         """File > Open text..., the path typed, Return."""
-        menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
-        fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
-        app.click_at(int(fx + fw / 2), int(fy + fh / 2))
-        # Menu items carry no label in the widget log: New, Open..., Open text..., Save, ...
-        items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
-        ix, iy, iw, ih = items[2]['visible']
-        app.click_at(int(ix + iw / 2), int(iy + ih / 2))
+        app.click_file_menu_item(2)
         app.key('ctrl+a')
         app.xdotool('type', '--delay', 5, path)
         app.key('Return')
