@@ -7,6 +7,7 @@
 
 #include "core/attention/backend.h"
 #include "core/common/error.h"
+#include "core/gpu/tiled_kernel.h"
 #include "core/overview/overview.h"
 #include "core/tiled/tiled_attention.h"
 
@@ -17,8 +18,9 @@ namespace attnviz::cli {
 // and how to install a driver; InputError (exit 2) for another kind or a malformed ATTNVIZ_DEVICE.
 std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int> device_index);
 // The tiled (FlashAttention-2) algorithm on the same choices: core/tiled's CPU runner or the
-// Vulkan kernel of core/gpu.
-std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index);
+// Vulkan kernel of core/gpu, in fp32 or (Vulkan only) on fp16 cooperative matrices.
+std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index,
+                                                      tiled::TiledPrecision precision = tiled::TiledPrecision::Float32);
 // The overview (core/overview) on the same choices.
 std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind, std::optional<int> device_index);
 

@@ -54,6 +54,10 @@ constexpr const char* kHelp =
     "  --block-q BR           with --kernel tiled: query rows per tile (default 64 on the CPU,\n"
     "                         the largest that fits the device's shared memory with Vulkan)\n"
     "  --block-k BC           with --kernel tiled: keys per tile (default as --block-q)\n"
+    "  --precision P          with --kernel tiled --backend vulkan: fp32 (the default) or fp16,\n"
+    "                         the products on the GPU's fp16 cooperative matrices (tensor cores):\n"
+    "                         Q, K, V and the weights rounded to fp16, sums in fp32; blocks are\n"
+    "                         multiples of 16 (exit 3 where the device has no such matrices)\n"
     "  --blocks B             add each head's block sparsity: every B x B tile of its mask empty\n"
     "                         (0), partial (1) or full (2), and how many of each (\"blocks\"; JSON\n"
     "                         only)\n"
@@ -87,7 +91,7 @@ constexpr const char* kHelp =
 
 const std::vector<OptionSpec> kOptions = {
     {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
-    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--text-file"}, {"--format"}, {"--heads"}, {"--max-output"}, {"--blocks"}};
+    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--precision"}, {"--text-file"}, {"--format"}, {"--heads"}, {"--max-output"}, {"--blocks"}};
 
 // The scenario's options and, for --model, the model's (model_options.h).
 std::vector<OptionSpec> all_options() {
@@ -234,6 +238,13 @@ void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, c
     if (kernel != "tiled" && parsed.has(option)) throw InputError("<command line>", option, "needs --kernel tiled");
     (void)parsed.get_int(option, 1, 1 << 20);
   }
+  if (parsed.has("--precision")) {
+    const std::string precision = *parsed.get("--precision");
+    require_choice("--precision", precision, {"fp32", "fp16"});
+    if (precision == "fp16" && (kernel != "tiled" || backend != "vulkan")) {
+      throw InputError("<command line>", "--precision", "fp16 runs the tiled kernel on a GPU: use it with --kernel tiled --backend vulkan");
+    }
+  }
   if (kernel == "tiled" && backend == "both") {
     throw InputError("<command line>", "--backend", "both compares the dense kernels; with --kernel tiled choose cpu or vulkan");
   }
@@ -243,7 +254,8 @@ void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, c
 }
 
 Result compute_tiled(const Problem& problem, const std::string& backend, std::optional<int> device, const ParsedArgs& parsed) {
-  const auto runner = make_tiled_runner(backend, device);
+  const bool fp16 = parsed.get_or("--precision", "fp32") == "fp16";
+  const auto runner = make_tiled_runner(backend, device, fp16 ? tiled::TiledPrecision::Float16 : tiled::TiledPrecision::Float32);
   tiled::TiledOptions options;
   options.block_q = parsed.get_int("--block-q", 1, 1 << 20).value_or(runner->preferred_block(problem.d_k, problem.d_v));
   options.block_k = parsed.get_int("--block-k", 1, 1 << 20).value_or(options.block_q);

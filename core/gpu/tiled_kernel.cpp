@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 
 #include "attnviz_compute_shaders.h"
+#include "core/common/error.h"
+#include "core/gpu/tiled_fp16.h"
 #include "core/scenario/dropout.h"
 #include "core/scenario/positions.h"
 #include "core/tiled/tile_grid.h"
@@ -63,7 +67,19 @@ class VulkanTiled final : public tiled::TiledRunner {
  public:
   VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
       : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)),
-        transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic) {
+        transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic),
+        fp16_(options.precision == tiled::TiledPrecision::Float16), emulated_(options.emulate_matrix_cores) {
+    if (fp16_) {
+      if (emulated_ && !context_->matrix_cores().fp16_arithmetic) {
+        throw BackendUnavailable("the emulated fp16 tiled kernel needs shaderFloat16, which " + context_->device_name() +
+                                 " does not offer here: " + context_->matrix_cores().reason);
+      }
+      if (!emulated_ && !context_->matrix_cores().usable) {
+        throw BackendUnavailable("the fp16 tiled kernel needs fp16 cooperative matrices, which " + context_->device_name() +
+                                 " does not offer here: " + context_->matrix_cores().reason);
+      }
+      return;  // its pipelines are built per tile and head width (pipeline_for)
+    }
     const bool stage = options.stage_in_shared.value_or(!cpu_device(*context_));
     vk::SpecializationConstants constants;
     constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
@@ -73,7 +89,8 @@ class VulkanTiled final : public tiled::TiledRunner {
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
   [[nodiscard]] int preferred_block(int d_k, int d_v) const override {
-    return std::max(1, default_tiled_block(*context_, d_k, d_v));
+    return std::max(fp16_ ? kMatrixTile : 1,
+                    fp16_ ? default_tiled_fp16_block(*context_, d_k, d_v) : default_tiled_block(*context_, d_k, d_v));
   }
 
   tiled::TiledResult run(const Problem& p, const tiled::TiledOptions& options) override {
@@ -107,7 +124,8 @@ class VulkanTiled final : public tiled::TiledRunner {
         vk::create_buffer_view(device, slope_buffer.handle(), VK_FORMAT_R32_SFLOAT)};
     const std::array<VkDescriptorPoolSize, 2> sizes = {VkDescriptorPoolSize{kRead, 5}, VkDescriptorPoolSize{kWrite, 1}};
     const vk::DescriptorPool pool = vk::create_descriptor_pool(device, 1, sizes);
-    const VkDescriptorSet set = vk::allocate_descriptor_set(device, pool.get(), pipeline_.set_layout());
+    const vk::ComputePipeline& pipeline = pipeline_for(p, options);
+    const VkDescriptorSet set = vk::allocate_descriptor_set(device, pool.get(), pipeline.set_layout());
     std::array<VkBufferView, 6> raw_views{};
     std::transform(views.begin(), views.end(), raw_views.begin(), [](const vk::BufferView& view) { return view.get(); });
     vk::write_texel_buffer_views(device, set, kBindings, raw_views);
@@ -120,17 +138,20 @@ class VulkanTiled final : public tiled::TiledRunner {
     const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
     // Only llvmpipe limits a shader's loops (key_blocks_per_dispatch): a GPU walks every key
     // block in one dispatch.
-    const int step = cpu_device(*context_) ? key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
-                                                                     static_cast<int>(invocations_) / subgroup_size, subgroup_size)
+    const int invocations = static_cast<int>(fp16_ ? tiled_fp16_invocations(*context_, options.block_q) : invocations_);
+    const int step = cpu_device(*context_) ? key_blocks_per_dispatch(options.block_q, options.block_k,
+                                                                     fp16_ ? padded_to_matrix_tile(p.d_k) : p.d_k,
+                                                                     fp16_ ? padded_to_matrix_tile(p.d_v) : p.d_v,
+                                                                     invocations / subgroup_size, subgroup_size)
                                            : grid.key_blocks();
     const VkCommandBuffer cmd = stream_.begin();
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.pipeline());
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.layout(), 0, 1, &set, 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
     for (int kb = 0; kb < grid.key_blocks(); kb += step) {
       if (kb > 0) vk::barriers::compute_to_compute(cmd);  // the previous dispatch's state
       push.kb_begin = kb;
       push.kb_end = std::min(grid.key_blocks(), kb + step);
-      vkCmdPushConstants(cmd, pipeline_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+      vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
       vkCmdDispatch(cmd, static_cast<std::uint32_t>(grid.query_blocks()), static_cast<std::uint32_t>(p.num_heads), 1);
     }
     vk::barriers::device_to_host(cmd);
@@ -150,12 +171,50 @@ class VulkanTiled final : public tiled::TiledRunner {
   }
 
  private:
+  // The fp32 kernel's one pipeline, or the fp16 kernel's for these blocks and head widths
+  // (specialisation constants size its shared arrays), built once and kept.
+  const vk::ComputePipeline& pipeline_for(const Problem& p, const tiled::TiledOptions& options) {
+    if (!fp16_) return pipeline_;
+    const std::array<int, 4> key = {options.block_q, options.block_k, padded_to_matrix_tile(p.d_k), padded_to_matrix_tile(p.d_v)};
+    auto found = fp16_pipelines_.find(key);
+    if (found != fp16_pipelines_.end()) return found->second;
+    vk::SpecializationConstants constants;
+    constants.set(0, tiled_fp16_invocations(*context_, options.block_q));
+    for (std::uint32_t id = 1; id <= 4; ++id) constants.set(id, static_cast<std::uint32_t>(key[id - 1]));
+    const std::span<const std::uint32_t> shader =
+        emulated_ ? shaders::tiled_attention_fp16_emulated_comp() : shaders::tiled_attention_fp16_comp();
+    return fp16_pipelines_
+        .emplace(key, vk::ComputePipeline(context_->device(), shader, kBindings,
+                                          sizeof(TiledPush), constants, context_->pipeline_cache()))
+        .first->second;
+  }
+
   void check_fits(const Problem& p, const tiled::TiledOptions& options) const {
+    if (fp16_) {
+      check_fits_fp16(p, options);
+      return;
+    }
     const std::int64_t need = tiled_shared_floats(options.block_q, options.block_k, p.d_k, p.d_v);
     if (need > shared_floats(*context_)) {
       throw std::invalid_argument("a tile of " + std::to_string(options.block_q) + " x " +
                                   std::to_string(options.block_k) + " with d_k = " + std::to_string(p.d_k) +
                                   " and d_v = " + std::to_string(p.d_v) + " needs " + std::to_string(need * 4) +
+                                  " bytes of shared memory; the device has " +
+                                  std::to_string(context_->limits().max_shared_memory) + ": choose smaller blocks");
+    }
+  }
+
+  void check_fits_fp16(const Problem& p, const tiled::TiledOptions& options) const {
+    if (options.block_q % kMatrixTile != 0 || options.block_k % kMatrixTile != 0) {
+      throw std::invalid_argument("the fp16 tiled kernel takes blocks that are multiples of 16 (its cooperative matrices "
+                                  "are 16 x 16); " + std::to_string(options.block_q) + " x " +
+                                  std::to_string(options.block_k) + " is not");
+    }
+    const std::int64_t need = tiled_fp16_shared_bytes(options.block_q, options.block_k, p.d_k, p.d_v);
+    if (need > context_->limits().max_shared_memory) {
+      throw std::invalid_argument("an fp16 tile of " + std::to_string(options.block_q) + " x " +
+                                  std::to_string(options.block_k) + " with d_k = " + std::to_string(p.d_k) +
+                                  " and d_v = " + std::to_string(p.d_v) + " needs " + std::to_string(need) +
                                   " bytes of shared memory; the device has " +
                                   std::to_string(context_->limits().max_shared_memory) + ": choose smaller blocks");
     }
@@ -178,7 +237,7 @@ class VulkanTiled final : public tiled::TiledRunner {
     vk::read_back(*context_, out, values.data(), out_floats * 4, stream_, transfer_);
     tiled::TiledResult result;
     result.backend = "vulkan";
-    result.device = context_->device_name();
+    result.device = context_->device_name() + (fp16_ ? " (fp16 cooperative matrices)" : "");
     const auto n = static_cast<std::size_t>(p.n());
     const auto heads = static_cast<std::size_t>(p.num_heads);
     const auto d_v = static_cast<std::size_t>(p.d_v);
@@ -199,7 +258,10 @@ class VulkanTiled final : public tiled::TiledRunner {
   vk::CommandStream stream_;
   std::uint32_t invocations_;
   vk::Transfer transfer_;
-  vk::ComputePipeline pipeline_;
+  bool fp16_;
+  bool emulated_;  // the fp16 kernel with scalar products (tests)
+  vk::ComputePipeline pipeline_;  // the fp32 kernel's
+  std::map<std::array<int, 4>, vk::ComputePipeline> fp16_pipelines_;  // by Br, Bc, padded d_k and d_v
 };
 
 }  // namespace

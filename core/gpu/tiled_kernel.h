@@ -60,6 +60,14 @@ int default_tiled_block(const vk::Context& context, int d_k, int d_v);
 
 namespace attnviz::tiled {
 
+enum class TiledPrecision {
+  Float32,  // shaders/tiled_attention.comp: every product in fp32
+  // shaders/tiled_attention_fp16.comp: Q·Kᵀ and P·V on fp16 cooperative matrices (tensor
+  // cores), Q, K, V and P rounded to fp16, sums, softmax and O in fp32. Blocks are multiples
+  // of 16.
+  Float16,
+};
+
 struct VulkanTiledOptions {
   // Stage the K and V tiles in shared memory (default: on GPUs, not on CPU devices such as
   // lavapipe); tests force each way to run both on lavapipe.
@@ -67,6 +75,12 @@ struct VulkanTiledOptions {
   // Upload and read back through staging buffers even where the device's memory is mapped (as
   // on a discrete GPU); tests take that path on lavapipe with it.
   bool staged_transfers = false;
+  // Float16 needs a context that enabled fp16 cooperative matrices (vk::Context::
+  // matrix_cores()); make_vulkan_tiled throws BackendUnavailable, saying why, where it did not.
+  TiledPrecision precision = TiledPrecision::Float32;
+  // Tests: Float16 with its two matrix products in scalar code
+  // (shaders/tiled_attention_fp16_emulated.comp), on any device with shaderFloat16 (lavapipe).
+  bool emulate_matrix_cores = false;
 };
 
 // Throws BackendUnavailable (no device) like make_vulkan_backend. run() throws

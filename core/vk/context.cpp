@@ -76,6 +76,8 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   c.info_ = devices[static_cast<std::size_t>(c.choice_.index)];
   c.physical_device_ = handles[static_cast<std::size_t>(c.choice_.index)];
   c.queue_family_ = *c.info_.queue_family;
+  c.matrix_cores_ = options.matrix_cores ? query_matrix_cores(c.instance_, setup.api_version, c.physical_device_)
+                                         : MatrixCoreSupport{false, false, "not asked for (ContextOptions::matrix_cores)"};
   c.create_device(options);
   c.read_device_properties(options);
   std::optional<std::filesystem::path> cache_file;
@@ -97,8 +99,11 @@ void Context::create_device(const ContextOptions& options) {
   const bool import = options.import_host_memory &&
                       missing_device_extensions(physical_device_, {VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME}).empty();
   if (import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  const MatrixCoreFeatures matrix_features(matrix_cores_);
+  if (matrix_cores_.usable) extensions.push_back(MatrixCoreFeatures::kExtension);
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  info.pNext = matrix_features.chain();
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
   info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
@@ -142,6 +147,7 @@ std::shared_ptr<Context> Context::borrow(VkInstance instance, VkPhysicalDevice p
   }
   c.info_.queue_family = queue_family;
   c.choice_ = {0, "borrowed from the window"};
+  c.matrix_cores_ = {false, false, "the window's device was created without them"};
   c.read_device_properties({});
   return context;
 }

@@ -15,6 +15,7 @@
 #include "core/vk/devices.h"
 #include "core/vk/handle.h"
 #include "core/vk/instance.h"
+#include "core/vk/matrix_cores.h"
 #include "core/vk/pipeline_cache.h"
 
 namespace attnviz::vk {
@@ -37,6 +38,9 @@ struct ContextOptions {
   // Enable VK_EXT_external_memory_host where the device has it, so buffers can be made over
   // host memory without a copy (Buffer::import_host; the window's heatmaps of Eigen results).
   bool import_host_memory = false;
+  // Enable fp16 arithmetic and cooperative matrices (core/vk/matrix_cores.h) where the device
+  // offers them, for the tiled kernel's fp16 variant.
+  bool matrix_cores = true;
 
   // Lower the device's limits (never raise them), so tests can exercise the splitting of
   // large problems into several dispatches at small sizes. The attention kernels bind texel
@@ -116,6 +120,8 @@ class Context {
   [[nodiscard]] const VkPhysicalDeviceProperties& properties() const { return properties_; }
   // The alignment of host memory Buffer::import_host takes; 0 when the device cannot import.
   [[nodiscard]] VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
+  // Whether fp16 cooperative matrices were enabled on this device, and why not.
+  [[nodiscard]] const MatrixCoreSupport& matrix_cores() const { return matrix_cores_; }
 
   // The cache every pipeline of this context is built through (VK_NULL_HANDLE for a borrowed
   // device), and what became of its file. Pipeline creation may run on several threads: the
@@ -156,6 +162,7 @@ class Context {
   VkPhysicalDeviceMemoryProperties memory_{};
   VkPhysicalDeviceProperties properties_{};
   VkDeviceSize host_import_alignment_ = 0;
+  MatrixCoreSupport matrix_cores_;
 };
 
 }  // namespace attnviz::vk

@@ -9,11 +9,14 @@
 // memory: the dense ones every N × N matrix as well (the window needs them), the tiled ones
 // only the contexts. Without --block the tiled runners choose their tile (tiled::TiledRunner::
 // preferred_block: 64 on the CPU, the largest power of two the device's shared memory holds).
+// Where the device offers fp16 cooperative matrices (tensor cores), the fp16 tiled kernel
+// (shaders/tiled_attention_fp16.comp) runs beside them, in the table's last two columns.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,13 +86,24 @@ int main(int argc, char** argv) {
   const auto eigen_tiled = tiled::make_cpu_tiled();
   const int cpu_block = o.block.value_or(eigen_tiled->preferred_block(o.d_k, o.d_k));
   const int gpu_block = o.block.value_or(vulkan_tiled->preferred_block(o.d_k, o.d_k));
+  std::unique_ptr<tiled::TiledRunner> vulkan_fp16;
+  if (context->matrix_cores().usable) {
+    tiled::VulkanTiledOptions fp16;
+    fp16.precision = tiled::TiledPrecision::Float16;
+    vulkan_fp16 = tiled::make_vulkan_tiled(context, fp16);
+  }
+  const int fp16_block = vulkan_fp16 ? vulkan_fp16->preferred_block(o.d_k, o.d_k) : 0;
 
-  std::printf("Device: %s; %d heads, d_k = d_v = %d, d_model = %d; tiles: Eigen %d x %d, Vulkan %d x %d; median of %d "
-              "runs after a warm-up\n\n",
-              context->device_name().c_str(), o.heads, o.d_k, o.d_model, cpu_block, cpu_block, gpu_block, gpu_block, o.runs);
+  std::printf("Device: %s; %d heads, d_k = d_v = %d, d_model = %d; tiles: Eigen %d x %d, Vulkan %d x %d, fp16 %s; "
+              "median of %d runs after a warm-up\n\n",
+              context->device_name().c_str(), o.heads, o.d_k, o.d_model, cpu_block, cpu_block, gpu_block, gpu_block,
+              vulkan_fp16 ? (std::to_string(fp16_block) + " x " + std::to_string(fp16_block)).c_str()
+                          : ("not run: " + context->matrix_cores().reason).c_str(),
+              o.runs);
   std::printf("| N | mask | Eigen dense ms | Eigen tiled ms | tiled vs dense | Vulkan dense ms | Vulkan tiled ms | "
-              "tiled vs dense | scores + weights held, dense | largest difference, Eigen / Vulkan |\n");
-  std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+              "tiled vs dense | scores + weights held, dense | largest difference, Eigen / Vulkan | Vulkan fp16 tiled ms | "
+              "largest difference, fp16 |\n");
+  std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
   for (const int n : o.sizes) {
     for (const bool causal : {false, true}) {
       const Problem problem = make_problem(o, n, causal);
@@ -101,10 +115,19 @@ int main(int argc, char** argv) {
       const double eigen_tiled_ms = median_ms(o.runs, [&] { cpu_tiled = eigen_tiled->run(problem, {cpu_block, cpu_block, {}}); });
       const double vulkan_ms = median_ms(o.runs, [&] { vulkan_dense.compute_into(problem, {}, gpu_dense); });
       const double vulkan_tiled_ms = median_ms(o.runs, [&] { gpu_tiled = vulkan_tiled->run(problem, {gpu_block, gpu_block, {}}); });
+      std::string fp16_columns = "n/a | n/a";
+      if (vulkan_fp16) {
+        tiled::TiledResult fp16_tiled;
+        const double fp16_ms = median_ms(o.runs, [&] { fp16_tiled = vulkan_fp16->run(problem, {fp16_block, fp16_block, {}}); });
+        char text[64];
+        std::snprintf(text, sizeof text, "%.1f | %.0e", fp16_ms, worst_difference(dense, fp16_tiled));
+        fp16_columns = text;
+      }
       const double dense_mib = 2.0 * o.heads * static_cast<double>(n) * n * 4.0 / (1024.0 * 1024.0);
-      std::printf("| %d | %s | %.1f | %.1f | %.2f× | %.1f | %.1f | %.2f× | %.0f MiB | %.0e / %.0e |\n", n,
+      std::printf("| %d | %s | %.1f | %.1f | %.2f× | %.1f | %.1f | %.2f× | %.0f MiB | %.0e / %.0e | %s |\n", n,
                   causal ? "causal" : "none", eigen_ms, eigen_tiled_ms, eigen_ms / eigen_tiled_ms, vulkan_ms, vulkan_tiled_ms,
-                  vulkan_ms / vulkan_tiled_ms, dense_mib, worst_difference(dense, cpu_tiled), worst_difference(dense, gpu_tiled));
+                  vulkan_ms / vulkan_tiled_ms, dense_mib, worst_difference(dense, cpu_tiled), worst_difference(dense, gpu_tiled),
+                  fp16_columns.c_str());
       std::fflush(stdout);
     }
   }

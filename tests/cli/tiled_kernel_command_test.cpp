@@ -74,10 +74,37 @@ TEST(TiledKernelCommand, BadCombinationsExitTwoNamingTheOption) {
            {"compute " + korean + " --kernel tiled --backend both", "--backend"},
            {"compute " + korean + " --kernel tiled --skip-masked-scores", "--skip-masked-scores"},
            {"compute " + korean + " --kernel tiled --backend vulkan --block-q 4096 --block-k 4096", "--block-q"},
+           {"compute " + korean + " --kernel tiled --backend vulkan --precision fp8", "--precision"},
+           {"compute " + korean + " --precision fp16", "--precision"},
+           {"compute " + korean + " --kernel tiled --precision fp16", "--precision"},
            {"trace tiled " + korean + " --block-q 2 --block-k 2 --backend gpu", "--backend"}}) {
     const testing::CommandOutput run = run_attnviz(arguments);
     EXPECT_EQ(run.exit_code, 2) << arguments << ": " << run.err;
     EXPECT_NE(run.err.find(option), std::string::npos) << arguments << ": " << run.err;
+  }
+}
+
+// Where the device has fp16 cooperative matrices the fp16 kernel's contexts are the dense ones
+// within fp16's rounding; elsewhere (lavapipe) it exits 3 saying what the device lacks.
+TEST(TiledKernelCommand, Fp16PrecisionRunsOnCooperativeMatricesOrSaysWhyNot) {
+  const std::string scenario = "--scenario preset:causal-gpt";
+  const std::string args = "compute " + scenario + " --kernel tiled --backend vulkan --precision fp16";
+  const testing::CommandOutput run = run_attnviz(args, kValidated);
+  if (run.exit_code == 3) {
+    EXPECT_NE(run.err.find("fp16 cooperative matrices"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("VK_NV_cooperative_matrix"), std::string::npos) << run.err;
+    return;
+  }
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const json dense = run_json("compute " + scenario);
+  const json fp16 = json::parse(run.out);
+  for (std::size_t h = 0; h < dense["heads"].size(); ++h) {
+    const json& got = fp16["heads"][h]["context"];
+    const json& want = dense["heads"][h]["context"];
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      for (std::size_t c = 0; c < want[i].size(); ++c) EXPECT_NEAR(got[i][c].get<double>(), want[i][c].get<double>(), 1e-2);
+    }
   }
 }
 

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+#include <span>
+#include <string>
 
 #include "attnviz_compute_shaders.h"
 #include "core/attention/mask.h"
@@ -51,8 +53,11 @@ TEST(PushLayout, SoftmaxMatchesSoftmaxPush) {
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kOperand, kOperand, kScalar, kChunk, kMask}));
 }
 
-TEST(PushLayout, TiledAttentionMatchesTiledPush) {
-  const testing::PushLayout layout = testing::push_constant_layout(shaders::tiled_attention_comp());
+// Both tiled kernels, fp32 and fp16, read the one TiledPush.
+class TiledPushLayout : public ::testing::TestWithParam<std::span<const std::uint32_t> (*)()> {};
+
+TEST_P(TiledPushLayout, MatchesTiledPush) {
+  const testing::PushLayout layout = testing::push_constant_layout(GetParam()());
   EXPECT_EQ(layout.offsets,
             (Offsets{offsetof(TiledPush, block_q), offsetof(TiledPush, block_k), offsetof(TiledPush, d_k),
                      offsetof(TiledPush, d_v), offsetof(TiledPush, q_pitch), offsetof(TiledPush, k_pitch),
@@ -63,6 +68,10 @@ TEST(PushLayout, TiledAttentionMatchesTiledPush) {
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
                                                  kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kMask}));
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, TiledPushLayout,
+                         ::testing::Values(&shaders::tiled_attention_comp, &shaders::tiled_attention_fp16_comp),
+                         [](const auto& kernel) { return kernel.index == 0 ? std::string("Fp32") : std::string("Fp16"); });
 
 TEST(PushLayout, ContextMatchesContextPush) {
   const testing::PushLayout layout = testing::push_constant_layout(shaders::context_comp());
