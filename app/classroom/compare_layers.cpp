@@ -105,7 +105,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
     spec.cells_width = drawn_extent(space.cols, grid.cell);
     spec.cells_height = drawn_extent(space.rows, grid.cell);
     spec.col_label_height = grid.label_h;
-    spec.pinned_row = ui.view.pinned_query.value_or(-1);
+    spec.pinned_row = ui.view.pinned_model_query.value_or(-1);
     spec.highlight_token = ui.view.hovered_model_token;
     spec.highlight_column = true;
     const std::string id = "##compare-layer-" + std::to_string(layer);
@@ -115,7 +115,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
                         tokens[static_cast<std::size_t>(hover.col)].c_str(),
                         lesson::format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
     }
-    if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
+    if (hover.clicked && hover.row >= 0) ui::toggle_pinned(ui.view.pinned_model_query, hover.row);
     if (!hover.hovered && hover.row >= 0) ui.view.hovered_model_token_next = hover.row;
   }
   ImGui::SetCursorPos(ImVec2(start.x, start.y + grid.slot_h * static_cast<float>(grid.rows)));

@@ -344,10 +344,7 @@ void HeatmapsPanel::handle_hover(ui::UiContext& ui, const HeatmapHover& hover, i
   if (hover.hovered && hover.row >= 0 && hover.col >= 0) tooltip(ui, head, hover.row, hover.col);
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;  // a row label
   if (!hover.hovered && hover.col >= 0 && !ui.session.problem().cross_attention) ui.view.hovered_token_next = hover.col;
-  if (hover.clicked && hover.row >= 0) {
-    if (ui.view.pinned_query == hover.row) ui.view.pinned_query.reset();
-    else ui.view.pinned_query = hover.row;
-  }
+  if (hover.clicked && hover.row >= 0) ui::toggle_pinned(ui.view.pinned_query, hover.row);
 }
 
 void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col) const {

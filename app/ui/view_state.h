@@ -98,6 +98,7 @@ struct ViewState {
   int hovered_model_token_next = -1;
 
   std::optional<int> pinned_query;  // a clicked row: its weights as bars, its context vector
+  std::optional<int> pinned_model_query;  // the same in a pretrained model's layers (its own tokens)
 
   heatmap::Colormap weights_colormap = heatmap::Colormap::Viridis;
   heatmap::Colormap scores_colormap = heatmap::Colormap::RdBu;
@@ -138,6 +139,12 @@ struct ViewState {
 
   OverviewStatus overview_status;
 };
+
+// A click on a heatmap's row pins it (its weights as bars); a click on the pinned row lets it go.
+inline void toggle_pinned(std::optional<int>& pinned, int row) {
+  if (pinned == row) pinned.reset();
+  else pinned = row;
+}
 
 // Start of a frame: what was hovered during the last frame becomes this frame's highlight.
 inline void begin_frame(ViewState& view) {

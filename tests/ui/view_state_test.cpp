@@ -29,5 +29,22 @@ TEST(ViewState, TheModelsHoveredTokenIsNotTheScenarios) {
   EXPECT_EQ(view.hovered_model_token, -1);
 }
 
+TEST(ViewState, AClickPinsARowAndASecondClickOnItLetsItGo) {
+  ViewState view;
+  toggle_pinned(view.pinned_query, 4);
+  EXPECT_EQ(view.pinned_query, 4);
+  toggle_pinned(view.pinned_query, 7);
+  EXPECT_EQ(view.pinned_query, 7) << "another row moves the pin";
+  toggle_pinned(view.pinned_query, 7);
+  EXPECT_FALSE(view.pinned_query.has_value());
+}
+
+TEST(ViewState, TheModelsPinnedRowIsNotTheScenarios) {
+  ViewState view;
+  toggle_pinned(view.pinned_model_query, 16);
+  EXPECT_EQ(view.pinned_model_query, 16);
+  EXPECT_FALSE(view.pinned_query.has_value()) << "the scenario's query 16 stays unpinned";
+}
+
 }  // namespace
 }  // namespace attnviz::ui
