@@ -18,21 +18,6 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
   return handles;
 }
 
-std::string missing_device_extensions(VkPhysicalDevice device, const std::vector<std::string>& wanted) {
-  std::uint32_t count = 0;
-  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
-  std::vector<VkExtensionProperties> available(count);
-  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()), "vkEnumerateDeviceExtensionProperties");
-  available.resize(count);
-  std::string missing;
-  for (const auto& name : wanted) {
-    const bool found = std::any_of(available.begin(), available.end(),
-                                   [&](const VkExtensionProperties& e) { return name == e.extensionName; });
-    if (!found) missing += (missing.empty() ? "" : ", ") + name;
-  }
-  return missing;
-}
-
 template <typename T>
 T lowered(T device_value, const std::optional<T>& override_value) {
   return override_value ? std::min(device_value, *override_value) : device_value;

@@ -1,5 +1,6 @@
 #include "core/vk/devices.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -187,6 +188,21 @@ std::vector<DeviceInfo> list_devices() {
   InstanceSetup setup = create_instance({}, false, &unused);
   return enumerate_devices(setup.instance.get(), VK_NULL_HANDLE,
                            "the loader (" + setup.loader_version + ") created an instance");
+}
+
+std::string missing_device_extensions(VkPhysicalDevice device, const std::vector<std::string>& wanted) {
+  std::uint32_t count = 0;
+  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
+  std::vector<VkExtensionProperties> available(count);
+  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()), "vkEnumerateDeviceExtensionProperties");
+  available.resize(count);
+  std::string missing;
+  for (const auto& name : wanted) {
+    const bool found = std::any_of(available.begin(), available.end(),
+                                   [&](const VkExtensionProperties& e) { return name == e.extensionName; });
+    if (!found) missing += (missing.empty() ? "" : ", ") + name;
+  }
+  return missing;
 }
 
 }  // namespace attnviz::vk

@@ -51,6 +51,9 @@ std::vector<DeviceInfo> list_devices();
 // BackendUnavailable message when there are none.
 std::vector<DeviceInfo> enumerate_devices(VkInstance instance, VkSurfaceKHR surface, const std::string& tried);
 
+// The extensions of `wanted` the device lacks, comma-separated; "" when it has them all.
+std::string missing_device_extensions(VkPhysicalDevice device, const std::vector<std::string>& wanted);
+
 // Fills a DeviceInfo for one physical device. `surface` (optional) must be presentable from
 // the chosen queue family, which then also needs graphics.
 DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surface);

@@ -2,23 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "core/vk/check.h"
+#include "core/vk/devices.h"
 
 namespace attnviz::vk {
 namespace {
-
-bool has_extension(VkPhysicalDevice device, const char* wanted) {
-  std::uint32_t count = 0;
-  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
-  std::vector<VkExtensionProperties> available(count);
-  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()), "vkEnumerateDeviceExtensionProperties");
-  available.resize(count);
-  return std::any_of(available.begin(), available.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, wanted) == 0; });
-}
 
 // An instance-level function of the extension: the loader exports only the core ones.
 bool offers_fp16_shape(VkInstance instance, VkPhysicalDevice device) {
@@ -48,7 +38,7 @@ MatrixCoreSupport query_matrix_cores(VkInstance instance, std::uint32_t instance
   if (instance_api < VK_API_VERSION_1_2 || properties.apiVersion < VK_API_VERSION_1_2) {
     return unusable(false, "fp16 cooperative matrices need Vulkan 1.2 (shaderFloat16, the Vulkan memory model)");
   }
-  const bool extension = has_extension(device, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  const bool extension = missing_device_extensions(device, {VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME}).empty();
   VkPhysicalDeviceVulkan12Features vulkan12{};
   vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV cooperative{};
