@@ -59,9 +59,10 @@ bool handle_zoom(const HeatmapSpec& spec, Shape shape, const CellGeometry& g, bo
   return true;
 }
 
-// The first visible row and column labels, for tests that read the window.
+// The first visible row and column labels and the pinned row, for tests that read the window.
 void annotate_first_labels(ImGuiID id, const HeatmapSpec& spec, const CellGeometry& g) {
   if (!window::widget_log::enabled()) return;
+  window::widget_log::annotate(id, "pinned_row", std::to_string(spec.pinned_row));
   const auto first = [](const std::vector<std::string>* labels, float room, int index) {
     if (labels == nullptr || room <= 0.0f || index < 0 || index >= static_cast<int>(labels->size())) return std::string();
     return (*labels)[static_cast<std::size_t>(index)];

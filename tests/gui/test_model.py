@@ -147,6 +147,11 @@ class RealModel(unittest.TestCase):
             app.click('heads averaged')
             attnviz_gui._wait(lambda: not app.has('##compare-model-head'), 30, 'the head selector gone while averaged')
             self.assertTrue(app.has(f'##compare-layer-{layers - 1}/##heatmap'))
+            # A click on a row pins the model's query there, not the scenario's (checked once the
+            # model is closed, below).
+            app.click('##compare-layer-0/##heatmap')
+            attnviz_gui._wait(lambda: app.find('##compare-layer-0/##heatmap').get('pinned_row', '-1') != '-1', 30,
+                              "the model's query pinned")
 
             # Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y undo and redo a head switch, as Edit > Undo model does.
             app.click('##views/Model view')
@@ -178,6 +183,9 @@ class RealModel(unittest.TestCase):
             app.click_file_menu_item(4)  # Close model
             attnviz_gui._wait(lambda: 'gpt2' not in window_title(app), 30, 'the title to drop the model')
             self.assertTrue(window_title(app).startswith('attnviz'))
+            app.click('##views/Heatmaps')
+            attnviz_gui._wait(lambda: app.has('##weights/##heatmap'), 30, "the scenario's heatmaps")
+            self.assertFalse(app.has('Unpin query'), "the model's pinned row pinned the scenario's query too")
 
     def test_a_model_that_cannot_open_leaves_the_window_working(self):
         broken = self.dir / 'broken'
