@@ -95,6 +95,7 @@ overview::OverviewExportOptions parse_output(const ParsedArgs& parsed, const std
     throw InputError(kOrigin, "--range", "a log scale needs a range above 0");
   }
   options.title = parsed.get("--title");
+  exporting::check_title(options.title, kOrigin);
   options.dpi = parsed.get_int("--dpi", 10, 2400).value_or(300);
   options.one_array = !parsed.has("--heads") || parsed.get_or("--heads", "all") == "all";
   return options;

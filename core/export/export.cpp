@@ -20,11 +20,6 @@ namespace attnviz::exporting {
 namespace {
 
 constexpr long long kMaxImagePixels = 120'000'000;  // about 11000 × 11000
-// A title wraps onto lines above the heatmap: beyond this many characters it would bury the
-// figure (a 120 KB --title made an image too large, blamed on --dpi). --title is refused past
-// it; a scenario's longer title is cut, with a warning.
-constexpr std::size_t kMaxTitleCharacters = 300;
-
 std::string head_list(const std::vector<int>& heads) {
   std::string text;
   for (const int head : heads) text += (text.empty() ? "" : ", ") + std::to_string(head);
@@ -159,11 +154,7 @@ void check_request(const ExportRequest& request) {
   if (request.grid && !is_image(request.format)) {
     throw InputError(request.origin, "--grid", std::string("applies to png and svg, not ") + format_name(request.format));
   }
-  if (request.title && character_count(*request.title) > kMaxTitleCharacters) {
-    throw InputError(request.origin, "--title",
-                     "is " + std::to_string(character_count(*request.title)) + " characters long; a figure's title takes at most " +
-                         std::to_string(kMaxTitleCharacters));
-  }
+  check_title(request.title, request.origin);
   if (request.dpi < 10 || request.dpi > 2400) throw InputError(request.origin, "--dpi", "must be between 10 and 2400");
   if (request.cell_px && (*request.cell_px < 1 || *request.cell_px > 1000)) {
     throw InputError(request.origin, "--cell", "must be between 1 and 1000 pixels");
@@ -304,7 +295,16 @@ FileToWrite to_write(const std::filesystem::path& path, const ExportedFile& file
 
 }  // namespace
 
-ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin) {
+void check_title(const std::optional<std::string>& title, const std::string& origin) {
+  if (title && character_count(*title) > kMaxTitleCharacters) {
+    throw InputError(origin, "--title",
+                     "is " + std::to_string(character_count(*title)) + " characters long; a figure's title takes at most " +
+                         std::to_string(kMaxTitleCharacters));
+  }
+}
+
+ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name, const std::string& origin) {
+  figure.title = cut_text(figure.title, kMaxTitleCharacters);  // a long text's sentence, say
   ExportRequest request;
   request.format = format;
   request.cell_px = figure.cell_px;

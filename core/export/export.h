@@ -145,9 +145,19 @@ std::string file_bytes(const ExportedFile& file);
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
 
+// A title wraps onto lines above the heatmap: beyond this many characters it would bury the
+// figure (a 120 KB --title made an image too large, blamed on --dpi; a 10,000-word text's
+// sentence as an overview's title made it 98,000 pixels tall). --title is refused past it
+// (check_title); a scenario's longer title is cut, with a warning.
+inline constexpr std::size_t kMaxTitleCharacters = 300;
+
+// Throws InputError(origin, "--title", ...) for a title past kMaxTitleCharacters.
+void check_title(const std::optional<std::string>& title, const std::string& origin);
+
 // One PNG or SVG file of a figure made elsewhere (the overview's, core/overview), with the same
-// checks and warnings as render_export's images: `figure.cell_px` must be set.
-ExportedFile render_figure_image(const HeatmapFigure& figure, ExportFormat format, std::string name, const std::string& origin);
+// checks and warnings as render_export's images (its title cut as theirs): `figure.cell_px`
+// must be set.
+ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name, const std::string& origin);
 
 // The figure an image export draws for one quantity and the given heads (one head, or a
 // grid): for tests and for a window that draws it itself.

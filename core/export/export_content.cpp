@@ -5,8 +5,10 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 #include "core/export/number_format.h"
 #include "core/scenario/positions.h"
 
@@ -168,9 +170,32 @@ std::optional<ColourScale> scale_from_name(std::string_view name) {
 
 bool is_image(ExportFormat format) { return format == ExportFormat::Png || format == ExportFormat::Svg; }
 
+namespace {
+
+// A figure's title made from the sentence: its words on one line, cut to this many characters.
+// A long text (a file of 10,000 words) is named by its opening, not printed whole above the map.
+constexpr std::size_t kSentenceTitleCharacters = 100;
+
+std::string sentence_title(std::string_view sentence) {
+  std::string line;
+  bool gap = false;
+  for (const char c : sentence) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      gap = !line.empty();
+      continue;
+    }
+    if (gap) line += ' ';
+    gap = false;
+    line += c;
+  }
+  return cut_text(line, kSentenceTitleCharacters);
+}
+
+}  // namespace
+
 ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem) {
   ExportCaption caption;
-  caption.title = !scenario.title.empty() ? scenario.title : scenario.sentence;
+  caption.title = !scenario.title.empty() ? scenario.title : sentence_title(scenario.sentence);
   if (caption.title.empty()) {
     for (const std::string& token : problem.tokens) caption.title += (caption.title.empty() ? "" : " ") + token;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -64,6 +65,38 @@ TEST_F(OverviewExport, ALongTextBecomesAPooledNpyAndPng) {
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
 }
 
+TEST_F(OverviewExport, ALongTextIsTitledByItsOpening) {
+  // Without a scenario the title comes from the text itself, 5,000 words: whole, it wrapped onto
+  // hundreds of lines above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). Its
+  // first 100 characters, on one line, name it now.
+  const auto png = dir_ / "t.png";
+  const CommandOutput run = run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + png.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string bytes = read_text(png);
+  ASSERT_EQ(bytes.substr(1, 3), "PNG");
+  const auto be32 = [&](std::size_t at) {
+    return std::uint32_t{static_cast<unsigned char>(bytes[at])} << 24 | std::uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
+           std::uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 | std::uint32_t{static_cast<unsigned char>(bytes[at + 3])};
+  };
+  const std::uint32_t width = be32(16);
+  const std::uint32_t height = be32(20);
+  EXPECT_LT(height, 2 * width) << width << " x " << height;
+  EXPECT_EQ(run.err, "");
+
+  const auto svg = dir_ / "t.svg";
+  ASSERT_EQ(run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + svg.string() + "'").exit_code, 0);
+  const std::string text = read_text(svg);
+  const std::size_t title_at = text.find("<title>");
+  ASSERT_NE(title_at, std::string::npos);
+  // The SVG's <title> is the figure's title, " — " and its subtitle.
+  const std::string whole = text.substr(title_at + 7, text.find("</title>") - title_at - 7);
+  const std::string title = whole.substr(0, whole.find(" \u2014 "));
+  EXPECT_TRUE(title.starts_with("the ")) << title;
+  EXPECT_TRUE(title.ends_with("\u2026")) << title;
+  EXPECT_EQ(title.find('\n'), std::string::npos) << title;
+  EXPECT_EQ(title.size(), 100u + std::string("\u2026").size()) << title;  // ASCII words: 100 bytes, then …
+}
+
 TEST_F(OverviewExport, HiddenBlocksAreNanInNpy) {
   const auto scenario = dir_ / "causal.json";
   std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "mask": {"causal": true}})";
@@ -100,6 +133,7 @@ TEST_F(OverviewExport, BadOptionsAreNamed) {
       {"--overview 20 --heads 3", "--heads"},
       {"--overview 20 --grid", "--grid"},
       {"--overview 20 --cell 3", "--cell"},
+      {"--overview 20 --title " + std::string(301, 'x'), "--title"},
   };
   for (const auto& [options, named] : cases) {
     const CommandOutput run = run_attnviz(base + options);
