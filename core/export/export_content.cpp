@@ -172,7 +172,8 @@ bool is_image(ExportFormat format) { return format == ExportFormat::Png || forma
 
 namespace {
 
-// A figure's title made from the sentence: its words on one line, cut to this many characters.
+// A figure's title made from the sentence: its words on one line, cut to this many characters
+// at most (at a space, when there is one in the second half).
 // A long text (a file of 10,000 words) is named by its opening, not printed whole above the map.
 constexpr std::size_t kSentenceTitleCharacters = 100;
 
@@ -188,7 +189,12 @@ std::string sentence_title(std::string_view sentence) {
     gap = false;
     line += c;
   }
-  return cut_text(line, kSentenceTitleCharacters);
+  const std::string cut = cut_text(line, kSentenceTitleCharacters);
+  if (cut.size() == line.size()) return line;
+  // At the last space, unless that drops more than half (a script written without spaces).
+  const std::string kept = cut.substr(0, cut.size() - std::string_view("\u2026").size());
+  const std::size_t space = kept.rfind(' ');
+  return (space != std::string::npos && space >= kept.size() / 2 ? kept.substr(0, space) : kept) + "\u2026";
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ struct HeatmapFigure {
   int first_col_index = 0;
   bool col_labels_are_positions = false;  // context's v0, v1, …: no prefix needed
   bool row_labels_are_positions = false;  // an overview's block starts: no prefix needed
+  bool cells_are_blocks = false;  // an overview's pooled pixels: each row and column a block of tokens
   std::string row_axis_title;  // "query tokens"
   std::string col_axis_title;  // "key tokens"
   std::vector<FigurePanel> panels;

@@ -85,7 +85,11 @@ AxisLabels choose_axis_labels(const HeatmapFigure& figure, const FigureCanvas& c
   for (const AxisLabel& label : labels.cols) widest_column = std::max(widest_column, canvas.width(label.text, labels.size));
   labels.columns_vertical = labels.step > 1 || widest_column > cell - label_gap(labels.size);
   labels.column_band = labels.columns_vertical ? widest_column : canvas.line_height(labels.size);
-  if (labels.step > 1) {
+  if (labels.step > 1 && figure.cells_are_blocks) {
+    labels.note = "Only every " + ordinal(labels.step) +
+                  " block is labelled (the blocks are too small for all), with the position of its first token counting "
+                  "from 0.";
+  } else if (labels.step > 1) {
     labels.note = "Only every " + ordinal(labels.step) +
                   " token is labelled (the cells are too small for all), each with its position counting from 0.";
   }

@@ -104,6 +104,7 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
     figure.col_labels = block_starts(g.cols, g.window.col_begin, g.block_cols);
   }
   figure.row_labels_are_positions = figure.col_labels_are_positions = !tokens;
+  figure.cells_are_blocks = !g.exact();
   figure.first_row_index = g.exact() ? g.window.row_begin : 0;
   figure.first_col_index = g.exact() ? g.window.col_begin : 0;
   figure.row_axis_title = g.exact() ? "query tokens" : "query tokens (first of each block)";

@@ -180,6 +180,23 @@ TEST(FigureLayout, EveryMatrixIsAtLeastTwoThirdsOfAnInchAndItsColorbarInProporti
   EXPECT_NO_THROW(render_export(request, source_for(result)));
 }
 
+// An overview's rows and columns are pixel blocks labelled by their first token: thinned, the
+// note counts blocks (it said "every 50th token" under labels 1,000 tokens apart).
+TEST(FigureLayout, AnOverviewsThinnedLabelsSayTheyMarkBlocks) {
+  const Result result = testing::synthetic_result(600, 1);
+  HeatmapFigure figure = make_figure({}, source_for(result), Quantity::Weights, {0});
+  figure.cells_are_blocks = true;
+  const LaidOutFigure laid = lay_out(figure, export_fonts());
+  const int step = laid.geometry.label_step;
+  ASSERT_GT(step, 1);
+  const std::vector<std::string> texts = texts_of(laid.scene);
+  const auto says = [&](const std::string& words) {
+    return std::any_of(texts.begin(), texts.end(), [&](const std::string& text) { return text.find(words) != std::string::npos; });
+  };
+  EXPECT_TRUE(says("every " + std::to_string(step) + "th block")) << "the note counts blocks";
+  EXPECT_FALSE(says("th token is labelled"));
+}
+
 TEST(FigureLayout, ThinnedLabelsSayWhichTokenTheyMark) {
   const Result result = testing::synthetic_result(600, 1);
   const LaidOutFigure laid = lay_out_weights(result);
