@@ -65,10 +65,19 @@ TEST_F(OverviewExport, ALongTextBecomesAPooledNpyAndPng) {
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
 }
 
-TEST_F(OverviewExport, ALongTextIsTitledByItsOpening) {
-  // Without a scenario the title comes from the text itself, 5,000 words: whole, it wrapped onto
-  // hundreds of lines above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). Its
-  // first 100 characters, on one line, name it now.
+// The figure's title line, from an SVG export: its <title> is the title, " — " and the subtitle.
+std::string svg_title(const std::filesystem::path& svg) {
+  const std::string text = read_text(svg);
+  const std::size_t at = text.find("<title>");
+  if (at == std::string::npos) return "";
+  const std::string whole = text.substr(at + 7, text.find("</title>") - at - 7);
+  return whole.substr(0, whole.find(" \u2014 "));
+}
+
+TEST_F(OverviewExport, ALongTextIsTitledByItsFileNameOrItsOpening) {
+  // The title came from the text itself, 5,000 words: whole, it wrapped onto hundreds of lines
+  // above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). Without a scenario the
+  // file's name titles it, as in the window.
   const auto png = dir_ / "t.png";
   const CommandOutput run = run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + png.string() + "'");
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -82,19 +91,23 @@ TEST_F(OverviewExport, ALongTextIsTitledByItsOpening) {
   const std::uint32_t height = be32(20);
   EXPECT_LT(height, 2 * width) << width << " x " << height;
   EXPECT_EQ(run.err, "");
-
   const auto svg = dir_ / "t.svg";
   ASSERT_EQ(run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + svg.string() + "'").exit_code, 0);
-  const std::string text = read_text(svg);
-  const std::size_t title_at = text.find("<title>");
-  ASSERT_NE(title_at, std::string::npos);
-  // The SVG's <title> is the figure's title, " — " and its subtitle.
-  const std::string whole = text.substr(title_at + 7, text.find("</title>") - title_at - 7);
-  const std::string title = whole.substr(0, whole.find(" \u2014 "));
+  EXPECT_EQ(svg_title(svg), "long.txt");
+
+  // A scenario without a title: the text's first 100 characters at most, on one line, cut after
+  // a whole word (the text's words are these).
+  const auto scenario = dir_ / "untitled.json";
+  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x"})";
+  const auto untitled = dir_ / "u.svg";
+  ASSERT_EQ(run_attnviz("export --scenario '" + scenario.string() + "' --text-file '" + text_ + "' --overview 64 --out '" +
+                        untitled.string() + "'")
+                .exit_code,
+            0);
+  const std::string title = svg_title(untitled);
   EXPECT_TRUE(title.starts_with("the ")) << title;
   EXPECT_TRUE(title.ends_with("\u2026")) << title;
   EXPECT_EQ(title.find('\n'), std::string::npos) << title;
-  // At most 100 characters, cut after a whole word (the text's words are these).
   EXPECT_LE(title.size(), 100u + std::string("\u2026").size()) << title;
   const std::string kept = title.substr(0, title.size() - std::string("\u2026").size());
   const std::string last_word = kept.substr(kept.rfind(' ') + 1);
