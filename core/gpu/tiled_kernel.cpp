@@ -63,6 +63,15 @@ std::uint32_t workgroup_size(const vk::Context& context) {
   return std::max(size, 1u);
 }
 
+// The fp16 kernel needs cooperative matrices; its emulated twin (tests) only shaderFloat16.
+void require_fp16_support(const vk::Context& context, bool emulated) {
+  const vk::MatrixCoreSupport& support = context.matrix_cores();
+  if (emulated ? support.fp16_arithmetic : support.usable) return;
+  throw BackendUnavailable(std::string(emulated ? "the emulated fp16 tiled kernel needs shaderFloat16"
+                                                : "the fp16 tiled kernel needs fp16 cooperative matrices") +
+                           ", which " + context.device_name() + " does not offer here: " + support.reason);
+}
+
 class VulkanTiled final : public tiled::TiledRunner {
  public:
   VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
@@ -70,14 +79,7 @@ class VulkanTiled final : public tiled::TiledRunner {
         transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic),
         fp16_(options.precision == tiled::TiledPrecision::Float16), emulated_(options.emulate_matrix_cores) {
     if (fp16_) {
-      if (emulated_ && !context_->matrix_cores().fp16_arithmetic) {
-        throw BackendUnavailable("the emulated fp16 tiled kernel needs shaderFloat16, which " + context_->device_name() +
-                                 " does not offer here: " + context_->matrix_cores().reason);
-      }
-      if (!emulated_ && !context_->matrix_cores().usable) {
-        throw BackendUnavailable("the fp16 tiled kernel needs fp16 cooperative matrices, which " + context_->device_name() +
-                                 " does not offer here: " + context_->matrix_cores().reason);
-      }
+      require_fp16_support(*context_, emulated_);
       return;  // its pipelines are built per tile and head width (pipeline_for)
     }
     const bool stage = options.stage_in_shared.value_or(!cpu_device(*context_));
@@ -89,8 +91,8 @@ class VulkanTiled final : public tiled::TiledRunner {
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
   [[nodiscard]] int preferred_block(int d_k, int d_v) const override {
-    return std::max(fp16_ ? kMatrixTile : 1,
-                    fp16_ ? default_tiled_fp16_block(*context_, d_k, d_v) : default_tiled_block(*context_, d_k, d_v));
+    if (fp16_) return std::max(kMatrixTile, default_tiled_fp16_block(*context_, d_k, d_v));
+    return std::max(1, default_tiled_block(*context_, d_k, d_v));
   }
 
   tiled::TiledResult run(const Problem& p, const tiled::TiledOptions& options) override {
@@ -135,15 +137,7 @@ class VulkanTiled final : public tiled::TiledRunner {
     TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v, p.wq.cols, p.wk.cols, p.wv.cols,
                    p.num_heads / p.num_kv_heads, p.scale, 0, 0, dropout.threshold, dropout.seed_low(), dropout.seed_high(),
                    dropout.keep_scale, mask.params()};
-    const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
-    // Only llvmpipe limits a shader's loops (key_blocks_per_dispatch): a GPU walks every key
-    // block in one dispatch.
-    const int invocations = static_cast<int>(fp16_ ? tiled_fp16_invocations(*context_, options.block_q) : invocations_);
-    const int step = cpu_device(*context_) ? key_blocks_per_dispatch(options.block_q, options.block_k,
-                                                                     fp16_ ? padded_to_matrix_tile(p.d_k) : p.d_k,
-                                                                     fp16_ ? padded_to_matrix_tile(p.d_v) : p.d_v,
-                                                                     invocations / subgroup_size, subgroup_size)
-                                           : grid.key_blocks();
+    const int step = dispatch_step(p, options, grid);
     const VkCommandBuffer cmd = stream_.begin();
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
@@ -171,6 +165,20 @@ class VulkanTiled final : public tiled::TiledRunner {
   }
 
  private:
+  // Key blocks per dispatch. Only llvmpipe limits a shader's loops (key_blocks_per_dispatch), by
+  // the loops the kernel built for these blocks runs: a GPU walks every key block in one dispatch.
+  int dispatch_step(const Problem& p, const tiled::TiledOptions& options, const tiled::TileGrid& grid) const {
+    if (!cpu_device(*context_)) return grid.key_blocks();
+    const int subgroup_size = static_cast<int>(context_->limits().subgroup_size);
+    if (!fp16_) {
+      return key_blocks_per_dispatch(options.block_q, options.block_k, p.d_k, p.d_v,
+                                     static_cast<int>(invocations_) / subgroup_size, subgroup_size);
+    }
+    const int invocations = static_cast<int>(tiled_fp16_invocations(*context_, options.block_q));
+    return key_blocks_per_dispatch(options.block_q, options.block_k, padded_to_matrix_tile(p.d_k),
+                                   padded_to_matrix_tile(p.d_v), invocations / subgroup_size, subgroup_size);
+  }
+
   // The fp32 kernel's one pipeline, or the fp16 kernel's for these blocks and head widths
   // (specialisation constants size its shared arrays), built once and kept.
   const vk::ComputePipeline& pipeline_for(const Problem& p, const tiled::TiledOptions& options) {
