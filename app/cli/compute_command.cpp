@@ -233,17 +233,20 @@ void check_output_size(const ParsedArgs& parsed, const Problem& problem, const s
   throw InputError(kOrigin, "--max-output", message);
 }
 
+// --precision: fp32 (the default) or fp16.
+tiled::TiledPrecision precision_of(const ParsedArgs& parsed) {
+  const std::string precision = parsed.get_or("--precision", "fp32");
+  require_choice("--precision", precision, {"fp32", "fp16"});
+  return precision == "fp16" ? tiled::TiledPrecision::Float16 : tiled::TiledPrecision::Float32;
+}
+
 void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, const std::string& backend) {
   for (const char* option : {"--block-q", "--block-k"}) {
     if (kernel != "tiled" && parsed.has(option)) throw InputError("<command line>", option, "needs --kernel tiled");
     (void)parsed.get_int(option, 1, 1 << 20);
   }
-  if (parsed.has("--precision")) {
-    const std::string precision = *parsed.get("--precision");
-    require_choice("--precision", precision, {"fp32", "fp16"});
-    if (precision == "fp16" && (kernel != "tiled" || backend != "vulkan")) {
-      throw InputError("<command line>", "--precision", "fp16 runs the tiled kernel on a GPU: use it with --kernel tiled --backend vulkan");
-    }
+  if (precision_of(parsed) == tiled::TiledPrecision::Float16 && (kernel != "tiled" || backend != "vulkan")) {
+    throw InputError("<command line>", "--precision", "fp16 runs the tiled kernel on a GPU: use it with --kernel tiled --backend vulkan");
   }
   if (kernel == "tiled" && backend == "both") {
     throw InputError("<command line>", "--backend", "both compares the dense kernels; with --kernel tiled choose cpu or vulkan");
@@ -254,8 +257,7 @@ void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, c
 }
 
 Result compute_tiled(const Problem& problem, const std::string& backend, std::optional<int> device, const ParsedArgs& parsed) {
-  const bool fp16 = parsed.get_or("--precision", "fp32") == "fp16";
-  const auto runner = make_tiled_runner(backend, device, fp16 ? tiled::TiledPrecision::Float16 : tiled::TiledPrecision::Float32);
+  const auto runner = make_tiled_runner(backend, device, precision_of(parsed));
   tiled::TiledOptions options;
   options.block_q = parsed.get_int("--block-q", 1, 1 << 20).value_or(runner->preferred_block(problem.d_k, problem.d_v));
   options.block_k = parsed.get_int("--block-k", 1, 1 << 20).value_or(options.block_q);
