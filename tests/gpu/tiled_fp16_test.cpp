@@ -117,12 +117,7 @@ TEST_P(TiledFp16OnDevice, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAn
 
 TEST_P(TiledFp16OnDevice, RowsThatSeeNothingGiveZeroAndTheOthersTheCpuRunnersMaxAndSum) {
   TestRandom random(3);
-  testing::ProblemShape shape;
-  shape.n = 40;
-  shape.m = 3;
-  shape.cross = true;
-  shape.mask = testing::mask_of(false, 1);  // rows 4..39 see nothing
-  const Problem problem = testing::random_problem(random, shape);
+  const Problem problem = testing::random_problem(random, testing::rows_past_the_keys(40));  // rows 4..39 see nothing
   const tiled::TiledResult gpu = runner_->run(problem, {16, 16, std::nullopt});
   const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {16, 16, std::nullopt});
   for (std::size_t h = 0; h < cpu.heads.size(); ++h) {

@@ -59,12 +59,7 @@ TEST_P(TiledKernel, RunningMaxAndSumEqualTheCpuRunnersAndEmptyRowsGiveZero) {
   // 9 queries over 3 keys, window 1: rows 4..8 see nothing (m = −∞, l = 0, context 0).
   const auto context = testing::validated_context();
   TestRandom random(3);
-  testing::ProblemShape shape;
-  shape.n = 9;
-  shape.m = 3;
-  shape.cross = true;
-  shape.mask = testing::mask_of(false, 1);
-  const Problem problem = testing::random_problem(random, shape);
+  const Problem problem = testing::random_problem(random, testing::rows_past_the_keys(9));
   const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {2, 2, 1});
   const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {2, 2, std::nullopt});
   for (std::size_t h = 0; h < cpu.heads.size(); ++h) {

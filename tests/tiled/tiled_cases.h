@@ -55,6 +55,17 @@ inline std::vector<std::pair<std::string, MaskSetting>> every_mask_kind() {
           {"window-and-expression", expression_mask(mask_of(false, 2), "(q + k) % 2 == 0 && k != 3")}};
 }
 
+// n queries over 3 keys (cross-attention) with a window of 1: rows 4.. are more than 1 away
+// from every key, so they see nothing.
+inline ProblemShape rows_past_the_keys(int n) {
+  ProblemShape shape;
+  shape.n = n;
+  shape.m = 3;
+  shape.cross = true;
+  shape.mask = mask_of(false, 1);
+  return shape;
+}
+
 // Shapes: 13 queries (a prime, so most block sizes do not divide it), MHA, GQA, MQA, and
 // cross-attention with more and with fewer keys than queries.
 inline std::vector<TiledCase> tiled_cases() {

@@ -71,12 +71,7 @@ TEST(TiledCpu, AgreesWithTheMaterialisedPathForEveryMaskHeadSharingAndBlockSize)
 TEST(TiledCpu, RowsThatSeeNoKeyGiveZeroNeverNaN) {
   // 9 queries over 3 keys with a window of 1: rows 4..8 are more than 1 away from every key.
   TestRandom random(3);
-  testing::ProblemShape shape;
-  shape.n = 9;
-  shape.m = 3;
-  shape.cross = true;
-  shape.mask = testing::mask_of(false, 1);
-  const Problem problem = testing::random_problem(random, shape);
+  const Problem problem = testing::random_problem(random, testing::rows_past_the_keys(9));
   for (const auto& [br, bc] : testing::block_sizes()) {
     const tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, {br, bc, 0});
     for (const tiled::TiledHead& head : result.heads) {
