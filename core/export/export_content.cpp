@@ -16,9 +16,9 @@ namespace attnviz::exporting {
 namespace {
 
 constexpr std::array<QuantityInfo, 6> kQuantities = {{
-    {"scores", "raw scores Q·K^T (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
+    {"scores", "raw scores Q·Kᵀ (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
      "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
-    {"scaled", "scaled scores (scale · Q·K^T + ALiBi's bias if any, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
+    {"scaled", "scaled scores (scale · Q·Kᵀ + ALiBi's bias if any, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
      MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
     {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
      MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
@@ -61,7 +61,7 @@ std::string mask_text(const MaskSetting& mask) {
 std::string scale_text(const ScaleSetting& scale, int d_k, float factor) {
   switch (scale.kind) {
     case ScaleSetting::Kind::InvSqrtDk:
-      return "scale 1/√d_k = 1/√" + std::to_string(d_k) + " ≈ " + trimmed_number(factor);
+      return "scale 1/√dₖ = 1/√" + std::to_string(d_k) + " ≈ " + trimmed_number(factor);
     case ScaleSetting::Kind::None: return "no scaling";
     case ScaleSetting::Kind::Value: return "scale " + trimmed_number(factor);
   }

@@ -128,7 +128,7 @@ class FigureBuilder {
     Scene& scene = canvas_.scene();
     scene.dpi = figure_.dpi;
     scene.title = figure_.title + (figure_.subtitle.empty() ? "" : " — " + figure_.subtitle);
-    scene.font_family = canvas_.font_family();
+    scene.font_families = canvas_.font_families();
     scene.hatch_period = std::max(4, px(4.0));
     scene.hatch_width = std::max(1, scene.hatch_period / 3);
     const int margin = px(14.0);

@@ -54,7 +54,7 @@ class FigureCanvas {
     return centre + (ascent(size, bold) - descent(size, bold)) / 2.0;
   }
   [[nodiscard]] double runs_width(const std::vector<Run>& runs) const;
-  [[nodiscard]] const std::string& font_family() const { return fonts_.regular->family(); }
+  [[nodiscard]] std::vector<std::string> font_families() const { return fonts_.regular->families(); }
 
   void add_shape(Shape shape) { scene_.shapes.push_back(std::move(shape)); }
   void add_text(std::string text, double x, double y, double size, TextAnchor anchor, Rgb colour, bool bold = false,

@@ -15,17 +15,33 @@
 
 namespace attnviz::exporting {
 
-struct Font::Impl {
+// One font file, parsed.
+struct Face {
   std::vector<unsigned char> bytes;
   stbtt_fontinfo info{};
-  int ascent = 0;
-  int descent = 0;  // negative, font units
   std::string family;
 
   // Font units → pixels for an em of `pixel_size`: the meaning CSS gives font-size, so the SVG's
   // <text font-size> draws exactly what the layout measured. (stbtt_ScaleForPixelHeight would
   // fit ascent + descent, about 1.15 em for NanumGothic, into the size instead.)
   [[nodiscard]] float scale(float pixel_size) const { return stbtt_ScaleForMappingEmToPixels(&info, pixel_size); }
+};
+
+// A glyph of one of the font's faces; glyph 0 is the primary face's "missing" box.
+struct GlyphRef {
+  const Face* face = nullptr;
+  int glyph = 0;
+};
+
+struct Font::Impl {
+  // The primary face first (its ascent and descent set the line), then the faces that lend it
+  // the glyphs it lacks, in order.
+  std::vector<std::unique_ptr<Face>> faces;
+  int ascent = 0;
+  int descent = 0;  // negative, the primary face's units
+
+  [[nodiscard]] const Face& primary() const { return *faces.front(); }
+  [[nodiscard]] GlyphRef find(char32_t code) const;
 };
 
 namespace {
@@ -55,10 +71,8 @@ std::optional<std::filesystem::path> bold_sibling(const std::filesystem::path& r
   return std::nullopt;
 }
 
-// The glyph for a code point, or for a plain stand-in the font has (NanumGothic has no U+2212).
-int glyph_index(const stbtt_fontinfo& info, char32_t code) {
-  const int glyph = stbtt_FindGlyphIndex(&info, static_cast<int>(code));
-  if (glyph != 0) return glyph;
+// A plain stand-in for a code point no face has (U+2212 → '-'), 0 when there is none.
+int stand_in_glyph(const stbtt_fontinfo& info, char32_t code) {
   switch (code) {
     case 0x2212: return stbtt_FindGlyphIndex(&info, '-');  // minus sign
     case 0x1D40: return stbtt_FindGlyphIndex(&info, 'T');  // superscript T
@@ -97,7 +111,40 @@ std::string family_name(const stbtt_fontinfo& info) {
   return "";
 }
 
+std::unique_ptr<Face> load_face(const std::filesystem::path& file) {
+  auto face = std::make_unique<Face>();
+  face->bytes = read_bytes(file);
+  const int offset = stbtt_GetFontOffsetForIndex(face->bytes.data(), 0);
+  if (offset < 0 || stbtt_InitFont(&face->info, face->bytes.data(), offset) == 0) {
+    throw std::runtime_error("cannot parse the font " + file.string() + " (not a TrueType/OpenType file?)");
+  }
+  face->family = family_name(face->info);
+  return face;
+}
+
+float kern(const GlyphRef& previous, const GlyphRef& next, float pixel_size) {
+  if (previous.face != next.face || previous.glyph == 0) return 0.0f;
+  return next.face->scale(pixel_size) * static_cast<float>(stbtt_GetGlyphKernAdvance(&next.face->info, previous.glyph, next.glyph));
+}
+
+float advance(const GlyphRef& ref, float pixel_size) {
+  int advance_units = 0;
+  int bearing = 0;
+  stbtt_GetGlyphHMetrics(&ref.face->info, ref.glyph, &advance_units, &bearing);
+  return ref.face->scale(pixel_size) * static_cast<float>(advance_units);
+}
+
 }  // namespace
+
+GlyphRef Font::Impl::find(char32_t code) const {
+  for (const auto& face : faces) {
+    if (const int glyph = stbtt_FindGlyphIndex(&face->info, static_cast<int>(code)); glyph != 0) return {face.get(), glyph};
+  }
+  for (const auto& face : faces) {
+    if (const int glyph = stand_in_glyph(face->info, code); glyph != 0) return {face.get(), glyph};
+  }
+  return {faces.front().get(), 0};
+}
 
 std::vector<char32_t> decode_utf8(std::string_view text) {
   std::vector<char32_t> out;
@@ -125,49 +172,48 @@ std::vector<char32_t> decode_utf8(std::string_view text) {
   return out;
 }
 
-Font::Font(const std::filesystem::path& file) : file_(file), impl_(std::make_unique<Impl>()) {
-  impl_->bytes = read_bytes(file);
-  const int offset = stbtt_GetFontOffsetForIndex(impl_->bytes.data(), 0);
-  if (offset < 0 || stbtt_InitFont(&impl_->info, impl_->bytes.data(), offset) == 0) {
-    throw std::runtime_error("cannot parse the font " + file.string() + " (not a TrueType/OpenType file?)");
-  }
+Font::Font(const std::filesystem::path& file, const std::vector<std::filesystem::path>& fallbacks)
+    : file_(file), impl_(std::make_unique<Impl>()) {
+  impl_->faces.push_back(load_face(file));
+  for (const auto& fallback : fallbacks) impl_->faces.push_back(load_face(fallback));
   int line_gap = 0;
-  stbtt_GetFontVMetrics(&impl_->info, &impl_->ascent, &impl_->descent, &line_gap);
-  impl_->family = family_name(impl_->info);
+  stbtt_GetFontVMetrics(&impl_->primary().info, &impl_->ascent, &impl_->descent, &line_gap);
 }
 
-const std::string& Font::family() const { return impl_->family; }
+const std::string& Font::family() const { return impl_->primary().family; }
+
+std::vector<std::string> Font::families() const {
+  std::vector<std::string> names;
+  for (const auto& face : impl_->faces) {
+    if (!face->family.empty()) names.push_back(face->family);
+  }
+  return names;
+}
 
 Font::~Font() = default;
 
 float Font::ascent(float pixel_size) const {
-  return static_cast<float>(impl_->ascent) * impl_->scale(pixel_size);
+  return static_cast<float>(impl_->ascent) * impl_->primary().scale(pixel_size);
 }
 
 float Font::descent(float pixel_size) const {
-  return -static_cast<float>(impl_->descent) * impl_->scale(pixel_size);
+  return -static_cast<float>(impl_->descent) * impl_->primary().scale(pixel_size);
 }
 
-bool Font::has_glyph(char32_t code_point) const { return glyph_index(impl_->info, code_point) != 0; }
+bool Font::has_glyph(char32_t code_point) const { return impl_->find(code_point).glyph != 0; }
 
 float Font::measure(std::string_view utf8, float pixel_size) const {
-  const float scale = impl_->scale(pixel_size);
   float width = 0.0f;
-  int previous = 0;
+  GlyphRef previous;
   for (const char32_t code : decode_utf8(utf8)) {
-    const int glyph = glyph_index(impl_->info, code);
-    int advance = 0;
-    int bearing = 0;
-    stbtt_GetGlyphHMetrics(&impl_->info, glyph, &advance, &bearing);
-    if (previous != 0) width += scale * static_cast<float>(stbtt_GetGlyphKernAdvance(&impl_->info, previous, glyph));
-    width += scale * static_cast<float>(advance);
+    const GlyphRef glyph = impl_->find(code);
+    width += kern(previous, glyph, pixel_size) + advance(glyph, pixel_size);
     previous = glyph;
   }
   return width;
 }
 
 TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
-  const float scale = impl_->scale(pixel_size);
   TextBitmap bitmap;
   bitmap.baseline = static_cast<int>(std::ceil(ascent(pixel_size)));
   bitmap.width = static_cast<int>(std::ceil(measure(utf8, pixel_size))) + 2;
@@ -175,19 +221,21 @@ TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
   bitmap.coverage.assign(static_cast<std::size_t>(bitmap.width) * static_cast<std::size_t>(bitmap.height), 0);
 
   float pen = 0.0f;
-  int previous = 0;
+  GlyphRef previous;
   std::vector<unsigned char> glyph_pixels;
   for (const char32_t code : decode_utf8(utf8)) {
-    const int glyph = glyph_index(impl_->info, code);
-    if (previous != 0) pen += scale * static_cast<float>(stbtt_GetGlyphKernAdvance(&impl_->info, previous, glyph));
+    const GlyphRef ref = impl_->find(code);
+    const stbtt_fontinfo& info = ref.face->info;
+    const float scale = ref.face->scale(pixel_size);
+    pen += kern(previous, ref, pixel_size);
     const float shift = pen - std::floor(pen);
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    stbtt_GetGlyphBitmapBoxSubpixel(&impl_->info, glyph, scale, scale, shift, 0.0f, &x0, &y0, &x1, &y1);
+    stbtt_GetGlyphBitmapBoxSubpixel(&info, ref.glyph, scale, scale, shift, 0.0f, &x0, &y0, &x1, &y1);
     const int w = x1 - x0;
     const int h = y1 - y0;
     if (w > 0 && h > 0) {
       glyph_pixels.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
-      stbtt_MakeGlyphBitmapSubpixel(&impl_->info, glyph_pixels.data(), w, h, w, scale, scale, shift, 0.0f, glyph);
+      stbtt_MakeGlyphBitmapSubpixel(&info, glyph_pixels.data(), w, h, w, scale, scale, shift, 0.0f, ref.glyph);
       const int left = static_cast<int>(std::floor(pen)) + x0;
       const int top = bitmap.baseline + y0;
       for (int y = 0; y < h; ++y) {
@@ -202,11 +250,8 @@ TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
         }
       }
     }
-    int advance = 0;
-    int bearing = 0;
-    stbtt_GetGlyphHMetrics(&impl_->info, glyph, &advance, &bearing);
-    pen += scale * static_cast<float>(advance);
-    previous = glyph;
+    pen += advance(ref, pixel_size);
+    previous = ref;
   }
   return bitmap;
 }
@@ -229,6 +274,30 @@ std::vector<std::filesystem::path> hangul_font_candidates() {
   return paths;
 }
 
+namespace {
+
+// The faces that lend the Hangul font the signs it lacks (NanumGothic has no ᵀ, ₖ or −):
+// DejaVu Sans, the window's Latin font, where it is installed.
+struct GlyphLenders {
+  std::vector<std::filesystem::path> regular;
+  std::vector<std::filesystem::path> bold;
+};
+
+GlyphLenders glyph_lenders() {
+  GlyphLenders lenders;
+  for (const char* folder : {"/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF"}) {
+    const std::filesystem::path regular = std::filesystem::path(folder) / "DejaVuSans.ttf";
+    if (!is_file(regular)) continue;
+    lenders.regular.push_back(regular);
+    const std::filesystem::path bold = std::filesystem::path(folder) / "DejaVuSans-Bold.ttf";
+    lenders.bold.push_back(is_file(bold) ? bold : regular);
+    break;
+  }
+  return lenders;
+}
+
+}  // namespace
+
 const FontPair& export_fonts() {
   static std::mutex mutex;
   static std::optional<FontPair> fonts;
@@ -246,8 +315,9 @@ const FontPair& export_fonts() {
       continue;
     }
     FontPair pair;
+    const auto lenders = glyph_lenders();
     try {
-      pair.regular = std::make_shared<const Font>(candidate);
+      pair.regular = std::make_shared<const Font>(candidate, lenders.regular);
     } catch (const std::runtime_error& error) {
       // A font file that does not parse: the user's choice falls back (with a warning); a
       // broken system font is reported as the error it is.
@@ -257,7 +327,7 @@ const FontPair& export_fonts() {
       continue;
     }
     const auto bold = bold_sibling(candidate);
-    pair.bold = bold ? std::make_shared<const Font>(*bold) : pair.regular;
+    pair.bold = bold ? std::make_shared<const Font>(*bold, lenders.bold) : pair.regular;
     if (!rejected.empty()) pair.warnings.push_back(rejected + "; using " + candidate.string() + " instead");
     fonts = std::move(pair);
     return *fonts;

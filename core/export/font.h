@@ -23,8 +23,10 @@ struct TextBitmap {
 
 class Font {
  public:
-  // Throws std::runtime_error naming the file when it cannot be read or parsed.
-  explicit Font(const std::filesystem::path& file);
+  // `fallbacks` lend the glyphs `file` lacks, the first that has one; the line's ascent and
+  // descent stay `file`'s. Throws std::runtime_error naming the file when one cannot be read or
+  // parsed.
+  explicit Font(const std::filesystem::path& file, const std::vector<std::filesystem::path>& fallbacks = {});
   ~Font();
   Font(const Font&) = delete;
   Font& operator=(const Font&) = delete;
@@ -32,13 +34,15 @@ class Font {
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
   // The family name from the font's name table ("NanumGothic"), for the SVG's font-family.
   [[nodiscard]] const std::string& family() const;
+  // The family names of `file` and of its fallbacks, in the order glyphs are looked up.
+  [[nodiscard]] std::vector<std::string> families() const;
   // `pixel_size` is always the em in pixels, as CSS's font-size (SVG draws the same text).
   // Advance width of the UTF-8 text at `pixel_size`.
   [[nodiscard]] float measure(std::string_view utf8, float pixel_size) const;
   [[nodiscard]] float ascent(float pixel_size) const;   // above the baseline, > 0
   [[nodiscard]] float descent(float pixel_size) const;  // below the baseline, > 0
-  // Whether the code point can be drawn: the font has its glyph or a plain stand-in (a hyphen
-  // for the minus sign U+2212).
+  // Whether the code point can be drawn: the font or a fallback has its glyph or a plain
+  // stand-in (a hyphen for the minus sign U+2212).
   [[nodiscard]] bool has_glyph(char32_t code_point) const;
   [[nodiscard]] TextBitmap rasterize(std::string_view utf8, float pixel_size) const;
 
@@ -58,7 +62,7 @@ struct FontPair {
 };
 
 // $ATTNVIZ_HANGUL_FONT when set, else NanumGothic, then Noto Sans CJK and other Hangul fonts
-// at their usual paths. Loaded once per process. When $ATTNVIZ_HANGUL_FONT is set but is no
+// at their usual paths, each with DejaVu Sans (where installed) lending the signs it lacks. Loaded once per process. When $ATTNVIZ_HANGUL_FONT is set but is no
 // readable font, the next candidate is used and FontPair::warnings says so. Throws
 // std::runtime_error listing the paths tried (and how to install fonts-nanum) when none exists.
 const FontPair& export_fonts();

@@ -108,7 +108,9 @@ struct Scene {
   int hatch_period = 8;  // pixels between stripes
   int hatch_width = 2;   // stripe thickness in pixels (measured along x)
   std::string title;     // the SVG <title>
-  std::string font_family;  // the family the layout measured with, first in the SVG's font-family
+  // The families the layout measured with (the Hangul font, then those lending it glyphs),
+  // first in the SVG's font-family.
+  std::vector<std::string> font_families;
   Rgb background{1.0f, 1.0f, 1.0f};
   std::vector<Shape> shapes;  // drawn in order
 };

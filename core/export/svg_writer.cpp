@@ -129,9 +129,8 @@ std::string text_element(const TextItem& item) {
 
 // The family the layout measured with first (the sizes are right only in that font), then
 // NanumGothic and other Hangul fonts a viewer may have.
-std::string font_families(const std::string& measured) {
-  std::vector<std::string> families;
-  if (!measured.empty()) families.push_back(measured);
+std::string font_families(const std::vector<std::string>& measured) {
+  std::vector<std::string> families = measured;
   for (const char* family : {"NanumGothic", "Noto Sans CJK KR", "Malgun Gothic"}) {
     if (std::find(families.begin(), families.end(), family) == families.end()) families.emplace_back(family);
   }
@@ -191,7 +190,7 @@ std::string scene_to_svg(const Scene& scene) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + number(scene.width * points_per_pixel) +
          "pt\" height=\"" + number(scene.height * points_per_pixel) + "pt\" viewBox=\"0 0 " + std::to_string(scene.width) +
-         " " + std::to_string(scene.height) + "\" font-family=\"" + font_families(scene.font_family) + "\">\n";
+         " " + std::to_string(scene.height) + "\" font-family=\"" + font_families(scene.font_families) + "\">\n";
   out += "<title>" + xml_escape(scene.title) + "</title>\n<defs>\n" + patterns.definitions(scene);
   for (const ColormapId id : ramps) out += ramp_gradient(id);
   out += "</defs>\n<rect " + rect_attributes(0, 0, scene.width, scene.height) + " fill=\"" + hex(scene.background) + "\"/>\n";
