@@ -108,4 +108,9 @@ HeatmapBox fit_context(const HeatmapMetrics& m, int d_v, float label_h, float co
   return box;
 }
 
+TitlePlace place_titles(const HeatmapBox& box, float widest_title, float button_w) {
+  if (widest_title <= box.cells_w - button_w) return {box.label_w, box.cells_w - button_w};
+  return {0.0f, box.width() - button_w};
+}
+
 }  // namespace attnviz::panels

@@ -69,4 +69,14 @@ FocusLayout fit_focus(const HeatmapMetrics& m, const FocusInput& in, float width
 HeatmapBox fit_context(const HeatmapMetrics& m, int d_v, float label_h, float col_min, float col_max, float width,
                        float height);
 
+// Where the steps' titles start (from the box's left edge) and how wide they may be, the Export
+// button (`button_w`) ending their line: over the cells, or, when the widest title is wider
+// than that ("Scaled + masked" over 8 narrow cells), all of them over the row labels too, rather
+// than cut short or out of line with each other.
+struct TitlePlace {
+  float offset = 0.0f;
+  float room = 0.0f;
+};
+TitlePlace place_titles(const HeatmapBox& box, float widest_title, float button_w);
+
 }  // namespace attnviz::panels

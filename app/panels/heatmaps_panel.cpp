@@ -142,6 +142,15 @@ float steps_budget(float height, float lower_min) {
 // Room for a step's title: its cells' width less the Export button at the line's end.
 float title_room(float cells_w) { return cells_w - export_ui::export_button_room(); }
 
+// The three steps' titles over `box` (heatmaps_layout.h).
+TitlePlace title_place(const HeatmapBox& box) {
+  float widest = 0.0f;
+  for (ui::HeadView which : {ui::HeadView::RawScores, ui::HeadView::ScaledScores, ui::HeadView::Weights}) {
+    widest = std::max(widest, heading_width(step_title(which)));
+  }
+  return place_titles(box, widest, export_ui::export_button_room());
+}
+
 // Scrolling areas of the panel: the wheel scrolls them (over a heatmap it zooms instead).
 bool begin_body(const char* id, ImVec2 size, ImVec2 content) {
   ImGui::SetNextWindowContentSize(content);
@@ -187,7 +196,7 @@ void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
   std::snprintf(low, sizeof low, "%.3f", static_cast<double>(uniform_->min));
   std::snprintf(high, sizeof high, "%.3f", static_cast<double>(uniform_->max));
   const std::string text = stretched ? std::string("Colours stretched to 0–") + high + " (on 0–1: one flat colour)"
-                                     : std::string("Nearly uniform: all ") + low + "–" + high;
+                                     : std::string("Nearly uniform: ") + low + "–" + high;
   const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), text, std::max(width, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
   ImGui::TextUnformatted(shown.c_str());
@@ -238,7 +247,7 @@ StepsLayout HeatmapsPanel::steps_layout(const ui::UiContext& ui, float width, fl
   StepsLayout layout = fit_steps(metrics(ui, 1), 3, width, height);
   for (ui::HeadView which : {ui::HeadView::RawScores, ui::HeadView::ScaledScores, ui::HeadView::Weights}) {
     const std::string formula = step_formula(ui, which);
-    lines = std::max(lines, title_lines(step_title(which), formula.c_str(), title_room(layout.box.cells_w)));
+    lines = std::max(lines, title_lines(step_title(which), formula.c_str(), title_place(layout.box).room));
   }
   if (lines > 1) layout = fit_steps(metrics(ui, lines), 3, width, height);
   return layout;
@@ -269,14 +278,14 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
   const float x = ImGui::GetCursorPosX();
   const float y = ImGui::GetCursorPosY();
   const std::string formula = step_formula(ui, which);
-  const float room = title_room(g.cells_w);
-  const bool below = lines > 1 && title_lines(step_title(which), formula.c_str(), room) > 1;
-  ImGui::SetCursorPosX(x + g.label_w);
-  title_line(step_title(which), formula.c_str(), room, below);
+  const TitlePlace place = title_place(g);
+  const bool below = lines > 1;  // the three formulas in one line under their titles, as the rows are
+  ImGui::SetCursorPosX(x + place.offset);
+  title_line(step_title(which), formula.c_str(), place.room, below);
   export_ui::heatmap_export_button(ui, export_ui::quantity_for(which), x + g.label_w + g.cells_w);
   if (below) {
-    ImGui::SetCursorPosX(x + g.label_w);
-    formula_line(formula.c_str(), g.cells_w);
+    ImGui::SetCursorPosX(x + place.offset);
+    formula_line(formula.c_str(), g.width() - place.offset);
   }
   ImGui::SetCursorPos(ImVec2(x, y + title_height(lines)));
 
@@ -533,7 +542,7 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
   // rows stay aligned.
   FocusLayout layout = fit_focus(metrics(ui, 1), in, area.x, area.y);
   const std::string formula = step_formula(ui, which);
-  const int lines = std::max(title_lines(step_title(which), formula.c_str(), title_room(layout.main.cells_w)),
+  const int lines = std::max(title_lines(step_title(which), formula.c_str(), title_place(layout.main).room),
                              title_lines("Context", "C = A·V", title_room(layout.context_w)));
   if (lines > 1) layout = fit_focus(metrics(ui, lines), in, area.x, area.y);
   const float bar = ImGui::GetStyle().ScrollbarSize;

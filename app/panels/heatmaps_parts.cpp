@@ -37,21 +37,17 @@ float colorbar_height() {
   return std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
 }
 
-namespace {
-
-float bold_width(const char* text) {
+float heading_width(const char* title) {
   ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
-  const float w = ImGui::CalcTextSize(text).x;
+  const float w = ImGui::CalcTextSize(title).x;
   if (font != nullptr) ImGui::PopFont();
   return w;
 }
 
-}  // namespace
-
 int title_lines(const char* title, const char* formula, float width) {
   if (formula == nullptr || *formula == '\0') return 1;
-  const float both = bold_width(title) + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(formula).x;
+  const float both = heading_width(title) + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(formula).x;
   return both <= width ? 1 : 2;
 }
 

@@ -29,6 +29,8 @@ int title_lines(const char* title, const char* formula, float width);
 void title_line(const char* title, const char* formula, float width, bool formula_below);
 // Its second line: the formula, shortened to `width` with the whole of it in a tooltip.
 void formula_line(const char* formula, float width);
+// The width of `title` in the headings' bold face.
+float heading_width(const char* title);
 
 // How the query heads share keys and values, as the toolbar says it: "" for multi-head
 // attention (each head its own K/V), "  ·  MQA: 1 K/V head for all 4", "  ·  GQA: 2 K/V heads,

@@ -94,5 +94,19 @@ TEST(HeatmapsLayout, TheContextUnderTheStepsIsWideEnoughForItsLabelsAndNumbers) 
   EXPECT_FLOAT_EQ(roomy.cells_h, 400.0f - 51.0f - 25.0f);
 }
 
+// Titles sit over the cells while the widest fits beside the Export button; past that, all of
+// them start over the row labels (8 Korean tokens in a 1280 × 720 window: 172 px of cells).
+TEST(HeatmapsLayout, TitlesWiderThanTheCellsUseTheRowLabelsRoomToo) {
+  HeatmapBox box;
+  box.label_w = 48.0f;
+  box.cells_w = 172.0f;
+  const TitlePlace narrow = place_titles(box, 150.0f, 25.0f);
+  EXPECT_FLOAT_EQ(narrow.offset, 0.0f);
+  EXPECT_FLOAT_EQ(narrow.room, 48.0f + 172.0f - 25.0f);
+  const TitlePlace fits = place_titles(box, 147.0f, 25.0f);
+  EXPECT_FLOAT_EQ(fits.offset, 48.0f);
+  EXPECT_FLOAT_EQ(fits.room, 147.0f);
+}
+
 }  // namespace
 }  // namespace attnviz::panels
