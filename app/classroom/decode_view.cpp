@@ -296,12 +296,17 @@ void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
   const std::string of = " of " + std::to_string(problem.n() - trace.prompt + 1);
   if (step == 0) {
     heading_text("Step 1" + of + ": the prefill");
-    ImGui::Text("The prompt's %d %s computed in one pass (a %d \xc3\x97 %d causal matrix): their k and v fill the cache. Shown: "
-                "its last row, token %d \xe2\x80\x9c%s\xe2\x80\x9d.",
-                trace.prompt, trace.prompt == 1 ? "token is" : "tokens are", trace.prompt, trace.prompt, t, token.c_str());
+    const std::string prompt = std::to_string(trace.prompt);
+    // Wrapped: on a projector's 1280 pixels the sentence is wider than the view.
+    text_wrapped_at_spaces("The prompt's " + prompt + (trace.prompt == 1 ? " token is" : " tokens are") +
+                               " computed in one pass (a " + prompt + " \xc3\x97 " + prompt +
+                               " causal matrix): their k and v fill the cache. Shown: its last row, token " + std::to_string(t) +
+                               " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
+                           0.0f, false);
   } else {
     heading_text("Step " + std::to_string(step + 1) + of + ": token " + std::to_string(t));
-    ImGui::Text("\xe2\x80\x9c%s\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.", token.c_str());
+    text_wrapped_at_spaces("\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
+                           0.0f, false);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
   text_wrapped_at_spaces("s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = \xce\xa3 w_j\xc2\xb7v_j",
