@@ -361,10 +361,13 @@ class MaskPanel final : public ui::Panel {
                         col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
                         preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
-    ImGui::TextDisabled("rows: queries, columns: keys; hatched = masked");
+    // Wrapped: the panel is narrow on a 1280-pixel projector.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
-      ImGui::TextDisabled("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens().size());
+      ImGui::TextWrapped("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens().size());
     }
+    ImGui::PopStyleColor();
   }
 
   // The mask the preview shows, made once per revision (an expression's runs cost a bisection).

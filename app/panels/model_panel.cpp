@@ -15,6 +15,7 @@
 #include "app/edits/model_edits.h"
 #include "app/edits/position_edits.h"
 #include "app/panels/panels.h"
+#include "app/ui/flow.h"
 #include "app/ui/theme.h"
 
 namespace attnviz::panels {
@@ -123,10 +124,15 @@ class ModelPanel final : public ui::Panel {
         ui.document.apply(std::move(next), std::string("Scale: ") + text);
       }
     };
+    // In a narrow panel (a 1280-pixel projector) "temperature" goes under the others, not cut.
+    const auto beside = [&](const char* text) {
+      ui::same_line_if_fits(ui::check_width(text));
+      if (ImGui::GetCursorPosX() < label_width_) ImGui::SetCursorPosX(label_width_);
+    };
     choose("1/\xE2\x88\x9A" "d_k", Kind::InvSqrtDk);
-    ImGui::SameLine();
+    beside("none");
     choose("none", Kind::None);
-    ImGui::SameLine();
+    beside("temperature");
     choose("temperature", Kind::Value);
     if (s.scale.kind == Kind::Value) draw_temperature(ui);
     ImGui::SetCursorPosX(label_width_);
