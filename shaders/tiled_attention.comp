@@ -2,7 +2,8 @@
 // Tiled attention in FlashAttention-2 order (Dao 2023, algorithm 1), the same algorithm as
 // core/tiled on the CPU: one workgroup per (block of Br query rows, query head). It walks the
 // blocks of Bc keys left to right; for each it stages the tile of K and V in shared memory
-// (on GPUs; lavapipe reads them from the texel buffers: STAGE_IN_SHARED), then every query
+// (on GPUs, the block's Br rows of Q too, once; lavapipe reads them all from the texel buffers:
+// STAGE_IN_SHARED), then every query
 // row of the block updates its running maximum m, running sum l and
 // unnormalised output O (online softmax), rescaling l and O by exp(m_old − m_new) when m
 // grows. At the end O / l is the context (0 for a row that sees no key). The N × M scores
@@ -23,7 +24,7 @@
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const int SHARED_FLOATS = 4096;
-// GPUs stage the K and V tiles in shared memory; lavapipe reads them from the texel buffers
+// GPUs stage Q's rows and the K and V tiles in shared memory; lavapipe reads them from the texel buffers
 // (its texel fetches are vector gathers, its shared-memory loads scalar loops: core/gpu/README.md).
 layout(constant_id = 2) const bool STAGE_IN_SHARED = true;
 
@@ -64,11 +65,12 @@ const float kMinusInfinity = -1.0 / 0.0;
 // Shared memory, in floats: the K tile (Bc rows of d_k, each padded by one float: lanes reading
 // key j's column c would otherwise all hit one bank when d_k is a multiple of the bank count),
 // the V tile (Bc × d_v), the block's scores and then weights P (Br × Bc), its O (Br × d_v), m
-// and l (Br each).
+// and l (Br each), and when staging, its rows of Q (Br × d_k: every lane of a subgroup reads the
+// same element, so they need no padding). Mirrored by gpu::tiled_shared_floats.
 shared float tile[SHARED_FLOATS];
 
 struct Layout {
-  int k, v, p, o, m, l;
+  int k, v, p, o, m, l, q;
 };
 
 int k_stride() { return pc.d_k + 1; }
@@ -81,7 +83,22 @@ Layout shared_layout() {
   s.o = s.p + pc.block_q * pc.block_k;
   s.m = s.o + pc.block_q * pc.d_v;
   s.l = s.m + pc.block_q;
+  s.q = s.l + pc.block_q;
   return s;
+}
+
+// Element c of block row r's query, whose row starts at q_row in the texel buffer.
+float q_at(Layout s, int r, int q_row, int c) {
+  if (STAGE_IN_SHARED) return tile[s.q + r * pc.d_k + c];
+  return texelFetch(q_floats, q_row + c).r;
+}
+
+// The block's rows of Q, read once for all its key blocks (GPUs only).
+void load_queries(Layout s, int head, int r0, int rows, int invocation, int invocations) {
+  for (int t = invocation; t < rows * pc.d_k; t += invocations) {
+    const int r = t / pc.d_k;
+    tile[s.q + t] = texelFetch(q_floats, (r0 + r) * pc.q_pitch + head * pc.d_k + (t - r * pc.d_k)).r;
+  }
 }
 
 float k_at(Layout s, int kv_head, int c0, int j, int c) {
@@ -119,7 +136,7 @@ void update_row(Layout s, int head, int kv_head, int r, int i, int c0, int cols)
     float score = kMinusInfinity;
     if (mask_visible(pc.mask, head, i, c0 + j)) {
       float dot = 0.0;
-      for (int c = 0; c < pc.d_k; ++c) dot += texelFetch(q_floats, q_row + c).r * k_at(s, kv_head, c0, j, c);
+      for (int c = 0; c < pc.d_k; ++c) dot += q_at(s, r, q_row, c) * k_at(s, kv_head, c0, j, c);
       score = pc.scale * dot + (-slope) * float(abs(i - (c0 + j)));
     }
     tile[p_row + j] = score;
@@ -195,6 +212,7 @@ void main() {
   const Layout s = shared_layout();
 
   load_state(s, head, n, r0, rows, invocation, invocations);
+  if (STAGE_IN_SHARED) load_queries(s, head, r0, rows, invocation, invocations);
   barrier();
   for (int kb = pc.kb_begin; kb < pc.kb_end; ++kb) {
     const int c0 = kb * pc.block_k;

@@ -28,10 +28,11 @@
 
 namespace attnviz::gpu {
 
-std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v) {
+std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v, bool staged) {
   const auto br = static_cast<std::int64_t>(block_q);
   const auto bc = static_cast<std::int64_t>(block_k);
-  return bc * (d_k + 1 + d_v) + br * (bc + d_v + 2);  // K rows padded by one float (the shader's k_stride)
+  const std::int64_t queries = staged ? br * d_k : 0;
+  return bc * (d_k + 1 + d_v) + br * (bc + d_v + 2) + queries;  // K rows padded by one float (the shader's k_stride)
 }
 
 int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size) {
@@ -77,14 +78,14 @@ class VulkanTiled final : public tiled::TiledRunner {
   VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
       : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)),
         transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic),
-        fp16_(options.precision == tiled::TiledPrecision::Float16), emulated_(options.emulate_matrix_cores) {
+        fp16_(options.precision == tiled::TiledPrecision::Float16), emulated_(options.emulate_matrix_cores),
+        staged_(options.stage_in_shared.value_or(!cpu_device(*context_))) {
     if (fp16_) {
       require_fp16_support(*context_, emulated_);
       return;  // its pipelines are built per tile and head width (pipeline_for)
     }
-    const bool stage = options.stage_in_shared.value_or(!cpu_device(*context_));
     vk::SpecializationConstants constants;
-    constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, stage ? 1 : 0);
+    constants.set(0, invocations_).set(1, shared_floats(*context_)).set(2, staged_ ? 1 : 0);
     pipeline_ = vk::ComputePipeline(context_->device(), shaders::tiled_attention_comp(), kBindings, sizeof(TiledPush),
                                     constants, context_->pipeline_cache());
   }
@@ -92,7 +93,7 @@ class VulkanTiled final : public tiled::TiledRunner {
   [[nodiscard]] std::string name() const override { return "vulkan"; }
   [[nodiscard]] int preferred_block(int d_k, int d_v) const override {
     if (fp16_) return std::max(kMatrixTile, default_tiled_fp16_block(*context_, d_k, d_v));
-    return std::max(1, default_tiled_block(*context_, d_k, d_v));
+    return std::max(1, default_tiled_block(*context_, d_k, d_v, staged_));
   }
 
   tiled::TiledResult run(const Problem& p, const tiled::TiledOptions& options) override {
@@ -202,7 +203,7 @@ class VulkanTiled final : public tiled::TiledRunner {
       check_fits_fp16(p, options);
       return;
     }
-    const std::int64_t need = tiled_shared_floats(options.block_q, options.block_k, p.d_k, p.d_v);
+    const std::int64_t need = tiled_shared_floats(options.block_q, options.block_k, p.d_k, p.d_v, staged_);
     if (need > shared_floats(*context_)) {
       throw std::invalid_argument("a tile of " + std::to_string(options.block_q) + " x " +
                                   std::to_string(options.block_k) + " with d_k = " + std::to_string(p.d_k) +
@@ -268,15 +269,16 @@ class VulkanTiled final : public tiled::TiledRunner {
   vk::Transfer transfer_;
   bool fp16_;
   bool emulated_;  // the fp16 kernel with scalar products (tests)
+  bool staged_;    // the fp32 kernel stages Q, K and V in shared memory (GPUs)
   vk::ComputePipeline pipeline_;  // the fp32 kernel's
   std::map<std::array<int, 4>, vk::ComputePipeline> fp16_pipelines_;  // by Br, Bc, padded d_k and d_v
 };
 
 }  // namespace
 
-int default_tiled_block(const vk::Context& context, int d_k, int d_v) {
+int default_tiled_block(const vk::Context& context, int d_k, int d_v, bool staged) {
   for (int block = 64; block >= 1; block /= 2) {
-    if (tiled_shared_floats(block, block, d_k, d_v) <= shared_floats(context)) return block;
+    if (tiled_shared_floats(block, block, d_k, d_v, staged) <= shared_floats(context)) return block;
   }
   return 0;
 }

@@ -2,8 +2,9 @@
 // The tiled (FlashAttention-2) attention kernel, shaders/tiled_attention.comp, behind the same
 // interface as the CPU's (core/tiled): a TiledRunner on a Vulkan device. The projections and
 // the concatenation run on the host (tiled::project, tiled::concatenate_heads); the kernel
-// does the attention itself, one workgroup per block of Br query rows and head, with the K and
-// V tiles in shared memory and subgroup reductions for each row's max and sum.
+// does the attention itself, one workgroup per block of Br query rows and head, with the
+// block's Q and the K and V tiles in shared memory and subgroup reductions for each row's max
+// and sum.
 //
 // It computes each row's context, m and l (TiledResult::heads); it records no per-tile trace:
 // a traced head gets a TiledTrace with its context, m and l and no tiles (the CPU runner has
@@ -49,12 +50,13 @@ static_assert(offsetof(TiledPush, d_v) == 12 && offsetof(TiledPush, group) == 28
 // state of the rows goes through the output buffer from one dispatch to the next).
 int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size);
 
-// Floats of shared memory a Br × Bc tile needs: K and V tiles, P, O, m and l.
-std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v);
+// Floats of shared memory a Br × Bc tile needs: K and V tiles, P, O, m and l, and when `staged`
+// (GPUs: Q, K and V read from shared memory), the block's Br rows of Q.
+std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v, bool staged);
 
 // The largest square-ish tile (Br = Bc, a power of two up to 64) that fits the device's shared
 // memory for these head widths, or 0 when not even 1 × 1 does.
-int default_tiled_block(const vk::Context& context, int d_k, int d_v);
+int default_tiled_block(const vk::Context& context, int d_k, int d_v, bool staged);
 
 }  // namespace attnviz::gpu
 
@@ -69,8 +71,8 @@ enum class TiledPrecision {
 };
 
 struct VulkanTiledOptions {
-  // Stage the K and V tiles in shared memory (default: on GPUs, not on CPU devices such as
-  // lavapipe); tests force each way to run both on lavapipe.
+  // Stage the block's Q and the K and V tiles in shared memory (default: on GPUs, not on CPU
+  // devices such as lavapipe); tests force each way to run both on lavapipe.
   std::optional<bool> stage_in_shared;
   // Upload and read back through staging buffers even where the device's memory is mapped (as
   // on a discrete GPU); tests take that path on lavapipe with it.

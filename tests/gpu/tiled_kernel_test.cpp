@@ -113,8 +113,13 @@ TEST_P(TiledKernel, LongRowsOfTilesLoseNoKey) {
   shape.d_v = 64;
   shape.mask = testing::mask_of(false);
   const Problem problem = testing::random_problem(random, shape);
-  const tiled::TiledResult gpu = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {32, 32, std::nullopt});
-  const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {32, 32, std::nullopt});
+  // The largest tile the device holds at d = 64 (on lavapipe 32 × 32 from the texel buffers, 16 × 16
+  // staged, as Q's rows take shared memory too): 30 key blocks or more per row.
+  const auto vulkan = tiled::make_vulkan_tiled(context, gpu_path(GetParam()));
+  const int block = vulkan->preferred_block(64, 64);
+  ASSERT_GE(block, 16);
+  const tiled::TiledResult gpu = vulkan->run(problem, {block, block, std::nullopt});
+  const tiled::TiledResult cpu = tiled::make_cpu_tiled()->run(problem, {block, block, std::nullopt});
   const Result dense = make_cpu_backend()->compute(problem);
   EXPECT_LE(max_abs_difference(gpu.heads[0].context, dense.heads[0].context), 1e-5);
   for (std::size_t i = 0; i < 960; ++i) {
@@ -129,12 +134,22 @@ INSTANTIATE_TEST_SUITE_P(KAndV, TiledKernel, ::testing::Values(true, false),
                            return staged.param ? std::string("StagedInShared") : std::string("FromTexelBuffers");
                          });
 
+// The shader's shared layout: K (rows padded by one float), V, P, O, m, l, and on a GPU Q's rows.
+TEST(TiledKernelLimits, SharedMemoryCountsTheQueriesWhereTheyAreStaged) {
+  const std::int64_t texel_reads = 32 * (65 + 64) + 32 * (32 + 64 + 2);
+  EXPECT_EQ(gpu::tiled_shared_floats(32, 32, 64, 64, false), texel_reads);
+  EXPECT_EQ(gpu::tiled_shared_floats(32, 32, 64, 64, true), texel_reads + 32 * 64);
+  // NVIDIA's 48 KiB still hold the 32 × 32 tile of the first GPU run at d = 64.
+  EXPECT_LE(gpu::tiled_shared_floats(32, 32, 64, 64, true) * 4, 48 * 1024);
+}
+
 TEST(TiledKernelLimits, RefusesATileLargerThanSharedMemory) {
   const auto context = testing::validated_context();
   TestRandom random(1);
   const Problem problem = testing::random_problem(random, {});
   EXPECT_THROW(tiled::make_vulkan_tiled(context)->run(problem, {4096, 4096, std::nullopt}), std::invalid_argument);
-  EXPECT_GE(gpu::default_tiled_block(*context, 64, 64), 16);
+  EXPECT_GE(gpu::default_tiled_block(*context, 64, 64, false), 16);
+  EXPECT_GE(gpu::default_tiled_block(*context, 64, 64, true), 16);
   testing::expect_no_validation_messages(*context);
 }
 
