@@ -30,6 +30,13 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
   return labels;
 }
 
+ColumnLabelRoom column_label_room(int window_rows, int window_cols, float words_height, float numbers_height,
+                                  const std::function<int(float)>& pixels_below) {
+  const int with_words = pixels_below(words_height);
+  if (window_rows <= with_words && window_cols <= with_words) return {words_height, true, with_words};
+  return {numbers_height, false, pixels_below(numbers_height)};
+}
+
 std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens) {
   if (grid.exact()) {

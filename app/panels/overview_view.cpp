@@ -183,7 +183,7 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
   static const std::vector<std::string> kNoTokens;
   const std::shared_ptr<const Problem> problem = session_.shown_problem();
   row_labels_ = overview_axis_labels(g, true, problem ? problem->tokens : kNoTokens);
-  col_labels_ = overview_axis_labels(g, false, problem ? problem->source_tokens : kNoTokens);
+  col_labels_ = overview_axis_labels(g, false, problem && col_words_ ? problem->source_tokens : kNoTokens);
   const overview::PooledImage& pooled = shown.heads.front();
   float low = INFINITY;
   float high = -INFINITY;
@@ -223,16 +223,28 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   // Below the image's top: the caption, the colorbar, and the window's bottom padding.
   const float caption_h = ImGui::GetTextLineHeightWithSpacing() + heatmap::HeatmapWidget::colorbar_height() +
                           style.ItemSpacing.y + style.WindowPadding.y;
-  // The labels' room is the same whether they show positions or words: were it to change on
-  // zooming in, so would the image's pixel count, and the overview be computed again.
+  // The row labels' room is the same whether they show positions or words: were it to change
+  // on zooming in, so would the image's pixel count, and the overview be computed again. The
+  // column labels' is the words' only where the asked cells are exact (column_label_room).
   const float row_gutter = ImGui::GetFontSize() * kRowLabelEms;
-  const float col_gutter = ImGui::GetFontSize() * kColumnLabelEms;
-  const float side = std::floor(std::max(
-      std::min(width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang(), height - caption_h - col_gutter),
-      64.0f));
+  const auto side_below = [&](float col_gutter) {
+    return std::floor(std::max(std::min(width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang(),
+                                        height - caption_h - col_gutter),
+                               64.0f));
+  };
   // Pixels in steps of 64, so that resizing the window by a little recomputes nothing.
-  const int pixels = std::max(64, static_cast<int>(side) / 64 * 64);
-  ask_.pixel_rows = ask_.pixel_cols = pixels;
+  const auto pixels_below = [&](float col_gutter) { return std::max(64, static_cast<int>(side_below(col_gutter)) / 64 * 64); };
+  const int n = session_.rows();
+  const int m = session_.cols();
+  const overview::CellWindow asked = ask_.window.rows() > 0 ? ask_.window : overview::whole(n, m);
+  const std::vector<std::string> widest_position = {lesson::format_grouped(std::max(n, m) - 1)};
+  const float words_gutter = ImGui::GetFontSize() * kColumnLabelEms;
+  const ColumnLabelRoom room =
+      column_label_room(asked.rows(), asked.cols(), words_gutter,
+                        heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter), pixels_below);
+  const float col_gutter = room.height;
+  const float side = side_below(col_gutter);
+  ask_.pixel_rows = ask_.pixel_cols = room.pixels;
   session_.request(ui.document.scenario(), ui.document.revision(), ask_);
 
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
@@ -240,8 +252,9 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
     ImGui::TextDisabled("The first overview is being computed.");
     return;
   }
-  if (session_.generation() != image_generation_) {
+  if (session_.generation() != image_generation_ || room.words != col_words_) {
     image_generation_ = session_.generation();
+    col_words_ = room.words;
     refresh_image(*shown);
   }
   const overview::PixelGrid& g = shown->grid;

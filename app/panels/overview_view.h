@@ -51,6 +51,7 @@ class OverviewView {
   bool log_scale_ = false;
   std::vector<std::string> row_labels_;  // one per pixel row (overview_labels.h)
   std::vector<std::string> col_labels_;
+  bool col_words_ = false;  // the column labels' room holds words (column_label_room)
   std::vector<std::vector<std::pair<int, int>>> hidden_runs_;  // per pixel row: [begin, end) columns
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};

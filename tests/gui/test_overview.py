@@ -55,6 +55,7 @@ class LongText(unittest.TestCase):
             whole = app.screenshot(self.dir / 'whole.png')
             # Pooled pixels are labelled with the first position of their block.
             self.assertEqual(app.find('##overview_image/##heatmap')['first_row_label'], '0')
+            self.assertEqual(app.find('##overview_image/##heatmap')['first_col_label'], '0')
             self.assertFalse(app.has('Whole matrix##overview'), 'nothing to go back to yet')
             app.move_to(int(x + w / 2), int(y + h / 2))
             for _ in range(4):

@@ -47,5 +47,30 @@ TEST(OverviewLabels, WithoutTheTokensExactCellsSayTheirPositionAlone) {
   EXPECT_EQ(overview_cell_place(grid, 1, 0, {}, {}), "query 11, key 10");
 }
 
+// A 720-pixel-high window: 384 pixels (steps of 64) under the words' 94-pixel room, 448 under the
+// numbers' 40.
+int pixels_below(float room) { return (494 - static_cast<int>(room)) / 64 * 64; }
+
+TEST(OverviewLabels, PooledPixelsLeaveTheWordsRoomToTheImage) {
+  const ColumnLabelRoom whole = column_label_room(5000, 5000, 94.0f, 40.0f, pixels_below);
+  EXPECT_FALSE(whole.words);
+  EXPECT_FLOAT_EQ(whole.height, 40.0f);
+  EXPECT_EQ(whole.pixels, 448);
+}
+
+TEST(OverviewLabels, ExactCellsGetTheWordsRoomAndItsPixelsHoldThem) {
+  const ColumnLabelRoom zoomed = column_label_room(312, 312, 94.0f, 40.0f, pixels_below);
+  EXPECT_TRUE(zoomed.words);
+  EXPECT_FLOAT_EQ(zoomed.height, 94.0f);
+  EXPECT_EQ(zoomed.pixels, 384);
+  // Between the two pixel counts: exact under the numbers' room, but not under the words', so
+  // positions alone (asking for the words' room would pool the cells it labels).
+  const ColumnLabelRoom between = column_label_room(420, 420, 94.0f, 40.0f, pixels_below);
+  EXPECT_FALSE(between.words);
+  EXPECT_EQ(between.pixels, 448);
+  // A window wide in one direction only is named only when both fit.
+  EXPECT_FALSE(column_label_room(100, 1000, 94.0f, 40.0f, pixels_below).words);
+}
+
 }  // namespace
 }  // namespace attnviz::panels
