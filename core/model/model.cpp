@@ -1,6 +1,7 @@
 #include "core/model/model.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -180,12 +181,21 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
   return model;
 }
 
+std::string parameter_count_text(std::uint64_t count) {
+  if (count < 1'000'000) return std::to_string(count);
+  const bool billions = count >= 1'000'000'000;
+  const double value = static_cast<double>(count) / (billions ? 1e9 : 1e6);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f %s", value < 10.0 ? 2 : value < 100.0 ? 1 : 0, value, billions ? "B" : "M");
+  return text;
+}
+
 std::string Model::description() const {
   std::ostringstream text;
   text << config_.architecture_name << " (" << config_.family() << "), " << config_.num_layers << " layers × " << config_.num_heads
        << " heads";
   if (config_.num_kv_heads != config_.num_heads) text << " (" << config_.num_kv_heads << " key/value heads)";
-  text << ", d_model " << config_.d_model << ", " << parameters_ << " parameters, " << config_.format << " " << stored_types_;
+  text << ", d_model " << config_.d_model << ", " << parameter_count_text(parameters_) << " parameters, " << config_.format << " " << stored_types_;
   return text.str();
 }
 

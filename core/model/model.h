@@ -92,4 +92,8 @@ class Model {
 // The memory the system can give now: MemAvailable, capped by the cgroup's memory.max.
 std::uint64_t available_memory_bytes();
 
+// A parameter count as model sizes are quoted, to three digits: "1.47 M", "124 M", "1.10 B";
+// below a million, every digit (Model::description says it).
+std::string parameter_count_text(std::uint64_t count);
+
 }  // namespace attnviz::model

@@ -34,6 +34,16 @@ TEST(ModelOpen, AFileInsideTheFolderOpensTheFolder) {
   EXPECT_NE(model->description().find("GPT2LMHeadModel"), std::string::npos);
 }
 
+TEST(ModelOpen, TheDescriptionQuotesTheParameterCountAsModelSizesAreQuoted) {
+  EXPECT_EQ(parameter_count_text(999'999), "999999");
+  EXPECT_EQ(parameter_count_text(1'467'360), "1.47 M");
+  EXPECT_EQ(parameter_count_text(124'439'808), "124 M");    // GPT-2 small
+  EXPECT_EQ(parameter_count_text(1'100'048'384), "1.10 B");  // TinyLlama
+  EXPECT_EQ(parameter_count_text(13'015'864'320), "13.0 B");
+  const auto model = Model::open((test_models() / "gpt2").string());
+  EXPECT_NE(model->description().find(parameter_count_text(model->parameter_count()) + " parameters"), std::string::npos);
+}
+
 TEST(ModelOpen, AnUnknownArchitectureNamesTheField) {
   const fs::path folder = copy_of("gpt2", "t5");
   replace_in_file(folder / "config.json", "GPT2LMHeadModel", "T5ForConditionalGeneration");
