@@ -482,8 +482,8 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     }
   }
   if (shown_.model()) {
-    // The model's layer (the Heatmaps view's selector: one layer in every view), on the next line.
-    ImGui::NewLine();
+    // The model's layer (the Heatmaps view's selector: one layer in every view), on the next line
+    // (the head pills' line has ended: a NewLine here would leave an empty one).
     ui::draw_layer_selector(ui, "step");
     ImGui::SameLine(0.0f, group_gap);
     ImGui::PushTextWrapPos(0.0f);
