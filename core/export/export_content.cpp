@@ -26,7 +26,7 @@ constexpr std::array<QuantityInfo, 6> kQuantities = {{
      "masked: the query cannot see this key", false, "mask"},
     {"context", "context vectors A·V (one row per query)", "context value", ColormapId::RdBu, MaskedCellStyle::Replace, "",
      true, "context"},
-    {"diff", "attention weights, Vulkan - Eigen", "Vulkan - Eigen", ColormapId::RdBu, MaskedCellStyle::Replace,
+    {"diff", "attention weights, Vulkan \u2212 Eigen", "Vulkan \u2212 Eigen", ColormapId::RdBu, MaskedCellStyle::Replace,
      "masked: the query cannot see this key", true, "diff"},
 }};
 

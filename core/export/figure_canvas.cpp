@@ -12,8 +12,8 @@ constexpr double kExponentScale = 0.72;  // a raised exponent's size relative to
 }  // namespace
 
 std::vector<Run> power_runs(const PowerText& text, double size) {
-  std::vector<Run> runs{{text.base, size, 0.0}};
-  if (!text.exponent.empty()) runs.push_back({text.exponent, size * kExponentScale, 0.42 * size});
+  std::vector<Run> runs{{with_minus_signs(text.base), size, 0.0}};
+  if (!text.exponent.empty()) runs.push_back({with_minus_signs(text.exponent), size * kExponentScale, 0.42 * size});
   return runs;
 }
 

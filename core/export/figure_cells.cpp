@@ -14,7 +14,7 @@ constexpr double kMinMatrixSidePt = 48.0;  // two thirds of an inch
 constexpr int kMaxMatrixPixels = 6000;     // the default cell size keeps a matrix side below this
 
 std::string value_text(const HeatmapFigure& figure, float value) {
-  return figure.value_scientific ? scientific_text(value) : fixed_text(value, figure.value_decimals);
+  return with_minus_signs(figure.value_scientific ? scientific_text(value) : fixed_text(value, figure.value_decimals));
 }
 
 bool shows_value(const FigurePanel& panel, std::size_t index) {

@@ -31,7 +31,7 @@ std::string short_number(double value) {
   return text;
 }
 
-// "Vulkan - Eigen (×10⁻⁸)": the ticks' common power of ten goes with the label.
+// "Vulkan − Eigen (×10⁻⁸)": the ticks' common power of ten goes with the label.
 std::vector<Run> label_runs(const std::string& label, const std::string& exponent, double size) {
   if (exponent.empty()) return label.empty() ? std::vector<Run>{} : std::vector<Run>{{label, size, 0.0}};
   std::vector<Run> runs = power_runs({label.empty() ? "×10" : label + " (×10", exponent}, size);
@@ -101,7 +101,7 @@ ColorbarPlan plan_colorbar(const HeatmapFigure& figure, const FigureCanvas& canv
   } else {
     plan.ticks = nice_ticks(figure.range_low, figure.range_high, target);
     for (const std::string& text : linear_tick_texts(plan.ticks, plan.tick_exponent)) {
-      plan.tick_texts.push_back({{text, tick_size, 0.0}});
+      plan.tick_texts.push_back({{with_minus_signs(text), tick_size, 0.0}});
     }
   }
   plan.label = label_runs(figure.colorbar_label, plan.tick_exponent, label_size);

@@ -34,6 +34,11 @@ std::vector<std::string> linear_tick_texts(const std::vector<double>& ticks, std
 // Texts for log ticks: plain decimals from 0.0001 to 99999 ("0.001", "20"), else powers of ten.
 std::vector<PowerText> log_tick_texts(const std::vector<double>& ticks);
 
+// `text` with each ASCII hyphen-minus written as the minus sign U+2212, as figures print
+// negative numbers (matplotlib too): "−0.05", "10⁻⁸". The number formats above stay ASCII for
+// files and messages; the figures' drawing calls this.
+std::string with_minus_signs(std::string text);
+
 // Fixed-point text, locale-independent; "-0.00" reads "0.00".
 std::string fixed_text(double value, int decimals);
 

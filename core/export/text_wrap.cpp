@@ -59,6 +59,19 @@ std::vector<std::string> pack(const std::vector<std::string>& pieces, const std:
   return lines;
 }
 
+// A short number ("4)", "8,", "0") stays on the line of the word it counts or names: a line
+// ending "d_v" over a line "4)" reads badly. Each such word is joined to the one before it.
+std::vector<std::string> glue_short_numbers(std::vector<std::string> words) {
+  constexpr std::size_t kShort = 6;  // "4,096)"
+  std::vector<std::string> glued;
+  for (std::string& word : words) {
+    const bool short_number = !word.empty() && word.front() >= '0' && word.front() <= '9' && word.size() <= kShort;
+    if (short_number && !glued.empty()) glued.back() += " " + word;
+    else glued.push_back(std::move(word));
+  }
+  return glued;
+}
+
 }  // namespace
 
 std::vector<std::string> wrap_text(std::string_view text, double max_width,
@@ -73,7 +86,7 @@ std::vector<std::string> wrap_text(std::string_view text, double max_width,
   const auto fitted_or_broken = [&](const std::string& word) {
     return measure(word) <= max_width ? std::vector<std::string>{word} : break_word(word, max_width, measure);
   };
-  return pack(words, " ", max_width, measure, fitted_or_broken);
+  return pack(glue_short_numbers(std::move(words)), " ", max_width, measure, fitted_or_broken);
 }
 
 std::vector<std::string> wrap_parts(std::string_view text, std::string_view separator, double max_width,

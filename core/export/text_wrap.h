@@ -9,8 +9,9 @@
 
 namespace attnviz::exporting {
 
-// Breaks `text` at spaces into lines whose measured width is at most `max_width`; a word wider
-// than that on its own is broken between code points. Never returns an empty list ("" gives
+// Breaks `text` at spaces into lines whose measured width is at most `max_width`, never before
+// a short number ("d_v 4)" stays together); a word wider than that on its own is broken between
+// code points. Never returns an empty list ("" gives
 // one empty line); spaces at line breaks are dropped.
 std::vector<std::string> wrap_text(std::string_view text, double max_width,
                                    const std::function<double(const std::string&)>& measure);

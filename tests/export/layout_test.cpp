@@ -152,6 +152,11 @@ TEST(FigureWrap, LinesBreakAtSpacesAndSubtitlesBetweenTheirParts) {
   EXPECT_EQ(wrap_text("abcdefghijkl xy", 5, chars), (std::vector<std::string>{"abcde", "fghij", "kl xy"}));
   EXPECT_EQ(wrap_text("배가 고파서", 2, chars), (std::vector<std::string>{"배가", "고파", "서"}));
   EXPECT_EQ(wrap_text("", 5, chars), (std::vector<std::string>{""}));
+  // Never before a short number: "d_v" does not end a line over "4)".
+  EXPECT_EQ(wrap_text("Life (d_model 3, d_k 2, d_v 4)", 20, chars),
+            (std::vector<std::string>{"Life (d_model 3,", "d_k 2, d_v 4)"}));
+  EXPECT_EQ(wrap_text("tokens 4,096 to 65,536 here", 12, chars),
+            (std::vector<std::string>{"tokens 4,096", "to 65,536", "here"}));
   EXPECT_EQ(wrap_parts("weights · head 0 of 1 · mask: none · scale 1/√4", " · ", 24, chars),
             (std::vector<std::string>{"weights · head 0 of 1", "mask: none · scale 1/√4"}));
   // A part longer than a line is wrapped at its spaces, and the next part may join its end.
@@ -314,15 +319,15 @@ TEST(FigureLayout, DiffTicksAreDistinctMultiplesOfAPowerOfTen) {
   ASSERT_GE(ticks.size(), 3u);
   EXPECT_EQ(std::set<std::string>(ticks.begin(), ticks.end()).size(), ticks.size()) << "ticks repeat";
   const std::vector<std::string> texts = texts_of(laid.scene);
-  EXPECT_EQ(std::count(texts.begin(), texts.end(), "Vulkan - Eigen (×10"), 1);
-  EXPECT_EQ(std::count(texts.begin(), texts.end(), "-8"), 1);  // the raised exponent
+  EXPECT_EQ(std::count(texts.begin(), texts.end(), "Vulkan \u2212 Eigen (×10"), 1);
+  EXPECT_EQ(std::count(texts.begin(), texts.end(), "\u22128"), 1);  // the raised exponent, with a minus sign
 
   // Values in the cells, when asked for, are scientific rather than "0.00".
   ExportRequest values;
   values.values = ValuesMode::On;
   const std::vector<std::string> cells = texts_of(lay_out(make_figure(values, both, Quantity::Diff, {0}), export_fonts()).scene);
   EXPECT_EQ(std::count(cells.begin(), cells.end(), "0.00"), 0);
-  EXPECT_TRUE(std::any_of(cells.begin(), cells.end(), [](const std::string& t) { return t.find("e-8") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(cells.begin(), cells.end(), [](const std::string& t) { return t.find("e\u22128") != std::string::npos; }));
 }
 
 TEST(FigureLayout, ValuesOnThatCannotFitSaySo) {

@@ -73,5 +73,12 @@ TEST(FigureCellValues, TinyValuesAreScientific) {
   EXPECT_EQ(fixed_text(-0.0001, 2), "0.00");
 }
 
+TEST(NumberFormat, FiguresWriteNegativeNumbersWithTheMinusSign) {
+  EXPECT_EQ(with_minus_signs("-0.05"), "\u22120.05");
+  EXPECT_EQ(with_minus_signs("-5.9e-8"), "\u22125.9e\u22128");
+  EXPECT_EQ(with_minus_signs("0.25"), "0.25");
+  EXPECT_EQ(with_minus_signs("--"), "\u2212\u2212");
+}
+
 }  // namespace
 }  // namespace attnviz::exporting
