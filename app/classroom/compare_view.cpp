@@ -89,7 +89,14 @@ class CompareView final : public ui::Panel {
 
 // Narrow: each copy has its title, and four copies of 8 tokens need every pixel of 1920 for
 // their numbers at presentation text sizes.
-float grid_gap(const ui::UiContext& ui) { return 10.0f * ui.ui_scale; }
+// Column labels may reach past their cells by the overhang on the right and as much on the
+// left of a copy without row labels: the gap holds both and some air, so the last label of one
+// copy never runs into the first of the next ("먹었다어제").
+float grid_gap(const ui::UiContext& ui) {
+  return std::max(10.0f * ui.ui_scale, 2.0f * heatmap::HeatmapWidget::label_overhang() + 6.0f * ui.ui_scale);
+}
+// Titles and numbers need only some air before the next copy's.
+float title_gap(const ui::UiContext& ui) { return 10.0f * ui.ui_scale; }
 
 bool same_options(const lesson::CompareOptions& a, const lesson::CompareOptions& b) {
   return a.axis == b.axis && a.count == b.count && a.window == b.window && a.global == b.global;
@@ -253,6 +260,7 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
   space.row_label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
   space.min_slot_w = ImGui::GetFontSize() * 7.0f;
   space.gap = grid_gap(ui);
+  space.title_gap = title_gap(ui);
   std::vector<std::string> labels;
   std::vector<std::string> lines;
   for (const Copy& copy : copies_) {
@@ -274,7 +282,7 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
 void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale,
                             float cells_y) {
   const float s = ui.ui_scale;
-  const float wrap = grid.slot_w - grid_gap(ui);  // the slot without its gap
+  const float wrap = grid.slot_w - title_gap(ui);  // the slot less the air before the next copy
   const float x = ImGui::GetCursorPosX();
   const compute::ComputeSession& session = *copy.session;
   const Problem& base = ui.session.problem();

@@ -149,7 +149,7 @@ GridLayout layout_grid(int count, const GridSpace& space) {
     const float needed = std::max(drawn_extent(space.cols, cell), space.min_slot_w) + space.gap;
     g.slot_w = std::max(needed, std::floor((space.width - space.row_label_w) / static_cast<float>(columns)));
     g.label_h = space.col_label_h ? space.col_label_h(cell) : 0.0f;
-    const float title_h = space.title_h ? space.title_h(g.slot_w - space.gap) : 0.0f;
+    const float title_h = space.title_h ? space.title_h(g.slot_w - (space.title_gap < 0.0f ? space.gap : space.title_gap)) : 0.0f;
     g.slot_h = title_h + g.label_h + drawn_extent(space.rows, cell) + space.gap;
     return g;
   };

@@ -95,6 +95,7 @@ struct GridSpace {
   float row_label_w = 0.0f;   // drawn once, left of each grid row
   float min_slot_w = 0.0f;    // a copy's titles wrap within its slot, but not to a word per line
   float gap = 24.0f;
+  float title_gap = -1.0f;    // kept free right of a copy's titles (below 0: gap)
   std::function<float(float slot_w)> title_h;  // each copy's heading and numbers, wrapped
   std::function<float(float cell)> col_label_h;
 };
