@@ -168,6 +168,25 @@ TEST(GridLayout, FourCopiesShowNumbersAt1920x1080AndAllFitAt1280x720) {
   EXPECT_GE(tiny.cell, kFont);
 }
 
+// The gap between copies (room for their column labels' overhangs) need not narrow the titles.
+TEST(GridLayout, TitlesWrapWithinTheSlotLessTheirOwnGap) {
+  GridSpace space;
+  space.width = 1000.0f;
+  space.height = 800.0f;
+  space.min_cell = 10.0f;
+  space.gap = 24.0f;
+  float asked = 0.0f;
+  space.title_h = [&asked](float slot_w) {
+    asked = slot_w;
+    return 40.0f;
+  };
+  const GridLayout by_gap = layout_grid(2, space);
+  EXPECT_FLOAT_EQ(asked, by_gap.slot_w - 24.0f);
+  space.title_gap = 10.0f;
+  const GridLayout by_title_gap = layout_grid(2, space);
+  EXPECT_FLOAT_EQ(asked, by_title_gap.slot_w - 10.0f);
+}
+
 TEST(ReadableCell, NumbersOnlyUpTo24Cells) {
   EXPECT_FLOAT_EQ(readable_cell(24, 24, true, 57.0f, 27.0f), 57.0f);
   EXPECT_FLOAT_EQ(readable_cell(25, 8, true, 57.0f, 27.0f), 27.0f);
