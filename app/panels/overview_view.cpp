@@ -218,6 +218,16 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
   }
 }
 
+// The turned label of the widest position, measured once per text length and font size
+// rather than every frame.
+float OverviewView::numbers_label_height(int positions, float words_gutter) {
+  if (positions != numbers_label_.positions || ImGui::GetFontSize() != numbers_label_.font_size) {
+    const std::vector<std::string> widest_position = {lesson::format_grouped(std::max(positions, 1) - 1)};
+    numbers_label_ = {positions, ImGui::GetFontSize(), heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter)};
+  }
+  return numbers_label_.height;
+}
+
 void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImGuiStyle& style = ImGui::GetStyle();
   // Below the image's top: the caption, the colorbar, and the window's bottom padding.
@@ -237,11 +247,9 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const int n = session_.rows();
   const int m = session_.cols();
   const overview::CellWindow asked = ask_.window.rows() > 0 ? ask_.window : overview::whole(n, m);
-  const std::vector<std::string> widest_position = {lesson::format_grouped(std::max(n, m) - 1)};
   const float words_gutter = ImGui::GetFontSize() * kColumnLabelEms;
   const ColumnLabelRoom room =
-      column_label_room(asked.rows(), asked.cols(), words_gutter,
-                        heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter), pixels_below);
+      column_label_room(asked.rows(), asked.cols(), words_gutter, numbers_label_height(std::max(n, m), words_gutter), pixels_below);
   const float col_gutter = room.height;
   const float side = side_below(col_gutter);
   ask_.pixel_rows = ask_.pixel_cols = room.pixels;

@@ -32,6 +32,7 @@ class OverviewView {
   void draw_status_line();
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
+  [[nodiscard]] float numbers_label_height(int positions, float words_gutter);
   void refresh_image(const overview::Overview& shown);
   void handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);
   void tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const;
@@ -52,6 +53,11 @@ class OverviewView {
   std::vector<std::string> row_labels_;  // one per pixel row (overview_labels.h)
   std::vector<std::string> col_labels_;
   bool col_words_ = false;  // the column labels' room holds words (column_label_room)
+  struct NumbersLabel {
+    int positions = -1;
+    float font_size = 0.0f;
+    float height = 0.0f;
+  } numbers_label_;  // numbers_label_height's cache
   std::vector<std::vector<std::pair<int, int>>> hidden_runs_;  // per pixel row: [begin, end) columns
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};
