@@ -12,6 +12,36 @@
 
 namespace attnviz::classroom {
 
+namespace {
+
+std::string speed_text(float steps_a_second) {
+  char text[48];
+  if (steps_a_second < 1.0f) {
+    std::snprintf(text, sizeof text, "1 step every %g s", static_cast<double>(1.0f / steps_a_second));
+  } else {
+    std::snprintf(text, sizeof text, steps_a_second == 1.0f ? "%g step a second" : "%g steps a second", static_cast<double>(steps_a_second));
+  }
+  return text;
+}
+
+// A choice of a few speeds rather than a slider: a slider's grab sits on its own text
+// ("2 a se|cond"), and a teacher wants 1 or 2 steps a second, not 1.37.
+void speed_choice(ui::Playback& playback) {
+  constexpr float kSpeeds[] = {0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 8.0f};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(speed_text(8.0f).c_str()).x + ImGui::GetFrameHeight() + style.FramePadding.x * 2.0f);
+  if (ImGui::BeginCombo("##speed", speed_text(playback.speed).c_str())) {
+    for (const float speed : kSpeeds) {
+      if (ImGui::Selectable(speed_text(speed).c_str(), speed == playback.speed)) playback.speed = speed;
+      if (speed == playback.speed) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed");
+}
+
+}  // namespace
+
 void step_toolbar(ui::Playback& playback, int& step, int count, const std::string& what) {
   const double now = ImGui::GetTime();
   ImGui::BeginDisabled(step <= 0);
@@ -33,9 +63,7 @@ void step_toolbar(ui::Playback& playback, int& step, int count, const std::strin
   if (pill(playback.playing ? "Pause##play" : "Play##play", playback.playing)) toggle_playback(playback, step, count, now);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the steps one after another (P)");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  ImGui::SliderFloat("##speed", &playback.speed, 0.25f, 8.0f, "%.2g a second", ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed: steps a second");
+  speed_choice(playback);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::Text("%s %d of %d", what.c_str(), std::min(step + 1, count), count);
