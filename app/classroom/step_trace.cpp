@@ -80,7 +80,7 @@ TraceFit fit_trace(float width, float height, int vector_length) {
   const float table_h = height - ImGui::GetTextLineHeightWithSpacing() * 14.0f;
   fit.rows = std::clamp(static_cast<int>(table_h / row_h), 8, 64);
   // The value column of the weighted-sum table: what is left after the key and weight columns.
-  const float term_w = ImGui::CalcTextSize("-0.000, ").x;
+  const float term_w = ImGui::CalcTextSize("\u22120.000, ").x;  // format_number writes U+2212
   const float left = width - ImGui::CalcTextSize("\xea\xb3\xa0\xed\x8c\x8c\xec\x84\x9c  0 (hidden)  (").x -
                      ImGui::GetStyle().CellPadding.x * 6.0f - ImGui::GetStyle().WindowPadding.x * 2.0f;
   const int terms = std::max(1, static_cast<int>(std::floor(left / term_w)));

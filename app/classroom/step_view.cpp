@@ -31,6 +31,7 @@
 #include "app/classroom/step_trace.h"
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
+#include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
@@ -159,8 +160,8 @@ std::string widest_number(const Matrix& values, float scale) {
       low = std::min(low, v * scale);
       high = std::max(high, v * scale);
     }
-  const std::string a = lesson::format_number(low, 2);
-  const std::string b = lesson::format_number(high, 2);
+  const std::string a = heatmap::fixed_number(low, 2);  // as the cells write it (draw_numbers)
+  const std::string b = heatmap::fixed_number(high, 2);
   return a.size() > b.size() ? a : b;
 }
 

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/export/number_format.h"
-
 namespace attnviz::heatmap {
 
 int nice_label_step(float cell_px, float label_px) {
@@ -146,12 +144,12 @@ int fewest_decimals(float largest_magnitude) {
 
 std::string fixed_number(float value, int decimals) {
   if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0.0f ? "inf" : "\u2212inf";
+  if (std::isinf(value)) return value > 0.0f ? "inf" : "-inf";
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", std::clamp(decimals, 0, 6), static_cast<double>(value));
   // "-0.00" would say the value is negative and nothing else: a value that rounds to zero is 0.
   if (text[0] == '-' && std::strtod(text, nullptr) == 0.0) return text + 1;
-  return exporting::with_minus_signs(text);
+  return text;
 }
 
 std::string compact_number(float value, int max_chars) {
@@ -164,10 +162,10 @@ std::string compact_number(float value, int max_chars) {
     std::string s = text;
     // "0.00" says nothing about a tiny non-zero value: prefer scientific then.
     const bool lost_everything = std::strtod(text, nullptr) == 0.0;
-    if (static_cast<int>(s.size()) <= max_chars && !lost_everything) return exporting::with_minus_signs(s);
+    if (static_cast<int>(s.size()) <= max_chars && !lost_everything) return s;
   }
   std::snprintf(text, sizeof text, "%.0e", static_cast<double>(value));
-  return exporting::with_minus_signs(text);
+  return text;
 }
 
 }  // namespace attnviz::heatmap

@@ -59,15 +59,14 @@ struct CellPoint {
 };
 CellPoint cell_at(const CellWindow& window, float x, float y, float x0, float y0, float x1, float y1);
 
-// Numbers drawn on screen write negatives with the minus sign U+2212, as the exported figures
-// do (exporting::with_minus_signs): "−0.04" is as wide as "+", where "-" is a short dash.
-
-// "1.23", "−0.04", "12.3", "1.2e+04": at most `max_chars` characters (colorbar ticks, bars).
+// "1.23", "-0.04", "12.3", "1.2e+04": at most `max_chars` characters (colorbar ticks, bars).
 std::string compact_number(float value, int max_chars = 5);
 
 // In-cell numbers: every visible cell of one heatmap uses one format, so a reader compares
 // like with like. `value` with `decimals` decimals; a value that rounds to zero reads 0.00,
-// never −0.00.
+// never -0.00. Negatives keep the ASCII hyphen here, as seaborn's annotations do: cells are
+// sized to their widest number, and the minus sign U+2212 (0.84 em against 0.36) made the
+// Step view's heatmaps too wide for the text column beside them at 1600 × 1000.
 std::string fixed_number(float value, int decimals);
 
 // The fewest decimals that keep two significant digits of the largest value: 2 up to 1

@@ -1,6 +1,7 @@
 #pragma once
 // Numbers as the lesson pages write them: fixed decimals so columns line up on a projector,
-// "−∞" for masked scores, no "-0.000".
+// negatives with the minus sign U+2212 ("−0.250", as the figures print them), "−∞" for masked
+// scores, no "−0.000". For the screen only: files and messages keep ASCII numbers.
 
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ std::string format_number(double value, int decimals = 3);
 // such as a temperature, where fixed decimals would print "20.000" or "0.050".
 std::string format_significant(double value, int digits = 3);
 
-// "12,345,678": every digit, grouped by thousands ("-1,234" below zero).
+// "12,345,678": every digit, grouped by thousands ("−1,234" below zero).
 std::string format_grouped(long long value);
 
 // "(0.360, 0.250, 0.230)"

@@ -118,7 +118,8 @@ std::string subscript(int index) {
 
 std::string factor_text(double value, int decimals) {
   const std::string text = format_number(value, decimals);
-  return text.front() == '-' ? "(" + text + ")" : text;
+  const bool negative = text.rfind("\u2212", 0) == 0;  // format_number's minus sign
+  return negative ? "(" + text + ")" : text;
 }
 
 std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label, const std::string& key_label,

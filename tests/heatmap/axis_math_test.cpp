@@ -1,7 +1,5 @@
 #include "app/heatmap/axis_math.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,12 +51,12 @@ TEST(CellAt, MapsPixelsToFractionalCells) {
 TEST(CompactNumber, FitsTheCellAndNeverHidesASmallValue) {
   EXPECT_EQ(compact_number(0.0f), "0");
   EXPECT_EQ(compact_number(0.126f), "0.13");
-  EXPECT_EQ(compact_number(-1.5f), "\u22121.50");
+  EXPECT_EQ(compact_number(-1.5f), "-1.50");
   EXPECT_EQ(compact_number(12.34f), "12.34");
   EXPECT_EQ(compact_number(123.4f), "123.4");
   EXPECT_EQ(compact_number(12345.0f), "12345");
   EXPECT_EQ(compact_number(123456.0f), "1e+05");
-  EXPECT_EQ(compact_number(0.0004f), "4e\u221204");
+  EXPECT_EQ(compact_number(0.0004f), "4e-04");
 }
 
 TEST(KeptWindow, AMatrixThatGrowsIsShownWholeUnlessZoomedOnPurpose) {
@@ -90,7 +88,7 @@ TEST(ZoomCaption, SaysWhichRowsAndColumnsAreInView) {
 TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
   EXPECT_EQ(fixed_number(0.002f, 2), "0.00");
   EXPECT_EQ(fixed_number(-0.002f, 2), "0.00");  // never "-0.00"
-  EXPECT_EQ(fixed_number(-1.234f, 2), "\u22121.23");
+  EXPECT_EQ(fixed_number(-1.234f, 2), "-1.23");
   EXPECT_EQ(fixed_number(7.48f, 1), "7.5");
   EXPECT_EQ(fixed_number(123.4f, 0), "123");
   // Two significant digits of the largest value at least: weights never round to 0 and 1.
@@ -100,14 +98,11 @@ TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
   EXPECT_EQ(fewest_decimals(7.48f), 1);
   EXPECT_EQ(fewest_decimals(45.0f), 0);
   // Every character 6 px: the widest of the extremes decides, for all cells at once.
-  const auto width = [](const std::string& text) {
-    const auto characters = std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-    return 6.0f * static_cast<float>(characters);
-  };
-  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 30.0f, width), 2);  // "−1.23" is 30 px
-  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 29.0f, width), 1);  // "−1.2"
+  const auto width = [](const std::string& text) { return 6.0f * static_cast<float>(text.size()); };
+  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 30.0f, width), 2);  // "-1.23" is 30 px
+  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 29.0f, width), 1);  // "-1.2"
   EXPECT_EQ(decimals_that_fit(0.003f, 0.7f, 23.0f, width), -1);  // weights need "0.70": none
-  EXPECT_EQ(decimals_that_fit(-7.48f, 7.48f, 23.0f, width), -1);  // "−7.5" is 24 px
+  EXPECT_EQ(decimals_that_fit(-7.48f, 7.48f, 23.0f, width), -1);  // "-7.5" is 24 px
   EXPECT_EQ(decimals_that_fit(-45.0f, 12.0f, 18.0f, width), 0);
 }
 

@@ -145,7 +145,7 @@ TEST(DotProduct, NegativeFactorsAreParenthesised) {
   terms.k = {-2.0, 0.25};
   terms.products = {-2.0, -0.125};
   terms.total = -2.125;
-  EXPECT_EQ(lesson::dot_product_text(terms, "a", "b", 3), "q[a]·k[b] = 1.000×(-2.000) + (-0.500)×0.250 = -2.125");
+  EXPECT_EQ(lesson::dot_product_text(terms, "a", "b", 3), "q[a]·k[b] = 1.000×(\u22122.000) + (\u22120.500)×0.250 = \u22122.125");
 }
 
 }  // namespace

@@ -254,7 +254,7 @@ TEST(StepModel, TemperatureUsesTheModelPanelsWording) {
 TEST(NumberText, FixedDecimalsInfinityAndNoNegativeZero) {
   EXPECT_EQ(lesson::format_number(0.12345, 3), "0.123");
   EXPECT_EQ(lesson::format_number(-0.0001, 3), "0.000");
-  EXPECT_EQ(lesson::format_number(-1.5, 1), "-1.5");
+  EXPECT_EQ(lesson::format_number(-1.5, 1), "\u22121.5");
   EXPECT_EQ(lesson::format_number(-INFINITY), "\u2212\u221e");
   EXPECT_EQ(lesson::format_vector(std::vector<double>{1.0, 2.5}, 1), "(1.0, 2.5)");
   EXPECT_EQ(lesson::subscript(12), "\u2081\u2082");
@@ -269,7 +269,7 @@ TEST(NumberText, ThousandsAreGroupedByThree) {
   EXPECT_EQ(lesson::format_grouped(999), "999");
   EXPECT_EQ(lesson::format_grouped(1000), "1,000");
   EXPECT_EQ(lesson::format_grouped(65535), "65,535");
-  EXPECT_EQ(lesson::format_grouped(-1234567), "-1,234,567");
+  EXPECT_EQ(lesson::format_grouped(-1234567), "\u22121,234,567");
 }
 
 }  // namespace
