@@ -134,7 +134,12 @@ class ClassroomMenu final : public ui::Menu {
   static void handle_keys(ui::UiContext& ui) {
     const ui::ClassroomState& state = ui.classroom;
     const ImGuiIO& io = ImGui::GetIO();
-    if (!ui::keys::plain_keys_free() || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+    if (!ui::keys::plain_keys_free()) return;
+    // The arrows, Page and Home/End keys that step this view are its own, not the navigation's.
+    for (int key : classroom_keys()) {
+      if (action_for_key(key, false, state.shown, state.presenting) != Action::None) ui::keys::claim_from_navigation(key);
+    }
+    if (io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
       if (!ImGui::IsKeyPressed(key, key_repeats(key))) continue;
       run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting));

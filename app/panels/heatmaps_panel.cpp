@@ -603,6 +603,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   // grew, one left over from a larger matrix is clamped (axis_math.h: kept_window).
   ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
   const ImGuiIO& io = ImGui::GetIO();
+  ui::keys::claim_from_navigation(ui::keys::kHome);
   if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
   }

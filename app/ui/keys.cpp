@@ -2,12 +2,18 @@
 
 #include <imgui_internal.h>
 
+#include "app/window/navigation_keys.h"
+
 namespace attnviz::ui::keys {
 
 bool plain_keys_free() {
   const ImGuiIO& io = ImGui::GetIO();
   return !io.WantTextInput && !ImGui::IsAnyItemActive() &&
          !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+}
+
+void claim_from_navigation(int glfw_key) {
+  if (plain_keys_free()) window::claim_from_navigation(glfw_key);
 }
 
 bool modal_open() { return ImGui::GetTopMostPopupModal() != nullptr; }

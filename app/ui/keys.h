@@ -55,6 +55,10 @@ inline constexpr int kZ = GLFW_KEY_Z;
 // keyboard, no widget is held (a slider being dragged) and no popup is open (a menu, a list, a
 // dialog: its own keys come first).
 bool plain_keys_free();
+// A plain arrow, Page or Home/End key that a shortcut acts on in the next frame, if pressed:
+// Dear ImGui's keyboard navigation must not also move with it (window/navigation_keys.h).
+// Claimed only while plain_keys_free(); call each frame the shortcut applies.
+void claim_from_navigation(int glfw_key);
 // Ctrl+key acts while no modal dialog is open; the keys text fields use themselves (Ctrl+Z, Y,
 // C, X, V, A) also wait while a text field has the keyboard. Ctrl+S still saves while typing.
 bool ctrl_key_free(int glfw_key);

@@ -13,6 +13,7 @@
 #include "app/window/device_idle.h"
 #include "app/window/draw_list_guard.h"
 #include "app/window/glfw_window.h"
+#include "app/window/navigation_keys.h"
 #include "app/window/preedit_overlay.h"
 #include "app/window/swapchain.h"
 #include "app/window/widget_log.h"
@@ -129,6 +130,7 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
   io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
   io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
   io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+  apply_navigation_claims(io);  // the keys a shortcut takes this frame (navigation_keys.h)
   if (ignore_mouse) {  // where the pointer happens to be must not show in a screenshot
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     for (bool& down : io.MouseDown) down = false;

@@ -1,6 +1,7 @@
 """The Tiled view and Save view as image (issue 13) with the real window: the view opened from
 the command line, a tile stepped with the keyboard, and the view saved as a PNG through
-File > Save view as image's shortcut and dialog, each image checked for what it must show.
+File > Save view as image's shortcut and dialog, each image checked for what it must show;
+the arrow keys step the views without moving Dear ImGui's keyboard focus along the tabs.
 
 usage: test_views.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import os
@@ -87,6 +88,35 @@ class TiledViewToImage(unittest.TestCase):
             self.assertTrue(gold_rows(first), 'the current tile is outlined in gold')
             self.assertEqual(gold_rows(first), gold_rows(second), 'still the first query block')
             self.assertTrue(first.crop_differs(second, (0, 0, first.width, first.height)), 'tile 2 looks like tile 1')
+
+
+@unittest.skipIf(MISSING is not None, f'{MISSING} is not installed (scripts/install-deps.sh installs it)')
+class ArrowKeysStepTheLesson(unittest.TestCase):
+    """Right steps the Step view and nothing else: Dear ImGui's keyboard navigation once moved
+    along the tab bar with it, and Space then opened the tab it had reached (the Tiled view)."""
+
+    def setUp(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix='attnviz-gui-arrows-'))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_right_then_space_stays_in_the_step_view(self):
+        with Session(self.dir / 'session', ['--scenario', 'preset:life-is-short']) as app:
+            app.click('##views/Step by step', settle=10)
+            before = app.screenshot(self.dir / 'step1.png')
+            app.key('Right', 'Right', 'Right', settle=8)
+            after = app.screenshot(self.dir / 'step4.png')
+            log = app.log()
+            ox, oy = log.get('window_origin', [0, 0])
+            x, y, w, h = log['windows']['##main']['rect']
+            self.assertTrue(before.crop_differs(after, (ox + x, oy + y, w, h)), 'Right steps the lesson')
+            app.key('space', settle=8)
+            self.assertTrue(app.has('##views/Step by step/Next ▶'), 'still the Step view after Space')
+            self.assertFalse(app.has('##speed'), 'the Tiled view did not open')
+            app.click('##views/Tiled', settle=10)
+            app.key('Right', 'Right', 'space', settle=8)
+            self.assertTrue(app.has('##speed'), 'Right and Space in the Tiled view leave it open')
 
 
 if __name__ == '__main__':
