@@ -22,6 +22,8 @@ std::string range_text(const std::vector<int>& heads) {
   return std::to_string(heads.front()) + "\xe2\x80\x93" + std::to_string(heads.back());
 }
 
+float legend_swatch_width(const char* text) { return ImGui::GetFontSize() * 1.2f + ImGui::CalcTextSize(text).x; }
+
 void legend_swatch(std::uint32_t colour, const char* text) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float font = ImGui::GetFontSize();
@@ -200,9 +202,13 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
                        static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
     ImGui::PopTextWrapPos();
   }
+  // The two entries side by side, or one under the other where the column is too narrow.
+  const float line_end = ImGui::GetCursorScreenPos().x + width;
   legend_swatch(kWithCache, "with the cache");
-  ImGui::SameLine(0.0f, ImGui::GetFontSize());
-  legend_swatch(kWithoutCache, "without (recompute)");
+  const char* without = "without (recompute)";
+  const float font = ImGui::GetFontSize();
+  if (ImGui::GetItemRectMax().x + font + legend_swatch_width(without) <= line_end) ImGui::SameLine(0.0f, font);
+  legend_swatch(kWithoutCache, without);
   // The steps after the prefill (the prefill is one pass over the prompt either way: in the
   // table, not on the charts, where its spike would flatten every step after it).
   const int first = trace.prompt;
