@@ -11,7 +11,9 @@
 namespace attnviz::heatmap {
 namespace {
 
-constexpr float kPad = 4.0f;
+// The gap between the labels and the cells: 4 pixels at the normal text size, growing with
+// it (presentation mode), where a fixed 4 left "어제" touching its row's first cell.
+float label_pad() { return std::max(4.0f, std::round(ImGui::GetFontSize() * 0.25f)); }
 // Longer sentences get room for an index before each label ("120 sat"): they are thinned or
 // zoomed often enough that a word alone would not say where it is.
 constexpr std::size_t kIndexedLabelsAbove = 24;
@@ -75,8 +77,8 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   if (spec.row_label_width <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
   const float size = label_size(g.cell_h());
-  const float right = g.x0 - kPad;
-  const float max_width = spec.row_label_width - 2.0f * kPad;
+  const float right = g.x0 - label_pad();
+  const float max_width = spec.row_label_width - 2.0f * label_pad();
   const int step = nice_label_step(g.cell_h(), size * kLabelSpacing);
   const bool zoomed = g.window.rows < static_cast<float>(g.rows) - 1e-3f;
   const float overhang = size * 0.5f;
@@ -102,7 +104,7 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   if (spec.col_label_height <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
   const float cell = g.cell_w();
-  const float bottom = g.y0 - kPad;
+  const float bottom = g.y0 - label_pad();
   const bool zoomed = g.window.cols < static_cast<float>(g.cols) - 1e-3f;
   // Horizontal, staggered on two lines (Hangul reads badly turned) or turned and thinned, as
   // plan_column_labels decides for the visible labels (col_label_height made the room).
@@ -111,14 +113,14 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   for (int c = g.first_col(); c < g.last_col() && widest <= 4.0f * cell; ++c) {
     widest = std::max(widest, text_width(font, full, label_text(spec.col_labels, c)));
   }
-  const ColumnLabelPlan plan = plan_column_labels(widest, full, min_label_size(), cell, spec.col_label_height - 2.0f * kPad, kPad);
+  const ColumnLabelPlan plan = plan_column_labels(widest, full, min_label_size(), cell, spec.col_label_height - 2.0f * label_pad(), label_pad());
   enum class Mode { Horizontal, Staggered, Rotated };
   const Mode mode = plan.mode == ColumnLabelMode::Horizontal  ? Mode::Horizontal
                     : plan.mode == ColumnLabelMode::Staggered ? Mode::Staggered
                                                               : Mode::Rotated;
   const float size = plan.size;
   const int step = mode == Mode::Rotated ? nice_label_step(cell, size * kLabelSpacing) : 1;
-  const float max_length = spec.col_label_height - 2.0f * kPad;
+  const float max_length = spec.col_label_height - 2.0f * label_pad();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   // Labels may reach past the cells: left over the row labels' column, right by the
   // overhang the panels leave free (HeatmapWidget::label_overhang), never further, so the
@@ -204,13 +206,13 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x
 }
 
 float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, float max_width) {
-  return std::min(widest_label(labels), max_width) + 2.0f * kPad;
+  return std::min(widest_label(labels), max_width) + 2.0f * label_pad();
 }
 
 float HeatmapWidget::label_overhang() { return std::round(ImGui::GetFontSize() * 0.5f); }
 
 float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height) {
-  return plan_column_labels(widest_label(labels), ImGui::GetFontSize(), min_label_size(), cell_px, max_height, kPad).height;
+  return plan_column_labels(widest_label(labels), ImGui::GetFontSize(), min_label_size(), cell_px, max_height, label_pad()).height;
 }
 
 void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,
