@@ -223,7 +223,12 @@ class Session:
         """Scrolls the widget's window (the mouse wheel over it) until the widget shows."""
         for _ in range(tries):
             if self.has(name):
-                return self.find(name)
+                # Wheel clicks still queued would scroll it out again (seen once in CI: the
+                # expression field gone from view after typing into it): settled first.
+                self.wait_frames(4)
+                if self.has(name):
+                    return self.find(name)
+                continue
             hidden = self.find(name, visible=False)
             log = self.log()
             window = log['windows'].get(hidden['window'])
