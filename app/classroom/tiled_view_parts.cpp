@@ -10,6 +10,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "core/lesson/number_text.h"
+#include "core/common/float_text.h"
 #include "core/common/input_file.h"
 #include "core/tiled/tiled_memory.h"
 
@@ -39,9 +40,7 @@ std::string state_number(float value) {
   const double v = value;
   if (v != 0.0 && (std::fabs(v) < 1e-3 || std::fabs(v) >= 1e4)) std::snprintf(text, sizeof text, "%.2e", v);
   else std::snprintf(text, sizeof text, "%.3f", v);
-  std::string out = text;
-  if (!out.empty() && out[0] == '-') out.replace(0, 1, "\xe2\x88\x92");
-  return out;
+  return with_minus_signs(text);
 }
 
 void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& trace, int current, const CellsRect& cells,

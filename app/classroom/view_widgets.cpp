@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
@@ -14,26 +15,33 @@ namespace attnviz::classroom {
 
 namespace {
 
-std::string speed_text(float steps_a_second) {
-  char text[48];
-  if (steps_a_second < 1.0f) {
-    std::snprintf(text, sizeof text, "1 step every %g s", static_cast<double>(1.0f / steps_a_second));
-  } else {
-    std::snprintf(text, sizeof text, steps_a_second == 1.0f ? "%g step a second" : "%g steps a second", static_cast<double>(steps_a_second));
-  }
-  return text;
-}
+struct Speed {
+  float steps_a_second;
+  const char* text;
+};
+constexpr Speed kSpeeds[] = {{0.25f, "1 step every 4 s"},  {0.5f, "1 step every 2 s"},  {1.0f, "1 step a second"},
+                             {2.0f, "2 steps a second"}, {4.0f, "4 steps a second"}, {8.0f, "8 steps a second"}};
 
 // A choice of a few speeds rather than a slider: a slider's grab sits on its own text
 // ("2 a se|cond"), and a teacher wants 1 or 2 steps a second, not 1.37.
 void speed_choice(ui::Playback& playback) {
-  constexpr float kSpeeds[] = {0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 8.0f};
+  const char* shown = nullptr;
+  for (const Speed& speed : kSpeeds) {
+    if (speed.steps_a_second == playback.speed) shown = speed.text;
+  }
+  char other[48];  // a speed from an older settings file (the slider's), said as it is
+  if (shown == nullptr) {
+    if (playback.speed < 1.0f) std::snprintf(other, sizeof other, "1 step every %g s", static_cast<double>(1.0f / playback.speed));
+    else std::snprintf(other, sizeof other, "%g steps a second", static_cast<double>(playback.speed));
+    shown = other;
+  }
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize(speed_text(8.0f).c_str()).x + ImGui::GetFrameHeight() + style.FramePadding.x * 2.0f);
-  if (ImGui::BeginCombo("##speed", speed_text(playback.speed).c_str())) {
-    for (const float speed : kSpeeds) {
-      if (ImGui::Selectable(speed_text(speed).c_str(), speed == playback.speed)) playback.speed = speed;
-      if (speed == playback.speed) ImGui::SetItemDefaultFocus();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kSpeeds[std::size(kSpeeds) - 1].text).x + ImGui::GetFrameHeight() + style.FramePadding.x * 2.0f);
+  if (ImGui::BeginCombo("##speed", shown)) {
+    for (const Speed& speed : kSpeeds) {
+      const bool chosen = speed.text == shown;
+      if (ImGui::Selectable(speed.text, chosen)) playback.speed = speed.steps_a_second;
+      if (chosen) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
   }

@@ -20,4 +20,11 @@ double json_number(float f) {
   return static_cast<float>(shortest) == f ? shortest : static_cast<double>(f);
 }
 
+std::string with_minus_signs(std::string text) {
+  for (std::size_t at = text.find('-'); at != std::string::npos; at = text.find('-', at + 3)) {
+    text.replace(at, 1, "\xE2\x88\x92");
+  }
+  return text;
+}
+
 }  // namespace attnviz

@@ -1,6 +1,7 @@
 #pragma once
 // Shortest decimal text for float32 values, so files stay readable ("0.3374", not
-// "0.33739998936653137") and still read back to the identical float.
+// "0.33739998936653137") and still read back to the identical float; negatives as figures
+// print them.
 
 #include <string>
 
@@ -11,5 +12,10 @@ namespace attnviz {
 double json_number(float f);
 
 std::string format_float(float f);  // shortest round-trip text, e.g. "0.3374", "-1e-07"
+
+// `text` with each ASCII hyphen-minus written as the minus sign U+2212, as figures and the
+// lesson pages print negative numbers (matplotlib too): "−0.05", "10⁻⁸". For the screen and
+// figures only: files and messages keep ASCII numbers.
+std::string with_minus_signs(std::string text);
 
 }  // namespace attnviz

@@ -124,11 +124,4 @@ std::string scientific_text(double value) {
   return mantissa + "e" + std::to_string(exponent);
 }
 
-std::string with_minus_signs(std::string text) {
-  for (std::size_t at = text.find('-'); at != std::string::npos; at = text.find('-', at + 3)) {
-    text.replace(at, 1, "\xE2\x88\x92");
-  }
-  return text;
-}
-
 }  // namespace attnviz::exporting

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/float_text.h"
+
 namespace attnviz::exporting {
 
 // Round tick values (1, 2 or 5 × 10^k apart) inside [low, high], about `target` of them.
@@ -34,10 +36,8 @@ std::vector<std::string> linear_tick_texts(const std::vector<double>& ticks, std
 // Texts for log ticks: plain decimals from 0.0001 to 99999 ("0.001", "20"), else powers of ten.
 std::vector<PowerText> log_tick_texts(const std::vector<double>& ticks);
 
-// `text` with each ASCII hyphen-minus written as the minus sign U+2212, as figures print
-// negative numbers (matplotlib too): "−0.05", "10⁻⁸". The number formats above stay ASCII for
-// files and messages; the figures' drawing calls this.
-std::string with_minus_signs(std::string text);
+// Figures write negatives with the minus sign U+2212: with_minus_signs (core/common/float_text.h).
+// The number formats here stay ASCII for files and messages.
 
 // Fixed-point text, locale-independent; "-0.00" reads "0.00".
 std::string fixed_text(double value, int decimals);

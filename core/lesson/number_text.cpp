@@ -3,21 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/common/float_text.h"
+
 namespace attnviz::lesson {
-namespace {
-
-// The minus sign U+2212, as wide as "+": on a projected page "-0.5" is a short dash that
-// students misread, and the exported figures print "−0.5" too.
-constexpr const char* kMinus = "\u2212";
-
-std::string with_minus_sign(std::string text) {
-  if (!text.empty() && text.front() == '-') text.replace(0, 1, kMinus);
-  const std::size_t exponent = text.find("e-");
-  if (exponent != std::string::npos) text.replace(exponent + 1, 1, kMinus);
-  return text;
-}
-
-}  // namespace
 
 std::string format_number(double value, int decimals) {
   if (std::isnan(value)) return "NaN";
@@ -27,14 +15,14 @@ std::string format_number(double value, int decimals) {
   std::string result(text);
   // "-0.000" reads as a sign error to students: a value that rounds to zero has no sign.
   if (result.front() == '-' && result.find_first_not_of("-0.") == std::string::npos) result.erase(0, 1);
-  return with_minus_sign(result);
+  return with_minus_signs(result);
 }
 
 std::string format_significant(double value, int digits) {
   if (!std::isfinite(value)) return format_number(value);
   char text[64];
   std::snprintf(text, sizeof text, "%.*g", digits, value);
-  return with_minus_sign(text);
+  return with_minus_signs(text);
 }
 
 std::string format_vector(const std::vector<double>& values, int decimals) {
@@ -57,7 +45,7 @@ std::string format_vector_lines(const std::vector<double>& values, int decimals,
 std::string format_grouped(long long value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return value < 0 ? kMinus + digits : digits;
+  return with_minus_signs(value < 0 ? "-" + digits : digits);
 }
 
 }  // namespace attnviz::lesson
