@@ -2,7 +2,7 @@
 
 #include <array>
 #include <span>
-#include <vector>
+#include <utility>
 
 #include "attnviz_display_shaders.h"
 #include "core/vk/check.h"
@@ -10,38 +10,6 @@
 
 namespace attnviz::heatmap {
 namespace {
-
-vk::DescriptorSetLayout make_set_layout(VkDevice device, std::span<const VkDescriptorType> types) {
-  std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
-  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
-    bindings[b].binding = b;
-    bindings[b].descriptorType = types[b];
-    bindings[b].descriptorCount = 1;
-    bindings[b].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  info.bindingCount = static_cast<std::uint32_t>(bindings.size());
-  info.pBindings = bindings.data();
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  vk::check(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
-  return {device, layout};
-}
-
-vk::PipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout, std::uint32_t push_bytes) {
-  VkPushConstantRange push{};
-  push.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  push.size = push_bytes;
-  VkPipelineLayoutCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  info.setLayoutCount = 1;
-  info.pSetLayouts = &set_layout;
-  info.pushConstantRangeCount = 1;
-  info.pPushConstantRanges = &push;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  vk::check(vkCreatePipelineLayout(device, &info, nullptr, &layout), "vkCreatePipelineLayout");
-  return {device, layout};
-}
 
 // A pipeline drawing one opaque quad of six vertices (no vertex input, no blending), dynamic
 // viewport and scissor, into `render_pass`'s one colour attachment.
@@ -116,18 +84,25 @@ constexpr std::array<VkDescriptorType, 4> kCellBindings = {
     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
 constexpr std::array<VkDescriptorType, 1> kImageBindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+// Both shaders read the push constants (heatmap_push.glsl, heatmap_image.vert).
+constexpr VkShaderStageFlags kPushStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
 }  // namespace
 
-HeatmapPipeline::HeatmapPipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
-    : set_layout_(make_set_layout(device, kCellBindings)),
-      layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(HeatmapPush))),
-      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache)) {}
+QuadPipeline make_heatmap_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache) {
+  vk::DescriptorSetLayout set_layout = vk::create_set_layout(device, kCellBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+  vk::PipelineLayout layout = vk::create_pipeline_layout(device, set_layout.get(), sizeof(HeatmapPush), kPushStages);
+  vk::Pipeline pipeline =
+      make_quad_pipeline(device, render_pass, layout.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache);
+  return {std::move(set_layout), std::move(layout), std::move(pipeline)};
+}
 
-ImagePipeline::ImagePipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache)
-    : set_layout_(make_set_layout(device, kImageBindings)),
-      layout_(make_pipeline_layout(device, set_layout_.get(), sizeof(ImagePush))),
-      pipeline_(make_quad_pipeline(device, render_pass, layout_.get(), shaders::heatmap_image_vert(),
-                                   shaders::heatmap_image_frag(), cache)) {}
+QuadPipeline make_image_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache) {
+  vk::DescriptorSetLayout set_layout = vk::create_set_layout(device, kImageBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+  vk::PipelineLayout layout = vk::create_pipeline_layout(device, set_layout.get(), sizeof(ImagePush), kPushStages);
+  vk::Pipeline pipeline = make_quad_pipeline(device, render_pass, layout.get(), shaders::heatmap_image_vert(),
+                                             shaders::heatmap_image_frag(), cache);
+  return {std::move(set_layout), std::move(layout), std::move(pipeline)};
+}
 
 }  // namespace attnviz::heatmap

@@ -1,7 +1,7 @@
 #pragma once
 // The two graphics pipelines of the heatmaps.
 //
-// HeatmapPipeline draws a matrix's cells into the heatmap's cached image (heatmap.vert/.frag):
+// The heatmap pipeline draws a matrix's cells into the heatmap's cached image (heatmap.vert/.frag):
 // no vertex input (the quad comes from the push constants), dynamic viewport and scissor, one
 // descriptor set:
 //   binding 0  uniform texel buffer (R32F)     the matrix's values
@@ -9,7 +9,7 @@
 //   binding 2  uniform texel buffer (RGBA32F)  the colormap tables (colormaps.h)
 //   binding 3  uniform texel buffer (R32F)     dropout's kept set, 1.0 / 0.0 (or the values again)
 //
-// ImagePipeline draws a cached image on the window every frame (heatmap_image.vert/.frag): one
+// The image pipeline draws a cached image on the window every frame (heatmap_image.vert/.frag): one
 // combined image sampler at binding 0, no blending (the image is opaque: where the matrix was
 // panned past its edge it holds the widget's background colour).
 //
@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "core/attention/mask.h"
 #include "core/vk/handle.h"
@@ -66,10 +67,12 @@ enum HeatmapFlags : std::int32_t {
 // (1..3; 128 bytes of push constants leave no room for a field of its own).
 constexpr int kSamplesShift = 8;
 
-class HeatmapPipeline {
+// A pipeline drawing one opaque quad (no vertex input, no blending) with one descriptor set
+// and one push-constant block seen by both stages.
+class QuadPipeline {
  public:
-  // `render_pass`: the image pass (one colour attachment, the cached image).
-  HeatmapPipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
+  QuadPipeline(vk::DescriptorSetLayout set_layout, vk::PipelineLayout layout, vk::Pipeline pipeline)
+      : set_layout_(std::move(set_layout)), layout_(std::move(layout)), pipeline_(std::move(pipeline)) {}
 
   [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
   [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
@@ -81,19 +84,9 @@ class HeatmapPipeline {
   vk::Pipeline pipeline_;
 };
 
-class ImagePipeline {
- public:
-  // `render_pass`: the window's (ImGui's) render pass.
-  ImagePipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
-
-  [[nodiscard]] VkPipeline pipeline() const { return pipeline_.get(); }
-  [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
-  [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
-
- private:
-  vk::DescriptorSetLayout set_layout_;
-  vk::PipelineLayout layout_;
-  vk::Pipeline pipeline_;
-};
+// `render_pass`: the image pass (one colour attachment, the cached image).
+QuadPipeline make_heatmap_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
+// `render_pass`: the window's (ImGui's) render pass.
+QuadPipeline make_image_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
 
 }  // namespace attnviz::heatmap

@@ -108,8 +108,8 @@ HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render
     : context_(&context),
       device_(context.device()),
       image_pass_(create_image_pass(context.device())),
-      pipeline_(context.device(), image_pass_.get(), cache),
-      image_pipeline_(context.device(), render_pass, cache),
+      pipeline_(make_heatmap_pipeline(context.device(), image_pass_.get(), cache)),
+      image_pipeline_(make_image_pipeline(context.device(), render_pass, cache)),
       sampler_(make_sampler(context.device())) {
   const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4 * kMaxSets};
   pool_ = vk::create_descriptor_pool(device_, kMaxSets, {&size, 1});

@@ -158,8 +158,8 @@ class HeatmapRenderer {
   const vk::Context* context_;
   VkDevice device_;
   window::RenderPass image_pass_;
-  HeatmapPipeline pipeline_;
-  ImagePipeline image_pipeline_;
+  QuadPipeline pipeline_;        // cells into the cached images
+  QuadPipeline image_pipeline_;  // cached images onto the window
   vk::Sampler sampler_;
   vk::DescriptorPool image_pool_;  // the images' sampling sets, each freed with its image
   vk::DescriptorPool pool_;

@@ -48,6 +48,13 @@ using ConstRowArrayMap = Eigen::Map<const Eigen::Array<float, 1, Eigen::Dynamic>
 ConstMap view(const Matrix& m) { return ConstMap(m.data.data(), m.rows, m.cols); }
 MutableMap view(Matrix& m) { return MutableMap(m.data.data(), m.rows, m.cols); }
 MutableMap rows_of(Matrix& m, int first, int count) { return MutableMap(m.row(first), count, m.cols); }
+// Columns [first_col, first_col + cols) of rows [first_row, first_row + rows): one head's slice
+// of the side-by-side Q, K or V.
+using ColumnsMap = Eigen::Map<const RowMajor, Eigen::Unaligned, Eigen::OuterStride<>>;
+ColumnsMap columns_of(const RowMajor& m, int first_row, int rows, int first_col, int cols) {
+  return ColumnsMap(m.data() + static_cast<Eigen::Index>(first_row) * m.cols() + first_col, rows, cols,
+                    Eigen::OuterStride<>(m.cols()));
+}
 
 class StageClock {
  public:
@@ -387,18 +394,36 @@ class CpuBackend final : public Backend {
     }
   }
 
+  // One task's operands: head h's rows [first, first + count) against every key.
+  struct BlockTask {
+    HeadResult& head;
+    ColumnsMap q;        // (count, dk)
+    ColumnsMap k;        // (M, dk)
+    ColumnsMap v;        // (M, dv)
+    BlockRows block;     // this thread's (count, M) buffers
+    MutableMap scores;   // (count, M)
+    MutableMap weights;  // (count, M)
+    MutableMap context;  // (count, dv), the head's own rows
+  };
+
+  BlockTask block_task(const Problem& p, int h, int first, int count, Result& result) const {
+    HeadResult& head = result.heads[static_cast<std::size_t>(h)];
+    const int g = p.kv_head_of(h);
+    const BlockRows block(count, p.m());
+    return BlockTask{head,
+                     columns_of(q_, first, count, h * p.d_k, p.d_k),
+                     columns_of(k_, 0, p.m(), g * p.d_k, p.d_k),
+                     columns_of(v_, 0, p.m(), g * p.d_v, p.d_v),
+                     block,
+                     block.scores(),
+                     block.weights(),
+                     rows_of(head.context, first, count)};
+  }
+
   void attend_block(const Problem& p, const Mask& mask, const ComputeOptions& options, int h, int first, int count,
                     Result& result) {
-    HeadResult& head = result.heads[static_cast<std::size_t>(h)];
     const int m = p.m();
-    const int g = p.kv_head_of(h);
-    const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
-    const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
-    const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
-    const BlockRows block(count, m);
-    MutableMap scores = block.scores();                        // (count, M)
-    MutableMap weights = block.weights();                      // (count, M)
-    MutableMap context = rows_of(head.context, first, count);  // (count, dv)
+    auto [head, q, k, v, block, scores, weights, context] = block_task(p, h, first, count, result);
     const KeySpan keys = block_span(mask, first, count);
     const std::vector<int>& globals = mask.global_columns();
     auto outside = [&](int j) { return !keys.contains(j); };
@@ -453,16 +478,8 @@ class CpuBackend final : public Backend {
   // block's rows (their union for the products, each row's own for its softmax).
   void attend_block_runs(const Problem& p, const Mask& mask, const ComputeOptions& options, int h, int first, int count,
                          Result& result) {
-    HeadResult& head = result.heads[static_cast<std::size_t>(h)];
     const int m = p.m();
-    const int g = p.kv_head_of(h);
-    const auto q = q_.block(first, h * p.d_k, count, p.d_k);  // (count, dk)
-    const auto k = k_.middleCols(g * p.d_k, p.d_k);            // (M, dk)
-    const auto v = v_.middleCols(g * p.d_v, p.d_v);            // (M, dv)
-    const BlockRows block(count, m);
-    MutableMap scores = block.scores();                        // (count, M)
-    MutableMap weights = block.weights();                      // (count, M)
-    MutableMap context = rows_of(head.context, first, count);  // (count, dv)
+    auto [head, q, k, v, block, scores, weights, context] = block_task(p, h, first, count, result);
     thread_local std::vector<KeySpan> keys;
     thread_local std::vector<KeySpan> scratch;
     block_runs(mask, h, first, count, keys, scratch);

@@ -195,29 +195,20 @@ class Parser {
     Parser& parser_;
   };
 
-  Type parse_or() {
-    const Token first = current_;
-    Type left = parse_and();
-    while (at("||")) {
-      require(first, left, Type::Condition, "'||'");
-      advance();
-      const Token right_token = current_;
-      require(right_token, parse_and(), Type::Condition, "'||'");
-      emit(Op::Or);
-      left = Type::Condition;
-    }
-    return left;
-  }
+  Type parse_or() { return parse_conditions("||", Op::Or, &Parser::parse_and); }
+  Type parse_and() { return parse_conditions("&&", Op::And, &Parser::parse_comparison); }
 
-  Type parse_and() {
+  // `operand` (symbol `operand`)*: || and && join conditions, left to right.
+  Type parse_conditions(std::string_view symbol, Op op, Type (Parser::*operand)()) {
+    const std::string role = "'" + std::string(symbol) + "'";
     const Token first = current_;
-    Type left = parse_comparison();
-    while (at("&&")) {
-      require(first, left, Type::Condition, "'&&'");
+    Type left = (this->*operand)();
+    while (at(symbol)) {
+      require(first, left, Type::Condition, role);
       advance();
       const Token right_token = current_;
-      require(right_token, parse_comparison(), Type::Condition, "'&&'");
-      emit(Op::And);
+      require(right_token, (this->*operand)(), Type::Condition, role);
+      emit(op);
       left = Type::Condition;
     }
     return left;

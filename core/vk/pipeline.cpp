@@ -35,36 +35,44 @@ VkSpecializationInfo SpecializationConstants::info() const {
   return info;
 }
 
+DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
+  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
+    bindings[b].binding = b;
+    bindings[b].descriptorType = types[b];
+    bindings[b].descriptorCount = 1;
+    bindings[b].stageFlags = stages;
+  }
+  VkDescriptorSetLayoutCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  info.bindingCount = static_cast<std::uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  check(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
+  return {device, layout};
+}
+
+PipelineLayout create_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout, std::uint32_t push_bytes,
+                                      VkShaderStageFlags stages) {
+  const VkPushConstantRange range{stages, 0, push_bytes};
+  VkPipelineLayoutCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &set_layout;
+  info.pushConstantRangeCount = push_bytes > 0 ? 1u : 0u;
+  info.pPushConstantRanges = &range;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  check(vkCreatePipelineLayout(device, &info, nullptr, &layout), "vkCreatePipelineLayout");
+  return {device, layout};
+}
+
 ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t> spirv,
                                  std::span<const VkDescriptorType> bindings, std::uint32_t push_constant_bytes,
                                  const SpecializationConstants& constants, VkPipelineCache cache)
-    : bindings_(bindings.begin(), bindings.end()), push_constant_bytes_(push_constant_bytes) {
-  std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings.size());
-  for (std::uint32_t b = 0; b < layout_bindings.size(); ++b) {
-    layout_bindings[b].binding = b;
-    layout_bindings[b].descriptorType = bindings[b];
-    layout_bindings[b].descriptorCount = 1;
-    layout_bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{};
-  set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set_info.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
-  set_info.pBindings = layout_bindings.data();
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
-  set_layout_ = DescriptorSetLayout(device, set_layout);
-
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
-  VkPipelineLayoutCreateInfo layout_info{};
-  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &set_layout;
-  layout_info.pushConstantRangeCount = push_constant_bytes > 0 ? 1u : 0u;
-  layout_info.pPushConstantRanges = &range;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  check(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
-  layout_ = PipelineLayout(device, layout);
-
+    : set_layout_(create_set_layout(device, bindings, VK_SHADER_STAGE_COMPUTE_BIT)),
+      layout_(create_pipeline_layout(device, set_layout_.get(), push_constant_bytes, VK_SHADER_STAGE_COMPUTE_BIT)),
+      bindings_(bindings.begin(), bindings.end()),
+      push_constant_bytes_(push_constant_bytes) {
   const ShaderModule module = create_shader_module(device, spirv);
   const VkSpecializationInfo specialization = constants.info();
   VkComputePipelineCreateInfo info{};
@@ -74,7 +82,7 @@ ComputePipeline::ComputePipeline(VkDevice device, std::span<const std::uint32_t>
   info.stage.module = module.get();
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &specialization;
-  info.layout = layout;
+  info.layout = layout_.get();
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(vkCreateComputePipelines(device, cache, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
   pipeline_ = Pipeline(device, pipeline);

@@ -29,7 +29,7 @@ class CachedImages : public ::testing::Test {
   CachedImages()
       : context_(testing::validated_context()),
         window_pass_(create_image_pass(context_->device())),
-        display_(context_->device(), window_pass_.get()),
+        display_(make_image_pipeline(context_->device(), window_pass_.get())),
         pool_(vk::create_descriptor_pool(context_->device(), 1, {&kPoolSize, 1}, VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT)),
         sampler_(make_sampler()),
         target_(std::make_unique<HeatmapImage>(*context_, window_pass_.get(), pool_.get(), display_.set_layout(), sampler_.get(),
@@ -106,7 +106,7 @@ class CachedImages : public ::testing::Test {
   testing::HeadlessImGui imgui_{ImVec2(kWidth, kHeight)};
   std::shared_ptr<vk::Context> context_;
   window::RenderPass window_pass_;
-  ImagePipeline display_;
+  QuadPipeline display_;
   vk::DescriptorPool pool_;
   vk::Sampler sampler_;
   std::unique_ptr<HeatmapImage> target_;
