@@ -3,7 +3,6 @@
 // from this one.
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <string>
 
@@ -12,6 +11,7 @@
 #include "app/classroom/step_view.h"
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
+#include "app/ui/wrapped_text_box.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -33,11 +33,11 @@ class SourcePanel final : public ui::Panel {
       ImGui::TextDisabled("Off: the sentence attends to itself (self-attention).");
       return;
     }
-    if (ui.document.revision() != seen_revision_ && !typing_) buffer_ = s.source->sentence;
+    if (ui.document.revision() != seen_revision_ && !typing_) text_box_.set_text(s.source->sentence);
     seen_revision_ = ui.document.revision();
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * 2.6f + ImGui::GetStyle().FramePadding.y * 2.0f);
-    if (ImGui::InputTextMultiline("##source", &buffer_, size))
-      ui.document.apply(set_source_sentence(s, buffer_), "Edit source sentence", "classroom:source");
+    if (text_box_.draw("##source", size))
+      ui.document.apply(set_source_sentence(s, text_box_.text()), "Edit source sentence", "classroom:source");
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
 
@@ -58,7 +58,7 @@ class SourcePanel final : public ui::Panel {
   }
 
  private:
-  std::string buffer_;
+  ui::WrappedTextBox text_box_;
   std::uint64_t seen_revision_ = 0;
   bool typing_ = false;
 };

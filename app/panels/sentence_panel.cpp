@@ -5,7 +5,6 @@
 // and one undo step, unless "Keep these tokens" is ticked.
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <string>
@@ -17,6 +16,7 @@
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "app/ui/wrapped_text_box.h"
 #include "app/window/fonts.h"
 #include "core/lesson/number_text.h"
 
@@ -35,11 +35,21 @@ float chip_spacing() { return ImGui::GetStyle().ItemSpacing.x * 0.6f; }
 constexpr TokenizerMode kModes[] = {TokenizerMode::Words, TokenizerMode::WordsNoPunct, TokenizerMode::Chars};
 const char* mode_label(TokenizerMode mode) {
   switch (mode) {
-    case TokenizerMode::Words: return "Words (punctuation separate)";
-    case TokenizerMode::WordsNoPunct: return "Words, punctuation dropped";
+    // Short enough for the Inputs column at 1280 x 720; the tooltip shows what each does.
+    case TokenizerMode::Words: return "Words and punctuation";
+    case TokenizerMode::WordsNoPunct: return "Words, no punctuation";
     case TokenizerMode::Chars: return "Characters";
   }
   return "?";
+}
+
+const char* mode_example(TokenizerMode mode) {
+  switch (mode) {
+    case TokenizerMode::Words: return "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 .";
+    case TokenizerMode::WordsNoPunct: return "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert";
+    case TokenizerMode::Chars: return "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)";
+  }
+  return "";
 }
 
 bool is_global(const MaskSetting& mask, int index) {
@@ -65,16 +75,16 @@ class SentencePanel final : public ui::Panel {
     const std::uint64_t revision = ui.document.revision();
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
-    if (!typing_) buffer_ = ui.document.scenario().sentence;
+    if (!typing_) text_box_.set_text(ui.document.scenario().sentence);
     tokens_ = ui.document.tokens();
   }
 
   void draw_text_box(ui::UiContext& ui) {
     const float lines = 3.2f;
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * lines + ImGui::GetStyle().FramePadding.y * 2);
-    if (ImGui::InputTextMultiline("##sentence", &buffer_, size)) {
+    if (text_box_.draw("##sentence", size)) {
       const Scenario& before = ui.document.scenario();
-      Scenario next = edits::type_sentence(before, buffer_, keep_tokens_);
+      Scenario next = edits::type_sentence(before, text_box_.text(), keep_tokens_);
       if (edits::gave_up_listed_tokens(before, next)) {
         listed_tokens_ = before.tokens->size();
         // Its own undo step, merged with the rest of the typing: one Ctrl+Z brings the listed
@@ -137,8 +147,11 @@ class SentencePanel final : public ui::Panel {
         if (ImGui::Selectable(mode_label(mode), mode == s.tokenizer) && mode != s.tokenizer) {
           ui.document.apply(edits::set_tokenizer(s, mode), std::string("Tokenizer: ") + to_string(mode));
         }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", mode_example(mode));
       }
       ImGui::EndCombo();
+    } else if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", mode_example(s.tokenizer));
     }
   }
 
@@ -245,7 +258,7 @@ class SentencePanel final : public ui::Panel {
     }
   }
 
-  std::string buffer_;
+  ui::WrappedTextBox text_box_;
   bool typing_ = false;
   bool keep_tokens_ = false;       // typing leaves listed tokens alone (the text is a caption)
   std::size_t listed_tokens_ = 0;  // how many the scenario listed before typing replaced them
