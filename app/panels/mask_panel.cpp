@@ -212,10 +212,24 @@ class MaskPanel final : public ui::Panel {
       if (!expression_error_) apply_mask(ui, next, "Mask expression", "mask-expression");
     }
     window::widget_log::annotate(field_id, "error", expression_error_.has_value());  // tests read it
-    if (!expression_error_) return;
-    // The caret under the character to blame (the field's text starts after its padding).
+    // While the user types, the lines under the field keep the height of the tallest error
+    // so far: errors come and go with each keystroke, and a column scrolled to its end would
+    // otherwise be pulled back each time one went, moving the field under the caret.
+    const float errors_top = ImGui::GetCursorPosY();
+    if (expression_error_) draw_expression_error(field_min);
+    if (!typing_expression_) {
+      error_lines_height_ = 0.0f;
+      return;
+    }
+    error_lines_height_ = std::max(error_lines_height_, ImGui::GetCursorPosY() - errors_top);
+    if (ImGui::GetCursorPosY() < errors_top + error_lines_height_) ImGui::SetCursorPosY(errors_top + error_lines_height_);
+  }
+
+  // The error under the expression field, with a caret under the character to blame.
+  void draw_expression_error(ImVec2 field_min) {
     const std::string& text = expression_text_;
     const std::size_t offset = byte_offset(text, expression_error_->column);
+    // The field's text starts after its padding.
     const float x = field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
@@ -386,6 +400,7 @@ class MaskPanel final : public ui::Panel {
   std::string synced_expression_;
   std::optional<ExpressionProblem> expression_error_;
   bool typing_expression_ = false;
+  float error_lines_height_ = 0.0f;  // the tallest error under the field while it is typed in
   std::string documents_text_;
   std::string documents_error_;
   bool typing_documents_ = false;

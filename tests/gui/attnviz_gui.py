@@ -236,7 +236,9 @@ class Session:
                 raise GuiError(f'"{name}" is in window {hidden["window"]}, which is not shown')
             wx, wy, ww, wh = window['rect']
             ox, oy = log.get('window_origin', [0, 0])
-            self.xdotool('mousemove', int(ox + wx + ww / 2), int(oy + wy + wh / 2))
+            # Over the window's scrollbar: the wheel scrolls the window there, and the pointer
+            # hovers no widget, whose tooltip could cover what the test looks at next.
+            self.xdotool('mousemove', int(ox + wx + ww - 6), int(oy + wy + wh / 2))
             hx, hy, hw, hh = hidden['rect']
             self.xdotool('click', '--repeat', 3, 5 if hy > wy else 4)  # 5: wheel down
             self.wait_frames(3)
