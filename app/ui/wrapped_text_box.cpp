@@ -93,6 +93,7 @@ float WrappedTextBox::wrap_width(ImVec2 size) {
 
 void WrappedTextBox::rewrap(float width) {
   width_ = width;
+  font_size_ = ImGui::GetFontSize();
   wrapped_ = wrap_at_spaces(text_, width_, font_advance);
   shown_ = wrapped_;
 }
@@ -106,7 +107,8 @@ bool WrappedTextBox::draw(const char* id, ImVec2 size) {
   const float width = wrap_width(size);
   // While the user types, ImGui owns the buffer: it is rewrapped on each edit (on_edit), and
   // at a new width once the user leaves the box.
-  if (width != width_ && ImGui::GetActiveID() != ImGui::GetID(id)) rewrap(width);
+  const float font_size = ImGui::GetFontSize();  // presentation mode and View's text size change it
+  if ((width != width_ || font_size != font_size_) && ImGui::GetActiveID() != ImGui::GetID(id)) rewrap(width);
   const bool changed = ImGui::InputTextMultiline(id, &shown_, size, ImGuiInputTextFlags_CallbackEdit, on_edit, this);
   // Edits without the callback (Escape restoring the text the box had) are taken here.
   if (shown_ != wrapped_) take_edit(shown_);

@@ -149,5 +149,17 @@ TEST_F(TypingIntoTheBox, TheDocumentsTextIsShownWrappedUntilTheUserTypes) {
   EXPECT_EQ(box_.shown(), "short");
 }
 
+TEST_F(TypingIntoTheBox, ALargerTextSizeWrapsAgain) {
+  box_.set_text("attention is all you need and then some more words to wrap");
+  frame();
+  const auto lines = [&] { return std::count(box_.shown().begin(), box_.shown().end(), '\n'); };
+  const auto before = lines();
+  ImGui::GetIO().FontGlobalScale = 2.0f;  // what presentation mode does
+  frame();
+  EXPECT_GT(lines(), before) << box_.shown();
+  EXPECT_EQ(box_.text(), "attention is all you need and then some more words to wrap");
+  ImGui::GetIO().FontGlobalScale = 1.0f;
+}
+
 }  // namespace
 }  // namespace attnviz::ui
