@@ -6,6 +6,7 @@
 
 #include "attnviz_display_shaders.h"
 #include "core/vk/check.h"
+#include "core/vk/descriptors.h"
 #include "core/vk/pipeline.h"
 
 namespace attnviz::heatmap {

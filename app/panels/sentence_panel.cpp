@@ -32,24 +32,25 @@ constexpr int kMaxChipLines = 6;     // more lines of chips scroll
 constexpr const char* kGaveUpTokens = "Type a sentence (its own tokens replace the listed ones)";
 float chip_spacing() { return ImGui::GetStyle().ItemSpacing.x * 0.6f; }
 
-constexpr TokenizerMode kModes[] = {TokenizerMode::Words, TokenizerMode::WordsNoPunct, TokenizerMode::Chars};
-const char* mode_label(TokenizerMode mode) {
-  switch (mode) {
-    // Short enough for the Inputs column at 1280 x 720; the tooltip shows what each does.
-    case TokenizerMode::Words: return "Words and punctuation";
-    case TokenizerMode::WordsNoPunct: return "Words, no punctuation";
-    case TokenizerMode::Chars: return "Characters";
-  }
-  return "?";
-}
+// The tokenizer list: labels short enough for the Inputs column at 1280 x 720, and what each
+// does as an example split (the tooltip).
+struct ModeChoice {
+  TokenizerMode mode;
+  const char* label;
+  const char* example;
+};
+constexpr ModeChoice kModes[] = {
+    {TokenizerMode::Words, "Words and punctuation",
+     "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 ."},
+    {TokenizerMode::WordsNoPunct, "Words, no punctuation",
+     "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert"},
+    {TokenizerMode::Chars, "Characters", "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)"}};
 
-const char* mode_example(TokenizerMode mode) {
-  switch (mode) {
-    case TokenizerMode::Words: return "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 .";
-    case TokenizerMode::WordsNoPunct: return "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert";
-    case TokenizerMode::Chars: return "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)";
+const ModeChoice& choice_of(TokenizerMode mode) {
+  for (const ModeChoice& choice : kModes) {
+    if (choice.mode == mode) return choice;
   }
-  return "";
+  return kModes[0];
 }
 
 bool is_global(const MaskSetting& mask, int index) {
@@ -142,16 +143,16 @@ class SentencePanel final : public ui::Panel {
     ImGui::TextUnformatted("Tokens");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::BeginCombo("##tokenizer", mode_label(s.tokenizer))) {
-      for (const TokenizerMode mode : kModes) {
-        if (ImGui::Selectable(mode_label(mode), mode == s.tokenizer) && mode != s.tokenizer) {
+    if (ImGui::BeginCombo("##tokenizer", choice_of(s.tokenizer).label)) {
+      for (const auto& [mode, label, example] : kModes) {
+        if (ImGui::Selectable(label, mode == s.tokenizer) && mode != s.tokenizer) {
           ui.document.apply(edits::set_tokenizer(s, mode), std::string("Tokenizer: ") + to_string(mode));
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", mode_example(mode));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", example);
       }
       ImGui::EndCombo();
     } else if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s", mode_example(s.tokenizer));
+      ImGui::SetTooltip("%s", choice_of(s.tokenizer).example);
     }
   }
 

@@ -5,26 +5,19 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
+
+#include "core/text/utf8.h"
 
 namespace attnviz::ui {
 namespace {
 
-// The code point at text[i] and its length in bytes (a stray byte counts as itself).
-std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  if (length == 1 || i + length > text.size()) return {lead, 1};
-  char32_t c = lead & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-  return {c, length};
-}
-
 // The current font's advances at its current size, as InputText measures them.
-float font_advance(char32_t c) {
+CharAdvance font_advance() {
   ImFont* font = ImGui::GetFont();
   const float scale = ImGui::GetFontSize() / font->FontSize;
-  return font->GetCharAdvance(static_cast<ImWchar>(c <= 0xFFFF ? c : 0xFFFD)) * scale;
+  return [font, scale](char32_t c) { return font->GetCharAdvance(static_cast<ImWchar>(c <= 0xFFFF ? c : 0xFFFD)) * scale; };
 }
 
 }  // namespace
@@ -36,7 +29,10 @@ std::string wrap_at_spaces(std::string_view text, float width, const CharAdvance
   std::size_t space = kNone;     // the line's last space
   float after_space = 0.0f;      // the line's width up to that space, included
   for (std::size_t i = 0; i < out.size();) {
-    const auto [c, length] = decode(out, i);
+    // A byte that is not UTF-8 counts as one character (ImGui draws it as one).
+    const std::optional<utf8::Decoded> decoded = utf8::decode_at(out, i);
+    const char32_t c = decoded ? decoded->code_point : U'\uFFFD';
+    const std::size_t length = decoded ? decoded->length : 1;
     if (c == '\n') {
       x = 0.0f;
       space = kNone;
@@ -94,7 +90,7 @@ float WrappedTextBox::wrap_width(ImVec2 size) {
 void WrappedTextBox::rewrap(float width) {
   width_ = width;
   font_size_ = ImGui::GetFontSize();
-  wrapped_ = wrap_at_spaces(text_, width_, font_advance);
+  wrapped_ = wrap_at_spaces(text_, width_, font_advance());
   shown_ = wrapped_;
 }
 
@@ -111,7 +107,7 @@ bool WrappedTextBox::draw(const char* id, ImVec2 size) {
   if ((width != width_ || font_size != font_size_) && ImGui::GetActiveID() != ImGui::GetID(id)) rewrap(width);
   const bool changed = ImGui::InputTextMultiline(id, &shown_, size, ImGuiInputTextFlags_CallbackEdit, on_edit, this);
   // Edits without the callback (Escape restoring the text the box had) are taken here.
-  if (shown_ != wrapped_) take_edit(shown_);
+  if (changed && shown_ != wrapped_) take_edit(shown_);
   return changed;
 }
 
@@ -119,7 +115,7 @@ int WrappedTextBox::on_edit(ImGuiInputTextCallbackData* data) {
   auto& box = *static_cast<WrappedTextBox*>(data->UserData);
   box.take_edit(std::string_view(data->Buf, static_cast<std::size_t>(data->BufTextLen)));
   if (box.width_ < 0.0f) return 0;  // not drawn yet at a width: wrapped when it is
-  std::string wrapped = wrap_at_spaces(box.text_, box.width_, font_advance);
+  std::string wrapped = wrap_at_spaces(box.text_, box.width_, font_advance());
   if (wrapped != box.wrapped_) {  // only spaces and newlines traded places: the length is the same
     std::memcpy(data->Buf, wrapped.data(), wrapped.size());
     data->BufDirty = true;

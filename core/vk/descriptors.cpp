@@ -18,6 +18,23 @@ BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format,
   return {device, view};
 }
 
+DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
+  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
+    bindings[b].binding = b;
+    bindings[b].descriptorType = types[b];
+    bindings[b].descriptorCount = 1;
+    bindings[b].stageFlags = stages;
+  }
+  VkDescriptorSetLayoutCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  info.bindingCount = static_cast<std::uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  check(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
+  return {device, layout};
+}
+
 DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes,
                                       VkDescriptorPoolCreateFlags flags) {
   VkDescriptorPoolCreateInfo info{};

@@ -1,6 +1,6 @@
 #pragma once
-// Descriptor plumbing every pipeline needs, written once: texel-buffer views, descriptor pools,
-// sets and their texel-buffer bindings.
+// Descriptor plumbing every pipeline needs, written once: texel-buffer views, set layouts,
+// descriptor pools, sets and their texel-buffer bindings.
 
 #include <vulkan/vulkan.h>
 
@@ -14,6 +14,9 @@ namespace attnviz::vk {
 // A view of `range` bytes of `buffer` from `offset` as texels of `format`.
 BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset = 0,
                               VkDeviceSize range = VK_WHOLE_SIZE);
+
+// One descriptor set's layout: binding b of the type types[b], each one descriptor, seen by `stages`.
+DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages);
 
 // A pool for at most `max_sets` sets holding at most sizes[i].descriptorCount descriptors of
 // each sizes[i].type.

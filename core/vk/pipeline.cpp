@@ -1,6 +1,7 @@
 #include "core/vk/pipeline.h"
 
 #include "core/vk/check.h"
+#include "core/vk/descriptors.h"
 
 namespace attnviz::vk {
 
@@ -33,23 +34,6 @@ VkSpecializationInfo SpecializationConstants::info() const {
   info.dataSize = values_.size() * sizeof(std::uint32_t);
   info.pData = values_.data();
   return info;
-}
-
-DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages) {
-  std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
-  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
-    bindings[b].binding = b;
-    bindings[b].descriptorType = types[b];
-    bindings[b].descriptorCount = 1;
-    bindings[b].stageFlags = stages;
-  }
-  VkDescriptorSetLayoutCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  info.bindingCount = static_cast<std::uint32_t>(bindings.size());
-  info.pBindings = bindings.data();
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  check(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
-  return {device, layout};
 }
 
 PipelineLayout create_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout, std::uint32_t push_bytes,

@@ -15,9 +15,6 @@ namespace attnviz::vk {
 
 ShaderModule create_shader_module(VkDevice device, std::span<const std::uint32_t> spirv);
 
-// One descriptor set's layout: binding b of the type types[b], each one descriptor, seen by `stages`.
-DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages);
-
 // A pipeline layout of that one set and one push-constant block of `push_bytes` for `stages`
 // (no block when push_bytes is 0).
 PipelineLayout create_pipeline_layout(VkDevice device, VkDescriptorSetLayout set_layout, std::uint32_t push_bytes,
