@@ -135,8 +135,8 @@ std::string format_global_list(const std::vector<int>& indices) {
 std::string window_summary(const MaskSetting& mask) {
   if (has_expression(mask)) {
     const bool fields = mask.causal || mask.window;
-    return fields ? "the expression below decides, together with (AND) the causal / window settings above"
-                  : "the expression below decides which keys each query sees";
+    return fields ? "the expression above decides, together with (AND) the causal / window settings"
+                  : "the expression above decides which keys each query sees";
   }
   if (!mask.window) return mask.causal ? "each token sees itself and all before it" : "every token sees every token";
   const int r = *mask.window;

@@ -46,10 +46,12 @@ class MaskPanel final : public ui::Panel {
     draw_presets(ui);
     draw_causal_and_window(ui);
     draw_globals(ui);
+    draw_expression(ui);
+    // Below the expression, not above it: the summary changes as an expression starts or
+    // stops applying, and the field must not move under the caret while the user types.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
     ImGui::PopStyleColor();
-    draw_expression(ui);
     draw_documents(ui);
     draw_blocks_option(ui);
     draw_preview(ui);

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include "core/common/error.h"
 #include "core/common/float_text.h"
@@ -187,18 +189,12 @@ class ResultWriter {
   void blocks(int depth, const HeadBlocks& b) {
     key(depth, "blocks");
     text("{\n");
-    key(depth + 1, "size");
-    integer(b.size);
-    text(",\n");
-    key(depth + 1, "empty");
-    integer(b.empty);
-    text(",\n");
-    key(depth + 1, "partial");
-    integer(b.partial);
-    text(",\n");
-    key(depth + 1, "full");
-    integer(b.full);
-    text(",\n");
+    for (const auto& [name, count] : {std::pair<std::string_view, long long>{"size", b.size}, {"empty", b.empty},
+                                      {"partial", b.partial}, {"full", b.full}}) {
+      key(depth + 1, name);
+      integer(count);
+      text(",\n");
+    }
     key(depth + 1, "tiles");
     rows(depth + 1, b.tile_rows, [&](int r) {
       text("[");

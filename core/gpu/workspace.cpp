@@ -73,34 +73,12 @@ void Workspace::record_uploads(VkCommandBuffer cmd) {
 }
 
 Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, vk::CommandStream& stream) {
+  std::vector<Range> ranges;
+  ranges.reserve(wanted.size());
+  for (const auto& [slot, bytes] : wanted) ranges.push_back({slot, 0, bytes});
+  const std::vector<const std::byte*> pointers = host_ranges(ranges, stream);
   HostCopy copy;
-  if (mapped()) {
-    for (const auto& [slot, bytes] : wanted) {
-      const vk::Buffer& buffer = slots_[static_cast<std::size_t>(slot)];
-      buffer.invalidate();
-      copy.data[static_cast<std::size_t>(slot)] = buffer.mapped();
-    }
-    return copy;
-  }
-  std::int64_t total = 0;
-  for (const auto& entry : wanted) total += align256(entry.second);
-  grow(readback_staging_, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
-  const VkCommandBuffer cmd = stream.begin();
-  vk::barriers::compute_to_transfer(cmd);
-  std::int64_t offset = 0;
-  for (const auto& [slot, bytes] : wanted) {
-    const VkBufferCopy region{0, static_cast<VkDeviceSize>(offset), static_cast<VkDeviceSize>(bytes)};
-    vkCmdCopyBuffer(cmd, slots_[static_cast<std::size_t>(slot)].handle(), readback_staging_.handle(), 1, &region);
-    offset += align256(bytes);
-  }
-  vk::barriers::device_to_host(cmd);
-  stream.submit_and_wait();
-  readback_staging_.invalidate();
-  offset = 0;
-  for (const auto& [slot, bytes] : wanted) {
-    copy.data[static_cast<std::size_t>(slot)] = readback_staging_.mapped() + offset;
-    offset += align256(bytes);
-  }
+  for (std::size_t i = 0; i < wanted.size(); ++i) copy.data[static_cast<std::size_t>(wanted[i].first)] = pointers[i];
   return copy;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <span>
 #include <string>
 
 #include "core/maskexpr/expression.h"
@@ -36,6 +37,17 @@ constexpr std::array<Function, 5> kFunctions = {{
     {"doc", Op::Doc, 1, Type::Integer, Type::Integer},
     {"global", Op::Global, 1, Type::Integer, Type::Condition},
 }};
+
+struct BinaryOperator {
+  std::string_view symbol;
+  Op op;
+};
+
+// The left-associative levels, loosest first.
+constexpr std::array<BinaryOperator, 1> kOr = {{{"||", Op::Or}}};
+constexpr std::array<BinaryOperator, 1> kAnd = {{{"&&", Op::And}}};
+constexpr std::array<BinaryOperator, 2> kSums = {{{"+", Op::Add}, {"-", Op::Sub}}};
+constexpr std::array<BinaryOperator, 3> kProducts = {{{"*", Op::Mul}, {"/", Op::Div}, {"%", Op::Mod}}};
 
 struct Variable {
   std::string_view name;
@@ -195,23 +207,31 @@ class Parser {
     Parser& parser_;
   };
 
-  Type parse_or() { return parse_conditions("||", Op::Or, &Parser::parse_and); }
-  Type parse_and() { return parse_conditions("&&", Op::And, &Parser::parse_comparison); }
+  Type parse_or() { return parse_chain(kOr, Type::Condition, &Parser::parse_and); }
+  Type parse_and() { return parse_chain(kAnd, Type::Condition, &Parser::parse_comparison); }
 
-  // `operand` (symbol `operand`)*: || and && join conditions, left to right.
-  Type parse_conditions(std::string_view symbol, Op op, Type (Parser::*operand)()) {
-    const std::string role = "'" + std::string(symbol) + "'";
+  // `operand` (operator `operand`)*, left to right: || and && join conditions, + - * / %
+  // numbers; each operator's two sides must be of the `operands` type, and so is the result.
+  Type parse_chain(std::span<const BinaryOperator> operators, Type operands, Type (Parser::*operand)()) {
     const Token first = current_;
     Type left = (this->*operand)();
-    while (at(symbol)) {
-      require(first, left, Type::Condition, role);
+    for (const BinaryOperator* found = match(operators); found != nullptr; found = match(operators)) {
+      const std::string role = "'" + std::string(found->symbol) + "'";
+      require(first, left, operands, role);
       advance();
       const Token right_token = current_;
-      require(right_token, (this->*operand)(), Type::Condition, role);
-      emit(op);
-      left = Type::Condition;
+      require(right_token, (this->*operand)(), operands, role);
+      emit(found->op);
+      left = operands;
     }
     return left;
+  }
+
+  [[nodiscard]] const BinaryOperator* match(std::span<const BinaryOperator> operators) const {
+    for (const BinaryOperator& candidate : operators) {
+      if (at(candidate.symbol)) return &candidate;
+    }
+    return nullptr;
   }
 
   Type parse_comparison() {
@@ -240,37 +260,8 @@ class Parser {
     return left;
   }
 
-  Type parse_sum() {
-    const Token first = current_;
-    Type left = parse_product();
-    while (at("+") || at("-")) {
-      const Op op = at("+") ? Op::Add : Op::Sub;
-      const std::string name(current_.text);
-      require(first, left, Type::Integer, "'" + name + "'");
-      advance();
-      const Token right_token = current_;
-      require(right_token, parse_product(), Type::Integer, "'" + name + "'");
-      emit(op);
-      left = Type::Integer;
-    }
-    return left;
-  }
-
-  Type parse_product() {
-    const Token first = current_;
-    Type left = parse_unary();
-    while (at("*") || at("/") || at("%")) {
-      const Op op = at("*") ? Op::Mul : (at("/") ? Op::Div : Op::Mod);
-      const std::string name(current_.text);
-      require(first, left, Type::Integer, "'" + name + "'");
-      advance();
-      const Token right_token = current_;
-      require(right_token, parse_unary(), Type::Integer, "'" + name + "'");
-      emit(op);
-      left = Type::Integer;
-    }
-    return left;
-  }
+  Type parse_sum() { return parse_chain(kSums, Type::Integer, &Parser::parse_product); }
+  Type parse_product() { return parse_chain(kProducts, Type::Integer, &Parser::parse_unary); }
 
   Type parse_unary() {
     if (at("-") || at("+") || at("!")) {

@@ -160,7 +160,7 @@ TEST(DocumentsFromTokens, StartAfterEachSentenceEndElseHalves) {
 TEST(MaskExpressionEdits, PresetsClearTheExpressionAndNothingMatchesAPresetWithOne) {
   MaskSetting mask = set_expression(MaskSetting{}, "k <= q");
   EXPECT_FALSE(matching_preset(mask).has_value());
-  EXPECT_EQ(window_summary(mask), "the expression below decides which keys each query sees");
+  EXPECT_EQ(window_summary(mask), "the expression above decides which keys each query sees");
   EXPECT_TRUE(apply_mask_preset(mask, MaskPreset::Causal).expression.empty());
   mask.global = {1};
   EXPECT_EQ(set_window(mask, std::nullopt).global, (std::vector<int>{1}));  // global(i) still reads them
