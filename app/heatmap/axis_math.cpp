@@ -27,7 +27,11 @@ ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_s
   // The largest size (up to base) at which the widest label is at most `room` wide (a pixel
   // spare: text widths are rounded up, not exactly proportional to the size).
   const auto size_for = [&](float room) { return std::min(base, full * (room - 1.0f) / std::max(widest_at_full, 1e-3f)); };
-  const float horizontal = size_for(cell - 2.0f);
+  // Side by side, neighbours need a gap that reads as one (a quarter of the text's size):
+  // labels that fill their cells run together ("고파서치킨을"). Only when that leaves the
+  // text below the smallest size do they take the whole cell less two pixels.
+  const float spaced = size_for(cell - std::max(2.0f, 0.25f * full));
+  const float horizontal = spaced >= min_size ? spaced : size_for(cell - 2.0f);
   const float staggered = size_for(2.0f * cell - 4.0f);
   const bool room_for_two_lines = 2.0f * staggered <= max_height;
   // Horizontal unless two staggered lines allow clearly larger text.
@@ -166,6 +170,54 @@ std::string compact_number(float value, int max_chars) {
   }
   std::snprintf(text, sizeof text, "%.0e", static_cast<double>(value));
   return text;
+}
+
+namespace {
+
+// Different values never share a label.
+bool labels_tell_apart(const std::vector<float>& values, const std::vector<std::string>& labels) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t j = i + 1; j < values.size(); ++j) {
+      if (values[i] != values[j] && labels[i] == labels[j]) return false;
+    }
+  }
+  return true;
+}
+
+template <typename Format>
+std::vector<std::string> format_each(const std::vector<float>& values, Format format) {
+  std::vector<std::string> labels;
+  labels.reserve(values.size());
+  for (const float value : values) labels.push_back(value == 0.0f ? "0" : format(value));
+  return labels;
+}
+
+std::string printed(const char* pattern, int precision, float value) {
+  char text[48];
+  std::snprintf(text, sizeof text, pattern, precision, static_cast<double>(value));
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> distinct_numbers(const std::vector<float>& values, int max_chars) {
+  std::vector<std::string> labels = format_each(values, [&](float v) { return compact_number(v, max_chars); });
+  if (labels_tell_apart(values, labels)) return labels;
+  // More decimals while they fit and keep every value's digits; then scientific notation.
+  for (int decimals = 3; decimals <= 4; ++decimals) {
+    bool fits = true;
+    const std::vector<std::string> fixed = format_each(values, [&](float v) {
+      std::string text = printed("%.*f", decimals, v);
+      fits = fits && static_cast<int>(text.size()) <= max_chars && std::strtod(text.c_str(), nullptr) != 0.0;
+      return text;
+    });
+    if (fits && labels_tell_apart(values, fixed)) return fixed;
+  }
+  for (int digits = 1; digits <= 6; ++digits) {
+    labels = format_each(values, [&](float v) { return printed("%.*e", digits, v); });
+    if (labels_tell_apart(values, labels)) return labels;
+  }
+  return labels;
 }
 
 }  // namespace attnviz::heatmap

@@ -2,6 +2,7 @@
 // The arithmetic of heatmap axes, zoom and pan (pure functions: unit-tested without a window).
 
 #include <string>
+#include <vector>
 
 #include "app/heatmap/heatmap_renderer.h"
 
@@ -61,6 +62,11 @@ CellPoint cell_at(const CellWindow& window, float x, float y, float x0, float y0
 
 // "1.23", "-0.04", "12.3", "1.2e+04": at most `max_chars` characters (colorbar ticks, bars).
 std::string compact_number(float value, int max_chars = 5);
+
+// Labels read side by side (a colorbar's ticks): compact_number's forms, with more decimals or
+// significant digits when that alone would give two different values one label (a log scale
+// from 1e-4 to 2e-4 read "1e-04 … 1e-04 … 2e-04"; it now reads "1.0e-04 … 1.4e-04 … 2.0e-04").
+std::vector<std::string> distinct_numbers(const std::vector<float>& values, int max_chars);
 
 // In-cell numbers: every visible cell of one heatmap uses one format, so a reader compares
 // like with like. `value` with `decimals` decimals; a value that rounds to zero reads 0.00,

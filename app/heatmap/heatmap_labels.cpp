@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
@@ -244,10 +246,15 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
     list->AddText(font, size, ImVec2(std::round(std::clamp(x - w * align, origin.x, origin.x + width - w)), y), text,
                   label.c_str());
   };
-  const std::string low = compact_number(range_min, 7);
-  const std::string high = compact_number(range_max, 7);
+  // A middle tick: 0 on a diverging map, the geometric middle on a log scale.
+  const bool diverging = is_diverging(colormap) || log_scale;
   const float middle_value = log_scale ? std::sqrt(range_min * range_max) : 0.5f * (range_min + range_max);
-  const std::string middle = compact_number(middle_value, 7);
+  std::vector<float> shown = {range_min, range_max};
+  if (diverging) shown.push_back(middle_value);
+  const std::vector<std::string> labels = distinct_numbers(shown, 7);
+  const std::string& low = labels[0];
+  const std::string& high = labels[1];
+  const std::string middle = diverging ? labels[2] : std::string();
   const float ends_w = text_width(font, size, low) + text_width(font, size, high);
   if (ends_w + size >= width) {  // too narrow for both ends: "±2.07" (diverging) or the top
     const bool symmetric = is_diverging(colormap) && range_min == -range_max;
@@ -260,7 +267,6 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
   tick(0.0f, low, 0.0f);
   tick(1.0f, high, 1.0f);
   // The centre (0 for scores) or the caption, when there is room between the ends.
-  const bool diverging = is_diverging(colormap) || log_scale;  // a middle tick: 0, or the log scale's middle
   const std::string centre = log_scale ? middle + "  (log scale)" : diverging ? middle : (caption != nullptr ? caption : "");
   if (!centre.empty() && ends_w + text_width(font, size, centre) + 2.0f * size < width) {
     if (diverging) {

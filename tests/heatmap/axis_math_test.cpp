@@ -59,6 +59,18 @@ TEST(CompactNumber, FitsTheCellAndNeverHidesASmallValue) {
   EXPECT_EQ(compact_number(0.0004f), "4e-04");
 }
 
+TEST(DistinctNumbers, DifferentValuesNeverShareALabel) {
+  // Enough as they are: compact_number's own forms.
+  EXPECT_EQ(distinct_numbers({0.0f, 1.0f}, 7), (std::vector<std::string>{"0", "1.00"}));
+  EXPECT_EQ(distinct_numbers({-0.32f, 0.32f, 0.0f}, 7), (std::vector<std::string>{"-0.32", "0.32", "0"}));
+  // A narrow range: more decimals...
+  EXPECT_EQ(distinct_numbers({0.0123f, 0.0187f, 0.0156f}, 7), (std::vector<std::string>{"0.012", "0.019", "0.016"}));
+  // ...or, when the values are tiny (a log scale over 20,000 keys), significant digits.
+  EXPECT_EQ(distinct_numbers({1.0e-4f, 2.0e-4f, 1.4142e-4f}, 7), (std::vector<std::string>{"1.0e-04", "2.0e-04", "1.4e-04"}));
+  // Equal values may share one.
+  EXPECT_EQ(distinct_numbers({0.5f, 0.5f}, 7), (std::vector<std::string>{"0.50", "0.50"}));
+}
+
 TEST(KeptWindow, AMatrixThatGrowsIsShownWholeUnlessZoomedOnPurpose) {
   // Showing everything of 3 tokens, typing on to 8: still everything (the auditor's 0–3 of 8).
   CellWindow zoom = kept_window(full_window(3, 3), 3, 3);
@@ -128,6 +140,15 @@ TEST(ColumnLabels, HorizontalThenStaggeredThenTurnedShrinkingToTheMinimumFirst) 
   EXPECT_EQ(plan.mode, ColumnLabelMode::Rotated);
   EXPECT_FLOAT_EQ(plan.size, 18.0f);
   EXPECT_FLOAT_EQ(plan.height, 40.0f + 8.0f);
+}
+
+TEST(ColumnLabels, SideBySideLabelsKeepAGapBetweenNeighbours) {
+  // 64 px cells and a label 60 px wide at 20 px: filling the cell would leave 4 px between
+  // neighbours; the label shrinks until a quarter of the text (5 px) separates them.
+  const ColumnLabelPlan plan = plan_column_labels(60.0f, 20.0f, 12.0f, 64.0f, 100.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Horizontal);
+  EXPECT_NEAR(plan.size, 20.0f * 58.0f / 60.0f, 1e-4f);
+  EXPECT_LE(plan.size * 60.0f / 20.0f, 64.0f - 5.0f);
 }
 
 }  // namespace
