@@ -74,7 +74,7 @@ void main() {
 
   for (int j0 = pc.key_begin; j0 < pc.key_end; j0 += TILE_KEYS) {
     const int count = min(TILE_KEYS, pc.key_end - j0);
-    const bool visible = mask_block_visible(pc.mask, 0, i0, i1, j0, j0 + count);
+    const bool visible = mask_block_visible(pc.mask, pc.mask.head, i0, i1, j0, j0 + count);
     if (!visible) {
       // Nothing to compute; the pixel columns that end here are still written.
       while (column_end <= j0 + count) {
@@ -91,7 +91,7 @@ void main() {
       const int j = j0 + jj;
       float v = pc.scale * raw_score(j0, jj);
       if (pc.weights != 0) v -= offset;
-      if (!full && !mask_visible(pc.mask, 0, i, j)) v = hidden;
+      if (!full && !mask_visible(pc.mask, pc.mask.head, i, j)) v = hidden;
       if (pc.weights != 0 && pc.reduce_max == 0) v = exp(v);
       acc = combine(acc, v);
       if (j + 1 == column_end) {

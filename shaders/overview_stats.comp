@@ -27,7 +27,7 @@ void main() {
 
   for (int j0 = pc.key_begin; j0 < pc.key_end; j0 += TILE_KEYS) {
     const int count = min(TILE_KEYS, pc.key_end - j0);
-    if (!mask_block_visible(pc.mask, 0, i0, i1, j0, j0 + count)) continue;  // uniform: the whole workgroup skips
+    if (!mask_block_visible(pc.mask, pc.mask.head, i0, i1, j0, j0 + count)) continue;  // uniform: the whole workgroup skips
     stage_keys(j0, count);
     const bool full = tile_fully_visible(i0, i1, j0, j0 + count);
     for (int c0 = 0; c0 < count; c0 += kChunk) {
@@ -36,7 +36,7 @@ void main() {
       [[unroll]] for (int u = 0; u < kChunk; ++u) {
         const int jj = min(c0 + u, count - 1);
         float v = pc.scale * raw_score(j0, jj);
-        if (c0 + u >= count || (!full && !mask_visible(pc.mask, 0, i, j0 + jj))) v = kMinusInfinity;
+        if (c0 + u >= count || (!full && !mask_visible(pc.mask, pc.mask.head, i, j0 + jj))) v = kMinusInfinity;
         s[u] = v;
         chunk_max = max(chunk_max, v);
       }

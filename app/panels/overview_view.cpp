@@ -257,7 +257,8 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
 
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   if (!shown || shown->heads.empty()) {
-    ImGui::TextDisabled("The first overview is being computed.");
+    // Nothing computed yet: being computed, or refused (the error above says why).
+    if (session_.error().empty() || session_.running()) ImGui::TextDisabled("The first overview is being computed.");
     return;
   }
   if (session_.generation() != image_generation_ || room.words != col_words_) {

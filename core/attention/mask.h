@@ -153,7 +153,8 @@ class Mask {
   //   zero apart from the list offset when there are no global tokens;
   // - with an expression, a list of uint32 (four per texel): entry s·N + i (s the head's set,
   //   0 ≤ i ≤ N) is row i's first run, so row i's runs are entries [index(i), index(i + 1));
-  //   run r is the entry params().runs_offset + r, begin | end << 16.
+  //   run r is the entry params().runs_offset + r, begin | (end − 1) << 16 (runs are never
+  //   empty, so 16 bits each hold keys up to 65,536, the overview's longest text).
   [[nodiscard]] static int globals_texel_count(int rows, int cols);
   [[nodiscard]] int table_texel_count() const;
   [[nodiscard]] int globals_texel_count() const { return table_texel_count(); }

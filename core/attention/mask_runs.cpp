@@ -3,6 +3,9 @@
 // columns for the named fields; the block grid and the shaders' run table come from them.
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
 #include <stdexcept>
 
 #include "core/attention/mask.h"
@@ -16,6 +19,17 @@ namespace {
 
 // Rows per task when the runs are made on several threads.
 constexpr int kRowsPerTask = 64;
+// The most runs a mask holds (8 bytes each, 128 MiB; twice that while they are gathered). The
+// materialised path's largest checkerboard, 4096 × 2048, is far below; the overview's long
+// texts can ask for far more ("(q - k) % 4 == 0" on 65,536 tokens: 537 million), and are
+// refused instead of taking gigabytes.
+constexpr std::int64_t kMaxRuns = std::int64_t{1} << 24;
+
+std::string with_commas(std::int64_t value) {
+  std::string digits = std::to_string(value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
 
 void append_run(std::vector<KeySpan>& out, int begin, int end) {
   if (end <= begin) return;
@@ -42,7 +56,7 @@ void Mask::field_runs(int i, std::vector<KeySpan>& out) const {
 }
 
 void Mask::build_runs(const MaskSetting& setting) {
-  if (cols_ > 0xFFFF) throw InputError("<mask>", "/mask/expression", "a mask expression needs at most 65535 keys");
+  if (cols_ > 0x10000) throw InputError("<mask>", "/mask/expression", "a mask expression needs at most 65536 keys");
   const maskexpr::Expression expression = parse_mask_expression(setting, "<mask>");
   const maskexpr::Environment environment = mask_environment(setting, rows_, cols_);
   auto runs = std::make_shared<Runs>();
@@ -52,6 +66,8 @@ void Mask::build_runs(const MaskSetting& setting) {
   std::vector<std::vector<KeySpan>> task_runs(static_cast<std::size_t>(tasks));
   std::vector<std::uint32_t> counts(static_cast<std::size_t>(runs->sets) * static_cast<std::size_t>(rows_), 0);
   const maskexpr::RowScanner scanner(expression, environment);
+  std::atomic<std::int64_t> total_runs{0};
+  std::atomic<bool> too_many{false};
   // Large masks (the command line's 4096 tokens × 8 heads) on the OpenMP team; the window's
   // sentences on this thread, where waking the team costs more than the work.
 #pragma omp parallel for schedule(dynamic, 1) if (static_cast<long long>(rows_) * runs->sets >= 2048)
@@ -60,7 +76,7 @@ void Mask::build_runs(const MaskSetting& setting) {
     const int first = (task % tasks_per_set) * kRowsPerTask;
     std::vector<KeySpan>& out = task_runs[static_cast<std::size_t>(task)];
     std::vector<KeySpan> fields;
-    for (int i = first; i < std::min(rows_, first + kRowsPerTask); ++i) {
+    for (int i = first; i < std::min(rows_, first + kRowsPerTask) && !too_many.load(std::memory_order_relaxed); ++i) {
       fields.clear();
       field_runs(i, fields);
       const std::size_t before = out.size();
@@ -69,7 +85,17 @@ void Mask::build_runs(const MaskSetting& setting) {
       for (const KeySpan& allowed : fields) scanner.scan(i, set, allowed.begin, allowed.end, out, before);
       counts[static_cast<std::size_t>(set) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(i)] =
           static_cast<std::uint32_t>(out.size() - before);
+      if (total_runs.fetch_add(static_cast<std::int64_t>(out.size() - before)) + static_cast<std::int64_t>(out.size() - before) > kMaxRuns) {
+        too_many.store(true);
+      }
     }
+  }
+  if (too_many.load()) {
+    throw InputError("<mask>", "/mask/expression",
+                     "\"" + setting.expression + "\" splits the rows into more than " + with_commas(kMaxRuns) +
+                         " runs of visible keys in all (" + with_commas(rows_) + " rows" +
+                         (runs->sets > 1 ? " for each of " + std::to_string(runs->sets) + " heads" : std::string()) +
+                         "), more than attnviz holds: use a pattern with fewer gaps (a larger stride or step) or a shorter text");
   }
   runs->first.resize(counts.size() + 1);
   std::uint32_t total = 0;
@@ -181,7 +207,7 @@ void Mask::write_runs_table(std::span<std::uint32_t> texels) const {
   std::copy(runs_->first.begin(), runs_->first.end(), texels.begin());
   std::size_t at = runs_->first.size();
   for (const KeySpan& run : runs_->runs) {
-    texels[at++] = static_cast<std::uint32_t>(run.begin) | (static_cast<std::uint32_t>(run.end) << 16);
+    texels[at++] = static_cast<std::uint32_t>(run.begin) | (static_cast<std::uint32_t>(run.end - 1) << 16);
   }
 }
 

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include "core/overview/pooling.h"
 #include "core/tiled/online_softmax.h"
@@ -33,8 +35,29 @@ using RowArray = Eigen::Array<float, 1, Eigen::Dynamic>;
 // So every pass big enough for that runs on the whole team, whose members Eigen leaves alone.
 int team_size(std::int64_t cells, int d_k) { return cells * d_k >= 50'000 ? omp_get_max_threads() : 1; }
 
-// Cells of rows i0.. × columns j0.. that the mask hides get `value`.
-void mask_tile(Tile tile, const Mask& mask, int i0, int j0, float value) {
+// A mask with an expression: each row's gaps between its runs of visible keys get `value`
+// (a binary search to the tile's first run, then one fill per gap, not one lookup per cell).
+void mask_tile_from_runs(Tile tile, const Mask& mask, int head, int i0, int j0, float value) {
+  const int j1 = j0 + static_cast<int>(tile.cols());
+  std::vector<KeySpan> scratch;
+  for (Eigen::Index r = 0; r < tile.rows(); ++r) {
+    const std::span<const KeySpan> runs = mask.runs(head, i0 + static_cast<int>(r), scratch);
+    auto run = std::partition_point(runs.begin(), runs.end(), [&](const KeySpan& s) { return s.end <= j0; });
+    int hidden_from = j0;  // the first key not yet known to be visible
+    for (; run != runs.end() && run->begin < j1; ++run) {
+      if (run->begin > hidden_from) tile.row(r).segment(hidden_from - j0, run->begin - hidden_from).setConstant(value);
+      hidden_from = std::max(hidden_from, run->end);
+    }
+    if (hidden_from < j1) tile.row(r).segment(hidden_from - j0, j1 - hidden_from).setConstant(value);
+  }
+}
+
+// Cells of rows i0.. × columns j0.. that the mask hides from head `head` get `value`.
+void mask_tile(Tile tile, const Mask& mask, int head, int i0, int j0, float value) {
+  if (mask.general()) {
+    mask_tile_from_runs(tile, mask, head, i0, j0, value);
+    return;
+  }
   for (Eigen::Index r = 0; r < tile.rows(); ++r) {
     for (Eigen::Index c = 0; c < tile.cols(); ++c) {
       if (!mask.visible(i0 + static_cast<int>(r), j0 + static_cast<int>(c))) tile(r, c) = value;
@@ -112,11 +135,11 @@ void row_stats(const HeadOperands& head, const Mask& mask, float* m, float* l, P
       std::int64_t macs = 0;
       for (int j0 = 0; j0 < keys && !context.stop(); j0 += kTileCols) {
         const int width = std::min(keys, j0 + kTileCols) - j0;
-        const BlockVisibility visibility = mask.classify_block(i0, i0 + count, j0, j0 + width);
+        const BlockVisibility visibility = mask.classify_block(head.index, i0, i0 + count, j0, j0 + width);
         context.advance(static_cast<std::int64_t>(count) * width);
         if (visibility == BlockVisibility::Hidden) continue;
         Tile tile = score_tile(head, head.scale, r0, count, j0, width, scratch);
-        if (visibility == BlockVisibility::Partial) mask_tile(tile, mask, i0, j0, kMinusInfinity);
+        if (visibility == BlockVisibility::Partial) mask_tile(tile, mask, head.index, i0, j0, kMinusInfinity);
         update_stats(tile, m + r0, l + r0);
         macs += static_cast<std::int64_t>(count) * width * d_k;
       }
@@ -150,7 +173,7 @@ void pool(const HeadOperands& head, const Mask& mask, const PixelGrid& grid, Qua
         const int count = std::min(grid.row_end(p1 - 1), i0 + kChunkRows) - i0;
         for (int j0 = w.col_begin; j0 < w.col_end && !context.stop(); j0 += kTileCols) {
           const int width = std::min(w.col_end, j0 + kTileCols) - j0;
-          const BlockVisibility visibility = mask.classify_block(i0, i0 + count, j0, j0 + width);
+          const BlockVisibility visibility = mask.classify_block(head.index, i0, i0 + count, j0, j0 + width);
           context.advance(static_cast<std::int64_t>(count) * width);
           if (visibility == BlockVisibility::Hidden) continue;
           const int q_row = i0 - head.row_begin;
@@ -158,7 +181,7 @@ void pool(const HeadOperands& head, const Mask& mask, const PixelGrid& grid, Qua
           if (weights) {
             for (int r = 0; r < count; ++r) tile.row(r).array() -= offsets[static_cast<std::size_t>(q_row + r)];
           }
-          if (visibility == BlockVisibility::Partial) mask_tile(tile, mask, i0, j0, hidden);
+          if (visibility == BlockVisibility::Partial) mask_tile(tile, mask, head.index, i0, j0, hidden);
           if (weights && !max) tile = tile.array().exp().matrix();
           macs += static_cast<std::int64_t>(count) * width * d_k;
           for (int p = grid.pixel_row(i0); p <= grid.pixel_row(i0 + count - 1); ++p) {

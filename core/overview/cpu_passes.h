@@ -32,13 +32,15 @@ struct PassContext {
 };
 
 // One head's operands: Q of rows [row_begin, row_begin + q.rows()) and K of keys
-// [key_begin, key_begin + k.rows()).
+// [key_begin, key_begin + k.rows()); `index` is the query head (a mask whose expression reads
+// h has rows of its own for each).
 struct HeadOperands {
   const RowMajor& q;
   int row_begin;
   const RowMajor& k;
   int key_begin;
   float scale;
+  int index;
 };
 
 // Pass 1 (k holds every key, key_begin = 0): m and l of every row of q over all keys (m: −∞ and l: 0 for a row that sees none).

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-#include "core/scenario/mask_expression_check.h"
 #include "core/scenario/positions.h"
 
 namespace attnviz::overview {
@@ -57,8 +56,9 @@ CheckedRequest check_request(const Problem& problem, const OverviewRequest& requ
     throw std::invalid_argument("an overview takes at most " + std::to_string(kMaxOverviewTokens) + " tokens; this text has " +
                                 std::to_string(std::max(n, m)));
   }
-  // The overview's kernels compute plain scaled dot products under causal, window and global
-  // masks; anything else would be drawn as if it were absent, so it is refused by name.
+  // The overview's kernels compute plain scaled dot products under any mask (the named fields,
+  // or an expression's runs); positions and dropout would be drawn as if they were absent, so
+  // they are refused by name.
   if (problem.positional != PositionalKind::None) {
     throw std::invalid_argument("the overview of a long text is computed without positions: set \"positional\" to \"none\" "
                                 "(RoPE, ALiBi and sinusoidal positions are shown up to 4096 tokens)");
@@ -66,10 +66,6 @@ CheckedRequest check_request(const Problem& problem, const OverviewRequest& requ
   if (problem.dropout) {
     throw std::invalid_argument("the overview of a long text is computed without dropout: remove \"dropout\" "
                                 "(dropout is shown up to 4096 tokens)");
-  }
-  if (has_expression(problem.mask)) {
-    throw std::invalid_argument("the overview of a long text takes causal, window and global masks: remove the mask's "
-                                "\"expression\" (expressions are shown up to 4096 tokens)");
   }
   const CellWindow window = request.window.value_or(whole(n, m));
   if (window.row_begin < 0 || window.col_begin < 0 || window.row_end > n || window.col_end > m) {

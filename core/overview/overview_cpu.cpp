@@ -53,7 +53,7 @@ class CpuOverview final : public OverviewRunner {
     const CheckedRequest checked = check_request(p, request);
     const PixelGrid& grid = checked.grid;
     const CellWindow& w = grid.window;
-    const Mask mask(p.mask, p.n(), p.m());
+    const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
     cpu::PassContext context;
     context.progress = progress;
     if (progress != nullptr) progress->start(planned_cells(p, checked, request));
@@ -76,7 +76,7 @@ class CpuOverview final : public OverviewRunner {
     const auto start = Clock::now();
 
     std::vector<double> reduced;
-    const ImageFinisher finisher(grid, mask, request.quantity, request.pooling);
+    ImageFinisher finisher(grid, mask, request.quantity, request.pooling);
     for (const int h : checked.heads) {
       const int g = p.kv_head_of(h);
       const bool known = request.known_stats && request.known_stats->covers(h, w.row_begin, w.row_end);
@@ -86,7 +86,7 @@ class CpuOverview final : public OverviewRunner {
       const int key_begin = needs_stats ? 0 : w.col_begin;
       const RowMajor k = project(p.xs, key_begin, needs_stats ? p.m() : w.col_end, p.wk, g * p.d_k, p.d_k);
       projections_ms += ms_since(t);
-      const cpu::HeadOperands head{q, w.row_begin, k, key_begin, p.scale};
+      const cpu::HeadOperands head{q, w.row_begin, k, key_begin, p.scale, h};
 
       std::vector<float> offsets;
       if (weights) {

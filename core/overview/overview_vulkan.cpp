@@ -164,7 +164,7 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   const CellWindow& w = grid.window;
   check_fits(p, grid);
   const auto start = Clock::now();
-  const Mask mask(p.mask, p.n(), p.m());
+  const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
   const bool weights = request.quantity == Quantity::Weights;
   const int dk4 = (p.d_k + 3) / 4;
   const ScorePipelines& pipes = score_pipelines(dk4);
@@ -233,17 +233,20 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   push.col_begin = w.col_begin;
   push.col_end = w.col_end;
   push.pixel_cols = grid.cols;
-  push.mask = mask.params();
-  // Tiles hidden from a whole workgroup are skipped: the same for every head.
-  const std::int64_t stats_macs = any_stats ? visible_tile_macs(mask, w.row_begin, w.row_end, 0, p.m(), static_cast<int>(kWorkgroup),
-                                                                pipes.tile_keys, p.d_k) : 0;
-  const std::int64_t pool_macs =
-      visible_tile_macs(mask, w.row_begin, w.row_end, w.col_begin, w.col_end, static_cast<int>(kWorkgroup), pipes.tile_keys, p.d_k);
-  const ImageFinisher finisher(grid, mask, request.quantity, request.pooling);
+  // Tiles hidden from a whole workgroup are skipped: the same for every head unless the mask's
+  // expression reads h.
+  const auto tile_macs = [&](int h, int key_begin, int key_end) {
+    return visible_tile_macs(mask, h, w.row_begin, w.row_end, key_begin, key_end, static_cast<int>(kWorkgroup), pipes.tile_keys, p.d_k);
+  };
+  const bool macs_per_head = mask.depends_on_head();
+  const std::int64_t stats_macs = any_stats && !macs_per_head ? tile_macs(0, 0, p.m()) : 0;
+  const std::int64_t pool_macs = macs_per_head ? 0 : tile_macs(0, w.col_begin, w.col_end);
+  ImageFinisher finisher(grid, mask, request.quantity, request.pooling);
   int projected_kv = -1;
   std::vector<float> partial_values(partial_count);
   std::vector<double> reduced;
   for (const int h : checked.heads) {
+    push.mask = mask.params(h);
     auto t = Clock::now();
     const ProjectPush pq{rows, w.row_begin, p.d_model(), p.wq.cols, h * p.d_k, p.d_k, dk4};
     dispatch(project_, project_q.set, &pq, sizeof pq, groups(static_cast<std::int64_t>(rows) * dk4, 64));
@@ -283,7 +286,7 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
       state.invalidate();
       state.read(0, m.data(), static_cast<VkDeviceSize>(rows) * 4);
       state.read(static_cast<VkDeviceSize>(rows) * 4, l.data(), static_cast<VkDeviceSize>(rows) * 4);
-      out.stats_macs += stats_macs;
+      out.stats_macs += macs_per_head ? tile_macs(h, 0, p.m()) : stats_macs;
     }
     stats_ms += ms_since(t);
 
@@ -298,7 +301,7 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
       dispatch(pipes.pool, pool_set.set, &push, sizeof push, workgroups);
       if (progress != nullptr) progress->add(static_cast<std::int64_t>(rows) * (range.end - range.begin));
     }
-    out.pooling_macs += pool_macs;
+    out.pooling_macs += macs_per_head ? tile_macs(h, w.col_begin, w.col_end) : pool_macs;
     partials.invalidate();
     partials.read(0, partial_values.data(), partial_count * 4);
     vulkan::fold_partials(grid, static_cast<int>(kWorkgroup), reduces_max(request.pooling), partial_values, reduced);

@@ -28,32 +28,37 @@ inline bool reduces_max(Pooling pooling) { return pooling == Pooling::Max; }
 // row that sees nothing (l = 0), so that every one of its cells gives exp(−∞) = 0.
 float weight_offset(float m, float l);
 
-// Every pixel block the mask hides entirely (Mask::block_visible, exact): 1 = hidden.
-std::vector<std::uint8_t> hidden_blocks(const PixelGrid& grid, const Mask& mask);
+// Every pixel block the mask hides entirely from head `head` (exact): 1 = hidden.
+std::vector<std::uint8_t> hidden_blocks(const PixelGrid& grid, const Mask& mask, int head);
 
-// The visible cells of every pixel block (for the mean of scores).
-std::vector<std::int64_t> visible_cells(const PixelGrid& grid, const Mask& mask);
+// The visible cells of every pixel block of head `head` (for the mean of scores).
+std::vector<std::int64_t> visible_cells(const PixelGrid& grid, const Mask& mask, int head);
 
 // Turns a runner's reductions into images: the hidden blocks (and, for the mean of scores, the
-// visible cells per block) are worked out once per run, the same for every head.
+// visible cells per block) are worked out once per run, or once per head when the mask's
+// expression reads h.
 class ImageFinisher {
  public:
   ImageFinisher(const PixelGrid& grid, const Mask& mask, Quantity quantity, Pooling pooling);
   // `reduced` holds grid.pixels() values in the form above (double: sums of up to 2^32 cells
   // keep their digits).
-  [[nodiscard]] PooledImage finish(int head, std::span<const double> reduced) const;
+  [[nodiscard]] PooledImage finish(int head, std::span<const double> reduced);
 
  private:
+  void prepare(int head);
+
   PixelGrid grid_;
+  const Mask* mask_;
   Quantity quantity_;
   Pooling pooling_;
+  int prepared_set_ = -1;  // the mask's row set hidden_ and visible_ were made for
   std::vector<std::uint8_t> hidden_;
   std::vector<std::int64_t> visible_;
 };
 
 // The multiply-adds of d_k per score over the tiles of rows [i0, i1) × keys [j0, j1) in
-// blocks of row_step × key_step that the mask does not hide entirely (what a runner that skips
-// hidden tiles computes).
-std::int64_t visible_tile_macs(const Mask& mask, int i0, int i1, int j0, int j1, int row_step, int key_step, int d_k);
+// blocks of row_step × key_step that the mask does not hide entirely from head `head` (what a
+// runner that skips hidden tiles computes).
+std::int64_t visible_tile_macs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step, int d_k);
 
 }  // namespace attnviz::overview

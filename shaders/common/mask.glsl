@@ -6,7 +6,8 @@
 // - with an expression (runs_offset > 0): each row's sorted runs of visible keys, from the
 //   table (Mask::write_table), a list of uint32 four to a texel: entry s·N + i is the first run
 //   of row i of set s (s = head when head_stride is N, else 0), run r is the entry
-//   runs_offset + r, begin | end << 16. visible(h, i, j) is a binary search in row i's runs.
+//   runs_offset + r, begin | (end - 1) << 16 (never empty: 16 bits hold keys up to 65,536).
+//   visible(h, i, j) is a binary search in row i's runs.
 // For cross-attention a global index g marks query row g (g < rows) and key column g
 // (g < cols). Global tokens come from a small texel buffer, never an N×M mask
 // (Mask::write_globals_table):
@@ -65,7 +66,7 @@ ivec2 mask_row_runs(MaskParams m, int head, int i) {
 // Run r: keys [x, y).
 ivec2 mask_run(MaskParams m, int r) {
   const uint packed = mask_entry(m.runs_offset + r);
-  return ivec2(int(packed & 0xFFFFu), int(packed >> 16));
+  return ivec2(int(packed & 0xFFFFu), int(packed >> 16) + 1);
 }
 
 // The first run of `runs` that ends after key j (runs.y when none does).

@@ -83,6 +83,7 @@ float raw_score(int j0, int jj) {
 // tokens only add visible cells). A new kind of mask that hides cells must return false here
 // for the tiles it touches.
 bool tile_fully_visible(int i0, int i1, int j0, int j1) {
+  if (pc.mask.runs_offset != 0) return false;  // an expression: each cell is looked up in its row's runs
   if (pc.mask.causal != 0 && j1 - 1 > i0) return false;
   if (pc.mask.window >= 0 && (i1 - 1 - j0 > pc.mask.window || j1 - 1 - i0 > pc.mask.window)) return false;
   return true;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/attention/mask.h"
+#include "core/common/error.h"
 
 namespace attnviz {
 namespace {
@@ -370,10 +371,40 @@ TEST(MaskExpression, TheShadersTableListsEachRowsRuns) {
   const Mask mask(with_expression(make(false), "k == 0 || k == q + 1"), 2, 4);
   const std::vector<std::uint32_t> table = mask.table();
   ASSERT_EQ(mask.params().runs_offset, 3);
-  // Index: row 0 starts at run 0, row 1 at run 1, 3 runs in all; then [0, 2), [0, 1), [2, 3).
-  const std::vector<std::uint32_t> want = {0, 1, 3, 0 | (2u << 16), 0 | (1u << 16), 2 | (3u << 16), 0, 0};
+  // Index: row 0 starts at run 0, row 1 at run 1, 3 runs in all; then [0, 2), [0, 1), [2, 3),
+  // each as begin | (end - 1) << 16.
+  const std::vector<std::uint32_t> want = {0, 1, 3, 0 | (1u << 16), 0 | (0u << 16), 2 | (2u << 16), 0, 0};
   EXPECT_EQ(table, want);
   EXPECT_EQ(mask.table_texel_count(), 2);
+}
+
+TEST(MaskExpression, TheTableHoldsKeysUpTo65536) {
+  // The overview's longest text: a run ending at key 65,536 is stored as its last key, 65,535.
+  const Mask mask(with_expression(make(false), "k > q || k == 0"), 2, 65536);
+  const std::vector<std::uint32_t> table = mask.table();
+  const auto run = [&](int r) {
+    const std::uint32_t packed = table[static_cast<std::size_t>(mask.params().runs_offset + r)];
+    return std::pair<int, int>(static_cast<int>(packed & 0xFFFFu), static_cast<int>(packed >> 16) + 1);
+  };
+  EXPECT_EQ(run(0), (std::pair<int, int>(0, 65536)));  // row 0: every key
+  EXPECT_EQ(run(1), (std::pair<int, int>(0, 1)));      // row 1: key 0, then keys 2 to 65,535
+  EXPECT_EQ(run(2), (std::pair<int, int>(2, 65536)));
+  EXPECT_THROW(Mask(with_expression(make(false), "k >= q"), 2, 65537), InputError);
+}
+
+TEST(MaskExpression, TooManyRunsAreRefusedNotHeld) {
+  // A checkerboard over 8,192 tokens: 33.5 million runs, past the 16.8 million a mask holds.
+  try {
+    const Mask mask(with_expression(make(false), "(q + k) % 2 == 0"), 8192, 8192);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs of visible keys"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8,192 rows"), std::string::npos) << e.what();
+  }
+  // The materialised path's largest, 4,096 tokens, is held.
+  const Mask largest(with_expression(make(false), "(q + k) % 2 == 0"), 4096, 4096);
+  EXPECT_TRUE(largest.visible(1, 3));
+  EXPECT_FALSE(largest.visible(1, 2));
 }
 
 TEST(MaskExpression, RowsThatSeeNothingAreEmpty) {

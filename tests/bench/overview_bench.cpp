@@ -2,7 +2,7 @@
 // Eigen's own matrix products doing the same multiply-adds, and its extra memory, printed as a
 // markdown table for the README. Not a test (no pass/fail): run it and read the figures.
 //
-//   attnviz_overview_bench [--cases 16384x8,65536x1] [--backends cpu,vulkan] [--masks none,causal]
+//   attnviz_overview_bench [--cases 16384x8,65536x1] [--backends cpu,vulkan] [--masks none,causal,sinks,strided]
 //                          [--pool max] [--what weights] [--pixels 1024] [--dk 64] [--dmodel 64]
 //                          [--runs 1] [--device N] [--reference on|off]
 //
@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -110,10 +111,22 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+// The masks by name: none, causal, and two expressions held as runs: sinks (StreamingLLM: the
+// first 4 keys and a causal window of 1024) and strided (the Sparse Transformer's, s = √N).
+MaskSetting mask_named(const std::string& name, int n) {
+  MaskSetting mask;
+  const std::string stride = std::to_string(static_cast<int>(std::lround(std::sqrt(static_cast<double>(n)))));
+  if (name == "causal") mask.causal = true;
+  else if (name == "sinks") mask.expression = "k <= q && (k < 4 || q - k <= 1024)";
+  else if (name == "strided") mask.expression = "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)";
+  else if (name != "none") throw std::invalid_argument("--masks: unknown mask '" + name + "' (none, causal, sinks, strided)");
+  return mask;
+}
+
 // Deterministic inputs, scaled so that the scores stay moderate.
-Problem make_problem(const Options& o, const Case& c, bool causal) {
+Problem make_problem(const Options& o, const Case& c, const std::string& mask) {
   Problem p = random_problem({c.n, c.heads, o.d_k, o.d_model, 4.0f / std::sqrt(static_cast<float>(o.d_model))});
-  p.mask.causal = causal;
+  p.mask = mask_named(mask, c.n);
   return p;
 }
 
@@ -190,10 +203,10 @@ std::unique_ptr<overview::OverviewRunner> make_runner(const std::string& backend
 }
 
 // One case in this (child) process.
-Measured measure(const Options& o, const Case& c, bool causal, const std::string& backend) {
+Measured measure(const Options& o, const Case& c, const std::string& mask, const std::string& backend) {
   Measured m;
   try {
-    const Problem p = make_problem(o, c, causal);
+    const Problem p = make_problem(o, c, mask);
     const auto runner = make_runner(backend, o);
     overview::OverviewRequest request;
     request.max_pixel_rows = request.max_pixel_cols = o.pixels;
@@ -281,7 +294,7 @@ int main(int argc, char** argv) {
   for (const Case& c : o.cases) {
     for (const std::string& mask : o.masks) {
       for (const std::string& backend : o.backends) {
-        const Measured m = in_child<Measured>([&] { return measure(o, c, mask == "causal", backend); });
+        const Measured m = in_child<Measured>([&] { return measure(o, c, mask, backend); });
         if (!m.ok) {
           std::printf("| %d | %d | %s | %s | failed: %s | | | | | | | |\n", c.n, c.heads, mask.c_str(), backend.c_str(), m.error);
           std::fflush(stdout);

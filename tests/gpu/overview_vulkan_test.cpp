@@ -45,7 +45,7 @@ TEST_P(OverviewVulkan, EveryMaskAndHeadLayoutMatchesTheDensePath) {
   const auto runner = overview::make_vulkan_overview(context, {GetParam(), std::nullopt});
   const Quantity quantities[] = {Quantity::Weights, Quantity::RawScores, Quantity::ScaledScores};
   int index = 0;
-  for (const testing::TiledCase& c : testing::field_mask_cases()) {
+  for (const testing::TiledCase& c : testing::tiled_cases()) {
     testing::TestRandom random(11);
     const Problem p = testing::random_problem(random, c.shape);
     OverviewRequest request;
@@ -79,7 +79,7 @@ TEST_P(OverviewVulkan, PassesSplitOverManyDispatchesLoseNothing) {
   // 64 keys per dispatch: pass 1 in five dispatches, pass 2's 70-key pixel columns carried
   // across dispatch ends.
   const auto runner = overview::make_vulkan_overview(context, {GetParam(), 64});
-  for (const auto& [name, mask] : testing::every_field_mask_kind()) {
+  for (const auto& [name, mask] : testing::every_mask_kind()) {
     const Problem p = long_problem(mask);
     const Result dense = make_cpu_backend()->compute(p);
     OverviewRequest request;

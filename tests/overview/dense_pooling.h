@@ -40,7 +40,7 @@ inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h
       for (int i = w.row_begin + pr * grid.block_rows; i < std::min(w.row_end, w.row_begin + (pr + 1) * grid.block_rows); ++i) {
         for (int j = w.col_begin + pc * grid.block_cols; j < std::min(w.col_end, w.col_begin + (pc + 1) * grid.block_cols); ++j) {
           ++cells;
-          const bool seen = dense.mask.at(i, j);
+          const bool seen = dense.mask_of(static_cast<std::size_t>(h)).at(i, j);
           double v = 0.0;
           if (quantity == overview::Quantity::Weights) {
             v = head.weights.at(i, j);  // 0 where hidden: every cell counts

@@ -40,7 +40,7 @@ void expect_matches_dense(const Problem& p, const Result& dense, const OverviewR
 }
 
 TEST(OverviewCpu, EveryMaskAndHeadLayoutMatchesTheDensePath) {
-  for (const TiledCase& c : field_mask_cases()) {
+  for (const TiledCase& c : tiled_cases()) {
     TestRandom random(11);
     const Problem p = random_problem(random, c.shape);
     const Result dense = make_cpu_backend()->compute(p);
@@ -74,7 +74,7 @@ Problem long_problem(MaskSetting mask, int heads = 2, int kv_heads = 1) {
 }
 
 TEST(OverviewCpu, ManyTilesAndChunksMatchTheDensePath) {
-  for (const auto& [name, mask] : every_field_mask_kind()) {
+  for (const auto& [name, mask] : every_mask_kind()) {
     const Problem p = long_problem(mask);
     const Result dense = make_cpu_backend()->compute(p);
     OverviewRequest request;
@@ -188,7 +188,7 @@ TEST(OverviewCpu, ProgressReachesOneAtTheEnd) {
 }
 
 // What the overview's kernels do not compute is refused by name, never drawn as if absent.
-TEST(OverviewCpu, PositionsDropoutAndExpressionsAreRefusedByName) {
+TEST(OverviewCpu, PositionsAndDropoutAreRefusedByName) {
   const auto refused = [](const Problem& p, const std::string& words) {
     try {
       (void)overview::make_cpu_overview()->run(p, {});
@@ -203,9 +203,6 @@ TEST(OverviewCpu, PositionsDropoutAndExpressionsAreRefusedByName) {
   Problem dropout = long_problem(MaskSetting{}, 2, 1);
   dropout.dropout = DropoutSetting{0.1, 3};
   refused(dropout, "\"dropout\"");
-  MaskSetting sinks;
-  sinks.expression = "k <= q && k < 4";
-  refused(long_problem(sinks, 2, 1), "\"expression\"");
 }
 
 TEST(OverviewCpu, BadRequestsSayWhatIsWrong) {

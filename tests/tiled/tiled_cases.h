@@ -105,21 +105,6 @@ inline std::vector<TiledCase> tiled_cases() {
   return cases;
 }
 
-// The cases whose masks are named fields only: what the overview of long texts computes (it
-// refuses expressions, docs/design.md "Overview").
-inline std::vector<std::pair<std::string, MaskSetting>> every_field_mask_kind() {
-  std::vector<std::pair<std::string, MaskSetting>> kinds;
-  for (auto& kind : every_mask_kind())
-    if (kind.second.expression.empty()) kinds.push_back(std::move(kind));
-  return kinds;
-}
-inline std::vector<TiledCase> field_mask_cases() {
-  std::vector<TiledCase> cases;
-  for (TiledCase& c : tiled_cases())
-    if (c.shape.mask.expression.empty()) cases.push_back(std::move(c));
-  return cases;
-}
-
 // (Br, Bc): dividing 13 neither, 1 × 1, a single tile, larger than N, and mixed.
 inline std::vector<std::pair<int, int>> block_sizes() {
   return {{1, 1}, {4, 4}, {3, 5}, {13, 13}, {16, 32}, {5, 2}, {2, 8}};
