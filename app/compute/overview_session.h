@@ -45,6 +45,7 @@ class OverviewSession {
 
   [[nodiscard]] bool running() const;
   [[nodiscard]] double progress() const { return progress_ ? progress_->fraction() : 0.0; }
+  [[nodiscard]] bool started() const { return progress_ && progress_->started(); }
   // The latest finished overview and what was asked for it (null before the first).
   [[nodiscard]] std::shared_ptr<const overview::Overview> shown() const;
   [[nodiscard]] OverviewAsk shown_ask() const;

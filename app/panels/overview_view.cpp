@@ -139,8 +139,9 @@ void OverviewView::draw_status() {
 
 void OverviewView::draw_status_line() {
   if (session_.running()) {
-    char label[48];
-    std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
+    char label[64];
+    if (session_.started()) std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
+    else std::snprintf(label, sizeof label, "preparing the mask\xe2\x80\xa6");
     ImGui::ProgressBar(static_cast<float>(session_.progress()), ImVec2(ImGui::GetFontSize() * 18.0f, 0.0f), label);
     ImGui::SameLine();
     if (ImGui::Button("Cancel##overview")) session_.cancel();

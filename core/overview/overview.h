@@ -104,6 +104,9 @@ class Progress {
   [[nodiscard]] bool stop_requested() const { return stop_.load(); }
   // 0 .. 1 of the work of the current run.
   [[nodiscard]] double fraction() const;
+  // False while the runner prepares, before it knows its work: a mask expression's runs take
+  // seconds to find over 65,536 tokens, and the window says so rather than show 0 %.
+  [[nodiscard]] bool started() const { return total_.load() > 0; }
 
   // For runners: the amount of work (any unit) and what is done of it.
   void start(std::int64_t total);

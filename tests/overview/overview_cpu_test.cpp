@@ -183,7 +183,9 @@ TEST(OverviewCpu, AStopRequestEndsTheRunEarly) {
 TEST(OverviewCpu, ProgressReachesOneAtTheEnd) {
   const Problem p = long_problem(mask_of(true), 2, 1);
   overview::Progress progress;
+  EXPECT_FALSE(progress.started()) << "before the runner knows its work";
   overview::make_cpu_overview()->run(p, {}, &progress);
+  EXPECT_TRUE(progress.started());
   EXPECT_DOUBLE_EQ(progress.fraction(), 1.0);
 }
 
