@@ -76,13 +76,21 @@ void Mask::build_runs(const MaskSetting& setting) {
     const int first = (task % tasks_per_set) * kRowsPerTask;
     std::vector<KeySpan>& out = task_runs[static_cast<std::size_t>(task)];
     std::vector<KeySpan> fields;
+    std::vector<KeySpan> previous;  // the row before's runs: where this row's edges likely are
     for (int i = first; i < std::min(rows_, first + kRowsPerTask) && !too_many.load(std::memory_order_relaxed); ++i) {
       fields.clear();
       field_runs(i, fields);
       const std::size_t before = out.size();
       // The fields' runs have gaps between them, so the expression's runs inside them stay
       // apart; `before` keeps the previous row's last run from absorbing this row's first.
-      for (const KeySpan& allowed : fields) scanner.scan(i, set, allowed.begin, allowed.end, out, before);
+      for (const KeySpan& allowed : fields) {
+        if (i == first) {
+          scanner.scan(i, set, allowed.begin, allowed.end, out, before);
+        } else {
+          scanner.scan_near(i, set, allowed.begin, allowed.end, previous, out, before);
+        }
+      }
+      previous.assign(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
       counts[static_cast<std::size_t>(set) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(i)] =
           static_cast<std::uint32_t>(out.size() - before);
       if (total_runs.fetch_add(static_cast<std::int64_t>(out.size() - before)) + static_cast<std::int64_t>(out.size() - before) > kMaxRuns) {

@@ -23,12 +23,14 @@ Interval join(Interval a, Interval b) { return {std::min(a.lo, b.lo), std::max(a
 // Saturating multiplication is monotone in each argument for a fixed sign of the other, so
 // the extremes are at the corners.
 Interval mul_i(Interval a, Interval b) {
+  if (is_point(a) && is_point(b)) return point(mul(a.lo, b.lo));  // a cell: one product, not four
   return hull({mul(a.lo, b.lo), mul(a.lo, b.hi), mul(a.hi, b.lo), mul(a.hi, b.hi)});
 }
 
 // Floor division by a divisor of one sign is monotone in each argument: corners again. A
 // divisor interval holding 0 is split into its negative and positive parts, plus x / 0 = 0.
 Interval div_i(Interval a, Interval b) {
+  if (is_point(a) && is_point(b)) return point(floor_div(a.lo, b.lo));
   auto corners = [&](Int lo, Int hi) {
     return hull({floor_div(a.lo, lo), floor_div(a.lo, hi), floor_div(a.hi, lo), floor_div(a.hi, hi)});
   };
@@ -43,6 +45,7 @@ Interval div_i(Interval a, Interval b) {
 // [0, d − 1] (or [d + 1, 0]). A divisor interval holding 0 adds x % 0 = x.
 Interval mod_by(Interval a, Int d) {
   if (d == 0) return a;
+  if (is_point(a)) return point(floor_mod(a.lo, d));  // a cell: one division, not four
   if (floor_div(a.lo, d) == floor_div(a.hi, d)) return {floor_mod(a.lo, d), floor_mod(a.hi, d)};
   if (d > 0) return {0, a.lo >= 0 ? std::min(d - 1, a.hi) : d - 1};
   return {a.hi <= 0 ? std::max(d + 1, a.lo) : d + 1, 0};

@@ -2,7 +2,8 @@
 // ExpressionError whose column lies inside the text (or just past its end), never a crash or a
 // stack overflow. A parsed expression is then run on a few cells and key intervals, whose
 // definite answers must agree with the cells (the interval evaluation is exact where definite),
-// and its runs must be sorted, disjoint and inside the row.
+// and its runs must be sorted, apart, inside the row and exactly the keys shown, with or without
+// another row's runs as a hint.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,24 @@ struct Span {
   int begin = 0;
   int end = 0;
 };
+
+// Runs ascending, apart, non-empty, inside the row, and exactly the keys shown.
+void check_runs(const attnviz::maskexpr::Expression& expression, const attnviz::maskexpr::Environment& environment,
+                int q, int h, const std::vector<Span>& runs) {
+  int last_end = 0;
+  for (const Span& run : runs) {
+    if (run.begin < last_end || (last_end > 0 && run.begin == last_end) || run.end <= run.begin || run.end > environment.m) {
+      std::abort();
+    }
+    for (int k = last_end; k < run.end; ++k) {
+      if (attnviz::maskexpr::evaluate(expression, environment, q, k, h) != (k >= run.begin)) std::abort();
+    }
+    last_end = run.end;
+  }
+  for (int k = last_end; k < environment.m; ++k) {
+    if (attnviz::maskexpr::evaluate(expression, environment, q, k, h)) std::abort();
+  }
+}
 
 void check(const attnviz::maskexpr::Expression& expression) {
   using namespace attnviz::maskexpr;
@@ -43,13 +62,15 @@ void check(const attnviz::maskexpr::Expression& expression) {
       }
       std::vector<Span> runs;
       scanner.scan(q, h, 0, m, runs);
-      int last_end = -1;
-      for (const Span& run : runs) {
-        if (run.begin <= last_end || run.end <= run.begin || run.end > m) std::abort();
-        for (int k = run.begin; k < run.end; ++k) {
-          if (!evaluate(expression, environment, q, k, h)) std::abort();
-        }
-        last_end = run.end;
+      check_runs(expression, environment, q, h, runs);
+      // Guided by the row after's runs, the same runs.
+      std::vector<Span> hint;
+      std::vector<Span> near;
+      scanner.scan(q + 1, h, 0, m, hint);
+      scanner.scan_near(q, h, 0, m, hint, near);
+      if (near.size() != runs.size()) std::abort();
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (near[r].begin != runs[r].begin || near[r].end != runs[r].end) std::abort();
       }
     }
   }

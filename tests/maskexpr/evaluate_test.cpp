@@ -81,6 +81,29 @@ TEST(MaskExpressionIntervals, DefiniteAnswersHoldForEveryKey) {
   }
 }
 
+// The keys the runs cover, as '1's in a string of m '.'s; the runs must be ascending, apart
+// (merged where they touch) and non-empty.
+std::string covered(const std::vector<Span>& runs, int m) {
+  std::string got(static_cast<std::size_t>(m), '.');
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    EXPECT_LT(runs[r].begin, runs[r].end);
+    if (r > 0) {
+      EXPECT_LT(runs[r - 1].end, runs[r].begin) << "runs touch: not merged";
+    }
+    for (int k = runs[r].begin; k < runs[r].end; ++k) got[static_cast<std::size_t>(k)] = '1';
+  }
+  return got;
+}
+
+// The keys of [begin, end) the expression shows, cell by cell.
+std::string visible(const Expression& expression, const Environment& e, int q, int h, Span range) {
+  std::string want(static_cast<std::size_t>(e.m), '.');
+  for (int k = range.begin; k < range.end; ++k) {
+    if (evaluate(expression, e, q, k, h)) want[static_cast<std::size_t>(k)] = '1';
+  }
+  return want;
+}
+
 TEST(MaskExpressionRuns, RunsAreExactlyTheVisibleKeys) {
   const Environment e = environment(15, 17);
   for (const char* text : kExpressions) {
@@ -92,19 +115,37 @@ TEST(MaskExpressionRuns, RunsAreExactlyTheVisibleKeys) {
         for (const Span range : {Span{0, 17}, Span{3, 11}}) {
           std::vector<Span> runs;
           scanner.scan(q, h, range.begin, range.end, runs);
-          std::string got(static_cast<std::size_t>(e.m), '.');
-          for (std::size_t r = 0; r < runs.size(); ++r) {
-            ASSERT_LT(runs[r].begin, runs[r].end);
-            if (r > 0) {
-              ASSERT_LT(runs[r - 1].end, runs[r].begin) << "runs touch: not merged";
-            }
-            for (int k = runs[r].begin; k < runs[r].end; ++k) got[static_cast<std::size_t>(k)] = '1';
+          ASSERT_EQ(covered(runs, static_cast<int>(e.m)), visible(expression, e, q, h, range)) << text << " q=" << q << " h=" << h;
+        }
+      }
+    }
+  }
+}
+
+TEST(MaskExpressionRuns, AnyHintGivesTheExactRuns) {
+  // The hint only says where to cut first: the row before's runs (the Mask's use), the row
+  // after's, another head's, and runs unrelated to the expression all give the exact runs.
+  const Environment e = environment(15, 17);
+  const std::vector<Span> unrelated = {{0, 1}, {2, 5}, {6, 7}, {9, 17}};
+  for (const char* text : kExpressions) {
+    const Expression expression = Expression::parse(text);
+    const RowScanner scanner(expression, e);
+    for (int h = 0; h < 3; ++h) {
+      for (int q = 0; q < e.n; ++q) {
+        std::vector<std::vector<Span>> hints = {unrelated, {}};
+        for (const auto& [hint_q, hint_h] : {std::pair{q - 1, h}, std::pair{q + 1, h}, std::pair{q, (h + 1) % 3}}) {
+          if (hint_q < 0 || hint_q >= e.n) continue;
+          scanner.scan(hint_q, hint_h, 0, static_cast<int>(e.m), hints.emplace_back());
+        }
+        for (const std::vector<Span>& hint : hints) {
+          for (const Span range : {Span{0, 17}, Span{3, 11}, Span{5, 6}}) {
+            std::vector<Span> runs = {{-3, -2}};  // another row's run, kept apart
+            scanner.scan_near(q, h, range.begin, range.end, hint, runs, 1);
+            runs.erase(runs.begin());
+            ASSERT_EQ(covered(runs, static_cast<int>(e.m)), visible(expression, e, q, h, range))
+                << text << " q=" << q << " h=" << h << " hint of " << hint.size() << " runs, keys [" << range.begin << ", "
+                << range.end << ")";
           }
-          std::string want(static_cast<std::size_t>(e.m), '.');
-          for (int k = range.begin; k < range.end; ++k) {
-            if (evaluate(expression, e, q, k, h)) want[static_cast<std::size_t>(k)] = '1';
-          }
-          ASSERT_EQ(got, want) << text << " q=" << q << " h=" << h;
         }
       }
     }
