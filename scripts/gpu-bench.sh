@@ -50,6 +50,9 @@ tar -xJf "$bundle/validation.tar.xz" -C "$layer"
 VK_LAYER_PATH="$layer" run tests 90 "$bundle/gpu_tests" --gtest_filter='*TiledFp16*:*TiledKernel*:*PushLayout*:*PositionsParity*'
 run overview 110 "$bundle/attnviz_overview_bench" --backends vulkan --cases 16384x8,65536x8 --masks none,causal \
   --reference off --runs 3
+# Mask expressions held as runs (sinks: a causal window of 1,024 and 4 sinks; strided: s = 256).
+run overview_masks 80 "$bundle/attnviz_overview_bench" --backends vulkan --cases 65536x8 --masks sinks,strided \
+  --reference off --runs 3
 run overview_cpu 40 "$bundle/attnviz_overview_bench" --backends cpu --cases 16384x8 --masks none --reference on
 run tiled 60 "$bundle/attnviz_tiled_bench" --sizes 128,512,1024,2048 --runs 3
 run dense 60 "$bundle/attnviz_bench" --sizes 128,512,1024,2048,4096 --backends vulkan,eigen --runs 3
@@ -65,7 +68,7 @@ echo "|---|---:|---:|---|---|---:|---:|"
 # The overview: | N | heads | mask | backend | device | ms | multiply-adds | GFLOP/s | ...
 awk -F'|' '/^\| [0-9]/ {for (i = 2; i <= 9; ++i) gsub(/^ +| +$/, "", $i);
   printf "| overview (weights, max) | %s | %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $7, $9}' \
-  "$logs/overview" "$logs/overview_cpu"
+  "$logs/overview" "$logs/overview_masks" "$logs/overview_cpu"
 # The tiled bench: | N | mask | Eigen dense ms | Eigen tiled ms | × | Vulkan dense ms | Vulkan tiled ms | ...
 awk -F'|' '/^\| [0-9]/ {for (i = 2; i <= 8; ++i) gsub(/^ +| +$/, "", $i); flop = 4.0 * $2 * $2 * 64 * 8;
   printf "| tiled (FlashAttention-2) | %s | 8 | %s | vulkan | %s | %.1f |\n", $2, $3, $8, flop / $8 / 1e6;
@@ -79,7 +82,7 @@ awk '/^N=[0-9]+ / {n = substr($1, 3); line = $0; sub(/^N=[0-9]+ /, "", line); ma
   flop = 4.0 * n * n * 64 * 8;
   if (v + 0 > 0) printf "| materialised (all N×N kept) | %s | 8 | %s | vulkan | %s | %.1f |\n", n, mask, v, flop / v / 1e6;
   if (e + 0 > 0) printf "| materialised (all N×N kept) | %s | 8 | %s | eigen | %s | %.1f |\n", n, mask, e, flop / e / 1e6}' "$logs/dense"
-for name in tests overview overview_cpu tiled dense; do
+for name in tests overview overview_masks overview_cpu tiled dense; do
   echo
   echo "---- $name ----"
   cat "$logs/$name"
