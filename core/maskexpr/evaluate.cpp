@@ -65,6 +65,9 @@ Interval mod_i(Interval a, Interval b) {
   return out;
 }
 
+Interval min_i(Interval a, Interval b) { return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)}; }
+Interval max_i(Interval a, Interval b) { return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+
 Interval abs_i(Interval a) {
   if (a.lo >= 0) return a;
   if (a.hi <= 0) return {absolute(a.hi), absolute(a.lo)};
@@ -102,40 +105,40 @@ Interval run(const Expression& expression, const Environment& e, Int q, Interval
     stack = grown.data();
   }
   int top = -1;
+  // One dispatch an instruction: a binary operation pops b and rewrites a in place.
+  auto binary = [&](auto op) {
+    const Interval b = stack[top--];
+    stack[top] = op(stack[top], b);
+  };
   for (const Instruction& in : expression.code()) {
     switch (in.op) {
-      case Op::Const: stack[++top] = point(in.value); continue;
-      case Op::Q: stack[++top] = point(q); continue;
-      case Op::K: stack[++top] = keys; continue;
-      case Op::H: stack[++top] = point(h); continue;
-      case Op::N: stack[++top] = point(e.n); continue;
-      case Op::M: stack[++top] = point(e.m); continue;
-      case Op::Neg: stack[top] = neg_i(stack[top]); continue;
-      case Op::Abs: stack[top] = abs_i(stack[top]); continue;
-      case Op::Not: stack[top] = not_i(stack[top]); continue;
-      case Op::Doc: stack[top] = doc_i(e, stack[top]); continue;
-      case Op::Global: stack[top] = global_i(e, stack[top]); continue;
-      default: break;
-    }
-    const Interval b = stack[top--];
-    Interval& a = stack[top];
-    switch (in.op) {
-      case Op::Add: a = add_i(a, b); break;
-      case Op::Sub: a = sub_i(a, b); break;
-      case Op::Mul: a = mul_i(a, b); break;
-      case Op::Div: a = div_i(a, b); break;
-      case Op::Mod: a = mod_i(a, b); break;
-      case Op::Min: a = {std::min(a.lo, b.lo), std::min(a.hi, b.hi)}; break;
-      case Op::Max: a = {std::max(a.lo, b.lo), std::max(a.hi, b.hi)}; break;
-      case Op::Lt: a = less(a, b); break;
-      case Op::Le: a = less_equal(a, b); break;
-      case Op::Gt: a = less(b, a); break;
-      case Op::Ge: a = less_equal(b, a); break;
-      case Op::Eq: a = equal(a, b); break;
-      case Op::Ne: a = not_i(equal(a, b)); break;
-      case Op::And: a = {std::min(a.lo, b.lo), std::min(a.hi, b.hi)}; break;
-      case Op::Or: a = {std::max(a.lo, b.lo), std::max(a.hi, b.hi)}; break;
-      default: break;
+      case Op::Const: stack[++top] = point(in.value); break;
+      case Op::Q: stack[++top] = point(q); break;
+      case Op::K: stack[++top] = keys; break;
+      case Op::H: stack[++top] = point(h); break;
+      case Op::N: stack[++top] = point(e.n); break;
+      case Op::M: stack[++top] = point(e.m); break;
+      case Op::Neg: stack[top] = neg_i(stack[top]); break;
+      case Op::Abs: stack[top] = abs_i(stack[top]); break;
+      case Op::Not: stack[top] = not_i(stack[top]); break;
+      case Op::Doc: stack[top] = doc_i(e, stack[top]); break;
+      case Op::Global: stack[top] = global_i(e, stack[top]); break;
+      case Op::Add: binary(add_i); break;
+      case Op::Sub: binary(sub_i); break;
+      case Op::Mul: binary(mul_i); break;
+      case Op::Div: binary(div_i); break;
+      case Op::Mod: binary(mod_i); break;
+      case Op::Min: binary(min_i); break;
+      case Op::Max: binary(max_i); break;
+      case Op::Lt: binary(less); break;
+      case Op::Le: binary(less_equal); break;
+      case Op::Gt: binary([](Interval a, Interval b) { return less(b, a); }); break;
+      case Op::Ge: binary([](Interval a, Interval b) { return less_equal(b, a); }); break;
+      case Op::Eq: binary(equal); break;
+      case Op::Ne: binary([](Interval a, Interval b) { return not_i(equal(a, b)); }); break;
+      // Conditions are 0 and 1: "and" is the smaller, "or" the larger.
+      case Op::And: binary(min_i); break;
+      case Op::Or: binary(max_i); break;
     }
   }
   return stack[0];
