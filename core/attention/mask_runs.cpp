@@ -83,13 +83,8 @@ void Mask::build_runs(const MaskSetting& setting) {
       const std::size_t before = out.size();
       // The fields' runs have gaps between them, so the expression's runs inside them stay
       // apart; `before` keeps the previous row's last run from absorbing this row's first.
-      for (const KeySpan& allowed : fields) {
-        if (i == first) {
-          scanner.scan(i, set, allowed.begin, allowed.end, out, before);
-        } else {
-          scanner.scan_near(i, set, allowed.begin, allowed.end, previous, out, before);
-        }
-      }
+      // A task's first row has no hint (`previous` is empty): scan_near then scans plainly.
+      for (const KeySpan& allowed : fields) scanner.scan_near(i, set, allowed.begin, allowed.end, previous, out, before);
       previous.assign(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
       counts[static_cast<std::size_t>(set) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(i)] =
           static_cast<std::uint32_t>(out.size() - before);
