@@ -153,6 +153,11 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   overview::Overview result;
   try {
     result = with_eigen_hint([&] { return runner->run(problem, request); });
+  } catch (const InputError& e) {
+    // The mask is the scenario's: its expression may hold more runs than a mask can at this
+    // length, found only now. Name the scenario file, not the internal "<mask>".
+    if (e.origin() != "<mask>") throw;
+    throw InputError(parsed.get("--scenario").value_or(loaded.origin), e.pointer(), e.problem());
   } catch (const std::invalid_argument& e) {
     throw InputError(kOrigin, "--overview", e.what());
   }

@@ -6,6 +6,7 @@
 
 #include <exception>
 
+#include "core/common/error.h"
 #include "core/overview/long_text.h"
 
 namespace attnviz::compute {
@@ -162,6 +163,10 @@ void OverviewSession::run(const Job& job) {
     ++generation_;
   } catch (const overview::Cancelled&) {
     // Stopped by cancel() (which said so) or replaced by a newer request: nothing to show.
+  } catch (const InputError& e) {
+    // The mask's own errors say "<mask>"; in the window the mask is what the user typed.
+    std::lock_guard lock(mutex_);
+    error_ = e.origin() == "<mask>" ? InputError("<gui>", e.pointer(), e.problem()).what() : e.what();
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex_);
     error_ = e.what();

@@ -81,8 +81,9 @@ class Mask {
  public:
   Mask() = default;  // 0 × 0
   // `heads`: the query heads H (an expression using h gives each its own rows). Throws
-  // InputError (origin "<mask>") for an expression that does not parse: callers check the
-  // scenario first (build_problem).
+  // InputError (origin "<mask>") for an expression that does not parse, or whose rows hold more
+  // runs than a mask can: callers check the scenario first (build_problem) and name their own
+  // origin for what only this size reveals (the scenario file, "<gui>").
   Mask(const MaskSetting& setting, int rows, int cols, int heads = 1);
 
   // With an expression: rows are held as runs (general()), possibly per head.

@@ -164,6 +164,24 @@ TEST_F(OverviewExport, BadOptionsAreNamed) {
   EXPECT_NE(missing.err.find("/nonexistent/t.txt"), std::string::npos) << missing.err;
 }
 
+TEST_F(OverviewExport, AMaskWithMoreRunsThanItHoldsIsRefusedNamingTheScenarioFile) {
+  // Every other key over 6,000 tokens: 18 million runs, past the 16,777,216 a mask holds. Only
+  // the text's length reveals it, so the error came from the mask itself as "<mask>: ...".
+  const auto text = dir_ / "six-thousand.txt";
+  {
+    std::ofstream out(text);
+    for (int i = 0; i < 6000; ++i) out << "w ";
+  }
+  const auto scenario = dir_ / "checkered.json";
+  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "mask": {"expression": "(q + k) % 2 == 0"}})";
+  const CommandOutput run = run_attnviz("export --scenario '" + scenario.string() + "' --text-file '" + text.string() +
+                                        "' --overview 8 --out '" + (dir_ / "c.npy").string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find(scenario.string() + ": /mask/expression: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("16,777,216"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("<mask>"), std::string::npos) << run.err;
+}
+
 TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
   const auto huge = dir_ / "huge.txt";
   {

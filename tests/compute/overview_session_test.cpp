@@ -1,0 +1,80 @@
+// The window's overview session: a long text computed on its worker, and what the window is
+// told when it cannot be (the reason, naming the window rather than core's internal "<mask>").
+#include "app/compute/overview_session.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace attnviz::compute {
+namespace {
+
+// `words` words, one token each.
+Scenario long_text_scenario(int words, const std::string& expression = "") {
+  Scenario s;
+  const char* vocabulary[] = {"the", "cat", "sat", "on", "a", "mat", "and", "saw", "a", "dog"};
+  for (int i = 0; i < words; ++i) {
+    if (i > 0) s.sentence += ' ';
+    s.sentence += vocabulary[(i * 7 + i / 3) % 10];
+  }
+  s.d_model = 8;
+  s.num_heads = 2;
+  s.num_kv_heads = 2;
+  s.d_k = 4;
+  s.d_v = 4;
+  s.mask.expression = expression;
+  return s;
+}
+
+void wait_until_done(const OverviewSession& session) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (session.running() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_FALSE(session.running()) << "the overview did not finish in 120 s";
+}
+
+TEST(OverviewSession, ALongTextIsPooledOnTheWorker) {
+  OverviewSession session;
+  OverviewAsk ask;
+  ask.pixel_rows = 50;
+  ask.pixel_cols = 50;
+  ask.head = 1;
+  session.request(long_text_scenario(5000, "k <= q"), 1, ask);
+  wait_until_done(session);
+  EXPECT_EQ(session.error(), "");
+  EXPECT_EQ(session.rows(), 5000);
+  EXPECT_EQ(session.cols(), 5000);
+  EXPECT_EQ(session.heads(), 2);
+  ASSERT_NE(session.shown(), nullptr);
+  EXPECT_EQ(session.shown_ask(), ask);
+  EXPECT_EQ(session.generation(), 1u);
+}
+
+TEST(OverviewSession, AMaskWithMoreRunsThanItHoldsIsReportedAsTheWindowsInput) {
+  // Every other key: 6,000 rows of 3,000 runs, 18 million runs, past the 16,777,216 a mask holds.
+  OverviewSession session;
+  session.request(long_text_scenario(6000, "(q + k) % 2 == 0"), 1, OverviewAsk{});
+  wait_until_done(session);
+  const std::string error = session.error();
+  EXPECT_TRUE(error.starts_with("<gui>: /mask/expression: ")) << error;
+  EXPECT_NE(error.find("16,777,216"), std::string::npos) << error;
+  EXPECT_NE(error.find("6,000 rows"), std::string::npos) << error;
+  EXPECT_EQ(session.shown(), nullptr);
+}
+
+TEST(OverviewSession, AFixedMaskAfterAnErrorIsComputedAndClearsIt) {
+  OverviewSession session;
+  session.request(long_text_scenario(6000, "(q + k) % 2 == 0"), 1, OverviewAsk{});
+  wait_until_done(session);
+  ASSERT_NE(session.error(), "");
+  session.request(long_text_scenario(6000, "(q + k) % 2 == 0 || k <= 4096"), 2, OverviewAsk{});
+  wait_until_done(session);
+  EXPECT_EQ(session.error(), "");
+  EXPECT_NE(session.shown(), nullptr);
+}
+
+}  // namespace
+}  // namespace attnviz::compute
