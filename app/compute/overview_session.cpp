@@ -27,6 +27,7 @@ OverviewSession::~OverviewSession() {
 void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, const OverviewAsk& ask) {
   std::lock_guard lock(mutex_);
   if (have_last_ && last_revision_ == revision && last_ask_ == ask) return;
+  if (failed_revision_ == revision) return;
   have_last_ = true;
   last_revision_ = revision;
   last_ask_ = ask;
@@ -48,6 +49,7 @@ void OverviewSession::cancel() {
 void OverviewSession::request_again() {
   std::lock_guard lock(mutex_);
   have_last_ = false;
+  failed_revision_.reset();
   error_.clear();
 }
 
@@ -167,6 +169,7 @@ void OverviewSession::run(const Job& job) {
     // The mask's own errors say "<mask>"; in the window the mask is what the user typed.
     std::lock_guard lock(mutex_);
     error_ = e.origin() == "<mask>" ? InputError("<gui>", e.pointer(), e.problem()).what() : e.what();
+    failed_revision_ = job.revision;
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex_);
     error_ = e.what();

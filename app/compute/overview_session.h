@@ -36,7 +36,8 @@ class OverviewSession {
   OverviewSession& operator=(const OverviewSession&) = delete;
 
   // Computes `ask` for the scenario at `revision` (the problem is rebuilt when it changed).
-  // Nothing happens when that is what is shown or being computed already.
+  // Nothing happens when that is what is shown or being computed already, or when this
+  // revision's input was refused (error() says why).
   void request(const Scenario& scenario, std::uint64_t revision, const OverviewAsk& ask);
   // Stops the computation in flight; what was shown stays, and the same request is not
   // computed again until request_again() (the Cancelled notice's button) or another request.
@@ -79,6 +80,10 @@ class OverviewSession {
   // problem being built cannot be interrupted) is dropped.
   std::uint64_t abandoned_id_ = 0;
   std::uint64_t last_revision_ = 0;
+  // The revision whose scenario, text or mask was refused (InputError): another ask of it (a
+  // new pixel count as the error's lines move the image) would fail the same way, so none is
+  // computed; an edit (a new revision) or request_again() tries again.
+  std::optional<std::uint64_t> failed_revision_;
   OverviewAsk last_ask_;
   bool have_last_ = false;
   bool quit_ = false;

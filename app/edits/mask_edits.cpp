@@ -176,6 +176,36 @@ std::vector<NamedPattern> named_patterns(int tokens) {
   };
 }
 
+namespace {
+
+// The expression without white space, and with each number as '#' when `numbers` is false:
+// what is left of a pattern once its parameters are set aside.
+std::string compact(const std::string& expression, bool numbers) {
+  std::string shape;
+  for (const char c : expression) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (!numbers && c >= '0' && c <= '9') {
+      if (shape.empty() || shape.back() != '#') shape += '#';
+      continue;
+    }
+    shape += c;
+  }
+  return shape;
+}
+
+}  // namespace
+
+std::optional<NamedPattern> pattern_for_length(const std::string& expression, int tokens) {
+  const std::string shape = compact(expression, false);
+  if (shape.empty()) return std::nullopt;
+  for (NamedPattern& pattern : named_patterns(tokens)) {
+    if (compact(pattern.expression, false) != shape) continue;
+    if (compact(pattern.expression, true) == compact(expression, true)) return std::nullopt;  // already so
+    return std::move(pattern);
+  }
+  return std::nullopt;
+}
+
 std::vector<int> documents_from_tokens(const std::vector<std::string>& tokens) {
   std::vector<int> starts = {0};
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "app/document/document.h"
+#include "app/edits/mask_edits.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/palette.h"
@@ -85,7 +87,7 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   draw_controls(ui);
-  draw_status();
+  draw_status(ui);
   ui.view.overview_status = status_for_the_bar(ui.document.revision(), larger);
   const ImVec2 area = ImGui::GetContentRegionAvail();
   draw_image(ui, area.x, area.y);
@@ -129,15 +131,15 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   }
 }
 
-void OverviewView::draw_status() {
+void OverviewView::draw_status(ui::UiContext& ui) {
   // The line keeps one height whatever it shows: were the image below to grow when the
   // progress bar goes, its pixel count would change and the overview be computed again.
   const float top = ImGui::GetCursorPosY();
-  draw_status_line();
+  draw_status_line(ui);
   ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), top + ImGui::GetFrameHeightWithSpacing()));
 }
 
-void OverviewView::draw_status_line() {
+void OverviewView::draw_status_line(ui::UiContext& ui) {
   if (session_.running()) {
     char label[64];
     if (session_.started()) std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
@@ -156,7 +158,23 @@ void OverviewView::draw_status_line() {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::TextWrapped("The overview cannot be computed: %s", error.c_str());
     ImGui::PopStyleColor();
+    if (error.find("/mask/expression: ") != std::string::npos) offer_pattern_for_length(ui);
   }
+}
+
+// A pattern whose parameters suited a short sentence (the strided preset's stride of 4) can
+// leave a long text with more runs than a mask holds: one click gives it this length's.
+void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
+  const MaskSetting& mask = ui.document.scenario().mask;
+  const std::optional<edits::NamedPattern> pattern = edits::pattern_for_length(mask.expression, tokens_);
+  if (!pattern) return;
+  const std::string label = "Use " + pattern->name + " (for " + lesson::format_grouped(tokens_) + " tokens)##overview_pattern";
+  if (ImGui::Button(label.c_str())) {
+    Scenario next = ui.document.scenario();
+    next.mask = edits::apply_pattern(mask, *pattern, {});
+    ui.document.apply(std::move(next), "Mask pattern: " + pattern->name);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", pattern->expression.c_str(), pattern->description.c_str());
 }
 
 ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long long tokens) const {

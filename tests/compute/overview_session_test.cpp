@@ -65,6 +65,27 @@ TEST(OverviewSession, AMaskWithMoreRunsThanItHoldsIsReportedAsTheWindowsInput) {
   EXPECT_EQ(session.shown(), nullptr);
 }
 
+TEST(OverviewSession, ARefusedRevisionIsNotComputedAgainForAnotherAsk) {
+  // The window asks again whenever the image's pixel count changes, and the error's lines move
+  // the image: asking again for the same refused text went round in a loop of 0.6 s attempts.
+  OverviewSession session;
+  const Scenario refused = long_text_scenario(6000, "(q + k) % 2 == 0");
+  session.request(refused, 1, OverviewAsk{});
+  wait_until_done(session);
+  const std::string error = session.error();
+  ASSERT_NE(error, "");
+  OverviewAsk smaller;
+  smaller.pixel_rows = smaller.pixel_cols = 448;
+  session.request(refused, 1, smaller);
+  EXPECT_FALSE(session.running());
+  EXPECT_EQ(session.error(), error);
+  session.request_again();  // the user's "try again": computed (and refused) once more
+  session.request(refused, 1, smaller);
+  EXPECT_TRUE(session.running());
+  wait_until_done(session);
+  EXPECT_EQ(session.error(), error);
+}
+
 TEST(OverviewSession, AFixedMaskAfterAnErrorIsComputedAndClearsIt) {
   OverviewSession session;
   session.request(long_text_scenario(6000, "(q + k) % 2 == 0"), 1, OverviewAsk{});

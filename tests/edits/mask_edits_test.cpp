@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "core/attention/mask.h"
+#include "core/common/error.h"
 #include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::edits {
@@ -149,6 +152,34 @@ TEST(NamedPatterns, APatternIsTheWholeMaskKeepingGlobalsAndAddingDocuments) {
   EXPECT_EQ(documents.documents, (std::vector<int>{0, 3}));
   const MaskSetting longformer = apply_pattern(MaskSetting{}, patterns[2], {"a", "b"});
   EXPECT_EQ(longformer.global, (std::vector<int>{0}));
+}
+
+TEST(PatternForLength, TheStridedPresetOnALongTextGetsTheStrideOfItsLength) {
+  // The strided preset's stride of 4 over 20,000 tokens: 50 million runs, past what a mask
+  // holds; √20,000 ≈ 141 gives 1.4 million.
+  const std::string preset = "k <= q && (q - k < 4 || (q - k) % 4 == 0)";
+  const std::optional<NamedPattern> longer = pattern_for_length(preset, 20000);
+  ASSERT_TRUE(longer.has_value());
+  EXPECT_EQ(longer->name, "Strided, s = 141");
+  EXPECT_EQ(longer->expression, "k <= q && (q - k < 141 || (q - k) % 141 == 0)");
+  MaskSetting setting;
+  setting.expression = longer->expression;
+  EXPECT_NO_THROW(Mask(setting, 20000, 20000));
+  setting.expression = preset;
+  EXPECT_THROW(Mask(setting, 20000, 20000), InputError);
+
+  // Written without spaces, or with other numbers: the same pattern.
+  EXPECT_EQ(pattern_for_length("k<=q&&(q-k<9||(q-k)%9==0)", 20000)->name, "Strided, s = 141");
+  EXPECT_EQ(pattern_for_length("q / 7 == k / 7", 20000)->name, "Block-local, B = 141");
+}
+
+TEST(PatternForLength, NoneForAnExpressionOfNoPatternOrAlreadyOfThisLength) {
+  EXPECT_FALSE(pattern_for_length("k <= q && (q - k < 4 || (q - k) % 4 == 0)", 16).has_value());  // s = √16 already
+  EXPECT_FALSE(pattern_for_length("k<=q&&(q-k<4||(q-k)%4==0)", 16).has_value());
+  EXPECT_FALSE(pattern_for_length("(q + k) % 2 == 0", 20000).has_value());
+  EXPECT_FALSE(pattern_for_length("k <= q", 20000).has_value());  // causal has no parameter
+  EXPECT_FALSE(pattern_for_length("", 20000).has_value());
+  EXPECT_FALSE(pattern_for_length("abs(q - k) <= 2 * 2 && (q - k) % 2 == 0", 20000).has_value());  // fixed r, d
 }
 
 TEST(DocumentsFromTokens, StartAfterEachSentenceEndElseHalves) {

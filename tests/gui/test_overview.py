@@ -1,6 +1,7 @@
 """A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
 an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
-Cancel at once, and File > Open text... puts a file's text in the sentence. Real binary, its own
+Cancel at once, offers a pattern's parameters for the text's length when its own leave more runs
+than a mask holds, and File > Open text... puts a file's text in the sentence. Real binary, its own
 Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
@@ -120,6 +121,26 @@ class LongText(unittest.TestCase):
             # checks the runner): here the window must say so long before the overview could end.
             self.assertLess(time.monotonic() - start, 12.0, 'Cancel waited for the overview to finish')
             self.assertFalse(app.has('Cancel##overview'), 'still computing after Cancel')
+
+    def test_a_pattern_too_fine_for_the_text_is_offered_its_stride_for_this_length(self):
+        # The strided preset's stride of 4 over 20,000 tokens is 50 million runs, more than a mask
+        # holds: the window says so and offers the pattern with √N; the click is undone as any edit.
+        text = write_text(self.dir / 'long.txt', 20000)
+        preset = 'k <= q && (q - k < 4 || (q - k) % 4 == 0)'
+        with Session(self.dir / 'session', ['--scenario', 'preset:strided', '--text-file', text]) as app:
+            offer = attnviz_gui._wait(lambda: app.has('Use Strided, s = 141 (for 20,000 tokens)##overview_pattern'), 60,
+                                      'the offer of the stride for 20,000 tokens')
+            self.assertTrue(offer)
+            self.assertFalse(app.has('##overview_image/##heatmap'), 'no image while the mask cannot be held')
+            app.click('Use Strided, s = 141 (for 20,000 tokens)##overview_pattern')
+            saved = app.autosave(lambda s: s['mask'].get('expression') == 'k <= q && (q - k < 141 || (q - k) % 141 == 0)')
+            self.assertEqual(len(saved['sentence'].split()), 20000)
+            self.image(app)
+            self.assertFalse(app.has('Use Strided, s = 141 (for 20,000 tokens)##overview_pattern'), 'the offer goes with the error')
+            app.key('ctrl+z')
+            app.autosave(lambda s: s['mask'].get('expression') == preset)
+            attnviz_gui._wait(lambda: app.has('Use Strided, s = 141 (for 20,000 tokens)##overview_pattern'), 60,
+                              'the error and the offer again after undo')
 
     @staticmethod
     def open_text(app, path):
