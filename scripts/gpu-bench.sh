@@ -2,9 +2,10 @@
 # The GPU benchmarks in one table, for a bare x86-64 machine with a GPU driver and (or without)
 # the Vulkan loader: the overview (N = 16,384 and 65,536, 8 heads, d_k 64), the tiled kernel
 # (fp32, and fp16 on cooperative matrices where the device has them) and the materialised
-# kernels at the README's sizes, with the device's name; first the tiled kernels' tests under
-# the validation layer (bundled), whose summary heads the output. Every command is
-# bounded in time (the whole script stays under 7 minutes). Raw outputs follow the table.
+# kernels at the README's sizes, with the device's name; first the tiled kernels' and the
+# overview's tests under the validation layer (bundled), whose summary heads the output. Every
+# command is bounded in time (the whole script stays under 8 minutes, within one device call).
+# Raw outputs follow the table.
 #
 #   on this machine:  scripts/build-gpu-bench.sh         (makes build/gpu-bench/bundle)
 #   on the GPU one:   scripts/gpu-bench.sh [BUNDLE_DIR]  (default build/gpu-bench/bundle)
@@ -47,12 +48,15 @@ run() {  # NAME SECONDS COMMAND...: the command's output in $logs/NAME, bounded 
 }
 layer=$(mktemp -d)
 tar -xJf "$bundle/validation.tar.xz" -C "$layer"
-VK_LAYER_PATH="$layer" run tests 90 "$bundle/gpu_tests" --gtest_filter='*TiledFp16*:*TiledKernel*:*PushLayout*:*PositionsParity*'
+VK_LAYER_PATH="$layer" run tests 90 "$bundle/gpu_tests" --gtest_filter='*TiledFp16*:*TiledKernel*:*PushLayout*:*PositionsParity*:*OverviewVulkan*'
 run overview 110 "$bundle/attnviz_overview_bench" --backends vulkan --cases 16384x8,65536x8 --masks none,causal \
   --reference off --runs 3
 # Mask expressions held as runs (sinks: a causal window of 1,024 and 4 sinks; strided: s = 256).
 run overview_masks 80 "$bundle/attnviz_overview_bench" --backends vulkan --cases 65536x8 --masks sinks,strided \
   --reference off --runs 3
+# RoPE (a pass over Q and K) and ALiBi (a bias on every score) beside causal above.
+run overview_positions 30 "$bundle/attnviz_overview_bench" --backends vulkan --cases 65536x8 --masks causal \
+  --positions rope,alibi --reference off --runs 3
 run overview_cpu 40 "$bundle/attnviz_overview_bench" --backends cpu --cases 16384x8 --masks none --reference on
 run tiled 60 "$bundle/attnviz_tiled_bench" --sizes 128,512,1024,2048 --runs 3
 run dense 60 "$bundle/attnviz_bench" --sizes 128,512,1024,2048,4096 --backends vulkan,eigen --runs 3
@@ -68,7 +72,7 @@ echo "|---|---:|---:|---|---|---:|---:|"
 # The overview: | N | heads | mask | backend | device | ms | multiply-adds | GFLOP/s | ...
 awk -F'|' '/^\| [0-9]/ {for (i = 2; i <= 9; ++i) gsub(/^ +| +$/, "", $i);
   printf "| overview (weights, max) | %s | %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $7, $9}' \
-  "$logs/overview" "$logs/overview_masks" "$logs/overview_cpu"
+  "$logs/overview" "$logs/overview_masks" "$logs/overview_positions" "$logs/overview_cpu"
 # The tiled bench: | N | mask | Eigen dense ms | Eigen tiled ms | × | Vulkan dense ms | Vulkan tiled ms | ...
 awk -F'|' '/^\| [0-9]/ {for (i = 2; i <= 8; ++i) gsub(/^ +| +$/, "", $i); flop = 4.0 * $2 * $2 * 64 * 8;
   printf "| tiled (FlashAttention-2) | %s | 8 | %s | vulkan | %s | %.1f |\n", $2, $3, $8, flop / $8 / 1e6;
@@ -82,7 +86,7 @@ awk '/^N=[0-9]+ / {n = substr($1, 3); line = $0; sub(/^N=[0-9]+ /, "", line); ma
   flop = 4.0 * n * n * 64 * 8;
   if (v + 0 > 0) printf "| materialised (all N×N kept) | %s | 8 | %s | vulkan | %s | %.1f |\n", n, mask, v, flop / v / 1e6;
   if (e + 0 > 0) printf "| materialised (all N×N kept) | %s | 8 | %s | eigen | %s | %.1f |\n", n, mask, e, flop / e / 1e6}' "$logs/dense"
-for name in tests overview overview_masks overview_cpu tiled dense; do
+for name in tests overview overview_masks overview_positions overview_cpu tiled dense; do
   echo
   echo "---- $name ----"
   cat "$logs/$name"

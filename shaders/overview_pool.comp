@@ -89,7 +89,7 @@ void main() {
     const bool full = tile_fully_visible(i0, i1, j0, j0 + count);
     for (int jj = 0; jj < count; ++jj) {
       const int j = j0 + jj;
-      float v = pc.scale * raw_score(j0, jj);
+      float v = scaled_score(i, j0, jj);
       if (pc.weights != 0) v -= offset;
       if (!full && !mask_visible(pc.mask, pc.mask.head, i, j)) v = hidden;
       if (pc.weights != 0 && pc.reduce_max == 0) v = exp(v);

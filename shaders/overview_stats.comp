@@ -35,7 +35,7 @@ void main() {
       float chunk_max = kMinusInfinity;
       [[unroll]] for (int u = 0; u < kChunk; ++u) {
         const int jj = min(c0 + u, count - 1);
-        float v = pc.scale * raw_score(j0, jj);
+        float v = scaled_score(i, j0, jj);
         if (c0 + u >= count || (!full && !mask_visible(pc.mask, pc.mask.head, i, j0 + jj))) v = kMinusInfinity;
         s[u] = v;
         chunk_max = max(chunk_max, v);

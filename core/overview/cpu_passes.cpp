@@ -1,7 +1,7 @@
 // The CPU overview's passes. Each task owns a block of query rows (pass 1) or of pixel rows
 // (pass 2: no other task writes its pixels), walks the keys a tile of kTileCols at a time,
 // computes the tile's scores with one Eigen product into a scratch tile of its thread (the
-// only score storage there is), masks the cells a partly hidden tile hides, and reduces:
+// only score storage there is; ALiBi's bias added there), masks the cells a partly hidden tile hides, and reduces:
 //   pass 1  per row, the online-softmax update of m and l (core/tiled/online_softmax.h);
 //   pass 2  per pixel row, the tile's rows element by element (one vector operation per row),
 //           then that row of partial results per pixel column segment (pooling.h).
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/overview/pooling.h"
+#include "core/scenario/positions.h"
 #include "core/tiled/online_softmax.h"
 
 namespace attnviz::overview::cpu {
@@ -65,10 +66,19 @@ void mask_tile(Tile tile, const Mask& mask, int head, int i0, int j0, float valu
   }
 }
 
-// scale · Q[rows] · K[keys]ᵀ into the top-left corner of `scratch`.
-Tile score_tile(const HeadOperands& head, float scale, int q_row, int rows, int key, int keys, RowMajor& scratch) {
+// scale · Q[rows] · K[keys]ᵀ into the top-left corner of `scratch`, with ALiBi's bias
+// −slope·|i − j| (positions.h) when slope is not 0.
+Tile score_tile(const HeadOperands& head, float scale, float slope, int q_row, int rows, int key, int keys, RowMajor& scratch) {
   Tile tile = scratch.topLeftCorner(rows, keys);
   tile.noalias() = (scale * head.q.middleRows(q_row, rows)) * head.k.middleRows(key, keys).transpose();
+  if (slope != 0.0f) {
+    const int i0 = head.row_begin + q_row;
+    const int j0 = head.key_begin + key;
+    for (int r = 0; r < rows; ++r) {
+      float* row = &tile(r, 0);
+      for (int c = 0; c < keys; ++c) row[c] += alibi_bias(slope, i0 + r, j0 + c);
+    }
+  }
   return tile;
 }
 
@@ -138,7 +148,7 @@ void row_stats(const HeadOperands& head, const Mask& mask, float* m, float* l, P
         const BlockVisibility visibility = mask.classify_block(head.index, i0, i0 + count, j0, j0 + width);
         context.advance(static_cast<std::int64_t>(count) * width);
         if (visibility == BlockVisibility::Hidden) continue;
-        Tile tile = score_tile(head, head.scale, r0, count, j0, width, scratch);
+        Tile tile = score_tile(head, head.scale, head.slope, r0, count, j0, width, scratch);
         if (visibility == BlockVisibility::Partial) mask_tile(tile, mask, head.index, i0, j0, kMinusInfinity);
         update_stats(tile, m + r0, l + r0);
         macs += static_cast<std::int64_t>(count) * width * d_k;
@@ -152,7 +162,9 @@ void pool(const HeadOperands& head, const Mask& mask, const PixelGrid& grid, Qua
           const std::vector<float>& offsets, std::vector<double>& reduced, PassContext& context) {
   const bool max = reduces_max(pooling);
   const bool weights = quantity == Quantity::Weights;
+  // Raw scores are Q·Kᵀ alone; the scaled ones and the weights are what the softmax sees.
   const float scale = quantity == Quantity::RawScores ? 1.0f : head.scale;
+  const float slope = quantity == Quantity::RawScores ? 0.0f : head.slope;
   const float hidden = hidden_value(quantity, pooling);
   const int d_k = static_cast<int>(head.q.cols());
   const CellWindow& w = grid.window;
@@ -177,7 +189,7 @@ void pool(const HeadOperands& head, const Mask& mask, const PixelGrid& grid, Qua
           context.advance(static_cast<std::int64_t>(count) * width);
           if (visibility == BlockVisibility::Hidden) continue;
           const int q_row = i0 - head.row_begin;
-          Tile tile = score_tile(head, scale, q_row, count, j0 - head.key_begin, width, scratch);
+          Tile tile = score_tile(head, scale, slope, q_row, count, j0 - head.key_begin, width, scratch);
           if (weights) {
             for (int r = 0; r < count; ++r) tile.row(r).array() -= offsets[static_cast<std::size_t>(q_row + r)];
           }

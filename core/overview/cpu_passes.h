@@ -41,6 +41,7 @@ struct HeadOperands {
   int key_begin;
   float scale;
   int index;
+  float slope = 0.0f;  // ALiBi's: the scaled scores get −slope·|i − j| (0: no bias)
 };
 
 // Pass 1 (k holds every key, key_begin = 0): m and l of every row of q over all keys (m: −∞ and l: 0 for a row that sees none).

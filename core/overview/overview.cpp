@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-#include "core/scenario/positions.h"
 
 namespace attnviz::overview {
 
@@ -56,13 +55,9 @@ CheckedRequest check_request(const Problem& problem, const OverviewRequest& requ
     throw std::invalid_argument("an overview takes at most " + std::to_string(kMaxOverviewTokens) + " tokens; this text has " +
                                 std::to_string(std::max(n, m)));
   }
-  // The overview's kernels compute plain scaled dot products under any mask (the named fields,
-  // or an expression's runs); positions and dropout would be drawn as if they were absent, so
-  // they are refused by name.
-  if (problem.positional != PositionalKind::None) {
-    throw std::invalid_argument("the overview of a long text is computed without positions: set \"positional\" to \"none\" "
-                                "(RoPE, ALiBi and sinusoidal positions are shown up to 4096 tokens)");
-  }
+  // Positions enter as in the materialised path (sinusoidal in X, RoPE on the projected rows,
+  // ALiBi's bias on each tile's scores); dropout's kept set is not drawn by the overview's
+  // kernels, so it is refused by name rather than shown as if it were absent.
   if (problem.dropout) {
     throw std::invalid_argument("the overview of a long text is computed without dropout: remove \"dropout\" "
                                 "(dropout is shown up to 4096 tokens)");

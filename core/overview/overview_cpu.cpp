@@ -1,6 +1,6 @@
 // The CPU overview runner: head by head (heads sharing keys one after the other), the head's
 // projections Q_h = X[window rows] · W_Q[:, h] and K_g = Xs · W_K[:, g] (only the window's keys
-// when pass 1 is not needed), pass 1 for the rows' m and l when the weights are pooled and no
+// when pass 1 is not needed; turned by RoPE at their positions), pass 1 for the rows' m and l when the weights are pooled and no
 // earlier run left them, pass 2 into the pixels, and the image finished on the host. Extra
 // memory: one head's Q and K (N × d_k each), m and l of the window's rows per head, a score tile
 // per thread, the images.
@@ -12,6 +12,7 @@
 #include "core/overview/cpu_passes.h"
 #include "core/overview/overview.h"
 #include "core/overview/pooling.h"
+#include "core/scenario/positions.h"
 
 namespace attnviz::overview {
 namespace {
@@ -31,6 +32,14 @@ RowMajor project(const Matrix& x, int row_begin, int row_end, const Matrix& w, i
   const auto columns = view(w).middleCols(first, count);
   if (static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) * count < 4e6) return rows.lazyProduct(columns);
   return rows * columns;
+}
+
+// RoPE (positions.h): row r of `rows` is the token at table row first + r.
+void rotate(RowMajor& rows, const Matrix& table, int first) {
+  for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+    rope_rotate(&rows(r, 0), table.data.data() + static_cast<std::size_t>(first + r) * static_cast<std::size_t>(table.cols),
+                static_cast<int>(rows.cols()));
+  }
 }
 
 // Cells of score tiles both passes will visit, for the progress bar.
@@ -77,16 +86,22 @@ class CpuOverview final : public OverviewRunner {
 
     std::vector<double> reduced;
     ImageFinisher finisher(grid, mask, request.quantity, request.pooling);
+    const Matrix rope = problem_rope_table(p);  // max(N, M) × d_k: 16 MiB at 65,536 tokens and d_k 64
+    const std::vector<float> slopes = head_slopes(p);
     for (const int h : checked.heads) {
       const int g = p.kv_head_of(h);
       const bool known = request.known_stats && request.known_stats->covers(h, w.row_begin, w.row_end);
       const bool needs_stats = weights && !known;
       auto t = Clock::now();
-      const RowMajor q = project(p.x, w.row_begin, w.row_end, p.wq, h * p.d_k, p.d_k);
+      RowMajor q = project(p.x, w.row_begin, w.row_end, p.wq, h * p.d_k, p.d_k);
       const int key_begin = needs_stats ? 0 : w.col_begin;
-      const RowMajor k = project(p.xs, key_begin, needs_stats ? p.m() : w.col_end, p.wk, g * p.d_k, p.d_k);
+      RowMajor k = project(p.xs, key_begin, needs_stats ? p.m() : w.col_end, p.wk, g * p.d_k, p.d_k);
+      if (p.positional == PositionalKind::Rope) {
+        rotate(q, rope, w.row_begin);
+        rotate(k, rope, key_begin);
+      }
       projections_ms += ms_since(t);
-      const cpu::HeadOperands head{q, w.row_begin, k, key_begin, p.scale, h};
+      const cpu::HeadOperands head{q, w.row_begin, k, key_begin, p.scale, h, slopes[static_cast<std::size_t>(h)]};
 
       std::vector<float> offsets;
       if (weights) {

@@ -1,8 +1,9 @@
 // The Vulkan overview runner. Per run: the inputs uploaded once (X, Xs, W_Q, W_K, the mask's
-// global-token table), buffers for one head's Q and K (the window's rows and the keys a pass
-// needs), the rows' state and the partial values; per head: the projections, pass 1 (weights
-// only, unless known statistics cover the rows) and pass 2, each split into dispatches
-// (vulkan_plan.h) submitted one at a time; the partials folded into the image on the host.
+// global-token table, RoPE's angles), buffers for one head's Q and K (the window's rows and the
+// keys a pass needs), the rows' state and the partial values; per head: the projections (turned
+// by RoPE), pass 1 (weights only, unless known statistics cover the rows) and pass 2, each split
+// into dispatches (vulkan_plan.h) submitted one at a time; the partials folded into the image on
+// the host.
 
 #include "core/overview/overview_vulkan.h"
 
@@ -15,6 +16,7 @@
 #include "attnviz_compute_shaders.h"
 #include "core/overview/pooling.h"
 #include "core/overview/vulkan_plan.h"
+#include "core/scenario/positions.h"
 #include "core/vk/barriers.h"
 #include "core/vk/buffer.h"
 #include "core/vk/commands.h"
@@ -29,6 +31,7 @@ constexpr std::uint32_t kWorkgroup = 64;  // query rows per workgroup (shaders/c
 constexpr VkDescriptorType kRead = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
 constexpr VkDescriptorType kWrite = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
 constexpr std::array<VkDescriptorType, 3> kProjectBindings = {kRead, kRead, kWrite};
+constexpr std::array<VkDescriptorType, 2> kRopeBindings = {kRead, kWrite};
 constexpr std::array<VkDescriptorType, 4> kStatsBindings = {kRead, kRead, kRead, kWrite};
 constexpr std::array<VkDescriptorType, 5> kPoolBindings = {kRead, kRead, kRead, kWrite, kWrite};
 constexpr VkFormat kFloat = VK_FORMAT_R32_SFLOAT;
@@ -90,6 +93,8 @@ class VulkanOverview final : public OverviewRunner {
         keys_per_dispatch_(options.keys_per_dispatch) {
     project_ = vk::ComputePipeline(context_->device(), shaders::overview_project_comp(), kProjectBindings, sizeof(ProjectPush),
                                    vk::SpecializationConstants{}, context_->pipeline_cache());
+    rope_ = vk::ComputePipeline(context_->device(), shaders::overview_rope_comp(), kRopeBindings, sizeof(OverviewRopePush),
+                                vk::SpecializationConstants{}, context_->pipeline_cache());
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
@@ -100,6 +105,8 @@ class VulkanOverview final : public OverviewRunner {
   const ScorePipelines& score_pipelines(int dk4);
   int keys_per_dispatch(int dk4, int tile, const PixelGrid& grid) const;
   void check_fits(const Problem& p, const PixelGrid& grid) const;
+  // RoPE in place on `rows` projected rows whose row 0 is the table's row `first`.
+  void turn(VkDescriptorSet set, int rows, int first, int dk4, int d_k);
   // Records one dispatch of `pipeline`, submits it and waits.
   void dispatch(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push, std::uint32_t push_bytes,
                 std::uint32_t group_count);
@@ -109,6 +116,7 @@ class VulkanOverview final : public OverviewRunner {
   bool stage_;
   std::optional<int> keys_per_dispatch_;
   vk::ComputePipeline project_;
+  vk::ComputePipeline rope_;
   std::map<int, ScorePipelines> score_pipelines_;
 };
 
@@ -140,7 +148,9 @@ void VulkanOverview::check_fits(const Problem& p, const PixelGrid& grid) const {
   const std::size_t most = context_->limits().max_texel_buffer_elements;
   const std::size_t partials = static_cast<std::size_t>(vulkan::partial_slots(grid, static_cast<int>(kWorkgroup))) *
                                static_cast<std::size_t>(grid.cols);
-  if (std::max({p.x.size(), p.xs.size(), p.wq.size(), p.wk.size(), partials}) > most) {
+  // RoPE reads Q and K as floats (4 a texel) and its angles for every position.
+  const std::size_t turned = static_cast<std::size_t>(std::max(p.n(), p.m())) * static_cast<std::size_t>((p.d_k + 3) / 4) * 4;
+  if (std::max({p.x.size(), p.xs.size(), p.wq.size(), p.wk.size(), partials, turned}) > most) {
     throw std::invalid_argument("the problem is too large for the overview's buffers on this device (at most " +
                                 std::to_string(most) + " values each)");
   }
@@ -156,6 +166,11 @@ void VulkanOverview::dispatch(const vk::ComputePipeline& pipeline, VkDescriptorS
   vkCmdDispatch(cmd, group_count, 1, 1);
   vk::barriers::device_to_host(cmd);
   stream_.submit_and_wait();
+}
+
+void VulkanOverview::turn(VkDescriptorSet set, int rows, int first, int dk4, int d_k) {
+  const OverviewRopePush push{rows, first, 4 * dk4, d_k / 2};
+  dispatch(rope_, set, &push, sizeof push, groups(static_cast<std::int64_t>(rows) * (d_k / 2), 64));
 }
 
 Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, Progress* progress) {
@@ -191,6 +206,11 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   const vk::Buffer wk = upload(c, p.wk.data.data(), p.wk.size() * 4, read);
   const std::vector<std::uint32_t> table = mask.globals_table();
   const vk::Buffer globals = upload(c, table.data(), table.size() * 4, read);
+  const bool rope = p.positional == PositionalKind::Rope;
+  const Matrix rope_table = problem_rope_table(p);  // max(N, M) × d_k, float64 angles rounded once
+  const float zero = 0.0f;  // a buffer cannot be empty: without RoPE the table is one unread float
+  const vk::Buffer angles = rope ? upload(c, rope_table.data.data(), rope_table.size() * 4, read) : upload(c, &zero, 4, read);
+  const std::vector<float> slopes = head_slopes(p);
   const vk::Buffer q(c, static_cast<VkDeviceSize>(rows) * static_cast<VkDeviceSize>(dk4) * 16, read_write, vk::MemoryKind::DeviceLocal);
   const vk::Buffer k(c, static_cast<VkDeviceSize>(keys) * static_cast<VkDeviceSize>(dk4) * 16, read_write, vk::MemoryKind::DeviceLocal);
   const vk::Buffer state(c, static_cast<VkDeviceSize>(rows) * 3 * 4, read_write, vk::MemoryKind::HostReadback);
@@ -201,6 +221,8 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   const vk::Buffer& key_source = p.cross_attention ? xs : x;
   const Bound project_q = bind(device, project_, kProjectBindings, {{&x, kFloat}, {&wq, kFloat}, {&q, kTexel}});
   const Bound project_k = bind(device, project_, kProjectBindings, {{&key_source, kFloat}, {&wk, kFloat}, {&k, kTexel}});
+  const Bound rope_q = bind(device, rope_, kRopeBindings, {{&angles, kFloat}, {&q, kFloat}});
+  const Bound rope_k = bind(device, rope_, kRopeBindings, {{&angles, kFloat}, {&k, kFloat}});
   const Bound stats_set = bind(device, pipes.stats, kStatsBindings,
                                {{&q, kTexel}, {&k, kTexel}, {&globals, VK_FORMAT_R32G32B32A32_UINT}, {&state, kFloat}});
   const Bound pool_set = bind(device, pipes.pool, kPoolBindings,
@@ -250,10 +272,12 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
     auto t = Clock::now();
     const ProjectPush pq{rows, w.row_begin, p.d_model(), p.wq.cols, h * p.d_k, p.d_k, dk4};
     dispatch(project_, project_q.set, &pq, sizeof pq, groups(static_cast<std::int64_t>(rows) * dk4, 64));
+    if (rope) turn(rope_q.set, rows, w.row_begin, dk4, p.d_k);
     const int g = p.kv_head_of(h);
     if (g != projected_kv) {
       const ProjectPush pk{keys, k_first, p.d_model(), p.wk.cols, g * p.d_k, p.d_k, dk4};
       dispatch(project_, project_k.set, &pk, sizeof pk, groups(static_cast<std::int64_t>(keys) * dk4, 64));
+      if (rope) turn(rope_k.set, keys, k_first, dk4, p.d_k);
       projected_kv = g;
     }
     projections_ms += ms_since(t);
@@ -274,6 +298,7 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
                given.l[static_cast<std::size_t>(h)].begin() + static_cast<std::ptrdiff_t>(first) + rows);
     } else if (weights) {
       push.scale = p.scale;
+      push.slope = slopes[static_cast<std::size_t>(h)];
       for (const vulkan::KeyRange range : vulkan::key_ranges(0, p.m(), per_dispatch, pipes.tile_keys, 1)) {
         if (stop()) throw Cancelled();
         push.key_begin = range.begin;
@@ -292,6 +317,7 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
 
     t = Clock::now();
     push.scale = request.quantity == Quantity::RawScores ? 1.0f : p.scale;
+    push.slope = request.quantity == Quantity::RawScores ? 0.0f : slopes[static_cast<std::size_t>(h)];
     push.weights = weights ? 1 : 0;
     push.reduce_max = reduces_max(request.pooling) ? 1 : 0;
     for (const vulkan::KeyRange range : vulkan::key_ranges(w.col_begin, w.col_end, per_dispatch, pipes.tile_keys, grid.block_cols)) {

@@ -31,7 +31,7 @@ struct OverviewPush {
   std::int32_t col_begin;
   std::int32_t col_end;
   std::int32_t pixel_cols;
-  std::int32_t unused;
+  float slope;  // ALiBi's (0: no bias, and always for raw scores)
   MaskParams mask;
 };
 static_assert(sizeof(OverviewPush) == 24 * 4 && sizeof(OverviewPush) <= 128);
@@ -43,6 +43,12 @@ struct ProjectPush {
   std::int32_t rows, first, d_model, w_pitch, col0, d_k, dk4;
 };
 static_assert(sizeof(ProjectPush) == 7 * 4);
+
+// Mirrors the push-constant block of shaders/overview_rope.comp.
+struct OverviewRopePush {
+  std::int32_t rows, first, pitch, half_dk;
+};
+static_assert(sizeof(OverviewRopePush) == 4 * 4);
 
 struct VulkanOverviewOptions {
   // Stage the key tiles in shared memory (default: on GPUs, not on CPU devices such as lavapipe).

@@ -34,7 +34,7 @@ layout(push_constant) uniform OverviewPush {
   int col_begin;    // pass 2: the window's columns
   int col_end;
   int pixel_cols;   // pass 2: pixels across
-  int unused;
+  float slope;      // ALiBi's: −slope·|i − j| on the scaled scores (0: none; raw scores: 0)
   MaskParams mask;
 } pc;
 
@@ -76,6 +76,12 @@ float raw_score(int j0, int jj) {
     [[unroll]] for (int c = 0; c < DK4; ++c) acc = fma(q_row[c], texelFetch(k_texels, base + c), acc);
   }
   return (acc.x + acc.y) + (acc.z + acc.w);
+}
+
+// What the softmax sees of row i and key j0 + jj: scale · raw score + ALiBi's bias
+// (core/scenario/positions.h: scaled_score).
+float scaled_score(int i, int j0, int jj) {
+  return pc.scale * raw_score(j0, jj) - pc.slope * float(abs(i - (j0 + jj)));
 }
 
 // True only when the mask shows every cell of rows [i0, i1) × keys [j0, j1): then no cell of

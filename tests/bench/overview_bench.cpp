@@ -3,7 +3,7 @@
 // markdown table for the README. Not a test (no pass/fail): run it and read the figures.
 //
 //   attnviz_overview_bench [--cases 16384x8,65536x1] [--backends cpu,vulkan] [--masks none,causal,sinks,strided]
-//                          [--pool max] [--what weights] [--pixels 1024] [--dk 64] [--dmodel 64]
+//                          [--positions none,rope,alibi] [--pool max] [--what weights] [--pixels 1024] [--dk 64] [--dmodel 64]
 //                          [--runs 1] [--device N] [--reference on|off]
 //
 // How the multiply-adds are counted: the runners count d_k per score they compute, tile by tile
@@ -42,6 +42,7 @@
 
 #include "core/overview/overview.h"
 #include "core/overview/overview_vulkan.h"
+#include "core/scenario/positions.h"
 #include "tests/bench/bench_common.h"
 
 namespace attnviz::bench {
@@ -56,6 +57,7 @@ struct Options {
   std::vector<Case> cases = {{16384, 8}, {65536, 1}};
   std::vector<std::string> backends = {"cpu"};
   std::vector<std::string> masks = {"none", "causal"};
+  std::vector<std::string> positions = {"none"};
   overview::Pooling pooling = overview::Pooling::Max;
   overview::Quantity quantity = overview::Quantity::Weights;
   int pixels = 1024;
@@ -88,6 +90,8 @@ Options parse(int argc, char** argv) {
       o.backends = split(value);
     } else if (flag == "--masks") {
       o.masks = split(value);
+    } else if (flag == "--positions") {
+      o.positions = split(value);
     } else if (flag == "--pool") {
       o.pooling = overview::pooling_from_name(value).value_or(overview::Pooling::Max);
     } else if (flag == "--what") {
@@ -123,10 +127,16 @@ MaskSetting mask_named(const std::string& name, int n) {
   return mask;
 }
 
-// Deterministic inputs, scaled so that the scores stay moderate.
-Problem make_problem(const Options& o, const Case& c, const std::string& mask) {
+// Deterministic inputs, scaled so that the scores stay moderate. Sinusoidal positions would
+// only change X (already built), so the kinds that cost the overview work are RoPE and ALiBi.
+Problem make_problem(const Options& o, const Case& c, const std::string& mask, const std::string& positions) {
   Problem p = random_problem({c.n, c.heads, o.d_k, o.d_model, 4.0f / std::sqrt(static_cast<float>(o.d_model))});
   p.mask = mask_named(mask, c.n);
+  const std::optional<PositionalKind> kind = positional_kind_from_string(positions);
+  if (!kind || *kind == PositionalKind::Sinusoidal) {
+    throw std::invalid_argument("--positions: '" + positions + "' is not none, rope or alibi");
+  }
+  p.positional = *kind;
   return p;
 }
 
@@ -203,10 +213,11 @@ std::unique_ptr<overview::OverviewRunner> make_runner(const std::string& backend
 }
 
 // One case in this (child) process.
-Measured measure(const Options& o, const Case& c, const std::string& mask, const std::string& backend) {
+Measured measure(const Options& o, const Case& c, const std::string& mask, const std::string& positions,
+                 const std::string& backend) {
   Measured m;
   try {
-    const Problem p = make_problem(o, c, mask);
+    const Problem p = make_problem(o, c, mask, positions);
     const auto runner = make_runner(backend, o);
     overview::OverviewRequest request;
     request.max_pixel_rows = request.max_pixel_cols = o.pixels;
@@ -254,6 +265,28 @@ T in_child(Work work) {
   return value;
 }
 
+struct Rates {
+  double gemm = 0.0, tile = 0.0;
+};
+
+void print_row(const Options& o, const Rates& rates, const Case& c, const std::string& label, const std::string& backend,
+               const Measured& m) {
+  if (!m.ok) {
+    std::printf("| %d | %d | %s | %s | failed: %s | | | | | | | |\n", c.n, c.heads, label.c_str(), backend.c_str(), m.error);
+    std::fflush(stdout);
+    return;
+  }
+  const bool reference = backend == "cpu" && o.reference;
+  const double gemm_ms = rates.gemm > 0 ? m.macs / rates.gemm * 1000.0 : 0.0;
+  const double tile_ms = rates.tile > 0 ? m.macs / rates.tile * 1000.0 : 0.0;
+  std::printf("| %d | %d | %s | %s | %s | %.0f | %.3g | %.1f | %s | %s | %s | %.0f MiB |\n", c.n, c.heads, label.c_str(),
+              backend.c_str(), m.error, m.ms, m.macs, 2.0 * m.macs / (m.ms * 1e6),
+              reference ? std::to_string(static_cast<int>(gemm_ms)).c_str() : "–",
+              reference ? (std::to_string(m.ms / gemm_ms).substr(0, 4) + "×").c_str() : "–",
+              reference ? std::to_string(static_cast<int>(tile_ms)).c_str() : "–", m.extra_mib);
+  std::fflush(stdout);
+}
+
 }  // namespace
 }  // namespace attnviz::bench
 
@@ -279,9 +312,6 @@ int main(int argc, char** argv) {
     });
     std::printf("Device: %s\n", device.text);
   }
-  struct Rates {
-    double gemm = 0.0, tile = 0.0;
-  };
   const Rates rates = o.reference ? in_child<Rates>([&] { return Rates{gemm_rate(o.d_k), tile_gemm_rate(o.d_k)}; }) : Rates{};
   std::printf("d_k = %d, d_model = %d, %s of %s per block, at most %d x %d pixels; median of %d run(s)\n", o.d_k, o.d_model,
               overview::pooling_name(o.pooling), overview::quantity_name(o.quantity), o.pixels, o.pixels, o.runs);
@@ -292,23 +322,13 @@ int main(int argc, char** argv) {
   std::printf("\n| N | heads | mask | backend | device | ms | score multiply-adds | GFLOP/s | GEMM ms | vs GEMM | tile GEMM ms | extra RSS |\n");
   std::printf("|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Case& c : o.cases) {
-    for (const std::string& mask : o.masks) {
-      for (const std::string& backend : o.backends) {
-        const Measured m = in_child<Measured>([&] { return measure(o, c, mask, backend); });
-        if (!m.ok) {
-          std::printf("| %d | %d | %s | %s | failed: %s | | | | | | | |\n", c.n, c.heads, mask.c_str(), backend.c_str(), m.error);
-          std::fflush(stdout);
-          continue;
+    for (const std::string& mask_name : o.masks) {
+      for (const std::string& positions : o.positions) {
+        const std::string label = positions == "none" ? mask_name : mask_name + " + " + positions;
+        for (const std::string& backend : o.backends) {
+          const Measured m = in_child<Measured>([&] { return measure(o, c, mask_name, positions, backend); });
+          print_row(o, rates, c, label, backend, m);
         }
-        const bool cpu = backend == "cpu";
-        const double gemm_ms = rates.gemm > 0 ? m.macs / rates.gemm * 1000.0 : 0.0;
-        const double tile_ms = rates.tile > 0 ? m.macs / rates.tile * 1000.0 : 0.0;
-        std::printf("| %d | %d | %s | %s | %s | %.0f | %.3g | %.1f | %s | %s | %s | %.0f MiB |\n", c.n, c.heads, mask.c_str(),
-                    backend.c_str(), m.error, m.ms, m.macs, 2.0 * m.macs / (m.ms * 1e6),
-                    cpu && o.reference ? std::to_string(static_cast<int>(gemm_ms)).c_str() : "–",
-                    cpu && o.reference ? (std::to_string(m.ms / gemm_ms).substr(0, 4) + "×").c_str() : "–",
-                    cpu && o.reference ? std::to_string(static_cast<int>(tile_ms)).c_str() : "–", m.extra_mib);
-        std::fflush(stdout);
       }
     }
   }

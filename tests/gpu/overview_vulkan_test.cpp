@@ -9,6 +9,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/overview/overview.h"
 #include "core/overview/overview_vulkan.h"
+#include "core/scenario/positions.h"
 #include "tests/overview/dense_pooling.h"
 #include "tests/tiled/tiled_cases.h"
 #include "tests/vk/vk_test_support.h"
@@ -91,6 +92,35 @@ TEST_P(OverviewVulkan, PassesSplitOverManyDispatchesLoseNothing) {
     request.max_pixel_rows = 40;
     request.max_pixel_cols = 7;
     expect_matches_dense(p, dense, *runner, request, "split-scores-" + name);
+  }
+  testing::expect_no_validation_messages(*context);
+}
+
+// RoPE's pass over the projected rows (the window's queries, the keys from k_first) and ALiBi's
+// bias in both score passes, with keys split over dispatches and a window that starts inside.
+TEST_P(OverviewVulkan, PositionsEnterAsInTheDensePath) {
+  const auto context = testing::validated_context();
+  const auto runner = overview::make_vulkan_overview(context, {GetParam(), 64});
+  for (const PositionalKind kind : {PositionalKind::Rope, PositionalKind::Alibi}) {
+    for (const MaskSetting& mask : {MaskSetting{}, testing::mask_of(true, 40, {7})}) {
+      Problem p = long_problem(mask, 4, 2);
+      p.positional = kind;
+      p.position_offset = 77;
+      p.rope_theta = 200.0;
+      const Result dense = make_cpu_backend()->compute(p);
+      const std::string label = std::string(to_string(kind)) + (mask.causal ? " causal" : "");
+      OverviewRequest request;
+      request.max_pixel_rows = 6;
+      request.max_pixel_cols = 5;
+      expect_matches_dense(p, dense, *runner, request, label);
+      request.quantity = Quantity::ScaledScores;
+      request.pooling = Pooling::Mean;
+      expect_matches_dense(p, dense, *runner, request, label);
+      request.window = CellWindow{70, 250, 90, 300};  // pass 2's keys start at 90: K from k_first
+      request.quantity = Quantity::RawScores;
+      request.pooling = Pooling::Max;
+      expect_matches_dense(p, dense, *runner, request, label + " window");
+    }
   }
   testing::expect_no_validation_messages(*context);
 }

@@ -13,6 +13,7 @@
 
 #include "core/attention/result.h"
 #include "core/overview/overview.h"
+#include "core/scenario/positions.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz::testing {
@@ -27,6 +28,7 @@ struct DensePooled {
 inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h, const overview::PixelGrid& grid,
                               overview::Quantity quantity, overview::Pooling pooling) {
   const HeadResult& head = dense.heads[static_cast<std::size_t>(h)];
+  const double slope = problem.positional == PositionalKind::Alibi ? alibi_slope(h, problem.num_heads) : 0.0;
   const overview::CellWindow& w = grid.window;
   DensePooled out;
   out.rows = (w.rows() + grid.block_rows - 1) / grid.block_rows;
@@ -46,7 +48,9 @@ inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h
             v = head.weights.at(i, j);  // 0 where hidden: every cell counts
           } else {
             if (!seen) continue;
-            v = head.scores.at(i, j) * (quantity == overview::Quantity::ScaledScores ? problem.scale : 1.0);
+            v = head.scores.at(i, j);  // raw: Q·Kᵀ alone
+            // Scaled: what the softmax sees, ALiBi's bias −slope·|i − j| included.
+            if (quantity == overview::Quantity::ScaledScores) v = v * problem.scale - slope * std::abs(i - j);
           }
           visible += seen ? 1 : 0;
           if (quantity != overview::Quantity::Weights || seen) best = std::max(best, v);

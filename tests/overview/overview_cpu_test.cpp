@@ -9,6 +9,7 @@
 
 #include "core/cpu/cpu_backend.h"
 #include "core/overview/overview.h"
+#include "core/scenario/positions.h"
 #include "tests/overview/dense_pooling.h"
 #include "tests/tiled/tiled_cases.h"
 
@@ -189,22 +190,62 @@ TEST(OverviewCpu, ProgressReachesOneAtTheEnd) {
   EXPECT_DOUBLE_EQ(progress.fraction(), 1.0);
 }
 
-// What the overview's kernels do not compute is refused by name, never drawn as if absent.
-TEST(OverviewCpu, PositionsAndDropoutAreRefusedByName) {
-  const auto refused = [](const Problem& p, const std::string& words) {
-    try {
-      (void)overview::make_cpu_overview()->run(p, {});
-      ADD_FAILURE() << words << ": accepted";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+// RoPE turns the projected rows at their positions, ALiBi biases each tile's scores: over
+// several tiles and chunks, GQA and cross-attention, masks, a window, at a position offset.
+TEST(OverviewCpu, PositionsEnterAsInTheDensePath) {
+  for (const PositionalKind kind : {PositionalKind::Rope, PositionalKind::Alibi}) {
+    for (const auto& [name, mask] : every_mask_kind()) {
+      Problem p = long_problem(mask, 4, 2);
+      p.positional = kind;
+      p.position_offset = 1000;
+      p.rope_theta = 500.0;  // angles that change visibly over 700 positions
+      const Result dense = make_cpu_backend()->compute(p);
+      OverviewRequest request;
+      request.max_pixel_rows = 9;
+      request.max_pixel_cols = 7;
+      request.quantity = name.size() % 2 == 0 ? Quantity::Weights : Quantity::ScaledScores;
+      request.pooling = name.size() % 3 == 0 ? Pooling::Mean : Pooling::Max;
+      const std::string label = std::string(to_string(kind)) + "-" + name;
+      expect_matches_dense(p, dense, request, label);
+      request.window = CellWindow{130, 611, 57, 690};
+      request.quantity = Quantity::Weights;
+      expect_matches_dense(p, dense, request, label + " window");
+      request.quantity = Quantity::RawScores;  // Q'·K'ᵀ: RoPE's, without ALiBi's bias
+      expect_matches_dense(p, dense, request, label + " window raw");
     }
-  };
-  Problem rope = long_problem(MaskSetting{}, 2, 1);
-  rope.positional = PositionalKind::Rope;
-  refused(rope, "\"positional\"");
+  }
+}
+
+TEST(OverviewCpu, RopeOnCrossAttentionTurnsKeysAtTheSourcesPositions) {
+  ProblemShape shape;
+  shape.n = 530;
+  shape.m = 610;
+  shape.cross = true;
+  shape.d_model = 8;
+  shape.d_k = 4;
+  shape.d_v = 2;
+  shape.heads = 2;
+  shape.kv_heads = 2;
+  TestRandom random(8);
+  Problem p = random_problem(random, shape);
+  p.positional = PositionalKind::Rope;
+  p.rope_theta = 100.0;
+  OverviewRequest request;
+  request.max_pixel_rows = request.max_pixel_cols = 6;
+  expect_matches_dense(p, make_cpu_backend()->compute(p), request, "rope cross");
+}
+
+// Dropout's kept set is not drawn by the overview's kernels: refused by name, never drawn as if
+// absent.
+TEST(OverviewCpu, DropoutIsRefusedByName) {
   Problem dropout = long_problem(MaskSetting{}, 2, 1);
   dropout.dropout = DropoutSetting{0.1, 3};
-  refused(dropout, "\"dropout\"");
+  try {
+    (void)overview::make_cpu_overview()->run(dropout, {});
+    ADD_FAILURE() << "dropout was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("\"dropout\""), std::string::npos) << e.what();
+  }
 }
 
 TEST(OverviewCpu, BadRequestsSayWhatIsWrong) {

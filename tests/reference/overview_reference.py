@@ -3,18 +3,22 @@
 the window's cells in blocks of ceil(rows / pixels) x ceil(cols / pixels) (the last block of a row
 or column holds what is left); per block the largest value or the mean. Weights pool over every
 cell of the block (a hidden cell's weight is 0); raw and scaled scores over its visible cells. A
-block whose cells the mask hides entirely is hidden (NaN here, as in attnviz's NPY).
+block whose cells the mask hides entirely is hidden (NaN here, as in attnviz's NPY). Positions
+(sinusoidal, RoPE, ALiBi) come from positions_reference.py; the scaled scores include ALiBi's bias.
 
     overview(scenario, pixels, what, pool, rows=None, cols=None) -> heads x R x C array"""
 import math
 
 import numpy as np
 
-from attention_reference import attention, scale_of
+import attention_reference
+import positions_reference
+from attention_reference import scale_of
 
 
 def overview(scenario: dict, pixels: int, what: str, pool: str, rows=None, cols=None) -> np.ndarray:
-    dense = attention(scenario)
+    positional = scenario.get('positional', 'none')
+    dense = (attention_reference if positional == 'none' else positions_reference).attention(scenario)
     mask = dense['mask']
     n, m = mask.shape
     r0, r1 = rows if rows else (0, n)
@@ -24,12 +28,17 @@ def overview(scenario: dict, pixels: int, what: str, pool: str, rows=None, cols=
     out_r = math.ceil((r1 - r0) / block_r)
     out_c = math.ceil((c1 - c0) / block_c)
     scale = scale_of(scenario, scenario['d_k'])
+    heads = len(dense['heads'])
+    slopes = positions_reference.alibi_slopes(heads) if positional == 'alibi' else [0.0] * heads
+    distance = np.abs(np.arange(n)[:, None] - np.arange(m)[None, :])
     images = []
-    for head in dense['heads']:
+    for h, head in enumerate(dense['heads']):
         if what == 'weights':
             values = head['weights']
-        else:
-            values = head['scores'] * (scale if what == 'scaled' else 1.0)
+        elif what == 'scores':
+            values = head['scores']
+        else:  # what the softmax sees: with ALiBi, its bias too
+            values = head['scores'] * scale - slopes[h] * distance
         image = np.full((out_r, out_c), np.nan)
         for pr in range(out_r):
             for pc in range(out_c):
