@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <numeric>
 
 #include "app/cli/args.h"
 #include "app/cli/backend_choice.h"
@@ -147,6 +148,13 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   const CommandScenario loaded = load_command_scenario(parsed, err);
   const Problem problem = overview::build_overview_problem(loaded.scenario, loaded.origin);
   const overview::OverviewRequest request = parse_request(parsed, problem);
+  // An --out that cannot take the files is refused now, not after minutes of computing.
+  std::vector<int> heads = request.heads;
+  if (heads.empty()) {
+    heads.resize(static_cast<std::size_t>(problem.num_heads));
+    std::iota(heads.begin(), heads.end(), 0);
+  }
+  exporting::check_export_destination(overview::overview_file_names(request.quantity, request.pooling, heads, options), *out_path, kOrigin);
   options.row_tokens = problem.tokens;
   options.col_tokens = problem.source_tokens;
   const auto runner = make_overview_runner(backend, device);

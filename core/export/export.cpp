@@ -405,16 +405,24 @@ std::string file_bytes(const ExportedFile& file) {
   return bytes;
 }
 
-std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
-                                                const std::string& origin) {
-  std::vector<std::filesystem::path> written;
+namespace {
+
+// "newdir/" names a directory even before it exists.
+bool names_a_directory(const std::filesystem::path& out) {
   std::error_code error;
-  if (files.empty()) return written;
-  // "newdir/" names a directory even before it exists.
-  const bool names_directory = !out.has_filename() || std::filesystem::is_directory(out, error);
-  if (files.size() == 1 && !names_directory) {
+  return !out.has_filename() || std::filesystem::is_directory(out, error);
+}
+
+}  // namespace
+
+void check_export_destination(const std::vector<std::string>& names, const std::filesystem::path& out,
+                              const std::string& origin) {
+  if (names.empty()) return;
+  const bool names_directory = names_a_directory(out);
+  if (names.size() == 1) {
+    if (names_directory) return;
     const std::optional<ExportFormat> named = format_from_extension(out);
-    const std::string extension = std::filesystem::path(files.front().name).extension().string();
+    const std::string extension = std::filesystem::path(names.front()).extension().string();
     if (named && "." + std::string(format_name(*named)) != extension) {
       std::filesystem::path suggestion = out;
       suggestion.replace_extension(extension);
@@ -423,22 +431,34 @@ std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>&
                            " (--format " + extension.substr(1) + "): name it " + suggestion.string() + ", or choose --format " +
                            format_name(*named));
     }
+    return;
+  }
+  const std::string list = std::to_string(names.size()) + " files (" + names.front() + ", " + names[1] +
+                           (names.size() > 2 ? ", …" : "") + ")";
+  if (format_from_extension(out) && !names_directory) {
+    throw InputError(origin, "--out",
+                     "'" + out.string() + "' names a file, but this export writes " + list +
+                         ": give a directory, pick one head with --heads, or use --grid");
+  }
+  std::error_code error;
+  if (std::filesystem::exists(out, error) && !names_directory) {
+    throw InputError(origin, "--out", "'" + out.string() + "' is a file, but this export writes " + list + ": give a directory");
+  }
+}
+
+std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
+                                                const std::string& origin) {
+  std::vector<std::filesystem::path> written;
+  if (files.empty()) return written;
+  std::vector<std::string> names;
+  for (const ExportedFile& file : files) names.push_back(file.name);
+  check_export_destination(names, out, origin);
+  if (files.size() == 1 && !names_a_directory(out)) {
     write_files_all_or_nothing({to_write(out, files.front())});
     written.push_back(out);
     return written;
   }
-  if (files.size() > 1) {
-    const std::string list = std::to_string(files.size()) + " files (" + files.front().name + ", " + files[1].name +
-                             (files.size() > 2 ? ", …" : "") + ")";
-    if (format_from_extension(out) && !names_directory) {
-      throw InputError(origin, "--out",
-                       "'" + out.string() + "' names a file, but this export writes " + list +
-                           ": give a directory, pick one head with --heads, or use --grid");
-    }
-    if (std::filesystem::exists(out, error) && !names_directory) {
-      throw InputError(origin, "--out", "'" + out.string() + "' is a file, but this export writes " + list + ": give a directory");
-    }
-  }
+  std::error_code error;
   std::filesystem::create_directories(out, error);
   if (error) throw FileWriteError(out, "cannot create the directory: " + error.message(), true);
   std::vector<FileToWrite> set;

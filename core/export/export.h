@@ -145,6 +145,12 @@ std::string file_bytes(const ExportedFile& file);
 std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
                                                 const std::string& origin);
 
+// The same refusals write_export makes for `out` (several files into a file, or into a name
+// with a file's extension; one file under another format's extension), from the files' names
+// alone, so that a command can refuse its --out before minutes of computing. Writes nothing.
+void check_export_destination(const std::vector<std::string>& names, const std::filesystem::path& out,
+                              const std::string& origin);
+
 // A title wraps onto lines above the heatmap: beyond this many characters it would bury the
 // figure (a 120 KB --title made an image too large, blamed on --dpi; a 10,000-word text's
 // sentence as an overview's title made it 98,000 pixels tall). --title is refused past it

@@ -56,9 +56,6 @@ std::string pooled_description(const Overview& overview) {
          " × " + std::to_string(g.block_cols) + " block";
 }
 
-std::string file_stem(const Overview& overview) {
-  return std::string("overview_") + quantity_name(overview.quantity) + "_" + pooling_name(overview.pooling);
-}
 
 std::vector<std::string> block_starts(int count, int first, int block) {
   std::vector<std::string> labels;
@@ -135,34 +132,39 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   return figure;
 }
 
+std::vector<std::string> overview_file_names(Quantity quantity, Pooling pooling, const std::vector<int>& heads,
+                                             const OverviewExportOptions& options) {
+  const std::string stem = std::string("overview_") + quantity_name(quantity) + "_" + pooling_name(pooling);
+  if (options.format != ExportFormat::Png && options.format != ExportFormat::Svg && options.format != ExportFormat::Npy) {
+    throw InputError(options.origin, "--format",
+                     std::string("an overview is written as png, svg or npy, not ") + exporting::format_name(options.format));
+  }
+  if (options.format == ExportFormat::Npy && options.one_array) return {stem + ".npy"};
+  std::vector<std::string> names;
+  for (const int head : heads) names.push_back(stem + "_head" + std::to_string(head) + "." + exporting::format_name(options.format));
+  return names;
+}
+
 std::vector<exporting::ExportedFile> render_overview(const Overview& overview, const exporting::ExportCaption& caption,
                                                       const OverviewExportOptions& options) {
+  std::vector<int> heads;
+  for (const PooledImage& image : overview.heads) heads.push_back(image.head);
+  const std::vector<std::string> names = overview_file_names(overview.quantity, overview.pooling, heads, options);
   std::vector<exporting::ExportedFile> files;
-  const std::string stem = file_stem(overview);
-  switch (options.format) {
-    case ExportFormat::Png:
-    case ExportFormat::Svg:
-      for (std::size_t i = 0; i < overview.heads.size(); ++i) {
-        const std::string name = stem + "_head" + std::to_string(overview.heads[i].head) + "." + exporting::format_name(options.format);
-        files.push_back(exporting::render_figure_image(overview_figure(overview, i, caption, options), options.format, name, options.origin));
-      }
-      return files;
-    case ExportFormat::Npy: {
-      if (options.one_array) {
-        std::vector<std::size_t> all(overview.heads.size());
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-        files.push_back({stem + ".npy", render_npy(overview, all, true), {}});
-        return files;
-      }
-      for (std::size_t i = 0; i < overview.heads.size(); ++i) {
-        files.push_back({stem + "_head" + std::to_string(overview.heads[i].head) + ".npy", render_npy(overview, {i}, false), {}});
-      }
-      return files;
-    }
-    default:
-      throw InputError(options.origin, "--format",
-                       std::string("an overview is written as png, svg or npy, not ") + exporting::format_name(options.format));
+  if (options.format == ExportFormat::Npy && options.one_array) {
+    std::vector<std::size_t> all(overview.heads.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    files.push_back({names.front(), render_npy(overview, all, true), {}});
+    return files;
   }
+  for (std::size_t i = 0; i < overview.heads.size(); ++i) {
+    if (options.format == ExportFormat::Npy) {
+      files.push_back({names[i], render_npy(overview, {i}, false), {}});
+    } else {
+      files.push_back(exporting::render_figure_image(overview_figure(overview, i, caption, options), options.format, names[i], options.origin));
+    }
+  }
+  return files;
 }
 
 }  // namespace attnviz::overview

@@ -33,6 +33,11 @@ struct OverviewExportOptions {
 std::vector<exporting::ExportedFile> render_overview(const Overview& overview, const exporting::ExportCaption& caption,
                                                       const OverviewExportOptions& options);
 
+// The names render_overview gives the files of these heads, in its order (a command checks its
+// --out against them before computing). Throws as render_overview does for another format.
+std::vector<std::string> overview_file_names(Quantity quantity, Pooling pooling, const std::vector<int>& heads,
+                                             const OverviewExportOptions& options);
+
 // The figure of one head (for tests and a window that draws it itself).
 exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t image, const exporting::ExportCaption& caption,
                                          const OverviewExportOptions& options);

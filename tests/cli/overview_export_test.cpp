@@ -182,6 +182,30 @@ TEST_F(OverviewExport, AMaskWithMoreRunsThanItHoldsIsRefusedNamingTheScenarioFil
   EXPECT_EQ(run.err.find("<mask>"), std::string::npos) << run.err;
 }
 
+TEST_F(OverviewExport, AnOutThatCannotTakeTheFilesIsRefusedBeforeComputing) {
+  // Two heads' PNGs into one .png name was refused only after the overview was computed (a
+  // minute at 65,536 tokens). A mask refused while computing shows which check came first.
+  const auto text = dir_ / "six-thousand.txt";
+  {
+    std::ofstream out(text);
+    for (int i = 0; i < 6000; ++i) out << "w ";
+  }
+  const auto scenario = dir_ / "two-heads.json";
+  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "num_heads": 2, "num_kv_heads": 2,
+                                 "mask": {"expression": "(q + k) % 2 == 0"}})";
+  const std::string base = "export --scenario '" + scenario.string() + "' --text-file '" + text.string() + "' --overview 8 ";
+  CommandOutput run = run_attnviz(base + "--out '" + (dir_ / "both.png").string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--out: '" + (dir_ / "both.png").string() + "' names a file, but this export writes 2 files"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("/mask/expression"), std::string::npos) << run.err;
+  // One NPY under a PNG's name, likewise.
+  run = run_attnviz(base + "--format npy --out '" + (dir_ / "one.png").string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("ends in .png but the export is npy"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "one.png"));
+}
+
 TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
   const auto huge = dir_ / "huge.txt";
   {
