@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <exception>
+#include <stdexcept>
 
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
@@ -169,6 +170,11 @@ void OverviewSession::run(const Job& job) {
     // The mask's own errors say "<mask>"; in the window the mask is what the user typed.
     std::lock_guard lock(mutex_);
     error_ = e.origin() == "<mask>" ? InputError("<gui>", e.pointer(), e.problem()).what() : e.what();
+    failed_revision_ = job.revision;
+  } catch (const std::invalid_argument& e) {
+    // What the overview refuses of this revision's problem (dropout): the same for every ask.
+    std::lock_guard lock(mutex_);
+    error_ = e.what();
     failed_revision_ = job.revision;
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex_);

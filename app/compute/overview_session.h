@@ -80,9 +80,10 @@ class OverviewSession {
   // problem being built cannot be interrupted) is dropped.
   std::uint64_t abandoned_id_ = 0;
   std::uint64_t last_revision_ = 0;
-  // The revision whose scenario, text or mask was refused (InputError): another ask of it (a
-  // new pixel count as the error's lines move the image) would fail the same way, so none is
-  // computed; an edit (a new revision) or request_again() tries again.
+  // The revision whose scenario, text or mask was refused (InputError, or the overview's own
+  // std::invalid_argument: dropout): another ask of it (a new pixel count as the error's lines
+  // move the image) would fail the same way, so none is computed; an edit (a new revision) or
+  // request_again() tries again.
   std::optional<std::uint64_t> failed_revision_;
   OverviewAsk last_ask_;
   bool have_last_ = false;

@@ -10,6 +10,7 @@
 
 #include "app/document/document.h"
 #include "app/edits/mask_edits.h"
+#include "app/edits/position_edits.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/palette.h"
@@ -159,7 +160,19 @@ void OverviewView::draw_status_line(ui::UiContext& ui) {
     ImGui::TextWrapped("The overview cannot be computed: %s", error.c_str());
     ImGui::PopStyleColor();
     if (error.find("/mask/expression: ") != std::string::npos) offer_pattern_for_length(ui);
+    if (error.find("dropout") != std::string::npos) offer_dropout_off(ui);
   }
+}
+
+// Dropout is shown up to 4,096 tokens; past them the overview needs it off (the Model panel's
+// checkbox, here beside the reason).
+void OverviewView::offer_dropout_off(ui::UiContext& ui) {
+  const Scenario& scenario = ui.document.scenario();
+  if (!scenario.dropout) return;
+  if (ImGui::Button("Turn dropout off##overview_dropout")) {
+    ui.document.apply(edits::set_dropout(scenario, std::nullopt), "Dropout off");
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The overview draws the weights before dropout; the Model panel turns it on again.");
 }
 
 // A pattern whose parameters suited a short sentence (the strided preset's stride of 4) can

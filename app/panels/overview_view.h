@@ -31,6 +31,7 @@ class OverviewView {
   void draw_status(ui::UiContext& ui);
   void draw_status_line(ui::UiContext& ui);
   void offer_pattern_for_length(ui::UiContext& ui);
+  void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
   [[nodiscard]] float numbers_label_height(int positions, float words_gutter);

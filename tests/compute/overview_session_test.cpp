@@ -86,6 +86,24 @@ TEST(OverviewSession, ARefusedRevisionIsNotComputedAgainForAnotherAsk) {
   EXPECT_EQ(session.error(), error);
 }
 
+TEST(OverviewSession, DropoutIsRefusedOnceForTheRevision) {
+  OverviewSession session;
+  Scenario dropout = long_text_scenario(5000);
+  dropout.dropout = DropoutSetting{0.2, 3};
+  session.request(dropout, 1, OverviewAsk{});
+  wait_until_done(session);
+  EXPECT_NE(session.error().find("dropout"), std::string::npos) << session.error();
+  OverviewAsk other;
+  other.pixel_rows = other.pixel_cols = 384;
+  session.request(dropout, 1, other);
+  EXPECT_FALSE(session.running());
+  dropout.dropout.reset();
+  session.request(dropout, 2, other);
+  wait_until_done(session);
+  EXPECT_EQ(session.error(), "");
+  EXPECT_NE(session.shown(), nullptr);
+}
+
 TEST(OverviewSession, AFixedMaskAfterAnErrorIsComputedAndClearsIt) {
   OverviewSession session;
   session.request(long_text_scenario(6000, "(q + k) % 2 == 0"), 1, OverviewAsk{});

@@ -1,7 +1,7 @@
 """A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
 an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
 Cancel at once, offers a pattern's parameters for the text's length when its own leave more runs
-than a mask holds, and File > Open text... puts a file's text in the sentence. Real binary, its own
+than a mask holds and to turn dropout off, and File > Open text... puts a file's text in the sentence. Real binary, its own
 Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
@@ -141,6 +141,17 @@ class LongText(unittest.TestCase):
             app.autosave(lambda s: s['mask'].get('expression') == preset)
             attnviz_gui._wait(lambda: app.has('Use Strided, s = 141 (for 20,000 tokens)##overview_pattern'), 60,
                               'the error and the offer again after undo')
+
+    def test_dropout_is_turned_off_from_the_overview_and_undone(self):
+        text = write_text(self.dir / 'long.txt', 5000)
+        with Session(self.dir / 'session', ['--scenario', 'preset:dropout', '--text-file', text]) as app:
+            attnviz_gui._wait(lambda: app.has('Turn dropout off##overview_dropout'), 60, 'the offer to turn dropout off')
+            app.click('Turn dropout off##overview_dropout')
+            app.autosave(lambda s: 'dropout' not in s)
+            self.image(app)
+            app.key('ctrl+z')
+            app.autosave(lambda s: s.get('dropout', {}).get('p') == 0.2)
+            attnviz_gui._wait(lambda: app.has('Turn dropout off##overview_dropout'), 60, 'the offer again after undo')
 
     @staticmethod
     def open_text(app, path):
