@@ -57,6 +57,8 @@ std::string pooled_description(const Overview& overview) {
 }
 
 
+constexpr double kLeastSideInches = 3.0;  // the pooled map's side, at the least
+
 std::vector<std::string> block_starts(int count, int first, int block) {
   std::vector<std::string> labels;
   labels.reserve(static_cast<std::size_t>(count));
@@ -89,6 +91,7 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   figure.title = options.title.value_or(caption.title);
   figure.subtitle = pooled_description(overview) + " · head " + std::to_string(pooled.head) + " · mask: " + caption.mask;
   if (overview.quantity != Quantity::RawScores) figure.subtitle += " · " + caption.scale;
+  if (!caption.positions.empty()) figure.subtitle += " · " + caption.positions;
   figure.subtitle += " · rows " + std::to_string(g.window.row_begin) + "–" + std::to_string(g.window.row_end - 1) + ", columns " +
                      std::to_string(g.window.col_begin) + "–" + std::to_string(g.window.col_end - 1);
   const bool tokens = g.exact() && static_cast<int>(options.row_tokens.size()) >= g.window.row_end &&
@@ -123,8 +126,11 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   figure.masked_legend = g.exact() ? "masked: the query cannot see this key" : "hidden: the mask hides every cell of the block";
   figure.values = exporting::ValuesMode::Off;
   figure.dpi = options.dpi;
+  // Each block a whole number of image pixels, and the map at least three inches across: a
+  // 64- or 256-pixel overview was a stamp under a title several times its width.
   const int side = std::max(g.rows, g.cols);
-  figure.cell_px = std::max(1, (exporting::min_matrix_side_px(options.dpi) + side - 1) / side);
+  const int least = std::max(exporting::min_matrix_side_px(options.dpi), static_cast<int>(std::lround(kLeastSideInches * options.dpi)));
+  figure.cell_px = std::max(1, (least + side - 1) / side);
   if (!g.exact()) {
     figure.notes.push_back("An overview: each pixel block pools " + std::to_string(g.block_rows) + " × " +
                            std::to_string(g.block_cols) + " cells, computed exactly (tiled, never holding the whole matrix).");
