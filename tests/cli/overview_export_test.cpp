@@ -76,8 +76,8 @@ std::string svg_title(const std::filesystem::path& svg) {
 
 TEST_F(OverviewExport, ALongTextIsTitledByItsFileNameOrItsOpening) {
   // The title came from the text itself, 5,000 words: whole, it wrapped onto hundreds of lines
-  // above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). Without a scenario the
-  // file's name titles it, as in the window.
+  // above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). The file's name titles
+  // it, as File > Open text... does in the window.
   const auto png = dir_ / "t.png";
   const CommandOutput run = run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + png.string() + "'");
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -95,15 +95,27 @@ TEST_F(OverviewExport, ALongTextIsTitledByItsFileNameOrItsOpening) {
   ASSERT_EQ(run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + svg.string() + "'").exit_code, 0);
   EXPECT_EQ(svg_title(svg), "long.txt");
 
-  // A scenario without a title: the text's first 100 characters at most, on one line, cut after
-  // a whole word (the text's words are these).
-  const auto scenario = dir_ / "untitled.json";
-  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x"})";
-  const auto untitled = dir_ / "u.svg";
-  ASSERT_EQ(run_attnviz("export --scenario '" + scenario.string() + "' --text-file '" + text_ + "' --overview 64 --out '" +
-                        untitled.string() + "'")
+  // With a scenario, the text still names the figure: the preset's title described its own
+  // sentence ("the Korean worked example (8 tokens, ...)" over 5,000 words).
+  const auto preset = dir_ / "p.svg";
+  ASSERT_EQ(run_attnviz("export --scenario preset:korean-restaurant --text-file '" + text_ + "' --overview 64 --out '" +
+                        preset.string() + "'")
                 .exit_code,
             0);
+  EXPECT_EQ(svg_title(preset), "long.txt");
+
+  // A scenario of its own long sentence and no title: the text's first 100 characters at most,
+  // on one line, cut after a whole word (the text's words are these).
+  const auto scenario = dir_ / "untitled.json";
+  {
+    std::ofstream json(scenario);
+    json << R"({"format": "attnviz-scenario/1", "sentence": ")";
+    const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "saw", "a", "dog"};
+    for (int i = 0; i < 5000; ++i) json << words[(i * 7 + i / 3) % 10] << (i + 1 < 5000 ? " " : "");
+    json << R"("})";
+  }
+  const auto untitled = dir_ / "u.svg";
+  ASSERT_EQ(run_attnviz("export --scenario '" + scenario.string() + "' --overview 64 --out '" + untitled.string() + "'").exit_code, 0);
   const std::string title = svg_title(untitled);
   EXPECT_TRUE(title.starts_with("the ")) << title;
   EXPECT_TRUE(title.ends_with("\u2026")) << title;
