@@ -410,7 +410,7 @@ void CompareView::draw(ui::UiContext& ui) {
     return;
   }
   if (!ui.session.has_result()) {
-    nothing_to_show(ui.session, "Nothing to compare yet.");
+    nothing_to_show(ui, "Nothing to compare yet.");
     return;
   }
   draw_toolbar(ui);

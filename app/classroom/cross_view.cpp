@@ -99,7 +99,7 @@ void CrossView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Cross;
   state.shown_frame = ImGui::GetFrameCount();
   if (!ui.session.has_result()) {
-    nothing_to_show(ui.session, "Nothing to show yet.");
+    nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
   const Problem& p = ui.session.problem();

@@ -201,7 +201,7 @@ void DecodeView::draw(ui::UiContext& ui) {
   ui.classroom.decode.model_steps = 0;  // ModelDecode sets it while it shows a generation
   if (ui.model.has_model() && model_.draw(ui)) return;
   if (!ui.session.has_result()) {
-    nothing_to_show(ui.session, "Nothing to show yet.");
+    nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
   const Problem& problem = ui.session.problem();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/view_state.h"
 #include "app/window/fonts.h"
 
 namespace attnviz::classroom {
@@ -166,15 +167,16 @@ Matrix finite_copy(const Matrix& values) {
   return copy;
 }
 
-void nothing_to_show(const compute::ComputeSession& session, const char* lead) {
-  if (session.only_the_overview_shows()) {
+void nothing_to_show(ui::UiContext& ui, const char* lead) {
+  if (ui.session.only_the_overview_shows()) {
     ImGui::TextWrapped(
         "This text has more than the 4,096 tokens whose every matrix the window keeps, and this view shows "
         "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; shorten the "
         "text to follow it here.");
+    if (ImGui::Button("Show the overview##only_the_overview")) ui.view.select_main_tab = "Heatmaps";
     return;
   }
-  ImGui::TextWrapped("%s %s", lead, session.error().c_str());
+  ImGui::TextWrapped("%s %s", lead, ui.session.error().c_str());
 }
 
 }  // namespace attnviz::classroom

@@ -8,6 +8,7 @@
 
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/ui/panel.h"
 
 struct ImFont;
 
@@ -60,7 +61,8 @@ Matrix finite_copy(const Matrix& values);
 bool all_finite(const Matrix& values);
 
 // What a view says when the session has no result: for a text past the window's 4,096 tokens,
-// that only the Heatmaps view's overview shows it; else `lead` and the session's error.
-void nothing_to_show(const compute::ComputeSession& session, const char* lead);
+// that only the Heatmaps view's overview shows it (with a button that goes there); else `lead`
+// and the session's error.
+void nothing_to_show(ui::UiContext& ui, const char* lead);
 
 }  // namespace attnviz::classroom

@@ -240,7 +240,7 @@ void StepView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Step;
   state.shown_frame = ImGui::GetFrameCount();
   if (!shown_.update(ui)) {
-    nothing_to_show(ui.session, "Nothing to show yet.");
+    nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
   state.step = std::clamp(state.step, 0, lesson::kStepCount - 1);

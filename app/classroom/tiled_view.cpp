@@ -139,7 +139,7 @@ void TiledView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Tiled;
   state.shown_frame = ImGui::GetFrameCount();
   if (!attention_.update(ui)) {
-    nothing_to_show(ui.session, "Nothing to show yet.");
+    nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
   const Problem& problem = attention_.problem();

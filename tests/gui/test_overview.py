@@ -153,6 +153,17 @@ class LongText(unittest.TestCase):
             app.autosave(lambda s: s.get('dropout', {}).get('p') == 0.2)
             attnviz_gui._wait(lambda: app.has('Turn dropout off##overview_dropout'), 60, 'the offer again after undo')
 
+    def test_the_views_that_show_every_matrix_lead_back_to_the_overview(self):
+        text = write_text(self.dir / 'long.txt', 4500)
+        with Session(self.dir / 'session', ['--text-file', text]) as app:
+            self.image(app)
+            for view in ('Step by step', 'Compare', 'Tiled'):
+                app.click(f'##main/##views/{view}')
+                attnviz_gui._wait(lambda: app.has('Show the overview##only_the_overview'), 20, f'the way back from {view}')
+                self.assertFalse(app.has('Weights##overview'), f'{view} is shown')
+                app.click('Show the overview##only_the_overview')
+                attnviz_gui._wait(lambda: app.has('Weights##overview'), 20, 'the Heatmaps view again')
+
     @staticmethod
     def open_text(app, path):
         """File > Open text..., the path typed, Return."""
