@@ -158,7 +158,7 @@ void ComputeSession::recompute(const document::Document& document) {
   try {
     problem = build_problem(document.scenario(), "<gui>");
   } catch (const InputError& e) {
-    error_ = e.what();  // keep showing the last good result
+    error_ = e.message_for("<gui>");  // keep showing the last good result
     only_the_overview_shows_ = document.tokens()->only_the_overview_shows();
     return;
   }

@@ -167,9 +167,10 @@ void OverviewSession::run(const Job& job) {
   } catch (const overview::Cancelled&) {
     // Stopped by cancel() (which said so) or replaced by a newer request: nothing to show.
   } catch (const InputError& e) {
-    // The mask's own errors say "<mask>"; in the window the mask is what the user typed.
+    // The window's own input, and the mask's errors ("<mask>": what the user typed too), say
+    // where without an origin.
     std::lock_guard lock(mutex_);
-    error_ = e.origin() == "<mask>" ? InputError("<gui>", e.pointer(), e.problem()).what() : e.what();
+    error_ = e.message_for(e.origin() == "<mask>" ? "<mask>" : "<gui>");
     failed_revision_ = job.revision;
   } catch (const std::invalid_argument& e) {
     // What the overview refuses of this revision's problem (dropout): the same for every ask.

@@ -22,6 +22,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/common/error.h"
 #include "core/common/float_text.h"
 #include "core/scenario/problem.h"
 
@@ -86,6 +87,9 @@ class MatricesPanel final : public ui::Panel {
       try {
         own_problem_ = build_problem(ui.document.scenario(), "<gui>");
         resolve_error_.clear();
+      } catch (const InputError& e) {
+        own_problem_.reset();
+        resolve_error_ = e.message_for("<gui>");
       } catch (const std::exception& e) {
         own_problem_.reset();
         resolve_error_ = e.what();

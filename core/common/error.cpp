@@ -16,4 +16,9 @@ InputError::InputError(std::string origin, std::string pointer, std::string prob
       pointer_(std::move(pointer)),
       problem_(std::move(problem)) {}
 
+std::string InputError::message_for(const std::string& own) const {
+  if (origin_ != own) return what();
+  return pointer_.empty() ? problem_ : pointer_ + ": " + problem_;
+}
+
 }  // namespace attnviz

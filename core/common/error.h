@@ -18,6 +18,9 @@ class InputError : public std::runtime_error {
   [[nodiscard]] const std::string& origin() const { return origin_; }
   [[nodiscard]] const std::string& pointer() const { return pointer_; }
   [[nodiscard]] const std::string& problem() const { return problem_; }
+  // "POINTER: PROBLEM" where the origin is `own` (the window's "<gui>": its user's own input,
+  // which the message need not name), else what().
+  [[nodiscard]] std::string message_for(const std::string& own) const;
 
  private:
   std::string origin_;

@@ -1,5 +1,5 @@
 // The window's overview session: a long text computed on its worker, and what the window is
-// told when it cannot be (the reason, naming the window rather than core's internal "<mask>").
+// told when it cannot be (where and why, without core's internal "<mask>" or the window's "<gui>").
 #include "app/compute/overview_session.h"
 
 #include <gtest/gtest.h>
@@ -59,7 +59,7 @@ TEST(OverviewSession, AMaskWithMoreRunsThanItHoldsIsReportedAsTheWindowsInput) {
   session.request(long_text_scenario(6000, "(q + k) % 2 == 0"), 1, OverviewAsk{});
   wait_until_done(session);
   const std::string error = session.error();
-  EXPECT_TRUE(error.starts_with("<gui>: /mask/expression: ")) << error;
+  EXPECT_TRUE(error.starts_with("/mask/expression: \"(q + k) % 2 == 0\" splits the rows")) << error;  // no "<mask>:"
   EXPECT_NE(error.find("16,777,216"), std::string::npos) << error;
   EXPECT_NE(error.find("6,000 rows"), std::string::npos) << error;
   EXPECT_EQ(session.shown(), nullptr);
