@@ -21,7 +21,8 @@ layout(push_constant) uniform ProjectPush {
 } pc;
 
 void main() {
-  const int t = int(gl_GlobalInvocationID.x);
+  // Items row by row over the dispatch's rows of workgroups (core/overview/overview_vulkan.cpp).
+  const int t = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x + gl_GlobalInvocationID.x);
   if (t >= pc.rows * pc.dk4) return;
   const int r = t / pc.dk4;
   const int c = 4 * (t - r * pc.dk4);

@@ -20,7 +20,8 @@ layout(push_constant) uniform OverviewRopePush {
 } pc;
 
 void main() {
-  const int t = int(gl_GlobalInvocationID.x);
+  // Items row by row over the dispatch's rows of workgroups (core/overview/overview_vulkan.cpp).
+  const int t = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x + gl_GlobalInvocationID.x);
   if (t >= pc.rows * pc.half_dk) return;
   const int r = t / pc.half_dk;
   const int pair = t - r * pc.half_dk;

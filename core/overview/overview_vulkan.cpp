@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "attnviz_compute_shaders.h"
@@ -107,9 +108,14 @@ class VulkanOverview final : public OverviewRunner {
   void check_fits(const Problem& p, const PixelGrid& grid) const;
   // RoPE in place on `rows` projected rows whose row 0 is the table's row `first`.
   void turn(VkDescriptorSet set, int rows, int first, int dk4, int d_k);
-  // Records one dispatch of `pipeline`, submits it and waits.
+  // Records one dispatch of `pipeline` (groups_x × groups_y workgroups), submits it and waits.
   void dispatch(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push, std::uint32_t push_bytes,
-                std::uint32_t group_count);
+                std::uint32_t groups_x, std::uint32_t groups_y = 1);
+  // One invocation per item in workgroups of 64, on as many rows of workgroups as the device's
+  // count per axis needs (65,536 rows × d_k 256 are 65,536 workgroups of projection, one past
+  // the least a device offers); the shaders number the items row by row.
+  void dispatch_items(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push, std::uint32_t push_bytes,
+                      std::int64_t items);
 
   std::shared_ptr<vk::Context> context_;
   vk::CommandStream stream_;
@@ -156,21 +162,33 @@ void VulkanOverview::check_fits(const Problem& p, const PixelGrid& grid) const {
   }
 }
 
+void VulkanOverview::dispatch_items(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push,
+                                    std::uint32_t push_bytes, std::int64_t items) {
+  const std::uint32_t total = groups(items, 64);
+  const std::uint32_t across = std::min(total, context_->limits().max_workgroup_count[0]);
+  const std::uint32_t down = (total + across - 1) / across;
+  if (down > context_->limits().max_workgroup_count[1]) {
+    throw std::invalid_argument("the overview's projection needs " + std::to_string(total) +
+                                " workgroups, more than this device dispatches at once");
+  }
+  dispatch(pipeline, set, push, push_bytes, across, down);
+}
+
 void VulkanOverview::dispatch(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push,
-                              std::uint32_t push_bytes, std::uint32_t group_count) {
+                              std::uint32_t push_bytes, std::uint32_t groups_x, std::uint32_t groups_y) {
   const VkCommandBuffer cmd = stream_.begin();
   vk::barriers::compute_to_compute(cmd);  // what earlier submissions wrote
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
   vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-  vkCmdDispatch(cmd, group_count, 1, 1);
+  vkCmdDispatch(cmd, groups_x, groups_y, 1);
   vk::barriers::device_to_host(cmd);
   stream_.submit_and_wait();
 }
 
 void VulkanOverview::turn(VkDescriptorSet set, int rows, int first, int dk4, int d_k) {
   const OverviewRopePush push{rows, first, 4 * dk4, d_k / 2};
-  dispatch(rope_, set, &push, sizeof push, groups(static_cast<std::int64_t>(rows) * (d_k / 2), 64));
+  dispatch_items(rope_, set, &push, sizeof push, static_cast<std::int64_t>(rows) * (d_k / 2));
 }
 
 Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, Progress* progress) {
@@ -271,12 +289,12 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
     push.mask = mask.params(h);
     auto t = Clock::now();
     const ProjectPush pq{rows, w.row_begin, p.d_model(), p.wq.cols, h * p.d_k, p.d_k, dk4};
-    dispatch(project_, project_q.set, &pq, sizeof pq, groups(static_cast<std::int64_t>(rows) * dk4, 64));
+    dispatch_items(project_, project_q.set, &pq, sizeof pq, static_cast<std::int64_t>(rows) * dk4);
     if (rope) turn(rope_q.set, rows, w.row_begin, dk4, p.d_k);
     const int g = p.kv_head_of(h);
     if (g != projected_kv) {
       const ProjectPush pk{keys, k_first, p.d_model(), p.wk.cols, g * p.d_k, p.d_k, dk4};
-      dispatch(project_, project_k.set, &pk, sizeof pk, groups(static_cast<std::int64_t>(keys) * dk4, 64));
+      dispatch_items(project_, project_k.set, &pk, sizeof pk, static_cast<std::int64_t>(keys) * dk4);
       if (rope) turn(rope_k.set, keys, k_first, dk4, p.d_k);
       projected_kv = g;
     }

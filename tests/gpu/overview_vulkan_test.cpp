@@ -125,6 +125,25 @@ TEST_P(OverviewVulkan, PositionsEnterAsInTheDensePath) {
   testing::expect_no_validation_messages(*context);
 }
 
+// 65,536 rows × d_k 256 are 65,536 workgroups of projection, one past the least a device
+// offers per axis: the projections and RoPE run on rows of workgroups. Here the axis holds 8
+// (the score passes need 5), the projections 10 and RoPE 15.
+TEST(OverviewVulkanLimits, ProjectionsAndRopeRunOnRowsOfWorkgroups) {
+  vk::ContextOptions options;
+  options.max_workgroup_count = 8;
+  const auto context = testing::validated_context(options);
+  const auto runner = overview::make_vulkan_overview(context, {std::nullopt, 64});
+  Problem p = long_problem(testing::mask_of(true), 2, 2);
+  p.positional = PositionalKind::Rope;
+  const Result dense = make_cpu_backend()->compute(p);
+  OverviewRequest request;
+  request.max_pixel_rows = request.max_pixel_cols = 10;
+  expect_matches_dense(p, dense, *runner, request, "rows of workgroups");
+  request.quantity = Quantity::RawScores;
+  expect_matches_dense(p, dense, *runner, request, "rows of workgroups");
+  testing::expect_no_validation_messages(*context);
+}
+
 TEST(OverviewVulkanAndCpu, AgreeOnAWindowAndReuseKnownStatistics) {
   const auto context = testing::validated_context();
   const auto vulkan = overview::make_vulkan_overview(context);
