@@ -172,7 +172,7 @@ void OverviewView::offer_dropout_off(ui::UiContext& ui) {
   if (ImGui::Button("Turn dropout off##overview_dropout")) {
     ui.document.apply(edits::set_dropout(scenario, std::nullopt), "Dropout off");
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The overview draws the weights before dropout; the Model panel turns it on again.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dropout off for this text (Edit > Undo turns it on again); up to 4,096 tokens the heatmaps draw it.");
 }
 
 // A pattern whose parameters suited a short sentence (the strided preset's stride of 4) can
