@@ -248,6 +248,7 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
       else runs.emplace_back(c, c + 1);
     }
   }
+  locator_.remember(shown, problem, session_.shown_ask(), {&image_, range_min_, range_max_, log_scale_, &hidden_runs_});
 }
 
 // The turned label of the widest position, measured once per text length and font size
@@ -355,6 +356,22 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   }
   handle_mouse(*shown, origin, size, hover.hovered);
   if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
+  if (g.window != overview::whole(n, m)) draw_locator(ui, ImVec2(origin.x + size.x, origin.y), corner.x + width, side);
+}
+
+// Right of the image, where the panel is wider than the image is: the zoomed window's place.
+void OverviewView::draw_locator(ui::UiContext& ui, ImVec2 image_right, float panel_right, float image_side) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float left = image_right.x + heatmap::HeatmapWidget::label_overhang() + 2.0f * style.ItemSpacing.x;
+  const float room = panel_right - left - style.ItemSpacing.x;
+  const float side = std::floor(std::min({room, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
+  if (side < OverviewLocator::least_side()) return;
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  const std::optional<overview::CellWindow> moved =
+      locator_.draw(ui, ImVec2(left, image_right.y), side, session_.rows(), session_.cols(), current_window(),
+                    session_.shown_problem(), ask_);
+  ImGui::SetCursorScreenPos(after);
+  if (moved) ask_.window = *moved == overview::whole(session_.rows(), session_.cols()) ? overview::CellWindow{} : *moved;
 }
 
 void OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered) {

@@ -3,7 +3,8 @@
 // overview of one head (core/overview through compute::OverviewSession), computed off the UI
 // thread with a progress bar and Cancel. The wheel zooms and dragging pans, each recomputing
 // the visible window exactly (single cells once they are large enough); a double click shows
-// the whole matrix again. What the panel shows and why is said above the image.
+// the whole matrix again, and beside a zoomed-in window a small copy of the whole says where it
+// lies (overview_locator.h). What the panel shows and why is said above the image.
 
 #include <imgui.h>
 
@@ -13,6 +14,7 @@
 
 #include "app/compute/overview_session.h"
 #include "app/export_ui/export_ui.h"
+#include "app/panels/overview_locator.h"
 #include "app/ui/panel.h"
 #include "app/ui/view_state.h"
 #include "core/common/matrix.h"
@@ -34,6 +36,7 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
+  void draw_locator(ui::UiContext& ui, ImVec2 image_right, float panel_right, float image_side);
   [[nodiscard]] float numbers_label_height(int positions, float words_gutter);
   void refresh_image(const overview::Overview& shown);
   void handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);
@@ -42,6 +45,7 @@ class OverviewView {
 
   compute::OverviewSession session_;
   export_ui::OverviewExport export_;
+  OverviewLocator locator_;  // where a zoomed-in window lies in the whole matrix
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys

@@ -67,6 +67,17 @@ class LongText(unittest.TestCase):
             app.wait_frames(4)
             zoomed = app.screenshot(self.dir / 'zoomed.png')
             self.assertTrue(zoomed.crop_differs(whole, (int(x), int(y), int(w), int(h))), 'the zoomed window is drawn')
+            self.assertNotEqual(app.find('##overview_image/##heatmap')['first_row_label'].split(' ')[0], '0', 'zoomed into the middle')
+            # Beside the zoomed window, the whole matrix says where it lies; a click there moves it.
+            lx, ly, lw, lh = app.find('##overview_locator/##thumbnail/##heatmap')['visible']
+            zx, _, zw, _ = app.find('##overview_image/##heatmap')['visible']
+            self.assertGreaterEqual(lx, zx + zw, 'the locator is right of the image, not over it')
+            app.click_at(int(lx + 2), int(ly + 2))
+            first = lambda key: app.find('##overview_image/##heatmap')[key].split(' ')[0]  # "0" or "0 the"
+            attnviz_gui._wait(lambda: first('first_row_label') == '0', 30, 'the window moved to the top left corner')
+            self.assertEqual(first('first_col_label'), '0')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 60, 'the moved window')
+            app.move_to(int(x + w / 2), int(y + h / 2))
             for _ in range(12):  # on to single cells: 8 x 8 at most
                 app.xdotool('click', '4')
                 app.wait_frames(2)
