@@ -13,6 +13,7 @@
 #include "app/edits/position_edits.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
+#include "app/ui/keys.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -120,9 +121,16 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   ImGui::SameLine();
   ImGui::RadioButton("Mean##overview", &pooling, static_cast<int>(overview::Pooling::Mean));
   ask_.pooling = static_cast<overview::Pooling>(pooling);
+  // Home shows the whole matrix, as on every other heatmap.
+  const ImGuiIO& io = ImGui::GetIO();
+  ui::keys::claim_from_navigation(ui::keys::kHome);
+  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
+    ask_.window = {};
+  }
   if (ask_.window.rows() > 0) {
     ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
     if (ImGui::Button("Whole matrix##overview")) ask_.window = {};
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the whole matrix again (Home, or a double click on the image)");
   }
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   const std::shared_ptr<const Problem> problem = session_.shown_problem();

@@ -89,8 +89,14 @@ class LongText(unittest.TestCase):
                 position, word = image[key].split(' ', 1)
                 self.assertRegex(position, r'^[0-9,]+$')
                 self.assertEqual(word, WORDS[(int(position.replace(',', '')) * 7 + int(position.replace(',', '')) // 3) % len(WORDS)])
-            app.click('Whole matrix##overview')
+            app.key('Home')  # as on every heatmap
             attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix again')
+            self.assertFalse(app.has('##overview_locator/##thumbnail/##heatmap'), 'no locator over the whole matrix')
+            app.move_to(int(x + w / 2), int(y + h / 2))
+            app.xdotool('click', '4')
+            attnviz_gui._wait(lambda: app.has('Whole matrix##overview'), 30, 'zoomed in again')
+            app.click('Whole matrix##overview')
+            attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix after the button')
 
     def test_the_overview_shown_is_exported_as_npy(self):
         text = write_text(self.dir / 'long.txt', 4500)
