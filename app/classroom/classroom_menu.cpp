@@ -20,6 +20,8 @@
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
+#include "core/overview/long_text.h"
+#include "core/overview/overview.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -28,7 +30,13 @@ ActionTarget target_of(ui::UiContext& ui) {
   ActionTarget target{ui.document, ui.view, ui.classroom};
   target.now = ImGui::GetTime();
   target.decode_steps = ui.classroom.decode.model_steps;
-  if (!ui.session.has_result()) return target;
+  if (!ui.session.has_result()) {
+    // A text past the materialised path's limit has no result, but the overview shows its
+    // heads and pins its queries: H and Down / Up go on working there.
+    target.heads = ui.document.scenario().num_heads;
+    target.queries = std::min(ui.document.tokens()->query_count(), overview::kMaxOverviewTokens);
+    return target;
+  }
   const Problem& problem = ui.session.problem();
   target.heads = problem.num_heads;
   target.queries = problem.n();

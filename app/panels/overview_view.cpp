@@ -11,6 +11,7 @@
 #include "app/document/document.h"
 #include "app/edits/mask_edits.h"
 #include "app/edits/position_edits.h"
+#include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/keys.h"
@@ -73,6 +74,7 @@ overview::CellWindow OverviewView::current_window() const {
 }
 
 void OverviewView::draw(ui::UiContext& ui) {
+  if (ui.view.pinned_query && *ui.view.pinned_query >= tokens_) ui.view.pinned_query.reset();  // from a longer text
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
   const long long larger = std::max(tokens_, source_tokens_);
@@ -362,27 +364,61 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
       list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
     }
   }
-  handle_mouse(*shown, origin, size, hover.hovered);
+  outline_pinned(ui, g, origin, size);
+  if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered); clicked && side_column_) {
+    ui.view.pinned_query = *clicked;
+  }
   if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
-  if (g.window != overview::whole(n, m)) draw_locator(ui, ImVec2(origin.x + size.x, origin.y), corner.x + width, side);
+  draw_side_column(ui, ImVec2(origin.x + size.x, origin.y), g.window != overview::whole(n, m), side);
 }
 
-// Right of the image, where the panel is wider than the image is: the zoomed window's place.
-void OverviewView::draw_locator(ui::UiContext& ui, ImVec2 image_right, float panel_right, float image_side) {
+// Right of the image, where the panel is wider than the image is: the zoomed window's place in
+// the whole matrix, and the pinned query (or how to pin one).
+void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool zoomed, float image_side) {
   const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 panel_max(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
+                         ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y);
   const float left = image_right.x + heatmap::HeatmapWidget::label_overhang() + 2.0f * style.ItemSpacing.x;
-  const float room = panel_right - left - style.ItemSpacing.x;
-  const float side = std::floor(std::min({room, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
-  if (side < OverviewLocator::least_side()) return;
+  const float width = std::floor(std::min(panel_max.x - left - style.ItemSpacing.x, ImGui::GetFontSize() * 22.0f));
+  side_column_ = width >= OverviewLocator::least_side();
+  if (!side_column_) return;
   const ImVec2 after = ImGui::GetCursorScreenPos();
-  const std::optional<overview::CellWindow> moved =
-      locator_.draw(ui, ImVec2(left, image_right.y), side, session_.rows(), session_.cols(), current_window(),
-                    session_.shown_problem(), ask_);
+  ImGui::SetCursorScreenPos(ImVec2(left, image_right.y));
+  ImGui::BeginChild("##overview_side", ImVec2(width, std::max(panel_max.y - image_right.y, 1.0f)));
+  const int n = session_.rows();
+  const int m = session_.cols();
+  std::optional<overview::CellWindow> asked;
+  if (zoomed) {
+    const float side = std::floor(std::min({width, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
+    asked = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(), session_.shown_problem(), ask_);
+    ImGui::Spacing();
+  }
+  if (ui.view.pinned_query) {
+    if (auto go_to = query_.draw(ui, session_.shown_problem(), ask_.head, *ui.view.pinned_query, width - style.ScrollbarSize)) {
+      asked = go_to;
+    }
+  } else {
+    query_.draw_hint();
+  }
+  ImGui::EndChild();
   ImGui::SetCursorScreenPos(after);
-  if (moved) ask_.window = *moved == overview::whole(session_.rows(), session_.cols()) ? overview::CellWindow{} : *moved;
+  if (asked) ask_.window = *asked == overview::whole(n, m) ? overview::CellWindow{} : *asked;
 }
 
-void OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered) {
+// The pinned query's row of pixels, outlined where the image shows it.
+void OverviewView::outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin, ImVec2 size) const {
+  if (!ui.view.pinned_query) return;
+  const int query = *ui.view.pinned_query;
+  if (query < g.window.row_begin || query >= g.window.row_end) return;
+  const float cell_h = size.y / static_cast<float>(g.rows);
+  const float y0 = origin.y + cell_h * static_cast<float>((query - g.window.row_begin) / g.block_rows);
+  const float y1 = y0 + std::max(cell_h, 2.0f);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), 0xff202020u, 0.0f, 0, 3.0f);
+  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), heatmap::kPinnedColour, 0.0f, 0, 1.5f);
+}
+
+std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered) {
   const ImGuiIO& io = ImGui::GetIO();
   const overview::CellWindow w = shown.grid.window;
   const int n = session_.rows();
@@ -408,11 +444,17 @@ void OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, 
     dragging_ = false;
     const double drow = static_cast<double>((io.MousePos.y - drag_start_.y) / size.y) * w.rows();
     const double dcol = static_cast<double>((io.MousePos.x - drag_start_.x) / size.x) * w.cols();
+    const float threshold = io.MouseDragThreshold;
+    const ImVec2 moved(io.MousePos.x - drag_start_.x, io.MousePos.y - drag_start_.y);
+    if (moved.x * moved.x + moved.y * moved.y < threshold * threshold) {
+      return std::clamp(static_cast<int>(std::floor(at_row)), w.row_begin, w.row_end - 1);  // a click: that query
+    }
     if (std::fabs(drow) >= 1.0 || std::fabs(dcol) >= 1.0) {
       ask_.window = centred(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(), w.cols(), n, m);
       if (ask_.window == overview::whole(n, m)) ask_.window = {};
     }
   }
+  return std::nullopt;
 }
 
 void OverviewView::tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const {

@@ -4,17 +4,20 @@
 // thread with a progress bar and Cancel. The wheel zooms and dragging pans, each recomputing
 // the visible window exactly (single cells once they are large enough); a double click shows
 // the whole matrix again, and beside a zoomed-in window a small copy of the whole says where it
-// lies (overview_locator.h). What the panel shows and why is said above the image.
+// lies (overview_locator.h); a click pins a query, whose row over every key is shown there too
+// (overview_query.h). What the panel shows and why is said above the image.
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/compute/overview_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/panels/overview_locator.h"
+#include "app/panels/overview_query.h"
 #include "app/ui/panel.h"
 #include "app/ui/view_state.h"
 #include "core/common/matrix.h"
@@ -36,16 +39,20 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
-  void draw_locator(ui::UiContext& ui, ImVec2 image_right, float panel_right, float image_side);
+  void draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool zoomed, float image_side);
+  void outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin, ImVec2 size) const;
   [[nodiscard]] float numbers_label_height(int positions, float words_gutter);
   void refresh_image(const overview::Overview& shown);
-  void handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);
+  // Zoom and pan; returns the query row a click (no drag) was on.
+  std::optional<int> handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered);
   void tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const;
   [[nodiscard]] overview::CellWindow current_window() const;
 
   compute::OverviewSession session_;
   export_ui::OverviewExport export_;
   OverviewLocator locator_;  // where a zoomed-in window lies in the whole matrix
+  OverviewQuery query_;      // the pinned query's row over every key
+  bool side_column_ = false;  // the locator and the pinned query have room beside the image
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys

@@ -9,6 +9,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/overview/overview.h"
 #include "core/overview/overview_vulkan.h"
+#include "core/overview/query_row.h"
 #include "core/scenario/positions.h"
 #include "tests/overview/dense_pooling.h"
 #include "tests/tiled/tiled_cases.h"
@@ -177,6 +178,30 @@ TEST(OverviewVulkanAndCpu, AgreeOnAWindowAndReuseKnownStatistics) {
     EXPECT_NEAR(reused.heads[0].values[i], fresh.heads[0].values[i], kWeightAbs) << "pixel " << i;
   }
   testing::expect_no_validation_messages(*context);
+}
+
+// One query's row over every key (query_row.h): a pixel per key, 1,300 of them, as on the CPU.
+TEST_P(OverviewVulkan, AQueryRowIsTheCpusRow) {
+  const auto context = testing::validated_context();
+  const auto runner = overview::make_vulkan_overview(context, {GetParam(), std::nullopt});
+  const auto cpu = overview::make_cpu_overview();
+  testing::ProblemShape shape;
+  shape.n = shape.m = 1300;
+  shape.d_model = 8;
+  shape.d_k = 6;
+  shape.heads = 2;
+  shape.mask = testing::expression_mask(testing::mask_of(false), "k <= q && (k < 4 || q - k <= 600)");
+  testing::TestRandom random(17);
+  Problem p = testing::random_problem(random, shape);
+  p.positional = PositionalKind::Alibi;
+  for (const int query : {0, 650, 1299}) {
+    const overview::QueryRow got = overview::query_row(*runner, p, 1, query);
+    const overview::QueryRow want = overview::query_row(*cpu, p, 1, query);
+    ASSERT_EQ(got.hidden, want.hidden) << "query " << query;
+    for (std::size_t j = 0; j < want.values.size(); ++j) {
+      ASSERT_NEAR(got.values[j], want.values[j], kWeightAbs) << "query " << query << " key " << j;
+    }
+  }
 }
 
 TEST(OverviewVulkanStop, AStopRequestEndsTheRunBetweenDispatches) {

@@ -181,6 +181,41 @@ class LongText(unittest.TestCase):
                 app.click('Show the overview##only_the_overview')
                 attnviz_gui._wait(lambda: app.has('Weights##overview'), 20, 'the Heatmaps view again')
 
+    def test_a_clicked_row_pins_its_query_with_the_keys_it_attends_to_most(self):
+        text = write_text(self.dir / 'long.txt', 5000)
+        # StreamingLLM's mask: each query sees the first 4 keys and the 8 before it, itself included.
+        with Session(self.dir / 'session', ['--scenario', 'preset:attention-sinks', '--text-file', text]) as app:
+            x, y, w, h = self.image(app)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            self.assertFalse(app.has('Unpin##overview_query'), 'nothing pinned yet')
+            app.click_at(int(x + w * 0.6), int(y + h * 0.7))
+            strip = attnviz_gui._wait(lambda: app.has('##overview_query_strip') and app.find('##overview_query_strip'),
+                                      30, 'the pinned query')
+            query = int(strip['query'])
+            image = app.find('##overview_image/##heatmap')
+            self.assertLess(image['rect'][0] + image['rect'][2], strip['rect'][0], 'beside the image, not over it')
+
+            def top_keys():
+                items = [i for i in app.widgets() if '##overview_top_key' in i['path']]
+                return [int(i['label'].split()[1].replace(',', '')) for i in items]
+
+            keys = attnviz_gui._wait(top_keys, 30, 'the keys it attends to most')
+            self.assertEqual(len(keys), 10)
+            for key in keys:
+                self.assertTrue(key < 4 or 0 <= query - key <= 8, f'key {key} is one query {query} sees')
+            # Down pins the next query.
+            app.key('Down')
+            attnviz_gui._wait(lambda: app.find('##overview_query_strip')['query'] == str(query + 1), 30, 'the next query')
+            # A key of the list shows its cell: the image zooms onto the query's row.
+            app.click(next(i['path'] for i in app.widgets() if i['path'].endswith('##overview_top_key0')))
+            attnviz_gui._wait(lambda: app.has('Whole matrix##overview'), 30, 'the zoomed window')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 60, 'the zoomed overview')
+            app.wait_frames(4)
+            first_row = int(app.find('##overview_image/##heatmap')['first_row_label'].split(' ')[0].replace(',', ''))
+            self.assertTrue(first_row <= query + 1 < first_row + 64, f'row {query + 1} is in the window from {first_row}')
+            app.click('Unpin##overview_query')
+            attnviz_gui._wait(lambda: not app.has('##overview_query_strip'), 20, 'the query unpinned')
+
     @staticmethod
     def open_text(app, path):
         """File > Open text..., the path typed, Return."""

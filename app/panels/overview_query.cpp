@@ -1,0 +1,169 @@
+// The overview's pinned query (overview_query.h).
+
+#include "app/panels/overview_query.h"
+
+#include <imgui_internal.h>  // ImGui::GetItemID, for the widget log
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/panels/heatmaps_parts.h"
+#include "app/ui/palette.h"
+#include "app/ui/view_state.h"
+#include "app/window/widget_log.h"
+#include "core/lesson/number_text.h"
+#include "core/overview/query_row.h"
+
+namespace attnviz::panels {
+namespace {
+
+constexpr int kTopKeys = 10;
+constexpr int kGoToCells = 64;  // a click on a key shows this many cells around it
+constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // as over the image (ABGR)
+constexpr std::uint32_t kQueryMark = 0xff1f8cffu;    // orange, as a hovered token's outline
+
+std::string quoted(const std::vector<std::string>& tokens, int i) {
+  return "\xe2\x80\x9c" + std::string(token_text(tokens, i)) + "\xe2\x80\x9d";
+}
+
+overview::CellWindow around(int row, int col, int n, int m) {
+  const int rows = std::min(kGoToCells, n);
+  const int cols = std::min(kGoToCells, m);
+  const int r0 = std::clamp(row - rows / 2, 0, n - rows);
+  const int c0 = std::clamp(col - cols / 2, 0, m - cols);
+  return {r0, r0 + rows, c0, c0 + cols};
+}
+
+void disabled_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+std::string three_digits(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
+  return text;
+}
+
+}  // namespace
+
+void OverviewQuery::draw_hint() {
+  session_.clear();
+  strip_row_.reset();
+  disabled_wrapped("Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
+                   "(Down / Up: the next or previous query).");
+}
+
+std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const std::shared_ptr<const Problem>& problem,
+                                                        int head, int query, float width) {
+  if (!problem || query < 0 || query >= problem->n()) return std::nullopt;
+  session_.request(problem, head, query);
+  heading("Query", "");
+  ImGui::SameLine();
+  ImGui::TextUnformatted((lesson::format_grouped(query) + " " + quoted(problem->tokens, query)).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Unpin##overview_query")) ui.view.pinned_query.reset();
+  const std::shared_ptr<const overview::QueryRow> row = session_.row();
+  const std::string error = session_.error();
+  if (!error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::TextWrapped("%s", error.c_str());
+    ImGui::PopStyleColor();
+    return std::nullopt;
+  }
+  if (!row) {
+    ImGui::TextDisabled("computing its row\xe2\x80\xa6");
+    return std::nullopt;
+  }
+  disabled_wrapped("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
+                   lesson::format_grouped(row->keys()) + " keys");
+  draw_strip(row, *problem, width);
+  return draw_top_keys(*row, *problem);
+}
+
+// Its weights, the largest of each block of keys a pixel column, scaled to the row's largest.
+void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& shared, const Problem& problem, float width) {
+  const overview::QueryRow& row = *shared;
+  const int columns = std::max(1, static_cast<int>(width));
+  const int keys = row.keys();
+  const int block = (keys + columns - 1) / columns;
+  const int used = (keys + block - 1) / block;
+  if (strip_row_ != shared || strip_columns_ != columns) {
+    strip_row_ = shared;
+    strip_columns_ = columns;
+    strip_.assign(static_cast<std::size_t>(used), 0.0f);
+    strip_hidden_.assign(static_cast<std::size_t>(used), 1);
+    for (int j = 0; j < keys; ++j) {
+      const auto c = static_cast<std::size_t>(j / block);
+      if (row.hidden[static_cast<std::size_t>(j)] != 0) continue;
+      strip_hidden_[c] = 0;
+      strip_[c] = std::max(strip_[c], row.values[static_cast<std::size_t>(j)]);
+    }
+  }
+  const float largest = std::max(*std::max_element(strip_.begin(), strip_.end()), 1e-12f);
+  disabled_wrapped("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) + ", the largest per pixel (tallest " +
+                   three_digits(largest) + ")");
+  const float height = ImGui::GetFontSize() * 4.0f;
+  const float column_w = width / static_cast<float>(used);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##overview_query_strip", ImVec2(width, height + 6.0f));
+  window::widget_log::annotate(ImGui::GetItemID(), "query", std::to_string(row.query));  // for tests that read the window
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  list->AddRectFilled(at, ImVec2(at.x + width, at.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const std::uint32_t bar = ui::palette::head_strong(row.head);
+  for (int c = 0; c < used; ++c) {
+    const float x0 = at.x + column_w * static_cast<float>(c);
+    const float x1 = x0 + std::max(column_w, 1.0f);
+    if (strip_hidden_[static_cast<std::size_t>(c)] != 0) {
+      list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + height), kHiddenShade);
+      continue;
+    }
+    const float h = height * strip_[static_cast<std::size_t>(c)] / largest;
+    if (h > 0.0f) list->AddRectFilled(ImVec2(x0, at.y + height - std::max(h, 1.0f)), ImVec2(x1, at.y + height), bar);
+  }
+  if (!problem.cross_attention) {  // the query's own position among the keys
+    const float x = at.x + width * (static_cast<float>(row.query) + 0.5f) / static_cast<float>(keys);
+    list->AddTriangleFilled(ImVec2(x, at.y + height), ImVec2(x - 5.0f, at.y + height + 6.0f), ImVec2(x + 5.0f, at.y + height + 6.0f),
+                            kQueryMark);
+  }
+  if (ImGui::IsItemHovered()) {
+    const float fx = (ImGui::GetIO().MousePos.x - at.x) / width;
+    const int c = std::clamp(static_cast<int>(fx * static_cast<float>(used)), 0, used - 1);
+    const int first = c * block;
+    const int last = std::min(keys, first + block) - 1;
+    if (strip_hidden_[static_cast<std::size_t>(c)] != 0) {
+      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the mask hides them all", lesson::format_grouped(first).c_str(),
+                        lesson::format_grouped(last).c_str());
+    } else {
+      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the largest weight %.4g", lesson::format_grouped(first).c_str(),
+                        lesson::format_grouped(last).c_str(), static_cast<double>(strip_[static_cast<std::size_t>(c)]));
+    }
+  }
+}
+
+std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const overview::QueryRow& row, const Problem& problem) {
+  disabled_wrapped("the keys it attends to most (click one to show its cell)");
+  std::optional<overview::CellWindow> go_to;
+  const std::vector<int> top = row.top_keys(kTopKeys);
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    const int key = top[i];
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%.4f", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
+    const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
+                              quoted(problem.source_tokens, key) + "##overview_top_key" + std::to_string(i);
+    if (ImGui::Selectable(label.c_str(), false)) go_to = around(row.query, key, problem.n(), problem.m());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell", lesson::format_grouped(row.query).c_str(),
+                        lesson::format_grouped(key).c_str(), static_cast<double>(row.values[static_cast<std::size_t>(key)]));
+    }
+  }
+  if (top.empty()) ImGui::TextDisabled("none: the mask hides every key from it");
+  return go_to;
+}
+
+}  // namespace attnviz::panels
