@@ -153,7 +153,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const overview:
   for (std::size_t i = 0; i < top.size(); ++i) {
     const int key = top[i];
     char weight[32];
-    std::snprintf(weight, sizeof weight, "%.4f", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
+    std::snprintf(weight, sizeof weight, "%.4g", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
                               quoted(problem.source_tokens, key) + "##overview_top_key" + std::to_string(i);
     if (ImGui::Selectable(label.c_str(), false)) go_to = around(row.query, key, problem.n(), problem.m());
