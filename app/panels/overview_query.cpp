@@ -55,6 +55,7 @@ std::string three_digits(float value) {
 void OverviewQuery::draw_hint() {
   session_.clear();
   strip_row_.reset();
+  top_row_.reset();
   disabled_wrapped("Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
                    "(Down / Up: the next or previous query).");
 }
@@ -83,7 +84,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
   disabled_wrapped("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
                    lesson::format_grouped(row->keys()) + " keys");
   draw_strip(row, *problem, width);
-  return draw_top_keys(*row, *problem);
+  return draw_top_keys(row, *problem);
 }
 
 // Its weights, the largest of each block of keys a pixel column, scaled to the row's largest.
@@ -146,10 +147,16 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
   }
 }
 
-std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const overview::QueryRow& row, const Problem& problem) {
+std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shared_ptr<const overview::QueryRow>& shared,
+                                                                 const Problem& problem) {
+  const overview::QueryRow& row = *shared;
   disabled_wrapped("the keys it attends to most (click one to show its cell)");
   std::optional<overview::CellWindow> go_to;
-  const std::vector<int> top = row.top_keys(kTopKeys);
+  if (top_row_ != shared) {  // once per row, not every frame: 65,536 keys to rank
+    top_ = row.top_keys(kTopKeys);
+    top_row_ = shared;
+  }
+  const std::vector<int>& top = top_;
   for (std::size_t i = 0; i < top.size(); ++i) {
     const int key = top[i];
     char weight[32];

@@ -28,7 +28,7 @@ class OverviewQuery {
 
  private:
   void draw_strip(const std::shared_ptr<const overview::QueryRow>& row, const Problem& problem, float width);
-  std::optional<overview::CellWindow> draw_top_keys(const overview::QueryRow& row, const Problem& problem);
+  std::optional<overview::CellWindow> draw_top_keys(const std::shared_ptr<const overview::QueryRow>& row, const Problem& problem);
 
   compute::QueryRowSession session_;
   // The strip's columns: the largest weight of each block of keys, cached per row and width.
@@ -36,6 +36,9 @@ class OverviewQuery {
   std::vector<unsigned char> strip_hidden_;
   std::shared_ptr<const overview::QueryRow> strip_row_;
   int strip_columns_ = 0;
+  // The keys it attends to most, ranked once per row.
+  std::vector<int> top_;
+  std::shared_ptr<const overview::QueryRow> top_row_;
 };
 
 }  // namespace attnviz::panels
