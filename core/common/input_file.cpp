@@ -82,7 +82,7 @@ std::string read_input_file(const std::string& path, const ReadOptions& options)
   if (file.get() < 0) refuse(path, open_problem(errno));
   struct stat info {};
   if (::fstat(file.get(), &info) != 0) refuse(path, std::string("cannot be read: ") + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) refuse(path, "is a folder, not a scenario file");
+  if (S_ISDIR(info.st_mode)) refuse(path, std::string("is a folder, not a ") + options.kind);
   const bool regular = S_ISREG(info.st_mode);
   if (!regular && options.regular_files_only) {
     refuse(path, "is not a regular file (a device, a FIFO or a socket); attnviz only reads this from a file it wrote");
@@ -106,7 +106,7 @@ std::string read_input_file(const std::string& path, const ReadOptions& options)
     if (got < 0) {
       text.resize(old_size);
       if (errno == EINTR || errno == EAGAIN) continue;
-      if (errno == EISDIR) refuse(path, "is a folder, not a scenario file");
+      if (errno == EISDIR) refuse(path, std::string("is a folder, not a ") + options.kind);
       refuse(path, std::string("could not be read completely: ") + std::strerror(errno));
     }
     text.resize(old_size + static_cast<std::size_t>(got));

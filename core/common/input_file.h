@@ -34,6 +34,8 @@ struct ReadOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Bytes read so far, for a progress display.
   std::atomic<std::size_t>* progress = nullptr;
+  // What the file was meant to be, for "is a folder, not a text file".
+  const char* kind = "scenario file";
 };
 
 // The whole content of `path`. Throws InputError(path, "", problem) when it is missing, a

@@ -153,7 +153,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
     }
     const fs::path config_path = folder / "config.json";
     if (!fs::exists(config_path)) throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
-    model->config_ = parse_hf_config(read_input_file(config_path.string()), config_path.string());
+    model->config_ = parse_hf_config(read_input_file(config_path.string(), {.kind = "model configuration"}), config_path.string());
     const fs::path single = folder / "model.safetensors";
     const fs::path index_path = folder / "model.safetensors.index.json";
     if (fs::exists(single)) {

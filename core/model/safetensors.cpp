@@ -103,7 +103,7 @@ void read_safetensors(const MappedFile& file, TensorSet& tensors) {
 }
 
 ShardIndex read_shard_index(const std::string& path) {
-  const std::string text = read_input_file(path);
+  const std::string text = read_input_file(path, {.kind = "safetensors index"});
   const json root = tokenizers::parse_model_json(text, path);
   if (!root.is_object() || !root.contains("weight_map") || !root["weight_map"].is_object()) {
     throw InputError(path, "/weight_map", "missing or not an object of tensor names and shard files");

@@ -215,7 +215,7 @@ std::unique_ptr<Tokenizer> bpe_from_json(const json& root, const Fields& fields)
   return std::make_unique<BpeTokenizer>(std::move(vocabulary), settings, fields.origin());
 }
 
-std::string read_text(const fs::path& path) { return read_input_file(path.string()); }
+std::string read_text(const fs::path& path) { return read_input_file(path.string(), {.kind = "tokenizer file"}); }
 
 std::unique_ptr<Tokenizer> gpt2_vocab_and_merges(const fs::path& folder) {
   const std::string vocab_path = (folder / "vocab.json").string();

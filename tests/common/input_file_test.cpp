@@ -99,6 +99,9 @@ TEST_F(InputFile, RegularFilesOnlyRefusesAFifoWithoutWaiting) {
 
 TEST_F(InputFile, FoldersAndMissingFilesSaySo) {
   EXPECT_EQ(problem_of(dir_.string()), "is a folder, not a scenario file");
+  ReadOptions text;
+  text.kind = "text file";  // --text-file, File > Open text...
+  EXPECT_EQ(problem_of(dir_.string(), text), "is a folder, not a text file");
   EXPECT_EQ(problem_of((dir_ / "none.json").string()), "no such file");
 }
 
