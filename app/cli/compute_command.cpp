@@ -198,8 +198,7 @@ std::vector<int> parse_heads(const std::string& text, int count) {
       throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
     }
     if (head >= count) {
-      throw InputError(kOrigin, "--heads", "head " + std::to_string(head) + " does not exist: the scenario has " +
-                                               std::to_string(count) + (count == 1 ? " head (0)" : " heads (0-" + std::to_string(count - 1) + ")"));
+      throw InputError(kOrigin, "--heads", missing_head_message(head, count));
     }
     if (std::find(heads.begin(), heads.end(), head) != heads.end()) {
       throw InputError(kOrigin, "--heads", "head " + std::to_string(head) + " is listed twice");

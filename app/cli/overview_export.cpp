@@ -115,8 +115,7 @@ overview::OverviewRequest parse_request(const ParsedArgs& parsed, const Problem&
   request.heads = parse_heads(parsed.get_or("--heads", "all"));
   for (const int h : request.heads) {
     if (h >= problem.num_heads) {
-      throw InputError(kOrigin, "--heads", "head " + std::to_string(h) + " does not exist: the scenario has " +
-                                               std::to_string(problem.num_heads) + " heads (0.." + std::to_string(problem.num_heads - 1) + ")");
+      throw InputError(kOrigin, "--heads", missing_head_message(h, problem.num_heads));
     }
   }
   overview::CellWindow window = overview::whole(problem.n(), problem.m());

@@ -67,8 +67,7 @@ int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& 
   }
   if (head >= problem.num_heads) {
     throw InputError("<command line>", "--head",
-                     "head " + std::to_string(head) + " does not exist: the scenario has " +
-                         std::to_string(problem.num_heads) + " heads (0 to " + std::to_string(problem.num_heads - 1) + ")");
+                     missing_head_message(head, problem.num_heads));
   }
 
   const decode::DecodeTrace trace = decode::decode_head(problem, head, prompt);

@@ -90,8 +90,7 @@ int run_trace_tiled_command(const Args& args, std::ostream& out, std::ostream& e
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
   if (head >= problem.num_heads) {
     throw InputError(kOrigin, "--head",
-                     "head " + std::to_string(head) + " does not exist: the scenario has " +
-                         std::to_string(problem.num_heads) + " heads (0.." + std::to_string(problem.num_heads - 1) + ")");
+                     missing_head_message(head, problem.num_heads));
   }
   if (tiled::trace_floats(problem.n(), problem.m(), options.block_q, options.block_k, problem.d_v) > kMaxTraceFloats) {
     throw InputError(kOrigin, "--block-k",

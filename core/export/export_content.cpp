@@ -246,8 +246,7 @@ std::vector<int> requested_heads(const ExportRequest& request, const ExportSourc
   for (const int head : *request.heads) {
     if (head < 0 || head >= count) {
       throw InputError(request.origin, "--heads",
-                       "head " + std::to_string(head) + " does not exist: the scenario has " + std::to_string(count) +
-                           (count == 1 ? " head (0)" : " heads (0-" + std::to_string(count - 1) + ")"));
+                       missing_head_message(head, count));
     }
     if (std::find(heads.begin(), heads.end(), head) != heads.end()) {
       throw InputError(request.origin, "--heads", "head " + std::to_string(head) + " is listed twice");

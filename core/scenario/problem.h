@@ -45,6 +45,13 @@ struct Problem {
   [[nodiscard]] int output_cols() const { return wo ? wo->cols : num_heads * d_v; }
 };
 
+// "head 9 does not exist: the scenario has 8 heads (0-7)" ("1 head (0)"): what every command
+// says of a head past the scenario's.
+inline std::string missing_head_message(int head, int heads) {
+  return "head " + std::to_string(head) + " does not exist: the scenario has " + std::to_string(heads) +
+         (heads == 1 ? " head (0)" : " heads (0-" + std::to_string(heads - 1) + ")");
+}
+
 // Limits a Problem is checked against (the tokenizer's hard limit among them).
 struct ProblemLimits {
   int max_tokens = 4096;
