@@ -67,7 +67,10 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
   heading("Query", "");
   ImGui::SameLine();
   ImGui::TextUnformatted((lesson::format_grouped(query) + " " + quoted(problem->tokens, query)).c_str());
+  // Beside the token where it fits, else under it (a narrow column must not cut it off).
+  const float unpin_w = ImGui::CalcTextSize("Unpin").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < unpin_w) ImGui::NewLine();
   if (ImGui::SmallButton("Unpin##overview_query")) ui.view.pinned_query.reset();
   const std::shared_ptr<const overview::QueryRow> row = session_.row();
   const std::string error = session_.error();

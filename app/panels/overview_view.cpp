@@ -15,6 +15,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/keys.h"
+#include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -30,6 +31,7 @@ constexpr int kSmallestWindow = 8;                   // zooming stops at 8 × 8 
 // the columns (longer words are cut short with "…").
 constexpr float kRowLabelEms = 7.0f;
 constexpr float kColumnLabelEms = 5.5f;
+constexpr float kSideColumnEms = 12.0f;  // the locator and the pinned query's column, at the least
 
 const char* quantity_text(overview::Quantity quantity) {
   if (quantity == overview::Quantity::Weights) return "weight";
@@ -123,6 +125,18 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   ImGui::SameLine();
   ImGui::RadioButton("Mean##overview", &pooling, static_cast<int>(overview::Pooling::Mean));
   ask_.pooling = static_cast<overview::Pooling>(pooling);
+  // The buttons go on a line of their own where the row would not hold them all, decided
+  // whether or not Whole matrix is shown: the image below must not move when it comes and goes
+  // (another size would compute the overview again).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float button_gap = ImGui::GetFontSize() * 1.5f;
+  const auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x; };
+  const float buttons = 2.0f * button_gap + button_w("Whole matrix") + button_w("Export\xe2\x80\xa6");
+  const bool one_row = ImGui::GetItemRectMax().x + buttons <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const auto next_button = [&](bool first) {
+    if (one_row || !first) ImGui::SameLine(0.0f, button_gap);
+  };
+  bool first_button = true;
   // Home shows the whole matrix, as on every other heatmap.
   const ImGuiIO& io = ImGui::GetIO();
   ui::keys::claim_from_navigation(ui::keys::kHome);
@@ -130,15 +144,18 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
     ask_.window = {};
   }
   if (ask_.window.rows() > 0) {
-    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+    next_button(first_button);
+    first_button = false;
     if (ImGui::Button("Whole matrix##overview")) ask_.window = {};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the whole matrix again (Home, or a double click on the image)");
   }
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   const std::shared_ptr<const Problem> problem = session_.shown_problem();
   if (shown && problem && !shown->heads.empty()) {
-    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+    next_button(first_button);
     export_.draw(ui, *shown, *problem);
+  } else if (!one_row && first_button) {
+    ImGui::Dummy(ImVec2(1.0f, ImGui::GetFrameHeight()));  // the buttons' line, as high while there are none
   }
 }
 
@@ -280,8 +297,13 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   // on zooming in, so would the image's pixel count, and the overview be computed again. The
   // column labels' is the words' only where the asked cells are exact (column_label_room).
   const float row_gutter = ImGui::GetFontSize() * kRowLabelEms;
+  const float image_width = width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang();
+  // Room for the side column (the locator, the pinned query) where the image fills the width,
+  // unless the image would be narrower than the column.
+  const float column = side_column_width();
+  const float reserved = image_width - column >= column ? column : 0.0f;
   const auto side_below = [&](float col_gutter) {
-    return std::floor(std::max(std::min(width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang(),
+    return std::floor(std::max(std::min(image_width - reserved,
                                         height - caption_h - col_gutter),
                                64.0f));
   };
@@ -365,11 +387,18 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
     }
   }
   outline_pinned(ui, g, origin, size);
-  if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered); clicked && side_column_) {
-    ui.view.pinned_query = *clicked;
+  if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered)) {
+    if (side_column_) ui.view.pinned_query = *clicked;
+    else ui.notices.post(ui::NoticeLevel::Info, "A pinned query is shown beside the image: widen the window, or show the heatmaps only (F8)", "overview");
   }
   if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
   draw_side_column(ui, ImVec2(origin.x + size.x, origin.y), g.window != overview::whole(n, m), side);
+}
+
+// What the side column takes from the panel's width at the least: its gap and its width.
+float OverviewView::side_column_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return heatmap::HeatmapWidget::label_overhang() + 3.0f * style.ItemSpacing.x + ImGui::GetFontSize() * kSideColumnEms;
 }
 
 // Right of the image, where the panel is wider than the image is: the zoomed window's place in
@@ -380,7 +409,7 @@ void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool 
                          ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y);
   const float left = image_right.x + heatmap::HeatmapWidget::label_overhang() + 2.0f * style.ItemSpacing.x;
   const float width = std::floor(std::min(panel_max.x - left - style.ItemSpacing.x, ImGui::GetFontSize() * 22.0f));
-  side_column_ = width >= OverviewLocator::least_side();
+  side_column_ = width >= ImGui::GetFontSize() * kSideColumnEms - 1.0f;
   if (!side_column_) return;
   const ImVec2 after = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(left, image_right.y));

@@ -39,6 +39,7 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
+  [[nodiscard]] static float side_column_width();
   void draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool zoomed, float image_side);
   void outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin, ImVec2 size) const;
   [[nodiscard]] float numbers_label_height(int positions, float words_gutter);

@@ -216,6 +216,22 @@ class LongText(unittest.TestCase):
             app.click('Unpin##overview_query')
             attnviz_gui._wait(lambda: not app.has('##overview_query_strip'), 20, 'the query unpinned')
 
+    def test_a_projector_sized_window_keeps_every_control_and_the_pinned_query(self):
+        text = write_text(self.dir / 'long.txt', 5000)
+        with Session(self.dir / 'session', ['--text-file', text], size=(1024, 768)) as app:
+            x, y, w, h = self.image(app)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            export = app.find('Export\u2026##overview')
+            self.assertEqual(export['visible'], export['rect'], 'the Export button is not cut off')
+            app.click_at(int(x + w * 0.5), int(y + h * 0.5))
+            strip = attnviz_gui._wait(lambda: app.has('##overview_query_strip') and app.find('##overview_query_strip'),
+                                      30, 'the pinned query beside the image')
+            self.assertGreater(strip['rect'][0], x + w)
+            unpin = app.find('Unpin##overview_query')
+            self.assertEqual(unpin['visible'], unpin['rect'], 'Unpin is not cut off')
+            app.wait_frames(6)
+            self.assertFalse(app.has('Cancel##overview'), 'pinning computed the overview again')
+
     @staticmethod
     def open_text(app, path):
         """File > Open text..., the path typed, Return."""
