@@ -12,7 +12,6 @@
 namespace attnviz::panels {
 namespace {
 
-constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // as over the big image (ABGR)
 constexpr std::uint32_t kOutlineDark = 0xff202020u;
 constexpr std::uint32_t kOutlineLight = 0xffffffffu;
 constexpr float kLeastSideEms = 6.0f;
@@ -30,6 +29,26 @@ void outline(ImDrawList* list, ImVec2 a, ImVec2 b) {
 }
 
 }  // namespace
+
+void draw_hidden_runs(ImDrawList* list, const HiddenRuns& runs, ImVec2 origin, ImVec2 size, int rows, int cols) {
+  const float cell_w = size.x / static_cast<float>(std::max(cols, 1));
+  const float cell_h = size.y / static_cast<float>(std::max(rows, 1));
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (const auto& [begin, end] : runs[r]) {
+      const ImVec2 a(origin.x + cell_w * static_cast<float>(begin), origin.y + cell_h * static_cast<float>(r));
+      list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
+    }
+  }
+}
+
+overview::CellWindow centred_window(double row, double col, double rows, double cols, int n, int m) {
+  constexpr int kSmallestWindow = 8;
+  const int r = std::clamp(static_cast<int>(std::lround(rows)), std::min(kSmallestWindow, n), n);
+  const int c = std::clamp(static_cast<int>(std::lround(cols)), std::min(kSmallestWindow, m), m);
+  const int r0 = std::clamp(static_cast<int>(std::lround(row - rows / 2.0)), 0, n - r);
+  const int c0 = std::clamp(static_cast<int>(std::lround(col - cols / 2.0)), 0, m - c);
+  return {r0, r0 + r, c0, c0 + c};
+}
 
 float OverviewLocator::least_side() { return ImGui::GetFontSize() * kLeastSideEms; }
 
@@ -82,7 +101,11 @@ std::optional<overview::CellWindow> OverviewLocator::draw(ui::UiContext& ui, ImV
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), ImGui::GetColorU32(ImGuiCol_Border));
 
-  if (held) dragged_ = window_at(mouse, origin, size, n, m, window);
+  if (held) {  // the window, its size kept, centred on the cell under the mouse
+    const double row = std::clamp(static_cast<double>((mouse.y - origin.y) / size.y), 0.0, 1.0) * n;
+    const double col = std::clamp(static_cast<double>((mouse.x - origin.x) / size.x), 0.0, 1.0) * m;
+    dragged_ = centred_window(row, col, window.rows(), window.cols(), n, m);
+  }
   const overview::CellWindow marked = dragged_.value_or(window);
   const auto at = [&](int row, int col) {
     return ImVec2(origin.x + size.x * static_cast<float>(col) / static_cast<float>(m),
@@ -110,27 +133,8 @@ void OverviewLocator::draw_thumbnail(ui::UiContext& ui, ImVec2 size) {
   spec.cells_height = size.y;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ui.heatmaps.draw("##thumbnail", spec);
-  ImDrawList* list = ImGui::GetWindowDrawList();
-  const float cell_w = size.x / static_cast<float>(std::max(values_.cols, 1));
-  const float cell_h = size.y / static_cast<float>(std::max(values_.rows, 1));
-  for (std::size_t r = 0; r < hidden_runs_.size(); ++r) {
-    for (const auto& [begin, end] : hidden_runs_[r]) {
-      const ImVec2 a(origin.x + cell_w * static_cast<float>(begin), origin.y + cell_h * static_cast<float>(r));
-      list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
-    }
-  }
+  draw_hidden_runs(ImGui::GetWindowDrawList(), hidden_runs_, origin, size, values_.rows, values_.cols);
 }
 
-// The window of the same size as `window` centred on the cell under the mouse, inside the matrix.
-overview::CellWindow OverviewLocator::window_at(ImVec2 mouse, ImVec2 origin, ImVec2 size, int n, int m,
-                                                const overview::CellWindow& window) const {
-  const double row = std::clamp(static_cast<double>((mouse.y - origin.y) / size.y), 0.0, 1.0) * n;
-  const double col = std::clamp(static_cast<double>((mouse.x - origin.x) / size.x), 0.0, 1.0) * m;
-  const int rows = std::clamp(window.rows(), 1, n);
-  const int cols = std::clamp(window.cols(), 1, m);
-  const int r0 = std::clamp(static_cast<int>(std::lround(row - rows / 2.0)), 0, n - rows);
-  const int c0 = std::clamp(static_cast<int>(std::lround(col - cols / 2.0)), 0, m - cols);
-  return {r0, r0 + rows, c0, c0 + cols};
-}
 
 }  // namespace attnviz::panels

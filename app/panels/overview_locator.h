@@ -20,6 +20,21 @@
 
 namespace attnviz::panels {
 
+// Light grey over the blocks (and keys) the mask hides, on the overview, its locator and the
+// pinned query's strip (ABGR).
+inline constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;
+
+// Per pixel row, the [begin, end) pixel columns the mask hides.
+using HiddenRuns = std::vector<std::vector<std::pair<int, int>>>;
+
+// Greys `runs` over an image of rows × cols pixels drawn at `origin` in `size` screen pixels.
+void draw_hidden_runs(ImDrawList* list, const HiddenRuns& runs, ImVec2 origin, ImVec2 size, int rows, int cols);
+
+// The window of `rows` × `cols` cells (at least 8 × 8, as zooming stops there) centred on
+// (row, col), kept inside the n × m matrix: what zooming, panning, the locator and the pinned
+// query's keys ask the overview for.
+overview::CellWindow centred_window(double row, double col, double rows, double cols, int n, int m);
+
 // The whole overview's image as the overview view made it: values (hidden blocks at the
 // range's low end), its colour range, and per pixel row the [begin, end) columns the mask hides.
 struct LocatorImage {
@@ -27,7 +42,7 @@ struct LocatorImage {
   float range_min = 0.0f;
   float range_max = 1.0f;
   bool log_scale = false;
-  const std::vector<std::vector<std::pair<int, int>>>* hidden_runs = nullptr;
+  const HiddenRuns* hidden_runs = nullptr;
 };
 
 class OverviewLocator {
@@ -50,12 +65,10 @@ class OverviewLocator {
  private:
   [[nodiscard]] bool fits(const std::shared_ptr<const Problem>& problem, const compute::OverviewAsk& ask) const;
   void draw_thumbnail(ui::UiContext& ui, ImVec2 size);
-  [[nodiscard]] overview::CellWindow window_at(ImVec2 mouse, ImVec2 origin, ImVec2 size, int n, int m,
-                                               const overview::CellWindow& window) const;
 
   // The whole image kept and what it was computed for.
   Matrix values_;
-  std::vector<std::vector<std::pair<int, int>>> hidden_runs_;
+  HiddenRuns hidden_runs_;
   float range_min_ = 0.0f;
   float range_max_ = 1.0f;
   bool log_scale_ = false;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/overview_locator.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
@@ -21,20 +22,12 @@ namespace {
 
 constexpr int kTopKeys = 10;
 constexpr int kGoToCells = 64;  // a click on a key shows this many cells around it
-constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // as over the image (ABGR)
 constexpr std::uint32_t kQueryMark = 0xff1f8cffu;    // orange, as a hovered token's outline
 
 std::string quoted(const std::vector<std::string>& tokens, int i) {
   return "\xe2\x80\x9c" + std::string(token_text(tokens, i)) + "\xe2\x80\x9d";
 }
 
-overview::CellWindow around(int row, int col, int n, int m) {
-  const int rows = std::min(kGoToCells, n);
-  const int cols = std::min(kGoToCells, m);
-  const int r0 = std::clamp(row - rows / 2, 0, n - rows);
-  const int c0 = std::clamp(col - cols / 2, 0, m - cols);
-  return {r0, r0 + rows, c0, c0 + cols};
-}
 
 void disabled_wrapped(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -166,7 +159,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shar
     std::snprintf(weight, sizeof weight, "%.4g", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
                               quoted(problem.source_tokens, key) + "##overview_top_key" + std::to_string(i);
-    if (ImGui::Selectable(label.c_str(), false)) go_to = around(row.query, key, problem.n(), problem.m());
+    if (ImGui::Selectable(label.c_str(), false)) go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell", lesson::format_grouped(row.query).c_str(),
                         lesson::format_grouped(key).c_str(), static_cast<double>(row.values[static_cast<std::size_t>(key)]));

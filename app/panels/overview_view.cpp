@@ -25,8 +25,6 @@
 namespace attnviz::panels {
 namespace {
 
-constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;  // light grey over blocks the mask hides (ABGR)
-constexpr int kSmallestWindow = 8;                   // zooming stops at 8 × 8 cells
 // Room for the axis labels, in lines of text: "32,427 toward" beside the rows, turned above
 // the columns (longer words are cut short with "…").
 constexpr float kRowLabelEms = 7.0f;
@@ -44,14 +42,6 @@ const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity)
   return weights ? "the mean weight" : "the mean of its visible scores";
 }
 
-// A window of `rows` × `cols` cells around (row, col), kept inside the matrix.
-overview::CellWindow centred(double row, double col, double rows, double cols, int n, int m) {
-  const int r = std::clamp(static_cast<int>(std::lround(rows)), std::min(kSmallestWindow, n), n);
-  const int c = std::clamp(static_cast<int>(std::lround(cols)), std::min(kSmallestWindow, m), m);
-  const int r0 = std::clamp(static_cast<int>(std::lround(row - rows / 2.0)), 0, n - r);
-  const int c0 = std::clamp(static_cast<int>(std::lround(col - cols / 2.0)), 0, m - c);
-  return {r0, r0 + r, c0, c0 + c};
-}
 
 }  // namespace
 
@@ -377,15 +367,7 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImVec2 origin(corner.x + row_gutter, corner.y + col_gutter);  // the cells' top left
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##overview_image", spec);
   const ImVec2 size(spec.cells_width, spec.cells_height);
-  ImDrawList* list = ImGui::GetWindowDrawList();
-  const float cell_w = size.x / static_cast<float>(g.cols);
-  const float cell_h = size.y / static_cast<float>(g.rows);
-  for (std::size_t r = 0; r < hidden_runs_.size(); ++r) {
-    for (const auto& [begin, end] : hidden_runs_[r]) {
-      const ImVec2 a(origin.x + cell_w * static_cast<float>(begin), origin.y + cell_h * static_cast<float>(r));
-      list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
-    }
-  }
+  draw_hidden_runs(ImGui::GetWindowDrawList(), hidden_runs_, origin, size, g.rows, g.cols);
   outline_pinned(ui, g, origin, size);
   if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered)) {
     if (side_column_) ui.view.pinned_query = *clicked;
@@ -461,7 +443,7 @@ std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, I
     const double factor = std::pow(0.5, static_cast<double>(io.MouseWheel));
     const double rows = w.rows() * factor;
     const double cols = w.cols() * factor;
-    ask_.window = centred(at_row + (0.5 - fy) * rows, at_col + (0.5 - fx) * cols, rows, cols, n, m);
+    ask_.window = centred_window(at_row + (0.5 - fy) * rows, at_col + (0.5 - fx) * cols, rows, cols, n, m);
     if (ask_.window == overview::whole(n, m)) ask_.window = {};
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) ask_.window = {};
@@ -479,7 +461,7 @@ std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, I
       return std::clamp(static_cast<int>(std::floor(at_row)), w.row_begin, w.row_end - 1);  // a click: that query
     }
     if (std::fabs(drow) >= 1.0 || std::fabs(dcol) >= 1.0) {
-      ask_.window = centred(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(), w.cols(), n, m);
+      ask_.window = centred_window(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(), w.cols(), n, m);
       if (ask_.window == overview::whole(n, m)) ask_.window = {};
     }
   }

@@ -72,7 +72,7 @@ class OverviewView {
     float font_size = 0.0f;
     float height = 0.0f;
   } numbers_label_;  // numbers_label_height's cache
-  std::vector<std::vector<std::pair<int, int>>> hidden_runs_;  // per pixel row: [begin, end) columns
+  HiddenRuns hidden_runs_;  // per pixel row: [begin, end) columns
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};
 };
