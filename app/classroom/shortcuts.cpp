@@ -29,6 +29,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+Shift+S", "new, open, save, save as", true},
     {"Ctrl+E / Ctrl+C", "export all\xe2\x80\xa6 / copy the heatmap under the mouse as CSV", true},
     {"Ctrl+Shift+E", "save the view on screen as an image\xe2\x80\xa6 (PNG)", true},
+    {"Ctrl+F", "long texts: find a word, a phrase or a token's number (Enter: the next)", true},
     {"Ctrl+Q", "quit", true},
     {"wheel, drag, double-click", "zoom, pan, show everything (Heatmaps view)", true},
     {"click a heatmap row / cell", "follow that query / check that cell (step view, Scores page)", true},

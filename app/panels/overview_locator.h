@@ -30,6 +30,10 @@ using HiddenRuns = std::vector<std::vector<std::pair<int, int>>>;
 // Greys `runs` over an image of rows × cols pixels drawn at `origin` in `size` screen pixels.
 void draw_hidden_runs(ImDrawList* list, const HiddenRuns& runs, ImVec2 origin, ImVec2 size, int rows, int cols);
 
+// A key clicked in the pinned query's list, or a token found, is shown with this many cells
+// around it each way (its words readable beside the rows).
+inline constexpr int kGoToCells = 64;
+
 // The window of `rows` × `cols` cells (at least 8 × 8, as zooming stops there) centred on
 // (row, col), kept inside the n × m matrix: what zooming, panning, the locator and the pinned
 // query's keys ask the overview for.

@@ -21,7 +21,6 @@ namespace attnviz::panels {
 namespace {
 
 constexpr int kTopKeys = 10;
-constexpr int kGoToCells = 64;  // a click on a key shows this many cells around it
 constexpr std::uint32_t kQueryMark = 0xff1f8cffu;    // orange, as a hovered token's outline
 
 std::string quoted(const std::vector<std::string>& tokens, int i) {

@@ -82,6 +82,7 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::TextUnformatted(notice.c_str());
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
+  if (ui::keys::ctrl_pressed(ui::keys::kF, false)) find_.focus();
   draw_controls(ui);
   draw_status(ui);
   ui.view.overview_status = status_for_the_bar(ui.document.revision(), larger);
@@ -398,10 +399,13 @@ void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool 
   ImGui::BeginChild("##overview_side", ImVec2(width, std::max(panel_max.y - image_right.y, 1.0f)));
   const int n = session_.rows();
   const int m = session_.cols();
-  std::optional<overview::CellWindow> asked;
+  std::optional<overview::CellWindow> asked = find_.draw(ui, n, m, width - style.ScrollbarSize);
+  ImGui::Spacing();
   if (zoomed) {
     const float side = std::floor(std::min({width, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
-    asked = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(), session_.shown_problem(), ask_);
+    if (auto moved = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(), session_.shown_problem(), ask_)) {
+      asked = moved;
+    }
     ImGui::Spacing();
   }
   if (ui.view.pinned_query) {

@@ -5,7 +5,8 @@
 // the visible window exactly (single cells once they are large enough); a double click shows
 // the whole matrix again, and beside a zoomed-in window a small copy of the whole says where it
 // lies (overview_locator.h); a click pins a query, whose row over every key is shown there too
-// (overview_query.h). What the panel shows and why is said above the image.
+// (overview_query.h), and Find above them pins a token by its number or its words
+// (overview_find.h). What the panel shows and why is said above the image.
 
 #include <imgui.h>
 
@@ -16,6 +17,7 @@
 
 #include "app/compute/overview_session.h"
 #include "app/export_ui/export_ui.h"
+#include "app/panels/overview_find.h"
 #include "app/panels/overview_locator.h"
 #include "app/panels/overview_query.h"
 #include "app/ui/panel.h"
@@ -53,6 +55,7 @@ class OverviewView {
   export_ui::OverviewExport export_;
   OverviewLocator locator_;  // where a zoomed-in window lies in the whole matrix
   OverviewQuery query_;      // the pinned query's row over every key
+  OverviewFind find_;        // a token by its number or by what it says
   bool side_column_ = false;  // the locator and the pinned query have room beside the image
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)

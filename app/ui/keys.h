@@ -40,6 +40,7 @@ inline constexpr int kKeypadAdd = GLFW_KEY_KP_ADD;
 inline constexpr int kKeypadSubtract = GLFW_KEY_KP_SUBTRACT;
 inline constexpr int kC = GLFW_KEY_C;
 inline constexpr int kE = GLFW_KEY_E;
+inline constexpr int kF = GLFW_KEY_F;
 inline constexpr int kN = GLFW_KEY_N;
 inline constexpr int kO = GLFW_KEY_O;
 inline constexpr int kQ = GLFW_KEY_Q;

@@ -130,7 +130,7 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
     return false;
   };
   for (int key : classroom_keys()) EXPECT_TRUE(listed(key_name(key), false)) << key_name(key) << " is missing from the Help window";
-  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E", "Ctrl+Shift+E"})
+  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E", "Ctrl+Shift+E", "Ctrl+F"})
     EXPECT_TRUE(listed(window_key, true)) << window_key << " is missing from the Help window";
 }
 

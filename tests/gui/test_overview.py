@@ -1,7 +1,7 @@
 """A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
 an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
 Cancel at once, offers a pattern's parameters for the text's length when its own leave more runs
-than a mask holds and to turn dropout off, and File > Open text... puts a file's text in the sentence. Real binary, its own
+than a mask holds and to turn dropout off, finds a word or a token's number, and File > Open text... puts a file's text in the sentence. Real binary, its own
 Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
@@ -215,6 +215,53 @@ class LongText(unittest.TestCase):
             self.assertTrue(first_row <= query + 1 < first_row + 64, f'row {query + 1} is in the window from {first_row}')
             app.click('Unpin##overview_query')
             attnviz_gui._wait(lambda: not app.has('##overview_query_strip'), 20, 'the query unpinned')
+
+    def test_find_pins_a_word_and_a_token_number_and_zooms_onto_them(self):
+        words = write_text(self.dir / 'plain.txt', 5000)
+        words = pathlib.Path(words).read_text().split(' ')
+        for at, word in ((1234, 'zebra'), (3456, 'ZEBRA'), (4321, 'zebras')):
+            words[at] = word
+        text = self.dir / 'zebras.txt'
+        text.write_text(' '.join(words))
+        with Session(self.dir / 'session', ['--text-file', str(text)]) as app:
+            self.image(app)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+
+            def pinned():
+                return app.has('##overview_query_strip') and int(app.find('##overview_query_strip')['query'])
+
+            def shows_row(row):
+                attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 60, 'the zoomed overview')
+                app.wait_frames(4)
+                first = int(app.find('##overview_image/##heatmap')['first_row_label'].split(' ')[0].replace(',', ''))
+                self.assertTrue(first <= row < first + 64, f'row {row} is in the window from {first}')
+
+            # Ctrl+F, a word in any case: Enter pins the first match, Enter again the next, whole
+            # tokens only ("zebras" is not "zebra"); Shift+Enter goes back.
+            app.key('ctrl+f')
+            app.type('Zebra')
+            app.key('Return')
+            attnviz_gui._wait(lambda: pinned() == 1234, 30, 'the first zebra pinned')
+            shows_row(1234)
+            app.key('Return')
+            attnviz_gui._wait(lambda: pinned() == 3456, 30, 'the second zebra pinned')
+            shows_row(3456)
+            app.key('Return')
+            attnviz_gui._wait(lambda: pinned() == 1234, 30, 'around to the first zebra')
+            app.key('shift+Return')
+            attnviz_gui._wait(lambda: pinned() == 3456, 30, 'back to the last zebra')
+            # A token's number, with its thousands separated.
+            app.key('ctrl+a')
+            app.type('4,999')
+            app.key('Return')
+            attnviz_gui._wait(lambda: pinned() == 4999, 30, 'token 4,999 pinned')
+            shows_row(4999)
+            # Past the text's end nothing moves.
+            app.key('ctrl+a')
+            app.type('7000')
+            app.key('Return')
+            app.wait_frames(6)
+            self.assertEqual(pinned(), 4999)
 
     def test_a_projector_sized_window_keeps_every_control_and_the_pinned_query(self):
         text = write_text(self.dir / 'long.txt', 5000)

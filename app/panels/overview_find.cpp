@@ -1,0 +1,126 @@
+// Find over the overview (overview_find.h).
+
+#include "app/panels/overview_find.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/document/document.h"
+#include "app/panels/heatmaps_parts.h"
+#include "app/panels/overview_locator.h"
+#include "app/ui/palette.h"
+#include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
+#include "core/overview/long_text.h"
+
+namespace attnviz::panels {
+namespace {
+
+using Kind = overview::TokenMatches::Kind;
+
+std::string quoted(const std::string& text) { return "\xe2\x80\x9c" + text + "\xe2\x80\x9d"; }
+
+void wrapped(const std::string& text, bool problem) {
+  ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText)
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+const char* tokenizer_words(TokenizerMode mode) {
+  if (mode == TokenizerMode::Chars) return "characters";
+  return mode == TokenizerMode::WordsNoPunct ? "words without punctuation" : "words and punctuation";
+}
+
+}  // namespace
+
+void OverviewFind::search(const ui::UiContext& ui) {
+  if (typed_ == searched_ && ui.document.revision() == searched_revision_) return;
+  searched_ = typed_;
+  searched_revision_ = ui.document.revision();
+  const auto tokens = ui.document.tokens();
+  matches_ = overview::find_tokens(tokens->queries.tokens, typed_, ui.document.scenario().tokenizer);
+}
+
+std::optional<int> OverviewFind::go(const ui::UiContext& ui, bool backwards) const {
+  const int target = overview::next_match(matches_.starts, ui.view.pinned_query, backwards);
+  if (target < 0) return std::nullopt;
+  return target;
+}
+
+std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n, int m, float width) {
+  if (focus_) {
+    ImGui::SetKeyboardFocusHere();
+    focus_ = false;
+  }
+  ImGui::SetNextItemWidth(width);
+  const bool entered = ImGui::InputTextWithHint("##overview_find", "find: a word, a phrase or a token's number", &typed_,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("A word or phrase (ignoring case; in \"quotes\" for a number as text), or a token's number "
+                      "(34617, 34,617 or #34617).\nEnter: pin the next match and zoom onto it; Shift+Enter: the one "
+                      "before. Ctrl+F: type here.");
+  }
+  search(ui);
+  std::optional<int> target;
+  if (entered) {
+    target = go(ui, ImGui::GetIO().KeyShift);
+    ImGui::SetKeyboardFocusHere(-1);  // Enter again goes on to the next match
+  }
+  if (matches_.starts.size() > 1) {
+    if (ImGui::SmallButton("Previous##overview_find")) target = go(ui, true);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Next##overview_find")) target = go(ui, false);
+    ImGui::SameLine();
+  }
+  describe(ui);
+  if (!target) return std::nullopt;
+  ui.view.pinned_query = *target;
+  return centred_window(*target, *target, kGoToCells, kGoToCells, n, m);
+}
+
+void OverviewFind::describe(const ui::UiContext& ui) const {
+  const std::vector<std::string>& tokens = ui.document.tokens()->queries.tokens;
+  const std::string phrase = quoted(matches_.phrase);
+  const std::string last = lesson::format_grouped(static_cast<long long>(tokens.size()) - 1);
+  const auto count = static_cast<long long>(matches_.starts.size());
+  const int at = ui.view.pinned_query ? overview::match_ordinal(matches_.starts, *ui.view.pinned_query) : 0;
+  const std::string where = at > 0 ? lesson::format_grouped(at) + " of " + lesson::format_grouped(count)
+                                   : lesson::format_grouped(count) + (count == 1 ? " match" : " matches");
+  switch (matches_.kind) {
+    case Kind::Empty:
+      return;
+    case Kind::Position:
+      wrapped("token " + lesson::format_grouped(matches_.position) + " " +
+                  quoted(token_text(tokens, static_cast<int>(matches_.position))) + (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there"),
+              false);
+      return;
+    case Kind::OutOfRange:
+      wrapped("no token " + lesson::format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" + last, true);
+      return;
+    case Kind::Exact:
+      wrapped(phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"), false);
+      return;
+    case Kind::Containing:
+      wrapped("no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"), false);
+      return;
+    case Kind::NotFound:
+      wrapped(phrase + " is not in the text (split into " + std::string(tokenizer_words(ui.document.scenario().tokenizer)) +
+                  ", ignoring case)",
+              true);
+      return;
+    case Kind::NoTokens:
+      wrapped(phrase + " has no tokens when split into " + std::string(tokenizer_words(ui.document.scenario().tokenizer)), true);
+      return;
+    case Kind::TooLong:
+      wrapped("a phrase of at most " + std::to_string(overview::kMaxSearchTokens) + " tokens, please", true);
+      return;
+    case Kind::NotUtf8:
+      wrapped("what was typed is not UTF-8", true);
+      return;
+  }
+}
+
+}  // namespace attnviz::panels
