@@ -56,12 +56,17 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
     focus_ = false;
   }
   ImGui::SetNextItemWidth(width);
-  const bool entered = ImGui::InputTextWithHint("##overview_find", "find: a word, a phrase or a token's number", &typed_,
+  // A hint short enough for the narrowest column (12 em); the tooltip says the rest.
+  const bool entered = ImGui::InputTextWithHint("##overview_find", "find a word or token #", &typed_,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("A word or phrase (ignoring case; in \"quotes\" for a number as text), or a token's number "
-                      "(34617, 34,617 or #34617).\nEnter: pin the next match and zoom onto it; Shift+Enter: the one "
-                      "before. Ctrl+F: type here.");
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted("Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
+                           "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
+                           "the one before. Ctrl+F puts the keyboard here.");
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
   search(ui);
   std::optional<int> target;

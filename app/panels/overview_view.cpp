@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <span>
 
 #include "app/document/document.h"
 #include "app/edits/mask_edits.h"
@@ -102,28 +103,45 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  int quantity = static_cast<int>(ask_.quantity);
-  ImGui::RadioButton("Weights##overview", &quantity, static_cast<int>(overview::Quantity::Weights));
-  ImGui::SameLine();
-  ImGui::RadioButton("Raw scores##overview", &quantity, static_cast<int>(overview::Quantity::RawScores));
-  ImGui::SameLine();
-  ImGui::RadioButton("Scaled scores##overview", &quantity, static_cast<int>(overview::Quantity::ScaledScores));
-  ask_.quantity = static_cast<overview::Quantity>(quantity);
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
-  int pooling = static_cast<int>(ask_.pooling);
-  ImGui::RadioButton("Max##overview", &pooling, static_cast<int>(overview::Pooling::Max));
-  ImGui::SameLine();
-  ImGui::RadioButton("Mean##overview", &pooling, static_cast<int>(overview::Pooling::Mean));
-  ask_.pooling = static_cast<overview::Pooling>(pooling);
-  // The buttons go on a line of their own where the row would not hold them all, decided
-  // whether or not Whole matrix is shown: the image below must not move when it comes and goes
-  // (another size would compute the overview again).
+  // Each group of controls goes on the line before where it fits, else on a line of its own
+  // (an 800-pixel window must still reach Max and Mean). Widths are the labels', so the lines
+  // are the same every frame; the buttons are decided whether or not Whole matrix is shown:
+  // the image below must not move when it comes and goes (another size would compute the
+  // overview again).
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float button_gap = ImGui::GetFontSize() * 1.5f;
+  const float group_gap = ImGui::GetFontSize() * 1.5f;
+  const float line_end = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const auto fits = [&](float gap, float width) { return ImGui::GetItemRectMax().x + gap + width <= line_end; };
+  const auto radio_w = [&](const char* label) {
+    return ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+  };
+  // In the enums' order: a radio button's index is its value.
+  const char* const quantities[] = {"Weights##overview", "Raw scores##overview", "Scaled scores##overview"};
+  const char* const poolings[] = {"Max##overview", "Mean##overview"};
+  static_assert(static_cast<int>(overview::Quantity::ScaledScores) == 2 && static_cast<int>(overview::Pooling::Mean) == 1);
+  const auto group_w = [&](std::span<const char* const> labels) {
+    float width = 0.0f;
+    for (const char* label : labels) width += radio_w(label);
+    return width + style.ItemSpacing.x * static_cast<float>(labels.size() - 1);
+  };
+  if (fits(style.ItemSpacing.x, group_w(quantities))) ImGui::SameLine();
+  int quantity = static_cast<int>(ask_.quantity);
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::RadioButton(quantities[i], &quantity, i);
+  }
+  ask_.quantity = static_cast<overview::Quantity>(quantity);
+  if (fits(group_gap, group_w(poolings))) ImGui::SameLine(0.0f, group_gap);
+  int pooling = static_cast<int>(ask_.pooling);
+  for (int i = 0; i < 2; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::RadioButton(poolings[i], &pooling, i);
+  }
+  ask_.pooling = static_cast<overview::Pooling>(pooling);
+  const float button_gap = group_gap;
   const auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x; };
   const float buttons = 2.0f * button_gap + button_w("Whole matrix") + button_w("Export\xe2\x80\xa6");
-  const bool one_row = ImGui::GetItemRectMax().x + buttons <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const bool one_row = fits(0.0f, buttons);
   const auto next_button = [&](bool first) {
     if (one_row || !first) ImGui::SameLine(0.0f, button_gap);
   };

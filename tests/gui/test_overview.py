@@ -279,6 +279,18 @@ class LongText(unittest.TestCase):
             app.wait_frames(6)
             self.assertFalse(app.has('Cancel##overview'), 'pinning computed the overview again')
 
+    def test_an_800_by_600_window_reaches_every_control(self):
+        text = write_text(self.dir / 'long.txt', 5000)
+        with Session(self.dir / 'session', ['--text-file', text], size=(800, 600)) as app:
+            self.image(app)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            for name in ('Weights##overview', 'Raw scores##overview', 'Scaled scores##overview', 'Max##overview',
+                         'Mean##overview', 'Export\u2026##overview'):
+                control = app.find(name)
+                self.assertEqual(control['visible'], control['rect'], f'{name} is not cut off')
+            app.click('Mean##overview')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the mean overview')
+
     @staticmethod
     def open_text(app, path):
         """File > Open text..., the path typed, Return."""
