@@ -19,6 +19,8 @@ layout(binding = 3) uniform samplerBuffer kept;  // 1.0 / 0.0 per cell, the valu
 layout(location = 0) out vec4 out_colour;
 
 const int kColormapEntries = 256;
+// kHiddenShade (app/heatmap/heatmap_widget.h): 0xd4 of 0xff in each channel.
+const vec3 kHiddenShade = vec3(212.0 / 255.0);
 
 vec3 colour_of(float shown) {
   if (isnan(shown)) return vec3(1.0, 0.0, 1.0);  // never expected: make it impossible to miss
@@ -62,6 +64,8 @@ void main() {
   bool any_cell = false;
   bool any_visible = false;
   bool any_dropped = false;
+  bool any_nan_hidden = false;
+  const bool nan_hidden = (pc.flags & kFlagNanHidden) != 0;
   float chosen = 0.0;
   for (int sy = 0; sy < samples.y; ++sy) {
     for (int sx = 0; sx < samples.x; ++sx) {
@@ -76,13 +80,18 @@ void main() {
         any_dropped = true;
         continue;
       }
-      const float shown = pc.value_scale * texelFetch(values, pc.first + row * pc.row_pitch + col).r -
-                          pc.distance_bias * float(abs(row - col));
+      const float stored = texelFetch(values, pc.first + row * pc.row_pitch + col).r;
+      if (nan_hidden && isnan(stored)) {
+        any_nan_hidden = true;
+        continue;
+      }
+      const float shown = pc.value_scale * stored - pc.distance_bias * float(abs(row - col));
       const bool better = diverging ? abs(shown - centre) > abs(chosen - centre) : shown > chosen;
       if (!any_visible || better || isnan(shown)) chosen = shown;
       any_visible = true;
     }
   }
   if (!any_cell) discard;  // outside the matrix (panned past its edge): the panel shows through
-  out_colour = vec4(any_visible ? colour_of(chosen) : any_dropped ? dropped_hatch() : hatch(), 1.0);
+  const vec3 unseen = any_dropped ? dropped_hatch() : any_nan_hidden ? kHiddenShade : hatch();
+  out_colour = vec4(any_visible ? colour_of(chosen) : unseen, 1.0);
 }

@@ -27,4 +27,5 @@ const int kFlagMaskCells = 1;   // hatch the cells pc.mask hides
 const int kFlagDroppedCells = 2;  // hatch the cells whose kept value (binding 3) is 0: dropout dropped them
 const int kFlagDiverging = 8;   // several cells per pixel: keep the one farthest from the centre
 const int kFlagLog = 16;        // the colormap spans log10(range_min) .. log10(range_max)
+const int kFlagNanHidden = 32;  // a NaN value is a block the mask hides: the hidden shade
 const int kSamplesShift = 8;    // (pc.flags >> kSamplesShift) & 3: cells read per pixel and axis

@@ -62,6 +62,7 @@ enum HeatmapFlags : std::int32_t {
   kFlagDroppedCells = 2,
   kFlagDiverging = 8,
   kFlagLog = 16,
+  kFlagNanHidden = 32,
 };
 // flags >> kSamplesShift: cells read per pixel along each axis when a pixel covers several
 // (1..3; 128 bytes of push constants leave no room for a field of its own).

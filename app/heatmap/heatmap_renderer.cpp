@@ -403,7 +403,8 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   push.first = static_cast<std::int32_t>((m.offset - base) / 4);
   push.value_scale = request.value_scale;
   push.colormap = static_cast<std::int32_t>(request.colormap);
-  push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0);
+  push.flags = (is_diverging(request.colormap) ? kFlagDiverging : 0) | (request.log_scale ? kFlagLog : 0) |
+               (request.nan_hidden ? kFlagNanHidden : 0);
   push.mask = mask.params(mask.depends_on_head() ? std::clamp(request.mask_head, 0, mask.heads() - 1) : 0);
   if (request.mask != nullptr) push.flags |= kFlagMaskCells;
   if (with_kept) push.flags |= kFlagDroppedCells;

@@ -75,6 +75,7 @@ struct DrawRequest {
   int mask_heads = 1;  // the problem's query heads
   int max_samples = 3;                // cells read per pixel and axis when pixels cover several
   bool log_scale = false;             // the colormap spans log10 of the range
+  bool nan_hidden = false;            // NaN values are hidden blocks: kHiddenShade
   // shown −= distance_bias · |row − col|: ALiBi's bias, so the scaled scores show what the
   // softmax sees.
   float distance_bias = 0.0f;

@@ -140,6 +140,7 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.mask_heads = spec.mask_heads;
   request.max_samples = spec.max_samples;
   request.log_scale = spec.log_scale;
+  request.nan_hidden = spec.nan_hidden;
   request.distance_bias = spec.distance_bias;
   if (spec.kept.device.buffer != VK_NULL_HANDLE) request.kept = spec.kept.device;
   else if (spec.kept.host != nullptr) request.kept = renderer_->upload(*spec.kept.host, spec.kept.version);

@@ -28,6 +28,10 @@ struct HeatmapSource {
   std::uint64_t version = 0;
 };
 
+// Light grey over blocks and keys the mask hides entirely in the overview of a long text: its
+// image (HeatmapSpec::nan_hidden), the locator and the pinned query's strip (ABGR).
+inline constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;
+
 struct HeatmapSpec {
   HeatmapSource source;
   const Matrix* values = nullptr;  // host values for in-cell numbers (optional)
@@ -63,6 +67,9 @@ struct HeatmapSpec {
   // lines of high weight stay visible); 1 for thumbnails, where speed matters more.
   int max_samples = 3;
   bool log_scale = false;  // the colormap spans log10(range_min) .. log10(range_max)
+  // NaN values are blocks the mask hides entirely (the overview's): drawn in kHiddenShade, in
+  // the cached image rather than as rectangles over it every frame.
+  bool nan_hidden = false;
 };
 
 struct HeatmapHover {

@@ -30,17 +30,6 @@ void outline(ImDrawList* list, ImVec2 a, ImVec2 b) {
 
 }  // namespace
 
-void draw_hidden_runs(ImDrawList* list, const HiddenRuns& runs, ImVec2 origin, ImVec2 size, int rows, int cols) {
-  const float cell_w = size.x / static_cast<float>(std::max(cols, 1));
-  const float cell_h = size.y / static_cast<float>(std::max(rows, 1));
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    for (const auto& [begin, end] : runs[r]) {
-      const ImVec2 a(origin.x + cell_w * static_cast<float>(begin), origin.y + cell_h * static_cast<float>(r));
-      list->AddRectFilled(a, ImVec2(origin.x + cell_w * static_cast<float>(end), a.y + cell_h), kHiddenShade);
-    }
-  }
-}
-
 overview::CellWindow centred_window(double row, double col, double rows, double cols, int n, int m) {
   constexpr int kSmallestWindow = 8;
   const int r = std::clamp(static_cast<int>(std::lround(rows)), std::min(kSmallestWindow, n), n);
@@ -54,10 +43,9 @@ float OverviewLocator::least_side() { return ImGui::GetFontSize() * kLeastSideEm
 
 void OverviewLocator::remember(const overview::Overview& shown, const std::shared_ptr<const Problem>& problem,
                                const compute::OverviewAsk& ask, const LocatorImage& image) {
-  if (!problem || image.values == nullptr || image.hidden_runs == nullptr) return;
+  if (!problem || image.values == nullptr) return;
   if (shown.grid.window != overview::whole(problem->n(), problem->m())) return;
   values_ = *image.values;
-  hidden_runs_ = *image.hidden_runs;
   range_min_ = image.range_min;
   range_max_ = image.range_max;
   log_scale_ = image.log_scale;
@@ -128,12 +116,11 @@ void OverviewLocator::draw_thumbnail(ui::UiContext& ui, ImVec2 size) {
   spec.range_max = range_max_;
   spec.log_scale = log_scale_;
   spec.colormap = quantity_ == overview::Quantity::Weights ? ui.view.weights_colormap : ui.view.scores_colormap;
+  spec.nan_hidden = true;
   spec.numbers = false;
   spec.cells_width = size.x;
   spec.cells_height = size.y;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
   ui.heatmaps.draw("##thumbnail", spec);
-  draw_hidden_runs(ImGui::GetWindowDrawList(), hidden_runs_, origin, size, values_.rows, values_.cols);
 }
 
 

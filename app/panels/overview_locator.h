@@ -10,8 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <utility>
-#include <vector>
 
 #include "app/compute/overview_session.h"
 #include "app/ui/panel.h"
@@ -19,16 +17,6 @@
 #include "core/overview/overview.h"
 
 namespace attnviz::panels {
-
-// Light grey over the blocks (and keys) the mask hides, on the overview, its locator and the
-// pinned query's strip (ABGR).
-inline constexpr std::uint32_t kHiddenShade = 0xffd4d4d4u;
-
-// Per pixel row, the [begin, end) pixel columns the mask hides.
-using HiddenRuns = std::vector<std::vector<std::pair<int, int>>>;
-
-// Greys `runs` over an image of rows × cols pixels drawn at `origin` in `size` screen pixels.
-void draw_hidden_runs(ImDrawList* list, const HiddenRuns& runs, ImVec2 origin, ImVec2 size, int rows, int cols);
 
 // A key clicked in the pinned query's list, or a token found, is shown with this many cells
 // around it each way (its words readable beside the rows).
@@ -39,14 +27,13 @@ inline constexpr int kGoToCells = 64;
 // query's keys ask the overview for.
 overview::CellWindow centred_window(double row, double col, double rows, double cols, int n, int m);
 
-// The whole overview's image as the overview view made it: values (hidden blocks at the
-// range's low end), its colour range, and per pixel row the [begin, end) columns the mask hides.
+// The whole overview's image as the overview view made it: values (NaN where the mask hides
+// the whole block) and its colour range.
 struct LocatorImage {
   const Matrix* values = nullptr;
   float range_min = 0.0f;
   float range_max = 1.0f;
   bool log_scale = false;
-  const HiddenRuns* hidden_runs = nullptr;
 };
 
 class OverviewLocator {
@@ -72,7 +59,6 @@ class OverviewLocator {
 
   // The whole image kept and what it was computed for.
   Matrix values_;
-  HiddenRuns hidden_runs_;
   float range_min_ = 0.0f;
   float range_max_ = 1.0f;
   bool log_scale_ = false;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/heatmap/heatmap_widget.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/overview_locator.h"
 #include "app/ui/palette.h"
@@ -116,7 +117,7 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     const float x0 = at.x + column_w * static_cast<float>(c);
     const float x1 = x0 + std::max(column_w, 1.0f);
     if (strip_hidden_[static_cast<std::size_t>(c)] != 0) {
-      list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + height), kHiddenShade);
+      list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + height), heatmap::kHiddenShade);
       continue;
     }
     const float h = height * strip_[static_cast<std::size_t>(c)] / largest;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -272,19 +273,18 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
     range_max_ = std::max({std::fabs(low), std::fabs(high), 1e-6f});
     range_min_ = -range_max_;
   }
+  // Hidden blocks are NaN, which the heatmap draws grey into its cached image (nan_hidden):
+  // not a rectangle per pixel row over it in every frame.
   image_ = Matrix(g.rows, g.cols);
-  hidden_runs_.assign(static_cast<std::size_t>(g.rows), {});
+  any_hidden_ = false;
   for (int r = 0; r < g.rows; ++r) {
     for (int c = 0; c < g.cols; ++c) {
       const bool hidden = pooled.hidden_at(g, r, c);
-      image_.at(r, c) = hidden ? range_min_ : pooled.at(g, r, c);
-      auto& runs = hidden_runs_[static_cast<std::size_t>(r)];
-      if (!hidden) continue;
-      if (!runs.empty() && runs.back().second == c) runs.back().second = c + 1;
-      else runs.emplace_back(c, c + 1);
+      image_.at(r, c) = hidden ? std::numeric_limits<float>::quiet_NaN() : pooled.at(g, r, c);
+      any_hidden_ = any_hidden_ || hidden;
     }
   }
-  locator_.remember(shown, problem, session_.shown_ask(), {&image_, range_min_, range_max_, log_scale_, &hidden_runs_});
+  locator_.remember(shown, problem, session_.shown_ask(), {&image_, range_min_, range_max_, log_scale_});
 }
 
 // The turned label of the widest position, measured once per text length and font size
@@ -328,6 +328,7 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const float side = side_below(col_gutter);
   ask_.pixel_rows = ask_.pixel_cols = room.pixels;
   session_.request(ui.document.scenario(), ui.document.revision(), ask_);
+  if (ui.view.wait_for_work) session_.wait_idle();
 
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   if (!shown || shown->heads.empty()) {
@@ -349,13 +350,11 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
                 g.exact() ? "one cell" : (std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " cells, " +
                                           pooling_text(shown_ask.pooling, shown_ask.quantity)).c_str());
   ImGui::TextUnformatted(caption);
-  bool any_hidden = false;
-  for (const auto& runs : hidden_runs_) any_hidden = any_hidden || !runs.empty();
-  if (any_hidden) {
+  if (any_hidden_) {
     ImGui::SameLine();
     const float box = ImGui::GetTextLineHeight();
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + box, at.y + box), kHiddenShade);
+    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + box, at.y + box), heatmap::kHiddenShade);
     ImGui::Dummy(ImVec2(box, box));
     ImGui::SameLine();
     ImGui::TextDisabled("the mask hides the whole block");
@@ -372,6 +371,7 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   spec.range_max = range_max_;
   spec.colormap = colormap;
   spec.log_scale = log_scale_;
+  spec.nan_hidden = true;
   spec.numbers = false;
   spec.max_samples = 1;
   spec.row_labels = &row_labels_;
@@ -386,7 +386,6 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImVec2 origin(corner.x + row_gutter, corner.y + col_gutter);  // the cells' top left
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##overview_image", spec);
   const ImVec2 size(spec.cells_width, spec.cells_height);
-  draw_hidden_runs(ImGui::GetWindowDrawList(), hidden_runs_, origin, size, g.rows, g.cols);
   outline_pinned(ui, g, origin, size);
   if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered)) {
     if (side_column_) ui.view.pinned_query = *clicked;

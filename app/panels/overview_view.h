@@ -62,7 +62,7 @@ class OverviewView {
   int source_tokens_ = 0;  // keys
   bool unsplittable_ = false;  // the text or the source is not valid UTF-8
   compute::OverviewAsk ask_;
-  Matrix image_;  // the shown overview's values, hidden blocks at the range's low end
+  Matrix image_;  // the shown overview's values, NaN where the mask hides the whole block
   std::uint64_t image_generation_ = ~std::uint64_t{0};
   float range_min_ = 0.0f;
   float range_max_ = 1.0f;
@@ -75,7 +75,7 @@ class OverviewView {
     float font_size = 0.0f;
     float height = 0.0f;
   } numbers_label_;  // numbers_label_height's cache
-  HiddenRuns hidden_runs_;  // per pixel row: [begin, end) columns
+  bool any_hidden_ = false;  // the mask hides some pixel's whole block (the caption says what grey is)
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};
 };

@@ -187,6 +187,12 @@ class LongText(unittest.TestCase):
         with Session(self.dir / 'session', ['--scenario', 'preset:attention-sinks', '--text-file', text]) as app:
             x, y, w, h = self.image(app)
             attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            app.wait_frames(4)
+            # Blocks the mask hides entirely are light grey (drawn into the heatmap's image); the
+            # sinks' column, seen by every query, is not.
+            shot = app.screenshot(self.dir / 'sinks.png')
+            self.assertEqual(shot.pixel(int(x + w * 0.9), int(y + h * 0.1)), (212, 212, 212), 'a hidden block')
+            self.assertNotEqual(shot.pixel(int(x + 1), int(y + h * 0.9)), (212, 212, 212), 'the sinks, seen')
             self.assertFalse(app.has('Unpin##overview_query'), 'nothing pinned yet')
             app.click_at(int(x + w * 0.6), int(y + h * 0.7))
             strip = attnviz_gui._wait(lambda: app.has('##overview_query_strip') and app.find('##overview_query_strip'),
