@@ -8,6 +8,8 @@
 #   edits           a weight edited every frame (--bench-edits, EDIT_FRAMES frames, default 30):
 #                   every frame recomputes with the automatic backend
 #   edits, vulkan   the same with --backend vulkan (skipped when SKIP_VULKAN_EDITS is set)
+# then a text of 65,536 tokens (LONG_TOKENS; skipped when SKIP_LONG is set) in the overview,
+# causal, 8 heads: steady and with no heatmaps, the frames counted once the overview is computed,
 # and a change of shape (--bench-shapes: K/V heads and d_k after every recompute, SHAPE_FRAMES
 # frames, default 40) at 5 tokens, twice: the first start with an empty pipeline cache, then
 # a second start that finds it. Uses build/release unless ATTNVIZ_BIN names another binary.
@@ -45,6 +47,19 @@ JSON
     window --scenario "$work/n$n.json" --frames "$edit_frames" --bench-edits --backend vulkan
   fi
 done
+
+if [ -z "${SKIP_LONG:-}" ]; then
+  long=${LONG_TOKENS:-65536}
+  for ((i = 0; i < long; i++)); do printf '%s ' "${words[$(((i * 7 + i / 16) % 16))]}"; done >"$work/long.txt"
+  cat >"$work/long.json" <<JSON
+{"format": "attnviz-scenario/1", "sentence": "(--text-file)", "tokenizer": "words", "d_model": 64,
+ "seed": 11, "num_heads": 8, "num_kv_heads": 8, "d_k": 8, "d_v": 8, "mask": {"causal": true}}
+JSON
+  echo "== N=$long (the overview), steady"
+  window --scenario "$work/long.json" --text-file "$work/long.txt" --frames "$frames"
+  echo "== N=$long (the overview), steady, no heatmaps"
+  window --scenario "$work/long.json" --text-file "$work/long.txt" --frames "$frames" --bench-no-heatmaps
+fi
 
 cat >"$work/shapes.json" <<JSON
 {"format": "attnviz-scenario/1", "sentence": "the cat sat on mat", "d_model": 16, "seed": 11,

@@ -5,7 +5,9 @@
 # N × N scores and weights, N × d_v contexts and the N × (H·d_v) output.
 # The window runs 30 frames at 1600x1000 under Xvfb with the automatic backend and with
 # --backend vulkan. Uses build/release unless ATTNVIZ_BIN names another binary. HEADS="1 8"
-# limits the head counts; SKIP_WINDOW=1 measures the commands only.
+# limits the head counts; SKIP_WINDOW=1 measures the commands only. Then a text of 65,536
+# tokens (LONG_TOKENS) with 8 heads, which only the overview shows: export --overview 1024 and
+# the window with its overview computed (30 frames after it); SKIP_LONG=1 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ATTNVIZ_BIN:-build/release/app/attnviz}
@@ -64,4 +66,20 @@ JSON
     measure "window, --backend vulkan (30 frames)" env DISPLAY=:97 "$bin" --scenario "$scenario" --frames 30 --stats --backend vulkan
   fi
 done
+if [ -z "${SKIP_LONG:-}" ]; then
+  long=${LONG_TOKENS:-65536}
+  for ((i = 0; i < long; i++)); do printf '%s ' "${words[$(((i * 7 + i / 16) % 16))]}"; done >"$work/long.txt"
+  cat >"$work/long.json" <<JSON
+{"format": "attnviz-scenario/1", "sentence": "(--text-file)", "tokenizer": "words", "d_model": 64,
+ "seed": 11, "num_heads": 8, "num_kv_heads": 8, "d_k": 8, "d_v": 8, "mask": {"causal": true}}
+JSON
+  echo "== $long tokens, 8 heads: the overview (N x N in float32 would be $(mib $((long * long * 4))) a head)"
+  mkdir -p "$work/out"
+  measure "export --overview 1024 --heads all --format npy" "$bin" export --scenario "$work/long.json" \
+    --text-file "$work/long.txt" --overview 1024 --heads all --format npy --out "$work/out/overview.npy"
+  if [ -z "${SKIP_WINDOW:-}" ]; then
+    measure "window, the overview of head 0 (30 frames)" env DISPLAY=:97 "$bin" --scenario "$work/long.json" \
+      --text-file "$work/long.txt" --frames 30 --stats
+  fi
+fi
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -59,6 +59,11 @@ bool OverviewSession::running() const {
   return (current_.has_value() && current_->id != abandoned_id_) || pending_.has_value();
 }
 
+void OverviewSession::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [this] { return !current_ && !pending_; });
+}
+
 std::shared_ptr<const overview::Overview> OverviewSession::shown() const {
   std::lock_guard lock(mutex_);
   return shown_;
@@ -116,8 +121,11 @@ void OverviewSession::work() {
       if (abandoned_id_ != job.id) error_.clear();
     }
     run(job);
-    std::lock_guard lock(mutex_);
-    current_.reset();
+    {
+      std::lock_guard lock(mutex_);
+      current_.reset();
+    }
+    idle_.notify_all();
   }
 }
 

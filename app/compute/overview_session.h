@@ -45,6 +45,9 @@ class OverviewSession {
   void request_again();
 
   [[nodiscard]] bool running() const;
+  // Blocks until nothing is pending or being computed: a picture or a measuring run
+  // (--screenshot, --stats --frames) shows the overview, not its progress bar.
+  void wait_idle();
   [[nodiscard]] double progress() const { return progress_ ? progress_->fraction() : 0.0; }
   [[nodiscard]] bool started() const { return progress_ && progress_->started(); }
   // The latest finished overview and what was asked for it (null before the first).
@@ -73,6 +76,7 @@ class OverviewSession {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable idle_;  // the worker finished a job and none is pending
   std::optional<Job> pending_;
   std::optional<Job> current_;  // being computed
   std::uint64_t next_id_ = 1;

@@ -246,6 +246,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   view_.block_size = options.blocks.value_or(0);
   classroom::apply_start_options(options.classroom, classroom_);
   classroom_.hints = !options.automated();  // pictures show the steady state
+  view_.wait_for_work = options.automated();
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in

@@ -121,6 +121,9 @@ struct ViewState {
   bool view_image_dialog_requested = false;  // File > Save view as image…: the dialog opens in this frame
   std::optional<ViewImageRequest> view_image_request;
   bool capturing_view = false;  // this frame is the one captured: no notices on top of the view
+  // A picture or a measuring run (--screenshot, --stats --frames): work started in a frame (the
+  // overview of a long text) is waited for, so frames show it done rather than its progress.
+  bool wait_for_work = false;
   AreaRect main_area;           // where the layout put the main area in this frame
   // File > Quit, Ctrl+Q: the frame loop closes the window as its close button would (autosaving
   // on the way out).
