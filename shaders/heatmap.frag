@@ -18,6 +18,11 @@ layout(binding = 3) uniform samplerBuffer kept;  // 1.0 / 0.0 per cell, the valu
 
 layout(location = 0) out vec4 out_colour;
 
+// Specialised per pipeline (app/heatmap/heatmap_pipeline.h, HeatmapVariant): llvmpipe runs both
+// sides of every branch, uniform or not, so the common cases get code without the others.
+layout(constant_id = 0) const bool kOneSample = false;  // every pixel reads one cell: no sampling loop
+layout(constant_id = 1) const bool kFieldsMask = false;  // the mask has no expression: no runs to search
+
 const int kColormapEntries = 256;
 // kHiddenShade (app/heatmap/heatmap_widget.h): 0xd4 of 0xff in each channel.
 const vec3 kHiddenShade = vec3(212.0 / 255.0);
@@ -51,13 +56,15 @@ bool dropped(int row, int col) {
 }
 
 bool hidden_by_mask(int row, int col) {
-  return (pc.flags & kFlagMaskCells) != 0 && !mask_visible(pc.mask, pc.mask.head, row, col);
+  if ((pc.flags & kFlagMaskCells) == 0) return false;
+  return kFieldsMask ? !mask_fields_visible(pc.mask, row, col) : !mask_visible(pc.mask, pc.mask.head, row, col);
 }
 
 void main() {
   const vec2 size = pc.rect.zw - pc.rect.xy;
   const vec2 cells_per_pixel = pc.view.wz / size;  // (columns, rows)
-  const ivec2 samples = ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float((pc.flags >> kSamplesShift) & 3))));
+  const ivec2 samples =
+      kOneSample ? ivec2(1) : ivec2(clamp(ceil(cells_per_pixel - 1e-3), vec2(1.0), vec2(float((pc.flags >> kSamplesShift) & 3))));
   const bool diverging = (pc.flags & kFlagDiverging) != 0;
   const float centre = 0.5 * (pc.range_min + pc.range_max);
 

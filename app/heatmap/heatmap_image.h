@@ -38,6 +38,7 @@ class HeatmapImage {
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }
   [[nodiscard]] VkFramebuffer framebuffer() const { return framebuffer_.get(); }
+  [[nodiscard]] VkImage image() const { return image_.get(); }
   [[nodiscard]] VkDescriptorSet sample_set() const { return set_; }
   // Device memory the image holds (for the window's memory figures).
   [[nodiscard]] VkDeviceSize bytes() const { return bytes_; }

@@ -16,7 +16,7 @@ namespace {
 // viewport and scissor, into `render_pass`'s one colour attachment.
 vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineLayout layout,
                                 std::span<const std::uint32_t> vertex_spirv, std::span<const std::uint32_t> fragment_spirv,
-                                VkPipelineCache cache) {
+                                VkPipelineCache cache, const VkSpecializationInfo* fragment_constants = nullptr) {
   const vk::ShaderModule vertex = vk::create_shader_module(device, vertex_spirv);
   const vk::ShaderModule fragment = vk::create_shader_module(device, fragment_spirv);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
@@ -27,6 +27,7 @@ vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPip
   stages[1] = stages[0];
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = fragment.get();
+  stages[1].pSpecializationInfo = fragment_constants;
 
   VkPipelineVertexInputStateCreateInfo vertex_input{};
   vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
@@ -90,12 +91,34 @@ constexpr VkShaderStageFlags kPushStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADE
 
 }  // namespace
 
-QuadPipeline make_heatmap_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache) {
+HeatmapVariant variant_for(const HeatmapPush& push) {
+  // As heatmap.frag: samples = clamp(ceil(cells per pixel − 1e-3), 1, flags' samples).
+  const float cols_per_pixel = push.view[3] / (push.rect[2] - push.rect[0]);
+  const float rows_per_pixel = push.view[2] / (push.rect[3] - push.rect[1]);
+  const int asked = (push.flags >> kSamplesShift) & 3;
+  HeatmapVariant variant;
+  variant.one_sample = asked <= 1 || (cols_per_pixel <= 1.0f && rows_per_pixel <= 1.0f);
+  variant.fields_mask = push.mask.runs_offset == 0;
+  return variant;
+}
+
+HeatmapPipelines make_heatmap_pipelines(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache) {
   vk::DescriptorSetLayout set_layout = vk::create_set_layout(device, kCellBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
   vk::PipelineLayout layout = vk::create_pipeline_layout(device, set_layout.get(), sizeof(HeatmapPush), kPushStages);
-  vk::Pipeline pipeline =
-      make_quad_pipeline(device, render_pass, layout.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache);
-  return {std::move(set_layout), std::move(layout), std::move(pipeline)};
+  // heatmap.frag's constant_id 0 (kOneSample) and 1 (kFieldsMask): SPIR-V booleans are 32 bits.
+  const std::array<VkSpecializationMapEntry, 2> entries = {{{0, 0, sizeof(VkBool32)}, {1, sizeof(VkBool32), sizeof(VkBool32)}}};
+  std::array<vk::Pipeline, kHeatmapVariants> pipelines;
+  for (int index = 0; index < kHeatmapVariants; ++index) {
+    const std::array<VkBool32, 2> values = {(index & 1) != 0 ? VK_TRUE : VK_FALSE, (index & 2) != 0 ? VK_TRUE : VK_FALSE};
+    VkSpecializationInfo constants{};
+    constants.mapEntryCount = static_cast<std::uint32_t>(entries.size());
+    constants.pMapEntries = entries.data();
+    constants.dataSize = sizeof values;
+    constants.pData = values.data();
+    pipelines[static_cast<std::size_t>(index)] = make_quad_pipeline(device, render_pass, layout.get(), shaders::heatmap_vert(),
+                                                                    shaders::heatmap_frag(), cache, &constants);
+  }
+  return {std::move(set_layout), std::move(layout), std::move(pipelines)};
 }
 
 QuadPipeline make_image_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache) {

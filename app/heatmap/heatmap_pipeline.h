@@ -18,6 +18,8 @@
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -85,8 +87,41 @@ class QuadPipeline {
   vk::Pipeline pipeline_;
 };
 
+// Which specialisation of heatmap.frag draws an image (its constants 0 and 1). On llvmpipe a
+// shader pays for every branch it holds, taken or not: the sampling loop and the search of a
+// mask expression's runs were 40 % of an editing frame's drawing where neither was needed.
+struct HeatmapVariant {
+  bool one_sample = false;   // every pixel covers at most one cell along each axis
+  bool fields_mask = false;  // the mask (if any) has no expression
+  [[nodiscard]] int index() const { return (one_sample ? 1 : 0) | (fields_mask ? 2 : 0); }
+  friend bool operator==(const HeatmapVariant&, const HeatmapVariant&) = default;
+};
+inline constexpr int kHeatmapVariants = 4;
+
+// The variant that draws `push` as the general shader does: one sample where the shader would
+// take one (cells per pixel at most 1 on both axes, or one sample asked for), the fields'
+// arithmetic where the mask has no runs.
+HeatmapVariant variant_for(const HeatmapPush& push);
+
+// heatmap.vert and heatmap.frag in each variant, sharing one layout.
+class HeatmapPipelines {
+ public:
+  HeatmapPipelines(vk::DescriptorSetLayout set_layout, vk::PipelineLayout layout,
+                   std::array<vk::Pipeline, kHeatmapVariants> pipelines)
+      : set_layout_(std::move(set_layout)), layout_(std::move(layout)), pipelines_(std::move(pipelines)) {}
+
+  [[nodiscard]] VkPipeline pipeline(HeatmapVariant variant) const { return pipelines_[static_cast<std::size_t>(variant.index())].get(); }
+  [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
+  [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
+
+ private:
+  vk::DescriptorSetLayout set_layout_;
+  vk::PipelineLayout layout_;
+  std::array<vk::Pipeline, kHeatmapVariants> pipelines_;
+};
+
 // `render_pass`: the image pass (one colour attachment, the cached image).
-QuadPipeline make_heatmap_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
+HeatmapPipelines make_heatmap_pipelines(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
 // `render_pass`: the window's (ImGui's) render pass.
 QuadPipeline make_image_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
 

@@ -108,7 +108,7 @@ HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render
     : context_(&context),
       device_(context.device()),
       image_pass_(create_image_pass(context.device())),
-      pipeline_(make_heatmap_pipeline(context.device(), image_pass_.get(), cache)),
+      pipelines_(make_heatmap_pipelines(context.device(), image_pass_.get(), cache)),
       image_pipeline_(make_image_pipeline(context.device(), render_pass, cache)),
       sampler_(make_sampler(context.device())) {
   const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4 * kMaxSets};
@@ -339,7 +339,7 @@ VkBufferView HeatmapRenderer::device_table_view(const DeviceMatrix& table) {
 
 VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   if (auto found = sets_.find(key); found != sets_.end()) return found->second;
-  const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipeline_.set_layout());
+  const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipelines_.set_layout());
   ++allocations_;
 
   const VkBufferView values =
@@ -475,11 +475,12 @@ void HeatmapRenderer::render_images(VkCommandBuffer cmd) {
     vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
     const VkViewport viewport{0.0f, 0.0f, static_cast<float>(extent.width), static_cast<float>(extent.height), 0.0f, 1.0f};
     const VkRect2D scissor{{0, 0}, extent};
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.pipeline());
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.layout(), 0, 1, &cached.values_set, 0, nullptr);
+    const HeatmapVariant variant = only_general_ ? HeatmapVariant{} : variant_for(cached.content->push);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.pipeline(variant));
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 1, &cached.values_set, 0, nullptr);
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
-    vkCmdPushConstants(cmd, pipeline_.layout(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(HeatmapPush),
+    vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(HeatmapPush),
                        &cached.content->push);
     vkCmdDraw(cmd, 6, 1, 0, 0);
     vkCmdEndRenderPass(cmd);

@@ -123,6 +123,8 @@ class HeatmapRenderer {
   // Off: heatmaps are laid out and labelled but no cells are drawn (measuring what the window
   // costs without them).
   void set_drawing(bool drawing) { drawing_ = drawing; }
+  // Tests: every image drawn by the general shader, to compare the variants' pixels with.
+  void set_only_general(bool only) { only_general_ = only; }
 
   // Before the window's render pass begins: draws the cells of every image add_draw() found
   // out of date this frame into it (`cmd` outside any render pass).
@@ -159,7 +161,7 @@ class HeatmapRenderer {
   const vk::Context* context_;
   VkDevice device_;
   window::RenderPass image_pass_;
-  QuadPipeline pipeline_;        // cells into the cached images
+  HeatmapPipelines pipelines_;   // cells into the cached images, one per HeatmapVariant
   QuadPipeline image_pipeline_;  // cached images onto the window
   vk::Sampler sampler_;
   vk::DescriptorPool image_pool_;  // the images' sampling sets, each freed with its image
@@ -190,6 +192,7 @@ class HeatmapRenderer {
   std::uint64_t allocations_ = 0;
   std::uint64_t redraws_ = 0;
   bool drawing_ = true;
+  bool only_general_ = false;
 };
 
 }  // namespace attnviz::heatmap

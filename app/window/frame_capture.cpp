@@ -30,7 +30,7 @@ bool is_bgra(VkFormat format) {
 
 }  // namespace
 
-void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format) {
+void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format, VkImageLayout layout) {
   const VkDeviceSize bytes = VkDeviceSize{extent.width} * extent.height * 4;
   if (!buffer_ || buffer_.size() < bytes) {
     buffer_ = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
@@ -38,14 +38,14 @@ void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent,
   extent_ = extent;
   format_ = format;
 
-  transition(cmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+  transition(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
              VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {extent.width, extent.height, 1};
   vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer_.handle(), 1, &region);
-  transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+  transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout,
              VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
 
   VkBufferMemoryBarrier to_host{};

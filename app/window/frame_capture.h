@@ -21,8 +21,10 @@ class FrameCapture {
  public:
   explicit FrameCapture(const vk::Context& context) : context_(&context) {}
 
-  // Records: image (PRESENT_SRC) → TRANSFER_SRC → copy into a host buffer → PRESENT_SRC.
-  void record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format);
+  // Records: image (`layout`, after colour writes) → TRANSFER_SRC → copy into a host buffer →
+  // `layout` again. A swapchain image is PRESENT_SRC; an offscreen one (tests) may be another.
+  void record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format,
+              VkImageLayout layout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
   [[nodiscard]] bool recorded() const { return extent_.width > 0; }
 
   // RGBA, 8 bits per channel, rows top to bottom (after the frame's fence signalled).

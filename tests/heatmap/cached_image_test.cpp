@@ -1,18 +1,24 @@
 // The heatmaps' cached images (app/heatmap/heatmap_renderer.h): a heatmap's cells are drawn
 // into its image exactly when its data, range, zoom or size changes (or a recompute), and not
 // otherwise: not for a steady frame, a hovered token, or a window moved by whole pixels. A
-// steady frame allocates nothing; a new size makes a new image. Real Vulkan (lavapipe in CI)
-// with the validation layer, Dear ImGui headless, the window's pass drawn into an image.
+// steady frame allocates nothing; a new size makes a new image; the specialised shaders draw the
+// general one's pixels. Real Vulkan (lavapipe in CI) with the validation layer, Dear ImGui
+// headless, the window's pass drawn into an image.
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "app/heatmap/heatmap_image.h"
 #include "app/heatmap/heatmap_pipeline.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/window/frame_capture.h"
 #include "core/vk/commands.h"
 #include "core/vk/descriptors.h"
 #include "tests/support/headless_imgui.h"
@@ -23,6 +29,13 @@ namespace {
 
 constexpr int kWidth = 400;
 constexpr int kHeight = 300;
+
+std::size_t differing_pixels(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  if (a.size() != b.size()) return std::max(a.size(), b.size()) / 4;
+  std::size_t count = 0;
+  for (std::size_t p = 0; p + 3 < a.size(); p += 4) if (!std::equal(&a[p], &a[p + 4], &b[p])) ++count;
+  return count;
+}
 
 class CachedImages : public ::testing::Test {
  protected:
@@ -94,6 +107,27 @@ class CachedImages : public ::testing::Test {
     return renderer_->image_redraw_count() - before;
   }
 
+  // The window's pixels after the last frame (RGBA).
+  std::vector<std::uint8_t> pixels() {
+    window::FrameCapture capture(*context_);
+    const VkCommandBuffer cmd = stream_.begin();
+    capture.record(cmd, target_->image(), {kWidth, kHeight}, kImageFormat, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    stream_.submit_and_wait();
+    return capture.rgba();
+  }
+
+  // The window drawn by the general shader and by the variant the renderer picks.
+  std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>> general_and_picked() {
+    renderer_->set_only_general(true);
+    ++generation_;  // a recompute: the image is drawn again
+    frame();
+    std::vector<std::uint8_t> general = pixels();
+    renderer_->set_only_general(false);
+    ++generation_;
+    frame();
+    return {std::move(general), pixels()};
+  }
+
   vk::Sampler make_sampler() const {
     VkSamplerCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
@@ -162,6 +196,61 @@ TEST_F(CachedImages, AreRedrawnExactlyWhenDataRangeZoomOrSizeChange) {
   EXPECT_GT(renderer_->allocation_count(), before_resize);
   EXPECT_LT(renderer_->image_bytes(), image_bytes);
   EXPECT_EQ(renderer_->image_count(), 1u);
+}
+
+// The specialised shaders (HeatmapVariant) draw exactly what the general one draws: a cell per
+// pixel or several, no mask, a mask of named fields, an expression's runs, hidden NaN blocks.
+TEST_F(CachedImages, TheSpecialisedShadersDrawWhatTheGeneralOneDraws) {
+  MaskSetting causal;
+  causal.causal = true;
+  MaskSetting expression;
+  expression.expression = "k <= q && (k < 2 || q - k <= 3)";
+  Matrix large(400, 500);
+  for (std::size_t i = 0; i < large.data.size(); ++i) large.data[i] = static_cast<float>((i * 37) % 101) / 101.0f;
+  struct Case {
+    const char* name;
+    const Matrix* matrix;
+    const MaskSetting* mask;
+  };
+  for (const Case& c : {Case{"cells, no mask", &matrix_, nullptr}, Case{"cells, causal", &matrix_, &causal},
+                        Case{"cells, expression", &matrix_, &expression}, Case{"pooled, causal", &large, &causal},
+                        Case{"pooled, expression", &large, &expression}}) {
+    spec_.source.host = c.matrix;
+    spec_.source.version = c.matrix == &matrix_ ? 1 : 2;
+    spec_.mask = c.mask;
+    zoom_ = CellWindow{0.0f, 0.0f, static_cast<float>(c.matrix->rows), static_cast<float>(c.matrix->cols)};
+    const auto [general, picked] = general_and_picked();
+    EXPECT_EQ(differing_pixels(general, picked), 0u) << c.name;
+  }
+  matrix_.at(3, 4) = std::numeric_limits<float>::quiet_NaN();
+  matrix_.at(7, 1) = std::numeric_limits<float>::quiet_NaN();
+  spec_.source.host = &matrix_;
+  spec_.source.version = 3;
+  spec_.mask = nullptr;
+  spec_.nan_hidden = true;
+  zoom_ = CellWindow{0.0f, 0.0f, 12.0f, 9.0f};
+  const auto [general, picked] = general_and_picked();
+  EXPECT_EQ(differing_pixels(general, picked), 0u) << "hidden NaN blocks";
+}
+
+TEST(HeatmapVariants, AreChosenAsTheShaderWouldSample) {
+  HeatmapPush push{};
+  push.rect[0] = 10.0f;
+  push.rect[1] = 10.0f;
+  push.rect[2] = 210.0f;  // 200 x 100 pixels
+  push.rect[3] = 110.0f;
+  push.view[2] = 100.0f;  // rows
+  push.view[3] = 200.0f;  // columns: one cell per pixel
+  push.flags = 3 << kSamplesShift;
+  EXPECT_EQ(variant_for(push), (HeatmapVariant{true, true}));
+  push.view[3] = 201.0f;  // a pixel covers more than one column: the sampling loop
+  EXPECT_EQ(variant_for(push), (HeatmapVariant{false, true}));
+  push.flags = 1 << kSamplesShift;  // thumbnails read one cell whatever they cover
+  EXPECT_EQ(variant_for(push), (HeatmapVariant{true, true}));
+  push.mask.runs_offset = 17;  // an expression's runs
+  EXPECT_EQ(variant_for(push), (HeatmapVariant{true, false}));
+  EXPECT_EQ(HeatmapVariant{}.index(), 0);
+  EXPECT_EQ((HeatmapVariant{true, true}).index(), kHeatmapVariants - 1);
 }
 
 TEST_F(CachedImages, AHeatmapNoLongerDrawnGivesItsImageBack) {
