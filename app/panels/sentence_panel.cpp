@@ -19,6 +19,7 @@
 #include "app/ui/wrapped_text_box.h"
 #include "app/window/fonts.h"
 #include "core/lesson/number_text.h"
+#include "core/overview/long_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -185,8 +186,12 @@ class SentencePanel final : public ui::Panel {
     if (scrolls) ImGui::EndChild();
     if (shown < static_cast<int>(tokens.size())) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: make any of them global by its index in the Mask panel",
-                         lesson::format_grouped(static_cast<long long>(tokens.size()) - shown).c_str());
+      // Past the materialised path's limit the Heatmaps panel shows the overview, whose Find
+      // goes to any token.
+      const bool overview = !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
+      ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: %smake any of them global by its index in the Mask panel",
+                         lesson::format_grouped(static_cast<long long>(tokens.size()) - shown).c_str(),
+                         overview ? "find one beside the overview (Ctrl+F), or " : "");
       ImGui::PopStyleColor();
     }
     if (const auto& source = ui.document.scenario().source) {
