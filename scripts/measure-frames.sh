@@ -50,11 +50,7 @@ done
 
 if [ -z "${SKIP_LONG:-}" ]; then
   long=${LONG_TOKENS:-65536}
-  for ((i = 0; i < long; i++)); do printf '%s ' "${words[$(((i * 7 + i / 16) % 16))]}"; done >"$work/long.txt"
-  cat >"$work/long.json" <<JSON
-{"format": "attnviz-scenario/1", "sentence": "(--text-file)", "tokenizer": "words", "d_model": 64,
- "seed": 11, "num_heads": 8, "num_kv_heads": 8, "d_k": 8, "d_v": 8, "mask": {"causal": true}}
-JSON
+  scripts/write-long-text.sh "$work" "$long"
   echo "== N=$long (the overview), steady"
   window --scenario "$work/long.json" --text-file "$work/long.txt" --frames "$frames"
   echo "== N=$long (the overview), steady, no heatmaps"

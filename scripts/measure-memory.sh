@@ -68,11 +68,7 @@ JSON
 done
 if [ -z "${SKIP_LONG:-}" ]; then
   long=${LONG_TOKENS:-65536}
-  for ((i = 0; i < long; i++)); do printf '%s ' "${words[$(((i * 7 + i / 16) % 16))]}"; done >"$work/long.txt"
-  cat >"$work/long.json" <<JSON
-{"format": "attnviz-scenario/1", "sentence": "(--text-file)", "tokenizer": "words", "d_model": 64,
- "seed": 11, "num_heads": 8, "num_kv_heads": 8, "d_k": 8, "d_v": 8, "mask": {"causal": true}}
-JSON
+  scripts/write-long-text.sh "$work" "$long"
   echo "== $long tokens, 8 heads: the overview (N x N in float32 would be $(mib $((long * long * 4))) a head)"
   mkdir -p "$work/out"
   measure "export --overview 1024 --heads all --format npy" "$bin" export --scenario "$work/long.json" \
