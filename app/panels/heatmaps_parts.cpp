@@ -13,6 +13,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
+#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
 
@@ -24,6 +25,17 @@ using heatmap::HeatmapSpec;
 
 const char* token_text(const std::vector<std::string>& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[static_cast<std::size_t>(i)].c_str() : "?";
+}
+
+std::string in_quotes(std::string_view text) { return "\xe2\x80\x9c" + std::string(text) + "\xe2\x80\x9d"; }
+
+void note_text(const std::string& text, bool problem) {
+  ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText)
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
 }
 
 float title_height(int lines) {

@@ -3,6 +3,7 @@
 // each short: headings, the all-heads grid and the pinned query.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/heatmap/query_bars.h"
@@ -12,6 +13,13 @@ namespace attnviz::panels {
 
 // tokens[i], or "?" outside the list.
 const char* token_text(const std::vector<std::string>& tokens, int i);
+
+// “text”, in typographic quotes.
+std::string in_quotes(std::string_view text);
+
+// A note wrapped at the region's edge: in the quiet grey of disabled text, or in the error red
+// for a problem.
+void note_text(const std::string& text, bool problem = false);
 
 // Heights of a heading of `lines` lines and of a colorbar with its ticks, in pixels.
 float title_height(int lines = 1);

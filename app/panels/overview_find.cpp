@@ -8,7 +8,6 @@
 #include "app/document/document.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/overview_locator.h"
-#include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
@@ -18,17 +17,6 @@ namespace {
 
 using Kind = overview::TokenMatches::Kind;
 
-std::string quoted(const std::string& text) { return "\xe2\x80\x9c" + text + "\xe2\x80\x9d"; }
-
-void wrapped(const std::string& text, bool problem) {
-  ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText)
-                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-}
-
 const char* tokenizer_words(TokenizerMode mode) {
   if (mode == TokenizerMode::Chars) return "characters";
   return mode == TokenizerMode::WordsNoPunct ? "words without punctuation" : "words and punctuation";
@@ -36,12 +24,13 @@ const char* tokenizer_words(TokenizerMode mode) {
 
 }  // namespace
 
-void OverviewFind::search(const ui::UiContext& ui) {
-  if (typed_ == searched_ && ui.document.revision() == searched_revision_) return;
+bool OverviewFind::search(const ui::UiContext& ui) {
+  if (typed_ == searched_ && ui.document.revision() == searched_revision_) return false;
   searched_ = typed_;
   searched_revision_ = ui.document.revision();
   const auto tokens = ui.document.tokens();
   matches_ = overview::find_tokens(tokens->queries.tokens, typed_, ui.document.scenario().tokenizer);
+  return true;
 }
 
 std::optional<int> OverviewFind::go(const ui::UiContext& ui, bool backwards) const {
@@ -68,7 +57,7 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  search(ui);
+  if (search(ui) || ui.view.pinned_query != described_pinned_) describe(ui);
   std::optional<int> target;
   if (entered) {
     target = go(ui, ImGui::GetIO().KeyShift);
@@ -80,50 +69,51 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
     if (ImGui::SmallButton("Next##overview_find")) target = go(ui, false);
     ImGui::SameLine();
   }
-  describe(ui);
+  if (!line_.empty()) note_text(line_, line_is_problem_);
   if (!target) return std::nullopt;
   ui.view.pinned_query = *target;
   return centred_window(*target, *target, kGoToCells, kGoToCells, n, m);
 }
 
-void OverviewFind::describe(const ui::UiContext& ui) const {
+void OverviewFind::describe(const ui::UiContext& ui) {
+  described_pinned_ = ui.view.pinned_query;
   const std::vector<std::string>& tokens = ui.document.tokens()->queries.tokens;
-  const std::string phrase = quoted(matches_.phrase);
-  const std::string last = lesson::format_grouped(static_cast<long long>(tokens.size()) - 1);
+  const std::string phrase = in_quotes(matches_.phrase);
   const auto count = static_cast<long long>(matches_.starts.size());
   const int at = ui.view.pinned_query ? overview::match_ordinal(matches_.starts, *ui.view.pinned_query) : 0;
   const std::string where = at > 0 ? lesson::format_grouped(at) + " of " + lesson::format_grouped(count)
                                    : lesson::format_grouped(count) + (count == 1 ? " match" : " matches");
+  const std::string split = tokenizer_words(ui.document.scenario().tokenizer);
+  line_is_problem_ = !matches_.found() && matches_.kind != Kind::Empty;
   switch (matches_.kind) {
     case Kind::Empty:
+      line_.clear();
       return;
     case Kind::Position:
-      wrapped("token " + lesson::format_grouped(matches_.position) + " " +
-                  quoted(token_text(tokens, static_cast<int>(matches_.position))) + (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there"),
-              false);
+      line_ = "token " + lesson::format_grouped(matches_.position) + " " +
+              in_quotes(token_text(tokens, static_cast<int>(matches_.position))) + (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there");
       return;
     case Kind::OutOfRange:
-      wrapped("no token " + lesson::format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" + last, true);
+      line_ = "no token " + lesson::format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" +
+              lesson::format_grouped(static_cast<long long>(tokens.size()) - 1);
       return;
     case Kind::Exact:
-      wrapped(phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"), false);
+      line_ = phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
       return;
     case Kind::Containing:
-      wrapped("no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"), false);
+      line_ = "no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
       return;
     case Kind::NotFound:
-      wrapped(phrase + " is not in the text (split into " + std::string(tokenizer_words(ui.document.scenario().tokenizer)) +
-                  ", ignoring case)",
-              true);
+      line_ = phrase + " is not in the text (split into " + split + ", ignoring case)";
       return;
     case Kind::NoTokens:
-      wrapped(phrase + " has no tokens when split into " + std::string(tokenizer_words(ui.document.scenario().tokenizer)), true);
+      line_ = phrase + " has no tokens when split into " + split;
       return;
     case Kind::TooLong:
-      wrapped("a phrase of at most " + std::to_string(overview::kMaxSearchTokens) + " tokens, please", true);
+      line_ = "a phrase of at most " + std::to_string(overview::kMaxSearchTokens) + " tokens, please";
       return;
     case Kind::NotUtf8:
-      wrapped("what was typed is not UTF-8", true);
+      line_ = "what was typed is not UTF-8";
       return;
   }
 }

@@ -23,14 +23,20 @@ class OverviewFind {
   void focus() { focus_ = true; }
 
  private:
-  void search(const ui::UiContext& ui);
+  // Searches again when the text typed or the document changed; true when it did.
+  bool search(const ui::UiContext& ui);
   [[nodiscard]] std::optional<int> go(const ui::UiContext& ui, bool backwards) const;
-  void describe(const ui::UiContext& ui) const;
+  // The line under the field for these matches and the pinned query.
+  void describe(const ui::UiContext& ui);
 
   std::string typed_;
   std::string searched_;                   // what the matches are for, with
   std::uint64_t searched_revision_ = ~std::uint64_t{0};  // the document's revision
   overview::TokenMatches matches_;
+  // The line under the field, made when the matches or the pinned query change, not each frame.
+  std::string line_;
+  bool line_is_problem_ = false;
+  std::optional<int> described_pinned_;
   bool focus_ = false;
 };
 

@@ -24,19 +24,6 @@ namespace {
 constexpr int kTopKeys = 10;
 constexpr std::uint32_t kQueryMark = 0xff1f8cffu;    // orange, as a hovered token's outline
 
-std::string quoted(const std::vector<std::string>& tokens, int i) {
-  return "\xe2\x80\x9c" + std::string(token_text(tokens, i)) + "\xe2\x80\x9d";
-}
-
-
-void disabled_wrapped(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-}
-
 std::string three_digits(float value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
@@ -49,7 +36,7 @@ void OverviewQuery::draw_hint() {
   session_.clear();
   strip_row_.reset();
   top_row_.reset();
-  disabled_wrapped("Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
+  note_text("Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
                    "(Down / Up: the next or previous query).");
 }
 
@@ -59,7 +46,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
   session_.request(problem, head, query);
   heading("Query", "");
   ImGui::SameLine();
-  ImGui::TextUnformatted((lesson::format_grouped(query) + " " + quoted(problem->tokens, query)).c_str());
+  ImGui::TextUnformatted((lesson::format_grouped(query) + " " + in_quotes(token_text(problem->tokens, query))).c_str());
   // Beside the token where it fits, else under it (a narrow column must not cut it off).
   const float unpin_w = ImGui::CalcTextSize("Unpin").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   ImGui::SameLine();
@@ -77,7 +64,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
     ImGui::TextDisabled("computing its row\xe2\x80\xa6");
     return std::nullopt;
   }
-  disabled_wrapped("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
+  note_text("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
                    lesson::format_grouped(row->keys()) + " keys");
   draw_strip(row, *problem, width);
   return draw_top_keys(row, *problem);
@@ -103,7 +90,7 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     }
   }
   const float largest = std::max(*std::max_element(strip_.begin(), strip_.end()), 1e-12f);
-  disabled_wrapped("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) + ", the largest per pixel (tallest " +
+  note_text("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) + ", the largest per pixel (tallest " +
                    three_digits(largest) + ")");
   const float height = ImGui::GetFontSize() * 4.0f;
   const float column_w = width / static_cast<float>(used);
@@ -146,7 +133,7 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
 std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shared_ptr<const overview::QueryRow>& shared,
                                                                  const Problem& problem) {
   const overview::QueryRow& row = *shared;
-  disabled_wrapped("the keys it attends to most (click one to show its cell)");
+  note_text("the keys it attends to most (click one to show its cell)");
   std::optional<overview::CellWindow> go_to;
   if (top_row_ != shared) {  // once per row, not every frame: 65,536 keys to rank
     top_ = row.top_keys(kTopKeys);
@@ -158,7 +145,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shar
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.4g", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
-                              quoted(problem.source_tokens, key) + "##overview_top_key" + std::to_string(i);
+                              in_quotes(token_text(problem.source_tokens, key)) + "##overview_top_key" + std::to_string(i);
     if (ImGui::Selectable(label.c_str(), false)) go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell", lesson::format_grouped(row.query).c_str(),
