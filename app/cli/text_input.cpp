@@ -34,6 +34,7 @@ CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& er
   if (text_path) {
     if (text_path->empty()) throw InputError("<command line>", "--text-file", "needs a file name");
     loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*text_path));
+    overview::require_overview_length(loaded.scenario, *text_path);
     // Named by its file, as File ▸ Open text… names it in the window: figures take it as their
     // title (a scenario's own title described its own sentence: "8 tokens" over 6,000).
     loaded.scenario.title = std::filesystem::path(*text_path).filename().string();

@@ -100,6 +100,7 @@ std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& optio
   LoadedScenario loaded = options.scenario ? load_scenario(*options.scenario) : LoadedScenario{};
   if (options.text_file) {
     loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*options.text_file));
+    overview::require_overview_length(loaded.scenario, *options.text_file);
     loaded.scenario.title = std::filesystem::path(*options.text_file).filename().string();  // as File ▸ Open text… does
   }
   const Problem problem =

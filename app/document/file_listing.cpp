@@ -6,7 +6,7 @@
 
 namespace attnviz::edits {
 
-Listing list_directory(const std::filesystem::path& directory, bool show_hidden) {
+Listing list_directory(const std::filesystem::path& directory, ListedFiles shown, bool show_hidden) {
   namespace fs = std::filesystem;
   Listing listing;
   std::error_code ec;
@@ -23,7 +23,7 @@ Listing list_directory(const std::filesystem::path& directory, bool show_hidden)
     std::error_code type_ec;
     if (entry.is_directory(type_ec)) {
       folders.push_back({name + "/", entry.path(), true});
-    } else if (entry.path().extension() == ".json") {
+    } else if (shown == ListedFiles::All ? entry.is_regular_file(type_ec) : entry.path().extension() == ".json") {
       files.push_back({name, entry.path(), false});
     }
   }

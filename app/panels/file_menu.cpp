@@ -24,6 +24,7 @@
 #include "app/document/document.h"
 #include "app/document/document_names.h"
 #include "app/document/file_listing.h"
+#include "app/edits/text_edits.h"
 #include "app/export_ui/export_ui.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
@@ -33,7 +34,8 @@
 #include "app/ui/scenario_files.h"
 #include "core/common/input_file.h"
 #include "core/common/text_excerpt.h"
-#include "core/overview/long_text.h"
+#include "core/lesson/number_text.h"
+#include "core/overview/overview.h"
 #include "core/scenario/scenario_json.h"
 
 namespace attnviz::panels {
@@ -207,11 +209,14 @@ class FileMenu final : public ui::Menu {
     }
     confirm_overwrite_.reset();
     dialog_error_.clear();
+    first_part_of_.reset();
     relist();
     open_dialog_ = true;
   }
 
-  void relist() { listing_ = edits::list_directory(directory_); }
+  void relist() {
+    listing_ = edits::list_directory(directory_, mode_ == DialogMode::OpenText ? edits::ListedFiles::All : edits::ListedFiles::Scenarios);
+  }
 
   void draw_dialog(ui::UiContext& ui) {
     if (open_dialog_) {
@@ -251,7 +256,8 @@ class FileMenu final : public ui::Menu {
 
   void draw_listing(ui::UiContext& ui) {
     const float title_rows = mode_ == DialogMode::SaveAs ? ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() : 0.0f;
-    const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + ImGui::GetTextLineHeightWithSpacing() + title_rows;
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + message_height() + title_rows +
+                         (first_part_of_ ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
@@ -269,7 +275,9 @@ class FileMenu final : public ui::Menu {
           activated = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
         }
       }
-      if (listing_.entries.empty() && listing_.error.empty()) ImGui::TextDisabled("(no folders or .json files here)");
+      if (listing_.entries.empty() && listing_.error.empty()) {
+        ImGui::TextDisabled(mode_ == DialogMode::OpenText ? "(no folders or files here)" : "(no folders or .json files here)");
+      }
       if (chosen) {
         if (chosen->is_directory) {
           directory_ = chosen->path;
@@ -277,11 +285,22 @@ class FileMenu final : public ui::Menu {
         } else {
           typed_ = chosen->name;
           confirm_overwrite_.reset();
+          first_part_of_.reset();  // the offer was for the file chosen before
           if (activated) finish(ui);
         }
       }
     }
     ImGui::EndChild();
+  }
+
+  // The line under the name field: an error may wrap onto several (and brings a Copy button
+  // when cut), which the listing above makes room for, so Open and Cancel stay in view.
+  [[nodiscard]] float message_height() const {
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    if (dialog_error_.empty()) return line;
+    const ui::ShownText shown = ui::shown_text(dialog_error_, 300);
+    const float wrapped = ImGui::CalcTextSize(shown.text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    return wrapped + ImGui::GetStyle().ItemSpacing.y + (shown.cut ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
   }
 
   // Save As: the title saved with the file. One written for the content before the user's
@@ -307,13 +326,17 @@ class FileMenu final : public ui::Menu {
     if (ImGui::InputText("##name", &typed_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll)) {
       finish(ui);
     }
-    if (ImGui::IsItemEdited()) confirm_overwrite_.reset();
+    if (ImGui::IsItemEdited()) {
+      confirm_overwrite_.reset();
+      first_part_of_.reset();  // the offer was for the name typed before
+    }
     if (!dialog_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ImGui::PushTextWrapPos(0.0f);
       ui::long_text(dialog_error_, "dialog-error", 300);
       ImGui::PopTextWrapPos();
       ImGui::PopStyleColor();
+      draw_first_part_offer(ui);
     } else if (confirm_overwrite_) {
       ImGui::TextWrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
                          "Save");
@@ -333,6 +356,7 @@ class FileMenu final : public ui::Menu {
   // fails, so a typo is fixed in place.
   void finish(ui::UiContext& ui) {
     dialog_error_.clear();
+    first_part_of_.reset();
     if (typed_.empty()) {
       dialog_error_ = "Type a file name first.";
       return;
@@ -365,32 +389,26 @@ class FileMenu final : public ui::Menu {
   }
 
   // A UTF-8 text as the scenario's sentence (one undo step); past 4,096 tokens the Heatmaps
-  // panel shows the overview (app/panels/overview_view.h).
-  void finish_open_text(ui::UiContext& ui, const fs::path& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-      dialog_error_ = fs::exists(path, ec) ? path.string() + " is not a regular file" : "There is no file " + path.string();
+  // panel shows the overview (app/panels/overview_view.h). A text no view can show is refused
+  // in the dialog, as `--text-file` refuses it, rather than replacing a sentence that worked;
+  // one past the overview's 65,536 tokens with the offer to open its first 65,536.
+  void finish_open_text(ui::UiContext& ui, const fs::path& path, edits::TextPart part = edits::TextPart::Whole) {
+    edits::OpenedText opened = edits::open_text(ui.document.scenario(), path, part);
+    first_part_of_.reset();
+    if (!opened.scenario) {
+      dialog_error_ = opened.error;
+      if (opened.too_long) first_part_of_ = path;
       return;
     }
-    try {
-      std::string text = overview::read_text_file(path.string());
-      // A text no view can show is refused here, as `--text-file` refuses it, rather than
-      // replacing a sentence that worked.
-      const overview::TextTokens tokens = overview::text_tokens(text, ui.document.scenario().tokenizer, std::nullopt);
-      if (!tokens.error.empty()) {
-        dialog_error_ = path.string() + ": " + tokens.error +
-                        (tokens.too_long ? ". The overview shows up to 65,536 tokens: open a shorter part of it." : "");
-        return;
-      }
-      Scenario next = overview::with_sentence(ui.document.scenario(), std::move(text));
-      next.title = path.filename().string();
-      ui.document.apply(std::move(next), "Open text " + path.filename().string());
-    } catch (const std::exception& error) {
-      dialog_error_ = error.what();
-      return;
-    }
+    ui.document.apply(std::move(*opened.scenario), opened.undo_label);
     ImGui::CloseCurrentPopup();
-    ui.notices.post(ui::NoticeLevel::Info, "The sentence is now the text of " + cut_text(path.string(), 200));
+    ui.notices.post(ui::NoticeLevel::Info, cut_text(opened.notice, 300));
+  }
+
+  void draw_first_part_offer(ui::UiContext& ui) {
+    if (mode_ != DialogMode::OpenText || !first_part_of_) return;
+    const std::string label = "Open its first " + lesson::format_grouped(overview::kMaxOverviewTokens) + " tokens";
+    if (ImGui::Button(label.c_str())) finish_open_text(ui, *first_part_of_, edits::TextPart::FirstTokens);
   }
 
   void finish_save(ui::UiContext& ui, const fs::path& path) {
@@ -455,6 +473,7 @@ class FileMenu final : public ui::Menu {
   edits::Listing listing_;
   std::optional<fs::path> confirm_overwrite_;
   std::string dialog_error_;
+  std::optional<fs::path> first_part_of_;  // Open text: a file past the overview's tokens, offered in part
   bool open_confirm_ = false;
   std::optional<Replacement> pending_;
   std::unique_ptr<document::BackgroundLoad> load_;  // a file being read; cancelled when the menu goes

@@ -53,7 +53,11 @@ class StatusBar final : public ui::Panel {
     // While a model is shown it comes first, and what follows is said to be the scenario's.
     const std::string& model = ui::shown_model_caption(ui);
     if (!model.empty()) left.push_back("model " + model);
-    if (session.has_result()) {
+    // Past 4,096 tokens the overview is what is computed (it names its backend and the count):
+    // the session's refusal is no problem, and its result is an earlier sentence's.
+    const ui::OverviewStatus& overview = ui.view.overview_status;
+    const bool overview_shown = overview.revision == ui.document.revision();
+    if (session.has_result() && !overview_shown) {
       const Problem& p = session.problem();
       char text[160];
       std::snprintf(text, sizeof text, "%s%d tokens%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ", p.n(),
@@ -61,10 +65,6 @@ class StatusBar final : public ui::Panel {
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }
-    // Past 4,096 tokens the overview is what is computed (it names its backend): the session's
-    // refusal is no problem.
-    const ui::OverviewStatus& overview = ui.view.overview_status;
-    const bool overview_shown = overview.revision == ui.document.revision();
     if (overview_shown) {
       left.push_back(overview.summary);
     } else {

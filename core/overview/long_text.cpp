@@ -1,5 +1,6 @@
 #include "core/overview/long_text.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/common/error.h"
@@ -59,6 +60,36 @@ TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::opt
     out.too_long = e.kind() == TokenizerError::Kind::TooManyTokens;
   }
   return out;
+}
+
+std::string_view overview_part(std::string_view text, const TextTokens& tokens) {
+  if (!tokens.too_long) return text;
+  std::string_view part = text.substr(0, std::min(tokens.error_offset, text.size()));
+  while (!part.empty() && (part.back() == ' ' || part.back() == '\t' || part.back() == '\r' || part.back() == '\n')) {
+    part.remove_suffix(1);
+  }
+  return part;
+}
+
+namespace {
+
+// 'path' for a shell: single quotes, a quote inside written '\''.
+std::string shell_quoted(const std::string& path) {
+  std::string out = "'";
+  for (const char c : path) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+void require_overview_length(const Scenario& scenario, const std::string& path) {
+  const TextTokens tokens = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+  if (!tokens.too_long) return;
+  const std::string bytes = std::to_string(overview_part(scenario.sentence, tokens).size());
+  throw InputError(path, "",
+                   tokens.error + ": its first " + std::to_string(kMaxOverviewTokens) + " tokens are its first " + bytes +
+                       " bytes (head -c " + bytes + " " + shell_quoted(path) +
+                       " > first-part.txt keeps them; in the window File \u25B8 Open text\u2026 offers to open just them)");
 }
 
 bool ScenarioTokens::only_the_overview_shows() const {

@@ -49,6 +49,17 @@ struct TextTokens {
 };
 TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
 
+// The part of `text` the overview takes: the whole text, or for one with more than
+// kMaxOverviewTokens tokens (`tokens.too_long`, tokens being text_tokens of this text) the bytes
+// before the first token past the limit, which hold exactly kMaxOverviewTokens tokens.
+std::string_view overview_part(std::string_view text, const TextTokens& tokens);
+
+// A text file made a scenario's sentence (with_sentence) and not longer than the overview takes.
+// Throws InputError(path, "", ...) for one with more than kMaxOverviewTokens tokens, saying how
+// many bytes its first kMaxOverviewTokens tokens take and how to keep just them; any other
+// problem of the text (not UTF-8) is build_problem's to report.
+void require_overview_length(const Scenario& scenario, const std::string& path);
+
 // A scenario's query tokens and, with cross-attention, its source's (the keys).
 struct ScenarioTokens {
   TextTokens queries;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -224,10 +225,21 @@ TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
     std::ofstream text(huge);
     for (int i = 0; i < 65537; ++i) text << "w ";
   }
-  const CommandOutput run = run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" +
+  CommandOutput run = run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" +
                                         (dir_ / "h.npy").string() + "'");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("65536"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(huge.string() + ": the text has more than 65536 tokens (the limit); token 65537 starts at byte offset 131072"),
+            std::string::npos)
+      << run.err;
+  // The advice names the bytes that hold the first 65,536 tokens (65,536 "w " less the last
+  // space), and following it gives a text the overview takes.
+  const std::string advice = "head -c 131071 '" + huge.string() + "' > first-part.txt";
+  EXPECT_NE(run.err.find("its first 65536 tokens are its first 131071 bytes (" + advice), std::string::npos) << run.err;
+  const auto first = dir_ / "first-part.txt";
+  ASSERT_EQ(std::system(("cd '" + dir_.string() + "' && " + advice).c_str()), 0);
+  run = run_attnviz("export --text-file '" + first.string() + "' --overview 8 --format npy --out '" + (dir_ / "h.npy").string() + "'");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "h.npy"));
 }
 
 }  // namespace

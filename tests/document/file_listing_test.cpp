@@ -34,7 +34,15 @@ TEST_F(FileListingTest, FoldersFirstThenJsonFilesSortedHiddenLeftOut) {
   EXPECT_TRUE(listing.entries[0].is_directory);
   EXPECT_FALSE(listing.entries[2].is_directory);
   EXPECT_EQ(listing.entries[2].path, dir_ / "a.json");
-  EXPECT_EQ(list_directory(dir_, true).entries.size(), 6u);
+  EXPECT_EQ(list_directory(dir_, ListedFiles::Scenarios, true).entries.size(), 6u);
+}
+
+TEST_F(FileListingTest, ATextIsChosenAmongEveryFile) {
+  const Listing listing = list_directory(dir_, ListedFiles::All);
+  std::vector<std::string> names;
+  for (const ListedEntry& e : listing.entries) names.push_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha/", "zeta/", "a.json", "b.json", "notes.txt"}));
+  EXPECT_FALSE(listing.entries[4].is_directory);
 }
 
 TEST_F(FileListingTest, AMissingFolderGivesAnErrorNotAThrow) {

@@ -323,6 +323,32 @@ class LongText(unittest.TestCase):
             self.assertTrue(saved['mask']['causal'], "the scenario's other settings stay")
             self.image(app)
 
+    def test_file_open_text_lists_text_files_and_offers_a_long_ones_first_65536_tokens(self):
+        book = self.dir / 'book.txt'
+        book.write_text(' '.join(f'w{i}' for i in range(65_600)))
+        (self.dir / 'notes.md').write_text('a few words')
+        with Session(self.dir / 'session', ['--scenario', 'preset:causal-gpt']) as app:
+            app.click_file_menu_item(2)
+            app.key('ctrl+a')
+            app.xdotool('type', '--delay', 5, str(self.dir) + '/')
+            app.key('Return')
+            app.wait_frames(4)
+            # The folder's texts are listed to click, whatever their names end in.
+            for name in ('book.txt', 'notes.md'):
+                self.assertTrue(app.has(name), f'{name} is listed in the Open text dialog')
+            app.click('book.txt')
+            app.click('Open')
+            app.wait_frames(4)
+            offer = 'Open its first 65,536 tokens'
+            self.assertTrue(app.has(offer), 'a text past 65,536 tokens is offered in part')
+            app.click(offer)
+            saved = app.autosave(lambda s: s.get('title') == 'book.txt (first 65,536 tokens)')
+            self.assertEqual(saved['sentence'], ' '.join(f'w{i}' for i in range(65_536)))
+            self.image(app)
+            # One undo step gives the sentence back.
+            app.key('ctrl+z')
+            app.autosave(lambda s: s.get('title') != 'book.txt (first 65,536 tokens)' and len(s.get('sentence', '')) < 200)
+
 
 if __name__ == '__main__':
     attnviz_gui.ATTNVIZ = os.environ.get('ATTNVIZ_BIN', attnviz_gui.ATTNVIZ)

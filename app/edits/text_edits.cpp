@@ -1,0 +1,62 @@
+#include "app/edits/text_edits.h"
+
+#include <exception>
+#include <system_error>
+
+#include "core/lesson/number_text.h"
+#include "core/overview/long_text.h"
+#include "core/overview/overview.h"
+
+namespace attnviz::edits {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string limit_text() { return lesson::format_grouped(overview::kMaxOverviewTokens); }
+
+OpenedText refused(std::string error, bool too_long = false) {
+  OpenedText out;
+  out.error = std::move(error);
+  out.too_long = too_long;
+  return out;
+}
+
+}  // namespace
+
+OpenedText open_text(const Scenario& current, const fs::path& path, TextPart part) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return refused(fs::exists(path, ec) ? path.string() + " is not a regular file" : "There is no file " + path.string());
+  }
+  std::string text;
+  try {
+    text = overview::read_text_file(path.string());
+  } catch (const std::exception& error) {
+    return refused(error.what());
+  }
+  const overview::TextTokens tokens = overview::text_tokens(text, current.tokenizer, std::nullopt);
+  if (!tokens.error.empty() && !tokens.too_long) return refused(path.string() + ": " + tokens.error);
+  const std::string name = path.filename().string();
+  if (tokens.too_long && part == TextPart::Whole) {
+    return refused(path.string() + ": " + tokens.error + ". The overview shows up to " + limit_text() + " tokens.", true);
+  }
+  OpenedText out;
+  const std::size_t whole_bytes = text.size();
+  if (tokens.too_long) {
+    const std::string first(overview::overview_part(text, tokens));
+    out.undo_label = "Open the first " + limit_text() + " tokens of " + name;
+    out.notice = "The sentence is now the first " + limit_text() + " tokens of " + path.string() + " (" +
+                 lesson::format_grouped(static_cast<long long>(first.size())) + " of its " +
+                 lesson::format_grouped(static_cast<long long>(whole_bytes)) + " bytes)";
+    out.scenario = overview::with_sentence(current, first);
+    out.scenario->title = name + " (first " + limit_text() + " tokens)";
+  } else {
+    out.undo_label = "Open text " + name;
+    out.notice = "The sentence is now the text of " + path.string();
+    out.scenario = overview::with_sentence(current, std::move(text));
+    out.scenario->title = name;
+  }
+  return out;
+}
+
+}  // namespace attnviz::edits

@@ -1,0 +1,32 @@
+#pragma once
+// File ▸ Open text…: a text file as the scenario's sentence, without any UI. A text past the
+// overview's 65,536 tokens is refused with the offer to take its first 65,536 instead (a book
+// opened whole would otherwise be refused with nothing to do but cut it by hand).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/scenario/scenario.h"
+
+namespace attnviz::edits {
+
+enum class TextPart {
+  Whole,        // the whole text, refused past the overview's limit
+  FirstTokens,  // the text up to the overview's limit (the whole text when it is shorter)
+};
+
+struct OpenedText {
+  std::optional<Scenario> scenario;  // the current one with the text as its sentence; empty when refused
+  std::string undo_label;            // "Open text story.txt", "Open the first 65,536 tokens of book.txt"
+  std::string notice;                // what the window says once it is in
+  std::string error;                 // why it was refused ("" when taken), naming the file
+  bool too_long = false;             // refused for its length alone: TextPart::FirstTokens takes it
+};
+
+// Reads `path` (UTF-8 text) and puts it in `current`'s sentence, its file name as the title
+// (with "(first 65,536 tokens)" when cut), tokenized with `current`'s tokenizer. Never throws:
+// an unreadable, empty or non-UTF-8 file gives an error.
+OpenedText open_text(const Scenario& current, const std::filesystem::path& path, TextPart part);
+
+}  // namespace attnviz::edits

@@ -1,0 +1,112 @@
+// File ▸ Open text… without a window: a text file as the sentence, refused with a reason when
+// it cannot be, and cut at the overview's 65,536 tokens only when asked.
+#include "app/edits/text_edits.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "core/lesson/number_text.h"
+#include "core/overview/overview.h"
+#include "core/text/tokenizer.h"
+
+namespace attnviz::edits {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OpenTextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("attnviz_open_text_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    current_.sentence = "the cat sat";
+    current_.title = "three words";
+    current_.mask.causal = true;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& content) {
+    std::ofstream(dir_ / name, std::ios::binary) << content;
+    return dir_ / name;
+  }
+
+  // "w0 w1 w2 ...": `count` distinct words, each followed by `gap`.
+  static std::string words(int count, const std::string& gap = " ") {
+    std::string text;
+    for (int i = 0; i < count; ++i) text += "w" + std::to_string(i) + gap;
+    return text;
+  }
+
+  fs::path dir_;
+  Scenario current_;
+};
+
+TEST_F(OpenTextTest, AShortTextBecomesTheSentenceAndTheFileNameTheTitle) {
+  const OpenedText opened = open_text(current_, write("story.txt", "a dog ran home"), TextPart::Whole);
+  ASSERT_TRUE(opened.scenario) << opened.error;
+  EXPECT_EQ(opened.scenario->sentence, "a dog ran home");
+  EXPECT_EQ(opened.scenario->title, "story.txt");
+  EXPECT_TRUE(opened.scenario->mask.causal) << "the other settings stay";
+  EXPECT_EQ(opened.undo_label, "Open text story.txt");
+  EXPECT_EQ(opened.error, "");
+  // Asking for the first tokens of a text that has fewer takes it whole, under its own name.
+  const OpenedText first = open_text(current_, dir_ / "story.txt", TextPart::FirstTokens);
+  ASSERT_TRUE(first.scenario);
+  EXPECT_EQ(first.scenario->sentence, "a dog ran home");
+  EXPECT_EQ(first.scenario->title, "story.txt");
+}
+
+TEST_F(OpenTextTest, MissingEmptyFolderAndBrokenFilesAreRefusedWithTheirReason) {
+  const OpenedText missing = open_text(current_, dir_ / "nope.txt", TextPart::Whole);
+  EXPECT_FALSE(missing.scenario);
+  EXPECT_NE(missing.error.find("There is no file"), std::string::npos) << missing.error;
+  EXPECT_FALSE(missing.too_long);
+
+  EXPECT_NE(open_text(current_, dir_, TextPart::Whole).error.find("is not a regular file"), std::string::npos);
+  EXPECT_NE(open_text(current_, write("blank.txt", " \n\t"), TextPart::Whole).error.find("no words"), std::string::npos);
+
+  const OpenedText broken = open_text(current_, write("broken.txt", "hello \xff world"), TextPart::FirstTokens);
+  EXPECT_FALSE(broken.scenario);
+  EXPECT_NE(broken.error.find("broken.txt: invalid UTF-8 at byte offset 6"), std::string::npos) << broken.error;
+  EXPECT_FALSE(broken.too_long) << "not a length problem: cutting would not help";
+}
+
+TEST_F(OpenTextTest, ATextPastTheOverviewsLimitIsOfferedCutAtItsFirst65536Tokens) {
+  const int limit = overview::kMaxOverviewTokens;
+  // Line breaks and a double gap where the cut falls: it keeps no white space at its end.
+  const std::string text = words(limit - 1) + "w" + std::to_string(limit - 1) + " \n\n  " + words(100, "\n");
+  const fs::path path = write("book.txt", text);
+
+  const OpenedText whole = open_text(current_, path, TextPart::Whole);
+  EXPECT_FALSE(whole.scenario);
+  EXPECT_TRUE(whole.too_long);
+  EXPECT_NE(whole.error.find("book.txt: the text has more than 65536 tokens"), std::string::npos) << whole.error;
+  EXPECT_NE(whole.error.find("The overview shows up to 65,536 tokens."), std::string::npos) << whole.error;
+
+  const OpenedText first = open_text(current_, path, TextPart::FirstTokens);
+  ASSERT_TRUE(first.scenario) << first.error;
+  const std::vector<std::string> tokens = tokenize(first.scenario->sentence, first.scenario->tokenizer, limit);
+  ASSERT_EQ(tokens.size(), static_cast<std::size_t>(limit));
+  EXPECT_EQ(tokens.back(), "w" + std::to_string(limit - 1));
+  EXPECT_EQ(first.scenario->sentence, text.substr(0, text.find(" \n\n  ")));
+  EXPECT_EQ(first.scenario->title, "book.txt (first 65,536 tokens)");
+  EXPECT_EQ(first.undo_label, "Open the first 65,536 tokens of book.txt");
+  const std::string sizes = "(" + lesson::format_grouped(static_cast<long long>(first.scenario->sentence.size())) + " of its " +
+                            lesson::format_grouped(static_cast<long long>(text.size())) + " bytes)";
+  EXPECT_NE(first.notice.find("the first 65,536 tokens of " + path.string() + " " + sizes), std::string::npos) << first.notice;
+}
+
+TEST_F(OpenTextTest, TheCutFollowsTheScenariosTokenizer) {
+  // Characters: 65,536 letters' worth is far fewer words.
+  current_.tokenizer = TokenizerMode::Chars;
+  const OpenedText first = open_text(current_, write("letters.txt", std::string(70000, 'a')), TextPart::FirstTokens);
+  ASSERT_TRUE(first.scenario) << first.error;
+  EXPECT_EQ(first.scenario->sentence.size(), static_cast<std::size_t>(overview::kMaxOverviewTokens));
+}
+
+}  // namespace
+}  // namespace attnviz::edits
