@@ -13,6 +13,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 #include "core/model/forward.h"
 
@@ -111,8 +112,8 @@ void LayerComparison::draw(ui::UiContext& ui) {
     const std::string id = "##compare-layer-" + std::to_string(layer);
     const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
-      ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer, tokens[static_cast<std::size_t>(hover.row)].c_str(),
-                        tokens[static_cast<std::size_t>(hover.col)].c_str(),
+      ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer, ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+                        ui::token_label(tokens[static_cast<std::size_t>(hover.col)]).c_str(),
                         lesson::format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
     }
     if (hover.clicked && hover.row >= 0) ui::toggle_pinned(ui.view.pinned_model_query, hover.row);

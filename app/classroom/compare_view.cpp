@@ -25,6 +25,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/variants.h"
@@ -341,8 +342,8 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
-    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),
-                      p.source_tokens[static_cast<std::size_t>(hover.col)].c_str(),
+    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+                      ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
                       visible ? lesson::format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
                                                                   spec.distance_bias, hover.row, hover.col),
                                                      4)
@@ -372,7 +373,7 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   const float spacing = ImGui::CalcTextSize(" ").x;
   ImGui::TextDisabled("Following");
   ImGui::SameLine(0.0f, spacing);
-  ImGui::TextUnformatted(base.tokens[static_cast<std::size_t>(row)].c_str());
+  ImGui::TextUnformatted(ui::token_label(base.tokens[static_cast<std::size_t>(row)]).c_str());
   ImGui::SameLine(0.0f, spacing);
   ImGui::TextDisabled("(query %d): its weights over the keys in each copy, 0 to 1", row);
   const float bars_y = ImGui::GetCursorPosY();

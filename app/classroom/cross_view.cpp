@@ -18,6 +18,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
@@ -58,7 +59,7 @@ void draw_boxes(ImDrawList* list, const std::vector<TokenBox>& boxes, const std:
     const bool chosen = static_cast<int>(i) == selected;
     list->AddRectFilled(boxes[i].min, boxes[i].max, chosen ? heatmap::kPinnedColour : fill, 4.0f);
     list->AddRect(boxes[i].min, boxes[i].max, border, 4.0f);
-    const std::string label = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), tokens[i], boxes[i].max.x - boxes[i].min.x - pad);
+    const std::string label = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), ui::token_label(tokens[i]), boxes[i].max.x - boxes[i].min.x - pad);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
     list->AddText(ImVec2((boxes[i].min.x + boxes[i].max.x - w) * 0.5f, boxes[i].min.y + ImGui::GetStyle().FramePadding.y),
                   chosen ? 0xffffffffu : text, label.c_str());
@@ -192,9 +193,9 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
     std::vector<int> order(static_cast<std::size_t>(p.m()));
     for (int j = 0; j < p.m(); ++j) order[static_cast<std::size_t>(j)] = j;
     std::sort(order.begin(), order.end(), [&](int a, int b) { return weights->at(followed, a) > weights->at(followed, b); });
-    std::string line = p.tokens[static_cast<std::size_t>(followed)] + " attends most to";
+    std::string line = ui::token_label(p.tokens[static_cast<std::size_t>(followed)]) + " attends most to";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
-      line += (k == 0 ? " " : ", ") + p.source_tokens[static_cast<std::size_t>(order[k])] + " (" +
+      line += (k == 0 ? " " : ", ") + ui::token_label(p.source_tokens[static_cast<std::size_t>(order[k])]) + " (" +
               lesson::format_number(weights->at(followed, order[k]), 2) + ")";
     ImGui::BeginGroup();
     text_wrapped_at_spaces(line, width, false);  // within the lines' column, never under the heatmap
@@ -254,8 +255,8 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##cross-weights", spec);
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && values != nullptr)
-    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", p.tokens[static_cast<std::size_t>(hover.row)].c_str(),
-                      p.source_tokens[static_cast<std::size_t>(hover.col)].c_str(),
+    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+                      ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
                       lesson::format_number(values->at(hover.row, hover.col), 4).c_str());
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + spec.row_label_width);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), "weight");

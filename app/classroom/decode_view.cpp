@@ -30,6 +30,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
+#include "app/ui/long_text.h"
 #include "core/decode/cache_view.h"
 #include "core/decode/decoder.h"
 
@@ -147,7 +148,7 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
 
 std::string slot_label(const decode::CacheSlot& slot, const std::vector<std::string>& tokens) {
   if (slot.key < 0) return "(empty)";
-  return std::to_string(slot.key) + " " + tokens[static_cast<std::size_t>(slot.key)];
+  return std::to_string(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
 }
 
 void DecodeView::show_step(const ui::UiContext& ui, int step) {
@@ -188,9 +189,9 @@ void DecodeView::show_step(const ui::UiContext& ui, int step) {
     std::copy(s.cache.evicted_k[i].begin(), s.cache.evicted_k[i].end(), s.leaving_k.row(e));
     std::copy(s.cache.evicted_v[i].begin(), s.cache.evicted_v[i].end(), s.leaving_v.row(e));
     const int key = s.cache.evicted[i];
-    s.leaving_labels.push_back(std::to_string(key) + " " + problem.tokens[static_cast<std::size_t>(key)]);
+    s.leaving_labels.push_back(std::to_string(key) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
   }
-  s.new_label = {std::to_string(t) + " " + problem.tokens[static_cast<std::size_t>(t)]};
+  s.new_label = {std::to_string(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
   shown_ = std::move(s);
 }
 
@@ -290,7 +291,7 @@ void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
 void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
   const decode::DecodeTrace& trace = *trace_;
   const Problem& problem = ui.session.problem();
-  const std::string& token = problem.tokens[static_cast<std::size_t>(t)];
+  const std::string token = ui::token_label(problem.tokens[static_cast<std::size_t>(t)]);
   // The heading font has Latin letters only: the token goes on the line under it.
   const int step = t - trace.prompt + 1;
   const std::string of = " of " + std::to_string(problem.n() - trace.prompt + 1);

@@ -8,6 +8,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_widgets.h"
 #include "app/ui/palette.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 #include "core/common/input_file.h"
 
@@ -91,7 +92,8 @@ int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int 
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const int position = static_cast<int>(i);
     ImGui::PushID(position);
-    const float width = button_width(tokens[i].c_str());
+    const std::string label = ui::token_label(tokens[i]);
+    const float width = button_width(label.c_str());
     if (i > 0) {
       ImGui::SameLine(0.0f, spacing);
       if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
@@ -108,7 +110,7 @@ int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int 
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ++colours;
     }
-    if (pill(tokens[i].c_str(), current)) clicked = std::max(0, position - prompt + 1);
+    if (pill(label.c_str(), current)) clicked = std::max(0, position - prompt + 1);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(in_prompt ? "token %d: in the prompt (prefilled at once)" : future ? "token %d: not generated yet (click: go there)"
                                                                                            : "token %d: generated (click: go to its step)",

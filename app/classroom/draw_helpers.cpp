@@ -10,6 +10,7 @@
 
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
+#include "app/ui/long_text.h"
 
 namespace attnviz::classroom {
 
@@ -79,12 +80,13 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
   const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.6f;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    const float width = ImGui::CalcTextSize(tokens[i].c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const std::string label = ui::token_label(tokens[i]);
+    const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
     if (i > 0) {
       ImGui::SameLine(0.0f, spacing);
       if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
     }
-    if (pill(tokens[i].c_str(), static_cast<int>(i) == highlight)) clicked = static_cast<int>(i);
+    if (pill(label.c_str(), static_cast<int>(i) == highlight)) clicked = static_cast<int>(i);
     ImGui::PopID();
   }
   ImGui::PopID();

@@ -37,6 +37,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/view_state.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/steps.h"
@@ -317,11 +318,11 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
   ImGui::SameLine();
   ImGui::SetNextItemWidth(width);
   int chosen = -1;
-  const std::string shown = current >= 0 && current < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(current)] : "";
+  const std::string shown = current >= 0 && current < static_cast<int>(names.size()) ? ui::token_label(names[static_cast<std::size_t>(current)]) : "";
   if (ImGui::BeginCombo(id, shown.c_str())) {
     for (std::size_t i = 0; i < names.size(); ++i) {
       ImGui::PushID(static_cast<int>(i));
-      const std::string item = std::to_string(i) + "  " + names[i];
+      const std::string item = std::to_string(i) + "  " + ui::token_label(names[i]);
       if (ImGui::Selectable(item.c_str(), static_cast<int>(i) == current)) chosen = static_cast<int>(i);
       ImGui::PopID();
     }
@@ -413,7 +414,7 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + lesson::step_name(lesson::step_at(i))).c_str()).x;
   }
   float chips_w = ImGui::CalcTextSize("Follow").x + style.ItemSpacing.x;
-  for (const std::string& token : p.tokens) chips_w += button_width(token.c_str()) + style.ItemSpacing.x * 0.6f;
+  for (const std::string& token : p.tokens) chips_w += button_width(ui::token_label(token).c_str()) + style.ItemSpacing.x * 0.6f;
   const char* back = "\xe2\x97\x80 Back";
   const char* next = "Next \xe2\x96\xb6";
   const float worded_w = button_width(back) + button_width(next) + style.ItemSpacing.x;

@@ -9,6 +9,7 @@
 
 #include "app/classroom/draw_helpers.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 #include "core/common/float_text.h"
 #include "core/common/input_file.h"
@@ -138,7 +139,7 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   const float gap = font * 0.8f;
   float token_w = ImGui::CalcTextSize("row").x;
   for (int i = step.row_begin; i < step.row_end; ++i)
-    token_w = std::max(token_w, std::min(ImGui::CalcTextSize(tokens[static_cast<std::size_t>(i)].c_str()).x, font * 6.0f));
+    token_w = std::max(token_w, std::min(ImGui::CalcTextSize(ui::token_label(tokens[static_cast<std::size_t>(i)]).c_str()).x, font * 6.0f));
   const char* rescale_header = "e^(m\xe2\x88\x92m\xe2\x80\xb2)";
   const float rescale_w = std::max(ImGui::CalcTextSize(rescale_header).x, ImGui::CalcTextSize("0.000").x);
   // Each chart at least as wide as its longest numbers ("−1.234 → −0.567").
@@ -175,7 +176,7 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   const float row_h = ImGui::GetTextLineHeight() + 2.0f * bar_h + 3.0f * ui_scale + font * 0.35f;
   for (int r = 0; r < step.row_end - step.row_begin; ++r) {
     const auto k = static_cast<std::size_t>(r);
-    const std::string token = heatmap::ellipsize(ImGui::GetFont(), font, tokens[static_cast<std::size_t>(step.row_begin + r)], token_w);
+    const std::string token = heatmap::ellipsize(ImGui::GetFont(), font, ui::token_label(tokens[static_cast<std::size_t>(step.row_begin + r)]), token_w);
     list->AddText(ImVec2(x0, y), ink, token.c_str());
     const std::string m_text = state_number(step.m_before[k]) + " \xe2\x86\x92 " + state_number(step.m_after[k]);
     const std::string l_text = state_number(step.l_before[k]) + " \xe2\x86\x92 " + state_number(step.l_after[k]);

@@ -1,8 +1,13 @@
 #include "app/edits/sentence_edits.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 
 #include "app/edits/mask_edits.h"
+#include "core/common/text_excerpt.h"
+#include "core/lesson/number_text.h"
+#include "core/text/utf8.h"
 #include "core/overview/overview.h"
 #include "core/scenario/generate.h"
 
@@ -130,8 +135,28 @@ Scenario click_token(Scenario s, int index) {
   return s;
 }
 
+std::string too_large_to_edit(std::string_view sentence) {
+  if (sentence.size() > kMaxEditableBytes) {
+    char size[64];
+    std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(sentence.size()) / 1e6);
+    return std::string("it is ") + size + " (the box edits texts up to " + std::to_string(kMaxEditableBytes >> 20) + " MiB)";
+  }
+  std::size_t word = 0;
+  std::size_t longest = 0;
+  for (std::size_t offset = 0; offset < sentence.size();) {
+    const std::optional<utf8::Decoded> decoded = utf8::decode_at(sentence, offset);
+    const bool space = decoded && utf8::is_white_space(decoded->code_point);
+    word = space ? 0 : word + 1;
+    longest = std::max(longest, word);
+    offset += decoded ? decoded->length : 1;
+  }
+  if (longest <= kMaxEditableWord) return "";
+  return "it has a word of " + lesson::format_grouped(static_cast<long long>(longest)) +
+         " characters without a space (the box edits words of up to " + lesson::format_grouped(kMaxEditableWord) + ")";
+}
+
 std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask) {
-  std::string text = "token " + std::to_string(index) + " \u201C" + token + "\u201D";
+  std::string text = "token " + std::to_string(index) + " \u201C" + cut_text(token, 200) + "\u201D";
   const bool global = std::find(mask.global.begin(), mask.global.end(), index) != mask.global.end();
   if (global) {
     text += " \u2014 global: sees every token and is seen by every token.\nClick to make it local again.";

@@ -60,6 +60,15 @@ Scenario click_token(Scenario s, int index);
 // Click to make it local."
 std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask);
 
+// Why `sentence` is too large to edit in the Sentence box, or "" when it is not: more than
+// kMaxEditableBytes, or a word (a run without white space) of more than kMaxEditableWord
+// characters, which the box can only draw as one line measured whole every frame (a text
+// without spaces, opened from a file, made each frame take seconds). The box then shows the
+// text's beginning, read-only.
+inline constexpr std::size_t kMaxEditableBytes = std::size_t{2} << 20;
+inline constexpr std::size_t kMaxEditableWord = 2000;
+std::string too_large_to_edit(std::string_view sentence);
+
 // Chips flow like words: whether a chip `width` wide still fits on the line after the last
 // chip ended at `last_right`, with `spacing` between chips, before `right_edge`.
 bool chip_fits_on_line(float last_right, float spacing, float width, float right_edge);

@@ -9,6 +9,7 @@
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "core/common/text_excerpt.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -20,8 +21,14 @@ float label_pad() { return std::max(4.0f, std::round(ImGui::GetFontSize() * 0.25
 // zoomed often enough that a word alone would not say where it is.
 constexpr std::size_t kIndexedLabelsAbove = 24;
 
+// A label is at most this many characters of its token before it is fitted to its room: a
+// "word" of megabytes (a text without spaces) measured whole each frame took seconds.
+constexpr std::size_t kLabelCharacters = 64;
+
 std::string label_text(const std::vector<std::string>* labels, int index) {
-  if (labels != nullptr && index < static_cast<int>(labels->size())) return (*labels)[static_cast<std::size_t>(index)];
+  if (labels != nullptr && index < static_cast<int>(labels->size())) {
+    return cut_text((*labels)[static_cast<std::size_t>(index)], kLabelCharacters);
+  }
   return std::to_string(index);
 }
 
@@ -61,7 +68,7 @@ float widest_label(const std::vector<std::string>& labels) {
   const float size = ImGui::GetFontSize();
   float widest = 0.0f;
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
-  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, labels[i]));
+  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, label_text(&labels, static_cast<int>(i))));
   if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
   return widest;
 }

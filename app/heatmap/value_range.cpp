@@ -69,7 +69,11 @@ std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix
     if (!std::isfinite(v)) continue;
     seen = seen ? ValueRange{std::min(seen->min, v), std::max(seen->max, v)} : ValueRange{v, v};
   }
-  if (!seen || seen->max - seen->min >= share * (colours.max - colours.min)) return std::nullopt;
+  const float span = colours.max - colours.min;
+  if (!seen || seen->max - seen->min >= share * span) return std::nullopt;
+  // Flat at the top of the range (each row sees one key: every weight is 1), stretching the
+  // colours to 0 … the largest would change nothing.
+  if (seen->max >= colours.max - share * span) return std::nullopt;
   return seen;
 }
 

@@ -30,7 +30,8 @@ inline constexpr ValueRange kLogWeights{1e-4f, 1.0f};
 
 // Weights that barely vary look like one flat block on their colour range (the Korean worked
 // example: 0.120 to 0.131 on 0 to 1). The visible weights' own range when it spans less than
-// `share` of `colours`, else nullopt (also when no weight is visible).
+// `share` of `colours`, else nullopt (also when no weight is visible, and when they are all
+// within `share` of the top, as when each row sees a single key: stretching changes nothing).
 std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix* visible, ValueRange colours,
                                          float share = 0.05f);
 

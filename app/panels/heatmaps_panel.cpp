@@ -367,8 +367,8 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   const HeadResult& head_result = *shown_head;
   const bool visible = session.mask_matrix(head).at(row, col);
   ImGui::BeginTooltip();
-  ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row), row);
-  ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col), col);
+  ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row).c_str(), row);
+  ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col).c_str(), col);
   ImGui::Separator();
   const float raw = scores->at(row, col);
   ImGui::Text("raw score  q·k = %.5g", static_cast<double>(raw));
@@ -438,7 +438,7 @@ void HeatmapsPanel::draw_context(ui::UiContext& ui, int head, const HeatmapBox& 
   const Matrix* values = session.host_matrix(head, HeadMatrix::Context);
   if (hover.hovered && values != nullptr && hover.row < values->rows && hover.col < values->cols) {
     ImGui::BeginTooltip();
-    ImGui::Text("context of  %s  (row %d)", token_text(problem.tokens, hover.row), hover.row);
+    ImGui::Text("context of  %s  (row %d)", token_text(problem.tokens, hover.row).c_str(), hover.row);
     ImGui::Text("component %d = %.5g", hover.col, static_cast<double>(values->at(hover.row, hover.col)));
     ImGui::EndTooltip();
   }

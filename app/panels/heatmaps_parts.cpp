@@ -13,6 +13,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/value_range.h"
+#include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
@@ -23,8 +24,8 @@ using compute::HeadMatrix;
 using heatmap::HeatmapHover;
 using heatmap::HeatmapSpec;
 
-const char* token_text(const std::vector<std::string>& tokens, int i) {
-  return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[static_cast<std::size_t>(i)].c_str() : "?";
+std::string token_text(const std::vector<std::string>& tokens, int i) {
+  return i >= 0 && i < static_cast<int>(tokens.size()) ? ui::token_label(tokens[static_cast<std::size_t>(i)]) : "?";
 }
 
 std::string in_quotes(std::string_view text) { return "\xe2\x80\x9c" + std::string(text) + "\xe2\x80\x9d"; }
@@ -174,7 +175,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, c
   std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
   heading("Query", "");
   ImGui::SameLine();
-  ImGui::TextUnformatted(token_text(problem.tokens, row));  // the body font has Hangul
+  ImGui::TextUnformatted(token_text(problem.tokens, row).c_str());  // the body font has Hangul
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("(row %d) attends to each key:", row);

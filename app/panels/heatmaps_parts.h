@@ -11,8 +11,8 @@
 
 namespace attnviz::panels {
 
-// tokens[i], or "?" outside the list.
-const char* token_text(const std::vector<std::string>& tokens, int i);
+// tokens[i] as ui::token_label writes it, or "?" outside the list.
+std::string token_text(const std::vector<std::string>& tokens, int i);
 
 // “text”, in typographic quotes.
 std::string in_quotes(std::string_view text);

@@ -16,6 +16,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 
@@ -64,8 +65,9 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.1f, 0.1f, 1.0f));
   const std::size_t shown = std::min<std::size_t>(tokens.size(), 256);  // the rest says how many
   for (std::size_t i = 0; i < shown; ++i) {
-    const std::string label = tokens[i] + "##token" + std::to_string(i);
-    const float width = ImGui::CalcTextSize(tokens[i].c_str()).x + 8.0f * ui.ui_scale;
+    const std::string text = ui::token_label(tokens[i]);
+    const std::string label = text + "##token" + std::to_string(i);
+    const float width = ImGui::CalcTextSize(text.c_str()).x + 8.0f * ui.ui_scale;
     if (i > 0 && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + width < right) {
       ImGui::SameLine();
     }
@@ -275,7 +277,7 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     const HeatmapHover hover = ui.heatmaps.draw(part.id, spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows && hover.col < part.values->cols) {
       ui.view.hovered_model_token_next = hover.row;
-      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row),
+      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row).c_str(),
                         i < 2 ? "key" : "dimension", hover.col, static_cast<double>(part.values->at(hover.row, hover.col)));
     }
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);

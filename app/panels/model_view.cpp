@@ -325,8 +325,8 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   const HeatmapHover hover = ui.heatmaps.draw("##model-rollout", spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < rollout.rows && hover.col < rollout.cols) {
     ui.view.hovered_model_token_next = hover.row;
-    ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row),
-                      static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col));
+    ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row).c_str(),
+                      static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col).c_str());
   }
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, side, "rollout (0 to its largest value)");

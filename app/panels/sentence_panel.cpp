@@ -13,11 +13,13 @@
 #include "app/edits/sentence_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/panels/panels.h"
+#include "app/ui/long_text.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
 #include "app/ui/wrapped_text_box.h"
 #include "app/window/fonts.h"
+#include "core/common/text_excerpt.h"
 #include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
 
@@ -27,6 +29,7 @@ namespace {
 // Chips beyond this are summarised: thousands of buttons would cost more than the heatmaps.
 // Any token can still be made global by its index in the Mask panel.
 constexpr int kMaxChips = 400;
+constexpr std::size_t kChipCharacters = 32;  // of a token, on its chip (the tooltip has more)
 constexpr int kMaxChipLines = 6;     // more lines of chips scroll
 // The undo label of typing that gave up the listed tokens: the note shows while it is the step
 // Ctrl+Z undoes.
@@ -77,13 +80,42 @@ class SentencePanel final : public ui::Panel {
     const std::uint64_t revision = ui.document.revision();
     if (revision == seen_revision_) return;
     seen_revision_ = revision;
-    if (!typing_) text_box_.set_text(ui.document.scenario().sentence);
+    too_large_ = edits::too_large_to_edit(ui.document.scenario().sentence);
+    if (!typing_ && too_large_.empty()) text_box_.set_text(ui.document.scenario().sentence);
     tokens_ = ui.document.tokens();
   }
 
   void draw_text_box(ui::UiContext& ui) {
     const float lines = 3.2f;
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * lines + ImGui::GetStyle().FramePadding.y * 2);
+    if (!too_large_.empty()) {
+      draw_read_only(ui, size);
+      typing_ = false;
+    } else {
+      draw_editable(ui, size);
+    }
+    if (!sentence_tokens().error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      // The tokenizer's message names the byte offset itself.
+      ImGui::TextWrapped("Cannot split this text into tokens: %s", sentence_tokens().error.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+
+  // A text too large for the box (edits::too_large_to_edit): its beginning, and where to edit it.
+  void draw_read_only(const ui::UiContext& ui, ImVec2 size) {
+    if (ImGui::BeginChild("##sentence_read_only", size, true)) {
+      ImGui::TextWrapped("%s", ui::shown_text(ui.document.scenario().sentence, 400, 6).text.c_str());
+    }
+    ImGui::EndChild();
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::TextWrapped("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
+                       "Ctrl+Z brings the sentence before back.",
+                       too_large_.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  void draw_editable(ui::UiContext& ui, ImVec2 size) {
     if (text_box_.draw("##sentence", size)) {
       const Scenario& before = ui.document.scenario();
       Scenario next = edits::type_sentence(before, text_box_.text(), keep_tokens_);
@@ -108,12 +140,6 @@ class SentencePanel final : public ui::Panel {
       ImGui::TextWrapped("Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
                          "ones (seed %llu). Ctrl+Z brings them back.",
                          listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
-      ImGui::PopStyleColor();
-    }
-    if (!sentence_tokens().error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      // The tokenizer's message names the byte offset itself.
-      ImGui::TextWrapped("Cannot split this text into tokens: %s", sentence_tokens().error.c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -161,8 +187,8 @@ class SentencePanel final : public ui::Panel {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
-                       lesson::format_grouped(static_cast<long long>(tokens.size())).c_str());
+    ImGui::TextWrapped("%s token%s \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
+                       lesson::format_grouped(static_cast<long long>(tokens.size())).c_str(), tokens.size() == 1 ? "" : "s");
     ImGui::PopStyleColor();
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
@@ -196,7 +222,7 @@ class SentencePanel final : public ui::Panel {
     }
     if (const auto& source = ui.document.scenario().source) {
       ImGui::TextWrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
-                         source->sentence.c_str());
+                         cut_text(source->sentence, 200).c_str());
     }
   }
 
@@ -216,9 +242,10 @@ class SentencePanel final : public ui::Panel {
     return lines;
   }
 
-  // A chip: the token's index, small, then its text.
+  // A chip: the token's index, small, then its text, cut to kChipCharacters (a "word" of a
+  // text without spaces can be megabytes long).
   static ImVec2 chip_size(const std::string& token, int index) {
-    const ImVec2 text = ImGui::CalcTextSize(token.c_str());
+    const ImVec2 text = ImGui::CalcTextSize(cut_text(token, kChipCharacters).c_str());
     const float index_w = index_width(index);
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     return {pad.x * 2 + index_w + 4.0f + text.x, text.y + pad.y * 2};
@@ -252,7 +279,7 @@ class SentencePanel final : public ui::Panel {
     const ImU32 index_colour = global ? 0xffe8d8e8u : ImGui::GetColorU32(ImGuiCol_TextDisabled);
     list->AddText(small_font(), small_size(), ImVec2(a.x + pad.x, a.y + pad.y), index_colour, label.c_str());
     const ImU32 text_colour = global ? 0xffffffffu : ImGui::GetColorU32(ImGuiCol_Text);
-    list->AddText(ImVec2(a.x + pad.x + index_width(index) + 4.0f, a.y + pad.y), text_colour, token.c_str());
+    list->AddText(ImVec2(a.x + pad.x + index_width(index) + 4.0f, a.y + pad.y), text_colour, cut_text(token, kChipCharacters).c_str());
 
     if (hovered) {
       ui.view.hovered_token_next = index;
@@ -269,6 +296,7 @@ class SentencePanel final : public ui::Panel {
   bool keep_tokens_ = false;       // typing leaves listed tokens alone (the text is a caption)
   std::size_t listed_tokens_ = 0;  // how many the scenario listed before typing replaced them
   std::uint64_t seen_revision_ = 0;
+  std::string too_large_;  // why the sentence is shown read-only, or ""
   std::shared_ptr<const overview::ScenarioTokens> tokens_ = std::make_shared<const overview::ScenarioTokens>();
   [[nodiscard]] const overview::TextTokens& sentence_tokens() const { return tokens_->queries; }
 };

@@ -60,8 +60,8 @@ class StatusBar final : public ui::Panel {
     if (session.has_result() && !overview_shown) {
       const Problem& p = session.problem();
       char text[160];
-      std::snprintf(text, sizeof text, "%s%d tokens%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ", p.n(),
-                    p.cross_attention ? (" \u00D7 " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
+      std::snprintf(text, sizeof text, "%s%d token%s%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ", p.n(),
+                    p.n() == 1 ? "" : "s", p.cross_attention ? (" \u00D7 " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }

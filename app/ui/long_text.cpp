@@ -2,12 +2,16 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "core/common/text_excerpt.h"
 
 namespace attnviz::ui {
 
 ShownText shown_text(std::string_view text, std::size_t max_chars, std::size_t max_lines) {
-  std::string_view kept = text;
+  // Lines are looked for only as far as max_chars characters can reach (at most 4 bytes
+  // each): a text of megabytes is not scanned whole each frame.
+  std::string_view kept = text.substr(0, std::min(text.size(), max_chars * 4 + 4));
   std::size_t lines = 1;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (kept[i] == '\n' && ++lines > max_lines) {
@@ -20,6 +24,8 @@ ShownText shown_text(std::string_view text, std::size_t max_chars, std::size_t m
   if (cut && !shown.ends_with("\u2026")) shown += "\u2026";
   return {std::move(shown), cut};
 }
+
+std::string token_label(std::string_view token) { return cut_text(token, kTokenCharacters); }
 
 void long_text(std::string_view text, const char* id, std::size_t max_chars) {
   const ShownText shown = shown_text(text, max_chars);

@@ -22,6 +22,12 @@ struct ShownText {
 // `text` cut to `max_chars` characters and `max_lines` lines, "…" marking the cut.
 ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharacters, std::size_t max_lines = kShownLines);
 
+// A token as the window writes it in a label, a pill, a tooltip or a sentence: at most
+// kTokenCharacters characters, "…" after a cut (a "word" of a text without spaces can be
+// megabytes long, and measuring it whole each frame took seconds).
+inline constexpr std::size_t kTokenCharacters = 48;
+std::string token_label(std::string_view token);
+
 // Draws shown_text(text) (wrapped where the caller's PushTextWrapPos says); when it was cut, a
 // "Copy whole text" button after it puts all of `text` on the clipboard. `id` tells several
 // such buttons in one window apart.

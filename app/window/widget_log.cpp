@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/text_excerpt.h"
+
 namespace attnviz::window::widget_log {
 namespace {
 
@@ -199,7 +201,9 @@ void add_note(std::uint32_t id, const char* key, nlohmann::json value) {
 
 void annotate(std::uint32_t id, const char* key, bool value) { add_note(id, key, value); }
 
-void annotate(std::uint32_t id, const char* key, const std::string& value) { add_note(id, key, value); }
+// Cut as the window cuts what it shows: a label made of a megabytes-long token logged whole
+// made each frame's file hundreds of megabytes.
+void annotate(std::uint32_t id, const char* key, const std::string& value) { add_note(id, key, cut_text(value, 256)); }
 
 void end_frame() {
   if (!enabled()) return;

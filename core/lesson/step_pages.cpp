@@ -5,11 +5,14 @@
 
 #include <cmath>
 
+#include "core/common/text_excerpt.h"
 #include "core/lesson/number_text.h"
 #include "core/scenario/positions.h"
 
 namespace attnviz::lesson {
 namespace {
+
+constexpr std::size_t kLabelCharacters = 48;  // of a token in the pages' text
 
 std::vector<std::string> dimension_labels(int count) {
   std::vector<std::string> labels;
@@ -77,9 +80,9 @@ std::string PageBuilder::shape(int rows, int cols) const {
   return "(" + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + ")";
 }
 
-const std::string& PageBuilder::query_label() const { return result_.tokens.at(static_cast<std::size_t>(focus_.query)); }
+std::string PageBuilder::query_label() const { return cut_text(result_.tokens.at(static_cast<std::size_t>(focus_.query)), kLabelCharacters); }
 
-const std::string& PageBuilder::key_label(int key) const { return result_.source_tokens.at(static_cast<std::size_t>(key)); }
+std::string PageBuilder::key_label(int key) const { return cut_text(result_.source_tokens.at(static_cast<std::size_t>(key)), kLabelCharacters); }
 
 ShownMatrix PageBuilder::owned(std::string name, Matrix values, bool query_rows, bool key_cols) const {
   ShownMatrix shown;

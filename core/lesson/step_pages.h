@@ -30,8 +30,10 @@ class PageBuilder {
 
   [[nodiscard]] std::string num(double value) const;
   [[nodiscard]] std::string shape(int rows, int cols) const;
-  [[nodiscard]] const std::string& query_label() const;
-  [[nodiscard]] const std::string& key_label(int key) const;
+  // The followed query's and a key's token as the pages write them: cut to a few dozen
+  // characters (a text without spaces can make one token of megabytes).
+  [[nodiscard]] std::string query_label() const;
+  [[nodiscard]] std::string key_label(int key) const;
   [[nodiscard]] ShownMatrix owned(std::string name, Matrix values, bool query_rows, bool key_cols) const;
   [[nodiscard]] ShownMatrix borrowed(std::string name, const Matrix& values, bool query_rows, bool key_cols) const;
   // Rows for keys 0 … M−1 (cut at focus.max_trace_keys), each made by `row(j)`.

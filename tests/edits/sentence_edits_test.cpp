@@ -173,6 +173,28 @@ TEST(ChipTooltip, SaysWhatAClickWillDo) {
   EXPECT_NE(chip_tooltip(3, "dessert", mask).find("global: sees every token"), std::string::npos);
 }
 
+TEST(ChipTooltip, QuotesAPartOfAVeryLongToken) {
+  const std::string tooltip = chip_tooltip(0, std::string(1'000'000, 'a'), MaskSetting{});
+  EXPECT_LT(tooltip.size(), 400u);
+  EXPECT_NE(tooltip.find("token 0 \u201C" + std::string(200, 'a') + "\u2026\u201D"), std::string::npos) << tooltip;
+}
+
+TEST(TooLargeToEdit, TextsOfMegabytesOrWithAVeryLongWordAreShownReadOnly) {
+  EXPECT_EQ(too_large_to_edit("the cat sat"), "");
+  std::string book;
+  while (book.size() < kMaxEditableBytes) book += "the cat sat on the mat\n";
+  EXPECT_EQ(too_large_to_edit(book.substr(0, kMaxEditableBytes)), "");
+  const std::string large = too_large_to_edit(book + "more");
+  EXPECT_NE(large.find("it is 2.1 MB (the box edits texts up to 2 MiB)"), std::string::npos) << large;
+  // A word counts characters, not bytes: 2,000 Hangul syllables are 6,000 bytes and still fit.
+  std::string syllables;
+  for (std::size_t i = 0; i < kMaxEditableWord; ++i) syllables += "가";
+  EXPECT_EQ(too_large_to_edit("a " + syllables + " b"), "");
+  EXPECT_EQ(too_large_to_edit("a " + syllables + "가 b"),
+            "it has a word of 2,001 characters without a space (the box edits words of up to 2,000)");
+  EXPECT_NE(too_large_to_edit(std::string(5000, 'x')).find("a word of 5,000 characters"), std::string::npos);
+}
+
 TEST(ChipLayout, WrapsWhenTheNextChipDoesNotFit) {
   EXPECT_TRUE(chip_fits_on_line(100, 4, 50, 154));
   EXPECT_FALSE(chip_fits_on_line(100, 4, 50, 153));

@@ -349,6 +349,27 @@ class LongText(unittest.TestCase):
             app.key('ctrl+z')
             app.autosave(lambda s: s.get('title') != 'book.txt (first 65,536 tokens)' and len(s.get('sentence', '')) < 200)
 
+    def test_a_text_of_one_enormous_word_is_shown_read_only_and_the_window_keeps_up(self):
+        blob = self.dir / 'blob.txt'
+        blob.write_text('a' * 3_000_000)
+        with Session(self.dir / 'session', ['--scenario', 'preset:causal-gpt']) as app:
+            self.assertTrue(app.has('##sentence'), 'a short sentence is edited in the box')
+            self.open_text(app, str(blob))
+            app.autosave(lambda s: s.get('title') == 'blob.txt')
+            # A word of 3,000,000 characters was drawn and logged whole every frame (seconds a
+            # frame); it is cut on its chip and in the labels, and the box gives way to a
+            # read-only view that says why.
+            app.wait_frames(10, timeout=60)
+            self.assertFalse(app.has('##sentence'), 'a word of 3,000,000 characters is not edited in the box')
+            chip = app.find('Sentence/0/##chip')
+            self.assertLess(chip['rect'][2], 400, 'the chip shows the start of its token')
+            self.assertLess(len(app.find('##heatmap')['first_row_label']), 300)
+            # Undo brings the sentence before back, editable.
+            app.key('ctrl+z')
+            app.autosave(lambda s: s.get('title') != 'blob.txt')
+            app.wait_frames(4)
+            self.assertTrue(app.has('##sentence'))
+
 
 if __name__ == '__main__':
     attnviz_gui.ATTNVIZ = os.environ.get('ATTNVIZ_BIN', attnviz_gui.ATTNVIZ)

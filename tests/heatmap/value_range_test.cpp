@@ -58,6 +58,15 @@ TEST(NearlyUniform, WeightsSpanningATinyPartOfTheirColourRange) {
   const MaskMatrix hidden{1, 3, {1, 1, 0}};
   EXPECT_TRUE(nearly_uniform(half, &hidden, {0.0f, 1.0f}).has_value());
   EXPECT_FALSE(nearly_uniform(half, nullptr, {0.0f, 1.0f}).has_value());
+  // One token, or a mask that leaves each row a single key: every weight is 1, already the
+  // top of the colours; there is nothing to stretch.
+  Matrix ones(2, 2);
+  ones.data = {1.0f, 0.0f, 0.0f, 1.0f};
+  const MaskMatrix diagonal{2, 2, {1, 0, 0, 1}};
+  EXPECT_FALSE(nearly_uniform(ones, &diagonal, {0.0f, 1.0f}).has_value());
+  Matrix high(1, 2);
+  high.data = {0.97f, 0.99f};
+  EXPECT_FALSE(nearly_uniform(high, nullptr, {0.0f, 1.0f}).has_value());
 }
 
 TEST(RowMaxAbs, OfOneRowOnly) {

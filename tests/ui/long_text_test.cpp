@@ -25,5 +25,20 @@ TEST(LongText, LongTextsAreCutToCharactersAndLines) {
   EXPECT_EQ(korean.text, "배가\u2026");
 }
 
+TEST(LongText, ALineBreakPastWhatIsShownDoesNotMatter) {
+  // Only the part the characters can reach is looked at (a text of megabytes, drawn each frame).
+  const std::string word(3'000'000, 'a');
+  const ShownText shown = shown_text(word + "\nb", 10, 2);
+  EXPECT_TRUE(shown.cut);
+  EXPECT_EQ(shown.text, std::string(10, 'a') + "\u2026");
+  // Four-byte characters: the reach is in bytes enough for all of them.
+  std::string emoji;
+  for (int i = 0; i < 5; ++i) emoji += "\U0001F600";
+  EXPECT_EQ(shown_text(emoji + "\nx", 5, 1).text, emoji + "\u2026");
+  EXPECT_EQ(shown_text(emoji + "\nx", 5, 2).text, emoji + "\u2026");
+  EXPECT_EQ(shown_text(emoji, 5, 1).text, emoji);
+  EXPECT_FALSE(shown_text(emoji, 5, 1).cut);
+}
+
 }  // namespace
 }  // namespace attnviz::ui
