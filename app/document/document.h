@@ -16,7 +16,14 @@ namespace attnviz::document {
 
 class Document {
  public:
-  explicit Document(Scenario initial = {}, std::optional<std::filesystem::path> path = std::nullopt);
+  // The history keeps at most kMaxUndoSteps steps and, past its newest one, about
+  // kMaxUndoBytes of them: each step holds the whole scenario before it, and a 20 MB text (or
+  // explicit 1024 × 1024 weights) kept 500 times would take gigabytes.
+  static constexpr std::size_t kMaxUndoSteps = 500;
+  static constexpr std::size_t kMaxUndoBytes = std::size_t{256} << 20;
+
+  explicit Document(Scenario initial = {}, std::optional<std::filesystem::path> path = std::nullopt,
+                    std::size_t max_undo_bytes = kMaxUndoBytes);
 
   [[nodiscard]] const Scenario& scenario() const { return current_; }
   // Increases on every change (edit, undo, redo, load): the window recomputes when it moves.
@@ -61,7 +68,8 @@ class Document {
     title_checked_revision_ = 0;  // work it out again
   }
 
-  static constexpr std::size_t kMaxUndoSteps = 500;
+  // What the undo history holds now, by the estimate that bounds it.
+  [[nodiscard]] std::size_t undo_bytes() const { return undo_bytes_; }
 
   // The parts of a scenario its tokens are made from (the source's embeddings left out).
   struct TokensKey {
@@ -76,7 +84,11 @@ class Document {
   struct Step {
     Scenario before;
     std::string label;
+    std::size_t bytes = 0;  // footprint(before)
   };
+  static Step make_step(Scenario before, std::string label);
+  void push_undo(Step step);
+  Step pop_undo();
   void change_to(Scenario next);
 
   Scenario current_;
@@ -87,6 +99,8 @@ class Document {
   mutable std::shared_ptr<const overview::ScenarioTokens> tokens_;
   mutable TokensKey tokens_key_;  // what tokens_ were made from
   std::vector<Step> undo_;
+  std::size_t undo_bytes_ = 0;  // the steps' bytes together
+  std::size_t max_undo_bytes_;
   std::vector<Step> redo_;
   std::string merge_key_;
   std::optional<std::filesystem::path> path_;

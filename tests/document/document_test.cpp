@@ -112,5 +112,39 @@ TEST(Document, HistoryIsBounded) {
   EXPECT_EQ(steps, static_cast<int>(Document::kMaxUndoSteps));
 }
 
+// Each step holds the whole scenario before it: a text of megabytes kept 500 times would take
+// gigabytes, so the history also keeps about max_undo_bytes of them (the newest always).
+TEST(Document, HistoryIsBoundedInBytesToo) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  Scenario text = with_heads(1);
+  text.sentence = std::string(kMiB, 'a');
+  Document doc(text, std::nullopt, 10 * kMiB);
+  for (int i = 0; i < 30; ++i) doc.apply(with_heads(i + 2), "h");  // each step: 1 MiB of text
+  for (int i = 0; i < 30; ++i) {
+    Scenario next = with_heads(i + 2);
+    next.sentence = std::string(kMiB, static_cast<char>('b' + i % 20));
+    doc.apply(std::move(next), "text");
+  }
+  EXPECT_LE(doc.undo_bytes(), 10 * kMiB);
+  EXPECT_GT(doc.undo_bytes(), 8 * kMiB);
+  int steps = 0;
+  while (doc.undo()) ++steps;
+  EXPECT_GE(steps, 8);
+  EXPECT_LE(steps, 10);
+  EXPECT_EQ(doc.undo_bytes(), 0u);
+  // Redone, the steps count again.
+  while (doc.redo()) {
+  }
+  EXPECT_GT(doc.undo_bytes(), 8 * kMiB);
+
+  // A single step larger than the bound stays: one step back is always there.
+  Document small(text, std::nullopt, kMiB / 2);
+  small.apply(with_heads(3), "h");
+  small.apply(with_heads(4), "h");
+  EXPECT_TRUE(small.undo());
+  EXPECT_EQ(small.scenario().num_heads, 3);
+  EXPECT_FALSE(small.undo()) << "the 1 MiB step before was dropped for the bound";
+}
+
 }  // namespace
 }  // namespace attnviz::document
