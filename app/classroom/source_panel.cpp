@@ -54,7 +54,8 @@ class SourcePanel final : public ui::Panel {
       ImGui::TextWrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
       return;
     }
-    token_chips("##source-tokens", std::to_string(tokens.tokens.size()) + " tokens:", tokens.tokens, -1);
+    token_chips("##source-tokens", std::to_string(tokens.tokens.size()) + (tokens.tokens.size() == 1 ? " token:" : " tokens:"),
+                tokens.tokens, -1);
   }
 
  private:

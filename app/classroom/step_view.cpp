@@ -493,9 +493,9 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     ImGui::PopTextWrapPos();
   } else if (p.cross_attention) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Cross-attention: queries come from the target sentence (%d tokens), keys and values from the "
-                        "source sentence (%d tokens).",
-                        p.n(), p.m());
+    ImGui::TextDisabled("Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
+                        "source sentence (%d token%s).",
+                        p.n(), p.n() == 1 ? "" : "s", p.m(), p.m() == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
   }
   ImGui::Separator();

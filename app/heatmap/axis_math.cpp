@@ -50,6 +50,10 @@ ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_s
   return plan;
 }
 
+bool label_gives_way(int index, int hovered, float cell, float size) {
+  return hovered >= 0 && index != hovered && std::abs(static_cast<float>(index - hovered)) * cell < size;
+}
+
 CellWindow full_window(int rows, int cols) {
   return {0.0f, 0.0f, static_cast<float>(std::max(rows, 1)), static_cast<float>(std::max(cols, 1))};
 }

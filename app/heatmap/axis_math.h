@@ -26,6 +26,12 @@ struct ColumnLabelPlan {
 ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_size, float cell, float max_height,
                                    float pad);
 
+// The hovered row's or column's label is drawn even between thinned ones, on its highlight:
+// whether the thinned label at `index` gives way to it, its centre (cells `cell` pixels apart)
+// nearer than a text height `size` to the hovered one's. Never for the hovered label itself, or
+// when nothing is hovered (`hovered` < 0).
+bool label_gives_way(int index, int hovered, float cell, float size);
+
 // The whole matrix.
 CellWindow full_window(int rows, int cols);
 

@@ -82,12 +82,6 @@ void label_background(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
 // pile it onto the next one). Labels may stick out of the cells by half a text height.
 bool centre_in_view(float centre, float from, float to) { return centre >= from - 0.5f && centre <= to + 0.5f; }
 
-// The hovered row's or column's label is drawn even between thinned ones, on its highlight;
-// the thinned labels it would overlap (centres nearer than a text height) give way to it.
-bool gives_way(int index, int hovered, float cell, float size) {
-  return hovered >= 0 && index != hovered && std::abs(static_cast<float>(index - hovered)) * cell < size;
-}
-
 void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row) {
   if (spec.row_label_width <= 0.0f) return;
   ImFont* font = ImGui::GetFont();
@@ -109,7 +103,7 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
     list->AddText(font, size, ImVec2(right - w, y), colour, label.c_str());
   };
   for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
-    if (r != hovered_row && r >= g.first_row() && !gives_way(r, hovered_row, g.cell_h(), size)) draw_one(r, text, false);
+    if (r != hovered_row && r >= g.first_row() && !label_gives_way(r, hovered_row, g.cell_h(), size)) draw_one(r, text, false);
   }
   if (hovered_row >= g.first_row() && hovered_row < g.last_row()) draw_one(hovered_row, 0xffffffffu, true);
   list->PopClipRect();
@@ -170,7 +164,7 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   };
   for (int c = g.first_col() / step * step; c < g.last_col(); c += step) {
     const bool turned_and_thinned = mode == Mode::Rotated && step > 1;
-    if (c != hovered_col && c >= g.first_col() && !(turned_and_thinned && gives_way(c, hovered_col, cell, size))) {
+    if (c != hovered_col && c >= g.first_col() && !(turned_and_thinned && label_gives_way(c, hovered_col, cell, size))) {
       draw_one(c, text, false);
     }
   }

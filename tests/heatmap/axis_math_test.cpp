@@ -16,6 +16,18 @@ TEST(NiceLabelStep, EveryLabelWhenTheyFitElseOneTwoFiveSteps) {
   EXPECT_EQ(nice_label_step(0.0f, 18.0f), 1);
 }
 
+// Labels every other cell, 8 pixels apart, 13 pixels tall: the hovered cell's label (between
+// two of them) would half cover both neighbours, which give way; those further off stay.
+TEST(LabelGivesWay, OnlyTheThinnedLabelsTheHoveredOneWouldOverlap) {
+  EXPECT_TRUE(label_gives_way(573, 574, 8.0f, 13.0f));
+  EXPECT_TRUE(label_gives_way(575, 574, 8.0f, 13.0f));
+  EXPECT_FALSE(label_gives_way(572, 574, 8.0f, 13.0f));
+  EXPECT_FALSE(label_gives_way(574, 574, 8.0f, 13.0f)) << "the hovered label is drawn, highlighted";
+  EXPECT_FALSE(label_gives_way(573, -1, 8.0f, 13.0f)) << "nothing hovered";
+  // Every label drawn (cells as tall as the text): none overlaps its neighbour.
+  EXPECT_FALSE(label_gives_way(10, 11, 13.0f, 13.0f));
+}
+
 TEST(CellWindow, ZoomKeepsTheCellUnderTheMouseAndStaysInside) {
   const CellWindow full = full_window(100, 100);
   const CellWindow zoomed = zoom_window(full, 0.5f, 20.0f, 80.0f, 100, 100);
