@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/heatmap/axis_math.h"
@@ -56,8 +57,15 @@ std::size_t code_point_length(const std::string& s, std::size_t i) {
   return std::min(n, s.size() - i);
 }
 
-float text_width(ImFont* font, float size, const std::string& text) {
-  return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str(), text.c_str() + text.size()).x;
+float text_width(ImFont* font, float size, std::string_view text) {
+  return font->CalcTextSizeA(size, 1e9f, 0.0f, text.data(), text.data() + text.size()).x;
+}
+
+// The part of a token label_text keeps, without a copy (measured for every label each frame).
+std::string_view label_prefix(const std::string& token) {
+  std::size_t end = 0;
+  for (std::size_t chars = 0; end < token.size() && chars < kLabelCharacters; ++chars) end += code_point_length(token, end);
+  return std::string_view(token).substr(0, end);
 }
 
 // The widest of the labels at the current font: the first few hundred are enough (long
@@ -68,7 +76,7 @@ float widest_label(const std::vector<std::string>& labels) {
   const float size = ImGui::GetFontSize();
   float widest = 0.0f;
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
-  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, label_text(&labels, static_cast<int>(i))));
+  for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, label_prefix(labels[i])));
   if (labels.size() > kIndexedLabelsAbove) widest += text_width(font, size, std::to_string(labels.size()) + " ");
   return widest;
 }

@@ -83,6 +83,12 @@ class SentencePanel final : public ui::Panel {
     too_large_ = edits::too_large_to_edit(ui.document.scenario().sentence);
     if (!typing_ && too_large_.empty()) text_box_.set_text(ui.document.scenario().sentence);
     tokens_ = ui.document.tokens();
+    // What the chips show, cut once per revision rather than measured and cut each frame.
+    const std::vector<std::string>& tokens = sentence_tokens().tokens;
+    chip_texts_.clear();
+    for (std::size_t i = 0; i < std::min(tokens.size(), static_cast<std::size_t>(kMaxChips)); ++i) {
+      chip_texts_.push_back(cut_text(tokens[i], kChipCharacters));
+    }
   }
 
   void draw_text_box(ui::UiContext& ui) {
@@ -202,11 +208,11 @@ class SentencePanel final : public ui::Panel {
     const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     float last_right = -1.0f;
     for (int i = 0; i < shown; ++i) {
-      const ImVec2 size = chip_size(tokens[static_cast<std::size_t>(i)], i);
+      const ImVec2 size = chip_size(chip_texts_[static_cast<std::size_t>(i)], i);
       if (last_right >= 0.0f && edits::chip_fits_on_line(last_right, chip_spacing(), size.x, right_edge)) {
         ImGui::SameLine(0.0f, chip_spacing());
       }
-      draw_chip(ui, tokens[static_cast<std::size_t>(i)], i, size, is_global(mask, i));
+      draw_chip(ui, tokens[static_cast<std::size_t>(i)], chip_texts_[static_cast<std::size_t>(i)], i, size, is_global(mask, i));
       last_right = ImGui::GetItemRectMax().x;
     }
     if (scrolls) ImGui::EndChild();
@@ -231,7 +237,7 @@ class SentencePanel final : public ui::Panel {
     int lines = count > 0 ? 1 : 0;
     float x = -1.0f;
     for (int i = 0; i < count; ++i) {
-      const float w = chip_size(sentence_tokens().tokens[static_cast<std::size_t>(i)], i).x;
+      const float w = chip_size(chip_texts_[static_cast<std::size_t>(i)], i).x;
       if (x >= 0.0f && edits::chip_fits_on_line(x, chip_spacing(), w, width)) {
         x += chip_spacing() + w;
       } else {
@@ -242,10 +248,10 @@ class SentencePanel final : public ui::Panel {
     return lines;
   }
 
-  // A chip: the token's index, small, then its text, cut to kChipCharacters (a "word" of a
-  // text without spaces can be megabytes long).
-  static ImVec2 chip_size(const std::string& token, int index) {
-    const ImVec2 text = ImGui::CalcTextSize(cut_text(token, kChipCharacters).c_str());
+  // A chip: the token's index, small, then its text (`shown`: cut to kChipCharacters, as a
+  // "word" of a text without spaces can be megabytes long).
+  static ImVec2 chip_size(const std::string& shown, int index) {
+    const ImVec2 text = ImGui::CalcTextSize(shown.c_str());
     const float index_w = index_width(index);
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     return {pad.x * 2 + index_w + 4.0f + text.x, text.y + pad.y * 2};
@@ -261,7 +267,7 @@ class SentencePanel final : public ui::Panel {
     return small_font()->CalcTextSizeA(small_size(), 1e9f, 0.0f, label.c_str()).x;
   }
 
-  static void draw_chip(ui::UiContext& ui, const std::string& token, int index, ImVec2 size, bool global) {
+  static void draw_chip(ui::UiContext& ui, const std::string& token, const std::string& shown, int index, ImVec2 size, bool global) {
     ImGui::PushID(index);
     const bool clicked = ImGui::InvisibleButton("##chip", size);
     const bool hovered = ImGui::IsItemHovered();
@@ -279,7 +285,7 @@ class SentencePanel final : public ui::Panel {
     const ImU32 index_colour = global ? 0xffe8d8e8u : ImGui::GetColorU32(ImGuiCol_TextDisabled);
     list->AddText(small_font(), small_size(), ImVec2(a.x + pad.x, a.y + pad.y), index_colour, label.c_str());
     const ImU32 text_colour = global ? 0xffffffffu : ImGui::GetColorU32(ImGuiCol_Text);
-    list->AddText(ImVec2(a.x + pad.x + index_width(index) + 4.0f, a.y + pad.y), text_colour, cut_text(token, kChipCharacters).c_str());
+    list->AddText(ImVec2(a.x + pad.x + index_width(index) + 4.0f, a.y + pad.y), text_colour, shown.c_str());
 
     if (hovered) {
       ui.view.hovered_token_next = index;
@@ -298,6 +304,7 @@ class SentencePanel final : public ui::Panel {
   std::uint64_t seen_revision_ = 0;
   std::string too_large_;  // why the sentence is shown read-only, or ""
   std::shared_ptr<const overview::ScenarioTokens> tokens_ = std::make_shared<const overview::ScenarioTokens>();
+  std::vector<std::string> chip_texts_;  // the first kMaxChips tokens as their chips show them
   [[nodiscard]] const overview::TextTokens& sentence_tokens() const { return tokens_->queries; }
 };
 
