@@ -84,7 +84,10 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::TextUnformatted(notice.c_str());
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
-  if (ui::keys::ctrl_pressed(ui::keys::kF, false)) find_.focus();
+  if (ui::keys::ctrl_pressed(ui::keys::kF, false)) {
+    find_.focus();
+    find_popup_wanted_ = !find_beside_;
+  }
   draw_controls(ui);
   draw_status(ui);
   ui.view.overview_status = status_for_the_bar(ui.document.revision(), larger);
@@ -93,6 +96,7 @@ void OverviewView::draw(ui::UiContext& ui) {
 }
 
 void OverviewView::draw_controls(ui::UiContext& ui) {
+  find_beside_ = column_reserved(image_width(ImGui::GetContentRegionAvail().x)) > 0.0f;
   const int heads = std::max(session_.heads(), ui.document.scenario().num_heads);
   ui.view.selected_head = std::clamp(ui.view.selected_head, 0, std::max(heads - 1, 0));
   ask_.head = ui.view.selected_head;
@@ -141,7 +145,8 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   ask_.pooling = static_cast<overview::Pooling>(pooling);
   const float button_gap = group_gap;
   const auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x; };
-  const float buttons = 2.0f * button_gap + button_w("Whole matrix") + button_w("Export\xe2\x80\xa6");
+  const float buttons = 2.0f * button_gap + button_w("Whole matrix") + button_w("Export\xe2\x80\xa6") +
+                        (find_beside_ ? 0.0f : button_gap + button_w("Find\xe2\x80\xa6"));
   const bool one_row = fits(0.0f, buttons);
   const auto next_button = [&](bool first) {
     if (one_row || !first) ImGui::SameLine(0.0f, button_gap);
@@ -163,10 +168,43 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   const std::shared_ptr<const Problem> problem = session_.shown_problem();
   if (shown && problem && !shown->heads.empty()) {
     next_button(first_button);
+    first_button = false;
     export_.draw(ui, *shown, *problem);
+  }
+  if (!find_beside_) {
+    next_button(first_button);
+    first_button = false;
+    draw_find_popup(ui);
   } else if (!one_row && first_button) {
     ImGui::Dummy(ImVec2(1.0f, ImGui::GetFrameHeight()));  // the buttons' line, as high while there are none
   }
+}
+
+// Where the panel leaves no room for the side column (an 800-pixel window), Find comes from a
+// button, or Ctrl+F, as a small window over the image.
+void OverviewView::draw_find_popup(ui::UiContext& ui) {
+  if (ImGui::Button("Find\xe2\x80\xa6##overview") || find_popup_wanted_) {
+    ImGui::OpenPopup("##overview_find_popup");
+    find_.focus();
+    find_popup_wanted_ = false;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Find a word, a phrase or a token's number (Ctrl+F)");
+  // Under the button, as far right as the panel allows: over the caption, not the image.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetFontSize() * 20.0f;
+  const float outer = width + 2.0f * style.WindowPadding.x;
+  const float panel_right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SetNextWindowPos(ImVec2(std::max(std::min(ImGui::GetItemRectMin().x, panel_right - outer), ImGui::GetWindowPos().x),
+                                 ImGui::GetItemRectMax().y + style.ItemSpacing.y));
+  ImGui::SetNextWindowSize(ImVec2(outer, 0.0f));
+  if (!ImGui::BeginPopup("##overview_find_popup")) return;
+  const int n = session_.rows();
+  const int m = session_.cols();
+  if (const std::optional<overview::CellWindow> asked = find_.draw(ui, n, m, width)) {
+    ask_.window = *asked == overview::whole(n, m) ? overview::CellWindow{} : *asked;
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
 }
 
 void OverviewView::draw_status(ui::UiContext& ui) {
@@ -306,13 +344,10 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   // on zooming in, so would the image's pixel count, and the overview be computed again. The
   // column labels' is the words' only where the asked cells are exact (column_label_room).
   const float row_gutter = ImGui::GetFontSize() * kRowLabelEms;
-  const float image_width = width - style.ItemSpacing.x - row_gutter - heatmap::HeatmapWidget::label_overhang();
-  // Room for the side column (the locator, the pinned query) where the image fills the width,
-  // unless the image would be narrower than the column.
-  const float column = side_column_width();
-  const float reserved = image_width - column >= column ? column : 0.0f;
+  const float cells_width = image_width(width);
+  const float reserved = column_reserved(cells_width);
   const auto side_below = [&](float col_gutter) {
-    return std::floor(std::max(std::min(image_width - reserved,
+    return std::floor(std::max(std::min(cells_width - reserved,
                                         height - caption_h - col_gutter),
                                64.0f));
   };
@@ -395,6 +430,19 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   draw_side_column(ui, ImVec2(origin.x + size.x, origin.y), g.window != overview::whole(n, m), side);
 }
 
+// The widest the image's cells can be in a panel `panel_width` wide: less its row labels.
+float OverviewView::image_width(float panel_width) {
+  return panel_width - ImGui::GetStyle().ItemSpacing.x - ImGui::GetFontSize() * kRowLabelEms - heatmap::HeatmapWidget::label_overhang();
+}
+
+// Room for the side column (Find, the locator, the pinned query) where the image fills the
+// width, unless the image would be narrower than the column. Decided by the width alone, so
+// that what goes where does not change with the image's height.
+float OverviewView::column_reserved(float image_width) {
+  const float column = side_column_width();
+  return image_width - column >= column ? column : 0.0f;
+}
+
 // What the side column takes from the panel's width at the least: its gap and its width.
 float OverviewView::side_column_width() {
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -416,8 +464,11 @@ void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool 
   ImGui::BeginChild("##overview_side", ImVec2(width, std::max(panel_max.y - image_right.y, 1.0f)));
   const int n = session_.rows();
   const int m = session_.cols();
-  std::optional<overview::CellWindow> asked = find_.draw(ui, n, m, width - style.ScrollbarSize);
-  ImGui::Spacing();
+  std::optional<overview::CellWindow> asked;
+  if (find_beside_) {
+    asked = find_.draw(ui, n, m, width - style.ScrollbarSize);
+    ImGui::Spacing();
+  }
   if (zoomed) {
     const float side = std::floor(std::min({width, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
     if (auto moved = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(), session_.shown_problem(), ask_)) {

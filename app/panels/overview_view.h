@@ -6,7 +6,8 @@
 // the whole matrix again, and beside a zoomed-in window a small copy of the whole says where it
 // lies (overview_locator.h); a click pins a query, whose row over every key is shown there too
 // (overview_query.h), and Find above them pins a token by its number or its words
-// (overview_find.h). What the panel shows and why is said above the image.
+// (overview_find.h; where the panel is too narrow for that column, from a button over the
+// image). What the panel shows and why is said above the image.
 
 #include <imgui.h>
 
@@ -35,12 +36,15 @@ class OverviewView {
 
  private:
   void draw_controls(ui::UiContext& ui);
+  void draw_find_popup(ui::UiContext& ui);
   void draw_status(ui::UiContext& ui);
   void draw_status_line(ui::UiContext& ui);
   void offer_pattern_for_length(ui::UiContext& ui);
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
+  [[nodiscard]] static float image_width(float panel_width);
+  [[nodiscard]] static float column_reserved(float image_width);
   [[nodiscard]] static float side_column_width();
   void draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool zoomed, float image_side);
   void outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin, ImVec2 size) const;
@@ -57,6 +61,8 @@ class OverviewView {
   OverviewQuery query_;      // the pinned query's row over every key
   OverviewFind find_;        // a token by its number or by what it says
   bool side_column_ = false;  // the locator and the pinned query have room beside the image
+  bool find_beside_ = false;  // the side column has room for Find (else a button opens it)
+  bool find_popup_wanted_ = false;  // Ctrl+F without Find beside the image: Find over it
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys

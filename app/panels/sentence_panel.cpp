@@ -223,7 +223,7 @@ class SentencePanel final : public ui::Panel {
       const bool overview = !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
       ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: %smake any of them global by its index in the Mask panel",
                          lesson::format_grouped(static_cast<long long>(tokens.size()) - shown).c_str(),
-                         overview ? "find one beside the overview (Ctrl+F), or " : "");
+                         overview ? "find one with the overview's Find (Ctrl+F), or " : "");
       ImGui::PopStyleColor();
     }
     if (const auto& source = ui.document.scenario().source) {

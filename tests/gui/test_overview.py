@@ -296,6 +296,24 @@ class LongText(unittest.TestCase):
                 self.assertEqual(control['visible'], control['rect'], f'{name} is not cut off')
             app.click('Mean##overview')
             attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the mean overview')
+            # No room beside the image for Find: a button (or Ctrl+F) opens it over the caption.
+            self.assertFalse(app.has('##overview_side'), 'the side column fits after all')
+            find = app.find('Find\u2026##overview')
+            self.assertEqual(find['visible'], find['rect'], 'Find is not cut off')
+            app.key('ctrl+f')
+            app.type('wide')
+            app.key('Return')
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 60, 'the zoomed overview')
+            app.wait_frames(4)
+            wide = next(i for i in range(5000) if WORDS[(i * 7 + i // 3) % len(WORDS)] == 'wide')
+            first = int(app.find('##overview_image/##heatmap')['first_row_label'].split(' ')[0].replace(',', ''))
+            self.assertTrue(first <= wide < first + 64, f'the first "wide" (token {wide}) is in the window from {first}')
+            field = app.find('##overview_find')
+            self.assertEqual(field['visible'], field['rect'], 'the Find field is cut off')
+            app.key('Escape')
+            attnviz_gui._wait(lambda: not app.has('##overview_find'), 10, 'Escape closing Find')
+            app.click('Find\u2026##overview')
+            attnviz_gui._wait(lambda: app.has('##overview_find'), 10, 'the button opening Find')
 
     @staticmethod
     def open_text(app, path):
