@@ -116,7 +116,7 @@ std::string read_input_file(const std::string& path, const ReadOptions& options)
       if (regular) refuse(path, "grew beyond " + byte_size_text(limit) + " while being read; attnviz opens files of at most " + byte_size_text(limit));
       refuse(path, "is not a regular file and gave more than " + byte_size_text(limit) +
                        " without ending (is it a device such as /dev/zero?); attnviz reads at most " + byte_size_text(limit) +
-                       " from a pipe or a device: save the scenario to a file");
+                       " from a pipe or a device: save what it gives to a regular file and name that instead");
     }
   }
   return text;
