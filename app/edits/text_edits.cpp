@@ -59,4 +59,31 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   return out;
 }
 
+namespace {
+
+// The text cut to the overview's part, when it alone is what keeps the overview from showing it.
+std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMode mode) {
+  const overview::TextTokens tokens = overview::text_tokens(text, mode, std::nullopt);
+  if (!tokens.too_long) return std::nullopt;
+  return std::string(overview::overview_part(text, tokens));
+}
+
+}  // namespace
+
+std::string keep_first_tokens_label() { return "Keep the first " + limit_text() + " tokens"; }
+
+std::optional<Scenario> keep_first_tokens(const Scenario& current) {
+  if (current.tokens || (current.source && current.source->tokens)) return std::nullopt;
+  std::optional<std::string> sentence = cut_to_the_limit(current.sentence, current.tokenizer);
+  std::optional<std::string> source;
+  if (current.source) source = cut_to_the_limit(current.source->sentence, current.source->tokenizer);
+  if (!sentence && !source) return std::nullopt;
+  Scenario next = sentence ? overview::with_sentence(current, std::move(*sentence)) : current;
+  if (source) {
+    next.source->sentence = std::move(*source);
+    next.source->embeddings.reset();
+  }
+  return next;
+}
+
 }  // namespace attnviz::edits

@@ -29,4 +29,12 @@ struct OpenedText {
 // an unreadable, empty or non-UTF-8 file gives an error.
 OpenedText open_text(const Scenario& current, const std::filesystem::path& path, TextPart part);
 
+// A sentence (or cross-attention source) typed or pasted past the overview's 65,536 tokens cut to
+// its first 65,536, so the overview shows it again: `current` with each text that is too long
+// cut (white space at the cut dropped, its embeddings generated again); nullopt when neither
+// is too long (or either lists its tokens, or cannot be split for another reason).
+std::optional<Scenario> keep_first_tokens(const Scenario& current);
+// "Keep the first 65,536 tokens": the button's words and its undo step's name.
+std::string keep_first_tokens_label();
+
 }  // namespace attnviz::edits

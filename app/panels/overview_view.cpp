@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/document/document.h"
+#include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/overview_labels.h"
@@ -44,6 +45,21 @@ const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity)
 
 }  // namespace
 
+// A text typed or pasted past the limit (two words more than a text of 65,536 tokens): one
+// click keeps what the overview can show, rather than nothing but "shorten it".
+void OverviewView::offer_first_tokens(ui::UiContext& ui) {
+  if (!can_keep_first_tokens_) return;
+  const std::string label = edits::keep_first_tokens_label();
+  if (ImGui::Button((label + "##overview").c_str())) {
+    if (std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario())) {
+      ui.document.end_merge();
+      ui.document.apply(std::move(*kept), label);
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(Ctrl+Z brings the rest back)");
+}
+
 bool OverviewView::wanted(const ui::UiContext& ui) {
   const std::uint64_t revision = ui.document.revision();
   if (revision != counted_revision_) {
@@ -54,6 +70,8 @@ bool OverviewView::wanted(const ui::UiContext& ui) {
     // A text that is not UTF-8 is no longer one: the Sentence panel says where it breaks.
     const auto broken = [](const overview::TextTokens& text) { return !text.error.empty() && !text.too_long; };
     unsplittable_ = broken(tokens->queries) || (tokens->source && broken(*tokens->source));
+    const auto cuttable = [](const overview::TextTokens& text) { return text.too_long && !text.explicit_tokens; };
+    can_keep_first_tokens_ = cuttable(tokens->queries) || (tokens->source && cuttable(*tokens->source));
     ask_.window = {};  // a new text: the whole matrix
   }
   return !unsplittable_ && !overview::fits_materialised(tokens_, source_tokens_);
@@ -70,9 +88,12 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
   const long long larger = std::max(tokens_, source_tokens_);
   if (larger > overview::kMaxOverviewTokens) {
-    ImGui::TextUnformatted("This text has more than 65,536 tokens: too long even for the overview. Shorten it.");
+    ImGui::TextUnformatted(source_tokens_ > overview::kMaxOverviewTokens && tokens_ <= overview::kMaxOverviewTokens
+                               ? "The cross-attention source has more than 65,536 tokens: too long even for the overview."
+                               : "This text has more than 65,536 tokens: too long even for the overview.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
+    offer_first_tokens(ui);
     return;
   }
   const std::string notice = "This text has " + lesson::format_grouped(larger) +

@@ -35,6 +35,7 @@ class OverviewView {
   void draw(ui::UiContext& ui);
 
  private:
+  void offer_first_tokens(ui::UiContext& ui);
   void draw_controls(ui::UiContext& ui);
   void draw_find_popup(ui::UiContext& ui);
   void draw_status(ui::UiContext& ui);
@@ -67,6 +68,7 @@ class OverviewView {
   int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
   int source_tokens_ = 0;  // keys
   bool unsplittable_ = false;  // the text or the source is not valid UTF-8
+  bool can_keep_first_tokens_ = false;  // a text past 65,536 tokens that edits::keep_first_tokens cuts
   compute::OverviewAsk ask_;
   Matrix image_;  // the shown overview's values, NaN where the mask hides the whole block
   std::uint64_t image_generation_ = ~std::uint64_t{0};

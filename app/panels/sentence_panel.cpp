@@ -11,6 +11,7 @@
 
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
+#include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/panels/panels.h"
 #include "app/ui/long_text.h"
@@ -105,6 +106,7 @@ class SentencePanel final : public ui::Panel {
       // The tokenizer's message names the byte offset itself.
       ImGui::TextWrapped("Cannot split this text into tokens: %s", sentence_tokens().error.c_str());
       ImGui::PopStyleColor();
+      if (sentence_tokens().too_long && !sentence_tokens().explicit_tokens) offer_first_tokens(ui);
     }
   }
 
@@ -189,8 +191,22 @@ class SentencePanel final : public ui::Panel {
     }
   }
 
+  // A text typed or pasted past the overview's limit: one click (one undo step) keeps what the
+  // overview can show.
+  static void offer_first_tokens(ui::UiContext& ui) {
+    const std::string label = edits::keep_first_tokens_label();
+    if (ImGui::Button((label + "##sentence").c_str())) {
+      if (std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario())) {
+        ui.document.end_merge();
+        ui.document.apply(std::move(*kept), label);
+      }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)");
+  }
+
   void draw_chips(ui::UiContext& ui) {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
+    if (tokens.empty() && !sentence_tokens().error.empty()) return;  // the error above says why there are none
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s token%s \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",

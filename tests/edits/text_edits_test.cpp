@@ -108,5 +108,38 @@ TEST_F(OpenTextTest, TheCutFollowsTheScenariosTokenizer) {
   EXPECT_EQ(first.scenario->sentence.size(), static_cast<std::size_t>(overview::kMaxOverviewTokens));
 }
 
+// Typing two words at the end of a text of exactly 65,536 tokens took the overview away; one
+// click keeps its first 65,536 tokens.
+TEST_F(OpenTextTest, ATypedTextPastTheLimitIsCutToItsFirst65536Tokens) {
+  const int limit = overview::kMaxOverviewTokens;
+  current_.sentence = words(limit) + "hello there";
+  const std::optional<Scenario> kept = keep_first_tokens(current_);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->sentence, words(limit).substr(0, words(limit).size() - 1)) << "the space at the cut goes too";
+  EXPECT_TRUE(kept->mask.causal) << "the other settings stay";
+  EXPECT_EQ(kept->title, "three words");
+  EXPECT_EQ(tokenize(kept->sentence, kept->tokenizer, limit).size(), static_cast<std::size_t>(limit));
+  EXPECT_FALSE(keep_first_tokens(*kept)) << "within the limit: nothing to cut";
+  EXPECT_EQ(keep_first_tokens_label(), "Keep the first 65,536 tokens");
+  EXPECT_FALSE(keep_first_tokens(Scenario{})) << "a short sentence";
+  // Listed tokens are the user's: not cut behind their back.
+  Scenario listed = current_;
+  listed.tokens = std::vector<std::string>{"a", "b"};
+  EXPECT_FALSE(keep_first_tokens(listed));
+}
+
+TEST_F(OpenTextTest, ACrossAttentionSourcePastTheLimitIsCutAndTheSentenceKept) {
+  const int limit = overview::kMaxOverviewTokens;
+  current_.source = SourceSetting{};
+  current_.source->sentence = std::string(static_cast<std::size_t>(limit) + 10, 'x');
+  current_.source->tokenizer = TokenizerMode::Chars;
+  current_.source->embeddings = Matrix(2, 2);
+  const std::optional<Scenario> kept = keep_first_tokens(current_);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->sentence, current_.sentence);
+  EXPECT_EQ(kept->source->sentence.size(), static_cast<std::size_t>(limit));
+  EXPECT_FALSE(kept->source->embeddings) << "the source's embeddings are generated for its new length";
+}
+
 }  // namespace
 }  // namespace attnviz::edits

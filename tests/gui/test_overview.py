@@ -1,7 +1,8 @@
 """A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
 an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
 Cancel at once, offers a pattern's parameters for the text's length when its own leave more runs
-than a mask holds and to turn dropout off, finds a word or a token's number, and File > Open text... puts a file's text in the sentence. Real binary, its own
+than a mask holds and to turn dropout off, finds a word or a token's number (from a button where the panel is narrow), keeps the first
+65,536 tokens of a text typed past them, and File > Open text... puts a file's text in the sentence. Real binary, its own
 Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
@@ -314,6 +315,28 @@ class LongText(unittest.TestCase):
             attnviz_gui._wait(lambda: not app.has('##overview_find'), 10, 'Escape closing Find')
             app.click('Find\u2026##overview')
             attnviz_gui._wait(lambda: app.has('##overview_find'), 10, 'the button opening Find')
+
+    def test_a_text_typed_past_65536_tokens_keeps_its_first_65536_with_one_click(self):
+        text = write_text(self.dir / 'full.txt', 65536)
+        with Session(self.dir / 'session', ['--text-file', text]) as app:
+            self.image(app, timeout=240)
+            attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 240, 'the overview')
+            # Two words more at the end: past what even the overview takes.
+            app.click('##sentence')
+            app.key('ctrl+End')
+            app.type(' two more')
+            keep = 'Keep the first 65,536 tokens##overview'
+            attnviz_gui._wait(lambda: app.has(keep), 30, 'the offer to keep the first 65,536 tokens')
+            self.assertTrue(app.has('Keep the first 65,536 tokens##sentence'), 'the Sentence panel offers it too')
+            self.assertFalse(app.has('##overview_image/##heatmap'))
+            app.click(keep)
+            self.image(app, timeout=240)
+            attnviz_gui._wait(lambda: not app.has(keep), 30, 'the offer gone')
+            whole = pathlib.Path(text).read_text().rstrip()
+            app.autosave(lambda saved: saved['sentence'] == whole, timeout=30)  # the typed words cut, the rest kept
+            # One undo step: Ctrl+Z brings the typed words back.
+            app.key('ctrl+z')
+            attnviz_gui._wait(lambda: app.has(keep), 30, 'the long text back after Ctrl+Z')
 
     @staticmethod
     def open_text(app, path):
