@@ -1,9 +1,10 @@
 """A text past 4,096 tokens in the real window (issue 18): the Heatmaps panel says why it shows
 an overview, draws it, zooms into an exact window with the wheel, stops a long computation with
 Cancel at once, offers a pattern's parameters for the text's length when its own leave more runs
-than a mask holds and to turn dropout off, finds a word or a token's number (from a button where the panel is narrow), keeps the first
-65,536 tokens of a text typed past them, and File > Open text... puts a file's text in the sentence. Real binary, its own
-Xvfb display, xdotool events, widgets found by name in the widget log (attnviz_gui.py).
+than a mask holds and to turn dropout off, finds a word or a token's number (from a button
+where the panel is narrow), keeps the first 65,536 tokens of a text typed past them, and
+File > Open text... puts a file's text in the sentence. Real binary, its own Xvfb display,
+xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import json
