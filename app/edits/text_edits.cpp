@@ -14,6 +14,12 @@ namespace fs = std::filesystem;
 
 std::string limit_text() { return lesson::format_grouped(overview::kMaxOverviewTokens); }
 
+// The part of `text` the overview shows, when `tokens` (its tokens) are too many for the whole.
+std::optional<std::string> first_tokens(const std::string& text, const overview::TextTokens& tokens) {
+  if (!tokens.too_long) return std::nullopt;
+  return std::string(overview::overview_part(text, tokens));
+}
+
 OpenedText refused(std::string error, bool too_long = false) {
   OpenedText out;
   out.error = std::move(error);
@@ -42,13 +48,12 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   }
   OpenedText out;
   const std::size_t whole_bytes = text.size();
-  if (tokens.too_long) {
-    const std::string first(overview::overview_part(text, tokens));
+  if (std::optional<std::string> first = first_tokens(text, tokens)) {
     out.undo_label = "Open the first " + limit_text() + " tokens of " + name;
     out.notice = "The sentence is now the first " + limit_text() + " tokens of " + path.string() + " (" +
-                 lesson::format_grouped(static_cast<long long>(first.size())) + " of its " +
+                 lesson::format_grouped(static_cast<long long>(first->size())) + " of its " +
                  lesson::format_grouped(static_cast<long long>(whole_bytes)) + " bytes)";
-    out.scenario = overview::with_sentence(current, first);
+    out.scenario = overview::with_sentence(current, std::move(*first));
     out.scenario->title = name + " (first " + limit_text() + " tokens)";
   } else {
     out.undo_label = "Open text " + name;
@@ -63,9 +68,7 @@ namespace {
 
 // The text cut to the overview's part, when it alone is what keeps the overview from showing it.
 std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMode mode) {
-  const overview::TextTokens tokens = overview::text_tokens(text, mode, std::nullopt);
-  if (!tokens.too_long) return std::nullopt;
-  return std::string(overview::overview_part(text, tokens));
+  return first_tokens(text, overview::text_tokens(text, mode, std::nullopt));
 }
 
 }  // namespace

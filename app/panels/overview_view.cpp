@@ -11,9 +11,9 @@
 #include <optional>
 
 #include "app/document/document.h"
-#include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/panels/first_tokens_button.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
@@ -49,13 +49,7 @@ const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity)
 // click keeps what the overview can show, rather than nothing but "shorten it".
 void OverviewView::offer_first_tokens(ui::UiContext& ui) {
   if (!can_keep_first_tokens_) return;
-  const std::string label = edits::keep_first_tokens_label();
-  if (ImGui::Button((label + "##overview").c_str())) {
-    if (std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario())) {
-      ui.document.end_merge();
-      ui.document.apply(std::move(*kept), label);
-    }
-  }
+  keep_first_tokens_button(ui, "##overview");
   ImGui::SameLine();
   ImGui::TextDisabled("(Ctrl+Z brings the rest back)");
 }

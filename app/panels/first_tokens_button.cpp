@@ -1,0 +1,24 @@
+#include "app/panels/first_tokens_button.h"
+
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "app/document/document.h"
+#include "app/edits/text_edits.h"
+
+namespace attnviz::panels {
+
+bool keep_first_tokens_button(ui::UiContext& ui, const char* id) {
+  const std::string label = edits::keep_first_tokens_label();
+  if (!ImGui::Button((label + id).c_str())) return false;
+  std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario());
+  if (!kept) return false;
+  ui.document.end_merge();  // the typing before stays its own undo step
+  ui.document.apply(std::move(*kept), label);
+  return true;
+}
+
+}  // namespace attnviz::panels
