@@ -1,5 +1,7 @@
 #include "app/panels/overview_labels.h"
 
+#include <algorithm>
+
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
 
@@ -13,6 +15,8 @@ std::string quoted_token(const std::vector<std::string>& tokens, int index) {
   if (index < 0 || index >= static_cast<int>(tokens.size())) return "";
   return " \xE2\x80\x9C" + ui::shown_text(tokens[static_cast<std::size_t>(index)], kTokenCharacters, 1).text + "\xE2\x80\x9D";
 }
+
+std::string span(int first, int last) { return lesson::format_grouped(first) + "\xE2\x80\x93" + lesson::format_grouped(last); }
 
 }  // namespace
 
@@ -43,8 +47,39 @@ std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, c
     return "query " + lesson::format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
            lesson::format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
   }
-  return "queries " + lesson::format_grouped(grid.row_begin(r)) + "\xE2\x80\x93" + lesson::format_grouped(grid.row_end(r) - 1) + ", keys " +
-         lesson::format_grouped(grid.col_begin(c)) + "\xE2\x80\x93" + lesson::format_grouped(grid.col_end(c) - 1);
+  return "queries " + span(grid.row_begin(r), grid.row_end(r) - 1) + ", keys " + span(grid.col_begin(c), grid.col_end(c) - 1);
+}
+
+const char* quantity_text(overview::Quantity quantity) {
+  if (quantity == overview::Quantity::Weights) return "weight";
+  return quantity == overview::Quantity::RawScores ? "raw score" : "scaled score";
+}
+
+const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity) {
+  const bool weights = quantity == overview::Quantity::Weights;
+  if (pooling == overview::Pooling::Max) return weights ? "the largest weight" : "the largest score";
+  return weights ? "the mean weight" : "the mean of its visible scores";
+}
+
+OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, overview::Pooling pooling,
+                                 overview::Quantity quantity) {
+  const overview::CellWindow& w = grid.window;
+  OverviewCaption out;
+  out.where = "head " + std::to_string(head) + " \xC2\xB7 queries " + span(w.row_begin, w.row_end - 1) + " \xC3\x97 keys " +
+              span(w.col_begin, w.col_end - 1);
+  out.pixel = grid.exact() ? std::string("each pixel: one cell")
+                           : "each pixel: " + lesson::format_grouped(grid.block_rows) + " \xC3\x97 " +
+                                 lesson::format_grouped(grid.block_cols) + " cells, " + pooling_text(pooling, quantity);
+  return out;
+}
+
+OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling, overview::Quantity quantity) {
+  n = std::max(n, 1);
+  m = std::max(m, 1);
+  const int last_head = std::max(heads, 1) - 1;
+  OverviewCaption widest = overview_caption(last_head, overview::PixelGrid::fit(overview::whole(n, m), 64, 64), pooling, quantity);
+  widest.where = "head " + std::to_string(last_head) + " \xC2\xB7 queries " + span(n - 1, n - 1) + " \xC3\x97 keys " + span(m - 1, m - 1);
+  return widest;
 }
 
 }  // namespace attnviz::panels

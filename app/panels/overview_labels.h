@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/overview/overview.h"
 #include "core/overview/pixel_grid.h"
 
 namespace attnviz::panels {
@@ -33,5 +34,26 @@ ColumnLabelRoom column_label_room(int window_rows, int window_cols, float words_
 // a pooled pixel (r, c).
 std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens);
+
+// "weight", "raw score", "scaled score": what one cell holds.
+const char* quantity_text(overview::Quantity quantity);
+// "the largest weight", "the mean of its visible scores": what one pooled pixel holds.
+const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity);
+
+// The caption above the image in two parts: where the image lies ("head 0 · queries 0–65,535 ×
+// keys 0–65,535") and what each pixel holds ("each pixel: 147 × 147 cells, the largest weight",
+// "each pixel: one cell").
+struct OverviewCaption {
+  std::string where;
+  std::string pixel;
+  [[nodiscard]] std::string one_line() const { return where + " \xC2\xB7 " + pixel; }
+};
+OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, overview::Pooling pooling,
+                                 overview::Quantity quantity);
+// The widest caption the overview of an n × m matrix with `heads` heads can show with this
+// pooling and quantity (the largest numbers, the largest blocks, those of a 64-pixel image): a
+// panel narrower than it shows the caption on two lines. Deciding from it rather than from the
+// caption shown keeps the image where it is as one zooms or pans.
+OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling, overview::Quantity quantity);
 
 }  // namespace attnviz::panels

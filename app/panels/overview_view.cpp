@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -31,16 +30,6 @@ constexpr float kRowLabelEms = 7.0f;
 constexpr float kColumnLabelEms = 5.5f;
 constexpr float kSideColumnEms = 12.0f;  // the locator and the pinned query's column, at the least
 
-const char* quantity_text(overview::Quantity quantity) {
-  if (quantity == overview::Quantity::Weights) return "weight";
-  return quantity == overview::Quantity::RawScores ? "raw score" : "scaled score";
-}
-
-const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity) {
-  const bool weights = quantity == overview::Quantity::Weights;
-  if (pooling == overview::Pooling::Max) return weights ? "the largest weight" : "the largest score";
-  return weights ? "the mean weight" : "the mean of its visible scores";
-}
 
 
 }  // namespace
@@ -157,11 +146,52 @@ float OverviewView::numbers_label_height(int positions, float words_gutter) {
   return numbers_label_.height;
 }
 
+// The colorbar, and beside it the mask's grey where the image has any: a key of every colour
+// the image uses. (On the caption's line the grey's key ran off panels narrower than 1,300 pixels.)
+void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, float side) {
+  const float em = ImGui::GetFontSize();
+  const float gap = 1.5f * em;
+  const float room = ImGui::GetContentRegionAvail().x;
+  const char* hidden = "the mask hides the whole block";
+  const auto key_width = [&](const char* words) {
+    return gap + em + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(words).x;
+  };
+  float bar = std::min(side, em * 24.0f);
+  if (any_hidden_) {
+    bar = std::max(std::min(bar, room - key_width(hidden)), std::min(bar, em * 10.0f));
+    if (bar + key_width(hidden) > room) hidden = "masked";
+  }
+  ui.heatmaps.colorbar(colormap, range_min_, range_max_, bar,
+                       quantity == overview::Quantity::Weights ? "weight (log scale)" : "score", log_scale_);
+  if (!any_hidden_) return;
+  ImGui::SameLine(0.0f, gap);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + em, at.y + em), heatmap::kHiddenShade);
+  ImGui::Dummy(ImVec2(em, em));
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", hidden);
+}
+
+// One line for the caption where the widest it can be fits `width`, else two (where the image
+// lies; what a pixel holds): decided from the text's length, the head count, pooling and
+// quantity, never from the zoom, so zooming cannot move the image.
+int OverviewView::caption_lines_for(const ui::UiContext& ui, float width) {
+  const CaptionWidth key{session_.rows(), session_.cols(), ui.document.scenario().num_heads, ask_.pooling, ask_.quantity,
+                         ImGui::GetFontSize()};
+  if (!key.same_key(caption_width_)) {
+    caption_width_ = key;
+    const OverviewCaption widest = widest_overview_caption(key.heads, key.rows, key.cols, key.pooling, key.quantity);
+    caption_width_.width = ImGui::CalcTextSize(widest.one_line().c_str()).x;
+  }
+  return caption_width_.width <= width ? 1 : 2;
+}
+
 void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImGuiStyle& style = ImGui::GetStyle();
   // Below the image's top: the caption, the colorbar, and the window's bottom padding.
-  const float caption_h = ImGui::GetTextLineHeightWithSpacing() + heatmap::HeatmapWidget::colorbar_height() +
-                          style.ItemSpacing.y + style.WindowPadding.y;
+  const int caption_lines = caption_lines_for(ui, width);
+  const float caption_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(caption_lines) +
+                          heatmap::HeatmapWidget::colorbar_height() + style.ItemSpacing.y + style.WindowPadding.y;
   // The row labels' room is the same whether they show positions or words: were it to change
   // on zooming in, so would the image's pixel count, and the overview be computed again. The
   // column labels' is the words' only where the asked cells are exact (column_label_room).
@@ -200,26 +230,16 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   }
   const overview::PixelGrid& g = shown->grid;
   const compute::OverviewAsk shown_ask = session_.shown_ask();
-  char caption[256];
-  std::snprintf(caption, sizeof caption, "head %d · queries %s–%s × keys %s–%s · each pixel: %s", shown->heads.front().head,
-                lesson::format_grouped(g.window.row_begin).c_str(), lesson::format_grouped(g.window.row_end - 1).c_str(),
-                lesson::format_grouped(g.window.col_begin).c_str(), lesson::format_grouped(g.window.col_end - 1).c_str(),
-                g.exact() ? "one cell" : (std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " cells, " +
-                                          pooling_text(shown_ask.pooling, shown_ask.quantity)).c_str());
-  ImGui::TextUnformatted(caption);
-  if (any_hidden_) {
-    ImGui::SameLine();
-    const float box = ImGui::GetTextLineHeight();
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + box, at.y + box), heatmap::kHiddenShade);
-    ImGui::Dummy(ImVec2(box, box));
-    ImGui::SameLine();
-    ImGui::TextDisabled("the mask hides the whole block");
+  const OverviewCaption caption = overview_caption(shown->heads.front().head, g, shown_ask.pooling, shown_ask.quantity);
+  if (caption_lines == 2) {
+    ImGui::TextUnformatted(caption.where.c_str());
+    ImGui::TextUnformatted(caption.pixel.c_str());
+  } else {
+    ImGui::TextUnformatted(caption.one_line().c_str());
   }
   const heatmap::Colormap colormap =
       shown->quantity == overview::Quantity::Weights ? ui.view.weights_colormap : ui.view.scores_colormap;
-  ui.heatmaps.colorbar(colormap, range_min_, range_max_, std::min(side, ImGui::GetFontSize() * 24.0f),
-                       shown->quantity == overview::Quantity::Weights ? "weight (log scale)" : "score", log_scale_);
+  draw_colour_key(ui, colormap, shown->quantity, side);
 
   heatmap::HeatmapSpec spec;
   spec.source.host = &image_;

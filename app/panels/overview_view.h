@@ -44,6 +44,7 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
+  void draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, float side);
   [[nodiscard]] static float image_width(float panel_width);
   [[nodiscard]] static float column_reserved(float image_width);
   [[nodiscard]] static float side_column_width();
@@ -83,6 +84,20 @@ class OverviewView {
     float font_size = 0.0f;
     float height = 0.0f;
   } numbers_label_;  // numbers_label_height's cache
+  [[nodiscard]] int caption_lines_for(const ui::UiContext& ui, float width);
+  struct CaptionWidth {
+    int rows = -1;
+    int cols = -1;
+    int heads = 0;
+    overview::Pooling pooling = overview::Pooling::Max;
+    overview::Quantity quantity = overview::Quantity::Weights;
+    float font_size = 0.0f;
+    float width = 0.0f;  // of the widest caption for the above
+    [[nodiscard]] bool same_key(const CaptionWidth& o) const {
+      return rows == o.rows && cols == o.cols && heads == o.heads && pooling == o.pooling && quantity == o.quantity &&
+             font_size == o.font_size;
+    }
+  } caption_width_;  // caption_lines_for's cache
   bool any_hidden_ = false;  // the mask hides some pixel's whole block (the caption says what grey is)
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};

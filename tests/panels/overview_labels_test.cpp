@@ -72,5 +72,32 @@ TEST(OverviewLabels, ExactCellsGetTheWordsRoomAndItsPixelsHoldThem) {
   EXPECT_FALSE(column_label_room(100, 1000, 94.0f, 40.0f, pixels_below).words);
 }
 
+TEST(OverviewLabels, TheCaptionSaysWhereTheImageLiesAndWhatAPixelHolds) {
+  const overview::PixelGrid pooled = overview::PixelGrid::fit(overview::whole(65536, 65536), 64, 64);
+  const OverviewCaption whole = overview_caption(3, pooled, overview::Pooling::Max, overview::Quantity::Weights);
+  EXPECT_EQ(whole.where, "head 3 \xC2\xB7 queries 0\xE2\x80\x93" "65,535 \xC3\x97 keys 0\xE2\x80\x93" "65,535");
+  EXPECT_EQ(whole.pixel, "each pixel: 1,024 \xC3\x97 1,024 cells, the largest weight");
+  EXPECT_EQ(whole.one_line(), whole.where + " \xC2\xB7 " + whole.pixel);
+  const overview::PixelGrid exact = overview::PixelGrid::fit({1000, 1008, 2000, 2008}, 64, 64);
+  EXPECT_EQ(overview_caption(0, exact, overview::Pooling::Mean, overview::Quantity::RawScores).pixel, "each pixel: one cell");
+  EXPECT_EQ(overview_caption(0, pooled, overview::Pooling::Mean, overview::Quantity::RawScores).pixel,
+            "each pixel: 1,024 \xC3\x97 1,024 cells, the mean of its visible scores");
+}
+
+TEST(OverviewLabels, TheWidestCaptionHasTheLargestNumbersTheTextCanShow) {
+  // A zoomed window near the end writes the longest positions; the whole matrix at 64 pixels
+  // the largest blocks.
+  const OverviewCaption widest = widest_overview_caption(16, 65536, 20000, overview::Pooling::Mean, overview::Quantity::ScaledScores);
+  EXPECT_EQ(widest.where, "head 15 \xC2\xB7 queries 65,535\xE2\x80\x93" "65,535 \xC3\x97 keys 19,999\xE2\x80\x93" "19,999");
+  EXPECT_EQ(widest.pixel, "each pixel: 1,024 \xC3\x97 313 cells, the mean of its visible scores");
+  for (int row_begin : {0, 30000, 65528}) {
+    const overview::PixelGrid grid = overview::PixelGrid::fit({row_begin, row_begin + 8, 19992, 20000}, 64, 64);
+    const OverviewCaption shown = overview_caption(15, grid, overview::Pooling::Mean, overview::Quantity::ScaledScores);
+    EXPECT_LE(shown.one_line().size(), widest.one_line().size()) << shown.one_line();
+  }
+  // An empty text (no tokens yet) still has a caption to measure.
+  EXPECT_FALSE(widest_overview_caption(0, 0, 0, overview::Pooling::Max, overview::Quantity::Weights).where.empty());
+}
+
 }  // namespace
 }  // namespace attnviz::panels
