@@ -15,6 +15,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/ui/long_text.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
 
@@ -33,9 +34,7 @@ std::string in_quotes(std::string_view text) { return "\xe2\x80\x9c" + std::stri
 void note_text(const std::string& text, bool problem) {
   ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText)
                                                : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  ui::text_lines(text);
   ImGui::PopStyleColor();
 }
 

@@ -17,6 +17,7 @@
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
@@ -82,7 +83,7 @@ void OverviewView::draw(ui::UiContext& ui) {
   const std::string notice = "This text has " + lesson::format_grouped(larger) +
                              " tokens: past the 4,096 whose every matrix the window keeps. Shown instead: an exact "
                              "overview of one head, each pixel pooling a block of cells (zoom in for single cells).";
-  ImGui::TextUnformatted(notice.c_str());
+  ui::text_lines(notice);
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   if (ui::keys::ctrl_pressed(ui::keys::kF, false)) {

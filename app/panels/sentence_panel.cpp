@@ -18,6 +18,7 @@
 #include "app/ui/long_text.h"
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/wrapped_text_box.h"
 #include "app/window/fonts.h"
@@ -203,10 +204,8 @@ class SentencePanel final : public ui::Panel {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
     if (tokens.empty() && !sentence_tokens().error.empty()) return;  // the error above says why there are none
     const MaskSetting& mask = ui.document.scenario().mask;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s token%s \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global",
-                       lesson::format_grouped(static_cast<long long>(tokens.size())).c_str(), tokens.size() == 1 ? "" : "s");
-    ImGui::PopStyleColor();
+    ui::text_lines_disabled(lesson::format_grouped(static_cast<long long>(tokens.size())) + (tokens.size() == 1 ? " token" : " tokens") +
+                            " \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global");
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -228,14 +227,12 @@ class SentencePanel final : public ui::Panel {
     }
     if (scrolls) ImGui::EndChild();
     if (shown < static_cast<int>(tokens.size())) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       // Past the materialised path's limit the Heatmaps panel shows the overview, whose Find
       // goes to any token.
       const bool overview = !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
-      ImGui::TextWrapped("\xE2\x80\xA6 and %s more tokens: %smake any of them global by its index in the Mask panel",
-                         lesson::format_grouped(static_cast<long long>(tokens.size()) - shown).c_str(),
-                         overview ? "find one with the overview's Find (Ctrl+F), or " : "");
-      ImGui::PopStyleColor();
+      ui::text_lines_disabled("\xE2\x80\xA6 and " + lesson::format_grouped(static_cast<long long>(tokens.size()) - shown) +
+                              " more tokens: " + (overview ? "find one with the overview's Find (Ctrl+F), or " : "") +
+                              "make any of them global by its index in the Mask panel");
     }
     if (const auto& source = ui.document.scenario().source) {
       ImGui::TextWrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
