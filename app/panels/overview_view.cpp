@@ -31,8 +31,6 @@ constexpr float kRowLabelEms = 7.0f;
 constexpr float kColumnLabelEms = 5.5f;
 constexpr float kSideColumnEms = 12.0f;  // the locator and the pinned query's column, at the least
 
-
-
 }  // namespace
 
 // A text typed or pasted past the limit (two words more than a text of 65,536 tokens): one
