@@ -176,6 +176,12 @@ std::string compact_number(float value, int max_chars) {
   return text;
 }
 
+std::string significant_number(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1e", static_cast<double>(value));
+  return text;
+}
+
 namespace {
 
 // Different values never share a label.

@@ -81,6 +81,9 @@ std::vector<std::string> distinct_numbers(const std::vector<float>& values, int 
 // Step view's heatmaps too wide for the text column beside them at 1600 × 1000.
 std::string fixed_number(float value, int decimals);
 
+// In-cell numbers on a log scale: two significant digits, "7.1e-05", "3.0e-01".
+std::string significant_number(float value);
+
 // The fewest decimals that keep two significant digits of the largest value: 2 up to 1
 // (weights, 1 included: "0.03", never "0.0"), 1 below 10 ("-7.5"), none beyond ("123").
 int fewest_decimals(float largest_magnitude);

@@ -64,20 +64,28 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
+      if (std::isnan(shown)) continue;  // hidden by the mask (the overview's NaN cells)
       low = any ? std::min(low, shown) : shown;
       high = any ? std::max(high, shown) : shown;
       any = true;
     }
   }
   const auto width = [&](const std::string& text) { return font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str()).x; };
-  const int decimals = any ? decimals_that_fit(low, high, g.cell_w() - 4.0f, width) : -1;
+  const float room = g.cell_w() - 4.0f;
+  // On a log scale (the overview's weights: 0.00007 beside 0.3) fixed decimals would read
+  // 0.00: two significant digits instead ("7.1e-05"), when they fit.
+  const bool significant = spec.log_scale;
+  const int decimals = !any           ? -1
+                       : significant ? (width(significant_number(low)) <= room && width(significant_number(high)) <= room ? 0 : -1)
+                                     : decimals_that_fit(low, high, room, width);
   if (decimals < 0) return false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       if (kept != nullptr && kept->at(r, c) == 0.0f) continue;
       const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
-      const std::string text = fixed_number(shown, decimals);
+      if (std::isnan(shown)) continue;
+      const std::string text = significant ? significant_number(shown) : fixed_number(shown, decimals);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
       const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
       const float cx = g.col_x(static_cast<float>(c) + 0.5f);

@@ -147,11 +147,12 @@ float OverviewView::numbers_label_height(int positions, float words_gutter) {
 
 // The colorbar, and beside it the mask's grey where the image has any: a key of every colour
 // the image uses. (On the caption's line the grey's key ran off panels narrower than 1,300 pixels.)
-void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, float side) {
+void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, bool exact,
+                                   float side) {
   const float em = ImGui::GetFontSize();
   const float gap = 1.5f * em;
   const float room = ImGui::GetContentRegionAvail().x;
-  const char* hidden = "the mask hides the whole block";
+  const char* hidden = exact ? "the mask hides the cell" : "the mask hides the whole block";
   const auto key_width = [&](const char* words) {
     return gap + em + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(words).x;
   };
@@ -238,7 +239,7 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   }
   const heatmap::Colormap colormap =
       shown->quantity == overview::Quantity::Weights ? ui.view.weights_colormap : ui.view.scores_colormap;
-  draw_colour_key(ui, colormap, shown->quantity, side);
+  draw_colour_key(ui, colormap, shown->quantity, g.exact(), side);
 
   heatmap::HeatmapSpec spec;
   spec.source.host = &image_;
@@ -248,7 +249,9 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   spec.colormap = colormap;
   spec.log_scale = log_scale_;
   spec.nan_hidden = true;
-  spec.numbers = false;
+  // Zoomed in to exact cells, as few as the materialised heatmaps number, each carries its value.
+  spec.values = g.exact() ? &image_ : nullptr;
+  spec.numbers = ui.view.show_numbers && g.exact();
   spec.max_samples = 1;
   spec.row_labels = &row_labels_;
   spec.col_labels = &col_labels_;

@@ -44,7 +44,7 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
-  void draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, float side);
+  void draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, bool exact, float side);
   [[nodiscard]] static float image_width(float panel_width);
   [[nodiscard]] static float column_reserved(float image_width);
   [[nodiscard]] static float side_column_width();

@@ -60,6 +60,7 @@ class LongText(unittest.TestCase):
             self.assertEqual(app.find('##overview_image/##heatmap')['first_row_label'], '0')
             self.assertEqual(app.find('##overview_image/##heatmap')['first_col_label'], '0')
             self.assertFalse(app.has('Whole matrix##overview'), 'nothing to go back to yet')
+            self.assertFalse(app.find('##overview_image/##heatmap')['numbers'], 'a pooled pixel has no one value to write')
             app.move_to(int(x + w / 2), int(y + h / 2))
             for _ in range(4):
                 app.xdotool('click', '4')  # the wheel, up: zoom in around the mouse
@@ -85,6 +86,8 @@ class LongText(unittest.TestCase):
                 app.wait_frames(2)
             attnviz_gui._wait(lambda: ' ' in app.find('##overview_image/##heatmap').get('first_row_label', ''), 60,
                               'single cells, labelled with their tokens')
+            # Cells this large carry their values, as the materialised heatmaps' do.
+            attnviz_gui._wait(lambda: app.find('##overview_image/##heatmap').get('numbers') is True, 30, 'numbers in the cells')
             # Single cells are labelled with their position and token ("2,497 cat").
             image = app.find('##overview_image/##heatmap')
             for key in ('first_row_label', 'first_col_label'):

@@ -109,6 +109,13 @@ TEST(ZoomCaption, SaysWhichRowsAndColumnsAreInView) {
   EXPECT_EQ(zoom_caption({10.0f, 20.0f, 50.0f, 50.0f}, 512, 512), "rows 10\u201359, columns 20\u201369 of 512 \u00D7 512");
 }
 
+TEST(CellNumbers, OnALogScaleTwoSignificantDigitsSayWhatDecimalsRoundAway) {
+  // The overview's exact cells: a long text's weights are 1e-5 to 1e-4, "0.00" in fixed form.
+  EXPECT_EQ(significant_number(7.05094e-05f), "7.1e-05");
+  EXPECT_EQ(significant_number(0.3f), "3.0e-01");
+  EXPECT_EQ(significant_number(1.0f), "1.0e+00");
+}
+
 TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
   EXPECT_EQ(fixed_number(0.002f, 2), "0.00");
   EXPECT_EQ(fixed_number(-0.002f, 2), "0.00");  // never "-0.00"
