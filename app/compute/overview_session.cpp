@@ -59,6 +59,11 @@ bool OverviewSession::running() const {
   return (current_.has_value() && current_->id != abandoned_id_) || pending_.has_value();
 }
 
+bool OverviewSession::idle() const {
+  std::lock_guard lock(mutex_);
+  return !current_ && !pending_;
+}
+
 void OverviewSession::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_.wait(lock, [this] { return !current_ && !pending_; });

@@ -45,6 +45,9 @@ class OverviewSession {
   void request_again();
 
   [[nodiscard]] bool running() const;
+  // Nothing pending or being computed, not even a cancelled job that is still finishing (a
+  // problem being built): the session can be destroyed without waiting.
+  [[nodiscard]] bool idle() const;
   // Blocks until nothing is pending or being computed: a picture or a measuring run
   // (--screenshot, --stats --frames) shows the overview, not its progress bar.
   void wait_idle();

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "app/compute/overview_session.h"
 #include "app/export_ui/export_plan.h"
 #include "app/ui/panel.h"
 #include "core/overview/overview.h"
@@ -63,19 +64,30 @@ std::filesystem::path export_folder_memory(const ui::UiContext& ui);
 
 // The overview's Export button (a text past 4,096 tokens has no matrices to export) and its
 // popup: PNG, SVG or NPY of the overview shown, saved where the Export dialog saves
-// (overview_export.cpp). One per overview view.
+// (overview_export.cpp). One per overview view. A panel holds 128 to 1,024 pixels of the
+// image; a figure can ask for more (512, 1,024), computed for it alone, on a session of its
+// own, its progress in the popup.
 class OverviewExport {
  public:
-  // The button, on the current line, and the popup once it was pressed.
-  void draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem);
+  // The button, on the current line, and the popup once it was pressed. `shown_ask` is what
+  // `shown` was computed for (its head, window, pooling, quantity and pixels).
+  void draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem, const compute::OverviewAsk& shown_ask);
 
  private:
+  void draw_pixels_choice(const overview::Overview& shown);
+  // Export pressed: at once for the image shown, else its finer copy computed first.
+  void start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem, const compute::OverviewAsk& shown_ask);
+  // While the finer copy is computed: its progress; written once it is done.
+  void follow_finer(ui::UiContext& ui);
   void finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem);
 
   int format_ = 0;  // PNG, SVG, NPY
+  int pixels_ = 0;  // the image's pixels across: 0 as shown, else 512 or 1,024
   std::filesystem::path folder_;  // proposed: what a relative "Save to" is taken from
   std::string out_;
   std::string error_;
+  std::unique_ptr<compute::OverviewSession> finer_;  // while the popup is open, once a finer image was asked
+  std::optional<compute::OverviewAsk> finer_ask_;    // the finer image being computed for the export
 };
 
 // File > Save view as image… (Ctrl+Shift+E): the view on screen as a PNG (view_image.h).

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <string>
 
 #include "app/document/document.h"
 #include "app/export_ui/export_folder.h"
@@ -14,6 +16,7 @@
 #include "app/export_ui/export_ui.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::export_ui {
 namespace {
@@ -24,9 +27,13 @@ constexpr exporting::ExportFormat kFormats[] = {exporting::ExportFormat::Png, ex
 
 const char* environment_variable(const char* name) { return std::getenv(name); }
 
+// Pixels across of a finer image than the panel's (which holds 128 to 1,024).
+constexpr int kFinerPixels[] = {512, 1024};
+
 }  // namespace
 
-void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem) {
+void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
+                          const compute::OverviewAsk& shown_ask) {
   if (ImGui::Button("Export\xE2\x80\xA6##overview")) {
     if (out_.empty()) {
       folder_ = default_export_folder(read_last_folder(export_folder_memory(ui)), environment_variable);
@@ -38,14 +45,21 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
-  if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-  ImGui::TextWrapped("The overview as it is shown: its head, window, pooling and quantity, one image pixel per pixel "
-                     "block (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
+  if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    // Closed: a finer image's problem and worker are not kept for the next export, once the
+    // worker is idle (a cancelled one may still be finishing a problem: the frame must not wait).
+    finer_ask_.reset();
+    if (finer_ && finer_->idle()) finer_.reset();
+    return;
+  }
+  ImGui::TextWrapped("The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
+                     "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
   ImGui::RadioButton("PNG##overview_export", &format_, 0);
   ImGui::SameLine();
   ImGui::RadioButton("SVG##overview_export", &format_, 1);
   ImGui::SameLine();
   ImGui::RadioButton("NPY##overview_export", &format_, 2);
+  draw_pixels_choice(shown);
   ImGui::TextUnformatted("Save to");
   ImGui::SetNextItemWidth(-1.0f);
   const bool entered = ImGui::InputText("##overview_out", &out_, ImGuiInputTextFlags_EnterReturnsTrue);
@@ -57,20 +71,88 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
     ImGui::TextWrapped("%s", error_.c_str());
     ImGui::PopStyleColor();
   }
+  follow_finer(ui);
   const float w = ImGui::GetFontSize() * 6.0f;
-  if (ImGui::Button("Export##overview_export", ImVec2(w, 0.0f)) || entered) finish(ui, shown, problem);
+  const bool computing = finer_ask_.has_value();
+  ImGui::BeginDisabled(computing);
+  if (ImGui::Button("Export##overview_export", ImVec2(w, 0.0f)) || (entered && !computing)) start(ui, shown, problem, shown_ask);
+  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Cancel##overview_export", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    if (finer_) finer_->cancel();
+    finer_ask_.reset();
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
 }
 
-void OverviewExport::finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem) {
+// As shown, or (for a pooled image) 512 or 1,024 pixels across where that is finer.
+void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
+  const overview::PixelGrid& g = shown.grid;
+  const int across = std::max(g.rows, g.cols);
+  if (pixels_ <= across) pixels_ = 0;  // a choice left from a coarser image
+  if (g.exact()) {
+    ImGui::TextDisabled("Pixels: one per cell, %s \xC3\x97 %s", lesson::format_grouped(g.rows).c_str(),
+                        lesson::format_grouped(g.cols).c_str());
+    return;
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Pixels");
+  ImGui::SameLine();
+  const std::string as_shown = "as shown, " + lesson::format_grouped(g.rows) + " \xC3\x97 " + lesson::format_grouped(g.cols) +
+                               "##overview_export_pixels";
+  ImGui::RadioButton(as_shown.c_str(), &pixels_, 0);
+  for (const int finer : kFinerPixels) {
+    if (finer <= across) continue;
+    ImGui::SameLine();
+    ImGui::RadioButton((lesson::format_grouped(finer) + "##overview_export_pixels").c_str(), &pixels_, finer);
+  }
+  if (pixels_ != 0) {
+    const overview::PixelGrid finer = overview::PixelGrid::fit(g.window, pixels_, pixels_);
+    ImGui::TextDisabled("Computed for the export: each pixel %s \xC3\x97 %s cells instead of %s \xC3\x97 %s",
+                        lesson::format_grouped(finer.block_rows).c_str(), lesson::format_grouped(finer.block_cols).c_str(),
+                        lesson::format_grouped(g.block_rows).c_str(), lesson::format_grouped(g.block_cols).c_str());
+  }
+}
+
+void OverviewExport::start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
+                           const compute::OverviewAsk& shown_ask) {
   if (out_.empty()) {
     error_ = "Type a folder or a file name under Save to.";
     return;
   }
+  if (pixels_ == 0) {
+    finish(ui, shown, problem);
+    return;
+  }
+  compute::OverviewAsk ask = shown_ask;
+  ask.pixel_rows = ask.pixel_cols = pixels_;
+  if (!finer_) finer_ = std::make_unique<compute::OverviewSession>();
+  finer_->request_again();  // after a cancel or a failure, the same image is computed anew
+  finer_->request(ui.document.scenario(), ui.document.revision(), ask);
+  finer_ask_ = ask;
+  error_.clear();
+}
+
+void OverviewExport::follow_finer(ui::UiContext& ui) {
+  if (!finer_ask_) return;
+  if (finer_->running()) {
+    ImGui::ProgressBar(static_cast<float>(finer_->progress()), ImVec2(-1.0f, 0.0f), "computing the finer image\xE2\x80\xA6");
+    return;
+  }
+  const compute::OverviewAsk asked = *finer_ask_;
+  finer_ask_.reset();
+  const std::shared_ptr<const overview::Overview> image = finer_->shown();
+  const std::shared_ptr<const Problem> problem = finer_->shown_problem();
+  if (image && problem && finer_->shown_ask() == asked) {
+    finish(ui, *image, *problem);
+    return;
+  }
+  const std::string error = finer_->error();
+  error_ = "The finer image could not be computed" + (error.empty() ? std::string(".") : ": " + error);
+}
+
+void OverviewExport::finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem) {
   const ExportOutcome outcome = run_overview_export(shown, ui.document.scenario(), problem, kFormats[format_],
                                                     resolve_export_path(out_, folder_, environment_variable), ui.notices);
   if (!outcome.ok) {

@@ -93,7 +93,7 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   if (shown && problem && !shown->heads.empty()) {
     next_button(first_button);
     first_button = false;
-    export_.draw(ui, *shown, *problem);
+    export_.draw(ui, *shown, *problem, session_.shown_ask());
   }
   if (!find_beside_) {
     next_button(first_button);

@@ -53,6 +53,24 @@ TEST(OverviewSession, ALongTextIsPooledOnTheWorker) {
   EXPECT_EQ(session.generation(), 1u);
 }
 
+TEST(OverviewSession, ACancelledJobIsNotRunningAtOnceButIdleOnlyOnceItHasStopped) {
+  // The export's finer image: its session is destroyed (joining its worker) only when idle, so
+  // closing the popup never makes a frame wait for a job that is still stopping.
+  OverviewSession session;
+  EXPECT_TRUE(session.idle());
+  session.request(long_text_scenario(20000), 1, OverviewAsk{});
+  EXPECT_FALSE(session.idle());
+  session.cancel();
+  EXPECT_FALSE(session.running()) << "the window shows it as stopped at once";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!session.idle() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(session.idle());
+  EXPECT_EQ(session.shown(), nullptr) << "a cancelled job shows nothing";
+  EXPECT_EQ(session.error(), "cancelled");
+}
+
 TEST(OverviewSession, AMaskWithMoreRunsThanItHoldsIsReportedAsTheWindowsInput) {
   // Every other key: 6,000 rows of 3,000 runs, 18 million runs, past the 16,777,216 a mask holds.
   OverviewSession session;

@@ -7,6 +7,7 @@ File > Open text... puts a file's text in the sentence. Real binary, its own Xvf
 xdotool events, widgets found by name in the widget log (attnviz_gui.py).
 
 usage: test_overview.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
+import array
 import json
 import os
 import pathlib
@@ -103,11 +104,12 @@ class LongText(unittest.TestCase):
             app.click('Whole matrix##overview')
             attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix after the button')
 
-    def test_the_overview_shown_is_exported_as_npy(self):
+    def test_the_overview_shown_and_a_finer_one_are_exported_as_npy(self):
         text = write_text(self.dir / 'long.txt', 4500)
         with Session(self.dir / 'session', ['--text-file', text]) as app:
             self.image(app)
             attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
+            image_width = app.find('##overview_image/##heatmap')['rect'][2]
             app.click('Export\u2026##overview')
             app.click('NPY##overview_export')
             app.click('##overview_out')
@@ -127,6 +129,27 @@ class LongText(unittest.TestCase):
             self.assertTrue(64 <= shape[1] <= 1024 and shape[1] == shape[2], header)
             self.assertEqual(len(data), 10 + int.from_bytes(data[8:10], 'little') + 4 * shape[0] * shape[1] * shape[2])
             self.assertFalse(app.has('Export##overview_export'), 'the popup closes after the export')
+            # A finer image than the panel holds, computed for the export alone: 4,500 tokens in
+            # at most 1,024 pixels are blocks of 5, so 900 × 900 pixels.
+            self.assertLess(shape[1], 900)
+            app.click('Export\u2026##overview')
+            app.click('1,024##overview_export_pixels')
+            app.click('##overview_out')
+            app.key('ctrl+a')
+            finer = self.dir / 'finer.npy'
+            app.xdotool('type', '--delay', 5, str(finer))
+            app.click('Export##overview_export')
+            attnviz_gui._wait(lambda: finer.exists(), 120, 'the finer NPY file')
+            attnviz_gui._wait(lambda: not app.has('Export##overview_export'), 20, 'the popup closed after the export')
+            finer_data = finer.read_bytes()
+            finer_header = finer_data[10:10 + int.from_bytes(finer_data[8:10], 'little')].decode()
+            self.assertIn("'shape': (1, 900, 900)", finer_header)
+            # The largest weight of the whole matrix is the same however it is pooled.
+            coarse_values = array.array('f', data[10 + int.from_bytes(data[8:10], 'little'):])
+            finer_values = array.array('f', finer_data[10 + int.from_bytes(finer_data[8:10], 'little'):])
+            self.assertEqual(len(finer_values), 900 * 900)
+            self.assertAlmostEqual(max(coarse_values), max(finer_values), delta=1e-6 * max(coarse_values))
+            self.assertEqual(app.find('##overview_image/##heatmap')['rect'][2], image_width, 'the panel\'s image is untouched')
 
     def test_cancel_stops_a_long_overview_at_once(self):
         scenario = self.dir / 'wide.json'
