@@ -104,51 +104,55 @@ class LongText(unittest.TestCase):
             app.click('Whole matrix##overview')
             attnviz_gui._wait(lambda: not app.has('Whole matrix##overview'), 30, 'the whole matrix after the button')
 
+    @staticmethod
+    def export_npy(app, out, pixels=None):
+        """Export… ▸ NPY (▸ `pixels` across) into `out`, waiting for the file and the popup closing."""
+        app.click('Export\u2026##overview')
+        app.click('NPY##overview_export')
+        if pixels:
+            app.click(f'{pixels}##overview_export_pixels')
+        app.click('##overview_out')
+        app.key('ctrl+a')
+        app.xdotool('type', '--delay', 5, str(out))
+        app.click('Export##overview_export')
+        attnviz_gui._wait(lambda: out.exists(), 120, f'{out.name}')
+        attnviz_gui._wait(lambda: not app.has('Export##overview_export'), 20, 'the popup closed after the export')
+
+    def read_npy(self, path):
+        """(shape, float32 values) of an NPY file, its header checked."""
+        data = path.read_bytes()
+        self.assertEqual(data[:6], b'\x93NUMPY')
+        header_end = 10 + int.from_bytes(data[8:10], 'little')
+        header = data[10:header_end].decode()
+        self.assertIn("'descr': '<f4'", header)
+        shape = tuple(int(v) for v in header.split("'shape': (")[1].split(')')[0].split(',') if v.strip())
+        values = array.array('f', data[header_end:])
+        count = 1
+        for extent in shape:
+            count *= extent
+        self.assertEqual(len(values), count, header)
+        return shape, values
+
     def test_the_overview_shown_and_a_finer_one_are_exported_as_npy(self):
         text = write_text(self.dir / 'long.txt', 4500)
         with Session(self.dir / 'session', ['--text-file', text]) as app:
             self.image(app)
             attnviz_gui._wait(lambda: not app.has('Cancel##overview'), 120, 'the overview')
             image_width = app.find('##overview_image/##heatmap')['rect'][2]
-            app.click('Export\u2026##overview')
-            app.click('NPY##overview_export')
-            app.click('##overview_out')
-            app.key('ctrl+a')
-            out = self.dir / 'long.npy'
-            app.xdotool('type', '--delay', 5, str(out))
-            app.click('Export##overview_export')
-            attnviz_gui._wait(lambda: out.exists(), 20, 'the NPY file')
-            data = out.read_bytes()
-            self.assertEqual(data[:6], b'\x93NUMPY')
-            header = data[10:10 + int.from_bytes(data[8:10], 'little')].decode()
-            self.assertIn("'descr': '<f4'", header)
+            self.export_npy(app, self.dir / 'long.npy')
             # One head; 4,500 tokens pooled into the image's pixels, at most the panel's size.
-            shape = tuple(int(v) for v in header.split("'shape': (")[1].split(')')[0].split(',') if v.strip())
-            self.assertEqual(len(shape), 3, header)
-            self.assertEqual(shape[0], 1, header)
-            self.assertTrue(64 <= shape[1] <= 1024 and shape[1] == shape[2], header)
-            self.assertEqual(len(data), 10 + int.from_bytes(data[8:10], 'little') + 4 * shape[0] * shape[1] * shape[2])
-            self.assertFalse(app.has('Export##overview_export'), 'the popup closes after the export')
+            shape, shown = self.read_npy(self.dir / 'long.npy')
+            self.assertEqual(len(shape), 3, shape)
+            self.assertEqual(shape[0], 1, shape)
+            self.assertTrue(64 <= shape[1] <= 1024 and shape[1] == shape[2], shape)
             # A finer image than the panel holds, computed for the export alone: 4,500 tokens in
             # at most 1,024 pixels are blocks of 5, so 900 × 900 pixels.
             self.assertLess(shape[1], 900)
-            app.click('Export\u2026##overview')
-            app.click('1,024##overview_export_pixels')
-            app.click('##overview_out')
-            app.key('ctrl+a')
-            finer = self.dir / 'finer.npy'
-            app.xdotool('type', '--delay', 5, str(finer))
-            app.click('Export##overview_export')
-            attnviz_gui._wait(lambda: finer.exists(), 120, 'the finer NPY file')
-            attnviz_gui._wait(lambda: not app.has('Export##overview_export'), 20, 'the popup closed after the export')
-            finer_data = finer.read_bytes()
-            finer_header = finer_data[10:10 + int.from_bytes(finer_data[8:10], 'little')].decode()
-            self.assertIn("'shape': (1, 900, 900)", finer_header)
+            self.export_npy(app, self.dir / 'finer.npy', pixels='1,024')
+            finer_shape, finer = self.read_npy(self.dir / 'finer.npy')
+            self.assertEqual(finer_shape, (1, 900, 900))
             # The largest weight of the whole matrix is the same however it is pooled.
-            coarse_values = array.array('f', data[10 + int.from_bytes(data[8:10], 'little'):])
-            finer_values = array.array('f', finer_data[10 + int.from_bytes(finer_data[8:10], 'little'):])
-            self.assertEqual(len(finer_values), 900 * 900)
-            self.assertAlmostEqual(max(coarse_values), max(finer_values), delta=1e-6 * max(coarse_values))
+            self.assertAlmostEqual(max(shown), max(finer), delta=1e-6 * max(shown))
             self.assertEqual(app.find('##overview_image/##heatmap')['rect'][2], image_width, 'the panel\'s image is untouched')
 
     def test_cancel_stops_a_long_overview_at_once(self):
