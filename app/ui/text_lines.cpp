@@ -6,22 +6,32 @@ namespace attnviz::ui {
 
 std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure) {
   std::string out(text);
+  const std::string_view all(out);
   std::size_t line_start = 0;
   std::size_t last_space = std::string::npos;  // the last space of this line, where it may break
+  // The line measured so far, [line_start, measured_end): each word is measured once, as
+  // ImGui's advances add up (1.86 does no kerning).
+  std::size_t measured_end = 0;
+  float measured = 0.0f;
   for (std::size_t i = 0; i <= out.size(); ++i) {
     if (i < out.size() && out[i] == '\n') {
-      line_start = i + 1;
+      line_start = measured_end = i + 1;
+      measured = 0.0f;
       last_space = std::string::npos;
       continue;
     }
     if (i < out.size() && out[i] != ' ') continue;
     // [line_start, i) is the line so far, up to the end of a word.
-    if (i > line_start && measure(std::string_view(out).substr(line_start, i - line_start)) > width &&
-        last_space != std::string::npos) {
+    const float line = measured + measure(all.substr(measured_end, i - measured_end));
+    if (line > width && last_space != std::string::npos) {
       out[last_space] = '\n';
       line_start = last_space + 1;
+      measured = measure(all.substr(line_start, i - line_start));
+    } else {
+      measured = line;
     }
-    last_space = i < out.size() ? i : last_space;
+    measured_end = i;
+    if (i < out.size()) last_space = i;
   }
   return out;
 }
