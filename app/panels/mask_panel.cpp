@@ -18,11 +18,13 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
 #include "core/attention/mask.h"
 #include "core/common/error.h"
+#include "core/lesson/number_text.h"
 #include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::panels {
@@ -372,8 +374,9 @@ class MaskPanel final : public ui::Panel {
     if (hover.col >= 0 && hover.row < 0) ui.view.hovered_token_next = hover.col;
     if (hover.hovered) {
       ui.view.hovered_token_next = hover.row;
-      ImGui::SetTooltip("query %d \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %d \xE2\x80\x9C%s\xE2\x80\x9D: %s", hover.row,
-                        row_labels_[static_cast<std::size_t>(hover.row)].c_str(), hover.col,
+      ImGui::SetTooltip("query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
+                        lesson::format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
+                        lesson::format_grouped(hover.col).c_str(),
                         col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
                         preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
@@ -381,7 +384,8 @@ class MaskPanel final : public ui::Panel {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
-      ImGui::TextWrapped("showing the first %d of %zu tokens", kMaxPreviewTokens, tokens().size());
+      ui::text_lines("showing the first " + lesson::format_grouped(kMaxPreviewTokens) + " of " +
+                     lesson::format_grouped(static_cast<long long>(tokens().size())) + " tokens");
     }
     ImGui::PopStyleColor();
   }
