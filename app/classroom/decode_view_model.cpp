@@ -11,6 +11,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
 #include "app/classroom/view_widgets.h"
+#include "app/ui/text_lines.h"
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -231,7 +232,8 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
     m.cell_h = std::floor(font * 1.4f);
     return m;
   };
-  ImGui::Text("KV cache: %d %s, this query's q against each cached k", step.cache_length, step.cache_length == 1 ? "entry" : "entries");
+  ImGui::Text("KV cache: %s %s, this query's q against each cached k", lesson::format_grouped(step.cache_length).c_str(),
+              step.cache_length == 1 ? "entry" : "entries");
   const float y = ImGui::GetCursorPosY();
   const float x = ImGui::GetCursorPosX();
   const CellsRect rows = draw_small_matrix(ui, small("##decode-model-scores", "q\xc2\xb7k", scores, {-largest, largest}, ui.view.scores_colormap, true));
@@ -270,8 +272,9 @@ void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float widt
 void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int s, float width, float ui_scale) const {
   const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
   ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
-  ImGui::TextWrapped("2 (K and V) \xc3\x97 %d layers \xc3\x97 %d KV heads \xc3\x97 %d (d_k) \xc3\x97 %d entries \xc3\x97 4 bytes (float32)",
-                     c.num_layers, c.num_kv_heads, c.head_dim, step.cache_length);
+  ui::text_lines("2 (K and V) \xc3\x97 " + std::to_string(c.num_layers) + " layers \xc3\x97 " + std::to_string(c.num_kv_heads) +
+                 " KV heads \xc3\x97 " + std::to_string(c.head_dim) + " (d_k) \xc3\x97 " + lesson::format_grouped(step.cache_length) +
+                 " entries \xc3\x97 4 bytes (float32)");
   ImGui::Text("= %s bytes", lesson::format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
   ImGui::TextDisabled("Its size over the tokens generated:");
   const std::vector<float>& sizes = cache_sizes_;
