@@ -23,6 +23,12 @@ TokensOrError scenario_tokens(const Scenario& scenario);
 TokensOrError source_tokens_of(const SourceSetting& source);
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode);
 
+// What the Sentence panel says of a text it cannot split: "Cannot split this text into tokens:
+// invalid UTF-8 at byte offset 12 …", or for one past the overview's limit "This text has more
+// than 65,536 tokens: token 65,537 starts at byte 131,072." (numbers grouped as the window writes
+// them; the command line keeps the tokenizer's own words). "" when it splits.
+std::string tokens_error_text(const TokensOrError& tokens);
+
 // For each new token, the old token row it keeps (-1: a new token). Tokens in the common
 // prefix and the common suffix of the two lists keep their rows, so typing in the middle of
 // a sentence keeps the edited rows on both sides.

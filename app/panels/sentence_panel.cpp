@@ -105,8 +105,8 @@ class SentencePanel final : public ui::Panel {
     }
     if (!sentence_tokens().error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      // The tokenizer's message names the byte offset itself.
-      ImGui::TextWrapped("Cannot split this text into tokens: %s", sentence_tokens().error.c_str());
+      // Where the text breaks, as a byte offset (a text past the limit: in grouped numbers).
+      ui::text_lines(edits::tokens_error_text(sentence_tokens()));
       ImGui::PopStyleColor();
       if (sentence_tokens().too_long && !sentence_tokens().explicit_tokens) offer_first_tokens(ui);
     }

@@ -66,6 +66,22 @@ TEST(SetSentence, NewRowsComeFromTheGeneratorByDefault) {
   EXPECT_EQ(s.embeddings->at(1, 1), generated.at(1, 1));
 }
 
+TEST(TokensErrorText, ATextPastTheOverviewsLimitSaysWhereInGroupedNumbers) {
+  std::string text;
+  for (int i = 0; i < 65537; ++i) text += "w ";
+  const TokensOrError tokens = tokenize_text(text, TokenizerMode::Words);
+  ASSERT_TRUE(tokens.too_long) << tokens.error;
+  // 65,536 "w " before the first token past the limit.
+  EXPECT_EQ(tokens_error_text(tokens), "This text has more than 65,536 tokens: token 65,537 starts at byte 131,072.");
+}
+
+TEST(TokensErrorText, OtherErrorsKeepTheTokenizersWordsAndATextThatSplitsHasNone) {
+  const TokensOrError broken = tokenize_text("caf\xC3", TokenizerMode::Words);
+  ASSERT_FALSE(broken.error.empty());
+  EXPECT_EQ(tokens_error_text(broken), "Cannot split this text into tokens: " + broken.error);
+  EXPECT_EQ(tokens_error_text(tokenize_text("a b c", TokenizerMode::Words)), "");
+}
+
 TEST(SetSentence, GlobalsPastTheEndAreDropped) {
   Scenario s = abc();
   s.mask.window = 1;
