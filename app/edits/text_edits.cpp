@@ -44,7 +44,10 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   if (!tokens.error.empty() && !tokens.too_long) return refused(path.string() + ": " + tokens.error);
   const std::string name = path.filename().string();
   if (tokens.too_long && part == TextPart::Whole) {
-    return refused(path.string() + ": " + tokens.error + ". The overview shows up to " + limit_text() + " tokens.", true);
+    return refused(path.string() + ": more than " + limit_text() + " tokens, the most the overview shows (token " +
+                       lesson::format_grouped(overview::kMaxOverviewTokens + 1) + " starts at byte " +
+                       lesson::format_grouped(static_cast<long long>(tokens.error_offset)) + ")",
+                   true);
   }
   OpenedText out;
   const std::size_t whole_bytes = text.size();
