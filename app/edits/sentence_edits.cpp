@@ -51,9 +51,13 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 std::string tokens_error_text(const TokensOrError& tokens) {
   if (tokens.error.empty()) return "";
   if (!tokens.too_long) return "Cannot split this text into tokens: " + tokens.error;
-  return "This text has more than " + lesson::format_grouped(overview::kMaxOverviewTokens) + " tokens: token " +
-         lesson::format_grouped(overview::kMaxOverviewTokens + 1) + " starts at byte " +
-         lesson::format_grouped(static_cast<long long>(tokens.error_offset)) + ".";
+  return "This text has more than " + lesson::format_grouped(overview::kMaxOverviewTokens) + " tokens: " +
+         first_token_past_limit_text(tokens) + ".";
+}
+
+std::string first_token_past_limit_text(const TokensOrError& tokens) {
+  return "token " + lesson::format_grouped(overview::kMaxOverviewTokens + 1) + " starts at byte " +
+         lesson::format_grouped(static_cast<long long>(tokens.error_offset));
 }
 
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {

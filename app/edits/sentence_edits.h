@@ -28,6 +28,10 @@ TokensOrError tokenize_text(std::string_view text, TokenizerMode mode);
 // than 65,536 tokens: token 65,537 starts at byte 131,072." (numbers grouped as the window writes
 // them; the command line keeps the tokenizer's own words). "" when it splits.
 std::string tokens_error_text(const TokensOrError& tokens);
+// "more than 65,536 tokens … token 65,537 starts at byte 131,072": where a text past the
+// overview's limit goes past it (`tokens.too_long`), as the Sentence panel and File ▸ Open text
+// say it.
+std::string first_token_past_limit_text(const TokensOrError& tokens);
 
 // For each new token, the old token row it keeps (-1: a new token). Tokens in the common
 // prefix and the common suffix of the two lists keep their rows, so typing in the middle of

@@ -3,6 +3,7 @@
 #include <exception>
 #include <system_error>
 
+#include "app/edits/sentence_edits.h"
 #include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
 #include "core/overview/overview.h"
@@ -44,9 +45,8 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   if (!tokens.error.empty() && !tokens.too_long) return refused(path.string() + ": " + tokens.error);
   const std::string name = path.filename().string();
   if (tokens.too_long && part == TextPart::Whole) {
-    return refused(path.string() + ": more than " + limit_text() + " tokens, the most the overview shows (token " +
-                       lesson::format_grouped(overview::kMaxOverviewTokens + 1) + " starts at byte " +
-                       lesson::format_grouped(static_cast<long long>(tokens.error_offset)) + ")",
+    return refused(path.string() + ": more than " + limit_text() + " tokens, the most the overview shows (" +
+                       first_token_past_limit_text(tokens) + ")",
                    true);
   }
   OpenedText out;

@@ -18,6 +18,12 @@ std::string quoted_token(const std::vector<std::string>& tokens, int index) {
 
 std::string span(int first, int last) { return lesson::format_grouped(first) + "\xE2\x80\x93" + lesson::format_grouped(last); }
 
+// "head 0 · queries 0–65,535 × keys 0–65,535"
+std::string where_text(int head, int row_first, int row_last, int col_first, int col_last) {
+  return "head " + std::to_string(head) + " \xC2\xB7 queries " + span(row_first, row_last) + " \xC3\x97 keys " +
+         span(col_first, col_last);
+}
+
 }  // namespace
 
 std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens) {
@@ -65,8 +71,7 @@ OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, over
                                  overview::Quantity quantity) {
   const overview::CellWindow& w = grid.window;
   OverviewCaption out;
-  out.where = "head " + std::to_string(head) + " \xC2\xB7 queries " + span(w.row_begin, w.row_end - 1) + " \xC3\x97 keys " +
-              span(w.col_begin, w.col_end - 1);
+  out.where = where_text(head, w.row_begin, w.row_end - 1, w.col_begin, w.col_end - 1);
   out.pixel = grid.exact() ? std::string("each pixel: one cell")
                            : "each pixel: " + lesson::format_grouped(grid.block_rows) + " \xC3\x97 " +
                                  lesson::format_grouped(grid.block_cols) + " cells, " + pooling_text(pooling, quantity);
@@ -78,7 +83,7 @@ OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooli
   m = std::max(m, 1);
   const int last_head = std::max(heads, 1) - 1;
   OverviewCaption widest = overview_caption(last_head, overview::PixelGrid::fit(overview::whole(n, m), 64, 64), pooling, quantity);
-  widest.where = "head " + std::to_string(last_head) + " \xC2\xB7 queries " + span(n - 1, n - 1) + " \xC3\x97 keys " + span(m - 1, m - 1);
+  widest.where = where_text(last_head, n - 1, n - 1, m - 1, m - 1);
   return widest;
 }
 

@@ -176,10 +176,10 @@ void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap
 // lies; what a pixel holds): decided from the text's length, the head count, pooling and
 // quantity, never from the zoom, so zooming cannot move the image.
 int OverviewView::caption_lines_for(const ui::UiContext& ui, float width) {
-  const CaptionWidth key{session_.rows(), session_.cols(), ui.document.scenario().num_heads, ask_.pooling, ask_.quantity,
-                         ImGui::GetFontSize()};
-  if (!key.same_key(caption_width_)) {
-    caption_width_ = key;
+  const CaptionKey key{session_.rows(), session_.cols(), ui.document.scenario().num_heads, ask_.pooling, ask_.quantity,
+                       ImGui::GetFontSize()};
+  if (!(key == caption_width_.key)) {
+    caption_width_.key = key;
     const OverviewCaption widest = widest_overview_caption(key.heads, key.rows, key.cols, key.pooling, key.quantity);
     caption_width_.width = ImGui::CalcTextSize(widest.one_line().c_str()).x;
   }

@@ -85,20 +85,20 @@ class OverviewView {
     float height = 0.0f;
   } numbers_label_;  // numbers_label_height's cache
   [[nodiscard]] int caption_lines_for(const ui::UiContext& ui, float width);
-  struct CaptionWidth {
+  struct CaptionKey {
     int rows = -1;
     int cols = -1;
     int heads = 0;
     overview::Pooling pooling = overview::Pooling::Max;
     overview::Quantity quantity = overview::Quantity::Weights;
     float font_size = 0.0f;
-    float width = 0.0f;  // of the widest caption for the above
-    [[nodiscard]] bool same_key(const CaptionWidth& o) const {
-      return rows == o.rows && cols == o.cols && heads == o.heads && pooling == o.pooling && quantity == o.quantity &&
-             font_size == o.font_size;
-    }
+    friend bool operator==(const CaptionKey&, const CaptionKey&) = default;
+  };
+  struct CaptionWidth {
+    CaptionKey key;
+    float width = 0.0f;  // of the widest caption for `key`
   } caption_width_;  // caption_lines_for's cache
-  bool any_hidden_ = false;  // the mask hides some pixel's whole block (the caption says what grey is)
+  bool any_hidden_ = false;  // the mask hides some pixel's whole block (the key beside the colorbar says what grey is)
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};
 };
