@@ -12,6 +12,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -58,7 +59,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
   ImGui::SameLine();
   ImGui::TextDisabled("weight: one scale for every layer");
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(), ui.model.text().c_str(),
+  ui::text_wrapped_disabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(), ui.model.text().c_str(),
                       state.compare_heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
   ImGui::PopTextWrapPos();
 

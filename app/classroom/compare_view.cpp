@@ -24,6 +24,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -205,7 +206,7 @@ void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", caption);
+  ui::text_wrapped_disabled("%s", caption);
   ImGui::PopTextWrapPos();
 }
 
@@ -293,7 +294,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   ImGui::PushTextWrapPos(x + label_w + wrap);
   heading_text(copy.label);
   if (!session.has_result()) {
-    ImGui::TextWrapped("%s", session.error().c_str());
+    ui::text_wrapped("%s", session.error().c_str());
     ImGui::PopTextWrapPos();
     return;
   }
@@ -416,7 +417,7 @@ void CompareView::draw(ui::UiContext& ui) {
   }
   draw_toolbar(ui);
   update_copies(ui);
-  if (!error_.empty()) ImGui::TextWrapped("%s", error_.c_str());
+  if (!error_.empty()) ui::text_wrapped("%s", error_.c_str());
   if (copies_.empty()) return;
 
   std::vector<std::uint64_t> versions;
@@ -435,7 +436,7 @@ void CompareView::draw(ui::UiContext& ui) {
   draw_scale_line(ui, scale);
   if (!note_.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", note_.c_str());
+    ui::text_wrapped_disabled("%s", note_.c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::BeginChild("##compare-grid", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -17,6 +17,7 @@
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -79,7 +80,7 @@ class CrossView final : public ui::Panel {
 };
 
 void offer_source(ui::UiContext& ui) {
-  ImGui::TextWrapped("This scenario attends within one sentence (self-attention). Cross-attention takes the queries "
+  ui::text_wrapped("This scenario attends within one sentence (self-attention). Cross-attention takes the queries "
                      "from this sentence and the keys and values from a second one, the way a translation model's "
                      "decoder reads the sentence it translates.");
   if (ImGui::Button("Add a source sentence")) {
@@ -211,7 +212,7 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   const float s = ui.ui_scale;
   const float top = ImGui::GetCursorPosY();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ImGui::TextDisabled("weights: a row per target token, a column per source token");
+  ui::text_wrapped_disabled("weights: a row per target token, a column per source token");
   ImGui::PopTextWrapPos();
   const compute::MatrixSource source = session.head_matrix(head, compute::HeadMatrix::Weights);
   const Matrix* values = session.host_matrix(head, compute::HeadMatrix::Weights);

@@ -29,6 +29,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/decode/cache_view.h"
@@ -215,7 +216,7 @@ void DecodeView::draw(ui::UiContext& ui) {
   draw_toolbar(ui, prompt, steps);
   if (!refresh(ui, {ui.session.generation(), head, prompt})) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(error_.c_str());
+    ui::text_lines(error_.c_str());
     ImGui::PopTextWrapPos();
     return;
   }

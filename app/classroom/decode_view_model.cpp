@@ -57,7 +57,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   if (g == nullptr || g->steps.empty()) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest token "
+      ui::text_wrapped_disabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest token "
                           "each time), with its own KV cache. Then step through the tokens as for a scenario.",
                           ui.model.text().c_str());
       ImGui::PopTextWrapPos();
@@ -168,11 +168,11 @@ void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s
   heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + std::to_string(s + 1) + of);
   ImGui::PushTextWrapPos(0.0f);
   if (s == 0) {
-    ImGui::TextWrapped("The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
+    ui::text_wrapped("The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
                 "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
                 prompt, step.query_token.c_str(), step.token.c_str());
   } else {
-    ImGui::TextWrapped("\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
+    ui::text_wrapped("\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
                 "token, its own k and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
                 step.query_token.c_str(), step.query_position, step.token.c_str());
   }

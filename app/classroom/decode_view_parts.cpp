@@ -9,6 +9,7 @@
 #include "app/classroom/view_widgets.h"
 #include "app/ui/palette.h"
 #include "app/ui/long_text.h"
+#include "app/ui/text_lines.h"
 #include "core/lesson/number_text.h"
 #include "core/common/input_file.h"
 
@@ -165,7 +166,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   const decode::StepCost& cost = step.cost;
   heading_text("Cost of the whole layer");
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ImGui::TextDisabled("Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
+  ui::text_wrapped_disabled("Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
                       "whole prefix and its whole matrix.");
   ImGui::PopTextWrapPos();
   // Short figures ("28.7 K", "18 KiB") keep the table narrow beside the cache; every digit is
@@ -200,7 +201,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   }
   if (cost.with_cache_so_far.macs > 0 && cost.without_cache_so_far.macs > cost.with_cache_so_far.macs) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("So far the cache saves %.1f\xc3\x97 the multiply-adds.",
+    ui::text_wrapped("So far the cache saves %.1f\xc3\x97 the multiply-adds.",
                        static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
     ImGui::PopTextWrapPos();
   }

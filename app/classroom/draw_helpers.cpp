@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
 #include "app/ui/long_text.h"
@@ -22,7 +23,7 @@ ImFont* cell_font() {
 void heading_text(const std::string& text) {
   ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
-  ImGui::TextWrapped("%s", text.c_str());
+  ui::text_wrapped("%s", text.c_str());
   if (font != nullptr) ImGui::PopFont();
 }
 
@@ -171,14 +172,14 @@ Matrix finite_copy(const Matrix& values) {
 
 void nothing_to_show(ui::UiContext& ui, const char* lead) {
   if (ui.session.only_the_overview_shows()) {
-    ImGui::TextWrapped(
+    ui::text_wrapped(
         "This text has more than the 4,096 tokens whose every matrix the window keeps, and this view shows "
         "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; shorten the "
         "text to follow it here.");
     if (ImGui::Button("Show the overview##only_the_overview")) ui.view.select_main_tab = "Heatmaps";
     return;
   }
-  ImGui::TextWrapped("%s %s", lead, ui.session.error().c_str());
+  ui::text_wrapped("%s %s", lead, ui.session.error().c_str());
 }
 
 }  // namespace attnviz::classroom

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "app/ui/text_lines.h"
+
 
 namespace attnviz::classroom {
 namespace {
@@ -31,7 +33,7 @@ void arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickne
 
 void draw_turning_pair(const lesson::TurningPair& pair, float size) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(size, ImGui::GetContentRegionAvail().x));
-  ImGui::TextWrapped("%s", pair.caption.c_str());
+  ui::text_wrapped("%s", pair.caption.c_str());
   ImGui::PopTextWrapPos();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(size, size));
@@ -63,7 +65,7 @@ void draw_turning_pair(const lesson::TurningPair& pair, float size) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kKey), "  %s'", pair.key_label.c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("grey: where q' would point at the other positions. %s", pair.angle_text.c_str());
+    ui::text_wrapped_disabled("grey: where q' would point at the other positions. %s", pair.angle_text.c_str());
     ImGui::PopTextWrapPos();
   }
 }

@@ -11,6 +11,7 @@
 #include "app/classroom/step_view.h"
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/wrapped_text_box.h"
 
 namespace attnviz::classroom {
@@ -51,7 +52,7 @@ class SourcePanel final : public ui::Panel {
     }
     const edits::TokensOrError tokens = edits::source_tokens_of(*ui.document.scenario().source);
     if (!tokens.error.empty()) {
-      ImGui::TextWrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
+      ui::text_wrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
       return;
     }
     token_chips("##source-tokens", std::to_string(tokens.tokens.size()) + (tokens.tokens.size() == 1 ? " token:" : " tokens:"),

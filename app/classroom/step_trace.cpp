@@ -1,6 +1,7 @@
 #include "app/classroom/step_trace.h"
 
 #include "app/classroom/draw_helpers.h"
+#include "app/ui/text_lines.h"
 
 #include <imgui.h>
 
@@ -52,7 +53,7 @@ void draw_lines(const std::vector<std::string>& lines) {
 
 void draw_step_note(const lesson::StepPage& page) {
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", page.note.c_str());
+  ui::text_wrapped_disabled("%s", page.note.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Separator();
 }
@@ -67,7 +68,7 @@ void draw_step_trace(const lesson::StepPage& page) {
   draw_lines(page.trace_after);
   if (page.kind == lesson::StepKind::Scores) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("(click a cell of S to check another one)");
+    ui::text_wrapped_disabled("(click a cell of S to check another one)");
     ImGui::PopTextWrapPos();
   }
 }

@@ -36,6 +36,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -489,11 +490,11 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     ui::draw_layer_selector(ui, "step");
     ImGui::SameLine(0.0f, group_gap);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
+    ui::text_wrapped_disabled("the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
     ImGui::PopTextWrapPos();
   } else if (p.cross_attention) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
+    ui::text_wrapped_disabled("Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
                         "source sentence (%d token%s).",
                         p.n(), p.n() == 1 ? "" : "s", p.m(), p.m() == 1 ? "" : "s");
     ImGui::PopTextWrapPos();

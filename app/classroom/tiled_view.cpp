@@ -27,6 +27,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
 #include "core/tiled/tiled_attention.h"
@@ -151,7 +152,7 @@ void TiledView::draw(ui::UiContext& ui) {
   draw_toolbar(ui, grid);
   if (!refresh({attention_.version(), head, grid.block_q, grid.block_k}, grid)) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(error_.c_str());
+    ui::text_lines(error_.c_str());
     ImGui::PopTextWrapPos();
     return;
   }
@@ -318,7 +319,7 @@ void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, flo
   heading_text("Tile " + std::to_string(step.index + 1) + " of " + std::to_string(grid.tile_count()) + ": query block " +
                std::to_string(step.qb) + " \xc3\x97 key block " + std::to_string(step.kb));
   ImGui::PushTextWrapPos(wrap);
-  ImGui::TextUnformatted((rows_text(step.row_begin, step.row_end, "row") + " against " +
+  ui::text_lines((rows_text(step.row_begin, step.row_end, "row") + " against " +
                           rows_text(step.col_begin, step.col_end, "key") + " (" +
                           std::to_string(step.row_end - step.row_begin) + " \xc3\x97 " + std::to_string(step.col_end - step.col_begin) +
                           ")")

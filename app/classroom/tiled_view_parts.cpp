@@ -10,6 +10,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/long_text.h"
+#include "app/ui/text_lines.h"
 #include "core/lesson/number_text.h"
 #include "core/common/float_text.h"
 #include "core/common/input_file.h"
@@ -259,7 +260,7 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   }
   heading_text("Memory per head");
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ImGui::TextDisabled("Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
+  ui::text_wrapped_disabled("Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
                       "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
   ImGui::PopTextWrapPos();
   const std::string chosen_header = "tiled, " + std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + " tiles";

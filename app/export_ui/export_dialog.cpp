@@ -21,6 +21,7 @@
 #include "app/export_ui/window_source.h"
 #include "app/ui/keys.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/export/colormap.h"
@@ -249,7 +250,7 @@ void draw_save_row(ui::UiContext& ui, DialogState& state) {
   }
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("%s", state.error.c_str());
+    ui::text_wrapped("%s", state.error.c_str());
     ImGui::PopStyleColor();
   }
   const float w = ImGui::GetFontSize() * 6.0f;
@@ -272,7 +273,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
   }
   for (const std::string& note : notes) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-    ImGui::TextWrapped("%s", note.c_str());
+    ui::text_wrapped("%s", note.c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -289,7 +290,7 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   if (!ui.session.has_result()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(ui.session.only_the_overview_shows() ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
+    ui::text_lines(ui.session.only_the_overview_shows() ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
                                       "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
                                       "above the image in the Heatmaps view."
                                     : "Nothing to export yet: the scenario has not been computed.");

@@ -15,6 +15,7 @@
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -52,7 +53,7 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
     if (finer_ && finer_->idle()) finer_.reset();
     return;
   }
-  ImGui::TextWrapped("The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
+  ui::text_wrapped("The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
                      "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
   ImGui::RadioButton("PNG##overview_export", &format_, 0);
   ImGui::SameLine();
@@ -68,7 +69,7 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
   if (!out_.empty() && resolved.string() != out_) ImGui::TextDisabled("that is %s", resolved.string().c_str());
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("%s", error_.c_str());
+    ui::text_wrapped("%s", error_.c_str());
     ImGui::PopStyleColor();
   }
   follow_finer(ui);

@@ -18,6 +18,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 
@@ -67,7 +68,7 @@ class ViewImageDialog final : public ui::Dialog {
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
     if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    ImGui::TextWrapped("The %s view as it is on screen, into a PNG image (the window's menus, notices and this dialog "
+    ui::text_wrapped("The %s view as it is on screen, into a PNG image (the window's menus, notices and this dialog "
                        "stay out of it).",
                        view_.c_str());
     ImGui::Spacing();
@@ -86,7 +87,7 @@ class ViewImageDialog final : public ui::Dialog {
     if (!resolved.empty()) ImGui::TextDisabled("that is %s", resolved.string().c_str());
     if (!error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("%s", error_.c_str());
+      ui::text_wrapped("%s", error_.c_str());
       ImGui::PopStyleColor();
     }
     const float w = ImGui::GetFontSize() * 6.0f;

@@ -17,6 +17,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/attention/compare.h"
 
@@ -44,7 +45,7 @@ void status_row(const char* name, const BackendStatus& status, double warm_up_ms
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
   ImGui::TableNextColumn();
-  ImGui::TextWrapped("%s", status.device.c_str());
+  ui::text_wrapped("%s", status.device.c_str());
   ImGui::TableNextColumn();
   if (!status.enabled) {
     ImGui::TextDisabled("off");
@@ -130,10 +131,10 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
     if (status->error.empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("%s", status->error.c_str());
+    ui::text_wrapped("%s", status->error.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::TextWrapped("%s.", session.choice_summary().c_str());
+  ui::text_wrapped("%s.", session.choice_summary().c_str());
   if (session.has_result()) ImGui::TextDisabled("The heatmaps show the %s result.", session.shown_backend());
 }
 
@@ -182,7 +183,7 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
   if (!model.has_model() || result == nullptr) return;
   ImGui::Separator();
   ImGui::TextDisabled("Pretrained model");
-  ImGui::TextWrapped("%s", model.backend_explanation().c_str());
+  ui::text_wrapped("%s", model.backend_explanation().c_str());
   if (result->layers.empty() || result->layers.front().differences.empty()) return;
   const float rows_h = std::min(static_cast<float>(result->layers.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |

@@ -32,6 +32,7 @@
 #include "app/ui/notices.h"
 #include "app/ui/palette.h"
 #include "app/ui/scenario_files.h"
+#include "app/ui/text_lines.h"
 #include "core/common/input_file.h"
 #include "core/common/text_excerpt.h"
 #include "core/lesson/number_text.h"
@@ -338,7 +339,7 @@ class FileMenu final : public ui::Menu {
       ImGui::PopStyleColor();
       draw_first_part_offer(ui);
     } else if (confirm_overwrite_) {
-      ImGui::TextWrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
+      ui::text_wrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
                          "Save");
     } else {
       ImGui::TextDisabled("Type a name or a path (relative to the folder above, or ~/...)");

@@ -27,6 +27,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/scenario/positions.h"
 
@@ -593,7 +594,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   ui.view.overview_status = {};
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
-    ImGui::TextWrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());
+    ui::text_wrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());
     return;
   }
   const Problem& problem = session.problem();
@@ -613,7 +614,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   draw_heatmaps_toolbar(ui, problem.num_heads);
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("Showing the last result that could be computed. %s", session.error().c_str());
+    ui::text_wrapped("Showing the last result that could be computed. %s", session.error().c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();

@@ -158,7 +158,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, c
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
     heading("Pinned query", "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
+    ui::text_wrapped("Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
     ImGui::PopStyleColor();
     return;
   }
@@ -177,7 +177,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, c
   ImGui::TextUnformatted(token_text(problem.tokens, row).c_str());  // the body font has Hangul
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("(row %d) attends to each key:", row);
+  ui::text_wrapped("(row %d) attends to each key:", row);
   ImGui::TextUnformatted(scale_note);  // on its own line: a wrap must not split "0.0192"
   ImGui::PopStyleColor();
   const MaskMatrix& mask = session.mask_matrix(head);

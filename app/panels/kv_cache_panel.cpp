@@ -15,6 +15,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "core/decode/kv_cache_size.h"
 
 namespace attnviz::panels {
@@ -51,7 +52,7 @@ class KvCachePanel final : public ui::Panel {
       draw_chart(ui.ui_scale);
     } catch (const decode::KvCacheOverflow& error) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("%s", error.what());
+      ui::text_wrapped("%s", error.what());
       ImGui::PopStyleColor();
     }
     ImGui::Separator();
@@ -96,14 +97,14 @@ class KvCachePanel final : public ui::Panel {
   void draw_size() const {
     const std::string size = decode::bytes_and_gib(decode::kv_cache_bytes(shape_));
     ImGui::TextUnformatted(size.c_str());
-    ImGui::TextWrapped("%s", decode::kv_cache_formula_legend(shape_).c_str());
-    ImGui::TextWrapped("%s", decode::kv_cache_formula(shape_).c_str());
+    ui::text_wrapped("%s", decode::kv_cache_formula_legend(shape_).c_str());
+    ui::text_wrapped("%s", decode::kv_cache_formula(shape_).c_str());
   }
 
   void draw_chart(float scale) const {
     const std::vector<std::uint64_t> lengths = chart_lengths(shape_.seq_len);
     const std::vector<decode::SizeCurve> curves = decode::size_curves(shape_, query_heads_, lengths);
-    ImGui::TextWrapped("Size against tokens, 0 to %llu (the line: %llu tokens):",
+    ui::text_wrapped("Size against tokens, 0 to %llu (the line: %llu tokens):",
                        static_cast<unsigned long long>(lengths.back()), static_cast<unsigned long long>(shape_.seq_len));
     const ImVec2 min = ImGui::GetCursorScreenPos();
     const float width = std::max(120.0f * scale, ImGui::GetContentRegionAvail().x);
@@ -127,7 +128,7 @@ class KvCachePanel final : public ui::Panel {
       return;
     }
     const Problem& p = ui.session.problem();
-    ImGui::TextWrapped("%s", decode::scenario_cache(p.n(), p.num_kv_heads, p.d_k, p.d_v).formula.c_str());
+    ui::text_wrapped("%s", decode::scenario_cache(p.n(), p.num_kv_heads, p.d_k, p.d_v).formula.c_str());
   }
 
   KvCacheShape shape_;

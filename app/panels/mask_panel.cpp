@@ -52,7 +52,7 @@ class MaskPanel final : public ui::Panel {
     // Below the expression, not above it: the summary changes as an expression starts or
     // stops applying, and the field must not move under the caret while the user types.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
+    ui::text_wrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
     ImGui::PopStyleColor();
     draw_documents(ui);
     draw_blocks_option(ui);
@@ -185,7 +185,7 @@ class MaskPanel final : public ui::Panel {
     }
     if (!globals_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("Not changed: %s", globals_error_.c_str());
+      ui::text_wrapped("Not changed: %s", globals_error_.c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -238,7 +238,7 @@ class MaskPanel final : public ui::Panel {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
     ImGui::TextUnformatted("^");
-    ImGui::TextWrapped("Not applied: %s", expression_error_->message.c_str());
+    ui::text_wrapped("Not applied: %s", expression_error_->message.c_str());
     ImGui::PopStyleColor();
     ImGui::TextDisabled("(the mask shown is the last valid one)");
   }
@@ -382,7 +382,7 @@ class MaskPanel final : public ui::Panel {
     }
     // Wrapped: the panel is narrow on a 1280-pixel projector.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("rows: queries, columns: keys; hatched = masked");
+    ui::text_wrapped("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
       ui::text_lines("showing the first " + lesson::format_grouped(kMaxPreviewTokens) + " of " +
                      lesson::format_grouped(static_cast<long long>(tokens().size())) + " tokens");

@@ -21,6 +21,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/common/float_text.h"
@@ -54,7 +55,7 @@ class MatricesPanel final : public ui::Panel {
     resolve(ui);
     if (!problem_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("The matrices cannot be built: %s", resolve_error_.c_str());
+      ui::text_wrapped("The matrices cannot be built: %s", resolve_error_.c_str());
       ImGui::PopStyleColor();
       return;
     }
@@ -128,7 +129,7 @@ class MatricesPanel final : public ui::Panel {
     }
     if (!refusal_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("%s", refusal_.c_str());
+      ui::text_wrapped("%s", refusal_.c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -145,7 +146,7 @@ class MatricesPanel final : public ui::Panel {
       case MatrixId::WV: shape = "d_model \xC3\x97 kv heads\xC2\xB7" "d_v"; break;
       case MatrixId::WO: shape = "heads\xC2\xB7" "d_v \xC3\x97 d_out"; break;
     }
-    ImGui::TextWrapped("%s: %s = %d\xC3\x97%d \xC2\xB7 %s", edits::matrix_name(id), shape, m.rows, m.cols,
+    ui::text_wrapped("%s: %s = %d\xC3\x97%d \xC2\xB7 %s", edits::matrix_name(id), shape, m.rows, m.cols,
                        is_explicit ? "edited (saved in the scenario)" : "generated from the seed");
   }
 

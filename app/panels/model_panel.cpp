@@ -16,6 +16,7 @@
 #include "app/edits/position_edits.h"
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/theme.h"
 
 namespace attnviz::panels {
@@ -108,7 +109,7 @@ class ModelPanel final : public ui::Panel {
     }
     ImGui::SetCursorPosX(label_width_);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", edits::attention_kind(s.num_heads, s.num_kv_heads).c_str());
+    ui::text_wrapped("%s", edits::attention_kind(s.num_heads, s.num_kv_heads).c_str());
     ImGui::PopStyleColor();
   }
 
@@ -180,7 +181,7 @@ class ModelPanel final : public ui::Panel {
     if (s.d_k % 2 != 0) {  // the core refuses it (naming d_k): say why here, and offer the fix
       ImGui::SetCursorPosX(label_width_);
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
-      ImGui::TextWrapped("RoPE turns q and k in pairs: d_k = %d is odd.", s.d_k);
+      ui::text_wrapped("RoPE turns q and k in pairs: d_k = %d is odd.", s.d_k);
       ImGui::PopStyleColor();
       ImGui::SetCursorPosX(label_width_);
       const std::string fix = "Make d_k " + std::to_string(edits::even_d_k(s.d_k));

@@ -18,6 +18,7 @@
 #include "app/ui/model_layer.h"
 #include "app/ui/long_text.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -53,7 +54,7 @@ void draw_error(compute::ModelSession& model) {
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-  ImGui::TextWrapped("%s%s", error.c_str(), model.has_model() ? "  (the window shows the last result)" : "");
+  ui::text_wrapped("%s%s", error.c_str(), model.has_model() ? "  (the window shows the last result)" : "");
   ImGui::PopStyleColor();
 }
 

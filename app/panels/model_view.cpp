@@ -22,6 +22,7 @@
 #include "app/panels/model_parts.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -87,7 +88,7 @@ std::string edits_summary(const model::ModelEdits& edits) {
 
 void draw_no_model(ui::UiContext& ui) {
   ImGui::Spacing();
-  ImGui::TextWrapped(
+  ui::text_wrapped(
       "Open a pretrained model you have on disk: a Hugging Face folder (config.json, model.safetensors and the "
       "tokenizer files of GPT-2, a Llama-family model or BERT) or a .gguf file. Every layer's and head's "
       "attention then shows here, with the next tokens and attention rollout.");
@@ -295,7 +296,7 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
+  ui::text_wrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
   ImGui::PopStyleColor();
   const float height = ImGui::GetContentRegionAvail().y;
   if (rollout_generation_ != ui.model.generation()) {

@@ -17,6 +17,7 @@
 #include "app/compute/model_session.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -118,7 +119,7 @@ class OpenModelDialog final : public ui::Dialog {
     if (ImGui::BeginChild("##model-listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-        ImGui::TextWrapped("%s", listing_error_.c_str());
+        ui::text_wrapped("%s", listing_error_.c_str());
         ImGui::PopStyleColor();
       }
       const Entry* chosen = nullptr;
@@ -159,7 +160,7 @@ class OpenModelDialog final : public ui::Dialog {
     ImGui::InputText("##model-dialog-text", &text_);
     if (!error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ImGui::TextWrapped("%s", error_.c_str());
+      ui::text_wrapped("%s", error_.c_str());
       ImGui::PopStyleColor();
     } else {
       ImGui::TextDisabled("GPT-2, Llama, Mistral, Qwen2 or BERT; it opens in the background (Cancel stops it).");

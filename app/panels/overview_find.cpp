@@ -8,6 +8,7 @@
 #include "app/document/document.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/overview_locator.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 #include "core/overview/long_text.h"
@@ -51,7 +52,7 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted("Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
+    ui::text_lines("Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
                            "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
                            "the one before. Ctrl+F puts the keyboard here.");
     ImGui::PopTextWrapPos();

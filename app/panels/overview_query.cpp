@@ -13,6 +13,7 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/overview_locator.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
 #include "core/lesson/number_text.h"
@@ -56,7 +57,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
   const std::string error = session_.error();
   if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("%s", error.c_str());
+    ui::text_wrapped("%s", error.c_str());
     ImGui::PopStyleColor();
     return std::nullopt;
   }

@@ -14,6 +14,7 @@
 #include "app/panels/overview_view.h"
 #include "app/ui/keys.h"
 #include "app/ui/palette.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -156,7 +157,7 @@ void OverviewView::draw_status_line(ui::UiContext& ui) {
     if (ImGui::SmallButton("Compute again##overview")) session_.request_again();
   } else if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ImGui::TextWrapped("The overview cannot be computed: %s", error.c_str());
+    ui::text_wrapped("The overview cannot be computed: %s", error.c_str());
     ImGui::PopStyleColor();
     if (error.find("/mask/expression: ") != std::string::npos) offer_pattern_for_length(ui);
     if (error.find("dropout") != std::string::npos) offer_dropout_off(ui);

@@ -115,11 +115,11 @@ class SentencePanel final : public ui::Panel {
   // A text too large for the box (edits::too_large_to_edit): its beginning, and where to edit it.
   void draw_read_only(const ui::UiContext& ui, ImVec2 size) {
     if (ImGui::BeginChild("##sentence_read_only", size, true)) {
-      ImGui::TextWrapped("%s", ui::shown_text(ui.document.scenario().sentence, 400, 6).text.c_str());
+      ui::text_wrapped("%s", ui::shown_text(ui.document.scenario().sentence, 400, 6).text.c_str());
     }
     ImGui::EndChild();
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-    ImGui::TextWrapped("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
+    ui::text_wrapped("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
                        "Ctrl+Z brings the sentence before back.",
                        too_large_.c_str());
     ImGui::PopStyleColor();
@@ -147,7 +147,7 @@ class SentencePanel final : public ui::Panel {
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (ui.document.undo_label() == kGaveUpTokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-      ImGui::TextWrapped("Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
+      ui::text_wrapped("Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
                          "ones (seed %llu). Ctrl+Z brings them back.",
                          listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
       ImGui::PopStyleColor();
@@ -159,9 +159,9 @@ class SentencePanel final : public ui::Panel {
     if (sentence_tokens().explicit_tokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       if (keep_tokens_) {
-        ImGui::TextWrapped("The scenario lists its %zu tokens; the text above is only a caption.", sentence_tokens().tokens.size());
+        ui::text_wrapped("The scenario lists its %zu tokens; the text above is only a caption.", sentence_tokens().tokens.size());
       } else {
-        ImGui::TextWrapped("The scenario lists its %zu tokens and their embeddings; type to replace them with your "
+        ui::text_wrapped("The scenario lists its %zu tokens and their embeddings; type to replace them with your "
                            "text's tokens.",
                            sentence_tokens().tokens.size());
       }
@@ -235,7 +235,7 @@ class SentencePanel final : public ui::Panel {
                               "make any of them global by its index in the Mask panel");
     }
     if (const auto& source = ui.document.scenario().source) {
-      ImGui::TextWrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
+      ui::text_wrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
                          cut_text(source->sentence, 200).c_str());
     }
   }

@@ -1,6 +1,11 @@
 #include "app/ui/text_lines.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the wrap position ImGui::TextWrapped would wrap at
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 
 namespace attnviz::ui {
 
@@ -43,19 +48,20 @@ namespace {
 constexpr std::size_t kMeasuredBytes = 4096;
 
 void draw_lines(std::string_view text) {
+  const float wrap_pos = ImGui::GetCurrentWindow()->DC.TextWrapPos;
+  const bool no_wrap_pushed = wrap_pos < 0.0f;
+  // A word wider than the line: ImGui cuts it anywhere rather than let it run off.
+  if (no_wrap_pushed) ImGui::PushTextWrapPos(0.0f);
   if (text.size() > kMeasuredBytes) {
-    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(text.data(), text.data() + text.size());
-    ImGui::PopTextWrapPos();
-    return;
+  } else {
+    const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), no_wrap_pushed ? 0.0f : wrap_pos);
+    const std::string lines = break_at_spaces(text, width - 1.0f, [](std::string_view run) {
+      return ImGui::CalcTextSize(run.data(), run.data() + run.size()).x;
+    });
+    ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
   }
-  const float width = ImGui::GetContentRegionAvail().x;
-  const std::string lines = break_at_spaces(text, width - 1.0f, [](std::string_view run) {
-    return ImGui::CalcTextSize(run.data(), run.data() + run.size()).x;
-  });
-  ImGui::PushTextWrapPos(0.0f);  // a word wider than the line: cut anywhere rather than run off
-  ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
-  ImGui::PopTextWrapPos();
+  if (no_wrap_pushed) ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -66,6 +72,36 @@ void text_lines_disabled(std::string_view text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   draw_lines(text);
   ImGui::PopStyleColor();
+}
+
+namespace {
+
+std::string formatted(const char* format, va_list args) {
+  va_list count_args;
+  va_copy(count_args, args);
+  const int size = std::vsnprintf(nullptr, 0, format, count_args);
+  va_end(count_args);
+  std::string text(static_cast<std::size_t>(std::max(size, 0)), '\0');
+  if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, args);
+  return text;
+}
+
+}  // namespace
+
+void text_wrapped(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const std::string text = formatted(format, args);
+  va_end(args);
+  text_lines(text);
+}
+
+void text_wrapped_disabled(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const std::string text = formatted(format, args);
+  va_end(args);
+  text_lines_disabled(text);
 }
 
 }  // namespace attnviz::ui

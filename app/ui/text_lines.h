@@ -3,6 +3,8 @@
 // '.', so a grouped number at a line's end was cut in two ("sees 35,777 of 65," then "536
 // keys"), which a projected slide cannot afford: every wrapped sentence here carries numbers.
 
+#include <imgui.h>
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -14,9 +16,14 @@ namespace attnviz::ui {
 // line stays whole on a line of its own: ImGui's own wrapping then cuts it anywhere.
 std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
 
-// Draws `text` in the current colour, wrapped at spaces to the rest of the line.
+// Draws `text` in the current colour, wrapped at spaces where ImGui::TextWrapped would wrap (the
+// pushed wrap position, else the end of the line).
 void text_lines(std::string_view text);
 // The same in the disabled (grey) colour.
 void text_lines_disabled(std::string_view text);
+// ImGui::TextWrapped's printf-style call, breaking at spaces only.
+void text_wrapped(const char* format, ...) IM_FMTARGS(1);
+// The same in the disabled (grey) colour.
+void text_wrapped_disabled(const char* format, ...) IM_FMTARGS(1);
 
 }  // namespace attnviz::ui

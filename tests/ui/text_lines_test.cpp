@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/headless_imgui.h"
+
 namespace attnviz::ui {
 namespace {
 
@@ -27,6 +29,28 @@ TEST(TextLines, KeepsTheTextsOwnLineBreaksAndStartsCountingAfterThem) {
   EXPECT_EQ(break_at_spaces("a b c\nd e f g h", 5.0f, bytes), "a b c\nd e f\ng h");
   EXPECT_EQ(break_at_spaces("", 5.0f, bytes), "");
   EXPECT_EQ(break_at_spaces("short", 100.0f, bytes), "short");
+}
+
+// text_wrapped formats like ImGui::TextWrapped and wraps where it would (here a pushed wrap
+// position), but before "65,536" rather than after its comma.
+TEST(TextLines, TextWrappedHonoursThePushedWrapPositionAndKeepsNumbersWhole) {
+  testing::HeadlessImGui imgui(ImVec2(800.0f, 600.0f));
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(700.0f, 400.0f));
+  ImGui::Begin("text");
+  const float first_line = ImGui::CalcTextSize("head 0 sees 35,777 of").x;
+  // Room for "head 0 sees 35,777 of 65," but not for the whole number.
+  const float room = ImGui::CalcTextSize("head 0 sees 35,777 of 65,").x + 1.0f;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room);
+  text_wrapped("head %d sees %s of %s keys", 0, "35,777", "65,536");
+  ImGui::PopTextWrapPos();
+  EXPECT_FLOAT_EQ(ImGui::GetItemRectSize().x, first_line);
+  EXPECT_FLOAT_EQ(ImGui::GetItemRectSize().y, 2.0f * ImGui::GetTextLineHeight());
+  text_wrapped("%s", "no wrap position pushed: the rest of the line");
+  EXPECT_FLOAT_EQ(ImGui::GetItemRectSize().y, ImGui::GetTextLineHeight());
+  ImGui::End();
+  ImGui::EndFrame();
 }
 
 }  // namespace
