@@ -238,7 +238,6 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       document_(initial_document(options, std::move(scenario), autosave_, notices_)),
       model_(compute::vulkan_backend_factory(options.device, options.validation)) {
   ui::apply_theme(ui_scale_);
-  autosave_.start_from(document_);
   heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
   view_.backend = options.backend.value_or(compute::BackendMode::Automatic);

@@ -89,7 +89,6 @@ Autosave::Autosave(Autosave&& other) noexcept
       lock_fd_(std::exchange(other.lock_fd_, -1)),
       written_revision_(other.written_revision_),
       seen_revision_(other.seen_revision_),
-      opened_revision_(other.opened_revision_),
       seen_at_(other.seen_at_),
       last_error_(std::move(other.last_error_)) {}
 
@@ -119,19 +118,13 @@ fs::path Autosave::default_file() {
   return base / ".config" / "attnviz" / "autosave.json";
 }
 
-void Autosave::start_from(const Document& document) {
-  seen_revision_ = document.revision();
-  opened_revision_ = document.revision();
-}
-
 void Autosave::tick(const Document& document, Clock::time_point now) {
   if (document.revision() != seen_revision_) {
     seen_revision_ = document.revision();
     seen_at_ = now;
     return;
   }
-  const bool edited = seen_revision_ != opened_revision_;
-  if (edited && seen_revision_ != written_revision_ && now - seen_at_ >= delay_) write(document);
+  if (seen_revision_ != written_revision_ && now - seen_at_ >= delay_) write(document);
 }
 
 void Autosave::flush(const Document& document) {

@@ -41,10 +41,6 @@ class Autosave {
   static std::filesystem::path default_file();
   static std::filesystem::path default_folder() { return default_file().parent_path(); }
 
-  // The document as the window opened it: while the window runs only an edit is autosaved (what
-  // was opened is already in its file, the preset or the last autosave), however slow the first
-  // frames; closing the window still keeps what it shows (flush).
-  void start_from(const Document& document);
   // Call once per frame: writes when the document changed and then stayed unchanged for `delay`.
   void tick(const Document& document, Clock::time_point now);
   // Writes now if anything changed since the last write (on exit).
@@ -84,7 +80,6 @@ class Autosave {
   int lock_fd_ = -1;
   std::uint64_t written_revision_ = 0;
   std::uint64_t seen_revision_ = 0;
-  std::uint64_t opened_revision_ = 0;
   Clock::time_point seen_at_{};
   std::string last_error_;
 };

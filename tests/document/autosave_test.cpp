@@ -59,34 +59,6 @@ TEST_F(AutosaveTest, FlushWritesImmediatelyOnExit) {
   EXPECT_EQ(Autosave(file).restore()->scenario.sentence, "y z");
 }
 
-// However slow the first frames, the document as opened is not written while the window runs
-// (a slow start wrote the first-start preset before any edit); an edit is, and so is the close.
-TEST_F(AutosaveTest, WhileTheWindowRunsOnlyAnEditIsWritten) {
-  const fs::path file = dir_ / "a.json";
-  Autosave autosave(file, milliseconds(500));
-  Document doc(sentence("as opened"));
-  autosave.start_from(doc);
-  const auto t0 = Autosave::Clock::time_point{} + std::chrono::hours(1);
-  autosave.tick(doc, t0 + milliseconds(900));
-  autosave.tick(doc, t0 + milliseconds(5000));
-  EXPECT_FALSE(fs::exists(file)) << "nothing edited yet";
-
-  doc.apply(sentence("an edit"), "Sentence");
-  autosave.tick(doc, t0 + milliseconds(6000));
-  autosave.tick(doc, t0 + milliseconds(6600));
-  ASSERT_TRUE(fs::exists(file)) << autosave.last_error();
-  EXPECT_EQ(Autosave(file).restore()->scenario.sentence, "an edit");
-}
-
-TEST_F(AutosaveTest, ClosingKeepsWhatTheWindowShowsEvenUnedited) {
-  const fs::path file = dir_ / "a.json";
-  Autosave autosave(file);
-  Document doc(sentence("as opened"));
-  autosave.start_from(doc);
-  autosave.flush(doc);
-  EXPECT_EQ(Autosave(file).restore()->scenario.sentence, "as opened");
-}
-
 TEST_F(AutosaveTest, ABrokenFileIsReportedAndKeptNotFatal) {
   fs::create_directories(dir_);
   const fs::path file = dir_ / "a.json";
