@@ -8,10 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "app/document/document.h"
+#include "app/ui/first_tokens_button.h"
+#include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
-#include "app/ui/long_text.h"
+#include "core/lesson/number_text.h"
+#include "core/scenario/problem.h"
 
 namespace attnviz::classroom {
 
@@ -172,11 +176,19 @@ Matrix finite_copy(const Matrix& values) {
 
 void nothing_to_show(ui::UiContext& ui, const char* lead) {
   if (ui.session.only_the_overview_shows()) {
+    const int limit = ProblemLimits{}.max_tokens;
+    const std::string most = lesson::format_grouped(limit);
     ui::text_wrapped(
-        "This text has more than the 4,096 tokens whose every matrix the window keeps, and this view shows "
-        "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; shorten the "
-        "text to follow it here.");
+        "This text has more than the %s tokens whose every matrix the window keeps, and this view shows "
+        "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; its first %s "
+        "tokens can be followed here (Ctrl+Z brings the whole text back).",
+        most.c_str(), most.c_str());
     if (ImGui::Button("Show the overview##only_the_overview")) ui.view.select_main_tab = "Heatmaps";
+    const Scenario& scenario = ui.document.scenario();
+    if (!scenario.tokens && !(scenario.source && scenario.source->tokens)) {
+      ImGui::SameLine();
+      ui::keep_first_tokens_button(ui, "##only_the_overview", limit);
+    }
     return;
   }
   ui::text_wrapped("%s %s", lead, ui.session.error().c_str());

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 std::string limit_text() { return lesson::format_grouped(overview::kMaxOverviewTokens); }
 
-// The part of `text` the overview shows, when `tokens` (its tokens) are too many for the whole.
+// The part of `text` within the limit `tokens` (its tokens) were split to, when they are too many.
 std::optional<std::string> first_tokens(const std::string& text, const overview::TextTokens& tokens) {
   if (!tokens.too_long) return std::nullopt;
   return std::string(overview::overview_part(text, tokens));
@@ -69,20 +69,20 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
 
 namespace {
 
-// The text cut to the overview's part, when it alone is what keeps the overview from showing it.
-std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMode mode) {
-  return first_tokens(text, overview::text_tokens(text, mode, std::nullopt));
+// The text cut to its first `limit` tokens, when it has more.
+std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMode mode, int limit) {
+  return first_tokens(text, overview::text_tokens(text, mode, std::nullopt, limit));
 }
 
 }  // namespace
 
-std::string keep_first_tokens_label() { return "Keep the first " + limit_text() + " tokens"; }
+std::string keep_first_tokens_label(int limit) { return "Keep the first " + lesson::format_grouped(limit) + " tokens"; }
 
-std::optional<Scenario> keep_first_tokens(const Scenario& current) {
+std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit) {
   if (current.tokens || (current.source && current.source->tokens)) return std::nullopt;
-  std::optional<std::string> sentence = cut_to_the_limit(current.sentence, current.tokenizer);
+  std::optional<std::string> sentence = cut_to_the_limit(current.sentence, current.tokenizer, limit);
   std::optional<std::string> source;
-  if (current.source) source = cut_to_the_limit(current.source->sentence, current.source->tokenizer);
+  if (current.source) source = cut_to_the_limit(current.source->sentence, current.source->tokenizer, limit);
   if (!sentence && !source) return std::nullopt;
   Scenario next = sentence ? overview::with_sentence(current, std::move(*sentence)) : current;
   if (source) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/overview/overview.h"
 #include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
@@ -30,11 +31,12 @@ struct OpenedText {
 OpenedText open_text(const Scenario& current, const std::filesystem::path& path, TextPart part);
 
 // A sentence (or cross-attention source) typed or pasted past the overview's 65,536 tokens cut to
-// its first 65,536, so the overview shows it again: `current` with each text that is too long
-// cut (white space at the cut dropped, its embeddings generated again); nullopt when neither
-// is too long (or either lists its tokens, or cannot be split for another reason).
-std::optional<Scenario> keep_first_tokens(const Scenario& current);
+// its first 65,536, so the overview shows it again (or past `limit`, the materialised views'
+// 4,096, cut to that): `current` with each text that is too long cut (white space at the cut
+// dropped, its embeddings generated again); nullopt when neither is too long (or either lists
+// its tokens, or cannot be split for another reason).
+std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit = overview::kMaxOverviewTokens);
 // "Keep the first 65,536 tokens": the button's words and its undo step's name.
-std::string keep_first_tokens_label();
+std::string keep_first_tokens_label(int limit = overview::kMaxOverviewTokens);
 
 }  // namespace attnviz::edits

@@ -12,7 +12,7 @@
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
-#include "app/panels/first_tokens_button.h"
+#include "app/ui/first_tokens_button.h"
 #include "app/panels/overview_labels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
@@ -37,7 +37,7 @@ constexpr float kSideColumnEms = 12.0f;  // the locator and the pinned query's c
 // click keeps what the overview can show, rather than nothing but "shorten it".
 void OverviewView::offer_first_tokens(ui::UiContext& ui) {
   if (!can_keep_first_tokens_) return;
-  keep_first_tokens_button(ui, "##overview");
+  ui::keep_first_tokens_button(ui, "##overview");
   ImGui::SameLine();
   ImGui::TextDisabled("(Ctrl+Z brings the rest back)");
 }

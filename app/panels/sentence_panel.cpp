@@ -13,7 +13,7 @@
 #include "app/edits/sentence_edits.h"
 #include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
-#include "app/panels/first_tokens_button.h"
+#include "app/ui/first_tokens_button.h"
 #include "app/panels/panels.h"
 #include "app/ui/long_text.h"
 #include "app/ui/notices.h"
@@ -196,7 +196,7 @@ class SentencePanel final : public ui::Panel {
   // A text typed or pasted past the overview's limit: one click (one undo step) keeps what the
   // overview can show.
   static void offer_first_tokens(ui::UiContext& ui) {
-    keep_first_tokens_button(ui, "##sentence");
+    ui::keep_first_tokens_button(ui, "##sentence");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)");
   }
 

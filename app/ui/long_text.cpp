@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/ui/text_lines.h"
 #include "core/common/text_excerpt.h"
 
 namespace attnviz::ui {
@@ -29,7 +30,7 @@ std::string token_label(std::string_view token) { return cut_text(token, kTokenC
 
 void long_text(std::string_view text, const char* id, std::size_t max_chars) {
   const ShownText shown = shown_text(text, max_chars);
-  ImGui::TextUnformatted(shown.text.data(), shown.text.data() + shown.text.size());
+  text_lines(shown.text);
   if (!shown.cut) return;
   ImGui::PushID(id);
   if (ImGui::SmallButton("Copy whole text")) ImGui::SetClipboardText(std::string(text).c_str());

@@ -28,7 +28,7 @@ ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharac
 inline constexpr std::size_t kTokenCharacters = 48;
 std::string token_label(std::string_view token);
 
-// Draws shown_text(text) (wrapped where the caller's PushTextWrapPos says); when it was cut, a
+// Draws shown_text(text) (wrapped at spaces where the caller's PushTextWrapPos says); when it was cut, a
 // "Copy whole text" button after it puts all of `text` on the clipboard. `id` tells several
 // such buttons in one window apart.
 void long_text(std::string_view text, const char* id, std::size_t max_chars = kShownCharacters);

@@ -43,17 +43,18 @@ bool fits_materialised(int n, int m) {
   return n <= dense.max_tokens && m <= dense.max_tokens;
 }
 
-int TextTokens::count() const { return error.empty() ? static_cast<int>(tokens.size()) : kMaxOverviewTokens + 1; }
+int TextTokens::count() const { return error.empty() ? static_cast<int>(tokens.size()) : limit + 1; }
 
-TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed) {
+TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed, int limit) {
   TextTokens out;
+  out.limit = limit;
   if (listed) {
     out.tokens = *listed;
     out.explicit_tokens = true;
     return out;
   }
   try {
-    out.tokens = tokenize(text, mode, kMaxOverviewTokens);
+    out.tokens = tokenize(text, mode, limit);
   } catch (const TokenizerError& e) {
     out.error = e.what();
     out.error_offset = e.byte_offset();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/overview/overview.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario.h"
 
@@ -36,22 +37,25 @@ Problem build_overview_problem(const Scenario& scenario, const std::string& orig
 bool fits_materialised(int n, int m);
 
 // A sentence's tokens as the window lists them: its listed tokens, else its text tokenized, up
-// to kMaxOverviewTokens; or why the text cannot be split (too many tokens, not UTF-8).
+// to a limit (kMaxOverviewTokens unless asked); or why the text cannot be split (too many
+// tokens, not UTF-8).
 struct TextTokens {
   std::vector<std::string> tokens;
   std::string error;              // "" when fine
   std::size_t error_offset = 0;   // byte offset of the problem in the text
   bool explicit_tokens = false;   // the scenario lists its tokens; the text is a caption
-  bool too_long = false;          // the error is that it has more than kMaxOverviewTokens
-  // The count up to kMaxOverviewTokens + 1: a text that cannot be split gives that (building
-  // its problem says why).
+  bool too_long = false;          // the error is that it has more than `limit`
+  int limit = kMaxOverviewTokens;
+  // The count up to limit + 1: a text that cannot be split gives that (building its problem
+  // says why).
   [[nodiscard]] int count() const;
 };
-TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed);
+TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed,
+                       int limit = kMaxOverviewTokens);
 
 // The part of `text` the overview takes: the whole text, or for one with more than
-// kMaxOverviewTokens tokens (`tokens.too_long`, tokens being text_tokens of this text) the bytes
-// before the first token past the limit, which hold exactly kMaxOverviewTokens tokens.
+// tokens.limit tokens (`tokens.too_long`, tokens being text_tokens of this text) the bytes
+// before the first token past the limit, which hold exactly tokens.limit tokens.
 std::string_view overview_part(std::string_view text, const TextTokens& tokens);
 
 // A text file made a scenario's sentence (with_sentence) and not longer than the overview takes.

@@ -145,5 +145,22 @@ TEST_F(OpenTextTest, ACrossAttentionSourcePastTheLimitIsCutAndTheSentenceKept) {
   EXPECT_FALSE(kept->source->embeddings) << "the source's embeddings are generated for its new length";
 }
 
+// A text only the overview shows is cut to the 4,096 tokens the views of every matrix take,
+// sentence and source alike.
+TEST_F(OpenTextTest, ATextOnlyTheOverviewShowsIsCutToTheMaterialisedViewsLimit) {
+  const int limit = ProblemLimits{}.max_tokens;
+  current_.sentence = words(20000);
+  current_.source = SourceSetting{};
+  current_.source->sentence = std::string(5000, 'x');
+  current_.source->tokenizer = TokenizerMode::Chars;
+  const std::optional<Scenario> kept = keep_first_tokens(current_, limit);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->sentence, words(limit).substr(0, words(limit).size() - 1));
+  EXPECT_EQ(kept->source->sentence.size(), static_cast<std::size_t>(limit));
+  EXPECT_EQ(keep_first_tokens_label(limit), "Keep the first 4,096 tokens");
+  EXPECT_FALSE(keep_first_tokens(*kept, limit)) << "within the limit: nothing to cut";
+  EXPECT_FALSE(keep_first_tokens(current_)) << "within the overview's limit";
+}
+
 }  // namespace
 }  // namespace attnviz::edits

@@ -212,6 +212,15 @@ class LongText(unittest.TestCase):
                 self.assertFalse(app.has('Weights##overview'), f'{view} is shown')
                 app.click('Show the overview##only_the_overview')
                 attnviz_gui._wait(lambda: app.has('Weights##overview'), 20, 'the Heatmaps view again')
+            # Or the text's first 4,096 tokens, followed in the view itself; Ctrl+Z brings back the whole.
+            app.click('##main/##views/Step by step')
+            app.click('Keep the first 4,096 tokens##only_the_overview')
+            kept = app.autosave(lambda s: len(s['sentence'].split()) < 4500)
+            self.assertEqual(kept['sentence'].split(), pathlib.Path(text).read_text().split()[:4096])
+            attnviz_gui._wait(lambda: not app.has('Show the overview##only_the_overview'), 60, 'Step by step shows the text')
+            app.click('##main/##views/Heatmaps')
+            app.key('ctrl+z')
+            app.autosave(lambda s: s['sentence'].split() == pathlib.Path(text).read_text().split())
 
     def test_a_clicked_row_pins_its_query_with_the_keys_it_attends_to_most(self):
         text = write_text(self.dir / 'long.txt', 5000)

@@ -1,4 +1,4 @@
-#include "app/panels/first_tokens_button.h"
+#include "app/ui/first_tokens_button.h"
 
 #include <imgui.h>
 
@@ -9,16 +9,16 @@
 #include "app/document/document.h"
 #include "app/edits/text_edits.h"
 
-namespace attnviz::panels {
+namespace attnviz::ui {
 
-bool keep_first_tokens_button(ui::UiContext& ui, const char* id) {
-  const std::string label = edits::keep_first_tokens_label();
+bool keep_first_tokens_button(UiContext& ui, const char* id, int limit) {
+  const std::string label = edits::keep_first_tokens_label(limit);
   if (!ImGui::Button((label + id).c_str())) return false;
-  std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario());
+  std::optional<Scenario> kept = edits::keep_first_tokens(ui.document.scenario(), limit);
   if (!kept) return false;
   ui.document.end_merge();  // the typing before stays its own undo step
   ui.document.apply(std::move(*kept), label);
   return true;
 }
 
-}  // namespace attnviz::panels
+}  // namespace attnviz::ui
