@@ -237,8 +237,10 @@ SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
 std::string CompareView::stats_line(const Copy& copy, int head) const {
   const Problem& p = copy.session->problem();
   const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
+  // A long sentence's rows peak far below 0.01, where two decimals would say "max 0.00".
+  const double peak = copy.stats.mean_max_weight;
   return head_text + "entropy " + lesson::format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
-         lesson::format_number(copy.stats.mean_max_weight, 2);
+         (peak >= 0.01 || peak == 0.0 ? lesson::format_number(peak, 2) : lesson::format_significant(peak, 2));
 }
 
 GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float height) {

@@ -34,6 +34,7 @@
 #include "app/ui/long_text.h"
 #include "core/decode/cache_view.h"
 #include "core/decode/decoder.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -192,7 +193,7 @@ void DecodeView::show_step(const ui::UiContext& ui, int step) {
     const int key = s.cache.evicted[i];
     s.leaving_labels.push_back(std::to_string(key) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
   }
-  s.new_label = {std::to_string(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
+  s.new_label = {lesson::format_grouped(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
   shown_ = std::move(s);
 }
 

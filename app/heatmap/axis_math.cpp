@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/lesson/number_text.h"
+
 namespace attnviz::heatmap {
 
 int nice_label_step(float cell_px, float label_px) {
@@ -106,14 +108,14 @@ std::string zoom_caption(const CellWindow& window, int rows, int cols) {
   const bool cols_cut = !whole_axis(w.first_col, w.cols, cols);
   if (!rows_cut && !cols_cut) return "";
   const auto range = [](float first, float count) {
-    return std::to_string(first_cell(first)) + "\u2013" + std::to_string(end_cell(first, count) - 1);
+    return lesson::format_grouped(first_cell(first)) + "\u2013" + lesson::format_grouped(end_cell(first, count) - 1);
   };
   std::string text;
   if (rows_cut) text = "rows " + range(w.first_row, w.rows);
   if (cols_cut) text += (text.empty() ? "columns " : ", columns ") + range(w.first_col, w.cols);
-  if (rows_cut && !cols_cut) return text + " of " + std::to_string(rows);
-  if (cols_cut && !rows_cut) return text + " of " + std::to_string(cols);
-  return text + " of " + std::to_string(rows) + " \u00D7 " + std::to_string(cols);
+  if (rows_cut && !cols_cut) return text + " of " + lesson::format_grouped(rows);
+  if (cols_cut && !rows_cut) return text + " of " + lesson::format_grouped(cols);
+  return text + " of " + lesson::format_grouped(rows) + " \u00D7 " + lesson::format_grouped(cols);
 }
 
 CellWindow zoom_window(CellWindow w, float factor, float anchor_row, float anchor_col, int rows, int cols) {

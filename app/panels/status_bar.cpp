@@ -15,6 +15,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -60,8 +61,9 @@ class StatusBar final : public ui::Panel {
     if (session.has_result() && !overview_shown) {
       const Problem& p = session.problem();
       char text[160];
-      std::snprintf(text, sizeof text, "%s%d token%s%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ", p.n(),
-                    p.n() == 1 ? "" : "s", p.cross_attention ? (" \u00D7 " + std::to_string(p.m()) + " source").c_str() : "", p.num_heads,
+      std::snprintf(text, sizeof text, "%s%s token%s%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ",
+                    lesson::format_grouped(p.n()).c_str(), p.n() == 1 ? "" : "s",
+                    p.cross_attention ? (" \u00D7 " + lesson::format_grouped(p.m()) + " source").c_str() : "", p.num_heads,
                     p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }

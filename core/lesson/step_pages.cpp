@@ -69,7 +69,7 @@ StepPage PageBuilder::build(StepKind kind) const {
     case StepKind::Output: page = output(); break;
     case StepKind::Mistakes: page = mistakes(); break;
   }
-  page.trace_heading = "Following " + query_label() + " (query " + std::to_string(focus_.query) + ", head " +
+  page.trace_heading = "Following " + query_label() + " (query " + format_grouped(focus_.query) + ", head " +
                        std::to_string(focus_.head) + ")";
   return page;
 }
@@ -77,7 +77,7 @@ StepPage PageBuilder::build(StepKind kind) const {
 std::string PageBuilder::num(double value) const { return format_number(value, focus_.decimals); }
 
 std::string PageBuilder::shape(int rows, int cols) const {
-  return "(" + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + ")";
+  return "(" + format_grouped(rows) + " \u00d7 " + format_grouped(cols) + ")";
 }
 
 std::string PageBuilder::query_label() const { return cut_text(result_.tokens.at(static_cast<std::size_t>(focus_.query)), kLabelCharacters); }
@@ -224,8 +224,8 @@ StepPage PageBuilder::masking() const {
     page.matrices.push_back(std::move(shown_mask));
     page.matrices.push_back(owned("masked S'" + h_, model_.masked_scores(focus_.head), true, true));
   }
-  page.trace.push_back(query_label() + " sees " + std::to_string(trace.visible_count()) + " of " +
-                       std::to_string(problem_.m()) + " keys");
+  page.trace.push_back(query_label() + " sees " + format_grouped(trace.visible_count()) + " of " +
+                       format_grouped(problem_.m()) + " keys");
   fill_table(page.table, {"key", "seen?", "s'"}, [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
     if (trace.visible[uj] == 0) return {key_label(j), "hidden", "\u2212\u221e"};

@@ -33,7 +33,7 @@ const char* step_name(StepKind kind) {
 
 std::string ShownMatrix::shape_text() const {
   if (!values) return "";
-  return std::to_string(values->rows) + " \u00d7 " + std::to_string(values->cols);
+  return format_grouped(values->rows) + " \u00d7 " + format_grouped(values->cols);
 }
 
 StepModel::StepModel(const Problem& problem, const Result& result)

@@ -107,6 +107,8 @@ TEST(ZoomCaption, SaysWhichRowsAndColumnsAreInView) {
   EXPECT_EQ(zoom_caption({0.0f, 0.0f, 4.0f, 8.0f}, 8, 8), "rows 0\u20133 of 8");
   EXPECT_EQ(zoom_caption({0.0f, 2.5f, 8.0f, 4.0f}, 8, 8), "columns 2\u20136 of 8");
   EXPECT_EQ(zoom_caption({10.0f, 20.0f, 50.0f, 50.0f}, 512, 512), "rows 10\u201359, columns 20\u201369 of 512 \u00D7 512");
+  // Grouped as every number the window shows ("4,096", not "4096").
+  EXPECT_EQ(zoom_caption({1000.0f, 0.0f, 500.0f, 4096.0f}, 4096, 4096), "rows 1,000\u20131,499 of 4,096");
 }
 
 TEST(CellNumbers, OnALogScaleTwoSignificantDigitsSayWhatDecimalsRoundAway) {
