@@ -26,9 +26,11 @@
 #include "app/classroom/view_widgets.h"
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
+#include "app/document/document.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/first_tokens_button.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
@@ -42,6 +44,19 @@ namespace {
 // Decoding keeps every step's rows: beyond this many cache rows summed over the steps,
 // N·(N + 1)/2 (a sentence of more than 2,895 tokens), the view asks for a shorter one.
 constexpr std::int64_t kMaxHeldRows = std::int64_t{1} << 22;
+constexpr int kMaxDecodedTokens = 2895;
+static_assert(std::int64_t{kMaxDecodedTokens} * (kMaxDecodedTokens + 1) / 2 <= kMaxHeldRows &&
+              std::int64_t{kMaxDecodedTokens + 1} * (kMaxDecodedTokens + 2) / 2 > kMaxHeldRows);
+
+// Too long to step through here: says so, with the sentence's first kMaxDecodedTokens tokens
+// one click away (one undo step) when it is a text the window splits.
+void refuse_long_sentence(ui::UiContext& ui, int n) {
+  ui::text_wrapped("Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
+                   "sentences of up to %s tokens (attnviz trace decode takes any).",
+                   lesson::format_grouped(n).c_str(), lesson::format_grouped(kMaxDecodedTokens).c_str());
+  const Scenario& scenario = ui.document.scenario();
+  if (!scenario.tokens && !scenario.source) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
+}
 
 constexpr std::uint32_t kGold = 0xff00d7ffu;
 constexpr std::uint32_t kBlack = 0xff000000u;
@@ -129,12 +144,6 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
              "values from. Turn cross-attention off (X, or the Source sentence panel) to decode this sentence.";
     return false;
   }
-  const std::int64_t n = problem.n();
-  if (n * (n + 1) / 2 > kMaxHeldRows) {
-    error_ = "Decoding " + std::to_string(n) + " tokens one at a time keeps too many rows to step through here: the "
-             "Decode view takes sentences of up to 2,895 tokens (attnviz trace decode takes any).";
-    return false;
-  }
   try {
     trace_ = decode::decode_head(problem, key.head, key.prompt);
   } catch (const std::exception& e) {
@@ -150,7 +159,7 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
 
 std::string slot_label(const decode::CacheSlot& slot, const std::vector<std::string>& tokens) {
   if (slot.key < 0) return "(empty)";
-  return std::to_string(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
+  return lesson::format_grouped(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
 }
 
 void DecodeView::show_step(const ui::UiContext& ui, int step) {
@@ -191,7 +200,7 @@ void DecodeView::show_step(const ui::UiContext& ui, int step) {
     std::copy(s.cache.evicted_k[i].begin(), s.cache.evicted_k[i].end(), s.leaving_k.row(e));
     std::copy(s.cache.evicted_v[i].begin(), s.cache.evicted_v[i].end(), s.leaving_v.row(e));
     const int key = s.cache.evicted[i];
-    s.leaving_labels.push_back(std::to_string(key) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
+    s.leaving_labels.push_back(lesson::format_grouped(key) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
   }
   s.new_label = {lesson::format_grouped(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
   shown_ = std::move(s);
@@ -208,6 +217,10 @@ void DecodeView::draw(ui::UiContext& ui) {
     return;
   }
   const Problem& problem = ui.session.problem();
+  if (problem.n() > kMaxDecodedTokens) {
+    refuse_long_sentence(ui, problem.n());
+    return;
+  }
   const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
   const int prompt = decode_prompt(state.decode, problem.n());
   const int steps = decode_step_count(prompt, problem.n());
@@ -272,7 +285,7 @@ void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The first P tokens are prefilled at once (--prompt)");
   ImGui::SameLine();
   int edited = prompt;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+  ImGui::SetNextItemWidth(int_input_width(std::max(problem.n(), 999)));
   if (ImGui::InputInt("##prompt", &edited, 1, 4)) {
     edited = std::clamp(edited, 1, std::max(1, problem.n()));
     if (edited != prompt) {
@@ -296,18 +309,18 @@ void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
   const std::string token = ui::token_label(problem.tokens[static_cast<std::size_t>(t)]);
   // The heading font has Latin letters only: the token goes on the line under it.
   const int step = t - trace.prompt + 1;
-  const std::string of = " of " + std::to_string(problem.n() - trace.prompt + 1);
+  const std::string of = " of " + lesson::format_grouped(problem.n() - trace.prompt + 1);
   if (step == 0) {
     heading_text("Step 1" + of + ": the prefill");
-    const std::string prompt = std::to_string(trace.prompt);
+    const std::string prompt = lesson::format_grouped(trace.prompt);
     // Wrapped: on a projector's 1280 pixels the sentence is wider than the view.
     text_wrapped_at_spaces("The prompt's " + prompt + (trace.prompt == 1 ? " token is" : " tokens are") +
                                " computed in one pass (a " + prompt + " \xc3\x97 " + prompt +
-                               " causal matrix): their k and v fill the cache. Shown: its last row, token " + std::to_string(t) +
+                               " causal matrix): their k and v fill the cache. Shown: its last row, token " + lesson::format_grouped(t) +
                                " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
                            0.0f, false);
   } else {
-    heading_text("Step " + std::to_string(step + 1) + of + ": token " + std::to_string(t));
+    heading_text("Step " + lesson::format_grouped(step + 1) + of + ": token " + lesson::format_grouped(t));
     text_wrapped_at_spaces("\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
                            0.0f, false);
   }
@@ -394,8 +407,8 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
     held += slot.key >= 0;
     fresh += slot.key >= 0 && slot.written;
   }
-  const std::string slot_word = std::to_string(held) + (held == 1 ? " row" : " rows");
-  const std::string reuse = std::to_string(fresh) + " new, " + std::to_string(held - fresh) + " reused";
+  const std::string slot_word = lesson::format_grouped(held) + (held == 1 ? " row" : " rows");
+  const std::string reuse = lesson::format_grouped(fresh) + " new, " + lesson::format_grouped(held - fresh) + " reused";
   // Column positions (window coordinates): the K cache's row labels, its cells, s, w, the V cache.
   const float x0 = ImGui::GetCursorPosX();
   const float k_x = x0 + c.slots;

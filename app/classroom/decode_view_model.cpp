@@ -11,11 +11,11 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
 #include "app/classroom/view_widgets.h"
-#include "app/ui/text_lines.h"
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -109,7 +109,7 @@ void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAtte
   rows_.largest = 1e-6f;
   for (int j = 0; j < step.cache_length; ++j) {
     const int position = step.first_cached + j;
-    rows_.labels.push_back(std::to_string(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
+    rows_.labels.push_back(lesson::format_grouped(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
                            (position == step.query_position ? "  (new)" : ""));
     rows_.scores.at(j, 0) = layer.scores.at(head, j);
     rows_.weights.at(j, 0) = layer.weights.at(head, j);
@@ -164,8 +164,8 @@ void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s
   const model::ModelConfig& c = ui.model.model()->config();
   const int prompt = static_cast<int>(g.prompt_ids.size());
   ImGui::BeginChild("##decode-model-page", ImGui::GetContentRegionAvail(), false);
-  const std::string of = " of " + std::to_string(g.steps.size());
-  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + std::to_string(s + 1) + of);
+  const std::string of = " of " + lesson::format_grouped(static_cast<long long>(g.steps.size()));
+  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + lesson::format_grouped(s + 1) + of);
   ImGui::PushTextWrapPos(0.0f);
   if (s == 0) {
     ui::text_wrapped("The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "

@@ -74,8 +74,8 @@ void cost_chart(const char* title, const std::vector<std::vector<double>>& serie
       list->AddCircleFilled(ImVec2(p.x, p.y), 4.0f * ui_scale, colours[k % 2]);
     }
   }
-  const std::string first_label = "t = " + std::to_string(first);
-  const std::string last_label = std::to_string(first + count - 1);
+  const std::string first_label = "t = " + lesson::format_grouped(first);
+  const std::string last_label = lesson::format_grouped(first + count - 1);
   list->AddText(ImVec2(left, bottom + 2.0f), axis, first_label.c_str());
   list->AddText(ImVec2(right - ImGui::CalcTextSize(last_label.c_str()).x, bottom + 2.0f), axis, last_label.c_str());
   ImGui::Dummy(ImVec2(width, height));
@@ -83,13 +83,34 @@ void cost_chart(const char* title, const std::vector<std::vector<double>>& serie
 
 }  // namespace
 
-int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int t) {
+namespace {
+
+// A long sentence's chips would fill the view and push the step below the window: at most
+// this many lines show, in a box that scrolls.
+constexpr int kStripLines = 4;
+
+// How many lines the chips take in `width`, counted no further than `most` + 1.
+int strip_lines(const std::vector<std::string>& tokens, float width, float spacing, int most) {
+  int lines = 1;
+  float x = 0.0f;
+  for (std::size_t i = 0; i < tokens.size() && lines <= most; ++i) {
+    const float w = button_width(ui::token_label(tokens[i]).c_str());
+    if (i > 0 && x + spacing + w > width) {
+      ++lines;
+      x = w;
+    } else {
+      x += (i > 0 ? spacing : 0.0f) + w;
+    }
+  }
+  return lines;
+}
+
+// The chips; the one of step t scrolled into view whenever t changes.
+int draw_chips(const std::vector<std::string>& tokens, int prompt, int t, float spacing) {
   int clicked = -1;
   const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.6f;
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Sentence");
-  ImGui::SameLine();
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID followed = ImGui::GetID("##followed");
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const int position = static_cast<int>(i);
     ImGui::PushID(position);
@@ -112,14 +133,36 @@ int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int 
       ++colours;
     }
     if (pill(label.c_str(), current)) clicked = std::max(0, position - prompt + 1);
+    if (current && position == t && storage->GetInt(followed, -1) != t) {
+      ImGui::SetScrollHereY(0.5f);
+      storage->SetInt(followed, t);
+    }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(in_prompt ? "token %d: in the prompt (prefilled at once)" : future ? "token %d: not generated yet (click: go there)"
-                                                                                           : "token %d: generated (click: go to its step)",
-                        position);
+      const std::string where = "token " + lesson::format_grouped(position);
+      ImGui::SetTooltip("%s: %s", where.c_str(),
+                        in_prompt ? "in the prompt (prefilled at once)"
+                        : future  ? "not generated yet (click: go there)"
+                                  : "generated (click: go to its step)");
     }
     ImGui::PopStyleColor(colours);
     ImGui::PopID();
   }
+  return clicked;
+}
+
+}  // namespace
+
+int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int t) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.6f;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Sentence");
+  ImGui::SameLine();
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (strip_lines(tokens, width, spacing, kStripLines) <= kStripLines) return draw_chips(tokens, prompt, t, spacing);
+  const float height = kStripLines * ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y;
+  ImGui::BeginChild("##sentence_strip", ImVec2(width, height), false);
+  const int clicked = draw_chips(tokens, prompt, t, spacing);
+  ImGui::EndChild();
   return clicked;
 }
 

@@ -199,7 +199,7 @@ bool block_field(const char* label, const char* id, int& value, int shown, const
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
   ImGui::SameLine();
   int edited = shown;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+  ImGui::SetNextItemWidth(int_input_width(kMaxBlock));
   if (!ImGui::InputInt(id, &edited, 1, 4)) return false;
   edited = std::clamp(edited, 1, kMaxBlock);
   if (edited == shown) return false;
@@ -213,7 +213,7 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
-  const float fields_w = ImGui::GetFontSize() * 17.0f;
+  const float fields_w = 2.0f * (ImGui::CalcTextSize("Br").x + int_input_width(kMaxBlock)) + 4.0f * ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0.0f, group_gap);
   if (ImGui::GetCursorPosX() + fields_w > right) ImGui::NewLine();
   bool changed = block_field("Br", "##block-q", state.block_q, grid.block_q, "Tile height: query rows per block (--block-q)");

@@ -10,6 +10,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
 
@@ -50,6 +51,14 @@ void speed_choice(ui::Playback& playback) {
 
 }  // namespace
 
+float int_input_width(int largest) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const std::string digits(std::to_string(std::max(largest, 0)).size(), '0');
+  const float text = ImGui::CalcTextSize(digits.c_str()).x + 2.0f * style.FramePadding.x;
+  const float buttons = 2.0f * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+  return std::ceil(text + buttons);
+}
+
 void step_toolbar(ui::Playback& playback, int& step, int count, const std::string& what) {
   const double now = ImGui::GetTime();
   ImGui::BeginDisabled(step <= 0);
@@ -74,7 +83,8 @@ void step_toolbar(ui::Playback& playback, int& step, int count, const std::strin
   speed_choice(playback);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("%s %d of %d", what.c_str(), std::min(step + 1, count), count);
+  const std::string where = what + " " + lesson::format_grouped(std::min(step + 1, count)) + " of " + lesson::format_grouped(count);
+  ImGui::TextUnformatted(where.c_str());
 }
 
 float small_matrix_width(const SmallMatrix& m) {

@@ -21,6 +21,10 @@ namespace attnviz::classroom {
 // Right, P. Clicking a step button pauses the playback.
 void step_toolbar(ui::Playback& playback, int& step, int count, const std::string& what);
 
+// The width of an ImGui::InputInt with its − and + buttons that shows `largest` whole (a
+// 4,096-token tile or prompt, "4096", was cut to "409" in a fixed width).
+float int_input_width(int largest);
+
 // A heatmap of a host matrix, its caption above it; the cells' screen rectangle is returned
 // (for outlines drawn on top). Numbers in the cells when it has at most 24 rows and columns.
 struct SmallMatrix {
