@@ -218,7 +218,15 @@ class LongText(unittest.TestCase):
             kept = app.autosave(lambda s: len(s['sentence'].split()) < 4500)
             self.assertEqual(kept['sentence'].split(), pathlib.Path(text).read_text().split()[:4096])
             attnviz_gui._wait(lambda: not app.has('Show the overview##only_the_overview'), 60, 'Step by step shows the text')
+            # The Decode view steps through 2,895 tokens at most, and offers to keep them.
+            app.click('##main/##views/Decode')
+            app.click('Keep the first 2,895 tokens##decode')
+            kept = app.autosave(lambda s: len(s['sentence'].split()) < 4096)
+            self.assertEqual(kept['sentence'].split(), pathlib.Path(text).read_text().split()[:2895])
+            attnviz_gui._wait(lambda: not app.has('Keep the first 2,895 tokens##decode'), 60, 'Decode steps through the text')
             app.click('##main/##views/Heatmaps')
+            app.key('ctrl+z')
+            app.autosave(lambda s: len(s['sentence'].split()) == 4096)
             app.key('ctrl+z')
             app.autosave(lambda s: s['sentence'].split() == pathlib.Path(text).read_text().split())
 
