@@ -217,7 +217,7 @@ void DecodeView::draw(ui::UiContext& ui) {
     return;
   }
   const Problem& problem = ui.session.problem();
-  if (problem.n() > kMaxDecodedTokens) {
+  if (problem.n() > kMaxDecodedTokens && !problem.cross_attention) {  // cross-attention: refresh() says why not
     refuse_long_sentence(ui, problem.n());
     return;
   }
