@@ -296,7 +296,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   ImGui::PushTextWrapPos(x + label_w + wrap);
   heading_text(copy.label);
   if (!session.has_result()) {
-    ui::text_wrapped("%s", session.error().c_str());
+    ui::text_lines(session.error());
     ImGui::PopTextWrapPos();
     return;
   }
@@ -419,7 +419,7 @@ void CompareView::draw(ui::UiContext& ui) {
   }
   draw_toolbar(ui);
   update_copies(ui);
-  if (!error_.empty()) ui::text_wrapped("%s", error_.c_str());
+  if (!error_.empty()) ui::text_lines(error_);
   if (copies_.empty()) return;
 
   std::vector<std::uint64_t> versions;

@@ -27,6 +27,7 @@
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
+#include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
@@ -42,11 +43,16 @@ namespace attnviz::classroom {
 namespace {
 
 // Decoding keeps every step's rows: beyond this many cache rows summed over the steps,
-// N·(N + 1)/2 (a sentence of more than 2,895 tokens), the view asks for a shorter one.
+// N·(N + 1)/2, the view asks for a shorter sentence.
 constexpr std::int64_t kMaxHeldRows = std::int64_t{1} << 22;
-constexpr int kMaxDecodedTokens = 2895;
-static_assert(std::int64_t{kMaxDecodedTokens} * (kMaxDecodedTokens + 1) / 2 <= kMaxHeldRows &&
-              std::int64_t{kMaxDecodedTokens + 1} * (kMaxDecodedTokens + 2) / 2 > kMaxHeldRows);
+
+// The longest sentence whose N·(N + 1)/2 rows fit in `rows`.
+constexpr int longest_sentence_within(std::int64_t rows) {
+  int n = 0;
+  while (std::int64_t{n + 1} * (n + 2) / 2 <= rows) ++n;
+  return n;
+}
+constexpr int kMaxDecodedTokens = longest_sentence_within(kMaxHeldRows);  // 2,895
 
 // Too long to step through here: says so, with the sentence's first kMaxDecodedTokens tokens
 // one click away (one undo step) when it is a text the window splits.
@@ -54,8 +60,7 @@ void refuse_long_sentence(ui::UiContext& ui, int n) {
   ui::text_wrapped("Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
                    "sentences of up to %s tokens (attnviz trace decode takes any).",
                    lesson::format_grouped(n).c_str(), lesson::format_grouped(kMaxDecodedTokens).c_str());
-  const Scenario& scenario = ui.document.scenario();
-  if (!scenario.tokens && !scenario.source) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
+  if (edits::texts_can_be_cut(ui.document.scenario())) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
 }
 
 constexpr std::uint32_t kGold = 0xff00d7ffu;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/document/document.h"
+#include "app/edits/text_edits.h"
 #include "app/ui/first_tokens_button.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
@@ -27,7 +28,7 @@ ImFont* cell_font() {
 void heading_text(const std::string& text) {
   ImFont* font = window::fonts().heading;
   if (font != nullptr) ImGui::PushFont(font);
-  ui::text_wrapped("%s", text.c_str());
+  ui::text_lines(text);
   if (font != nullptr) ImGui::PopFont();
 }
 
@@ -184,8 +185,7 @@ void nothing_to_show(ui::UiContext& ui, const char* lead) {
         "tokens can be followed here (Ctrl+Z brings the whole text back).",
         most.c_str(), most.c_str());
     if (ImGui::Button("Show the overview##only_the_overview")) ui.view.select_main_tab = "Heatmaps";
-    const Scenario& scenario = ui.document.scenario();
-    if (!scenario.tokens && !(scenario.source && scenario.source->tokens)) {
+    if (edits::texts_can_be_cut(ui.document.scenario())) {
       ImGui::SameLine();
       ui::keep_first_tokens_button(ui, "##only_the_overview", limit);
     }

@@ -33,7 +33,7 @@ void arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickne
 
 void draw_turning_pair(const lesson::TurningPair& pair, float size) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(size, ImGui::GetContentRegionAvail().x));
-  ui::text_wrapped("%s", pair.caption.c_str());
+  ui::text_lines(pair.caption);
   ImGui::PopTextWrapPos();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(size, size));

@@ -78,8 +78,10 @@ std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMo
 
 std::string keep_first_tokens_label(int limit) { return "Keep the first " + lesson::format_grouped(limit) + " tokens"; }
 
+bool texts_can_be_cut(const Scenario& current) { return !current.tokens && !(current.source && current.source->tokens); }
+
 std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit) {
-  if (current.tokens || (current.source && current.source->tokens)) return std::nullopt;
+  if (!texts_can_be_cut(current)) return std::nullopt;
   std::optional<std::string> sentence = cut_to_the_limit(current.sentence, current.tokenizer, limit);
   std::optional<std::string> source;
   if (current.source) source = cut_to_the_limit(current.source->sentence, current.source->tokenizer, limit);

@@ -250,7 +250,7 @@ void draw_save_row(ui::UiContext& ui, DialogState& state) {
   }
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("%s", state.error.c_str());
+    ui::text_lines(state.error);
     ImGui::PopStyleColor();
   }
   const float w = ImGui::GetFontSize() * 6.0f;
@@ -273,7 +273,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
   }
   for (const std::string& note : notes) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-    ui::text_wrapped("%s", note.c_str());
+    ui::text_lines(note);
     ImGui::PopStyleColor();
   }
 }

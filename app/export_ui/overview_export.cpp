@@ -69,7 +69,7 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
   if (!out_.empty() && resolved.string() != out_) ImGui::TextDisabled("that is %s", resolved.string().c_str());
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("%s", error_.c_str());
+    ui::text_lines(error_);
     ImGui::PopStyleColor();
   }
   follow_finer(ui);

@@ -87,7 +87,7 @@ class ViewImageDialog final : public ui::Dialog {
     if (!resolved.empty()) ImGui::TextDisabled("that is %s", resolved.string().c_str());
     if (!error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("%s", error_.c_str());
+      ui::text_lines(error_);
       ImGui::PopStyleColor();
     }
     const float w = ImGui::GetFontSize() * 6.0f;

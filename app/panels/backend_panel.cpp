@@ -45,7 +45,7 @@ void status_row(const char* name, const BackendStatus& status, double warm_up_ms
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
   ImGui::TableNextColumn();
-  ui::text_wrapped("%s", status.device.c_str());
+  ui::text_lines(status.device);
   ImGui::TableNextColumn();
   if (!status.enabled) {
     ImGui::TextDisabled("off");
@@ -131,7 +131,7 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
     if (status->error.empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("%s", status->error.c_str());
+    ui::text_lines(status->error);
     ImGui::PopStyleColor();
   }
   ui::text_wrapped("%s.", session.choice_summary().c_str());
@@ -183,7 +183,7 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
   if (!model.has_model() || result == nullptr) return;
   ImGui::Separator();
   ImGui::TextDisabled("Pretrained model");
-  ui::text_wrapped("%s", model.backend_explanation().c_str());
+  ui::text_lines(model.backend_explanation());
   if (result->layers.empty() || result->layers.front().differences.empty()) return;
   const float rows_h = std::min(static_cast<float>(result->layers.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |

@@ -52,7 +52,7 @@ class KvCachePanel final : public ui::Panel {
       draw_chart(ui.ui_scale);
     } catch (const decode::KvCacheOverflow& error) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("%s", error.what());
+      ui::text_lines(error.what());
       ImGui::PopStyleColor();
     }
     ImGui::Separator();
@@ -97,8 +97,8 @@ class KvCachePanel final : public ui::Panel {
   void draw_size() const {
     const std::string size = decode::bytes_and_gib(decode::kv_cache_bytes(shape_));
     ImGui::TextUnformatted(size.c_str());
-    ui::text_wrapped("%s", decode::kv_cache_formula_legend(shape_).c_str());
-    ui::text_wrapped("%s", decode::kv_cache_formula(shape_).c_str());
+    ui::text_lines(decode::kv_cache_formula_legend(shape_));
+    ui::text_lines(decode::kv_cache_formula(shape_));
   }
 
   void draw_chart(float scale) const {
@@ -128,7 +128,7 @@ class KvCachePanel final : public ui::Panel {
       return;
     }
     const Problem& p = ui.session.problem();
-    ui::text_wrapped("%s", decode::scenario_cache(p.n(), p.num_kv_heads, p.d_k, p.d_v).formula.c_str());
+    ui::text_lines(decode::scenario_cache(p.n(), p.num_kv_heads, p.d_k, p.d_v).formula);
   }
 
   KvCacheShape shape_;

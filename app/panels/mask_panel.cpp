@@ -52,7 +52,7 @@ class MaskPanel final : public ui::Panel {
     // Below the expression, not above it: the summary changes as an expression starts or
     // stops applying, and the field must not move under the caret while the user types.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ui::text_wrapped("%s", edits::window_summary(ui.document.scenario().mask).c_str());
+    ui::text_lines(edits::window_summary(ui.document.scenario().mask));
     ImGui::PopStyleColor();
     draw_documents(ui);
     draw_blocks_option(ui);

@@ -129,7 +129,7 @@ class MatricesPanel final : public ui::Panel {
     }
     if (!refusal_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("%s", refusal_.c_str());
+      ui::text_lines(refusal_);
       ImGui::PopStyleColor();
     }
   }

@@ -109,7 +109,7 @@ class ModelPanel final : public ui::Panel {
     }
     ImGui::SetCursorPosX(label_width_);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ui::text_wrapped("%s", edits::attention_kind(s.num_heads, s.num_kv_heads).c_str());
+    ui::text_lines(edits::attention_kind(s.num_heads, s.num_kv_heads));
     ImGui::PopStyleColor();
   }
 

@@ -119,7 +119,7 @@ class OpenModelDialog final : public ui::Dialog {
     if (ImGui::BeginChild("##model-listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-        ui::text_wrapped("%s", listing_error_.c_str());
+        ui::text_lines(listing_error_);
         ImGui::PopStyleColor();
       }
       const Entry* chosen = nullptr;
@@ -160,7 +160,7 @@ class OpenModelDialog final : public ui::Dialog {
     ImGui::InputText("##model-dialog-text", &text_);
     if (!error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("%s", error_.c_str());
+      ui::text_lines(error_);
       ImGui::PopStyleColor();
     } else {
       ImGui::TextDisabled("GPT-2, Llama, Mistral, Qwen2 or BERT; it opens in the background (Cancel stops it).");

@@ -57,7 +57,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
   const std::string error = session_.error();
   if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("%s", error.c_str());
+    ui::text_lines(error);
     ImGui::PopStyleColor();
     return std::nullopt;
   }

@@ -115,7 +115,7 @@ class SentencePanel final : public ui::Panel {
   // A text too large for the box (edits::too_large_to_edit): its beginning, and where to edit it.
   void draw_read_only(const ui::UiContext& ui, ImVec2 size) {
     if (ImGui::BeginChild("##sentence_read_only", size, true)) {
-      ui::text_wrapped("%s", ui::shown_text(ui.document.scenario().sentence, 400, 6).text.c_str());
+      ui::text_lines(ui::shown_text(ui.document.scenario().sentence, 400, 6).text);
     }
     ImGui::EndChild();
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
