@@ -35,7 +35,11 @@ void heading_text(const std::string& text) {
 float heading_height(const std::string& text, float width) {
   ImFont* font = window::fonts().heading != nullptr ? window::fonts().heading : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
-  return font->CalcTextSizeA(size, 1e9f, std::max(width, 1.0f), text.c_str()).y + ImGui::GetStyle().ItemSpacing.y;
+  // Broken as heading_text breaks it (ui::text_lines leaves a pixel for rounding).
+  const std::string lines = ui::break_at_spaces(text, width - 1.0f, [font, size](std::string_view run) {
+    return font->CalcTextSizeA(size, 1e9f, 0.0f, run.data(), run.data() + run.size()).x;
+  });
+  return font->CalcTextSizeA(size, 1e9f, std::max(width, 1.0f), lines.c_str()).y + ImGui::GetStyle().ItemSpacing.y;
 }
 
 void same_line_if_fits(float width, float right) {
@@ -99,48 +103,16 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
   return clicked;
 }
 
-namespace {
-
-// "a × b" is one word to the wrapping ("(8 × 4)" never splits), spelled with '\x01' for its
-// spaces until the lines are made.
-std::string glue_products(const std::string& line) {
-  static const std::string times = " \xc3\x97 ";
-  std::string glued = line;
-  for (std::size_t at = glued.find(times); at != std::string::npos; at = glued.find(times, at + 1)) {
-    glued[at] = '\x01';
-    glued[at + times.size() - 1] = '\x01';
-  }
-  return glued;
-}
-
-std::string unglue(std::string text) {
-  std::replace(text.begin(), text.end(), '\x01', ' ');
-  return text;
-}
-
-}  // namespace
-
 std::vector<std::string> wrap_at_spaces(const std::string& text, float width, bool hanging) {
   const float indent = hanging ? ImGui::GetFontSize() : 0.0f;
-  const std::string line = glue_products(text);
+  const std::string broken = ui::break_at_spaces(
+      text, width, [](std::string_view run) { return ImGui::CalcTextSize(run.data(), run.data() + run.size()).x; }, indent);
   std::vector<std::string> lines;
-  std::string current;
   std::size_t start = 0;
-  while (start <= line.size()) {
-    std::size_t end = line.find(' ', start);
-    if (end == std::string::npos) end = line.size();
-    const std::string word = line.substr(start, end - start);
-    const std::string candidate = current.empty() ? word : current + " " + word;
-    const float limit = lines.empty() ? width : width - indent;
-    if (!current.empty() && ImGui::CalcTextSize(unglue(candidate).c_str()).x > limit) {
-      lines.push_back(unglue(current));
-      current = word;
-    } else {
-      current = candidate;
-    }
-    start = end + 1;
+  for (std::size_t end = broken.find('\n'); end != std::string::npos; start = end + 1, end = broken.find('\n', start)) {
+    lines.push_back(broken.substr(start, end - start));
   }
-  lines.push_back(unglue(current));
+  lines.push_back(broken.substr(start));
   return lines;
 }
 

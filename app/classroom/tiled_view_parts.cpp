@@ -91,7 +91,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
   // Block numbers: key blocks over the column labels' top, query blocks right of the cells.
   const float font = ImGui::GetFontSize();
   for (int kb = 0; kb < grid.key_blocks(); ++kb) {
-    const std::string label = "K" + std::to_string(kb);
+    const std::string label = "K" + lesson::format_grouped(kb);
     const float x0 = x_of(grid.col_begin(kb));
     const float x1 = x_of(grid.col_end(kb));
     if (ImGui::CalcTextSize(label.c_str()).x < x1 - x0)
@@ -99,7 +99,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
   }
   const tiled::TileVisit& visit = trace.tiles[static_cast<std::size_t>(current)];
   for (int qb = 0; qb < grid.query_blocks(); ++qb) {
-    const std::string label = "Q" + std::to_string(qb);
+    const std::string label = "Q" + lesson::format_grouped(qb);
     const float y0 = y_of(grid.row_begin(qb));
     const float y1 = y_of(grid.row_end(qb));
     if (font <= y1 - y0 + 2.0f) {
@@ -250,9 +250,9 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   const auto n = static_cast<std::uint64_t>(rows);
   const auto m = static_cast<std::uint64_t>(cols);
   const auto d = static_cast<std::uint64_t>(d_v);
-  const std::string sentence = rows == cols ? "this sentence: N = " + std::to_string(rows)
-                                            : "this sentence: N = " + std::to_string(rows) + ", M = " + std::to_string(cols);
-  lines.push_back({sentence + ", d = " + std::to_string(d_v) + ", float32", memory(n, m, br, bc, d, 4), memory(n, m, 64, 64, d, 4)});
+  const std::string sentence = rows == cols ? "this sentence: N = " + lesson::format_grouped(rows)
+                                            : "this sentence: N = " + lesson::format_grouped(rows) + ", M = " + lesson::format_grouped(cols);
+  lines.push_back({sentence + ", d = " + lesson::format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4), memory(n, m, 64, 64, d, 4)});
   for (const std::uint64_t long_n : tiled::kLongContexts) {
     lines.push_back({"N = " + lesson::format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
                      memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
@@ -263,7 +263,7 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   ui::text_wrapped_disabled("Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
                       "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
   ImGui::PopTextWrapPos();
-  const std::string chosen_header = "tiled, " + std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + " tiles";
+  const std::string chosen_header = "tiled, " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) + " tiles";
   if (ImGui::BeginTable("##memory", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn("dense");

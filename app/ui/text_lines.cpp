@@ -9,11 +9,23 @@
 
 namespace attnviz::ui {
 
-std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure) {
+namespace {
+
+// "a × b" is one word to the line breaking: "(1,024 × 1,024)" never splits.
+bool beside_a_product_sign(std::string_view text, std::size_t space) {
+  static constexpr std::string_view kTimes = "\xc3\x97";
+  return text.substr(space + 1).starts_with(kTimes) || (space >= kTimes.size() && text.substr(space - kTimes.size()).starts_with(kTimes));
+}
+
+}  // namespace
+
+std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure,
+                            float hanging_indent) {
   std::string out(text);
   const std::string_view all(out);
   std::size_t line_start = 0;
-  std::size_t last_space = std::string::npos;  // the last space of this line, where it may break
+  std::size_t last_space = std::string::npos;  // the last space of this line where it may break
+  float room = width;                          // the first line of a paragraph is the widest
   // The line measured so far, [line_start, measured_end): each word is measured once, as
   // ImGui's advances add up (1.86 does no kerning).
   std::size_t measured_end = 0;
@@ -23,20 +35,22 @@ std::string break_at_spaces(std::string_view text, float width, const std::funct
       line_start = measured_end = i + 1;
       measured = 0.0f;
       last_space = std::string::npos;
+      room = width;
       continue;
     }
     if (i < out.size() && out[i] != ' ') continue;
     // [line_start, i) is the line so far, up to the end of a word.
     const float line = measured + measure(all.substr(measured_end, i - measured_end));
-    if (line > width && last_space != std::string::npos) {
+    if (line > room && last_space != std::string::npos) {
       out[last_space] = '\n';
       line_start = last_space + 1;
       measured = measure(all.substr(line_start, i - line_start));
+      room = width - hanging_indent;
     } else {
       measured = line;
     }
     measured_end = i;
-    if (i < out.size()) last_space = i;
+    if (i < out.size() && !beside_a_product_sign(all, i)) last_space = i;
   }
   return out;
 }

@@ -13,8 +13,11 @@ namespace attnviz::ui {
 
 // `text` with a '\n' put in place of the space before each word that would pass `width`
 // (as `measure` measures a run of text); existing line breaks kept. A word wider than a whole
-// line stays whole on a line of its own: ImGui's own wrapping then cuts it anywhere.
-std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
+// line stays whole on a line of its own: ImGui's own wrapping then cuts it anywhere. A product
+// ("1,024 × 1,024") counts as one word. With a `hanging_indent`, the lines after each
+// paragraph's first have that much less room (they are drawn indented).
+std::string break_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure,
+                            float hanging_indent = 0.0f);
 
 // Draws `text` in the current colour, wrapped at spaces where ImGui::TextWrapped would wrap (the
 // pushed wrap position, else the end of the line).
