@@ -31,14 +31,8 @@ std::string break_at_spaces(std::string_view text, float width, const std::funct
   std::size_t measured_end = 0;
   float measured = 0.0f;
   for (std::size_t i = 0; i <= out.size(); ++i) {
-    if (i < out.size() && out[i] == '\n') {
-      line_start = measured_end = i + 1;
-      measured = 0.0f;
-      last_space = std::string::npos;
-      room = width;
-      continue;
-    }
-    if (i < out.size() && out[i] != ' ') continue;
+    const bool paragraph_end = i == out.size() || out[i] == '\n';
+    if (!paragraph_end && out[i] != ' ') continue;
     // [line_start, i) is the line so far, up to the end of a word.
     const float line = measured + measure(all.substr(measured_end, i - measured_end));
     if (line > room && last_space != std::string::npos) {
@@ -50,7 +44,14 @@ std::string break_at_spaces(std::string_view text, float width, const std::funct
       measured = line;
     }
     measured_end = i;
-    if (i < out.size() && !beside_a_product_sign(all, i)) last_space = i;
+    if (paragraph_end) {
+      line_start = measured_end = i + 1;
+      measured = 0.0f;
+      last_space = std::string::npos;
+      room = width;
+    } else if (!beside_a_product_sign(all, i)) {
+      last_space = i;
+    }
   }
   return out;
 }

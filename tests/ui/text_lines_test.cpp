@@ -27,8 +27,24 @@ TEST(TextLines, NeverBreaksInsideAWord) {
 
 TEST(TextLines, KeepsTheTextsOwnLineBreaksAndStartsCountingAfterThem) {
   EXPECT_EQ(break_at_spaces("a b c\nd e f g h", 5.0f, bytes), "a b c\nd e f\ng h");
+  // The last word before a line break is measured too.
+  EXPECT_EQ(break_at_spaces("aaa bbb ccc\nd", 7.0f, bytes), "aaa bbb\nccc\nd");
   EXPECT_EQ(break_at_spaces("", 5.0f, bytes), "");
   EXPECT_EQ(break_at_spaces("short", 100.0f, bytes), "short");
+}
+
+TEST(TextLines, KeepsAProductWholeAsOneWord) {
+  // "1,024 × 1,024" is 13 bytes: it moves to the next line whole rather than leave "1,024 ×".
+  EXPECT_EQ(break_at_spaces("Br \xc3\x97 Bc = 1,024 \xc3\x97 1,024", 16.0f, bytes), "Br \xc3\x97 Bc =\n1,024 \xc3\x97 1,024");
+  // Where the product is wider than the line it still stays whole (ImGui then cuts it).
+  EXPECT_EQ(break_at_spaces("a 1,024 \xc3\x97 1,024", 6.0f, bytes), "a\n1,024 \xc3\x97 1,024");
+}
+
+TEST(TextLines, AHangingIndentLeavesTheLaterLinesOfAParagraphLessRoom) {
+  EXPECT_EQ(break_at_spaces("aaa bbb ccc ddd", 7.0f, bytes, 2.0f), "aaa bbb\nccc\nddd");
+  EXPECT_EQ(break_at_spaces("aaa bbb ccc ddd", 7.0f, bytes), "aaa bbb\nccc ddd");
+  // Each paragraph's first line has the whole width again.
+  EXPECT_EQ(break_at_spaces("aaa bbb ccc\nddd eee", 7.0f, bytes, 2.0f), "aaa bbb\nccc\nddd eee");
 }
 
 // text_wrapped formats like ImGui::TextWrapped and wraps where it would (here a pushed wrap
