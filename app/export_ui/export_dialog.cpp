@@ -25,6 +25,7 @@
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/export/colormap.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::export_ui {
 namespace {
@@ -183,9 +184,10 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
     return;
   }
   const auto end = [](int value, int total) { return value == exporting::CellWindow::kToEnd ? total : value; };
-  const std::string label = "only the zoomed cells: rows " + std::to_string(window->row_begin) + "-" +
-                            std::to_string(end(window->row_end, shown.problem.n()) - 1) + ", columns " +
-                            std::to_string(window->col_begin) + "-" + std::to_string(end(window->col_end, shown.problem.m()) - 1);
+  // Numbered as the heatmap's zoom caption numbers them ("rows 1,000–1,499").
+  const auto range = [](int begin, int last) { return lesson::format_grouped(begin) + "\xe2\x80\x93" + lesson::format_grouped(last); };
+  const std::string label = "only the zoomed cells: rows " + range(window->row_begin, end(window->row_end, shown.problem.n()) - 1) +
+                            ", columns " + range(window->col_begin, end(window->col_end, shown.problem.m()) - 1);
   ImGui::Checkbox(label.c_str(), &c.zoom_as_shown);
 }
 

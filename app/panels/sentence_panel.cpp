@@ -136,7 +136,7 @@ class SentencePanel final : public ui::Panel {
         ui.document.end_merge();
         ui.document.apply(std::move(next), kGaveUpTokens, "sentence");
         ui.notices.post(ui::NoticeLevel::Info,
-                        "Your text is now the tokens: the " + std::to_string(listed_tokens_) +
+                        "Your text is now the tokens: the " + lesson::format_grouped(static_cast<long long>(listed_tokens_)) +
                             " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
                         "typed-tokens");
       } else {
