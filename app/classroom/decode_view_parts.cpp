@@ -37,12 +37,27 @@ void legend_swatch(std::uint32_t colour, const char* text) {
 
 // One chart: the series of the steps t = first … N − 1 (two lines), t's marker (when t is
 // one of them), the axes' extremes written at their ends.
-void cost_chart(const char* title, const std::vector<std::vector<double>>& series, int first, int t, bool bytes, float width,
-                float height, float ui_scale) {
-  ImGui::TextUnformatted(title);
+struct Chart {
+  const char* title;
+  std::vector<std::vector<double>> series;  // with the cache, without it
+  std::string top_label;                    // the largest value, written at the axis's top
+};
+
+double largest_of(const std::vector<std::vector<double>>& series) {
+  double largest = 0.0;
+  for (const std::vector<double>& s : series)
+    for (const double v : s) largest = std::max(largest, v);
+  return largest;
+}
+
+// `label_w`: the room left of the axis, the same for the charts one above the other so
+// that their steps line up.
+void cost_chart(const Chart& chart, int first, int t, float label_w, float width, float height, float ui_scale) {
+  const std::vector<std::vector<double>>& series = chart.series;
+  ImGui::TextUnformatted(chart.title);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float font = ImGui::GetFontSize();
-  const float left = origin.x + ImGui::CalcTextSize("000 MiB").x + 6.0f * ui_scale;
+  const float left = origin.x + label_w;
   const float right = origin.x + width - font * 0.5f;
   const float top = origin.y + font * 0.5f;
   const float bottom = origin.y + height - ImGui::GetTextLineHeightWithSpacing();
@@ -51,10 +66,7 @@ void cost_chart(const char* title, const std::vector<std::vector<double>>& serie
   const std::uint32_t ink = ImGui::GetColorU32(ImGuiCol_Text);
   list->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), axis);
   list->AddLine(ImVec2(left, top), ImVec2(left, bottom), axis);
-  double largest = 0.0;
-  for (const std::vector<double>& s : series)
-    for (const double v : s) largest = std::max(largest, v);
-  const std::string top_label = bytes ? byte_size_text(static_cast<std::size_t>(largest)) : short_count(largest);
+  const std::string& top_label = chart.top_label;
   list->AddText(ImVec2(origin.x, top - font * 0.5f), axis, top_label.c_str());
   list->AddText(ImVec2(origin.x, bottom - font), axis, "0");
   const std::vector<std::vector<ChartPoint>> lines = chart_lines(series, left, top, right, bottom);
@@ -262,17 +274,23 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
     ImGui::TextDisabled("The prompt is the whole sentence: nothing is left to generate.");
     return;
   }
-  std::vector<std::vector<double>> macs(2), bytes(2);
+  Chart macs{"multiply-adds per step", {{}, {}}, {}};
+  Chart bytes{"bytes read per step", {{}, {}}, {}};
   for (int i = first; i < static_cast<int>(trace.steps.size()); ++i) {
     const decode::StepCost& c = trace.steps[static_cast<std::size_t>(i)].cost;
-    macs[0].push_back(static_cast<double>(c.with_cache.macs));
-    macs[1].push_back(static_cast<double>(c.without_cache.macs));
-    bytes[0].push_back(static_cast<double>(c.with_cache.bytes));
-    bytes[1].push_back(static_cast<double>(c.without_cache.bytes));
+    macs.series[0].push_back(static_cast<double>(c.with_cache.macs));
+    macs.series[1].push_back(static_cast<double>(c.without_cache.macs));
+    bytes.series[0].push_back(static_cast<double>(c.with_cache.bytes));
+    bytes.series[1].push_back(static_cast<double>(c.without_cache.bytes));
   }
+  macs.top_label = short_count(largest_of(macs.series));
+  bytes.top_label = byte_size_text(static_cast<std::size_t>(largest_of(bytes.series)));
+  // Room for the wider label ("648 bytes" ran into the axis of a column sized for "000 MiB").
+  const float label_w = std::max(ImGui::CalcTextSize(macs.top_label.c_str()).x, ImGui::CalcTextSize(bytes.top_label.c_str()).x) +
+                        6.0f * ui_scale;
   const float chart_h = std::max(ImGui::GetFontSize() * 4.5f, 80.0f * ui_scale);
-  cost_chart("multiply-adds per step", macs, first, t, false, width, chart_h, ui_scale);
-  cost_chart("bytes read per step", bytes, first, t, true, width, chart_h, ui_scale);
+  cost_chart(macs, first, t, label_w, width, chart_h, ui_scale);
+  cost_chart(bytes, first, t, label_w, width, chart_h, ui_scale);
 }
 
 }  // namespace attnviz::classroom
