@@ -9,9 +9,12 @@
 #include <tuple>
 #include <utility>
 
+#include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
+#include "core/lesson/number_text.h"
 #include "core/model/cancelled.h"
+#include "core/model/text_fit.h"
 #include "core/vk/context.h"
 
 namespace attnviz::compute {
@@ -42,6 +45,22 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
     if (!same) first = std::min(first, std::get<0>(key));
   }
   return first;
+}
+
+}  // namespace
+
+std::string window_message(const InputError& error) {
+  if (error.origin() != "<text>") return error.what();
+  const std::string& problem = error.problem();
+  return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
+}
+
+namespace {
+
+// The start of a refused text that the model takes, when its length was what was refused.
+std::optional<model::TextCut> text_cut_for(const model::Model& model, const std::string& text) {
+  const model::ModelConfig& config = model.config();
+  return model::cut_to_token_limit(model.tokenizer(), text, model::token_limit(config, config.num_layers));
 }
 
 }  // namespace
@@ -138,9 +157,18 @@ void ModelSession::set_text(const std::string& text) {
 
 void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
   if (!model_ || activity() == ModelActivity::Loading) return;
-  undo_.push_back(Step{edits_, std::move(label)});
+  undo_.push_back(Step{edits_, std::nullopt, std::move(label)});
   redo_.clear();
   edits_ = std::move(next);
+  submit(pass_job(requested_text_));
+}
+
+void ModelSession::keep_text_start() {
+  if (!text_cut_ || !model_ || activity() == ModelActivity::Loading) return;
+  undo_.push_back(Step{edits_, requested_text_, "Keep the first " + lesson::format_grouped(text_cut_->tokens) + " tokens"});
+  redo_.clear();
+  requested_text_ = std::move(text_cut_->text);
+  text_cut_.reset();
   submit(pass_job(requested_text_));
 }
 
@@ -190,12 +218,22 @@ const std::string& ModelSession::redo_label() const {
   return redo_.empty() ? none : redo_.back().label;
 }
 
+// The step's state becomes the current one; the step that brings back the state replaced.
+ModelSession::Step ModelSession::swap_in(Step step) {
+  Step back{edits_, std::nullopt, step.label};
+  edits_ = std::move(step.before);
+  if (step.text) {
+    back.text = requested_text_;
+    requested_text_ = std::move(*step.text);
+  }
+  return back;
+}
+
 void ModelSession::undo() {
   if (undo_.empty() || !model_) return;
   Step step = std::move(undo_.back());
   undo_.pop_back();
-  redo_.push_back(Step{edits_, step.label});
-  edits_ = std::move(step.before);
+  redo_.push_back(swap_in(std::move(step)));
   submit(pass_job(requested_text_));
 }
 
@@ -203,8 +241,7 @@ void ModelSession::redo() {
   if (redo_.empty() || !model_) return;
   Step step = std::move(redo_.back());
   redo_.pop_back();
-  undo_.push_back(Step{edits_, step.label});
-  edits_ = std::move(step.before);
+  undo_.push_back(swap_in(std::move(step)));
   submit(pass_job(requested_text_));
 }
 
@@ -318,12 +355,6 @@ bool ModelSession::poll() {
   }
   if (!outcome) return false;
   if (outcome->closed || outcome->id < closed_id_) return true;  // work from before close()
-  if (!outcome->error.empty()) {
-    error_ = outcome->error;
-    if (error_ != "cancelled") unreported_failure_ = error_;
-    edits_ = shown_edits_;  // the switches show what is on screen
-    return true;
-  }
   if (outcome->model) {  // a model just opened: its heads as they are, nothing to undo
     model_ = std::move(outcome->model);
     const model::ModelConfig& config = model_->config();
@@ -331,6 +362,20 @@ bool ModelSession::poll() {
     edits_ = {};
     undo_.clear();
     redo_.clear();
+    if (!outcome->error.empty()) {  // its text was refused: nothing of the last model stays shown
+      result_.reset();
+      rollout_ = Matrix();
+      text_.clear();
+      shown_edits_ = {};
+      ++generation_;
+    }
+  }
+  text_cut_ = std::move(outcome->text_cut);
+  if (!outcome->error.empty()) {
+    error_ = outcome->error;
+    if (error_ != "cancelled") unreported_failure_ = error_;
+    edits_ = shown_edits_;  // the switches show what is on screen
+    return true;
   }
   if (!outcome->vulkan_failure.empty()) {
     vulkan_failure_ = outcome->vulkan_failure;
@@ -395,6 +440,9 @@ ModelSession::Outcome ModelSession::run(const Job& job, std::stop_token stop) {
     outcome.error = "cancelled";
   } catch (const std::bad_alloc&) {
     outcome.error = "not enough memory for this model and text";
+  } catch (const InputError& error) {
+    outcome.error = window_message(error);
+    if (worker_model_) outcome.text_cut = text_cut_for(*worker_model_, job.text);
   } catch (const std::exception& error) {
     outcome.error = error.what();
   }
@@ -446,6 +494,27 @@ ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop
     model = model::Model::open(*job.path, load);
   }
   if (!model) throw std::runtime_error("no model is open");
+  if (!job.path) return forward_on_chosen_backend(job, model, stop);
+  try {
+    return forward_on_chosen_backend(job, model, stop);
+  } catch (const InputError& refused) {
+    // The model opened and only its text was refused: it stays open, with no result yet, so
+    // that the user mends the text rather than open the model again.
+    pass_.reset();  // refers to the model being replaced
+    pass_valid_ = false;
+    worker_model_ = model;
+    Outcome outcome;
+    outcome.id = job.id;
+    outcome.model = model;
+    outcome.text = job.text;
+    outcome.error = window_message(refused);
+    outcome.text_cut = text_cut_for(*model, job.text);
+    return outcome;
+  }
+}
+
+ModelSession::Outcome ModelSession::forward_on_chosen_backend(const Job& job, const std::shared_ptr<const model::Model>& model,
+                                                             std::stop_token stop) {
   if (job.backend == BackendMode::Cpu) return forward(job, model, BackendMode::Cpu, stop);
   try {
     Outcome outcome = forward(job, model, job.backend, stop);

@@ -4,7 +4,8 @@
 // stops the work at the core's next check (between tensors while loading, between layers while
 // computing). The window keeps showing what it showed before until new work has finished: a
 // model that fails to open, a text the model refuses or a cancelled pass leave the last model
-// and result on screen, with the reason.
+// and result on screen, with the reason. A model that opens but refuses its first text stays
+// open without a result, the reason shown, for the text to be mended.
 //
 // The text, the head switches (a head off or scaled: ModelEdits::head_factors) and their undo
 // live here. A head switch recomputes from the first layer it changes (ForwardPass::rerun_from:
@@ -35,14 +36,21 @@
 #include <vector>
 
 #include "app/compute/compute_session.h"
+#include "core/common/error.h"
 #include "core/attention/backend.h"
 #include "core/vk/context.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
+#include "core/model/text_fit.h"
 
 namespace attnviz::compute {
 
 enum class ModelActivity { Idle, Loading, Computing };
+
+// A refused text's error in the window's words: the core writes "<text>: --text: makes 40
+// tokens but the model has positions for 32" for the command line; the window says "The text
+// makes 40 tokens but the model has positions for 32". Other errors as they are.
+std::string window_message(const InputError& error);
 
 // The first layer whose output differs between two sets of edits (num_layers when none does).
 int first_changed_layer(const model::ModelEdits& a, const model::ModelEdits& b, int num_layers);
@@ -154,6 +162,12 @@ class ModelSession {
   // Why the last request failed ("" when it did not); "cancelled" after cancel().
   [[nodiscard]] const std::string& error() const { return error_; }
   void dismiss_error() { error_.clear(); }
+  // When the last text was refused for its length: its longest start the model takes (cut
+  // before a word), else null.
+  [[nodiscard]] const model::TextCut* text_cut() const { return text_cut_ ? &*text_cut_ : nullptr; }
+  // Runs the model on that start: one undo step ("Keep the first 31 tokens"), which brings the
+  // whole text back.
+  void keep_text_start();
   // Moves on with every new result shown (caches key on it).
   [[nodiscard]] std::uint64_t generation() const { return generation_; }
 
@@ -180,13 +194,17 @@ class ModelSession {
     BackendMode backend = BackendMode::Cpu;  // what computed it
     std::string vulkan_failure;              // why Vulkan did not, when it was asked to
     std::string error;  // "" on success; "cancelled"
+    std::optional<model::TextCut> text_cut;  // the text refused for its length: the start that fits
   };
   std::uint64_t submit(Job job);  // its id
   Job pass_job(std::string text) const;  // a forward pass of the shown model with the current backend
   void apply_edits(model::ModelEdits next, std::string label);
+  struct Step;
+  Step swap_in(Step step);
   void work();
   Outcome run(const Job& job, std::stop_token stop);
   Outcome compute(const Job& job, std::stop_token stop);
+  Outcome forward_on_chosen_backend(const Job& job, const std::shared_ptr<const model::Model>& model, std::stop_token stop);
   Outcome forward(const Job& job, const std::shared_ptr<const model::Model>& model, BackendMode backend,
                   std::stop_token stop);
   Backend& worker_backend(BackendMode backend);
@@ -236,11 +254,13 @@ class ModelSession {
   std::optional<std::string> unreported_backend_notice_;
   struct Step {
     model::ModelEdits before;
+    std::optional<std::string> text;  // the text asked for before, for a step that changed it
     std::string label;
   };
   std::vector<Step> undo_;
   std::vector<Step> redo_;
   std::string error_;
+  std::optional<model::TextCut> text_cut_;
   std::optional<std::string> unreported_failure_;
   std::uint64_t generation_ = 0;
   std::uint64_t closed_id_ = 0;  // the last close(): outcomes of jobs before it are dropped

@@ -109,6 +109,14 @@ std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& optio
   return loaded;
 }
 
+// What the model reads: --text, else the --text-file's text (who gives a file beside --model
+// means the model to read it), else a short sentence.
+std::string model_text(const GuiOptions& options, const Scenario& opened) {
+  if (options.model_text) return *options.model_text;
+  if (options.text_file) return opened.sentence;
+  return kDefaultModelText;
+}
+
 // --scenario, else the last session's work, else a preset.
 document::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given, document::Autosave& autosave,
                                ui::Notices& notices) {
@@ -256,7 +264,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
   if (options.model) {  // opened on the backend the scenario's session chose
     model_.set_backend(view_.backend, session_->automatic_choice());
-    model_.open(*options.model, options.model_text.value_or(kDefaultModelText));
+    model_.open(*options.model, model_text(options, document_.scenario()));
     view_.model_layer = options.model_layer.value_or(0);
     view_.model_head = options.head.value_or(0);
     if (options.model_view) view_.select_main_tab = "Model view";
@@ -402,9 +410,10 @@ void DesktopApp::update_model() {
   if (options_.automated() && model_.busy()) model_.wait();
   if (model_.poll()) quiet_frames_ = 0;
   if (model_.busy()) quiet_frames_ = 0;
+  if (model_.error().empty()) notices_.clear("model-failure");  // mended (or dismissed in the model's bar)
   if (std::optional<std::string> failure = model_.take_failure()) {
     notices_.post(ui::NoticeLevel::Error, "The model could not be run: " + *failure +
-                                              (model_.has_model() ? "\nThe window shows the last result." : ""),
+                                              (model_.result() != nullptr ? "\nThe window shows the last result." : ""),
                   "model-failure");
   }
   if (std::optional<std::string> notice = model_.take_backend_notice()) {

@@ -20,6 +20,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
+#include "core/lesson/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -54,8 +55,14 @@ void draw_error(compute::ModelSession& model) {
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-  ui::text_wrapped("%s%s", error.c_str(), model.has_model() ? "  (the window shows the last result)" : "");
+  ui::text_wrapped("%s%s", error.c_str(), model.result() != nullptr ? "  (the window shows the last result)" : "");
   ImGui::PopStyleColor();
+  // A text too long for the model: its start that fits, one click (and one Ctrl+Z) away.
+  if (const model::TextCut* cut = model.text_cut()) {
+    const std::string label = "Keep the first " + lesson::format_grouped(cut->tokens) + " tokens##model-text-cut";
+    if (ImGui::Button(label.c_str())) model.keep_text_start();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back");
+  }
 }
 
 // The tokens as chips, wrapping; hovering one highlights it in every heatmap.

@@ -26,8 +26,6 @@
 namespace attnviz::model {
 namespace {
 
-constexpr long long kMaxKeptCells = 1LL << 28;  // scores and weights of every kept head: 2 GiB
-
 using Clock = std::chrono::steady_clock;
 double milliseconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 

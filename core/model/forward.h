@@ -24,6 +24,9 @@
 
 namespace attnviz::model {
 
+// The scores and weights of every kept head, at most (2 GiB): a pass over more is refused.
+inline constexpr long long kMaxKeptCells = 1LL << 28;
+
 struct ModelEdits {
   // (layer, head) → factor on the head's context: 0 switches the head off, 1 leaves it.
   std::map<std::pair<int, int>, float> head_factors;

@@ -75,6 +75,84 @@ TEST(ModelSession, AFailureIsReportedOnceAndKeepsTheModelShown) {
   EXPECT_TRUE(session.take_failure().has_value());
 }
 
+TEST(ModelSession, AModelWhoseFirstTextIsRefusedStaysOpenForTheTextToBeMended) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  const model::Model* before = session.model();
+  std::string long_text;
+  for (int i = 0; i < 40; ++i) long_text += "the cat ";
+  session.open(gpt2(), long_text);  // 81 tokens (the last space one of them), the model has 32 positions
+  session.wait();
+  ASSERT_TRUE(session.has_model());
+  EXPECT_NE(session.model(), before) << "the model asked for is open";
+  EXPECT_EQ(session.result(), nullptr) << "the last model's result is not shown beside it";
+  EXPECT_EQ(session.rollout().rows, 0);
+  EXPECT_EQ(session.text(), "");
+  EXPECT_EQ(session.requested_text(), long_text) << "the text field keeps what was asked for";
+  EXPECT_EQ(session.error(), "The text makes 81 tokens but the model has positions for 32");
+  EXPECT_EQ(session.take_failure(), session.error()) << "reported";
+
+  session.set_text(kText);
+  session.wait();
+  EXPECT_EQ(session.error(), "");
+  ASSERT_NE(session.result(), nullptr);
+  expect_same(*session.result(), direct(gpt2(), {}));
+}
+
+TEST(ModelSession, ATextTooLongIsCutToItsStartThatFitsAsOneUndoStep) {
+  ModelSession session;
+  session.open(gpt2(), kText);
+  session.wait();
+  session.set_head_factor(0, 1, 0.0f);
+  session.wait();
+  std::string long_text;
+  for (int i = 0; i < 40; ++i) long_text += "the cat ";
+  session.set_text(long_text);
+  session.wait();
+  const model::TextCut* cut = session.text_cut();
+  ASSERT_NE(cut, nullptr) << "refused for its length: its start is offered";
+  const std::string kept = cut->text;
+  EXPECT_EQ(long_text.rfind(kept, 0), 0u);
+  EXPECT_LE(cut->tokens, 32);
+  EXPECT_EQ(cut->tokens, static_cast<int>(session.model()->tokenizer().encode(kept).ids.size()));
+
+  session.keep_text_start();
+  session.wait();
+  EXPECT_EQ(session.error(), "");
+  EXPECT_EQ(session.text_cut(), nullptr);
+  EXPECT_EQ(session.text(), kept);
+  EXPECT_EQ(session.requested_text(), kept);
+  ASSERT_NE(session.result(), nullptr);
+  EXPECT_EQ(session.undo_label(), "Keep the first " + std::to_string(session.result()->ids.size()) + " tokens");
+  EXPECT_EQ(session.head_factor(0, 1), 0.0f) << "the head stays off";
+
+  session.undo();  // the whole text again, refused again
+  session.wait();
+  EXPECT_EQ(session.requested_text(), long_text);
+  EXPECT_NE(session.text_cut(), nullptr);
+  EXPECT_EQ(session.head_factor(0, 1), 0.0f);
+  session.redo();
+  session.wait();
+  EXPECT_EQ(session.text(), kept);
+  EXPECT_EQ(session.error(), "");
+
+  // Undoing a head switch leaves the text typed since as it is.
+  session.set_text("the mat");
+  session.set_head_factor(0, 2, 0.0f);
+  session.undo();
+  session.wait();
+  EXPECT_FALSE(session.head_factor(0, 2).has_value());
+  EXPECT_EQ(session.text(), "the mat");
+}
+
+TEST(ModelSession, TheWindowSaysWhatIsWrongWithATextInItsOwnWords) {
+  EXPECT_EQ(window_message(InputError("<text>", "--text", "makes 40 tokens but the model has positions for 32")),
+            "The text makes 40 tokens but the model has positions for 32");
+  EXPECT_EQ(window_message(InputError("<text>", "the text", "byte 3 is not UTF-8")), "The text: byte 3 is not UTF-8");
+  EXPECT_EQ(window_message(InputError("gpt2/config.json", "/n_head", "is missing")), "gpt2/config.json: /n_head: is missing");
+}
+
 TEST(ModelSession, CancelBeforeTheWorkStartsKeepsWhatWasShown) {
   ModelSession session;
   session.pause_worker_for_tests(true);

@@ -204,6 +204,32 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: not app.has('model-view/Dismiss##model-error'), 30, 'the error dismissed')
 
 
+    def test_a_text_file_too_long_for_the_model_opens_it_and_keeps_the_start_that_fits(self):
+        words = ' '.join(['the cat sat on the mat'] * 20)  # 120 words, the model has 32 positions
+        text = self.dir / 'essay.txt'
+        text.write_text(words)
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text-file', str(text), '--model-view']) as app:
+            # The model reads the file (no --text): it opens, and says why it cannot run on all of it.
+            attnviz_gui._wait(lambda: app.has('model-view/Dismiss##model-error'), 60, 'the error in the Model view')
+            self.assertIn('gpt2', window_title(app), 'the model is open although its text was refused')
+            self.assertFalse(next_token_probabilities(app), 'no result of a text it did not run on')
+            cut = attnviz_gui._wait(lambda: [w['path'] for w in app.widgets() if w['path'].endswith('##model-text-cut')],
+                                    30, 'the offer to keep the start that fits')[0]
+            kept = int(cut.rsplit('/', 1)[-1].split()[3])  # "Keep the first 29 tokens##model-text-cut"
+            self.assertLessEqual(kept, cm.GPT2['positions'])
+            self.assertGreater(kept, cm.GPT2['positions'] - 8, 'all but the word that would pass the limit')
+
+            app.click(cut)
+            attnviz_gui._wait(lambda: next_token_probabilities(app), 60, 'the next tokens of the start kept')
+            self.assertFalse(app.has('model-view/Dismiss##model-error'), 'no error left')
+            tokens = [w for w in app.widgets() if '##token' in w['path'] and 'model-view' in w['path']]
+            self.assertEqual(len(tokens), kept, 'the model read exactly the tokens the button named')
+
+            app.key('ctrl+z')  # the whole text again, refused again
+            attnviz_gui._wait(lambda: app.has('model-view/Dismiss##model-error'), 30, 'Ctrl+Z to bring the whole text back')
+            self.assertTrue([w for w in app.widgets() if w['path'].endswith('##model-text-cut')], 'offered again')
+
+
 if __name__ == '__main__':
     attnviz_gui.ATTNVIZ = os.environ.get('ATTNVIZ_BIN', attnviz_gui.ATTNVIZ)
     unittest.main()

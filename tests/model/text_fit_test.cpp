@@ -1,0 +1,88 @@
+// How much of a text a model takes, and the longest start of a text within it, checked with
+// the tiny models' real tokenizers: each cut is tokenized again here, and one word more must
+// pass the limit.
+
+#include "core/model/text_fit.h"
+
+#include <gtest/gtest.h>
+
+#include "core/model/forward.h"
+#include "core/model/model.h"
+#include "tests/model/test_files.h"
+
+namespace attnviz::model {
+namespace {
+
+using namespace testing;
+
+int tokens_of(const Model& model, const std::string& text) { return static_cast<int>(model.tokenizer().encode(text).ids.size()); }
+
+std::string repeated(const std::string& words, int times) {
+  std::string text;
+  for (int i = 0; i < times; ++i) text += (i > 0 ? " " : "") + words;
+  return text;
+}
+
+TEST(TextFit, TheLimitIsTheLeastOfThePositionsTheTokenizerAndTheKeptAttention) {
+  ModelConfig gpt2;
+  gpt2.architecture = Architecture::Gpt2;
+  gpt2.max_positions = 1024;
+  gpt2.num_heads = 12;
+  EXPECT_EQ(token_limit(gpt2, 12), 1024);  // sqrt(2^28 / 144) = 1,365 tokens of kept attention
+  gpt2.max_positions = 32;
+  EXPECT_EQ(token_limit(gpt2, 2), 32);
+  ModelConfig llama;  // RoPE: no position table
+  llama.architecture = Architecture::Llama;
+  llama.num_heads = 4;
+  EXPECT_EQ(token_limit(llama, 2), tokenizers::kMaxModelTokens);
+  llama.num_heads = 32;
+  EXPECT_EQ(token_limit(llama, 32), 512);  // 32 layers × 32 heads × 512² = 2^28 cells
+  EXPECT_LE(32LL * 32 * 512 * 512, kMaxKeptCells);
+}
+
+TEST(TextFit, ATooLongTextIsCutBeforeTheWordThatWouldPassTheLimit) {
+  for (const char* name : {"gpt2", "llama", "bert"}) {
+    SCOPED_TRACE(name);
+    const auto model = Model::open((test_models() / name).string());
+    const std::string text = repeated("the cat sat on the mat", 20);
+    const std::optional<TextCut> cut = cut_to_token_limit(model->tokenizer(), text, 32);
+    ASSERT_TRUE(cut.has_value());
+    EXPECT_EQ(text.rfind(cut->text, 0), 0u) << "a start of the text";
+    EXPECT_EQ(text[cut->text.size()], ' ') << "cut before a space";
+    EXPECT_EQ(cut->tokens, tokens_of(*model, cut->text));
+    EXPECT_LE(cut->tokens, 32);
+    const std::size_t next_space = text.find(' ', cut->text.size() + 1);
+    EXPECT_GT(tokens_of(*model, text.substr(0, next_space)), 32) << "one word more passes the limit";
+  }
+}
+
+TEST(TextFit, ATextWithinTheLimitIsNotCut) {
+  const auto model = Model::open((test_models() / "gpt2").string());
+  EXPECT_FALSE(cut_to_token_limit(model->tokenizer(), "the cat sat on the mat", 32).has_value());
+  EXPECT_FALSE(cut_to_token_limit(model->tokenizer(), "", 32).has_value());
+}
+
+TEST(TextFit, KoreanIsCutBetweenWordsAndAFirstWordTooLongWithinItsLetters) {
+  const auto model = Model::open((test_models() / "gpt2").string());
+  const std::string korean = repeated("\xec\x96\xb4\xec\xa0\x9c \xeb\xb0\xa4\xec\x97\x90", 20);  // 어제 밤에
+  const std::optional<TextCut> cut = cut_to_token_limit(model->tokenizer(), korean, 32);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(korean[cut->text.size()], ' ');
+  EXPECT_LE(tokens_of(*model, cut->text), 32);
+
+  const std::string one_word(100, 'x');
+  const std::optional<TextCut> letters = cut_to_token_limit(model->tokenizer(), one_word, 10);
+  ASSERT_TRUE(letters.has_value());
+  EXPECT_FALSE(letters->text.empty());
+  EXPECT_LE(tokens_of(*model, letters->text), 10);
+  EXPECT_GT(tokens_of(*model, one_word.substr(0, letters->text.size() + 1)), 10);
+}
+
+TEST(TextFit, ATextRefusedForBytesThatAreNotUtf8IsNotCut) {
+  const auto model = Model::open((test_models() / "gpt2").string());
+  const std::string text = repeated("the cat", 40) + "\xff";
+  EXPECT_FALSE(cut_to_token_limit(model->tokenizer(), text, 32).has_value());
+}
+
+}  // namespace
+}  // namespace attnviz::model
