@@ -57,9 +57,15 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   if (g == nullptr || g->steps.empty()) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
-      ui::text_wrapped_disabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest token "
-                          "each time), with its own KV cache. Then step through the tokens as for a scenario.",
-                          ui.model.text().c_str());
+      if (ui.model.result() == nullptr) {
+        ui::text_lines_disabled(ui.model.busy() ? "The model is running on its text: Generate continues it once it has."
+                                                : "The model has not run on its text (the Model view says why, and offers the "
+                                                  "start of a text too long for it): Generate continues a text the model has run on.");
+      } else {
+        ui::text_wrapped_disabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest "
+                                  "token each time), with its own KV cache. Then step through the tokens as for a scenario.",
+                                  ui.model.text().c_str());
+      }
       ImGui::PopTextWrapPos();
     }
     return true;
@@ -135,7 +141,8 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel##decode-model")) generation_.cancel();
   } else {
-    ImGui::BeginDisabled(ui.model.busy() || !ui.model.has_model());
+    // Generation continues the model's shown text: none while its text is refused.
+    ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr);
     if (ImGui::Button("Generate##decode-model")) {
       generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);
       ui.classroom.decode.step = 0;
@@ -143,7 +150,9 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
+      ImGui::SetTooltip(ui.model.result() == nullptr && !ui.model.busy()
+                            ? "The model has not run on a text yet: its text is mended in the Model view"
+                            : "Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
     }
   }
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);

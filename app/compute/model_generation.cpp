@@ -3,6 +3,7 @@
 #include <exception>
 #include <utility>
 
+#include "app/compute/model_session.h"
 #include "core/common/error.h"
 #include "core/model/cancelled.h"
 
@@ -38,7 +39,7 @@ void ModelGeneration::start(std::shared_ptr<const model::Model> model, const std
     } catch (const model::Cancelled&) {
       outcome.error = "cancelled";
     } catch (const InputError& e) {
-      outcome.error = e.problem().empty() ? e.what() : e.pointer() + ": " + e.problem();
+      outcome.error = window_message(e);
     } catch (const std::exception& e) {
       outcome.error = e.what();
     }

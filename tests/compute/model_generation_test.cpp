@@ -36,6 +36,16 @@ TEST(ModelGeneration, ShowsWhatTheCoreGenerates) {
   EXPECT_FALSE(generation.busy());
 }
 
+TEST(ModelGeneration, ATextThatFillsThePositionsIsRefusedInTheWindowsWords) {
+  ModelGeneration generation;
+  std::string text;
+  for (int i = 0; i < 16; ++i) text += "the cat ";  // 33 tokens (the last space one), 32 positions
+  generation.start(open("gpt2"), text, {}, 2);
+  generation.wait();
+  EXPECT_EQ(generation.result(), nullptr);
+  EXPECT_EQ(generation.error(), "The text makes 33 tokens, which fill the model's 32 positions: no room to generate; use a shorter text");
+}
+
 TEST(ModelGeneration, AFailureOrACancelKeepsTheLastGeneration) {
   ModelGeneration generation;
   generation.start(open("gpt2"), "the cat", {}, 2);
