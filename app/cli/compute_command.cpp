@@ -31,7 +31,7 @@ constexpr const char* kOrigin = "<command line>";
 
 constexpr const char* kHelpStart =
     "Usage: attnviz compute --scenario FILE [options]\n"
-    "       attnviz compute --model PATH --text TEXT [--layers all|0,3] [options]\n"
+    "       attnviz compute --model PATH (--text TEXT | --text-file FILE) [--layers all|0,3] [options]\n"
     "\n"
     "Computes attention for a scenario, or a pretrained model's every layer on a text, and\n"
     "writes the attnviz-result/1 JSON (a model's: \"layers\" with each layer's heads, and\n"
@@ -74,7 +74,8 @@ constexpr const char* kHelp =
     "                         and the tokenizer files) of GPT-2, Llama, Mistral, Qwen2 or BERT,\n"
     "                         or a .gguf file (llama or gpt2; F32, F16, BF16, Q8_0, Q4_0, Q4_K,\n"
     "                         Q6_K): computed in float32, the weights dequantised once\n"
-    "  --text TEXT            the text, through the model's own tokenizer\n"
+    "  --text TEXT            the text, through the model's own tokenizer (or --text-file FILE:\n"
+    "                         the file's content)\n"
     "  --layers LIST          all (default) or the layers whose attention to write, e.g. 0,3\n"
     "  --query P              also the top tokens predicted at token P (BERT: the first [MASK]\n"
     "                         unless given), as \"query_tokens\"\n"
@@ -278,7 +279,7 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   if (!parsed.positionals().empty()) {
     throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz compute --help)");
   }
-  if (parsed.has("--model")) return run_model_compute(parsed, out, err);
+  if (parsed.has("--model")) return naming_the_text_file(parsed, [&] { return run_model_compute(parsed, out, err); });
   for (const OptionSpec& option : model_option_specs()) {
     if (parsed.has(option.name)) throw InputError("<command line>", option.name, "needs --model");
   }

@@ -31,7 +31,7 @@ constexpr const char* kOrigin = "<command line>";
 constexpr const char* kHelpStart =
     "Usage: attnviz export --scenario FILE --out PATH [options]\n"
     "       attnviz export --text-file FILE --overview PIXELS --out PATH [options]\n"
-    "       attnviz export --model PATH --text TEXT --layer L --out PATH [options]\n"
+    "       attnviz export --model PATH (--text TEXT | --text-file FILE) --layer L --out PATH [options]\n"
     "\n"
     "Writes heatmap images or the matrices behind them, without a window: of a scenario, or of\n"
     "one layer of a pretrained model run on a text (its heads, as a scenario's).\n"
@@ -70,7 +70,8 @@ constexpr const char* kHelpOptions =
     "\n"
     "With a pretrained model (see attnviz compute --help for --model):\n"
     "  --model PATH         a Hugging Face model folder or a .gguf file\n"
-    "  --text TEXT          the text, through the model's own tokenizer\n"
+    "  --text TEXT          the text, through the model's own tokenizer (or --text-file FILE:\n"
+    "                       the file's content)\n"
     "  --layer L            the layer whose heads are exported (0-based)\n"
     "  --what rollout       also (or only) the attention rollout through layers 0..L (Abnar &\n"
     "                       Zuidema 2020: heads averaged, 0.5·A + 0.5·I, rows renormalised,\n"
@@ -227,12 +228,11 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const std::optional<std::string> out_path = parsed.get("--out");
   if (parsed.has("--model")) {
     if (parsed.has("--scenario")) throw InputError(kOrigin, "--scenario", "give --scenario or --model, not both");
-    if (parsed.has("--text-file")) throw InputError(kOrigin, "--text-file", "give --text-file or --model (with --text), not both");
-    if (parsed.has("--overview")) throw InputError(kOrigin, "--overview", "draws a --text-file's overview, not a model's layers");
+    if (parsed.has("--overview")) throw InputError(kOrigin, "--overview", "draws a scenario's overview (--scenario or --text-file without --model), not a model's layers");
     if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
     const auto [what, rollout] = without_rollout(parsed.get_or("--what", "weights"));
     ExportRequest request = parse_request(parsed, *out_path, what);
-    return run_model_export(parsed, request, rollout, out, err);
+    return naming_the_text_file(parsed, [&] { return run_model_export(parsed, request, rollout, out, err); });
   }
   for (const OptionSpec& option : model_option_specs()) {
     if (parsed.has(option.name)) throw InputError(kOrigin, option.name, "needs --model");

@@ -15,7 +15,7 @@ namespace attnviz::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: attnviz generate --model PATH --text TEXT --tokens N [--layer L | --layers all|0,3]\n"
+    "Usage: attnviz generate --model PATH (--text TEXT | --text-file FILE) --tokens N [--layer L | --layers all|0,3]\n"
     "                        [--top K] [--head-scale L:H[=F],...] [--out FILE]\n"
     "\n"
     "Generates N tokens after TEXT, greedily (the likeliest token each time), the way a decoder\n"
@@ -34,6 +34,7 @@ constexpr const char* kHelp =
     "Options:\n"
     "  --model PATH         a GPT-2 or Llama-family model folder or .gguf file (BERT does not generate)\n"
     "  --text TEXT          the prompt (UTF-8)\n"
+    "  --text-file FILE     the prompt is this UTF-8 file's content\n"
     "  --tokens N           how many tokens to generate, 1-1024\n"
     "  --layer L            keep layer L's attention only (same as --layers L)\n"
     "  --layers all|0,3     the layers whose attention each step keeps (default: all)\n"
@@ -44,7 +45,7 @@ constexpr const char* kHelp =
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the file or option), 1 other errors.\n";
 
-const std::vector<OptionSpec> kOptions = {{"--model"}, {"--text"}, {"--tokens"}, {"--layer"}, {"--layers"}, {"--top"},
+const std::vector<OptionSpec> kOptions = {{"--model"}, {"--text"}, {"--text-file"}, {"--tokens"}, {"--layer"}, {"--layers"}, {"--top"},
                                           {"--head-scale"}, {"--memory-limit"}, {"--out"}, {"--help", false}};
 
 // Steps × kept layers × heads × cache entries, each a score and a weight: at most ~64 M numbers.
@@ -61,19 +62,8 @@ void check_output_size(const model::ModelConfig& c, const model::GenerateOptions
   }
 }
 
-}  // namespace
-
-int run_generate_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
-  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz generate");
-  if (parsed.has("--help")) {
-    out << kHelp;
-    return 0;
-  }
-  if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz generate --help)");
-  }
-  if (parsed.has("--layer") && parsed.has("--layers")) throw InputError("<command line>", "--layer", "give --layer or --layers, not both");
+// The generation after the text, as JSON to --out or `out`.
+int generate(const ParsedArgs& parsed, std::ostream& out) {
   const std::string text = model_text(parsed);
   const std::optional<int> tokens = parsed.get_int("--tokens", 1, model::kMaxGeneratedTokens);
   if (!tokens) throw InputError("<command line>", "--tokens", "is required: how many tokens to generate (1-" + std::to_string(model::kMaxGeneratedTokens) + ")");
@@ -92,6 +82,22 @@ int run_generate_command(const Args& args, std::ostream& out, std::ostream& err)
   const model::Generation generation = generator.run(prompt, options);
   write_output(parsed.get("--out"), model::generation_json(*model, generation), out);
   return 0;
+}
+
+}  // namespace
+
+int run_generate_command(const Args& args, std::ostream& out, std::ostream& err) {
+  (void)err;
+  const ParsedArgs parsed = parse_args(args, kOptions, "attnviz generate");
+  if (parsed.has("--help")) {
+    out << kHelp;
+    return 0;
+  }
+  if (!parsed.positionals().empty()) {
+    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz generate --help)");
+  }
+  if (parsed.has("--layer") && parsed.has("--layers")) throw InputError("<command line>", "--layer", "give --layer or --layers, not both");
+  return naming_the_text_file(parsed, [&] { return generate(parsed, out); });
 }
 
 }  // namespace attnviz::cli

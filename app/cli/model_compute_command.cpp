@@ -37,7 +37,7 @@ void print_layer_differences(const model::ForwardResult& result, std::ostream& e
 }  // namespace
 
 int run_model_compute(const ParsedArgs& parsed, std::ostream& out, std::ostream& err) {
-  for (const char* scenario_only : {"--scenario", "--text-file", "--kernel", "--block-q", "--block-k", "--format", "--heads", "--max-output", "--blocks"}) {
+  for (const char* scenario_only : {"--scenario", "--kernel", "--block-q", "--block-k", "--format", "--heads", "--max-output", "--blocks"}) {
     if (parsed.has(scenario_only)) throw InputError("<command line>", scenario_only, "applies to scenarios, not to --model");
   }
   const std::string text = model_text(parsed);

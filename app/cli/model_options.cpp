@@ -4,6 +4,7 @@
 
 #include "app/cli/args.h"
 #include "core/common/error.h"
+#include "core/overview/long_text.h"
 
 namespace attnviz::cli {
 namespace {
@@ -55,8 +56,24 @@ std::unique_ptr<model::Model> open_model(const ParsedArgs& parsed, bool weights)
 
 std::string model_text(const ParsedArgs& parsed) {
   const std::optional<std::string> text = parsed.get("--text");
-  if (!text) throw InputError(kOrigin, "--text", "is required: the text to run the model on");
+  const std::optional<std::string> file = parsed.get("--text-file");
+  if (text && file) throw InputError(kOrigin, "--text-file", "give --text or --text-file, not both");
+  if (file) {
+    if (file->empty()) throw InputError(kOrigin, "--text-file", "needs a file name");
+    return overview::read_text_file(*file);
+  }
+  if (!text) throw InputError(kOrigin, "--text", "is required: the text to run the model on (or --text-file FILE)");
   return *text;
+}
+
+int naming_the_text_file(const ParsedArgs& parsed, const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const InputError& error) {
+    const std::optional<std::string> file = parsed.get("--text-file");
+    if (!file || error.origin() != "<text>") throw;
+    throw InputError(*file, "--text-file", error.problem());
+  }
 }
 
 std::optional<std::vector<int>> parse_layer_list(const ParsedArgs& parsed) {

@@ -2,6 +2,7 @@
 // What the commands that take --model share: opening the model (with --memory-limit), --text,
 // --layers and the forward pass's options.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,8 +19,11 @@ const std::vector<OptionSpec>& model_option_specs();
 
 // Opens --model (its weights too unless `weights` is false). Throws InputError naming the file.
 std::unique_ptr<model::Model> open_model(const ParsedArgs& parsed, bool weights);
-// --text, required.
+// --text, or the content of --text-file FILE (one of them required).
 std::string model_text(const ParsedArgs& parsed);
+// Runs `command`; an error in the text ("<text>: --text: makes 594 tokens but …") of a
+// --text-file names the file instead ("essay.txt: --text-file: makes 594 tokens but …").
+int naming_the_text_file(const ParsedArgs& parsed, const std::function<int()>& command);
 // --layers all | 0,3: nullopt for all.
 std::optional<std::vector<int>> parse_layer_list(const ParsedArgs& parsed);
 // --query, --top, --head-scale into forward options.

@@ -14,7 +14,7 @@ namespace attnviz::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: attnviz tokenize --model PATH --text TEXT [--out FILE]\n"
+    "Usage: attnviz tokenize --model PATH (--text TEXT | --text-file FILE) [--out FILE]\n"
     "\n"
     "Splits TEXT into the tokens of a pretrained model's own tokenizer and writes\n"
     "{\"ids\": [...], \"tokens\": [...]}: the ids the model sees (with the special tokens it\n"
@@ -27,11 +27,12 @@ constexpr const char* kHelp =
     "                   or a .gguf file (its tokenizer is in its metadata); the weights are\n"
     "                   not read\n"
     "  --text TEXT      the text (UTF-8)\n"
+    "  --text-file FILE the text is this UTF-8 file's content\n"
     "  --out FILE       write the JSON to FILE instead of standard output\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the file and the field), 1 other errors.\n";
 
-const std::vector<OptionSpec> kOptions = {{"--model"}, {"--text"}, {"--out"}, {"--help", false}};
+const std::vector<OptionSpec> kOptions = {{"--model"}, {"--text"}, {"--text-file"}, {"--out"}, {"--help", false}};
 
 }  // namespace
 
@@ -45,10 +46,12 @@ int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err)
   if (!parsed.positionals().empty()) {
     throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz tokenize --help)");
   }
-  const std::string text = model_text(parsed);
-  const auto model = open_model(parsed, /*weights=*/false);
-  write_output(parsed.get("--out"), model::encoding_json(model->tokenizer().encode(text, "--text")), out);
-  return 0;
+  return naming_the_text_file(parsed, [&] {
+    const std::string text = model_text(parsed);
+    const auto model = open_model(parsed, /*weights=*/false);
+    write_output(parsed.get("--out"), model::encoding_json(model->tokenizer().encode(text, "--text")), out);
+    return 0;
+  });
 }
 
 }  // namespace attnviz::cli

@@ -106,6 +106,37 @@ TEST(ModelCommands, ModelOptionsNeedAModelAndScenarioOptionsAScenario) {
   expect_bad_input(run_attnviz("export --model " + model("gpt2") + " --text hi --out /tmp/x.png"), "<command line>", "--layer");
 }
 
+TEST(ModelCommands, ATextFileIsTheModelsTextAndItsErrorsNameTheFile) {
+  const fs::path dir = testing::scratch_dir("model-text-file");
+  scratch_folders().push_back(dir);
+  std::ofstream(dir / "short.txt") << "the cat 한";
+  const std::string file = " --text-file '" + (dir / "short.txt").string() + "'";
+  const auto typed = run_attnviz("tokenize --model " + model("gpt2") + " --text 'the cat 한'");
+  const auto read = run_attnviz("tokenize --model " + model("gpt2") + file);
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(read.out, typed.out);
+
+  const auto computed = run_attnviz("compute --model " + model("gpt2") + file);
+  ASSERT_EQ(computed.exit_code, 0) << computed.err;
+  EXPECT_EQ(json::parse(computed.out)["tokens"], json::parse(typed.out)["tokens"]);
+  const auto generated = run_attnviz("generate --model " + model("gpt2") + file + " --tokens 2");
+  ASSERT_EQ(generated.exit_code, 0) << generated.err;
+  EXPECT_EQ(json::parse(generated.out)["prompt_length"], json::parse(typed.out)["ids"].size());
+
+  // Longer than the model's 32 positions: the file is named, not "<text>".
+  std::string essay;
+  for (int i = 0; i < 40; ++i) essay += "the cat ";
+  std::ofstream(dir / "essay.txt") << essay;
+  const std::string long_file = " --text-file '" + (dir / "essay.txt").string() + "'";
+  for (const std::string& command : std::vector<std::string>{"compute", "generate --tokens 2", "export --layer 0 --out '" + dir.string() + "/'"}) {
+    const auto refused = run_attnviz(command + " --model " + model("gpt2") + long_file);
+    expect_bad_input(refused, "essay.txt: --text-file: makes 81 tokens", "positions");
+  }
+  expect_bad_input(run_attnviz("tokenize --model " + model("gpt2") + file + " --text hi"), "<command line>", "--text-file");
+  expect_bad_input(run_attnviz("tokenize --model " + model("gpt2") + " --text-file '" + (dir / "none.txt").string() + "'"), "none.txt",
+                   "no such file");
+}
+
 TEST(ModelCommands, AMissingModelOrANonModelIsBadInput) {
   expect_bad_input(run_attnviz("compute --model /nonexistent/model --text hi"), "/nonexistent/model", "no such file");
   const fs::path dir = testing::scratch_dir("not-a-model");
