@@ -403,7 +403,10 @@ class FileMenu final : public ui::Menu {
     }
     ui.document.apply(std::move(*opened.scenario), opened.undo_label);
     ImGui::CloseCurrentPopup();
-    ui.notices.post(ui::NoticeLevel::Info, cut_text(opened.notice, 300));
+    // An open model reads it too, as it reads a --text-file given beside --model.
+    const bool model_reads_it = ui.model.has_model();
+    if (model_reads_it) ui.model.set_text(ui.document.scenario().sentence);
+    ui.notices.post(ui::NoticeLevel::Info, cut_text(opened.notice, 300) + (model_reads_it ? "; the model reads it too" : ""));
   }
 
   void draw_first_part_offer(ui::UiContext& ui) {

@@ -2,8 +2,10 @@
 generated GPT-2 (tests/reference/check_models.py writes it), the Heatmaps view gets its layer
 selector, the Model view its layers x heads thumbnails and next tokens; a click on a thumbnail
 opens that layer and head in the Heatmaps view, switching the head off changes the next-token
-probabilities, Undo brings them back. Real binary, its own Xvfb display, xdotool events, widgets
-found by name in the widget log (attnviz_gui.py).
+probabilities, Undo brings them back; a --text-file too long for the model opens it with the
+offer to keep the text's start that fits, and File > Open text... gives the model its text.
+Real binary, its own Xvfb display, xdotool events, widgets found by name in the widget log
+(attnviz_gui.py).
 
 usage: test_model.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import os
@@ -228,6 +230,18 @@ class RealModel(unittest.TestCase):
             app.key('ctrl+z')  # the whole text again, refused again
             attnviz_gui._wait(lambda: app.has('model-view/Dismiss##model-error'), 30, 'Ctrl+Z to bring the whole text back')
             self.assertTrue([w for w in app.widgets() if w['path'].endswith('##model-text-cut')], 'offered again')
+
+            # File > Open text... with a model open: the model reads the text too.
+            short = self.dir / 'short.txt'
+            short.write_text('the cat sat')
+            app.click_file_menu_item(2)
+            app.key('ctrl+a')
+            app.xdotool('type', '--delay', 5, str(short))
+            app.key('Return')
+            attnviz_gui._wait(lambda: not app.has('model-view/Dismiss##model-error') and next_token_probabilities(app), 60,
+                              'the model to run on the opened text')
+            chips = [w for w in app.widgets() if '##token' in w['path'] and 'model-view' in w['path']]
+            self.assertEqual(len(chips), 3, 'the, ␣cat, ␣sat: the tokens of the file opened')
 
 
 if __name__ == '__main__':
