@@ -35,6 +35,11 @@ void index_selector(const char* label, const char* id, int* value, int count) {
   ImGui::TextDisabled("of %d", count);
 }
 
+// BERT reads the whole text at once: it has nothing to decode.
+bool encoder_only(const ui::UiContext& ui) {
+  return ui.model.model() != nullptr && ui.model.model()->config().architecture == model::Architecture::Bert;
+}
+
 const model::StepAttention* kept_layer(const model::GenerationStep& step, int layer) {
   for (const model::StepAttention& kept : step.layers)
     if (kept.layer == layer) return &kept;
@@ -57,7 +62,12 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   if (g == nullptr || g->steps.empty()) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
-      if (ui.model.result() == nullptr) {
+      if (encoder_only(ui)) {
+        ui::text_lines_disabled("BERT is an encoder: every token attends to the whole text at once (no causal mask), and it "
+                                "predicts the word hidden as [MASK] (the Model view) rather than the next one, so it "
+                                "does not generate. Open GPT-2 or a Llama-family model to decode, or step through the "
+                                "scenario (Show the scenario).");
+      } else if (ui.model.result() == nullptr) {
         ui::text_lines_disabled(ui.model.busy() ? "The model is running on its text: Generate continues it once it has."
                                                 : "The model has not run on its text (the Model view says why, and offers the "
                                                   "start of a text too long for it): Generate continues a text the model has run on.");
@@ -141,8 +151,10 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel##decode-model")) generation_.cancel();
   } else {
-    // Generation continues the model's shown text: none while its text is refused.
-    ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr);
+    // Generation continues the model's shown text: none while its text is refused, and none
+    // for BERT, an encoder that reads the whole text at once.
+    const bool encoder = encoder_only(ui);
+    ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr || encoder);
     if (ImGui::Button("Generate##decode-model")) {
       generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);
       ui.classroom.decode.step = 0;
@@ -150,7 +162,8 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(ui.model.result() == nullptr && !ui.model.busy()
+      ImGui::SetTooltip(encoder ? "BERT does not generate text"
+                        : ui.model.result() == nullptr && !ui.model.busy()
                             ? "The model has not run on a text yet: its text is mended in the Model view"
                             : "Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
     }

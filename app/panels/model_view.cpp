@@ -1,7 +1,8 @@
 // Model view: a pretrained model at a glance. The grid of layers × heads as thumbnails of
 // their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
-// the selected head's switch with undo, the next tokens after the text with their
-// probabilities, and attention rollout across the layers (Abnar & Zuidema 2020) as a heatmap.
+// the selected head's switch with undo, the next tokens after the text (BERT: the tokens it
+// predicts at [MASK]) with their probabilities, and attention rollout across the layers (Abnar &
+// Zuidema 2020) as a heatmap.
 // Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
 
 #include <imgui.h>
@@ -67,6 +68,7 @@ class ModelView final : public ui::Panel {
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
+  static void draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width);
   void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
 
   std::string text_;
@@ -252,19 +254,38 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
   }
 }
 
+// BERT predicts the token hidden as [MASK] (the core's query_tokens, at the first [MASK]); the
+// others the token after the text.
 void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width) {
-  const std::string last = result.tokens.empty() ? std::string() : result.tokens.back();
-  heading("Next token", ("after \xE2\x80\x9C" + last + "\xE2\x80\x9D").c_str(), width);
+  const bool masked_lm = ui.model.model() != nullptr && ui.model.model()->config().architecture == model::Architecture::Bert;
+  if (masked_lm) {
+    const std::string where = result.query_position >= 0 ? "token " + std::to_string(result.query_position) : std::string();
+    heading("Predicted at [MASK]", where.c_str(), width);
+  } else {
+    const std::string last = result.tokens.empty() ? std::string() : result.tokens.back();
+    heading("Next token", ("after \xE2\x80\x9C" + last + "\xE2\x80\x9D").c_str(), width);
+  }
   if (result.next_tokens.empty()) {
-    ImGui::TextDisabled("This model has no language-model head: it predicts no next token.");
+    ImGui::TextDisabled("This model has no language-model head: it predicts no tokens.");
+    return;
+  }
+  if (masked_lm && result.query_tokens.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ui::text_lines_disabled("BERT predicts a word hidden as [MASK]: put [MASK] in the text, as in \xE2\x80\x9CThe capital of France is [MASK].\xE2\x80\x9D");
+    ImGui::PopTextWrapPos();
     return;
   }
   if (!ui.model.shown_edits().empty()) {
     ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %s", edits_summary(ui.model.shown_edits()).c_str());
   }
+  draw_token_bars(masked_lm ? result.query_tokens : result.next_tokens, width);
+}
+
+// The tokens as a list with their probabilities as bars.
+void ModelView::draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width) {
   const float label_w = std::floor(width * 0.5f);
-  for (std::size_t i = 0; i < result.next_tokens.size(); ++i) {
-    const model::TokenProbability& next = result.next_tokens[i];
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const model::TokenProbability& next = tokens[i];
     char label[200];
     std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, next.token.c_str(), i);
     ImGui::Selectable(label, false, ImGuiSelectableFlags_None, ImVec2(label_w, 0.0f));
