@@ -15,6 +15,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
+#include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -281,7 +282,7 @@ void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float widt
   const float font = ImGui::GetFontSize();
   for (std::size_t i = 0; i < step.next_tokens.size(); ++i) {
     const model::TokenProbability& t = step.next_tokens[i];
-    const std::string label = t.token + "  " + std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) / 10) + "." +
+    const std::string label = ui::token_label(t.token) + "  " + std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) / 10) + "." +
                               std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) % 10) + "%";
     if (i == 0) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
     ImGui::ProgressBar(static_cast<float>(t.p), ImVec2(width, font * 1.3f), label.c_str());

@@ -22,6 +22,7 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/panels/panels.h"
+#include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -287,7 +288,7 @@ void ModelView::draw_token_bars(const std::vector<model::TokenProbability>& toke
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const model::TokenProbability& next = tokens[i];
     char label[200];
-    std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, next.token.c_str(), i);
+    std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, ui::token_label(next.token).c_str(), i);
     ImGui::Selectable(label, false, ImGuiSelectableFlags_None, ImVec2(label_w, 0.0f));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("token id %d, logit %.4g, p = %.6f", next.id, static_cast<double>(next.logit), next.p);
     ImGui::SameLine();

@@ -26,7 +26,16 @@ ShownText shown_text(std::string_view text, std::size_t max_chars, std::size_t m
   return {std::move(shown), cut};
 }
 
-std::string token_label(std::string_view token) { return cut_text(token, kTokenCharacters); }
+std::string token_label(std::string_view token) {
+  std::string label = cut_text(token, kTokenCharacters);
+  // Dear ImGui hides a widget label's text from "##" on (its ID separator): BERT's "##at" showed
+  // as an empty chip. A word joiner (no width, in the fonts' ranges) between the two keeps it.
+  static constexpr std::string_view kWordJoiner = "\xE2\x81\xA0";
+  for (std::size_t at = label.find("##"); at != std::string::npos; at = label.find("##", at + 1 + kWordJoiner.size())) {
+    label.insert(at + 1, kWordJoiner);
+  }
+  return label;
+}
 
 void long_text(std::string_view text, const char* id, std::size_t max_chars) {
   const ShownText shown = shown_text(text, max_chars);

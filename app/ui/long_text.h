@@ -24,7 +24,8 @@ ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharac
 
 // A token as the window writes it in a label, a pill, a tooltip or a sentence: at most
 // kTokenCharacters characters, "…" after a cut (a "word" of a text without spaces can be
-// megabytes long, and measuring it whole each frame took seconds).
+// megabytes long, and measuring it whole each frame took seconds), and a "##" (BERT's "##at")
+// written so that a widget shows it rather than take it for the start of an ID.
 inline constexpr std::size_t kTokenCharacters = 48;
 std::string token_label(std::string_view token);
 

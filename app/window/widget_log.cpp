@@ -26,6 +26,7 @@ struct Item {
   ImRect rect;     // the whole widget, screen pixels
   ImRect visible;  // the part its window shows (empty when clipped away)
   std::vector<std::pair<std::string, nlohmann::json>> notes;  // annotate()
+  bool disabled = false;                                      // inside BeginDisabled: drawn greyed, takes no clicks
 };
 
 struct State {
@@ -88,6 +89,7 @@ void write_file(const std::filesystem::path& file) {
                              {"window", item.window},
                              {"rect", rect_json(item.rect)},
                              {"visible", shown ? rect_json(item.visible) : nlohmann::json(nullptr)}};
+    if (item.disabled) widget["disabled"] = true;
     for (const auto& [key, value] : item.notes) widget[key] = value;
     widgets.push_back(std::move(widget));
   }
@@ -166,6 +168,7 @@ void on_item(const ImRect& rect, std::uint32_t id, bool visible) {
   item.label = label != s.names.end() ? label->second : std::string();
   item.window = window.Name != nullptr ? window.Name : "?";
   item.rect = rect;
+  item.disabled = (GImGui->CurrentItemFlags & ImGuiItemFlags_Disabled) != 0;
   if (visible) {
     item.visible = rect;
     item.visible.ClipWithFull(window.ClipRect);

@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / 'reference'))
 import attnviz_gui  # noqa: E402
 import check_models as cm  # noqa: E402
+import model_reference as ref  # noqa: E402
 from attnviz_gui import Session  # noqa: E402
 
 MISSING = attnviz_gui.have_tools()
@@ -242,6 +243,29 @@ class RealModel(unittest.TestCase):
                               'the model to run on the opened text')
             chips = [w for w in app.widgets() if '##token' in w['path'] and 'model-view' in w['path']]
             self.assertEqual(len(chips), 3, 'the, ␣cat, ␣sat: the tokens of the file opened')
+
+
+    def test_bert_shows_what_it_predicts_at_mask_and_its_word_pieces_whole(self):
+        weights = cm.bert_weights(np.random.default_rng(5), cm.BERT)
+        bert = self.dir / 'bert'
+        cm.write_bert_folder(bert, weights, cm.BERT)
+        text = 'the cafe sat on the [MASK] .'
+        vocab = {t: i for i, t in enumerate(cm.WORDPIECE)}
+        ids = ref.wordpiece_encode(text, vocab)
+        _, logits = ref.bert_forward(cm.stored_all(weights, 'F32'), cm.BERT, ids, [0] * len(ids))
+        at_mask = logits[ids.index(vocab['[MASK]'])]  # float64, from the paper's equations
+        p = np.exp(at_mask - at_mask.max())
+        p /= p.sum()
+        want = [f'{100.0 * q:.2f}%' for q in np.sort(p)[::-1][:10]]
+        with Session(self.dir / 'session', ['--model', str(bert), '--text', text, '--model-view']) as app:
+            got = attnviz_gui._wait(lambda: next_token_probabilities(app), 60, "BERT's predictions")
+            self.assertEqual(got, want, 'the predictions at [MASK], not after the last [SEP]')
+            # "##e" (cafe is caf + ##e) shows as a chip of its own, not as an empty one.
+            chips = [w['path'].rsplit('/', 1)[-1] for w in app.widgets() if '##token' in w['path'] and 'model-view' in w['path']]
+            self.assertEqual(chips[3].split('##token')[0].replace('\u2060', ''), '##e')
+            app.click('##views/Decode')
+            attnviz_gui._wait(lambda: app.has('Generate##decode-model'), 30, "the Decode view's toolbar")
+            self.assertTrue(app.find('Generate##decode-model').get('disabled'), 'BERT does not generate')
 
 
 if __name__ == '__main__':

@@ -1,6 +1,8 @@
 // What the window shows of a text a user made long: a part, marked as cut.
 #include <gtest/gtest.h>
 
+#include <imgui_internal.h>
+
 #include "app/ui/long_text.h"
 
 namespace attnviz::ui {
@@ -38,6 +40,19 @@ TEST(LongText, ALineBreakPastWhatIsShownDoesNotMatter) {
   EXPECT_EQ(shown_text(emoji + "\nx", 5, 2).text, emoji + "\u2026");
   EXPECT_EQ(shown_text(emoji, 5, 1).text, emoji);
   EXPECT_FALSE(shown_text(emoji, 5, 1).cut);
+}
+
+// Dear ImGui takes "##" in a label as the start of its ID and hides the rest: a BERT piece
+// ("##at"), GPT-2's Markdown "##" or a typed "C##" must show whole in a chip or a list.
+TEST(LongText, ATokensDoubleHashIsShownNotTakenForAnId) {
+  const std::string joiner = "\xE2\x81\xA0";
+  EXPECT_EQ(token_label("##at"), "#" + joiner + "#at");
+  EXPECT_EQ(token_label("###"), "#" + joiner + "#" + joiner + "#");
+  EXPECT_EQ(token_label("a#b"), "a#b");
+  const std::string label = token_label("##at") + "##chip-3";
+  EXPECT_EQ(label.find("##"), label.size() - std::string("##chip-3").size()) << "the first ## is the ID's";
+  const std::string shown = token_label("##at");
+  EXPECT_EQ(ImGui::FindRenderedTextEnd(shown.c_str()), shown.c_str() + shown.size()) << "ImGui shows all of it";
 }
 
 }  // namespace
