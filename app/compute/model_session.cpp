@@ -442,7 +442,9 @@ ModelSession::Outcome ModelSession::run(const Job& job, std::stop_token stop) {
     outcome.error = "not enough memory for this model and text";
   } catch (const InputError& error) {
     outcome.error = window_message(error);
-    if (worker_model_) outcome.text_cut = text_cut_for(*worker_model_, job.text);
+    // A pass of the shown model (an opening's refused text is cut in compute(); a model that
+    // did not open has nothing to cut for).
+    if (worker_model_ && !job.path) outcome.text_cut = text_cut_for(*worker_model_, job.text);
   } catch (const std::exception& error) {
     outcome.error = error.what();
   }
