@@ -51,7 +51,7 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
 
 std::string window_message(const InputError& error) {
   if (error.origin() != "<text>") return error.what();
-  const std::string& problem = error.problem();
+  const std::string problem = lesson::group_whole_numbers(error.problem());
   return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
 }
 

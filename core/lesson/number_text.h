@@ -4,6 +4,7 @@
 // scores, no "−0.000". For the screen only: files and messages keep ASCII numbers.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnviz::lesson {
@@ -17,6 +18,11 @@ std::string format_significant(double value, int digits = 3);
 
 // "12,345,678": every digit, grouped by thousands ("−1,234" below zero).
 std::string format_grouped(long long value);
+
+// `text` with every whole number of four digits or more grouped ("makes 180001 tokens; at most
+// 4096" → "makes 180,001 tokens; at most 4,096"): a message written for the command line, shown
+// on the screen. Decimals ("4800.5", "1e-05") and numbers inside words or paths stay as they are.
+std::string group_whole_numbers(std::string_view text);
 
 // "(0.360, 0.250, 0.230)"
 std::string format_vector(const std::vector<double>& values, int decimals = 3);

@@ -150,6 +150,8 @@ TEST(ModelSession, TheWindowSaysWhatIsWrongWithATextInItsOwnWords) {
   EXPECT_EQ(window_message(InputError("<text>", "--text", "makes 40 tokens but the model has positions for 32")),
             "The text makes 40 tokens but the model has positions for 32");
   EXPECT_EQ(window_message(InputError("<text>", "the text", "byte 3 is not UTF-8")), "The text: byte 3 is not UTF-8");
+  EXPECT_EQ(window_message(InputError("<text>", "the text", "makes 180001 tokens; at most 4096 are computed")),
+            "The text makes 180,001 tokens; at most 4,096 are computed");
   EXPECT_EQ(window_message(InputError("gpt2/config.json", "/n_head", "is missing")), "gpt2/config.json: /n_head: is missing");
 }
 

@@ -268,6 +268,13 @@ TEST(NumberText, ThousandsAreGroupedByThree) {
   EXPECT_EQ(lesson::format_grouped(0), "0");
   EXPECT_EQ(lesson::format_grouped(999), "999");
   EXPECT_EQ(lesson::format_grouped(1000), "1,000");
+  // Numbers in a command-line message, grouped for the screen; decimals, names and grouped
+  // numbers left as they are.
+  EXPECT_EQ(lesson::group_whole_numbers("makes 180001 tokens; at most 4096 are computed"), "makes 180,001 tokens; at most 4,096 are computed");
+  EXPECT_EQ(lesson::group_whole_numbers("takes 4800 MiB, 2048."), "takes 4,800 MiB, 2,048.");
+  EXPECT_EQ(lesson::group_whole_numbers("4800.5 and 1e-05 and 12,345 and 999"), "4800.5 and 1e-05 and 12,345 and 999");
+  EXPECT_EQ(lesson::group_whole_numbers("gpt2-1024/model_10000.bin <0xEC> v12345"), "gpt2-1024/model_10000.bin <0xEC> v12345");
+  EXPECT_EQ(lesson::group_whole_numbers("token 12345 (id 50257)"), "token 12,345 (id 50,257)");
   EXPECT_EQ(lesson::format_grouped(65535), "65,535");
   EXPECT_EQ(lesson::format_grouped(-1234567), "\u22121,234,567");
 }
