@@ -51,7 +51,13 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
 
 std::string window_message(const InputError& error) {
   if (error.origin() != "<text>") return error.what();
-  const std::string problem = lesson::group_whole_numbers(error.problem());
+  std::string problem = lesson::group_whole_numbers(error.problem());
+  // The core's advice for the command line ("keep fewer layers (--layers 0,5) or use a shorter
+  // text") names an option the window does not have: it keeps every layer.
+  if (error.pointer() == "--layers") {
+    problem = problem.substr(0, problem.find(';')) + ", more than the window keeps (" +
+              lesson::format_grouped(model::kMaxKeptCells * 8 >> 20) + " MiB): use a shorter text";
+  }
   return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
 }
 
