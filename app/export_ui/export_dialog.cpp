@@ -20,6 +20,8 @@
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
 #include "app/ui/keys.h"
+#include "app/ui/long_text.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -280,6 +282,30 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
   }
 }
 
+// The text quoted for a POSIX shell.
+std::string shell_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// While the Heatmaps view shows a model's layer, this dialog still exports the scenario: it says
+// so, and gives the command that exports the layer shown.
+void draw_model_shown_note(ui::UiContext& ui) {
+  if (ui.view.heatmaps_show_scenario || !ui::shows_model(ui)) return;
+  const std::string command = "attnviz export --model " + shell_quoted(ui.model.model()->path()) + " --text " +
+                              shell_quoted(ui.model.text()) + " --layer " + std::to_string(ui.view.model_layer) + " --heads " +
+                              std::to_string(ui.view.model_head) + " --out " + shell_quoted(ui.model.model()->path() + "-figures/");
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+  ui::text_wrapped("The Heatmaps view shows the model (layer %d, head %d); this dialog exports the scenario's heatmaps. "
+                   "The model's layer is exported by attnviz export --model:",
+                   ui.view.model_layer, ui.view.model_head);
+  ImGui::PopStyleColor();
+  if (ImGui::SmallButton("Copy the command##model-export")) ImGui::SetClipboardText(command.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui::shown_text(command).text.c_str());
+  ImGui::Spacing();
+}
+
 void draw_dialog(ui::UiContext& ui, DialogState& state) {
   if (state.open_requested) {
     ImGui::OpenPopup(kPopup);
@@ -303,6 +329,7 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   }
   const ShownState shown = shown_state(ui);
   ExportChoices& c = state.choices;
+  draw_model_shown_note(ui);
   ImGui::TextDisabled("As the heatmaps show it; the same choices as attnviz export (hover a name for its option).");
   ImGui::Spacing();
   draw_what(c, shown);
