@@ -2,8 +2,6 @@
 // rollout through it, as `attnviz export` writes a scenario's.
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <ostream>
 
 #include "app/cli/backend_choice.h"
@@ -13,24 +11,12 @@
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/model/forward.h"
+#include "core/model/layer_caption.h"
 
 namespace attnviz::cli {
 namespace {
 
 constexpr const char* kOrigin = "<command line>";
-
-exporting::ExportCaption caption_for(const model::Model& model, const std::string& text, int layer) {
-  const model::ModelConfig& c = model.config();
-  exporting::ExportCaption caption;
-  caption.title = text + " · " + c.architecture_name + " layer " + std::to_string(layer);
-  caption.mask = !c.causal() ? "none" : c.sliding_window ? "causal, window " + std::to_string(*c.sliding_window - 1) : "causal";
-  caption.scale_factor = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
-  char scale[32];
-  std::snprintf(scale, sizeof scale, "%.3g", static_cast<double>(caption.scale_factor));
-  caption.scale = "scale 1/√d_k = " + std::string(scale);
-  caption.num_kv_heads = c.num_kv_heads;
-  return caption;
-}
 
 // The rollout as a one-head Result, so it exports as a weights heatmap.
 Result rollout_result(const model::ForwardResult& forward, int layer) {
@@ -95,7 +81,7 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
   const model::ForwardResult& chosen = backend == "vulkan" ? *vulkan_result : *cpu_result;
 
   exporting::ExportSource source;
-  source.caption = caption_for(*model, text, layer);
+  source.caption = model::layer_caption(model->config(), text, layer);
   source.result = &chosen.layer(layer)->attention;
   if (wants_diff) {
     source.cpu = &cpu_result->layer(layer)->attention;

@@ -20,8 +20,6 @@
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
 #include "app/ui/keys.h"
-#include "app/ui/long_text.h"
-#include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -272,7 +270,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
   } catch (const InputError&) {
     // reported when Export is pressed
   }
-  if (!ui.session.error().empty()) {
+  if (!exports_model_layer(ui) && !ui.session.error().empty()) {
     notes.push_back("The scenario has an error; the heatmaps, and so the export, show the last result that could be computed.");
   }
   for (const std::string& note : notes) {
@@ -280,30 +278,6 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
     ui::text_lines(note);
     ImGui::PopStyleColor();
   }
-}
-
-// The text quoted for a POSIX shell.
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// While the Heatmaps view shows a model's layer, this dialog still exports the scenario: it says
-// so, and gives the command that exports the layer shown.
-void draw_model_shown_note(ui::UiContext& ui) {
-  if (ui.view.heatmaps_show_scenario || !ui::shows_model(ui)) return;
-  const std::string command = "attnviz export --model " + shell_quoted(ui.model.model()->path()) + " --text " +
-                              shell_quoted(ui.model.text()) + " --layer " + std::to_string(ui.view.model_layer) + " --heads " +
-                              std::to_string(ui.view.model_head) + " --out " + shell_quoted(ui.model.model()->path() + "-figures/");
-  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-  ui::text_wrapped("The Heatmaps view shows the model (layer %d, head %d); this dialog exports the scenario's heatmaps. "
-                   "The model's layer is exported by attnviz export --model:",
-                   ui.view.model_layer, ui.view.model_head);
-  ImGui::PopStyleColor();
-  if (ImGui::SmallButton("Copy the command##model-export")) ImGui::SetClipboardText(command.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui::shown_text(command).text.c_str());
-  ImGui::Spacing();
 }
 
 void draw_dialog(ui::UiContext& ui, DialogState& state) {
@@ -316,7 +290,7 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   // Height 0 fits the contents every frame (an error line appears and goes).
   ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 50.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
   if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-  if (!ui.session.has_result()) {
+  if (!has_something_to_export(ui)) {
     ImGui::PushTextWrapPos(0.0f);
     ui::text_lines(ui.session.only_the_overview_shows() ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
                                       "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
@@ -329,7 +303,6 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   }
   const ShownState shown = shown_state(ui);
   ExportChoices& c = state.choices;
-  draw_model_shown_note(ui);
   ImGui::TextDisabled("As the heatmaps show it; the same choices as attnviz export (hover a name for its option).");
   ImGui::Spacing();
   draw_what(c, shown);
@@ -359,7 +332,7 @@ class ExportDialog final : public ui::Dialog {
 
  private:
   void open(ui::UiContext& ui, const ui::ExportRequest& request) {
-    if (!ui.session.has_result()) {
+    if (!has_something_to_export(ui)) {
       if (request.all) state_.open_requested = true;  // says why there is nothing to export
       return;
     }

@@ -44,6 +44,13 @@ def window_title(app):
     return named[0] if named else ''
 
 
+def slider_end(app, slider):
+    """A slider's right end on the screen: its largest value."""
+    x, y, w, h = app.find(slider)['visible']
+    ox, oy = app.log().get('window_origin', [0, 0])
+    return int(ox + x + w - 3), int(oy + y + h / 2)
+
+
 def pick_last_layer(app, slider):
     """Clicks a layer slider at its right end: the last layer."""
     x, y, w, h = app.find(slider)['visible']
@@ -266,6 +273,30 @@ class RealModel(unittest.TestCase):
             app.click('##views/Decode')
             attnviz_gui._wait(lambda: app.has('Generate##decode-model'), 30, "the Decode view's toolbar")
             self.assertTrue(app.find('Generate##decode-model').get('disabled'), 'BERT does not generate')
+
+            # Ctrl+E exports what the Heatmaps view shows: the model's layer 1, head 2, as
+            # `attnviz export --model ... --layer 1 --heads 2` writes it.
+            app.click('##views/Heatmaps')
+            pick_last_layer(app, '##model-layer-heatmaps')
+            app.click_at(*slider_end(app, '##model-head'))
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##1-3'), 30, 'layer 1, head 3 shown')
+            target = self.dir / 'window-export'
+            app.key('ctrl+e')
+            attnviz_gui._wait(lambda: app.has('Export##export_dialog/Export'), 30, 'the Export dialog')
+            app.click('Export##export_dialog/NPY')
+            app.click('Export##export_dialog/##out')
+            app.key('ctrl+a')
+            app.xdotool('type', '--delay', 5, str(target))
+            app.click('Export##export_dialog/Export', settle=10)
+            window_file = attnviz_gui._wait(lambda: (f := target / 'weights_head3.npy').exists() and f, 30, "the window's export")
+        command = self.dir / 'command-export'
+        cm.run(attnviz_gui.ATTNVIZ, 'export', '--model', str(bert), '--text', text, '--layer', '1', '--heads', '3',
+               '--what', 'weights', '--format', 'npy', '--out', str(command) + '/')
+        exported, wanted = np.load(window_file), np.load(command / 'weights_head3.npy')
+        self.assertEqual(exported.shape, (len(ids), len(ids)), "the model's tokens, not the scenario's")
+        # The window's pass and the command's may sum in another order: float32 rounding apart.
+        np.testing.assert_allclose(exported, wanted, atol=1e-6,
+                                   err_msg="the window exported the model's layer 1, head 3, as the command line does")
 
 
 if __name__ == '__main__':
