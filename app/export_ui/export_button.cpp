@@ -73,7 +73,7 @@ std::optional<ExportButtonPlace> place_export_button(float title_left, float tit
 float export_button_room() { return icon_side() + 2.0f * ImGui::GetStyle().ItemSpacing.x; }
 
 void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end) {
-  if (!ui.session.has_result()) return;
+  if (!has_something_to_export(ui)) return;
   const float side = icon_side();
   const ImVec2 title_min = ImGui::GetItemRectMin();
   const ImVec2 title_max = ImGui::GetItemRectMax();
@@ -95,7 +95,7 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
   draw_export_icon(ImGui::GetItemRectMin(), side, hovered, ui.ui_scale);
   if (hovered) {
     ImGui::SetTooltip("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
-                      quantity_label(quantity), ui.view.selected_head);
+                      quantity_label(quantity), exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head);
   }
   const std::string menu = popup_id(quantity);
   if (clicked) ImGui::OpenPopup(menu.c_str());
@@ -111,7 +111,7 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
 }
 
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
-  if (!hovered || !ui.session.has_result()) return;
+  if (!hovered || !has_something_to_export(ui)) return;
   if (ui::keys::ctrl_pressed(ui::keys::kC, false)) {
     copy_as_csv(ui, quantity);
   }
@@ -122,7 +122,7 @@ void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
 }
 
 void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
-  if (!ui.session.has_result()) return;
+  if (!has_something_to_export(ui)) return;
   try {
     const ShownState shown = shown_state(ui);
     const std::string csv = csv_as_shown(quantity, shown, export_source(ui));

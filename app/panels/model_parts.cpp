@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/compute/model_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/ui/model_layer.h"
@@ -246,12 +247,16 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     heatmap::Colormap colormap;
     const std::vector<std::string>* cols;
     bool log;
+    exporting::Quantity quantity;  // what its export button and Ctrl+C write
   };
   const Part parts[] = {
-      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens, false},
+      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens, false,
+       exporting::Quantity::Scores},
       {"##model-weights", "Weights", "softmax(S / \xE2\x88\x9A" "d_k, masked)", &h.weights,
-       log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap, &result->tokens, log},
-      {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false},
+       log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap, &result->tokens, log,
+       exporting::Quantity::Weights},
+      {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false,
+       exporting::Quantity::Context},
   };
   const float top = ImGui::GetCursorPosY();
   float x = ImGui::GetCursorPosX();
@@ -259,10 +264,12 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     const Part& part = parts[i];
     const float width = i < 2 ? cells_w : context_w;
     ImGui::SetCursorPos(ImVec2(x, top));
+    const float cells_end = x + label_w + width;
     x += label_w + width + gap;
     ImGui::BeginGroup();
     const int lines = title_lines(part.title, part.formula.c_str(), label_w + width);
     title_line(part.title, part.formula.c_str(), label_w + width, lines > 1);
+    export_ui::heatmap_export_button(ui, part.quantity, cells_end);  // the layer and head shown (window_source.h)
     if (lines > 1) formula_line(part.formula.c_str(), label_w + width);
     HeatmapSpec spec;
     spec.source.host = part.values;
@@ -288,6 +295,7 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
       ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row).c_str(),
                         i < 2 ? "key" : "dimension", hover.col, static_cast<double>(part.values->at(hover.row, hover.col)));
     }
+    export_ui::heatmap_hover_actions(ui, part.quantity, hover.hovered);  // Ctrl+C: copy as CSV
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ui.heatmaps.colorbar(part.colormap, part.range.min, part.range.max, width, part.title, part.log);
     ImGui::EndGroup();

@@ -3,7 +3,9 @@ generated GPT-2 (tests/reference/check_models.py writes it), the Heatmaps view g
 selector, the Model view its layers x heads thumbnails and next tokens; a click on a thumbnail
 opens that layer and head in the Heatmaps view, switching the head off changes the next-token
 probabilities, Undo brings them back; a --text-file too long for the model opens it with the
-offer to keep the text's start that fits, and File > Open text... gives the model its text.
+offer to keep the text's start that fits, and File > Open text... gives the model its text;
+BERT shows its predictions at [MASK] (against a float64 reference) and its word pieces whole,
+and Ctrl+E exports the model's layer and head shown, as the command line does.
 Real binary, its own Xvfb display, xdotool events, widgets found by name in the widget log
 (attnviz_gui.py).
 
@@ -280,6 +282,8 @@ class RealModel(unittest.TestCase):
             pick_last_layer(app, '##model-layer-heatmaps')
             app.click_at(*slider_end(app, '##model-head'))
             attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##1-3'), 30, 'layer 1, head 3 shown')
+            buttons = [w['path'] for w in app.widgets() if w['path'].endswith('/##export')]
+            self.assertEqual(len(buttons), 3, f"the model's scores, weights and context have export buttons: {buttons}")
             target = self.dir / 'window-export'
             app.key('ctrl+e')
             attnviz_gui._wait(lambda: app.has('Export##export_dialog/Export'), 30, 'the Export dialog')
