@@ -51,13 +51,16 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
 
 std::string window_message(const InputError& error) {
   if (error.origin() != "<text>") return error.what();
-  std::string problem = lesson::group_whole_numbers(error.problem());
-  // The core's advice for the command line ("keep fewer layers (--layers 0,5) or use a shorter
-  // text") names an option the window does not have: it keeps every layer.
-  if (error.pointer() == "--layers") {
-    problem = problem.substr(0, problem.find(';')) + ", more than the window keeps (" +
-              lesson::format_grouped(model::kMaxKeptCells * 8 >> 20) + " MiB): use a shorter text";
+  // The core's advice for the command line (--layers) names an option the window does not
+  // have: it keeps every layer.
+  if (const auto* large = dynamic_cast<const model::KeptAttentionTooLarge*>(&error)) {
+    using lesson::format_grouped;
+    return "The text makes " + format_grouped(large->tokens()) + " tokens; keeping the attention of " +
+           format_grouped(large->kept_layers()) + " layers \xC3\x97 " + format_grouped(large->heads()) + " heads for them takes " +
+           format_grouped(large->mebibytes()) + " MiB, more than the window keeps (" + format_grouped(model::kMaxKeptCells * 8 >> 20) +
+           " MiB): use a shorter text";
   }
+  const std::string problem = lesson::group_whole_numbers(error.problem());
   return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
 }
 

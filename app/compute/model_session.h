@@ -49,8 +49,9 @@ enum class ModelActivity { Idle, Loading, Computing };
 
 // A refused text's error in the window's words: the core writes "<text>: --text: makes 40
 // tokens but the model has positions for 32" for the command line; the window says "The text
-// makes 40 tokens but the model has positions for 32", its numbers grouped ("180,001 tokens").
-// Other errors as they are.
+// makes 40 tokens but the model has positions for 32", its numbers grouped ("180,001 tokens");
+// attention too large to keep (model::KeptAttentionTooLarge) is worded from its numbers, without
+// the command line's --layers advice (the window keeps every layer). Other errors as they are.
 std::string window_message(const InputError& error);
 
 // The first layer whose output differs between two sets of edits (num_layers when none does).

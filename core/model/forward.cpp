@@ -120,6 +120,28 @@ MaskSetting layer_mask(const ModelConfig& config, int n) {
   return mask;
 }
 
+namespace {
+
+// The scores and weights (float32) a pass keeps, rounded up: just past the limit reads
+// "2,049 MiB", not the limit's own "2,048".
+long long kept_mebibytes(long long kept_layers, long long heads, long long tokens) {
+  constexpr long long kMebibyte = 1LL << 20;
+  return (kept_attention_cells(kept_layers, heads, tokens) * 8 + kMebibyte - 1) / kMebibyte;
+}
+
+}  // namespace
+
+KeptAttentionTooLarge::KeptAttentionTooLarge(long long tokens, long long kept_layers, int heads)
+    : InputError("<text>", "--layers",
+                 "keeping the attention of " + std::to_string(kept_layers) + " layers × " + std::to_string(heads) + " heads for " +
+                     std::to_string(tokens) + " tokens takes " + std::to_string(kept_mebibytes(kept_layers, heads, tokens)) +
+                     " MiB; keep fewer layers (--layers 0,5) or use a shorter text"),
+      tokens_(tokens),
+      kept_layers_(kept_layers),
+      heads_(heads) {}
+
+long long KeptAttentionTooLarge::mebibytes() const { return kept_mebibytes(kept_layers_, heads_, tokens_); }
+
 ForwardPass::ForwardPass(const Model& model, Backend& backend, Backend* compare_with)
     : model_(model), backend_(backend), compare_with_(compare_with), problem_(problem_shape(model.config())) {}
 
@@ -147,8 +169,8 @@ void ForwardPass::check(const ForwardOptions& options) const {
                                            " but the model has " + std::to_string(c.type_vocab_size) + " token types");
     }
   }
-  if (c.architecture != Architecture::Llama && n > c.max_positions) {
-    throw InputError(text, "--text", "makes " + std::to_string(n) + " tokens but the model has positions for " + std::to_string(c.max_positions));
+  if (const std::optional<int> positions = c.position_limit(); positions && n > *positions) {
+    throw InputError(text, "--text", "makes " + std::to_string(n) + " tokens but the model has positions for " + std::to_string(*positions));
   }
   long long kept = c.num_layers;
   if (options.layers) {
@@ -159,12 +181,7 @@ void ForwardPass::check(const ForwardOptions& options) const {
       }
     }
   }
-  const long long cells = std::max(kept, 1LL) * c.num_heads * n * n;
-  if (cells > kMaxKeptCells) {
-    throw InputError(text, "--layers", "keeping the attention of " + std::to_string(kept) + " layers × " + std::to_string(c.num_heads) +
-                                           " heads for " + std::to_string(n) + " tokens takes " + std::to_string(cells * 8 >> 20) +
-                                           " MiB; keep fewer layers (--layers 0,5) or use a shorter text");
-  }
+  if (kept_attention_cells(kept, c.num_heads, n) > kMaxKeptCells) throw KeptAttentionTooLarge(n, kept, c.num_heads);
   if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
     throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
   }

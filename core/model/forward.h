@@ -19,6 +19,7 @@
 
 #include "core/attention/backend.h"
 #include "core/attention/compare.h"
+#include "core/common/error.h"
 #include "core/model/model.h"
 #include "core/tokenizers/tokenizer.h"
 
@@ -26,6 +27,27 @@ namespace attnviz::model {
 
 // The scores and weights of every kept head, at most (2 GiB): a pass over more is refused.
 inline constexpr long long kMaxKeptCells = 1LL << 28;
+
+// Cells of attention a pass keeps: every kept layer's heads, tokens × tokens.
+inline long long kept_attention_cells(long long kept_layers, long long heads, long long tokens) {
+  return (kept_layers > 1 ? kept_layers : 1) * heads * tokens * tokens;
+}
+
+// A pass refused because its kept attention would pass kMaxKeptCells. what() advises the
+// command line's --layers; the window, which keeps every layer, words it from the numbers.
+class KeptAttentionTooLarge : public InputError {
+ public:
+  KeptAttentionTooLarge(long long tokens, long long kept_layers, int heads);
+  [[nodiscard]] long long tokens() const { return tokens_; }
+  [[nodiscard]] long long kept_layers() const { return kept_layers_; }
+  [[nodiscard]] int heads() const { return heads_; }
+  [[nodiscard]] long long mebibytes() const;  // the kept scores and weights, float32
+
+ private:
+  long long tokens_;
+  long long kept_layers_;
+  int heads_;
+};
 
 struct ModelEdits {
   // (layer, head) → factor on the head's context: 0 switches the head off, 1 leaves it.

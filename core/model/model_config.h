@@ -51,6 +51,11 @@ struct ModelConfig {
   std::vector<int> end_of_text_ids;
 
   [[nodiscard]] bool causal() const { return architecture != Architecture::Bert; }
+  // The most tokens the positions take: the learned table's rows (GPT-2, BERT); none for RoPE
+  // (Llama family), whose context length is advice, not a table's end.
+  [[nodiscard]] std::optional<int> position_limit() const {
+    return architecture == Architecture::Llama ? std::nullopt : std::optional<int>(max_positions);
+  }
   [[nodiscard]] std::string family() const;  // "GPT-2", "Llama family", "BERT"
 };
 

@@ -79,10 +79,11 @@ bool valid_utf8(std::string_view text) {
 
 int token_limit(const ModelConfig& config, int kept_layers) {
   long long limit = tokenizers::kMaxModelTokens;
-  if (config.architecture != Architecture::Llama) limit = std::min<long long>(limit, config.max_positions);
-  const long long heads = static_cast<long long>(std::max(kept_layers, 1)) * std::max(config.num_heads, 1);
-  limit = std::min(limit, static_cast<long long>(std::sqrt(static_cast<double>(kMaxKeptCells / heads))));
-  return static_cast<int>(limit);
+  if (const std::optional<int> positions = config.position_limit()) limit = std::min<long long>(limit, *positions);
+  // The forward pass refuses kept_attention_cells(…) > kMaxKeptCells.
+  const long long cells_per_token_pair = kept_attention_cells(kept_layers, std::max(config.num_heads, 1), 1);
+  const auto largest = static_cast<long long>(std::sqrt(static_cast<double>(kMaxKeptCells / cells_per_token_pair)));
+  return static_cast<int>(std::min(limit, largest));
 }
 
 std::optional<TextCut> cut_to_token_limit(const tokenizers::Tokenizer& tokenizer, std::string_view text, int limit) {

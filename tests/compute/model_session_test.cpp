@@ -152,11 +152,9 @@ TEST(ModelSession, TheWindowSaysWhatIsWrongWithATextInItsOwnWords) {
   EXPECT_EQ(window_message(InputError("<text>", "the text", "byte 3 is not UTF-8")), "The text: byte 3 is not UTF-8");
   EXPECT_EQ(window_message(InputError("<text>", "the text", "makes 180001 tokens; at most 4096 are computed")),
             "The text makes 180,001 tokens; at most 4,096 are computed");
-  EXPECT_EQ(window_message(InputError("<text>", "--layers",
-                                      "keeping the attention of 32 layers \xc3\x97 32 heads for 600 tokens takes 4800 MiB; keep fewer "
-                                      "layers (--layers 0,5) or use a shorter text")),
-            "The text: keeping the attention of 32 layers \xc3\x97 32 heads for 600 tokens takes 4,800 MiB, more than the window "
-            "keeps (2,048 MiB): use a shorter text");
+  EXPECT_EQ(window_message(model::KeptAttentionTooLarge(4000, 32, 32)),
+            "The text makes 4,000 tokens; keeping the attention of 32 layers \xc3\x97 32 heads for them takes 125,000 MiB, more "
+            "than the window keeps (2,048 MiB): use a shorter text");
   EXPECT_EQ(window_message(InputError("gpt2/config.json", "/n_head", "is missing")), "gpt2/config.json: /n_head: is missing");
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/model/text_fit.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "core/model/forward.h"
@@ -38,6 +39,24 @@ TEST(TextFit, TheLimitIsTheLeastOfThePositionsTheTokenizerAndTheKeptAttention) {
   llama.num_heads = 32;
   EXPECT_EQ(token_limit(llama, 32), 512);  // 32 layers × 32 heads × 512² = 2^28 cells
   EXPECT_LE(32LL * 32 * 512 * 512, kMaxKeptCells);
+}
+
+// The limit is where the forward pass starts refusing: one token more keeps too much attention,
+// and the refusal carries the numbers the window words its message from.
+TEST(TextFit, OneTokenPastTheKeptAttentionLimitIsRefused) {
+  ModelConfig llama;
+  llama.architecture = Architecture::Llama;
+  llama.num_heads = 64;
+  llama.num_layers = 80;
+  for (const int layers : {1, 12, 80}) {
+    const int limit = token_limit(llama, layers);
+    EXPECT_LE(kept_attention_cells(layers, llama.num_heads, limit), kMaxKeptCells) << layers;
+    EXPECT_GT(kept_attention_cells(layers, llama.num_heads, limit + 1), kMaxKeptCells) << layers;
+    const KeptAttentionTooLarge refused(limit + 1, layers, llama.num_heads);
+    EXPECT_EQ(refused.kept_layers(), layers);
+    EXPECT_GT(refused.mebibytes(), kMaxKeptCells * 8 >> 20) << layers;  // rounded up
+    EXPECT_THAT(refused.what(), ::testing::HasSubstr("--layers 0,5"));  // the command line's advice
+  }
 }
 
 TEST(TextFit, ATooLongTextIsCutBeforeTheWordThatWouldPassTheLimit) {
