@@ -64,17 +64,25 @@ class Ibus:
         self.env = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=str(config), GSETTINGS_BACKEND='keyfile',
                         LANG=LOCALE, LC_ALL=LOCALE)
         self.log = config / 'ibus.log'
-        with open(self.log, 'wb') as log:
+        # Its X bridge (ibus-x11) connects once: on a loaded machine it can miss the display and
+        # never offer the input method, so a daemon that has not within 30 s is started again.
+        for attempt in (1, 2, 3):
+            try:
+                self.start()
+                wait_for(lambda: self.alive() and self.ibus('engine', 'hangul'), 60, 'ibus to select the hangul engine')
+                wait_for(lambda: self.alive() and b'ibus' in self.xprop_servers(), 30,
+                         'ibus to offer its X input method (XIM_SERVERS on the root window)')
+                return
+            except GuiError as error:
+                self.close()
+                if attempt == 3:
+                    raise GuiError(f'{error} (3 tries)\nibus said:\n{self.log.read_text(errors="replace")[-3000:]}') from None
+
+    def start(self):
+        with open(self.log, 'ab') as log:
             self.process = subprocess.Popen(
                 ['dbus-run-session', '--', 'ibus-daemon', '--xim', '--panel=disable', '--replace', '--verbose'],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            wait_for(lambda: self.alive() and self.ibus('engine', 'hangul'), 60, 'ibus to select the hangul engine')
-            wait_for(lambda: self.alive() and b'ibus' in self.xprop_servers(), 60,
-                     'ibus to offer its X input method (XIM_SERVERS on the root window)')
-        except GuiError as error:
-            self.close()
-            raise GuiError(f'{error}\nibus said:\n{self.log.read_text(errors="replace")[-3000:]}') from None
 
     def alive(self):
         if self.process.poll() is not None:
