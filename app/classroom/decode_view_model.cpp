@@ -16,6 +16,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -34,11 +35,6 @@ void index_selector(const char* label, const char* id, int* value, int count) {
   ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   ImGui::TextDisabled("of %d", count);
-}
-
-// BERT reads the whole text at once: it has nothing to decode.
-bool encoder_only(const ui::UiContext& ui) {
-  return ui.model.model() != nullptr && ui.model.model()->config().architecture == model::Architecture::Bert;
 }
 
 const model::StepAttention* kept_layer(const model::GenerationStep& step, int layer) {
@@ -63,7 +59,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   if (g == nullptr || g->steps.empty()) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
-      if (encoder_only(ui)) {
+      if (ui::model_is_encoder(ui)) {
         ui::text_lines_disabled("BERT is an encoder: every token attends to the whole text at once (no causal mask), and it "
                                 "predicts the word hidden as [MASK] (the Model view) rather than the next one, so it "
                                 "does not generate. Open GPT-2 or a Llama-family model to decode, or step through the "
@@ -154,7 +150,7 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
   } else {
     // Generation continues the model's shown text: none while its text is refused, and none
     // for BERT, an encoder that reads the whole text at once.
-    const bool encoder = encoder_only(ui);
+    const bool encoder = ui::model_is_encoder(ui);
     ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr || encoder);
     if (ImGui::Button("Generate##decode-model")) {
       generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);

@@ -12,40 +12,12 @@
 #include "core/common/error.h"
 #include "core/model/forward.h"
 #include "core/model/layer_caption.h"
+#include "core/model/rollout_export.h"
 
 namespace attnviz::cli {
 namespace {
 
 constexpr const char* kOrigin = "<command line>";
-
-// The rollout as a one-head Result, so it exports as a weights heatmap.
-Result rollout_result(const model::ForwardResult& forward, int layer) {
-  const Result& first = forward.layer(0)->attention;
-  Result result;
-  result.backend = first.backend;
-  result.device = first.device;
-  result.tokens = first.tokens;
-  result.source_tokens = first.source_tokens;
-  result.mask = first.mask;
-  result.masked_rows = first.masked_rows;
-  HeadResult head;
-  head.weights = model::attention_rollout(forward, layer);
-  head.scores = head.weights;
-  head.context = Matrix(head.weights.rows, 0);
-  result.heads.push_back(std::move(head));
-  return result;
-}
-
-// weights_head0.png → rollout.png
-void rename_rollout(std::vector<exporting::ExportedFile>& files) {
-  for (exporting::ExportedFile& file : files) {
-    std::string name = file.name;
-    const std::size_t head = name.find("_head0");
-    if (head != std::string::npos) name.erase(head, 6);
-    if (name.starts_with("weights")) name = "rollout" + name.substr(7);
-    file.name = name;
-  }
-}
 
 }  // namespace
 
@@ -90,20 +62,9 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
   std::vector<exporting::ExportedFile> files;
   if (!request.what.empty()) files = exporting::render_export(request, source);
   if (rollout) {
-    const Result rolled = rollout_result(chosen, layer);
-    exporting::ExportSource rollout_source;
-    rollout_source.caption = source.caption;
-    rollout_source.caption.title = "Attention rollout · " + text;
-    rollout_source.caption.scale = "rollout through layers 0–" + std::to_string(layer) + " (heads averaged, 0.5·A + 0.5·I)";
-    rollout_source.caption.num_kv_heads = 1;
-    rollout_source.result = &rolled;
-    exporting::ExportRequest rollout_request = request;
-    rollout_request.what = {exporting::Quantity::Weights};
-    rollout_request.heads = std::vector<int>{0};
-    rollout_request.grid = false;
-    std::vector<exporting::ExportedFile> rolled_files = exporting::render_export(rollout_request, rollout_source);
-    rename_rollout(rolled_files);
-    files.insert(files.end(), rolled_files.begin(), rolled_files.end());
+    std::vector<exporting::ExportedFile> rolled =
+        model::render_rollout(model::attention_rollout(chosen, layer), chosen, model->config(), text, layer, request);
+    files.insert(files.end(), rolled.begin(), rolled.end());
   }
   return write_exported_files(files, parsed.get_or("--out", ""), out, err);
 }

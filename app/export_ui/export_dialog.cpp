@@ -8,14 +8,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
 
 #include "app/compute/compute_session.h"
 #include "app/document/autosave.h"
-#include "app/export_ui/export_folder.h"
+#include "app/export_ui/export_popup.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
@@ -35,33 +34,13 @@ constexpr const char* kPopup = "Export##export_dialog";
 struct DialogState {
   bool open_requested = false;
   ExportChoices choices;
-  std::filesystem::path folder;  // proposed, absolute: what a relative "Save to" is taken from
-  std::string out;               // "Save to": a folder, or a file name for one file
-  std::string error;             // the last failure, shown in the dialog
+  SaveTo save_to;
+  std::string error;  // the last failure, shown in the dialog
 };
-
-const char* environment_variable(const char* name) { return std::getenv(name); }
-
-std::filesystem::path resolved_out(const DialogState& state) {
-  return resolve_export_path(state.out, state.folder, environment_variable);
-}
-
-// The next export starts in the folder of the last one (never over its file), in this run and
-// the next.
-void remember_folder(const ui::UiContext& ui, DialogState& state, const ExportOutcome& outcome) {
-  const std::filesystem::path folder = outcome.written.size() == 1 ? outcome.written.front().parent_path() : resolved_out(state);
-  if (folder.empty()) return;
-  state.folder = folder;
-  state.out = folder.string();
-  write_last_folder(export_folder_memory(ui), folder);
-}
 
 void open_with(const ui::UiContext& ui, DialogState& state, ExportChoices choices) {
   state.choices = std::move(choices);
-  if (state.out.empty()) {
-    state.folder = default_export_folder(read_last_folder(export_folder_memory(ui)), environment_variable);
-    state.out = state.folder.string();
-  }
+  state.save_to.propose(export_folder_memory(ui));
   state.error.clear();
   state.open_requested = true;
 }
@@ -102,7 +81,7 @@ void draw_what(ExportChoices& c, const ShownState& shown) {
 void draw_heads(ExportChoices& c, const ShownState& shown) {
   row_label("Heads", "--heads");
   int choice = static_cast<int>(c.heads);
-  const std::string shown_label = "head " + std::to_string(shown.view.selected_head) + " (shown)";
+  const std::string shown_label = "head " + std::to_string(shown.head) + " (shown)";
   ImGui::RadioButton(shown_label.c_str(), &choice, static_cast<int>(HeadsChoice::Shown));
   ImGui::SameLine();
   ImGui::RadioButton("all", &choice, static_cast<int>(HeadsChoice::All));
@@ -133,7 +112,7 @@ void draw_format(ExportChoices& c) {
 // matrices are chosen.
 std::string shown_range_text(const ExportChoices& c, const ShownState& shown) {
   if (c.what.size() != 1) return "each heatmap's own";
-  const std::optional<std::pair<float, float>> range = shown_range(c.what.front(), shown, {shown.view.selected_head});
+  const std::optional<std::pair<float, float>> range = shown_range(c.what.front(), shown, {shown.head});
   if (!range) return "from the exported values";
   const bool log = shown_scale(c.what.front(), shown) == exporting::ColourScale::Log;
   char text[64];
@@ -225,28 +204,19 @@ void finish(ui::UiContext& ui, DialogState& state) {
     state.error = "Tick at least one matrix under What.";
     return;
   }
-  if (state.out.empty()) {
-    state.error = "Type a folder or a file name under Save to.";
-    return;
-  }
-  const ExportOutcome outcome = run_export(plan, export_source(ui), resolved_out(state), ui.notices);
-  if (!outcome.ok) {
-    state.error = outcome.message;
-    return;
-  }
-  remember_folder(ui, state, outcome);
-  ImGui::CloseCurrentPopup();
+  export_from_popup(state.save_to, export_folder_memory(ui), state.error,
+                    [&](const std::filesystem::path& out) { return run_export(plan, export_source(ui), out, ui.notices); });
 }
 
 void draw_save_row(ui::UiContext& ui, DialogState& state) {
   row_label("Save to", "--out");
   ImGui::SetNextItemWidth(-1.0f);
-  const bool entered = ImGui::InputText("##out", &state.out, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool entered = ImGui::InputText("##out", &state.save_to.out, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SetCursorPosX(label_width());
   ImGui::TextDisabled("A folder (created when missing; files named like weights_head0.png) or one file's name");
   // A relative path or ~ is taken from the folder proposed, never from where attnviz was started.
-  const std::filesystem::path resolved = resolved_out(state);
-  if (!state.out.empty() && resolved.string() != state.out) {
+  const std::filesystem::path resolved = state.save_to.resolved();
+  if (!state.save_to.out.empty() && resolved.string() != state.save_to.out) {
     ImGui::SetCursorPosX(label_width());
     ImGui::TextDisabled("that is %s", resolved.string().c_str());
   }

@@ -15,7 +15,7 @@ constexpr const char* kOrigin = "Export";
 
 int head_count(const ShownState& shown) { return static_cast<int>(shown.result.heads.size()); }
 
-int selected_head(const ShownState& shown) { return std::clamp(shown.view.selected_head, 0, std::max(head_count(shown) - 1, 0)); }
+int selected_head(const ShownState& shown) { return std::clamp(shown.head, 0, std::max(head_count(shown) - 1, 0)); }
 
 std::vector<int> parse_head_list(const std::string& text) {
   std::vector<int> heads;
@@ -139,13 +139,12 @@ std::optional<std::pair<float, float>> shown_range(Quantity quantity, const Show
 }
 
 std::optional<exporting::CellWindow> shown_window(Quantity quantity, const ShownState& shown) {
-  const ui::ViewState& view = shown.view;
   const int rows = shown.problem.n();
   const int cols = shown.problem.m();
   // The zoom is kept per axis: an axis with a count of 0 shows all of it, the other may still
   // be zoomed (rows only, columns only). The widget clamps it the same way before drawing.
-  if (rows <= 0 || cols <= 0 || !heatmap::is_zoomed(view.head_zoom, rows, cols)) return std::nullopt;
-  const heatmap::CellWindow w = heatmap::clamp_window(view.head_zoom, rows, cols);
+  if (rows <= 0 || cols <= 0 || !heatmap::is_zoomed(shown.zoom, rows, cols)) return std::nullopt;
+  const heatmap::CellWindow w = heatmap::clamp_window(shown.zoom, rows, cols);
   // A cell counts when any of it shows; 1e-3 keeps float noise from adding a sliver.
   constexpr float kSliver = 1e-3f;
   const auto begin_of = [&](float first) { return static_cast<int>(std::floor(first + kSliver)); };

@@ -4,7 +4,8 @@
 // `attnviz export` (docs/export.md); "as shown" choices take the heatmaps' own settings: the
 // selected head, the colormap, the colour range and the zoomed rows and columns.
 //
-//   ShownState shown{ui.view, session.shown_result(), session.problem(), session.compared()};
+//   ShownState shown{ui.view, session.shown_result(), session.problem(), session.compared(),
+//                    ui.view.selected_head, ui.view.head_zoom};
 //   ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown);
 //   ExportPlan plan = plan_export(choices, shown);   // one request per quantity
 
@@ -23,12 +24,16 @@ using exporting::ExportRequest;
 using exporting::Quantity;
 using exporting::ValuesMode;
 
-// What the window shows, as the export needs it. `result` belongs to `problem`.
+// What the window shows, as the export needs it. `result` belongs to `problem`. The head and
+// zoom are apart from `view` because a model's layer has its own (the view's colormaps, ranges
+// and numbers serve both).
 struct ShownState {
   const ui::ViewState& view;
   const Result& result;
   const Problem& problem;
   bool has_difference = false;  // both backends ran: Vulkan − Eigen can be exported
+  int head = 0;                 // the head the heatmaps show
+  heatmap::CellWindow zoom{0.0f, 0.0f, 0.0f, 0.0f};  // the heatmaps' zoom (no cells, or all: not zoomed)
 };
 
 enum class HeadsChoice { Shown, All, List };

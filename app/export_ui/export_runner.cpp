@@ -21,10 +21,12 @@ void create_folder_if_meant(const std::filesystem::path& out) {
   if (error) throw std::runtime_error("cannot create the folder " + out.string() + ": " + error.message());
 }
 
+}  // namespace
+
 // Renders everything before the first byte is written (a bad choice writes nothing), then
 // writes and reports.
-ExportOutcome write_rendered(const std::function<std::vector<exporting::ExportedFile>()>& render,
-                             const std::filesystem::path& out, ui::Notices& notices) {
+ExportOutcome run_rendered_export(const std::function<std::vector<exporting::ExportedFile>()>& render,
+                                  const std::filesystem::path& out, ui::Notices& notices) {
   ExportOutcome outcome;
   try {
     if (out.empty()) throw InputError("Export", "save to", "is empty: type a folder or a file name");
@@ -53,8 +55,6 @@ ExportOutcome write_rendered(const std::function<std::vector<exporting::Exported
   return outcome;
 }
 
-}  // namespace
-
 std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const exporting::ExportSource& source) {
   std::vector<exporting::ExportedFile> files;
   for (const ExportRequest& request : plan.requests) {
@@ -77,12 +77,12 @@ std::string list_names(const std::vector<std::filesystem::path>& paths, std::siz
 
 ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
                          ui::Notices& notices) {
-  return write_rendered([&] { return render_plan(plan, source); }, out, notices);
+  return run_rendered_export([&] { return render_plan(plan, source); }, out, notices);
 }
 
 ExportOutcome run_overview_export(const overview::Overview& overview, const Scenario& scenario, const Problem& problem,
                                   exporting::ExportFormat format, const std::filesystem::path& out, ui::Notices& notices) {
-  return write_rendered(
+  return run_rendered_export(
       [&] {
         overview::OverviewExportOptions options;
         options.format = format;

@@ -5,6 +5,7 @@
 // so a failure never leaves a half-written file. No ImGui here: unit-tested.
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const e
 // error, a warning when a file could not do everything as asked, else an info.
 ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
                          ui::Notices& notices);
+
+// Any files, rendered by `render` first (a bad choice writes nothing), written and reported as
+// run_export does.
+ExportOutcome run_rendered_export(const std::function<std::vector<exporting::ExportedFile>()>& render,
+                                  const std::filesystem::path& out, ui::Notices& notices);
 
 // The overview a text past 4,096 tokens shows (core/overview/overview_export.h) in `format`
 // (png, svg or npy), written and reported as run_export does: its caption from the scenario

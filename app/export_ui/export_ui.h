@@ -16,9 +16,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app/compute/overview_session.h"
 #include "app/export_ui/export_plan.h"
+#include "app/export_ui/export_popup.h"
 #include "app/ui/panel.h"
 #include "core/overview/overview.h"
 
@@ -33,6 +35,11 @@ float export_button_room();
 // (Export…, Copy as CSV, Export all…). Not drawn when the title reaches that far (a heatmap
 // narrower than its title). Leaves the cursor where it was.
 void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end);
+
+// The glyph alone, after the current title line and ending at `line_end`, `tooltip` on hover;
+// true when clicked. Not drawn (false) where the title reaches that far. Leaves the cursor
+// where it was.
+bool export_glyph_button(ui::UiContext& ui, const char* id, float line_end, const std::string& tooltip);
 
 // Where heatmap_export_button puts the button (screen x of its left edge), from the title's
 // extent, the cells' right end and the window's visible right edge; nullopt: not drawn.
@@ -83,11 +90,29 @@ class OverviewExport {
 
   int format_ = 0;  // PNG, SVG, NPY
   int pixels_ = 0;  // the image's pixels across: 0 as shown, else 512 or 1,024
-  std::filesystem::path folder_;  // proposed: what a relative "Save to" is taken from
-  std::string out_;
+  SaveTo save_to_;
   std::string error_;
   std::unique_ptr<compute::OverviewSession> finer_;  // while the popup is open, once a finer image was asked
   std::optional<compute::OverviewAsk> finer_ask_;    // the finer image being computed for the export
+};
+
+// The Model view's attention rollout: the Export glyph after its title and a popup with PNG,
+// SVG, CSV or NPY of the rollout as shown (its colormap, its range from 0 to its largest
+// value, linear), the files `attnviz export --model … --what rollout` writes (core's
+// model::render_rollout). One per Model view.
+class RolloutExport {
+ public:
+  // After the rollout's title line; `range`: the heatmap's colour range.
+  void draw(ui::UiContext& ui, float line_end, std::pair<float, float> range);
+  // After the rollout's heatmap: while the mouse is over it, Ctrl+C copies it as CSV.
+  static void hover_actions(ui::UiContext& ui, bool hovered);
+
+ private:
+  void finish(ui::UiContext& ui, std::pair<float, float> range);
+
+  int format_ = 0;  // PNG, SVG, CSV, NPY
+  SaveTo save_to_;
+  std::string error_;
 };
 
 // File > Save view as image… (Ctrl+Shift+E): the view on screen as a PNG (view_image.h).

@@ -3,18 +3,15 @@
 // folder the Export dialog proposes, which it then remembers as that dialog does.
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "app/document/document.h"
-#include "app/export_ui/export_folder.h"
 #include "app/export_ui/export_runner.h"
+#include "app/export_ui/export_popup.h"
 #include "app/export_ui/export_ui.h"
-#include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
@@ -26,8 +23,6 @@ constexpr const char* kPopup = "Export the overview##overview_export";
 constexpr exporting::ExportFormat kFormats[] = {exporting::ExportFormat::Png, exporting::ExportFormat::Svg,
                                                 exporting::ExportFormat::Npy};
 
-const char* environment_variable(const char* name) { return std::getenv(name); }
-
 // Pixels across of a finer image than the panel's (which holds 128 to 1,024).
 constexpr int kFinerPixels[] = {512, 1024};
 
@@ -36,17 +31,11 @@ constexpr int kFinerPixels[] = {512, 1024};
 void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
                           const compute::OverviewAsk& shown_ask) {
   if (ImGui::Button("Export\xE2\x80\xA6##overview")) {
-    if (out_.empty()) {
-      folder_ = default_export_folder(read_last_folder(export_folder_memory(ui)), environment_variable);
-      out_ = folder_.string();
-    }
+    save_to_.propose(export_folder_memory(ui));
     error_.clear();
     ImGui::OpenPopup(kPopup);
   }
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
-  if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+  if (!begin_export_popup(kPopup)) {
     // Closed: a finer image's problem and worker are not kept for the next export, once the
     // worker is idle (a cancelled one may still be finishing a problem: the frame must not wait).
     finer_ask_.reset();
@@ -55,31 +44,14 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
   }
   ui::text_wrapped("The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
                      "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
-  ImGui::RadioButton("PNG##overview_export", &format_, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("SVG##overview_export", &format_, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton("NPY##overview_export", &format_, 2);
+  draw_format_choice("overview_export", kFormats, &format_);
   draw_pixels_choice(shown);
-  ImGui::TextUnformatted("Save to");
-  ImGui::SetNextItemWidth(-1.0f);
-  const bool entered = ImGui::InputText("##overview_out", &out_, ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::TextDisabled("A folder (the file is named like overview_weights_max_head0.png) or a file name");
-  const std::filesystem::path resolved = resolve_export_path(out_, folder_, environment_variable);
-  if (!out_.empty() && resolved.string() != out_) ImGui::TextDisabled("that is %s", resolved.string().c_str());
-  if (!error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_lines(error_);
-    ImGui::PopStyleColor();
-  }
+  const bool entered = draw_save_to(save_to_, "##overview_out", "overview_weights_max_head0.png", error_);
   follow_finer(ui);
-  const float w = ImGui::GetFontSize() * 6.0f;
   const bool computing = finer_ask_.has_value();
-  ImGui::BeginDisabled(computing);
-  if (ImGui::Button("Export##overview_export", ImVec2(w, 0.0f)) || (entered && !computing)) start(ui, shown, problem, shown_ask);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel##overview_export", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+  const PopupButtons pressed = draw_popup_buttons("overview_export", !computing);
+  if (pressed.export_pressed || (entered && !computing)) start(ui, shown, problem, shown_ask);
+  if (pressed.cancel_pressed) {
     if (finer_) finer_->cancel();
     finer_ask_.reset();
     ImGui::CloseCurrentPopup();
@@ -118,8 +90,8 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
 
 void OverviewExport::start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
                            const compute::OverviewAsk& shown_ask) {
-  if (out_.empty()) {
-    error_ = "Type a folder or a file name under Save to.";
+  if (save_to_.out.empty()) {
+    error_ = kEmptySaveTo;  // before a finer image is computed for nothing
     return;
   }
   if (pixels_ == 0) {
@@ -154,20 +126,9 @@ void OverviewExport::follow_finer(ui::UiContext& ui) {
 }
 
 void OverviewExport::finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem) {
-  const ExportOutcome outcome = run_overview_export(shown, ui.document.scenario(), problem, kFormats[format_],
-                                                    resolve_export_path(out_, folder_, environment_variable), ui.notices);
-  if (!outcome.ok) {
-    error_ = outcome.message;
-    return;
-  }
-  // The next export starts in this one's folder (never over its file), as the dialog's does.
-  if (!outcome.written.empty()) {
-    folder_ = outcome.written.front().parent_path();
-    out_ = folder_.string();
-    write_last_folder(export_folder_memory(ui), folder_);
-  }
-  error_.clear();
-  ImGui::CloseCurrentPopup();
+  export_from_popup(save_to_, export_folder_memory(ui), error_, [&](const std::filesystem::path& out) {
+    return run_overview_export(shown, ui.document.scenario(), problem, kFormats[format_], out, ui.notices);
+  });
 }
 
 }  // namespace attnviz::export_ui

@@ -10,14 +10,9 @@ namespace attnviz::export_ui {
 namespace {
 
 // The model's layer while the Heatmaps view shows it: its Problem made once per result and
-// layer (ShownAttention), and the view as the export reads it, with the model's head selected.
-struct ModelLayerShown {
-  ui::ShownAttention attention;
-  ui::ViewState view;
-};
-
-ModelLayerShown& model_layer_shown() {
-  static ModelLayerShown shown;  // the UI thread's
+// layer.
+ui::ShownAttention& model_layer_shown() {
+  static ui::ShownAttention shown;  // the UI thread's
   return shown;
 }
 
@@ -28,17 +23,15 @@ bool exports_model_layer(const ui::UiContext& ui) { return !ui.view.heatmaps_sho
 bool has_something_to_export(const ui::UiContext& ui) { return exports_model_layer(ui) || ui.session.has_result(); }
 
 ShownState shown_state(const ui::ViewState& view, const compute::ComputeSession& session) {
-  return ShownState{view, session.shown_result(), session.problem(), session.compared()};
+  return ShownState{view, session.shown_result(), session.problem(), session.compared(), view.selected_head, view.head_zoom};
 }
 
 ShownState shown_state(const ui::UiContext& ui) {
   if (!exports_model_layer(ui)) return shown_state(ui.view, ui.session);
-  ModelLayerShown& shown = model_layer_shown();
-  shown.attention.update(ui);
-  shown.view = ui.view;
-  shown.view.selected_head = ui.view.model_head;
-  shown.view.head_zoom = heatmap::CellWindow{0.0f, 0.0f, 0.0f, 0.0f};  // the model's heatmaps are not zoomed through the scenario's zoom
-  return ShownState{shown.view, shown.attention.result(), shown.attention.problem(), false};
+  ui::ShownAttention& shown = model_layer_shown();
+  shown.update(ui);
+  // The model's heatmaps are not zoomed through the scenario's zoom.
+  return ShownState{ui.view, shown.result(), shown.problem(), false, ui.view.model_head, heatmap::CellWindow{0.0f, 0.0f, 0.0f, 0.0f}};
 }
 
 exporting::ExportSource export_source(const compute::ComputeSession& session, const document::Document& document) {
@@ -56,11 +49,11 @@ exporting::ExportSource export_source(const compute::ComputeSession& session, co
 
 exporting::ExportSource export_source(const ui::UiContext& ui) {
   if (!exports_model_layer(ui)) return export_source(ui.session, ui.document);
-  ModelLayerShown& shown = model_layer_shown();
-  shown.attention.update(ui);
+  ui::ShownAttention& shown = model_layer_shown();
+  shown.update(ui);
   exporting::ExportSource source;
-  source.result = &shown.attention.result();
-  source.caption = model::layer_caption(ui.model.model()->config(), ui.model.text(), shown.attention.layer());
+  source.result = &shown.result();
+  source.caption = model::layer_caption(ui.model.model()->config(), ui.model.text(), shown.layer());
   return source;
 }
 

@@ -17,12 +17,14 @@
 #include <vector>
 
 #include "app/compute/model_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/panels/panels.h"
 #include "app/ui/long_text.h"
+#include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -75,6 +77,7 @@ class ModelView final : public ui::Panel {
   std::string text_;
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
+  export_ui::RolloutExport rollout_export_;
 };
 
 // "2 heads switched, 1 matrix edited".
@@ -258,7 +261,7 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
 // BERT predicts the token hidden as [MASK] (the core's query_tokens, at the first [MASK]); the
 // others the token after the text.
 void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width) {
-  const bool masked_lm = ui.model.model() != nullptr && ui.model.model()->config().architecture == model::Architecture::Bert;
+  const bool masked_lm = ui::model_is_encoder(ui);
   if (masked_lm) {
     const std::string where = result.query_position >= 0 ? "token " + std::to_string(result.query_position) : std::string();
     heading("Predicted at [MASK]", where.c_str(), width);
@@ -312,7 +315,13 @@ void ModelView::draw_token_bars(const std::vector<model::TokenProbability>& toke
 void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width) {
   const Matrix& rollout = ui.model.rollout();
   const int layers = static_cast<int>(result.layers.size());
-  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(), width);
+  if (rollout_generation_ != ui.model.generation()) {
+    rollout_range_ = heatmap::zero_to_max(rollout);
+    rollout_generation_ = ui.model.generation();
+  }
+  const float line_start = ImGui::GetCursorPosX();
+  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(), width - export_ui::export_button_room());
+  rollout_export_.draw(ui, line_start + width, {rollout_range_.min, rollout_range_.max});
   if (rollout.empty()) {
     ImGui::TextDisabled("Not computed past 512 tokens (a product of N \xC3\x97 N matrices per layer).");
     return;
@@ -321,10 +330,6 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   ui::text_wrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
   ImGui::PopStyleColor();
   const float height = ImGui::GetContentRegionAvail().y;
-  if (rollout_generation_ != ui.model.generation()) {
-    rollout_range_ = heatmap::zero_to_max(rollout);
-    rollout_generation_ = ui.model.generation();
-  }
   const float label_w = heatmap::HeatmapWidget::row_label_width(result.tokens, width * 0.25f);
   const float room_w = width - label_w - heatmap::HeatmapWidget::label_overhang();
   const float n = static_cast<float>(std::max(1, rollout.rows));
@@ -351,6 +356,7 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
     ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row).c_str(),
                       static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col).c_str());
   }
+  export_ui::RolloutExport::hover_actions(ui, hover.hovered);  // Ctrl+C: copy as CSV
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, side, "rollout (0 to its largest value)");
 }

@@ -36,6 +36,10 @@ bool shows_model(const UiContext& ui) {
   return ui.model.has_model() && result != nullptr && !result->layers.empty();
 }
 
+bool model_is_encoder(const UiContext& ui) {
+  return ui.model.model() != nullptr && !ui.model.model()->config().causal();
+}
+
 bool ShownAttention::update(const UiContext& ui) {
   Key key;
   if (shows_model(ui)) {

@@ -30,6 +30,10 @@ void draw_layer_selector(UiContext& ui, const char* id);
 // Whether the one-layer views show the model: one is open with a result.
 bool shows_model(const UiContext& ui);
 
+// Whether the open model reads its whole text at once (BERT): it predicts at [MASK] and does not
+// generate. False when no model is open.
+bool model_is_encoder(const UiContext& ui);
+
 // What a one-layer view shows this frame: the scenario's Problem and Result (the compute
 // session), or the model's chosen layer while one is shown. version() moves on whenever what
 // it refers to changes (a new result, another layer, the model opened or closed).

@@ -3,6 +3,8 @@
 // the pictures folder as `xdg-user-dir PICTURES` finds it; relative paths are taken from it.
 #include "app/export_ui/export_folder.h"
 
+#include "app/export_ui/export_popup.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -78,6 +80,37 @@ TEST_F(ExportFolder, ARelativePathIsTakenFromTheProposedFolderNotTheWorkingDirec
   EXPECT_EQ(resolve_export_path("~/out", folder, environment()), home_ / "out");
   EXPECT_EQ(resolve_export_path("/tmp/x.png", folder, environment()), fs::path("/tmp/x.png"));
   EXPECT_TRUE(resolve_export_path("w.png", folder, environment()).is_absolute());
+}
+
+// The Export dialog's and the popups' "Save to" (export_popup.h): proposed once in the last
+// folder, what is typed kept while the window runs, and each export's folder remembered.
+TEST_F(ExportFolder, SaveToProposesTheLastFolderOnceAndRemembersEachExportsFolder) {
+  const fs::path memory = dir_ / "config" / "export-folder";
+  const fs::path last = dir_ / "figures";
+  fs::create_directories(last);
+  write_last_folder(memory, last);
+  SaveTo save_to;
+  save_to.propose(memory);
+  EXPECT_EQ(save_to.folder, last);
+  EXPECT_EQ(save_to.out, last.string());
+  save_to.out = "rollouts/gpt2.png";  // typed: relative to the proposed folder
+  save_to.propose(memory);            // opened again: what was typed stays
+  EXPECT_EQ(save_to.out, "rollouts/gpt2.png");
+  EXPECT_EQ(save_to.resolved(), last / "rollouts" / "gpt2.png");
+
+  ExportOutcome one;
+  one.ok = true;
+  one.written = {last / "rollouts" / "gpt2.png"};
+  save_to.remember(memory, one);
+  EXPECT_EQ(save_to.out, (last / "rollouts").string()) << "the next export starts in its folder, never over its file";
+  EXPECT_EQ(read_last_folder(memory), last / "rollouts") << "and so does the next run's";
+
+  save_to.out = (dir_ / "many").string();
+  ExportOutcome several;
+  several.ok = true;
+  several.written = {dir_ / "many" / "a.png", dir_ / "many" / "b.png"};
+  save_to.remember(memory, several);
+  EXPECT_EQ(save_to.folder, dir_ / "many");
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ struct Fixture {
     result.heads[1].context.at(0, 0) = 4.0f;
   }
 
-  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false}; }
+  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false, view.selected_head, view.head_zoom}; }
 };
 
 ExportRequest only_request(const ExportChoices& choices, const ShownState& shown) {
@@ -171,6 +171,9 @@ TEST(ExportPlan, AZoomReachingTheEndOrCoveringEverything) {
   EXPECT_FALSE(shown_window(Quantity::Weights, f.shown()).has_value());
   f.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // never zoomed
   EXPECT_FALSE(shown_window(Quantity::Weights, f.shown()).has_value());
+  // A ShownState that names no zoom (a model's layer, whose heatmaps are not zoomed through the
+  // scenario's zoom) exports every cell.
+  EXPECT_FALSE(shown_window(Quantity::Weights, ShownState{f.view, f.result, f.problem, false, 1}).has_value());
   f.view.head_zoom = {-3.0f, 20.0f, 2.0f, 2.0f};  // stale (an earlier, larger scenario): clamped
   window = shown_window(Quantity::Weights, f.shown());
   ASSERT_TRUE(window.has_value());

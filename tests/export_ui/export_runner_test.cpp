@@ -35,7 +35,7 @@ struct Small {
     result.heads.push_back(HeadResult{Matrix(2, 2, 1.0f), Matrix(2, 2, 0.5f), Matrix(2, 1, 0.0f), {}, {}});
     source.result = &result;
   }
-  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false}; }
+  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false, view.selected_head, view.head_zoom}; }
   [[nodiscard]] ExportPlan plan(ExportFormat format) const {
     ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown());
     choices.format = format;

@@ -287,6 +287,12 @@ class Session:
         self.xdotool('type', '--delay', 25, text)
         self.wait_frames(settle)
 
+    def replace_text(self, name, text):
+        """Clicks the text box `name`, selects what it holds and types `text` over it."""
+        self.click(name)
+        self.key('ctrl+a')
+        self.xdotool('type', '--delay', 5, str(text))
+
     def key(self, *keys, settle=6):
         """xdotool key names: 'ctrl+z', 'Return', 'BackSpace', 'F11'."""
         self.xdotool('key', '--delay', 40, *keys)

@@ -5,7 +5,8 @@ opens that layer and head in the Heatmaps view, switching the head off changes t
 probabilities, Undo brings them back; a --text-file too long for the model opens it with the
 offer to keep the text's start that fits, and File > Open text... gives the model its text;
 BERT shows its predictions at [MASK] (against a float64 reference) and its word pieces whole,
-and Ctrl+E exports the model's layer and head shown, as the command line does.
+Ctrl+E exports the model's layer and head shown, as the command line does, and the Model
+view's rollout exports as a float64 reference computes it.
 Real binary, its own Xvfb display, xdotool events, widgets found by name in the widget log
 (attnviz_gui.py).
 
@@ -69,6 +70,35 @@ class RealModel(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_the_rollout_exports_as_a_float64_reference_computes_it(self):
+        text = 'the cat sat on the mat'
+        weights = cm.gpt2_weights(np.random.default_rng(3), cm.GPT2)  # setUp's model
+        ids = ref.byte_level_encode(text, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+        want = ref.rollout(ref.gpt2_forward(cm.stored_all(weights, 'F32'), cm.GPT2, ids)[0], cm.GPT2['layers'] - 1)
+        target = self.dir / 'figures'
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', text]) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, 'the model')
+            app.click('##views/Model view')
+            button = attnviz_gui._wait(lambda: next((w['path'] for w in app.widgets() if w['path'].endswith('rollout/##export')), None),
+                                       30, "the rollout's export button")
+            app.click(button)
+            attnviz_gui._wait(lambda: app.has('NPY##rollout_export'), 30, 'the popup')
+            self.assertTrue(app.has('CSV##rollout_export') and app.has('SVG##rollout_export'), 'PNG, SVG, CSV and NPY')
+            app.click('NPY##rollout_export')
+            app.replace_text('##rollout_out', target)
+            app.click('Export##rollout_export', settle=10)
+            exported = attnviz_gui._wait(lambda: (f := target / 'rollout.npy').exists() and f, 30, 'rollout.npy')
+            attnviz_gui._wait(lambda: not app.has('NPY##rollout_export'), 20, 'the popup closed after the export')
+            # PNG next, into the folder the popup now proposes.
+            app.click(button)
+            attnviz_gui._wait(lambda: app.has('PNG##rollout_export'), 30, 'the popup again')
+            app.click('PNG##rollout_export')
+            app.click('Export##rollout_export', settle=10)
+            attnviz_gui._wait(lambda: (target / 'rollout.png').exists(), 30, 'rollout.png beside it')
+        got = np.load(exported)
+        self.assertEqual(got.shape, (len(ids), len(ids)))
+        np.testing.assert_allclose(got, want, atol=1e-5, err_msg="the window's rollout against the float64 reference")
 
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
@@ -288,9 +318,7 @@ class RealModel(unittest.TestCase):
             app.key('ctrl+e')
             attnviz_gui._wait(lambda: app.has('Export##export_dialog/Export'), 30, 'the Export dialog')
             app.click('Export##export_dialog/NPY')
-            app.click('Export##export_dialog/##out')
-            app.key('ctrl+a')
-            app.xdotool('type', '--delay', 5, str(target))
+            app.replace_text('Export##export_dialog/##out', target)
             app.click('Export##export_dialog/Export', settle=10)
             window_file = attnviz_gui._wait(lambda: (f := target / 'weights_head3.npy').exists() and f, 30, "the window's export")
         command = self.dir / 'command-export'

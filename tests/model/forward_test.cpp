@@ -4,10 +4,15 @@
 
 #include "core/model/forward.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
 
 #include "core/cpu/cpu_backend.h"
 #include "core/model/cancelled.h"
+#include "core/model/rollout_export.h"
 #include "tests/model/test_files.h"
 
 namespace attnviz::model {
@@ -160,6 +165,42 @@ TEST_F(ForwardTest, RolloutRowsAreDistributionsAndTheFirstLayerIsItsMixedAttenti
   ForwardOptions options;
   options.layers = std::vector<int>{1};
   EXPECT_THROW((void)attention_rollout(run(options), 1), std::invalid_argument);
+}
+
+// The command line and the window write the rollout through render_rollout: its files are named
+// for it, hold its numbers, and are captioned as a rollout of the text.
+TEST_F(ForwardTest, TheRolloutExportsAsItsOwnFigureAndNumbers) {
+  const ForwardResult r = run({});
+  const Matrix rollout = attention_rollout(r, 1);
+  exporting::ExportRequest request;
+  request.format = exporting::ExportFormat::Csv;
+  request.what = {exporting::Quantity::Scores, exporting::Quantity::Context};  // the rollout's own, whatever was asked
+  request.heads = std::vector<int>{3};
+  const std::vector<exporting::ExportedFile> csv = render_rollout(rollout, r, model_->config(), "the cat sat on the mat", 1, request);
+  ASSERT_EQ(csv.size(), 1u);
+  EXPECT_EQ(csv.front().name, "rollout.csv");
+  std::istringstream lines(csv.front().bytes);
+  std::string line;
+  std::getline(lines, line);  // the column tokens
+  for (int i = 0; i < rollout.rows; ++i) {
+    ASSERT_TRUE(std::getline(lines, line)) << "row " << i;
+    std::istringstream cells(line);
+    std::string cell;
+    std::getline(cells, cell, ',');  // the row's token
+    for (int j = 0; j < rollout.cols; ++j) {
+      ASSERT_TRUE(std::getline(cells, cell, ',')) << i << ", " << j;
+      EXPECT_NEAR(std::stod(cell), rollout.at(i, j), 1e-6) << i << ", " << j;
+    }
+  }
+  request.format = exporting::ExportFormat::Svg;
+  const std::vector<exporting::ExportedFile> svg = render_rollout(rollout, r, model_->config(), "the cat sat", 1, request);
+  ASSERT_EQ(svg.size(), 1u);
+  EXPECT_EQ(svg.front().name, "rollout.svg");
+  EXPECT_THAT(svg.front().bytes, ::testing::HasSubstr("Attention rollout \xC2\xB7 the cat sat"));
+  EXPECT_THAT(svg.front().bytes, ::testing::HasSubstr("rollout through layers 0\xE2\x80\x93" "1"));
+  request.format = exporting::ExportFormat::Npy;
+  EXPECT_EQ(render_rollout(rollout, r, model_->config(), "the cat sat", 1, request).front().name, "rollout.npy");
+  EXPECT_THROW((void)render_rollout(rollout, ForwardResult{}, model_->config(), "x", 1, request), std::invalid_argument);
 }
 
 TEST_F(ForwardTest, BadLayersQueriesAndEditsAreBadInput) {
