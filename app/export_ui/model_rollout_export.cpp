@@ -52,7 +52,8 @@ void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, flo
                    "(PNG, SVG); or its values, one row per token (CSV, NPY).",
                    lesson::format_grouped(layers).c_str());
   draw_format_choice("rollout_export", kFormats, &format_);
-  const bool entered = draw_save_to(save_to_, "##rollout_out", "rollout.png", error_);
+  const std::string example = std::string("rollout.") + exporting::format_name(kFormats[format_]);
+  const bool entered = draw_save_to(save_to_, "##rollout_out", example.c_str(), error_);
   const PopupButtons pressed = draw_popup_buttons("rollout_export", true);
   if (pressed.export_pressed || entered) finish(ui, range);
   if (pressed.cancel_pressed) ImGui::CloseCurrentPopup();
