@@ -72,7 +72,7 @@ std::optional<ExportButtonPlace> place_export_button(float title_left, float tit
 // clear of the button even then.
 float export_button_room() { return icon_side() + 2.0f * ImGui::GetStyle().ItemSpacing.x; }
 
-bool export_glyph_button(ui::UiContext& ui, const char* id, float line_end, const std::string& tooltip) {
+GlyphButton export_glyph_button(ui::UiContext& ui, const char* id, float line_end) {
   const float side = icon_side();
   const ImVec2 title_min = ImGui::GetItemRectMin();
   const ImVec2 title_max = ImGui::GetItemRectMax();
@@ -81,32 +81,33 @@ bool export_glyph_button(ui::UiContext& ui, const char* id, float line_end, cons
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const std::optional<ExportButtonPlace> place =
       place_export_button(title_min.x, title_max.x, to_screen + line_end, ImGui::GetCurrentWindow()->InnerClipRect.Max.x, side, spacing);
-  if (!place) return false;
+  if (!place) return {};
   const float left = place->left;
   ImGui::SetCursorScreenPos(ImVec2(left, title_min.y + std::max((title_max.y - title_min.y - side) * 0.5f, 0.0f)));
   ImGui::PushID(id);
-  const bool clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
-  const bool hovered = ImGui::IsItemHovered();
+  GlyphButton button;
+  button.clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
+  button.hovered = ImGui::IsItemHovered();
   if (place->over_title) {  // the glyph on a plain background, not tangled with the title's letters
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(left - 0.5f * spacing, title_min.y), ImVec2(left + side, title_max.y),
                                               ImGui::GetColorU32(ImGuiCol_WindowBg));
   }
-  draw_export_icon(ImGui::GetItemRectMin(), side, hovered, ui.ui_scale);
-  if (hovered) ImGui::SetTooltip("%s", tooltip.c_str());
+  draw_export_icon(ImGui::GetItemRectMin(), side, button.hovered, ui.ui_scale);
   ImGui::PopID();
   ImGui::SetCursorPos(saved);
-  return clicked;
+  return button;
 }
 
 void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end) {
   if (!has_something_to_export(ui)) return;
-  const int head = exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head;
-  const std::string tooltip = std::string("Export the ") + quantity_label(quantity) + " as shown (head " + std::to_string(head) +
-                              ", its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV";
-  const bool clicked = export_glyph_button(ui, exporting::quantity_name(quantity), line_end, tooltip);
+  const GlyphButton button = export_glyph_button(ui, exporting::quantity_name(quantity), line_end);
+  if (button.hovered) {
+    ImGui::SetTooltip("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
+                      quantity_label(quantity), exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head);
+  }
   const std::string menu = popup_id(quantity);
   ImGui::PushID(exporting::quantity_name(quantity));
-  if (clicked) ImGui::OpenPopup(menu.c_str());
+  if (button.clicked) ImGui::OpenPopup(menu.c_str());
   if (ImGui::BeginPopup(menu.c_str())) {
     if (ImGui::MenuItem("Export\xE2\x80\xA6")) open_export(ui, quantity);
     if (ImGui::MenuItem("Copy as CSV", "Ctrl+C over it")) copy_as_csv(ui, quantity);

@@ -36,10 +36,14 @@ float export_button_room();
 // narrower than its title). Leaves the cursor where it was.
 void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end);
 
-// The glyph alone, after the current title line and ending at `line_end`, `tooltip` on hover;
-// true when clicked. Not drawn (false) where the title reaches that far. Leaves the cursor
-// where it was.
-bool export_glyph_button(ui::UiContext& ui, const char* id, float line_end, const std::string& tooltip);
+// The glyph alone, after the current title line and ending at `line_end` (the caller shows its
+// tooltip while it is hovered). Not drawn (neither) where the title reaches that far. Leaves the
+// cursor where it was.
+struct GlyphButton {
+  bool clicked = false;
+  bool hovered = false;
+};
+GlyphButton export_glyph_button(ui::UiContext& ui, const char* id, float line_end);
 
 // Where heatmap_export_button puts the button (screen x of its left edge), from the title's
 // extent, the cells' right end and the window's visible right edge; nullopt: not drawn.

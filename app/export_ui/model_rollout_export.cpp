@@ -41,7 +41,9 @@ std::vector<exporting::ExportedFile> render_shown_rollout(const ui::UiContext& u
 
 void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, float> range) {
   if (!has_rollout(ui)) return;
-  if (export_glyph_button(ui, "rollout", line_end, "Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY")) {
+  const GlyphButton button = export_glyph_button(ui, "rollout", line_end);
+  if (button.hovered) ImGui::SetTooltip("Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY; or copy it as CSV");
+  if (button.clicked) {
     save_to_.propose(export_folder_memory(ui));
     error_.clear();
     ImGui::OpenPopup(kPopup);
