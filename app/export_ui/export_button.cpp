@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -118,20 +119,31 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
   ImGui::PopID();
 }
 
-void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
-  if (!hovered || !has_something_to_export(ui)) return;
-  if (ui::keys::ctrl_pressed(ui::keys::kC, false)) {
-    copy_as_csv(ui, quantity);
+void copy_reporting_failure(ui::UiContext& ui, const std::function<void()>& copy) {
+  try {
+    copy();
+  } catch (const std::exception& error) {
+    ui.notices.post(ui::NoticeLevel::Error, std::string("Copy as CSV failed: ") + error.what());
   }
+}
+
+void ctrl_c_copies(ui::UiContext& ui, bool hovered, const char* what, const std::function<void()>& copy) {
+  if (!hovered) return;
+  if (ui::keys::ctrl_pressed(ui::keys::kC, false)) copy_reporting_failure(ui, copy);
   // Appends to the panel's tooltip of the hovered cell (ImGui merges tooltips of one frame).
   ImGui::BeginTooltip();
-  ImGui::TextDisabled("Ctrl+C copies this matrix as CSV");
+  ImGui::TextDisabled("Ctrl+C copies %s as CSV", what);
   ImGui::EndTooltip();
+}
+
+void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
+  if (!has_something_to_export(ui)) return;
+  ctrl_c_copies(ui, hovered, "this matrix", [&] { copy_as_csv(ui, quantity); });
 }
 
 void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
   if (!has_something_to_export(ui)) return;
-  try {
+  copy_reporting_failure(ui, [&] {
     const ShownState shown = shown_state(ui);
     const std::string csv = csv_as_shown(quantity, shown, export_source(ui));
     ImGui::SetClipboardText(csv.c_str());
@@ -139,9 +151,7 @@ void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
     ui.notices.post(ui::NoticeLevel::Info, std::string("Copied the ") + quantity_label(quantity) + " of head " +
                                                std::to_string(shown.head) +
                                                (window ? " (the zoomed cells)" : "") + " as CSV");
-  } catch (const std::exception& error) {
-    ui.notices.post(ui::NoticeLevel::Error, std::string("Copy as CSV failed: ") + error.what());
-  }
+  });
 }
 
 }  // namespace attnviz::export_ui

@@ -13,6 +13,7 @@
 // The dialog itself is one ui::Dialog (make_export_dialog) that the desktop adds to the layout.
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,12 @@ std::optional<ExportButtonPlace> place_export_button(float title_left, float tit
 // After a heatmap was drawn: while the mouse is over its cells, Ctrl+C copies its matrix as CSV
 // (and the tooltip says so).
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered);
+
+// While `hovered` (the mouse over a heatmap's cells): Ctrl+C runs `copy`, and the cell's tooltip
+// gains "Ctrl+C copies <what> as CSV". A failed copy becomes an error notice
+// (copy_reporting_failure).
+void ctrl_c_copies(ui::UiContext& ui, bool hovered, const char* what, const std::function<void()>& copy);
+void copy_reporting_failure(ui::UiContext& ui, const std::function<void()>& copy);
 
 // Opens the Export dialog for every matrix (File > Export…), in this frame.
 void open_export_all(ui::UiContext& ui);

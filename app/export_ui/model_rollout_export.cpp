@@ -4,7 +4,6 @@
 
 #include <imgui.h>
 
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -12,7 +11,6 @@
 #include "app/export_ui/export_popup.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
-#include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -76,23 +74,13 @@ void RolloutExport::finish(ui::UiContext& ui, std::pair<float, float> range) {
 }
 
 void RolloutExport::hover_actions(ui::UiContext& ui, bool hovered) {
-  if (!hovered || !has_rollout(ui)) return;
-  if (ui::keys::ctrl_pressed(ui::keys::kC, false)) {
-    try {
-      exporting::ExportRequest request;
-      request.format = exporting::ExportFormat::Csv;
-      request.origin = "Copy";
-      const std::vector<exporting::ExportedFile> files = render_shown_rollout(ui, request);
-      ImGui::SetClipboardText(files.front().bytes.c_str());
-      ui.notices.post(ui::NoticeLevel::Info, "Copied the rollout as CSV");
-    } catch (const std::exception& error) {
-      ui.notices.post(ui::NoticeLevel::Error, std::string("Copy as CSV failed: ") + error.what());
-    }
-  }
-  // Appends to the heatmap's tooltip of the hovered cell (ImGui merges tooltips of one frame).
-  ImGui::BeginTooltip();
-  ImGui::TextDisabled("Ctrl+C copies the rollout as CSV");
-  ImGui::EndTooltip();
+  ctrl_c_copies(ui, hovered && has_rollout(ui), "the rollout", [&] {
+    exporting::ExportRequest request;
+    request.format = exporting::ExportFormat::Csv;
+    request.origin = "Copy";
+    ImGui::SetClipboardText(render_shown_rollout(ui, request).front().bytes.c_str());
+    ui.notices.post(ui::NoticeLevel::Info, "Copied the rollout as CSV");
+  });
 }
 
 }  // namespace attnviz::export_ui
