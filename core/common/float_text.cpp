@@ -12,6 +12,17 @@ std::string format_float(float f) {
   return std::string(buffer, end);
 }
 
+std::string group_thousands(long long value) {
+  // The magnitude as unsigned, so that the most negative value has one too.
+  const unsigned long long magnitude = value < 0 ? 0ULL - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+  std::string digits = std::to_string(magnitude);
+  for (std::size_t at = digits.size(); at > 3;) {
+    at -= 3;
+    digits.insert(at, ",");
+  }
+  return value < 0 ? "-" + digits : digits;
+}
+
 double json_number(float f) {
   const std::string text = format_float(f);
   const double shortest = std::strtod(text.c_str(), nullptr);

@@ -13,6 +13,10 @@ double json_number(float f);
 
 std::string format_float(float f);  // shortest round-trip text, e.g. "0.3374", "-1e-07"
 
+// "12,345,678", "-1,234": every digit, grouped by thousands with ASCII commas, so a message
+// reads the same on the command line and (minus sign aside) on the screen.
+std::string group_thousands(long long value);
+
 // `text` with each ASCII hyphen-minus written as the minus sign U+2212, as figures and the
 // lesson pages print negative numbers (matplotlib too): "−0.05", "10⁻⁸". For the screen and
 // figures only: files and messages keep ASCII numbers.

@@ -43,11 +43,7 @@ std::string format_vector_lines(const std::vector<double>& values, int decimals,
   return text + ")";
 }
 
-std::string format_grouped(long long value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return with_minus_signs(value < 0 ? "-" + digits : digits);
-}
+std::string format_grouped(long long value) { return with_minus_signs(group_thousands(value)); }
 
 std::string group_whole_numbers(std::string_view text) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/common/error.h"
+#include "core/common/float_text.h"
 #include "core/common/input_file.h"
 #include "core/model/cancelled.h"
 #include "core/model/gguf.h"
@@ -182,7 +183,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
 }
 
 std::string parameter_count_text(std::uint64_t count) {
-  if (count < 1'000'000) return std::to_string(count);
+  if (count < 1'000'000) return group_thousands(static_cast<long long>(count));
   const bool billions = count >= 1'000'000'000;
   const double value = static_cast<double>(count) / (billions ? 1e9 : 1e6);
   char text[32];

@@ -33,5 +33,15 @@ TEST(FloatText, JsonNumberConvertsBackToTheSameFloat) {
   }
 }
 
+TEST(FloatText, ThousandsAreGroupedWithAsciiCommas) {
+  EXPECT_EQ(group_thousands(0), "0");
+  EXPECT_EQ(group_thousands(999), "999");
+  EXPECT_EQ(group_thousands(1000), "1,000");
+  EXPECT_EQ(group_thousands(10512), "10,512");
+  EXPECT_EQ(group_thousands(-1234567), "-1,234,567");
+  EXPECT_EQ(group_thousands(std::numeric_limits<long long>::min()), "-9,223,372,036,854,775,808");
+  EXPECT_EQ(group_thousands(std::numeric_limits<long long>::max()), "9,223,372,036,854,775,807");
+}
+
 }  // namespace
 }  // namespace attnviz

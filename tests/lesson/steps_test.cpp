@@ -268,6 +268,7 @@ TEST(NumberText, ThousandsAreGroupedByThree) {
   EXPECT_EQ(lesson::format_grouped(0), "0");
   EXPECT_EQ(lesson::format_grouped(999), "999");
   EXPECT_EQ(lesson::format_grouped(1000), "1,000");
+  EXPECT_EQ(lesson::format_grouped(-1234), "\u22121,234");  // the minus sign the figures print
   // Numbers in a command-line message, grouped for the screen; decimals, names and grouped
   // numbers left as they are.
   EXPECT_EQ(lesson::group_whole_numbers("makes 180001 tokens; at most 4096 are computed"), "makes 180,001 tokens; at most 4,096 are computed");

@@ -35,7 +35,9 @@ TEST(ModelOpen, AFileInsideTheFolderOpensTheFolder) {
 }
 
 TEST(ModelOpen, TheDescriptionQuotesTheParameterCountAsModelSizesAreQuoted) {
-  EXPECT_EQ(parameter_count_text(999'999), "999999");
+  EXPECT_EQ(parameter_count_text(999'999), "999,999");
+  EXPECT_EQ(parameter_count_text(10'512), "10,512");  // the tests' tiny models
+  EXPECT_EQ(parameter_count_text(512), "512");
   EXPECT_EQ(parameter_count_text(1'467'360), "1.47 M");
   EXPECT_EQ(parameter_count_text(124'439'808), "124 M");    // GPT-2 small
   EXPECT_EQ(parameter_count_text(1'100'048'384), "1.10 B");  // TinyLlama
