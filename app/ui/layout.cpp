@@ -1,7 +1,5 @@
 #include "app/ui/layout.h"
 
-#include "app/ui/model_layer.h"
-
 #include <imgui.h>
 
 #include <algorithm>
@@ -22,6 +20,16 @@ namespace {
 constexpr ImGuiWindowFlags kAreaFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove |
                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+
+// While a pretrained model is open the column still edits the scenario, whose sentence is not
+// the model's text: said once at its top, so that two sentences on screen do not read as one.
+void draw_scenario_scope(const UiContext& ui) {
+  if (!ui.model.has_model()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("These panels edit the scenario; the model reads its own Text.");
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+}
 
 bool begin_area(const char* id, const Rect& rect, ImGuiWindowFlags extra = 0) {
   ImGui::SetNextWindowPos(ImVec2(rect.x, rect.y));
@@ -101,6 +109,7 @@ float Layout::draw_menu_bar(UiContext& ui) {
 
 void Layout::draw_inputs(UiContext& ui, const Rect& rect, bool with_side) {
   if (begin_area("##inputs", rect)) {
+    draw_scenario_scope(ui);
     for (const auto& panel : panels_) {
       const PanelArea area = panel->area();
       if (area != PanelArea::Inputs && !(with_side && area == PanelArea::Side)) continue;
