@@ -3,6 +3,8 @@
 #include <charconv>
 
 #include "core/common/error.h"
+#include "core/common/nearest_name.h"
+#include "core/common/text_excerpt.h"
 
 namespace attnviz::cli {
 namespace {
@@ -61,7 +63,10 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::vector<Op
     const std::string name = arg.substr(0, equals);
     const OptionSpec* spec = find_spec(specs, name);
     if (spec == nullptr) {
-      throw InputError(kOrigin, name, "unknown option for '" + command + "' (see " + command + " --help)");
+      std::vector<std::string> names;
+      for (const OptionSpec& known : specs) names.push_back(known.name);
+      throw InputError(kOrigin, name,
+                       "unknown option for '" + command + "'" + did_you_mean(name, names) + " (see " + command + " --help)");
     }
     if (parsed.values_.contains(name)) throw InputError(kOrigin, name, "given more than once");
     if (!spec->takes_value) {
@@ -82,7 +87,7 @@ void require_choice(const std::string& option, const std::string& value, const s
   for (const std::string& choice : choices) {
     if (value == choice) return;
   }
-  throw InputError(kOrigin, option, "\"" + value + "\" is not one of: " + join(choices));
+  throw InputError(kOrigin, option, quoted_excerpt(value) + " is not one of: " + join(choices) + did_you_mean(value, choices));
 }
 
 std::vector<std::string> split_list(const std::string& text, char separator) {

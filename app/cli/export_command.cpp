@@ -15,6 +15,8 @@
 #include "app/cli/export_files.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
+#include "core/common/nearest_name.h"
+#include "core/common/text_excerpt.h"
 #include "core/export/export.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
@@ -131,8 +133,10 @@ std::vector<Quantity> parse_what(const std::string& text) {
     }
     const std::optional<Quantity> quantity = exporting::quantity_from_name(name);
     if (!quantity) {
+      const std::vector<std::string> names = {"scores", "scaled", "weights", "mask", "context", "diff", "all"};
       throw InputError(kOrigin, "--what",
-                       "\"" + name + "\" is not one of: scores, scaled, weights, mask, context, diff, all (or a comma list)");
+                       quoted_excerpt(name) + " is not one of: scores, scaled, weights, mask, context, diff, all (or a comma list)" +
+                           did_you_mean(name, names));
     }
     what.push_back(*quantity);
   }

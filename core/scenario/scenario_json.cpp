@@ -9,7 +9,9 @@
 
 #include "core/assets/embedded.h"
 #include "core/common/error.h"
+#include "core/common/float_text.h"
 #include "core/common/json_depth.h"
+#include "core/common/nearest_name.h"
 #include "core/common/text_excerpt.h"
 #include "core/scenario/json_error_pointer.h"
 #include "core/scenario/positions.h"
@@ -137,10 +139,19 @@ class ObjectReader {
     return read_matrix(*value, at(key));
   }
 
-  // Unknown keys, as warnings: new fields from a later attnviz must not break this one.
+  // Unknown keys, as warnings: new fields from a later attnviz must not break this one. A file
+  // of a million stray keys gets a handful of lines and a count, not a million lines.
   void collect_unknown(std::vector<std::string>& warnings) const {
+    constexpr std::size_t kNamedAtMost = 20;
+    const std::vector<std::string> known(known_.begin(), known_.end());
+    std::size_t unknown = 0;
     for (const auto& [key, value] : object_.items()) {
-      if (!known_.contains(key)) warnings.push_back(origin_ + ": " + at(key) + ": unknown field, ignored");
+      if (known_.contains(key)) continue;
+      if (++unknown <= kNamedAtMost) warnings.push_back(origin_ + ": " + at(key) + ": unknown field, ignored" + did_you_mean(key, known));
+    }
+    if (unknown > kNamedAtMost) {
+      warnings.push_back(origin_ + ": " + (pointer_.empty() ? "" : pointer_ + ": ") + group_thousands(static_cast<long long>(unknown - kNamedAtMost)) +
+                         " more unknown fields, ignored");
     }
   }
 
@@ -463,7 +474,8 @@ LoadedScenario load_scenario(const std::string& path_or_preset, const ReadOption
     if (!bytes) {
       std::string available;
       for (const std::string& preset : preset_names()) available += (available.empty() ? "" : ", ") + preset;
-      throw InputError(cut_text(path_or_preset, kQuoteChars), "", "no such preset; the presets are: " + available);
+      throw InputError(cut_text(path_or_preset, kQuoteChars), "",
+                       "no such preset; the presets are: " + available + did_you_mean(name, preset_names(), kPresetPrefix));
     }
     return parse_scenario(*bytes, path_or_preset, options.cancel);
   }

@@ -86,6 +86,26 @@ TEST(Cli, UnknownCommandOrOptionIsBadInput) {
   EXPECT_NE(missing.err.find("--scenario"), std::string::npos) << missing.err;
 }
 
+// A mistyped option, choice or preset names what was probably meant; a far one guesses nothing.
+TEST(Cli, MistypedNamesSuggestTheNearestOne) {
+  const auto option = run_attnviz("compute --scenario preset:life-is-short --head 0");
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.err.find("--head: unknown option for 'attnviz compute'; did you mean --heads? (see attnviz compute --help)"),
+            std::string::npos)
+      << option.err;
+  const auto backend = run_attnviz("compute --scenario preset:life-is-short --backend vulkn");
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(backend.err.find("\"vulkn\" is not one of: cpu, vulkan, both; did you mean vulkan?"), std::string::npos) << backend.err;
+  const auto what = run_attnviz("export --scenario preset:life-is-short --what wieghts --out x.png");
+  EXPECT_EQ(what.exit_code, 2);
+  EXPECT_NE(what.err.find("did you mean weights?"), std::string::npos) << what.err;
+  const auto preset = run_attnviz("compute --scenario preset:life");
+  EXPECT_EQ(preset.exit_code, 2);
+  EXPECT_NE(preset.err.find("did you mean preset:life-is-short?"), std::string::npos) << preset.err;
+  const auto far = run_attnviz("compute --scenario preset:life-is-short --colour red");
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
 TEST_F(ComputeCommand, LifeIsShortPresetPrintsTheResultJsonMatchingAnIndependentReference) {
   const auto run = run_attnviz("compute --scenario preset:life-is-short");
   ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -188,6 +188,24 @@ TEST(ScenarioJson, UnknownFieldsAreWarningsNotErrors) {
   EXPECT_EQ(loaded.warnings[0], "f.json: /colour: unknown field, ignored");
 }
 
+TEST(ScenarioJson, ManyUnknownFieldsAreCountedNotEachNamed) {
+  std::string extra;
+  for (int i = 0; i < 1025; ++i) extra += "\"stray" + std::to_string(i) + "\": 0, ";
+  const LoadedScenario loaded = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, )" + extra), "f.json");
+  ASSERT_EQ(loaded.warnings.size(), 21u);
+  EXPECT_EQ(loaded.warnings[0], "f.json: /stray0: unknown field, ignored");
+  EXPECT_EQ(loaded.warnings[20], "f.json: 1,005 more unknown fields, ignored");
+}
+
+TEST(ScenarioJson, AMistypedFieldNamesTheFieldItProbablyMeant) {
+  const LoadedScenario top = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "num_head": 2,)"), "f.json");
+  ASSERT_EQ(top.warnings.size(), 1u);
+  EXPECT_EQ(top.warnings[0], "f.json: /num_head: unknown field, ignored; did you mean num_heads?");
+  const LoadedScenario nested = parse_scenario(replaced(kLifeIsShort, R"("mask": {"causal": true})", R"("mask": {"causal": true, "casual": true})"), "f.json");
+  ASSERT_EQ(nested.warnings.size(), 1u);
+  EXPECT_EQ(nested.warnings[0], "f.json: /mask/casual: unknown field, ignored; did you mean causal?");
+}
+
 TEST(ScenarioJson, MissingFileAndPresetAreInputErrors) {
   EXPECT_THROW(load_scenario("/nonexistent/x.json"), InputError);
   try {
@@ -195,6 +213,7 @@ TEST(ScenarioJson, MissingFileAndPresetAreInputErrors) {
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("korean-restaurant"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("did you mean"), std::string::npos) << e.what();
   }
 }
 
