@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "core/common/error.h"
+#include "core/common/nearest_name.h"
 
 namespace attnviz::cli {
 namespace {
@@ -29,7 +30,8 @@ int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
   const Args rest(args.begin() + 1, args.end());
   if (kind == "decode") return run_trace_decode_command(rest, out, err);
   if (kind == "tiled") return run_trace_tiled_command(rest, out, err);
-  throw InputError("<command line>", kind, "is not a kind of trace (decode or tiled; see attnviz trace --help)");
+  throw InputError("<command line>", kind,
+                   "is not a kind of trace (decode or tiled; see attnviz trace --help)" + did_you_mean(kind, {"decode", "tiled"}));
 }
 
 }  // namespace attnviz::cli

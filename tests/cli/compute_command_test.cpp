@@ -102,6 +102,11 @@ TEST(Cli, MistypedNamesSuggestTheNearestOne) {
   const auto preset = run_attnviz("compute --scenario preset:life");
   EXPECT_EQ(preset.exit_code, 2);
   EXPECT_NE(preset.err.find("did you mean preset:life-is-short?"), std::string::npos) << preset.err;
+  const auto trace = run_attnviz("trace tiles --scenario preset:life-is-short");
+  EXPECT_EQ(trace.exit_code, 2);
+  EXPECT_NE(trace.err.find("tiles: is not a kind of trace (decode or tiled; see attnviz trace --help); did you mean tiled?"),
+            std::string::npos)
+      << trace.err;
   const auto far = run_attnviz("compute --scenario preset:life-is-short --colour red");
   EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
 }
