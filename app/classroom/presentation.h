@@ -4,7 +4,7 @@
 // current view stays (LayoutMode::Heatmaps, and ClassroomState::presenting: no menu bar, tab bar or
 // status bar). Leaving restores the layout, text size and theme.
 //
-// The way around without chrome: keys 1-4, Esc / F11, F1; and for the mouse, a small overlay
+// The way around without chrome: keys 1-6, Esc / F11, F1; and for the mouse, a small overlay
 // in the top-right corner with the views and "Leave", shown for a few seconds after entering
 // and whenever the mouse goes to that corner (not whenever it moves: a teacher pointing at a
 // cell should not make it flicker in front of the class).

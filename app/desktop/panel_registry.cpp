@@ -16,7 +16,6 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_panel(panels::make_mask_panel());
   layout->add_panel(panels::make_matrices_panel());
   layout->add_panel(panels::make_heatmaps_panel());
-  layout->add_panel(panels::make_model_view());
   layout->add_panel(panels::make_backend_panel());
   layout->add_panel(panels::make_kv_cache_panel());
   layout->add_panel(panels::make_status_bar());
@@ -24,6 +23,9 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_dialog(export_ui::make_view_image_dialog());
   layout->add_dialog(panels::make_open_model_dialog());
   classroom::add_classroom(*layout);
+  // After the classroom's views, so that keys 1-6 (and the Classroom menu's numbers) are the
+  // first six tabs in order.
+  layout->add_panel(panels::make_model_view());
   return layout;
 }
 

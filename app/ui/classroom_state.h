@@ -68,9 +68,8 @@ struct ClassroomState {
   bool wants_frames = false;
 
   // Presentation mode (F11): full screen, large high-contrast text, the view alone. The window
-  // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-4 and a corner
+  // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-6 and a corner
   // overlay switch views); app/classroom/presentation.cpp sets it, the layout honours it.
-  // (Keys 1-6.)
   bool presenting = false;
   float presentation_text_scale = 1.6f;  // 1×–3×
   // While presenting, heatmaps up to this many tokens keep cells large enough for their numbers
