@@ -13,6 +13,7 @@
 #include "app/desktop/manual.h"
 #include "core/common/error.h"
 #include "core/common/nearest_name.h"
+#include "core/common/text_excerpt.h"
 
 namespace {
 
@@ -46,8 +47,8 @@ int dispatch(const attnviz::cli::Args& args) {
   const int code = attnviz::cli::run_subcommand(args, std::cout, std::cerr);
   if (code >= 0) return code;
   if (names_a_file(args.front())) return attnviz::desktop::run_gui(args, std::cout, std::cerr);
-  std::cerr << "attnviz: unknown command '" << args.front() << "'" << attnviz::did_you_mean(args.front(), attnviz::cli::command_names())
-            << "\n\n";
+  std::cerr << "attnviz: unknown command " << attnviz::quoted_excerpt(args.front())
+            << attnviz::did_you_mean(args.front(), attnviz::cli::command_names()) << "\n\n";
   attnviz::cli::print_usage(std::cerr);
   return 2;
 }

@@ -74,7 +74,7 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, UnknownCommandOrOptionIsBadInput) {
   const auto command = run_attnviz("frobnicate");
   EXPECT_EQ(command.exit_code, 2);
-  EXPECT_NE(command.err.find("unknown command 'frobnicate'"), std::string::npos) << command.err;
+  EXPECT_NE(command.err.find("unknown command \"frobnicate\""), std::string::npos) << command.err;
   const auto option = run_attnviz("compute --scenario preset:life-is-short --colour red");
   EXPECT_EQ(option.exit_code, 2);
   EXPECT_NE(option.err.find("--colour"), std::string::npos) << option.err;

@@ -29,7 +29,7 @@ TEST(Startup, WithEverythingPresentTheCheckIsSilent) {
 TEST(Startup, AMistypedCommandIsStillAnUnknownCommand) {
   const auto run = run_attnviz("comput --scenario preset:gqa");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("unknown command 'comput'; did you mean compute?"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("unknown command \"comput\"; did you mean compute?"), std::string::npos) << run.err;
 }
 
 TEST(Startup, TwoFilesAtOnceAreRefusedNamingTheSecond) {
