@@ -46,8 +46,9 @@ const std::vector<cli::OptionSpec>& start_option_specs() {
 
 const char* const kStartOptionsHelp =
     "  --view VIEW           open on a view: heatmaps, step (step by step), compare, cross\n"
-    "                        (cross-attention), tiled (FlashAttention tile by tile) or\n"
-    "                        decode (KV-cache decoding token by token)\n"
+    "                        (cross-attention), tiled (FlashAttention tile by tile),\n"
+    "                        decode (KV-cache decoding token by token); model (the Model\n"
+    "                        view of --model's model, as --model-view)\n"
     "  --step N              the step view's page, 1 (embeddings) to 10 (output), 11 (the\n"
     "                        classic mistakes); with --view tiled the N-th tile visited; with\n"
     "                        --view decode the N-th step: 1 prefills the prompt, 2 generates\n"
@@ -70,7 +71,10 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
   StartOptions options;
   if (auto view = parsed.get("--view")) {
     options.view = ui::main_view_from_string(*view);
-    if (!options.view) cli::require_choice("--view", *view, {"heatmaps", "step", "compare", "cross", "tiled", "decode"});
+    options.model_view = *view == "model";
+    if (!options.view && !options.model_view) {
+      cli::require_choice("--view", *view, {"heatmaps", "step", "compare", "cross", "tiled", "decode", "model"});
+    }
   }
   if (auto step = parsed.get_int("--step", 1, kMaxStep)) {
     if (steps_by_page(options) && *step > lesson::kStepCount) {

@@ -1,7 +1,8 @@
 #pragma once
 // The window's classroom options, so that screenshots (tests, README) and a teacher's
 // desktop shortcut can open a view directly:
-//   --view heatmaps|step|compare|cross|tiled|decode   the main area's tab
+//   --view heatmaps|step|compare|cross|tiled|decode|model   the main area's tab (model: the
+//                     Model view, which the desktop registers, as --model-view)
 //   --step N          the step view's page (1–11), the Tiled view's tile, the Decode view's step
 //                     (1: the prompt's prefill, 2: the first generated token, …)
 //   --block-q BR      the Tiled view's tile height (query rows), --block-k BC its width (keys)
@@ -33,6 +34,7 @@ struct StartOptions {
   std::optional<int> compare_count;
   bool compare_layers = false;  // --compare layers: a pretrained model's layers side by side
   bool present = false;
+  bool model_view = false;  // --view model: the desktop's Model view (it needs --model)
 };
 
 // The options above, for the window's option list.

@@ -145,9 +145,12 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   if (options.model && options.model->empty()) throw InputError(kOrigin, "--model", "needs a model folder or a .gguf file");
   options.model_text = parsed.get("--text");
   options.model_layer = parsed.get_int("--layer", 0, 100000);
-  options.model_view = parsed.has("--model-view");
+  options.model_view = parsed.has("--model-view") || options.classroom.model_view;
   for (const char* needs_model : {"--text", "--layer", "--model-view"}) {
     if (parsed.has(needs_model) && !options.model) throw InputError(kOrigin, needs_model, "applies to a model: give --model PATH too");
+  }
+  if (options.classroom.model_view && !options.model) {
+    throw InputError(kOrigin, "--view", "\"model\" is the Model view of a pretrained model: give --model PATH too");
   }
   return options;
 }

@@ -80,6 +80,9 @@ TEST(GuiOptions, ModelTextLayerAndModelView) {
   expect_error_about({"--model="}, "--model");
   expect_error_about({"--text", "hello"}, "--text");  // without a model
   expect_error_about({"--model-view"}, "--model-view");
+  // The tab bar's last tab by the name --view uses for the other five.
+  EXPECT_TRUE(parse_gui_options({"--model", "tiny.gguf", "--view", "model"}).model_view);
+  expect_error_about({"--view", "model"}, "--view");
   expect_error_about({"--model", "gpt2/", "--layer", "-1"}, "--layer");
 }
 
