@@ -19,7 +19,8 @@ constexpr int kKeys[] = {
     ui::keys::kEnd,     ui::keys::kDown,     ui::keys::kUp,       ui::keys::key('h'), ui::keys::key('c'),
     ui::keys::key('m'), ui::keys::key('s'),  ui::keys::key('t'),  ui::keys::key('x'), ui::keys::key('a'),
     ui::keys::key('n'), ui::keys::key('r'),  ui::keys::key('w'),  ui::keys::key('1'), ui::keys::key('2'),
-    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::key('5'),  ui::keys::key('6'), ui::keys::key('p'),
+    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::key('5'),  ui::keys::key('6'), ui::keys::key('7'),
+    ui::keys::key('p'),
     ui::keys::kF11,     ui::keys::kEscape,   ui::keys::kF1};
 
 constexpr int kMaxWindow = 8;  // the compare toolbar's slider
@@ -115,6 +116,7 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) 
     case ui::keys::key('4'): return Action::ShowCross;
     case ui::keys::key('5'): return Action::ShowTiled;
     case ui::keys::key('6'): return Action::ShowDecode;
+    case ui::keys::key('7'): return Action::ShowModelView;
     case ui::keys::key('p'): return playing ? Action::TogglePlay : Action::None;
     case ui::keys::kF11: return Action::TogglePresentation;
     case ui::keys::kEscape: return presenting ? Action::LeavePresentation : Action::None;
@@ -226,6 +228,10 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ShowCross: t.state.select_tab = ui::MainView::Cross; break;
     case Action::ShowTiled: t.state.select_tab = ui::MainView::Tiled; break;
     case Action::ShowDecode: t.state.select_tab = ui::MainView::Decode; break;
+    case Action::ShowModelView:
+      if (!t.model_open) return "No model is open: File \xe2\x96\xb8 Open model\xe2\x80\xa6, then 7 shows its Model view";
+      t.view.select_main_tab = ui::kModelViewTitle;
+      break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;
     case Action::TogglePresentation:
     case Action::LeavePresentation:

@@ -45,6 +45,7 @@ enum class Action {
   ShowCross,
   ShowTiled,
   ShowDecode,
+  ShowModelView,        // the desktop's Model view, while a model is open
   TogglePlay,           // Tiled and Decode views: play / pause the steps
   TogglePresentation,
   LeavePresentation,
@@ -78,6 +79,7 @@ struct ActionTarget {
   int tiles = 0;
   int decode_steps = 0;
   double now = 0.0;
+  bool model_open = false;  // a pretrained model is open: 7 shows its Model view
 };
 
 // Carries out everything but TogglePresentation / LeavePresentation (the menu's). Returns a

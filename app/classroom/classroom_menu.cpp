@@ -15,10 +15,12 @@
 #include "app/classroom/step_view.h"
 #include "app/classroom/view_steps.h"
 #include "app/compute/compute_session.h"
+#include "app/compute/model_session.h"
 #include "app/document/document.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/overview/long_text.h"
 #include "core/overview/overview.h"
@@ -30,6 +32,7 @@ ActionTarget target_of(ui::UiContext& ui) {
   ActionTarget target{ui.document, ui.view, ui.classroom};
   target.now = ImGui::GetTime();
   target.decode_steps = ui.classroom.decode.model_steps;
+  target.model_open = ui.model.has_model();
   if (!ui.session.has_result()) {
     // A text past the materialised path's limit has no result, but the overview shows its
     // heads and pins its queries: H and Down / Up go on working there.
@@ -73,8 +76,11 @@ class ClassroomMenu final : public ui::Menu {
     for (ui::MainView view : ui::kMainViews) {
       const auto index = static_cast<std::size_t>(view);
       const std::string key = std::to_string(index + 1);
-      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view)) run(ui, kShowView[index]);
+      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view && !ui::model_view_shown(ui.view))) {
+        run(ui, kShowView[index]);
+      }
     }
+    if (ImGui::MenuItem(ui::kModelViewTitle, "7", ui::model_view_shown(ui.view), ui.model.has_model())) run(ui, Action::ShowModelView);
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
@@ -103,6 +109,7 @@ class ClassroomMenu final : public ui::Menu {
     if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("presentation text", &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
       state.presentation_text_scale = scale;
       if (state.presenting) ui.view.text_scale = scale;

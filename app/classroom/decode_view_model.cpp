@@ -18,6 +18,7 @@
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -32,7 +33,10 @@ void index_selector(const char* label, const char* id, int* value, int count) {
   ImGui::TextUnformatted(label);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  {
+    const ui::ReadableSliders readable;
+    ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  }
   ImGui::SameLine();
   ImGui::TextDisabled("of %d", count);
 }

@@ -8,6 +8,7 @@
 
 #include "app/classroom/classroom.h"
 #include "app/classroom/draw_helpers.h"
+#include "app/compute/model_session.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
@@ -133,12 +134,18 @@ void draw_presentation_overlay(ui::UiContext& ui) {
                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("##presentation-overlay", nullptr, kFlags)) {
     ImGui::SetWindowFontScale(0.75f);  // for the teacher, not the back row
-    // Six views and Leave: on a narrow projector they wrap rather than run off the screen.
+    // Six views (seven with a model) and Leave: on a narrow projector they wrap rather than run
+    // off the screen.
     const float right = ImGui::GetMainViewport()->WorkSize.x - 4.0f * overlay_margin(ui);
     for (ui::MainView view : ui::kMainViews) {
       const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + ui::tab_title(view);
       if (view != ui::MainView::Heatmaps) same_line_if_fits(button_width(label.c_str()), right);
-      if (pill(label.c_str(), state.shown == view)) state.select_tab = view;
+      if (pill(label.c_str(), state.shown == view && !ui::model_view_shown(ui.view))) state.select_tab = view;
+    }
+    if (ui.model.has_model()) {
+      const std::string label = std::string("7  ") + ui::kModelViewTitle;
+      same_line_if_fits(button_width(label.c_str()), right);
+      if (pill(label.c_str(), ui::model_view_shown(ui.view))) ui.view.select_main_tab = ui::kModelViewTitle;
     }
     same_line_if_fits(button_width("Leave  (Esc)") + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
     const bool leave = ImGui::Button("Leave  (Esc)");

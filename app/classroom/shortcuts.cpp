@@ -19,7 +19,7 @@ constexpr Shortcut kShortcuts[] = {
     {"N", "compare: 2 or 4 copies"},
     {"R / Shift+R", "compare: window r + 1 / \xe2\x88\x92 1 (sliding window, Longformer)"},
     {"W", "compare: weights or scaled scores"},
-    {"1 2 3 4 5 6", "Heatmaps, Step by step, Compare, Cross-attention, Tiled, Decode"},
+    {"1 2 3 4 5 6 7", "Heatmaps, Step by step, Compare, Cross-attention, Tiled, Decode; Model view (a model open)"},
     {"F11", "presentation mode (full screen, large text)"},
     {"Esc", "leave presentation mode"},
     {"F1", "this Help window"},

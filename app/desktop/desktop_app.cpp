@@ -267,7 +267,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     model_.open(*options.model, model_text(options, document_.scenario()));
     view_.model_layer = options.model_layer.value_or(0);
     view_.model_head = options.head.value_or(0);
-    if (options.model_view) view_.select_main_tab = "Model view";
+    if (options.model_view) view_.select_main_tab = ui::kModelViewTitle;
   }
   // The heatmaps read the Eigen result's storage in place: they let go before it may move.
   session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });

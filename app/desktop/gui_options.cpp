@@ -92,8 +92,8 @@ const char* const kGuiHelp =
     "\n"
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
     "Ctrl+Shift+E save the view on screen as an image, F8 heatmaps-only layout, F11\n"
-    "presentation mode, 1-6 the views, F1 every shortcut; in a heatmap: wheel zooms, drag\n"
-    "pans, double-click resets.\n";
+    "presentation mode, 1-7 the views (7: an open model's), F1 every shortcut; in a heatmap:\n"
+    "wheel zooms, drag pans, double-click resets.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   std::vector<cli::OptionSpec> specs = kOptions;

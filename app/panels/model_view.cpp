@@ -23,6 +23,7 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/panels/panels.h"
+#include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
@@ -62,7 +63,7 @@ GridSize grid_size(int layers, int heads, float width, float height, float ui_sc
 
 class ModelView final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Model view"; }
+  [[nodiscard]] const char* title() const override { return ui::kModelViewTitle; }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
 

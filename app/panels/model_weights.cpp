@@ -16,6 +16,7 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/ui/palette.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -56,7 +57,10 @@ void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int 
   const Projection which = kProjections[index];
   ImGui::PushID(index);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  ImGui::SliderFloat("##factor", &factors_[static_cast<std::size_t>(index)], -2.0f, 2.0f, "\xC3\x97 %.2f");
+  {
+    const ui::ReadableSliders readable;
+    ImGui::SliderFloat("##factor", &factors_[static_cast<std::size_t>(index)], -2.0f, 2.0f, "\xC3\x97 %.2f");
+  }
   ImGui::SameLine();
   if (ImGui::SmallButton("Scale")) {
     Matrix next = shown;

@@ -20,6 +20,9 @@ inline constexpr MainView kMainViews[] = {MainView::Heatmaps, MainView::Step,  M
 const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross", "tiled", "decode"
 std::optional<MainView> main_view_from_string(const std::string& name);
 const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by step", ...
+// The desktop's last tab (app/panels/model_view.cpp), after the six: key 7 while a model is open.
+inline constexpr const char* kModelViewTitle = "Model view";
+inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab == kModelViewTitle; }
 
 // Stepping on its own (the Tiled and Decode views' play button): `speed` steps a second
 // while playing; the view advances when the time comes and stops at the last step.
@@ -68,7 +71,7 @@ struct ClassroomState {
   bool wants_frames = false;
 
   // Presentation mode (F11): full screen, large high-contrast text, the view alone. The window
-  // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-6 and a corner
+  // then shows content, not chrome: no menu bar, status bar or tab bar (keys 1-7 and a corner
   // overlay switch views); app/classroom/presentation.cpp sets it, the layout honours it.
   bool presenting = false;
   float presentation_text_scale = 1.6f;  // 1×–3×

@@ -135,7 +135,7 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
   const std::string select = std::exchange(ui.view.select_main_tab, std::string());
   if (!select.empty()) shown_main_ = select;
   // The tab bar is chrome the audience does not need: while presenting, the view alone (keys
-  // 1-6 and the presentation overlay switch views).
+  // 1-7 and the presentation overlay switch views).
   const bool tabs = main.size() > 1 && !ui.classroom.presenting;
   if (begin_area("##main", rect, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
     if (tabs && ImGui::BeginTabBar("##views")) {
@@ -161,6 +161,7 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
   }
   ImGui::End();
   tabs_hidden_ = !tabs;
+  ui.view.shown_main_tab = shown_main_;
 }
 
 void Layout::draw_side(UiContext& ui, const Rect& rect) {

@@ -117,6 +117,7 @@ struct ViewState {
   LayoutMode layout = LayoutMode::Full;
   // A Main panel's title: the layout selects its tab in the next frame, then clears this.
   std::string select_main_tab;
+  std::string shown_main_tab;  // the Main panel the layout drew in the last frame (its title)
   std::optional<ExportRequest> export_request;
   bool view_image_dialog_requested = false;  // File > Save view as image…: the dialog opens in this frame
   std::optional<ViewImageRequest> view_image_request;

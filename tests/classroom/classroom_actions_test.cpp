@@ -104,6 +104,22 @@ TEST(ClassroomKeys, ViewsPresentationAndHelp) {
   EXPECT_TRUE(f.state.help_open);
 }
 
+// 7 is the seventh tab, the desktop's Model view, while a model is open; without one it says
+// how to open one rather than doing nothing.
+TEST(ClassroomKeys, SevenShowsTheModelViewOfAnOpenModel) {
+  Fixture f;
+  const std::string notice = apply_action(action_for_key(GLFW_KEY_7, false, f.state.shown, false), f.target);
+  EXPECT_TRUE(f.view.select_main_tab.empty());
+  EXPECT_NE(notice.find("Open model"), std::string::npos) << notice;
+  f.target.model_open = true;
+  f.press(GLFW_KEY_7);
+  EXPECT_EQ(f.view.select_main_tab, ui::kModelViewTitle);
+  f.state.presenting = true;
+  f.view.select_main_tab.clear();
+  f.press(GLFW_KEY_7);
+  EXPECT_EQ(f.view.select_main_tab, ui::kModelViewTitle) << "presenting hides the tab bar: the key is the way there";
+}
+
 // The keys the menu listens to produce every action there is, and the Help window (F1)
 // names every one of them, and the window's own keys too.
 TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {

@@ -195,9 +195,18 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: app.find('##compare-layer-0/##heatmap').get('pinned_row', '-1') != '-1', 30,
                               "the model's query pinned")
 
+            # 7, the seventh tab's key, shows the Model view, also while presenting (no tab bar then).
+            app.key('7')
+            before = attnviz_gui._wait(lambda: next_token_probabilities(app), 30, 'the Model view (key 7)')
+            app.key('F11')
+            app.key('1')
+            attnviz_gui._wait(lambda: not next_token_probabilities(app), 30, 'the Heatmaps view while presenting')
+            app.key('7')
+            attnviz_gui._wait(lambda: next_token_probabilities(app) == before, 30, 'the Model view while presenting')
+            app.key('Escape')
+            attnviz_gui._wait(lambda: app.has('##views/Model view'), 30, 'the tab bar back')
+
             # Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y undo and redo a head switch, as Edit > Undo model does.
-            app.click('##views/Model view')
-            before = attnviz_gui._wait(lambda: next_token_probabilities(app), 30, 'the next tokens')
             app.click('##thumb-1-2/##heatmap')
             attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##1-2'), 30, 'layer 1, head 2 opened')
             app.click('heatmaps-switch/Switch off##1-2')
