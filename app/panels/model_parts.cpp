@@ -109,6 +109,8 @@ void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
   ImGui::PushID(id);
   if (model.has_model()) {
     ImGui::TextUnformatted(model.model()->description().c_str());
+  } else if (model.activity() == compute::ModelActivity::Loading) {
+    ImGui::TextDisabled("Opening the model\xE2\x80\xA6");  // the progress bar below says how far
   } else {
     ImGui::TextDisabled("No model open yet.");
   }
