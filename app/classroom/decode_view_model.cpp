@@ -18,7 +18,6 @@
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -26,20 +25,6 @@ namespace attnviz::classroom {
 namespace {
 
 constexpr int kMaxTokensAsked = 256;
-
-// "Layer [slider] of 12", the model views' selector.
-void index_selector(const char* label, const char* id, int* value, int count) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  {
-    const ui::ReadableSliders readable;
-    ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  }
-  ImGui::SameLine();
-  ImGui::TextDisabled("of %d", count);
-}
 
 const model::StepAttention* kept_layer(const model::GenerationStep& step, int layer) {
   for (const model::StepAttention& kept : step.layers)
@@ -91,9 +76,9 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, c.num_layers - 1);
   ui.view.model_head = std::clamp(ui.view.model_head, 0, c.num_heads - 1);
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  index_selector("Layer", "##decode-layer", &ui.view.model_layer, c.num_layers);
+  ui::draw_index_selector("Layer", "##decode-layer", &ui.view.model_layer, c.num_layers);
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  index_selector("Head", "##decode-head", &ui.view.model_head, c.num_heads);
+  ui::draw_index_selector("Head", "##decode-head", &ui.view.model_head, c.num_heads);
   const int prompt = static_cast<int>(g->prompt_ids.size());
   ImGui::PushID("decode-strip");
   const int clicked = draw_sentence_strip(tokens_shown_, prompt, prompt + state.step);
