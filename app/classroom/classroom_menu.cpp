@@ -20,7 +20,6 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/overview/long_text.h"
 #include "core/overview/overview.h"
@@ -76,7 +75,7 @@ class ClassroomMenu final : public ui::Menu {
     for (ui::MainView view : ui::kMainViews) {
       const auto index = static_cast<std::size_t>(view);
       const std::string key = std::to_string(index + 1);
-      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), state.shown == view && !ui::model_view_shown(ui.view))) {
+      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), ui::on_screen(state, ui.view, view))) {
         run(ui, kShowView[index]);
       }
     }
@@ -109,7 +108,6 @@ class ClassroomMenu final : public ui::Menu {
     if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("presentation text", &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
       state.presentation_text_scale = scale;
       if (state.presenting) ui.view.text_scale = scale;

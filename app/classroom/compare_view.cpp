@@ -25,7 +25,6 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -185,7 +184,6 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
     const float slider_w = ImGui::GetFontSize() * 4.5f;
     same_line_if_fits(slider_w + ImGui::CalcTextSize("window r").x + group_gap, right);
     ImGui::SetNextItemWidth(slider_w);
-    const ui::ReadableSliders readable;
     ImGui::SliderInt("window r", &options.window, 0, 8);
   }
   ImGui::Separator();

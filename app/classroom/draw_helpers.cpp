@@ -13,6 +13,7 @@
 #include "app/ui/first_tokens_button.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
 #include "core/lesson/number_text.h"
@@ -51,8 +52,8 @@ float button_width(const char* label) { return ImGui::CalcTextSize(label, nullpt
 
 bool pill(const char* label, bool selected, float min_width) {
   if (selected) {
-    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_SliderGrab));
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_SliderGrabActive));
+    ImGui::PushStyleColor(ImGuiCol_Button, ui::accent_colour());
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ui::accent_hover_colour());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
   }
   const bool clicked = ImGui::Button(label, ImVec2(min_width, 0));

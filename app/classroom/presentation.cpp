@@ -80,8 +80,6 @@ void apply_presentation_colours() {
   c[ImGuiCol_ButtonHovered] = rgb(0xbcd4f0);
   c[ImGuiCol_ButtonActive] = rgb(0x8fb6e6);
   c[ImGuiCol_CheckMark] = rgb(0x0b3f86);
-  c[ImGuiCol_SliderGrab] = rgb(0x0b4fa8);
-  c[ImGuiCol_SliderGrabActive] = rgb(0x083b7e);
   c[ImGuiCol_Tab] = rgb(0xdde2e8);
   c[ImGuiCol_TabHovered] = rgb(0xbcd4f0);
   c[ImGuiCol_TabActive] = rgb(0xffffff);
@@ -89,6 +87,7 @@ void apply_presentation_colours() {
   c[ImGuiCol_Header] = rgb(0xdde2e8);
   style.FrameBorderSize = 1.0f;
   style.WindowBorderSize = 0.0f;
+  ui::set_accent_colours(0x0b4fa8, 0x083b7e);  // selected views and tokens, darker on a projector
 }
 
 bool overlay_shown(double seconds_presenting, bool hints, bool mouse_in_corner) {
@@ -140,7 +139,7 @@ void draw_presentation_overlay(ui::UiContext& ui) {
     for (ui::MainView view : ui::kMainViews) {
       const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + ui::tab_title(view);
       if (view != ui::MainView::Heatmaps) same_line_if_fits(button_width(label.c_str()), right);
-      if (pill(label.c_str(), state.shown == view && !ui::model_view_shown(ui.view))) state.select_tab = view;
+      if (pill(label.c_str(), ui::on_screen(state, ui.view, view))) state.select_tab = view;
     }
     if (ui.model.has_model()) {
       const std::string label = std::string("7  ") + ui::kModelViewTitle;

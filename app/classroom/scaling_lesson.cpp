@@ -10,7 +10,6 @@
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/edits/model_edits.h"
-#include "app/ui/theme.h"
 #include "core/lesson/number_text.h"
 
 namespace attnviz::classroom {
@@ -112,7 +111,6 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
   same_line_if_fits(slider_w + ImGui::CalcTextSize("temperature").x + ImGui::GetStyle().ItemInnerSpacing.x, right);
   float temperature = static_cast<float>(edits::temperature_from_scale(problem.scale));
   ImGui::SetNextItemWidth(slider_w);
-  const ui::ReadableSliders readable;
   if (ImGui::SliderFloat("temperature", &temperature, static_cast<float>(kMinTemperature), static_cast<float>(kMaxTemperature),
                          "T = %.3g  (scale 1/T)", ImGuiSliderFlags_Logarithmic) &&
       std::isfinite(temperature) && temperature > 0.0f)

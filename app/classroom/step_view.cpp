@@ -37,7 +37,6 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
 #include "core/lesson/number_text.h"
@@ -389,7 +388,6 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
   ImGui::TextUnformatted("first position");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1.0f);
-  const ui::ReadableSliders readable;
   if (ImGui::SliderInt("##position_offset", &offset, 0, 64)) {
     ui.document.apply(edits::set_position_offset(s, offset), "First position " + std::to_string(offset), "position_offset");
   }

@@ -44,7 +44,6 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
     }
   } else {
     ImGui::SetNextItemWidth(140.0f * ui.ui_scale);
-    const ui::ReadableSliders readable;
     ImGui::SliderInt("##head", &ui.view.selected_head, 0, head_count - 1);
   }
   int view = static_cast<int>(ui.view.head_view);

@@ -19,7 +19,6 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
 #include "core/attention/mask.h"
@@ -149,7 +148,6 @@ class MaskPanel final : public ui::Panel {
     int radius = *mask.window;
     const int max_radius = std::max({static_cast<int>(tokens().size()) - 1, radius, 1});
     ImGui::SetNextItemWidth(-1.0f);
-    const ui::ReadableSliders readable;
     if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
       apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), "Window radius " + std::to_string(radius),
                  "window-radius");

@@ -17,7 +17,6 @@
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 
 namespace attnviz::panels {
 namespace {
@@ -54,7 +53,6 @@ class ModelPanel final : public ui::Panel {
     label_column(label, help);
     ImGui::SetNextItemWidth(-1.0f);
     int edited = value;
-    const ui::ReadableSliders readable;
     if (ImGui::SliderInt((std::string("##") + key).c_str(), &edited, 1, std::max(max_slider, value))) {
       edited = std::clamp(edited, 1, max_value);
       if (edited != value) {
@@ -145,7 +143,6 @@ class ModelPanel final : public ui::Panel {
     float temperature = static_cast<float>(edits::temperature_from_scale(s.scale.value));
     ImGui::SetCursorPosX(label_width_);
     ImGui::SetNextItemWidth(-1.0f);
-    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("##temperature", &temperature, 0.05f, 20.0f, "T = %.3g  (scale 1/T)",
                            ImGuiSliderFlags_Logarithmic) &&
         std::isfinite(temperature) && temperature > 0.0f) {
@@ -193,7 +190,6 @@ class ModelPanel final : public ui::Panel {
     ImGui::SetCursorPosX(label_width_);
     ImGui::SetNextItemWidth(-1.0f);
     float theta = static_cast<float>(s.rope_theta);
-    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("##rope_theta", &theta, 10.0f, 1.0e6f, "\xCE\xB8 = %.0f", ImGuiSliderFlags_Logarithmic) &&
         std::isfinite(theta)) {
       ui.document.apply(edits::set_rope_theta(s, static_cast<double>(theta)), "RoPE \xCE\xB8", "rope_theta");
@@ -222,7 +218,6 @@ class ModelPanel final : public ui::Panel {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
     float p = static_cast<float>(s.dropout->p);
-    const ui::ReadableSliders readable;
     if (ImGui::SliderFloat("##dropout_p", &p, 0.0f, static_cast<float>(edits::kMaxDropoutP), "p = %.2f") && std::isfinite(p)) {
       ui.document.apply(edits::set_dropout_p(s, static_cast<double>(p)), "Dropout p", "dropout_p");
     }

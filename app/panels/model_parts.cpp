@@ -20,7 +20,6 @@
 #include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
 
@@ -150,10 +149,7 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
   const float held = storage->GetFloat(held_key, -1.0f);  // < 0: not being dragged
   float scale = held >= 0.0f ? held : factor.value_or(1.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  {
-    const ui::ReadableSliders readable;
-    ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f", ImGuiSliderFlags_AlwaysClamp);
-  }
+  ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f", ImGuiSliderFlags_AlwaysClamp);
   storage->SetFloat(held_key, ImGui::IsItemActive() ? scale : -1.0f);
   if (ImGui::IsItemDeactivatedAfterEdit()) model.set_head_factor(layer, head, scale);
   ImGui::PopID();

@@ -16,7 +16,6 @@
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/ui/palette.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -57,10 +56,7 @@ void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int 
   const Projection which = kProjections[index];
   ImGui::PushID(index);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  {
-    const ui::ReadableSliders readable;
-    ImGui::SliderFloat("##factor", &factors_[static_cast<std::size_t>(index)], -2.0f, 2.0f, "\xC3\x97 %.2f");
-  }
+  ImGui::SliderFloat("##factor", &factors_[static_cast<std::size_t>(index)], -2.0f, 2.0f, "\xC3\x97 %.2f");
   ImGui::SameLine();
   if (ImGui::SmallButton("Scale")) {
     Matrix next = shown;

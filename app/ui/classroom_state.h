@@ -111,4 +111,10 @@ struct ClassroomState {
   int shown_frame = -1;
 };
 
+// `main_view` is on screen: while the Model view is, none of the six is (`shown` falls back to
+// Heatmaps then).
+inline bool on_screen(const ClassroomState& state, const ViewState& view, MainView main_view) {
+  return state.shown == main_view && !model_view_shown(view);
+}
+
 }  // namespace attnviz::ui

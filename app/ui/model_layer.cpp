@@ -7,7 +7,6 @@
 
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
-#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "core/model/forward.h"
 
@@ -21,10 +20,7 @@ void draw_index_selector(const char* label, const char* id, int* value, int coun
   ImGui::TextUnformatted(label);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-  {
-    const ReadableSliders readable;
-    ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  }
+  ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   ImGui::TextDisabled("of %d", count);
 }

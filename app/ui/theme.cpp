@@ -6,6 +6,12 @@ namespace attnviz::ui {
 namespace {
 
 constexpr float kBackground[4] = {0.93f, 0.94f, 0.95f, 1.0f};
+constexpr int kAccent = 0x3a78c2;
+constexpr int kAccentHovered = 0x1f5fa8;
+
+// Set with the style it belongs to: the theme's, or presentation mode's over it.
+int g_accent = kAccent;
+int g_accent_hovered = kAccentHovered;
 
 ImVec4 rgb(int hex, float alpha = 1.0f) {
   return ImVec4(static_cast<float>((hex >> 16) & 0xff) / 255.0f, static_cast<float>((hex >> 8) & 0xff) / 255.0f,
@@ -54,8 +60,8 @@ void apply_theme(float ui_scale) {
   c[ImGuiCol_ButtonHovered] = rgb(0xc9dbf0);
   c[ImGuiCol_ButtonActive] = rgb(0xa9c5e6);
   c[ImGuiCol_CheckMark] = rgb(0x1f5fa8);
-  c[ImGuiCol_SliderGrab] = rgb(0x3a78c2);
-  c[ImGuiCol_SliderGrabActive] = rgb(0x1f5fa8);
+  c[ImGuiCol_SliderGrab] = rgb(0x9fbfe6);
+  c[ImGuiCol_SliderGrabActive] = rgb(0x7fa8dc);
   c[ImGuiCol_Tab] = rgb(0xdfe5ec);
   c[ImGuiCol_TabHovered] = rgb(0xc9dbf0);
   c[ImGuiCol_TabActive] = rgb(0xffffff);
@@ -67,17 +73,17 @@ void apply_theme(float ui_scale) {
 
   style.ScaleAllSizes(ui_scale);
   ImGui::GetStyle() = style;
+  set_accent_colours(kAccent, kAccentHovered);
 }
 
 const float* clear_colour() { return kBackground; }
 
-ImVec4 accent_colour() { return rgb(0x3a78c2); }
+ImVec4 accent_colour() { return rgb(g_accent); }
+ImVec4 accent_hover_colour() { return rgb(g_accent_hovered); }
 
-ReadableSliders::ReadableSliders() {
-  ImGui::PushStyleColor(ImGuiCol_SliderGrab, rgb(0x9fbfe6));
-  ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, rgb(0x7fa8dc));
+void set_accent_colours(int fill_rgb, int hovered_rgb) {
+  g_accent = fill_rgb;
+  g_accent_hovered = hovered_rgb;
 }
-
-ReadableSliders::~ReadableSliders() { ImGui::PopStyleColor(2); }
 
 }  // namespace attnviz::ui

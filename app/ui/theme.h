@@ -12,17 +12,11 @@ void apply_theme(float ui_scale);
 // The colour the window is cleared with (RGBA, 0..1): the theme's background.
 const float* clear_colour();
 
-// The strong blue of selected buttons (white text on it).
+// The strong blue of selected buttons and pills (white text on it), and under the mouse: the
+// theme's, or presentation mode's darker one while it sets its own (apply_theme resets them).
+// Sliders keep a light grab: ImGui draws a slider's value over it.
 ImVec4 accent_colour();
-
-// While alive, sliders have a light grab: ImGui draws a slider's value over its grab, and the
-// theme's strong blue grab (also the classroom's "selected" colour) hid the dark digits.
-class ReadableSliders {
- public:
-  ReadableSliders();
-  ~ReadableSliders();
-  ReadableSliders(const ReadableSliders&) = delete;
-  ReadableSliders& operator=(const ReadableSliders&) = delete;
-};
+ImVec4 accent_hover_colour();
+void set_accent_colours(int fill_rgb, int hovered_rgb);
 
 }  // namespace attnviz::ui
