@@ -34,6 +34,8 @@ std::string token_label(std::string_view token) {
   for (std::size_t at = label.find("##"); at != std::string::npos; at = label.find("##", at + 1 + kWordJoiner.size())) {
     label.insert(at + 1, kWordJoiner);
   }
+  // The same for a label ending in '#' that a widget's "##id" follows: "#" read as a blank chip.
+  if (label.ends_with('#')) label += kWordJoiner;
   return label;
 }
 

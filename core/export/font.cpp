@@ -82,7 +82,10 @@ int stand_in_glyph(const stbtt_fontinfo& info, char32_t code) {
     case 0x2423: return stbtt_FindGlyphIndex(&info, '_');     // ␣ a space
     case 0x21B5: return stbtt_FindGlyphIndex(&info, 0x00B6);  // ↵ a line break, as ¶
     case 0x21E5: return stbtt_FindGlyphIndex(&info, 0x2192);  // ⇥ a tab, as →
-    default: return 0;
+    default:
+      // A cut character's byte numbers (안₁₂) as plain digits.
+      if (code >= 0x2080 && code <= 0x2089) return stbtt_FindGlyphIndex(&info, static_cast<int>('0' + (code - 0x2080)));
+      return 0;
   }
 }
 

@@ -275,7 +275,9 @@ void ForwardPass::predict(const ForwardOptions& options) {
   }
   if (!c.has_lm_head) return;
   const Matrix& hidden = inputs_.back();
-  auto predict_row = [&](int row) { return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer()); };
+  auto predict_row = [&](int row) {
+    return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer(), std::span(encoding_.ids).first(static_cast<std::size_t>(row) + 1));
+  };
   result_.next_tokens = predict_row(hidden.rows - 1);
   if (result_.query_position >= 0) result_.query_tokens = predict_row(result_.query_position);
 }

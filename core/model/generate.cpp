@@ -46,6 +46,18 @@ bool kept_layer(const GenerateOptions& options, int layer) {
   return !options.layers || std::find(options.layers->begin(), options.layers->end(), layer) != options.layers->end();
 }
 
+// The prompt's last token and every generated one labelled as one text: a character whose bytes
+// a later token finished reads 안₁₂ | 안₃ in both.
+void relabel(Generation& g, const tokenizers::Tokenizer& tokenizer) {
+  const std::vector<std::string> labels = tokenizer.labels(g.ids());
+  const std::size_t p = g.prompt_ids.size();
+  std::copy_n(labels.begin(), p, g.prompt_tokens.begin());
+  for (std::size_t s = 0; s < g.steps.size(); ++s) {
+    g.steps[s].query_token = labels[p + s - 1];
+    g.steps[s].token = labels[p + s];
+  }
+}
+
 }  // namespace
 
 const char* to_string(StopReason reason) {
@@ -264,12 +276,13 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
     GenerationStep step;
     const Matrix logits = s == 0 ? feed(prompt.ids, 0, options, step) : feed({g.steps.back().id}, p + s - 1, options, step);
     step.query_token = s == 0 ? prompt.tokens.back() : g.steps.back().token;
-    step.next_tokens = top_tokens(logits, std::max(options.top_k, 1), tokenizer);
+    step.next_tokens = top_tokens(logits, std::max(options.top_k, 1), tokenizer, g.ids());
     step.id = step.next_tokens.front().id;
     step.token = step.next_tokens.front().token;
     g.steps.push_back(std::move(step));
   }
   if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id)) g.stop = StopReason::EndOfText;
+  relabel(g, tokenizer);
   g.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.progress) options.progress({"done", 1.0});
   return g;

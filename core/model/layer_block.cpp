@@ -132,7 +132,7 @@ Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
   return logits;
 }
 
-std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer) {
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer, std::span<const int> before) {
   const int vocab = logits.cols;
   const float* row = logits.row(0);
   const double max = *std::max_element(row, row + vocab);
@@ -145,7 +145,7 @@ std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const toke
   std::vector<TokenProbability> top;
   for (int i = 0; i < count; ++i) {
     const int id = order[static_cast<std::size_t>(i)];
-    top.push_back({id, tokenizer.label(id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
+    top.push_back({id, tokenizer.label_after(before, id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
   }
   return top;
 }

@@ -5,6 +5,7 @@
 // block after attention (W_O, residual, MLP) and the prediction from the last hidden state.
 // Attention itself stays with the callers (all N rows at once, or one new row over the cache).
 
+#include <span>
 #include <vector>
 
 #include "core/common/matrix.h"
@@ -37,7 +38,8 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
 // The LM head's logits (1, vocab) at row `row` of the last hidden state.
 Matrix logits_at(const Model& model, const Matrix& hidden, int row);
 
-// The k likeliest tokens of a row of logits, best first (ties: the smaller id first).
-std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer);
+// The k likeliest tokens of a row of logits, best first (ties: the smaller id first), each
+// labelled after the ids `before` it (a byte that completes a character they began reads 안₃).
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer, std::span<const int> before);
 
 }  // namespace attnviz::model

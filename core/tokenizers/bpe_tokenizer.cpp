@@ -1,6 +1,7 @@
 #include "core/tokenizers/bpe_tokenizer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <queue>
 
@@ -21,6 +22,15 @@ std::string byte_token(unsigned char byte) {
   char text[8];
   std::snprintf(text, sizeof text, "<0x%02X>", byte);
   return text;
+}
+
+// The byte a SentencePiece byte-fallback token such as <0xEC> stands for.
+std::optional<unsigned char> byte_token_value(std::string_view token) {
+  if (token.size() != 6 || !token.starts_with("<0x") || token.back() != '>') return std::nullopt;
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(token.data() + 3, token.data() + 5, value, 16);
+  if (error != std::errc() || end != token.data() + 5) return std::nullopt;
+  return static_cast<unsigned char>(value);
 }
 
 // One symbol of a word being merged: a token id (-1 when the vocabulary lacks it) and its bytes
@@ -268,28 +278,40 @@ Encoding BpeTokenizer::encode(std::string_view text, const std::string& where) c
   Encoding encoding;
   encoding.ids = std::move(ids);
   encoding.type_ids.assign(encoding.ids.size(), 0);
-  for (const int id : encoding.ids) encoding.tokens.push_back(label(id));
+  encoding.tokens = labels(encoding.ids);
   return encoding;
 }
 
-std::string BpeTokenizer::label(int id) const {
-  if (id < 0 || id >= vocab_size()) return "<id " + std::to_string(id) + ">";
+TokenPiece BpeTokenizer::piece(int id) const {
+  if (id < 0 || id >= vocab_size()) return {"<id " + std::to_string(id) + ">", false};
   const std::string& token = tokens_[static_cast<std::size_t>(id)];
-  if (std::find(special_ids_.begin(), special_ids_.end(), id) != special_ids_.end()) return token;
-  if (!is_valid_utf8(token)) return readable_bytes(token);
+  if (std::find(special_ids_.begin(), special_ids_.end(), id) != special_ids_.end()) return {token, false};
+  if (!is_valid_utf8(token)) return {token, true};
   if (settings_.byte_level) {
     std::string bytes;
     for (const char32_t c : decode_utf8(token, "<vocabulary>", "token")) {
       const auto byte = unicode_to_byte(c);
-      if (!byte) return token;  // not a byte-level spelling: an added token, shown as it is
+      if (!byte) return {token, false};  // not a byte-level spelling: an added token, shown as it is
       bytes += static_cast<char>(*byte);
     }
-    return readable_bytes(bytes);
+    return {bytes, true};
   }
-  if (token.size() == 6 && token.starts_with("<0x") && token.back() == '>') return token;
+  if (const auto byte = byte_token_value(token)) return {std::string(1, static_cast<char>(*byte)), true};
   std::string text;
   for (const char32_t c : decode_utf8(token, "<vocabulary>", "token")) text += c == kMetaspace ? std::string(" ") : encode_utf8(c);
-  return readable_bytes(text);
+  return {text, true};
+}
+
+std::string BpeTokenizer::label(int id) const {
+  const TokenPiece one = piece(id);
+  return readable_labels(std::span(&one, 1)).front();
+}
+
+std::vector<std::string> BpeTokenizer::labels(std::span<const int> ids) const {
+  std::vector<TokenPiece> pieces;
+  pieces.reserve(ids.size());
+  for (const int id : ids) pieces.push_back(piece(id));
+  return readable_labels(pieces);
 }
 
 }  // namespace attnviz::tokenizers

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/tokenizers/pretokenize.h"
+#include "core/tokenizers/token_label.h"
 #include "core/tokenizers/tokenizer.h"
 
 namespace attnviz::tokenizers {
@@ -46,6 +47,7 @@ class BpeTokenizer final : public Tokenizer {
 
   [[nodiscard]] Encoding encode(std::string_view text, const std::string& where) const override;
   [[nodiscard]] std::string label(int id) const override;
+  [[nodiscard]] std::vector<std::string> labels(std::span<const int> ids) const override;
   [[nodiscard]] int vocab_size() const override { return static_cast<int>(tokens_.size()); }
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] int find(std::string_view token) const override;
@@ -59,6 +61,8 @@ class BpeTokenizer final : public Tokenizer {
   void encode_segment(std::u32string_view segment, bool first, std::vector<int>& ids) const;
   std::optional<Merge> merge_of(int left, int right) const;
   void emit_unknown(const std::string& piece, std::vector<int>& ids) const;
+  // The text an id stands for (bytes, ▁ as a space); special tokens as they are, not text.
+  TokenPiece piece(int id) const;
 
   std::vector<std::string> tokens_;
   std::unordered_map<std::string, int> ids_;

@@ -4,6 +4,7 @@
 // family's SentencePiece BPE with byte fallback, Qwen2's and Llama 3's byte-level BPE) and
 // WordPieceTokenizer (BERT).
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,13 @@ class Tokenizer {
   // <s> first; BERT: [CLS] … [SEP]). Throws InputError("<text>", where, ...) for text that is
   // not valid UTF-8 (naming the byte) or longer than kMaxModelTokens tokens.
   [[nodiscard]] virtual Encoding encode(std::string_view text, const std::string& where = "--text") const = 0;
-  // The readable label of one id (as in Encoding::tokens); "<id N>" outside the vocabulary.
+  // The readable label of one id on its own; "<id N>" outside the vocabulary.
   [[nodiscard]] virtual std::string label(int id) const = 0;
+  // The labels of consecutive ids of one text (as in Encoding::tokens): a character cut between
+  // tokens is read across them (token_label.h). By default each id's own label.
+  [[nodiscard]] virtual std::vector<std::string> labels(std::span<const int> ids) const;
+  // The label of `id` following `before` (a candidate next token).
+  [[nodiscard]] std::string label_after(std::span<const int> before, int id) const;
   [[nodiscard]] virtual int vocab_size() const = 0;
   // "byte-level BPE", "SentencePiece BPE (byte fallback)", "WordPiece (uncased)", ...
   [[nodiscard]] virtual std::string description() const = 0;

@@ -57,7 +57,9 @@ TEST(ModelCommands, TokenizeWritesIdsAndReadableTokens) {
   EXPECT_EQ(out["ids"].size(), out["tokens"].size());
   EXPECT_EQ(out["tokens"][0], "the");
   EXPECT_EQ(out["tokens"][1], "␣cat");
-  EXPECT_EQ(out["tokens"][3], "<0xED>");  // 한 in bytes: no token holds the whole syllable
+  // 한 (ED 95 9C) in bytes, no token holds the whole syllable: each names it and its byte.
+  EXPECT_EQ(out["tokens"][3], "한₁");
+  EXPECT_EQ(out["tokens"][5], "한₃");
 }
 
 TEST(ModelCommands, ComputeWritesEveryLayerAndTheNextTokens) {

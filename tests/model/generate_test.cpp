@@ -96,6 +96,20 @@ TEST(Generate, KeptLayersOnlyAndTheTokensAreAppendedToThePrompt) {
   }
 }
 
+TEST(Generate, TokensAreLabelledAsOneTextAcrossPromptAndGeneratedTokens) {
+  const auto model = Model::open((test_models() / "gpt2").string());
+  const tokenizers::Tokenizer& tokenizer = model->tokenizer();
+  // Each id labelled on its own: 한's three bytes read <0xED> <0x95> <0x9C>.
+  const tokenizers::Encoding prompt = encoding_of(*model, tokenizer.encode("the cat \xED\x95\x9C", "--text").ids);
+  GenerateOptions options;
+  options.max_new_tokens = 4;
+  const Generation g = Generator(*model).run(prompt, options);
+  const std::vector<std::string> labels = tokenizer.labels(g.ids());
+  EXPECT_EQ(g.tokens(), labels);
+  EXPECT_EQ(std::vector<std::string>(g.prompt_tokens.end() - 3, g.prompt_tokens.end()), (std::vector<std::string>{"한₁", "한₂", "한₃"}));
+  for (std::size_t s = 0; s < g.steps.size(); ++s) EXPECT_EQ(g.steps[s].query_token, labels[prompt.ids.size() + s - 1]);
+}
+
 TEST(Generate, AHeadSwitchedOffChangesWhatIsGeneratedLikeTheFullPass) {
   const auto model = Model::open((test_models() / "gpt2").string());
   const auto backend = make_cpu_backend();

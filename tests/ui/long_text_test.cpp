@@ -47,8 +47,14 @@ TEST(LongText, ALineBreakPastWhatIsShownDoesNotMatter) {
 TEST(LongText, ATokensDoubleHashIsShownNotTakenForAnId) {
   const std::string joiner = "\xE2\x81\xA0";
   EXPECT_EQ(token_label("##at"), "#" + joiner + "#at");
-  EXPECT_EQ(token_label("###"), "#" + joiner + "#" + joiner + "#");
+  EXPECT_EQ(token_label("###"), "#" + joiner + "#" + joiner + "#" + joiner);
   EXPECT_EQ(token_label("a#b"), "a#b");
+  // A token ending in '#' before the widget's "##id" ("#" as GPT-2's next token read blank).
+  EXPECT_EQ(token_label("#"), "#" + joiner);
+  for (const char* token : {"#", "C#", "##"}) {
+    const std::string chip = token_label(token) + "##next-token-1";
+    EXPECT_EQ(chip.find("##"), chip.size() - std::string("##next-token-1").size()) << token;
+  }
   const std::string label = token_label("##at") + "##chip-3";
   EXPECT_EQ(label.find("##"), label.size() - std::string("##chip-3").size()) << "the first ## is the ID's";
   const std::string shown = token_label("##at");
