@@ -150,11 +150,11 @@ int draw_chips(const std::vector<std::string>& tokens, int prompt, int t, float 
       storage->SetInt(followed, t);
     }
     if (ImGui::IsItemHovered()) {
-      const std::string where = "token " + lesson::format_grouped(position);
-      ImGui::SetTooltip("%s: %s", where.c_str(),
-                        in_prompt ? "in the prompt (prefilled at once)"
-                        : future  ? "not generated yet (click: go there)"
-                                  : "generated (click: go to its step)");
+      const std::string where = "token " + lesson::format_grouped(position) + ": " +
+                                (in_prompt ? "in the prompt (prefilled at once)"
+                                 : future  ? "not generated yet (click: go there)"
+                                           : "generated (click: go to its step)");
+      ui::token_tooltip(where, tokens[i]);
     }
     ImGui::PopStyleColor(colours);
     ImGui::PopID();

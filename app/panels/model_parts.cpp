@@ -22,7 +22,6 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/number_text.h"
-#include "core/tokenizers/token_label.h"
 
 namespace attnviz::panels {
 namespace {
@@ -87,14 +86,7 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
     if (hovered_elsewhere) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       ui.view.hovered_model_token_next = static_cast<int>(i);
-      ImGui::BeginTooltip();
-      ImGui::Text("token %zu", i);
-      if (const std::string note = tokenizers::cut_character_note(tokens[i]); !note.empty()) {
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(note.c_str());
-        ImGui::PopTextWrapPos();
-      }
-      ImGui::EndTooltip();
+      ui::token_tooltip("token " + std::to_string(i), tokens[i]);
     }
   }
   ImGui::PopStyleColor(2);

@@ -6,6 +6,7 @@
 
 #include "app/ui/text_lines.h"
 #include "core/common/text_excerpt.h"
+#include "core/tokenizers/token_label.h"
 
 namespace attnviz::ui {
 
@@ -37,6 +38,17 @@ std::string token_label(std::string_view token) {
   // The same for a label ending in '#' that a widget's "##id" follows: "#" read as a blank chip.
   if (label.ends_with('#')) label += kWordJoiner;
   return label;
+}
+
+void token_tooltip(const std::string& first_line, std::string_view token) {
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(first_line.c_str());
+  if (const std::string note = tokenizers::cut_character_note(token); !note.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(note.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndTooltip();
 }
 
 void long_text(std::string_view text, const char* id, std::size_t max_chars) {

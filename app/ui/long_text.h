@@ -29,6 +29,10 @@ ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharac
 inline constexpr std::size_t kTokenCharacters = 48;
 std::string token_label(std::string_view token);
 
+// The tooltip of a token's chip: `first_line` ("token 4"), then, when the token holds part of a
+// character the tokenizer cut (안₁₂), which bytes of which character, wrapped.
+void token_tooltip(const std::string& first_line, std::string_view token);
+
 // Draws shown_text(text) (wrapped at spaces where the caller's PushTextWrapPos says); when it was cut, a
 // "Copy whole text" button after it puts all of `text` on the clipboard. `id` tells several
 // such buttons in one window apart.

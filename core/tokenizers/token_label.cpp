@@ -124,7 +124,7 @@ std::string cut_character_note(std::string_view label) {
     i = end;
   }
   if (note.empty()) return "";
-  return note + ". UTF-8 spells the character in several bytes and the tokenizer cut it between tokens.";
+  return note + ". UTF-8 spells such a character in several bytes, and the tokenizer cut it between tokens.";
 }
 
 }  // namespace attnviz::tokenizers
