@@ -46,8 +46,8 @@ bool kept_layer(const GenerateOptions& options, int layer) {
   return !options.layers || std::find(options.layers->begin(), options.layers->end(), layer) != options.layers->end();
 }
 
-// The prompt's last token and every generated one labelled as one text: a character whose bytes
-// a later token finished reads 안₁₂ | 안₃ in both.
+// Every token's label, and each step's query and chosen token, read as one text once the tokens
+// are known: a character whose bytes a later token finished reads 안₁₂ | 안₃ in both.
 void relabel(Generation& g, const tokenizers::Tokenizer& tokenizer) {
   const std::vector<std::string> labels = tokenizer.labels(g.ids());
   const std::size_t p = g.prompt_ids.size();
@@ -275,10 +275,8 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
     if (options.stop.stop_requested()) throw Cancelled();
     GenerationStep step;
     const Matrix logits = s == 0 ? feed(prompt.ids, 0, options, step) : feed({g.steps.back().id}, p + s - 1, options, step);
-    step.query_token = s == 0 ? prompt.tokens.back() : g.steps.back().token;
     step.next_tokens = top_tokens(logits, std::max(options.top_k, 1), tokenizer, g.ids());
     step.id = step.next_tokens.front().id;
-    step.token = step.next_tokens.front().token;
     g.steps.push_back(std::move(step));
   }
   if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id)) g.stop = StopReason::EndOfText;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <queue>
 
 #include "core/common/error.h"
@@ -16,12 +15,6 @@ constexpr char32_t kMetaspace = 0x2581;  // ▁
 
 std::uint64_t pair_key(int left, int right) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
-}
-
-std::string byte_token(unsigned char byte) {
-  char text[8];
-  std::snprintf(text, sizeof text, "<0x%02X>", byte);
-  return text;
 }
 
 // The byte a SentencePiece byte-fallback token such as <0xEC> stands for.
@@ -102,7 +95,7 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const
     throw InputError(origin, "scores", "a vocabulary without merges needs one score per token (" + std::to_string(tokens_.size()) + ")");
   }
   byte_ids_.assign(256, -1);
-  for (int b = 0; b < 256; ++b) byte_ids_[static_cast<std::size_t>(b)] = find(byte_token(static_cast<unsigned char>(b)));
+  for (int b = 0; b < 256; ++b) byte_ids_[static_cast<std::size_t>(b)] = find(byte_label(static_cast<unsigned char>(b)));
   auto check_id = [&](int id, const char* what) {
     if (id < 0 || id >= static_cast<int>(tokens_.size())) {
       throw InputError(origin, what, "token id " + std::to_string(id) + " is outside the vocabulary (" + std::to_string(tokens_.size()) + " tokens)");

@@ -12,12 +12,6 @@ namespace {
 // A UTF-8 character is at most 4 bytes, so its byte numbers are ₁ to ₄ (U+2081..U+2084).
 constexpr std::string_view kSubscripts[] = {"\u2081", "\u2082", "\u2083", "\u2084"};
 
-std::string byte_label(unsigned char byte) {
-  char text[8];
-  std::snprintf(text, sizeof text, "<0x%02X>", byte);
-  return text;
-}
-
 std::optional<int> subscript_digit(std::string_view text, std::size_t at) {
   for (std::size_t d = 0; d < std::size(kSubscripts); ++d) {
     if (text.substr(at).starts_with(kSubscripts[d])) return static_cast<int>(d) + 1;
@@ -62,6 +56,12 @@ void label_run(std::span<const TokenPiece> pieces, std::string* labels) {
 }
 
 }  // namespace
+
+std::string byte_label(unsigned char byte) {
+  char text[8];
+  std::snprintf(text, sizeof text, "<0x%02X>", byte);
+  return text;
+}
 
 std::string readable_bytes(std::string_view bytes) {
   std::string out;

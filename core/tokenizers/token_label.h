@@ -20,6 +20,9 @@ inline constexpr std::string_view kSpaceSign = "\u2423";  // ␣
 // and controls as signs), every other byte as <0xNN>.
 std::string readable_bytes(std::string_view bytes);
 
+// A byte as the <0xNN> label (SentencePiece's spelling of its byte-fallback tokens, too).
+std::string byte_label(unsigned char byte);
+
 // One token of a text, as the text it stands for.
 struct TokenPiece {
   std::string bytes;
