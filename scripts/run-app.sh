@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Installs what attnviz needs, builds it and opens the window. Arguments go to attnviz
-# (e.g. --scenario preset:korean-restaurant, or a subcommand: compute, export, devices).
+# (e.g. --scenario preset:korean-restaurant, or a subcommand: compute, export, tokenize, ...).
 # Without a display (no $DISPLAY or $WAYLAND_DISPLAY: SSH, a container, CI) it builds and then
 # says how to get a picture or the numbers instead of opening a window; with --screenshot it
 # runs the window in a virtual display (xvfb-run) by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-./scripts/build.sh release
+# The window and command line alone: the tests and benchmarks are for scripts/run-tests.sh.
+./scripts/build.sh release attnviz
 binary=./build/release/app/attnviz
 
-# The subcommands and --help/--version need no window (a subcommand is the first argument).
+# A subcommand (any first argument that is not an option: attnviz itself names an unknown one)
+# and --help/--version need no window.
 needs_window=1
 case "${1:-}" in
-  compute | export | devices | --help | -h | --version) needs_window=0 ;;
+  --help | -h | --version) needs_window=0 ;;
+  "" | -*) ;;
+  *) needs_window=0 ;;
 esac
 screenshot=0
 for arg in "$@"; do

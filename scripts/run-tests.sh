@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what attnviz needs, then builds and runs every test through CTest twice:
-# a portable release build with -Werror (then packaged as a .deb, installed and checked), and a
+# a portable release build with -Werror (warnings are errors here and in CI, never in a user's build) (then packaged as a .deb, installed and checked), and a
 # native AddressSanitizer + UndefinedBehaviorSanitizer build;
 # then fuzzes every parser for a bounded time (scripts/fuzz.sh, clang + libFuzzer; a crash
 # fails the run and is kept in tests/fuzz/corpus). Vulkan runs on whatever driver is present
@@ -23,12 +23,12 @@ timed "install" ./scripts/install-deps.sh
 
 # The release build is the portable one the .deb ships (x86-64-v2); the sanitizer build is
 # native, so the two builds' numbers are compared (Install.TwoBuildsComputeTheSameNumbers).
-timed "release build" env ATTNVIZ_NATIVE=OFF ./scripts/build.sh release
+timed "release build" env ATTNVIZ_WERROR=ON ATTNVIZ_NATIVE=OFF ./scripts/build.sh release
 timed "release tests" ctest --test-dir build/release --output-on-failure -j "$jobs"
 # The .deb: built, installed with apt, checked as installed, removed.
 timed "package" tests/install/check_package.sh build/release
 
-timed "asan build" env ATTNVIZ_CMAKE_ARGS="-DATTNVIZ_COMPARE_WITH=$PWD/build/release/app/attnviz" ./scripts/build.sh asan
+timed "asan build" env ATTNVIZ_WERROR=ON ATTNVIZ_CMAKE_ARGS="-DATTNVIZ_COMPARE_WITH=$PWD/build/release/app/attnviz" ./scripts/build.sh asan
 # LeakSanitizer stays off: Mesa's shader JIT and the Vulkan loader keep allocations until
 # exit by design, and their reports would bury ours. Tests labelled "slow" (the largest
 # sequences) and "gui" (those that start the real window under Xvfb: each takes minutes under

@@ -118,7 +118,7 @@ class RunApp(unittest.TestCase):
         shutil.copy(SOURCE / 'scripts' / 'run-app.sh', tree / 'scripts')
         tools = Tools(root, 1000, display=display)
         for name in ('install-deps.sh', 'build.sh'):
-            write_tool(tree / 'scripts', name, f'echo "{name}" >> {tools.log}\n')
+            write_tool(tree / 'scripts', name, f'echo "{name} $*" >> {tools.log}\n')
         (tree / 'build' / 'release' / 'app').mkdir(parents=True)
         write_tool(tree / 'build' / 'release' / 'app', 'attnviz', f'echo "attnviz $*" >> {tools.log}\n')
         if xvfb:
@@ -134,11 +134,16 @@ class RunApp(unittest.TestCase):
         out, calls = self.run_app([])
         self.assertEqual(out.returncode, 1)
         self.assertIn('build.sh', calls)
-        self.assertNotIn('attnviz', calls.replace('build.sh', ''))
+        self.assertNotIn('\nattnviz ', '\n' + calls)  # the binary never ran
         self.assertIn('no display', out.stderr)
         self.assertIn('xvfb-run -a', out.stderr)
         self.assertIn('--screenshot', out.stderr)
         self.assertIn('compute', out.stderr)
+
+    def test_it_builds_the_window_alone_without_the_tests(self):
+        out, calls = self.run_app(['--scenario', 'preset:gqa'], display=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn('build.sh release attnviz', calls)
 
     def test_a_screenshot_without_a_display_runs_in_a_virtual_one(self):
         out, calls = self.run_app(['--scenario', 'preset:gqa', '--screenshot', 'x.png'], xvfb=True)
@@ -147,9 +152,11 @@ class RunApp(unittest.TestCase):
         self.assertIn('--screenshot x.png', calls)
 
     def test_subcommands_need_no_display(self):
-        out, calls = self.run_app(['compute', '--scenario', 'preset:gqa'])
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertIn('attnviz compute --scenario preset:gqa', calls)
+        for command in ('compute', 'tokenize', 'kv-cache', 'comput'):
+            out, calls = self.run_app([command, '--scenario', 'preset:gqa'])
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn(f'attnviz {command} --scenario preset:gqa', calls)
+            self.tmp.cleanup()
 
     def test_with_a_display_it_opens_the_window(self):
         out, calls = self.run_app(['--scenario', 'preset:gqa'], display=True)
