@@ -362,7 +362,7 @@ void StepView::draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& pa
     ImGui::PopID();
   }
   if (page.links_to_scaling) {
-    if (ImGui::Button("Open the Scaling page â¶")) ui.classroom.step = lesson::step_index(StepKind::Scaling);
+    if (ImGui::Button("Open the Scaling page \xe2\x96\xb6")) ui.classroom.step = lesson::step_index(StepKind::Scaling);
   }
   ImGui::Spacing();
 }
