@@ -87,7 +87,7 @@ std::string temperature_notice(const Scenario& s) {
 
 }  // namespace
 
-Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) {
+Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting, bool help_open) {
   const bool playing = shown == ui::MainView::Tiled || shown == ui::MainView::Decode;
   const bool stepping = shown == ui::MainView::Step || playing;
   const bool comparing = shown == ui::MainView::Compare;
@@ -119,7 +119,7 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting) 
     case ui::keys::key('7'): return Action::ShowModelView;
     case ui::keys::key('p'): return playing ? Action::TogglePlay : Action::None;
     case ui::keys::kF11: return Action::TogglePresentation;
-    case ui::keys::kEscape: return presenting ? Action::LeavePresentation : Action::None;
+    case ui::keys::kEscape: return help_open ? Action::CloseHelp : presenting ? Action::LeavePresentation : Action::None;
     case ui::keys::kF1: return Action::ToggleHelp;
     default: return Action::None;
   }
@@ -233,6 +233,7 @@ std::string apply_action(Action action, ActionTarget& t) {
       t.view.select_main_tab = ui::kModelViewTitle;
       break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;
+    case Action::CloseHelp: t.state.help_open = false; break;
     case Action::TogglePresentation:
     case Action::LeavePresentation:
     case Action::None: break;

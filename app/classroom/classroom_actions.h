@@ -50,12 +50,14 @@ enum class Action {
   TogglePresentation,
   LeavePresentation,
   ToggleHelp,
+  CloseHelp,  // Esc over the Help window: it closes first, before presentation mode is left
 };
 
 // The action of a key (GLFW key code) pressed with or without Shift, given what is on screen.
 // Step keys act only in the views that step (Step by step, Tiled, Decode), compare keys only in
-// the compare view, P only in the Tiled and Decode views, Esc only while presenting.
-Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting);
+// the compare view, P only in the Tiled and Decode views, Esc only while presenting or while the
+// Help window is open (which it closes: the innermost thing open goes first).
+Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting, bool help_open);
 
 // The keys whose presses repeat while held (stepping, following, the window radius).
 bool key_repeats(int key);

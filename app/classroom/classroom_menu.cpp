@@ -135,11 +135,14 @@ class ClassroomMenu final : public ui::Menu {
 
  private:
   // A scenario that gains a source (the cross-attention preset, or the Source panel) shows
-  // the Cross-attention view, unless the command line asked for a view.
+  // the Cross-attention view, unless the command line asked for a view or a model is open or
+  // opening: then the Heatmaps view shows the model (`--model` with such a scenario opened on
+  // Cross-attention, which shows the scenario and not the model).
   void follow_new_source(const ui::UiContext& ui) {
     ui::ClassroomState& state = ui.classroom;
     const bool has_source = ui.document.scenario().source.has_value();
-    if (has_source && !had_source_ && !state.start_view_given) state.select_tab = ui::MainView::Cross;
+    const bool model_shown = ui.model.has_model() || ui.model.activity() == compute::ModelActivity::Loading;
+    if (has_source && !had_source_ && !state.start_view_given && !model_shown) state.select_tab = ui::MainView::Cross;
     had_source_ = has_source;
     state.start_view_given = false;  // only the first frame is the command line's
   }
@@ -150,43 +153,58 @@ class ClassroomMenu final : public ui::Menu {
     if (!ui::keys::plain_keys_free()) return;
     // The arrows, Page and Home/End keys that step this view are its own, not the navigation's.
     for (int key : classroom_keys()) {
-      if (action_for_key(key, false, state.shown, state.presenting) != Action::None) ui::keys::claim_from_navigation(key);
+      if (action_for_key(key, false, state.shown, state.presenting, state.help_open) != Action::None) ui::keys::claim_from_navigation(key);
     }
     if (io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
       if (!ImGui::IsKeyPressed(key, key_repeats(key))) continue;
-      run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting));
+      run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting, state.help_open));
     }
   }
 
-  // Every shortcut of the window (shortcuts.h), the classroom's first; it fits the screen at
-  // presentation text sizes and scrolls when it cannot.
+  // Every shortcut of the window (shortcuts.h), the classroom's first. The window is as wide as
+  // its widest line where the screen has room, else 95 % of the screen with the actions wrapped
+  // (at presentation text sizes the widest line ran past the right edge); it scrolls when it is
+  // taller than the screen allows.
   static void draw_help(ui::ClassroomState& state) {
     if (!state.help_open) return;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float keys_width = 0.0f;
+    float action_width = 0.0f;
+    for (const Shortcut& s : classroom_shortcuts()) {
+      keys_width = std::max(keys_width, ImGui::CalcTextSize(s.keys).x);
+      action_width = std::max(action_width, ImGui::CalcTextSize(s.action).x);
+    }
+    const float chrome = 2.0f * style.WindowPadding.x + 4.0f * style.CellPadding.x + style.ScrollbarSize;
+    const float width = std::min(keys_width + action_width + chrome, viewport->WorkSize.x * 0.95f);
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
                             ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(viewport->WorkSize.x * 0.95f, viewport->WorkSize.y * 0.85f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, viewport->WorkSize.y * 0.85f));
     if (ImGui::Begin("Help: shortcuts", &state.help_open,
                      ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
       for (const bool window : {false, true}) {
         ImGui::TextDisabled("%s", window ? "The window" : "Classroom");
         ImGui::PushID(window ? 1 : 0);
         if (ImGui::BeginTable("##shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+          ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, keys_width);
+          ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
           for (const Shortcut& s : classroom_shortcuts()) {
             if (s.window != window) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(s.keys);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s.action);
+            ImGui::TextWrapped("%s", s.action);
           }
           ImGui::EndTable();
         }
         ImGui::PopID();
         ImGui::Spacing();
       }
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextDisabled("Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z.");
+      ImGui::PopTextWrapPos();
     }
     ImGui::End();
   }

@@ -21,7 +21,7 @@ constexpr Shortcut kShortcuts[] = {
     {"W", "compare: weights or scaled scores"},
     {"1 2 3 4 5 6 7", "Heatmaps, Step by step, Compare, Cross-attention, Tiled, Decode; Model view (a model open)"},
     {"F11", "presentation mode (full screen, large text)"},
-    {"Esc", "leave presentation mode"},
+    {"Esc", "close this Help window; leave presentation mode"},
     {"F1", "this Help window"},
     {"F9 / F8 / F10", "layout: inputs + heatmaps / heatmaps only / heatmaps + backend comparison", true},
     {"Ctrl+= / Ctrl+- / Ctrl+0", "larger / smaller / normal text", true},

@@ -26,7 +26,7 @@ struct Fixture {
   ActionTarget target{document, view, state, 4, 8};
 
   void press(int key, bool shift = false) {
-    (void)apply_action(action_for_key(key, shift, state.shown, state.presenting), target);
+    (void)apply_action(action_for_key(key, shift, state.shown, state.presenting, state.help_open), target);
   }
 };
 
@@ -97,18 +97,32 @@ TEST(ClassroomKeys, ViewsPresentationAndHelp) {
   EXPECT_EQ(f.state.select_tab, ui::MainView::Compare);
   f.press(GLFW_KEY_4);
   EXPECT_EQ(f.state.select_tab, ui::MainView::Cross);
-  EXPECT_EQ(action_for_key(GLFW_KEY_F11, false, ui::MainView::Step, false), Action::TogglePresentation);
-  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, false), Action::None);
-  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, true), Action::LeavePresentation);
+  EXPECT_EQ(action_for_key(GLFW_KEY_F11, false, ui::MainView::Step, false, false), Action::TogglePresentation);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, false, false), Action::None);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, true, false), Action::LeavePresentation);
   f.press(GLFW_KEY_F1);
   EXPECT_TRUE(f.state.help_open);
+}
+
+// Esc closes what opened last: the Help window over presentation mode closes, and the next Esc
+// leaves presentation mode (it left presentation mode with the Help window still open).
+TEST(ClassroomKeys, EscClosesTheHelpWindowBeforeLeavingPresentation) {
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, true, true), Action::CloseHelp);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, ui::MainView::Step, false, true), Action::CloseHelp);
+  Fixture f;
+  f.state.presenting = true;
+  f.press(GLFW_KEY_F1);
+  ASSERT_TRUE(f.state.help_open);
+  f.press(GLFW_KEY_ESCAPE);
+  EXPECT_FALSE(f.state.help_open);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, f.state.shown, f.state.presenting, f.state.help_open), Action::LeavePresentation);
 }
 
 // 7 is the seventh tab, the desktop's Model view, while a model is open; without one it says
 // how to open one rather than doing nothing.
 TEST(ClassroomKeys, SevenShowsTheModelViewOfAnOpenModel) {
   Fixture f;
-  const std::string notice = apply_action(action_for_key(GLFW_KEY_7, false, f.state.shown, false), f.target);
+  const std::string notice = apply_action(action_for_key(GLFW_KEY_7, false, f.state.shown, false, false), f.target);
   EXPECT_TRUE(f.view.select_main_tab.empty());
   EXPECT_NE(notice.find("Open model"), std::string::npos) << notice;
   f.target.model_open = true;
@@ -127,9 +141,10 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
   for (int key : classroom_keys())
     for (bool shift : {false, true})
       for (ui::MainView shown : ui::kMainViews)
-        for (bool presenting : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting));
+        for (bool presenting : {false, true})
+          for (bool help_open : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting, help_open));
   reachable.erase(Action::None);
-  EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::ToggleHelp));  // every enumerator after None
+  EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::CloseHelp));  // every enumerator after None
 
   const auto listed = [](const std::string& name, bool window) {
     for (const Shortcut& s : classroom_shortcuts()) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/start_options.h"
 #include "core/common/error.h"
@@ -147,6 +150,16 @@ TEST(StartOptions, MistakesNameTheOption) {
       EXPECT_EQ(e.pointer(), args[0]) << e.what();
     }
   }
+}
+
+// docs/classroom.md quotes the start options' help as --help prints it: it once said the step
+// view had pages 1 to 9 while --help said 1 to 11.
+TEST(StartOptions, TheClassroomGuideQuotesTheHelpAsItIs) {
+  std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/docs/classroom.md");
+  ASSERT_TRUE(in) << "docs/classroom.md";
+  const std::string guide((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(guide.find(std::string("```\n") + kStartOptionsHelp + "```"), std::string::npos)
+      << "docs/classroom.md, 'Opening a view from the command line', differs from --help:\n" << kStartOptionsHelp;
 }
 
 }  // namespace

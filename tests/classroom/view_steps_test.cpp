@@ -82,7 +82,7 @@ struct Fixture {
   ActionTarget target{document, view, state, 1, 8, 16, 5, 0.0};
 
   void press(int key, bool shift = false) {
-    (void)apply_action(action_for_key(key, shift, state.shown, state.presenting), target);
+    (void)apply_action(action_for_key(key, shift, state.shown, state.presenting, state.help_open), target);
   }
 };
 
@@ -117,8 +117,8 @@ TEST(ViewSteps, ArrowKeysStepTheViewOnScreenAndPPlays) {
   EXPECT_EQ(f.state.tiled.tile, 1) << "the Tiled view's tile stays";
 
   f.state.shown = ui::MainView::Heatmaps;
-  EXPECT_EQ(action_for_key(GLFW_KEY_P, false, ui::MainView::Heatmaps, false), Action::None);
-  EXPECT_EQ(action_for_key(GLFW_KEY_RIGHT, false, ui::MainView::Compare, false), Action::None);
+  EXPECT_EQ(action_for_key(GLFW_KEY_P, false, ui::MainView::Heatmaps, false, false), Action::None);
+  EXPECT_EQ(action_for_key(GLFW_KEY_RIGHT, false, ui::MainView::Compare, false, false), Action::None);
 }
 
 TEST(ViewWidgets, LineChartsSpanTheirBoxFromZeroToTheLargestValue) {
