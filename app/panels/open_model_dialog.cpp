@@ -128,13 +128,19 @@ class OpenModelDialog final : public ui::Dialog {
         if (ImGui::Selectable(label.c_str(), path_ == entry.path.string(), ImGuiSelectableFlags_AllowDoubleClick)) chosen = &entry;
       }
       if (entries_.empty() && listing_error_.empty()) ImGui::TextDisabled("(no folders or model files here)");
-      if (chosen != nullptr) {
+      // The second click of a double click on a plain folder lands in the folder it opened, on
+      // whatever is listed there under the pointer: it is no click of its own (it opened a
+      // 1.1 GB model the user never chose).
+      const bool second_click_of_entering =
+          ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && ImGui::GetTime() - entered_at_ <= ImGui::GetIO().MouseDoubleClickTime;
+      if (chosen != nullptr && !second_click_of_entering) {
         path_ = chosen->path.string();
         error_.clear();
         // A plain folder opens on one click; a model folder is chosen, and opens on a double click.
         if (chosen->folder && !chosen->model_folder) {
           const fs::path next = chosen->path;
           go_to(next);
+          entered_at_ = ImGui::GetTime();
         } else if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
           open_requested_ = true;
         }
@@ -198,6 +204,7 @@ class OpenModelDialog final : public ui::Dialog {
   std::string text_;
   std::string error_;
   bool open_requested_ = false;
+  double entered_at_ = -1e9;  // ImGui::GetTime() of the click that entered the listed folder
 };
 
 }  // namespace

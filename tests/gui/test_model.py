@@ -102,7 +102,10 @@ class RealModel(unittest.TestCase):
 
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
-        with Session(self.dir / 'session', ['--model', str(self.model), '--text', 'the cat sat on the mat']) as app:
+        # A scenario with a source sentence beside --model: the window opens on the model's Heatmaps
+        # view all the same (it opened on Cross-attention, which shows the scenario).
+        args = ['--scenario', 'preset:cross-attention', '--model', str(self.model), '--text', 'the cat sat on the mat']
+        with Session(self.dir / 'session', args) as app:
             attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
             self.assertTrue(app.has('##model-head'), 'a head selector beside it')
             self.assertTrue(app.has('##model-scores/##heatmap') and app.has('##model-weights/##heatmap'),
@@ -161,7 +164,10 @@ class RealModel(unittest.TestCase):
 
     def test_the_classroom_views_walk_a_chosen_layer_and_the_keys_undo_the_model(self):
         layers = cm.GPT2['layers']
-        with Session(self.dir / 'session', ['--model', str(self.model), '--text', 'the cat sat on the mat']) as app:
+        # A scenario with a source sentence beside --model: the window opens on the model's Heatmaps
+        # view all the same (it opened on Cross-attention, which shows the scenario).
+        args = ['--scenario', 'preset:cross-attention', '--model', str(self.model), '--text', 'the cat sat on the mat']
+        with Session(self.dir / 'session', args) as app:
             attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
             # The title bar names the real folder, its architecture and layers x heads.
             title = window_title(app)
@@ -237,6 +243,28 @@ class RealModel(unittest.TestCase):
             app.click('##views/Heatmaps')
             attnviz_gui._wait(lambda: app.has('##weights/##heatmap'), 30, "the scenario's heatmaps")
             self.assertFalse(app.has('Unpin query'), "the model's pinned row pinned the scenario's query too")
+
+    def test_a_double_click_on_a_folder_only_enters_it(self):
+        # The folder the dialog starts in (the window's working directory) lists 'aa/' first; in
+        # it, a model folder is listed on the same row. The second click of the double click that
+        # enters 'aa/' opened that model, which the user never chose.
+        session = self.dir / 'session'
+        shutil.copytree(self.model, session / 'aa' / 'gpt2')
+        with Session(session, ['--scenario', 'preset:causal-gpt']) as app:
+            app.click_file_menu_item(3)  # Open model...
+            folder = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['label'] == 'aa/'], 20, 'the aa/ folder')[0]
+            x, y, w, h = folder['visible']
+            ox, oy = app.log().get('window_origin', [0, 0])
+            app.move_to(int(ox + x + w / 2), int(oy + y + h / 2))
+            app.xdotool('click', '--repeat', 2, '--delay', 80, 1)
+            app.wait_frames(10)
+            model = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['label'].startswith('gpt2/')], 20,
+                                      "aa/'s listing, the dialog still open")[0]
+            self.assertFalse(app.has('##model-layer-heatmaps'), 'no model opened by the second click')
+            x, y, w, h = model['visible']
+            app.move_to(int(ox + x + w / 2), int(oy + y + h / 2))
+            app.xdotool('click', '--repeat', 2, '--delay', 80, 1)  # a double click on the model opens it
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, 'the model open in the Heatmaps view')
 
     def test_a_model_that_cannot_open_leaves_the_window_working(self):
         broken = self.dir / 'broken'
