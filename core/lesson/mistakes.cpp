@@ -114,26 +114,33 @@ const char* mistake_name(Mistake mistake) {
   return "";
 }
 
-MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistake mistake) {
-  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size()) throw std::out_of_range("lesson: no such head");
-  const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
+namespace {
+
+// Below this the two pictures look alike (the Korean example's nearly uniform weights: every
+// mistake but masking changed no cell by more than a few hundredths).
+constexpr double kVisibleDifference = 0.25;  // a quarter of the weights' colour scale
+constexpr double kMostSharpening = 256.0;
+
+Grid sharpened(Grid logits, double factor) {
+  for (std::vector<double>& row : logits)
+    for (double& v : row) v *= factor;
+  return logits;
+}
+
+// The demonstration with the softmax's inputs multiplied by `factor` (1: as the head computed them).
+MistakeDemo demonstrate_at(const Problem& p, const Matrix& raw, int head, Mistake mistake, const MistakeDemo& base,
+                           double factor) {
   const int n = raw.rows;
   const int m = raw.cols;
-  MistakeDemo demo;
-  demo.mistake = mistake;
-  demo.mask = p.mask;
-  const bool masking = mistake == Mistake::MaskAfterSoftmax || mistake == Mistake::MaskAfterSoftmaxRenormalised;
-  if (masking && !p.mask.causal && !p.mask.window) {
-    demo.mask.causal = true;
-    demo.mask_substituted = true;
-  }
+  MistakeDemo demo = base;
+  demo.sharpness = factor;
   const Mask mask(demo.mask, n, m);
-  const Grid scaled = logits(p, raw, head, true);
+  const Grid scaled = sharpened(logits(p, raw, head, true), factor);
   const Grid correct = row_softmax(scaled, mask);
   Grid mistaken;
   switch (mistake) {
     case Mistake::SoftmaxOverColumns: mistaken = column_softmax(scaled, mask); break;
-    case Mistake::NoScaling: mistaken = row_softmax(logits(p, raw, head, false), mask); break;
+    case Mistake::NoScaling: mistaken = row_softmax(sharpened(logits(p, raw, head, false), factor), mask); break;
     case Mistake::MaskAfterSoftmax: mistaken = mask_after(scaled, mask, false); break;
     case Mistake::MaskAfterSoftmaxRenormalised: mistaken = mask_after(scaled, mask, true); break;
   }
@@ -143,6 +150,7 @@ MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistak
   demo.mistaken_row_sums.assign(static_cast<std::size_t>(n), 0.0);
   demo.correct_row_sums.assign(static_cast<std::size_t>(n), 0.0);
   demo.mistaken_col_sums.assign(static_cast<std::size_t>(m), 0.0);
+  demo.largest_difference = 0.0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
     for (std::size_t j = 0; j < static_cast<std::size_t>(m); ++j) {
       const double d = mistaken[i][j] - correct[i][j];
@@ -152,6 +160,28 @@ MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistak
       demo.mistaken_col_sums[j] += mistaken[i][j];
       demo.correct_row_sums[i] += correct[i][j];
     }
+  }
+  return demo;
+}
+
+}  // namespace
+
+MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistake mistake) {
+  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size()) throw std::out_of_range("lesson: no such head");
+  const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
+  MistakeDemo base;
+  base.mistake = mistake;
+  base.mask = p.mask;
+  const bool masking = mistake == Mistake::MaskAfterSoftmax || mistake == Mistake::MaskAfterSoftmaxRenormalised;
+  if (masking && !p.mask.causal && !p.mask.window) {
+    base.mask.causal = true;
+    base.mask_substituted = true;
+  }
+  MistakeDemo demo = demonstrate_at(p, raw, head, mistake, base, 1.0);
+  // Renormalising is the one that is no mistake: its point is that nothing changes.
+  if (mistake == Mistake::MaskAfterSoftmaxRenormalised) return demo;
+  for (double factor = 2.0; demo.largest_difference < kVisibleDifference && factor <= kMostSharpening; factor *= 2.0) {
+    demo = demonstrate_at(p, raw, head, mistake, base, factor);
   }
   return demo;
 }

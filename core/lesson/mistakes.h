@@ -37,6 +37,12 @@ struct MistakeDemo {
   // The masking mistakes need a mask: a scenario without one is shown under a causal mask.
   MaskSetting mask;
   bool mask_substituted = false;
+  // What the softmax's inputs were multiplied by. 1: the head's own. A head whose weights are
+  // nearly uniform looks the same both ways (the Korean example's did, for every mistake but
+  // masking), so its scores are made sharper, ×2, ×4, … (×256 at most), until the mistake
+  // changes some weight by 0.25 or more (a quarter of the colour scale); the page says so. Never for renormalising, whose
+  // point is that nothing changes.
+  double sharpness = 1.0;
 };
 
 // Throws std::out_of_range for a head outside the problem.

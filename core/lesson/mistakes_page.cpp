@@ -2,6 +2,7 @@
 // (mistakes.h), with the followed query's row written out and the sums that give it away.
 
 #include <cstdio>
+#include <string>
 
 #include "core/lesson/number_text.h"
 #include "core/lesson/step_pages.h"
@@ -58,6 +59,10 @@ StepPage PageBuilder::mistakes() const {
       break;
   }
   if (demo.mask_substituted) page.formula += "\n(this scenario has no mask: shown with a causal one)";
+  if (demo.sharpness > 1.0) {
+    page.formula += "\n(this head's weights are nearly uniform, so the mistake would hardly show: both sides use its "
+                    "scores \u00d7 " + std::to_string(static_cast<int>(demo.sharpness)) + ", a sharper head)";
+  }
   if (focus_.include_matrices) {
     ShownMatrix wrong = owned(wrong_name, demo.mistaken, true, true);
     wrong.kind = ShownMatrix::Kind::Weights;

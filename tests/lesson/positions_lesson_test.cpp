@@ -14,6 +14,7 @@
 #include "core/lesson/variants.h"
 #include "core/scenario/positions.h"
 #include "core/scenario/problem.h"
+#include "core/scenario/scenario_json.h"
 
 namespace attnviz {
 namespace {
@@ -161,6 +162,31 @@ TEST(Mistakes, ThePageShowsTheMistakeBesideTheRightWay) {
   EXPECT_EQ(*matrix_named(page, "right").values, lesson::demonstrate(c.problem, c.result, 0, focus.mistake).correct);
   EXPECT_TRUE(std::any_of(page.trace_after.begin(), page.trace_after.end(),
                           [](const std::string& line) { return line.find("0 up to float64 rounding") != std::string::npos; }));
+}
+
+// The Korean example's weights are nearly uniform: the wrong axis gave the same picture as the
+// right one. The mistake is then shown on the head's scores made sharper, and said so; both
+// sides are the softmaxes of those sharper scores (float64 here, from the head's raw scores).
+TEST(Mistakes, OnNearlyUniformWeightsTheMistakeIsShownOnSharperScores) {
+  const Computed c(load_scenario("preset:korean-restaurant").scenario);
+  const lesson::MistakeDemo demo = lesson::demonstrate(c.problem, c.result, 0, Mistake::SoftmaxOverColumns);
+  ASSERT_GT(demo.sharpness, 1.0) << "the head's own weights hide the mistake";
+  EXPECT_GE(demo.largest_difference, 0.25) << "a quarter of the colour scale";
+  const Matrix& raw = c.result.heads[0].scores;
+  for (int i = 0; i < raw.rows; ++i) {
+    double largest = -1e300;
+    for (int j = 0; j < raw.cols; ++j) largest = std::max(largest, demo.sharpness * c.problem.scale * raw.at(i, j));
+    double sum = 0.0;
+    for (int j = 0; j < raw.cols; ++j) sum += std::exp(demo.sharpness * c.problem.scale * raw.at(i, j) - largest);
+    for (int j = 0; j < raw.cols; ++j) {
+      EXPECT_NEAR(demo.correct.at(i, j), std::exp(demo.sharpness * c.problem.scale * raw.at(i, j) - largest) / sum, 1e-6);
+    }
+  }
+  const lesson::StepPage page =
+      lesson::StepModel(c.problem, c.result).page(StepKind::Mistakes, {.head = 0, .query = 0, .mistake = Mistake::SoftmaxOverColumns});
+  EXPECT_NE(page.formula.find("a sharper head"), std::string::npos) << page.formula;
+  const lesson::MistakeDemo fixed = lesson::demonstrate(c.problem, c.result, 0, Mistake::MaskAfterSoftmaxRenormalised);
+  EXPECT_EQ(fixed.sharpness, 1.0) << "renormalising is shown on the head's own scores: nothing changes";
 }
 
 TEST(PositionsAxis, CompareFourKindsOverTheSameWeights) {
