@@ -32,7 +32,8 @@ ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_s
   // Side by side, neighbours need a gap that reads as one (a quarter of the text's size):
   // labels that fill their cells run together ("고파서치킨을"). Only when that leaves the
   // text below the smallest size do they take the whole cell less two pixels.
-  const float spaced = size_for(cell - std::max(2.0f, 0.25f * full));
+  const float gap = std::max(2.0f, 0.25f * full);
+  const float spaced = size_for(cell - gap);
   const float horizontal = spaced >= min_size ? spaced : size_for(cell - 2.0f);
   const float staggered = size_for(2.0f * cell - 4.0f);
   const bool room_for_two_lines = 2.0f * staggered <= max_height;
@@ -46,8 +47,12 @@ ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_s
     plan.size = staggered;
     plan.height = 2.0f * staggered + 2.0f * pad;
   } else {
-    plan.size = base;
-    plan.height = std::min(widest_at_full * base / full, max_height) + 2.0f * pad;
+    // Turned labels keep the same gap: Hangul fills its whole em, so labels as tall as a cell is
+    // wide ran together (고파서치킨을). Smaller text first, down to the smallest size, then the
+    // pitch thins them (draw_col_labels: every 2nd, 5th, ... label).
+    plan.size = std::clamp(cell - gap, min_size, full);
+    plan.height = std::min(widest_at_full * plan.size / full, max_height) + 2.0f * pad;
+    plan.pitch = plan.size + gap;
   }
   return plan;
 }
@@ -159,6 +164,23 @@ std::string fixed_number(float value, int decimals) {
   std::snprintf(text, sizeof text, "%.*f", std::clamp(decimals, 0, 6), static_cast<double>(value));
   // "-0.00" would say the value is negative and nothing else: a value that rounds to zero is 0.
   if (text[0] == '-' && std::strtod(text, nullptr) == 0.0) return text + 1;
+  return text;
+}
+
+std::string short_number(float value) {
+  if (!std::isfinite(value)) return fixed_number(value, 0);
+  const float magnitude = std::fabs(value);
+  const int decimals = magnitude < 0.995f ? 2 : magnitude < 9.95f ? 1 : 0;
+  if (magnitude >= 99999.5f) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0e", static_cast<double>(value));
+    return text;
+  }
+  std::string text = fixed_number(value, decimals);
+  if (text == "0.00") return "0";
+  if (text == "1.0" || text == "-1.0") return text.substr(0, text.size() - 2);  // "1", "-1"
+  const std::size_t zero = text[0] == '-' ? 1 : 0;
+  if (decimals == 2) text.erase(zero, 1);  // "0.03" -> ".03", "-0.41" -> "-.41"
   return text;
 }
 

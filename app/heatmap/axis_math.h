@@ -22,6 +22,7 @@ struct ColumnLabelPlan {
   ColumnLabelMode mode = ColumnLabelMode::Rotated;
   float size = 0.0f;    // text size
   float height = 0.0f;  // room above the cells: the labels (at most max_height) and 2 · pad
+  float pitch = 0.0f;   // Rotated: the width a turned label takes with the gap to the next
 };
 ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_size, float cell, float max_height,
                                    float pad);
@@ -88,17 +89,42 @@ std::string significant_number(float value);
 // (weights, 1 included: "0.03", never "0.0"), 1 below 10 ("-7.5"), none beyond ("123").
 int fewest_decimals(float largest_magnitude);
 
-// The most decimals (2 down to fewest_decimals) with which the widest number between `low`
-// and `high` (the visible cells' extremes) is at most `room` wide, as `width` measures text;
-// -1 when none fits (then the heatmap shows no numbers at all: numbers rounded to "0" and "1"
-// would say less than the colours).
-template <class Width>
-int decimals_that_fit(float low, float high, float room, Width&& width) {
-  const float largest = low < 0.0f ? (-low > high ? -low : high) : (high > low ? high : low);
-  for (int decimals = 2; decimals >= fewest_decimals(largest); --decimals) {
-    if (width(fixed_number(low, decimals)) <= room && width(fixed_number(high, decimals)) <= room) return decimals;
+// A short number for a cell too narrow for the heatmap's fixed decimals: at most two decimals,
+// as few as the magnitude needs, the leading zero of a fraction dropped (".03", "-.41", "3.4",
+// "12", "123"; a weight of exactly 1 reads "1", one that rounds to 0 reads "0"): the precision a
+// three-character cell can hold, so a Weights heatmap at 10-14 tokens shows numbers as its Raw
+// and Scaled neighbours do, and a score of 3.4 beside one of 12 is not rounded to "3".
+std::string short_number(float value);
+
+// How every visible cell of one heatmap (or every bar of a chart) writes its number, the one
+// policy of the window's heatmaps (docs/gui.md, "Numbers in cells"): the same fixed decimals for
+// all (2, else 1; weights always 2), else short_number for all, else none.
+struct CellNumbers {
+  enum class Form { None, Fixed, Short };
+  Form form = Form::None;
+  int decimals = 0;  // Fixed
+  [[nodiscard]] bool shown() const { return form != Form::None; }
+  [[nodiscard]] std::string text(float value) const {
+    return form == Form::Fixed ? fixed_number(value, decimals) : short_number(value);
   }
-  return -1;
+};
+
+// The policy for values from `low` to `high` (the visible cells' extremes) in `room` wide cells,
+// as `width` measures text. The short form's widest number is one of the extremes or, between
+// them, a negative of four characters ("-8.8", "-.88") or a positive "8.8".
+template <class Width>
+CellNumbers cell_numbers_that_fit(float low, float high, float room, Width&& width) {
+  const float largest = low < 0.0f ? (-low > high ? -low : high) : (high > low ? high : low);
+  const int fewest = fewest_decimals(largest) > 1 ? fewest_decimals(largest) : 1;
+  for (int decimals = 2; decimals >= fewest; --decimals) {
+    if (width(fixed_number(low, decimals)) <= room && width(fixed_number(high, decimals)) <= room) {
+      return {CellNumbers::Form::Fixed, decimals};
+    }
+  }
+  bool fits = width(short_number(low)) <= room && width(short_number(high)) <= room;
+  if (low < 0.0f) fits = fits && width(std::string("-8.8")) <= room && width(std::string("-.88")) <= room;
+  if (high >= 1.0f) fits = fits && width(std::string("8.8")) <= room;
+  return fits ? CellNumbers{CellNumbers::Form::Short, 0} : CellNumbers{};
 }
 
 }  // namespace attnviz::heatmap

@@ -139,7 +139,7 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
                     : plan.mode == ColumnLabelMode::Staggered ? Mode::Staggered
                                                               : Mode::Rotated;
   const float size = plan.size;
-  const int step = mode == Mode::Rotated ? nice_label_step(cell, size * kLabelSpacing) : 1;
+  const int step = mode == Mode::Rotated ? nice_label_step(cell, plan.pitch) : 1;
   const float max_length = spec.col_label_height - 2.0f * label_pad();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   // Labels may reach past the cells: left over the row labels' column, right by the

@@ -40,9 +40,9 @@ void draw_grid(ImDrawList* list, const CellGeometry& g) {
   }
 }
 
-// Every visible cell gets a number in one format and size, or none does: a heatmap where
-// only the cells whose number happens to fit show one (positive values, but not "-1.23") would
-// say something false about the others.
+// Every visible cell gets a number in one form and size (cell_numbers_that_fit), or none does: a
+// heatmap where only the cells whose number happens to fit show one (positive values, but not
+// "-1.23") would say something false about the others.
 bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, MaskCache& masks) {
   const Matrix* values = spec.values;
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return false;
@@ -75,17 +75,18 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   // On a log scale (the overview's weights: 0.00007 beside 0.3) fixed decimals would read
   // 0.00: two significant digits instead ("7.1e-05"), when they fit.
   const bool significant = spec.log_scale;
-  const int decimals = !any           ? -1
-                       : significant ? (width(significant_number(low)) <= room && width(significant_number(high)) <= room ? 0 : -1)
-                                     : decimals_that_fit(low, high, room, width);
-  if (decimals < 0) return false;
+  CellNumbers numbers;
+  if (any && !significant) numbers = cell_numbers_that_fit(low, high, room, width);
+  const bool fits = significant ? width(significant_number(low)) <= room && width(significant_number(high)) <= room
+                                : numbers.shown();
+  if (!any || !fits) return false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       if (kept != nullptr && kept->at(r, c) == 0.0f) continue;
       const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
       if (std::isnan(shown)) continue;
-      const std::string text = significant ? significant_number(shown) : fixed_number(shown, decimals);
+      const std::string text = significant ? significant_number(shown) : numbers.text(shown);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
       const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
       const float cx = g.col_x(static_cast<float>(c) + 0.5f);

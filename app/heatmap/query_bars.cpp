@@ -129,7 +129,7 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
   list->AddLine(ImVec2(origin.x, base), ImVec2(origin.x + chart.width, base), ImGui::GetColorU32(ImGuiCol_Border));
   const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
   // One format for every bar, as in the heatmaps' cells, or none when it does not fit.
-  int decimals = -1;
+  CellNumbers numbers;
   if (values) {
     float low = 0.0f;
     float high = 0.0f;
@@ -139,17 +139,17 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
       high = std::max(high, chart.values[i]);
     }
     const auto width = [&](const std::string& t) { return small->CalcTextSizeA(small_size, 1e9f, 0.0f, t.c_str()).x; };
-    decimals = decimals_that_fit(low, high, bar_w - 0.3f * small_size, width);  // a gap between neighbours
+    numbers = cell_numbers_that_fit(low, high, bar_w - 0.3f * small_size, width);  // a gap between neighbours
   }
-  if (decimals < 0) {  // no values on the bars: the axis says what the top of the plot is
+  if (!numbers.shown()) {  // no values on the bars: the axis says what the top of the plot is
     const std::string top = compact_number(chart.range_max, 6);
     list->AddLine(ImVec2(origin.x, plot_top), ImVec2(origin.x + chart.width, plot_top), ImGui::GetColorU32(ImGuiCol_Border, 0.6f));
     list->AddText(small, small_size, ImVec2(origin.x + 3.0f, origin.y + 1.0f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                   top.c_str());
   }
-  for (int i = 0; i < chart.count && decimals >= 0; ++i) {
+  for (int i = 0; i < chart.count && numbers.shown(); ++i) {
     if (chart.visible != nullptr && chart.visible[i] == 0) continue;
-    const std::string text = fixed_number(chart.values[i], decimals);
+    const std::string text = numbers.text(chart.values[i]);
     const ImVec2 extent = small->CalcTextSizeA(small_size, 1e9f, 0.0f, text.c_str());
     const float v = chart.values[i];
     const float y = v >= 0.0f ? y_of(v) - extent.y - 1.0f : y_of(v) + 1.0f;

@@ -132,11 +132,42 @@ TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
   EXPECT_EQ(fewest_decimals(45.0f), 0);
   // Every character 6 px: the widest of the extremes decides, for all cells at once.
   const auto width = [](const std::string& text) { return 6.0f * static_cast<float>(text.size()); };
-  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 30.0f, width), 2);  // "-1.23" is 30 px
-  EXPECT_EQ(decimals_that_fit(-1.23f, 0.5f, 29.0f, width), 1);  // "-1.2"
-  EXPECT_EQ(decimals_that_fit(0.003f, 0.7f, 23.0f, width), -1);  // weights need "0.70": none
-  EXPECT_EQ(decimals_that_fit(-7.48f, 7.48f, 23.0f, width), -1);  // "-7.5" is 24 px
-  EXPECT_EQ(decimals_that_fit(-45.0f, 12.0f, 18.0f, width), 0);
+  const auto fixed = [](int decimals) { return CellNumbers{CellNumbers::Form::Fixed, decimals}; };
+  const auto same = [](const CellNumbers& a, const CellNumbers& b) { return a.form == b.form && a.decimals == b.decimals; };
+  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 30.0f, width), fixed(2)));  // "-1.23" is 30 px
+  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 29.0f, width), fixed(1)));  // "-1.2"
+  EXPECT_TRUE(same(cell_numbers_that_fit(0.003f, 1.0f, 24.0f, width), fixed(2)));  // weights: "0.00" to "1.00"
+  EXPECT_TRUE(same(cell_numbers_that_fit(-45.0f, 12.0f, 30.0f, width), fixed(1)));  // "-45.0"; never whole numbers
+}
+
+// A cell too narrow for the fixed decimals shows the short form rather than nothing (the Weights
+// heatmap at 10-14 tokens showed no numbers while Raw and Scaled did) or whole numbers (a raw
+// score of 3.4 read "3" once another passed 10).
+TEST(CellNumbers, NarrowCellsShowTheShortFormNotNothing) {
+  EXPECT_EQ(short_number(0.034f), ".03");
+  EXPECT_EQ(short_number(-0.41f), "-.41");
+  EXPECT_EQ(short_number(0.5f), ".50");
+  EXPECT_EQ(short_number(1.0f), "1");
+  EXPECT_EQ(short_number(0.999f), "1");
+  EXPECT_EQ(short_number(0.001f), "0");
+  EXPECT_EQ(short_number(-0.001f), "0");
+  EXPECT_EQ(short_number(3.44f), "3.4");
+  EXPECT_EQ(short_number(-7.48f), "-7.5");
+  EXPECT_EQ(short_number(9.97f), "10");
+  EXPECT_EQ(short_number(12.3f), "12");
+  EXPECT_EQ(short_number(-123.4f), "-123");
+  EXPECT_EQ(short_number(3.1e6f), "3e+06");
+  const auto width = [](const std::string& text) { return 6.0f * static_cast<float>(text.size()); };
+  const CellNumbers weights = cell_numbers_that_fit(0.003f, 1.0f, 18.0f, width);  // 3 characters
+  EXPECT_EQ(weights.form, CellNumbers::Form::Short);
+  EXPECT_EQ(weights.text(0.25f), ".25");
+  EXPECT_EQ(weights.text(1.0f), "1");
+  const CellNumbers scores = cell_numbers_that_fit(0.5f, 12.6f, 18.0f, width);  // "12.6" too wide
+  EXPECT_EQ(scores.form, CellNumbers::Form::Short);
+  EXPECT_EQ(scores.text(3.44f), "3.4") << "not rounded to a whole number beside 12.6";
+  EXPECT_EQ(scores.text(12.6f), "13");
+  EXPECT_FALSE(cell_numbers_that_fit(-7.48f, 7.48f, 23.0f, width).shown()) << "\"-7.5\" is 24 px: none";
+  EXPECT_FALSE(cell_numbers_that_fit(0.003f, 0.7f, 17.0f, width).shown()) << "\".70\" is 18 px: none";
 }
 
 TEST(ColumnLabels, HorizontalThenStaggeredThenTurnedShrinkingToTheMinimumFirst) {
@@ -156,11 +187,24 @@ TEST(ColumnLabels, HorizontalThenStaggeredThenTurnedShrinkingToTheMinimumFirst) 
   plan = plan_column_labels(60.0f, 20.0f, 12.0f, 21.0f, 100.0f, 4.0f);
   EXPECT_EQ(plan.mode, ColumnLabelMode::Staggered);
   EXPECT_NEAR(plan.size, 20.0f * 37.0f / 60.0f, 1e-4f);
-  // ...18 px cells do not: turned, at the cells' size, cut to the room.
+  // ...18 px cells do not: turned, at the cells' size less the gap (5 px), cut to the room.
   plan = plan_column_labels(60.0f, 20.0f, 12.0f, 18.0f, 40.0f, 4.0f);
   EXPECT_EQ(plan.mode, ColumnLabelMode::Rotated);
-  EXPECT_FLOAT_EQ(plan.size, 18.0f);
-  EXPECT_FLOAT_EQ(plan.height, 40.0f + 8.0f);
+  EXPECT_FLOAT_EQ(plan.size, 13.0f);
+  EXPECT_FLOAT_EQ(plan.pitch, 18.0f);
+  EXPECT_FLOAT_EQ(plan.height, 39.0f + 8.0f);
+}
+
+// Turned labels side by side keep the gap too (Korean ones ran together in the Mask panel's
+// small heatmap): below the smallest size they are thinned rather than overlapped.
+TEST(ColumnLabels, TurnedLabelsKeepAGapOrAreThinned) {
+  ColumnLabelPlan plan = plan_column_labels(60.0f, 20.0f, 12.0f, 14.0f, 40.0f, 4.0f);
+  EXPECT_EQ(plan.mode, ColumnLabelMode::Rotated);
+  EXPECT_FLOAT_EQ(plan.size, 12.0f);
+  EXPECT_GE(plan.pitch, plan.size + 5.0f);
+  EXPECT_EQ(nice_label_step(14.0f, plan.pitch), 2) << "every other label";
+  plan = plan_column_labels(60.0f, 20.0f, 12.0f, 17.0f, 40.0f, 4.0f);
+  EXPECT_EQ(nice_label_step(17.0f, plan.pitch), 1) << "12 px text and a 5 px gap fit 17 px cells";
 }
 
 TEST(ColumnLabels, SideBySideLabelsKeepAGapBetweenNeighbours) {

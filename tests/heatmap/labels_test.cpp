@@ -35,9 +35,11 @@ TEST_F(Labels, ColumnLabelsAreHorizontalThenStaggeredThenTurned) {
   const float pad = 4.0f;
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 40.0f, 100.0f), 13.0f + 2 * pad);      // fits a cell
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 20.0f, 100.0f), 2 * 13.0f + 2 * pad);  // fits two
-  // Turned, at the size labels over 10 px cells are drawn (10 px text, not 13).
-  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 100.0f), 28.0f * 10.0f / 13.0f + 2 * pad);
-  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 20.0f), 20.0f + 2 * pad);       // capped
+  // Turned, at the size labels over 10 px cells are drawn: the cell less a gap (a quarter of
+  // 13 px) is below the smallest size, 0.62 of 13 px, so that (and every other label shown).
+  const float smallest = 0.62f * 13.0f;
+  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 100.0f), 28.0f * smallest / 13.0f + 2 * pad);
+  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 15.0f), 15.0f + 2 * pad);       // capped
 }
 
 TEST_F(Labels, RowLabelsMakeRoomForTheWidestAndForIndicesWhenThinned) {
