@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -29,16 +30,30 @@ namespace {
 using heatmap::HeatmapHover;
 using heatmap::HeatmapSpec;
 
+// The file or folder a path names ("gpt2" for "models/gpt2/"), for a line that has no room for
+// the whole path.
+std::string path_name(const std::string& path) {
+  const std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+  return p.has_filename() ? p.filename().string() : p.parent_path().filename().string();
+}
+
+// How far the worker is, on the model bar's first line: a short bar with its percentage, what
+// it does and Cancel. The bar held the whole "opening /a/long/path…" label, which ImGui centres
+// and so cut at its start, and on a line of its own it pushed everything below down while it
+// showed (the Model view's grid jumped at each recompute).
 void draw_progress(ui::UiContext& ui, const char* id) {
   compute::ModelSession& model = ui.model;
   const model::Progress progress = model.progress();
   const bool loading = model.activity() == compute::ModelActivity::Loading;
-  std::string label = loading ? "opening " + model.loading_path() : "computing";
-  if (!progress.stage.empty()) label += ": " + progress.stage;
+  std::string doing = loading ? "Opening " + path_name(model.loading_path()) : "Computing";
+  if (!progress.stage.empty()) doing += ": " + progress.stage;
+  doing += "\xE2\x80\xA6";
   char percent[16];
-  std::snprintf(percent, sizeof percent, " (%.0f%%)", 100.0 * progress.fraction);
-  label += percent;
-  ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 24.0f, 0.0f), label.c_str());
+  std::snprintf(percent, sizeof percent, "%.0f%%", 100.0 * progress.fraction);
+  ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), percent);
+  if (loading && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model.loading_path().c_str());
+  ImGui::SameLine();
+  ImGui::TextUnformatted(doing.c_str());
   ImGui::SameLine();
   if (ImGui::Button((std::string("Cancel##") + id).c_str())) model.cancel();
 }
@@ -106,10 +121,16 @@ bool heatmaps_show_model(const ui::UiContext& ui) {
 void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
   compute::ModelSession& model = ui.model;
   ImGui::PushID(id);
-  if (model.has_model()) {
+  // The first line is a frame's height whether or not the progress shows on it.
+  ImGui::AlignTextToFramePadding();
+  if (model.activity() == compute::ModelActivity::Loading) {
+    draw_progress(ui, id);  // says what it opens
+  } else if (model.has_model()) {
     ImGui::TextUnformatted(model.model()->description().c_str());
-  } else if (model.activity() == compute::ModelActivity::Loading) {
-    ImGui::TextDisabled("Opening the model\xE2\x80\xA6");  // the progress bar below says how far
+    if (model.busy()) {
+      ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
+      draw_progress(ui, id);
+    }
   } else {
     ImGui::TextDisabled("No model open yet.");
   }
@@ -119,7 +140,6 @@ void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
   ImGui::SetNextItemWidth(-1.0f);
   if (ImGui::InputTextWithHint("##model-text", "the text the model reads", &text)) model.set_text(text);
   if (!ImGui::IsItemActive() && text != model.requested_text()) text = model.requested_text();
-  if (model.busy()) draw_progress(ui, id);
   draw_error(model);
   if (const model::ForwardResult* result = model.result()) draw_tokens(ui, result->tokens);
   ImGui::PopID();
