@@ -1,7 +1,9 @@
 #include "app/compute/compute_session.h"
 
+#include <atomic>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <utility>
 
 #include "app/document/document.h"
@@ -98,22 +100,76 @@ std::string ComputeSession::choice_summary() const {
   }
 }
 
-ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode)
+// The background build of the Vulkan backend. The future's destructor (the last member, so the
+// first destroyed) waits for the thread, which reports into the counters before it.
+struct ComputeSession::Preparation {
+  std::atomic<int> built{0};
+  std::atomic<int> total{0};
+  std::future<std::unique_ptr<Backend>> backend;
+};
+
+ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode, VulkanStart start)
     : vulkan_context_(std::move(vulkan)), cpu_(make_cpu_backend()), requested_mode_(mode) {
   if (vulkan_context_) {
     // The window's context presents to its surface: the heatmaps draw the result buffers with
     // fragment shaders on the same queue. (Headless contexts, in tests, have no draws.)
     gpu::VulkanAttentionOptions options;
     options.results_drawn_by_fragment_shaders = vulkan_context_->surface() != VK_NULL_HANDLE;
-    vulkan_ = make_vulkan_backend(vulkan_context_, options);
+    if (start == VulkanStart::AtOnce) {
+      vulkan_ = make_vulkan_backend(vulkan_context_, options);
+    } else {
+      // Building pipelines is thread-safe in Vulkan (the pipeline cache synchronises itself);
+      // the queue is not touched until the frame loop takes the backend.
+      preparation_ = std::make_unique<Preparation>();
+      Preparation* preparation = preparation_.get();
+      options.kernel_progress = [preparation](int built, int total) {
+        preparation->total = total;
+        preparation->built = built;
+      };
+      preparation_->backend = std::async(std::launch::async, [context = vulkan_context_, options] {
+        return make_vulkan_backend(context, options);
+      });
+    }
   }
   cpu_status_.device = cpu_->device_name();
   vulkan_status_.device = vulkan_device_name();
-  automatic_ = choose_automatically(vulkan_ ? vulkan_context_->device_name() : std::string(),
-                                    vulkan_ ? vulkan_context_->device_type() : VK_PHYSICAL_DEVICE_TYPE_OTHER);
+  automatic_ = choose_automatically(vulkan_context_ ? vulkan_context_->device_name() : std::string(),
+                                    vulkan_context_ ? vulkan_context_->device_type() : VK_PHYSICAL_DEVICE_TYPE_OTHER);
 }
 
 ComputeSession::~ComputeSession() = default;
+
+std::optional<KernelPreparation> ComputeSession::preparing_kernels() const {
+  if (!preparation_) return std::nullopt;
+  return KernelPreparation{preparation_->built.load(), preparation_->total.load()};
+}
+
+std::string ComputeSession::kernel_preparation_note() const {
+  if (!preparation_ || effective_mode() == BackendMode::Cpu) return "";
+  const vk::PipelineCache* cache = vulkan_context_->pipeline_cache_store();
+  if (cache != nullptr && cache->reused()) return "";
+  const KernelPreparation p = *preparing_kernels();
+  std::string note = "Preparing the GPU kernels\u2026";
+  if (p.total > 0) note += " " + std::to_string(p.built) + " of " + std::to_string(p.total);
+  return note + " (the first start only: Eigen computes meanwhile)";
+}
+
+bool ComputeSession::take_prepared_backend(bool wait) {
+  if (!preparation_) return false;
+  std::future<std::unique_ptr<Backend>>& backend = preparation_->backend;
+  if (!(wait && effective_mode() != BackendMode::Cpu) && backend.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    return false;
+  }
+  try {
+    vulkan_ = backend.get();
+  } catch (const std::exception& e) {
+    vulkan_failure_ = e.what();
+    automatic_ = {BackendMode::Cpu, "Vulkan compute is unavailable (" + vulkan_failure_ + ")", "no Vulkan compute"};
+  }
+  preparation_.reset();
+  if (effective_mode() != BackendMode::Cpu) computed_mode_.reset();  // Vulkan computes from the next update
+  return true;
+}
 
 std::string ComputeSession::vulkan_device_name() const {
   return vulkan_context_ ? vulkan_context_->device_name() : std::string("(no Vulkan device)");
@@ -123,7 +179,9 @@ std::uint64_t ComputeSession::device_allocations() const { return vulkan_ ? vulk
 
 void ComputeSession::warm_up() {
   const Problem problem = warm_up_problem();
-  if (vulkan_ && !vulkan_warm_) {
+  // Vulkan only where it computes: on a CPU driver Eigen does, and lavapipe's compiling the
+  // kernels at their first dispatch took most of a first start's 12.7 s before the first frame.
+  if (vulkan_ && !vulkan_warm_ && effective_mode() != BackendMode::Cpu) {
     try {
       // As in run_vulkan: frames in flight may read the buffers a run reallocates.
       vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
@@ -187,7 +245,9 @@ void ComputeSession::recompute(const document::Document& document) {
 
 void ComputeSession::run_vulkan(const Problem& problem) {
   if (!vulkan_) {
-    vulkan_status_.error = "no Vulkan device for computing; showing the Eigen result";
+    vulkan_status_.error = preparation_ ? "the GPU kernels are being prepared; Eigen computes meanwhile"
+                           : vulkan_failure_.empty() ? "no Vulkan device for computing; showing the Eigen result"
+                                                     : "Vulkan compute is unavailable (" + vulkan_failure_ + "); showing the Eigen result";
     return;
   }
   try {

@@ -64,10 +64,21 @@ struct BackendStatus {
   bool includes_start_up = false;
 };
 
+// How a session makes its Vulkan backend: at once (the command line's tools, tests), or on a
+// thread of its own while Eigen computes (the window: its first frame waited 12.7 s for the
+// driver on a first start).
+enum class VulkanStart { AtOnce, InBackground };
+
+// The Vulkan kernels being built in the background: how many of how many.
+struct KernelPreparation {
+  int built = 0;
+  int total = 0;
+};
+
 class ComputeSession {
  public:
   // `vulkan` is the window's context (shared with the renderer), or null for no Vulkan compute.
-  ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode);
+  ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode, VulkanStart start = VulkanStart::AtOnce);
   ~ComputeSession();
   ComputeSession(const ComputeSession&) = delete;
   ComputeSession& operator=(const ComputeSession&) = delete;
@@ -80,6 +91,19 @@ class ComputeSession {
   // Leaves no result and changes nothing shown; a backend that fails here is left cold (its
   // first update says why, as before).
   void warm_up();
+  // While the Vulkan backend is being built in the background (VulkanStart::InBackground).
+  [[nodiscard]] std::optional<KernelPreparation> preparing_kernels() const;
+  // The frame loop's: takes the Vulkan backend once it is built (waiting for it when `wait` and
+  // the mode asks for Vulkan: screenshots and measuring runs show the finished state). True when
+  // the preparation ended now: the next update computes on Vulkan where the mode asks for it, or,
+  // when it failed, vulkan_failure() says why and the automatic choice is Eigen.
+  bool take_prepared_backend(bool wait);
+  // While Vulkan is chosen to compute and its kernels are still being built on a first start
+  // (nothing in the pipeline cache yet): "Preparing the GPU kernels… 3 of 6 (…)"; else "".
+  // Later starts build them from the cache in moments and say nothing.
+  [[nodiscard]] std::string kernel_preparation_note() const;
+  // Why the Vulkan backend could not be built in the background ("" when it was, or still is).
+  [[nodiscard]] const std::string& vulkan_failure() const { return vulkan_failure_; }
   // How long warm_up() took per backend (0 when it has not run or failed).
   [[nodiscard]] double vulkan_warm_up_ms() const { return vulkan_warm_up_ms_; }
   [[nodiscard]] double cpu_warm_up_ms() const { return cpu_warm_up_ms_; }
@@ -95,7 +119,8 @@ class ComputeSession {
   // Which backend computes and why, for the status bar: "Eigen, chosen automatically: …",
   // "Vulkan, as chosen".
   [[nodiscard]] std::string choice_summary() const;
-  [[nodiscard]] bool vulkan_available() const { return vulkan_ != nullptr; }
+  // Vulkan computes here, or will once its kernels are built.
+  [[nodiscard]] bool vulkan_available() const { return vulkan_ != nullptr || preparation_ != nullptr; }
 
   // Moves on with every recompute that produced a result (caches key on it).
   [[nodiscard]] std::uint64_t generation() const { return generation_; }
@@ -156,7 +181,10 @@ class ComputeSession {
   void run_cpu(const Problem& problem);
 
   std::shared_ptr<vk::Context> vulkan_context_;  // for waiting on the window's frames in flight
-  std::unique_ptr<Backend> vulkan_;              // null without a Vulkan context
+  std::unique_ptr<Backend> vulkan_;              // null without a Vulkan context, or until it is built
+  struct Preparation;                            // the Vulkan backend being built on a thread of its own
+  std::unique_ptr<Preparation> preparation_;
+  std::string vulkan_failure_;
   std::unique_ptr<Backend> cpu_;
   BackendMode requested_mode_;
   AutomaticChoice automatic_;

@@ -257,7 +257,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   classroom_.hints = !options.automated();  // pictures show the steady state
   view_.wait_for_work = options.automated();
   try {
-    session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend);
+    session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend, compute::VulkanStart::InBackground);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
     notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
@@ -271,8 +271,10 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
   // The heatmaps read the Eigen result's storage in place: they let go before it may move.
   session_->on_host_results_moving([this] { heatmap_renderer_.release_host_imports(); });
-  // Start-up (shader compilation at the first dispatch, Eigen's threads) before the first
-  // frame rather than inside the first recompute, so the Backend panel's times compare.
+  // Start-up (Eigen's threads; Vulkan's kernels where Vulkan computes and they are built) before
+  // the first frame rather than inside the first recompute, so the Backend panel's times compare.
+  // The Vulkan kernels are built on a thread of their own meanwhile: the first frame waits for
+  // none of it (on a CPU driver Eigen computes anyway).
   session_->warm_up();
   if (const vk::PipelineCache* cache = context_->pipeline_cache_store(); cache != nullptr && !cache->message().empty()) {
     std::cerr << "attnviz: " << cache->message() << "\n";
@@ -338,6 +340,12 @@ void DesktopApp::prepare_frame() {
   last_frame_start_ = start;
   sync_ui_scale();
   session_->set_mode(view_.backend);
+  if (session_->take_prepared_backend(view_.wait_for_work)) {
+    quiet_frames_ = 0;
+    if (!session_->vulkan_failure().empty()) {
+      notices_.post(ui::NoticeLevel::Warning, "Vulkan compute is unavailable, using Eigen: " + session_->vulkan_failure());
+    }
+  }
   // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
   // busy for a while (lavapipe compiles shader variants for it): this frame says so
   // ("Preparing shaders…") and the next one recomputes, rather than a frozen frame. Eigen, and
@@ -398,6 +406,7 @@ bool DesktopApp::render(bool capture) {
   imgui_.record(draw_data, cmd);
   frames_.end_frame(capture ? &capture_ : nullptr);
   ++frames_drawn_;
+  if (frames_drawn_ == 1) times_.set_first_frame(ms_since_process_start());
   if (frames_drawn_ == FrameTimes::kWarmUpFrames) allocations_after_warm_up_ = allocations();
   times_.add_render(ms_between(start, Clock::now()));
   return true;

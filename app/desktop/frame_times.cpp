@@ -1,9 +1,16 @@
 #include "app/desktop/frame_times.h"
 
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <ostream>
+#include <sstream>
+#include <string>
 
 #include "app/compute/compute_session.h"
 
@@ -22,6 +29,25 @@ void print_summary(std::ostream& out, const char* what, const Summary& s) {
 }
 
 }  // namespace
+
+std::optional<double> ms_since_process_start() {
+  // Field 22 of /proc/self/stat, after the command name in parentheses (which may hold spaces
+  // and parentheses itself): the start in clock ticks since boot.
+  std::ifstream in("/proc/self/stat");
+  const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t name_end = stat.rfind(')');
+  if (name_end == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(name_end + 1));
+  std::string field;
+  int number = 2;  // the command name's
+  while (number < 22 && fields >> field) ++number;
+  const long ticks_per_second = sysconf(_SC_CLK_TCK);
+  timespec now{};
+  if (number != 22 || ticks_per_second <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return std::nullopt;
+  const double started_s = std::stod(field) / static_cast<double>(ticks_per_second);
+  const double now_s = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+  return (now_s - started_s) * 1000.0;
+}
 
 Summary summarise(std::vector<double> values, std::size_t warm_up) {
   Summary summary;
@@ -53,6 +79,7 @@ void FrameTimes::print(std::ostream& out, window::Extent size, const compute::Co
   }
   out << ", computed by " << session.shown_backend() << " ("
       << (session.vulkan_status().ran ? session.vulkan_status().device : session.cpu_status().device) << ")\n";
+  if (first_frame_ms_) out << "first frame: " << std::lround(*first_frame_ms_) << " ms (from process start)\n";
   print_summary(out, "frames (after 5 warm-up frames)", summarise(frames_, FrameTimes::kWarmUpFrames));
   print_summary(out, "  of which building the UI", summarise(ui_, kWarmUpFrames));
   print_summary(out, "  of which drawing and presenting", summarise(render_, kWarmUpFrames));

@@ -283,6 +283,8 @@ void BackendPanel::draw(ui::UiContext& ui) {
   draw_mode(ui);
   if (!ui.session.vulkan_available()) {
     ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
+  } else if (const std::optional<compute::KernelPreparation> p = ui.session.preparing_kernels()) {
+    ImGui::TextDisabled("Building the Vulkan kernels (%d of %d): Eigen computes until they are ready.", p->built, p->total);
   }
   draw_statuses(ui);
   draw_model(ui);

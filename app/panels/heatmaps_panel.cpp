@@ -612,6 +612,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   update_ranges(ui, head);
 
   draw_heatmaps_toolbar(ui, problem.num_heads);
+  if (const std::string note = session.kernel_preparation_note(); !note.empty()) ImGui::TextDisabled("%s", note.c_str());
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ui::text_wrapped("Showing the last result that could be computed. %s", session.error().c_str());

@@ -39,6 +39,7 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
   parts.emplace_back(text);
   // Which backend computes and why ("Eigen chosen automatically: llvmpipe … is a CPU driver").
   parts.push_back(session.choice_summary());
+  if (std::string note = session.kernel_preparation_note(); !note.empty()) parts.push_back(std::move(note));
   if (vulkan.ran && !vulkan.device.empty()) parts.push_back("device: " + vulkan.device);
 }
 

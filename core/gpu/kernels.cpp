@@ -80,7 +80,7 @@ std::uint32_t staged_shared_bytes(const TileConfig& tiles) {
   return std::max({matmul_shared_bytes(tiles), scores_shared_bytes(tiles), context_shared_bytes(tiles)});
 }
 
-Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(tiles) {
+Kernels::Kernels(const vk::Context& context, const TileConfig& tiles, const KernelProgress& progress) : tiles_(tiles) {
   const VkDevice device = context.device();
   const VkPipelineCache cache = context.pipeline_cache();
   vk::SpecializationConstants gemm;
@@ -95,18 +95,17 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles) : tiles_(t
   const std::array<VkDescriptorType, 4> softmax_bindings = {kRead, kRead, kWrite, kRead};
   const std::array<VkDescriptorType, 2> rope_bindings = {kRead, kWrite};
   const std::array<VkDescriptorType, 3> dropout_bindings = {kRead, kWrite, kWrite};
-  pipelines_[static_cast<std::size_t>(Kernel::Matmul)] =
-      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache);
-  pipelines_[static_cast<std::size_t>(Kernel::Scores)] =
-      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache);
-  pipelines_[static_cast<std::size_t>(Kernel::Softmax)] =
-      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache);
-  pipelines_[static_cast<std::size_t>(Kernel::Context)] =
-      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache);
-  pipelines_[static_cast<std::size_t>(Kernel::Rope)] =
-      vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {}, cache);
-  pipelines_[static_cast<std::size_t>(Kernel::Dropout)] =
-      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache);
+  int built = 0;
+  const auto add = [&](Kernel kernel, vk::ComputePipeline pipeline) {
+    pipelines_[static_cast<std::size_t>(kernel)] = std::move(pipeline);
+    if (progress) progress(++built, static_cast<int>(Kernel::Count));
+  };
+  add(Kernel::Matmul, vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache));
+  add(Kernel::Scores, vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache));
+  add(Kernel::Softmax, vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache));
+  add(Kernel::Context, vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache));
+  add(Kernel::Rope, vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {}, cache));
+  add(Kernel::Dropout, vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache));
 }
 
 }  // namespace attnviz::gpu

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "core/attention/mask.h"
 #include "core/vk/pipeline.h"
@@ -151,9 +152,13 @@ std::uint32_t staged_shared_bytes(const TileConfig& tiles);
 
 enum class Kernel { Matmul, Scores, Softmax, Context, Rope, Dropout, Count };
 
+// Called after each kernel's pipeline is built: (built, total). The window says "preparing the
+// GPU kernels… 3 of 6" while a thread of its own builds them (drivers compile at this point).
+using KernelProgress = std::function<void(int built, int total)>;
+
 class Kernels {
  public:
-  Kernels(const vk::Context& context, const TileConfig& tiles);
+  Kernels(const vk::Context& context, const TileConfig& tiles, const KernelProgress& progress = {});
   [[nodiscard]] const vk::ComputePipeline& get(Kernel kernel) const { return pipelines_[static_cast<std::size_t>(kernel)]; }
   [[nodiscard]] const TileConfig& tiles() const { return tiles_; }
 

@@ -65,7 +65,7 @@ class VulkanAttention::Impl {
   Impl(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)
       : context_(std::move(context)),
         drawn_by_fragment_shaders_(options.results_drawn_by_fragment_shaders),
-        kernels_(*context_, options.tiles ? *options.tiles : choose_tile_config(*context_)),
+        kernels_(*context_, options.tiles ? *options.tiles : choose_tile_config(*context_), options.kernel_progress),
         workspace_(*context_),
         stream_(*context_),
         timestamps_(*context_, static_cast<std::uint32_t>(Stage::Count) + 2),

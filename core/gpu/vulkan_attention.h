@@ -34,6 +34,8 @@ struct VulkanAttentionOptions {
   // draws finish reading before the buffers are overwritten) and ends with a compute-write →
   // fragment-read barrier (later draws see the new values). Needs a queue that does graphics.
   bool results_drawn_by_fragment_shaders = false;
+  // Told after each kernel's pipeline is built (the constructor builds them all).
+  KernelProgress kernel_progress = nullptr;
 };
 
 class VulkanAttention final : public Backend {

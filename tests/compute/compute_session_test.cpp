@@ -124,6 +124,51 @@ TEST(ComputeSession, WithoutVulkanTheWarmUpWarmsEigen) {
   EXPECT_FALSE(session.cpu_status().includes_start_up);
 }
 
+// The window's session builds its Vulkan kernels on a thread of its own (its first frame waited
+// 12.7 s for lavapipe): Eigen computes until they are ready, then Vulkan where it is chosen.
+TEST(ComputeSession, VulkanBuiltInTheBackgroundTakesOverOnceReady) {
+  ComputeSession session(context(), BackendMode::Vulkan, VulkanStart::InBackground);
+  EXPECT_TRUE(session.vulkan_available()) << "it will be, once built";
+  document::Document document(small_scenario());
+  if (session.preparing_kernels()) {
+    ASSERT_TRUE(session.update(document));
+    EXPECT_STREQ(session.shown_backend(), "cpu") << "Eigen stands in meanwhile";
+    EXPECT_NE(session.vulkan_status().error.find("being prepared"), std::string::npos) << session.vulkan_status().error;
+  }
+  ASSERT_TRUE(session.take_prepared_backend(true)) << "waits where Vulkan is chosen";
+  EXPECT_FALSE(session.preparing_kernels().has_value());
+  EXPECT_TRUE(session.vulkan_failure().empty()) << session.vulkan_failure();
+  EXPECT_FALSE(session.take_prepared_backend(true)) << "taken once";
+  ASSERT_TRUE(session.update(document)) << "Vulkan computes from the next update";
+  EXPECT_STREQ(session.shown_backend(), "vulkan");
+  ComputeSession eigen(nullptr, BackendMode::Cpu);
+  ASSERT_TRUE(eigen.update(document));
+  const Result& want = eigen.shown_result();
+  const Result& got = session.shown_result();
+  ASSERT_EQ(got.heads.size(), want.heads.size());
+  for (std::size_t h = 0; h < want.heads.size(); ++h) {
+    for (std::size_t i = 0; i < want.heads[h].weights.size(); ++i) {
+      EXPECT_NEAR(got.heads[h].weights.data[i], want.heads[h].weights.data[i], 1e-5f);
+    }
+  }
+}
+
+// Where Eigen computes, nothing waits for the kernels, and the warm-up leaves Vulkan alone (on
+// lavapipe it JIT-compiled every kernel before the first frame for nothing).
+TEST(ComputeSession, WhereEigenComputesTheWarmUpLeavesVulkanAlone) {
+  ComputeSession session(context(), BackendMode::Cpu, VulkanStart::InBackground);
+  session.warm_up();
+  EXPECT_EQ(session.vulkan_warm_up_ms(), 0.0);
+  EXPECT_GT(session.cpu_warm_up_ms(), 0.0);
+  EXPECT_TRUE(session.kernel_preparation_note().empty()) << "nothing to say: Eigen computes";
+  while (!session.take_prepared_backend(true)) {  // not waited for with Eigen chosen: polled
+  }
+  document::Document document(small_scenario());
+  ASSERT_TRUE(session.update(document));
+  EXPECT_STREQ(session.shown_backend(), "cpu");
+  EXPECT_TRUE(session.vulkan_status().error.empty());
+}
+
 TEST(ComputeSession, WithoutVulkanEigenStandsIn) {
   ComputeSession session(nullptr, BackendMode::Vulkan);
   document::Document document(small_scenario());

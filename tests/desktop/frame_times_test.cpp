@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace attnviz::desktop {
 namespace {
 
@@ -23,6 +25,18 @@ TEST(FrameTimes, RecentMedianNeedsThreeFrames) {
   EXPECT_EQ(times.recent_median(), 0.0);
   times.add_frame(20.0);
   EXPECT_EQ(times.recent_median(), 20.0);
+}
+
+// --stats's "first frame: N ms" counts from the process's start as the kernel recorded it: this
+// test binary started before the test ran, and not hours ago.
+TEST(FrameTimes, TimeSinceTheProcessStarted) {
+  const std::optional<double> first = ms_since_process_start();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_GE(*first, 0.0);
+  EXPECT_LT(*first, 600'000.0);
+  const std::optional<double> second = ms_since_process_start();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_GE(*second, *first);
 }
 
 }  // namespace
