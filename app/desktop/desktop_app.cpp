@@ -20,6 +20,7 @@
 #include "app/desktop/gui_options.h"
 #include "app/desktop/panel_registry.h"
 #include "app/desktop/shape_notice.h"
+#include "app/desktop/window_memory.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
@@ -175,6 +176,9 @@ class DesktopApp {
   void report_open_failure(const std::string& file, const std::string& message) {
     ui::report_open_failure(notices_, file, message);
   }
+  // The text size the user chose (View ▸ larger / smaller text), remembered between starts.
+  [[nodiscard]] float text_scale() const { return view_.text_scale; }
+  void set_text_scale(float scale) { view_.text_scale = scale; }
 
  private:
   float wanted_ui_scale() const;
@@ -586,17 +590,29 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } else {
     scenario = scenario_from_command_line(options);
   }
+  // The user's window comes back as it was left (window_memory.h); screenshots, measuring runs
+  // and --size get exactly the size asked for.
+  const bool remembers = !options.automated() && !options.size_given;
+  const std::optional<RememberedWindow> remembered =
+      remembers ? read_remembered_window(remembered_window_file()) : std::nullopt;
   window::WindowOptions window_options;
   window_options.width = options.width;
   window_options.height = options.height;
   window_options.fixed_size = options.screenshot.has_value();
+  window_options.fit_to_screen = !options.size_given && !options.screenshot;
+  if (remembered) window_options.placement = remembered->placement;
   window::GlfwWindow window(window_options);
   const std::shared_ptr<vk::Context> context = create_context(options, window);
   configure_widget_log(options);
   {
     DesktopApp app(options, std::move(scenario), window, context, out);
     if (open_failure) app.report_open_failure(*options.file, *open_failure);
+    if (remembered) app.set_text_scale(remembered->text_scale);
     app.run();
+    if (remembers) {
+      const std::string problem = remember_window(remembered_window_file(), {window.placement(), app.text_scale()});
+      if (!problem.empty()) err << "attnviz: the window's size and place are not remembered: " << problem << "\n";
+    }
   }
   int status = 0;
   if (context->validation_enabled()) {

@@ -26,7 +26,7 @@ struct GuiOptions {
   std::optional<int> frames;
   int width = 1600;
   int height = 1000;
-  bool size_given = false;
+  bool size_given = false;  // --size: exactly that size, neither fitted to the screen nor remembered
   std::optional<int> head;               // the selected head (0-based)
   std::optional<ui::LayoutMode> layout;
   std::optional<compute::BackendMode> backend;

@@ -15,6 +15,33 @@
 namespace attnviz::window {
 namespace {
 
+// Every monitor's work area: the desktop less its panels and docks.
+std::vector<WindowPlacement> work_areas() {
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  std::vector<WindowPlacement> areas;
+  for (int m = 0; m < count; ++m) {
+    WindowPlacement area;
+    glfwGetMonitorWorkarea(monitors[m], &area.x, &area.y, &area.width, &area.height);
+    if (area.width > 0 && area.height > 0) areas.push_back(area);
+  }
+  return areas;
+}
+
+// The remembered size where it still fits, else the size asked for, shrunk to the primary
+// monitor where it is the default.
+Extent opening_size(const WindowOptions& options) {
+  if (options.placement && placement_fits(*options.placement, work_areas())) {
+    return {options.placement->width, options.placement->height};
+  }
+  const Extent wanted{options.width, options.height};
+  GLFWmonitor* primary = glfwGetPrimaryMonitor();
+  if (!options.fit_to_screen || primary == nullptr) return wanted;
+  WindowPlacement area;
+  glfwGetMonitorWorkarea(primary, &area.x, &area.y, &area.width, &area.height);
+  return fitted_size(wanted, {area.width, area.height});
+}
+
 // GLFW reports errors through a callback; keep the last one for our exception messages.
 std::string& last_glfw_error() {
   static std::string message;
@@ -64,6 +91,22 @@ std::string window_driver_advice() {
          "--backend cpu still computes.";
 }
 
+Extent fitted_size(Extent wanted, Extent work_area) {
+  if (work_area.width <= 0 || work_area.height <= 0) return wanted;
+  // A margin on each side, and the title bar's height (about 40 pixels) below the work area's.
+  const int most_width = work_area.width * 96 / 100;
+  const int most_height = work_area.height * 96 / 100 - 40;
+  return {std::clamp(wanted.width, 320, std::max(320, most_width)), std::clamp(wanted.height, 240, std::max(240, most_height))};
+}
+
+bool placement_fits(const WindowPlacement& placement, const std::vector<WindowPlacement>& work_areas) {
+  if (placement.width < 320 || placement.height < 240) return false;
+  return std::any_of(work_areas.begin(), work_areas.end(), [&](const WindowPlacement& area) {
+    return placement.x >= area.x && placement.y >= area.y && placement.x + placement.width <= area.x + area.width &&
+           placement.y + placement.height <= area.y + area.height;
+  });
+}
+
 GlfwWindow::GlfwWindow(const WindowOptions& options) {
   glfwSetErrorCallback(remember_glfw_error);
   bool initialised = false;
@@ -87,11 +130,15 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   // WM_CLASS "attnviz": the desktop entry's StartupWMClass, so docks group the window with it.
   glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
   glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
-  window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  const Extent size = opening_size(options);
+  window_ = glfwCreateWindow(size.width, size.height, options.title.c_str(), nullptr, nullptr);
   title_ = options.title;
   if (window_ == nullptr) {
     glfwTerminate();
     throw std::runtime_error("cannot create the window: " + last_glfw_error());
+  }
+  if (options.placement && placement_fits(*options.placement, work_areas())) {
+    glfwSetWindowPos(window_, options.placement->x, options.placement->y);
   }
   set_icon();
   count_events();
@@ -195,6 +242,16 @@ void GlfwWindow::set_title(const std::string& title) {
   if (title == title_ || window_ == nullptr) return;
   glfwSetWindowTitle(window_, title.c_str());
   title_ = title;
+}
+
+WindowPlacement GlfwWindow::placement() const {
+  if (glfwGetWindowMonitor(window_) != nullptr && windowed_.saved) {
+    return {windowed_.x, windowed_.y, windowed_.width, windowed_.height};
+  }
+  WindowPlacement p;
+  glfwGetWindowPos(window_, &p.x, &p.y);
+  glfwGetWindowSize(window_, &p.width, &p.height);
+  return p;
 }
 
 void GlfwWindow::set_fullscreen(bool fullscreen) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,18 +17,40 @@ struct GLFWwindow;
 
 namespace attnviz::window {
 
-struct WindowOptions {
-  std::string title = "attnviz";
-  int width = 1600;   // screen coordinates (pixels on X11)
-  int height = 960;
-  bool fixed_size = false;  // screenshots: the window keeps exactly the size asked for
-};
-
 struct Extent {
   int width = 0;
   int height = 0;
   friend bool operator==(const Extent&, const Extent&) = default;
 };
+
+// A window's place on the desktop, in screen coordinates.
+struct WindowPlacement {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const WindowPlacement&, const WindowPlacement&) = default;
+};
+
+struct WindowOptions {
+  std::string title = "attnviz";
+  int width = 1600;   // screen coordinates (pixels on X11)
+  int height = 960;
+  bool fixed_size = false;  // screenshots: the window keeps exactly the size asked for
+  // The size is the default, not one asked for: shrunk to the primary monitor's work area
+  // where that is smaller (a 1600 × 1000 window ran off a 1280 × 720 projector).
+  bool fit_to_screen = false;
+  // Where the last session's window was: put back there when it still fits a monitor's work
+  // area (app/desktop/window_memory.h), else the size above.
+  std::optional<WindowPlacement> placement;
+};
+
+// The size a window opens at: `wanted` where the work area (the monitor less its panels) has room,
+// else as much of it as leaves room for the title bar and a margin.
+Extent fitted_size(Extent wanted, Extent work_area);
+// Whether a remembered placement still lies wholly on one of these work areas (not on a monitor
+// unplugged since, nor past the edge of a smaller screen).
+bool placement_fits(const WindowPlacement& placement, const std::vector<WindowPlacement>& work_areas);
 
 // What to do when the window finds no Vulkan driver (the window needs one whatever computes).
 std::string window_driver_advice();
@@ -62,6 +85,9 @@ class GlfwWindow {
   // The title bar's text (what the window manager and task bar show); a call with the title
   // it already has does nothing, so the frame loop may call it every frame.
   void set_title(const std::string& title);
+
+  // Its place and size when not full screen (the place it had before going full screen).
+  [[nodiscard]] WindowPlacement placement() const;
 
   // Full screen on the primary monitor, or back to the size and place it had before
   // (presentation mode). Without a monitor to fill it stays as it is.

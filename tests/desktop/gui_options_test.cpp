@@ -14,10 +14,12 @@ TEST(GuiOptions, ScreenshotRunsThreeFramesUnlessTold) {
   EXPECT_EQ(o.frames, 3);
   EXPECT_EQ(o.width, 1600);
   EXPECT_EQ(o.height, 1000);
+  EXPECT_FALSE(o.size_given) << "the default: fitted to the screen, or the remembered size";
   o = parse_gui_options({"--screenshot=out.png", "--frames", "10", "--size", "1280x720"});
   EXPECT_EQ(o.frames, 10);
   EXPECT_EQ(o.width, 1280);
   EXPECT_EQ(o.height, 720);
+  EXPECT_TRUE(o.size_given);
   EXPECT_FALSE(parse_gui_options({}).frames.has_value());  // interactive: until closed
 }
 

@@ -1,0 +1,75 @@
+#include "app/desktop/window_memory.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <system_error>
+
+#include "core/common/atomic_file.h"
+
+namespace attnviz::desktop {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kFormat = "attnviz-window/1";
+constexpr std::uintmax_t kMostBytes = 4096;  // a few numbers: anything larger is not ours
+
+bool plausible(const RememberedWindow& w) {
+  const window::WindowPlacement& p = w.placement;
+  const auto within = [](int v, int low, int high) { return v >= low && v <= high; };
+  return within(p.x, -100000, 100000) && within(p.y, -100000, 100000) && within(p.width, 320, 16384) &&
+         within(p.height, 240, 16384) && std::isfinite(w.text_scale) && w.text_scale >= 0.25f && w.text_scale <= 4.0f;
+}
+
+}  // namespace
+
+fs::path remembered_window_file() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && *xdg != '\0') return fs::path(xdg) / "attnviz" / "window.json";
+  const char* home = std::getenv("HOME");
+  const fs::path base = home != nullptr && *home != '\0' ? home : fs::temp_directory_path();
+  return base / ".config" / "attnviz" / "window.json";
+}
+
+std::optional<RememberedWindow> read_remembered_window(const fs::path& file) {
+  std::error_code error;
+  if (!fs::is_regular_file(file, error) || fs::file_size(file, error) > kMostBytes || error) return std::nullopt;
+  try {
+    std::ifstream in(file);
+    const nlohmann::json json = nlohmann::json::parse(in);
+    if (json.at("format").get<std::string>() != kFormat) return std::nullopt;
+    RememberedWindow w;
+    w.placement.x = json.at("x").get<int>();
+    w.placement.y = json.at("y").get<int>();
+    w.placement.width = json.at("width").get<int>();
+    w.placement.height = json.at("height").get<int>();
+    w.text_scale = json.at("text_scale").get<float>();
+    if (!plausible(w)) return std::nullopt;
+    return w;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string remember_window(const fs::path& file, const RememberedWindow& window) {
+  const nlohmann::json json = {{"format", kFormat},
+                               {"x", window.placement.x},
+                               {"y", window.placement.y},
+                               {"width", window.placement.width},
+                               {"height", window.placement.height},
+                               {"text_scale", std::round(static_cast<double>(window.text_scale) * 1000.0) / 1000.0}};
+  try {
+    std::error_code ignored;
+    fs::create_directories(file.parent_path(), ignored);
+    write_file_atomically(file, json.dump(2) + "\n");
+    return "";
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+}
+
+}  // namespace attnviz::desktop

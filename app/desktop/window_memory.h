@@ -1,0 +1,31 @@
+#pragma once
+// The window's place, size and text size, remembered between starts in
+// $XDG_CONFIG_HOME/attnviz/window.json (beside the autosave): a teacher who arranged the window
+// and enlarged the text for the room finds it so the next time. Not for screenshots, measuring
+// runs or a window whose size the command line gave (--size).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "app/window/glfw_window.h"
+
+namespace attnviz::desktop {
+
+struct RememberedWindow {
+  window::WindowPlacement placement;
+  float text_scale = 1.0f;  // View ▸ larger / smaller text (Ctrl+= / Ctrl+-)
+  friend bool operator==(const RememberedWindow&, const RememberedWindow&) = default;
+};
+
+// $XDG_CONFIG_HOME/attnviz/window.json, or ~/.config/attnviz/window.json.
+std::filesystem::path remembered_window_file();
+
+// What the file says, or nothing when it is missing, unreadable or holds anything unexpected
+// (the window then opens at its default size: a broken memory is no reason to refuse to start).
+std::optional<RememberedWindow> read_remembered_window(const std::filesystem::path& file);
+
+// Writes it (atomically). Returns "" or why it could not (the caller says so on stderr).
+std::string remember_window(const std::filesystem::path& file, const RememberedWindow& window);
+
+}  // namespace attnviz::desktop
