@@ -135,6 +135,11 @@ namespace {
 
 std::size_t utf8_length(unsigned char lead) { return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4; }
 
+struct PieceEnd {
+  std::size_t end;
+  bool inside_word;  // cut between two letters of one word
+};
+
 // Where the basic tokenizer's result is the same whether the text is cut or not: after an ASCII
 // space (which ends a word) or ASCII punctuation (a token of its own, and a starter, so no
 // accent or normalisation reaches across it).
@@ -145,20 +150,57 @@ bool cut_after(char c) {
   return byte > ' ' && byte < 0x7F && !alphanumeric;  // BERT counts every ASCII symbol as punctuation
 }
 
+bool ascii_alphanumeric(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+// Where a piece of the text from `start` ends: at least `bytes` on, after the next ASCII space or
+// punctuation (a clean cut), or between two ASCII letters or digits, which belong to one word
+// however it is cased, normalised or split (the word then goes on in the next piece).
+PieceEnd piece_end(std::string_view text, std::size_t start, std::size_t bytes) {
+  for (std::size_t end = std::min(text.size(), start + bytes); end < text.size(); ++end) {
+    if (cut_after(text[end - 1])) return {end, false};
+    if (ascii_alphanumeric(text[end - 1]) && ascii_alphanumeric(text[end])) return {end, true};
+  }
+  return {text.size(), false};
+}
+
 }  // namespace
 
 bool WordPieceTokenizer::encode_stretch(std::string_view text, std::size_t stop_at, std::vector<int>& ids) const {
-  // A piece of about 64 KB at a time, cut where the result cannot change: a long text is never
-  // held as code points whole.
+  // About 64 KB at a time, so a long text is never held as code points whole. A word that goes
+  // on past a piece's end is carried into the next piece: its characters, or only the fact that
+  // it is past max_chars_per_word already (then it is one [UNK] whatever follows).
   constexpr std::size_t kPieceBytes = std::size_t{64} << 10;
+  std::u32string carried;
+  bool carrying = false;
+  bool carried_too_long = false;
   for (std::size_t start = 0; start < text.size();) {
-    std::size_t end = std::min(text.size(), start + kPieceBytes);
-    while (end < text.size() && !cut_after(text[end - 1])) ++end;
-    for (const std::u32string& word : basic_words(decode_utf8(text.substr(start, end - start), "<text>", "--text"))) {
-      if (ids.size() >= stop_at) return true;
-      word_pieces(word, ids);
+    const PieceEnd piece = piece_end(text, start, kPieceBytes);
+    std::vector<std::u32string> words = basic_words(decode_utf8(text.substr(start, piece.end - start), "<text>", "--text"));
+    bool front_too_long = false;
+    if (carrying && !words.empty()) {  // the piece starts with the carried word's next letter
+      words.front().insert(0, carried);
+      front_too_long = carried_too_long;
     }
-    start = end;
+    carrying = false;
+    carried.clear();
+    carried_too_long = false;
+    if (piece.inside_word && !words.empty()) {
+      carried = std::move(words.back());
+      words.pop_back();
+      carrying = true;
+      carried_too_long = words.empty() && front_too_long;
+      if (words.empty()) front_too_long = false;
+      if (carried_too_long || static_cast<int>(carried.size()) > settings_.max_chars_per_word) {
+        carried.clear();
+        carried_too_long = true;
+      }
+    }
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      if (ids.size() >= stop_at) return true;
+      if (w == 0 && front_too_long) ids.push_back(unk_);
+      else word_pieces(words[w], ids);
+    }
+    start = piece.end;
   }
   return ids.size() >= stop_at;
 }

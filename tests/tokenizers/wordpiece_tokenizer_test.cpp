@@ -76,6 +76,27 @@ TEST(WordPieceTokenizer, ATextPastTheLimitStopsThere) {
   EXPECT_THROW((void)WordPieceTokenizer(kVocabulary, {}, "<test>").encode(words + "cat", "--text"), InputError);
 }
 
+// A 60 MB word without spaces or punctuation was held whole (1.4 GB, 100 s) to become one [UNK]:
+// the text is read in pieces cut between two letters, the word carried across them.
+TEST(WordPieceTokenizer, AWordLongerThanAPieceIsCarriedAcrossPieces) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string huge(std::size_t{8} << 20, 'a');
+  EXPECT_EQ(tokens("the " + huge + " cat"), (Tokens{"[CLS]", "the", "[UNK]", "cat", "[SEP]"}));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  // Cut inside a word that fits: the same pieces as uncut.
+  WordPieceSettings settings;
+  settings.max_chars_per_word = 10000;
+  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "n", "##a", "##aa", "##b"}, settings, "<test>");
+  const std::string word = "n" + std::string((std::size_t{64} << 10) + 5, 'a') + "b";  // past max_chars_per_word: [UNK]
+  EXPECT_EQ(tokenizer.encode(std::string(65530, ' ') + word, "--text").tokens, (Tokens{"[CLS]", "[UNK]", "[SEP]"}));
+  const std::string fits = "n" + std::string(2000, 'a') + "b";  // cut after 6 of its letters
+  const Encoding cut = tokenizer.encode(std::string((std::size_t{64} << 10) - 6, ' ') + fits, "--text");
+  ASSERT_EQ(cut.tokens.size(), 1004u);  // [CLS] n, 1000 ##aa, ##b [SEP]
+  EXPECT_EQ(cut.tokens[1], "n");
+  EXPECT_EQ(cut.tokens[2], "##aa");
+  EXPECT_EQ(cut.tokens[1002], "##b");
+}
+
 TEST(WordPieceTokenizer, AVocabularyWithoutItsSpecialTokensIsRefused) {
   EXPECT_THROW(WordPieceTokenizer({"the", "cat"}, {}, "vocab.txt"), InputError);
 }
