@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "core/common/atomic_file.h"
+
 namespace attnviz::cli {
 
 void print_usage(std::ostream& out) {
@@ -40,6 +42,8 @@ const std::vector<std::string>& command_names() {
 
 int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) return -1;
+  // Ctrl+C or a kill while --out is written leaves no PATH.tmp-PID-N behind.
+  remove_temporary_files_on_signals();
   const Args rest(args.begin() + 1, args.end());
   const std::string& command = args.front();
   if (command == "compute") return run_compute_command(rest, out, err);

@@ -301,7 +301,7 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   const std::optional<int> blocks = parsed.get_int("--blocks", 1, 1 << 20);
   if (blocks && format != "json") throw InputError(kOrigin, "--blocks", "is written into the JSON result: use it with --format json");
 
-  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const CommandScenario loaded = load_command_scenario(parsed, err, ProblemLimits{}.max_tokens);
   const Problem problem = build_command_problem(loaded);
   const std::vector<int> heads = parse_heads(parsed.get_or("--heads", "all"), problem.num_heads);
   const bool some_heads = parsed.has("--heads") && parsed.get("--heads") != "all";

@@ -253,7 +253,7 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   require_choice("--backend", backend, {"cpu", "vulkan"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
 
-  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const CommandScenario loaded = load_command_scenario(parsed, err, ProblemLimits{}.max_tokens);
   const Problem problem = build_command_problem(loaded);
 
   const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();

@@ -76,6 +76,7 @@ int generate(const ParsedArgs& parsed, std::ostream& out) {
   options.edits = forward.edits;
 
   const auto model = open_model(parsed, /*weights=*/true);
+  check_head_scales(model->config(), forward);
   const tokenizers::Encoding prompt = model->tokenizer().encode(text, "--text");
   check_output_size(model->config(), options, static_cast<int>(prompt.ids.size()));
   model::Generator generator(*model);

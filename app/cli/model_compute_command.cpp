@@ -57,6 +57,7 @@ int run_model_compute(const ParsedArgs& parsed, std::ostream& out, std::ostream&
     }
   }
   const auto model = open_model(parsed, /*weights=*/true);
+  check_head_scales(model->config(), options);
   const tokenizers::Encoding encoding = model->tokenizer().encode(text, "--text");
   const auto primary = make_backend(backend_kind == "both" ? "vulkan" : backend_kind, device);
   const auto reference = backend_kind == "both" ? make_backend("cpu", device) : nullptr;

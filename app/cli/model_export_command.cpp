@@ -36,6 +36,7 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
 
   const tokenizers::Encoding encoding = model->tokenizer().encode(text, "--text");
   model::ForwardOptions options = forward_options(parsed);
+  check_head_scales(model->config(), options);
   options.layers = std::vector<int>{layer};
   if (rollout) {
     options.layers->clear();

@@ -1,6 +1,7 @@
 #include "app/cli/model_options.h"
 
 #include <charconv>
+#include <cmath>
 
 #include "app/cli/args.h"
 #include "core/common/error.h"
@@ -113,6 +114,9 @@ model::ForwardOptions forward_options(const ParsedArgs& parsed) {
         const std::string text = item.substr(equals + 1);
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), factor);
         ok = !text.empty() && error == std::errc() && end == text.data() + text.size();
+        if (ok && !std::isfinite(factor)) {
+          throw InputError(kOrigin, "--head-scale", "\"" + item.substr(0, 40) + "\": the factor must be a finite number (e.g. 0.5)");
+        }
       }
       if (!ok || layer < 0 || head < 0 || layer > 100000 || head > 100000) {
         throw InputError(kOrigin, "--head-scale", "\"" + item.substr(0, 40) + "\" is not LAYER:HEAD or LAYER:HEAD=FACTOR (e.g. 3:1 switches head 1 of layer 3 off, 3:1=0.5 halves it)");
@@ -121,6 +125,23 @@ model::ForwardOptions forward_options(const ParsedArgs& parsed) {
     }
   }
   return options;
+}
+
+void check_head_scales(const model::ModelConfig& config, const model::ForwardOptions& options) {
+  for (const auto& [key, factor] : options.edits.head_factors) {
+    const auto [layer, head] = key;
+    const std::string item = "\"" + std::to_string(layer) + ":" + std::to_string(head) + "\": ";
+    if (layer >= config.num_layers) {
+      throw InputError(kOrigin, "--head-scale", item + "the model has no layer " + std::to_string(layer) + "; its " +
+                                                    std::to_string(config.num_layers) + " layers are 0 to " +
+                                                    std::to_string(config.num_layers - 1));
+    }
+    if (head >= config.num_heads) {
+      throw InputError(kOrigin, "--head-scale", item + "layer " + std::to_string(layer) + " has no head " + std::to_string(head) +
+                                                    "; its " + std::to_string(config.num_heads) + " heads are 0 to " +
+                                                    std::to_string(config.num_heads - 1));
+    }
+  }
 }
 
 }  // namespace attnviz::cli

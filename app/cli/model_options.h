@@ -28,6 +28,9 @@ int naming_the_text_file(const ParsedArgs& parsed, const std::function<int()>& c
 std::optional<std::vector<int>> parse_layer_list(const ParsedArgs& parsed);
 // --query, --top, --head-scale into forward options.
 model::ForwardOptions forward_options(const ParsedArgs& parsed);
+// Every --head-scale LAYER:HEAD names a head the model has; else InputError naming --head-scale,
+// the item and the model's layers or heads (the forward pass's own check would name "<edit>").
+void check_head_scales(const model::ModelConfig& config, const model::ForwardOptions& options);
 // "2G", "512M", "1048576" → bytes.
 std::uint64_t parse_byte_size(const std::string& option, const std::string& text);
 

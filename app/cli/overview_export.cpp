@@ -144,7 +144,7 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   require_choice("--backend", backend, {"cpu", "vulkan"});
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
 
-  const CommandScenario loaded = load_command_scenario(parsed, err);
+  const CommandScenario loaded = load_command_scenario(parsed, err, overview::kMaxOverviewTokens);
   const Problem problem = overview::build_overview_problem(loaded.scenario, loaded.origin);
   const overview::OverviewRequest request = parse_request(parsed, problem);
   // An --out that cannot take the files is refused now, not after minutes of computing.

@@ -18,7 +18,29 @@ std::string text_file_help(std::size_t column) {
          "tokens only export --overview computes it (up to 65536)\n";
 }
 
-CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& err) {
+namespace {
+
+// A text past a dense command's limit: the limit that command has, the cut that command takes,
+// and the overview when it would take the whole text (a cut to 65,536 tokens would be refused
+// here again).
+void require_dense_length(const Scenario& scenario, const std::string& path, int max_tokens) {
+  const overview::TextTokens first = overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens, max_tokens);
+  if (!first.too_long) return;
+  const overview::TextTokens all = overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+  const std::string overview_limit = std::to_string(overview::kMaxOverviewTokens);
+  const std::string count = all.too_long ? "more than " + overview_limit : std::to_string(all.tokens.size());
+  const std::string limit = std::to_string(max_tokens);
+  throw InputError(path, "--text-file",
+                   "has " + count + " tokens; this command holds every N × N matrix and takes at most " + limit + " (" +
+                       overview::keep_first_tokens_command(scenario.sentence, first, path) + " keeps the first " + limit +
+                       ")" +
+                       (all.too_long ? "; attnviz export --overview PIXELS maps up to " + overview_limit + " tokens"
+                                     : "; attnviz export --overview PIXELS maps all of them (up to " + overview_limit + ")"));
+}
+
+}  // namespace
+
+CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& err, int max_tokens) {
   const std::optional<std::string> scenario_path = parsed.get("--scenario");
   const std::optional<std::string> text_path = parsed.get("--text-file");
   if (!scenario_path && !text_path) {
@@ -34,7 +56,8 @@ CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& er
   if (text_path) {
     if (text_path->empty()) throw InputError("<command line>", "--text-file", "needs a file name");
     loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*text_path));
-    overview::require_overview_length(loaded.scenario, *text_path);
+    if (max_tokens >= overview::kMaxOverviewTokens) overview::require_overview_length(loaded.scenario, *text_path);
+    else require_dense_length(loaded.scenario, *text_path, max_tokens);
     // Named by its file, as File ▸ Open text… names it in the window: figures take it as their
     // title (a scenario's own title described its own sentence: "8 tokens" over 6,000).
     loaded.scenario.title = std::filesystem::path(*text_path).filename().string();
@@ -44,24 +67,6 @@ CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& er
   return loaded;
 }
 
-Problem build_command_problem(const CommandScenario& loaded) {
-  if (loaded.from_text_file) {
-    // Count first (up to the overview's limit), so that a long text gets advice, not only a limit.
-    std::size_t count = 0;
-    try {
-      count = tokenize(loaded.scenario.sentence, loaded.scenario.tokenizer, overview::kMaxOverviewTokens).size();
-    } catch (const TokenizerError&) {
-      count = 0;  // build_problem reports it with the byte offset
-    }
-    const ProblemLimits dense;
-    if (count > static_cast<std::size_t>(dense.max_tokens)) {
-      throw InputError(loaded.origin, "--text-file",
-                       "has " + std::to_string(count) + " tokens; this command holds every N × N matrix and takes at most " +
-                           std::to_string(dense.max_tokens) + ": use attnviz export --overview PIXELS for a pooled map of up to " +
-                           std::to_string(overview::kMaxOverviewTokens) + " tokens");
-    }
-  }
-  return build_problem(loaded.scenario, loaded.origin);
-}
+Problem build_command_problem(const CommandScenario& loaded) { return build_problem(loaded.scenario, loaded.origin); }
 
 }  // namespace attnviz::cli

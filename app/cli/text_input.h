@@ -21,11 +21,14 @@ struct CommandScenario {
 };
 
 // Reads --scenario and --text-file (at least one is required), writing the scenario's
-// warnings to `err`. Throws InputError naming the option or the file.
-CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& err);
+// warnings to `err`. A text file with more than `max_tokens` tokens (the command's own limit:
+// ProblemLimits{}.max_tokens for compute and export, kMaxOverviewTokens for export --overview)
+// is refused naming that limit and the head -c command that keeps as many tokens, and, for a
+// command that holds every N × N matrix, export --overview when it would take the whole text.
+// Throws InputError naming the option or the file.
+CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& err, int max_tokens);
 
-// build_problem for the materialised path; a text beyond its 4096 tokens (but within the
-// overview's 65,536) is refused naming --text-file and pointing to export --overview.
+// build_problem for the materialised path (its errors name the scenario or the text file).
 Problem build_command_problem(const CommandScenario& loaded);
 
 }  // namespace attnviz::cli

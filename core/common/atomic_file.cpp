@@ -1,6 +1,8 @@
 #include "core/common/atomic_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,17 +11,20 @@
 #include <charconv>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 namespace attnviz {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Errors that say the path cannot be written here, whatever the bytes: bad input.
+// Errors that say the path cannot be written here, whatever the bytes: bad input. A full disk
+// or quota is the user's to fix too (free space, or write elsewhere), so it is bad input as well.
 bool is_path_errno(int error) {
   switch (error) {
     case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
     case ENAMETOOLONG: case ELOOP: case ENXIO: case ENODEV: case EXDEV: case EINVAL:
+    case ENOSPC: case EDQUOT: case EFBIG:
       return true;
     default:
       return false;
@@ -27,9 +32,82 @@ bool is_path_errno(int error) {
 }
 
 std::string os_reason(int error, const fs::path& folder) {
+  if (error == ENOSPC) return "no space left on device (free some space, or write somewhere else)";
+  if (error == EDQUOT) return "the disk quota is used up (free some space, or write somewhere else)";
   std::string reason = std::strerror(error);
   if (error == ENOENT) reason += " (there is no folder " + (folder.empty() ? std::string(".") : folder.string()) + ")";
   return reason;
+}
+
+// The temporary files being written, by name, where a signal handler can read them: fixed
+// slots of plain characters claimed with atomics (no allocation, no lock). A slot's state goes
+// free -> claimed (being filled) -> ready (the handler may unlink it) -> free.
+constexpr int kTemporarySlots = 512;
+enum SlotState : int { kFree = 0, kClaimed = 1, kReady = 2 };
+struct TemporarySlot {
+  std::atomic<int> state{kFree};
+  char path[PATH_MAX];
+};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slots' states");
+TemporarySlot g_temporary_slots[kTemporarySlots];
+
+// Returns the slot's number, or -1 when the path is too long or every slot is taken (the
+// file is then only removed by the ordinary paths and the next run's stale-file check).
+int register_temporary(const fs::path& path) {
+  const std::string& text = path.native();
+  if (text.size() >= PATH_MAX) return -1;
+  for (int slot = 0; slot < kTemporarySlots; ++slot) {
+    int expected = kFree;
+    if (!g_temporary_slots[slot].state.compare_exchange_strong(expected, kClaimed)) continue;
+    std::memcpy(g_temporary_slots[slot].path, text.c_str(), text.size() + 1);
+    g_temporary_slots[slot].state.store(kReady);
+    return slot;
+  }
+  return -1;
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) g_temporary_slots[slot].state.store(kFree);
+}
+
+// Async-signal-safe: atomics and unlink only. The signal is then delivered again with its
+// default action (SA_RESETHAND), so the process ends as it would have (exit status 128 + N).
+void remove_temporaries_and_reraise(int signal_number) {
+  for (TemporarySlot& slot : g_temporary_slots) {
+    if (slot.state.load() == kReady) (void)::unlink(slot.path);
+  }
+  (void)::raise(signal_number);
+}
+
+bool process_is_running(long pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH; }
+
+// PATH.tmp-PID-N files beside the target whose process is gone (killed with SIGKILL, a power
+// cut): removed before a new one is written, so a crash never leaves one for good.
+void remove_stale_temporaries(const fs::path& target) {
+  const std::string target_name = target.filename().string();
+  const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::error_code error;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= target_name.size() || name.compare(0, target_name.size(), target_name) != 0) continue;
+    const std::optional<long> pid = stale_temporary_pid(name, target_name);
+    if (!pid || process_is_running(*pid)) continue;
+    std::error_code ignored;
+    if (it->is_regular_file(ignored) && !it->is_symlink(ignored)) fs::remove(it->path(), ignored);
+  }
+}
+
+// A file the user made read-only is not replaced (cp refuses it too): a rename would succeed,
+// since only the folder's permission counts, and silently undo what they meant.
+std::optional<std::string> read_only_reason(const fs::path& target, const struct stat& info) {
+  if ((info.st_mode & 0222) == 0) {
+    return "the file is read-only; attnviz does not replace it (make it writable with chmod u+w, or choose another name)";
+  }
+  if (::access(target.c_str(), W_OK) != 0 && errno != ENOENT) {
+    if (errno == EROFS) return "is on a read-only file system";
+    return "the file is not writable by you; attnviz does not replace it (choose another name)";
+  }
+  return std::nullopt;
 }
 
 // /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N name a descriptor this process
@@ -120,6 +198,10 @@ AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) :
   }
 
   replaces_ = exists;
+  if (exists) {
+    if (const std::optional<std::string> reason = read_only_reason(target_, info)) fail(*reason, true);
+  }
+  remove_stale_temporaries(target_);
   const fs::path folder = target_.parent_path();
   for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
     fs::path temporary = target_;
@@ -127,6 +209,7 @@ AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) :
     fd_ = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd_ >= 0) {
       temporary_ = std::move(temporary);
+      temporary_slot_ = register_temporary(temporary_);
     } else if (errno != EEXIST && errno != EINTR) {
       const int error = errno;
       fail(os_reason(error, folder), is_path_errno(error));
@@ -145,6 +228,8 @@ void AtomicFileWriter::discard() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  unregister_temporary(temporary_slot_);
+  temporary_slot_ = -1;
 }
 
 void AtomicFileWriter::fail(const std::string& reason, bool path_problem) {
@@ -157,7 +242,7 @@ void AtomicFileWriter::write(std::string_view bytes) {
   if (fd_ < 0 || finished_) fail("the file is already closed", false);
   if (!write_all(fd_, bytes)) {
     const int error = errno;
-    fail(std::strerror(error), false);
+    fail(os_reason(error, {}), is_path_errno(error));
   }
 }
 
@@ -167,13 +252,13 @@ void AtomicFileWriter::finish() {
   // fsync before rename: after a crash the target holds either the old or the new bytes.
   if (!writes_through() && ::fsync(fd_) != 0) {
     const int error = errno;
-    fail(std::strerror(error), false);
+    fail(os_reason(error, {}), is_path_errno(error));
   }
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && !writes_through()) {
     const int error = errno;
-    fail(std::strerror(error), false);
+    fail(os_reason(error, {}), is_path_errno(error));
   }
   finished_ = true;
 }
@@ -185,9 +270,25 @@ void AtomicFileWriter::commit() {
       const int error = errno;
       fail(os_reason(error, target_.parent_path()), is_path_errno(error));
     }
+    // Unregistered only after the rename: a signal before it still finds the file to remove.
+    unregister_temporary(temporary_slot_);
+    temporary_slot_ = -1;
     sync_folder(target_.parent_path());
   }
   committed_ = true;
+}
+
+void remove_temporary_files_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = remove_temporaries_and_reraise;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = static_cast<int>(SA_RESETHAND);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    struct sigaction previous {};
+    // A signal the parent told us to ignore (nohup, a background job's SIGINT) stays ignored.
+    if (::sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+    (void)::sigaction(signal_number, &action, nullptr);
+  }
 }
 
 void write_file_atomically(const fs::path& path, std::string_view bytes, WriteOptions options) {

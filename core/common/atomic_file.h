@@ -12,8 +12,11 @@
 //     descriptors /dev/stdout, /dev/stderr, /dev/fd/N: the bytes are written through, in place;
 //   - a folder or a block device (a disk) is refused.
 //
-// The temporary file is PATH.tmp-PID-N, removed again on every failure; one left by a killed
-// process is recognised by stale_temporary_pid().
+// A regular file without write permission (chmod a-w, or another user's) is refused, as cp
+// refuses it. The temporary file is PATH.tmp-PID-N, removed again on every failure and, once
+// remove_temporary_files_on_signals() was called, on SIGINT, SIGTERM, SIGHUP and SIGQUIT; one
+// left by a process that died otherwise (SIGKILL, a power cut) is recognised by
+// stale_temporary_pid() and removed by the next writer of the same path.
 
 #include <cstddef>
 #include <filesystem>
@@ -24,9 +27,10 @@
 
 namespace attnviz {
 
-// "cannot write PATH: REASON". path_problem() is true when the path itself cannot be written
-// (a missing folder, a folder, no permission, a read-only place, a block device): the command
-// line reports those as bad input; a full disk or an I/O error is not.
+// "cannot write PATH: REASON". path_problem() is true when the user can fix it by choosing or
+// freeing the place (a missing folder, a folder, no permission, a read-only file or place, a
+// block device, a full disk or quota): the command line reports those as bad input naming
+// --out (exit 2); an I/O error is not.
 class FileWriteError : public std::runtime_error {
  public:
   FileWriteError(const std::filesystem::path& path, const std::string& reason, bool path_problem);
@@ -78,6 +82,7 @@ class AtomicFileWriter {
   std::filesystem::path target_;
   std::filesystem::path temporary_;  // empty: writing through
   int fd_ = -1;
+  int temporary_slot_ = -1;  // where a signal handler finds the temporary file's name
   bool replaces_ = false;
   bool finished_ = false;
   bool committed_ = false;
@@ -87,6 +92,12 @@ class AtomicFileWriter {
 // and the OS's reason; on failure the previous file, if any, is untouched and no temporary
 // file is left.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, WriteOptions options = {});
+
+// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that remove every temporary file
+// an AtomicFileWriter is writing, then end the process as the signal would have (signals the
+// process was started ignoring stay ignored). For the command line; the window handles its
+// signals itself and its writers clean up as it closes.
+void remove_temporary_files_on_signals();
 
 // The process id in a temporary file's name ("autosave.json.tmp-4242-0" → 4242), so one left
 // behind by a process that was killed can be recognised and removed; nullopt for other names.

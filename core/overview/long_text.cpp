@@ -83,14 +83,18 @@ std::string shell_quoted(const std::string& path) {
 
 }  // namespace
 
+std::string keep_first_tokens_command(std::string_view text, const TextTokens& tokens, const std::string& path) {
+  return "head -c " + std::to_string(overview_part(text, tokens).size()) + " " + shell_quoted(path) + " > first-part.txt";
+}
+
 void require_overview_length(const Scenario& scenario, const std::string& path) {
   const TextTokens tokens = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
   if (!tokens.too_long) return;
   const std::string bytes = std::to_string(overview_part(scenario.sentence, tokens).size());
   throw InputError(path, "",
                    tokens.error + ": its first " + std::to_string(kMaxOverviewTokens) + " tokens are its first " + bytes +
-                       " bytes (head -c " + bytes + " " + shell_quoted(path) +
-                       " > first-part.txt keeps them; in the window File \u25B8 Open text\u2026 offers to open just them)");
+                       " bytes (" + keep_first_tokens_command(scenario.sentence, tokens, path) +
+                       " keeps them; in the window File \u25B8 Open text\u2026 offers to open just them)");
 }
 
 bool ScenarioTokens::only_the_overview_shows() const {

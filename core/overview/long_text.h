@@ -58,6 +58,10 @@ TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::opt
 // before the first token past the limit, which hold exactly tokens.limit tokens.
 std::string_view overview_part(std::string_view text, const TextTokens& tokens);
 
+// "head -c BYTES 'PATH' > first-part.txt": the shell command that keeps the first tokens.limit
+// tokens of `text` (the file at `path`), tokens being text_tokens of it with `too_long` set.
+std::string keep_first_tokens_command(std::string_view text, const TextTokens& tokens, const std::string& path);
+
 // A text file made a scenario's sentence (with_sentence) and not longer than the overview takes.
 // Throws InputError(path, "", ...) for one with more than kMaxOverviewTokens tokens, saying how
 // many bytes its first kMaxOverviewTokens tokens take and how to keep just them; any other

@@ -13,6 +13,9 @@ namespace {
 
 constexpr char32_t kMetaspace = 0x2581;  // ▁
 
+// The bytes of the UTF-8 character whose first byte this is (the text is valid UTF-8).
+std::size_t utf8_length(unsigned char lead) { return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4; }
+
 std::uint64_t pair_key(int left, int right) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
 }
@@ -104,16 +107,37 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const
   for (const int id : settings_.prefix_ids) check_id(id, "special tokens");
   for (const int id : settings_.suffix_ids) check_id(id, "special tokens");
   if (settings_.unk_id) check_id(*settings_.unk_id, "unk_token");
+  is_special_.assign(tokens_.size(), false);
+  std::vector<std::pair<std::string, int>> specials;
   for (const int id : vocabulary.special_ids) {
     check_id(id, "added_tokens");
-    if (!tokens_[static_cast<std::size_t>(id)].empty()) special_ids_.push_back(id);
+    const std::string& token = tokens_[static_cast<std::size_t>(id)];
+    if (token.empty()) continue;
+    (void)decode_utf8(token, origin, "added_tokens/" + std::to_string(id));  // UTF-8, as the text it is found in
+    special_ids_.push_back(id);
+    is_special_[static_cast<std::size_t>(id)] = true;
+    specials.emplace_back(token, id);
   }
-  std::stable_sort(special_ids_.begin(), special_ids_.end(), [&](int a, int b) {
-    return tokens_[static_cast<std::size_t>(a)].size() > tokens_[static_cast<std::size_t>(b)].size();
-  });
-  for (const int id : special_ids_) {
-    special_chars_.push_back(decode_utf8(tokens_[static_cast<std::size_t>(id)], origin, "added_tokens/" + std::to_string(id)));
+  special_trie_ = TokenTrie(std::move(specials));
+  max_token_bytes_ = text_bytes_bound();
+}
+
+// A bound on the bytes of the text one token covers, so a text too long for the limit is known
+// without tokenizing it: a token's spelling has at least one byte for each byte of text it stands
+// for (GPT-2's characters stand for one byte each, ▁ for a space, <0xNN> for one byte), and NFC
+// makes a text at most 3 times shorter (decomposed Hangul, 9 bytes to 3; 4 to be safe). None when
+// an unknown stretch of any length can become one unknown token.
+std::size_t BpeTokenizer::text_bytes_bound() const {
+  bool every_byte_has_a_token = true;
+  if (settings_.byte_level) {
+    for (const char32_t c : byte_to_unicode()) every_byte_has_a_token = every_byte_has_a_token && find(encode_utf8(c)) >= 0;
+  } else {
+    every_byte_has_a_token = settings_.byte_fallback && std::ranges::none_of(byte_ids_, [](int id) { return id < 0; });
   }
+  if (settings_.unk_id && !every_byte_has_a_token) return 0;
+  std::size_t longest = 1;
+  for (const std::string& token : tokens_) longest = std::max(longest, token.size());
+  return settings_.nfc ? longest * 4 : longest;
 }
 
 int BpeTokenizer::find(std::string_view token) const {
@@ -206,8 +230,8 @@ void BpeTokenizer::encode_word(std::u32string_view word, std::vector<int>& ids) 
   }
 }
 
-void BpeTokenizer::encode_segment(std::u32string_view segment, bool first, std::vector<int>& ids) const {
-  std::u32string text(segment);
+bool BpeTokenizer::encode_segment(std::string_view segment, bool first, std::size_t stop_at, std::vector<int>& ids) const {
+  std::u32string text = decode_utf8(segment, "<text>", "--text");
   if (settings_.nfc) text = decode_utf8(nfc(encode_utf8(text)), "<text>", "--text");
   if (settings_.byte_level) {
     if (settings_.add_prefix_space && first && (text.empty() || text.front() != U' ')) text.insert(text.begin(), U' ');
@@ -216,58 +240,66 @@ void BpeTokenizer::encode_segment(std::u32string_view segment, bool first, std::
     else if (!text.empty()) words.push_back(text);
     const auto& table = byte_to_unicode();
     for (const std::u32string_view word : words) {
+      if (ids.size() >= stop_at) return true;
       std::u32string mapped;
       for (const char c : encode_utf8(word)) mapped.push_back(table[static_cast<unsigned char>(c)]);
       encode_word(mapped, ids);
     }
-    return;
+    return false;
   }
   if (settings_.metaspace) std::replace(text.begin(), text.end(), U' ', kMetaspace);
   if (settings_.prepend_metaspace && first) text.insert(text.begin(), kMetaspace);
   if (!settings_.metaspace_split) {
     encode_word(text, ids);
-    return;
+    return false;
   }
   std::size_t start = 0;
   for (std::size_t i = 1; i <= text.size(); ++i) {
     if (i == text.size() || text[i] == kMetaspace) {
+      if (ids.size() >= stop_at) return true;
       encode_word(std::u32string_view(text).substr(start, i - start), ids);
       start = i;
     }
   }
+  return false;
 }
 
-Encoding BpeTokenizer::encode(std::string_view text, const std::string& where) const {
-  const std::u32string chars = decode_utf8(text, "<text>", where);
-  const std::vector<std::u32string>& specials = special_chars_;
+Encoding BpeTokenizer::encode(std::string_view text, const std::string& where, int max_tokens) const {
+  max_tokens = std::clamp(max_tokens, 0, kMaxModelTokens);
+  const int framing = static_cast<int>(std::min<std::size_t>(settings_.prefix_ids.size() + settings_.suffix_ids.size(), kMaxModelTokens));
+  if (max_token_bytes_ > 0 && surely_too_many_tokens(text.size(), max_token_bytes_, std::max(0, max_tokens - framing))) {
+    throw_too_many_tokens(where, 0, max_tokens, true,
+                          ": it has " + std::to_string(text.size()) + " bytes and no token of this tokenizer covers more than " +
+                              std::to_string(max_token_bytes_));
+  }
+  if (!is_valid_utf8(text)) (void)decode_utf8(text, "<text>", where);  // throws, naming the byte
+  // One id past the limit is enough to refuse the text: the words after it are not encoded.
+  const std::size_t stop_at = static_cast<std::size_t>(max_tokens) + 1 > settings_.suffix_ids.size()
+                                  ? static_cast<std::size_t>(max_tokens) + 1 - settings_.suffix_ids.size()
+                                  : 0;
   std::vector<int> ids = settings_.prefix_ids;
+  bool stopped = false;
   std::size_t segment_start = 0;
   bool first = true;
   auto flush = [&](std::size_t end) {
-    if (end > segment_start) encode_segment(std::u32string_view(chars).substr(segment_start, end - segment_start), first, ids);
+    if (!stopped && end > segment_start) stopped = encode_segment(text.substr(segment_start, end - segment_start), first, stop_at, ids);
     first = false;
   };
-  for (std::size_t i = 0; i < chars.size();) {
-    std::size_t matched = 0;
-    for (std::size_t s = 0; s < specials.size() && matched == 0; ++s) {
-      if (std::u32string_view(chars).substr(i).starts_with(specials[s])) {
-        flush(i);
-        ids.push_back(special_ids_[s]);
-        matched = specials[s].size();
-      }
-    }
-    if (matched == 0) {
-      ++i;
+  for (std::size_t i = 0; i < text.size() && !stopped && ids.size() < stop_at;) {
+    const std::optional<TokenTrie::Match> special = special_trie_.longest_prefix(text.substr(i));
+    if (!special) {
+      i += utf8_length(static_cast<unsigned char>(text[i]));
       continue;
     }
-    i += matched;
+    flush(i);
+    ids.push_back(special->id);
+    i += special->length;
     segment_start = i;
   }
-  flush(chars.size());
+  if (!stopped && ids.size() < stop_at) flush(text.size());
+  stopped = stopped || ids.size() >= stop_at;
   ids.insert(ids.end(), settings_.suffix_ids.begin(), settings_.suffix_ids.end());
-  if (ids.size() > static_cast<std::size_t>(kMaxModelTokens)) {
-    throw InputError("<text>", where, "makes " + std::to_string(ids.size()) + " tokens; at most " + std::to_string(kMaxModelTokens) + " are computed");
-  }
+  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens)) throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
   Encoding encoding;
   encoding.ids = std::move(ids);
   encoding.type_ids.assign(encoding.ids.size(), 0);
@@ -278,7 +310,7 @@ Encoding BpeTokenizer::encode(std::string_view text, const std::string& where) c
 TokenPiece BpeTokenizer::piece(int id) const {
   if (id < 0 || id >= vocab_size()) return {"<id " + std::to_string(id) + ">", false};
   const std::string& token = tokens_[static_cast<std::size_t>(id)];
-  if (std::find(special_ids_.begin(), special_ids_.end(), id) != special_ids_.end()) return {token, false};
+  if (is_special_[static_cast<std::size_t>(id)]) return {token, false};
   if (!is_valid_utf8(token)) return {token, true};
   if (settings_.byte_level) {
     std::string bytes;

@@ -14,6 +14,7 @@
 
 #include "core/tokenizers/pretokenize.h"
 #include "core/tokenizers/token_label.h"
+#include "core/tokenizers/token_trie.h"
 #include "core/tokenizers/tokenizer.h"
 
 namespace attnviz::tokenizers {
@@ -45,7 +46,8 @@ class BpeTokenizer final : public Tokenizer {
   // duplicate token, ids out of range.
   BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const std::string& origin);
 
-  [[nodiscard]] Encoding encode(std::string_view text, const std::string& where) const override;
+  [[nodiscard]] Encoding encode(std::string_view text, const std::string& where = "--text",
+                                int max_tokens = kMaxModelTokens) const override;
   [[nodiscard]] std::string label(int id) const override;
   [[nodiscard]] std::vector<std::string> labels(std::span<const int> ids) const override;
   [[nodiscard]] int vocab_size() const override { return static_cast<int>(tokens_.size()); }
@@ -58,8 +60,11 @@ class BpeTokenizer final : public Tokenizer {
     int id;
   };
   void encode_word(std::u32string_view word, std::vector<int>& ids) const;
-  void encode_segment(std::u32string_view segment, bool first, std::vector<int>& ids) const;
+  // Encodes words of the segment until `ids` holds `stop_at` ids; returns whether it stopped
+  // before the segment's end.
+  bool encode_segment(std::string_view segment, bool first, std::size_t stop_at, std::vector<int>& ids) const;
   std::optional<Merge> merge_of(int left, int right) const;
+  std::size_t text_bytes_bound() const;
   void emit_unknown(const std::string& piece, std::vector<int>& ids) const;
   // The text an id stands for (bytes, ▁ as a space); special tokens as they are, not text.
   TokenPiece piece(int id) const;
@@ -68,8 +73,10 @@ class BpeTokenizer final : public Tokenizer {
   std::unordered_map<std::string, int> ids_;
   std::unordered_map<std::uint64_t, Merge> merges_;  // (left id << 32 | right id) → merge
   std::vector<float> scores_;
-  std::vector<int> special_ids_;  // longest content first
-  std::vector<std::u32string> special_chars_;  // their text, in the same order
+  std::vector<int> special_ids_;     // split out of the text as they are
+  std::vector<bool> is_special_;     // by id
+  TokenTrie special_trie_;           // their text → id, the longest match at each character
+  std::size_t max_token_bytes_ = 0;  // the most bytes of the text one token covers; 0: no bound
   std::vector<int> byte_ids_;     // <0xNN> token of each byte (byte fallback), -1 where missing
   BpeSettings settings_;
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/common/error.h"
+
 namespace attnviz::tokenizers {
 
 std::vector<std::string> Tokenizer::labels(std::span<const int> ids) const {
@@ -18,6 +20,19 @@ std::string Tokenizer::label_after(std::span<const int> before, int id) const {
   std::vector<int> ids(near.begin(), near.end());
   ids.push_back(id);
   return labels(ids).back();
+}
+
+void throw_too_many_tokens(const std::string& where, std::size_t count, int max_tokens, bool stopped, const std::string& why) {
+  const std::string limit = std::to_string(max_tokens);
+  throw InputError("<text>", where,
+                   (stopped ? "makes more than " + limit : "makes " + std::to_string(count)) + " tokens" + why + "; at most " + limit +
+                       " are computed");
+}
+
+bool surely_too_many_tokens(std::size_t bytes, std::size_t max_token_bytes, int max_tokens) {
+  if (max_token_bytes == 0 || max_tokens < 0) return false;
+  const std::size_t fewest = bytes / max_token_bytes + (bytes % max_token_bytes != 0 ? 1 : 0);
+  return fewest > static_cast<std::size_t>(max_tokens);
 }
 
 }  // namespace attnviz::tokenizers

@@ -20,10 +20,27 @@ WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary, Word
   unk_ = require(settings_.unk);
   cls_ = require(settings_.cls);
   sep_ = require(settings_.sep);
+  std::vector<std::pair<std::string, int>> specials;
   for (const std::string& special : settings_.specials) {
-    if (const int id = find(special); id >= 0) specials_.emplace_back(decode_utf8(special, origin, "special tokens"), id);
+    if (const int id = find(special); id >= 0) {
+      (void)decode_utf8(special, origin, "special tokens");  // UTF-8, as the text it is found in
+      specials.emplace_back(special, id);
+    }
   }
-  std::stable_sort(specials_.begin(), specials_.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  specials_ = TokenTrie(std::move(specials));
+  // Pieces that are not UTF-8 never match a word (and must not match inside a character).
+  std::vector<std::pair<std::string, int>> starts;
+  std::vector<std::pair<std::string, int>> continuations;
+  for (std::size_t id = 0; id < tokens_.size(); ++id) {
+    const std::string& token = tokens_[id];
+    if (!is_valid_utf8(token)) continue;
+    starts.emplace_back(token, static_cast<int>(id));
+    if (token.size() > settings_.continuing_prefix.size() && token.starts_with(settings_.continuing_prefix)) {
+      continuations.emplace_back(token.substr(settings_.continuing_prefix.size()), static_cast<int>(id));
+    }
+  }
+  word_starts_ = TokenTrie(std::move(starts));
+  continuations_ = TokenTrie(std::move(continuations));
 }
 
 int WordPieceTokenizer::find(std::string_view token) const {
@@ -91,59 +108,129 @@ std::vector<std::u32string> WordPieceTokenizer::basic_words(std::u32string_view 
   return words;
 }
 
+// Greedy longest match first, as BERT: the longest vocabulary piece at the start of the rest of
+// the word, found by walking a trie (trying every end of the word, as before, was quadratic in
+// its length: 4,100 words of 10,000 characters took over a minute).
 void WordPieceTokenizer::word_pieces(const std::u32string& word, std::vector<int>& ids) const {
   if (static_cast<int>(word.size()) > settings_.max_chars_per_word) {
     ids.push_back(unk_);
     return;
   }
+  const std::string text = encode_utf8(word);
   std::vector<int> pieces;
-  std::size_t start = 0;
-  while (start < word.size()) {
-    int found = -1;
-    std::size_t end = word.size();
-    for (; end > start; --end) {
-      std::string candidate = encode_utf8(std::u32string_view(word).substr(start, end - start));
-      if (start > 0) candidate = settings_.continuing_prefix + candidate;
-      found = find(candidate);
-      if (found >= 0) break;
-    }
-    if (found < 0) {
+  for (std::size_t start = 0; start < text.size();) {
+    const TokenTrie& trie = start == 0 ? word_starts_ : continuations_;
+    const std::optional<TokenTrie::Match> match = trie.longest_prefix(std::string_view(text).substr(start));
+    if (!match) {
       ids.push_back(unk_);  // a word with any piece missing is one [UNK], as BERT does
       return;
     }
-    pieces.push_back(found);
-    start = end;
+    pieces.push_back(match->id);
+    start += match->length;
   }
   ids.insert(ids.end(), pieces.begin(), pieces.end());
 }
 
-Encoding WordPieceTokenizer::encode(std::string_view text, const std::string& where) const {
-  const std::u32string chars = decode_utf8(text, "<text>", where);
+namespace {
+
+std::size_t utf8_length(unsigned char lead) { return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4; }
+
+struct PieceEnd {
+  std::size_t end;
+  bool inside_word;  // cut between two letters of one word
+};
+
+// Where the basic tokenizer's result is the same whether the text is cut or not: after an ASCII
+// space (which ends a word) or ASCII punctuation (a token of its own, and a starter, so no
+// accent or normalisation reaches across it).
+bool cut_after(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r') return true;
+  const bool alphanumeric = (byte >= '0' && byte <= '9') || (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z');
+  return byte > ' ' && byte < 0x7F && !alphanumeric;  // BERT counts every ASCII symbol as punctuation
+}
+
+bool ascii_alphanumeric(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+// Where a piece of the text from `start` ends: at least `bytes` on, after the next ASCII space or
+// punctuation (a clean cut), or between two ASCII letters or digits, which belong to one word
+// however it is cased, normalised or split (the word then goes on in the next piece).
+PieceEnd piece_end(std::string_view text, std::size_t start, std::size_t bytes) {
+  for (std::size_t end = std::min(text.size(), start + bytes); end < text.size(); ++end) {
+    if (cut_after(text[end - 1])) return {end, false};
+    if (ascii_alphanumeric(text[end - 1]) && ascii_alphanumeric(text[end])) return {end, true};
+  }
+  return {text.size(), false};
+}
+
+}  // namespace
+
+bool WordPieceTokenizer::encode_stretch(std::string_view text, std::size_t stop_at, std::vector<int>& ids) const {
+  // About 64 KB at a time, so a long text is never held as code points whole. A word that goes
+  // on past a piece's end is carried into the next piece: its characters, or only the fact that
+  // it is past max_chars_per_word already (then it is one [UNK] whatever follows).
+  constexpr std::size_t kPieceBytes = std::size_t{64} << 10;
+  std::u32string carried;
+  bool carrying = false;
+  bool carried_too_long = false;
+  for (std::size_t start = 0; start < text.size();) {
+    const PieceEnd piece = piece_end(text, start, kPieceBytes);
+    std::vector<std::u32string> words = basic_words(decode_utf8(text.substr(start, piece.end - start), "<text>", "--text"));
+    bool front_too_long = false;
+    if (carrying && !words.empty()) {  // the piece starts with the carried word's next letter
+      words.front().insert(0, carried);
+      front_too_long = carried_too_long;
+    }
+    carrying = false;
+    carried.clear();
+    carried_too_long = false;
+    if (piece.inside_word && !words.empty()) {
+      carried = std::move(words.back());
+      words.pop_back();
+      carrying = true;
+      carried_too_long = words.empty() && front_too_long;
+      if (words.empty()) front_too_long = false;
+      if (carried_too_long || static_cast<int>(carried.size()) > settings_.max_chars_per_word) {
+        carried.clear();
+        carried_too_long = true;
+      }
+    }
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      if (ids.size() >= stop_at) return true;
+      if (w == 0 && front_too_long) ids.push_back(unk_);
+      else word_pieces(words[w], ids);
+    }
+    start = piece.end;
+  }
+  return ids.size() >= stop_at;
+}
+
+Encoding WordPieceTokenizer::encode(std::string_view text, const std::string& where, int max_tokens) const {
+  max_tokens = std::clamp(max_tokens, 0, kMaxModelTokens);
+  if (!is_valid_utf8(text)) (void)decode_utf8(text, "<text>", where);  // throws, naming the byte
+  // One id past the limit (with [SEP] to come) is enough to refuse the text.
+  const std::size_t stop_at = static_cast<std::size_t>(max_tokens);
   std::vector<int> ids{cls_};
+  bool stopped = false;
   std::size_t segment_start = 0;
   auto flush = [&](std::size_t end) {
-    for (const std::u32string& word : basic_words(std::u32string_view(chars).substr(segment_start, end - segment_start))) {
-      word_pieces(word, ids);
-      if (ids.size() > static_cast<std::size_t>(kMaxModelTokens)) break;
-    }
+    if (!stopped && end > segment_start) stopped = encode_stretch(text.substr(segment_start, end - segment_start), stop_at, ids);
   };
-  for (std::size_t i = 0; i < chars.size();) {
-    const auto special = std::find_if(specials_.begin(), specials_.end(),
-                                      [&](const auto& s) { return std::u32string_view(chars).substr(i).starts_with(s.first); });
-    if (special == specials_.end()) {
-      ++i;
+  for (std::size_t i = 0; i < text.size() && !stopped && ids.size() < stop_at;) {
+    const std::optional<TokenTrie::Match> special = specials_.longest_prefix(text.substr(i));
+    if (!special) {
+      i += utf8_length(static_cast<unsigned char>(text[i]));
       continue;
     }
     flush(i);
-    ids.push_back(special->second);
-    i += special->first.size();
+    ids.push_back(special->id);
+    i += special->length;
     segment_start = i;
   }
-  flush(chars.size());
+  if (!stopped && ids.size() < stop_at) flush(text.size());
+  stopped = stopped || ids.size() >= stop_at;
   ids.push_back(sep_);
-  if (ids.size() > static_cast<std::size_t>(kMaxModelTokens)) {
-    throw InputError("<text>", where, "makes " + std::to_string(ids.size()) + " tokens; at most " + std::to_string(kMaxModelTokens) + " are computed");
-  }
+  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens)) throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
   Encoding encoding;
   encoding.ids = std::move(ids);
   int segment = 0;

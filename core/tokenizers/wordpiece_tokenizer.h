@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/tokenizers/token_trie.h"
 #include "core/tokenizers/tokenizer.h"
 
 namespace attnviz::tokenizers {
@@ -27,7 +28,8 @@ class WordPieceTokenizer final : public Tokenizer {
   // Throws InputError(origin, ...) when the vocabulary lacks [UNK], [CLS] or [SEP].
   WordPieceTokenizer(std::vector<std::string> vocabulary, WordPieceSettings settings, const std::string& origin);
 
-  [[nodiscard]] Encoding encode(std::string_view text, const std::string& where) const override;
+  [[nodiscard]] Encoding encode(std::string_view text, const std::string& where = "--text",
+                                int max_tokens = kMaxModelTokens) const override;
   [[nodiscard]] std::string label(int id) const override;
   [[nodiscard]] int vocab_size() const override { return static_cast<int>(tokens_.size()); }
   [[nodiscard]] std::string description() const override;
@@ -36,6 +38,9 @@ class WordPieceTokenizer final : public Tokenizer {
  private:
   std::vector<std::u32string> basic_words(std::u32string_view text) const;
   void word_pieces(const std::u32string& word, std::vector<int>& ids) const;
+  // The basic tokenizer and WordPiece over a stretch without special tokens, a piece at a time,
+  // until `ids` holds `stop_at` ids; returns whether it stopped before the stretch's end.
+  bool encode_stretch(std::string_view text, std::size_t stop_at, std::vector<int>& ids) const;
 
   std::vector<std::string> tokens_;
   std::unordered_map<std::string, int> ids_;
@@ -43,7 +48,9 @@ class WordPieceTokenizer final : public Tokenizer {
   int unk_ = 0;
   int cls_ = 0;
   int sep_ = 0;
-  std::vector<std::pair<std::u32string, int>> specials_;  // typed in the text: kept whole
+  TokenTrie specials_;      // typed in the text: kept whole (the longest match)
+  TokenTrie word_starts_;   // the vocabulary's pieces that may start a word
+  TokenTrie continuations_; // those after the continuing prefix ("##ing" as "ing")
 };
 
 }  // namespace attnviz::tokenizers

@@ -5,6 +5,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -154,6 +159,49 @@ TEST_F(ComputeOutput, HeadsSelectsTheHeadsWritten) {
   EXPECT_NE(missing.err.find("--heads: head 99 does not exist"), std::string::npos) << missing.err;
   EXPECT_EQ(run_attnviz("compute --scenario preset:gqa --heads 0,x").exit_code, 2);
   EXPECT_EQ(run_attnviz("compute --scenario preset:gqa --heads 1,1").exit_code, 2);
+}
+
+TEST_F(ComputeOutput, AReadOnlyOutFileIsRefusedNotReplaced) {
+  const auto path = dir_ / "keep.json";
+  std::ofstream(path) << "mine";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read);
+  const auto run = run_attnviz("compute --scenario preset:gqa --out " + path.string());
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--out: cannot write " + path.string() + ": the file is read-only"), std::string::npos) << run.err;
+  EXPECT_EQ(testing::read_text(path), "mine");
+}
+
+TEST_F(ComputeOutput, AFullDiskIsBadInputNamingOut) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const auto run = run_attnviz("compute --scenario preset:gqa --out /dev/full");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--out: cannot write /dev/full: no space left on device"), std::string::npos) << run.err;
+}
+
+// SIGTERM (or Ctrl+C) while the result is written left a 100-200 MB out.json.tmp-PID-0 behind.
+TEST_F(ComputeOutput, ASignalWhileWritingLeavesNoTemporaryFile) {
+  const std::string scenario = long_scenario(2048, 1);
+  const std::string out = (dir_ / "out.json").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl(ATTNVIZ_BIN, ATTNVIZ_BIN, "compute", "--scenario", scenario.c_str(), "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto has_temporary = [&] {
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+      if (entry.path().filename().string().starts_with("out.json.tmp-")) return true;
+    }
+    return false;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!has_temporary() && std::chrono::steady_clock::now() < deadline) ::usleep(2000);
+  ASSERT_TRUE(has_temporary()) << "compute never began writing";
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_FALSE(has_temporary());
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST_F(ComputeOutput, NpyNeedsAFolder) {

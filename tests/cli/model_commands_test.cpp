@@ -91,6 +91,28 @@ TEST(ModelCommands, ComputeKeepsTheChosenLayers) {
   expect_bad_input(bad, "<command line>", "--layers");
 }
 
+// --head-scale errors read "<edit>: head switch: ...": they name the option, the item and what the
+// model has.
+TEST(ModelCommands, HeadScaleErrorsNameTheOptionAndTheValue) {
+  const std::string compute = "compute --model " + model("llama.gguf") + " --text 'the cat' --head-scale ";
+  auto run = run_attnviz(compute + "0:1,7:0");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("<command line>: --head-scale: \"7:0\": the model has no layer 7; its 2 layers are 0 to 1"),
+            std::string::npos) << run.err;
+  run = run_attnviz(compute + "1:99=0.5");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--head-scale: \"1:99\": layer 1 has no head 99; its "), std::string::npos) << run.err;
+  run = run_attnviz(compute + "1:0=nan");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--head-scale: \"1:0=nan\": the factor must be a finite number"), std::string::npos) << run.err;
+  for (const std::string command : {"export --layer 0 --out /tmp/attnviz-never-written --model ", "generate --tokens 1 --model "}) {
+    run = run_attnviz(command + model("llama.gguf") + " --text 'the cat' --head-scale 9:0");
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find("--head-scale: \"9:0\": the model has no layer 9"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("<edit>"), std::string::npos) << run.err;
+  }
+}
+
 TEST(ModelCommands, ExportWritesALayersHeatmapsAndTheRollout) {
   const fs::path dir = testing::scratch_dir("model-export");
   const auto run = run_attnviz("export --model " + model("bert") + " --text 'the cat sat' --layer 1 --what weights,rollout --heads 0 --out '" +

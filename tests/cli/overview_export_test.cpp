@@ -237,5 +237,33 @@ TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
   EXPECT_NE(run.err.find("its first 65536 tokens are its first 131071 bytes (" + advice), std::string::npos) << run.err;
 }
 
+// compute once named the overview's 65,536 as the limit and advised a cut that compute refused
+// again: the message names compute's own limit and a cut compute takes.
+TEST_F(OverviewExport, ComputeNamesItsOwnLimitForATextPastTheOverviews) {
+  const auto huge = dir_ / "huge.txt";
+  {
+    std::ofstream text(huge);
+    for (int i = 0; i < 65537; ++i) text << "w ";
+  }
+  CommandOutput run = run_attnviz("compute --text-file '" + huge.string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find(huge.string() + ": --text-file: has more than 65536 tokens; this command holds every N × N matrix and "
+                                         "takes at most 4096 (head -c 8191 '" + huge.string() + "' > first-part.txt keeps the first 4096)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("first 65536"), std::string::npos) << run.err;
+
+  const auto medium = dir_ / "medium.txt";
+  {
+    std::ofstream text(medium);
+    for (int i = 0; i < 5000; ++i) text << "w ";
+  }
+  run = run_attnviz("compute --text-file '" + medium.string() + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("has 5000 tokens; this command holds every N × N matrix and takes at most 4096 (head -c 8191"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("attnviz export --overview PIXELS maps all of them (up to 65536)"), std::string::npos) << run.err;
+}
+
 }  // namespace
 }  // namespace attnviz::testing

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -183,6 +185,74 @@ TEST_F(AtomicFile, StreamedWritesReplaceOnlyOnCommit) {
   writer.commit();
   EXPECT_EQ(read(path), "new bytes");
   EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.json"});
+}
+
+TEST_F(AtomicFile, AReadOnlyFileIsRefusedAsCpRefusesIt) {
+  const fs::path path = dir_ / "kept.json";
+  write_file_atomically(path, "old");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  try {
+    write_file_atomically(path, "new");
+    FAIL() << "a read-only file was replaced";
+  } catch (const FileWriteError& error) {
+    EXPECT_NE(std::string(error.what()).find("kept.json: the file is read-only"), std::string::npos) << error.what();
+    EXPECT_TRUE(error.path_problem());
+  }
+  EXPECT_EQ(read(path), "old");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"kept.json"});
+}
+
+TEST_F(AtomicFile, AFullDeviceIsTheUsersToFixAndNamed) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  try {
+    write_file_atomically("/dev/full", "x");
+    FAIL() << "/dev/full took a byte";
+  } catch (const FileWriteError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot write /dev/full: no space left on device"), std::string::npos) << error.what();
+    EXPECT_TRUE(error.path_problem());  // the command line: bad input naming --out, exit 2
+  }
+}
+
+TEST_F(AtomicFile, ATemporaryFileLeftByADeadProcessIsRemovedByTheNextWriter) {
+  // A process that has ended: its number is free (reused only after the kernel wraps around).
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  const fs::path path = dir_ / "out.json";
+  std::ofstream(dir_ / ("out.json.tmp-" + std::to_string(child) + "-0")) << "half a file";
+  const std::string living = "out.json.tmp-" + std::to_string(::getpid()) + "-99";  // a writer still at work
+  std::ofstream(dir_ / living) << "being written";
+  std::ofstream(dir_ / "other.json.tmp-1-0") << "someone else's";
+  write_file_atomically(path, "new");
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"other.json.tmp-1-0", "out.json", living}));
+}
+
+TEST_F(AtomicFile, ASignalWhileWritingRemovesTheTemporaryFile) {
+  const fs::path path = dir_ / "out.json";
+  write_file_atomically(path, "old");
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    remove_temporary_files_on_signals();
+    AtomicFileWriter first(path);
+    AtomicFileWriter second(dir_ / "second.json");
+    first.write("half of ");
+    if (::write(ready[1], "x", 1) != 1) ::_exit(1);
+    ::pause();  // the SIGTERM ends it here, as a kill ends `attnviz compute --out` mid-write
+    ::_exit(0);
+  }
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  EXPECT_EQ(names_in(dir_).size(), 3u);  // out.json and two temporary files
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;  // ended as the signal would
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.json"});
+  EXPECT_EQ(read(path), "old");
 }
 
 TEST(StaleTemporary, NamesTheWritingProcess) {

@@ -1,11 +1,14 @@
 // tokenizer.json on arbitrary text: a tokenizer or an InputError naming the field; an accepted
-// tokenizer encodes texts into ids inside its vocabulary with readable labels. The same bytes,
+// tokenizer encodes texts into ids inside its vocabulary with readable labels, never more ids
+// than the limit it is given (a small one too, so that the stop at the limit is reached), and a
+// long word or many special tokens in a row as fast as the rest. The same bytes,
 // cut into tokens of 1 to 4 bytes, are labelled (one valid UTF-8 label each, and a note that
 // does not fail).
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,10 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   label_as_pieces(text.substr(0, 4096));
   try {
     const auto tokenizer = attnviz::tokenizers::parse_tokenizer_json(text, "tokenizer.json");
-    for (const char* sample : {"the cat sat on the mat", "  Hello,\n\tWORLD!! 2024", "어제 밤에 🙂 café [MASK] <s>"}) {
+    const std::string long_word(5000, 'a');
+    std::string specials;
+    for (int i = 0; i < 300; ++i) specials += i % 2 ? "[MASK]" : "<s>";
+    const std::string samples[] = {"the cat sat on the mat", "  Hello,\n\tWORLD!! 2024", "어제 밤에 🙂 café [MASK] <s>", long_word,
+                                   specials};
+    for (std::size_t i = 0; i < std::size(samples); ++i) {
       try {
-        const auto encoding = tokenizer->encode(sample, "--text");
+        const int limit = i % 2 ? 3 : attnviz::tokenizers::kMaxModelTokens;
+        const auto encoding = tokenizer->encode(samples[i], "--text", limit);
         if (encoding.ids.size() != encoding.tokens.size()) std::abort();
+        if (encoding.ids.size() > static_cast<std::size_t>(limit)) std::abort();
         for (const int id : encoding.ids) {
           if (id < 0 || id >= tokenizer->vocab_size()) std::abort();
         }

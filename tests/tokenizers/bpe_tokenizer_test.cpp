@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "core/common/error.h"
 
 namespace attnviz::tokenizers {
@@ -94,6 +96,66 @@ TEST(BpeTokenizer, InvalidUtf8IsBadInputNamingTheByte) {
 TEST(BpeTokenizer, MoreThanTheLimitOfTokensIsBadInput) {
   const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
   EXPECT_THROW((void)tokenizer.encode(std::string(kMaxModelTokens, 'a'), "--text"), InputError);
+}
+
+// A 60 MB text was tokenized whole before the limit was applied (4.5 GB, 25 s): a text longer than
+// the limit times the longest token's bytes is refused at once, and any other stops at the limit.
+TEST(BpeTokenizer, ATextSurelyPastTheLimitIsRefusedWithoutTokenizingIt) {
+  const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    (void)tokenizer.encode(std::string(std::size_t{64} << 20, 'a'), "--text");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "makes more than 4096 tokens: it has 67108864 bytes and no token of this tokenizer covers more than 6; "
+                           "at most 4096 are computed");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  // Within that bound but past the limit: the words after the limit are not encoded.
+  try {
+    std::string words;
+    for (int i = 0; i < 5000; ++i) words += "the ";
+    (void)tokenizer.encode(words, "--text");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "makes more than 4096 tokens; at most 4096 are computed");
+  }
+  // Exactly at the limit: <s> and 4095 words.
+  std::string words;
+  for (int i = 0; i < 4095; ++i) words += i ? " the" : "the";
+  EXPECT_EQ(tokenizer.encode(words, "--text").ids.size(), 4096u);
+  EXPECT_EQ(tokenizer.encode("the cat", "--text", 3).ids.size(), 3u);
+  EXPECT_THROW((void)tokenizer.encode("the cat", "--text", 2), InputError);
+}
+
+// An unknown stretch of any length can be one <unk>: no bound on the bytes of a token then.
+TEST(BpeTokenizer, WithUnknownsThatFuseTheTextIsNotRefusedForItsLength) {
+  BpeVocabulary v = sentencepiece_vocabulary(false);
+  BpeSettings settings = sentencepiece_settings();
+  settings.byte_fallback = false;
+  const BpeTokenizer tokenizer(std::move(v), settings, "<test>");
+  EXPECT_EQ(tokenizer.encode(std::string(100000, 'z'), "--text").tokens, (std::vector<std::string>{"<s>", "␣", "<unk>"}));
+}
+
+// 100,000 added tokens were compared one by one at each character: 13 s for 64 KB of text.
+TEST(BpeTokenizer, ManyAddedTokensAreFoundInTimeLinearInTheText) {
+  BpeVocabulary v = sentencepiece_vocabulary(false);
+  for (int i = 0; i < 100000; ++i) {
+    v.special_ids.push_back(static_cast<int>(v.tokens.size()));
+    v.tokens.push_back("<|zz_" + std::to_string(i) + "|>");
+  }
+  BpeSettings settings = sentencepiece_settings();
+  settings.byte_fallback = false;  // unknowns fuse: no length bound, so the whole text is scanned
+  const BpeTokenizer tokenizer(std::move(v), settings, "<test>");
+  std::string text;
+  while (text.size() < (std::size_t{1} << 20)) text += "<|zz_9";  // a prefix of thousands of them, never whole
+  text += "<|zz_99999|>";
+  const auto start = std::chrono::steady_clock::now();
+  const Encoding encoding = tokenizer.encode(text, "--text");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_EQ(encoding.tokens, (std::vector<std::string>{"<s>", "␣", "<unk>", "<|zz_99999|>"}));
+  EXPECT_EQ(tokenizer.encode("a<|zz_12|><|zz_1|><|zz_1", "--text").tokens,
+            (std::vector<std::string>{"<s>", "␣", "a", "<|zz_12|>", "<|zz_1|>", "<unk>"}));
 }
 
 TEST(BpeTokenizer, AMergeOfUnknownTokensIsAnErrorNamingIt) {

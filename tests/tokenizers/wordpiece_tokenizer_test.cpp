@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "core/common/error.h"
 
 namespace attnviz::tokenizers {
@@ -39,6 +41,60 @@ TEST(WordPieceTokenizer, SpecialTokensStayWholeAndASepStartsSegmentOne) {
   const Encoding e = WordPieceTokenizer(kVocabulary, {}, "<test>").encode("the [MASK] [SEP] cat", "--text");
   EXPECT_EQ(e.tokens, (Tokens{"[CLS]", "the", "[MASK]", "[SEP]", "cat", "[SEP]"}));
   EXPECT_EQ(e.type_ids, (std::vector<int>{0, 0, 0, 0, 1, 1}));
+}
+
+// Greedy longest match tried every end of a word: 4,100 words of 10,000 characters took over a
+// minute with max_input_chars_per_word 10000. Each piece is now a walk down a trie.
+TEST(WordPieceTokenizer, LongWordsAreSplitInTimeLinearInTheirLength) {
+  WordPieceSettings settings;
+  settings.max_chars_per_word = 10000;
+  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "n", "##a", "##aa"}, settings, "<test>");
+  const std::string word = "n" + std::string(9998, 'a') + "z";  // every piece found but the last: one [UNK]
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += word + " ";
+  const auto start = std::chrono::steady_clock::now();
+  const Encoding encoding = tokenizer.encode(text, "--text");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_EQ(encoding.ids.size(), 302u);
+  EXPECT_EQ(encoding.tokens[1], "[UNK]");
+  EXPECT_EQ(tokenizer.encode("naaaaa", "--text").tokens, (Tokens{"[CLS]", "n", "##aa", "##aa", "##a", "[SEP]"}));
+}
+
+// The words after the limit are not split: a 60 MB text is refused in bounded memory.
+TEST(WordPieceTokenizer, ATextPastTheLimitStopsThere) {
+  std::string text;
+  while (text.size() < (std::size_t{16} << 20)) text += "the cat, ";
+  try {
+    (void)WordPieceTokenizer(kVocabulary, {}, "<test>").encode(text, "--text");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "makes more than 4096 tokens; at most 4096 are computed");
+  }
+  std::string words;
+  for (int i = 0; i < 4094; ++i) words += "the ";
+  EXPECT_EQ(WordPieceTokenizer(kVocabulary, {}, "<test>").encode(words, "--text").ids.size(), 4096u);
+  EXPECT_THROW((void)WordPieceTokenizer(kVocabulary, {}, "<test>").encode(words + "cat", "--text"), InputError);
+}
+
+// A 60 MB word without spaces or punctuation was held whole (1.4 GB, 100 s) to become one [UNK]:
+// the text is read in pieces cut between two letters, the word carried across them.
+TEST(WordPieceTokenizer, AWordLongerThanAPieceIsCarriedAcrossPieces) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string huge(std::size_t{4} << 20, 'a');  // 64 pieces
+  EXPECT_EQ(tokens("the " + huge + " cat"), (Tokens{"[CLS]", "the", "[UNK]", "cat", "[SEP]"}));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  // Cut inside a word that fits: the same pieces as uncut.
+  WordPieceSettings settings;
+  settings.max_chars_per_word = 10000;
+  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "n", "##a", "##aa", "##b"}, settings, "<test>");
+  const std::string word = "n" + std::string((std::size_t{64} << 10) + 5, 'a') + "b";  // past max_chars_per_word: [UNK]
+  EXPECT_EQ(tokenizer.encode(std::string(65530, ' ') + word, "--text").tokens, (Tokens{"[CLS]", "[UNK]", "[SEP]"}));
+  const std::string fits = "n" + std::string(2000, 'a') + "b";  // cut after 6 of its letters
+  const Encoding cut = tokenizer.encode(std::string((std::size_t{64} << 10) - 6, ' ') + fits, "--text");
+  ASSERT_EQ(cut.tokens.size(), 1004u);  // [CLS] n, 1000 ##aa, ##b [SEP]
+  EXPECT_EQ(cut.tokens[1], "n");
+  EXPECT_EQ(cut.tokens[2], "##aa");
+  EXPECT_EQ(cut.tokens[1002], "##b");
 }
 
 TEST(WordPieceTokenizer, AVocabularyWithoutItsSpecialTokensIsRefused) {
