@@ -93,7 +93,8 @@ std::string shown_name(std::string_view text, std::size_t max_chars) {
   for (std::size_t i = 0; i < text.size(); ++chars) {
     const std::size_t length = sequence_length(text, i);
     const auto c = static_cast<unsigned char>(text[i]);
-    if (length == 0 || c < 0x20 || c == 0x7F || c == '"' || c == '\\' || c1_control(text, i, length) || chars >= max_chars) {
+    const bool control = c < 0x20 || c == 0x7F || c1_control(text, i, length);
+    if (length == 0 || control || c == '"' || c == '\\' || chars >= max_chars) {
       return quoted_excerpt(text, max_chars);
     }
     i += length;

@@ -140,11 +140,12 @@ std::uint64_t forward_pass_bytes(const ModelConfig& c, long long tokens, long lo
   const std::uint64_t mlp = static_cast<std::uint64_t>(c.d_ff) * (c.architecture == Architecture::Llama ? 2 : 1);
   const std::uint64_t layers = static_cast<std::uint64_t>(c.num_layers);
   const auto kept = static_cast<std::uint64_t>(std::max(kept_layers, 0LL));
-  const std::uint64_t attention = 2 * static_cast<std::uint64_t>(c.num_heads) * n * n;  // scores and weights of one layer
-  std::uint64_t floats = (layers + 1) * n * d;                     // every layer's input
+  const std::uint64_t attention = 2 * static_cast<std::uint64_t>(c.num_heads) * n * n;  // one layer's scores, weights
+  const std::uint64_t layer_kept = n * (q_width + 2 * kv_width) + attention + n * q_width;  // Q, K, V, attention, output
+  std::uint64_t floats = (layers + 1) * n * d;                             // every layer's input
   floats += n * (3 * d + 2 * (q_width + 2 * kv_width) + 2 * width + mlp);  // one layer at work
-  floats += width * (q_width + 2 * kv_width);                      // the selection matrices
-  floats += kept * (n * (q_width + 2 * kv_width) + attention + n * q_width) + attention + n * q_width;  // kept and scratch layers
+  floats += width * (q_width + 2 * kv_width);                              // the selection matrices
+  floats += (kept + 1) * layer_kept;                                       // the kept layers and the scratch one
   floats += static_cast<std::uint64_t>(c.vocab_size) * 2;
   return floats * 4;
 }
@@ -217,12 +218,13 @@ void ForwardPass::check_memory(long long tokens, long long kept_layers) const {
   const std::uint64_t available = limit ? *limit : available_memory_bytes();
   if (need <= available && weights <= available - need) return;
   auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; };
+  const std::string what = std::to_string(model_.config().d_ff) + " MLP values and the attention of " +
+                           std::to_string(kept_layers) + " kept layers per token";
+  const std::string besides = limit ? " besides the weights' " + mib(weights) : std::string();
+  const std::string room = limit ? "the memory limit is " + mib(available) : "only " + mib(available) + " is available";
   throw InputError("<text>", "--text",
-                   "a pass over " + std::to_string(tokens) + " tokens needs " + mib(need) + " for its activations (" +
-                       std::to_string(model_.config().d_ff) + " MLP values and the attention of " + std::to_string(kept_layers) +
-                       " kept layers per token)" + (limit ? " besides the weights' " + mib(weights) : std::string()) + ", but " +
-                       (limit ? "the memory limit is " : "only ") + mib(available) + (limit ? "" : " is available") +
-                       ": use a shorter text or keep fewer layers (--layers)");
+                   "a pass over " + std::to_string(tokens) + " tokens needs " + mib(need) + " for its activations (" + what +
+                       ")" + besides + ", but " + room + ": use a shorter text or keep fewer layers (--layers)");
 }
 
 void ForwardPass::embed() {
@@ -324,7 +326,8 @@ void ForwardPass::predict(const ForwardOptions& options) {
   const Matrix& hidden = inputs_.back();
   auto predict_row = [&](int row) {
     try {
-      return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer(), std::span(encoding_.ids).first(static_cast<std::size_t>(row) + 1));
+      const std::span<const int> before = std::span(encoding_.ids).first(static_cast<std::size_t>(row) + 1);
+      return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer(), before);
     } catch (NonFiniteActivation& e) {
       e.row = row;
       throw non_finite_error(model_, c.num_layers, e, encoding_.tokens);

@@ -275,7 +275,8 @@ GgufFile read_gguf(const MappedFile& file, std::stop_token stop) {
   for (PendingTensor& tensor : pending) {
     const std::string shown = shown_name(tensor.record.name);
     if (tensor.offset % alignment != 0) {
-      cursor.fail(shown, "offset " + std::to_string(tensor.offset) + " is not a multiple of the alignment " + std::to_string(alignment));
+      cursor.fail(shown, "offset " + std::to_string(tensor.offset) + " is not a multiple of the alignment " +
+                             std::to_string(alignment));
     }
     const std::uint64_t begin = checked_add(data_start, tensor.offset, path, shown);
     tensor.record.data = file.bytes(begin, tensor.bytes, shown);

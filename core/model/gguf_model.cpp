@@ -16,7 +16,8 @@ int size_of(const GgufMetadata& m, const std::string& key, int max, std::optiona
   }
   const std::int64_t value = m.integer(key);
   if (value < 1 || value > max) {
-    throw InputError(m.path(), key, "must be a whole number from 1 to " + std::to_string(max) + " (beyond any real model), not " + std::to_string(value));
+    throw InputError(m.path(), key,
+                     "must be a whole number from 1 to " + std::to_string(max) + " (beyond any real model), not " + std::to_string(value));
   }
   return static_cast<int>(value);
 }
@@ -24,20 +25,24 @@ int size_of(const GgufMetadata& m, const std::string& key, int max, std::optiona
 // The head size and the queries' width (heads × head size) within their bounds, in 64 bits.
 void check_attention_width(const std::string& path, const ModelConfig& c, const std::string& key) {
   if (c.head_dim > kMaxHeadDim) {
-    throw InputError(path, key, "makes heads of " + std::to_string(c.head_dim) + " dimensions, beyond any real model's (at most " +
-                                    std::to_string(kMaxHeadDim) + ")");
+    throw InputError(path, key,
+                     "makes heads of " + std::to_string(c.head_dim) + " dimensions, beyond any real model's (at most " +
+                         std::to_string(kMaxHeadDim) + ")");
   }
   const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
   if (width > kMaxAttentionWidth) {
-    throw InputError(path, key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " + std::to_string(width) +
-                                    ", beyond any real model's query width (at most " + std::to_string(kMaxAttentionWidth) + ")");
+    throw InputError(path, key,
+                     std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " + std::to_string(width) +
+                         ", beyond any real model's query width (at most " + std::to_string(kMaxAttentionWidth) + ")");
   }
 }
 
 // A number that enters the maths as a divisor or a base (an epsilon, RoPE's base): finite and > 0.
 double positive(const GgufMetadata& m, const std::string& key, double fallback) {
   const double value = m.optional_number(key).value_or(fallback);
-  if (!std::isfinite(value) || !(value > 0)) throw InputError(m.path(), key, "must be a finite number > 0, not " + std::to_string(value));
+  if (!std::isfinite(value) || !(value > 0)) {
+    throw InputError(m.path(), key, "must be a finite number > 0, not " + std::to_string(value));
+  }
   return value;
 }
 
@@ -46,7 +51,9 @@ double positive(const GgufMetadata& m, const std::string& key, double fallback) 
 void check_embedding_length(const GgufFile& gguf, const std::string& path, const std::string& key, int d_model) {
   const TensorRecord* embedding = gguf.tensors.find("token_embd.weight");
   if (!embedding || embedding->shape.size() != 2 || embedding->shape[1] == static_cast<std::uint64_t>(d_model)) return;
-  throw InputError(path, key, "is " + std::to_string(d_model) + " but token_embd.weight holds rows of " + std::to_string(embedding->shape[1]) + " values");
+  throw InputError(path, key,
+                   "is " + std::to_string(d_model) + " but token_embd.weight holds rows of " + std::to_string(embedding->shape[1]) +
+                       " values");
 }
 
 std::string blk(int layer, const std::string& rest) { return "blk." + std::to_string(layer) + "." + rest; }
@@ -88,7 +95,8 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
     for (std::size_t i = 0; i < c.rope.frequency_factors.size(); ++i) {
       // Each frequency is divided by its factor: 0 or less makes angles that are not numbers.
       if (!(c.rope.frequency_factors[i] > 0)) {
-        throw InputError(b.origin(), "rope_freqs.weight", "factor " + std::to_string(i) + " is " + std::to_string(c.rope.frequency_factors[i]) + "; each must be > 0");
+        throw InputError(b.origin(), "rope_freqs.weight",
+                         "factor " + std::to_string(i) + " is " + std::to_string(c.rope.frequency_factors[i]) + "; each must be > 0");
       }
     }
   }
@@ -160,7 +168,8 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     }
     if (c.head_dim % 2 != 0) throw InputError(path, k + "attention.key_length", "must be even for RoPE");
     if (c.num_heads % c.num_kv_heads != 0) throw InputError(path, k + "attention.head_count_kv", "must divide the head count");
-    check_attention_width(path, c, k + (m.has(k + "attention.key_length") ? "attention.key_length" : "attention.head_count"));
+    const bool key_length = m.has(k + "attention.key_length");
+    check_attention_width(path, c, k + (key_length ? "attention.key_length" : "attention.head_count"));
     c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
   } else if (arch == "gpt2") {
     c.architecture = Architecture::Gpt2;

@@ -30,7 +30,8 @@ class ConfigFields {
     }
     const json& value = root_[key];
     if (!value.is_number_integer() || value.get<std::int64_t>() < min || value.get<std::int64_t>() > max) {
-      fail(key, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) + " (beyond any real model), not " + shown_value(value));
+      fail(key, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                    " (beyond any real model), not " + shown_value(value));
     }
     return value.get<int>();
   }
@@ -70,8 +71,9 @@ void check_attention_width(const ConfigFields& f, const ModelConfig& c, const ch
   }
   const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
   if (width > kMaxAttentionWidth) {
-    f.fail(key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " + std::to_string(width) +
-                    ", beyond any real model's query width (at most " + std::to_string(kMaxAttentionWidth) + ")");
+    f.fail(key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " +
+                    std::to_string(width) + ", beyond any real model's query width (at most " +
+                    std::to_string(kMaxAttentionWidth) + ")");
   }
 }
 

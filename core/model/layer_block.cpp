@@ -41,20 +41,23 @@ InputError non_finite_error(const Model& model, int layer, const NonFiniteActiva
   const int layers = model.config().num_layers;
   const std::string where = layer < 0 ? "embeddings" : layer >= layers ? "prediction" : "layer " + std::to_string(layer);
   std::string token = "token " + std::to_string(e.row);
-  if (e.row >= 0 && static_cast<std::size_t>(e.row) < tokens.size()) token += " " + quoted_excerpt(tokens[static_cast<std::size_t>(e.row)], 30);
+  const auto row = static_cast<std::size_t>(e.row);
+  if (e.row >= 0 && row < tokens.size()) token += " " + quoted_excerpt(tokens[row], 30);
   const std::string value = std::isnan(e.value) ? "NaN" : e.value > 0 ? "+inf" : "-inf";
   return InputError(model.path(), where + ": " + e.stage,
                     "the forward pass made a value that is not a finite number (" + value + ") at " + token +
-                        ": the model's weights or configuration (rope_theta, the norms' epsilon) give numbers beyond float32's range; "
-                        "no result is shown");
+                        ": the model's weights or configuration (rope_theta, the norms' epsilon) give numbers beyond "
+                        "float32's range; no result is shown");
 }
 
 void embedding_row(const Table& table, int r, float* out) {
   table.row(r, out);
   if (table.data || all_finite(out, static_cast<std::size_t>(table.cols))) return;
-  throw InputError(table.stored.file ? *table.stored.file : "<model>", table.stored.name ? *table.stored.name : "embeddings",
-                   "row " + std::to_string(r) + " holds a value that is not a finite number (the " + type_name(table.stored.type) +
-                       " data is damaged)");
+  const std::string file = table.stored.file ? *table.stored.file : "<model>";
+  const std::string name = table.stored.name ? *table.stored.name : "embeddings";
+  throw InputError(file, name,
+                   "row " + std::to_string(r) + " holds a value that is not a finite number (the " +
+                       type_name(table.stored.type) + " data is damaged)");
 }
 
 void check_edits(const ModelConfig& c, const ModelEdits& edits) {

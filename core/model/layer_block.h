@@ -22,7 +22,10 @@ namespace attnviz::model {
 // by the caller, which knows them (non_finite_error), so a pass never returns nulls.
 struct NonFiniteActivation : std::runtime_error {
   NonFiniteActivation(std::string stage_name, int at_row, float bad_value)
-      : std::runtime_error("a value that is not a finite number in " + stage_name), stage(std::move(stage_name)), row(at_row), value(bad_value) {}
+      : std::runtime_error("a value that is not a finite number in " + stage_name),
+        stage(std::move(stage_name)),
+        row(at_row),
+        value(bad_value) {}
   std::string stage;  // "the MLP's hidden layer"
   int row = 0;        // the row of the stage's output: the token
   float value = 0.0f;
@@ -31,7 +34,8 @@ struct NonFiniteActivation : std::runtime_error {
 void require_finite(const Matrix& m, const char* stage);
 // InputError(model's path, "layer L: STAGE", "… at token i "tok" …"); layer -1 for the
 // embeddings, num_layers for the prediction. `tokens` are the rows' tokens.
-InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e, std::span<const std::string> tokens);
+InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e,
+                            std::span<const std::string> tokens);
 
 // Row `r` of an embedding table, refused (InputError naming the file, the tensor and the row)
 // when a stored (F16, BF16, quantised) row holds a value that is not finite; float32 tables are

@@ -33,7 +33,9 @@ class FileDescriptor {
 void require_regular(const std::string& path, const struct stat& info) {
   if (S_ISDIR(info.st_mode)) throw InputError(path, "", "is a folder, not a model file");
   if (!S_ISREG(info.st_mode)) {
-    const char* kind = S_ISFIFO(info.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(info.st_mode) ? "a socket" : "a device";
+    const char* kind = S_ISFIFO(info.st_mode)   ? "a FIFO (named pipe)"
+                       : S_ISSOCK(info.st_mode) ? "a socket"
+                                                : "a device";
     throw InputError(path, "", std::string("is ") + kind + ", not a regular file (a model is mapped into memory)");
   }
 }

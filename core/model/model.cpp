@@ -110,11 +110,12 @@ std::string tokenizer_file(const fs::path& folder) {
 
 // Every id the tokenizer can give must have a row in the embedding table: checked when the model
 // opens, naming the tokenizer's file, rather than blaming a text that happens to use such an id.
-void check_tokenizer_fits(const tokenizers::Tokenizer& tokenizer, const ModelConfig& c, const std::string& origin, const std::string& field,
-                          const std::string& table) {
-  if (tokenizer.vocab_size() <= c.vocab_size) return;
+void check_tokenizer_fits(const tokenizers::Tokenizer& tokenizer, const ModelConfig& c, const std::string& origin,
+                          const std::string& field, const std::string& table) {
+  const int tokens = tokenizer.vocab_size();
+  if (tokens <= c.vocab_size) return;
   throw InputError(origin, field,
-                   "the tokenizer has " + std::to_string(tokenizer.vocab_size()) + " tokens (ids 0.." + std::to_string(tokenizer.vocab_size() - 1) +
+                   "the tokenizer has " + std::to_string(tokens) + " tokens (ids 0.." + std::to_string(tokens - 1) +
                        ") but the model's embedding table " + table + " has " + std::to_string(c.vocab_size) +
                        " rows: the tokenizer does not belong to these weights");
 }
@@ -137,7 +138,8 @@ Model::~Model() = default;
 // The dry run checks every shape and adds up the memory; the real run dequantises.
 template <typename Build>
 void load_weights(const TensorSet& tensors, const std::string& origin, const LoadOptions& options, WeightStorage& storage,
-                  ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters, std::uint64_t& weight_bytes, Build build) {
+                  ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters, std::uint64_t& weight_bytes,
+                  Build build) {
   WeightBuilder plan(tensors, origin, nullptr, options.stop);
   ModelConfig planned = config;
   (void)build(plan, planned);
@@ -176,7 +178,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
   const bool is_folder = fs::is_directory(*status);
   if (!is_folder && !fs::is_regular_file(*status)) {
     // Before anything opens it: a FIFO's open() would wait for a writer forever.
-    throw InputError(path, "", "is not a regular file (a FIFO, a socket or a device): a model is a folder or a .gguf file");
+    throw InputError(path, "",
+                     "is not a regular file (a FIFO, a socket or a device): a model is a folder or a .gguf file");
   }
   if (!is_folder && (given.extension() == ".gguf" || starts_with_gguf(given))) {
     const MappedFile& file = model->files_.emplace_back(path);
@@ -185,8 +188,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
     model->tokenizer_ = tokenizers::make_gguf_tokenizer(gguf_tokenizer_data(gguf, path), path);
     check_tokenizer_fits(*model->tokenizer_, model->config_, path, "tokenizer.ggml.tokens", "token_embd.weight");
     model->stored_types_ = stored_types(gguf.tensors);
-    load_weights(gguf.tensors, path, options, model->storage_, model->config_, model->weights_, model->parameters_, model->weight_bytes_,
-                 [](WeightBuilder& b, ModelConfig& c) { return build_gguf_weights(b, c); });
+    load_weights(gguf.tensors, path, options, model->storage_, model->config_, model->weights_, model->parameters_,
+                 model->weight_bytes_, [](WeightBuilder& b, ModelConfig& c) { return build_gguf_weights(b, c); });
   } else {
     const fs::path folder = is_folder ? given : given.parent_path().empty() ? fs::path(".") : given.parent_path();
     if (!is_folder && given.filename() != "config.json" && given.extension() != ".safetensors" &&
@@ -194,7 +197,9 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
       throw InputError(path, "", "is not a model: attnviz opens a Hugging Face folder (config.json + model.safetensors) or a .gguf file");
     }
     const fs::path config_path = folder / "config.json";
-    if (!status_of(config_path)) throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
+    if (!status_of(config_path)) {
+      throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
+    }
     model->config_ = parse_hf_config(read_input_file(config_path.string(), {.kind = "model configuration"}), config_path.string());
     const fs::path single = folder / "model.safetensors";
     const fs::path index_path = folder / "model.safetensors.index.json";
@@ -218,8 +223,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
     check_tokenizer_fits(*model->tokenizer_, model->config_, tokenizer_file(folder), "",
                          "(vocab_size " + std::to_string(model->config_.vocab_size) + " in config.json)");
     model->stored_types_ = stored_types(tensors);
-    load_weights(tensors, folder.string(), options, model->storage_, model->config_, model->weights_, model->parameters_, model->weight_bytes_,
-                 [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
+    load_weights(tensors, folder.string(), options, model->storage_, model->config_, model->weights_, model->parameters_,
+                 model->weight_bytes_, [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
   }
   report(options, "ready", 1.0);
   return model;

@@ -47,7 +47,9 @@ TensorRecord read_entry(const MappedFile& file, const std::string& name, const j
   const std::string& path = file.path();
   const std::string shown = shown_name(name);  // for messages: a name may hold escape codes
   if (!entry.is_object()) throw InputError(path, shown, "the header's entry is not an object");
-  if (!entry.contains("dtype") || !entry["dtype"].is_string()) throw InputError(path, shown + "/dtype", "missing or not a string");
+  if (!entry.contains("dtype") || !entry["dtype"].is_string()) {
+    throw InputError(path, shown + "/dtype", "missing or not a string");
+  }
   if (!entry.contains("shape") || !entry["shape"].is_array()) throw InputError(path, shown + "/shape", "missing or not a list");
   if (!entry.contains("data_offsets") || !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2) {
     throw InputError(path, shown + "/data_offsets", "must be a list [BEGIN, END]");
@@ -67,7 +69,9 @@ TensorRecord read_entry(const MappedFile& file, const std::string& name, const j
   }
   const std::uint64_t begin = unsigned_field(entry["data_offsets"][0], path, shown + "/data_offsets/0");
   const std::uint64_t end = unsigned_field(entry["data_offsets"][1], path, shown + "/data_offsets/1");
-  if (end < begin) throw InputError(path, shown + "/data_offsets", "END " + std::to_string(end) + " is before BEGIN " + std::to_string(begin));
+  if (end < begin) {
+    throw InputError(path, shown + "/data_offsets", "END " + std::to_string(end) + " is before BEGIN " + std::to_string(begin));
+  }
   if (end > data_size) {
     throw InputError(path, shown + "/data_offsets",
                      "END " + std::to_string(end) + " lies past the end of the data (" + std::to_string(data_size) +
@@ -77,8 +81,8 @@ TensorRecord read_entry(const MappedFile& file, const std::string& name, const j
     const std::uint64_t expected = checked_mul(elements, dtype.bytes, path, shown + "/shape");
     if (expected != end - begin) {
       throw InputError(path, shown,
-                       "shape " + record.shape_text() + " of " + shown_name(record.type_name, 20) + " needs " + std::to_string(expected) +
-                           " bytes but data_offsets hold " + std::to_string(end - begin));
+                       "shape " + record.shape_text() + " of " + shown_name(record.type_name, 20) + " needs " +
+                           std::to_string(expected) + " bytes but data_offsets hold " + std::to_string(end - begin));
     }
   }
   record.data = file.bytes(data_start + begin, end - begin, shown);
@@ -112,8 +116,8 @@ void refuse_overlaps(const std::string& path, std::vector<const TensorRecord*> r
         return std::to_string(begin) + ".." + std::to_string(begin + r.data.size());
       };
       throw InputError(path, shown_name(after.name) + "/data_offsets",
-                       "its bytes (" + offsets(after) + " in the file) overlap those of tensor " + shown_name(before.name) + " (" +
-                           offsets(before) + "): the header is wrong");
+                       "its bytes (" + offsets(after) + " in the file) overlap those of tensor " + shown_name(before.name) +
+                           " (" + offsets(before) + "): the header is wrong");
     }
   }
 }
@@ -161,7 +165,8 @@ ShardIndex read_shard_index(const std::string& path) {
     const std::string where = shown_name(tokenizers::json_field("/weight_map", tensor));
     if (!shard.is_string()) throw InputError(path, where, "must be a shard file name");
     const std::string name = shard.get<std::string>();
-    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." || shown_name(name) != name) {
+    const bool plain = shown_name(name) == name;  // no control characters, quotes or backslashes
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." || !plain) {
       throw InputError(path, where, quoted_excerpt(name, 60) + " is not a file name in the model's folder");
     }
     if (std::find(index.shards.begin(), index.shards.end(), name) == index.shards.end()) index.shards.push_back(name);

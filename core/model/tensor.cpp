@@ -24,7 +24,8 @@ void TensorSet::add(TensorRecord record) {
   const auto [it, inserted] = tensors_.emplace(name, std::move(record));
   if (!inserted) {
     const std::string other = it->second.file ? it->second.file->path() : std::string("another file");
-    throw InputError(file, shown_name(name), other == file ? "the file has two tensors of this name" : "the tensor is also in " + other);
+    throw InputError(file, shown_name(name),
+                     other == file ? "the file has two tensors of this name" : "the tensor is also in " + other);
   }
 }
 
@@ -35,7 +36,8 @@ const TensorRecord* TensorSet::find(const std::string& name) const {
 
 const TensorRecord& TensorSet::require(const std::string& name, const std::string& origin) const {
   if (const TensorRecord* record = find(name)) return *record;
-  throw InputError(origin, shown_name(name), "the model has no tensor of this name (" + std::to_string(tensors_.size()) + " tensors read)");
+  throw InputError(origin, shown_name(name),
+                   "the model has no tensor of this name (" + std::to_string(tensors_.size()) + " tensors read)");
 }
 
 BlockLayout block_layout(TensorType type) {

@@ -63,7 +63,8 @@ void WeightBuilder::check_shape(const TensorRecord& r, std::vector<std::uint64_t
   }
   if (r.type == TensorType::Other) {
     throw InputError(r.file ? r.file->path() : origin_, shown_name(r.name),
-                     "has type " + shown_name(r.type_name, 20) + ", which attnviz does not read (it reads F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)");
+                     "has type " + shown_name(r.type_name, 20) +
+                         ", which attnviz does not read (it reads F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)");
   }
 }
 
