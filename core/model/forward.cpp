@@ -201,7 +201,7 @@ void ForwardPass::check(const ForwardOptions& options) const {
     }
   }
   if (kept_attention_cells(kept, c.num_heads, n) > kMaxKeptCells) throw KeptAttentionTooLarge(n, kept, c.num_heads);
-  check_memory(n, kept);
+  check_pass_memory(model_, n, kept);
   if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
     throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
   }
@@ -211,14 +211,14 @@ void ForwardPass::check(const ForwardOptions& options) const {
 // The pass's activations against the memory limit the model was opened with (the weights'
 // share taken off), or against what the system has now: refused with the numbers before
 // anything is allocated, rather than run into swap or the OOM killer.
-void ForwardPass::check_memory(long long tokens, long long kept_layers) const {
-  const std::uint64_t need = forward_pass_bytes(model_.config(), tokens, kept_layers);
-  const std::optional<std::uint64_t> limit = model_.memory_limit();
-  const std::uint64_t weights = limit ? model_.weight_bytes() : 0;  // without a limit, they are in memory already
+void check_pass_memory(const Model& model, long long tokens, long long kept_layers) {
+  const std::uint64_t need = forward_pass_bytes(model.config(), tokens, kept_layers);
+  const std::optional<std::uint64_t> limit = model.memory_limit();
+  const std::uint64_t weights = limit ? model.weight_bytes() : 0;  // without a limit, they are in memory already
   const std::uint64_t available = limit ? *limit : available_memory_bytes();
   if (need <= available && weights <= available - need) return;
   auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; };
-  const std::string what = std::to_string(model_.config().d_ff) + " MLP values and the attention of " +
+  const std::string what = std::to_string(model.config().d_ff) + " MLP values and the attention of " +
                            std::to_string(kept_layers) + " kept layers per token";
   const std::string besides = limit ? " besides the weights' " + mib(weights) : std::string();
   const std::string room = limit ? "the memory limit is " + mib(available) : "only " + mib(available) + " is available";

@@ -40,6 +40,10 @@ inline long long kept_attention_cells(long long kept_layers, long long heads, lo
 // Problem's selection matrices, the kept layers' Q, K, V, scores and weights and the scratch
 // layer's, the logits. An estimate from above, in bytes (as the allocations are float32).
 std::uint64_t forward_pass_bytes(const ModelConfig& config, long long tokens, long long kept_layers);
+// Throws InputError("<text>", "--text", …) with the numbers when forward_pass_bytes and the
+// weights pass the model's memory limit (LoadOptions::memory_limit; without one, the activations
+// pass the memory available now). Checked before a pass or a generation allocates anything.
+void check_pass_memory(const Model& model, long long tokens, long long kept_layers);
 
 // A pass refused because its kept attention would pass kMaxKeptCells. what() advises the
 // command line's --layers; the window, which keeps every layer, words it from the numbers.
@@ -134,7 +138,6 @@ class ForwardPass {
 
  private:
   void check(const ForwardOptions& options) const;
-  void check_memory(long long tokens, long long kept_layers) const;
   void embed();
   void run_layers(int first_layer, const ForwardOptions& options);
   void attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& out, LayerAttention* kept);

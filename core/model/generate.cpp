@@ -120,6 +120,9 @@ void Generator::check(const tokenizers::Encoding& prompt, const GenerateOptions&
                                                std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
     }
   }
+  // The prefill is a pass over the prompt and each step one position more, so a pass over the
+  // prompt and the new tokens bounds the activations; the rows of attention kept are small.
+  check_pass_memory(model_, static_cast<long long>(n) + options.max_new_tokens, 0);
   if (c.max_positions > 0 && n >= c.max_positions) {
     throw InputError("<text>", "--text", "makes " + std::to_string(n) + " tokens, which fill the model's " + std::to_string(c.max_positions) +
                                              " positions: no room to generate; use a shorter text");

@@ -9,6 +9,7 @@
 
 #include "core/cpu/cpu_backend.h"
 #include "core/model/forward.h"
+#include "core/model/generate.h"
 #include "core/model/model.h"
 #include "tests/model/test_files.h"
 
@@ -86,6 +87,10 @@ TEST(TextFit, APassCountsItsActivationsAgainstTheMemoryLimit) {
   EXPECT_EQ(e.pointer(), "--text");
   EXPECT_THAT(e.problem(), ::testing::HasSubstr("for its activations"));
   EXPECT_THAT(e.problem(), ::testing::HasSubstr("the memory limit is"));
+  GenerateOptions generate;
+  generate.max_new_tokens = 2;
+  const InputError g = input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), generate); });
+  EXPECT_THAT(g.problem(), ::testing::HasSubstr("for its activations"));
 }
 
 TEST(TextFit, ATooLongTextIsCutBeforeTheWordThatWouldPassTheLimit) {
