@@ -22,6 +22,11 @@ std::size_t sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
+// U+0080..U+009F: control codes a terminal acts on (0x9B begins a command, as ESC [ does).
+bool c1_control(std::string_view text, std::size_t i, std::size_t length) {
+  return length == 2 && static_cast<unsigned char>(text[i]) == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+}
+
 std::size_t step(std::string_view text, std::size_t i) {
   const std::size_t length = sequence_length(text, i);
   return length == 0 ? 1 : length;
@@ -69,6 +74,9 @@ std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
     } else if (c < 0x20 || c == 0x7F) {
       std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(c));
       out += escape;
+    } else if (c1_control(text, i, length)) {
+      std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(static_cast<unsigned char>(text[i + 1])));
+      out += escape;
     } else {
       out.append(text.substr(i, length));
     }
@@ -77,6 +85,21 @@ std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
   }
   if (i >= text.size()) return out + "\"";
   return out + "\u2026\" (" + std::to_string(character_count(text)) + " characters)";
+}
+
+std::string shown_name(std::string_view text, std::size_t max_chars) {
+  if (text.empty()) return quoted_excerpt(text);
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++chars) {
+    const std::size_t length = sequence_length(text, i);
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool control = c < 0x20 || c == 0x7F || c1_control(text, i, length);
+    if (length == 0 || control || c == '"' || c == '\\' || chars >= max_chars) {
+      return quoted_excerpt(text, max_chars);
+    }
+    i += length;
+  }
+  return std::string(text);
 }
 
 }  // namespace attnviz

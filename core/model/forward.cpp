@@ -131,6 +131,25 @@ long long kept_mebibytes(long long kept_layers, long long heads, long long token
 
 }  // namespace
 
+std::uint64_t forward_pass_bytes(const ModelConfig& c, long long tokens, long long kept_layers) {
+  const auto n = static_cast<std::uint64_t>(std::max(tokens, 0LL));
+  const auto d = static_cast<std::uint64_t>(c.d_model);
+  const std::uint64_t q_width = static_cast<std::uint64_t>(c.num_heads) * static_cast<std::uint64_t>(c.head_dim);
+  const std::uint64_t kv_width = static_cast<std::uint64_t>(c.num_kv_heads) * static_cast<std::uint64_t>(c.head_dim);
+  const std::uint64_t width = std::max(q_width, 2 * kv_width);  // the Problem's x and xs
+  const std::uint64_t mlp = static_cast<std::uint64_t>(c.d_ff) * (c.architecture == Architecture::Llama ? 2 : 1);
+  const std::uint64_t layers = static_cast<std::uint64_t>(c.num_layers);
+  const auto kept = static_cast<std::uint64_t>(std::max(kept_layers, 0LL));
+  const std::uint64_t attention = 2 * static_cast<std::uint64_t>(c.num_heads) * n * n;  // one layer's scores, weights
+  const std::uint64_t layer_kept = n * (q_width + 2 * kv_width) + attention + n * q_width;  // Q, K, V, attention, output
+  std::uint64_t floats = (layers + 1) * n * d;                             // every layer's input
+  floats += n * (3 * d + 2 * (q_width + 2 * kv_width) + 2 * width + mlp);  // one layer at work
+  floats += width * (q_width + 2 * kv_width);                              // the selection matrices
+  floats += (kept + 1) * layer_kept;                                       // the kept layers and the scratch one
+  floats += static_cast<std::uint64_t>(c.vocab_size) * 2;
+  return floats * 4;
+}
+
 KeptAttentionTooLarge::KeptAttentionTooLarge(long long tokens, long long kept_layers, int heads)
     : InputError("<text>", "--layers",
                  "keeping the attention of " + std::to_string(kept_layers) + " layers × " + std::to_string(heads) + " heads for " +
@@ -182,10 +201,30 @@ void ForwardPass::check(const ForwardOptions& options) const {
     }
   }
   if (kept_attention_cells(kept, c.num_heads, n) > kMaxKeptCells) throw KeptAttentionTooLarge(n, kept, c.num_heads);
+  check_pass_memory(model_, n, kept);
   if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
     throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
   }
   check_edits(c, options.edits);
+}
+
+// The pass's activations against the memory limit the model was opened with (the weights'
+// share taken off), or against what the system has now: refused with the numbers before
+// anything is allocated, rather than run into swap or the OOM killer.
+void check_pass_memory(const Model& model, long long tokens, long long kept_layers) {
+  const std::uint64_t need = forward_pass_bytes(model.config(), tokens, kept_layers);
+  const std::optional<std::uint64_t> limit = model.memory_limit();
+  const std::uint64_t weights = limit ? model.weight_bytes() : 0;  // without a limit, they are in memory already
+  const std::uint64_t available = limit ? *limit : available_memory_bytes();
+  if (need <= available && weights <= available - need) return;
+  auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; };
+  const std::string what = std::to_string(model.config().d_ff) + " MLP values and the attention of " +
+                           std::to_string(kept_layers) + " kept layers per token";
+  const std::string besides = limit ? " besides the weights' " + mib(weights) : std::string();
+  const std::string room = limit ? "the memory limit is " + mib(available) : "only " + mib(available) + " is available";
+  throw InputError("<text>", "--text",
+                   "a pass over " + std::to_string(tokens) + " tokens needs " + mib(need) + " for its activations (" + what +
+                       ")" + besides + ", but " + room + ": use a shorter text or keep fewer layers (--layers)");
 }
 
 void ForwardPass::embed() {
@@ -197,12 +236,12 @@ void ForwardPass::embed() {
   std::vector<float> extra(static_cast<std::size_t>(c.d_model));
   auto add_row = [&](const Table& table, int r, float* row) {
     if (table.rows == 0) return;
-    table.row(r, extra.data());
+    embedding_row(table, r, extra.data());
     for (int j = 0; j < c.d_model; ++j) row[j] += extra[static_cast<std::size_t>(j)];
   };
   for (int i = 0; i < n; ++i) {
     float* row = x.row(i);
-    w.token_embedding.row(encoding_.ids[static_cast<std::size_t>(i)], row);
+    embedding_row(w.token_embedding, encoding_.ids[static_cast<std::size_t>(i)], row);
     add_row(w.position_embedding, i, row);
     add_row(w.token_type_embedding, encoding_.type_ids[static_cast<std::size_t>(i)], row);
   }
@@ -210,6 +249,11 @@ void ForwardPass::embed() {
     Matrix normed;
     layer_norm(x, w.embedding_norm, c.norm_eps, normed);
     x = std::move(normed);
+  }
+  try {
+    require_finite(x, "the token embeddings");
+  } catch (const NonFiniteActivation& e) {
+    throw non_finite_error(model_, -1, e, encoding_.tokens);
   }
   if (c.architecture == Architecture::Llama) rope_tables(c.rope, n, rope_cos_, rope_sin_);
 }
@@ -253,11 +297,16 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
     for (LayerAttention& candidate : result_.layers) kept = candidate.layer == l ? &candidate : kept;
     Result& attention_result = kept ? kept->attention : scratch_;
 
-    const bool pre_norm = norm_before_attention(c, w, x, block.normed);
-    attention(l, pre_norm ? block.normed : x, options, attention_result, kept);
-    contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
-    scale_heads(options.edits, l, c.head_dim, contexts);
-    finish_layer(c, w, x, contexts, out, block);
+    try {
+      const bool pre_norm = norm_before_attention(c, w, x, block.normed);
+      attention(l, pre_norm ? block.normed : x, options, attention_result, kept);
+      contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
+      require_finite(contexts, "the attention's contexts (softmax(QKᵀ)·V)");
+      scale_heads(options.edits, l, c.head_dim, contexts);
+      finish_layer(c, w, x, contexts, out, block);
+    } catch (const NonFiniteActivation& e) {
+      throw non_finite_error(model_, l, e, encoding_.tokens);
+    }
   }
 }
 
@@ -276,7 +325,13 @@ void ForwardPass::predict(const ForwardOptions& options) {
   if (!c.has_lm_head) return;
   const Matrix& hidden = inputs_.back();
   auto predict_row = [&](int row) {
-    return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer(), std::span(encoding_.ids).first(static_cast<std::size_t>(row) + 1));
+    try {
+      const std::span<const int> before = std::span(encoding_.ids).first(static_cast<std::size_t>(row) + 1);
+      return top_tokens(logits_at(model_, hidden, row), options.top_k, model_.tokenizer(), before);
+    } catch (NonFiniteActivation& e) {
+      e.row = row;
+      throw non_finite_error(model_, c.num_layers, e, encoding_.tokens);
+    }
   };
   result_.next_tokens = predict_row(hidden.rows - 1);
   if (result_.query_position >= 0) result_.query_tokens = predict_row(result_.query_position);

@@ -10,6 +10,7 @@
 // Michel et al. 2019) and a head's W_Q, W_K or W_V replaced; rerun_from(layer) recomputes from
 // the first edited layer on, reusing the earlier layers' activations and attention.
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,17 @@ inline constexpr long long kMaxKeptCells = 1LL << 28;
 inline long long kept_attention_cells(long long kept_layers, long long heads, long long tokens) {
   return (kept_layers > 1 ? kept_layers : 1) * heads * tokens * tokens;
 }
+
+// The memory a pass over `tokens` tokens keeping `kept_layers` layers takes besides the weights:
+// every layer's input (N × d_model, kept for rerun_from), one layer's working matrices (Q, K, V,
+// the attention Problem's inputs, the MLP's hidden layer of N × d_ff, twice for SwiGLU), the
+// Problem's selection matrices, the kept layers' Q, K, V, scores and weights and the scratch
+// layer's, the logits. An estimate from above, in bytes (as the allocations are float32).
+std::uint64_t forward_pass_bytes(const ModelConfig& config, long long tokens, long long kept_layers);
+// Throws InputError("<text>", "--text", …) with the numbers when forward_pass_bytes and the
+// weights pass the model's memory limit (LoadOptions::memory_limit; without one, the activations
+// pass the memory available now). Checked before a pass or a generation allocates anything.
+void check_pass_memory(const Model& model, long long tokens, long long kept_layers);
 
 // A pass refused because its kept attention would pass kMaxKeptCells. what() advises the
 // command line's --layers; the window, which keeps every layer, words it from the numbers.

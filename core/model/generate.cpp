@@ -120,6 +120,9 @@ void Generator::check(const tokenizers::Encoding& prompt, const GenerateOptions&
                                                std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
     }
   }
+  // The prefill is a pass over the prompt and each step one position more, so a pass over the
+  // prompt and the new tokens bounds the activations; the rows of attention kept are small.
+  check_pass_memory(model_, static_cast<long long>(n) + options.max_new_tokens, 0);
   if (c.max_positions > 0 && n >= c.max_positions) {
     throw InputError("<text>", "--text", "makes " + std::to_string(n) + " tokens, which fill the model's " + std::to_string(c.max_positions) +
                                              " positions: no room to generate; use a shorter text");
@@ -140,9 +143,9 @@ void Generator::embed(const std::vector<int>& ids, int first, Matrix& x) const {
   x.reshape(static_cast<int>(ids.size()), c.d_model);
   std::vector<float> position(static_cast<std::size_t>(c.d_model));
   for (int i = 0; i < x.rows; ++i) {
-    w.token_embedding.row(ids[static_cast<std::size_t>(i)], x.row(i));
+    embedding_row(w.token_embedding, ids[static_cast<std::size_t>(i)], x.row(i));
     if (w.position_embedding.rows == 0) continue;  // RoPE models turn q and k instead
-    w.position_embedding.row(first + i, position.data());
+    embedding_row(w.position_embedding, first + i, position.data());
     for (int j = 0; j < c.d_model; ++j) x.row(i)[j] += position[static_cast<std::size_t>(j)];
   }
 }
@@ -222,17 +225,24 @@ Matrix Generator::feed(const std::vector<int>& ids, int first, const GenerateOpt
   for (int l = 0; l < c.num_layers; ++l) {
     if (options.stop.stop_requested()) throw Cancelled();
     const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(l)];
-    norm_before_attention(c, w, x, block.normed);
-    project_qkv(model_, l, block.normed, options.edits, q, k, v);
-    rope(q, k, first);
-    LayerCache& cache = caches_[static_cast<std::size_t>(l)];
-    append_rows(cache.keys, k);
-    append_rows(cache.values, v);
-    StepAttention* kept = nullptr;
-    if (kept_layer(options, l)) kept = &step.layers.emplace_back(StepAttention{l, {}, {}});
-    attend(l, q, first, contexts, kept);
-    scale_heads(options.edits, l, c.head_dim, contexts);
-    finish_layer(c, w, x, contexts, out, block);
+    try {
+      if (l == 0) require_finite(x, "the token embeddings");
+      norm_before_attention(c, w, x, block.normed);
+      project_qkv(model_, l, block.normed, options.edits, q, k, v);
+      rope(q, k, first);
+      LayerCache& cache = caches_[static_cast<std::size_t>(l)];
+      append_rows(cache.keys, k);
+      append_rows(cache.values, v);
+      StepAttention* kept = nullptr;
+      if (kept_layer(options, l)) kept = &step.layers.emplace_back(StepAttention{l, {}, {}});
+      attend(l, q, first, contexts, kept);
+      require_finite(contexts, "the attention's contexts (softmax(QKᵀ)·V)");
+      scale_heads(options.edits, l, c.head_dim, contexts);
+      finish_layer(c, w, x, contexts, out, block);
+    } catch (NonFiniteActivation& e) {
+      e.row += first;  // the row among the new ones: the token's position
+      throw non_finite_error(model_, l, e, token_labels_);
+    }
     std::swap(x, out);
   }
   evict();
@@ -240,7 +250,12 @@ Matrix Generator::feed(const std::vector<int>& ids, int first, const GenerateOpt
   step.first_cached = first_cached_;
   step.cache_length = caches_.front().keys.rows;
   step.cache_bytes = cache_bytes(c, step.cache_length);
-  return logits_at(model_, x, x.rows - 1);
+  try {
+    return logits_at(model_, x, x.rows - 1);
+  } catch (NonFiniteActivation& e) {
+    e.row = first + x.rows - 1;
+    throw non_finite_error(model_, c.num_layers, e, token_labels_);
+  }
 }
 
 Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOptions& options) {
@@ -252,6 +267,7 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
   caches_.assign(static_cast<std::size_t>(c.num_layers), LayerCache{});
   for (LayerCache& cache : caches_) cache.keys = cache.values = Matrix(0, c.num_kv_heads * c.head_dim);
   first_cached_ = 0;
+  token_labels_ = prompt.tokens;
   if (c.architecture == Architecture::Llama) rope_tables(c.rope, p + options.max_new_tokens, rope_cos_, rope_sin_);
 
   Generation g;
@@ -277,6 +293,7 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
     const Matrix logits = s == 0 ? feed(prompt.ids, 0, options, step) : feed({g.steps.back().id}, p + s - 1, options, step);
     step.next_tokens = top_tokens(logits, std::max(options.top_k, 1), tokenizer, g.ids());
     step.id = step.next_tokens.front().id;
+    token_labels_.push_back(step.next_tokens.front().token);
     g.steps.push_back(std::move(step));
   }
   if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id)) g.stop = StopReason::EndOfText;

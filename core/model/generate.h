@@ -119,6 +119,7 @@ class Generator {
   std::vector<LayerCache> caches_;
   int first_cached_ = 0;  // the position of the caches' row 0
   Matrix rope_cos_, rope_sin_;
+  std::vector<std::string> token_labels_;  // each position's token so far, for messages
 };
 
 }  // namespace attnviz::model

@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
+#include "core/model/cancelled.h"
 #include "core/model/checked.h"
 
 namespace attnviz::model {
@@ -193,7 +195,7 @@ PendingTensor read_tensor_info(Cursor& cursor, const std::string& path, std::uin
   PendingTensor pending;
   TensorRecord& record = pending.record;
   record.name = cursor.string("tensor " + std::to_string(index) + " name", kMaxNameBytes);
-  const std::string& name = record.name;
+  const std::string name = shown_name(record.name);  // for messages: a name may hold escape codes
   const auto dims = cursor.read<std::uint32_t>(name);
   if (dims > 8) cursor.fail(name, "has " + std::to_string(dims) + " dimensions; GGUF allows at most 8 here");
   std::vector<std::uint64_t> innermost_first(dims);
@@ -233,7 +235,7 @@ std::uint64_t alignment_of(const GgufFile& gguf, const std::string& path) {
 
 }  // namespace
 
-GgufFile read_gguf(const MappedFile& file) {
+GgufFile read_gguf(const MappedFile& file, std::stop_token stop) {
   const std::string& path = file.path();
   Cursor cursor(file);
   if (file.size() < 4 || std::memcmp(file.all().data(), "GGUF", 4) != 0) {
@@ -247,25 +249,37 @@ GgufFile read_gguf(const MappedFile& file) {
   }
   const std::uint64_t tensor_count = cursor.read<std::uint64_t>("tensor count");
   const std::uint64_t kv_count = cursor.count("metadata count", 13);
+  auto check_stop = [&](std::uint64_t i) {
+    if (i % 256 == 0 && stop.stop_requested()) throw Cancelled();
+  };
   for (std::uint64_t i = 0; i < kv_count; ++i) {
+    check_stop(i);
     std::string key = cursor.string("metadata key " + std::to_string(i), kMaxNameBytes);
-    GgufValue value = read_value(cursor, key);
-    gguf.metadata.insert_or_assign(std::move(key), std::move(value));
+    const std::string shown = shown_name(key);  // for messages: a key may hold escape codes
+    GgufValue value = read_value(cursor, shown);
+    if (!gguf.metadata.emplace(std::move(key), std::move(value)).second) {
+      cursor.fail(shown, "the metadata gives this key twice (which one holds?)");
+    }
   }
   if (tensor_count > (file.size() - cursor.offset()) / 24) {
     cursor.fail("tensor count", "claims " + std::to_string(tensor_count) + " tensors, more than the file can describe");
   }
   std::vector<PendingTensor> pending;
   pending.reserve(tensor_count);
-  for (std::uint64_t i = 0; i < tensor_count; ++i) pending.push_back(read_tensor_info(cursor, path, i));
+  for (std::uint64_t i = 0; i < tensor_count; ++i) {
+    check_stop(i);
+    pending.push_back(read_tensor_info(cursor, path, i));
+  }
   const std::uint64_t alignment = alignment_of(gguf, path);
   const std::uint64_t data_start = checked_add(cursor.offset(), alignment - 1, path, "tensor data") / alignment * alignment;
   for (PendingTensor& tensor : pending) {
+    const std::string shown = shown_name(tensor.record.name);
     if (tensor.offset % alignment != 0) {
-      cursor.fail(tensor.record.name, "offset " + std::to_string(tensor.offset) + " is not a multiple of the alignment " + std::to_string(alignment));
+      cursor.fail(shown, "offset " + std::to_string(tensor.offset) + " is not a multiple of the alignment " +
+                             std::to_string(alignment));
     }
-    const std::uint64_t begin = checked_add(data_start, tensor.offset, path, tensor.record.name);
-    tensor.record.data = file.bytes(begin, tensor.bytes, tensor.record.name);
+    const std::uint64_t begin = checked_add(data_start, tensor.offset, path, shown);
+    tensor.record.data = file.bytes(begin, tensor.bytes, shown);
     tensor.record.file = &file;
     gguf.tensors.add(std::move(tensor.record));
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,9 @@ struct GgufFile {
   TensorSet tensors;
 };
 
-// Throws InputError(file, key or tensor name, problem).
-GgufFile read_gguf(const MappedFile& file);
+// Throws InputError(file, key or tensor name, problem), Cancelled (cancelled.h) once `stop` is
+// requested (checked between metadata values and tensor descriptions).
+GgufFile read_gguf(const MappedFile& file, std::stop_token stop = {});
 
 // Typed access to metadata, naming the file and the key on error.
 class GgufMetadata {

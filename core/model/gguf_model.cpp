@@ -3,26 +3,57 @@
 #include <cmath>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 
 namespace attnviz::model {
 namespace {
 
-constexpr std::int64_t kMaxSize = 1 << 20;
-
-int size_of(const GgufMetadata& m, const std::string& key, std::optional<int> fallback = std::nullopt) {
+// A whole number from 1 to `max` (model_config.h's bounds), or `fallback` when absent.
+int size_of(const GgufMetadata& m, const std::string& key, int max, std::optional<int> fallback = std::nullopt) {
   if (!m.has(key)) {
     if (fallback) return *fallback;
     throw InputError(m.path(), key, "missing from the file's metadata: the model's size cannot be known without it");
   }
   const std::int64_t value = m.integer(key);
-  if (value < 1 || value > kMaxSize) throw InputError(m.path(), key, "must be a whole number from 1 to " + std::to_string(kMaxSize));
+  if (value < 1 || value > max) {
+    throw InputError(m.path(), key,
+                     "must be a whole number from 1 to " + std::to_string(max) + " (beyond any real model), not " + std::to_string(value));
+  }
   return static_cast<int>(value);
 }
 
+// The head size and the queries' width (heads × head size) within their bounds, in 64 bits.
+void check_attention_width(const std::string& path, const ModelConfig& c, const std::string& key) {
+  if (c.head_dim > kMaxHeadDim) {
+    throw InputError(path, key,
+                     "makes heads of " + std::to_string(c.head_dim) + " dimensions, beyond any real model's (at most " +
+                         std::to_string(kMaxHeadDim) + ")");
+  }
+  const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
+  if (width > kMaxAttentionWidth) {
+    throw InputError(path, key,
+                     std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " + std::to_string(width) +
+                         ", beyond any real model's query width (at most " + std::to_string(kMaxAttentionWidth) + ")");
+  }
+}
+
+// A number that enters the maths as a divisor or a base (an epsilon, RoPE's base): finite and > 0.
 double positive(const GgufMetadata& m, const std::string& key, double fallback) {
   const double value = m.optional_number(key).value_or(fallback);
-  if (!std::isfinite(value) || value < 0) throw InputError(m.path(), key, "must be a number ≥ 0");
+  if (!std::isfinite(value) || !(value > 0)) {
+    throw InputError(m.path(), key, "must be a finite number > 0, not " + std::to_string(value));
+  }
   return value;
+}
+
+// The embedding length against the token embeddings' rows, first: a wrong one would otherwise
+// surface as a head size that disagrees with rope.dimension_count, blaming the wrong key.
+void check_embedding_length(const GgufFile& gguf, const std::string& path, const std::string& key, int d_model) {
+  const TensorRecord* embedding = gguf.tensors.find("token_embd.weight");
+  if (!embedding || embedding->shape.size() != 2 || embedding->shape[1] == static_cast<std::uint64_t>(d_model)) return;
+  throw InputError(path, key,
+                   "is " + std::to_string(d_model) + " but token_embd.weight holds rows of " + std::to_string(embedding->shape[1]) +
+                       " values");
 }
 
 std::string blk(int layer, const std::string& rest) { return "blk." + std::to_string(layer) + "." + rest; }
@@ -31,7 +62,7 @@ std::string blk(int layer, const std::string& rest) { return "blk." + std::to_st
 int vocab_rows(const GgufFile& gguf, const std::string& path, int d_model) {
   const TensorRecord& embedding = gguf.tensors.require("token_embd.weight", path);
   if (embedding.shape.size() != 2 || embedding.shape[1] != static_cast<std::uint64_t>(d_model) || embedding.shape[0] == 0 ||
-      embedding.shape[0] > static_cast<std::uint64_t>(kMaxSize) * 4) {
+      embedding.shape[0] > static_cast<std::uint64_t>(kMaxVocabulary)) {
     throw InputError(path, "token_embd.weight", "has shape " + embedding.shape_text() + " but needs vocabulary × " + std::to_string(d_model));
   }
   return static_cast<int>(embedding.shape[0]);
@@ -61,6 +92,13 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
   if (b.has("rope_freqs.weight")) {
     const float* factors = b.vector("rope_freqs.weight", c.head_dim / 2);
     if (factors) c.rope.frequency_factors.assign(factors, factors + c.head_dim / 2);
+    for (std::size_t i = 0; i < c.rope.frequency_factors.size(); ++i) {
+      // Each frequency is divided by its factor: 0 or less makes angles that are not numbers.
+      if (!(c.rope.frequency_factors[i] > 0)) {
+        throw InputError(b.origin(), "rope_freqs.weight",
+                         "factor " + std::to_string(i) + " is " + std::to_string(c.rope.frequency_factors[i]) + "; each must be > 0");
+      }
+    }
   }
   return w;
 }
@@ -101,22 +139,23 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
   const std::string k = arch + ".";
   if (arch == "llama") {
     c.architecture = Architecture::Llama;
-    c.d_model = size_of(m, k + "embedding_length");
-    c.num_layers = size_of(m, k + "block_count");
-    c.num_heads = size_of(m, k + "attention.head_count");
-    c.num_kv_heads = size_of(m, k + "attention.head_count_kv", c.num_heads);
+    c.d_model = size_of(m, k + "embedding_length", kMaxModelWidth);
+    check_embedding_length(gguf, path, k + "embedding_length", c.d_model);
+    c.num_layers = size_of(m, k + "block_count", kMaxLayers);
+    c.num_heads = size_of(m, k + "attention.head_count", kMaxHeads);
+    c.num_kv_heads = size_of(m, k + "attention.head_count_kv", kMaxHeads, c.num_heads);
     if (!m.has(k + "attention.key_length") && c.d_model % c.num_heads != 0) {
       throw InputError(path, k + "attention.head_count", "must divide the embedding length (or the file gives attention.key_length)");
     }
-    c.head_dim = size_of(m, k + "attention.key_length", c.d_model / c.num_heads);
-    if (size_of(m, k + "attention.value_length", c.head_dim) != c.head_dim) {
+    c.head_dim = size_of(m, k + "attention.key_length", kMaxHeadDim, c.d_model / c.num_heads);
+    if (size_of(m, k + "attention.value_length", kMaxHeadDim, c.head_dim) != c.head_dim) {
       throw InputError(path, k + "attention.value_length", "differs from attention.key_length: heads of two widths are not computed");
     }
-    c.d_ff = size_of(m, k + "feed_forward_length");
-    c.max_positions = size_of(m, k + "context_length", 4096);
+    c.d_ff = size_of(m, k + "feed_forward_length", kMaxMlpWidth);
+    c.max_positions = size_of(m, k + "context_length", kMaxPositions, 4096);
     c.norm_eps = positive(m, k + "attention.layer_norm_rms_epsilon", 1e-5);
     c.rope.theta = positive(m, k + "rope.freq_base", 10000.0);
-    c.rope.dims = size_of(m, k + "rope.dimension_count", c.head_dim);
+    c.rope.dims = size_of(m, k + "rope.dimension_count", kMaxHeadDim, c.head_dim);
     if (c.rope.dims != c.head_dim) throw InputError(path, k + "rope.dimension_count", "partial RoPE is not computed: must equal the head size " + std::to_string(c.head_dim));
     if (m.has(k + "rope.scaling.type")) {
       const std::string type = m.string(k + "rope.scaling.type");
@@ -124,26 +163,30 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
         c.rope.scaling = RopeSettings::Scaling::Linear;
         c.rope.factor = positive(m, k + "rope.scaling.factor", 1.0);
       } else if (type != "none") {
-        throw InputError(path, k + "rope.scaling.type", "the RoPE scaling \"" + type.substr(0, 40) + "\" is not computed (linear is)");
+        throw InputError(path, k + "rope.scaling.type", "the RoPE scaling " + quoted_excerpt(type, 40) + " is not computed (linear is)");
       }
     }
     if (c.head_dim % 2 != 0) throw InputError(path, k + "attention.key_length", "must be even for RoPE");
     if (c.num_heads % c.num_kv_heads != 0) throw InputError(path, k + "attention.head_count_kv", "must divide the head count");
+    const bool key_length = m.has(k + "attention.key_length");
+    check_attention_width(path, c, k + (key_length ? "attention.key_length" : "attention.head_count"));
     c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
   } else if (arch == "gpt2") {
     c.architecture = Architecture::Gpt2;
-    c.d_model = size_of(m, k + "embedding_length");
-    c.num_layers = size_of(m, k + "block_count");
-    c.num_heads = size_of(m, k + "attention.head_count");
+    c.d_model = size_of(m, k + "embedding_length", kMaxModelWidth);
+    check_embedding_length(gguf, path, k + "embedding_length", c.d_model);
+    c.num_layers = size_of(m, k + "block_count", kMaxLayers);
+    c.num_heads = size_of(m, k + "attention.head_count", kMaxHeads);
     c.num_kv_heads = c.num_heads;
     if (c.d_model % c.num_heads != 0) throw InputError(path, k + "attention.head_count", "must divide the embedding length");
     c.head_dim = c.d_model / c.num_heads;
-    c.d_ff = size_of(m, k + "feed_forward_length", 4 * c.d_model);
-    c.max_positions = size_of(m, k + "context_length", 1024);
+    check_attention_width(path, c, k + "attention.head_count");
+    c.d_ff = size_of(m, k + "feed_forward_length", kMaxMlpWidth, 4 * c.d_model);
+    c.max_positions = size_of(m, k + "context_length", kMaxPositions, 1024);
     c.norm_eps = positive(m, k + "attention.layer_norm_epsilon", 1e-5);
     c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
   } else {
-    throw InputError(path, "general.architecture", "the architecture \"" + arch.substr(0, 40) + "\" is not one attnviz computes (llama, gpt2)");
+    throw InputError(path, "general.architecture", "the architecture " + quoted_excerpt(arch, 40) + " is not one attnviz computes (llama, gpt2)");
   }
   c.vocab_size = vocab_rows(gguf, path, c.d_model);
   for (const char* key : {"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"}) {

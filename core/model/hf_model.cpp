@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 #include "core/tokenizers/json_input.h"
 
 namespace attnviz::model {
@@ -10,7 +11,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxSize = 1 << 20;  // any width, layer or head count beyond this is not a real model
+// A value from the file for a message: a string quoted and escaped, anything else as JSON, cut.
+std::string shown_value(const json& value) {
+  return value.is_string() ? quoted_excerpt(value.get<std::string>(), 40) : cut_text(value.dump(), 40);
+}
 
 class ConfigFields {
  public:
@@ -18,21 +22,27 @@ class ConfigFields {
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const { throw InputError(path_, "/" + key, problem); }
   bool has(const char* key) const { return root_.contains(key) && !root_[key].is_null(); }
 
-  int size(const char* key, std::optional<int> fallback = std::nullopt, int min = 1) const {
+  // A whole number from `min` to `max`, or `fallback` when absent.
+  int size(const char* key, int max, std::optional<int> fallback = std::nullopt, int min = 1) const {
     if (!has(key)) {
       if (fallback) return *fallback;
       fail(key, "missing: the model's size cannot be known without it");
     }
     const json& value = root_[key];
-    if (!value.is_number_integer() || value.get<std::int64_t>() < min || value.get<std::int64_t>() > kMaxSize) {
-      fail(key, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(kMaxSize));
+    if (!value.is_number_integer() || value.get<std::int64_t>() < min || value.get<std::int64_t>() > max) {
+      fail(key, "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                    " (beyond any real model), not " + shown_value(value));
     }
     return value.get<int>();
   }
-  double number(const char* key, double fallback) const {
+  // A number that enters the maths as a divisor or a base (an epsilon, RoPE's θ): finite and > 0.
+  double positive(const char* key, double fallback) const {
     if (!has(key)) return fallback;
-    if (!root_[key].is_number() || !std::isfinite(root_[key].get<double>()) || root_[key].get<double>() < 0) fail(key, "must be a number ≥ 0");
-    return root_[key].get<double>();
+    const json& value = root_[key];
+    if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>())) {
+      fail(key, "must be a finite number > 0, not " + shown_value(value));
+    }
+    return value.get<double>();
   }
   bool flag(const char* key, bool fallback) const {
     if (!has(key)) return fallback;
@@ -52,12 +62,27 @@ class ConfigFields {
   std::string path_;
 };
 
+// The head size and the queries' width (heads × head_dim), each within its bound: computed in
+// 64 bits, so 65,536 heads of 65,536 never wrap to a width of 0.
+void check_attention_width(const ConfigFields& f, const ModelConfig& c, const char* key) {
+  if (c.head_dim > kMaxHeadDim) {
+    f.fail(key, "makes heads of " + std::to_string(c.head_dim) + " dimensions, beyond any real model's (at most " +
+                    std::to_string(kMaxHeadDim) + ")");
+  }
+  const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
+  if (width > kMaxAttentionWidth) {
+    f.fail(key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " +
+                    std::to_string(width) + ", beyond any real model's query width (at most " +
+                    std::to_string(kMaxAttentionWidth) + ")");
+  }
+}
+
 void require_activation(const ConfigFields& f, const char* key, const std::vector<std::string>& allowed, const std::string& fallback) {
   const std::string act = f.text(key, fallback);
   for (const std::string& a : allowed) {
     if (act == a) return;
   }
-  f.fail(key, "the activation \"" + act.substr(0, 40) + "\" is not computed (" + allowed.front() + " is)");
+  f.fail(key, "the activation " + quoted_excerpt(act, 40) + " is not computed (" + allowed.front() + " is)");
 }
 
 void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
@@ -87,7 +112,7 @@ void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
     rope.original_max_positions = number("original_max_position_embeddings", 8192.0);
     if (!(rope.high_freq_factor > rope.low_freq_factor)) f.fail("rope_scaling/high_freq_factor", "must be larger than low_freq_factor");
   } else {
-    f.fail("rope_scaling", "the RoPE scaling \"" + type.substr(0, 40) + "\" is not computed (linear and llama3 are)");
+    f.fail("rope_scaling", "the RoPE scaling " + quoted_excerpt(type, 40) + " is not computed (linear and llama3 are)");
   }
 }
 
@@ -108,62 +133,65 @@ void read_end_of_text_ids(const ConfigFields& f, ModelConfig& c) {
 
 void read_llama_config(const ConfigFields& f, ModelConfig& c, const std::string& family) {
   c.architecture = Architecture::Llama;
-  c.d_model = f.size("hidden_size");
-  c.num_layers = f.size("num_hidden_layers");
-  c.num_heads = f.size("num_attention_heads");
-  c.num_kv_heads = f.size("num_key_value_heads", c.num_heads);
+  c.d_model = f.size("hidden_size", kMaxModelWidth);
+  c.num_layers = f.size("num_hidden_layers", kMaxLayers);
+  c.num_heads = f.size("num_attention_heads", kMaxHeads);
+  c.num_kv_heads = f.size("num_key_value_heads", kMaxHeads, c.num_heads);
   if (!f.has("head_dim") && c.d_model % c.num_heads != 0) f.fail("num_attention_heads", "must divide hidden_size (or config.json gives head_dim)");
-  c.head_dim = f.size("head_dim", c.d_model / c.num_heads);
-  c.d_ff = f.size("intermediate_size");
-  c.vocab_size = f.size("vocab_size");
-  c.max_positions = f.size("max_position_embeddings", 4096);
-  c.norm_eps = f.number("rms_norm_eps", 1e-6);
-  c.rope.theta = f.number("rope_theta", 10000.0);
+  c.head_dim = f.size("head_dim", kMaxHeadDim, c.d_model / c.num_heads);
+  c.d_ff = f.size("intermediate_size", kMaxMlpWidth);
+  c.vocab_size = f.size("vocab_size", kMaxVocabulary);
+  c.max_positions = f.size("max_position_embeddings", kMaxPositions, 4096);
+  c.norm_eps = f.positive("rms_norm_eps", 1e-6);
+  c.rope.theta = f.positive("rope_theta", 10000.0);
   c.rope.dims = c.head_dim;
   c.tie_word_embeddings = f.flag("tie_word_embeddings", false);
   require_activation(f, "hidden_act", {"silu"}, "silu");
   read_rope_scaling(f, c.rope);
-  if (family == "mistral" && f.has("sliding_window")) c.sliding_window = f.size("sliding_window");
+  if (family == "mistral" && f.has("sliding_window")) c.sliding_window = f.size("sliding_window", kMaxPositions);
   if (family == "qwen2" && f.flag("use_sliding_window", false)) {
     f.fail("use_sliding_window", "Qwen2's per-layer sliding window is not computed");
   }
   if (c.head_dim % 2 != 0) f.fail("head_dim", "must be even for RoPE");
   if (c.num_heads % c.num_kv_heads != 0) f.fail("num_key_value_heads", "must divide num_attention_heads");
+  check_attention_width(f, c, f.has("head_dim") ? "head_dim" : "num_attention_heads");
 }
 
 void read_gpt2_config(const ConfigFields& f, ModelConfig& c) {
   c.architecture = Architecture::Gpt2;
-  c.d_model = f.size("n_embd");
-  c.num_layers = f.size("n_layer");
-  c.num_heads = f.size("n_head");
+  c.d_model = f.size("n_embd", kMaxModelWidth);
+  c.num_layers = f.size("n_layer", kMaxLayers);
+  c.num_heads = f.size("n_head", kMaxHeads);
   c.num_kv_heads = c.num_heads;
   c.head_dim = c.d_model / c.num_heads;
-  c.d_ff = f.size("n_inner", 4 * c.d_model);
-  c.vocab_size = f.size("vocab_size");
-  c.max_positions = f.size("n_positions", f.size("n_ctx", 1024));
-  c.norm_eps = f.number("layer_norm_epsilon", 1e-5);
+  c.d_ff = f.size("n_inner", kMaxMlpWidth, 4 * c.d_model);
+  c.vocab_size = f.size("vocab_size", kMaxVocabulary);
+  c.max_positions = f.size("n_positions", kMaxPositions, f.size("n_ctx", kMaxPositions, 1024));
+  c.norm_eps = f.positive("layer_norm_epsilon", 1e-5);
   c.tie_word_embeddings = f.flag("tie_word_embeddings", true);
   require_activation(f, "activation_function", {"gelu_new", "gelu_pytorch_tanh"}, "gelu_new");
   if (c.d_model % c.num_heads != 0) f.fail("n_head", "must divide n_embd");
+  check_attention_width(f, c, "n_head");
   if (f.flag("scale_attn_by_inverse_layer_idx", false)) f.fail("scale_attn_by_inverse_layer_idx", "is not computed");
 }
 
 void read_bert_config(const ConfigFields& f, ModelConfig& c) {
   c.architecture = Architecture::Bert;
-  c.d_model = f.size("hidden_size");
-  c.num_layers = f.size("num_hidden_layers");
-  c.num_heads = f.size("num_attention_heads");
+  c.d_model = f.size("hidden_size", kMaxModelWidth);
+  c.num_layers = f.size("num_hidden_layers", kMaxLayers);
+  c.num_heads = f.size("num_attention_heads", kMaxHeads);
   c.num_kv_heads = c.num_heads;
   c.head_dim = c.d_model / c.num_heads;
-  c.d_ff = f.size("intermediate_size");
-  c.vocab_size = f.size("vocab_size");
-  c.max_positions = f.size("max_position_embeddings", 512);
-  c.type_vocab_size = f.size("type_vocab_size", 2);
-  c.norm_eps = f.number("layer_norm_eps", 1e-12);
+  c.d_ff = f.size("intermediate_size", kMaxMlpWidth);
+  c.vocab_size = f.size("vocab_size", kMaxVocabulary);
+  c.max_positions = f.size("max_position_embeddings", kMaxPositions, 512);
+  c.type_vocab_size = f.size("type_vocab_size", kMaxTokenTypes, 2);
+  c.norm_eps = f.positive("layer_norm_eps", 1e-12);
   c.tie_word_embeddings = true;
   require_activation(f, "hidden_act", {"gelu"}, "gelu");
   if (f.text("position_embedding_type", "absolute") != "absolute") f.fail("position_embedding_type", "only absolute positions are computed");
   if (c.d_model % c.num_heads != 0) f.fail("num_attention_heads", "must divide hidden_size");
+  check_attention_width(f, c, "num_attention_heads");
 }
 
 // The tensor name prefix this checkpoint uses, among the candidates, found by a tensor
@@ -306,8 +334,8 @@ ModelConfig parse_hf_config(std::string_view json_text, const std::string& path)
     read_bert_config(f, c);
   } else {
     f.fail(name.empty() ? "model_type" : "architectures/0",
-           "the architecture \"" + c.architecture_name.substr(0, 60) +
-               "\" is not one attnviz computes (GPT2LMHeadModel, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, BertModel, BertForMaskedLM)");
+           "the architecture " + quoted_excerpt(c.architecture_name, 60) +
+               " is not one attnviz computes (GPT2LMHeadModel, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, BertModel, BertForMaskedLM)");
   }
   read_end_of_text_ids(f, c);
   return c;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 
 #include "core/model/layer_ops.h"
 
@@ -22,6 +23,42 @@ void add_into(Matrix& out, const Matrix& add) {
 }
 
 }  // namespace
+
+void require_finite(const Matrix& m, const char* stage) {
+  const int row = first_non_finite_row(m);
+  if (row < 0) return;
+  float value = 0.0f;
+  for (int j = 0; j < m.cols; ++j) {
+    if (!std::isfinite(m.row(row)[j])) {
+      value = m.row(row)[j];
+      break;
+    }
+  }
+  throw NonFiniteActivation{stage, row, value};
+}
+
+InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e, std::span<const std::string> tokens) {
+  const int layers = model.config().num_layers;
+  const std::string where = layer < 0 ? "embeddings" : layer >= layers ? "prediction" : "layer " + std::to_string(layer);
+  std::string token = "token " + std::to_string(e.row);
+  const auto row = static_cast<std::size_t>(e.row);
+  if (e.row >= 0 && row < tokens.size()) token += " " + quoted_excerpt(tokens[row], 30);
+  const std::string value = std::isnan(e.value) ? "NaN" : e.value > 0 ? "+inf" : "-inf";
+  return InputError(model.path(), where + ": " + e.stage,
+                    "the forward pass made a value that is not a finite number (" + value + ") at " + token +
+                        ": the model's weights or configuration (rope_theta, the norms' epsilon) give numbers beyond "
+                        "float32's range; no result is shown");
+}
+
+void embedding_row(const Table& table, int r, float* out) {
+  table.row(r, out);
+  if (table.data || all_finite(out, static_cast<std::size_t>(table.cols))) return;
+  const std::string file = table.stored.file ? *table.stored.file : "<model>";
+  const std::string name = table.stored.name ? *table.stored.name : "embeddings";
+  throw InputError(file, name,
+                   "row " + std::to_string(r) + " holds a value that is not a finite number (the " +
+                       type_name(table.stored.type) + " data is damaged)");
+}
 
 void check_edits(const ModelConfig& c, const ModelEdits& edits) {
   auto check_head = [&](int layer, int head, const std::string& what) {
@@ -55,6 +92,9 @@ void project_qkv(const Model& model, int layer, const Matrix& normed, const Mode
   apply_linear(normed, w.q, q);
   apply_linear(normed, w.k, k);
   apply_linear(normed, w.v, v);
+  require_finite(q, "the queries (x·W_Q)");
+  require_finite(k, "the keys (x·W_K)");
+  require_finite(v, "the values (x·W_V)");
   for (const auto& [key, weight] : edits.weights) {
     const auto [edit_layer, head, which] = key;
     if (edit_layer != layer) continue;
@@ -87,6 +127,7 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
   apply_linear(contexts, w.o, s.projected);
   out = x;
   add_into(out, s.projected);
+  require_finite(out, "the attention's output (W_O) added to the residual");
   if (c.architecture == Architecture::Bert) {
     layer_norm(out, w.attention_norm, c.norm_eps, s.normed);
     out = s.normed;
@@ -100,10 +141,12 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
   if (c.architecture == Architecture::Llama) {
     apply_linear(s.normed, w.gate, s.gate);
     silu_times(s.gate, s.up);
+    require_finite(s.gate, "the MLP's hidden layer");
     apply_linear(s.gate, w.down, s.projected);
   } else {
     if (c.architecture == Architecture::Gpt2) gelu_tanh(s.up);
     else gelu_erf(s.up);
+    require_finite(s.up, "the MLP's hidden layer");
     apply_linear(s.up, w.down, s.projected);
   }
   add_into(out, s.projected);
@@ -111,6 +154,7 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
     layer_norm(out, w.mlp_norm, c.norm_eps, s.normed);
     out = s.normed;
   }
+  require_finite(out, "the MLP's output added to the residual");
 }
 
 Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
@@ -129,6 +173,7 @@ Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
     layer_norm(transformed, w.mlm_norm, c.norm_eps, normed);
   }
   apply_linear(normed, w.lm_head, logits);
+  require_finite(logits, "the logits");
   return logits;
 }
 

@@ -6,12 +6,41 @@
 // Attention itself stays with the callers (all N rows at once, or one new row over the cache).
 
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/matrix.h"
 #include "core/model/forward.h"
 
 namespace attnviz::model {
+
+// A value beyond float32 (NaN, ±inf) made by a stage of the computation: weights or a
+// configuration whose numbers overflow. Thrown at the end of the stage (one vectorised pass over
+// its output) and turned into an InputError naming the model, the layer, the stage and the token
+// by the caller, which knows them (non_finite_error), so a pass never returns nulls.
+struct NonFiniteActivation : std::runtime_error {
+  NonFiniteActivation(std::string stage_name, int at_row, float bad_value)
+      : std::runtime_error("a value that is not a finite number in " + stage_name),
+        stage(std::move(stage_name)),
+        row(at_row),
+        value(bad_value) {}
+  std::string stage;  // "the MLP's hidden layer"
+  int row = 0;        // the row of the stage's output: the token
+  float value = 0.0f;
+};
+// Throws NonFiniteActivation when `m` holds a value that is not finite.
+void require_finite(const Matrix& m, const char* stage);
+// InputError(model's path, "layer L: STAGE", "… at token i "tok" …"); layer -1 for the
+// embeddings, num_layers for the prediction. `tokens` are the rows' tokens.
+InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e,
+                            std::span<const std::string> tokens);
+
+// Row `r` of an embedding table, refused (InputError naming the file, the tensor and the row)
+// when a stored (F16, BF16, quantised) row holds a value that is not finite; float32 tables are
+// checked whole when they are loaded.
+void embedding_row(const Table& table, int r, float* out);
 
 // Throws InputError ("head switch", "weights") for an edit of a head that does not exist, a
 // factor that is not finite or a weight slice that is not d_model × head_dim.

@@ -21,17 +21,6 @@ using ConstMap = Eigen::Map<const RowMajor>;
 // y = x·Wᵀ for W stored in rows of another type: blocks of output rows are dequantised into a
 // scratch buffer that stays in the cache and multiplied at once, the blocks shared out among
 // the threads (Eigen runs single-threaded inside the parallel region).
-// Whether every value is finite: exponent bits tested as integers, so the loop vectorises.
-bool all_finite(const float* values, std::size_t count) {
-  std::uint32_t any = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, values + i, 4);
-    any |= static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
-  }
-  return any == 0;
-}
-
 void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& output) {
   const int rows_per_block = std::clamp((1 << 16) / std::max(w.in, 1), 8, 256);  // ~256 KiB of floats
   const int blocks = (w.out + rows_per_block - 1) / rows_per_block;
@@ -56,6 +45,24 @@ void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& outpu
 }
 
 }  // namespace
+
+bool all_finite(const float* values, std::size_t count) {
+  std::uint32_t any = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, values + i, 4);
+    any |= static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+  }
+  return any == 0;
+}
+
+int first_non_finite_row(const Matrix& m) {
+  if (all_finite(m.data.data(), m.data.size())) return -1;
+  for (int r = 0; r < m.rows; ++r) {
+    if (!all_finite(m.row(r), static_cast<std::size_t>(m.cols))) return r;
+  }
+  return -1;
+}
 
 void apply_linear_rows(const Matrix& x, int first, int count, const Linear& w, Matrix& y) {
   y.reshape(count, w.out);

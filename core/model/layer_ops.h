@@ -2,6 +2,7 @@
 // The parts of a transformer layer besides attention, on the CPU with Eigen in float32: linear
 // layers, LayerNorm and RMSNorm, the activations, RoPE. x is (N, d) row-major throughout.
 
+#include <cstddef>
 #include <vector>
 
 #include "core/common/matrix.h"
@@ -9,6 +10,12 @@
 #include "core/model/weights.h"
 
 namespace attnviz::model {
+
+// Whether every value is finite: the exponent bits tested as integers, so the loop vectorises
+// (a pass over a matrix costs far less than the product that made it).
+bool all_finite(const float* values, std::size_t count);
+// The first row of `m` holding a value that is not finite (NaN, ±inf), or -1.
+int first_non_finite_row(const Matrix& m);
 
 // y = x·W (+ b): (N, in) → (N, out), whichever way W is stored.
 void apply_linear(const Matrix& x, const Linear& w, Matrix& y);

@@ -29,15 +29,34 @@ class FileDescriptor {
   int fd_;
 };
 
+// A folder, a FIFO, a device: refused by name. A FIFO's open() would wait for a writer forever.
+void require_regular(const std::string& path, const struct stat& info) {
+  if (S_ISDIR(info.st_mode)) throw InputError(path, "", "is a folder, not a model file");
+  if (!S_ISREG(info.st_mode)) {
+    const char* kind = S_ISFIFO(info.st_mode)   ? "a FIFO (named pipe)"
+                       : S_ISSOCK(info.st_mode) ? "a socket"
+                                                : "a device";
+    throw InputError(path, "", std::string("is ") + kind + ", not a regular file (a model is mapped into memory)");
+  }
+}
+
+std::string cannot(const char* what, int error) {
+  if (error == ELOOP) return "is a symbolic link loop (or a chain of too many links)";
+  return std::string(what) + ": " + std::strerror(error);
+}
+
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
-  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
+  // The type is checked before the file is opened (stat follows links as open does), and
+  // opened without blocking in case it changed in between.
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) throw InputError(path, "", std::string("cannot read: ") + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) throw InputError(path, "", "is a folder, not a model file");
-  if (!S_ISREG(info.st_mode)) throw InputError(path, "", "is not a regular file (a model is mapped into memory)");
+  if (::stat(path.c_str(), &info) != 0) throw InputError(path, "", cannot("cannot open", errno));
+  require_regular(path, info);
+  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) throw InputError(path, "", cannot("cannot open", errno));
+  if (::fstat(fd.get(), &info) != 0) throw InputError(path, "", cannot("cannot read", errno));
+  require_regular(path, info);
   size_ = static_cast<std::uint64_t>(info.st_size);
   if (size_ == 0) return;
   void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, fd.get(), 0);

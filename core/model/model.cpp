@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <system_error>
 #include <sstream>
 
 #include "core/common/error.h"
@@ -52,6 +54,20 @@ std::uint64_t read_number_file(const std::string& path, const std::string& key) 
   return UINT64_MAX;
 }
 
+// What is at `path`, or nullopt when nothing is; a symbolic link loop and an unreadable path are
+// refused by name (fs::exists would throw a filesystem_error that blames nothing in particular).
+std::optional<fs::file_status> status_of(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error == std::errc::too_many_symbolic_link_levels) {
+    throw InputError(path.string(), "", "is a symbolic link loop (or a chain of too many links)");
+  }
+  const bool missing = error == std::errc::no_such_file_or_directory || error == std::errc::not_a_directory;
+  if (error && !missing) throw InputError(path.string(), "", "cannot be read: " + error.message());
+  if (missing || !fs::exists(status)) return std::nullopt;
+  return status;
+}
+
 bool starts_with_gguf(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   char magic[4] = {};
@@ -84,6 +100,26 @@ std::string stored_types(const TensorSet& tensors) {
   return text;
 }
 
+// The tokenizer file a folder's tokenizer was read from (tokenizer_files.h's order).
+std::string tokenizer_file(const fs::path& folder) {
+  for (const char* name : {"tokenizer.json", "vocab.json", "vocab.txt"}) {
+    if (status_of(folder / name)) return (folder / name).string();
+  }
+  return folder.string();
+}
+
+// Every id the tokenizer can give must have a row in the embedding table: checked when the model
+// opens, naming the tokenizer's file, rather than blaming a text that happens to use such an id.
+void check_tokenizer_fits(const tokenizers::Tokenizer& tokenizer, const ModelConfig& c, const std::string& origin,
+                          const std::string& field, const std::string& table) {
+  const int tokens = tokenizer.vocab_size();
+  if (tokens <= c.vocab_size) return;
+  throw InputError(origin, field,
+                   "the tokenizer has " + std::to_string(tokens) + " tokens (ids 0.." + std::to_string(tokens - 1) +
+                       ") but the model's embedding table " + table + " has " + std::to_string(c.vocab_size) +
+                       " rows: the tokenizer does not belong to these weights");
+}
+
 }  // namespace
 
 std::uint64_t available_memory_bytes() {
@@ -102,13 +138,15 @@ Model::~Model() = default;
 // The dry run checks every shape and adds up the memory; the real run dequantises.
 template <typename Build>
 void load_weights(const TensorSet& tensors, const std::string& origin, const LoadOptions& options, WeightStorage& storage,
-                  ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters, Build build) {
+                  ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters, std::uint64_t& weight_bytes,
+                  Build build) {
   WeightBuilder plan(tensors, origin, nullptr, options.stop);
   ModelConfig planned = config;
   (void)build(plan, planned);
   const WeightTally& need = plan.tally();
   const std::uint64_t bytes = need.copied_bytes + need.mapped_bytes;
   parameters = need.parameters;
+  weight_bytes = bytes;
   if (!options.weights) {
     config = planned;
     return;
@@ -130,22 +168,28 @@ void load_weights(const TensorSet& tensors, const std::string& origin, const Loa
 std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& options) {
   std::unique_ptr<Model> model(new Model());
   model->path_ = path;
-  std::error_code error;
+  model->memory_limit_ = options.memory_limit;
   const fs::path given(path);
-  const auto status = fs::status(given, error);
-  if (error || !fs::exists(status)) throw InputError(path, "", "no such file or folder");
+  const std::optional<fs::file_status> status = status_of(given);
+  if (!status) throw InputError(path, "", "no such file or folder");
   report(options, "header", 0.0);
 
   TensorSet tensors;
-  const bool is_folder = fs::is_directory(status);
+  const bool is_folder = fs::is_directory(*status);
+  if (!is_folder && !fs::is_regular_file(*status)) {
+    // Before anything opens it: a FIFO's open() would wait for a writer forever.
+    throw InputError(path, "",
+                     "is not a regular file (a FIFO, a socket or a device): a model is a folder or a .gguf file");
+  }
   if (!is_folder && (given.extension() == ".gguf" || starts_with_gguf(given))) {
     const MappedFile& file = model->files_.emplace_back(path);
-    GgufFile gguf = read_gguf(file);
+    GgufFile gguf = read_gguf(file, options.stop);
     model->config_ = gguf_config(gguf, path);
     model->tokenizer_ = tokenizers::make_gguf_tokenizer(gguf_tokenizer_data(gguf, path), path);
+    check_tokenizer_fits(*model->tokenizer_, model->config_, path, "tokenizer.ggml.tokens", "token_embd.weight");
     model->stored_types_ = stored_types(gguf.tensors);
     load_weights(gguf.tensors, path, options, model->storage_, model->config_, model->weights_, model->parameters_,
-                 [](WeightBuilder& b, ModelConfig& c) { return build_gguf_weights(b, c); });
+                 model->weight_bytes_, [](WeightBuilder& b, ModelConfig& c) { return build_gguf_weights(b, c); });
   } else {
     const fs::path folder = is_folder ? given : given.parent_path().empty() ? fs::path(".") : given.parent_path();
     if (!is_folder && given.filename() != "config.json" && given.extension() != ".safetensors" &&
@@ -153,30 +197,34 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
       throw InputError(path, "", "is not a model: attnviz opens a Hugging Face folder (config.json + model.safetensors) or a .gguf file");
     }
     const fs::path config_path = folder / "config.json";
-    if (!fs::exists(config_path)) throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
+    if (!status_of(config_path)) {
+      throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
+    }
     model->config_ = parse_hf_config(read_input_file(config_path.string(), {.kind = "model configuration"}), config_path.string());
     const fs::path single = folder / "model.safetensors";
     const fs::path index_path = folder / "model.safetensors.index.json";
-    if (fs::exists(single)) {
-      read_safetensors(model->files_.emplace_back(single.string()), tensors);
-    } else if (fs::exists(index_path)) {
+    if (status_of(single)) {
+      read_safetensors(model->files_.emplace_back(single.string()), tensors, options.stop);
+    } else if (status_of(index_path)) {
       const ShardIndex index = read_shard_index(index_path.string());
       for (const std::string& shard : index.shards) {
         report(options, "header", 0.0);
-        read_safetensors(model->files_.emplace_back((folder / shard).string()), tensors);
+        read_safetensors(model->files_.emplace_back((folder / shard).string()), tensors, options.stop);
       }
       check_shard_index(index, tensors, index_path.string());
     } else {
-      const bool pickle = fs::exists(folder / "pytorch_model.bin");
+      const bool pickle = status_of(folder / "pytorch_model.bin").has_value();
       throw InputError(folder.string(), "model.safetensors",
                        pickle ? "missing: the folder has pytorch_model.bin only (PyTorch's pickle format, which attnviz does not read); "
                                 "a safetensors copy is usually on the model's page"
                               : "missing: the folder has neither model.safetensors nor model.safetensors.index.json");
     }
     model->tokenizer_ = tokenizers::load_tokenizer_folder(folder, hint_for(model->config_.architecture));
+    check_tokenizer_fits(*model->tokenizer_, model->config_, tokenizer_file(folder), "",
+                         "(vocab_size " + std::to_string(model->config_.vocab_size) + " in config.json)");
     model->stored_types_ = stored_types(tensors);
     load_weights(tensors, folder.string(), options, model->storage_, model->config_, model->weights_, model->parameters_,
-                 [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
+                 model->weight_bytes_, [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
   }
   report(options, "ready", 1.0);
   return model;

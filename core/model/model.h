@@ -63,6 +63,11 @@ class Model {
   [[nodiscard]] const std::string& path() const { return path_; }  // as given
   [[nodiscard]] std::uint64_t parameter_count() const { return parameters_; }
   [[nodiscard]] std::uint64_t float32_bytes() const { return parameters_ * 4; }
+  // The memory the weights take (float32 in place, other types as stored, copies) and the
+  // limit LoadOptions gave (nullopt: what the system has, asked when a pass starts): a forward
+  // pass checks its activations against them.
+  [[nodiscard]] std::uint64_t weight_bytes() const { return weight_bytes_; }
+  [[nodiscard]] std::optional<std::uint64_t> memory_limit() const { return memory_limit_; }
   // "GPT2LMHeadModel (GPT-2), 12 layers × 12 heads, d_model 768, safetensors F32"
   [[nodiscard]] std::string description() const;
 
@@ -86,6 +91,8 @@ class Model {
   std::deque<MappedFile> files_;
   WeightStorage storage_;
   std::uint64_t parameters_ = 0;
+  std::uint64_t weight_bytes_ = 0;
+  std::optional<std::uint64_t> memory_limit_;
   std::string stored_types_;
 };
 

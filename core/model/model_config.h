@@ -27,6 +27,20 @@ struct RopeSettings {
   std::vector<float> frequency_factors;  // GGUF's rope_freqs tensor: each frequency divided by its factor
 };
 
+// The largest sizes a file may give (docs/design.md, "Real models"): generous bounds beyond any
+// real model (the largest have head_dim 256, 128 heads, 126 layers, d_model 16,384, an MLP of
+// 53,248, vocabularies of 256 K), so that every product of sizes fits in an int and a file that
+// claims more is refused by name before anything is allocated or multiplied.
+inline constexpr int kMaxHeadDim = 1024;
+inline constexpr int kMaxHeads = 1024;            // query heads, and key/value heads
+inline constexpr int kMaxAttentionWidth = 65536;  // heads × head_dim (the queries' width)
+inline constexpr int kMaxLayers = 1024;
+inline constexpr int kMaxModelWidth = 65536;      // d_model (hidden_size, n_embd, embedding_length)
+inline constexpr int kMaxMlpWidth = 1 << 20;      // d_ff (intermediate_size, feed_forward_length)
+inline constexpr int kMaxVocabulary = 1 << 22;
+inline constexpr int kMaxPositions = 1 << 24;     // position table rows or context length
+inline constexpr int kMaxTokenTypes = 1024;       // BERT's token types
+
 struct ModelConfig {
   Architecture architecture = Architecture::Gpt2;
   std::string architecture_name;  // as the file says: "GPT2LMHeadModel", "MistralForCausalLM", "llama" (GGUF)

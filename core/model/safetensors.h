@@ -4,6 +4,7 @@
 // and the tensors' bytes, offsets counted from the end of the header. Every offset and shape is
 // checked against the file before anything is read.
 
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@ namespace attnviz::model {
 // A header larger than this is refused (the format's own limit).
 inline constexpr std::uint64_t kMaxSafetensorsHeader = 100ull << 20;
 
-// Every tensor of `file` into `tensors`. Throws InputError(file, tensor or "header", problem).
-void read_safetensors(const MappedFile& file, TensorSet& tensors);
+// Every tensor of `file` into `tensors`. Throws InputError(file, tensor or "header", problem),
+// Cancelled (cancelled.h) once `stop` is requested.
+void read_safetensors(const MappedFile& file, TensorSet& tensors, std::stop_token stop = {});
 
 // A sharded checkpoint's model.safetensors.index.json: the shard file names (in the index's
 // folder) in first-use order, each tensor's shard checked after the shards are read.

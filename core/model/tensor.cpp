@@ -1,6 +1,7 @@
 #include "core/model/tensor.h"
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 
 namespace attnviz::model {
 
@@ -22,7 +23,9 @@ void TensorSet::add(TensorRecord record) {
   const std::string file = record.file ? record.file->path() : "";
   const auto [it, inserted] = tensors_.emplace(name, std::move(record));
   if (!inserted) {
-    throw InputError(file, name, "the tensor is also in " + (it->second.file ? it->second.file->path() : std::string("another file")));
+    const std::string other = it->second.file ? it->second.file->path() : std::string("another file");
+    throw InputError(file, shown_name(name),
+                     other == file ? "the file has two tensors of this name" : "the tensor is also in " + other);
   }
 }
 
@@ -33,7 +36,8 @@ const TensorRecord* TensorSet::find(const std::string& name) const {
 
 const TensorRecord& TensorSet::require(const std::string& name, const std::string& origin) const {
   if (const TensorRecord* record = find(name)) return *record;
-  throw InputError(origin, name, "the model has no tensor of this name (" + std::to_string(tensors_.size()) + " tensors read)");
+  throw InputError(origin, shown_name(name),
+                   "the model has no tensor of this name (" + std::to_string(tensors_.size()) + " tensors read)");
 }
 
 BlockLayout block_layout(TensorType type) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/common/error.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/matrix.h"
 #include "core/model/cancelled.h"
 #include "core/model/dequantize.h"
@@ -57,12 +58,13 @@ const TensorRecord& WeightBuilder::record(const std::string& name) const { retur
 
 void WeightBuilder::check_shape(const TensorRecord& r, std::vector<std::uint64_t> expected, const std::string& why) const {
   if (r.shape != expected) {
-    throw InputError(r.file ? r.file->path() : origin_, r.name,
+    throw InputError(r.file ? r.file->path() : origin_, shown_name(r.name),
                      "has shape " + r.shape_text() + " but " + why + " needs " + shape_text(expected));
   }
   if (r.type == TensorType::Other) {
-    throw InputError(r.file ? r.file->path() : origin_, r.name,
-                     "has type " + r.type_name + ", which attnviz does not read (it reads F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)");
+    throw InputError(r.file ? r.file->path() : origin_, shown_name(r.name),
+                     "has type " + shown_name(r.type_name, 20) +
+                         ", which attnviz does not read (it reads F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)");
   }
 }
 
@@ -106,7 +108,7 @@ const float* WeightBuilder::floats(const TensorRecord& r, bool copy) {
       result = buffer;
     }
     if (const std::int64_t bad = first_non_finite(result, count_of); bad >= 0) {
-      throw InputError(r.file->path(), r.name, "holds a value that is not a finite number (" + std::to_string(result[bad]) + ") at element " + std::to_string(bad));
+      throw InputError(r.file->path(), shown_name(r.name), "holds a value that is not a finite number (" + std::to_string(result[bad]) + ") at element " + std::to_string(bad));
     }
     if (progress_) progress_(tally_.file_bytes);
   }
@@ -124,7 +126,7 @@ StoredRows WeightBuilder::stored_rows(const TensorRecord& r, std::uint64_t rows)
   stored.row_bytes = rows == 0 ? 0 : r.data.size() / rows;
   if (!dry_run()) {
     stored.file = &storage_->names.emplace_back(r.file ? r.file->path() : origin_);
-    stored.name = &storage_->names.emplace_back(r.name);
+    stored.name = &storage_->names.emplace_back(shown_name(r.name));
   }
   return stored;
 }

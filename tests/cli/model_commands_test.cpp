@@ -3,9 +3,12 @@
 // reference by tests/reference/check_models.py): the shapes pinned in docs/design.md "Real
 // models", and bad model files refused with exit code 2 naming the file and the tensor or field.
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -224,6 +227,39 @@ TEST(ModelCommands, AModelTooLargeForTheMemorySaysHowMuchItNeeds) {
   const auto run = run_attnviz("compute --model " + model("llama") + " --text hi --memory-limit 1K");
   expect_bad_input(run, "llama", "weights");
   EXPECT_NE(run.err.find("GiB of memory"), std::string::npos) << run.err;
+}
+
+// Issue 46: a NaN stored in an F16 embedding table wrote nulls and exited 0.
+TEST(ModelCommands, ANonFiniteWeightIsBadInputNotNulls) {
+  const fs::path folder = copy_of("llama-f16", "f16-nan");
+  const fs::path weights = folder / "model.safetensors";
+  std::string bytes;
+  {
+    std::ifstream in(weights, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::uint64_t header_size = 0;
+  std::memcpy(&header_size, bytes.data(), 8);
+  const json header = json::parse(bytes.substr(8, header_size));
+  const auto begin = header["model.embed_tokens.weight"]["data_offsets"][0].get<std::size_t>();
+  const auto end = header["model.embed_tokens.weight"]["data_offsets"][1].get<std::size_t>();
+  for (std::size_t i = 8 + header_size + begin; i + 1 < 8 + header_size + end; i += 2) bytes.replace(i, 2, "\x00\x7e", 2);
+  std::ofstream(weights, std::ios::binary) << bytes;
+  const auto run = run_attnviz("compute --model '" + folder.string() + "' --text 'the cat'");
+  expect_bad_input(run, "model.safetensors", "model.embed_tokens.weight");
+  EXPECT_NE(run.err.find("not a finite number"), std::string::npos) << run.err;
+  EXPECT_EQ(run.out.find("null"), std::string::npos) << run.out;
+}
+
+TEST(ModelCommands, ASymbolicLinkLoopAndAFifoAreBadInput) {
+  const fs::path dir = testing::scratch_dir("model-special-files");
+  scratch_folders().push_back(dir);
+  fs::create_symlink("loop.gguf", dir / "loop.gguf");
+  auto run = run_attnviz("compute --model '" + (dir / "loop.gguf").string() + "' --text hi");
+  expect_bad_input(run, "loop.gguf", "symbolic link loop");
+  ASSERT_EQ(::mkfifo((dir / "fifo.gguf").c_str(), 0600), 0);
+  run = run_attnviz("compute --model '" + (dir / "fifo.gguf").string() + "' --text hi");
+  expect_bad_input(run, "fifo.gguf", "not a regular file");
 }
 
 TEST(ModelCommands, HelpTextsNameTheModelOptions) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "core/common/error.h"
 #include "core/model/gguf.h"
@@ -27,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const attnviz::InputError&) {
     }
     ModelConfig config = gguf_config(gguf, "fuzz.gguf");
+    if (static_cast<long long>(config.num_heads) * config.head_dim > kMaxAttentionWidth || !(config.rope.theta > 0)) std::abort();
     WeightBuilder plan(gguf.tensors, "fuzz.gguf", nullptr);
     ModelConfig planned = config;
     (void)build_gguf_weights(plan, planned);
@@ -34,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     WeightStorage storage;
     WeightBuilder builder(gguf.tensors, "fuzz.gguf", &storage);
     (void)build_gguf_weights(builder, config);
-  } catch (const attnviz::InputError&) {
+  } catch (const attnviz::InputError& e) {
+    if (std::strchr(e.what(), '\x1b') != nullptr) std::abort();  // names from the file are quoted
   }
   return 0;
 }

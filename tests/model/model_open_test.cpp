@@ -3,10 +3,19 @@
 
 #include "core/model/model.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
+
 #include "core/model/cancelled.h"
+#include "core/model/gguf.h"
 #include "core/model/hf_model.h"
+#include "core/model/safetensors.h"
 #include "tests/model/test_files.h"
 
 namespace attnviz::model {
@@ -62,6 +71,38 @@ TEST(ModelOpen, ARopeScalingTypeThatIsNotAStringNamesTheField) {
   const InputError e = input_error([&] { (void)parse_hf_config(config, "config.json"); });
   EXPECT_EQ(e.pointer(), "/rope_scaling/rope_type");
   EXPECT_NE(e.problem().find("must be a string"), std::string::npos);
+}
+
+// A Llama config.json with the given head sizes (and nothing else out of the ordinary).
+std::string llama_config(const std::string& heads) {
+  return R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 32, "num_hidden_layers": 1, "intermediate_size": 16,
+    "vocab_size": 10, )" + heads + "}";
+}
+
+TEST(ModelOpen, HeadSizesBeyondAnyRealModelAreRefusedByName) {
+  // 65,536 × 65,536 is 2^32, which wrapped to 0 in an int: q_proj shaped [0, 32] passed the
+  // shape check and RoPE wrote outside the queries (SIGSEGV).
+  InputError e = input_error([&] {
+    (void)parse_hf_config(llama_config(R"("num_attention_heads": 65536, "num_key_value_heads": 65536, "head_dim": 65536)"), "c.json");
+  });
+  EXPECT_EQ(e.pointer(), "/num_attention_heads");
+  EXPECT_NE(e.problem().find("from 1 to 1024"), std::string::npos) << e.what();
+  EXPECT_NE(e.problem().find("65536"), std::string::npos) << e.what();
+  e = input_error([&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 4, "head_dim": 65536)"), "c.json"); });
+  EXPECT_EQ(e.pointer(), "/head_dim");
+  // Each within its bound, their product beyond the queries' width.
+  e = input_error([&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 1024, "head_dim": 1024)"), "c.json"); });
+  EXPECT_EQ(e.pointer(), "/head_dim");
+  EXPECT_NE(e.problem().find("1024 heads × 1024 dimensions = 1048576"), std::string::npos) << e.what();
+  for (const std::string key : {"num_hidden_layers", "intermediate_size", "vocab_size", "max_position_embeddings"}) {
+    std::string config = llama_config(R"("num_attention_heads": 4)");
+    const std::size_t at = config.find("\"" + key + "\": ");
+    if (at != std::string::npos) config.erase(at, config.find(',', at) + 1 - at);  // each key once
+    config.insert(1, "\"" + key + "\": 100000000000, ");
+    e = input_error([&] { (void)parse_hf_config(config, "c.json"); });
+    EXPECT_EQ(e.pointer(), "/" + key);
+    EXPECT_NE(e.problem().find("beyond any real model"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ModelOpen, TheEndOfTextIdsComeFromTheFile) {
@@ -142,6 +183,75 @@ TEST(ModelOpen, ProgressRisesToOneAndCancellingStops) {
     if (p.fraction > 0.2) stop.request_stop();
   };
   EXPECT_THROW((void)Model::open((test_models() / "llama.gguf").string(), cancelled), Cancelled);
+}
+
+// Model::open(path) on a worker, failed (rather than hung) when it has not returned in 10 s: the
+// FIFO is then opened for writing, which lets a reader stuck in open() go on.
+InputError open_error_promptly(const fs::path& path, const fs::path& fifo) {
+  auto opening = std::async(std::launch::async, [path] { return input_error([&] { (void)Model::open(path.string()); }); });
+  if (opening.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "Model::open(" << path << ") still waits after 10 s";
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
+  return opening.get();
+}
+
+TEST(ModelOpen, AFifoIsRefusedWithoutWaitingForAWriter) {
+  const fs::path gguf = scratch("fifo.gguf");
+  fs::remove(gguf);
+  ASSERT_EQ(::mkfifo(gguf.c_str(), 0600), 0);
+  InputError e = open_error_promptly(gguf, gguf);
+  EXPECT_EQ(e.origin(), gguf.string());
+  EXPECT_NE(e.problem().find("not a regular file"), std::string::npos) << e.what();
+
+  const fs::path folder = copy_of("gpt2", "fifo-weights");
+  fs::remove(folder / "model.safetensors");
+  ASSERT_EQ(::mkfifo((folder / "model.safetensors").c_str(), 0600), 0);
+  e = open_error_promptly(folder, folder / "model.safetensors");
+  EXPECT_EQ(e.origin(), (folder / "model.safetensors").string());
+  EXPECT_NE(e.problem().find("FIFO"), std::string::npos) << e.what();
+  e = open_error_promptly(folder / "model.safetensors", folder / "model.safetensors");
+  EXPECT_NE(e.problem().find("not a regular file"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, CancellingStopsWhileTheHeadersAreRead) {
+  std::stop_source stop;
+  stop.request_stop();
+  const MappedFile file((test_models() / "llama.gguf").string());
+  EXPECT_THROW((void)read_gguf(file, stop.get_token()), Cancelled);
+  const MappedFile weights((test_models() / "llama" / "model.safetensors").string());
+  TensorSet tensors;
+  EXPECT_THROW(read_safetensors(weights, tensors, stop.get_token()), Cancelled);
+}
+
+TEST(ModelOpen, ASymbolicLinkLoopIsNamed) {
+  const fs::path loop = scratch("loop.gguf");
+  fs::remove(loop);
+  fs::create_symlink(loop.filename(), loop);  // loop.gguf → loop.gguf
+  InputError e = input_error([&] { (void)Model::open(loop.string()); });
+  EXPECT_EQ(e.origin(), loop.string());
+  EXPECT_NE(e.problem().find("symbolic link loop"), std::string::npos) << e.what();
+
+  const fs::path folder = copy_of("gpt2", "loop-weights");
+  fs::remove(folder / "model.safetensors");
+  fs::create_symlink("model.safetensors", folder / "model.safetensors");
+  e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.origin(), (folder / "model.safetensors").string());
+  EXPECT_NE(e.problem().find("symbolic link loop"), std::string::npos) << e.what();
+  e = input_error([&] { const MappedFile file((folder / "model.safetensors").string()); });
+  EXPECT_NE(e.problem().find("symbolic link loop"), std::string::npos) << e.what();
+}
+
+TEST(ModelOpen, ATokenizerWithIdsBeyondTheEmbeddingsNamesItsFile) {
+  const fs::path folder = copy_of("gpt2", "small-vocab");
+  const auto model = Model::open(folder.string());
+  const int vocab = model->config().vocab_size;
+  replace_in_file(folder / "config.json", "\"vocab_size\": " + std::to_string(vocab), "\"vocab_size\": " + std::to_string(vocab - 1));
+  const InputError e = input_error([&] { (void)Model::open(folder.string()); });
+  EXPECT_EQ(e.origin(), (folder / "vocab.json").string());
+  EXPECT_NE(e.problem().find(std::to_string(vocab) + " tokens"), std::string::npos) << e.what();
+  EXPECT_NE(e.problem().find(std::to_string(vocab - 1) + " rows"), std::string::npos) << e.what();
 }
 
 TEST(ModelOpen, TheTokenizerAloneReadsNoWeights) {

@@ -7,7 +7,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/cpu/cpu_backend.h"
 #include "core/model/forward.h"
+#include "core/model/generate.h"
 #include "core/model/model.h"
 #include "tests/model/test_files.h"
 
@@ -57,6 +59,38 @@ TEST(TextFit, OneTokenPastTheKeptAttentionLimitIsRefused) {
     EXPECT_GT(refused.mebibytes(), kMaxKeptCells * 8 >> 20) << layers;  // rounded up
     EXPECT_THAT(refused.what(), ::testing::HasSubstr("--layers 0,5"));  // the command line's advice
   }
+}
+
+// The activations count: a Llama with an MLP of 2^20 took GBs at 320 tokens while the memory
+// check counted only the weights.
+TEST(TextFit, APassCountsItsActivationsAgainstTheMemoryLimit) {
+  ModelConfig wide;
+  wide.architecture = Architecture::Llama;
+  wide.d_model = 32;
+  wide.num_layers = 1;
+  wide.num_heads = wide.num_kv_heads = 4;
+  wide.head_dim = 8;
+  wide.d_ff = 1 << 20;
+  wide.vocab_size = 100;
+  EXPECT_GT(forward_pass_bytes(wide, 320, 1), 2ull << 30);  // 320 × 2^20 × 2 floats alone
+  wide.d_ff = 48;
+  EXPECT_LT(forward_pass_bytes(wide, 320, 1), 32ull << 20);
+  EXPECT_GT(forward_pass_bytes(wide, 640, 1), forward_pass_bytes(wide, 320, 1));
+
+  const auto roomy = Model::open((test_models() / "llama").string());
+  LoadOptions options;
+  options.memory_limit = roomy->weight_bytes() + 1000;  // the weights fit, a pass does not
+  const auto model = Model::open((test_models() / "llama").string(), options);
+  const auto backend = make_cpu_backend();
+  ForwardPass pass(*model, *backend);
+  const InputError e = input_error([&] { (void)pass.run(model->tokenizer().encode("the cat sat", "--text"), {}); });
+  EXPECT_EQ(e.pointer(), "--text");
+  EXPECT_THAT(e.problem(), ::testing::HasSubstr("for its activations"));
+  EXPECT_THAT(e.problem(), ::testing::HasSubstr("the memory limit is"));
+  GenerateOptions generate;
+  generate.max_new_tokens = 2;
+  const InputError g = input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), generate); });
+  EXPECT_THAT(g.problem(), ::testing::HasSubstr("for its activations"));
 }
 
 TEST(TextFit, ATooLongTextIsCutBeforeTheWordThatWouldPassTheLimit) {

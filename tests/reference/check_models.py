@@ -271,12 +271,15 @@ QUANT_TYPES = {'attn_q': 'Q4_K', 'attn_k': 'Q6_K', 'attn_v': 'Q8_0', 'attn_outpu
                'ffn_up': 'Q6_K', 'ffn_down': 'Q8_0'}
 
 
-def write_quantised_llama_gguf(path, rng, cfg, poison=None):
+def write_quantised_llama_gguf(path, rng, cfg, poison=None, embed_kind='F16'):
     """Every quantised type attnviz reads, in one file, with the weights they hold back in
     Hugging Face's layout (Q and K rows un-reordered) for the reference."""
     d, ff, dk, v = cfg['d'], cfg['ff'], cfg['d'] // cfg['heads'], cfg['vocab']
     tensors, w = {}, {'layers': []}
-    tensors['token_embd.weight'], w['embed'] = mf.float_tensor(rng.standard_normal((v, d)), 'F16')
+    if embed_kind == 'F16':
+        tensors['token_embd.weight'], w['embed'] = mf.float_tensor(rng.standard_normal((v, d)), 'F16')
+    else:
+        tensors['token_embd.weight'], w['embed'] = mf.quantised_tensor(rng, (v, d), embed_kind)
     tensors['output_norm.weight'], w['norm'] = mf.float_tensor(1 + 0.1 * rng.standard_normal(d), 'F32')
     tensors['output.weight'], w['lm_head'] = mf.float_tensor(normal(rng, v, d, scale=3.0), 'BF16')
     shapes = {'attn_q': (cfg['heads'] * dk, d), 'attn_k': (cfg['kv_heads'] * dk, d), 'attn_v': (cfg['kv_heads'] * dk, d),
