@@ -4,6 +4,12 @@
 #include <cmath>
 
 namespace attnviz::train {
+namespace {
+
+// Smaller loops run on one thread (a parallel region's barrier costs more: see layers.cpp).
+constexpr std::size_t kParallelValues = std::size_t{1} << 16;
+
+}  // namespace
 
 float learning_rate_at(const OptimizerSettings& s, long step) {
   if (s.kind == OptimizerKind::Sgd || s.warmup_steps <= 0) return s.learning_rate;
@@ -13,7 +19,7 @@ float learning_rate_at(const OptimizerSettings& s, long step) {
 
 double global_norm(std::span<const float> gradients) {
   double sum = 0.0;
-#pragma omp parallel for reduction(+ : sum) schedule(static)
+#pragma omp parallel for reduction(+ : sum) schedule(static) if (gradients.size() >= kParallelValues)
   for (std::size_t i = 0; i < gradients.size(); ++i) sum += static_cast<double>(gradients[i]) * gradients[i];
   return std::sqrt(sum);
 }
@@ -31,7 +37,7 @@ double Optimizer::update(std::span<float> w, std::span<float> g, long step) {
   const double norm = global_norm(g);
   const float lr = learning_rate_at(settings_, step);
   if (settings_.kind == OptimizerKind::Sgd) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (w.size() >= kParallelValues)
     for (std::size_t i = 0; i < w.size(); ++i) w[i] -= lr * g[i];
     return norm;
   }
@@ -42,7 +48,7 @@ double Optimizer::update(std::span<float> w, std::span<float> g, long step) {
   for (const TensorSpec& tensor : layout_) {
     const float decay = tensor.is_matrix() ? settings_.weight_decay : 0.0f;
     const std::size_t end = tensor.offset + tensor.size;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (tensor.size >= kParallelValues)
     for (std::size_t i = tensor.offset; i < end; ++i) {
       const float grad = g[i] * clip;
       m_[i] = b1 * m_[i] + (1.0f - b1) * grad;
