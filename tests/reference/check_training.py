@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`attnviz train` against the float64 PyTorch GPT-2 of training_reference.py.
 
-usage: check_training.py ATTNVIZ CASE
+usage: check_training.py ATTNVIZ CASE [TRAINED_FOLDER]
   sgd-step   one SGD step on a text (English and Korean, sequential windows): the logged loss and,
              tensor by tensor, the gradient (W0 − W1)/lr and the new weights W1 against autograd;
              then `attnviz compute --model` on the trained folder against the reference's logits
@@ -20,6 +20,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import training_reference as ref  # noqa: E402
 
 TEXT = ('The cat sat on the mat. 고양이가 매트 위에 앉았다. ' * 4)
+INDUCTION_OPTIONS = []  # the defaults: what a user gets
 
 
 class Failure(Exception):
@@ -86,42 +87,53 @@ def case_sgd_step(binary, tmp):
           f'compute --model logits within {logit_error:.1e}')
 
 
-def case_induction(binary, tmp):
-    out = tmp / 'induction'
-    summary = json.loads(run(binary, 'train', '--task', 'induction', '--out', str(out)))
+def case_induction(binary, tmp, trained=None):
+    """trained: a folder `attnviz train --task induction` wrote already (to judge a longer run)."""
+    out = pathlib.Path(trained) if trained else tmp / 'induction'
+    if not trained:
+        run(binary, 'train', '--task', 'induction', '--out', str(out), *INDUCTION_OPTIONS)
     config, w, _ = ref.read_model(out)
     task = json.loads((out / 'task.json').read_text())
+    log_file = out / 'training.jsonl'  # a checkpoint folder has none
+    log = [json.loads(line) for line in log_file.read_text().splitlines()] if log_file.exists() else [{}]
+    T, V = task['context'], len(task['token_ids'])
     rng = np.random.default_rng(1)
-    K, probes = 12, 16
-    copy_losses, scores = [], np.zeros((config['n_layer'], config['n_head']))
-    for _ in range(probes):
-        half = list(rng.choice(task['token_ids'], size=K))
-        ids = half + half
-        with torch.no_grad():
-            logits, _ = ref.forward(config, w, torch.tensor([ids]))
-            l = ref.losses(logits[:, :-1], torch.tensor([ids[1:]]))[0]
-        copy_losses.extend(l[K:2 * K - 1].tolist())  # targets in the second copy after its first token
-        scores += np.array(ref.induction_scores(config, w, ids, K)) / probes
-    copy_loss = float(np.mean(copy_losses))
-    best = np.unravel_index(np.argmax(scores), scores.shape)
-    print(f'induction: {summary["steps"]} steps in {summary["seconds"]:.1f} s, logged repeat loss '
-          f'{summary.get("repeat_loss")}; reference copy loss {copy_loss:.3f} (chance {np.log(len(task["token_ids"])):.2f}); '
-          f'best induction score {scores[best]:.2f} at layer {best[0]} head {best[1]}; scores {np.round(scores, 2).tolist()}')
-    if copy_loss > 0.5:
-        raise Failure(f'the loss on copyable tokens is {copy_loss:.3f}: no induction')
-    if scores[best] < 0.4:
-        raise Failure(f'no head attends to the token after the earlier occurrence (best score {scores[best]:.2f})')
+    # Two repeat lengths: a head that copies from a fixed distance back scores high at one only.
+    lengths, probes = (T // 2, max(4, T // 3)), 16
+    copy_losses, scores = [], []
+    for K in lengths:
+        per_k = np.zeros((config['n_layer'], config['n_head']))
+        for _ in range(probes):
+            half = list(rng.choice(task['token_ids'], size=K))
+            ids = half + half
+            with torch.no_grad():
+                logits, _ = ref.forward(config, w, torch.tensor([ids]))
+                l = ref.losses(logits[:, :-1], torch.tensor([ids[1:]]))[0]
+            copy_losses.extend(l[K:2 * K - 1].tolist())  # targets in the second copy after its first token
+            per_k += np.array(ref.induction_scores(config, w, ids, K)) / probes
+        scores.append(per_k)
+    copy_loss, chance = float(np.mean(copy_losses)), float(np.log(V))
+    later = np.minimum(*scores)[1:]  # an induction head needs a previous-token head before it
+    best = np.unravel_index(np.argmax(later), later.shape)
+    print(f'induction: {log[-1].get("step")} steps in {log[-1].get("seconds")} s, logged repeat loss '
+          f'{log[-1].get("repeat_loss")}; reference: copy loss {copy_loss:.3f} (chance {chance:.2f}), best '
+          f'induction score {later[best]:.2f} (layer {best[0] + 1} head {best[1]}, the lower of K = {lengths}); '
+          f'scores {np.round(np.minimum(*scores), 2).tolist()}')
+    if copy_loss > 0.5 * chance:
+        raise Failure(f'the loss on copyable tokens is {copy_loss:.3f} of a chance {chance:.2f}: no copying')
+    if later[best] < 0.4:
+        raise Failure(f'no head after layer 0 attends to the token after the earlier occurrence (best {later[best]:.2f})')
 
 
 CASES = {'sgd-step': case_sgd_step, 'induction': case_induction}
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+    if len(sys.argv) not in (3, 4) or sys.argv[2] not in CASES:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            CASES[sys.argv[2]](sys.argv[1], pathlib.Path(tmp))
+            CASES[sys.argv[2]](sys.argv[1], pathlib.Path(tmp), *sys.argv[3:])
         except Failure as failure:
             sys.exit(f'FAILED: {failure}')
 
