@@ -47,7 +47,7 @@ constexpr const char* kHelp =
     "  --heads H              attention heads per block (default 4)\n"
     "  --d-model D            the residual width, a multiple of H (default 64)\n"
     "  --context T            tokens per sequence and the position table's length (default 32)\n"
-    "  --vocab V              induction: how many readable tokens the task draws from, 2-94 (default 26)\n"
+    "  --vocab V              induction: how many readable tokens the task draws from, 2-94 (default 64)\n"
     "  --steps S              optimisation steps (default 1000; 0 writes the initial model)\n"
     "  --batch B              sequences per step (default 32)\n"
     "  --lr X                 the learning rate (default 0.003 for adamw, 0.1 for sgd)\n"
@@ -133,7 +133,7 @@ train::TrainOptions fresh_options(const ParsedArgs& parsed) {
   }
   o.shape.positions = parsed.get_int("--context", 2, 4096).value_or(32);
   o.shape.vocab = 256;
-  o.task_vocab = parsed.get_int("--vocab", 1, 100000).value_or(26);
+  o.task_vocab = parsed.get_int("--vocab", 1, 100000).value_or(64);
   o.steps = parsed.get_int("--steps", 0, 100000000).value_or(1000);
   o.batch = parsed.get_int("--batch", 1, 4096).value_or(32);
   const std::string optimizer = parsed.get_or("--optimizer", "adamw");

@@ -22,7 +22,7 @@ struct TrainOptions {
   std::filesystem::path out;
   ModelShape shape;  // shape.positions is the context
   int batch = 32;
-  int task_vocab = 26;  // induction: V readable tokens
+  int task_vocab = 64;  // induction: V readable tokens
   long steps = 1000;
   OptimizerSettings optimizer;
   std::uint64_t seed = 1;
