@@ -38,7 +38,7 @@ def case_sgd_step(binary, tmp):
     text_file = tmp / 'text.txt'
     text_file.write_text(TEXT, encoding='utf-8')
     out = tmp / 'model'
-    B, T, lr = 3, 16, 0.5
+    B, T, lr = 4, 32, 0.5  # B·T·T·C = 65,536: the attention runs on 2 threads
     run(binary, 'train', '--task', 'text', '--text-file', str(text_file), '--out', str(out), '--steps', '1',
         '--optimizer', 'sgd', '--lr', str(lr), '--batch', str(B), '--context', str(T), '--layers', '2', '--heads', '2',
         '--d-model', '16', '--sampling', 'sequential', '--checkpoints', '1', '--threads', '2')
@@ -71,7 +71,7 @@ def case_sgd_step(binary, tmp):
         if grad_error > 1e-3:
             raise Failure(f'{name}: the gradient differs by {grad_error:.2e} of its largest entry')
     # The folder opens in attnviz compute --model, with the reference's logits for the new weights.
-    prompt = 'cat 고양이'  # 13 bytes: within the 16 positions
+    prompt = 'The cat 고양이'  # 17 bytes: within the 32 positions
     result = json.loads(run(binary, 'compute', '--model', str(out), '--text', prompt, '--top', '256', '--layers', '0'))
     _, w1_torch, _ = ref.read_model(out)
     with torch.no_grad():
