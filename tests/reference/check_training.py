@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """`attnviz train` against the float64 PyTorch GPT-2 of training_reference.py.
 
-usage: check_training.py ATTNVIZ CASE [TRAINED_FOLDER]
+usage: check_training.py ATTNVIZ CASE [TRAINED_FOLDER | RUNNER]
+  gradients  every tensor's gradient from train_gradients_runner (core/train directly) against
+             autograd, and the loss
   sgd-step   one SGD step on a text (English and Korean, sequential windows): the logged loss and,
              tensor by tensor, the gradient (W0 − W1)/lr and the new weights W1 against autograd;
              then `attnviz compute --model` on the trained folder against the reference's logits
@@ -125,7 +127,39 @@ def case_induction(binary, tmp, trained=None):
         raise Failure(f'no head after layer 0 attends to the token after the earlier occurrence (best {later[best]:.2f})')
 
 
-CASES = {'sgd-step': case_sgd_step, 'induction': case_induction}
+def case_gradients(binary, tmp, runner):
+    """Every tensor's gradient as core/train computes it (train_gradients_runner) against autograd,
+    on a model a few AdamW steps away from its initialisation."""
+    text_file = tmp / 'text.txt'
+    text_file.write_text(TEXT, encoding='utf-8')
+    out = tmp / 'model'
+    B, T = 4, 32
+    run(binary, 'train', '--task', 'text', '--text-file', str(text_file), '--out', str(out), '--steps', '5',
+        '--batch', str(B), '--context', str(T), '--layers', '2', '--heads', '2', '--d-model', '16', '--lr', '0.01')
+    ids = list(TEXT.encode('utf-8'))
+    rows = [ids[7 + 40 * i:7 + 40 * i + T + 1] for i in range(B)]  # not the windows it trained on
+    done = subprocess.run([runner, str(out), str(T), str(tmp / 'grads.safetensors'), *map(str, sum(rows, []))],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Failure(f'train_gradients_runner exited {done.returncode}: {done.stderr.strip()}')
+    got, _ = ref.read_safetensors(tmp / 'grads.safetensors')
+    config, w, _ = ref.read_model(out)
+    inputs = torch.tensor([r[:-1] for r in rows])
+    targets = torch.tensor([r[1:] for r in rows])
+    loss, want = ref.loss_and_gradients(config, w, inputs, targets)
+    if abs(float(done.stdout) - loss) > 1e-6 * loss:
+        raise Failure(f'loss {done.stdout.strip()}, expected {loss}')
+    floor = 1e-4 * max(np.abs(g).max() for g in want.values())  # the keys' bias: 0 but for rounding
+    worst = 0.0
+    for name, g in want.items():
+        error = np.abs(got[name] - g).max() / max(np.abs(g).max(), floor)
+        worst = max(worst, error)
+        if error > 1e-4:
+            raise Failure(f'{name}: the gradient differs by {error:.2e} of its largest entry')
+    print(f'gradients: loss {loss:.6f}; every tensor within {worst:.1e} of its largest gradient')
+
+
+CASES = {'gradients': case_gradients, 'sgd-step': case_sgd_step, 'induction': case_induction}
 
 
 def main():
