@@ -48,7 +48,7 @@ class TrainCommand : public ::testing::Test {
 TEST_F(TrainCommand, ATextShorterThanOneBatchIsRefusedNamingTheFile) {
   std::ofstream(folder_ / "short.txt") << "안녕하세요";
   const CommandRun run = attnviz("train --task text --text-file " + (folder_ / "short.txt").string() + " --out " +
-                          (folder_ / "m").string());
+                                 (folder_ / "m").string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.output.find("short.txt: --text-file: has 15 bytes"), std::string::npos) << run.output;
 }
@@ -62,6 +62,23 @@ TEST_F(TrainCommand, OptionsTheTaskCannotUseAreRefused) {
     EXPECT_EQ(run.exit_code, 2) << bad << ": " << run.output;
     EXPECT_NE(run.output.find("<command line>: --"), std::string::npos) << bad << ": " << run.output;
   }
+}
+
+TEST_F(TrainCommand, ALossThatIsNotFiniteStopsNamingTheStepAndKeepsTheLastSavedModel) {
+  const fs::path out = folder_ / "m";
+  const CommandRun run = attnviz(
+      "train --task induction --context 8 --batch 2 --d-model 16 --optimizer sgd --lr 1000000 "
+      "--steps 50 --checkpoints 1 --threads 1 --out " +
+      out.string());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  const std::size_t at = run.output.find("<training>: step ");
+  ASSERT_NE(at, std::string::npos) << run.output;
+  const long failed = std::stol(run.output.substr(at + 17));
+  EXPECT_NE(run.output.find("the loss is"), std::string::npos) << run.output;
+  const auto state = nlohmann::json::parse(std::ifstream(out / "training_state.json"));
+  EXPECT_EQ(state["step"].get<long>(), failed - 1);
+  EXPECT_TRUE(fs::exists(out / "checkpoints" / ("step-" + std::to_string(failed - 1))));
+  EXPECT_FALSE(fs::exists(out / "checkpoints" / ("step-" + std::to_string(failed))));
 }
 
 TEST_F(TrainCommand, CtrlCSavesAndResumeContinues) {
