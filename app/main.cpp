@@ -28,7 +28,8 @@ bool opens_window(const attnviz::cli::Args& args) {
 // command and exists, or has a folder or an extension in its name, is a file to open.
 bool names_a_file(const std::string& arg) {
   std::error_code ignored;
-  return std::filesystem::exists(arg, ignored) || arg.find('/') != std::string::npos || arg.find('.') != std::string::npos;
+  return std::filesystem::exists(arg, ignored) || arg.find('/') != std::string::npos ||
+         arg.find('.') != std::string::npos;
 }
 
 int dispatch(const attnviz::cli::Args& args) {

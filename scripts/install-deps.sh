@@ -29,6 +29,8 @@ packages=(
   ibus ibus-hangul dbus dbus-x11 locales
   # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes, OpenMP for clang
   clang libclang-rt-14-dev libomp-14-dev
+  # the code's format (.clang-format), checked by scripts/check-format.sh in run-tests.sh
+  clang-format-14
   # installing and packaging: the .deb (cpack, dpkg-shlibdeps), and the checks of what it
   # installs (desktop entry, AppStream metainfo, MIME type, manual page, a double-click)
   dpkg-dev desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db

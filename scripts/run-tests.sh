@@ -20,6 +20,8 @@ timed() {
 }
 
 timed "install" ./scripts/install-deps.sh
+# The code as .clang-format writes it: a file that is not fails at once, before any build.
+timed "format" ./scripts/check-format.sh
 
 # The release build is the portable one the .deb ships (x86-64-v2); the sanitizer build is
 # native, so the two builds' numbers are compared (Install.TwoBuildsComputeTheSameNumbers).

@@ -15,13 +15,12 @@ namespace {
 // None of these collide with the window's keys (Ctrl+letters, F8–F10, Ctrl+= / - / 0): the
 // menu ignores presses with Ctrl, Alt or Super held.
 constexpr int kKeys[] = {
-    ui::keys::kRight,   ui::keys::kPageDown, ui::keys::kLeft,     ui::keys::kPageUp,   ui::keys::kHome,
-    ui::keys::kEnd,     ui::keys::kDown,     ui::keys::kUp,       ui::keys::key('h'), ui::keys::key('c'),
-    ui::keys::key('m'), ui::keys::key('s'),  ui::keys::key('t'),  ui::keys::key('x'), ui::keys::key('a'),
-    ui::keys::key('n'), ui::keys::key('r'),  ui::keys::key('w'),  ui::keys::key('1'), ui::keys::key('2'),
-    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::key('5'),  ui::keys::key('6'), ui::keys::key('7'),
-    ui::keys::key('p'),
-    ui::keys::kF11,     ui::keys::kEscape,   ui::keys::kF1};
+    ui::keys::kRight,   ui::keys::kPageDown, ui::keys::kLeft,    ui::keys::kPageUp,  ui::keys::kHome,
+    ui::keys::kEnd,     ui::keys::kDown,     ui::keys::kUp,      ui::keys::key('h'), ui::keys::key('c'),
+    ui::keys::key('m'), ui::keys::key('s'),  ui::keys::key('t'), ui::keys::key('x'), ui::keys::key('a'),
+    ui::keys::key('n'), ui::keys::key('r'),  ui::keys::key('w'), ui::keys::key('1'), ui::keys::key('2'),
+    ui::keys::key('3'), ui::keys::key('4'),  ui::keys::key('5'), ui::keys::key('6'), ui::keys::key('7'),
+    ui::keys::key('p'), ui::keys::kF11,      ui::keys::kEscape,  ui::keys::kF1};
 
 constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 
@@ -45,7 +44,8 @@ void move_step(ActionTarget& t, int delta) {
 void toggle_play(ActionTarget& t) {
   ui::ClassroomState& state = t.state;
   if (state.shown == ui::MainView::Tiled) toggle_playback(state.tiled.playback, state.tiled.tile, t.tiles, t.now);
-  if (state.shown == ui::MainView::Decode) toggle_playback(state.decode.playback, state.decode.step, t.decode_steps, t.now);
+  if (state.shown == ui::MainView::Decode)
+    toggle_playback(state.decode.playback, state.decode.step, t.decode_steps, t.now);
 }
 
 constexpr int kToTheEnd = 1 << 30;
@@ -82,7 +82,8 @@ std::string axis_notice(lesson::CompareAxis axis) {
 
 std::string temperature_notice(const Scenario& s) {
   const double t = temperature_of(s);
-  return "Temperature T = " + lesson::format_significant(t) + " (scale 1/T = " + lesson::format_significant(1.0 / t) + ")";
+  return "Temperature T = " + lesson::format_significant(t) + " (scale 1/T = " + lesson::format_significant(1.0 / t) +
+         ")";
 }
 
 }  // namespace
@@ -106,7 +107,8 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting, 
     case ui::keys::key('s'): return Action::ToggleScaling;
     case ui::keys::key('t'): return shift ? Action::ColderTemperature : Action::HotterTemperature;
     case ui::keys::key('x'): return Action::ToggleCross;
-    case ui::keys::key('a'): return !comparing ? Action::None : shift ? Action::PreviousCompareAxis : Action::NextCompareAxis;
+    case ui::keys::key('a'):
+      return !comparing ? Action::None : shift ? Action::PreviousCompareAxis : Action::NextCompareAxis;
     case ui::keys::key('n'): return comparing ? Action::ToggleCompareCount : Action::None;
     case ui::keys::key('r'): return !comparing ? Action::None : shift ? Action::NarrowerWindow : Action::WiderWindow;
     case ui::keys::key('w'): return comparing ? Action::ToggleCompareScores : Action::None;
@@ -119,7 +121,8 @@ Action action_for_key(int key, bool shift, ui::MainView shown, bool presenting, 
     case ui::keys::key('7'): return Action::ShowModelView;
     case ui::keys::key('p'): return playing ? Action::TogglePlay : Action::None;
     case ui::keys::kF11: return Action::TogglePresentation;
-    case ui::keys::kEscape: return help_open ? Action::CloseHelp : presenting ? Action::LeavePresentation : Action::None;
+    case ui::keys::kEscape:
+      return help_open ? Action::CloseHelp : presenting ? Action::LeavePresentation : Action::None;
     case ui::keys::kF1: return Action::ToggleHelp;
     default: return Action::None;
   }
@@ -191,10 +194,14 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ToggleScaling: {
       Scenario next = toggle_scaling(document.scenario());
       const bool scaled = next.scale.kind == ScaleSetting::Kind::InvSqrtDk;
-      document.apply(std::move(next), scaled ? "Scale by 1/\xe2\x88\x9a" "d_k" : "No scaling");
+      document.apply(std::move(next), scaled ? "Scale by 1/\xe2\x88\x9a"
+                                               "d_k"
+                                             : "No scaling");
       // What it does to this sentence's softmax is on the Scaling page, in numbers: the notice
       // promises nothing the data may not show.
-      return scaled ? "Scores scaled by 1/\xe2\x88\x9a" "d_k" : "No scaling (the classic mistake): see the Scaling page";
+      return scaled ? "Scores scaled by 1/\xe2\x88\x9a"
+                      "d_k"
+                    : "No scaling (the classic mistake): see the Scaling page";
     }
     case Action::HotterTemperature:
     case Action::ColderTemperature: {
@@ -218,7 +225,8 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::WiderWindow:
     case Action::NarrowerWindow:
       compare.window = std::clamp(compare.window + (action == Action::WiderWindow ? 1 : -1), 0, kMaxWindow);
-      return (compare.axis == lesson::CompareAxis::Masks && compare.count == 4) || compare.axis == lesson::CompareAxis::Patterns
+      return (compare.axis == lesson::CompareAxis::Masks && compare.count == 4) ||
+                     compare.axis == lesson::CompareAxis::Patterns
                  ? ""
                  : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks, or patterns)";
     case Action::ToggleCompareScores: t.state.compare_scores = !t.state.compare_scores; break;
@@ -229,7 +237,8 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ShowTiled: t.state.select_tab = ui::MainView::Tiled; break;
     case Action::ShowDecode: t.state.select_tab = ui::MainView::Decode; break;
     case Action::ShowModelView:
-      if (!t.model_open) return "No model is open: File \xe2\x96\xb8 Open model\xe2\x80\xa6, then 7 shows its Model view";
+      if (!t.model_open)
+        return "No model is open: File \xe2\x96\xb8 Open model\xe2\x80\xa6, then 7 shows its Model view";
       t.view.select_main_tab = ui::kModelViewTitle;
       break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;

@@ -30,13 +30,13 @@ enum class Action {
   ToggleCausal,
   CycleMask,
   ToggleScaling,
-  HotterTemperature,    // T: flatter weights
-  ColderTemperature,    // Shift+T: sharper weights
-  ToggleCross,          // cross-attention on / off
-  NextCompareAxis,      // compare view: masks → heads → K/V heads
+  HotterTemperature,  // T: flatter weights
+  ColderTemperature,  // Shift+T: sharper weights
+  ToggleCross,        // cross-attention on / off
+  NextCompareAxis,    // compare view: masks → heads → K/V heads
   PreviousCompareAxis,
-  ToggleCompareCount,   // compare view: 2 ↔ 4 copies
-  WiderWindow,          // compare view: window r + 1 (sliding window, Longformer)
+  ToggleCompareCount,  // compare view: 2 ↔ 4 copies
+  WiderWindow,         // compare view: window r + 1 (sliding window, Longformer)
   NarrowerWindow,
   ToggleCompareScores,  // compare view: weights ↔ scaled scores
   ShowHeatmaps,
@@ -45,8 +45,8 @@ enum class Action {
   ShowCross,
   ShowTiled,
   ShowDecode,
-  ShowModelView,        // the desktop's Model view, while a model is open
-  TogglePlay,           // Tiled and Decode views: play / pause the steps
+  ShowModelView,  // the desktop's Model view, while a model is open
+  TogglePlay,     // Tiled and Decode views: play / pause the steps
   TogglePresentation,
   LeavePresentation,
   ToggleHelp,

@@ -22,15 +22,15 @@ void realign_embeddings(Scenario& s, const std::vector<std::string>& old_tokens)
   for (int r = 0; r < rows.rows; ++r) {
     const int from = keep[static_cast<std::size_t>(r)];
     const std::vector<float> fresh =
-        from >= 0 ? std::vector<float>() : generate_embedding(now.tokens[static_cast<std::size_t>(r)], s.seed, old_rows.cols);
-    for (int c = 0; c < rows.cols; ++c) rows.at(r, c) = from >= 0 ? old_rows.at(from, c) : fresh[static_cast<std::size_t>(c)];
+        from >= 0 ? std::vector<float>()
+                  : generate_embedding(now.tokens[static_cast<std::size_t>(r)], s.seed, old_rows.cols);
+    for (int c = 0; c < rows.cols; ++c)
+      rows.at(r, c) = from >= 0 ? old_rows.at(from, c) : fresh[static_cast<std::size_t>(c)];
   }
   source.embeddings = std::move(rows);
 }
 
-std::vector<std::string> current_tokens(const SourceSetting& source) {
-  return edits::source_tokens_of(source).tokens;
-}
+std::vector<std::string> current_tokens(const SourceSetting& source) { return edits::source_tokens_of(source).tokens; }
 
 }  // namespace
 
@@ -84,7 +84,7 @@ Scenario toggle_causal(Scenario s) {
 
 Scenario toggle_scaling(Scenario s) {
   s.scale = s.scale.kind == ScaleSetting::Kind::InvSqrtDk ? ScaleSetting{ScaleSetting::Kind::None, 1.0}
-                                                         : ScaleSetting{ScaleSetting::Kind::InvSqrtDk, 1.0};
+                                                          : ScaleSetting{ScaleSetting::Kind::InvSqrtDk, 1.0};
   return s;
 }
 

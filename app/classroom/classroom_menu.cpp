@@ -43,7 +43,8 @@ ActionTarget target_of(ui::UiContext& ui) {
   target.heads = problem.num_heads;
   target.queries = problem.n();
   target.tiles = tiled_step_count(ui.classroom.tiled, problem);
-  if (target.decode_steps == 0) target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
+  if (target.decode_steps == 0)
+    target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
   return target;
 }
 
@@ -79,31 +80,38 @@ class ClassroomMenu final : public ui::Menu {
         run(ui, kShowView[index]);
       }
     }
-    if (ImGui::MenuItem(ui::kModelViewTitle, "7", ui::model_view_shown(ui.view), ui.model.has_model())) run(ui, Action::ShowModelView);
+    if (ImGui::MenuItem(ui::kModelViewTitle, "7", ui::model_view_shown(ui.view), ui.model.has_model()))
+      run(ui, Action::ShowModelView);
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
     if (ImGui::MenuItem("Next step", "Right")) run(ui, Action::NextStep);
     if (ImGui::MenuItem("Previous step", "Left")) run(ui, Action::PreviousStep);
     const bool plays = state.shown == ui::MainView::Tiled || state.shown == ui::MainView::Decode;
-    const bool playing = state.shown == ui::MainView::Tiled ? state.tiled.playback.playing : state.decode.playback.playing;
+    const bool playing =
+        state.shown == ui::MainView::Tiled ? state.tiled.playback.playing : state.decode.playback.playing;
     if (ImGui::MenuItem("Play the steps (Tiled, Decode)", "P", plays && playing, plays)) run(ui, Action::TogglePlay);
     if (ImGui::MenuItem("Follow the next token", "Down")) run(ui, Action::NextQuery);
     if (ImGui::MenuItem("Next head", "H")) run(ui, Action::NextHead);
     if (ImGui::MenuItem("Causal mask", "C", ui.document.scenario().mask.causal)) run(ui, Action::ToggleCausal);
     if (ImGui::MenuItem("Next mask", "M")) run(ui, Action::CycleMask);
-    if (ImGui::MenuItem("Scale by 1/\xe2\x88\x9a" "d_k", "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
+    if (ImGui::MenuItem("Scale by 1/\xe2\x88\x9a"
+                        "d_k",
+                        "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
       run(ui, Action::ToggleScaling);
     if (ImGui::MenuItem("Higher temperature (flatter)", "T")) run(ui, Action::HotterTemperature);
     if (ImGui::MenuItem("Lower temperature (sharper)", "Shift+T")) run(ui, Action::ColderTemperature);
-    if (ImGui::MenuItem("Cross-attention", "X", ui.document.scenario().source.has_value())) run(ui, Action::ToggleCross);
+    if (ImGui::MenuItem("Cross-attention", "X", ui.document.scenario().source.has_value()))
+      run(ui, Action::ToggleCross);
     ImGui::Separator();
     // The compare view's settings; its keys act while it is on screen, the menu always.
     if (ImGui::MenuItem("Compare: next axis", "A")) apply_compare(ui, Action::NextCompareAxis);
-    if (ImGui::MenuItem("Compare: 4 copies", "N", state.compare.count == 4)) apply_compare(ui, Action::ToggleCompareCount);
+    if (ImGui::MenuItem("Compare: 4 copies", "N", state.compare.count == 4))
+      apply_compare(ui, Action::ToggleCompareCount);
     if (ImGui::MenuItem("Compare: wider window r", "R")) apply_compare(ui, Action::WiderWindow);
     if (ImGui::MenuItem("Compare: narrower window r", "Shift+R")) apply_compare(ui, Action::NarrowerWindow);
-    if (ImGui::MenuItem("Compare: scaled scores", "W", state.compare_scores)) apply_compare(ui, Action::ToggleCompareScores);
+    if (ImGui::MenuItem("Compare: scaled scores", "W", state.compare_scores))
+      apply_compare(ui, Action::ToggleCompareScores);
     ImGui::Separator();
     if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
@@ -153,7 +161,8 @@ class ClassroomMenu final : public ui::Menu {
     if (!ui::keys::plain_keys_free()) return;
     // The arrows, Page and Home/End keys that step this view are its own, not the navigation's.
     for (int key : classroom_keys()) {
-      if (action_for_key(key, false, state.shown, state.presenting, state.help_open) != Action::None) ui::keys::claim_from_navigation(key);
+      if (action_for_key(key, false, state.shown, state.presenting, state.help_open) != Action::None)
+        ui::keys::claim_from_navigation(key);
     }
     if (io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
@@ -178,11 +187,13 @@ class ClassroomMenu final : public ui::Menu {
     }
     const float chrome = 2.0f * style.WindowPadding.x + 4.0f * style.CellPadding.x + style.ScrollbarSize;
     const float width = std::min(keys_width + action_width + chrome, viewport->WorkSize.x * 0.95f);
-    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, viewport->WorkSize.y * 0.85f));
-    if (ImGui::Begin("Help: shortcuts", &state.help_open,
-                     ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::Begin(
+            "Help: shortcuts", &state.help_open,
+            ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
       for (const bool window : {false, true}) {
         ImGui::TextDisabled("%s", window ? "The window" : "Classroom");
         ImGui::PushID(window ? 1 : 0);
@@ -203,7 +214,8 @@ class ClassroomMenu final : public ui::Menu {
         ImGui::Spacing();
       }
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z.");
+      ImGui::TextDisabled(
+          "Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z.");
       ImGui::PopTextWrapPos();
     }
     ImGui::End();

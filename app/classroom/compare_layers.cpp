@@ -29,7 +29,8 @@ void LayerComparison::refresh(const ui::UiContext& ui, int head, bool averaged) 
   const model::ForwardResult& result = *ui.model.result();
   for (const model::LayerAttention& layer : result.layers) {
     const Result& attention = layer.attention;
-    shown_.push_back(averaged ? model::heads_averaged(attention) : attention.heads[static_cast<std::size_t>(head)].weights);
+    shown_.push_back(averaged ? model::heads_averaged(attention)
+                              : attention.heads[static_cast<std::size_t>(head)].weights);
   }
   mask_ = model::layer_mask(ui.model.model()->config(), static_cast<int>(result.tokens.size()));
   version_ = fresh_upload_version();
@@ -59,8 +60,9 @@ void LayerComparison::draw(ui::UiContext& ui) {
   ImGui::SameLine();
   ImGui::TextDisabled("weight: one scale for every layer");
   ImGui::PushTextWrapPos(0.0f);
-  ui::text_wrapped_disabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(), ui.model.text().c_str(),
-                      state.compare_heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
+  ui::text_wrapped_disabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(),
+                            ui.model.text().c_str(),
+                            state.compare_heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
   ImGui::PopTextWrapPos();
 
   ImGui::BeginChild("##compare-layers", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -77,7 +79,9 @@ void LayerComparison::draw(ui::UiContext& ui) {
   space.min_slot_w = ImGui::GetFontSize() * 5.0f;
   space.gap = 10.0f * s;
   space.title_h = [](float slot_w) { return heading_height("Layer 99", slot_w) + ImGui::GetStyle().ItemSpacing.y; };
-  space.col_label_h = [&tokens, s](float cell) { return heatmap::HeatmapWidget::col_label_height(tokens, cell, 90.0f * s); };
+  space.col_label_h = [&tokens, s](float cell) {
+    return heatmap::HeatmapWidget::col_label_height(tokens, cell, 90.0f * s);
+  };
   const GridLayout grid = layout_grid(static_cast<int>(shown_.size()), space);
   const ImVec2 start = ImGui::GetCursorPos();
   for (std::size_t i = 0; i < shown_.size(); ++i) {
@@ -113,7 +117,8 @@ void LayerComparison::draw(ui::UiContext& ui) {
     const std::string id = "##compare-layer-" + std::to_string(layer);
     const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
-      ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer, ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+      ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer,
+                        ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
                         ui::token_label(tokens[static_cast<std::size_t>(hover.col)]).c_str(),
                         lesson::format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
     }

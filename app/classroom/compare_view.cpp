@@ -66,7 +66,8 @@ class CompareView final : public ui::Panel {
   void draw_toolbar(ui::UiContext& ui);
   [[nodiscard]] GridLayout arrange(const ui::UiContext& ui, float width, float height);
   // cells_y: where the heatmap's column labels start (window coordinates), the same for a grid row.
-  void draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale, float cells_y);
+  void draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale,
+                 float cells_y);
   // Under a single row of copies: the pinned query's weights in each, as bars under the cells.
   void draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, ImVec2 start, float label_w, float room);
   [[nodiscard]] SharedScale shared_scale(const ui::UiContext& ui) const;
@@ -128,7 +129,8 @@ void CompareView::update_copies(const ui::UiContext& ui) {
       Copy& copy = copies_[i];
       copy.label = variants[i].label;
       if (!copy.session) copy.session = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
-      if (!(copy.document.scenario() == variants[i].scenario)) copy.document.reset(std::move(variants[i].scenario), std::nullopt);
+      if (!(copy.document.scenario() == variants[i].scenario))
+        copy.document.reset(std::move(variants[i].scenario), std::nullopt);
     }
   }
   for (Copy& copy : copies_) {
@@ -151,16 +153,19 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
     lesson::CompareAxis axis;
     const char* label;
     const char* tooltip;
-  } axes[] = {{lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
-              {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
-              {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
-              {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
-              {lesson::CompareAxis::Patterns, "patterns", "mask expressions: causal, attention sinks, strided, block-local (A)"}};
+  } axes[] = {
+      {lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
+      {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
+      {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
+      {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
+      {lesson::CompareAxis::Patterns, "patterns",
+       "mask expressions: causal, attention sinks, strided, block-local (A)"}};
   const bool layers = state.compare_layers && ui::shows_model(ui);
   if (ui::shows_model(ui)) {  // the model's layers first: with a model open, what a class came for
     same_line_if_fits(button_width("layers"), right);
     if (pill("layers", layers)) state.compare_layers = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the model's layers side by side on its text: one head, or the heads averaged");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the model's layers side by side on its text: one head, or the heads averaged");
   }
   for (const auto& a : axes) {
     same_line_if_fits(button_width(a.label), right);
@@ -180,7 +185,8 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   if (pill("2", options.count == 2)) options.count = 2;
   ImGui::SameLine();
   if (pill("4", options.count == 4)) options.count = 4;
-  if ((options.axis == lesson::CompareAxis::Masks && options.count == 4) || options.axis == lesson::CompareAxis::Patterns) {
+  if ((options.axis == lesson::CompareAxis::Masks && options.count == 4) ||
+      options.axis == lesson::CompareAxis::Patterns) {
     const float slider_w = ImGui::GetFontSize() * 4.5f;
     same_line_if_fits(slider_w + ImGui::CalcTextSize("window r").x + group_gap, right);
     ImGui::SetNextItemWidth(slider_w);
@@ -198,9 +204,11 @@ void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("W switches");
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
   const heatmap::Colormap map = state.compare_scores ? ui.view.scores_colormap : ui.view.weights_colormap;
-  const char* caption = state.compare_scores ? "scaled score: one scale for all copies" : "weight: one scale for all copies, as in Heatmaps";
+  const char* caption = state.compare_scores ? "scaled score: one scale for all copies"
+                                             : "weight: one scale for all copies, as in Heatmaps";
   const float caption_w = ImGui::CalcTextSize(caption).x + ImGui::GetStyle().ItemSpacing.x;
-  const float bar_w = std::clamp(ImGui::GetContentRegionAvail().x - caption_w, ImGui::GetFontSize() * 8.0f, 520.0f * ui.ui_scale);
+  const float bar_w =
+      std::clamp(ImGui::GetContentRegionAvail().x - caption_w, ImGui::GetFontSize() * 8.0f, 520.0f * ui.ui_scale);
   ImGui::BeginGroup();
   ui.heatmaps.colorbar(map, scale.range.min, scale.range.max, bar_w, nullptr, scale.log);
   ImGui::EndGroup();
@@ -219,8 +227,8 @@ SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
     const int head = shown_head_of(*copy.session, ui.view.selected_head);
     const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
     const Problem& p = copy.session->problem();
-    matrices.push_back({copy.session->host_matrix(head, which), &copy.session->shown_result().mask, scores ? p.scale : 1.0f,
-                        scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f});
+    matrices.push_back({copy.session->host_matrix(head, which), &copy.session->shown_result().mask,
+                        scores ? p.scale : 1.0f, scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f});
     tokens = std::max({tokens, copy.session->problem().n(), copy.session->problem().m()});
   }
   if (scores) return {lesson::shared_range(matrices, lesson::RangeKind::Scores), false};
@@ -236,7 +244,8 @@ SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
 
 std::string CompareView::stats_line(const Copy& copy, int head) const {
   const Problem& p = copy.session->problem();
-  const std::string head_text = p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
+  const std::string head_text =
+      p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
   // A long sentence's rows peak far below 0.01, where two decimals would say "max 0.00".
   const double peak = copy.stats.mean_max_weight;
   return head_text + "entropy " + lesson::format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
@@ -269,7 +278,8 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
   std::vector<std::string> lines;
   for (const Copy& copy : copies_) {
     labels.push_back(copy.label);
-    if (copy.session->has_result()) lines.push_back(stats_line(copy, shown_head_of(*copy.session, ui.view.selected_head)));
+    if (copy.session->has_result())
+      lines.push_back(stats_line(copy, shown_head_of(*copy.session, ui.view.selected_head)));
   }
   space.title_h = [labels, lines](float slot_w) {
     float h = 0.0f;
@@ -279,12 +289,14 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
     return h + static_cast<float>(line_count) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
   };
   const std::vector<std::string>* columns = &p.source_tokens;
-  space.col_label_h = [columns, s](float cell) { return heatmap::HeatmapWidget::col_label_height(*columns, cell, 90.0f * s); };
+  space.col_label_h = [columns, s](float cell) {
+    return heatmap::HeatmapWidget::col_label_height(*columns, cell, 90.0f * s);
+  };
   return layout_grid(static_cast<int>(copies_.size()), space);
 }
 
-void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels, const SharedScale& scale,
-                            float cells_y) {
+void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& grid, bool row_labels,
+                            const SharedScale& scale, float cells_y) {
   const float s = ui.ui_scale;
   const float wrap = grid.slot_w - title_gap(ui);  // the slot less the air before the next copy
   const float x = ImGui::GetCursorPosX();
@@ -304,7 +316,8 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   const Result& result = session.shown_result();
   const int head = shown_head_of(session, ui.view.selected_head);
   if (copy.stats_generation != session.generation() || copy.stats_head != head) {
-    copy.stats = lesson::summarize(lesson::row_statistics(result.heads[static_cast<std::size_t>(head)].weights, result.mask));
+    copy.stats =
+        lesson::summarize(lesson::row_statistics(result.heads[static_cast<std::size_t>(head)].weights, result.mask));
     copy.stats_generation = session.generation();
     copy.stats_head = head;
   }
@@ -323,7 +336,8 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   spec.values = ui.view.show_numbers ? spec.source.host : nullptr;
   spec.numbers = ui.view.show_numbers && !scale.log;
   spec.value_scale = scores ? p.scale : 1.0f;
-  spec.distance_bias = scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f;  // ALiBi: what the softmax sees
+  spec.distance_bias =
+      scores ? head_slopes(p).at(static_cast<std::size_t>(head)) : 0.0f;  // ALiBi: what the softmax sees
   spec.range_min = scale.range.min;
   spec.range_max = scale.range.max;
   spec.log_scale = scale.log;
@@ -345,13 +359,14 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
-    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
-                      ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
-                      visible ? lesson::format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
-                                                                  spec.distance_bias, hover.row, hover.col),
-                                                     4)
-                                    .c_str()
-                              : "hidden by the mask");
+    ImGui::SetTooltip(
+        "%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+        ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
+        visible ? lesson::format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
+                                                     spec.distance_bias, hover.row, hover.col),
+                                        4)
+                      .c_str()
+                : "hidden by the mask");
   }
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;
@@ -382,14 +397,16 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   const float bars_y = ImGui::GetCursorPosY();
   // The bars in the weights heatmaps' colours (on their shared scale when they show).
   heatmap::BarColours colours{ui.view.weights_colormap, 0.0f, 1.0f, false};
-  if (!ui.classroom.compare_scores) colours = {ui.view.weights_colormap, range_.scale.range.min, range_.scale.range.max, range_.scale.log};
+  if (!ui.classroom.compare_scores)
+    colours = {ui.view.weights_colormap, range_.scale.range.min, range_.scale.range.max, range_.scale.log};
   for (std::size_t i = 0; i < copies_.size(); ++i) {
     const compute::ComputeSession& session = *copies_[i].session;
     if (!session.has_result() || row >= session.problem().n()) continue;
     const int head = shown_head_of(session, ui.view.selected_head);
     const Matrix* weights = session.host_matrix(head, HeadMatrix::Weights);
     if (weights == nullptr) continue;
-    heatmap::BarChart bars = heatmap::weights_row_chart(*weights, session.shown_result().mask, row, &session.problem().source_tokens);
+    heatmap::BarChart bars =
+        heatmap::weights_row_chart(*weights, session.shown_result().mask, row, &session.problem().source_tokens);
     bars.width = drawn_extent(weights->cols, grid.cell);
     bars.height = bars_h;
     bars.label_height = label_h;

@@ -51,7 +51,8 @@ std::vector<TokenBox> place_column(std::size_t count, float x, float width, floa
   return boxes;
 }
 
-void draw_boxes(ImDrawList* list, const std::vector<TokenBox>& boxes, const std::vector<std::string>& tokens, int selected) {
+void draw_boxes(ImDrawList* list, const std::vector<TokenBox>& boxes, const std::vector<std::string>& tokens,
+                int selected) {
   const ImU32 fill = ImGui::GetColorU32(ImGuiCol_Button);
   const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -60,10 +61,12 @@ void draw_boxes(ImDrawList* list, const std::vector<TokenBox>& boxes, const std:
     const bool chosen = static_cast<int>(i) == selected;
     list->AddRectFilled(boxes[i].min, boxes[i].max, chosen ? heatmap::kPinnedColour : fill, 4.0f);
     list->AddRect(boxes[i].min, boxes[i].max, border, 4.0f);
-    const std::string label = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), ui::token_label(tokens[i]), boxes[i].max.x - boxes[i].min.x - pad);
+    const std::string label = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), ui::token_label(tokens[i]),
+                                                 boxes[i].max.x - boxes[i].min.x - pad);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
-    list->AddText(ImVec2((boxes[i].min.x + boxes[i].max.x - w) * 0.5f, boxes[i].min.y + ImGui::GetStyle().FramePadding.y),
-                  chosen ? 0xffffffffu : text, label.c_str());
+    list->AddText(
+        ImVec2((boxes[i].min.x + boxes[i].max.x - w) * 0.5f, boxes[i].min.y + ImGui::GetStyle().FramePadding.y),
+        chosen ? 0xffffffffu : text, label.c_str());
   }
 }
 
@@ -80,16 +83,18 @@ class CrossView final : public ui::Panel {
 };
 
 void offer_source(ui::UiContext& ui) {
-  ui::text_wrapped("This scenario attends within one sentence (self-attention). Cross-attention takes the queries "
-                     "from this sentence and the keys and values from a second one, the way a translation model's "
-                     "decoder reads the sentence it translates.");
+  ui::text_wrapped(
+      "This scenario attends within one sentence (self-attention). Cross-attention takes the queries "
+      "from this sentence and the keys and values from a second one, the way a translation model's "
+      "decoder reads the sentence it translates.");
   if (ImGui::Button("Add a source sentence")) {
     Scenario next = ui.document.scenario();
     next.source = SourceSetting{};
     next.source->sentence = next.sentence;
     ui.document.apply(std::move(next), "Add a source sentence");
   }
-  ImGui::TextDisabled("Then type it in the Source sentence panel, or open the preset cross-attention (File menu). Key: X.");
+  ImGui::TextDisabled(
+      "Then type it in the Source sentence panel, or open the preset cross-attention (File menu). Key: X.");
 }
 
 // Generated weights are random: a pair of words with a strong line means nothing yet, and a
@@ -112,16 +117,18 @@ void CrossView::draw(ui::UiContext& ui) {
   const Scenario& scenario = ui.document.scenario();
   const int head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   // The token boxes below spell both sentences out: one line says what is what.
-  text_wrapped_at_spaces("Queries come from the target sentence (left), keys and values from the source (right). Head " +
-                         std::to_string(head) + " of " + std::to_string(p.num_heads) +
-                         " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.",
-                         0.0f, false);
+  text_wrapped_at_spaces(
+      "Queries come from the target sentence (left), keys and values from the source (right). Head " +
+          std::to_string(head) + " of " + std::to_string(p.num_heads) +
+          " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.",
+      0.0f, false);
   if (weights_are_random(scenario)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    text_wrapped_at_spaces("W_Q, W_K and W_V here are random (seed " + std::to_string(scenario.seed) +
-                           "), not trained: which words pair up means nothing yet. The view shows how the weights are "
-                           "computed, not a translation.",
-                           0.0f, false);
+    text_wrapped_at_spaces(
+        "W_Q, W_K and W_V here are random (seed " + std::to_string(scenario.seed) +
+            "), not trained: which words pair up means nothing yet. The view shows how the weights are "
+            "computed, not a translation.",
+        0.0f, false);
     ImGui::PopStyleColor();
   }
   ImGui::BeginChild("##cross-page", ImGui::GetContentRegionAvail(), false);
@@ -156,9 +163,11 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
   const float top = origin.y + font * 1.5f;
   const float box_slot = font + ImGui::GetStyle().FramePadding.y * 2.0f + 6.0f * ui.ui_scale;
   const float summary_h = ImGui::GetTextLineHeightWithSpacing() * 2.5f;
-  const float rows_h = std::max({height - font * 1.5f - summary_h, box_slot * static_cast<float>(std::max(p.n(), p.m())), font * 4.0f});
+  const float rows_h =
+      std::max({height - font * 1.5f - summary_h, box_slot * static_cast<float>(std::max(p.n(), p.m())), font * 4.0f});
   const std::vector<TokenBox> targets = place_column(p.tokens.size(), origin.x, target_w, top, rows_h);
-  const std::vector<TokenBox> sources = place_column(p.source_tokens.size(), origin.x + width - source_w, source_w, top, rows_h);
+  const std::vector<TokenBox> sources =
+      place_column(p.source_tokens.size(), origin.x + width - source_w, source_w, top, rows_h);
   const int followed = ui.view.pinned_query.value_or(-1);
 
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -175,8 +184,9 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
         const float w = weights->at(i, j);
         if (w <= 0.01f) continue;
         const float alpha = followed >= 0 && !is_followed ? 0.18f * w : std::min(1.0f, 0.25f + w);
-        const ImU32 colour = is_followed ? (heatmap::kPinnedColour & 0x00ffffffu) | (static_cast<ImU32>(alpha * 255.0f) << 24)
-                                         : IM_COL32(40, 60, 90, static_cast<int>(alpha * 255.0f));
+        const ImU32 colour = is_followed
+                                 ? (heatmap::kPinnedColour & 0x00ffffffu) | (static_cast<ImU32>(alpha * 255.0f) << 24)
+                                 : IM_COL32(40, 60, 90, static_cast<int>(alpha * 255.0f));
         list->AddLine(targets[static_cast<std::size_t>(i)].right(), sources[static_cast<std::size_t>(j)].left(), colour,
                       std::max(1.0f, thick * w));
       }
@@ -193,7 +203,8 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
   if (followed >= 0 && followed < p.n()) {  // the followed query's strongest source tokens, in words
     std::vector<int> order(static_cast<std::size_t>(p.m()));
     for (int j = 0; j < p.m(); ++j) order[static_cast<std::size_t>(j)] = j;
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return weights->at(followed, a) > weights->at(followed, b); });
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return weights->at(followed, a) > weights->at(followed, b); });
     std::string line = ui::token_label(p.tokens[static_cast<std::size_t>(followed)]) + " attends most to";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
       line += (k == 0 ? " " : ", ") + ui::token_label(p.source_tokens[static_cast<std::size_t>(order[k])]) + " (" +
@@ -239,7 +250,9 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
                                small->CalcTextSizeA(small_size, 1e9f, 0.0f, "0.00").x + 8.0f, ImGui::GetFontSize());
   box.row_label_w = spec.row_label_width;
   const std::vector<std::string>* columns = &p.source_tokens;
-  box.col_label_h = [columns, s](float cell) { return heatmap::HeatmapWidget::col_label_height(*columns, cell, 110.0f * s); };
+  box.col_label_h = [columns, s](float cell) {
+    return heatmap::HeatmapWidget::col_label_height(*columns, cell, 110.0f * s);
+  };
   PageSpace space;
   space.width = width;
   space.height = height - (ImGui::GetCursorPosY() - top);

@@ -57,9 +57,10 @@ constexpr int kMaxDecodedTokens = longest_sentence_within(kMaxHeldRows);  // 2,8
 // Too long to step through here: says so, with the sentence's first kMaxDecodedTokens tokens
 // one click away (one undo step) when it is a text the window splits.
 void refuse_long_sentence(ui::UiContext& ui, int n) {
-  ui::text_wrapped("Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
-                   "sentences of up to %s tokens (attnviz trace decode takes any).",
-                   lesson::format_grouped(n).c_str(), lesson::format_grouped(kMaxDecodedTokens).c_str());
+  ui::text_wrapped(
+      "Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
+      "sentences of up to %s tokens (attnviz trace decode takes any).",
+      lesson::format_grouped(n).c_str(), lesson::format_grouped(kMaxDecodedTokens).c_str());
   if (edits::texts_can_be_cut(ui.document.scenario())) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
 }
 
@@ -96,7 +97,9 @@ struct CacheColumns {
   float gap = 0.0f;
   float status = 0.0f;
   int cells = 0;  // d_k + 2 + d_v
-  [[nodiscard]] float width(float cell) const { return slots + labels + 3.0f * gap + status + cell * static_cast<float>(cells); }
+  [[nodiscard]] float width(float cell) const {
+    return slots + labels + 3.0f * gap + status + cell * static_cast<float>(cells);
+  }
 };
 
 class DecodeView final : public ui::Panel {
@@ -122,7 +125,8 @@ class DecodeView final : public ui::Panel {
   ModelDecode model_;  // with a pretrained model open: its generation
 };
 
-heatmap::ValueRange symmetric_over(const std::vector<decode::DecodeStep>& steps, std::vector<float> decode::DecodeStep::*field) {
+heatmap::ValueRange symmetric_over(const std::vector<decode::DecodeStep>& steps,
+                                   std::vector<float> decode::DecodeStep::*field) {
   float largest = 0.0f;
   for (const decode::DecodeStep& step : steps)
     for (const float v : step.*field)
@@ -145,8 +149,9 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
   shown_ = ShownStep{};
   const Problem& problem = ui.session.problem();
   if (problem.cross_attention) {
-    error_ = "Decoding generates the sentence itself, one token after another: it has no second sentence to read keys and "
-             "values from. Turn cross-attention off (X, or the Source sentence panel) to decode this sentence.";
+    error_ =
+        "Decoding generates the sentence itself, one token after another: it has no second sentence to read keys and "
+        "values from. Turn cross-attention off (X, or the Source sentence panel) to decode this sentence.";
     return false;
   }
   try {
@@ -205,7 +210,8 @@ void DecodeView::show_step(const ui::UiContext& ui, int step) {
     std::copy(s.cache.evicted_k[i].begin(), s.cache.evicted_k[i].end(), s.leaving_k.row(e));
     std::copy(s.cache.evicted_v[i].begin(), s.cache.evicted_v[i].end(), s.leaving_v.row(e));
     const int key = s.cache.evicted[i];
-    s.leaving_labels.push_back(lesson::format_grouped(key) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
+    s.leaving_labels.push_back(lesson::format_grouped(key) + " " +
+                               ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
   }
   s.new_label = {lesson::format_grouped(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
   shown_ = std::move(s);
@@ -231,7 +237,8 @@ void DecodeView::draw(ui::UiContext& ui) {
   const int steps = decode_step_count(prompt, problem.n());
   ui::Playback& playback = state.decode.playback;
   state.decode.step = moved_step(state.decode.step, 0, steps);
-  if (advance_playback(playback, state.decode.step, steps, ImGui::GetTime()) || playback.playing) state.wants_frames = true;
+  if (advance_playback(playback, state.decode.step, steps, ImGui::GetTime()) || playback.playing)
+    state.wants_frames = true;
   draw_toolbar(ui, prompt, steps);
   if (!refresh(ui, {ui.session.generation(), head, prompt})) {
     ImGui::PushTextWrapPos(0.0f);
@@ -321,17 +328,19 @@ void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
     // Wrapped: on a projector's 1280 pixels the sentence is wider than the view.
     text_wrapped_at_spaces("The prompt's " + prompt + (trace.prompt == 1 ? " token is" : " tokens are") +
                                " computed in one pass (a " + prompt + " \xc3\x97 " + prompt +
-                               " causal matrix): their k and v fill the cache. Shown: its last row, token " + lesson::format_grouped(t) +
-                               " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
+                               " causal matrix): their k and v fill the cache. Shown: its last row, token " +
+                               lesson::format_grouped(t) + " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
                            0.0f, false);
   } else {
     heading_text("Step " + lesson::format_grouped(step + 1) + of + ": token " + lesson::format_grouped(t));
-    text_wrapped_at_spaces("\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
-                           0.0f, false);
+    text_wrapped_at_spaces(
+        "\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
+        0.0f, false);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-  text_wrapped_at_spaces("s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = \xce\xa3 w_j\xc2\xb7v_j",
-                         0.0f, true);
+  text_wrapped_at_spaces(
+      "s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = \xce\xa3 w_j\xc2\xb7v_j",
+      0.0f, true);
   ImGui::PopStyleColor();
   ImGui::Spacing();
 }
@@ -365,7 +374,8 @@ CacheColumns DecodeView::columns(const ui::UiContext& ui) const {
                       heatmap::HeatmapWidget::row_label_width(shown_.new_label, 120.0f * sc));
   c.gap = 8.0f * sc;
   ImFont* small = cell_font();
-  c.status = small->CalcTextSizeA(small->FontSize * ImGui::GetIO().FontGlobalScale, 1e9f, 0.0f, "reused").x + 12.0f * sc;
+  c.status =
+      small->CalcTextSizeA(small->FontSize * ImGui::GetIO().FontGlobalScale, 1e9f, 0.0f, "reused").x + 12.0f * sc;
   c.cells = ui.session.problem().d_k + ui.session.problem().d_v + 2;
   return c;
 }
@@ -389,8 +399,9 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
   const float cell = std::floor(std::max(floor_w, std::min({fit_w, fit_h, 52.0f * sc})));
   // Rows a little lower than wide: a projector's 720 lines hold the whole step.
   const float cell_h = std::floor(std::max(font * 1.3f, std::min(cell * 0.6f, font * 1.8f)));
-  const auto small = [&](const std::string& id, const std::string& caption, const Matrix& values, heatmap::ValueRange range,
-                         heatmap::Colormap colormap, const std::vector<std::string>* labels) {
+  const auto small = [&](const std::string& id, const std::string& caption, const Matrix& values,
+                         heatmap::ValueRange range, heatmap::Colormap colormap,
+                         const std::vector<std::string>* labels) {
     SmallMatrix m;
     m.id = id;
     m.caption = caption;
@@ -442,25 +453,33 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
     if (s.cache.slots[i].written) written_slot = static_cast<int>(i);
   const std::string into = trace_->mask.window && !prefill ? " \xe2\x86\x92 slot " + std::to_string(written_slot)
                                                            : std::string(" \xe2\x86\x92 cache");
-  (void)pair(k_x, small("##decode-q", "q: the new token's query", s.q, ranges_.q, diverging, &s.new_label), 0.0f, nullptr);
-  const SmallMatrix v = small("##decode-v", prefill ? "v (the prompt's last)" : "v" + into, s.v, ranges_.v, diverging, nullptr);
-  (void)pair(k_x, small("##decode-k", prefill ? "k (the prompt's last)" : "k" + into, s.k, ranges_.k, diverging, &s.new_label), v_x, &v);
+  (void)pair(k_x, small("##decode-q", "q: the new token's query", s.q, ranges_.q, diverging, &s.new_label), 0.0f,
+             nullptr);
+  const SmallMatrix v =
+      small("##decode-v", prefill ? "v (the prompt's last)" : "v" + into, s.v, ranges_.v, diverging, nullptr);
+  (void)pair(
+      k_x, small("##decode-k", prefill ? "k (the prompt's last)" : "k" + into, s.k, ranges_.k, diverging, &s.new_label),
+      v_x, &v);
   ImGui::Spacing();
 
   // The cache and the row of scores and weights, one line per slot.
   const float cache_y = ImGui::GetCursorPosY();
   const std::string long_caption = "V cache: " + reuse;
   const float v_room = cell * static_cast<float>(s.values.cols) + c.status;
-  const std::string v_caption = ImGui::CalcTextSize(long_caption.c_str()).x <= v_room ? long_caption : std::string("V cache");
+  const std::string v_caption =
+      ImGui::CalcTextSize(long_caption.c_str()).x <= v_room ? long_caption : std::string("V cache");
   ImGui::SetCursorPos(ImVec2(k_x, cache_y));
-  const CellsRect keys = draw_small_matrix(ui, small("##decode-keys", "K cache (" + slot_word + ")", s.keys, ranges_.k, diverging,
-                                                     &s.slot_labels));
+  const CellsRect keys = draw_small_matrix(
+      ui, small("##decode-keys", "K cache (" + slot_word + ")", s.keys, ranges_.k, diverging, &s.slot_labels));
   ImGui::SetCursorPos(ImVec2(s_x, cache_y));
-  const CellsRect scores = draw_small_matrix(ui, small("##decode-scores", "s", s.scores, ranges_.scores, diverging, nullptr));
+  const CellsRect scores =
+      draw_small_matrix(ui, small("##decode-scores", "s", s.scores, ranges_.scores, diverging, nullptr));
   ImGui::SetCursorPos(ImVec2(w_x, cache_y));
-  const CellsRect weights = draw_small_matrix(ui, small("##decode-weights", "w", s.weights, {0.0f, 1.0f}, ui.view.weights_colormap, nullptr));
+  const CellsRect weights =
+      draw_small_matrix(ui, small("##decode-weights", "w", s.weights, {0.0f, 1.0f}, ui.view.weights_colormap, nullptr));
   ImGui::SetCursorPos(ImVec2(v_x, cache_y));
-  const CellsRect values = draw_small_matrix(ui, small("##decode-values", v_caption, s.values, ranges_.v, diverging, nullptr));
+  const CellsRect values =
+      draw_small_matrix(ui, small("##decode-values", v_caption, s.values, ranges_.v, diverging, nullptr));
   ImGui::SetCursorPosX(x0);
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
@@ -471,13 +490,16 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
     const float y1 = y0 + cell_h;
     if (slot.key < 0 || !slot.visible) {  // an empty slot: blank; a row this query does not see: washed out
       const std::uint32_t cover = slot.key < 0 ? ImGui::GetColorU32(ImGuiCol_FrameBg, 1.0f) : wash;
-      for (const CellsRect* r : {&keys, &scores, &weights, &values}) list->AddRectFilled(ImVec2(r->x0, y0), ImVec2(r->x1, y1), cover);
+      for (const CellsRect* r : {&keys, &scores, &weights, &values})
+        list->AddRectFilled(ImVec2(r->x0, y0), ImVec2(r->x1, y1), cover);
     }
     const char* status = c.status > 0.0f ? slot_status(slot) : "";
-    const std::uint32_t colour = slot.written ? ImGui::GetColorU32(ImGuiCol_CheckMark) : ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const std::uint32_t colour =
+        slot.written ? ImGui::GetColorU32(ImGuiCol_CheckMark) : ImGui::GetColorU32(ImGuiCol_TextDisabled);
     ImFont* status_font = cell_font();
     const float small_size = status_font->FontSize * ImGui::GetIO().FontGlobalScale;
-    list->AddText(status_font, small_size, ImVec2(values.x1 + 6.0f * sc, std::round((y0 + y1 - small_size) * 0.5f)), colour, status);
+    list->AddText(status_font, small_size, ImVec2(values.x1 + 6.0f * sc, std::round((y0 + y1 - small_size) * 0.5f)),
+                  colour, status);
     if (slot.written) {
       for (const CellsRect* r : {&keys, &values}) {
         list->AddRect(ImVec2(r->x0, y0), ImVec2(r->x1, y1), kBlack, 0.0f, 0, 4.0f * sc);
@@ -497,8 +519,9 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
   // Rows leaving the cache at this step (a sliding window), faded and struck through, under it.
   if (leaving > 0) {
     const SmallMatrix gone_v = small("##decode-leaving-v", " ", s.leaving_v, ranges_.v, diverging, nullptr);
-    const auto [gone_k, gone_values] = pair(k_x, small("##decode-leaving-k", "leaving the cache now", s.leaving_k, ranges_.k, diverging,
-                                                       &s.leaving_labels), v_x, &gone_v);
+    const auto [gone_k, gone_values] = pair(
+        k_x, small("##decode-leaving-k", "leaving the cache now", s.leaving_k, ranges_.k, diverging, &s.leaving_labels),
+        v_x, &gone_v);
     for (const CellsRect* r : {&gone_k, &gone_values}) {
       list->AddRectFilled(ImVec2(r->x0, r->y0), ImVec2(r->x1, r->y1), wash);
       for (int e = 0; e < leaving; ++e) {
@@ -510,7 +533,8 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
 
   // The context under the V cache: Σ w_j · v_j.
   ImGui::SetCursorPosX(v_x);
-  (void)draw_small_matrix(ui, small("##decode-context", "context = \xce\xa3 w_j\xc2\xb7v_j", s.context, ranges_.v, diverging, nullptr));
+  (void)draw_small_matrix(
+      ui, small("##decode-context", "context = \xce\xa3 w_j\xc2\xb7v_j", s.context, ranges_.v, diverging, nullptr));
   ImGui::SetCursorPosX(x0);
   ImGui::Spacing();
 }

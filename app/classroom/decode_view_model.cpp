@@ -36,8 +36,10 @@ const model::StepAttention* kept_layer(const model::GenerationStep& step, int la
 
 bool ModelDecode::draw(ui::UiContext& ui) {
   if (show_scenario_) {
-    if (ImGui::SmallButton("Show the model's generation##decode-model")) show_scenario_ = false;
-    else return false;
+    if (ImGui::SmallButton("Show the model's generation##decode-model"))
+      show_scenario_ = false;
+    else
+      return false;
   }
   const model::Model* shown = ui.model.model();
   if (generation_.model() != nullptr && generation_.model() != shown) generation_.clear();  // another model opened
@@ -49,18 +51,21 @@ bool ModelDecode::draw(ui::UiContext& ui) {
     if (!generation_.busy()) {
       ImGui::PushTextWrapPos(0.0f);
       if (ui::model_is_encoder(ui)) {
-        ui::text_lines_disabled("BERT is an encoder: every token attends to the whole text at once (no causal mask), and it "
-                                "predicts the word hidden as [MASK] (the Model view) rather than the next one, so it "
-                                "does not generate. Open GPT-2 or a Llama-family model to decode, or step through the "
-                                "scenario (Show the scenario).");
+        ui::text_lines_disabled(
+            "BERT is an encoder: every token attends to the whole text at once (no causal mask), and it "
+            "predicts the word hidden as [MASK] (the Model view) rather than the next one, so it "
+            "does not generate. Open GPT-2 or a Llama-family model to decode, or step through the "
+            "scenario (Show the scenario).");
       } else if (ui.model.result() == nullptr) {
-        ui::text_lines_disabled(ui.model.busy() ? "The model is running on its text: Generate continues it once it has."
-                                                : "The model has not run on its text (the Model view says why, and offers the "
-                                                  "start of a text too long for it): Generate continues a text the model has run on.");
+        ui::text_lines_disabled(
+            ui.model.busy() ? "The model is running on its text: Generate continues it once it has."
+                            : "The model has not run on its text (the Model view says why, and offers the "
+                              "start of a text too long for it): Generate continues a text the model has run on.");
       } else {
-        ui::text_wrapped_disabled("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest "
-                                  "token each time), with its own KV cache. Then step through the tokens as for a scenario.",
-                                  ui.model.text().c_str());
+        ui::text_wrapped_disabled(
+            "Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest "
+            "token each time), with its own KV cache. Then step through the tokens as for a scenario.",
+            ui.model.text().c_str());
       }
       ImGui::PopTextWrapPos();
     }
@@ -70,7 +75,8 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   const int steps = static_cast<int>(g->steps.size());
   state.model_steps = steps;
   state.step = moved_step(state.step, 0, steps);
-  if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing) ui.classroom.wants_frames = true;
+  if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing)
+    ui.classroom.wants_frames = true;
   step_toolbar(state.playback, state.step, steps, "Token");
   const model::ModelConfig& c = ui.model.model()->config();
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, c.num_layers - 1);
@@ -101,7 +107,8 @@ void ModelDecode::refresh_generation(const model::Generation& g) {
   rows_.version = ~std::uint64_t{0};
 }
 
-void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAttention& layer, int s, int head, std::uint64_t version) {
+void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAttention& layer, int s, int head,
+                               std::uint64_t version) {
   if (rows_.version == version) return;
   rows_.version = version;
   const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
@@ -133,7 +140,8 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
   ImGui::SameLine();
   if (generation_.busy()) {
     const model::Progress progress = generation_.progress();
-    ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 16.0f, 0.0f), progress.stage.c_str());
+    ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 16.0f, 0.0f),
+                       progress.stage.c_str());
     ImGui::SameLine();
     if (ImGui::Button("Cancel##decode-model")) generation_.cancel();
   } else {
@@ -148,22 +156,25 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(encoder ? "BERT does not generate text"
-                        : ui.model.result() == nullptr && !ui.model.busy()
-                            ? "The model has not run on a text yet: its text is mended in the Model view"
-                            : "Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
+      ImGui::SetTooltip(
+          encoder ? "BERT does not generate text"
+          : ui.model.result() == nullptr && !ui.model.busy()
+              ? "The model has not run on a text yet: its text is mended in the Model view"
+              : "Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
     }
   }
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
   if (ImGui::SmallButton("Show the scenario##decode-model")) show_scenario_ = true;
   if (!generation_.error().empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.2f, 1.0f), "Generation %s", generation_.error() == "cancelled" ? "cancelled: the last result stays."
-                                                                                : ("failed: " + generation_.error()).c_str());
+    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.2f, 1.0f), "Generation %s",
+                       generation_.error() == "cancelled" ? "cancelled: the last result stays."
+                                                          : ("failed: " + generation_.error()).c_str());
     ImGui::PopTextWrapPos();
   }
   if (generation_.result() && generation_.text() != ui.model.text()) {
-    ImGui::TextDisabled("Generated from the earlier text \xe2\x80\x9c%s\xe2\x80\x9d: Generate again for the new one.", generation_.text().c_str());
+    ImGui::TextDisabled("Generated from the earlier text \xe2\x80\x9c%s\xe2\x80\x9d: Generate again for the new one.",
+                        generation_.text().c_str());
   }
 }
 
@@ -176,18 +187,23 @@ void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s
   heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + lesson::format_grouped(s + 1) + of);
   ImGui::PushTextWrapPos(0.0f);
   if (s == 0) {
-    ui::text_wrapped("The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
-                "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
-                prompt, step.query_token.c_str(), step.token.c_str());
+    ui::text_wrapped(
+        "The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
+        "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+        prompt, step.query_token.c_str(), step.token.c_str());
   } else {
-    ui::text_wrapped("\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
-                "token, its own k and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
-                step.query_token.c_str(), step.query_position, step.token.c_str());
+    ui::text_wrapped(
+        "\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
+        "token, its own k and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+        step.query_token.c_str(), step.query_position, step.token.c_str());
   }
   const int group = c.num_heads / c.num_kv_heads;
   std::string sharing = "Layer " + std::to_string(ui.view.model_layer) + ", head " + std::to_string(ui.view.model_head);
-  if (group > 1) sharing += ": reads K/V head " + std::to_string(ui.view.model_head / group) + " of " + std::to_string(c.num_kv_heads) + ", shared by " + std::to_string(group) + " query heads";
-  if (c.sliding_window) sharing += ". Sliding window of " + std::to_string(*c.sliding_window) + ": the cache is a rolling buffer";
+  if (group > 1)
+    sharing += ": reads K/V head " + std::to_string(ui.view.model_head / group) + " of " +
+               std::to_string(c.num_kv_heads) + ", shared by " + std::to_string(group) + " query heads";
+  if (c.sliding_window)
+    sharing += ". Sliding window of " + std::to_string(*c.sliding_window) + ": the cache is a rolling buffer";
   ImGui::TextDisabled("%s.", sharing.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
@@ -215,8 +231,9 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
   const model::StepAttention* layer = kept_layer(step, ui.view.model_layer);
   if (layer == nullptr || ui.view.model_head >= layer->weights.rows) return;
   const int head = ui.view.model_head;
-  const std::uint64_t version = (static_cast<std::uint64_t>(generation_.generation()) << 32) ^ (static_cast<std::uint64_t>(s) << 16) ^
-                                (static_cast<std::uint64_t>(ui.view.model_layer) << 8) ^ static_cast<std::uint64_t>(head);
+  const std::uint64_t version =
+      (static_cast<std::uint64_t>(generation_.generation()) << 32) ^ (static_cast<std::uint64_t>(s) << 16) ^
+      (static_cast<std::uint64_t>(ui.view.model_layer) << 8) ^ static_cast<std::uint64_t>(head);
   refresh_rows(g, *layer, s, head, version);
   const std::vector<std::string>& labels = rows_.labels;
   const Matrix& scores = rows_.scores;
@@ -225,8 +242,8 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
   const float font = ImGui::GetFontSize();
   const float label_w = std::min(width * 0.5f, heatmap::HeatmapWidget::row_label_width(labels, 200.0f * ui.ui_scale));
   const float cell = std::max(heatmap::number_cell("-0.00"), font * 3.2f);
-  const auto small = [&](const char* id, const char* caption, const Matrix& values, heatmap::ValueRange range, heatmap::Colormap colormap,
-                         bool with_labels) {
+  const auto small = [&](const char* id, const char* caption, const Matrix& values, heatmap::ValueRange range,
+                         heatmap::Colormap colormap, bool with_labels) {
     SmallMatrix m;
     m.id = id;
     m.caption = caption;
@@ -240,13 +257,15 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
     m.cell_h = std::floor(font * 1.4f);
     return m;
   };
-  ImGui::Text("KV cache: %s %s, this query's q against each cached k", lesson::format_grouped(step.cache_length).c_str(),
-              step.cache_length == 1 ? "entry" : "entries");
+  ImGui::Text("KV cache: %s %s, this query's q against each cached k",
+              lesson::format_grouped(step.cache_length).c_str(), step.cache_length == 1 ? "entry" : "entries");
   const float y = ImGui::GetCursorPosY();
   const float x = ImGui::GetCursorPosX();
-  const CellsRect rows = draw_small_matrix(ui, small("##decode-model-scores", "q\xc2\xb7k", scores, {-largest, largest}, ui.view.scores_colormap, true));
+  const CellsRect rows = draw_small_matrix(
+      ui, small("##decode-model-scores", "q\xc2\xb7k", scores, {-largest, largest}, ui.view.scores_colormap, true));
   ImGui::SetCursorPos(ImVec2(x + label_w + cell + 12.0f * ui.ui_scale, y));
-  (void)draw_small_matrix(ui, small("##decode-model-weights", "w", weights, {0.0f, 1.0f}, ui.view.weights_colormap, false));
+  (void)draw_small_matrix(ui,
+                          small("##decode-model-weights", "w", weights, {0.0f, 1.0f}, ui.view.weights_colormap, false));
   // The weight as a bar after the cells: where the query's attention goes, at a glance.
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float bar_x0 = rows.x1 + cell + 24.0f * ui.ui_scale;
@@ -258,7 +277,8 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
                         ImGui::GetColorU32(ImGuiCol_PlotHistogram));
   }
   if (step.first_cached > 0) {
-    ImGui::TextDisabled("Positions 0\xe2\x80\x93%d have left the rolling cache: the window no longer sees them.", step.first_cached - 1);
+    ImGui::TextDisabled("Positions 0\xe2\x80\x93%d have left the rolling cache: the window no longer sees them.",
+                        step.first_cached - 1);
   }
 }
 
@@ -267,7 +287,8 @@ void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float widt
   const float font = ImGui::GetFontSize();
   for (std::size_t i = 0; i < step.next_tokens.size(); ++i) {
     const model::TokenProbability& t = step.next_tokens[i];
-    const std::string label = ui::token_label(t.token) + "  " + std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) / 10) + "." +
+    const std::string label = ui::token_label(t.token) + "  " +
+                              std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) / 10) + "." +
                               std::to_string(static_cast<int>(t.p * 1000.0 + 0.5) % 10) + "%";
     if (i == 0) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
     ImGui::ProgressBar(static_cast<float>(t.p), ImVec2(width, font * 1.3f), label.c_str());
@@ -277,26 +298,28 @@ void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float widt
 
 // The cache's bytes at this step and a line of them over the steps: it grows by one entry a
 // token (until a sliding window holds it at its size).
-void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int s, float width, float ui_scale) const {
+void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int s, float width,
+                                  float ui_scale) const {
   const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
   ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
-  ui::text_lines("2 (K and V) \xc3\x97 " + std::to_string(c.num_layers) + " layers \xc3\x97 " + std::to_string(c.num_kv_heads) +
-                 " KV heads \xc3\x97 " + std::to_string(c.head_dim) + " (d_k) \xc3\x97 " + lesson::format_grouped(step.cache_length) +
+  ui::text_lines("2 (K and V) \xc3\x97 " + std::to_string(c.num_layers) + " layers \xc3\x97 " +
+                 std::to_string(c.num_kv_heads) + " KV heads \xc3\x97 " + std::to_string(c.head_dim) +
+                 " (d_k) \xc3\x97 " + lesson::format_grouped(step.cache_length) +
                  " entries \xc3\x97 4 bytes (float32)");
   ImGui::Text("= %s bytes", lesson::format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
   ImGui::TextDisabled("Its size over the tokens generated:");
   const std::vector<float>& sizes = cache_sizes_;
   const float largest = *std::max_element(sizes.begin(), sizes.end());
-  ImGui::PlotLines("##decode-cache-bytes", sizes.data(), static_cast<int>(sizes.size()), 0, nullptr, 0.0f, largest * 1.1f,
-                   ImVec2(width, ImGui::GetFontSize() * 5.0f));
+  ImGui::PlotLines("##decode-cache-bytes", sizes.data(), static_cast<int>(sizes.size()), 0, nullptr, 0.0f,
+                   largest * 1.1f, ImVec2(width, ImGui::GetFontSize() * 5.0f));
   // This step's point on the line.
   const ImVec2 lo = ImGui::GetItemRectMin();
   const ImVec2 hi = ImGui::GetItemRectMax();
   const float fx = sizes.size() > 1 ? static_cast<float>(s) / static_cast<float>(sizes.size() - 1) : 0.0f;
   const float fy = sizes[static_cast<std::size_t>(s)] / (largest * 1.1f);
-  ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(lo.x + (hi.x - lo.x) * fx, hi.y - (hi.y - lo.y) * fy), 4.0f * ui_scale,
-                                              ImGui::GetColorU32(ImGuiCol_CheckMark));
-  const char* stop = g.stop == model::StopReason::EndOfText ? "the model's end-of-text token"
+  ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(lo.x + (hi.x - lo.x) * fx, hi.y - (hi.y - lo.y) * fy),
+                                              4.0f * ui_scale, ImGui::GetColorU32(ImGuiCol_CheckMark));
+  const char* stop = g.stop == model::StopReason::EndOfText       ? "the model's end-of-text token"
                      : g.stop == model::StopReason::PositionTable ? "the end of the model's position table"
                                                                   : "the number of tokens asked for";
   ImGui::TextDisabled("Generation stopped at %s.", stop);

@@ -23,12 +23,14 @@ class ModelDecode {
 
  private:
   void refresh_generation(const model::Generation& g);
-  void refresh_rows(const model::Generation& g, const model::StepAttention& layer, int step, int head, std::uint64_t version);
+  void refresh_rows(const model::Generation& g, const model::StepAttention& layer, int step, int head,
+                    std::uint64_t version);
   void draw_generate_bar(ui::UiContext& ui);
   void draw_step(ui::UiContext& ui, const model::Generation& g, int step);
   void draw_cache(ui::UiContext& ui, const model::Generation& g, int step, float width);
   void draw_next_tokens(const model::GenerationStep& step, float width) const;
-  void draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int step, float width, float ui_scale) const;
+  void draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int step, float width,
+                       float ui_scale) const;
 
   compute::ModelGeneration generation_;
   // Made again only when the generation changes: its tokens (prompt and generated) and the
@@ -41,8 +43,8 @@ class ModelDecode {
   struct CacheRows {
     std::uint64_t version = ~std::uint64_t{0};
     std::vector<std::string> labels;
-    Matrix scores;   // (cache_length, 1): q·k
-    Matrix weights;  // (cache_length, 1)
+    Matrix scores;          // (cache_length, 1): q·k
+    Matrix weights;         // (cache_length, 1)
     float largest = 1e-6f;  // the largest |q·k|: the scores' colour range
   };
   CacheRows rows_;

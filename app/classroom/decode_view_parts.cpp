@@ -29,7 +29,8 @@ float legend_swatch_width(const char* text) { return ImGui::GetFontSize() * 1.2f
 void legend_swatch(std::uint32_t colour, const char* text) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float font = ImGui::GetFontSize();
-  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + font * 0.4f), ImVec2(at.x + font, at.y + font * 0.65f), colour);
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + font * 0.4f), ImVec2(at.x + font, at.y + font * 0.65f),
+                                            colour);
   ImGui::Dummy(ImVec2(font * 1.2f, font));
   ImGui::SameLine(0.0f, 0.0f);
   ImGui::TextUnformatted(text);
@@ -74,12 +75,14 @@ void cost_chart(const Chart& chart, int first, int t, float label_w, float width
   for (std::size_t k = 0; k < lines.size(); ++k) {
     std::vector<ImVec2> points;
     for (const ChartPoint& p : lines[k]) points.emplace_back(p.x, p.y);
-    list->AddPolyline(points.data(), static_cast<int>(points.size()), colours[k % 2], ImDrawFlags_None, 2.0f * ui_scale);
+    list->AddPolyline(points.data(), static_cast<int>(points.size()), colours[k % 2], ImDrawFlags_None,
+                      2.0f * ui_scale);
     if (points.size() == 1) list->AddCircleFilled(points.front(), 3.0f * ui_scale, colours[k % 2]);
   }
   const int count = series.empty() ? 0 : static_cast<int>(series.front().size());
   if (count > 0 && t >= first) {
-    const float x = count > 1 ? left + (right - left) * static_cast<float>(t - first) / static_cast<float>(count - 1) : left;
+    const float x =
+        count > 1 ? left + (right - left) * static_cast<float>(t - first) / static_cast<float>(count - 1) : left;
     list->AddLine(ImVec2(x, top), ImVec2(x, bottom), ink, 1.5f * ui_scale);
     for (std::size_t k = 0; k < lines.size(); ++k) {
       const ChartPoint& p = lines[k][static_cast<std::size_t>(t - first)];
@@ -184,20 +187,23 @@ std::string cache_sharing_text(const Problem& problem, int head) {
   const int kv = problem.num_kv_heads;
   if (heads == 1) return "One head: the cache holds its K and V.";
   if (kv == heads) {
-    return "MHA: " + std::to_string(heads) + " query heads, each with a cache head of its own (G = " + std::to_string(kv) +
-           "); head " + std::to_string(head) + " reads cache head " + std::to_string(g) + ".";
+    return "MHA: " + std::to_string(heads) +
+           " query heads, each with a cache head of its own (G = " + std::to_string(kv) + "); head " +
+           std::to_string(head) + " reads cache head " + std::to_string(g) + ".";
   }
   std::string groups;
   for (int k = 0; k < kv; ++k) {
     if (k > 0) groups += k + 1 == kv ? " and " : ", ";
-    groups += range_text(decode::heads_sharing(problem, k)) + (k == 0 ? " read cache head " : " head ") + std::to_string(k);
+    groups +=
+        range_text(decode::heads_sharing(problem, k)) + (k == 0 ? " read cache head " : " head ") + std::to_string(k);
   }
   if (kv == 1) {
     return "MQA: all " + std::to_string(heads) + " query heads share one cache head (G = 1): the cache is " +
            std::to_string(heads) + " times smaller than with MHA.";
   }
-  return "GQA: the cache holds G = " + std::to_string(kv) + " K/V heads for " + std::to_string(heads) + " query heads: query heads " +
-         groups + ". Shown: head " + std::to_string(head) + ", cache head " + std::to_string(g) + ".";
+  return "GQA: the cache holds G = " + std::to_string(kv) + " K/V heads for " + std::to_string(heads) +
+         " query heads: query heads " + groups + ". Shown: head " + std::to_string(head) + ", cache head " +
+         std::to_string(g) + ".";
 }
 
 std::string cache_mask_text(const decode::DecodeTrace& trace) {
@@ -221,12 +227,14 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   const decode::StepCost& cost = step.cost;
   heading_text("Cost of the whole layer");
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ui::text_wrapped_disabled("Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
-                      "whole prefix and its whole matrix.");
+  ui::text_wrapped_disabled(
+      "Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
+      "whole prefix and its whole matrix.");
   ImGui::PopTextWrapPos();
   // Short figures ("28.7 K", "18 KiB") keep the table narrow beside the cache; every digit is
   // in the tooltip.
-  if (ImGui::BeginTable("##decode-cost", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+  if (ImGui::BeginTable("##decode-cost", 3,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn(step.t == trace.prompt - 1 ? "prefill" : "this step");
     ImGui::TableSetupColumn("so far");
@@ -243,7 +251,9 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
       for (const std::uint64_t value : {now, so_far}) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted((bytes ? short_bytes(value) : short_count(static_cast<double>(value))).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", lesson::format_grouped(static_cast<long long>(value)).c_str(), bytes ? "bytes" : "multiply-adds");
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s %s", lesson::format_grouped(static_cast<long long>(value)).c_str(),
+                            bytes ? "bytes" : "multiply-adds");
       }
     };
     group("with the cache");
@@ -256,8 +266,9 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   }
   if (cost.with_cache_so_far.macs > 0 && cost.without_cache_so_far.macs > cost.with_cache_so_far.macs) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ui::text_wrapped("So far the cache saves %.1f\xc3\x97 the multiply-adds.",
-                       static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
+    ui::text_wrapped(
+        "So far the cache saves %.1f\xc3\x97 the multiply-adds.",
+        static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
     ImGui::PopTextWrapPos();
   }
   // The two entries side by side, or one under the other where the column is too narrow.
@@ -286,8 +297,9 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   macs.top_label = short_count(largest_of(macs.series));
   bytes.top_label = byte_size_text(static_cast<std::size_t>(largest_of(bytes.series)));
   // Room for the wider label ("648 bytes" ran into the axis of a column sized for "000 MiB").
-  const float label_w = std::max(ImGui::CalcTextSize(macs.top_label.c_str()).x, ImGui::CalcTextSize(bytes.top_label.c_str()).x) +
-                        6.0f * ui_scale;
+  const float label_w =
+      std::max(ImGui::CalcTextSize(macs.top_label.c_str()).x, ImGui::CalcTextSize(bytes.top_label.c_str()).x) +
+      6.0f * ui_scale;
   const float chart_h = std::max(ImGui::GetFontSize() * 4.5f, 80.0f * ui_scale);
   cost_chart(macs, first, t, label_w, width, chart_h, ui_scale);
   cost_chart(bytes, first, t, label_w, width, chart_h, ui_scale);

@@ -48,7 +48,9 @@ void same_line_if_fits(float width, float right) {
   if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
 }
 
-float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f; }
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+}
 
 bool pill(const char* label, bool selected, float min_width) {
   if (selected) {
@@ -107,7 +109,8 @@ int token_chips(const char* id, const std::string& caption, const std::vector<st
 std::vector<std::string> wrap_at_spaces(const std::string& text, float width, bool hanging) {
   const float indent = hanging ? ImGui::GetFontSize() : 0.0f;
   const std::string broken = ui::break_at_spaces(
-      text, width, [](std::string_view run) { return ImGui::CalcTextSize(run.data(), run.data() + run.size()).x; }, indent);
+      text, width, [](std::string_view run) { return ImGui::CalcTextSize(run.data(), run.data() + run.size()).x; },
+      indent);
   std::vector<std::string> lines;
   std::size_t start = 0;
   for (std::size_t end = broken.find('\n'); end != std::string::npos; start = end + 1, end = broken.find('\n', start)) {

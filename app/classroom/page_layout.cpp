@@ -80,7 +80,8 @@ float largest_fitting(const std::vector<MatrixBox>& boxes, const PageSpace& spac
   return 0.0f;
 }
 
-PageLayout make_layout(const std::vector<MatrixBox>& boxes, const PageSpace& space, float cell, float area_w, bool text_below) {
+PageLayout make_layout(const std::vector<MatrixBox>& boxes, const PageSpace& space, float cell, float area_w,
+                       bool text_below) {
   const Flow f = flow(boxes, space, cell, area_w);
   PageLayout layout;
   layout.cell = cell;
@@ -149,11 +150,14 @@ GridLayout layout_grid(int count, const GridSpace& space) {
     const float needed = std::max(drawn_extent(space.cols, cell), space.min_slot_w) + space.gap;
     g.slot_w = std::max(needed, std::floor((space.width - space.row_label_w) / static_cast<float>(columns)));
     g.label_h = space.col_label_h ? space.col_label_h(cell) : 0.0f;
-    const float title_h = space.title_h ? space.title_h(g.slot_w - (space.title_gap < 0.0f ? space.gap : space.title_gap)) : 0.0f;
+    const float title_h =
+        space.title_h ? space.title_h(g.slot_w - (space.title_gap < 0.0f ? space.gap : space.title_gap)) : 0.0f;
     g.slot_h = title_h + g.label_h + drawn_extent(space.rows, cell) + space.gap;
     return g;
   };
-  const auto width_of = [&](const GridLayout& g) { return space.row_label_w + g.slot_w * static_cast<float>(g.columns); };
+  const auto width_of = [&](const GridLayout& g) {
+    return space.row_label_w + g.slot_w * static_cast<float>(g.columns);
+  };
   const auto height_of = [&](const GridLayout& g) { return g.slot_h * static_cast<float>(g.rows); };
   const float min_cell = std::ceil(std::max(space.min_cell, 2.0f));
   GridLayout best;

@@ -31,26 +31,26 @@ float readable_cell(int rows, int cols, bool numbers, float number_cell, float l
 struct MatrixBox {
   int rows = 1;
   int cols = 1;
-  float min_cell = 2.0f;       // readable_cell() of this heatmap: it is never drawn smaller
-  float row_label_w = 0.0f;    // 0: no row labels
-  float caption_w = 0.0f;      // the name line above it
-  float side_w = 0.0f;         // drawn to the right of the cells (the softmax page's statistics)
-  float min_w = 0.0f;          // e.g. the colorbar's smallest width
-  float top_h = 0.0f;          // extra height above the column labels (head groups)
+  float min_cell = 2.0f;     // readable_cell() of this heatmap: it is never drawn smaller
+  float row_label_w = 0.0f;  // 0: no row labels
+  float caption_w = 0.0f;    // the name line above it
+  float side_w = 0.0f;       // drawn to the right of the cells (the softmax page's statistics)
+  float min_w = 0.0f;        // e.g. the colorbar's smallest width
+  float top_h = 0.0f;        // extra height above the column labels (head groups)
   // Height of the column labels over cells `cell_w` wide (they stagger or turn when narrow).
   std::function<float(float cell_w)> col_label_h;
 };
 
 struct PageSpace {
-  float width = 800.0f;        // the page's content width
-  float height = 600.0f;       // visible height for the heatmaps and what is below them
-  float caption_h = 20.0f;     // each heatmap's name line
-  float colorbar_h = 30.0f;    // under each heatmap
-  float below_h = 0.0f;        // under all heatmaps (the scaling lesson's controls)
-  float gap = 24.0f;           // between heatmaps, and between heatmaps and the text column
+  float width = 800.0f;      // the page's content width
+  float height = 600.0f;     // visible height for the heatmaps and what is below them
+  float caption_h = 20.0f;   // each heatmap's name line
+  float colorbar_h = 30.0f;  // under each heatmap
+  float below_h = 0.0f;      // under all heatmaps (the scaling lesson's controls)
+  float gap = 24.0f;         // between heatmaps, and between heatmaps and the text column
   float max_cell = 72.0f;
-  float text_pref_w = 0.0f;    // the text column beside the heatmaps (never wider); 0: none
-  float text_min_w = 0.0f;     // narrowest it may get before it moves below the heatmaps
+  float text_pref_w = 0.0f;  // the text column beside the heatmaps (never wider); 0: none
+  float text_min_w = 0.0f;   // narrowest it may get before it moves below the heatmaps
 };
 
 struct MatrixPlace {
@@ -64,15 +64,15 @@ struct MatrixPlace {
 };
 
 struct PageLayout {
-  float cell = 0.0f;          // the common cell size (a heatmap may keep a larger minimum)
+  float cell = 0.0f;  // the common cell size (a heatmap may keep a larger minimum)
   std::vector<MatrixPlace> places;
-  float area_w = 0.0f;        // the width left of the text column (text under the heatmaps runs in it)
-  float matrices_w = 0.0f;    // the heatmaps' area (below_h included in the height)
+  float area_w = 0.0f;      // the width left of the text column (text under the heatmaps runs in it)
+  float matrices_w = 0.0f;  // the heatmaps' area (below_h included in the height)
   float matrices_h = 0.0f;
-  bool text_below = false;    // the text column did not fit beside the heatmaps
-  float text_w = 0.0f;        // beside: its width; below: the page width
-  bool scrolls = false;       // taller than space.height
-  bool too_wide = false;      // a single heatmap is wider than the page even at its smallest
+  bool text_below = false;  // the text column did not fit beside the heatmaps
+  float text_w = 0.0f;      // beside: its width; below: the page width
+  bool scrolls = false;     // taller than space.height
+  bool too_wide = false;    // a single heatmap is wider than the page even at its smallest
 };
 
 // Heatmaps flow left to right and wrap onto a new line when the next one does not fit. The
@@ -88,14 +88,14 @@ PageLayout layout_page(const std::vector<MatrixBox>& boxes, const PageSpace& spa
 struct GridSpace {
   float width = 800.0f;
   float height = 600.0f;
-  int rows = 8;               // the heatmap's rows and columns
+  int rows = 8;  // the heatmap's rows and columns
   int cols = 8;
   float min_cell = 2.0f;
   float max_cell = 80.0f;
-  float row_label_w = 0.0f;   // drawn once, left of each grid row
-  float min_slot_w = 0.0f;    // a copy's titles wrap within its slot, but not to a word per line
+  float row_label_w = 0.0f;  // drawn once, left of each grid row
+  float min_slot_w = 0.0f;   // a copy's titles wrap within its slot, but not to a word per line
   float gap = 24.0f;
-  float title_gap = -1.0f;    // kept free right of a copy's titles (below 0: gap)
+  float title_gap = -1.0f;                     // kept free right of a copy's titles (below 0: gap)
   std::function<float(float slot_w)> title_h;  // each copy's heading and numbers, wrapped
   std::function<float(float cell)> col_label_h;
 };
@@ -104,7 +104,7 @@ struct GridLayout {
   int columns = 1;
   int rows = 1;
   float cell = 0.0f;
-  float slot_w = 0.0f;   // one copy: cells and gap (the first column adds row_label_w)
+  float slot_w = 0.0f;  // one copy: cells and gap (the first column adds row_label_w)
   float slot_h = 0.0f;
   float label_h = 0.0f;
   bool scrolls = false;

@@ -8,7 +8,6 @@
 
 #include "app/ui/text_lines.h"
 
-
 namespace attnviz::classroom {
 namespace {
 
@@ -43,7 +42,9 @@ void draw_turning_pair(const lesson::TurningPair& pair, float size) {
   for (std::size_t r = 0; r < pair.x.size(); ++r) radius = std::max(radius, std::hypot(pair.x[r], pair.y[r]));
   if (pair.has_key) radius = std::max(radius, std::hypot(pair.key_x, pair.key_y));
   const float scale = static_cast<float>(size * 0.34 / radius);
-  auto at = [&](double x, double y) { return ImVec2(centre.x + scale * static_cast<float>(x), centre.y - scale * static_cast<float>(y)); };
+  auto at = [&](double x, double y) {
+    return ImVec2(centre.x + scale * static_cast<float>(x), centre.y - scale * static_cast<float>(y));
+  };
   list->AddCircle(centre, scale * static_cast<float>(radius), kFaint, 64, 1.0f);
   list->AddLine(ImVec2(origin.x, centre.y), ImVec2(origin.x + size, centre.y), IM_COL32(200, 200, 205, 255));
   list->AddLine(ImVec2(centre.x, origin.y), ImVec2(centre.x, origin.y + size), IM_COL32(200, 200, 205, 255));
@@ -51,13 +52,15 @@ void draw_turning_pair(const lesson::TurningPair& pair, float size) {
   for (std::size_t r = 0; r < pair.x.size(); ++r) {
     if (static_cast<int>(r) == pair.followed) continue;
     arrow(list, centre, at(pair.x[r], pair.y[r]), kFaint, thin);
-    if (r < pair.labels.size()) list->AddText(at(1.12 * pair.x[r], 1.12 * pair.y[r]), kFaint, std::to_string(r).c_str());
+    if (r < pair.labels.size())
+      list->AddText(at(1.12 * pair.x[r], 1.12 * pair.y[r]), kFaint, std::to_string(r).c_str());
   }
   if (pair.has_key) arrow(list, centre, at(pair.key_x, pair.key_y), kKey, 2.5f * thin);
   if (pair.followed >= 0 && static_cast<std::size_t>(pair.followed) < pair.x.size()) {
     const auto f = static_cast<std::size_t>(pair.followed);
     arrow(list, centre, at(pair.x[f], pair.y[f]), kQuery, 2.5f * thin);
-    const std::string label = f < pair.labels.size() ? pair.labels[f] + " (" + std::to_string(f) + ")" : std::to_string(f);
+    const std::string label =
+        f < pair.labels.size() ? pair.labels[f] + " (" + std::to_string(f) + ")" : std::to_string(f);
     list->AddText(at(1.15 * pair.x[f], 1.15 * pair.y[f]), kQuery, label.c_str());
   }
   if (pair.has_key) {

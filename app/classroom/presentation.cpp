@@ -26,8 +26,8 @@ bool mouse_in_corner(const ui::ClassroomState& state, ImVec2 corner, float reach
   const ImGuiIO& io = ImGui::GetIO();
   if (!ImGui::IsMousePosValid()) return false;  // outside the window, or ignored (screenshots)
   const float font = ImGui::GetFontSize();
-  const ImVec2 size =
-      state.overlay_width > 0.0f ? ImVec2(state.overlay_width, state.overlay_height) : ImVec2(font * 24.0f, font * 3.0f);
+  const ImVec2 size = state.overlay_width > 0.0f ? ImVec2(state.overlay_width, state.overlay_height)
+                                                 : ImVec2(font * 24.0f, font * 3.0f);
   return io.MousePos.x >= corner.x - size.x - reach && io.MousePos.y <= corner.y + size.y + reach;
 }
 
@@ -61,8 +61,10 @@ void leave_presentation(ui::UiContext& ui) {
 }
 
 void toggle_presentation(ui::UiContext& ui) {
-  if (ui.classroom.presenting) leave_presentation(ui);
-  else enter_presentation(ui);
+  if (ui.classroom.presenting)
+    leave_presentation(ui);
+  else
+    enter_presentation(ui);
 }
 
 void apply_presentation_colours() {
@@ -148,7 +150,8 @@ void draw_presentation_overlay(ui::UiContext& ui) {
     }
     same_line_if_fits(button_width("Leave  (Esc)") + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
     const bool leave = ImGui::Button("Leave  (Esc)");
-    ImGui::TextDisabled("F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
+    ImGui::TextDisabled(
+        "F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
     state.overlay_width = ImGui::GetWindowSize().x;
     state.overlay_height = ImGui::GetWindowSize().y;
     if (leave) leave_presentation(ui);

@@ -27,7 +27,8 @@ void set_scale(ui::UiContext& ui, ScaleSetting scale, const char* label, const c
 // Two numbers per row, "3.00   0.13", under the header "bits   max": narrow enough to leave the
 // heatmap its cells on a projector.
 float row_stats_column_width() {
-  return std::max(ImGui::CalcTextSize("0.00   0.00").x, ImGui::CalcTextSize("entropy   max").x) + ImGui::GetStyle().ItemSpacing.x;
+  return std::max(ImGui::CalcTextSize("0.00   0.00").x, ImGui::CalcTextSize("entropy   max").x) +
+         ImGui::GetStyle().ItemSpacing.x;
 }
 
 void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left, float cells_top, float cells_height) {
@@ -63,14 +64,17 @@ void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head,
                          width, false);  // "0.13" never split at its point
 }
 
-void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width, bool editable) {
+void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width,
+                           bool editable) {
   const Matrix& scores = result.heads[static_cast<std::size_t>(head)].scores;
-  const std::vector<lesson::ScaleCase> cases = lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
+  const std::vector<lesson::ScaleCase> cases =
+      lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
   const float right = ImGui::GetCursorPosX() + width;
 
   const std::string whose = problem.num_heads > 1 ? " of head " + std::to_string(head) : std::string();
-  text_wrapped_at_spaces("How peaked are the rows" + whose + "? Mean entropy of a row (0 bits = all weight on one key; "
-                         "the most = uniform) and its mean largest weight; highlighted: the scale in force.",
+  text_wrapped_at_spaces("How peaked are the rows" + whose +
+                             "? Mean entropy of a row (0 bits = all weight on one key; "
+                             "the most = uniform) and its mean largest weight; highlighted: the scale in force.",
                          width, false);
   // Short cells, no wrapping: the row of the scale in force is highlighted.
   if (ImGui::BeginTable("##scaling", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
@@ -100,9 +104,16 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Scale:");
   const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
-  same_line_if_fits(radio + ImGui::CalcTextSize("1/\xe2\x88\x9a" "d_k").x, right);
-  if (ImGui::RadioButton("1/\xe2\x88\x9a" "d_k", scale.kind == ScaleSetting::Kind::InvSqrtDk))
-    set_scale(ui, {ScaleSetting::Kind::InvSqrtDk, 1.0}, "Scale: 1/\xe2\x88\x9a" "d_k");
+  same_line_if_fits(radio + ImGui::CalcTextSize("1/\xe2\x88\x9a"
+                                                "d_k")
+                                .x,
+                    right);
+  if (ImGui::RadioButton("1/\xe2\x88\x9a"
+                         "d_k",
+                         scale.kind == ScaleSetting::Kind::InvSqrtDk))
+    set_scale(ui, {ScaleSetting::Kind::InvSqrtDk, 1.0},
+              "Scale: 1/\xe2\x88\x9a"
+              "d_k");
   same_line_if_fits(radio + ImGui::CalcTextSize("none (the mistake)").x, right);
   if (ImGui::RadioButton("none (the mistake)", scale.kind == ScaleSetting::Kind::None))
     set_scale(ui, {ScaleSetting::Kind::None, 1.0}, "Scale: none");
@@ -111,16 +122,18 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
   same_line_if_fits(slider_w + ImGui::CalcTextSize("temperature").x + ImGui::GetStyle().ItemInnerSpacing.x, right);
   float temperature = static_cast<float>(edits::temperature_from_scale(problem.scale));
   ImGui::SetNextItemWidth(slider_w);
-  if (ImGui::SliderFloat("temperature", &temperature, static_cast<float>(kMinTemperature), static_cast<float>(kMaxTemperature),
-                         "T = %.3g  (scale 1/T)", ImGuiSliderFlags_Logarithmic) &&
+  if (ImGui::SliderFloat("temperature", &temperature, static_cast<float>(kMinTemperature),
+                         static_cast<float>(kMaxTemperature), "T = %.3g  (scale 1/T)", ImGuiSliderFlags_Logarithmic) &&
       std::isfinite(temperature) && temperature > 0.0f)
     set_scale(ui, {ScaleSetting::Kind::Value, edits::scale_from_temperature(static_cast<double>(temperature))},
               "Temperature", "classroom:temperature");
   if (ImGui::IsItemDeactivatedAfterEdit()) ui.document.end_merge();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Low T sharpens the weights towards the largest score; high T flattens them. T = \xe2\x88\x9a" "d_k = %s is "
-                      "the standard scale. Keys: T / Shift+T.",
-                      lesson::format_significant(std::sqrt(static_cast<double>(problem.d_k))).c_str());
+    ImGui::SetTooltip(
+        "Low T sharpens the weights towards the largest score; high T flattens them. T = \xe2\x88\x9a"
+        "d_k = %s is "
+        "the standard scale. Keys: T / Shift+T.",
+        lesson::format_significant(std::sqrt(static_cast<double>(problem.d_k))).c_str());
 }
 
 }  // namespace attnviz::classroom

@@ -25,6 +25,7 @@ void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head,
 // controls, within `width` pixels.
 // `problem` and `result`: what the view shows (the scenario's, or a model's layer); the
 // scale and temperature controls edit the scenario, so only when `editable`.
-void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width, bool editable);
+void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Result& result, int head, float width,
+                           bool editable);
 
 }  // namespace attnviz::classroom

@@ -12,7 +12,9 @@ constexpr Shortcut kShortcuts[] = {
     {"H / Shift+H", "next / previous head"},
     {"C", "causal mask on / off"},
     {"M", "cycle masks: none, causal, sliding window, Longformer"},
-    {"S", "scaling 1/\xe2\x88\x9a" "d_k on / off (the scaling lesson)"},
+    {"S",
+     "scaling 1/\xe2\x88\x9a"
+     "d_k on / off (the scaling lesson)"},
     {"T / Shift+T", "temperature T \xc3\x97 2 (flatter) / \xc3\xb7 2 (sharper); scale = 1/T"},
     {"X", "cross-attention on / off (a second sentence gives keys and values)"},
     {"A / Shift+A", "compare: next / previous axis (masks, heads, MHA/GQA/MQA)"},

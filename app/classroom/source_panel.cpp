@@ -27,7 +27,8 @@ class SourcePanel final : public ui::Panel {
     const Scenario& s = ui.document.scenario();
     bool on = s.source.has_value();
     if (ImGui::Checkbox("Keys and values from a second sentence", &on)) {
-      ui.document.apply(on ? add_source(s) : remove_source(s), on ? "Add a source sentence" : "Remove the source sentence");
+      ui.document.apply(on ? add_source(s) : remove_source(s),
+                        on ? "Add a source sentence" : "Remove the source sentence");
       return;
     }
     if (!s.source) {
@@ -47,7 +48,8 @@ class SourcePanel final : public ui::Panel {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     if (ImGui::Combo("tokenizer##source", &mode, modes, 3)) {
       const auto chosen = static_cast<TokenizerMode>(mode);
-      ui.document.apply(set_source_tokenizer(ui.document.scenario(), chosen), std::string("Source tokenizer: ") + to_string(chosen));
+      ui.document.apply(set_source_tokenizer(ui.document.scenario(), chosen),
+                        std::string("Source tokenizer: ") + to_string(chosen));
       return;
     }
     const edits::TokensOrError tokens = edits::source_tokens_of(*ui.document.scenario().source);
@@ -55,7 +57,8 @@ class SourcePanel final : public ui::Panel {
       ui::text_wrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
       return;
     }
-    token_chips("##source-tokens", std::to_string(tokens.tokens.size()) + (tokens.tokens.size() == 1 ? " token:" : " tokens:"),
+    token_chips("##source-tokens",
+                std::to_string(tokens.tokens.size()) + (tokens.tokens.size() == 1 ? " token:" : " tokens:"),
                 tokens.tokens, -1);
   }
 

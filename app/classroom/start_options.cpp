@@ -22,7 +22,8 @@ void parse_compare(const std::string& text, StartOptions& options) {
     return;
   }
   options.compare_axis = lesson::compare_axis_from_string(axis_name);
-  if (!options.compare_axis) cli::require_choice("--compare", axis_name, {"layers", "masks", "heads", "kv-heads", "positions", "patterns"});
+  if (!options.compare_axis)
+    cli::require_choice("--compare", axis_name, {"layers", "masks", "heads", "kv-heads", "positions", "patterns"});
   if (colon == std::string::npos) return;
   const std::string count = text.substr(colon + 1);
   if (count != "2" && count != "4")
@@ -34,7 +35,9 @@ bool steps_by_page(const StartOptions& options) {
   return !options.view || (*options.view != ui::MainView::Tiled && *options.view != ui::MainView::Decode);
 }
 
-std::string plural(int count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
+std::string plural(int count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
 
 }  // namespace
 
@@ -78,8 +81,9 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
   }
   if (auto step = parsed.get_int("--step", 1, kMaxStep)) {
     if (steps_by_page(options) && *step > lesson::kStepCount) {
-      throw InputError(kOrigin, "--step", "the step view has " + std::to_string(lesson::kStepCount) + " pages, got " +
-                                              std::to_string(*step) + " (tiles and decoding steps go with --view tiled or decode)");
+      throw InputError(kOrigin, "--step",
+                       "the step view has " + std::to_string(lesson::kStepCount) + " pages, got " +
+                           std::to_string(*step) + " (tiles and decoding steps go with --view tiled or decode)");
     }
     options.step = *step - 1;
   }
@@ -100,13 +104,15 @@ StartOptions parse_start_options(const cli::ParsedArgs& parsed) {
 void check_start_options(const StartOptions& options, const Problem& problem) {
   const int tokens = problem.n();
   if (options.prompt && *options.prompt > tokens) {
-    throw InputError(kOrigin, "--prompt", std::to_string(*options.prompt) + " is longer than the sentence, which has " +
-                                              plural(tokens, "token", "tokens"));
+    throw InputError(kOrigin, "--prompt",
+                     std::to_string(*options.prompt) + " is longer than the sentence, which has " +
+                         plural(tokens, "token", "tokens"));
   }
   const bool decoding = options.view == ui::MainView::Decode;
   if (decoding && problem.cross_attention) {
-    throw InputError(kOrigin, "--view", "decode needs a scenario without a source sentence: decoding generates the "
-                                        "sentence itself, and this one is cross-attention");
+    throw InputError(kOrigin, "--view",
+                     "decode needs a scenario without a source sentence: decoding generates the "
+                     "sentence itself, and this one is cross-attention");
   }
   if (!options.step) return;
   const int step = *options.step + 1;
@@ -116,10 +122,11 @@ void check_start_options(const StartOptions& options, const Problem& problem) {
     state.block_k = options.block_k.value_or(0);
     const tiled::TileGrid grid = tile_grid(state, problem);
     if (step > grid.tile_count()) {
-      throw InputError(kOrigin, "--step", std::to_string(step) + " is past the last tile: the Tiled view has " +
-                                              plural(grid.tile_count(), "tile", "tiles") + " (" + std::to_string(grid.query_blocks()) +
-                                              " \xc3\x97 " + std::to_string(grid.key_blocks()) + " blocks of " +
-                                              std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + ")");
+      throw InputError(kOrigin, "--step",
+                       std::to_string(step) + " is past the last tile: the Tiled view has " +
+                           plural(grid.tile_count(), "tile", "tiles") + " (" + std::to_string(grid.query_blocks()) +
+                           " \xc3\x97 " + std::to_string(grid.key_blocks()) + " blocks of " +
+                           std::to_string(grid.block_q) + " \xc3\x97 " + std::to_string(grid.block_k) + ")");
     }
   }
   if (decoding) {
@@ -128,10 +135,10 @@ void check_start_options(const StartOptions& options, const Problem& problem) {
     const int prompt = decode_prompt(state, tokens);
     const int steps = decode_step_count(prompt, tokens);
     if (step > steps) {
-      throw InputError(kOrigin, "--step", std::to_string(step) + " is past the last token: with a prompt of " +
-                                              std::to_string(prompt) + " of the sentence's " + plural(tokens, "token", "tokens") +
-                                              ", the Decode view has " + plural(steps, "step", "steps") +
-                                              " (the prefill, then one per generated token)");
+      throw InputError(kOrigin, "--step",
+                       std::to_string(step) + " is past the last token: with a prompt of " + std::to_string(prompt) +
+                           " of the sentence's " + plural(tokens, "token", "tokens") + ", the Decode view has " +
+                           plural(steps, "step", "steps") + " (the prefill, then one per generated token)");
     }
   }
 }
@@ -140,9 +147,12 @@ void apply_start_options(const StartOptions& options, ui::ClassroomState& state)
   if (options.view) state.select_tab = options.view;
   state.start_view_given = options.view.has_value();
   if (options.step) {
-    if (options.view == ui::MainView::Tiled) state.tiled.tile = *options.step;
-    else if (options.view == ui::MainView::Decode) state.decode.step = *options.step;
-    else state.step = *options.step;
+    if (options.view == ui::MainView::Tiled)
+      state.tiled.tile = *options.step;
+    else if (options.view == ui::MainView::Decode)
+      state.decode.step = *options.step;
+    else
+      state.step = *options.step;
   }
   if (options.block_q) state.tiled.block_q = *options.block_q;
   if (options.block_k) state.tiled.block_k = *options.block_k;

@@ -18,14 +18,16 @@ namespace {
 void draw_trace_table(const lesson::TraceTable& table, bool highlight_key) {
   const int columns = static_cast<int>(table.header.size());
   if (table.empty() || columns == 0) return;
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##trace-table", columns, flags)) return;
   for (const std::string& title : table.header) ImGui::TableSetupColumn(title.c_str());
   ImGui::TableHeadersRow();
   const ImU32 highlight = ImGui::GetColorU32(ImGuiCol_ButtonHovered);
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     ImGui::TableNextRow();
-    if (highlight_key && static_cast<int>(r) == table.highlight_row) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, highlight);
+    if (highlight_key && static_cast<int>(r) == table.highlight_row)
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, highlight);
     for (const std::string& cell : table.rows[r]) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(cell.c_str());  // a value row broken by the page ("…,\n …") stays in its cell

@@ -121,7 +121,8 @@ class StepView final : public ui::Panel {
 // are the model's, after the attention) are the scenario's only.
 bool model_page(int step) {
   const StepKind kind = lesson::step_at(step);
-  return kind != StepKind::Embeddings && kind != StepKind::Projections && kind != StepKind::Positions && kind != StepKind::Output;
+  return kind != StepKind::Embeddings && kind != StepKind::Projections && kind != StepKind::Positions &&
+         kind != StepKind::Output;
 }
 
 // The step moved onto a page a model's layer does not have: on to the next one it has in the
@@ -203,7 +204,8 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
       case ShownMatrix::Kind::Mask: m.ranges.push_back({0.0f, 1.0f}); break;
       case ShownMatrix::Kind::Weights: {
         const ui::WeightsRange range = ui::resolve(m.weights_range, tokens);
-        m.ranges.push_back(range == ui::WeightsRange::Auto ? heatmap::zero_to_max(values) : heatmap::ValueRange{0.0f, 1.0f});
+        m.ranges.push_back(range == ui::WeightsRange::Auto ? heatmap::zero_to_max(values)
+                                                           : heatmap::ValueRange{0.0f, 1.0f});
         break;
       }
       case ShownMatrix::Kind::Values: {
@@ -217,7 +219,8 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
   matrices_ = std::move(m);
   // The softmax's rows (before dropout, with dropout: after it they no longer sum to 1).
   const HeadResult& head = result.heads[static_cast<std::size_t>(focus.head)];
-  row_stats_ = lesson::row_statistics(head.weights_before_dropout.empty() ? head.weights : head.weights_before_dropout, result.mask);
+  row_stats_ = lesson::row_statistics(head.weights_before_dropout.empty() ? head.weights : head.weights_before_dropout,
+                                      result.mask);
 }
 
 const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& focus) {
@@ -319,7 +322,9 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
   ImGui::SameLine();
   ImGui::SetNextItemWidth(width);
   int chosen = -1;
-  const std::string shown = current >= 0 && current < static_cast<int>(names.size()) ? ui::token_label(names[static_cast<std::size_t>(current)]) : "";
+  const std::string shown = current >= 0 && current < static_cast<int>(names.size())
+                                ? ui::token_label(names[static_cast<std::size_t>(current)])
+                                : "";
   if (ImGui::BeginCombo(id, shown.c_str())) {
     for (std::size_t i = 0; i < names.size(); ++i) {
       ImGui::PushID(static_cast<int>(i));
@@ -342,7 +347,8 @@ void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const les
   if (page.kind == StepKind::Mistakes) draw_mistake_choice(ui, page);
   draw_step_note(page);
   if (page.kind == StepKind::Scaling) {
-    draw_scaling_controls(ui, shown_.problem(), shown_.result(), focus.head, ImGui::GetContentRegionAvail().x, !shown_.model());
+    draw_scaling_controls(ui, shown_.problem(), shown_.result(), focus.head, ImGui::GetContentRegionAvail().x,
+                          !shown_.model());
     ImGui::Spacing();
     ImGui::Separator();
   }
@@ -389,12 +395,14 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1.0f);
   if (ImGui::SliderInt("##position_offset", &offset, 0, 64)) {
-    ui.document.apply(edits::set_position_offset(s, offset), "First position " + std::to_string(offset), "position_offset");
+    ui.document.apply(edits::set_position_offset(s, offset), "First position " + std::to_string(offset),
+                      "position_offset");
   }
   if (ImGui::IsItemDeactivated()) ui.document.end_merge();
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Every word moves by the same number of positions. With RoPE and ALiBi the scores do not change "
-                      "(they depend only on distances); sinusoidal positions change X, so they do.");
+    ImGui::SetTooltip(
+        "Every word moves by the same number of positions. With RoPE and ALiBi the scores do not change "
+        "(they depend only on distances); sinusoidal positions change X, so they do.");
   }
   ImGui::Spacing();
   ImGui::Separator();
@@ -415,7 +423,8 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + lesson::step_name(lesson::step_at(i))).c_str()).x;
   }
   float chips_w = ImGui::CalcTextSize("Follow").x + style.ItemSpacing.x;
-  for (const std::string& token : p.tokens) chips_w += button_width(ui::token_label(token).c_str()) + style.ItemSpacing.x * 0.6f;
+  for (const std::string& token : p.tokens)
+    chips_w += button_width(ui::token_label(token).c_str()) + style.ItemSpacing.x * 0.6f;
   const char* back = "\xe2\x97\x80 Back";
   const char* next = "Next \xe2\x96\xb6";
   const float worded_w = button_width(back) + button_width(next) + style.ItemSpacing.x;
@@ -442,7 +451,8 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     if (!first_pill) ImGui::SameLine(0.0f, pill_gap);
     first_pill = false;
     ImGui::PushID(i);
-    const std::string label = std::to_string(i + 1) + (named ? std::string(" ") + lesson::step_name(lesson::step_at(i)) : "");
+    const std::string label =
+        std::to_string(i + 1) + (named ? std::string(" ") + lesson::step_name(lesson::step_at(i)) : "");
     if (pill(label.c_str(), i == state.step)) state.step = i;
     if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
     ImGui::PopID();
@@ -490,13 +500,15 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     ui::draw_layer_selector(ui, "step");
     ImGui::SameLine(0.0f, group_gap);
     ImGui::PushTextWrapPos(0.0f);
-    ui::text_wrapped_disabled("the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
+    ui::text_wrapped_disabled(
+        "the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
     ImGui::PopTextWrapPos();
   } else if (p.cross_attention) {
     ImGui::PushTextWrapPos(0.0f);
-    ui::text_wrapped_disabled("Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
-                        "source sentence (%d token%s).",
-                        p.n(), p.n() == 1 ? "" : "s", p.m(), p.m() == 1 ? "" : "s");
+    ui::text_wrapped_disabled(
+        "Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
+        "source sentence (%d token%s).",
+        p.n(), p.n() == 1 ? "" : "s", p.m(), p.m() == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
@@ -543,18 +555,23 @@ PageLayout StepView::arrange(const ui::UiContext& ui, float width, float height)
     box.rows = m.values->rows;
     box.cols = m.values->cols;
     const std::string& number = matrices_.widest_number[i];
-    const float number_cell = number.empty() ? 0.0f
-                                             : std::max(small->CalcTextSizeA(small_size, 1e9f, 0.0f, number.c_str()).x + 8.0f,
-                                                        small_size + 6.0f);
+    const float number_cell =
+        number.empty()
+            ? 0.0f
+            : std::max(small->CalcTextSizeA(small_size, 1e9f, 0.0f, number.c_str()).x + 8.0f, small_size + 6.0f);
     box.min_cell = readable_cell(box.rows, box.cols, ui.view.show_numbers && !number.empty(), number_cell, font);
     box.row_label_w = heatmap::HeatmapWidget::row_label_width(m.row_labels, 110.0f * s);
     box.caption_w = ImGui::CalcTextSize((m.name + "   " + m.shape_text()).c_str()).x;
-    box.side_w = m.kind == ShownMatrix::Kind::Weights && !m.dropped && kind == StepKind::Softmax ? row_stats_column_width() + 10.0f * s : 0.0f;
+    box.side_w = m.kind == ShownMatrix::Kind::Weights && !m.dropped && kind == StepKind::Softmax
+                     ? row_stats_column_width() + 10.0f * s
+                     : 0.0f;
     box.min_w = m.kind == ShownMatrix::Kind::Mask ? 0.0f : 80.0f * s;  // the colorbar's ticks
     box.top_h = m.column_groups.empty() ? 0.0f : ImGui::GetTextLineHeight();
     if (!m.col_labels.empty()) {
       const std::vector<std::string>* labels = &m.col_labels;
-      box.col_label_h = [labels, s](float cell_w) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_w, 100.0f * s); };
+      box.col_label_h = [labels, s](float cell_w) {
+        return heatmap::HeatmapWidget::col_label_height(*labels, cell_w, 100.0f * s);
+      };
     }
     boxes.push_back(std::move(box));
   }
@@ -565,7 +582,9 @@ PageLayout StepView::arrange(const ui::UiContext& ui, float width, float height)
   space.colorbar_h = std::round(font * 0.6f) + 2.0f + font + ImGui::GetStyle().ItemSpacing.y * 2.0f;
   // The scaling lesson or the softmax summary, as tall as it was in the last frame.
   const bool has_below = kind == StepKind::Softmax;
-  space.below_h = !has_below ? 0.0f : below_step_ == matrices_.step ? below_h_ : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  space.below_h = !has_below                      ? 0.0f
+                  : below_step_ == matrices_.step ? below_h_
+                                                  : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
   space.gap = 24.0f * s;
   space.max_cell = 72.0f * s;
   // The text column: the followed query's table of four columns needs about 20 em.
@@ -618,7 +637,9 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
       const float x0 = cells_x + place.cell_w * static_cast<float>(group.first);
       const float w = place.cell_w * static_cast<float>(group.count);
       const float text_w = ImGui::CalcTextSize(group.label.c_str()).x;
-      if (text_w < w) ImGui::GetWindowDrawList()->AddText(ImVec2(std::round(x0 + (w - text_w) * 0.5f), top.y), ImGui::GetColorU32(ImGuiCol_Text), group.label.c_str());
+      if (text_w < w)
+        ImGui::GetWindowDrawList()->AddText(ImVec2(std::round(x0 + (w - text_w) * 0.5f), top.y),
+                                            ImGui::GetColorU32(ImGuiCol_Text), group.label.c_str());
     }
     ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeight()));
   }
@@ -649,18 +670,21 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
   spec.highlight_column = false;
   if (m.col_labels.empty()) ImGui::Dummy(ImVec2(0.0f, place.label_h));  // align the cells' tops
   // A model's layer in the ID as well: what the widget log (and a test) sees is which layer is drawn.
-  const std::string id = "##step-matrix" + std::to_string(i) + (shown_.model() ? "-layer" + std::to_string(shown_.layer()) : "");
+  const std::string id =
+      "##step-matrix" + std::to_string(i) + (shown_.model() ? "-layer" + std::to_string(shown_.layer()) : "");
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
   const ImVec2 cells(origin.x + row_label_w, origin.y + spec.col_label_height);
   ImDrawList* list = ImGui::GetWindowDrawList();
   for (std::size_t g = 1; g < m.column_groups.size(); ++g) {  // where each head's columns start
     const float x = std::round(cells.x + place.cell_w * static_cast<float>(m.column_groups[g].first));
-    list->AddLine(ImVec2(x, cells.y - 4.0f * s), ImVec2(x, cells.y + spec.cells_height + 4.0f * s), ImGui::GetColorU32(ImGuiCol_Text), 2.5f * s);
+    list->AddLine(ImVec2(x, cells.y - 4.0f * s), ImVec2(x, cells.y + spec.cells_height + 4.0f * s),
+                  ImGui::GetColorU32(ImGuiCol_Text), 2.5f * s);
   }
   // The selected cell of S: the one the arithmetic check writes out.
   if (lesson::step_at(matrices_.step) == StepKind::Scores && m.query_rows && m.key_cols) {
-    const ImVec2 a(cells.x + place.cell_w * static_cast<float>(focus.key), cells.y + place.cell_h * static_cast<float>(focus.query));
+    const ImVec2 a(cells.x + place.cell_w * static_cast<float>(focus.key),
+                   cells.y + place.cell_h * static_cast<float>(focus.query));
     const ImVec2 b(a.x + place.cell_w, a.y + place.cell_h);
     list->AddRect(a, b, 0xff000000u, 0.0f, 0, 4.0f * s);
     list->AddRect(a, b, 0xff00d7ffu, 0.0f, 0, 2.0f * s);  // gold (ABGR), apart from the blue row box
@@ -673,7 +697,8 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
     list->AddRect(a, b, 0xff00d7ffu, 0.0f, 0, 2.0f * s);
   }
   if (hover.hovered && hover.row >= 0 && hover.col >= 0)
-    ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
+    ImGui::SetTooltip("%s[%d, %d] = %.4g", m.name.c_str(), hover.row, hover.col,
+                      static_cast<double>(m.values->at(hover.row, hover.col)));
   if (hover.clicked && hover.row >= 0 && m.query_rows) {
     ui.view.pinned_query = hover.row;
     if (m.key_cols && hover.col >= 0) ui.classroom.key = hover.col;
@@ -684,7 +709,8 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
     ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), nullptr);
   ImGui::EndGroup();
   if (m.kind == ShownMatrix::Kind::Weights && !m.dropped && lesson::step_at(matrices_.step) == StepKind::Softmax)
-    draw_row_stats_column(row_stats_, origin.x + row_label_w + spec.cells_width + 10.0f * s, cells.y, spec.cells_height);
+    draw_row_stats_column(row_stats_, origin.x + row_label_w + spec.cells_width + 10.0f * s, cells.y,
+                          spec.cells_height);
 }
 
 }  // namespace

@@ -99,9 +99,10 @@ bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
   const Problem& problem = attention_.problem();
   const std::int64_t floats = tiled::trace_floats(problem.n(), problem.m(), grid.block_q, grid.block_k, problem.d_v);
   if (floats > kMaxTraceFloats) {
-    error_ = "Tiles of " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) + " over " +
-             lesson::format_grouped(problem.n()) + " \xc3\x97 " + lesson::format_grouped(problem.m()) + " scores make " +
-             lesson::format_grouped(grid.tile_count()) + " tiles, too many to step through here: choose larger tiles (Br, Bc above).";
+    error_ = "Tiles of " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) +
+             " over " + lesson::format_grouped(problem.n()) + " \xc3\x97 " + lesson::format_grouped(problem.m()) +
+             " scores make " + lesson::format_grouped(grid.tile_count()) +
+             " tiles, too many to step through here: choose larger tiles (Br, Bc above).";
     return false;
   }
   try {
@@ -115,7 +116,8 @@ bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
     return false;
   }
   const Result& dense = attention_.result();
-  scores_range_ = heatmap::symmetric_range(dense.heads[static_cast<std::size_t>(key.head)].scores, problem.scale, &dense.mask);
+  scores_range_ =
+      heatmap::symmetric_range(dense.heads[static_cast<std::size_t>(key.head)].scores, problem.scale, &dense.mask);
   scores_version_ = fresh_upload_version();
   return true;
 }
@@ -149,7 +151,8 @@ void TiledView::draw(ui::UiContext& ui) {
   const tiled::TileGrid grid = tile_grid(state.tiled, problem);
   ui::Playback& playback = state.tiled.playback;
   state.tiled.tile = moved_step(state.tiled.tile, 0, grid.tile_count());
-  if (advance_playback(playback, state.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing) state.wants_frames = true;
+  if (advance_playback(playback, state.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing)
+    state.wants_frames = true;
   draw_toolbar(ui, grid);
   if (!refresh({attention_.version(), head, grid.block_q, grid.block_k}, grid)) {
     ImGui::PushTextWrapPos(0.0f);
@@ -170,10 +173,12 @@ void TiledView::draw(ui::UiContext& ui) {
   // under the header less a line for the block numbers.
   const float top = ImGui::GetCursorPosY();
   const float grid_room_w = std::max(page_w * 0.4f, std::min(page_w - details_min - gap, page_w * 0.55f));
-  const float grid_room_h = std::max(page_h - top - ImGui::GetTextLineHeightWithSpacing() * 1.5f, ImGui::GetFontSize() * 12.0f);
+  const float grid_room_h =
+      std::max(page_h - top - ImGui::GetTextLineHeightWithSpacing() * 1.5f, ImGui::GetFontSize() * 12.0f);
   const ImVec2 start = ImGui::GetCursorPos();
   const CellsRect cells = draw_scores(ui, grid, grid_room_w, grid_room_h);
-  const float grid_w = cells.x1 - (ImGui::GetWindowPos().x - ImGui::GetScrollX() + start.x) + ImGui::GetFontSize() * 2.5f;
+  const float grid_w =
+      cells.x1 - (ImGui::GetWindowPos().x - ImGui::GetScrollX() + start.x) + ImGui::GetFontSize() * 2.5f;
   const bool beside = page_w - grid_w - gap >= details_min;
   ImGui::Spacing();
   draw_algorithm(beside ? grid_w : page_w);
@@ -214,10 +219,12 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
-  const float fields_w = 2.0f * (ImGui::CalcTextSize("Br").x + int_input_width(kMaxBlock)) + 4.0f * ImGui::GetStyle().ItemSpacing.x;
+  const float fields_w =
+      2.0f * (ImGui::CalcTextSize("Br").x + int_input_width(kMaxBlock)) + 4.0f * ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0.0f, group_gap);
   if (ImGui::GetCursorPosX() + fields_w > right) ImGui::NewLine();
-  bool changed = block_field("Br", "##block-q", state.block_q, grid.block_q, "Tile height: query rows per block (--block-q)");
+  bool changed =
+      block_field("Br", "##block-q", state.block_q, grid.block_q, "Tile height: query rows per block (--block-q)");
   ImGui::SameLine();
   changed |= block_field("Bc", "##block-k", state.block_k, grid.block_k, "Tile width: keys per block (--block-k)");
   if (changed) {
@@ -235,8 +242,9 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
 
 void TiledView::draw_header(const tiled::TileGrid& grid) const {
   heading_text("Tiled attention (FlashAttention-2): " + lesson::format_grouped(grid.query_blocks()) + " \xc3\x97 " +
-               lesson::format_grouped(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " +
-               lesson::format_grouped(grid.block_k) + (attention_.model() ? ", layer " + lesson::format_grouped(attention_.layer()) : std::string()));
+               lesson::format_grouped(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " +
+               lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) +
+               (attention_.model() ? ", layer " + lesson::format_grouped(attention_.layer()) : std::string()));
 }
 
 CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height) {
@@ -260,8 +268,9 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
 
   // The raw scores, shown scaled (value_scale) with the hidden cells hatched by the mask.
   ImGui::BeginGroup();
-  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" + lesson::format_grouped(grid.rows) + " \xc3\x97 " +
-                              lesson::format_grouped(grid.cols) + ")";
+  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" +
+                              lesson::format_grouped(grid.rows) + " \xc3\x97 " + lesson::format_grouped(grid.cols) +
+                              ")";
   ImGui::TextUnformatted(caption.c_str());
   heatmap::HeatmapSpec spec;
   spec.source.host = &scores;
@@ -292,8 +301,8 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
     const int kb = hover.col / grid.block_k;
     const int tile = grid.tile_index(qb, kb);
     const bool skipped = trace_->tiles[static_cast<std::size_t>(tile)].skipped;
-    ImGui::SetTooltip("S'[%d, %d] = %.4g\ntile %d (query block %d, key block %d)%s\nclick: go to this tile", hover.row, hover.col,
-                      static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), tile + 1, qb, kb,
+    ImGui::SetTooltip("S'[%d, %d] = %.4g\ntile %d (query block %d, key block %d)%s\nclick: go to this tile", hover.row,
+                      hover.col, static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), tile + 1, qb, kb,
                       skipped ? ": skipped, the mask hides all of it" : "");
     if (hover.clicked) {
       ui.classroom.tiled.tile = tile;
@@ -304,27 +313,31 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
 }
 
 const char* tile_status(const tiled::TileStep& step) {
-  if (step.skipped) return "skipped: the mask hides every cell of this tile, so nothing is computed (m, l and O stay as they were)";
-  if (step.visibility == BlockVisibility::Partial) return "computed, masked inside: the hidden cells count as \xe2\x88\x92\xe2\x88\x9e";
+  if (step.skipped)
+    return "skipped: the mask hides every cell of this tile, so nothing is computed (m, l and O stay as they were)";
+  if (step.visibility == BlockVisibility::Partial)
+    return "computed, masked inside: the hidden cells count as \xe2\x88\x92\xe2\x88\x9e";
   return "computed: every cell of this tile is visible";
 }
 
 std::string rows_text(int begin, int end, const char* what) {
   return end - begin == 1 ? std::string(what) + " " + lesson::format_grouped(begin)
-                          : std::string(what) + "s " + lesson::format_grouped(begin) + "\xe2\x80\x93" + lesson::format_grouped(end - 1);
+                          : std::string(what) + "s " + lesson::format_grouped(begin) + "\xe2\x80\x93" +
+                                lesson::format_grouped(end - 1);
 }
 
 void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width) {
   const tiled::TileStep& step = shown_.step;
   const float wrap = ImGui::GetCursorPosX() + width;
-  heading_text("Tile " + lesson::format_grouped(step.index + 1) + " of " + lesson::format_grouped(grid.tile_count()) + ": query block " +
-               lesson::format_grouped(step.qb) + " \xc3\x97 key block " + lesson::format_grouped(step.kb));
+  heading_text("Tile " + lesson::format_grouped(step.index + 1) + " of " + lesson::format_grouped(grid.tile_count()) +
+               ": query block " + lesson::format_grouped(step.qb) + " \xc3\x97 key block " +
+               lesson::format_grouped(step.kb));
   ImGui::PushTextWrapPos(wrap);
   ui::text_lines((rows_text(step.row_begin, step.row_end, "row") + " against " +
-                          rows_text(step.col_begin, step.col_end, "key") + " (" +
-                          lesson::format_grouped(step.row_end - step.row_begin) + " \xc3\x97 " + lesson::format_grouped(step.col_end - step.col_begin) +
-                          ")")
-                             .c_str());
+                  rows_text(step.col_begin, step.col_end, "key") + " (" +
+                  lesson::format_grouped(step.row_end - step.row_begin) + " \xc3\x97 " +
+                  lesson::format_grouped(step.col_end - step.col_begin) + ")")
+                     .c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, step.skipped ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)
                                                     : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
   ImGui::TextUnformatted(tile_status(step));
@@ -372,7 +385,8 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
       (void)draw_small_matrix(ui, line[i]);
     }
   };
-  const std::string shape = "  (" + lesson::format_grouped(step.o_after.rows) + " \xc3\x97 " + lesson::format_grouped(d_v) + ")";
+  const std::string shape =
+      "  (" + lesson::format_grouped(step.o_after.rows) + " \xc3\x97 " + lesson::format_grouped(d_v) + ")";
   flow({matrix("##tiled-o-before", "O before" + shape, step.o_before, shown_.o_range),
         matrix("##tiled-o-after", "O after (not yet / l)", step.o_after, shown_.o_range)});
   ImGui::Spacing();
@@ -384,10 +398,12 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
   char text[96];
   std::snprintf(text, sizeof text, "%.2e", step.max_abs_difference);
   if (step.last_of_block) {
-    ImGui::Text("Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding).", text);
+    ImGui::Text("Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding).",
+                text);
   } else {
-    ImGui::Text("max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys 0\xe2\x80\x93%d of %d; it is the context after its last tile.",
-                text, step.col_end - 1, attention_.problem().m());
+    ImGui::Text(
+        "max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys 0\xe2\x80\x93%d of %d; it is the context after its last tile.",
+        text, step.col_end - 1, attention_.problem().m());
   }
   std::snprintf(text, sizeof text, "%.2e", context_difference_);
   ImGui::TextDisabled("The whole head, every tile done: max |tiled \xe2\x88\x92 dense| = %s (within 1e-5).", text);

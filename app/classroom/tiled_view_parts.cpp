@@ -19,7 +19,7 @@
 namespace attnviz::classroom {
 namespace {
 
-constexpr std::uint32_t kGold = 0xff00d7ffu;       // ABGR: the current tile (as the step view's selected cell)
+constexpr std::uint32_t kGold = 0xff00d7ffu;  // ABGR: the current tile (as the step view's selected cell)
 constexpr std::uint32_t kBlack = 0xff000000u;
 constexpr std::uint32_t kBeforeBar = 0xffc8b4a0u;  // a light steel blue: the value before the tile
 constexpr std::uint32_t kAfterBar = 0xffa0501eu;   // strong blue: after it
@@ -31,7 +31,8 @@ std::uint32_t with_alpha(std::uint32_t colour, float alpha) {
 void centred_text(ImDrawList* list, ImVec2 min, ImVec2 max, std::uint32_t colour, const char* text) {
   const ImVec2 size = ImGui::CalcTextSize(text);
   if (size.x > max.x - min.x - 2.0f || size.y > max.y - min.y) return;
-  list->AddText(ImVec2(std::round((min.x + max.x - size.x) * 0.5f), std::round((min.y + max.y - size.y) * 0.5f)), colour, text);
+  list->AddText(ImVec2(std::round((min.x + max.x - size.x) * 0.5f), std::round((min.y + max.y - size.y) * 0.5f)),
+                colour, text);
 }
 
 }  // namespace
@@ -40,8 +41,10 @@ std::string state_number(float value) {
   if (std::isinf(value)) return value < 0 ? "\xe2\x88\x92\xe2\x88\x9e" : "\xe2\x88\x9e";
   char text[32];
   const double v = value;
-  if (v != 0.0 && (std::fabs(v) < 1e-3 || std::fabs(v) >= 1e4)) std::snprintf(text, sizeof text, "%.2e", v);
-  else std::snprintf(text, sizeof text, "%.3f", v);
+  if (v != 0.0 && (std::fabs(v) < 1e-3 || std::fabs(v) >= 1e4))
+    std::snprintf(text, sizeof text, "%.2e", v);
+  else
+    std::snprintf(text, sizeof text, "%.3f", v);
   return with_minus_signs(text);
 }
 
@@ -134,20 +137,25 @@ RowStateRanges row_state_ranges(const tiled::TiledTrace& trace, const tiled::Til
   return r;
 }
 
-void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>& tokens, const RowStateRanges& ranges, float width,
-                     float ui_scale) {
+void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>& tokens, const RowStateRanges& ranges,
+                     float width, float ui_scale) {
   const float font = ImGui::GetFontSize();
   const float gap = font * 0.8f;
   float token_w = ImGui::CalcTextSize("row").x;
   for (int i = step.row_begin; i < step.row_end; ++i)
-    token_w = std::max(token_w, std::min(ImGui::CalcTextSize(ui::token_label(tokens[static_cast<std::size_t>(i)]).c_str()).x, font * 6.0f));
+    token_w = std::max(
+        token_w,
+        std::min(ImGui::CalcTextSize(ui::token_label(tokens[static_cast<std::size_t>(i)]).c_str()).x, font * 6.0f));
   const char* rescale_header = "e^(m\xe2\x88\x92m\xe2\x80\xb2)";
   const float rescale_w = std::max(ImGui::CalcTextSize(rescale_header).x, ImGui::CalcTextSize("0.000").x);
   // Each chart at least as wide as its longest numbers ("−1.234 → −0.567").
   // The numbers in the cells' (smaller) font when the full-size ones would not fit the column.
   ImFont* font_used = ImGui::GetFont();
   float font_size = font;
-  const char* widest = "\xe2\x88\x92" "0.000 \xe2\x86\x92 \xe2\x88\x92" "0.000";
+  const char* widest =
+      "\xe2\x88\x92"
+      "0.000 \xe2\x86\x92 \xe2\x88\x92"
+      "0.000";
   const float room = (width - token_w - rescale_w - 3.0f * gap) * 0.5f;
   if (ImGui::CalcTextSize(widest).x > room) {
     font_used = cell_font();
@@ -177,7 +185,8 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   const float row_h = ImGui::GetTextLineHeight() + 2.0f * bar_h + 3.0f * ui_scale + font * 0.35f;
   for (int r = 0; r < step.row_end - step.row_begin; ++r) {
     const auto k = static_cast<std::size_t>(r);
-    const std::string token = heatmap::ellipsize(ImGui::GetFont(), font, ui::token_label(tokens[static_cast<std::size_t>(step.row_begin + r)]), token_w);
+    const std::string token = heatmap::ellipsize(
+        ImGui::GetFont(), font, ui::token_label(tokens[static_cast<std::size_t>(step.row_begin + r)]), token_w);
     list->AddText(ImVec2(x0, y), ink, token.c_str());
     const std::string m_text = state_number(step.m_before[k]) + " \xe2\x86\x92 " + state_number(step.m_after[k]);
     const std::string l_text = state_number(step.l_before[k]) + " \xe2\x86\x92 " + state_number(step.l_after[k]);
@@ -188,11 +197,11 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
     const float by = y + ImGui::GetTextLineHeight() + 2.0f * ui_scale;
     // Before (light) above after (strong): both on the block's axis.
     value_bar(list, m_x, by, m_x + chart_w, by + bar_h, step.m_before[k], ranges.m_low, ranges.m_high, kBeforeBar);
-    value_bar(list, m_x, by + bar_h + ui_scale, m_x + chart_w, by + 2.0f * bar_h + ui_scale, step.m_after[k], ranges.m_low,
-              ranges.m_high, kAfterBar);
+    value_bar(list, m_x, by + bar_h + ui_scale, m_x + chart_w, by + 2.0f * bar_h + ui_scale, step.m_after[k],
+              ranges.m_low, ranges.m_high, kAfterBar);
     value_bar(list, l_x, by, l_x + chart_w, by + bar_h, step.l_before[k], 0.0f, ranges.l_high, kBeforeBar);
-    value_bar(list, l_x, by + bar_h + ui_scale, l_x + chart_w, by + 2.0f * bar_h + ui_scale, step.l_after[k], 0.0f, ranges.l_high,
-              kAfterBar);
+    value_bar(list, l_x, by + bar_h + ui_scale, l_x + chart_w, by + 2.0f * bar_h + ui_scale, step.l_after[k], 0.0f,
+              ranges.l_high, kAfterBar);
     if (ranges.m_low < 0.0f) {  // where 0 is on the m axis
       const float zx = m_x + (0.0f - ranges.m_low) / (ranges.m_high - ranges.m_low) * chart_w;
       list->AddLine(ImVec2(zx, by - 1.0f), ImVec2(zx, by + 2.0f * bar_h + ui_scale + 1.0f), dim);
@@ -241,7 +250,8 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
     tiled::HeadMemory chosen;
     tiled::HeadMemory gpu;
   };
-  const auto memory = [](std::uint64_t n, std::uint64_t m, std::uint64_t br, std::uint64_t bc, std::uint64_t d, std::uint64_t bytes) {
+  const auto memory = [](std::uint64_t n, std::uint64_t m, std::uint64_t br, std::uint64_t bc, std::uint64_t d,
+                         std::uint64_t bytes) {
     return tiled::head_memory({n, m, br, bc, d, bytes});
   };
   const auto br = static_cast<std::uint64_t>(grid.block_q);
@@ -250,9 +260,11 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   const auto n = static_cast<std::uint64_t>(rows);
   const auto m = static_cast<std::uint64_t>(cols);
   const auto d = static_cast<std::uint64_t>(d_v);
-  const std::string sentence = rows == cols ? "this sentence: N = " + lesson::format_grouped(rows)
-                                            : "this sentence: N = " + lesson::format_grouped(rows) + ", M = " + lesson::format_grouped(cols);
-  lines.push_back({sentence + ", d = " + lesson::format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4), memory(n, m, 64, 64, d, 4)});
+  const std::string sentence =
+      rows == cols ? "this sentence: N = " + lesson::format_grouped(rows)
+                   : "this sentence: N = " + lesson::format_grouped(rows) + ", M = " + lesson::format_grouped(cols);
+  lines.push_back({sentence + ", d = " + lesson::format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4),
+                   memory(n, m, 64, 64, d, 4)});
   for (const std::uint64_t long_n : tiled::kLongContexts) {
     lines.push_back({"N = " + lesson::format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
                      memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
@@ -260,11 +272,14 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   }
   heading_text("Memory per head");
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ui::text_wrapped_disabled("Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
-                      "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
+  ui::text_wrapped_disabled(
+      "Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
+      "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
   ImGui::PopTextWrapPos();
-  const std::string chosen_header = "tiled, " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) + " tiles";
-  if (ImGui::BeginTable("##memory", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+  const std::string chosen_header =
+      "tiled, " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) + " tiles";
+  if (ImGui::BeginTable("##memory", 4,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn("dense");
     ImGui::TableSetupColumn(chosen_header.c_str());

@@ -20,8 +20,8 @@ struct Speed {
   float steps_a_second;
   const char* text;
 };
-constexpr Speed kSpeeds[] = {{0.25f, "1 step every 4 s"},  {0.5f, "1 step every 2 s"},  {1.0f, "1 step a second"},
-                             {2.0f, "2 steps a second"}, {4.0f, "4 steps a second"}, {8.0f, "8 steps a second"}};
+constexpr Speed kSpeeds[] = {{0.25f, "1 step every 4 s"}, {0.5f, "1 step every 2 s"}, {1.0f, "1 step a second"},
+                             {2.0f, "2 steps a second"},  {4.0f, "4 steps a second"}, {8.0f, "8 steps a second"}};
 
 // A choice of a few speeds rather than a slider: a slider's grab sits on its own text
 // ("2 a se|cond"), and a teacher wants 1 or 2 steps a second, not 1.37.
@@ -32,12 +32,15 @@ void speed_choice(ui::Playback& playback) {
   }
   char other[48];  // a speed from an older settings file (the slider's), said as it is
   if (shown == nullptr) {
-    if (playback.speed < 1.0f) std::snprintf(other, sizeof other, "1 step every %g s", static_cast<double>(1.0f / playback.speed));
-    else std::snprintf(other, sizeof other, "%g steps a second", static_cast<double>(playback.speed));
+    if (playback.speed < 1.0f)
+      std::snprintf(other, sizeof other, "1 step every %g s", static_cast<double>(1.0f / playback.speed));
+    else
+      std::snprintf(other, sizeof other, "%g steps a second", static_cast<double>(playback.speed));
     shown = other;
   }
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kSpeeds[std::size(kSpeeds) - 1].text).x + ImGui::GetFrameHeight() + style.FramePadding.x * 2.0f);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kSpeeds[std::size(kSpeeds) - 1].text).x + ImGui::GetFrameHeight() +
+                          style.FramePadding.x * 2.0f);
   if (ImGui::BeginCombo("##speed", shown)) {
     for (const Speed& speed : kSpeeds) {
       const bool chosen = speed.text == shown;
@@ -77,13 +80,15 @@ void step_toolbar(ui::Playback& playback, int& step, int count, const std::strin
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Next (Right, Page Down)");
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (pill(playback.playing ? "Pause##play" : "Play##play", playback.playing)) toggle_playback(playback, step, count, now);
+  if (pill(playback.playing ? "Pause##play" : "Play##play", playback.playing))
+    toggle_playback(playback, step, count, now);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the steps one after another (P)");
   ImGui::SameLine();
   speed_choice(playback);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  const std::string where = what + " " + lesson::format_grouped(std::min(step + 1, count)) + " of " + lesson::format_grouped(count);
+  const std::string where =
+      what + " " + lesson::format_grouped(std::min(step + 1, count)) + " of " + lesson::format_grouped(count);
   ImGui::TextUnformatted(where.c_str());
 }
 
@@ -117,7 +122,8 @@ CellsRect draw_small_matrix(ui::UiContext& ui, const SmallMatrix& m) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(m.id.c_str(), spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < m.values->rows && hover.col < m.values->cols) {
-    ImGui::SetTooltip("%s[%d, %d] = %.6g", m.caption.c_str(), hover.row, hover.col, static_cast<double>(m.values->at(hover.row, hover.col)));
+    ImGui::SetTooltip("%s[%d, %d] = %.6g", m.caption.c_str(), hover.row, hover.col,
+                      static_cast<double>(m.values->at(hover.row, hover.col)));
   }
   ImGui::EndGroup();
   CellsRect rect;
@@ -128,16 +134,18 @@ CellsRect draw_small_matrix(ui::UiContext& ui, const SmallMatrix& m) {
   return rect;
 }
 
-void value_bar(ImDrawList* list, float x0, float y0, float x1, float y1, float value, float low, float high, std::uint32_t colour) {
+void value_bar(ImDrawList* list, float x0, float y0, float x1, float y1, float value, float low, float high,
+               std::uint32_t colour) {
   if (!std::isfinite(value) || !(high > low)) return;
   const auto x_of = [&](float v) { return x0 + (std::clamp(v, low, high) - low) / (high - low) * (x1 - x0); };
   const float zero = x_of(std::clamp(0.0f, low, high));
   const float end = x_of(value);
-  list->AddRectFilled(ImVec2(std::min(zero, end), y0), ImVec2(std::max(zero, end) + (zero == end ? 1.0f : 0.0f), y1), colour);
+  list->AddRectFilled(ImVec2(std::min(zero, end), y0), ImVec2(std::max(zero, end) + (zero == end ? 1.0f : 0.0f), y1),
+                      colour);
 }
 
-std::vector<std::vector<ChartPoint>> chart_lines(const std::vector<std::vector<double>>& series, float x0, float y0, float x1,
-                                                 float y1) {
+std::vector<std::vector<ChartPoint>> chart_lines(const std::vector<std::vector<double>>& series, float x0, float y0,
+                                                 float x1, float y1) {
   double top = 0.0;
   std::size_t longest = 0;
   for (const std::vector<double>& s : series) {
@@ -166,8 +174,11 @@ std::string short_count(double value) {
     ++unit;
   }
   char text[32];
-  std::snprintf(text, sizeof text, std::fabs(value) >= 99.95 || unit == 0 ? "%.0f%s" : std::fabs(value) >= 9.995 ? "%.1f%s" : "%.2f%s", value,
-                kUnits[unit]);
+  std::snprintf(text, sizeof text,
+                std::fabs(value) >= 99.95 || unit == 0 ? "%.0f%s"
+                : std::fabs(value) >= 9.995            ? "%.1f%s"
+                                                       : "%.2f%s",
+                value, kUnits[unit]);
   return text;
 }
 

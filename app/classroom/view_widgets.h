@@ -61,8 +61,8 @@ struct ChartPoint {
   float x = 0.0f;
   float y = 0.0f;
 };
-std::vector<std::vector<ChartPoint>> chart_lines(const std::vector<std::vector<double>>& series, float x0, float y0, float x1,
-                                                 float y1);
+std::vector<std::vector<ChartPoint>> chart_lines(const std::vector<std::vector<double>>& series, float x0, float y0,
+                                                 float x1, float y1);
 
 // "1.2 K", "3.4 M", "56 G": a count in three significant digits, for axes and tables.
 std::string short_count(double value);

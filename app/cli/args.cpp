@@ -43,9 +43,9 @@ std::optional<int> ParsedArgs::get_int(const std::string& name, int min, int max
   const char* end = text->data() + text->size();
   const auto [stop, error] = std::from_chars(text->data(), end, value);
   if (error != std::errc() || stop != end || value < min || value > max) {
-    throw InputError(kOrigin, name,
-                     "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got \"" +
-                         *text + "\"");
+    throw InputError(
+        kOrigin, name,
+        "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got \"" + *text + "\"");
   }
   return value;
 }
@@ -65,8 +65,9 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::vector<Op
     if (spec == nullptr) {
       std::vector<std::string> names;
       for (const OptionSpec& known : specs) names.push_back(known.name);
-      throw InputError(kOrigin, name,
-                       "unknown option for '" + command + "'" + did_you_mean(name, names) + " (see " + command + " --help)");
+      throw InputError(
+          kOrigin, name,
+          "unknown option for '" + command + "'" + did_you_mean(name, names) + " (see " + command + " --help)");
     }
     if (parsed.values_.contains(name)) throw InputError(kOrigin, name, "given more than once");
     if (!spec->takes_value) {
@@ -87,7 +88,8 @@ void require_choice(const std::string& option, const std::string& value, const s
   for (const std::string& choice : choices) {
     if (value == choice) return;
   }
-  throw InputError(kOrigin, option, quoted_excerpt(value) + " is not one of: " + join(choices) + did_you_mean(value, choices));
+  throw InputError(kOrigin, option,
+                   quoted_excerpt(value) + " is not one of: " + join(choices) + did_you_mean(value, choices));
 }
 
 std::vector<std::string> split_list(const std::string& text, char separator) {

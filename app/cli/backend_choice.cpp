@@ -31,14 +31,16 @@ std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, s
     try {
       return tiled::make_vulkan_tiled(context, tiled_options);
     } catch (const BackendUnavailable& e) {  // the device cannot run the fp16 kernel: it can run the others
-      throw BackendUnavailable(std::string(e.what()) +
-                               ". `--precision fp32` runs the tiled kernel in fp32 on it; `--backend cpu` computes with Eigen.");
+      throw BackendUnavailable(
+          std::string(e.what()) +
+          ". `--precision fp32` runs the tiled kernel in fp32 on it; `--backend cpu` computes with Eigen.");
     }
   }
   throw InputError("<command line>", "--backend", "\"" + kind + "\" is not one of: cpu, vulkan");
 }
 
-std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind, std::optional<int> device_index) {
+std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind,
+                                                               std::optional<int> device_index) {
   if (kind == "cpu") return overview::make_cpu_overview();
   if (kind == "vulkan") {
     vk::ContextOptions options;

@@ -22,7 +22,8 @@ std::unique_ptr<Backend> make_backend(const std::string& kind, std::optional<int
 std::unique_ptr<tiled::TiledRunner> make_tiled_runner(const std::string& kind, std::optional<int> device_index,
                                                       tiled::TiledPrecision precision = tiled::TiledPrecision::Float32);
 // The overview (core/overview) on the same choices.
-std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind, std::optional<int> device_index);
+std::unique_ptr<overview::OverviewRunner> make_overview_runner(const std::string& kind,
+                                                               std::optional<int> device_index);
 
 // Runs `work`; a BackendUnavailable from it gains the command line's way out ("`--backend
 // cpu` computes with Eigen instead"), which the core cannot give (the window has none).

@@ -7,7 +7,8 @@
 namespace attnviz::cli {
 
 void print_usage(std::ostream& out) {
-  out << "attnviz " ATTNVIZ_VERSION " - see how transformer attention is computed\n"
+  out << "attnviz " ATTNVIZ_VERSION
+         " - see how transformer attention is computed\n"
          "\n"
          "Usage:\n"
          "  attnviz [--scenario FILE]                 open the window (FILE or preset:NAME)\n"
@@ -38,8 +39,8 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export",   "tokenize", "generate",
-                                                 "train",   "trace",    "kv-cache", "devices"};
+  static const std::vector<std::string> names = {"compute", "export", "tokenize", "generate",
+                                                 "train",   "trace",  "kv-cache", "devices"};
   return names;
 }
 

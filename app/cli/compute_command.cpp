@@ -91,8 +91,9 @@ constexpr const char* kHelp =
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
-    {"--scenario"}, {"--backend"}, {"--out"}, {"--device"}, {"--skip-masked-scores", false}, {"--help", false},
-    {"--kernel"},   {"--block-q"}, {"--block-k"}, {"--precision"}, {"--text-file"}, {"--format"}, {"--heads"}, {"--max-output"}, {"--blocks"}};
+    {"--scenario"},    {"--backend"}, {"--out"},     {"--device"},     {"--skip-masked-scores", false},
+    {"--help", false}, {"--kernel"},  {"--block-q"}, {"--block-k"},    {"--precision"},
+    {"--text-file"},   {"--format"},  {"--heads"},   {"--max-output"}, {"--blocks"}};
 
 // The scenario's options and, for --model, the model's (model_options.h).
 std::vector<OptionSpec> all_options() {
@@ -104,16 +105,19 @@ std::vector<OptionSpec> all_options() {
 void print_differences(const std::vector<MatrixDifference>& diffs, std::ostream& err) {
   err << "largest differences, vulkan - cpu:\n";
   err << "  " << std::left << std::setw(18) << "matrix" << std::right << std::setw(12) << "max abs" << std::setw(12)
-      << "max rel" << std::setw(12) << "largest" << "   at (row, col)\n";
+      << "max rel" << std::setw(12) << "largest"
+      << "   at (row, col)\n";
   const MatrixDifference* worst = nullptr;
   for (const MatrixDifference& diff : diffs) {
     err << "  " << std::left << std::setw(18) << diff.name << std::right << std::scientific << std::setprecision(2)
         << std::setw(12) << diff.max_abs << std::setw(12) << diff.max_rel << std::setw(12) << diff.largest
-        << std::defaultfloat << "   (" << diff.row << ", " << diff.col << ")" << (diff.agrees() ? "" : "   DIFFERS") << "\n";
+        << std::defaultfloat << "   (" << diff.row << ", " << diff.col << ")" << (diff.agrees() ? "" : "   DIFFERS")
+        << "\n";
     if (!worst || diff.max_abs > worst->max_abs) worst = &diff;
   }
   if (!worst) return;
-  err << "  overall: " << (results_agree(diffs) ? "every matrix agrees (within 1e-5)" : "ABOVE 1e-5 in the matrices marked DIFFERS")
+  err << "  overall: "
+      << (results_agree(diffs) ? "every matrix agrees (within 1e-5)" : "ABOVE 1e-5 in the matrices marked DIFFERS")
       << "; the largest absolute difference is " << std::scientific << std::setprecision(2) << worst->max_abs << " in "
       << worst->name << ", whose values reach " << worst->largest << std::defaultfloat << "\n";
   err << "  (agreement: within 1e-5 absolute where values stay within ±1, relative to the matrix's largest value beyond)\n";
@@ -132,8 +136,10 @@ class Output {
       write_result_json(
           result,
           [this](std::string_view piece) {
-            if (file_) file_->write(piece);
-            else out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+            if (file_)
+              file_->write(piece);
+            else
+              out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
           },
           heads);
       if (file_) file_->commit();
@@ -162,7 +168,8 @@ class Output {
 class ArraysOutput {
  public:
   explicit ArraysOutput(const std::optional<std::string>& path) {
-    if (!path || path->empty()) throw InputError(kOrigin, "--out", "is required with --format npy (a folder for the arrays)");
+    if (!path || path->empty())
+      throw InputError(kOrigin, "--out", "is required with --format npy (a folder for the arrays)");
     std::error_code error;
     if (std::filesystem::exists(*path, error) && !std::filesystem::is_directory(*path, error)) {
       throw InputError(kOrigin, "--out", "'" + *path + "' is a file; --format npy writes a folder of arrays");
@@ -212,15 +219,19 @@ std::vector<int> parse_heads(const std::string& text, int count) {
 
 // Refuses, before anything is computed, an output larger than --max-output (1 GiB unless
 // given), saying how large it would be and what would be smaller.
-void check_output_size(const ParsedArgs& parsed, const Problem& problem, const std::string& format, const OutputPlan& plan) {
+void check_output_size(const ParsedArgs& parsed, const Problem& problem, const std::string& format,
+                       const OutputPlan& plan) {
   const std::optional<std::uint64_t> limit =
       parsed.has("--max-output") ? parse_max_output(*parsed.get("--max-output")) : std::optional(kDefaultMaxOutput);
   const bool json = format == "json";
   const std::uint64_t bytes = json ? estimated_json_bytes(problem, plan) : npy_bytes(problem, plan);
   if (!limit || bytes <= *limit) return;
-  std::string message = "the result would be " + std::string(json ? "about " : "") + size_text(bytes) + (json ? " of JSON" : " of NPY arrays") +
-                        " (" + std::to_string(plan.heads) + (plan.heads == 1 ? " head" : " heads") +
-                        (plan.matrices ? " of " + std::to_string(problem.n()) + " × " + std::to_string(problem.m()) + " scores and weights" : "") +
+  std::string message = "the result would be " + std::string(json ? "about " : "") + size_text(bytes) +
+                        (json ? " of JSON" : " of NPY arrays") + " (" + std::to_string(plan.heads) +
+                        (plan.heads == 1 ? " head" : " heads") +
+                        (plan.matrices ? " of " + std::to_string(problem.n()) + " × " + std::to_string(problem.m()) +
+                                             " scores and weights"
+                                       : "") +
                         "), more than the " + size_text(*limit) + " written without asking.";
   if (json) message += " As NPY arrays it is " + size_text(npy_bytes(problem, plan)) + " (--format npy --out DIR).";
   if (plan.heads > 1) {
@@ -246,17 +257,21 @@ void check_kernel_options(const ParsedArgs& parsed, const std::string& kernel, c
     (void)parsed.get_int(option, 1, 1 << 20);
   }
   if (precision_of(parsed) == tiled::TiledPrecision::Float16 && (kernel != "tiled" || backend != "vulkan")) {
-    throw InputError("<command line>", "--precision", "fp16 runs the tiled kernel on a GPU: use it with --kernel tiled --backend vulkan");
+    throw InputError("<command line>", "--precision",
+                     "fp16 runs the tiled kernel on a GPU: use it with --kernel tiled --backend vulkan");
   }
   if (kernel == "tiled" && backend == "both") {
-    throw InputError("<command line>", "--backend", "both compares the dense kernels; with --kernel tiled choose cpu or vulkan");
+    throw InputError("<command line>", "--backend",
+                     "both compares the dense kernels; with --kernel tiled choose cpu or vulkan");
   }
   if (kernel == "tiled" && parsed.has("--skip-masked-scores")) {
-    throw InputError("<command line>", "--skip-masked-scores", "applies to --kernel dense (the tiled kernel keeps no scores)");
+    throw InputError("<command line>", "--skip-masked-scores",
+                     "applies to --kernel dense (the tiled kernel keeps no scores)");
   }
 }
 
-Result compute_tiled(const Problem& problem, const std::string& backend, std::optional<int> device, const ParsedArgs& parsed) {
+Result compute_tiled(const Problem& problem, const std::string& backend, std::optional<int> device,
+                     const ParsedArgs& parsed) {
   const auto runner = make_tiled_runner(backend, device, precision_of(parsed));
   tiled::TiledOptions options;
   options.block_q = parsed.get_int("--block-q", 1, 1 << 20).value_or(runner->preferred_block(problem.d_k, problem.d_v));
@@ -277,14 +292,16 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
     return 0;
   }
   if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz compute --help)");
+    throw InputError("<command line>", parsed.positionals().front(),
+                     "unexpected argument (see attnviz compute --help)");
   }
   if (parsed.has("--model")) return naming_the_text_file(parsed, [&] { return run_model_compute(parsed, out, err); });
   for (const OptionSpec& option : model_option_specs()) {
     if (parsed.has(option.name)) throw InputError("<command line>", option.name, "needs --model");
   }
   if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
-    throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
+    throw InputError("<command line>", "--scenario",
+                     "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
   }
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan", "both"});
@@ -299,7 +316,8 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   require_choice("--format", format, {"json", "npy"});
   if (parsed.has("--max-output")) (void)parse_max_output(*parsed.get("--max-output"));
   const std::optional<int> blocks = parsed.get_int("--blocks", 1, 1 << 20);
-  if (blocks && format != "json") throw InputError(kOrigin, "--blocks", "is written into the JSON result: use it with --format json");
+  if (blocks && format != "json")
+    throw InputError(kOrigin, "--blocks", "is written into the JSON result: use it with --format json");
 
   const CommandScenario loaded = load_command_scenario(parsed, err, ProblemLimits{}.max_tokens);
   const Problem problem = build_command_problem(loaded);
@@ -308,11 +326,15 @@ int run_compute_command(const Args& args, std::ostream& out, std::ostream& err) 
   check_output_size(parsed, problem, format, OutputPlan{static_cast<int>(heads.size()), kernel != "tiled"});
   std::optional<Output> json;
   std::optional<ArraysOutput> arrays;
-  if (format == "json") json.emplace(parsed.get("--out"), out);
-  else arrays.emplace(parsed.get("--out"));
+  if (format == "json")
+    json.emplace(parsed.get("--out"), out);
+  else
+    arrays.emplace(parsed.get("--out"));
   const auto write = [&](const Result& result) {
-    if (json) json->write(result, some_heads ? &heads : nullptr);
-    else arrays->write(result, heads, out);
+    if (json)
+      json->write(result, some_heads ? &heads : nullptr);
+    else
+      arrays->write(result, heads, out);
   };
   // docs/design.md "Result additions": the tiles of each head's mask, from the same Mask the
   // backends computed under.

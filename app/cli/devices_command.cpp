@@ -28,15 +28,17 @@ int run_devices_command(const Args& args, std::ostream& out, std::ostream& err) 
     return 0;
   }
   if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz devices --help)");
+    throw InputError("<command line>", parsed.positionals().front(),
+                     "unexpected argument (see attnviz devices --help)");
   }
   std::optional<int> requested = parsed.get_int("--device", 0, 1023);
   const bool from_environment = !requested;
   if (from_environment) requested = vk::device_index_from_environment();
 
   const std::vector<vk::DeviceInfo> devices = with_eigen_hint([] { return vk::list_devices(); });
-  const vk::DeviceChoice choice = vk::choose_device(devices, requested, from_environment ? "<environment>" : "<command line>",
-                                                    from_environment ? "ATTNVIZ_DEVICE" : "--device");
+  const vk::DeviceChoice choice =
+      vk::choose_device(devices, requested, from_environment ? "<environment>" : "<command line>",
+                        from_environment ? "ATTNVIZ_DEVICE" : "--device");
   out << "Vulkan devices (" << devices.size() << " found):\n";
   for (const vk::DeviceInfo& device : devices) {
     out << (device.index == choice.index ? "  * " : "    ") << device.summary();

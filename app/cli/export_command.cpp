@@ -39,8 +39,7 @@ constexpr const char* kHelpStart =
     "one layer of a pretrained model run on a text (its heads, as a scenario's).\n"
     "\n"
     "Options:\n"
-    "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n"
-    ;
+    "  --scenario FILE      a scenario file, or preset:NAME for a bundled preset\n";
 constexpr const char* kHelpOptions =
     "  --out PATH           the file to write; a directory when several files are due\n"
     "                       (several heads or several --what) or PATH ends in /, each file\n"
@@ -82,18 +81,13 @@ constexpr const char* kHelpOptions =
     "  --head-scale LIST    heads switched off or scaled before the export (as for compute)\n"
     "  --memory-limit SIZE  as for compute\n"
     "\n"
-    "NPY: float32 in C order; --heads all gives one heads × N × M array.\n"
-    ;
-constexpr const char* kHelpEnd =
-    "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
+    "NPY: float32 in C order; --heads all gives one heads × N × M array.\n";
+constexpr const char* kHelpEnd = "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kOptions = {
-    {"--scenario"}, {"--out"},  {"--what"},  {"--heads"},     {"--format"},       {"--colormap"},
-    {"--range"},    {"--scale"}, {"--cell"}, {"--dpi"}, {"--values"}, {"--title"},     {"--grid", false},
-    {"--rows"},     {"--cols"}, {"--backend"}, {"--device"},  {"--help", false}, {"--text-file"}, {"--overview"},
-    {"--pool"}};
-
-
+    {"--scenario"}, {"--out"},     {"--what"},   {"--heads"},       {"--format"},    {"--colormap"},    {"--range"},
+    {"--scale"},    {"--cell"},    {"--dpi"},    {"--values"},      {"--title"},     {"--grid", false}, {"--rows"},
+    {"--cols"},     {"--backend"}, {"--device"}, {"--help", false}, {"--text-file"}, {"--overview"},    {"--pool"}};
 
 // The scenario's options and, for --model, the model's (model_options.h) and --layer.
 std::vector<OptionSpec> all_options() {
@@ -108,8 +102,10 @@ std::pair<std::string, bool> without_rollout(const std::string& what) {
   std::string rest;
   bool rollout = false;
   for (const std::string& name : split_list(what, ',')) {
-    if (name == "rollout") rollout = true;
-    else rest += (rest.empty() ? "" : ",") + name;
+    if (name == "rollout")
+      rollout = true;
+    else
+      rest += (rest.empty() ? "" : ",") + name;
   }
   return {rest, rollout};
 }
@@ -128,14 +124,16 @@ std::vector<Quantity> parse_what(const std::string& text) {
   std::vector<Quantity> what;
   for (const std::string& name : split_list(text, ',')) {
     if (name == "all") {
-      what.insert(what.end(), {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context});
+      what.insert(what.end(),
+                  {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context});
       continue;
     }
     const std::optional<Quantity> quantity = exporting::quantity_from_name(name);
     if (!quantity) {
       const std::vector<std::string> names = {"scores", "scaled", "weights", "mask", "context", "diff", "all"};
       throw InputError(kOrigin, "--what",
-                       quoted_excerpt(name) + " is not one of: scores, scaled, weights, mask, context, diff, all (or a comma list)" +
+                       quoted_excerpt(name) +
+                           " is not one of: scores, scaled, weights, mask, context, diff, all (or a comma list)" +
                            did_you_mean(name, names));
     }
     what.push_back(*quantity);
@@ -206,13 +204,17 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out, co
   request.dpi = parsed.get_int("--dpi", 10, 2400).value_or(300);
   const std::string values = parsed.get_or("--values", "auto");
   require_choice("--values", values, {"auto", "on", "off"});
-  request.values = values == "on" ? exporting::ValuesMode::On : values == "off" ? exporting::ValuesMode::Off : exporting::ValuesMode::Auto;
+  request.values = values == "on"    ? exporting::ValuesMode::On
+                   : values == "off" ? exporting::ValuesMode::Off
+                                     : exporting::ValuesMode::Auto;
   request.title = parsed.get("--title");
   request.grid = parsed.has("--grid");
   if (parsed.has("--rows") || parsed.has("--cols")) {
     exporting::CellWindow window;
-    if (const auto rows = parsed.get("--rows")) std::tie(window.row_begin, window.row_end) = parse_span("--rows", *rows);
-    if (const auto cols = parsed.get("--cols")) std::tie(window.col_begin, window.col_end) = parse_span("--cols", *cols);
+    if (const auto rows = parsed.get("--rows"))
+      std::tie(window.row_begin, window.row_end) = parse_span("--rows", *rows);
+    if (const auto cols = parsed.get("--cols"))
+      std::tie(window.col_begin, window.col_end) = parse_span("--cols", *cols);
     request.window = window;
   }
   return request;
@@ -232,8 +234,11 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const std::optional<std::string> out_path = parsed.get("--out");
   if (parsed.has("--model")) {
     if (parsed.has("--scenario")) throw InputError(kOrigin, "--scenario", "give --scenario or --model, not both");
-    if (parsed.has("--overview")) throw InputError(kOrigin, "--overview", "draws a scenario's overview (--scenario or --text-file without --model), not a model's layers");
-    if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
+    if (parsed.has("--overview"))
+      throw InputError(kOrigin, "--overview",
+                       "draws a scenario's overview (--scenario or --text-file without --model), not a model's layers");
+    if (!out_path || out_path->empty())
+      throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
     const auto [what, rollout] = without_rollout(parsed.get_or("--what", "weights"));
     ExportRequest request = parse_request(parsed, *out_path, what);
     return naming_the_text_file(parsed, [&] { return run_model_export(parsed, request, rollout, out, err); });
@@ -245,9 +250,11 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   if (parsed.has("--overview")) return run_overview_export(parsed, out, err);
   if (parsed.has("--pool")) throw InputError(kOrigin, "--pool", "pools an overview: it needs --overview PIXELS");
   if (!parsed.has("--scenario") && !parsed.has("--text-file")) {
-    throw InputError(kOrigin, "--scenario", "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
+    throw InputError(kOrigin, "--scenario",
+                     "is required (a file or preset:NAME), or --text-file FILE, or --model PATH");
   }
-  if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
+  if (!out_path || out_path->empty())
+    throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
   ExportRequest request = parse_request(parsed, *out_path, parsed.get_or("--what", "weights"));
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan"});
@@ -257,7 +264,8 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const Problem problem = build_command_problem(loaded);
 
   const bool wants_diff = std::find(request.what.begin(), request.what.end(), Quantity::Diff) != request.what.end();
-  const bool wants_other = std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });
+  const bool wants_other =
+      std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });
   exporting::ExportSource source;
   source.caption = exporting::describe_for_export(loaded.scenario, problem);
   Result cpu;

@@ -45,8 +45,9 @@ constexpr const char* kHelp =
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the file or option), 1 other errors.\n";
 
-const std::vector<OptionSpec> kOptions = {{"--model"}, {"--text"}, {"--text-file"}, {"--tokens"}, {"--layer"}, {"--layers"}, {"--top"},
-                                          {"--head-scale"}, {"--memory-limit"}, {"--out"}, {"--help", false}};
+const std::vector<OptionSpec> kOptions = {{"--model"},        {"--text"},   {"--text-file"},  {"--tokens"},
+                                          {"--layer"},        {"--layers"}, {"--top"},        {"--head-scale"},
+                                          {"--memory-limit"}, {"--out"},    {"--help", false}};
 
 // Steps × kept layers × heads × cache entries, each a score and a weight: at most ~64 M numbers.
 constexpr long long kMaxCells = 1LL << 25;
@@ -56,9 +57,10 @@ void check_output_size(const model::ModelConfig& c, const model::GenerateOptions
   const long long entries = c.sliding_window ? *c.sliding_window : prompt_length + options.max_new_tokens;
   const long long cells = layers * c.num_heads * entries * options.max_new_tokens;
   if (cells > kMaxCells) {
-    throw InputError("<command line>", "--layers", "keeping " + std::to_string(layers) + " layers × " + std::to_string(c.num_heads) + " heads of " +
-                                                       std::to_string(options.max_new_tokens) + " steps writes up to " + std::to_string(cells * 2) +
-                                                       " numbers; keep fewer layers (--layer 0) or generate fewer tokens");
+    throw InputError("<command line>", "--layers",
+                     "keeping " + std::to_string(layers) + " layers × " + std::to_string(c.num_heads) + " heads of " +
+                         std::to_string(options.max_new_tokens) + " steps writes up to " + std::to_string(cells * 2) +
+                         " numbers; keep fewer layers (--layer 0) or generate fewer tokens");
   }
 }
 
@@ -66,7 +68,9 @@ void check_output_size(const model::ModelConfig& c, const model::GenerateOptions
 int generate(const ParsedArgs& parsed, std::ostream& out) {
   const std::string text = model_text(parsed);
   const std::optional<int> tokens = parsed.get_int("--tokens", 1, model::kMaxGeneratedTokens);
-  if (!tokens) throw InputError("<command line>", "--tokens", "is required: how many tokens to generate (1-" + std::to_string(model::kMaxGeneratedTokens) + ")");
+  if (!tokens)
+    throw InputError("<command line>", "--tokens",
+                     "is required: how many tokens to generate (1-" + std::to_string(model::kMaxGeneratedTokens) + ")");
   const model::ForwardOptions forward = forward_options(parsed);  // --layers, --top, --head-scale
   model::GenerateOptions options;
   options.max_new_tokens = *tokens;
@@ -95,9 +99,11 @@ int run_generate_command(const Args& args, std::ostream& out, std::ostream& err)
     return 0;
   }
   if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz generate --help)");
+    throw InputError("<command line>", parsed.positionals().front(),
+                     "unexpected argument (see attnviz generate --help)");
   }
-  if (parsed.has("--layer") && parsed.has("--layers")) throw InputError("<command line>", "--layer", "give --layer or --layers, not both");
+  if (parsed.has("--layer") && parsed.has("--layers"))
+    throw InputError("<command line>", "--layer", "give --layer or --layers, not both");
   return naming_the_text_file(parsed, [&] { return generate(parsed, out); });
 }
 

@@ -34,8 +34,8 @@ constexpr const char* kHelp =
     "Exit codes: 0 success, 2 bad input (a value that is not a positive whole number, an unknown\n"
     "type or preset, a size beyond 2^64 - 1 bytes).\n";
 
-const std::vector<OptionSpec> kOptions = {{"--layers"}, {"--kv-heads"}, {"--head-dim"}, {"--seq"}, {"--batch"},
-                                          {"--dtype"},  {"--preset"},   {"--help", false}};
+const std::vector<OptionSpec> kOptions = {{"--layers"}, {"--kv-heads"}, {"--head-dim"}, {"--seq"},
+                                          {"--batch"},  {"--dtype"},    {"--preset"},   {"--help", false}};
 
 constexpr const char* kOrigin = "<command line>";
 
@@ -80,7 +80,8 @@ decode::KvCacheShape shape_from(const ParsedArgs& parsed) {
     if (const std::optional<std::uint64_t> value = positive_count(parsed, option)) {
       field = *value;
     } else if (!from_preset) {
-      throw InputError(kOrigin, option, "is required (or give --preset llama-7b|llama2-70b; see attnviz kv-cache --help)");
+      throw InputError(kOrigin, option,
+                       "is required (or give --preset llama-7b|llama2-70b; see attnviz kv-cache --help)");
     }
   };
   set("--layers", shape.layers);

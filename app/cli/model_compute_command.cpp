@@ -31,14 +31,17 @@ void print_layer_differences(const model::ForwardResult& result, std::ostream& e
     }
     err << (agrees ? "" : "   DIFFERS") << "\n";
   }
-  err << "  overall: " << (all_agree ? "every layer agrees" : "ABOVE the tolerance in the layers marked DIFFERS") << "\n";
+  err << "  overall: " << (all_agree ? "every layer agrees" : "ABOVE the tolerance in the layers marked DIFFERS")
+      << "\n";
 }
 
 }  // namespace
 
 int run_model_compute(const ParsedArgs& parsed, std::ostream& out, std::ostream& err) {
-  for (const char* scenario_only : {"--scenario", "--kernel", "--block-q", "--block-k", "--format", "--heads", "--max-output", "--blocks"}) {
-    if (parsed.has(scenario_only)) throw InputError("<command line>", scenario_only, "applies to scenarios, not to --model");
+  for (const char* scenario_only :
+       {"--scenario", "--kernel", "--block-q", "--block-k", "--format", "--heads", "--max-output", "--blocks"}) {
+    if (parsed.has(scenario_only))
+      throw InputError("<command line>", scenario_only, "applies to scenarios, not to --model");
   }
   const std::string text = model_text(parsed);
   const std::string backend_kind = parsed.get_or("--backend", "cpu");
@@ -65,8 +68,10 @@ int run_model_compute(const ParsedArgs& parsed, std::ostream& out, std::ostream&
   const model::ForwardResult& result = pass.run(encoding, options);
 
   auto sink = [&](std::string_view piece) {
-    if (file) file->write(piece);
-    else out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    if (file)
+      file->write(piece);
+    else
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   };
   try {
     model::write_model_result_json(*model, result, sink);

@@ -10,6 +10,7 @@
 namespace attnviz::cli {
 
 // `rollout`: --what named rollout (taken out of request.what, which may then be empty).
-int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request, bool rollout, std::ostream& out, std::ostream& err);
+int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request, bool rollout, std::ostream& out,
+                     std::ostream& err);
 
 }  // namespace attnviz::cli

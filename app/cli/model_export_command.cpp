@@ -21,9 +21,11 @@ constexpr const char* kOrigin = "<command line>";
 
 }  // namespace
 
-int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request, bool rollout, std::ostream& out, std::ostream& err) {
+int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request, bool rollout, std::ostream& out,
+                     std::ostream& err) {
   for (const char* option : {"--layers", "--query", "--top"}) {
-    if (parsed.has(option)) throw InputError(kOrigin, option, "applies to attnviz compute --model; export takes --layer L");
+    if (parsed.has(option))
+      throw InputError(kOrigin, option, "applies to attnviz compute --model; export takes --layer L");
   }
   const std::string text = model_text(parsed);
   const std::string backend = parsed.get_or("--backend", "cpu");
@@ -31,8 +33,10 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
   const std::optional<int> device = parsed.get_int("--device", 0, 1023);
   const auto model = open_model(parsed, /*weights=*/true);
   const int layers = model->config().num_layers;
-  const int layer = parsed.get_int("--layer", 0, layers - 1).value_or(rollout && !parsed.has("--layer") ? layers - 1 : -1);
-  if (layer < 0) throw InputError(kOrigin, "--layer", "is required: the layer to export, 0 to " + std::to_string(layers - 1));
+  const int layer =
+      parsed.get_int("--layer", 0, layers - 1).value_or(rollout && !parsed.has("--layer") ? layers - 1 : -1);
+  if (layer < 0)
+    throw InputError(kOrigin, "--layer", "is required: the layer to export, 0 to " + std::to_string(layers - 1));
 
   const tokenizers::Encoding encoding = model->tokenizer().encode(text, "--text");
   model::ForwardOptions options = forward_options(parsed);
@@ -42,7 +46,8 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
     options.layers->clear();
     for (int l = 0; l <= layer; ++l) options.layers->push_back(l);
   }
-  const bool wants_diff = std::find(request.what.begin(), request.what.end(), exporting::Quantity::Diff) != request.what.end();
+  const bool wants_diff =
+      std::find(request.what.begin(), request.what.end(), exporting::Quantity::Diff) != request.what.end();
   // Vulkan first for diff: when it is unavailable the command stops (exit 3) before any Eigen work.
   std::unique_ptr<Backend> vulkan = wants_diff || backend == "vulkan" ? make_backend("vulkan", device) : nullptr;
   std::unique_ptr<Backend> cpu = wants_diff || backend == "cpu" ? make_backend("cpu", device) : nullptr;

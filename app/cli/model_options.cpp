@@ -22,7 +22,8 @@ std::optional<long long> whole_number(const std::string& text) {
 }  // namespace
 
 const std::vector<OptionSpec>& model_option_specs() {
-  static const std::vector<OptionSpec> specs = {{"--model"}, {"--text"}, {"--layers"}, {"--query"}, {"--top"}, {"--head-scale"}, {"--memory-limit"}};
+  static const std::vector<OptionSpec> specs = {{"--model"}, {"--text"},       {"--layers"},      {"--query"},
+                                                {"--top"},   {"--head-scale"}, {"--memory-limit"}};
   return specs;
 }
 
@@ -31,17 +32,23 @@ std::uint64_t parse_byte_size(const std::string& option, const std::string& text
   std::uint64_t unit = 1;
   if (!digits.empty()) {
     switch (digits.back()) {
-      case 'K': case 'k': unit = 1ull << 10; break;
-      case 'M': case 'm': unit = 1ull << 20; break;
-      case 'G': case 'g': unit = 1ull << 30; break;
-      case 'T': case 't': unit = 1ull << 40; break;
+      case 'K':
+      case 'k': unit = 1ull << 10; break;
+      case 'M':
+      case 'm': unit = 1ull << 20; break;
+      case 'G':
+      case 'g': unit = 1ull << 30; break;
+      case 'T':
+      case 't': unit = 1ull << 40; break;
       default: break;
     }
     if (unit != 1) digits.pop_back();
   }
   const auto value = whole_number(digits);
   if (!value || *value <= 0 || static_cast<std::uint64_t>(*value) > UINT64_MAX / unit) {
-    throw InputError(kOrigin, option, "\"" + text.substr(0, 40) + "\" is not a size: give bytes or a number with K, M, G or T (e.g. 8G)");
+    throw InputError(
+        kOrigin, option,
+        "\"" + text.substr(0, 40) + "\" is not a size: give bytes or a number with K, M, G or T (e.g. 8G)");
   }
   return static_cast<std::uint64_t>(*value) * unit;
 }
@@ -83,7 +90,9 @@ std::optional<std::vector<int>> parse_layer_list(const ParsedArgs& parsed) {
   std::vector<int> layers;
   for (const std::string& part : split_list(text, ',')) {
     const auto layer = whole_number(part);
-    if (!layer || *layer < 0 || *layer > 100000) throw InputError(kOrigin, "--layers", "\"" + part.substr(0, 40) + "\" is not a layer number: use all or a list like 0,3");
+    if (!layer || *layer < 0 || *layer > 100000)
+      throw InputError(kOrigin, "--layers",
+                       "\"" + part.substr(0, 40) + "\" is not a layer number: use all or a list like 0,3");
     layers.push_back(static_cast<int>(*layer));
   }
   return layers;
@@ -105,7 +114,8 @@ model::ForwardOptions forward_options(const ParsedArgs& parsed) {
       bool ok = colon != std::string::npos;
       if (ok) {
         const auto layer_text = whole_number(item.substr(0, colon));
-        const auto head_text = whole_number(item.substr(colon + 1, equals == std::string::npos ? std::string::npos : equals - colon - 1));
+        const auto head_text =
+            whole_number(item.substr(colon + 1, equals == std::string::npos ? std::string::npos : equals - colon - 1));
         ok = layer_text.has_value() && head_text.has_value();
         layer = layer_text.value_or(-1);
         head = head_text.value_or(-1);
@@ -115,11 +125,15 @@ model::ForwardOptions forward_options(const ParsedArgs& parsed) {
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), factor);
         ok = !text.empty() && error == std::errc() && end == text.data() + text.size();
         if (ok && !std::isfinite(factor)) {
-          throw InputError(kOrigin, "--head-scale", "\"" + item.substr(0, 40) + "\": the factor must be a finite number (e.g. 0.5)");
+          throw InputError(kOrigin, "--head-scale",
+                           "\"" + item.substr(0, 40) + "\": the factor must be a finite number (e.g. 0.5)");
         }
       }
       if (!ok || layer < 0 || head < 0 || layer > 100000 || head > 100000) {
-        throw InputError(kOrigin, "--head-scale", "\"" + item.substr(0, 40) + "\" is not LAYER:HEAD or LAYER:HEAD=FACTOR (e.g. 3:1 switches head 1 of layer 3 off, 3:1=0.5 halves it)");
+        throw InputError(
+            kOrigin, "--head-scale",
+            "\"" + item.substr(0, 40) +
+                "\" is not LAYER:HEAD or LAYER:HEAD=FACTOR (e.g. 3:1 switches head 1 of layer 3 off, 3:1=0.5 halves it)");
       }
       options.edits.head_factors[{static_cast<int>(layer), static_cast<int>(head)}] = factor;
     }
@@ -132,14 +146,16 @@ void check_head_scales(const model::ModelConfig& config, const model::ForwardOpt
     const auto [layer, head] = key;
     const std::string item = "\"" + std::to_string(layer) + ":" + std::to_string(head) + "\": ";
     if (layer >= config.num_layers) {
-      throw InputError(kOrigin, "--head-scale", item + "the model has no layer " + std::to_string(layer) + "; its " +
-                                                    std::to_string(config.num_layers) + " layers are 0 to " +
-                                                    std::to_string(config.num_layers - 1));
+      throw InputError(kOrigin, "--head-scale",
+                       item + "the model has no layer " + std::to_string(layer) + "; its " +
+                           std::to_string(config.num_layers) + " layers are 0 to " +
+                           std::to_string(config.num_layers - 1));
     }
     if (head >= config.num_heads) {
-      throw InputError(kOrigin, "--head-scale", item + "layer " + std::to_string(layer) + " has no head " + std::to_string(head) +
-                                                    "; its " + std::to_string(config.num_heads) + " heads are 0 to " +
-                                                    std::to_string(config.num_heads - 1));
+      throw InputError(kOrigin, "--head-scale",
+                       item + "layer " + std::to_string(layer) + " has no head " + std::to_string(head) + "; its " +
+                           std::to_string(config.num_heads) + " heads are 0 to " +
+                           std::to_string(config.num_heads - 1));
     }
   }
 }

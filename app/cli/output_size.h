@@ -15,7 +15,7 @@ namespace attnviz::cli {
 inline constexpr std::uint64_t kDefaultMaxOutput = std::uint64_t{1} << 30;  // 1 GiB
 
 struct OutputPlan {
-  int heads = 0;        // heads written (of the problem's)
+  int heads = 0;         // heads written (of the problem's)
   bool matrices = true;  // N × M scores and weights (not with --kernel tiled)
 };
 

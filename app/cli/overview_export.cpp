@@ -47,7 +47,8 @@ std::vector<int> parse_heads(const std::string& text) {
   if (text == "all") return heads;
   for (const std::string& part : split_list(text, ',')) {
     const std::optional<int> head = parse_int(part);
-    if (!head || *head < 0) throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
+    if (!head || *head < 0)
+      throw InputError(kOrigin, "--heads", "\"" + part + "\" is not a head number: use all or a list like 0,2");
     heads.push_back(*head);
   }
   return heads;
@@ -122,10 +123,14 @@ overview::OverviewRequest parse_request(const ParsedArgs& parsed, const Problem&
   if (const auto rows = parsed.get("--rows")) std::tie(window.row_begin, window.row_end) = parse_span("--rows", *rows);
   if (const auto cols = parsed.get("--cols")) std::tie(window.col_begin, window.col_end) = parse_span("--cols", *cols);
   if (window.row_end > problem.n()) {
-    throw InputError(kOrigin, "--rows", "ends at " + std::to_string(window.row_end) + " but there are " + std::to_string(problem.n()) + " query tokens");
+    throw InputError(kOrigin, "--rows",
+                     "ends at " + std::to_string(window.row_end) + " but there are " + std::to_string(problem.n()) +
+                         " query tokens");
   }
   if (window.col_end > problem.m()) {
-    throw InputError(kOrigin, "--cols", "ends at " + std::to_string(window.col_end) + " but there are " + std::to_string(problem.m()) + " key tokens");
+    throw InputError(
+        kOrigin, "--cols",
+        "ends at " + std::to_string(window.col_end) + " but there are " + std::to_string(problem.m()) + " key tokens");
   }
   request.window = window;
   return request;
@@ -138,7 +143,8 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   refuse(parsed, "--cell", "every pixel block is one image pixel");
   refuse(parsed, "--values", "an overview shows no numbers in its cells");
   const std::optional<std::string> out_path = parsed.get("--out");
-  if (!out_path || out_path->empty()) throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
+  if (!out_path || out_path->empty())
+    throw InputError(kOrigin, "--out", "is required (a file, or a directory for several files)");
   overview::OverviewExportOptions options = parse_output(parsed, *out_path);
   const std::string backend = parsed.get_or("--backend", "cpu");
   require_choice("--backend", backend, {"cpu", "vulkan"});
@@ -153,7 +159,8 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
     heads.resize(static_cast<std::size_t>(problem.num_heads));
     std::iota(heads.begin(), heads.end(), 0);
   }
-  exporting::check_export_destination(overview::overview_file_names(request.quantity, request.pooling, heads, options), *out_path, kOrigin);
+  exporting::check_export_destination(overview::overview_file_names(request.quantity, request.pooling, heads, options),
+                                      *out_path, kOrigin);
   options.row_tokens = problem.tokens;
   options.col_tokens = problem.source_tokens;
   const auto runner = make_overview_runner(backend, device);
@@ -168,7 +175,8 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   } catch (const std::invalid_argument& e) {
     throw InputError(kOrigin, "--overview", e.what());
   }
-  const auto files = overview::render_overview(result, exporting::describe_for_export(loaded.scenario, problem), options);
+  const auto files =
+      overview::render_overview(result, exporting::describe_for_export(loaded.scenario, problem), options);
   return write_exported_files(files, *out_path, out, err);
 }
 

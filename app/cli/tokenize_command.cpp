@@ -45,7 +45,8 @@ int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err)
     return 0;
   }
   if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz tokenize --help)");
+    throw InputError("<command line>", parsed.positionals().front(),
+                     "unexpected argument (see attnviz tokenize --help)");
   }
   return naming_the_text_file(parsed, [&] {
     const std::string text = model_text(parsed);

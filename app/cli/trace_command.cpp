@@ -21,7 +21,8 @@ constexpr const char* kHelp =
 }  // namespace
 
 int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
-  if (args.empty()) throw InputError("<command line>", "trace", "needs a kind: decode or tiled (see attnviz trace --help)");
+  if (args.empty())
+    throw InputError("<command line>", "trace", "needs a kind: decode or tiled (see attnviz trace --help)");
   if (args.front() == "--help" || args.front() == "-h") {
     out << kHelp;
     return 0;
@@ -30,8 +31,9 @@ int run_trace_command(const Args& args, std::ostream& out, std::ostream& err) {
   const Args rest(args.begin() + 1, args.end());
   if (kind == "decode") return run_trace_decode_command(rest, out, err);
   if (kind == "tiled") return run_trace_tiled_command(rest, out, err);
-  throw InputError("<command line>", kind,
-                   "is not a kind of trace (decode or tiled; see attnviz trace --help)" + did_you_mean(kind, {"decode", "tiled"}));
+  throw InputError(
+      "<command line>", kind,
+      "is not a kind of trace (decode or tiled; see attnviz trace --help)" + did_you_mean(kind, {"decode", "tiled"}));
 }
 
 }  // namespace attnviz::cli

@@ -45,11 +45,13 @@ int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& 
     return 0;
   }
   if (!parsed.positionals().empty()) {
-    throw InputError("<command line>", parsed.positionals().front(), "unexpected argument (see attnviz trace decode --help)");
+    throw InputError("<command line>", parsed.positionals().front(),
+                     "unexpected argument (see attnviz trace decode --help)");
   }
   const std::optional<std::string> scenario_path = parsed.get("--scenario");
   if (!scenario_path) throw InputError("<command line>", "--scenario", "is required (a file or preset:NAME)");
-  if (!parsed.has("--prompt")) throw InputError("<command line>", "--prompt", "is required (how many tokens to prefill)");
+  if (!parsed.has("--prompt"))
+    throw InputError("<command line>", "--prompt", "is required (how many tokens to prefill)");
   const int prompt = *parsed.get_int("--prompt", 1, std::numeric_limits<int>::max());
   const int head = parsed.get_int("--head", 0, std::numeric_limits<int>::max()).value_or(0);
 
@@ -66,8 +68,7 @@ int run_trace_decode_command(const Args& args, std::ostream& out, std::ostream& 
                          " tokens (the prompt holds 1 to " + std::to_string(problem.n()) + ")");
   }
   if (head >= problem.num_heads) {
-    throw InputError("<command line>", "--head",
-                     missing_head_message(head, problem.num_heads));
+    throw InputError("<command line>", "--head", missing_head_message(head, problem.num_heads));
   }
 
   const decode::DecodeTrace trace = decode::decode_head(problem, head, prompt);

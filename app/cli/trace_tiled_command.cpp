@@ -44,7 +44,7 @@ constexpr const char* kTiledHelp =
     "Exit codes: 0 success, 2 bad input, 3 backend unavailable, 1 other errors.\n";
 
 const std::vector<OptionSpec> kTiledOptions = {{"--scenario"}, {"--block-q"}, {"--block-k"}, {"--head"},
-                                               {"--out"},      {"--backend"}, {"--device"}, {"--help", false}};
+                                               {"--out"},      {"--backend"}, {"--device"},  {"--help", false}};
 
 // A trace holds O (d_v floats) per row for every tile: refuse one that would not fit in memory.
 constexpr std::int64_t kMaxTraceFloats = std::int64_t{1} << 27;
@@ -89,8 +89,7 @@ int run_trace_tiled_command(const Args& args, std::ostream& out, std::ostream& e
   for (const std::string& warning : loaded.warnings) err << "attnviz: warning: " << warning << "\n";
   const Problem problem = build_problem(loaded.scenario, *scenario_path);
   if (head >= problem.num_heads) {
-    throw InputError(kOrigin, "--head",
-                     missing_head_message(head, problem.num_heads));
+    throw InputError(kOrigin, "--head", missing_head_message(head, problem.num_heads));
   }
   if (tiled::trace_floats(problem.n(), problem.m(), options.block_q, options.block_k, problem.d_v) > kMaxTraceFloats) {
     throw InputError(kOrigin, "--block-k",

@@ -58,7 +58,6 @@ const Matrix& pick(const HeadResult& head, HeadMatrix which) {
   return head.context;
 }
 
-
 const char* to_string(BackendMode mode) {
   switch (mode) {
     case BackendMode::Vulkan: return "vulkan";
@@ -91,7 +90,8 @@ BackendMode ComputeSession::effective_mode() const {
 
 std::string ComputeSession::choice_summary() const {
   if (requested_mode_ == BackendMode::Automatic) {
-    return std::string(automatic_.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") + " chosen automatically: " + automatic_.reason;
+    return std::string(automatic_.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") +
+           " chosen automatically: " + automatic_.reason;
   }
   switch (requested_mode_) {
     case BackendMode::Vulkan: return "Vulkan, as chosen";
@@ -126,9 +126,8 @@ ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode 
         preparation->total = total;
         preparation->built = built;
       };
-      preparation_->backend = std::async(std::launch::async, [context = vulkan_context_, options] {
-        return make_vulkan_backend(context, options);
-      });
+      preparation_->backend = std::async(
+          std::launch::async, [context = vulkan_context_, options] { return make_vulkan_backend(context, options); });
     }
   }
   cpu_status_.device = cpu_->device_name();
@@ -157,7 +156,8 @@ std::string ComputeSession::kernel_preparation_note() const {
 bool ComputeSession::take_prepared_backend(bool wait) {
   if (!preparation_) return false;
   std::future<std::unique_ptr<Backend>>& backend = preparation_->backend;
-  if (!(wait && effective_mode() != BackendMode::Cpu) && backend.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+  if (!(wait && effective_mode() != BackendMode::Cpu) &&
+      backend.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
     return false;
   }
   try {
@@ -246,8 +246,9 @@ void ComputeSession::recompute(const document::Document& document) {
 void ComputeSession::run_vulkan(const Problem& problem) {
   if (!vulkan_) {
     vulkan_status_.error = preparation_ ? "the GPU kernels are being prepared; Eigen computes meanwhile"
-                           : vulkan_failure_.empty() ? "no Vulkan device for computing; showing the Eigen result"
-                                                     : "Vulkan compute is unavailable (" + vulkan_failure_ + "); showing the Eigen result";
+                           : vulkan_failure_.empty()
+                               ? "no Vulkan device for computing; showing the Eigen result"
+                               : "Vulkan compute is unavailable (" + vulkan_failure_ + "); showing the Eigen result";
     return;
   }
   try {

@@ -48,18 +48,18 @@ const Matrix& pick(const HeadResult& head, HeadMatrix which);
 // A result matrix as the heatmaps draw it: in a device buffer when the Vulkan results are
 // shown, otherwise the host matrix (the heatmap renderer uploads it once per generation).
 struct MatrixSource {
-  DeviceMatrix device;            // valid when device.buffer != VK_NULL_HANDLE
-  const Matrix* host = nullptr;   // set when there is no device copy
-  std::uint64_t version = 0;      // the session's generation
+  DeviceMatrix device;           // valid when device.buffer != VK_NULL_HANDLE
+  const Matrix* host = nullptr;  // set when there is no device copy
+  std::uint64_t version = 0;     // the session's generation
 };
 
 struct BackendStatus {
-  bool enabled = false;      // part of the current mode
-  bool ran = false;          // computed the current result
-  std::string device;        // "llvmpipe (LLVM 15.0.6, 256 bits)", "Eigen 3.4.0 (2 threads)"
-  double wall_ms = 0.0;      // the last recompute, measured around the call
-  Timing timing;             // as the backend reports it (GPU timestamps for Vulkan)
-  std::string error;         // why it could not run ("" when fine)
+  bool enabled = false;  // part of the current mode
+  bool ran = false;      // computed the current result
+  std::string device;    // "llvmpipe (LLVM 15.0.6, 256 bits)", "Eigen 3.4.0 (2 threads)"
+  double wall_ms = 0.0;  // the last recompute, measured around the call
+  Timing timing;         // as the backend reports it (GPU timestamps for Vulkan)
+  std::string error;     // why it could not run ("" when fine)
   // The backend's first run with no warm_up() before it: its time includes start-up.
   bool includes_start_up = false;
 };

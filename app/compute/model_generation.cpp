@@ -11,7 +11,8 @@ namespace attnviz::compute {
 
 ModelGeneration::~ModelGeneration() { cancel(); }
 
-void ModelGeneration::start(std::shared_ptr<const model::Model> model, const std::string& text, const model::ModelEdits& edits, int tokens) {
+void ModelGeneration::start(std::shared_ptr<const model::Model> model, const std::string& text,
+                            const model::ModelEdits& edits, int tokens) {
   cancel();
   (void)poll();  // drop what the stopped job left
   if (!model) return;

@@ -29,7 +29,8 @@ class ModelGeneration {
 
   // Generates `tokens` tokens after `text` with `model` (and the window's head switches and
   // edited weights); work in flight is stopped first.
-  void start(std::shared_ptr<const model::Model> model, const std::string& text, const model::ModelEdits& edits, int tokens);
+  void start(std::shared_ptr<const model::Model> model, const std::string& text, const model::ModelEdits& edits,
+             int tokens);
   void cancel();
   // The frame loop's: takes a finished job; true when what is shown changed.
   bool poll();

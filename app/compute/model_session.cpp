@@ -56,9 +56,9 @@ std::string window_message(const InputError& error) {
   if (const auto* large = dynamic_cast<const model::KeptAttentionTooLarge*>(&error)) {
     using lesson::format_grouped;
     return "The text makes " + format_grouped(large->tokens()) + " tokens; keeping the attention of " +
-           format_grouped(large->kept_layers()) + " layers \xC3\x97 " + format_grouped(large->heads()) + " heads for them takes " +
-           format_grouped(large->mebibytes()) + " MiB, more than the window keeps (" + format_grouped(model::kMaxKeptCells * 8 >> 20) +
-           " MiB): use a shorter text";
+           format_grouped(large->kept_layers()) + " layers \xC3\x97 " + format_grouped(large->heads()) +
+           " heads for them takes " + format_grouped(large->mebibytes()) + " MiB, more than the window keeps (" +
+           format_grouped(model::kMaxKeptCells * 8 >> 20) + " MiB): use a shorter text";
   }
   const std::string problem = lesson::group_whole_numbers(error.problem());
   return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
@@ -86,7 +86,8 @@ std::string model_caption(const std::string& path, const std::string& architectu
   if (extension == ".json" || extension == ".safetensors") where = std::filesystem::absolute(where).parent_path();
   std::string name = where.filename().string();
   if (name.empty()) name = path;
-  return name + "  \u2014  " + architecture + ", " + std::to_string(layers) + " layers \u00D7 " + std::to_string(heads) + " heads";
+  return name + "  \u2014  " + architecture + ", " + std::to_string(layers) + " layers \u00D7 " +
+         std::to_string(heads) + " heads";
 }
 
 std::string head_switch_label(int layer, int head, std::optional<float> factor) {
@@ -174,7 +175,8 @@ void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
 
 void ModelSession::keep_text_start() {
   if (!text_cut_ || !model_ || activity() == ModelActivity::Loading) return;
-  undo_.push_back(Step{edits_, requested_text_, "Keep the first " + lesson::format_grouped(text_cut_->tokens) + " tokens"});
+  undo_.push_back(
+      Step{edits_, requested_text_, "Keep the first " + lesson::format_grouped(text_cut_->tokens) + " tokens"});
   redo_.clear();
   requested_text_ = std::move(text_cut_->text);
   text_cut_.reset();
@@ -184,8 +186,10 @@ void ModelSession::keep_text_start() {
 void ModelSession::set_head_factor(int layer, int head, std::optional<float> factor) {
   model::ModelEdits next = edits_;
   if (factor && *factor == 1.0f) factor.reset();  // × 1 is the head as it is
-  if (factor) next.head_factors[{layer, head}] = *factor;
-  else next.head_factors.erase({layer, head});
+  if (factor)
+    next.head_factors[{layer, head}] = *factor;
+  else
+    next.head_factors.erase({layer, head});
   if (next.head_factors == edits_.head_factors) return;
   apply_edits(std::move(next), head_switch_label(layer, head, factor));
 }
@@ -201,8 +205,10 @@ void ModelSession::set_head_weight(int layer, int head, model::Projection which,
                                    std::string label) {
   model::ModelEdits next = edits_;
   const auto key = std::make_tuple(layer, head, which);
-  if (weights) next.weights[key] = std::move(*weights);
-  else if (next.weights.erase(key) == 0) return;  // nothing to put back
+  if (weights)
+    next.weights[key] = std::move(*weights);
+  else if (next.weights.erase(key) == 0)
+    return;  // nothing to put back
   apply_edits(std::move(next), std::move(label));
 }
 
@@ -388,8 +394,8 @@ bool ModelSession::poll() {
   }
   if (!outcome->vulkan_failure.empty()) {
     vulkan_failure_ = outcome->vulkan_failure;
-    unreported_backend_notice_ = "Vulkan could not compute the model (" + vulkan_failure_ +
-                                 "); it is computed with Eigen instead.";
+    unreported_backend_notice_ =
+        "Vulkan could not compute the model (" + vulkan_failure_ + "); it is computed with Eigen instead.";
   }
   shown_backend_ = outcome->backend;
   result_ = std::move(outcome->result);
@@ -524,8 +530,9 @@ ModelSession::Outcome ModelSession::compute(const Job& job, std::stop_token stop
   }
 }
 
-ModelSession::Outcome ModelSession::forward_on_chosen_backend(const Job& job, const std::shared_ptr<const model::Model>& model,
-                                                             std::stop_token stop) {
+ModelSession::Outcome ModelSession::forward_on_chosen_backend(const Job& job,
+                                                              const std::shared_ptr<const model::Model>& model,
+                                                              std::stop_token stop) {
   if (job.backend == BackendMode::Cpu) return forward(job, model, BackendMode::Cpu, stop);
   try {
     Outcome outcome = forward(job, model, job.backend, stop);
@@ -565,8 +572,10 @@ ModelSession::Outcome ModelSession::forward(const Job& job, const std::shared_pt
   const bool rerun = !fresh && pass_valid_ && pass_text_ == job.text;
   if (!fresh) pass_valid_ = false;  // until this run has finished
   const tokenizers::Encoding encoding = model->tokenizer().encode(job.text, "the text");
-  if (rerun) pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options);
-  else pass.run(encoding, options);
+  if (rerun)
+    pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options);
+  else
+    pass.run(encoding, options);
   Outcome outcome;
   outcome.id = job.id;
   outcome.backend = backend;

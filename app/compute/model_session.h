@@ -195,10 +195,10 @@ class ModelSession {
     model::ModelEdits edits;
     BackendMode backend = BackendMode::Cpu;  // what computed it
     std::string vulkan_failure;              // why Vulkan did not, when it was asked to
-    std::string error;  // "" on success; "cancelled"
+    std::string error;                       // "" on success; "cancelled"
     std::optional<model::TextCut> text_cut;  // the text refused for its length: the start that fits
   };
-  std::uint64_t submit(Job job);  // its id
+  std::uint64_t submit(Job job);         // its id
   Job pass_job(std::string text) const;  // a forward pass of the shown model with the current backend
   void apply_edits(model::ModelEdits next, std::string label);
   struct Step;
@@ -206,7 +206,8 @@ class ModelSession {
   void work();
   Outcome run(const Job& job, std::stop_token stop);
   Outcome compute(const Job& job, std::stop_token stop);
-  Outcome forward_on_chosen_backend(const Job& job, const std::shared_ptr<const model::Model>& model, std::stop_token stop);
+  Outcome forward_on_chosen_backend(const Job& job, const std::shared_ptr<const model::Model>& model,
+                                    std::stop_token stop);
   Outcome forward(const Job& job, const std::shared_ptr<const model::Model>& model, BackendMode backend,
                   std::stop_token stop);
   Backend& worker_backend(BackendMode backend);
@@ -251,7 +252,7 @@ class ModelSession {
   std::string requested_text_;
   BackendMode backend_mode_ = BackendMode::Automatic;
   AutomaticChoice automatic_;
-  BackendMode shown_backend_ = BackendMode::Cpu;   // what computed the shown result
+  BackendMode shown_backend_ = BackendMode::Cpu;  // what computed the shown result
   std::string vulkan_failure_;
   std::optional<std::string> unreported_backend_notice_;
   struct Step {
@@ -266,7 +267,7 @@ class ModelSession {
   std::optional<std::string> unreported_failure_;
   std::uint64_t generation_ = 0;
   std::uint64_t closed_id_ = 0;  // the last close(): outcomes of jobs before it are dropped
-  std::thread worker_;  // last: started once everything above exists
+  std::thread worker_;           // last: started once everything above exists
 };
 
 }  // namespace attnviz::compute

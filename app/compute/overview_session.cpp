@@ -162,7 +162,8 @@ void OverviewSession::run(const Job& job) {
     auto result = std::make_shared<overview::Overview>(runner_->run(*problem_, request, progress.get()));
     // Statistics of every row are worth keeping: any window's rows are among them.
     if (result->stats && result->stats->row_begin == 0 && result->stats->row_end == problem_->n()) {
-      auto merged = std::make_shared<overview::RowStats>(stats_ ? *stats_ : overview::RowStats{0, problem_->n(), {}, {}});
+      auto merged =
+          std::make_shared<overview::RowStats>(stats_ ? *stats_ : overview::RowStats{0, problem_->n(), {}, {}});
       merged->m.resize(static_cast<std::size_t>(problem_->num_heads));
       merged->l.resize(static_cast<std::size_t>(problem_->num_heads));
       for (const overview::PooledImage& image : result->heads) {

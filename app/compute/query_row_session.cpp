@@ -71,7 +71,8 @@ void QueryRowSession::work() {
     std::shared_ptr<const overview::QueryRow> row;
     std::string error;
     try {
-      row = std::make_shared<const overview::QueryRow>(overview::query_row(*runner_, *ask.problem, ask.head, ask.query));
+      row =
+          std::make_shared<const overview::QueryRow>(overview::query_row(*runner_, *ask.problem, ask.head, ask.query));
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -82,7 +83,8 @@ void QueryRowSession::work() {
     busy_ = false;
     // Asked for another meanwhile (a newer ask waits in pending_, so `computed` cannot be a
     // newer problem at the same address).
-    const bool current = asked_ && asked_->problem.get() == computed && asked_->head == ask.head && asked_->query == ask.query;
+    const bool current =
+        asked_ && asked_->problem.get() == computed && asked_->head == ask.head && asked_->query == ask.query;
     if (!current || pending_) continue;
     row_ = std::move(row);
     error_ = std::move(error);

@@ -54,7 +54,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kFirstStartPreset = "preset:life-is-short";
 constexpr const char* kDefaultModelText = "The cat sat on the mat because it was tired";
-constexpr int kSettleFrames = 4;            // frames drawn after the last event before idling
+constexpr int kSettleFrames = 4;           // frames drawn after the last event before idling
 constexpr double kIdleWakeSeconds = 0.25;  // an idle window still wakes for autosave and notices
 
 // Ctrl+C in the terminal (or a polite kill) closes the window as its close button would, so
@@ -62,15 +62,18 @@ constexpr double kIdleWakeSeconds = 0.25;  // an idle window still wakes for aut
 volatile std::sig_atomic_t g_close_requested = 0;
 void request_close(int /*signal*/) { g_close_requested = 1; }
 
-double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 // A broken autosave is moved aside under a name of its own (never overwritten by the next
 // autosave, nor by the next broken one) and reported.
 void keep_broken_autosave(document::Autosave& autosave, ui::Notices& notices) {
   const std::optional<std::filesystem::path> kept = autosave.keep_broken();
-  notices.post(ui::NoticeLevel::Warning, autosave.last_error() + (kept ? "\nThe file was kept as " + kept->string() + "."
-                                                                       : "\nThe file could not be moved aside: " +
-                                                                             autosave.file().string() + "."));
+  notices.post(
+      ui::NoticeLevel::Warning,
+      autosave.last_error() + (kept ? "\nThe file was kept as " + kept->string() + "."
+                                    : "\nThe file could not be moved aside: " + autosave.file().string() + "."));
 }
 
 // The user's window claims an autosave file of its own (a second window beside it another
@@ -119,8 +122,8 @@ std::string model_text(const GuiOptions& options, const Scenario& opened) {
 }
 
 // --scenario, else the last session's work, else a preset.
-document::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given, document::Autosave& autosave,
-                               ui::Notices& notices) {
+document::Document initial_document(const GuiOptions& options, std::optional<LoadedScenario> given,
+                                    document::Autosave& autosave, ui::Notices& notices) {
   if (!options.automated()) offer_other_windows_work(autosave, notices);
   if (given) {
     for (const std::string& warning : given->warnings) notices.post(ui::NoticeLevel::Warning, warning);
@@ -128,7 +131,8 @@ document::Document initial_document(const GuiOptions& options, std::optional<Loa
     if (options.scenario && !options.text_file && options.scenario->rfind("preset:", 0) != 0) path = *options.scenario;
     return document::Document(std::move(given->scenario), std::move(path));
   }
-  if (std::optional<LoadedScenario> restored = autosave.restore()) return document::Document(std::move(restored->scenario));
+  if (std::optional<LoadedScenario> restored = autosave.restore())
+    return document::Document(std::move(restored->scenario));
   if (!autosave.last_error().empty()) keep_broken_autosave(autosave, notices);
   document::Document document;
   ui::open_scenario(document, notices, kFirstStartPreset);
@@ -166,7 +170,7 @@ std::shared_ptr<vk::Context> create_context(const GuiOptions& options, const win
 class DesktopApp {
  public:
   DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
-         std::shared_ptr<vk::Context> context, std::ostream& out);
+             std::shared_ptr<vk::Context> context, std::ostream& out);
   ~DesktopApp();
   DesktopApp(const DesktopApp&) = delete;
   DesktopApp& operator=(const DesktopApp&) = delete;
@@ -229,13 +233,14 @@ class DesktopApp {
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
   vk::PipelineCacheSaver pipeline_cache_saver_{"window's"};
   bool last_frame_recomputed_ = false;
-  std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
+  std::uint64_t host_storage_generation_ =
+      0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
   std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
   std::size_t bench_shapes_done_ = 0;
 };
 
 DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> scenario, window::GlfwWindow& window,
-               std::shared_ptr<vk::Context> context, std::ostream& out)
+                       std::shared_ptr<vk::Context> context, std::ostream& out)
     : options_(options),
       window_(window),
       context_(std::move(context)),
@@ -280,7 +285,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   // The Vulkan kernels are built on a thread of their own meanwhile: the first frame waits for
   // none of it (on a CPU driver Eigen computes anyway).
   session_->warm_up();
-  if (const vk::PipelineCache* cache = context_->pipeline_cache_store(); cache != nullptr && !cache->message().empty()) {
+  if (const vk::PipelineCache* cache = context_->pipeline_cache_store();
+      cache != nullptr && !cache->message().empty()) {
     std::cerr << "attnviz: " << cache->message() << "\n";
   }
   save_pipeline_cache();
@@ -347,7 +353,8 @@ void DesktopApp::prepare_frame() {
   if (session_->take_prepared_backend(view_.wait_for_work)) {
     quiet_frames_ = 0;
     if (!session_->vulkan_failure().empty()) {
-      notices_.post(ui::NoticeLevel::Warning, "Vulkan compute is unavailable, using Eigen: " + session_->vulkan_failure());
+      notices_.post(ui::NoticeLevel::Warning,
+                    "Vulkan compute is unavailable, using Eigen: " + session_->vulkan_failure());
     }
   }
   // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
@@ -356,8 +363,8 @@ void DesktopApp::prepare_frame() {
   // GPU drivers (their pipelines are built at the start, or come from the pipeline cache),
   // compute a new shape like any edit.
   const bool changed = document_.revision() != document_seen_;
-  const bool may_compile = session_->effective_mode() != compute::BackendMode::Cpu &&
-                           context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool may_compile =
+      session_->effective_mode() != compute::BackendMode::Cpu && context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (changed && may_compile && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
     quiet_frames_ = 0;  // the next frame comes at once
   } else {
@@ -403,8 +410,9 @@ void DesktopApp::build_ui() {
 bool DesktopApp::render(bool capture) {
   const Clock::time_point start = Clock::now();
   ImDrawData* draw_data = imgui_.end_frame();
-  const VkCommandBuffer cmd = frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(),
-                                                  [this](VkCommandBuffer before) { heatmap_renderer_.render_images(before); });
+  const VkCommandBuffer cmd =
+      frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(),
+                          [this](VkCommandBuffer before) { heatmap_renderer_.render_images(before); });
   if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
   heatmap_renderer_.set_target(cmd, draw_data);
   imgui_.record(draw_data, cmd);
@@ -425,8 +433,9 @@ void DesktopApp::update_model() {
   if (model_.busy()) quiet_frames_ = 0;
   if (model_.error().empty()) notices_.clear("model-failure");  // mended (or dismissed in the model's bar)
   if (std::optional<std::string> failure = model_.take_failure()) {
-    notices_.post(ui::NoticeLevel::Error, "The model could not be run: " + *failure +
-                                              (model_.result() != nullptr ? "\nThe window shows the last result." : ""),
+    notices_.post(ui::NoticeLevel::Error,
+                  "The model could not be run: " + *failure +
+                      (model_.result() != nullptr ? "\nThe window shows the last result." : ""),
                   "model-failure");
   }
   if (std::optional<std::string> notice = model_.take_backend_notice()) {
@@ -453,7 +462,8 @@ void DesktopApp::save_view_image() {
   const int height = static_cast<int>(extent.height);
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const export_ui::PixelRect rect = export_ui::area_pixels(view_.main_area, display.x, display.y, width, height);
-  (void)export_ui::save_view_image(capture_.rgba(), width, height, rect, request, ui::tab_title(classroom_.shown), notices_);
+  (void)export_ui::save_view_image(capture_.rgba(), width, height, rect, request, ui::tab_title(classroom_.shown),
+                                   notices_);
   quiet_frames_ = 0;  // the notice shows at once
 }
 
@@ -478,8 +488,9 @@ void DesktopApp::draw_shape_notice() const {
                     2.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * padding.y);
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.45f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, padding);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, 2.0f * ui_scale_));
   ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
@@ -504,10 +515,12 @@ void DesktopApp::bench_shape() {
   if (!bench_base_) bench_base_ = now;
   std::vector<std::pair<int, int>> shapes;  // (K/V heads, d_k)
   for (const int kv : edits::divisors(bench_base_->num_heads)) shapes.emplace_back(kv, bench_base_->d_k);
-  for (const int d_k : {std::max(1, bench_base_->d_k / 2), bench_base_->d_k * 2}) shapes.emplace_back(bench_base_->num_kv_heads, d_k);
+  for (const int d_k : {std::max(1, bench_base_->d_k / 2), bench_base_->d_k * 2})
+    shapes.emplace_back(bench_base_->num_kv_heads, d_k);
   const auto [kv, d_k] = shapes[bench_shapes_done_++ % shapes.size()];
   const edits::FreshMatrices fresh = edits::default_fresh(now);
-  document_.apply(edits::set_d_k(edits::set_num_kv_heads(now, kv, fresh), d_k, fresh), "Benchmark shape", "bench-shape");
+  document_.apply(edits::set_d_k(edits::set_num_kv_heads(now, kv, fresh), d_k, fresh), "Benchmark shape",
+                  "bench-shape");
 }
 
 // --bench-edits: every frame is an edit (W_Q[0][0] moves a little), so every frame recomputes.
@@ -535,8 +548,10 @@ void DesktopApp::run() {
     const bool interactive = !options_.frames && !options_.stats;
     // Input still queued (a tap's release waits a frame) needs frames too.
     slept_ = interactive && quiet_frames_ >= kSettleFrames && !window_.input_pending();
-    if (slept_) window::GlfwWindow::wait_events(kIdleWakeSeconds);
-    else window::GlfwWindow::poll_events();
+    if (slept_)
+      window::GlfwWindow::wait_events(kIdleWakeSeconds);
+    else
+      window::GlfwWindow::poll_events();
     quiet_frames_ = window_.event_count() != events_seen_ ? 0 : quiet_frames_ + 1;
     events_seen_ = window_.event_count();
     prepare_frame();
@@ -547,7 +562,8 @@ void DesktopApp::run() {
     if (options_.shape_every_frame) bench_shape();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);
     const bool view_image = view_.capturing_view;
-    if (!render((last && options_.screenshot.has_value()) || view_image)) continue;  // a request waits for the next frame
+    if (!render((last && options_.screenshot.has_value()) || view_image))
+      continue;  // a request waits for the next frame
     if (view_image) save_view_image();
     if (last) break;
   }

@@ -10,11 +10,29 @@ namespace {
 
 constexpr const char* kOrigin = "<command line>";
 
-const std::vector<cli::OptionSpec> kOptions = {
-    {"--scenario"}, {"--screenshot"}, {"--frames"},    {"--size"},   {"--head"},          {"--layout"},
-    {"--backend"},  {"--pin-query"},  {"--hover-token"}, {"--ui-scale"}, {"--device"},   {"--validation", false},
-    {"--stats", false}, {"--bench-edits", false}, {"--bench-shapes", false}, {"--bench-no-heatmaps", false}, {"--help", false}, {"--text-file"},
-    {"--blocks"}, {"--model"}, {"--text"}, {"--layer"}, {"--model-view", false}};
+const std::vector<cli::OptionSpec> kOptions = {{"--scenario"},
+                                               {"--screenshot"},
+                                               {"--frames"},
+                                               {"--size"},
+                                               {"--head"},
+                                               {"--layout"},
+                                               {"--backend"},
+                                               {"--pin-query"},
+                                               {"--hover-token"},
+                                               {"--ui-scale"},
+                                               {"--device"},
+                                               {"--validation", false},
+                                               {"--stats", false},
+                                               {"--bench-edits", false},
+                                               {"--bench-shapes", false},
+                                               {"--bench-no-heatmaps", false},
+                                               {"--help", false},
+                                               {"--text-file"},
+                                               {"--blocks"},
+                                               {"--model"},
+                                               {"--text"},
+                                               {"--layer"},
+                                               {"--model-view", false}};
 
 // "1600x1000" (or "1600X1000"), each side 320..8192.
 void parse_size(const std::string& text, GuiOptions& options) {
@@ -29,8 +47,8 @@ void parse_size(const std::string& text, GuiOptions& options) {
     ok = w.ec == std::errc() && w.ptr == begin + x && h.ec == std::errc() && h.ptr == begin + text.size();
   }
   if (!ok || width < 320 || height < 240 || width > 8192 || height > 8192) {
-    throw InputError(kOrigin, "--size", "expected WIDTHxHEIGHT in pixels, e.g. 1600x1000 (320x240 to 8192x8192), got \"" +
-                                            text + "\"");
+    throw InputError(kOrigin, "--size",
+                     "expected WIDTHxHEIGHT in pixels, e.g. 1600x1000 (320x240 to 8192x8192), got \"" + text + "\"");
   }
   options.width = width;
   options.height = height;
@@ -102,13 +120,15 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   const cli::ParsedArgs parsed = cli::parse_args(args, specs, "attnviz");
   GuiOptions options;
   if (parsed.positionals().size() > 1) {
-    throw InputError(kOrigin, parsed.positionals()[1], "one file at a time: attnviz opens a single scenario (see attnviz --help)");
+    throw InputError(kOrigin, parsed.positionals()[1],
+                     "one file at a time: attnviz opens a single scenario (see attnviz --help)");
   }
   options.help = parsed.has("--help");
   options.scenario = parsed.get("--scenario");
   if (!parsed.positionals().empty()) {
     if (options.scenario) {
-      throw InputError(kOrigin, parsed.positionals().front(), "is a second scenario besides --scenario; give one of them");
+      throw InputError(kOrigin, parsed.positionals().front(),
+                       "is a second scenario besides --scenario; give one of them");
     }
     options.file = parsed.positionals().front();
   }
@@ -143,12 +163,14 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   options.without_heatmaps = parsed.has("--bench-no-heatmaps");
   options.classroom = classroom::parse_start_options(parsed);
   options.model = parsed.get("--model");
-  if (options.model && options.model->empty()) throw InputError(kOrigin, "--model", "needs a model folder or a .gguf file");
+  if (options.model && options.model->empty())
+    throw InputError(kOrigin, "--model", "needs a model folder or a .gguf file");
   options.model_text = parsed.get("--text");
   options.model_layer = parsed.get_int("--layer", 0, 100000);
   options.model_view = parsed.has("--model-view") || options.classroom.model_view;
   for (const char* needs_model : {"--text", "--layer", "--model-view"}) {
-    if (parsed.has(needs_model) && !options.model) throw InputError(kOrigin, needs_model, "applies to a model: give --model PATH too");
+    if (parsed.has(needs_model) && !options.model)
+      throw InputError(kOrigin, needs_model, "applies to a model: give --model PATH too");
   }
   if (options.classroom.model_view && !options.model) {
     throw InputError(kOrigin, "--view", "\"model\" is the Model view of a pretrained model: give --model PATH too");

@@ -173,7 +173,8 @@ std::vector<fs::path> Autosave::adopt_other_windows_work() {
     if (!fs::exists(file, error)) continue;
     const int fd = try_lock(file);
     if (fd < 0) continue;  // a running window's
-    if (const std::optional<fs::path> moved = move_to_new_name(file, (folder / ("unsaved-work-" + timestamp())).string(), ".json")) {
+    if (const std::optional<fs::path> moved =
+            move_to_new_name(file, (folder / ("unsaved-work-" + timestamp())).string(), ".json")) {
       adopted.push_back(*moved);
     }
     ::close(fd);

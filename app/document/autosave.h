@@ -30,7 +30,8 @@ class Autosave {
   // ...), locked for this window's lifetime; removes the temporary files that writers killed
   // mid-write left behind. Where no lock can be taken (a read-only folder) it falls back to
   // autosave.json without one.
-  static Autosave claim(const std::filesystem::path& folder, std::chrono::milliseconds delay = std::chrono::milliseconds(750));
+  static Autosave claim(const std::filesystem::path& folder,
+                        std::chrono::milliseconds delay = std::chrono::milliseconds(750));
   ~Autosave();
   Autosave(Autosave&& other) noexcept;
   Autosave& operator=(Autosave&&) = delete;

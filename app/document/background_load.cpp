@@ -7,7 +7,8 @@
 
 namespace attnviz::document {
 
-BackgroundLoad::BackgroundLoad(std::string path_or_preset) : source_(std::move(path_or_preset)), thread_([this] { run(); }) {}
+BackgroundLoad::BackgroundLoad(std::string path_or_preset)
+    : source_(std::move(path_or_preset)), thread_([this] { run(); }) {}
 
 BackgroundLoad::~BackgroundLoad() {
   cancel();

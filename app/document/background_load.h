@@ -30,7 +30,9 @@ class BackgroundLoad {
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
   [[nodiscard]] const std::string& source() const { return source_; }
   [[nodiscard]] std::size_t bytes_read() const { return bytes_read_.load(); }
-  [[nodiscard]] std::chrono::steady_clock::duration running_for() const { return std::chrono::steady_clock::now() - started_; }
+  [[nodiscard]] std::chrono::steady_clock::duration running_for() const {
+    return std::chrono::steady_clock::now() - started_;
+  }
 
   // Once done(): the scenario (with the loader's warnings), or nullopt with error() (the
   // loader's message, "" when cancelled).

@@ -15,10 +15,12 @@ std::size_t tokens_bytes(const std::optional<std::vector<std::string>>& tokens) 
 
 // What a scenario holds beyond its fixed fields: texts, token lists, index lists and matrices.
 std::size_t footprint(const Scenario& s) {
-  std::size_t bytes = sizeof(Scenario) + s.title.size() + s.sentence.size() + tokens_bytes(s.tokens) + matrix_bytes(s.embeddings) +
-                      matrix_bytes(s.wq) + matrix_bytes(s.wk) + matrix_bytes(s.wv) + matrix_bytes(s.wo) + s.mask.expression.size() +
+  std::size_t bytes = sizeof(Scenario) + s.title.size() + s.sentence.size() + tokens_bytes(s.tokens) +
+                      matrix_bytes(s.embeddings) + matrix_bytes(s.wq) + matrix_bytes(s.wk) + matrix_bytes(s.wv) +
+                      matrix_bytes(s.wo) + s.mask.expression.size() +
                       (s.mask.global.size() + s.mask.documents.size()) * sizeof(int);
-  if (s.source) bytes += s.source->sentence.size() + tokens_bytes(s.source->tokens) + matrix_bytes(s.source->embeddings);
+  if (s.source)
+    bytes += s.source->sentence.size() + tokens_bytes(s.source->tokens) + matrix_bytes(s.source->embeddings);
   return bytes;
 }
 

@@ -92,7 +92,7 @@ class Document {
   void change_to(Scenario next);
 
   Scenario current_;
-  Scenario titled_;  // the content the title was written for
+  Scenario titled_;                                   // the content the title was written for
   mutable std::uint64_t title_checked_revision_ = 0;  // title_matches() is worked out once per revision
   mutable bool title_matches_ = true;
   mutable std::uint64_t tokens_revision_ = 0;  // tokens() of this revision are in tokens_

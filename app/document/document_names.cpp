@@ -19,8 +19,10 @@ std::string slug(const std::string& title, std::size_t max_chars) {
   std::string name;
   for (const char c : title) {
     const auto u = static_cast<unsigned char>(c);
-    if (u < 0x80 && std::isalnum(u) != 0) name += static_cast<char>(std::tolower(u));
-    else if (!name.empty() && name.back() != '-') name += '-';
+    if (u < 0x80 && std::isalnum(u) != 0)
+      name += static_cast<char>(std::tolower(u));
+    else if (!name.empty() && name.back() != '-')
+      name += '-';
   }
   if (name.size() > max_chars) {  // cut at a word's end when there is one
     name.resize(max_chars);

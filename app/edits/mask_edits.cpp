@@ -215,7 +215,8 @@ std::vector<int> documents_from_tokens(const std::vector<std::string>& tokens) {
   return starts;
 }
 
-MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern, const std::vector<std::string>& tokens) {
+MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern,
+                          const std::vector<std::string>& tokens) {
   MaskSetting mask;
   mask.expression = pattern.expression;
   mask.global = current.global;

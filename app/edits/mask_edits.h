@@ -80,7 +80,8 @@ std::vector<int> documents_from_tokens(const std::vector<std::string>& tokens);
 // The pattern as the whole mask: its expression, the fields off (the expression says it all),
 // the global tokens kept (one, token 0, for Longformer when there are none), and documents
 // from the sentence when doc() needs them and there are none.
-MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern, const std::vector<std::string>& tokens);
+MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& pattern,
+                          const std::vector<std::string>& tokens);
 
 // The expression replaced (empty: none), everything else kept.
 MaskSetting set_expression(MaskSetting mask, std::string expression);

@@ -142,8 +142,7 @@ std::string attention_kind(int heads, int kv_heads) {
   if (heads <= 1) return "single head";
   if (kv_heads == heads) return "multi-head (MHA)";
   if (kv_heads == 1) return "multi-query (MQA): all " + std::to_string(heads) + " query heads share one K/V head";
-  return "grouped-query (GQA): " + std::to_string(heads / std::max(kv_heads, 1)) +
-         " query heads share each K/V head";
+  return "grouped-query (GQA): " + std::to_string(heads / std::max(kv_heads, 1)) + " query heads share each K/V head";
 }
 
 double scale_from_temperature(double temperature) { return temperature > 0.0 ? 1.0 / temperature : 1.0; }

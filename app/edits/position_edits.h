@@ -28,7 +28,7 @@ int even_d_k(int d_k);
 // Dropout on (p, seed) or off (nullopt). p is clamped into [0, kMaxDropoutP].
 inline constexpr double kMaxDropoutP = 0.95;
 Scenario set_dropout(Scenario s, std::optional<DropoutSetting> dropout);
-Scenario set_dropout_p(Scenario s, double p);              // turns dropout on if it was off
+Scenario set_dropout_p(Scenario s, double p);               // turns dropout on if it was off
 Scenario set_dropout_seed(Scenario s, std::uint64_t seed);  // turns dropout on if it was off
 
 }  // namespace attnviz::edits

@@ -51,8 +51,8 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 std::string tokens_error_text(const TokensOrError& tokens) {
   if (tokens.error.empty()) return "";
   if (!tokens.too_long) return "Cannot split this text into tokens: " + tokens.error;
-  return "This text has more than " + lesson::format_grouped(overview::kMaxOverviewTokens) + " tokens: " +
-         first_token_past_limit_text(tokens) + ".";
+  return "This text has more than " + lesson::format_grouped(overview::kMaxOverviewTokens) +
+         " tokens: " + first_token_past_limit_text(tokens) + ".";
 }
 
 std::string first_token_past_limit_text(const TokensOrError& tokens) {
@@ -151,7 +151,8 @@ std::string too_large_to_edit(std::string_view sentence) {
   if (sentence.size() > kMaxEditableBytes) {
     char size[64];
     std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(sentence.size()) / 1e6);
-    return std::string("it is ") + size + " (the box edits texts up to " + std::to_string(kMaxEditableBytes >> 20) + " MiB)";
+    return std::string("it is ") + size + " (the box edits texts up to " + std::to_string(kMaxEditableBytes >> 20) +
+           " MiB)";
   }
   std::size_t word = 0;
   std::size_t longest = 0;

@@ -33,7 +33,8 @@ OpenedText refused(std::string error, bool too_long = false) {
 OpenedText open_text(const Scenario& current, const fs::path& path, TextPart part) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
-    return refused(fs::exists(path, ec) ? path.string() + " is not a regular file" : "There is no file " + path.string());
+    return refused(fs::exists(path, ec) ? path.string() + " is not a regular file"
+                                        : "There is no file " + path.string());
   }
   std::string text;
   try {
@@ -78,7 +79,9 @@ std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMo
 
 std::string keep_first_tokens_label(int limit) { return "Keep the first " + lesson::format_grouped(limit) + " tokens"; }
 
-bool texts_can_be_cut(const Scenario& current) { return !current.tokens && !(current.source && current.source->tokens); }
+bool texts_can_be_cut(const Scenario& current) {
+  return !current.tokens && !(current.source && current.source->tokens);
+}
 
 std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit) {
   if (!texts_can_be_cut(current)) return std::nullopt;

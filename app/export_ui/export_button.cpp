@@ -32,7 +32,8 @@ void draw_export_icon(ImVec2 at, float side, bool hovered, float scale) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImGuiStyle& style = ImGui::GetStyle();
   if (hovered) {
-    list->AddRectFilled(at, ImVec2(at.x + side, at.y + side), ImGui::GetColorU32(ImGuiCol_ButtonHovered), style.FrameRounding);
+    list->AddRectFilled(at, ImVec2(at.x + side, at.y + side), ImGui::GetColorU32(ImGuiCol_ButtonHovered),
+                        style.FrameRounding);
   }
   const ImU32 colour = ImGui::GetColorU32(hovered ? ImGuiCol_Text : ImGuiCol_TextDisabled);
   const float thick = std::max(1.5f * scale, 1.0f);
@@ -49,8 +50,8 @@ void draw_export_icon(ImVec2 at, float side, bool hovered, float scale) {
 
 }  // namespace
 
-std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end, float visible_right,
-                                                     float side, float spacing) {
+std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end,
+                                                     float visible_right, float side, float spacing) {
   // Right-aligned with the cells, or just after a long title (large text), reaching at most
   // one spacing past the cells as the titles do. A title longer still (a narrow heatmap): no
   // button rather than one over the title; Ctrl+C and Export all still reach the matrix.
@@ -80,8 +81,8 @@ GlyphButton export_glyph_button(ui::UiContext& ui, const char* id, float line_en
   const ImVec2 saved = ImGui::GetCursorPos();
   const float to_screen = ImGui::GetCursorScreenPos().x - saved.x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const std::optional<ExportButtonPlace> place =
-      place_export_button(title_min.x, title_max.x, to_screen + line_end, ImGui::GetCurrentWindow()->InnerClipRect.Max.x, side, spacing);
+  const std::optional<ExportButtonPlace> place = place_export_button(
+      title_min.x, title_max.x, to_screen + line_end, ImGui::GetCurrentWindow()->InnerClipRect.Max.x, side, spacing);
   if (!place) return {};
   const float left = place->left;
   ImGui::SetCursorScreenPos(ImVec2(left, title_min.y + std::max((title_max.y - title_min.y - side) * 0.5f, 0.0f)));
@@ -90,8 +91,8 @@ GlyphButton export_glyph_button(ui::UiContext& ui, const char* id, float line_en
   button.clicked = ImGui::InvisibleButton("##export", ImVec2(side, side));
   button.hovered = ImGui::IsItemHovered();
   if (place->over_title) {  // the glyph on a plain background, not tangled with the title's letters
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(left - 0.5f * spacing, title_min.y), ImVec2(left + side, title_max.y),
-                                              ImGui::GetColorU32(ImGuiCol_WindowBg));
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(left - 0.5f * spacing, title_min.y),
+                                              ImVec2(left + side, title_max.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
   }
   draw_export_icon(ImGui::GetItemRectMin(), side, button.hovered, ui.ui_scale);
   ImGui::PopID();
@@ -103,8 +104,9 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
   if (!has_something_to_export(ui)) return;
   const GlyphButton button = export_glyph_button(ui, exporting::quantity_name(quantity), line_end);
   if (button.hovered) {
-    ImGui::SetTooltip("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
-                      quantity_label(quantity), exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head);
+    ImGui::SetTooltip(
+        "Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
+        quantity_label(quantity), exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head);
   }
   const std::string menu = popup_id(quantity);
   ImGui::PushID(exporting::quantity_name(quantity));
@@ -149,8 +151,8 @@ void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
     ImGui::SetClipboardText(csv.c_str());
     const std::optional<exporting::CellWindow> window = shown_window(quantity, shown);
     ui.notices.post(ui::NoticeLevel::Info, std::string("Copied the ") + quantity_label(quantity) + " of head " +
-                                               std::to_string(shown.head) +
-                                               (window ? " (the zoomed cells)" : "") + " as CSV");
+                                               std::to_string(shown.head) + (window ? " (the zoomed cells)" : "") +
+                                               " as CSV");
   });
 }
 

@@ -54,11 +54,14 @@ void row_label(const char* text, const char* option) {
   ImGui::SameLine(label_width());
 }
 
-bool contains(const std::vector<Quantity>& list, Quantity q) { return std::find(list.begin(), list.end(), q) != list.end(); }
+bool contains(const std::vector<Quantity>& list, Quantity q) {
+  return std::find(list.begin(), list.end(), q) != list.end();
+}
 
 void draw_what(ExportChoices& c, const ShownState& shown) {
   row_label("What", "--what");
-  const Quantity all[] = {Quantity::Scores, Quantity::Scaled, Quantity::Weights, Quantity::Mask, Quantity::Context, Quantity::Diff};
+  const Quantity all[] = {Quantity::Scores, Quantity::Scaled,  Quantity::Weights,
+                          Quantity::Mask,   Quantity::Context, Quantity::Diff};
   for (const Quantity q : all) {
     bool on = contains(c.what, q);
     ImGui::BeginDisabled(q == Quantity::Diff && !shown.has_difference);
@@ -73,8 +76,10 @@ void draw_what(ExportChoices& c, const ShownState& shown) {
       ImGui::SetTooltip("Needs both backends: Backend panel > both");
     }
     ImGui::EndDisabled();
-    if (q == Quantity::Weights) ImGui::SetCursorPosX(label_width());  // second line
-    else if (q != Quantity::Diff) ImGui::SameLine();
+    if (q == Quantity::Weights)
+      ImGui::SetCursorPosX(label_width());  // second line
+    else if (q != Quantity::Diff)
+      ImGui::SameLine();
   }
 }
 
@@ -132,7 +137,8 @@ void draw_colours(ExportChoices& c, const ShownState& shown) {
   maps += "\0viridis\0magma\0cividis\0rdbu (diverging)\0"s;
   int map = c.colormap ? static_cast<int>(*c.colormap) + 1 : 0;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-  if (ImGui::Combo("##colormap", &map, maps.c_str())) c.colormap = map == 0 ? std::nullopt : std::optional(static_cast<ColormapId>(map - 1));
+  if (ImGui::Combo("##colormap", &map, maps.c_str()))
+    c.colormap = map == 0 ? std::nullopt : std::optional(static_cast<ColormapId>(map - 1));
 
   row_label("Range", "--range");
   int range = static_cast<int>(c.range);
@@ -164,9 +170,12 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
   }
   const auto end = [](int value, int total) { return value == exporting::CellWindow::kToEnd ? total : value; };
   // Numbered as the heatmap's zoom caption numbers them ("rows 1,000–1,499").
-  const auto range = [](int begin, int last) { return lesson::format_grouped(begin) + "\xe2\x80\x93" + lesson::format_grouped(last); };
-  const std::string label = "only the zoomed cells: rows " + range(window->row_begin, end(window->row_end, shown.problem.n()) - 1) +
-                            ", columns " + range(window->col_begin, end(window->col_end, shown.problem.m()) - 1);
+  const auto range = [](int begin, int last) {
+    return lesson::format_grouped(begin) + "\xe2\x80\x93" + lesson::format_grouped(last);
+  };
+  const std::string label = "only the zoomed cells: rows " +
+                            range(window->row_begin, end(window->row_end, shown.problem.n()) - 1) + ", columns " +
+                            range(window->col_begin, end(window->col_end, shown.problem.m()) - 1);
   ImGui::Checkbox(label.c_str(), &c.zoom_as_shown);
 }
 
@@ -204,8 +213,9 @@ void finish(ui::UiContext& ui, DialogState& state) {
     state.error = "Tick at least one matrix under What.";
     return;
   }
-  export_from_popup(state.save_to, export_folder_memory(ui), state.error,
-                    [&](const std::filesystem::path& out) { return run_export(plan, export_source(ui), out, ui.notices); });
+  export_from_popup(state.save_to, export_folder_memory(ui), state.error, [&](const std::filesystem::path& out) {
+    return run_export(plan, export_source(ui), out, ui.notices);
+  });
 }
 
 void draw_save_row(ui::UiContext& ui, DialogState& state) {
@@ -241,7 +251,8 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
     // reported when Export is pressed
   }
   if (!exports_model_layer(ui) && !ui.session.error().empty()) {
-    notes.push_back("The scenario has an error; the heatmaps, and so the export, show the last result that could be computed.");
+    notes.push_back(
+        "The scenario has an error; the heatmaps, and so the export, show the last result that could be computed.");
   }
   for (const std::string& note : notes) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
@@ -262,10 +273,11 @@ void draw_dialog(ui::UiContext& ui, DialogState& state) {
   if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   if (!has_something_to_export(ui)) {
     ImGui::PushTextWrapPos(0.0f);
-    ui::text_lines(ui.session.only_the_overview_shows() ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
-                                      "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
-                                      "above the image in the Heatmaps view."
-                                    : "Nothing to export yet: the scenario has not been computed.");
+    ui::text_lines(ui.session.only_the_overview_shows()
+                       ? "This text is past the 4,096 tokens whose every matrix the window keeps, so there are no "
+                         "matrices to export. Its overview has an Export button of its own (PNG, SVG or NPY), "
+                         "above the image in the Heatmaps view."
+                       : "Nothing to export yet: the scenario has not been computed.");
     ImGui::PopTextWrapPos();
     if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
@@ -296,7 +308,8 @@ class ExportDialog final : public ui::Dialog {
  public:
   void update(ui::UiContext& ui) override {
     if (ui::keys::ctrl_pressed(ui::keys::kE, false)) open_export_all(ui);
-    if (const std::optional<ui::ExportRequest> request = std::exchange(ui.view.export_request, std::nullopt)) open(ui, *request);
+    if (const std::optional<ui::ExportRequest> request = std::exchange(ui.view.export_request, std::nullopt))
+      open(ui, *request);
     draw_dialog(ui, state_);
   }
 
@@ -315,7 +328,9 @@ class ExportDialog final : public ui::Dialog {
 
 }  // namespace
 
-std::filesystem::path export_folder_memory(const ui::UiContext& ui) { return ui.autosave.file().parent_path() / "export-folder"; }
+std::filesystem::path export_folder_memory(const ui::UiContext& ui) {
+  return ui.autosave.file().parent_path() / "export-folder";
+}
 
 void open_export_all(ui::UiContext& ui) { ui.view.export_request = ui::ExportRequest{true, Quantity::Weights}; }
 

@@ -36,9 +36,12 @@ std::optional<fs::path> expand_user_dir(std::string value, const std::optional<f
 
 std::optional<fs::path> from_user_dirs_file(const EnvironmentLookup& environment, const std::optional<fs::path>& home) {
   fs::path config;
-  if (const char* xdg = environment("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0') config = xdg;
-  else if (home) config = *home / ".config";
-  else return std::nullopt;
+  if (const char* xdg = environment("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0')
+    config = xdg;
+  else if (home)
+    config = *home / ".config";
+  else
+    return std::nullopt;
   std::ifstream file(config / "user-dirs.dirs");
   std::string line;
   std::optional<fs::path> found;

@@ -58,12 +58,14 @@ std::vector<int> existing_heads(const std::optional<std::vector<int>>& heads, co
 // The largest of the heads' ranges (they are all [0, x] or [−x, x]); nullopt when no head
 // exists (core's render_export then says which does not).
 template <typename RangeOf>
-std::optional<std::pair<float, float>> widest(const std::vector<int>& heads, const ShownState& shown, RangeOf range_of) {
+std::optional<std::pair<float, float>> widest(const std::vector<int>& heads, const ShownState& shown,
+                                              RangeOf range_of) {
   std::optional<heatmap::ValueRange> widest;
   for (const int h : heads) {
     if (h < 0 || h >= head_count(shown)) continue;
     const heatmap::ValueRange r = range_of(shown.result.heads[static_cast<std::size_t>(h)]);
-    widest = heatmap::ValueRange{std::min(widest ? widest->min : r.min, r.min), std::max(widest ? widest->max : r.max, r.max)};
+    widest = heatmap::ValueRange{std::min(widest ? widest->min : r.min, r.min),
+                                 std::max(widest ? widest->max : r.max, r.max)};
   }
   if (!widest) return std::nullopt;
   return std::pair{widest->min, widest->max};
@@ -122,16 +124,19 @@ exporting::ColourScale shown_scale(Quantity quantity, const ShownState& shown) {
   return weights_mode(shown) == ui::WeightsRange::Log ? exporting::ColourScale::Log : exporting::ColourScale::Linear;
 }
 
-std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads) {
+std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown,
+                                                   const std::vector<int>& heads) {
   if (heads.empty()) return std::nullopt;
   const float scale = shown.problem.scale;
   const MaskMatrix* mask = &shown.result.mask;
   switch (quantity) {
     case Quantity::Weights: return weights_range(shown, heads);
-    case Quantity::Scores: return widest(heads, shown, [](const HeadResult& r) { return heatmap::symmetric_range(r.scores); });
+    case Quantity::Scores:
+      return widest(heads, shown, [](const HeadResult& r) { return heatmap::symmetric_range(r.scores); });
     case Quantity::Scaled:
       return widest(heads, shown, [&](const HeadResult& r) { return heatmap::symmetric_range(r.scores, scale, mask); });
-    case Quantity::Context: return widest(heads, shown, [](const HeadResult& r) { return heatmap::symmetric_range(r.context); });
+    case Quantity::Context:
+      return widest(heads, shown, [](const HeadResult& r) { return heatmap::symmetric_range(r.context); });
     case Quantity::Mask:
     case Quantity::Diff: return std::nullopt;  // export's automatic range is the window's
   }
@@ -159,7 +164,8 @@ std::optional<exporting::CellWindow> shown_window(Quantity quantity, const Shown
     window.col_end = std::max(end_of(w.first_col, w.cols, cols), window.col_begin + 1);
   }
   const bool all_rows = window.row_begin == 0 && window.row_end == rows;
-  const bool all_cols = window.col_begin == 0 && (window.col_end == cols || window.col_end == exporting::CellWindow::kToEnd);
+  const bool all_cols =
+      window.col_begin == 0 && (window.col_end == cols || window.col_end == exporting::CellWindow::kToEnd);
   if (all_rows && all_cols) return std::nullopt;
   if (window.col_end == cols) window.col_end = exporting::CellWindow::kToEnd;
   if (window.row_end == rows) window.row_end = exporting::CellWindow::kToEnd;

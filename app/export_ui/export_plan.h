@@ -31,8 +31,8 @@ struct ShownState {
   const ui::ViewState& view;
   const Result& result;
   const Problem& problem;
-  bool has_difference = false;  // both backends ran: Vulkan − Eigen can be exported
-  int head = 0;                 // the head the heatmaps show
+  bool has_difference = false;                       // both backends ran: Vulkan − Eigen can be exported
+  int head = 0;                                      // the head the heatmaps show
   heatmap::CellWindow zoom{0.0f, 0.0f, 0.0f, 0.0f};  // the heatmaps' zoom (no cells, or all: not zoomed)
 };
 
@@ -41,20 +41,20 @@ enum class RangeChoice { AsShown, Auto, Custom };
 
 // The dialog's fields; each mirrors an option of `attnviz export`.
 struct ExportChoices {
-  std::vector<Quantity> what;                 // --what
-  HeadsChoice heads = HeadsChoice::Shown;     // --heads: the selected head, all, or `head_list`
-  std::string head_list;                      // "0,2"
-  ExportFormat format = ExportFormat::Png;    // --format
-  std::optional<ColormapId> colormap;         // --colormap; nullopt: each heatmap's own
-  RangeChoice range = RangeChoice::AsShown;   // --range
+  std::vector<Quantity> what;                // --what
+  HeadsChoice heads = HeadsChoice::Shown;    // --heads: the selected head, all, or `head_list`
+  std::string head_list;                     // "0,2"
+  ExportFormat format = ExportFormat::Png;   // --format
+  std::optional<ColormapId> colormap;        // --colormap; nullopt: each heatmap's own
+  RangeChoice range = RangeChoice::AsShown;  // --range
   float range_low = 0.0f;
   float range_high = 1.0f;
-  int cell_px = 0;                            // --cell; 0: from the token count and dpi
-  int dpi = 300;                              // --dpi
-  ValuesMode values = ValuesMode::Auto;       // --values
-  std::string title;                          // --title; empty: the scenario's title
-  bool grid = false;                          // --grid (images only)
-  bool zoom_as_shown = true;                  // --rows/--cols from the zoom; false: whole matrices
+  int cell_px = 0;                       // --cell; 0: from the token count and dpi
+  int dpi = 300;                         // --dpi
+  ValuesMode values = ValuesMode::Auto;  // --values
+  std::string title;                     // --title; empty: the scenario's title
+  bool grid = false;                     // --grid (images only)
+  bool zoom_as_shown = true;             // --rows/--cols from the zoom; false: whole matrices
 };
 
 // The Export button of one heatmap: that matrix, the selected head, PNG, as shown.
@@ -82,7 +82,8 @@ std::optional<ColormapId> shown_colormap(Quantity quantity, const ui::ViewState&
 // The colour range the window uses for `quantity`, over `heads` (one shared scale when several;
 // for the selected head alone exactly the heatmap's; 0.0001 to 1 on the weights' log scale).
 // nullopt: export's automatic range.
-std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown, const std::vector<int>& heads);
+std::optional<std::pair<float, float>> shown_range(Quantity quantity, const ShownState& shown,
+                                                   const std::vector<int>& heads);
 
 // Log when the window draws the weights on its log scale (View > Weights scale, or beyond 40
 // tokens automatically); linear otherwise.

@@ -38,7 +38,8 @@ void SaveTo::propose(const std::filesystem::path& memory) {
 std::filesystem::path SaveTo::resolved() const { return resolve_export_path(out, folder, environment_variable); }
 
 void SaveTo::remember(const std::filesystem::path& memory, const ExportOutcome& outcome) {
-  const std::filesystem::path written = outcome.written.size() == 1 ? outcome.written.front().parent_path() : resolved();
+  const std::filesystem::path written =
+      outcome.written.size() == 1 ? outcome.written.front().parent_path() : resolved();
   if (written.empty()) return;
   folder = written;
   out = written.string();
@@ -82,7 +83,8 @@ bool draw_save_to(SaveTo& save_to, const char* id, const char* example_name, con
   ImGui::TextDisabled("A folder (the file is named like %s) or a file name", example_name);
   // A relative path or ~ is taken from the folder proposed, never from where attnviz was started.
   const std::filesystem::path resolved = save_to.resolved();
-  if (!save_to.out.empty() && resolved.string() != save_to.out) ImGui::TextDisabled("that is %s", resolved.string().c_str());
+  if (!save_to.out.empty() && resolved.string() != save_to.out)
+    ImGui::TextDisabled("that is %s", resolved.string().c_str());
   if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ui::text_lines(error);
@@ -99,8 +101,8 @@ PopupButtons draw_popup_buttons(const char* id, bool export_enabled) {
   pressed.export_pressed = ImGui::Button(("Export" + suffix).c_str(), ImVec2(w, 0.0f));
   ImGui::EndDisabled();
   ImGui::SameLine();
-  pressed.cancel_pressed =
-      ImGui::Button(("Cancel" + suffix).c_str(), ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  pressed.cancel_pressed = ImGui::Button(("Cancel" + suffix).c_str(), ImVec2(w, 0.0f)) ||
+                           ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   return pressed;
 }
 

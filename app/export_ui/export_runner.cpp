@@ -75,13 +75,14 @@ std::string list_names(const std::vector<std::filesystem::path>& paths, std::siz
   return text;
 }
 
-ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
-                         ui::Notices& notices) {
+ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source,
+                         const std::filesystem::path& out, ui::Notices& notices) {
   return run_rendered_export([&] { return render_plan(plan, source); }, out, notices);
 }
 
 ExportOutcome run_overview_export(const overview::Overview& overview, const Scenario& scenario, const Problem& problem,
-                                  exporting::ExportFormat format, const std::filesystem::path& out, ui::Notices& notices) {
+                                  exporting::ExportFormat format, const std::filesystem::path& out,
+                                  ui::Notices& notices) {
   return run_rendered_export(
       [&] {
         overview::OverviewExportOptions options;

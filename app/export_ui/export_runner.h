@@ -29,8 +29,8 @@ std::vector<exporting::ExportedFile> render_plan(const ExportPlan& plan, const e
 // file extension is always a folder, created when missing.
 // Posts the outcome to `notices` (no key: a closed error must not silence the next one): an
 // error, a warning when a file could not do everything as asked, else an info.
-ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source, const std::filesystem::path& out,
-                         ui::Notices& notices);
+ExportOutcome run_export(const ExportPlan& plan, const exporting::ExportSource& source,
+                         const std::filesystem::path& out, ui::Notices& notices);
 
 // Any files, rendered by `render` first (a bad choice writes nothing), written and reported as
 // run_export does.
@@ -41,7 +41,8 @@ ExportOutcome run_rendered_export(const std::function<std::vector<exporting::Exp
 // (png, svg or npy), written and reported as run_export does: its caption from the scenario
 // and problem it was computed from, its rows and columns labelled with their tokens.
 ExportOutcome run_overview_export(const overview::Overview& overview, const Scenario& scenario, const Problem& problem,
-                                  exporting::ExportFormat format, const std::filesystem::path& out, ui::Notices& notices);
+                                  exporting::ExportFormat format, const std::filesystem::path& out,
+                                  ui::Notices& notices);
 
 // "weights_head0.png", or "scores_head0.png, weights_head0.png and 3 more".
 std::string list_names(const std::vector<std::filesystem::path>& paths, std::size_t shown = 3);

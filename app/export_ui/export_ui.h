@@ -53,8 +53,8 @@ struct ExportButtonPlace {
   float left = 0.0f;
   bool over_title = false;  // over the end of a title the window's edge cuts off
 };
-std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end, float visible_right,
-                                                     float side, float spacing);
+std::optional<ExportButtonPlace> place_export_button(float title_left, float title_right, float cells_end,
+                                                     float visible_right, float side, float spacing);
 
 // After a heatmap was drawn: while the mouse is over its cells, Ctrl+C copies its matrix as CSV
 // (and the tooltip says so).
@@ -89,12 +89,14 @@ class OverviewExport {
  public:
   // The button, on the current line, and the popup once it was pressed. `shown_ask` is what
   // `shown` was computed for (its head, window, pooling, quantity and pixels).
-  void draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem, const compute::OverviewAsk& shown_ask);
+  void draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
+            const compute::OverviewAsk& shown_ask);
 
  private:
   void draw_pixels_choice(const overview::Overview& shown);
   // Export pressed: at once for the image shown, else its finer copy computed first.
-  void start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem, const compute::OverviewAsk& shown_ask);
+  void start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
+             const compute::OverviewAsk& shown_ask);
   // While the finer copy is computed: its progress; written once it is done.
   void follow_finer(ui::UiContext& ui);
   void finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem);

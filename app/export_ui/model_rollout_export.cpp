@@ -29,10 +29,12 @@ bool has_rollout(const ui::UiContext& ui) {
          !ui.model.rollout().empty();
 }
 
-std::vector<exporting::ExportedFile> render_shown_rollout(const ui::UiContext& ui, const exporting::ExportRequest& request) {
+std::vector<exporting::ExportedFile> render_shown_rollout(const ui::UiContext& ui,
+                                                          const exporting::ExportRequest& request) {
   const model::ForwardResult& result = *ui.model.result();
   const int last_layer = static_cast<int>(result.layers.size()) - 1;
-  return model::render_rollout(ui.model.rollout(), result, ui.model.model()->config(), ui.model.text(), last_layer, request);
+  return model::render_rollout(ui.model.rollout(), result, ui.model.model()->config(), ui.model.text(), last_layer,
+                               request);
 }
 
 }  // namespace
@@ -40,7 +42,8 @@ std::vector<exporting::ExportedFile> render_shown_rollout(const ui::UiContext& u
 void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, float> range) {
   if (!has_rollout(ui)) return;
   const GlyphButton button = export_glyph_button(ui, "rollout", line_end);
-  if (button.hovered) ImGui::SetTooltip("Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY; or copy it as CSV");
+  if (button.hovered)
+    ImGui::SetTooltip("Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY; or copy it as CSV");
   if (button.clicked) {
     save_to_.propose(export_folder_memory(ui));
     error_.clear();
@@ -48,9 +51,10 @@ void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, flo
   }
   if (!begin_export_popup(kPopup)) return;
   const int layers = static_cast<int>(ui.model.result()->layers.size());
-  ui::text_wrapped("The attention rollout through all %s layers, as shown: its colours, from 0 to its largest value "
-                   "(PNG, SVG); or its values, one row per token (CSV, NPY).",
-                   lesson::format_grouped(layers).c_str());
+  ui::text_wrapped(
+      "The attention rollout through all %s layers, as shown: its colours, from 0 to its largest value "
+      "(PNG, SVG); or its values, one row per token (CSV, NPY).",
+      lesson::format_grouped(layers).c_str());
   draw_format_choice("rollout_export", kFormats, &format_);
   const std::string example = std::string("rollout.") + exporting::format_name(kFormats[format_]);
   const bool entered = draw_save_to(save_to_, "##rollout_out", example.c_str(), error_);

@@ -42,8 +42,9 @@ void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, co
     if (finer_ && finer_->idle()) finer_.reset();
     return;
   }
-  ui::text_wrapped("The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
-                     "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
+  ui::text_wrapped(
+      "The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
+      "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
   draw_format_choice("overview_export", kFormats, &format_);
   draw_pixels_choice(shown);
   const bool entered = draw_save_to(save_to_, "##overview_out", "overview_weights_max_head0.png", error_);
@@ -72,8 +73,8 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Pixels");
   ImGui::SameLine();
-  const std::string as_shown = "as shown, " + lesson::format_grouped(g.rows) + " \xC3\x97 " + lesson::format_grouped(g.cols) +
-                               "##overview_export_pixels";
+  const std::string as_shown = "as shown, " + lesson::format_grouped(g.rows) + " \xC3\x97 " +
+                               lesson::format_grouped(g.cols) + "##overview_export_pixels";
   ImGui::RadioButton(as_shown.c_str(), &pixels_, 0);
   for (const int finer : kFinerPixels) {
     if (finer <= across) continue;
@@ -83,8 +84,9 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
   if (pixels_ != 0) {
     const overview::PixelGrid finer = overview::PixelGrid::fit(g.window, pixels_, pixels_);
     ImGui::TextDisabled("Computed for the export: each pixel %s \xC3\x97 %s cells instead of %s \xC3\x97 %s",
-                        lesson::format_grouped(finer.block_rows).c_str(), lesson::format_grouped(finer.block_cols).c_str(),
-                        lesson::format_grouped(g.block_rows).c_str(), lesson::format_grouped(g.block_cols).c_str());
+                        lesson::format_grouped(finer.block_rows).c_str(),
+                        lesson::format_grouped(finer.block_cols).c_str(), lesson::format_grouped(g.block_rows).c_str(),
+                        lesson::format_grouped(g.block_cols).c_str());
   }
 }
 
@@ -110,7 +112,8 @@ void OverviewExport::start(ui::UiContext& ui, const overview::Overview& shown, c
 void OverviewExport::follow_finer(ui::UiContext& ui) {
   if (!finer_ask_) return;
   if (finer_->running()) {
-    ImGui::ProgressBar(static_cast<float>(finer_->progress()), ImVec2(-1.0f, 0.0f), "computing the finer image\xE2\x80\xA6");
+    ImGui::ProgressBar(static_cast<float>(finer_->progress()), ImVec2(-1.0f, 0.0f),
+                       "computing the finer image\xE2\x80\xA6");
     return;
   }
   const compute::OverviewAsk asked = *finer_ask_;

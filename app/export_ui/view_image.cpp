@@ -31,7 +31,8 @@ PixelRect area_pixels(const ui::AreaRect& area, float display_w, float display_h
 
 exporting::RgbImage crop_rgb(const std::vector<std::uint8_t>& rgba, int frame_w, int frame_h, const PixelRect& rect) {
   if (rect.width <= 0 || rect.height <= 0 || rect.x < 0 || rect.y < 0 || rect.x + rect.width > frame_w ||
-      rect.y + rect.height > frame_h || rgba.size() < static_cast<std::size_t>(frame_w) * static_cast<std::size_t>(frame_h) * 4) {
+      rect.y + rect.height > frame_h ||
+      rgba.size() < static_cast<std::size_t>(frame_w) * static_cast<std::size_t>(frame_h) * 4) {
     throw std::invalid_argument("the view's area is not inside the captured frame");
   }
   exporting::RgbImage image;
@@ -40,7 +41,8 @@ exporting::RgbImage crop_rgb(const std::vector<std::uint8_t>& rgba, int frame_w,
   image.pixels.resize(static_cast<std::size_t>(rect.width) * static_cast<std::size_t>(rect.height) * 3);
   for (int y = 0; y < rect.height; ++y) {
     const std::uint8_t* from = rgba.data() + (static_cast<std::size_t>(rect.y + y) * static_cast<std::size_t>(frame_w) +
-                                              static_cast<std::size_t>(rect.x)) * 4;
+                                              static_cast<std::size_t>(rect.x)) *
+                                                 4;
     std::uint8_t* to = image.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(rect.width) * 3;
     for (int x = 0; x < rect.width; ++x) {
       to[x * 3 + 0] = from[x * 4 + 0];
@@ -52,7 +54,8 @@ exporting::RgbImage crop_rgb(const std::vector<std::uint8_t>& rgba, int frame_w,
 }
 
 ViewImageOutcome save_view_image(const std::vector<std::uint8_t>& rgba, int frame_w, int frame_h, const PixelRect& rect,
-                                 const ui::ViewImageRequest& request, const std::string& view_title, ui::Notices& notices) {
+                                 const ui::ViewImageRequest& request, const std::string& view_title,
+                                 ui::Notices& notices) {
   ViewImageOutcome outcome;
   try {
     const exporting::RgbImage image = crop_rgb(rgba, frame_w, frame_h, rect);
@@ -66,8 +69,8 @@ ViewImageOutcome save_view_image(const std::vector<std::uint8_t>& rgba, int fram
     write_file_atomically(request.path, png, WriteOptions{.wait_for_reader = false});
     if (!request.folder_memory.empty() && !folder.empty()) write_last_folder(request.folder_memory, folder);
     outcome.ok = true;
-    outcome.message = "Saved the " + view_title + " view as " + request.path.string() + " (" + std::to_string(image.width) + " \xc3\x97 " +
-                      std::to_string(image.height) + " pixels)";
+    outcome.message = "Saved the " + view_title + " view as " + request.path.string() + " (" +
+                      std::to_string(image.width) + " \xc3\x97 " + std::to_string(image.height) + " pixels)";
     notices.post(ui::NoticeLevel::Info, outcome.message);
   } catch (const std::exception& error) {
     outcome.message = std::string("Saving the view as an image failed: ") + error.what();
@@ -99,9 +102,11 @@ std::filesystem::path view_image_path(const std::string& typed, const std::files
   }
   if (!path.has_extension()) path += ".png";
   std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension != ".png") {
-    throw InputError(kWhere, "save as", "the view is saved as a PNG image: the name must end in .png, not " + path.extension().string());
+    throw InputError(kWhere, "save as",
+                     "the view is saved as a PNG image: the name must end in .png, not " + path.extension().string());
   }
   return path;
 }

@@ -44,7 +44,8 @@ struct ViewImageOutcome {
 // Crops, encodes and writes `request.path` (its folder created when missing), keeps the folder
 // for the next export, and posts the outcome as a notice.
 ViewImageOutcome save_view_image(const std::vector<std::uint8_t>& rgba, int frame_w, int frame_h, const PixelRect& rect,
-                                 const ui::ViewImageRequest& request, const std::string& view_title, ui::Notices& notices);
+                                 const ui::ViewImageRequest& request, const std::string& view_title,
+                                 ui::Notices& notices);
 
 // The name the dialog proposes: "attnviz-tiled-tile-5.png" (the view and where it stands), made
 // unique in `folder` with "-2", "-3", … so an earlier image is not replaced by accident.
@@ -58,6 +59,5 @@ std::filesystem::path view_image_path(const std::string& typed, const std::files
 
 // "tiled-tile-5", "step-6", "heatmaps": the view on screen and where it stands, for the name.
 std::string view_image_stem(const ui::ClassroomState& classroom);
-
 
 }  // namespace attnviz::export_ui

@@ -30,7 +30,9 @@ constexpr const char* kPopup = "Save view as image##view_image";
 const char* environment_variable(const char* name) { return std::getenv(name); }
 
 // Beside the autosave, shared with the Export dialog: both start where the last export went.
-std::filesystem::path folder_memory(const ui::UiContext& ui) { return ui.autosave.file().parent_path() / "export-folder"; }
+std::filesystem::path folder_memory(const ui::UiContext& ui) {
+  return ui.autosave.file().parent_path() / "export-folder";
+}
 
 class ViewImageDialog final : public ui::Dialog {
  public:
@@ -68,9 +70,10 @@ class ViewImageDialog final : public ui::Dialog {
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
     if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    ui::text_wrapped("The %s view as it is on screen, into a PNG image (the window's menus, notices and this dialog "
-                       "stay out of it).",
-                       view_.c_str());
+    ui::text_wrapped(
+        "The %s view as it is on screen, into a PNG image (the window's menus, notices and this dialog "
+        "stay out of it).",
+        view_.c_str());
     ImGui::Spacing();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Save as");
@@ -93,7 +96,8 @@ class ViewImageDialog final : public ui::Dialog {
     const float w = ImGui::GetFontSize() * 6.0f;
     if (ImGui::Button("Save", ImVec2(w, 0.0f)) || entered) save(ui);
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    if (ImGui::Button("Cancel", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+      ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
 

@@ -23,7 +23,8 @@ bool exports_model_layer(const ui::UiContext& ui) { return !ui.view.heatmaps_sho
 bool has_something_to_export(const ui::UiContext& ui) { return exports_model_layer(ui) || ui.session.has_result(); }
 
 ShownState shown_state(const ui::ViewState& view, const compute::ComputeSession& session) {
-  return ShownState{view, session.shown_result(), session.problem(), session.compared(), view.selected_head, view.head_zoom};
+  return ShownState{view,          session.shown_result(), session.problem(), session.compared(), view.selected_head,
+                    view.head_zoom};
 }
 
 ShownState shown_state(const ui::UiContext& ui) {
@@ -31,7 +32,8 @@ ShownState shown_state(const ui::UiContext& ui) {
   ui::ShownAttention& shown = model_layer_shown();
   shown.update(ui);
   // The model's heatmaps are not zoomed through the scenario's zoom.
-  return ShownState{ui.view, shown.result(), shown.problem(), false, ui.view.model_head, heatmap::CellWindow{0.0f, 0.0f, 0.0f, 0.0f}};
+  return ShownState{ui.view, shown.result(),     shown.problem(),
+                    false,   ui.view.model_head, heatmap::CellWindow{0.0f, 0.0f, 0.0f, 0.0f}};
 }
 
 exporting::ExportSource export_source(const compute::ComputeSession& session, const document::Document& document) {

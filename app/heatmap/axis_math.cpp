@@ -28,7 +28,9 @@ ColumnLabelPlan plan_column_labels(float widest_at_full, float full, float min_s
   const float base = std::clamp(cell, min_size, full);  // labels shrink with narrow cells first
   // The largest size (up to base) at which the widest label is at most `room` wide (a pixel
   // spare: text widths are rounded up, not exactly proportional to the size).
-  const auto size_for = [&](float room) { return std::min(base, full * (room - 1.0f) / std::max(widest_at_full, 1e-3f)); };
+  const auto size_for = [&](float room) {
+    return std::min(base, full * (room - 1.0f) / std::max(widest_at_full, 1e-3f));
+  };
   // Side by side, neighbours need a gap that reads as one (a quarter of the text's size):
   // labels that fill their cells run together ("고파서치킨을"). Only when that leaves the
   // text below the smallest size do they take the whole cell less two pixels.

@@ -10,12 +10,12 @@ namespace {
 // ColorBrewer's 9-class Blues (white to dark blue), interpolated like the published tables.
 // Only the window uses it (the mask and input matrices), so it is not among the export tables.
 const exporting::Colormap& blues() {
-  static const exporting::Colormap map(exporting::ColormapId::Viridis, "blues", false,
-                                       exporting::parse_colormap_table(
-                                           "0.969,0.984,1.000\n0.871,0.922,0.969\n0.776,0.859,0.937\n"
-                                           "0.620,0.792,0.882\n0.420,0.682,0.839\n0.259,0.573,0.776\n"
-                                           "0.129,0.443,0.710\n0.031,0.318,0.612\n0.031,0.188,0.420\n",
-                                           "blues"));
+  static const exporting::Colormap map(
+      exporting::ColormapId::Viridis, "blues", false,
+      exporting::parse_colormap_table("0.969,0.984,1.000\n0.871,0.922,0.969\n0.776,0.859,0.937\n"
+                                      "0.620,0.792,0.882\n0.420,0.682,0.839\n0.259,0.573,0.776\n"
+                                      "0.129,0.443,0.710\n0.031,0.318,0.612\n0.031,0.188,0.420\n",
+                                      "blues"));
   return map;
 }
 

@@ -76,7 +76,8 @@ HeatmapImage::HeatmapImage(const vk::Context& context, VkRenderPass image_pass, 
   vkGetImageMemoryRequirements(device_, image, &requirements);
   const int type = vk::find_memory_type(context.memory_properties(), requirements.memoryTypeBits, 0,
                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (type < 0) throw vk::VulkanError("vkAllocateMemory (no memory type for a heatmap image)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
+  if (type < 0)
+    throw vk::VulkanError("vkAllocateMemory (no memory type for a heatmap image)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
   VkMemoryAllocateInfo allocate{};
   allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   allocate.allocationSize = requirements.size;
@@ -124,7 +125,8 @@ HeatmapImage::HeatmapImage(const vk::Context& context, VkRenderPass image_pass, 
 }
 
 HeatmapImage::~HeatmapImage() {
-  if (set_ != VK_NULL_HANDLE) vk::check_or_report(vkFreeDescriptorSets(device_, pool_, 1, &set_), "vkFreeDescriptorSets");
+  if (set_ != VK_NULL_HANDLE)
+    vk::check_or_report(vkFreeDescriptorSets(device_, pool_, 1, &set_), "vkFreeDescriptorSets");
 }
 
 }  // namespace attnviz::heatmap

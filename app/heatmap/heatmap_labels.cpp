@@ -36,7 +36,8 @@ std::string label_text(const std::vector<std::string>* labels, int index) {
 
 // When only every step-th label is shown, or a long sentence is zoomed, each label says where
 // it is: "120 sat". (Short sentences have room for words only; the toolbar says the range.)
-std::string thinned_label(const HeatmapSpec& spec, const std::vector<std::string>* labels, int index, int step, bool zoomed) {
+std::string thinned_label(const HeatmapSpec& spec, const std::vector<std::string>* labels, int index, int step,
+                          bool zoomed) {
   std::string text = label_text(labels, index);
   if (spec.labels_hold_positions) return text;
   const std::string number = lesson::format_grouped(index);
@@ -65,7 +66,8 @@ float text_width(ImFont* font, float size, std::string_view text) {
 // The part of a token label_text keeps, without a copy (measured for every label each frame).
 std::string_view label_prefix(const std::string& token) {
   std::size_t end = 0;
-  for (std::size_t chars = 0; end < token.size() && chars < kLabelCharacters; ++chars) end += code_point_length(token, end);
+  for (std::size_t chars = 0; end < token.size() && chars < kLabelCharacters; ++chars)
+    end += code_point_length(token, end);
   return std::string_view(token).substr(0, end);
 }
 
@@ -114,7 +116,8 @@ void draw_row_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
     list->AddText(font, size, ImVec2(right - w, y), colour, label.c_str());
   };
   for (int r = g.first_row() / step * step; r < g.last_row(); r += step) {
-    if (r != hovered_row && r >= g.first_row() && !label_gives_way(r, hovered_row, g.cell_h(), size)) draw_one(r, text, false);
+    if (r != hovered_row && r >= g.first_row() && !label_gives_way(r, hovered_row, g.cell_h(), size))
+      draw_one(r, text, false);
   }
   if (hovered_row >= g.first_row() && hovered_row < g.last_row()) draw_one(hovered_row, 0xffffffffu, true);
   list->PopClipRect();
@@ -133,7 +136,8 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   for (int c = g.first_col(); c < g.last_col() && widest <= 4.0f * cell; ++c) {
     widest = std::max(widest, text_width(font, full, label_text(spec.col_labels, c)));
   }
-  const ColumnLabelPlan plan = plan_column_labels(widest, full, min_label_size(), cell, spec.col_label_height - 2.0f * label_pad(), label_pad());
+  const ColumnLabelPlan plan =
+      plan_column_labels(widest, full, min_label_size(), cell, spec.col_label_height - 2.0f * label_pad(), label_pad());
   enum class Mode { Horizontal, Staggered, Rotated };
   const Mode mode = plan.mode == ColumnLabelMode::Horizontal  ? Mode::Horizontal
                     : plan.mode == ColumnLabelMode::Staggered ? Mode::Staggered
@@ -175,7 +179,8 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
   };
   for (int c = g.first_col() / step * step; c < g.last_col(); c += step) {
     const bool turned_and_thinned = mode == Mode::Rotated && step > 1;
-    if (c != hovered_col && c >= g.first_col() && !(turned_and_thinned && label_gives_way(c, hovered_col, cell, size))) {
+    if (c != hovered_col && c >= g.first_col() &&
+        !(turned_and_thinned && label_gives_way(c, hovered_col, cell, size))) {
       draw_one(c, text, false);
     }
   }
@@ -185,7 +190,8 @@ void draw_col_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeomet
 
 }  // namespace
 
-void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col) {
+void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row,
+                      int hovered_col) {
   draw_row_labels(list, spec, g, hovered_row);
   draw_col_labels(list, spec, g, hovered_col);
 }
@@ -212,7 +218,8 @@ void add_vertical_text(ImDrawList* list, ImFont* font, float size, float start_x
   // a label near the right edge lost its last letters), and the turned box is checked instead.
   const ImVec4 clip = list->_ClipRectStack.back();
   const float width = text_width(font, size, text);
-  if (start_x < clip.x - 1.0f || start_x + size > clip.z + 1.0f || start_y - width < clip.y - 1.0f || start_y > clip.w + 1.0f) {
+  if (start_x < clip.x - 1.0f || start_x + size > clip.z + 1.0f || start_y - width < clip.y - 1.0f ||
+      start_y > clip.w + 1.0f) {
     return;  // would stick out of the visible area: leave it out rather than draw over others
   }
   const ImVec2 layout(0.0f, 0.0f);
@@ -235,7 +242,9 @@ float HeatmapWidget::row_label_width(const std::vector<std::string>& labels, flo
 float HeatmapWidget::label_overhang() { return std::round(ImGui::GetFontSize() * 0.5f); }
 
 float HeatmapWidget::col_label_height(const std::vector<std::string>& labels, float cell_px, float max_height) {
-  return plan_column_labels(widest_label(labels), ImGui::GetFontSize(), min_label_size(), cell_px, max_height, label_pad()).height;
+  return plan_column_labels(widest_label(labels), ImGui::GetFontSize(), min_label_size(), cell_px, max_height,
+                            label_pad())
+      .height;
 }
 
 void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max, float width, const char* caption,
@@ -252,8 +261,8 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
     const Rgb b = sample(colormap, t1);
     const ImU32 ca = ImGui::ColorConvertFloat4ToU32(ImVec4(a.r, a.g, a.b, 1.0f));
     const ImU32 cb = ImGui::ColorConvertFloat4ToU32(ImVec4(b.r, b.g, b.b, 1.0f));
-    list->AddRectFilledMultiColor(ImVec2(origin.x + width * t0, origin.y), ImVec2(origin.x + width * t1, origin.y + bar_h),
-                                  ca, cb, cb, ca);
+    list->AddRectFilledMultiColor(ImVec2(origin.x + width * t0, origin.y),
+                                  ImVec2(origin.x + width * t1, origin.y + bar_h), ca, cb, cb, ca);
   }
   list->AddRect(ImVec2(origin.x - 1, origin.y - 1), ImVec2(origin.x + width + 1, origin.y + bar_h + 1),
                 ImGui::GetColorU32(ImGuiCol_Border));
@@ -288,7 +297,9 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
   tick(0.0f, low, 0.0f);
   tick(1.0f, high, 1.0f);
   // The centre (0 for scores) or the caption, when there is room between the ends.
-  const std::string centre = log_scale ? middle + "  (log scale)" : diverging ? middle : (caption != nullptr ? caption : "");
+  const std::string centre = log_scale   ? middle + "  (log scale)"
+                             : diverging ? middle
+                                         : (caption != nullptr ? caption : "");
   if (!centre.empty() && ends_w + text_width(font, size, centre) + 2.0f * size < width) {
     if (diverging) {
       tick(0.5f, centre, 0.5f);

@@ -46,7 +46,8 @@ void draw_grid(ImDrawList* list, const CellGeometry& g) {
 bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, MaskCache& masks) {
   const Matrix* values = spec.values;
   if (!spec.numbers || values == nullptr || values->rows != g.rows || values->cols != g.cols) return false;
-  if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells) return false;
+  if (g.last_row() - g.first_row() > kMaxNumberedCells || g.last_col() - g.first_col() > kMaxNumberedCells)
+    return false;
   ImFont* font = window::fonts().small != nullptr ? window::fonts().small : ImGui::GetFont();
   const float size = font->FontSize * ImGui::GetIO().FontGlobalScale;
   if (g.cell_h() < size + 2.0f) return false;
@@ -63,7 +64,8 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
-      const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
+      const float shown =
+          spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
       if (std::isnan(shown)) continue;  // hidden by the mask (the overview's NaN cells)
       low = any ? std::min(low, shown) : shown;
       high = any ? std::max(high, shown) : shown;
@@ -77,18 +79,20 @@ bool draw_numbers(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   const bool significant = spec.log_scale;
   CellNumbers numbers;
   if (any && !significant) numbers = cell_numbers_that_fit(low, high, room, width);
-  const bool fits = significant ? width(significant_number(low)) <= room && width(significant_number(high)) <= room
-                                : numbers.shown();
+  const bool fits =
+      significant ? width(significant_number(low)) <= room && width(significant_number(high)) <= room : numbers.shown();
   if (!any || !fits) return false;
   for (int r = g.first_row(); r < g.last_row(); ++r) {
     for (int c = g.first_col(); c < g.last_col(); ++c) {
       if (spec.mask != nullptr && !mask.visible(head, r, c)) continue;
       if (kept != nullptr && kept->at(r, c) == 0.0f) continue;
-      const float shown = spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
+      const float shown =
+          spec.value_scale * values->at(r, c) - spec.distance_bias * static_cast<float>(std::abs(r - c));
       if (std::isnan(shown)) continue;
       const std::string text = significant ? significant_number(shown) : numbers.text(shown);
       const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
-      const Rgb background = sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
+      const Rgb background =
+          sample(spec.colormap, colormap_position(shown, {spec.range_min, spec.range_max}, spec.log_scale));
       const float cx = g.col_x(static_cast<float>(c) + 0.5f);
       const float cy = g.row_y(static_cast<float>(r) + 0.5f);
       const ImVec2 at(std::round(cx - extent.x * 0.5f), std::round(cy - extent.y * 0.5f));
@@ -142,20 +146,21 @@ void draw_tiles_caption(ImDrawList* list, const CellGeometry& g, const BlockGrid
   const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
   if (extent.x + 8.0f > g.x1 - g.x0 || extent.y + 6.0f > g.y1 - g.y0) return;  // a thumbnail too small to hold it
   const ImVec2 at(g.x0 + 4.0f, g.y1 - extent.y - 4.0f);
-  list->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 2.0f), ImVec2(at.x + extent.x + 3.0f, at.y + extent.y + 2.0f), 0xc0202020u, 3.0f);
+  list->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 2.0f), ImVec2(at.x + extent.x + 3.0f, at.y + extent.y + 2.0f),
+                      0xc0202020u, 3.0f);
   list->AddText(font, size, at, 0xffffffffu, text.c_str());
 }
 
 void outline_row(ImDrawList* list, const CellGeometry& g, int row, ImU32 colour, float thickness) {
   if (row < g.first_row() || row >= g.last_row()) return;
-  list->AddRect(ImVec2(g.x0, g.row_y(static_cast<float>(row))), ImVec2(g.x1, g.row_y(static_cast<float>(row + 1))), colour,
-                0.0f, 0, thickness);
+  list->AddRect(ImVec2(g.x0, g.row_y(static_cast<float>(row))), ImVec2(g.x1, g.row_y(static_cast<float>(row + 1))),
+                colour, 0.0f, 0, thickness);
 }
 
 void outline_col(ImDrawList* list, const CellGeometry& g, int col, ImU32 colour, float thickness) {
   if (col < g.first_col() || col >= g.last_col()) return;
-  list->AddRect(ImVec2(g.col_x(static_cast<float>(col)), g.y0), ImVec2(g.col_x(static_cast<float>(col + 1)), g.y1), colour,
-                0.0f, 0, thickness);
+  list->AddRect(ImVec2(g.col_x(static_cast<float>(col)), g.y0), ImVec2(g.col_x(static_cast<float>(col + 1)), g.y1),
+                colour, 0.0f, 0, thickness);
 }
 
 }  // namespace
@@ -168,9 +173,11 @@ float number_cell(const char* widest) {
 }
 
 std::string tiles_skipped_text(const BlockGrid& grid) {
-  const double percent = grid.total() > 0 ? 100.0 * static_cast<double>(grid.empty) / static_cast<double>(grid.total()) : 0.0;
+  const double percent =
+      grid.total() > 0 ? 100.0 * static_cast<double>(grid.empty) / static_cast<double>(grid.total()) : 0.0;
   char text[128];
-  std::snprintf(text, sizeof text, "%lld of %lld tiles skipped (%.0f %%), B = %d", grid.empty, grid.total(), percent, grid.size);
+  std::snprintf(text, sizeof text, "%lld of %lld tiles skipped (%.0f %%), B = %d", grid.empty, grid.total(), percent,
+                grid.size);
   return text;
 }
 
@@ -187,9 +194,11 @@ bool draw_overlay(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry&
   }
   if (spec.highlight_token >= 0) {
     if (spec.highlight_token < g.rows) outline_row(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
-    if (spec.highlight_token < g.cols && spec.zoom_columns && spec.highlight_column) outline_col(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
+    if (spec.highlight_token < g.cols && spec.zoom_columns && spec.highlight_column)
+      outline_col(list, g, spec.highlight_token, kHighlightColour, 2.0f * scale);
   }
-  if (spec.pinned_row >= 0 && spec.pinned_row < g.rows) outline_row(list, g, spec.pinned_row, kPinnedColour, 2.5f * scale);
+  if (spec.pinned_row >= 0 && spec.pinned_row < g.rows)
+    outline_row(list, g, spec.pinned_row, kPinnedColour, 2.5f * scale);
   if (hovered_row >= 0 && hovered_col >= 0) {
     const ImVec2 a(g.col_x(static_cast<float>(hovered_col)), g.row_y(static_cast<float>(hovered_row)));
     const ImVec2 b(g.col_x(static_cast<float>(hovered_col + 1)), g.row_y(static_cast<float>(hovered_row + 1)));

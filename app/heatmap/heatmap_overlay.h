@@ -53,7 +53,8 @@ std::string tiles_skipped_text(const BlockGrid& grid);
 inline constexpr std::uint32_t kEmptyTileFill = 0x70201818u;
 inline constexpr std::uint32_t kPartialTileColour = 0xff10a0f0u;
 inline constexpr std::uint32_t kFullTileColour = 0xff40b040u;
-void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row, int hovered_col);
+void draw_axis_labels(ImDrawList* list, const HeatmapSpec& spec, const CellGeometry& g, int hovered_row,
+                      int hovered_col);
 
 // Colours the overlays share with the panels (tooltips, bars, chips).
 inline constexpr std::uint32_t kHighlightColour = 0xff1f8cffu;  // orange (ABGR): a hovered token

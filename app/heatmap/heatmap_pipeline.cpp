@@ -15,8 +15,9 @@ namespace {
 // A pipeline drawing one opaque quad of six vertices (no vertex input, no blending), dynamic
 // viewport and scissor, into `render_pass`'s one colour attachment.
 vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineLayout layout,
-                                std::span<const std::uint32_t> vertex_spirv, std::span<const std::uint32_t> fragment_spirv,
-                                VkPipelineCache cache, const VkSpecializationInfo* fragment_constants = nullptr) {
+                                std::span<const std::uint32_t> vertex_spirv,
+                                std::span<const std::uint32_t> fragment_spirv, VkPipelineCache cache,
+                                const VkSpecializationInfo* fragment_constants = nullptr) {
   const vk::ShaderModule vertex = vk::create_shader_module(device, vertex_spirv);
   const vk::ShaderModule fragment = vk::create_shader_module(device, fragment_spirv);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
@@ -83,8 +84,8 @@ vk::Pipeline make_quad_pipeline(VkDevice device, VkRenderPass render_pass, VkPip
 
 // The values, the mask's global tokens, the colormaps, dropout's kept set (heatmap_pipeline.h).
 constexpr std::array<VkDescriptorType, 4> kCellBindings = {
-    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
-    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+    VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
 constexpr std::array<VkDescriptorType, 1> kImageBindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
 // Both shaders read the push constants (heatmap_push.glsl, heatmap_image.vert).
 constexpr VkShaderStageFlags kPushStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -106,17 +107,19 @@ HeatmapPipelines make_heatmap_pipelines(VkDevice device, VkRenderPass render_pas
   vk::DescriptorSetLayout set_layout = vk::create_set_layout(device, kCellBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
   vk::PipelineLayout layout = vk::create_pipeline_layout(device, set_layout.get(), sizeof(HeatmapPush), kPushStages);
   // heatmap.frag's constant_id 0 (kOneSample) and 1 (kFieldsMask): SPIR-V booleans are 32 bits.
-  const std::array<VkSpecializationMapEntry, 2> entries = {{{0, 0, sizeof(VkBool32)}, {1, sizeof(VkBool32), sizeof(VkBool32)}}};
+  const std::array<VkSpecializationMapEntry, 2> entries = {
+      {{0, 0, sizeof(VkBool32)}, {1, sizeof(VkBool32), sizeof(VkBool32)}}};
   std::array<vk::Pipeline, kHeatmapVariants> pipelines;
   for (int index = 0; index < kHeatmapVariants; ++index) {
-    const std::array<VkBool32, 2> values = {(index & 1) != 0 ? VK_TRUE : VK_FALSE, (index & 2) != 0 ? VK_TRUE : VK_FALSE};
+    const std::array<VkBool32, 2> values = {(index & 1) != 0 ? VK_TRUE : VK_FALSE,
+                                            (index & 2) != 0 ? VK_TRUE : VK_FALSE};
     VkSpecializationInfo constants{};
     constants.mapEntryCount = static_cast<std::uint32_t>(entries.size());
     constants.pMapEntries = entries.data();
     constants.dataSize = sizeof values;
     constants.pData = values.data();
-    pipelines[static_cast<std::size_t>(index)] = make_quad_pipeline(device, render_pass, layout.get(), shaders::heatmap_vert(),
-                                                                    shaders::heatmap_frag(), cache, &constants);
+    pipelines[static_cast<std::size_t>(index)] = make_quad_pipeline(
+        device, render_pass, layout.get(), shaders::heatmap_vert(), shaders::heatmap_frag(), cache, &constants);
   }
   return {std::move(set_layout), std::move(layout), std::move(pipelines)};
 }

@@ -45,8 +45,8 @@ struct HeatmapPush {
   std::int32_t flags;  // HeatmapFlags, and the cells read per pixel and axis (1..3) << kSamplesShift
   float hatch;
   MaskParams mask;
-  float distance_bias;       // shown −= distance_bias · |row − col| (ALiBi)
-  std::int32_t kept_first;   // the kept matrix's first float in its view
+  float distance_bias;      // shown −= distance_bias · |row − col| (ALiBi)
+  std::int32_t kept_first;  // the kept matrix's first float in its view
 };
 static_assert(sizeof(HeatmapPush) == 128 && sizeof(HeatmapPush) <= 128, "keep in step with shaders/heatmap_push.glsl");
 static_assert(offsetof(HeatmapPush, mask) == 80, "keep in step with shaders/heatmap_push.glsl");
@@ -110,7 +110,9 @@ class HeatmapPipelines {
                    std::array<vk::Pipeline, kHeatmapVariants> pipelines)
       : set_layout_(std::move(set_layout)), layout_(std::move(layout)), pipelines_(std::move(pipelines)) {}
 
-  [[nodiscard]] VkPipeline pipeline(HeatmapVariant variant) const { return pipelines_[static_cast<std::size_t>(variant.index())].get(); }
+  [[nodiscard]] VkPipeline pipeline(HeatmapVariant variant) const {
+    return pipelines_[static_cast<std::size_t>(variant.index())].get();
+  }
   [[nodiscard]] VkPipelineLayout layout() const { return layout_.get(); }
   [[nodiscard]] VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
 
@@ -121,7 +123,8 @@ class HeatmapPipelines {
 };
 
 // `render_pass`: the image pass (one colour attachment, the cached image).
-HeatmapPipelines make_heatmap_pipelines(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
+HeatmapPipelines make_heatmap_pipelines(VkDevice device, VkRenderPass render_pass,
+                                        VkPipelineCache cache = VK_NULL_HANDLE);
 // `render_pass`: the window's (ImGui's) render pass.
 QuadPipeline make_image_pipeline(VkDevice device, VkRenderPass render_pass, VkPipelineCache cache = VK_NULL_HANDLE);
 

@@ -19,7 +19,7 @@ namespace attnviz::heatmap {
 namespace {
 
 constexpr std::uint32_t kMaxSets = 1024;
-constexpr std::size_t kTrimSetsAbove = 768;  // never run out within one frame
+constexpr std::size_t kTrimSetsAbove = 768;    // never run out within one frame
 constexpr std::uint64_t kKeepGenerations = 2;  // unused mask tables survive this many recomputes
 // A frame's command buffer may still run while the next two frames are built (two frames in
 // flight, and the UI is built before the oldest frame's fence is waited for).
@@ -51,15 +51,15 @@ vk::Sampler make_sampler(VkDevice device) {
 
 // What a cached image holds: its cells are drawn again only when this changes.
 struct ImageContent {
-  HeatmapRenderer::SetKey set{};      // the values, the mask table, the kept set (descriptor_set)
-  std::uint32_t background = 0;       // the colour where no cell is
-  std::uint64_t data_version = 0;     // the request's (a generation, a revision, an upload's version)
-  std::uint64_t generation = 0;       // the compute session's: a recompute rewrites result buffers
-  HeatmapPush push{};                 // range, colours, mask, zoom, and the cells' place in the image
+  HeatmapRenderer::SetKey set{};   // the values, the mask table, the kept set (descriptor_set)
+  std::uint32_t background = 0;    // the colour where no cell is
+  std::uint64_t data_version = 0;  // the request's (a generation, a revision, an upload's version)
+  std::uint64_t generation = 0;    // the compute session's: a recompute rewrites result buffers
+  HeatmapPush push{};              // range, colours, mask, zoom, and the cells' place in the image
 
   friend bool operator==(const ImageContent& a, const ImageContent& b) {
-    return a.set == b.set && a.background == b.background && a.data_version == b.data_version && a.generation == b.generation &&
-           std::memcmp(&a.push, &b.push, sizeof(HeatmapPush)) == 0;
+    return a.set == b.set && a.background == b.background && a.data_version == b.data_version &&
+           a.generation == b.generation && std::memcmp(&a.push, &b.push, sizeof(HeatmapPush)) == 0;
   }
 };
 
@@ -197,8 +197,8 @@ HeatmapRenderer::Cached& HeatmapRenderer::cached_image(std::uint64_t id, int wid
   if (!cached.image || cached.image->width() != width || cached.image->height() != height) {
     // A frame in flight may still sample the old one.
     if (cached.image) retired_.emplace_back(frame_, std::move(cached.image));
-    cached.image = std::make_unique<HeatmapImage>(*context_, image_pass_.get(), image_pool_.get(), image_pipeline_.set_layout(),
-                                                  sampler_.get(), width, height);
+    cached.image = std::make_unique<HeatmapImage>(*context_, image_pass_.get(), image_pool_.get(),
+                                                  image_pipeline_.set_layout(), sampler_.get(), width, height);
     cached.content.reset();
     allocations_ += 4;  // image, memory, view, framebuffer (and its set)
   }
@@ -274,7 +274,8 @@ DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version
     }
     if (slot == nullptr) {
       auto fresh = std::make_unique<Upload>();
-      fresh->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
+      fresh->buffer =
+          vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
       ++allocations_;
       slot = uploads_.emplace_back(std::move(fresh)).get();
     }
@@ -294,7 +295,8 @@ DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version
   return out;
 }
 
-const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, int rows, int cols, int heads) {
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, int rows, int cols,
+                                                              int heads) {
   // Masks are made once per key (an expression's runs cost a bisection). Without global
   // tokens or an expression the shader never reads the table: one shared (empty) table
   // serves, with the mask's own parameters.
@@ -302,8 +304,10 @@ const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting&
   if (!table) heads = 1;
   const auto made_for = [&](const std::unique_ptr<MaskTable>& t) {
     const MaskSetting& s = t->setting;
-    return t->rows == rows && t->cols == cols && t->heads == heads && s.causal == setting.causal && s.window == setting.window &&
-           (!table || (s.global == setting.global && s.expression == setting.expression && s.documents == setting.documents));
+    return t->rows == rows && t->cols == cols && t->heads == heads && s.causal == setting.causal &&
+           s.window == setting.window &&
+           (!table ||
+            (s.global == setting.global && s.expression == setting.expression && s.documents == setting.documents));
   };
   auto found = std::find_if(masks_.begin(), masks_.end(), made_for);
   if (found == masks_.end()) {
@@ -330,7 +334,8 @@ VkBufferView HeatmapRenderer::device_table_view(const DeviceMatrix& table) {
   auto found = device_tables_.find(key);
   if (found == device_tables_.end()) {
     found = device_tables_
-                .emplace(key, vk::create_buffer_view(device_, table.buffer, VK_FORMAT_R32G32B32A32_UINT, table.offset, table.range))
+                .emplace(key, vk::create_buffer_view(device_, table.buffer, VK_FORMAT_R32G32B32A32_UINT, table.offset,
+                                                     table.range))
                 .first;
     ++allocations_;
   }
@@ -342,15 +347,17 @@ VkDescriptorSet HeatmapRenderer::descriptor_set(const SetKey& key) {
   const VkDescriptorSet set = vk::allocate_descriptor_set(device_, pool_.get(), pipelines_.set_layout());
   ++allocations_;
 
-  const VkBufferView values =
-      value_views_
-          .emplace_back(vk::create_buffer_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT, std::get<1>(key), std::get<2>(key)))
-          .get();
-  const bool same = std::get<4>(key) == std::get<0>(key) && std::get<5>(key) == std::get<1>(key) && std::get<6>(key) == std::get<2>(key);
+  const VkBufferView values = value_views_
+                                  .emplace_back(vk::create_buffer_view(device_, std::get<0>(key), VK_FORMAT_R32_SFLOAT,
+                                                                       std::get<1>(key), std::get<2>(key)))
+                                  .get();
+  const bool same = std::get<4>(key) == std::get<0>(key) && std::get<5>(key) == std::get<1>(key) &&
+                    std::get<6>(key) == std::get<2>(key);
   const VkBufferView kept =
       same ? values
            : value_views_
-                 .emplace_back(vk::create_buffer_view(device_, std::get<4>(key), VK_FORMAT_R32_SFLOAT, std::get<5>(key), std::get<6>(key)))
+                 .emplace_back(vk::create_buffer_view(device_, std::get<4>(key), VK_FORMAT_R32_SFLOAT, std::get<5>(key),
+                                                      std::get<6>(key)))
                  .get();
   const VkBufferView views[4] = {values, std::get<3>(key), colormaps_view_.get(), kept};
   allocations_ += same ? 1 : 2;
@@ -379,12 +386,15 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   if (computed_under != nullptr && (computed_under->mask.rows() != m.rows || computed_under->mask.cols() != m.cols)) {
     computed_under = nullptr;
   }
-  const MaskTable* host_table = computed_under != nullptr ? nullptr : &mask_table(setting, m.rows, m.cols, request.mask_heads);
+  const MaskTable* host_table =
+      computed_under != nullptr ? nullptr : &mask_table(setting, m.rows, m.cols, request.mask_heads);
   const Mask& mask = computed_under != nullptr ? computed_under->mask : host_table->mask;
-  const VkBufferView table = computed_under != nullptr ? device_table_view(computed_under->table) : host_table->view.get();
+  const VkBufferView table =
+      computed_under != nullptr ? device_table_view(computed_under->table) : host_table->view.get();
   // Dropout's kept set: hatched cells where it is 0, when it has the matrix's shape and pitch.
   const DeviceMatrix& k = request.kept;
-  const bool with_kept = k.buffer != VK_NULL_HANDLE && k.rows == m.rows && k.cols == m.cols && k.row_pitch == m.row_pitch;
+  const bool with_kept =
+      k.buffer != VK_NULL_HANDLE && k.rows == m.rows && k.cols == m.cols && k.row_pitch == m.row_pitch;
   const VkDeviceSize kept_base =
       with_kept ? align_down(k.offset, std::max<VkDeviceSize>(limits.min_texel_buffer_offset_alignment, 4)) : base;
   const VkDeviceSize kept_range = with_kept ? k.offset + k.range - kept_base : range;
@@ -422,12 +432,16 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   const ImVec2 clip_max = list->GetClipRectMax();
   const float fb_w = std::floor(io.DisplaySize.x * scale.x);
   const float fb_h = std::floor(io.DisplaySize.y * scale.y);
-  const float rect[4] = {(request.x0 - origin.x) * scale.x, (request.y0 - origin.y) * scale.y, (request.x1 - origin.x) * scale.x,
-                         (request.y1 - origin.y) * scale.y};
-  const int x0 = static_cast<int>(std::clamp(std::floor(std::max(rect[0], (clip_min.x - origin.x) * scale.x)), 0.0f, fb_w));
-  const int y0 = static_cast<int>(std::clamp(std::floor(std::max(rect[1], (clip_min.y - origin.y) * scale.y)), 0.0f, fb_h));
-  const int x1 = static_cast<int>(std::clamp(std::ceil(std::min(rect[2], (clip_max.x - origin.x) * scale.x)), 0.0f, fb_w));
-  const int y1 = static_cast<int>(std::clamp(std::ceil(std::min(rect[3], (clip_max.y - origin.y) * scale.y)), 0.0f, fb_h));
+  const float rect[4] = {(request.x0 - origin.x) * scale.x, (request.y0 - origin.y) * scale.y,
+                         (request.x1 - origin.x) * scale.x, (request.y1 - origin.y) * scale.y};
+  const int x0 =
+      static_cast<int>(std::clamp(std::floor(std::max(rect[0], (clip_min.x - origin.x) * scale.x)), 0.0f, fb_w));
+  const int y0 =
+      static_cast<int>(std::clamp(std::floor(std::max(rect[1], (clip_min.y - origin.y) * scale.y)), 0.0f, fb_h));
+  const int x1 =
+      static_cast<int>(std::clamp(std::ceil(std::min(rect[2], (clip_max.x - origin.x) * scale.x)), 0.0f, fb_w));
+  const int y1 =
+      static_cast<int>(std::clamp(std::ceil(std::min(rect[3], (clip_max.y - origin.y) * scale.y)), 0.0f, fb_h));
   if (x1 - x0 < 1 || y1 - y0 < 1) return true;  // scrolled out of sight: nothing to draw
   push.rect[0] = rect[0] - static_cast<float>(x0);
   push.rect[1] = rect[1] - static_cast<float>(y0);
@@ -473,15 +487,17 @@ void HeatmapRenderer::render_images(VkCommandBuffer cmd) {
     pass.clearValueCount = 1;
     pass.pClearValues = &clear;
     vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
-    const VkViewport viewport{0.0f, 0.0f, static_cast<float>(extent.width), static_cast<float>(extent.height), 0.0f, 1.0f};
+    const VkViewport viewport{0.0f, 0.0f, static_cast<float>(extent.width), static_cast<float>(extent.height),
+                              0.0f, 1.0f};
     const VkRect2D scissor{{0, 0}, extent};
     const HeatmapVariant variant = only_general_ ? HeatmapVariant{} : variant_for(cached.content->push);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.pipeline(variant));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 1, &cached.values_set, 0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 1, &cached.values_set, 0,
+                            nullptr);
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
-    vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(HeatmapPush),
-                       &cached.content->push);
+    vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(HeatmapPush), &cached.content->push);
     vkCmdDraw(cmd, 6, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
     cached.due = false;

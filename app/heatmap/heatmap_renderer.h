@@ -55,13 +55,13 @@ struct CellWindow {
 };
 
 struct DrawRequest {
-  std::uint64_t image_id = 0;     // which heatmap (its widget's ImGui ID): one cached image each
-  std::uint64_t data_version = 0;  // changes when the values change (a generation, a revision)
-  DeviceMatrix matrix;            // where the values are (a result buffer or an upload)
+  std::uint64_t image_id = 0;            // which heatmap (its widget's ImGui ID): one cached image each
+  std::uint64_t data_version = 0;        // changes when the values change (a generation, a revision)
+  DeviceMatrix matrix;                   // where the values are (a result buffer or an upload)
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the cells' rectangle, ImGui coordinates
   CellWindow window;
-  float value_scale = 1.0f;           // shown = value_scale · stored (scale · raw scores)
-  float range_min = 0.0f;             // shown values mapped to the colormap's ends
+  float value_scale = 1.0f;  // shown = value_scale · stored (scale · raw scores)
+  float range_min = 0.0f;    // shown values mapped to the colormap's ends
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
   // The colour where no cell is (the matrix panned past its edge): an opaque ImGui colour
@@ -71,11 +71,11 @@ struct DrawRequest {
   // Hatch the cells this mask hides (matrix-sized mask). A result matrix on the device brings
   // the mask it was computed under with its global-token table (matrix.mask): that is used.
   const MaskSetting* mask = nullptr;
-  int mask_head = 0;   // the head whose rows a mask expression using h gives (else ignored)
-  int mask_heads = 1;  // the problem's query heads
-  int max_samples = 3;                // cells read per pixel and axis when pixels cover several
-  bool log_scale = false;             // the colormap spans log10 of the range
-  bool nan_hidden = false;            // NaN values are hidden blocks: kHiddenShade
+  int mask_head = 0;        // the head whose rows a mask expression using h gives (else ignored)
+  int mask_heads = 1;       // the problem's query heads
+  int max_samples = 3;      // cells read per pixel and axis when pixels cover several
+  bool log_scale = false;   // the colormap spans log10 of the range
+  bool nan_hidden = false;  // NaN values are hidden blocks: kHiddenShade
   // shown −= distance_bias · |row − col|: ALiBi's bias, so the scaled scores show what the
   // softmax sees.
   float distance_bias = 0.0f;
@@ -175,14 +175,14 @@ class HeatmapRenderer {
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::vector<const Matrix*> host_storage_;
   std::vector<std::unique_ptr<Import>> imports_;
-  std::vector<std::unique_ptr<MaskTable>> masks_;  // a few: found by comparing, no key built per frame
-  std::deque<Pending> pending_;  // this frame's draws (stable addresses for the callbacks)
+  std::vector<std::unique_ptr<MaskTable>> masks_;            // a few: found by comparing, no key built per frame
+  std::deque<Pending> pending_;                              // this frame's draws (stable addresses for the callbacks)
   std::map<std::uint64_t, std::unique_ptr<Cached>> images_;  // by image_id
   // Images replaced or no longer drawn, kept until no frame in flight samples them.
   std::vector<std::pair<std::uint64_t, std::unique_ptr<HeatmapImage>>> retired_;
 
   std::uint64_t generation_ = 0;
-  std::uint64_t frame_ = 0;  // begin_frame() calls so far
+  std::uint64_t frame_ = 0;                   // begin_frame() calls so far
   std::uint64_t destroyed_buffers_seen_ = 0;  // vk::destroyed_buffer_count() when the sets were last reset
   float ui_scale_ = 1.0f;
   VkCommandBuffer target_ = VK_NULL_HANDLE;

@@ -64,7 +64,8 @@ void annotate_first_labels(ImGuiID id, const HeatmapSpec& spec, const CellGeomet
   if (!window::widget_log::enabled()) return;
   window::widget_log::annotate(id, "pinned_row", std::to_string(spec.pinned_row));
   const auto first = [](const std::vector<std::string>* labels, float room, int index) {
-    if (labels == nullptr || room <= 0.0f || index < 0 || index >= static_cast<int>(labels->size())) return std::string();
+    if (labels == nullptr || room <= 0.0f || index < 0 || index >= static_cast<int>(labels->size()))
+      return std::string();
     return (*labels)[static_cast<std::size_t>(index)];
   };
   window::widget_log::annotate(id, "first_row_label", first(spec.row_labels, spec.row_label_width, g.first_row()));
@@ -113,8 +114,8 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
     const int row = std::clamp(static_cast<int>(std::floor(p.row)), 0, shape.rows - 1);
     const int col = std::clamp(static_cast<int>(std::floor(p.col)), 0, shape.cols - 1);
     hover.hovered = over_cells;
-    if (over_cells || mouse.x < g.x0) hover.row = row;   // cells, or the row labels
-    if (over_cells || mouse.y < g.y0) hover.col = col;   // cells, or the column labels
+    if (over_cells || mouse.x < g.x0) hover.row = row;  // cells, or the row labels
+    if (over_cells || mouse.y < g.y0) hover.col = col;  // cells, or the column labels
   }
   const float drag_threshold = io.MouseDragThreshold;
   hover.clicked = released && over_cells && io.MouseDragMaxDistanceSqr[0] < drag_threshold * drag_threshold;
@@ -124,8 +125,9 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.background = ImGui::GetColorU32(ImGuiCol_FrameBg);
   request.image_id = item_id;
   request.data_version = spec.source.version;
-  request.matrix = spec.source.device.buffer != VK_NULL_HANDLE ? spec.source.device
-                                                                : renderer_->upload(*spec.source.host, spec.source.version);
+  request.matrix = spec.source.device.buffer != VK_NULL_HANDLE
+                       ? spec.source.device
+                       : renderer_->upload(*spec.source.host, spec.source.version);
   request.x0 = g.x0;
   request.y0 = g.y0;
   request.x1 = g.x1;
@@ -142,8 +144,10 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
   request.log_scale = spec.log_scale;
   request.nan_hidden = spec.nan_hidden;
   request.distance_bias = spec.distance_bias;
-  if (spec.kept.device.buffer != VK_NULL_HANDLE) request.kept = spec.kept.device;
-  else if (spec.kept.host != nullptr) request.kept = renderer_->upload(*spec.kept.host, spec.kept.version);
+  if (spec.kept.device.buffer != VK_NULL_HANDLE)
+    request.kept = spec.kept.device;
+  else if (spec.kept.host != nullptr)
+    request.kept = renderer_->upload(*spec.kept.host, spec.kept.version);
   // The cells' image is opaque, background included: nothing is drawn under it (lavapipe
   // rasterises every layer of every pixel).
   if (!renderer_->add_draw(list, request)) {

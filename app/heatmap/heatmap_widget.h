@@ -23,7 +23,7 @@ struct ImFont;
 namespace attnviz::heatmap {
 
 struct HeatmapSource {
-  DeviceMatrix device;       // used when device.buffer is set (results on the GPU)
+  DeviceMatrix device;           // used when device.buffer is set (results on the GPU)
   const Matrix* host = nullptr;  // otherwise uploaded once per `version`
   std::uint64_t version = 0;
 };
@@ -40,16 +40,16 @@ struct HeatmapSpec {
   float range_max = 1.0f;
   Colormap colormap = Colormap::Viridis;
   const MaskSetting* mask = nullptr;  // hatch the cells it hides
-  int mask_head = 0;   // whose mask it is (a mask expression using h gives each head its own)
-  int mask_heads = 1;  // the problem's query heads
-  float distance_bias = 0.0f;  // shown −= distance_bias · |row − col| (ALiBi's bias on scaled scores)
+  int mask_head = 0;                  // whose mask it is (a mask expression using h gives each head its own)
+  int mask_heads = 1;                 // the problem's query heads
+  float distance_bias = 0.0f;         // shown −= distance_bias · |row − col| (ALiBi's bias on scaled scores)
   // Dropout's kept set (1.0 / 0.0 per cell, the values' shape): cells where it is 0 are hatched
   // as dropped. Neither set: nothing is.
   HeatmapSource kept;
 
   const std::vector<std::string>* row_labels = nullptr;  // null: 0, 1, 2, ...
   const std::vector<std::string>* col_labels = nullptr;
-  float cells_width = 200.0f;     // the cells' area in pixels (labels come on top of it)
+  float cells_width = 200.0f;  // the cells' area in pixels (labels come on top of it)
   float cells_height = 200.0f;
   float row_label_width = 0.0f;   // 0: no row labels
   float col_label_height = 0.0f;  // 0: no column labels
@@ -57,12 +57,12 @@ struct HeatmapSpec {
   // never prefixed with the cell's index, which would be the image's, not the text's.
   bool labels_hold_positions = false;
 
-  CellWindow* zoom = nullptr;  // shared zoom/pan state; null: the whole matrix, no zooming
-  bool zoom_columns = true;    // false: all columns always shown (rows still follow `zoom`)
-  int highlight_token = -1;    // outline this row and column (a hovered token)
+  CellWindow* zoom = nullptr;    // shared zoom/pan state; null: the whole matrix, no zooming
+  bool zoom_columns = true;      // false: all columns always shown (rows still follow `zoom`)
+  int highlight_token = -1;      // outline this row and column (a hovered token)
   bool highlight_column = true;  // false: the row only (columns are other tokens: cross-attention)
-  int pinned_row = -1;         // outline this row (the pinned query)
-  bool numbers = true;         // values in the cells when <= 24 rows and columns are visible
+  int pinned_row = -1;           // outline this row (the pinned query)
+  bool numbers = true;           // values in the cells when <= 24 rows and columns are visible
   // Cells read per pixel and axis when each pixel covers several (the brightest wins, so thin
   // lines of high weight stay visible); 1 for thumbnails, where speed matters more.
   int max_samples = 3;

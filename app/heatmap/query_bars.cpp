@@ -21,7 +21,8 @@ constexpr ImU32 kMaskedColour = 0xffa0a0a0u;
 constexpr float kDivergingEnd = 0.12f;
 
 std::string label_of(const BarChart& chart, int i) {
-  if (chart.labels != nullptr && i < static_cast<int>(chart.labels->size())) return (*chart.labels)[static_cast<std::size_t>(i)];
+  if (chart.labels != nullptr && i < static_cast<int>(chart.labels->size()))
+    return (*chart.labels)[static_cast<std::size_t>(i)];
   return lesson::format_grouped(i);
 }
 
@@ -71,13 +72,16 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
 
 std::uint32_t bar_colour(const BarColours& colours, float value) {
   float t = 0.0f;
-  if (is_diverging(colours.colormap)) t = value < 0.0f ? kDivergingEnd : 1.0f - kDivergingEnd;
-  else t = colormap_position(value, {colours.min, colours.max}, colours.log_scale);
+  if (is_diverging(colours.colormap))
+    t = value < 0.0f ? kDivergingEnd : 1.0f - kDivergingEnd;
+  else
+    t = colormap_position(value, {colours.min, colours.max}, colours.log_scale);
   const Rgb c = sample(colours.colormap, t);
   return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
 }
 
-BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row, const std::vector<std::string>* keys) {
+BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row,
+                           const std::vector<std::string>* keys) {
   BarChart chart;
   chart.values = weights.row(row);
   chart.count = weights.cols;
@@ -107,10 +111,12 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
   const float plot_bottom = origin.y + chart.height - (negative ? headroom : 0.0f);
   const float span = std::max(chart.range_max - chart.range_min, 1e-30f);
   auto y_of = [&](float v) {
-    return plot_bottom - (plot_bottom - plot_top) * (std::clamp(v, chart.range_min, chart.range_max) - chart.range_min) / span;
+    return plot_bottom -
+           (plot_bottom - plot_top) * (std::clamp(v, chart.range_min, chart.range_max) - chart.range_min) / span;
   };
   const float base = y_of(std::clamp(0.0f, chart.range_min, chart.range_max));
-  list->AddRectFilled(origin, ImVec2(origin.x + chart.width, origin.y + chart.height), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  list->AddRectFilled(origin, ImVec2(origin.x + chart.width, origin.y + chart.height),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg));
   const float gap = bar_w >= 6.0f ? std::max(1.0f, bar_w * 0.15f) : 0.0f;
   for (int i = 0; i < chart.count; ++i) {
     const float x0 = origin.x + static_cast<float>(i) * bar_w + gap * 0.5f;
@@ -143,9 +149,10 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
   }
   if (!numbers.shown()) {  // no values on the bars: the axis says what the top of the plot is
     const std::string top = compact_number(chart.range_max, 6);
-    list->AddLine(ImVec2(origin.x, plot_top), ImVec2(origin.x + chart.width, plot_top), ImGui::GetColorU32(ImGuiCol_Border, 0.6f));
-    list->AddText(small, small_size, ImVec2(origin.x + 3.0f, origin.y + 1.0f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  top.c_str());
+    list->AddLine(ImVec2(origin.x, plot_top), ImVec2(origin.x + chart.width, plot_top),
+                  ImGui::GetColorU32(ImGuiCol_Border, 0.6f));
+    list->AddText(small, small_size, ImVec2(origin.x + 3.0f, origin.y + 1.0f),
+                  ImGui::GetColorU32(ImGuiCol_TextDisabled), top.c_str());
   }
   for (int i = 0; i < chart.count && numbers.shown(); ++i) {
     if (chart.visible != nullptr && chart.visible[i] == 0) continue;
@@ -154,7 +161,8 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
     const float v = chart.values[i];
     const float y = v >= 0.0f ? y_of(v) - extent.y - 1.0f : y_of(v) + 1.0f;
     const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
-    list->AddText(small, small_size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(y)), text_colour, text.c_str());
+    list->AddText(small, small_size, ImVec2(std::round(cx - extent.x * 0.5f), std::round(y)), text_colour,
+                  text.c_str());
   }
   draw_labels(list, chart, origin, bar_w);
 
@@ -165,8 +173,10 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
     const bool masked = chart.visible != nullptr && chart.visible[hovered_bar] == 0;
     ImGui::BeginTooltip();
     ImGui::Text("%s", label_of(chart, hovered_bar).c_str());
-    if (masked) ImGui::TextDisabled("masked");
-    else ImGui::Text("%.6g", static_cast<double>(chart.values[hovered_bar]));
+    if (masked)
+      ImGui::TextDisabled("masked");
+    else
+      ImGui::Text("%.6g", static_cast<double>(chart.values[hovered_bar]));
     ImGui::EndTooltip();
   }
   return hovered_bar;

@@ -34,15 +34,16 @@ struct BarChart {
   float range_min = 0.0f;                            // the value axis
   float range_max = 1.0f;
   float width = 300.0f;
-  float height = 120.0f;   // the bars' area (labels come below it)
-  float label_height = 0;  // room for the labels under the bars (0: none)
-  int highlight = -1;      // draw this bar in the highlight colour
+  float height = 120.0f;              // the bars' area (labels come below it)
+  float label_height = 0;             // room for the labels under the bars (0: none)
+  int highlight = -1;                 // draw this bar in the highlight colour
   std::optional<BarColours> colours;  // nullopt: one neutral grey for every bar
 };
 
 // Row `row` of an attention-weights matrix on 0..1, its masked keys (from `mask`) as grey
 // ticks, labelled with `keys`; the caller sets the size.
-BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row, const std::vector<std::string>* keys);
+BarChart weights_row_chart(const Matrix& weights, const MaskMatrix& mask, int row,
+                           const std::vector<std::string>* keys);
 
 // Draws the chart and advances the cursor; returns the hovered bar or -1 (and shows its value
 // in a tooltip).

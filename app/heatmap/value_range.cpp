@@ -60,7 +60,8 @@ float colormap_position(float value, ValueRange range, bool log) {
   return std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
 }
 
-std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix* visible, ValueRange colours, float share) {
+std::optional<ValueRange> nearly_uniform(const Matrix& weights, const MaskMatrix* visible, ValueRange colours,
+                                         float share) {
   const bool masked = visible != nullptr && visible->rows == weights.rows && visible->cols == weights.cols;
   std::optional<ValueRange> seen;
   for (std::size_t i = 0; i < weights.data.size(); ++i) {

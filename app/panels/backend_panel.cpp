@@ -29,7 +29,6 @@ using compute::BackendStatus;
 using compute::HeadMatrix;
 using compute::pick;
 
-
 const char* matrix_name(HeadMatrix which) {
   switch (which) {
     case HeadMatrix::Scores: return "scores";
@@ -61,7 +60,8 @@ void status_row(const char* name, const BackendStatus& status, double warm_up_ms
         for (const auto& [stage, ms] : status.timing.stages_ms) ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);
       }
       if (warm_up_ms > 0.0) {
-        ImGui::TextDisabled("start-up (compiling shaders, starting threads): %.1f ms, before the first frame", warm_up_ms);
+        ImGui::TextDisabled("start-up (compiling shaders, starting threads): %.1f ms, before the first frame",
+                            warm_up_ms);
       }
       ImGui::EndTooltip();
     }
@@ -143,16 +143,19 @@ void BackendPanel::draw_differences(ui::UiContext& ui) {
   double worst = 0.0;
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
   ImGui::Text("Largest difference |Vulkan − Eigen|: %.2e", worst);
-  if (results_agree(diffs)) ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
-  else ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "(above 1e-5)");
+  if (results_agree(diffs))
+    ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
+  else
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "(above 1e-5)");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
-                      "relative to its largest value beyond (raw scores and contexts grow with d_k)");
+    ImGui::SetTooltip(
+        "Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
+        "relative to its largest value beyond (raw scores and contexts grow with d_k)");
   }
 
   const float rows_h = std::min(static_cast<float>(diffs.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |
-                                ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("##diffs", 4, flags, ImVec2(0.0f, rows_h))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("matrix");
@@ -185,9 +188,10 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
   ImGui::TextDisabled("Pretrained model");
   ui::text_lines(model.backend_explanation());
   if (result->layers.empty() || result->layers.front().differences.empty()) return;
-  const float rows_h = std::min(static_cast<float>(result->layers.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter |
-                                ImGuiTableFlags_SizingFixedFit;
+  const float rows_h =
+      std::min(static_cast<float>(result->layers.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##model_diffs", 3, flags, ImVec2(0.0f, rows_h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("layer");
@@ -195,8 +199,9 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
   ImGui::TableSetupColumn("in");
   ImGui::TableHeadersRow();
   for (const model::LayerAttention& layer : result->layers) {
-    const auto worst = std::max_element(layer.differences.begin(), layer.differences.end(),
-                                        [](const MatrixDifference& a, const MatrixDifference& b) { return a.max_abs < b.max_abs; });
+    const auto worst =
+        std::max_element(layer.differences.begin(), layer.differences.end(),
+                         [](const MatrixDifference& a, const MatrixDifference& b) { return a.max_abs < b.max_abs; });
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", layer.layer);
@@ -206,8 +211,8 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
       continue;
     }
     const bool agree = results_agree(layer.differences);
-    ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::kErrorText), "%.2e",
-                       worst->max_abs);
+    ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::kErrorText),
+                       "%.2e", worst->max_abs);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip(agree ? "agree within 1e-5 (relative beyond ±1)" : "above 1e-5");
     ImGui::TableNextColumn();
     ImGui::Text("%s (%d, %d)", worst->name.c_str(), worst->row, worst->col);
@@ -224,7 +229,8 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   ImGui::SameLine();
   int which = static_cast<int>(ui.view.compared_matrix);
   ImGui::SetNextItemWidth(120.0f * ui.ui_scale);
-  if (ImGui::Combo("##which", &which, "scores\0weights\0context\0")) ui.view.compared_matrix = static_cast<HeadMatrix>(which);
+  if (ImGui::Combo("##which", &which, "scores\0weights\0context\0"))
+    ui.view.compared_matrix = static_cast<HeadMatrix>(which);
 
   const Result* vulkan = session.vulkan_result();
   const Result* cpu = session.cpu_result();
@@ -232,7 +238,8 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   if (difference_generation_ != session.generation() || difference_head_ != head ||
       difference_which_ != ui.view.compared_matrix) {
     const auto h = static_cast<std::size_t>(head);
-    difference_ = difference(pick(vulkan->heads[h], ui.view.compared_matrix), pick(cpu->heads[h], ui.view.compared_matrix));
+    difference_ =
+        difference(pick(vulkan->heads[h], ui.view.compared_matrix), pick(cpu->heads[h], ui.view.compared_matrix));
     difference_range_ = heatmap::symmetric_range(difference_);
     difference_generation_ = session.generation();
     difference_head_ = head;
@@ -248,8 +255,8 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   const std::vector<std::string>& columns = context ? dims_ : problem.source_tokens;
   const float width = ImGui::GetContentRegionAvail().x;
   const float label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 90.0f * ui.ui_scale);
-  const float cells = std::max(std::min(width - label_w - heatmap::HeatmapWidget::label_overhang(), 360.0f * ui.ui_scale),
-                               40.0f);
+  const float cells =
+      std::max(std::min(width - label_w - heatmap::HeatmapWidget::label_overhang(), 360.0f * ui.ui_scale), 40.0f);
   heatmap::HeatmapSpec spec;
   spec.source.host = &difference_;
   spec.source.version = difference_version_;
@@ -261,8 +268,9 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   spec.col_labels = &columns;
   spec.row_label_width = label_w;
   spec.cells_width = cells;
-  spec.cells_height = context ? cells * std::min(1.0f, static_cast<float>(problem.n()) / static_cast<float>(problem.d_v))
-                              : cells * static_cast<float>(problem.n()) / static_cast<float>(problem.m());
+  spec.cells_height = context
+                          ? cells * std::min(1.0f, static_cast<float>(problem.n()) / static_cast<float>(problem.d_v))
+                          : cells * static_cast<float>(problem.n()) / static_cast<float>(problem.m());
   spec.col_label_height = heatmap::HeatmapWidget::col_label_height(
       columns, cells / static_cast<float>(std::max(difference_.cols, 1)), 90.0f * ui.ui_scale);
   // Masked weights are 0 in both paths, so their difference is 0 too: hatched as in the
@@ -284,7 +292,8 @@ void BackendPanel::draw(ui::UiContext& ui) {
   if (!ui.session.vulkan_available()) {
     ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
   } else if (const std::optional<compute::KernelPreparation> p = ui.session.preparing_kernels()) {
-    ImGui::TextDisabled("Building the Vulkan kernels (%d of %d): Eigen computes until they are ready.", p->built, p->total);
+    ImGui::TextDisabled("Building the Vulkan kernels (%d of %d): Eigen computes until they are ready.", p->built,
+                        p->total);
   }
   draw_statuses(ui);
   draw_model(ui);

@@ -30,14 +30,17 @@ class EditMenu final : public ui::Menu {
     const bool model_undoes = model_first(ui, true);
     const bool model_redoes = model_first(ui, false);
     if (ImGui::MenuItem(undo.c_str(), model_undoes ? nullptr : "Ctrl+Z", false, doc.can_undo())) undo_document(ui);
-    if (ImGui::MenuItem(redo.c_str(), model_redoes ? nullptr : "Ctrl+Shift+Z", false, doc.can_redo())) redo_document(ui);
+    if (ImGui::MenuItem(redo.c_str(), model_redoes ? nullptr : "Ctrl+Shift+Z", false, doc.can_redo()))
+      redo_document(ui);
     // The model's head switches have an undo of their own (the model is not the scenario).
     if (model.has_model()) {
       ImGui::Separator();
       const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
       const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
-      if (ImGui::MenuItem(model_undo.c_str(), model_undoes ? "Ctrl+Z" : nullptr, false, model.can_undo())) undo_model(ui);
-      if (ImGui::MenuItem(model_redo.c_str(), model_redoes ? "Ctrl+Shift+Z" : nullptr, false, model.can_redo())) redo_model(ui);
+      if (ImGui::MenuItem(model_undo.c_str(), model_undoes ? "Ctrl+Z" : nullptr, false, model.can_undo()))
+        undo_model(ui);
+      if (ImGui::MenuItem(model_redo.c_str(), model_redoes ? "Ctrl+Shift+Z" : nullptr, false, model.can_redo()))
+        redo_model(ui);
     }
   }
 
@@ -45,8 +48,10 @@ class EditMenu final : public ui::Menu {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl || io.KeyAlt) return;
     if (ImGui::IsKeyPressed(ui::keys::kZ, true) && ui::keys::ctrl_key_free(ui::keys::kZ)) {
-      if (io.KeyShift) redo_step(ui);
-      else undo_step(ui);
+      if (io.KeyShift)
+        redo_step(ui);
+      else
+        undo_step(ui);
     } else if (!io.KeyShift && ImGui::IsKeyPressed(ui::keys::kY, true) && ui::keys::ctrl_key_free(ui::keys::kY)) {
       redo_step(ui);
     }
@@ -59,12 +64,16 @@ class EditMenu final : public ui::Menu {
     return ui.model.has_model() && (undo ? ui.model.can_undo() : ui.model.can_redo());
   }
   static void undo_step(ui::UiContext& ui) {
-    if (model_first(ui, true)) undo_model(ui);
-    else undo_document(ui);
+    if (model_first(ui, true))
+      undo_model(ui);
+    else
+      undo_document(ui);
   }
   static void redo_step(ui::UiContext& ui) {
-    if (model_first(ui, false)) redo_model(ui);
-    else redo_document(ui);
+    if (model_first(ui, false))
+      redo_model(ui);
+    else
+      redo_document(ui);
   }
   static void undo_model(ui::UiContext& ui) {
     const std::string label = ui.model.undo_label();

@@ -146,13 +146,17 @@ class FileMenu final : public ui::Menu {
   void update_load(ui::UiContext& ui) {
     if (!load_) return;
     const bool done = load_->done();
-    if (!done && load_->running_for() >= kReadingShownAfter && !ImGui::IsPopupOpen(kReadingPopup)) ImGui::OpenPopup(kReadingPopup);
+    if (!done && load_->running_for() >= kReadingShownAfter && !ImGui::IsPopupOpen(kReadingPopup))
+      ImGui::OpenPopup(kReadingPopup);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(display.x * 0.8f, display.y * 0.8f));
-    if (ImGui::BeginPopupModal(kReadingPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-      if (done) ImGui::CloseCurrentPopup();
-      else draw_reading();
+    if (ImGui::BeginPopupModal(kReadingPopup, nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+      if (done)
+        ImGui::CloseCurrentPopup();
+      else
+        draw_reading();
       ImGui::EndPopup();
     }
     if (!done) return;
@@ -161,7 +165,8 @@ class FileMenu final : public ui::Menu {
       ui::apply_opened(ui.document, ui.notices, source, std::move(*loaded));
       ui.notices.post(ui::NoticeLevel::Info, "Opened " + cut_text(source, 200));
     } else if (load_->cancelled()) {
-      ui.notices.post(ui::NoticeLevel::Info, "Stopped reading " + cut_text(source, 200) + "; your current work is unchanged");
+      ui.notices.post(ui::NoticeLevel::Info,
+                      "Stopped reading " + cut_text(source, 200) + "; your current work is unchanged");
     } else {
       ui::report_open_failure(ui.notices, source, load_->error());
     }
@@ -216,7 +221,8 @@ class FileMenu final : public ui::Menu {
   }
 
   void relist() {
-    listing_ = edits::list_directory(directory_, mode_ == DialogMode::OpenText ? edits::ListedFiles::All : edits::ListedFiles::Scenarios);
+    listing_ = edits::list_directory(
+        directory_, mode_ == DialogMode::OpenText ? edits::ListedFiles::All : edits::ListedFiles::Scenarios);
   }
 
   void draw_dialog(ui::UiContext& ui) {
@@ -225,12 +231,11 @@ class FileMenu final : public ui::Menu {
       open_dialog_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowSize(ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f),
-                                    std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
-                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(
+        ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f), std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
+        ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(dialog_title(), nullptr,
-                                ImGuiWindowFlags_NoSavedSettings)) {
+    if (!ImGui::BeginPopupModal(dialog_title(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
       return;
     }
     draw_folder_bar();
@@ -256,7 +261,8 @@ class FileMenu final : public ui::Menu {
   }
 
   void draw_listing(ui::UiContext& ui) {
-    const float title_rows = mode_ == DialogMode::SaveAs ? ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const float title_rows =
+        mode_ == DialogMode::SaveAs ? ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const float footer = ImGui::GetFrameHeightWithSpacing() * 3.0f + message_height() + title_rows +
                          (first_part_of_ ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
@@ -277,7 +283,8 @@ class FileMenu final : public ui::Menu {
         }
       }
       if (listing_.entries.empty() && listing_.error.empty()) {
-        ImGui::TextDisabled(mode_ == DialogMode::OpenText ? "(no folders or files here)" : "(no folders or .json files here)");
+        ImGui::TextDisabled(mode_ == DialogMode::OpenText ? "(no folders or files here)"
+                                                          : "(no folders or .json files here)");
       }
       if (chosen) {
         if (chosen->is_directory) {
@@ -312,8 +319,10 @@ class FileMenu final : public ui::Menu {
     ImGui::SameLine(ImGui::CalcTextSize("Title").x + ImGui::GetStyle().ItemSpacing.x * 2.0f);
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputTextWithHint("##title", "what this scenario shows", &title_);
-    if (title_stale_) ImGui::TextDisabled("This title was written before your edits: does it still describe the scenario?");
-    else ImGui::TextDisabled("Shown in the menu bar and saved in the file.");
+    if (title_stale_)
+      ImGui::TextDisabled("This title was written before your edits: does it still describe the scenario?");
+    else
+      ImGui::TextDisabled("Shown in the menu bar and saved in the file.");
   }
 
   void draw_name_field(ui::UiContext& ui) {
@@ -340,7 +349,7 @@ class FileMenu final : public ui::Menu {
       draw_first_part_offer(ui);
     } else if (confirm_overwrite_) {
       ui::text_wrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
-                         "Save");
+                       "Save");
     } else {
       ImGui::TextDisabled("Type a name or a path (relative to the folder above, or ~/...)");
     }
@@ -406,7 +415,8 @@ class FileMenu final : public ui::Menu {
     // An open model reads it too, as it reads a --text-file given beside --model.
     const bool model_reads_it = ui.model.has_model();
     if (model_reads_it) ui.model.set_text(ui.document.scenario().sentence);
-    ui.notices.post(ui::NoticeLevel::Info, cut_text(opened.notice, 300) + (model_reads_it ? "; the model reads it too" : ""));
+    ui.notices.post(ui::NoticeLevel::Info,
+                    cut_text(opened.notice, 300) + (model_reads_it ? "; the model reads it too" : ""));
   }
 
   void draw_first_part_offer(ui::UiContext& ui) {
@@ -439,7 +449,8 @@ class FileMenu final : public ui::Menu {
   static std::string question(const std::optional<Replacement>& what) {
     if (!what || what->kind == Replacement::Kind::New) return "Start a new scenario instead?";
     const std::string prefix = "preset:";
-    if (what->source.rfind(prefix, 0) == 0) return "Open the preset \u201C" + what->source.substr(prefix.size()) + "\u201D instead?";
+    if (what->source.rfind(prefix, 0) == 0)
+      return "Open the preset \u201C" + what->source.substr(prefix.size()) + "\u201D instead?";
     return "Open " + ui::shown_text(what->source, 120, 1).text + " instead?";
   }
 

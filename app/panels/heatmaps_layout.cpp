@@ -14,7 +14,9 @@ float min_cells(int count, const HeatmapMetrics& m) {
   return std::max(static_cast<float>(std::min(count, ui::kLongSentence)) * m.min_cell, m.min_side);
 }
 
-float aspect_of(const HeatmapMetrics& m) { return static_cast<float>(std::max(m.rows, 1)) / static_cast<float>(std::max(m.cols, 1)); }
+float aspect_of(const HeatmapMetrics& m) {
+  return static_cast<float>(std::max(m.rows, 1)) / static_cast<float>(std::max(m.cols, 1));
+}
 
 // Cells at most `widest` wide and as tall as the aspect ratio asks, within `max_h` when the
 // readable minimum allows; a tall matrix in a flat area gets narrower cells, down to half.

@@ -20,14 +20,14 @@ struct HeatmapBox {
 
 // What every layout needs to know about the matrix and the text.
 struct HeatmapMetrics {
-  int rows = 1;                 // N query tokens
-  int cols = 1;                 // M key tokens
-  float label_w = 0.0f;         // the row labels' column
-  float decorations = 0.0f;     // the title block above and the colorbar below
-  float gap = 0.0f;             // between neighbours
-  float overhang = 0.0f;        // room right of the rightmost heatmap for its column labels
-  float min_cell = 0.0f;        // the smallest cell whose label stays readable (up to 40 tokens)
-  float min_side = 0.0f;        // no heatmap smaller than this, however few its tokens
+  int rows = 1;                                     // N query tokens
+  int cols = 1;                                     // M key tokens
+  float label_w = 0.0f;                             // the row labels' column
+  float decorations = 0.0f;                         // the title block above and the colorbar below
+  float gap = 0.0f;                                 // between neighbours
+  float overhang = 0.0f;                            // room right of the rightmost heatmap for its column labels
+  float min_cell = 0.0f;                            // the smallest cell whose label stays readable (up to 40 tokens)
+  float min_side = 0.0f;                            // no heatmap smaller than this, however few its tokens
   std::function<float(float cell_px)> col_label_h;  // room column labels need over cells this wide
 };
 
@@ -36,7 +36,9 @@ struct StepsLayout {
   HeatmapBox box;       // each of them
   float width = 0.0f;   // all of them, gaps and overhang included
   float height = 0.0f;  // titles, labels, cells and colorbars
-  [[nodiscard]] bool fits(float area_w, float area_h) const { return width <= area_w + 0.5f && height <= area_h + 0.5f; }
+  [[nodiscard]] bool fits(float area_w, float area_h) const {
+    return width <= area_w + 0.5f && height <= area_h + 0.5f;
+  }
 };
 StepsLayout fit_steps(const HeatmapMetrics& m, int across, float width, float height);
 
@@ -44,10 +46,10 @@ StepsLayout fit_steps(const HeatmapMetrics& m, int across, float width, float he
 // and a side column (all heads, pinned query) in width × height; in a narrow area, where the
 // side column would squeeze the heatmap, the side part goes below it instead.
 struct FocusInput {
-  int d_v = 1;               // the context's columns
+  int d_v = 1;                   // the context's columns
   float context_col_min = 0.0f;  // a context column wide enough for its label
   float context_col_max = 0.0f;  // wider than this gains nothing
-  float side_min = 0.0f;     // the side column
+  float side_min = 0.0f;         // the side column
   float side_max = 0.0f;
   float below_min_h = 0.0f;  // the side part's height when it goes below
   bool side_below = false;   // below whatever the width (presentation: the width is the heatmaps')
@@ -57,7 +59,7 @@ struct FocusLayout {
   float context_w = 0.0f;  // the context's cells (its rows are main.cells_h tall, no row labels)
   bool side_below = false;
   float side_w = 0.0f;
-  float side_h = 0.0f;     // below: its height; beside: the heatmaps' height
+  float side_h = 0.0f;  // below: its height; beside: the heatmaps' height
   float width = 0.0f;
   float height = 0.0f;
 };

@@ -97,11 +97,11 @@ class HeatmapsPanel final : public ui::Panel {
   int ranges_head_ = -1;
   ui::WeightsRange ranges_mode_ = ui::WeightsRange::ZeroToOne;
   Ranges ranges_;
-  std::optional<ValueRange> uniform_;  // the weights' own range when nearly uniform on 0..1
+  std::optional<ValueRange> uniform_;                              // the weights' own range when nearly uniform on 0..1
   ui::WeightsRange before_stretch_ = ui::WeightsRange::Automatic;  // where "Back to 0-1" returns
-  std::vector<std::string> dims_;  // "0", "1", ...: the context's column labels
-  OverviewView overview_;          // past 4,096 tokens: the exact overview instead
-  ModelHeatmaps model_heatmaps_;   // a pretrained model's layer and head instead
+  std::vector<std::string> dims_;                                  // "0", "1", ...: the context's column labels
+  OverviewView overview_;                                          // past 4,096 tokens: the exact overview instead
+  ModelHeatmaps model_heatmaps_;                                   // a pretrained model's layer and head instead
 };
 
 // Presentation mode keeps the numbers of matrices up to kNumberedWhilePresenting tokens.
@@ -123,7 +123,8 @@ float context_col_max(float font) { return std::round(3.2f * font); }
 // The formula beside each step's title ("S × 0.354 = 1/√8").
 std::string step_formula(const ui::UiContext& ui, ui::HeadView which) {
   const Problem& problem = ui.session.problem();
-  if (which == ui::HeadView::RawScores) return problem.positional == PositionalKind::Rope ? "S = Q·Kᵀ (RoPE'd)" : "S = Q·Kᵀ";
+  if (which == ui::HeadView::RawScores)
+    return problem.positional == PositionalKind::Rope ? "S = Q·Kᵀ (RoPE'd)" : "S = Q·Kᵀ";
   if (which == ui::HeadView::ScaledScores) {
     const std::string scaled = "S " + scale_caption(problem, ui.document.scenario().scale);
     return problem.positional == PositionalKind::Alibi ? scaled + " − m·|i − j|" : scaled;
@@ -160,7 +161,8 @@ bool begin_body(const char* id, ImVec2 size, ImVec2 content) {
 
 void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
   const compute::ComputeSession& session = ui.session;
-  if (ranges_generation_ == session.generation() && ranges_head_ == head && ranges_mode_ == ui.view.weights_range) return;
+  if (ranges_generation_ == session.generation() && ranges_head_ == head && ranges_mode_ == ui.view.weights_range)
+    return;
   ranges_generation_ = session.generation();
   ranges_head_ = head;
   ranges_mode_ = ui.view.weights_range;
@@ -173,12 +175,14 @@ void HeatmapsPanel::update_ranges(const ui::UiContext& ui, int head) {
     ranges_.scaled = heatmap::symmetric_range(*scores, session.problem().scale, &mask,
                                               head_slopes(session.problem()).at(static_cast<std::size_t>(head)));
   }
-  const ui::WeightsRange mode = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
+  const ui::WeightsRange mode =
+      ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m()));
   ranges_.weights = mode == ui::WeightsRange::Log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f};
   if (weights != nullptr && mode == ui::WeightsRange::Auto) ranges_.weights = heatmap::zero_to_max(*weights);
   if (context != nullptr) ranges_.context = heatmap::symmetric_range(*context);
   uniform_.reset();
-  if (weights != nullptr && mode != ui::WeightsRange::Log) uniform_ = heatmap::nearly_uniform(*weights, &mask, {0.0f, 1.0f});
+  if (weights != nullptr && mode != ui::WeightsRange::Log)
+    uniform_ = heatmap::nearly_uniform(*weights, &mask, {0.0f, 1.0f});
 }
 
 bool HeatmapsPanel::weights_note_shown(const ui::UiContext& ui) const {
@@ -187,11 +191,14 @@ bool HeatmapsPanel::weights_note_shown(const ui::UiContext& ui) const {
   return uniform_.has_value() && (mode == ui::WeightsRange::ZeroToOne || mode == ui::WeightsRange::Auto);
 }
 
-float HeatmapsPanel::weights_note_height() { return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing(); }
+float HeatmapsPanel::weights_note_height() {
+  return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing();
+}
 
 void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
   const Problem& problem = ui.session.problem();
-  const bool stretched = ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Auto;
+  const bool stretched =
+      ui::resolve(ui.view.weights_range, std::max(problem.n(), problem.m())) == ui::WeightsRange::Auto;
   char low[16];
   char high[16];
   std::snprintf(low, sizeof low, "%.3f", static_cast<double>(uniform_->min));
@@ -213,8 +220,9 @@ void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
     ui.view.weights_range = ui::WeightsRange::Auto;
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Colours from 0 to the largest weight (View > Weights scale), so small differences show.\n"
-                      "The numbers in the cells stay the same.");
+    ImGui::SetTooltip(
+        "Colours from 0 to the largest weight (View > Weights scale), so small differences show.\n"
+        "The numbers in the cells stay the same.");
   }
 }
 
@@ -226,18 +234,22 @@ HeatmapMetrics HeatmapsPanel::metrics(const ui::UiContext& ui, int title_lines) 
   m.rows = problem.n();
   m.cols = problem.m();
   m.label_w = heatmap::HeatmapWidget::row_label_width(problem.tokens, 150.0f * s);
-  m.decorations = title_height(title_lines) + colorbar_height() + (weights_note_shown(ui) ? weights_note_height() : 0.0f);
+  m.decorations =
+      title_height(title_lines) + colorbar_height() + (weights_note_shown(ui) ? weights_note_height() : 0.0f);
   m.gap = 18.0f * s;
   m.overhang = heatmap::HeatmapWidget::label_overhang();
   m.min_cell = min_cell(font);
   // Presenting, small matrices keep their numbers: cells as wide as a number (the panel scrolls).
   if (numbers_kept(ui)) {
-    const bool signed_values = ui.view.head_view == ui::HeadView::RawScores || ui.view.head_view == ui::HeadView::ScaledScores;
+    const bool signed_values =
+        ui.view.head_view == ui::HeadView::RawScores || ui.view.head_view == ui::HeadView::ScaledScores;
     m.min_cell = std::max(m.min_cell, heatmap::number_cell(signed_values ? "-0.00" : "0.00"));
   }
   m.min_side = 6.0f * font;
   const std::vector<std::string>* labels = &problem.source_tokens;
-  m.col_label_h = [labels, s](float cell_px) { return heatmap::HeatmapWidget::col_label_height(*labels, cell_px, 90.0f * s); };
+  m.col_label_h = [labels, s](float cell_px) {
+    return heatmap::HeatmapWidget::col_label_height(*labels, cell_px, 90.0f * s);
+  };
   return m;
 }
 
@@ -272,7 +284,8 @@ ui::HeadView HeatmapsPanel::automatic_view(const ui::UiContext& ui, ImVec2 area)
 }
 
 // One step of the selected head, its title above and its colorbar below.
-void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView which, int head, const HeatmapBox& g, int lines) {
+void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView which, int head, const HeatmapBox& g,
+                              int lines) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   const HeadMatrix matrix = which == ui::HeadView::Weights ? HeadMatrix::Weights : HeadMatrix::Scores;
@@ -375,16 +388,20 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   ImGui::Text("raw score  q·k = %.5g", static_cast<double>(raw));
   const float slope = head_slopes(problem).at(static_cast<std::size_t>(head));
   if (slope != 0.0f) {
-    ImGui::Text("scaled score  × %.4g − %.4g·|%d − %d| = %.5g", static_cast<double>(problem.scale), static_cast<double>(slope), row,
-                col, static_cast<double>(scaled_score(raw, problem.scale, slope, row, col)));
+    ImGui::Text("scaled score  × %.4g − %.4g·|%d − %d| = %.5g", static_cast<double>(problem.scale),
+                static_cast<double>(slope), row, col,
+                static_cast<double>(scaled_score(raw, problem.scale, slope, row, col)));
   } else {
-    ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale), static_cast<double>(raw * problem.scale));
+    ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale),
+                static_cast<double>(raw * problem.scale));
   }
   const bool dropped = !head_result.kept.visible.empty() && !head_result.kept.at(row, col);
   if (visible && dropped) {
-    ImGui::Text("weight %.5g, dropped by dropout: 0", static_cast<double>(head_result.weights_before_dropout.at(row, col)));
+    ImGui::Text("weight %.5g, dropped by dropout: 0",
+                static_cast<double>(head_result.weights_before_dropout.at(row, col)));
   } else if (visible && !head_result.weights_before_dropout.empty()) {
-    ImGui::Text("weight %.5g × 1/(1 − p) = %.5g after dropout", static_cast<double>(head_result.weights_before_dropout.at(row, col)),
+    ImGui::Text("weight %.5g × 1/(1 − p) = %.5g after dropout",
+                static_cast<double>(head_result.weights_before_dropout.at(row, col)),
                 static_cast<double>(weights->at(row, col)));
   } else if (visible) {
     ImGui::Text("weight = %.5g", static_cast<double>(weights->at(row, col)));
@@ -467,8 +484,8 @@ void HeatmapsPanel::draw_all_three(ui::UiContext& ui, int head, ImVec2 area) {
   int lines = 1;
   StepsLayout steps = steps_layout(ui, area.x, steps_budget(area.y, lower_min), lines);
   float lower_h = std::max(area.y - steps.height - separator, lower_min);
-  HeatmapBox context = fit_context(lower, problem.d_v, context_label_h, context_col_min(font, problem.d_v), context_col_max(font),
-                                   area.x * 0.3f, lower_h);
+  HeatmapBox context = fit_context(lower, problem.d_v, context_label_h, context_col_min(font, problem.d_v),
+                                   context_col_max(font), area.x * 0.3f, lower_h);
   float lower_w = context.width() + lower.overhang + row_gap + pinned_min;
   float grid_w = 0.0f;
   if (with_grid) {
@@ -498,8 +515,8 @@ void HeatmapsPanel::draw_all_three(ui::UiContext& ui, int head, ImVec2 area) {
     }
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorStartPos().x, y + steps.height));
     ImGui::Separator();
-    const float pinned_w = std::max(content.x - context.width() - lower.overhang - row_gap - (with_grid ? grid_w + row_gap : 0.0f),
-                                    pinned_min);
+    const float pinned_w = std::max(
+        content.x - context.width() - lower.overhang - row_gap - (with_grid ? grid_w + row_gap : 0.0f), pinned_min);
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     ImGui::BeginChild("##context_area", ImVec2(context.width() + lower.overhang, lower_h), false, fixed);
     draw_context(ui, head, context, 1);
@@ -547,7 +564,8 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
                              title_lines("Context", "C = A·V", title_room(layout.context_w)));
   if (lines > 1) layout = fit_focus(metrics(ui, lines), in, area.x, area.y);
   const float bar = ImGui::GetStyle().ScrollbarSize;
-  if (layout.height > area.y + 0.5f && layout.width <= area.x + 0.5f) layout = fit_focus(metrics(ui, lines), in, area.x - bar, area.y);
+  if (layout.height > area.y + 0.5f && layout.width <= area.x + 0.5f)
+    layout = fit_focus(metrics(ui, lines), in, area.x - bar, area.y);
   const ImVec2 content(std::max(layout.width, area.x - bar), std::max(layout.height, area.y - bar));
 
   if (begin_body("##focus_body", area, content)) {
@@ -563,8 +581,10 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
     draw_context(ui, head, context, lines);
     ImGui::EndGroup();
     const float side_h = layout.side_below ? layout.side_h : std::max(layout.side_h, area.y - bar);
-    if (layout.side_below) ImGui::Separator();
-    else ImGui::SameLine(0.0f, gap);
+    if (layout.side_below)
+      ImGui::Separator();
+    else
+      ImGui::SameLine(0.0f, gap);
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     ImGui::BeginChild("##side", ImVec2(layout.side_w, side_h), false, fixed);
     if (problem.num_heads > 1) {
@@ -574,7 +594,8 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
       ImGui::EndChild();
       ImGui::Separator();
     }
-    draw_pinned_query(ui, head, layout.side_w - 8.0f * s, ImGui::GetContentRegionAvail().y, weight_bars(ui), context_bars(ui));
+    draw_pinned_query(ui, head, layout.side_w - 8.0f * s, ImGui::GetContentRegionAvail().y, weight_bars(ui),
+                      context_bars(ui));
     ImGui::EndChild();
   }
   ImGui::EndChild();
@@ -605,14 +626,16 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   ui.view.head_zoom = heatmap::kept_window(ui.view.head_zoom, problem.n(), problem.m());
   const ImGuiIO& io = ImGui::GetIO();
   ui::keys::claim_from_navigation(ui::keys::kHome);
-  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
+  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift &&
+      ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};  // Home: show the whole matrix
   }
   const int head = ui.view.selected_head;
   update_ranges(ui, head);
 
   draw_heatmaps_toolbar(ui, problem.num_heads);
-  if (const std::string note = session.kernel_preparation_note(); !note.empty()) ImGui::TextDisabled("%s", note.c_str());
+  if (const std::string note = session.kernel_preparation_note(); !note.empty())
+    ImGui::TextDisabled("%s", note.c_str());
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ui::text_wrapped("Showing the last result that could be computed. %s", session.error().c_str());
@@ -622,8 +645,10 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   const ImVec2 area = ImGui::GetContentRegionAvail();
   ui::HeadView view = ui.view.head_view;
   if (view == ui::HeadView::Auto) view = automatic_view(ui, area);
-  if (view == ui::HeadView::AllThree) draw_all_three(ui, head, area);
-  else draw_focus(ui, head, view, area);
+  if (view == ui::HeadView::AllThree)
+    draw_all_three(ui, head, area);
+  else
+    draw_focus(ui, head, view, area);
 }
 
 }  // namespace

@@ -109,7 +109,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
   }
   const float side = std::floor(std::clamp(best, 16.0f * ui.ui_scale, std::min(170.0f * ui.ui_scale, max_side)));
   // "head 12" over a thumbnail narrower than it would run into its neighbour's: "12" then.
-  const bool short_captions = ImGui::CalcTextSize(("head " + std::to_string(heads - 1)).c_str()).x > side + spacing * 0.5f;
+  const bool short_captions =
+      ImGui::CalcTextSize(("head " + std::to_string(heads - 1)).c_str()).x > side + spacing * 0.5f;
   const ImVec2 start = ImGui::GetCursorPos();
   for (int h = 0; h < heads; ++h) {
     const int r = h / best_cols;
@@ -126,7 +127,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     spec.source.host = source.host;
     spec.source.version = source.version;
     spec.colormap = ui.view.weights_colormap;
-    const bool log = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) == ui::WeightsRange::Log;
+    const bool log = ui::resolve(ui.view.weights_range, std::max(session.problem().n(), session.problem().m())) ==
+                     ui::WeightsRange::Log;
     spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
     spec.range_max = 1.0f;
     spec.log_scale = log;
@@ -151,14 +153,15 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
   }
 }
 
-void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, const heatmap::BarColours& weight_colours,
-                       const heatmap::BarColours& context_colours) {
+void draw_pinned_query(ui::UiContext& ui, int head, float width, float height,
+                       const heatmap::BarColours& weight_colours, const heatmap::BarColours& context_colours) {
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
     heading("Pinned query", "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ui::text_wrapped("Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
+    ui::text_wrapped(
+        "Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
     ImGui::PopStyleColor();
     return;
   }
@@ -169,9 +172,11 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height, c
   // Bars keep the 0..1 scale while their values can be read off them; with many keys each
   // weight is small, so the bars scale to the largest one (and say so).
   const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
-  const bool unit_scale = ui::resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
+  const bool unit_scale =
+      ui::resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
   char scale_note[64];
-  std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g", static_cast<double>(row_max));
+  std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g",
+                static_cast<double>(row_max));
   heading("Query", "");
   ImGui::SameLine();
   ImGui::TextUnformatted(token_text(problem.tokens, row).c_str());  // the body font has Hangul

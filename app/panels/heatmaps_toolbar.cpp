@@ -69,14 +69,16 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
   if (!zoomed.empty()) {
     const std::string text = "Zoomed: " + zoomed;
     const char* button = "Show all (Home)";
-    ui::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing, spacing);
+    ui::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing,
+                          spacing);
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", text.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton(button)) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
     return;
   }
-  const char* hint = "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
+  const char* hint =
+      "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
   const float w = ImGui::CalcTextSize(hint).x;
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;

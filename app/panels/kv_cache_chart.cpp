@@ -25,7 +25,8 @@ std::vector<std::vector<ImVec2>> chart_points(const std::vector<decode::SizeCurv
     for (std::size_t i = 0; i < curve.bytes.size() && i < lengths.size(); ++i) {
       const double x = static_cast<double>(lengths[i]) / last_length;
       const double y = static_cast<double>(curve.bytes[i]) / static_cast<double>(largest);
-      line.emplace_back(min.x + static_cast<float>(x) * (max.x - min.x), max.y - static_cast<float>(y) * (max.y - min.y));
+      line.emplace_back(min.x + static_cast<float>(x) * (max.x - min.x),
+                        max.y - static_cast<float>(y) * (max.y - min.y));
     }
   }
   return lines;

@@ -71,7 +71,8 @@ class KvCachePanel final : public ui::Panel {
       const std::string label(preset.name);
       ui::same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x);
       if (ImGui::Button(label.c_str())) use_preset(preset);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", static_cast<int>(preset.description.size()), preset.description.data());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%.*s", static_cast<int>(preset.description.size()), preset.description.data());
     }
   }
 
@@ -105,7 +106,7 @@ class KvCachePanel final : public ui::Panel {
     const std::vector<std::uint64_t> lengths = chart_lengths(shape_.seq_len);
     const std::vector<decode::SizeCurve> curves = decode::size_curves(shape_, query_heads_, lengths);
     ui::text_wrapped("Size against tokens, 0 to %llu (the line: %llu tokens):",
-                       static_cast<unsigned long long>(lengths.back()), static_cast<unsigned long long>(shape_.seq_len));
+                     static_cast<unsigned long long>(lengths.back()), static_cast<unsigned long long>(shape_.seq_len));
     const ImVec2 min = ImGui::GetCursorScreenPos();
     const float width = std::max(120.0f * scale, ImGui::GetContentRegionAvail().x);
     const ImVec2 max(min.x + width, min.y + 140.0f * scale);

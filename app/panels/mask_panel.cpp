@@ -140,8 +140,9 @@ class MaskPanel final : public ui::Panel {
       apply_mask(ui, edits::set_window(mask, radius), windowed ? "Window on" : "Window off");
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Sliding window: a token sees only tokens within the radius\n"
-                        "(with Causal: itself and r before; without: r on each side, Longformer)");
+      ImGui::SetTooltip(
+          "Sliding window: a token sees only tokens within the radius\n"
+          "(with Causal: itself and r before; without: r on each side, Longformer)");
     }
     if (!mask.window) return;
     ImGui::SameLine();
@@ -164,20 +165,24 @@ class MaskPanel final : public ui::Panel {
     ImGui::InputTextWithHint("##globals", "e.g. 0, 5", &globals_text_);
     typing_globals_ = ImGui::IsItemActive();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Longformer global tokens see every token and are seen by every token.\n"
-                        "They need a window: one is added when there is none.");
+      ImGui::SetTooltip(
+          "Longformer global tokens see every token and are seen by every token.\n"
+          "They need a window: one is added when there is none.");
     }
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-      const edits::ParsedGlobals parsed = edits::parse_global_list(globals_text_, static_cast<int>(
-                                                                                      std::max(tokens().size(), source_tokens().size())));
+      const edits::ParsedGlobals parsed =
+          edits::parse_global_list(globals_text_, static_cast<int>(std::max(tokens().size(), source_tokens().size())));
       if (!parsed.indices) {
         globals_error_ = parsed.error;
       } else {
         globals_error_.clear();
         MaskSetting next = mask;
         next.global = *parsed.indices;
-        if (!next.global.empty() && !next.window && !has_expression(next)) next.window = edits::kDefaultLongformerRadius;
-        apply_mask(ui, next, "Global tokens " + (next.global.empty() ? std::string("none") : edits::format_global_list(next.global)));
+        if (!next.global.empty() && !next.window && !has_expression(next))
+          next.window = edits::kDefaultLongformerRadius;
+        apply_mask(
+            ui, next,
+            "Global tokens " + (next.global.empty() ? std::string("none") : edits::format_global_list(next.global)));
         globals_text_ = edits::format_global_list(next.global);
       }
     }
@@ -198,14 +203,16 @@ class MaskPanel final : public ui::Panel {
     ImGui::SameLine();
     draw_pattern_menu(ui);
     ImGui::SetNextItemWidth(-1.0f);
-    const bool edited = ImGui::InputTextWithHint("##expression", "e.g. k <= q && (k < 4 || q - k <= 8)", &expression_text_);
+    const bool edited =
+        ImGui::InputTextWithHint("##expression", "e.g. k <= q && (k < 4 || q - k <= 8)", &expression_text_);
     typing_expression_ = ImGui::IsItemActive();
     const ImVec2 field_min = ImGui::GetItemRectMin();
     const ImGuiID field_id = ImGui::GetItemID();
     if (ImGui::IsItemHovered() && !typing_expression_) {
-      ImGui::SetTooltip("A condition over q (query), k (key), h (head), n, m (counts): + - * / %% (floor\n"
-                        "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
-                        "ANDed with Causal and Window above. Empty: no expression.");
+      ImGui::SetTooltip(
+          "A condition over q (query), k (key), h (head), n, m (counts): + - * / %% (floor\n"
+          "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
+          "ANDed with Causal and Window above. Empty: no expression.");
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (edited) {
@@ -224,7 +231,8 @@ class MaskPanel final : public ui::Panel {
       return;
     }
     error_lines_height_ = std::max(error_lines_height_, ImGui::GetCursorPosY() - errors_top);
-    if (ImGui::GetCursorPosY() < errors_top + error_lines_height_) ImGui::SetCursorPosY(errors_top + error_lines_height_);
+    if (ImGui::GetCursorPosY() < errors_top + error_lines_height_)
+      ImGui::SetCursorPosY(errors_top + error_lines_height_);
   }
 
   // The error under the expression field, with a caret under the character to blame.
@@ -232,7 +240,8 @@ class MaskPanel final : public ui::Panel {
     const std::string& text = expression_text_;
     const std::size_t offset = byte_offset(text, expression_error_->column);
     // The field's text starts after its padding.
-    const float x = field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
+    const float x =
+        field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
     ImGui::TextUnformatted("^");
@@ -266,9 +275,12 @@ class MaskPanel final : public ui::Panel {
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputTextWithHint("##documents", "e.g. 0, 7", &documents_text_);
     typing_documents_ = ImGui::IsItemActive();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("doc(i) is the document token i belongs to: give each document's first token.");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("doc(i) is the document token i belongs to: give each document's first token.");
     if (!ImGui::IsItemDeactivatedAfterEdit()) {
-      if (!documents_error_.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), "Not changed: %s", documents_error_.c_str());
+      if (!documents_error_.empty())
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), "Not changed: %s",
+                           documents_error_.c_str());
       return;
     }
     const edits::ParsedGlobals parsed =
@@ -291,8 +303,9 @@ class MaskPanel final : public ui::Panel {
     bool tiles = ui.view.block_size > 0;
     if (ImGui::Checkbox("Tiles", &tiles)) ui.view.block_size = tiles ? std::max(last_block_size_, 1) : 0;
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Block sparsity: every B \xC3\x97 B tile of the mask is empty (shaded: a kernel skips it),\n"
-                        "partial (amber) or full (green), on every heatmap");
+      ImGui::SetTooltip(
+          "Block sparsity: every B \xC3\x97 B tile of the mask is empty (shaded: a kernel skips it),\n"
+          "partial (amber) or full (green), on every heatmap");
     }
     if (ui.view.block_size > 0) {
       ImGui::SameLine();
@@ -372,11 +385,11 @@ class MaskPanel final : public ui::Panel {
     if (hover.col >= 0 && hover.row < 0) ui.view.hovered_token_next = hover.col;
     if (hover.hovered) {
       ui.view.hovered_token_next = hover.row;
-      ImGui::SetTooltip("query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
-                        lesson::format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
-                        lesson::format_grouped(hover.col).c_str(),
-                        col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
-                        preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
+      ImGui::SetTooltip(
+          "query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
+          lesson::format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
+          lesson::format_grouped(hover.col).c_str(), col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
+          preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
     // Wrapped: the panel is narrow on a 1280-pixel projector.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
@@ -390,7 +403,8 @@ class MaskPanel final : public ui::Panel {
 
   // The mask the preview shows, made once per revision (an expression's runs cost a bisection).
   const Mask& preview_mask(const Scenario& s) {
-    if (preview_mask_revision_ != seen_revision_ || preview_mask_.rows() != preview_.rows || preview_mask_.cols() != preview_.cols) {
+    if (preview_mask_revision_ != seen_revision_ || preview_mask_.rows() != preview_.rows ||
+        preview_mask_.cols() != preview_.cols) {
       preview_mask_ = Mask(s.mask, preview_.rows, preview_.cols, s.num_heads);
       preview_mask_revision_ = seen_revision_;
     }

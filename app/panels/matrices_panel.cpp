@@ -33,7 +33,8 @@ namespace {
 using edits::MatrixId;
 
 constexpr int kMaxGrid = 16;  // larger matrices are shown as heatmaps
-constexpr std::array kMatrices = {MatrixId::X, MatrixId::XSource, MatrixId::WQ, MatrixId::WK, MatrixId::WV, MatrixId::WO};
+constexpr std::array kMatrices = {MatrixId::X,  MatrixId::XSource, MatrixId::WQ,
+                                  MatrixId::WK, MatrixId::WV,      MatrixId::WO};
 
 struct Cell {
   MatrixId id = MatrixId::X;
@@ -141,13 +142,29 @@ class MatricesPanel final : public ui::Panel {
     switch (id) {
       case MatrixId::X: shape = "tokens \xC3\x97 d_model"; break;
       case MatrixId::XSource: shape = "source tokens \xC3\x97 d_model"; break;
-      case MatrixId::WQ: shape = "d_model \xC3\x97 heads\xC2\xB7" "d_k"; break;
-      case MatrixId::WK: shape = "d_model \xC3\x97 kv heads\xC2\xB7" "d_k"; break;
-      case MatrixId::WV: shape = "d_model \xC3\x97 kv heads\xC2\xB7" "d_v"; break;
-      case MatrixId::WO: shape = "heads\xC2\xB7" "d_v \xC3\x97 d_out"; break;
+      case MatrixId::WQ:
+        shape =
+            "d_model \xC3\x97 heads\xC2\xB7"
+            "d_k";
+        break;
+      case MatrixId::WK:
+        shape =
+            "d_model \xC3\x97 kv heads\xC2\xB7"
+            "d_k";
+        break;
+      case MatrixId::WV:
+        shape =
+            "d_model \xC3\x97 kv heads\xC2\xB7"
+            "d_v";
+        break;
+      case MatrixId::WO:
+        shape =
+            "heads\xC2\xB7"
+            "d_v \xC3\x97 d_out";
+        break;
     }
     ui::text_wrapped("%s: %s = %d\xC3\x97%d \xC2\xB7 %s", edits::matrix_name(id), shape, m.rows, m.cols,
-                       is_explicit ? "edited (saved in the scenario)" : "generated from the seed");
+                     is_explicit ? "edited (saved in the scenario)" : "generated from the seed");
   }
 
   // Continues the row of tools when a widget `width` wide still fits, else starts a new row.
@@ -224,7 +241,8 @@ class MatricesPanel final : public ui::Panel {
 
   // Labels of the rows (tokens for X) and the per-head slice of each column (or row, W_O).
   [[nodiscard]] std::string row_label(MatrixId id, int r) const {
-    if (id == MatrixId::X && r < static_cast<int>(problem_->tokens.size())) return problem_->tokens[static_cast<std::size_t>(r)];
+    if (id == MatrixId::X && r < static_cast<int>(problem_->tokens.size()))
+      return problem_->tokens[static_cast<std::size_t>(r)];
     if (id == MatrixId::XSource && r < static_cast<int>(problem_->source_tokens.size())) {
       return problem_->source_tokens[static_cast<std::size_t>(r)];
     }
@@ -233,7 +251,8 @@ class MatricesPanel final : public ui::Panel {
   }
   [[nodiscard]] std::string slice_label(MatrixId id, int index) const {
     const edits::HeadSlice slice = edits::head_slice_of(id, index, problem_->d_k, problem_->d_v);
-    const char* prefix = (id == MatrixId::WK || id == MatrixId::WV) && problem_->num_kv_heads != problem_->num_heads ? "kv" : "h";
+    const char* prefix =
+        (id == MatrixId::WK || id == MatrixId::WV) && problem_->num_kv_heads != problem_->num_heads ? "kv" : "h";
     return prefix + std::to_string(slice.head) + "\xC2\xB7" + std::to_string(slice.offset);
   }
   [[nodiscard]] int head_of(MatrixId id, int index) const {
@@ -249,9 +268,13 @@ class MatricesPanel final : public ui::Panel {
     const float cell_w = ImGui::CalcTextSize("-0.00").x + ImGui::GetStyle().FramePadding.x * 2;
     const bool token_rows = id == MatrixId::X || id == MatrixId::XSource;
     const float label_w = token_rows ? ImGui::GetFontSize() * 5.0f
-                                     : ImGui::CalcTextSize(id == MatrixId::WO ? "h00\xC2\xB7" "00" : "000").x + 6.0f;
-    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_NoPadOuterX;
+                                     : ImGui::CalcTextSize(id == MatrixId::WO ? "h00\xC2\xB7"
+                                                                                "00"
+                                                                              : "000")
+                                               .x +
+                                           6.0f;
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_NoPadOuterX;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float row_h = ImGui::GetFrameHeight() + style.CellPadding.y * 2.0f;
     const float header_h = ImGui::GetTextLineHeight() + style.CellPadding.y * 2.0f;
@@ -289,8 +312,10 @@ class MatricesPanel final : public ui::Panel {
       ImGui::TextUnformatted(label.c_str());
       if (ImGui::IsItemHovered()) {
         if (token_rows) ui.view.hovered_token_next = r;
-        if (row_head >= 0) tooltip_slice(id, r);
-        else if (token_rows) ImGui::SetTooltip("token %d \xE2\x80\x9C%s\xE2\x80\x9D", r, row_label(id, r).c_str());
+        if (row_head >= 0)
+          tooltip_slice(id, r);
+        else if (token_rows)
+          ImGui::SetTooltip("token %d \xE2\x80\x9C%s\xE2\x80\x9D", r, row_label(id, r).c_str());
       }
       for (int c = 0; c < m.cols; ++c) {
         ImGui::TableSetColumnIndex(c + 1);
@@ -422,13 +447,15 @@ class MatricesPanel final : public ui::Panel {
     spec.range_max = extent;
     spec.colormap = heatmap::Colormap::RedBlue;
     spec.row_labels = token_rows ? &row_labels_ : nullptr;
-    spec.row_label_width = token_rows ? heatmap::HeatmapWidget::row_label_width(row_labels_, ImGui::GetFontSize() * 5.0f) : 0.0f;
+    spec.row_label_width =
+        token_rows ? heatmap::HeatmapWidget::row_label_width(row_labels_, ImGui::GetFontSize() * 5.0f) : 0.0f;
     const float avail = ImGui::GetContentRegionAvail().x;
     spec.cells_width = std::max(avail - spec.row_label_width, 60.0f);
     // Square cells when that is tall enough; token rows get room for readable labels.
     const float readable = token_rows ? static_cast<float>(std::min(m.rows, 16)) * ImGui::GetTextLineHeight() : 0.0f;
-    spec.cells_height = std::clamp(std::max(spec.cells_width * static_cast<float>(m.rows) / static_cast<float>(m.cols), readable),
-                                   60.0f, ImGui::GetFontSize() * 20.0f);
+    spec.cells_height =
+        std::clamp(std::max(spec.cells_width * static_cast<float>(m.rows) / static_cast<float>(m.cols), readable),
+                   60.0f, ImGui::GetFontSize() * 20.0f);
     spec.zoom = &zoom_[slot];
     // Numbers only when every cell can hold one (else a few short ones like "0" look stray).
     const heatmap::CellWindow shown = heatmap::clamp_window(zoom_[slot], m.rows, m.cols);
@@ -526,13 +553,13 @@ class MatricesPanel final : public ui::Panel {
     bool focus = false;
   };
 
-  const Problem* problem_ = nullptr;   // what resolve() chose for this frame
+  const Problem* problem_ = nullptr;    // what resolve() chose for this frame
   std::optional<Problem> own_problem_;  // resolved here when the session's is stale
   std::string resolve_error_;
   std::uint64_t resolved_revision_ = 0;
   std::optional<Typing> editing_;
-  std::optional<Cell> selected_;   // heatmap mode: the clicked cell
-  std::string refusal_;            // why the last typed value was refused
+  std::optional<Cell> selected_;  // heatmap mode: the clicked cell
+  std::string refusal_;           // why the last typed value was refused
   std::uint64_t random_seed_ = 1;
   float scale_factor_ = 2.0f;
   // Zoom and pan per matrix; rows = 0: the whole matrix.

@@ -73,19 +73,23 @@ class ModelPanel final : public ui::Panel {
   void draw_dimensions(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
     const int max_dim = edits::max_dimension();
-    int_slider(ui, "d_model", "d_model", s.d_model, kSliderMaxDModel, max_dim,
-               [](const Scenario& sc, int v) { return edits::set_d_model(sc, v, edits::default_fresh(sc)); },
-               "Width of each token's embedding (columns of X, rows of W_Q, W_K, W_V)");
-    int_slider(ui, "heads", "heads", s.num_heads, kSliderMaxHeads, edits::max_heads(),
-               [](const Scenario& sc, int v) { return edits::set_num_heads(sc, v, edits::default_fresh(sc)); },
-               "Query heads H: each has its own slice of W_Q");
+    int_slider(
+        ui, "d_model", "d_model", s.d_model, kSliderMaxDModel, max_dim,
+        [](const Scenario& sc, int v) { return edits::set_d_model(sc, v, edits::default_fresh(sc)); },
+        "Width of each token's embedding (columns of X, rows of W_Q, W_K, W_V)");
+    int_slider(
+        ui, "heads", "heads", s.num_heads, kSliderMaxHeads, edits::max_heads(),
+        [](const Scenario& sc, int v) { return edits::set_num_heads(sc, v, edits::default_fresh(sc)); },
+        "Query heads H: each has its own slice of W_Q");
     draw_kv_heads(ui);
-    int_slider(ui, "d_k", "d_k", s.d_k, kSliderMaxHeadDim, max_dim,
-               [](const Scenario& sc, int v) { return edits::set_d_k(sc, v, edits::default_fresh(sc)); },
-               "Width of each head's queries and keys (columns per head in W_Q and W_K)");
-    int_slider(ui, "d_v", "d_v", s.d_v, kSliderMaxHeadDim, max_dim,
-               [](const Scenario& sc, int v) { return edits::set_d_v(sc, v, edits::default_fresh(sc)); },
-               "Width of each head's values and context vectors (columns per head in W_V)");
+    int_slider(
+        ui, "d_k", "d_k", s.d_k, kSliderMaxHeadDim, max_dim,
+        [](const Scenario& sc, int v) { return edits::set_d_k(sc, v, edits::default_fresh(sc)); },
+        "Width of each head's queries and keys (columns per head in W_Q and W_K)");
+    int_slider(
+        ui, "d_v", "d_v", s.d_v, kSliderMaxHeadDim, max_dim,
+        [](const Scenario& sc, int v) { return edits::set_d_v(sc, v, edits::default_fresh(sc)); },
+        "Width of each head's values and context vectors (columns per head in W_V)");
     ImGui::TextDisabled("W_Q %d\xC3\x97%d \xC2\xB7 W_K %d\xC3\x97%d \xC2\xB7 W_V %d\xC3\x97%d", s.d_model,
                         s.num_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_k, s.d_model, s.num_kv_heads * s.d_v);
   }
@@ -128,7 +132,10 @@ class ModelPanel final : public ui::Panel {
       ui::same_line_if_fits(ui::check_width(text));
       if (ImGui::GetCursorPosX() < label_width_) ImGui::SetCursorPosX(label_width_);
     };
-    choose("1/\xE2\x88\x9A" "d_k", Kind::InvSqrtDk);
+    choose(
+        "1/\xE2\x88\x9A"
+        "d_k",
+        Kind::InvSqrtDk);
     beside("none");
     choose("none", Kind::None);
     beside("temperature");
@@ -152,9 +159,11 @@ class ModelPanel final : public ui::Panel {
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Low T sharpens the weights towards the largest score; high T flattens them.\n"
-                        "T = \xE2\x88\x9A" "d_k = %.3g gives the standard scale.",
-                        std::sqrt(static_cast<double>(s.d_k)));
+      ImGui::SetTooltip(
+          "Low T sharpens the weights towards the largest score; high T flattens them.\n"
+          "T = \xE2\x88\x9A"
+          "d_k = %.3g gives the standard scale.",
+          std::sqrt(static_cast<double>(s.d_k)));
     }
   }
 
@@ -163,7 +172,8 @@ class ModelPanel final : public ui::Panel {
     label_column("positions", "Where a token's position enters attention (docs/design.md \"Positions\")");
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##positional", edits::positional_label(s.positional).c_str())) {
-      for (const PositionalKind kind : {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi}) {
+      for (const PositionalKind kind :
+           {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi}) {
         if (ImGui::Selectable(edits::positional_label(kind).c_str(), kind == s.positional) && kind != s.positional) {
           ui.document.apply(edits::set_positional(s, kind), "Positions: " + edits::positional_label(kind));
         }
@@ -183,7 +193,8 @@ class ModelPanel final : public ui::Panel {
       ImGui::SetCursorPosX(label_width_);
       const std::string fix = "Make d_k " + std::to_string(edits::even_d_k(s.d_k));
       if (ImGui::Button(fix.c_str())) {
-        ui.document.apply(edits::set_d_k(s, edits::even_d_k(s.d_k), edits::default_fresh(s)), "d_k = " + std::to_string(edits::even_d_k(s.d_k)));
+        ui.document.apply(edits::set_d_k(s, edits::even_d_k(s.d_k), edits::default_fresh(s)),
+                          "d_k = " + std::to_string(edits::even_d_k(s.d_k)));
       }
       return;
     }
@@ -196,15 +207,18 @@ class ModelPanel final : public ui::Panel {
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("RoPE's base \xCE\xB8: pair i turns by pos \xC2\xB7 \xCE\xB8^(\xE2\x88\x92" "2i/d_k) radians.\n"
-                        "10000 in the paper and Llama 2; Llama 3 uses 500000. Larger \xCE\xB8: slower turning.");
+      ImGui::SetTooltip(
+          "RoPE's base \xCE\xB8: pair i turns by pos \xC2\xB7 \xCE\xB8^(\xE2\x88\x92"
+          "2i/d_k) radians.\n"
+          "10000 in the paper and Llama 2; Llama 3 uses 500000. Larger \xCE\xB8: slower turning.");
     }
   }
 
   void draw_dropout(ui::UiContext& ui) {
     const Scenario& s = ui.document.scenario();
-    label_column("dropout", "Dropout on the weights after the softmax (training only): each weight dropped with "
-                            "probability p, the kept ones \xC3\x97 1/(1 \xE2\x88\x92 p)");
+    label_column("dropout",
+                 "Dropout on the weights after the softmax (training only): each weight dropped with "
+                 "probability p, the kept ones \xC3\x97 1/(1 \xE2\x88\x92 p)");
     bool on = s.dropout.has_value();
     if (ImGui::Checkbox("##dropout_on", &on)) {
       ui.document.apply(edits::set_dropout(s, on ? std::optional<DropoutSetting>(DropoutSetting{}) : std::nullopt),
@@ -218,7 +232,8 @@ class ModelPanel final : public ui::Panel {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
     float p = static_cast<float>(s.dropout->p);
-    if (ImGui::SliderFloat("##dropout_p", &p, 0.0f, static_cast<float>(edits::kMaxDropoutP), "p = %.2f") && std::isfinite(p)) {
+    if (ImGui::SliderFloat("##dropout_p", &p, 0.0f, static_cast<float>(edits::kMaxDropoutP), "p = %.2f") &&
+        std::isfinite(p)) {
       ui.document.apply(edits::set_dropout_p(s, static_cast<double>(p)), "Dropout p", "dropout_p");
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
@@ -269,9 +284,10 @@ class ModelPanel final : public ui::Panel {
       ImGui::SameLine();
       ImGui::TextDisabled("%d\xC3\x97%d", s.num_heads * s.d_v, d_out);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("output = [C_0 | \xE2\x80\xA6 | C_%d] \xC2\xB7 W_O: the heads' context vectors side by side, "
-                          "projected to d_out = %d",
-                          s.num_heads - 1, d_out);
+        ImGui::SetTooltip(
+            "output = [C_0 | \xE2\x80\xA6 | C_%d] \xC2\xB7 W_O: the heads' context vectors side by side, "
+            "projected to d_out = %d",
+            s.num_heads - 1, d_out);
       }
     }
   }

@@ -77,7 +77,8 @@ void draw_error(compute::ModelSession& model) {
   if (const model::TextCut* cut = model.text_cut()) {
     const std::string label = "Keep the first " + lesson::format_grouped(cut->tokens) + " tokens##model-text-cut";
     if (ImGui::Button(label.c_str())) model.keep_text_start();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back");
   }
 }
 
@@ -92,7 +93,8 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
     const std::string text = ui::token_label(tokens[i]);
     const std::string label = text + "##token" + std::to_string(i);
     const float width = ImGui::CalcTextSize(text.c_str()).x + 8.0f * ui.ui_scale;
-    if (i > 0 && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + width < right) {
+    if (i > 0 &&
+        ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x + width < right) {
       ImGui::SameLine();
     }
     const bool hovered_elsewhere = ui.view.hovered_model_token == static_cast<int>(i);
@@ -115,7 +117,8 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
 }  // namespace
 
 bool heatmaps_show_model(const ui::UiContext& ui) {
-  return !ui.view.heatmaps_show_scenario && (ui.model.has_model() || ui.model.activity() == compute::ModelActivity::Loading);
+  return !ui.view.heatmaps_show_scenario &&
+         (ui.model.has_model() || ui.model.activity() == compute::ModelActivity::Loading);
 }
 
 void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
@@ -158,7 +161,9 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
     model.set_head_factor(layer, head, 0.0f);
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next tokens are recomputed", layer, head);
+    ImGui::SetTooltip(
+        "Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next tokens are recomputed",
+        layer, head);
   }
   ImGui::SameLine();
   // Applied when let go: one recompute and one undo step per change, not one per pixel dragged.
@@ -244,14 +249,16 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
   const float context_share = std::min(1.0f, static_cast<float>(h.context.cols) / static_cast<float>(n));
   const float room = area.x - 3.0f * label_w - 2.0f * gap - heatmap::HeatmapWidget::label_overhang();
   const float by_width = std::max(40.0f, room / (2.0f + context_share));
-  const float col_label_h = heatmap::HeatmapWidget::col_label_height(result->tokens, by_width / static_cast<float>(n), area.y * 0.2f);
+  const float col_label_h =
+      heatmap::HeatmapWidget::col_label_height(result->tokens, by_width / static_cast<float>(n), area.y * 0.2f);
   const float by_height = area.y - col_label_h - title_height(2) - colorbar_height();
   const float cells_h = std::max(40.0f, std::min(by_width, by_height));
   const float cells_w = cells_h;
   const float context_w = std::max(40.0f, std::floor(cells_w * context_share));
   const bool long_text = ui::is_long_sentence(n);
   const bool log = ui::resolve(ui.view.weights_range, n) == ui::WeightsRange::Log;
-  const std::string scores_formula = "Q\xC2\xB7K\xE1\xB5\x80, layer " + std::to_string(layer) + " head " + std::to_string(head);
+  const std::string scores_formula =
+      "Q\xC2\xB7K\xE1\xB5\x80, layer " + std::to_string(layer) + " head " + std::to_string(head);
   std::vector<std::string> dims;
   for (int c = 0; c < h.context.cols; ++c) dims.push_back(std::to_string(c));
 
@@ -272,11 +279,13 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     exporting::Quantity quantity;  // what its export button and Ctrl+C write
   };
   const Part parts[] = {
-      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens, false,
-       exporting::Quantity::Scores},
-      {"##model-weights", "Weights", "softmax(S / \xE2\x88\x9A" "d_k, masked)", &h.weights,
-       log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap, &result->tokens, log,
-       exporting::Quantity::Weights},
+      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens,
+       false, exporting::Quantity::Scores},
+      {"##model-weights", "Weights",
+       "softmax(S / \xE2\x88\x9A"
+       "d_k, masked)",
+       &h.weights, log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap,
+       &result->tokens, log, exporting::Quantity::Weights},
       {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false,
        exporting::Quantity::Context},
   };
@@ -312,10 +321,12 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     spec.highlight_column = i < 2;
     spec.numbers = ui.view.show_numbers && !long_text;
     const HeatmapHover hover = ui.heatmaps.draw(part.id, spec);
-    if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows && hover.col < part.values->cols) {
+    if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows &&
+        hover.col < part.values->cols) {
       ui.view.hovered_model_token_next = hover.row;
-      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row, token_text(result->tokens, hover.row).c_str(),
-                        i < 2 ? "key" : "dimension", hover.col, static_cast<double>(part.values->at(hover.row, hover.col)));
+      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row,
+                        token_text(result->tokens, hover.row).c_str(), i < 2 ? "key" : "dimension", hover.col,
+                        static_cast<double>(part.values->at(hover.row, hover.col)));
     }
     export_ui::heatmap_hover_actions(ui, part.quantity, hover.hovered);  // Ctrl+C: copy as CSV
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);

@@ -144,12 +144,14 @@ void ModelView::draw_selected(ui::UiContext& ui) {
   draw_head_switch(ui, "model-switch", ui.view.model_layer, ui.view.model_head);
   ImGui::BeginDisabled(!model.can_undo());
   if (ImGui::Button("Undo##model")) model.undo();
-  if (model.can_undo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Undo %s", model.undo_label().c_str());
+  if (model.can_undo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Undo %s", model.undo_label().c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!model.can_redo());
   if (ImGui::Button("Redo##model")) model.redo();
-  if (model.can_redo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Redo %s", model.redo_label().c_str());
+  if (model.can_redo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Redo %s", model.redo_label().c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(model.edits().head_factors.empty());
@@ -165,11 +167,15 @@ void ModelView::draw_selected(ui::UiContext& ui) {
 
 void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
   const int layers = static_cast<int>(result.layers.size());
-  const int heads = result.layers.front().attention.heads.empty() ? 0 : static_cast<int>(result.layers.front().attention.heads.size());
+  const int heads = result.layers.front().attention.heads.empty()
+                        ? 0
+                        : static_cast<int>(result.layers.front().attention.heads.size());
   if (heads == 0) return;
-  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on", width);
+  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on",
+          width);
   const float font = ImGui::GetFontSize();
-  const GridSize g = grid_size(layers, heads, width - ImGui::GetStyle().ScrollbarSize, height - title_height(), ui.ui_scale);
+  const GridSize g =
+      grid_size(layers, heads, width - ImGui::GetStyle().ScrollbarSize, height - title_height(), ui.ui_scale);
   const float side = g.side;
   const float spacing = g.spacing;
   const float row_label_w = g.row_label_w;
@@ -230,9 +236,9 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::kWarningText, text);
     }
   }
-  const bool weights_edited = std::any_of(ui.model.edits().weights.begin(), ui.model.edits().weights.end(), [&](const auto& edit) {
-    return std::get<0>(edit.first) == layer.layer && std::get<1>(edit.first) == head;
-  });
+  const bool weights_edited = std::any_of(
+      ui.model.edits().weights.begin(), ui.model.edits().weights.end(),
+      [&](const auto& edit) { return std::get<0>(edit.first) == layer.layer && std::get<1>(edit.first) == head; });
   if (weights_edited) {  // its W_Q, W_K or W_V edited: a "W" in the bottom corner
     const ImVec2 size = ImGui::CalcTextSize("W");
     draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, 0xe0ffffffu);
@@ -254,8 +260,9 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       const bool off = factor && *factor == 0.0f;
       ui.model.set_head_factor(layer.layer, head, off ? std::nullopt : std::optional<float>(0.0f));
     }
-    ImGui::SetTooltip("layer %d head %d%s\nclick: open it in the Heatmaps view\nright-click: switch it %s", layer.layer, head,
-                      factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "", factor && *factor == 0.0f ? "on" : "off");
+    ImGui::SetTooltip("layer %d head %d%s\nclick: open it in the Heatmaps view\nright-click: switch it %s", layer.layer,
+                      head, factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "",
+                      factor && *factor == 0.0f ? "on" : "off");
   }
 }
 
@@ -264,7 +271,8 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
 void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width) {
   const bool masked_lm = ui::model_is_encoder(ui);
   if (masked_lm) {
-    const std::string where = result.query_position >= 0 ? "token " + std::to_string(result.query_position) : std::string();
+    const std::string where =
+        result.query_position >= 0 ? "token " + std::to_string(result.query_position) : std::string();
     heading("Predicted at [MASK]", where.c_str(), width);
   } else {
     const std::string last = result.tokens.empty() ? std::string() : result.tokens.back();
@@ -276,12 +284,14 @@ void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& 
   }
   if (masked_lm && result.query_tokens.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ui::text_lines_disabled("BERT predicts a word hidden as [MASK]: put [MASK] in the text, as in \xE2\x80\x9CThe capital of France is [MASK].\xE2\x80\x9D");
+    ui::text_lines_disabled(
+        "BERT predicts a word hidden as [MASK]: put [MASK] in the text, as in \xE2\x80\x9CThe capital of France is [MASK].\xE2\x80\x9D");
     ImGui::PopTextWrapPos();
     return;
   }
   if (!ui.model.shown_edits().empty()) {
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %s", edits_summary(ui.model.shown_edits()).c_str());
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %s",
+                       edits_summary(ui.model.shown_edits()).c_str());
   }
   draw_token_bars(masked_lm ? result.query_tokens : result.next_tokens, width);
 }
@@ -294,7 +304,8 @@ void ModelView::draw_token_bars(const std::vector<model::TokenProbability>& toke
     char label[200];
     std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, ui::token_label(next.token).c_str(), i);
     ImGui::Selectable(label, false, ImGuiSelectableFlags_None, ImVec2(label_w, 0.0f));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token id %d, logit %.4g, p = %.6f", next.id, static_cast<double>(next.logit), next.p);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("token id %d, logit %.4g, p = %.6f", next.id, static_cast<double>(next.logit), next.p);
     ImGui::SameLine();
     // The bar: an item whose ID holds the probability, so that the widget log (and a test) reads it.
     char percent[64];
@@ -321,21 +332,25 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
     rollout_generation_ = ui.model.generation();
   }
   const float line_start = ImGui::GetCursorPosX();
-  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(), width - export_ui::export_button_room());
+  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(),
+          width - export_ui::export_button_room());
   rollout_export_.draw(ui, line_start + width, {rollout_range_.min, rollout_range_.max});
   if (rollout.empty()) {
     ImGui::TextDisabled("Not computed past 512 tokens (a product of N \xC3\x97 N matrices per layer).");
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ui::text_wrapped("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
+  ui::text_wrapped(
+      "Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7"
+      "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
   ImGui::PopStyleColor();
   const float height = ImGui::GetContentRegionAvail().y;
   const float label_w = heatmap::HeatmapWidget::row_label_width(result.tokens, width * 0.25f);
   const float room_w = width - label_w - heatmap::HeatmapWidget::label_overhang();
   const float n = static_cast<float>(std::max(1, rollout.rows));
   const float col_label_h = heatmap::HeatmapWidget::col_label_height(result.tokens, room_w / n, height * 0.25f);
-  const float side = std::max(60.0f * ui.ui_scale, std::min(room_w, height - col_label_h - colorbar_height() - 2.0f * ImGui::GetStyle().ItemSpacing.y));
+  const float side = std::max(60.0f * ui.ui_scale, std::min(room_w, height - col_label_h - colorbar_height() -
+                                                                        2.0f * ImGui::GetStyle().ItemSpacing.y));
   HeatmapSpec spec;
   spec.source.host = &rollout;
   spec.source.version = ui.model.generation();
@@ -354,8 +369,9 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   const HeatmapHover hover = ui.heatmaps.draw("##model-rollout", spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < rollout.rows && hover.col < rollout.cols) {
     ui.view.hovered_model_token_next = hover.row;
-    ImGui::SetTooltip("rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row).c_str(),
-                      static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col).c_str());
+    ImGui::SetTooltip(
+        "rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row).c_str(),
+        static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col).c_str());
   }
   export_ui::RolloutExport::hover_actions(ui, hover.hovered);  // Ctrl+C: copy as CSV
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);

@@ -35,7 +35,8 @@ const char* projection_name(Projection which) {
 }
 
 std::string edit_label(int layer, int head, Projection which, const std::string& what) {
-  return "Layer " + std::to_string(layer) + " head " + std::to_string(head) + " " + projection_name(which) + ": " + what;
+  return "Layer " + std::to_string(layer) + " head " + std::to_string(head) + " " + projection_name(which) + ": " +
+         what;
 }
 
 }  // namespace
@@ -43,7 +44,8 @@ std::string edit_label(int layer, int head, Projection which, const std::string&
 const Matrix& ModelWeightsEditor::original(const ui::UiContext& ui, int layer, int head, int index) {
   const model::Model* model = ui.model.model();
   if (model != cached_model_ || layer != cached_layer_ || head != cached_head_) {
-    for (int p = 0; p < 3; ++p) originals_[static_cast<std::size_t>(p)] = model->head_weight(layer, head, kProjections[p]);
+    for (int p = 0; p < 3; ++p)
+      originals_[static_cast<std::size_t>(p)] = model->head_weight(layer, head, kProjections[p]);
     cached_model_ = model;
     cached_layer_ = layer;
     cached_head_ = head;
@@ -52,7 +54,8 @@ const Matrix& ModelWeightsEditor::original(const ui::UiContext& ui, int layer, i
   return originals_[static_cast<std::size_t>(index)];
 }
 
-void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int index, const Matrix& shown, bool edited) {
+void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int index, const Matrix& shown,
+                                    bool edited) {
   const Projection which = kProjections[index];
   ImGui::PushID(index);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
@@ -68,11 +71,13 @@ void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int 
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("Zero")) {
-    ui.model.set_head_weight(layer, head, which, Matrix(shown.rows, shown.cols, 0.0f), edit_label(layer, head, which, "zero"));
+    ui.model.set_head_weight(layer, head, which, Matrix(shown.rows, shown.cols, 0.0f),
+                             edit_label(layer, head, which, "zero"));
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(!edited);
-  if (ImGui::SmallButton("Reset")) ui.model.set_head_weight(layer, head, which, std::nullopt, edit_label(layer, head, which, "the model's"));
+  if (ImGui::SmallButton("Reset"))
+    ui.model.set_head_weight(layer, head, which, std::nullopt, edit_label(layer, head, which, "the model's"));
   ImGui::EndDisabled();
   ImGui::PopID();
 }
@@ -106,16 +111,17 @@ void ModelWeightsEditor::draw_cell_editor(ui::UiContext& ui, int layer, int head
 void ModelWeightsEditor::draw(ui::UiContext& ui, int layer, int head) {
   const model::ModelConfig& config = ui.model.model()->config();
   if (config.num_kv_heads < config.num_heads) {
-    ImGui::TextDisabled("W_K and W_V are key/value group %d's, shared by %d query heads: editing them changes all of those.",
-                        head / (config.num_heads / config.num_kv_heads), config.num_heads / config.num_kv_heads);
+    ImGui::TextDisabled(
+        "W_K and W_V are key/value group %d's, shared by %d query heads: editing them changes all of those.",
+        head / (config.num_heads / config.num_kv_heads), config.num_heads / config.num_kv_heads);
   } else {
     ImGui::TextDisabled("Click a cell to type its value; every later layer and the next tokens are recomputed.");
   }
   const ImVec2 area = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetFontSize() * 1.5f;
   const float box_w = (area.x - 2.0f * gap) / 3.0f;
-  const float cells_h = std::max(60.0f, area.y - title_height() - colorbar_height() - ImGui::GetFrameHeightWithSpacing() -
-                                            ImGui::GetFontSize() * 2.0f);
+  const float cells_h = std::max(60.0f, area.y - title_height() - colorbar_height() -
+                                            ImGui::GetFrameHeightWithSpacing() - ImGui::GetFontSize() * 2.0f);
   const float top = ImGui::GetCursorPosY();
   const float left = ImGui::GetCursorPosX();
   for (int index = 0; index < 3; ++index) {
@@ -124,14 +130,16 @@ void ModelWeightsEditor::draw(ui::UiContext& ui, int layer, int head) {
     const Matrix& shown = edited != nullptr ? *edited : original(ui, layer, head, index);
     ImGui::SetCursorPos(ImVec2(left + static_cast<float>(index) * (box_w + gap), top));
     ImGui::BeginGroup();
-    const std::string formula = std::to_string(shown.rows) + " \xC3\x97 " + std::to_string(shown.cols) + (edited ? ", edited" : "");
+    const std::string formula =
+        std::to_string(shown.rows) + " \xC3\x97 " + std::to_string(shown.cols) + (edited ? ", edited" : "");
     heading(projection_name(which), formula.c_str(), box_w);
     draw_tools(ui, layer, head, index, shown, edited != nullptr);
     const heatmap::ValueRange range = heatmap::symmetric_range(shown);
     heatmap::HeatmapSpec spec;
     spec.source.host = &shown;
     // The original slices change with the layer and head, an edited one with every edit.
-    spec.source.version = version_ * 1000003u + ui.model.generation() * 7u + static_cast<std::uint64_t>(edited != nullptr);
+    spec.source.version =
+        version_ * 1000003u + ui.model.generation() * 7u + static_cast<std::uint64_t>(edited != nullptr);
     spec.values = &shown;
     spec.range_min = range.min;
     spec.range_max = range.max;

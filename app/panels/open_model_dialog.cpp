@@ -61,9 +61,8 @@ std::vector<Entry> list(const fs::path& folder, std::string& error) {
       entries.push_back({name, path, false, false});
     }
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.folder != b.folder ? a.folder : a.name < b.name;
-  });
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.folder != b.folder ? a.folder : a.name < b.name; });
   return entries;
 }
 
@@ -72,8 +71,9 @@ class OpenModelDialog final : public ui::Dialog {
   void update(ui::UiContext& ui) override {
     if (std::exchange(ui.view.open_model_dialog_requested, false)) start(ui);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowSize(ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f), std::min(540.0f * ui.ui_scale, display.y * 0.85f)),
-                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(
+        ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f), std::min(540.0f * ui.ui_scale, display.y * 0.85f)),
+        ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     draw_folder_bar();
@@ -124,15 +124,17 @@ class OpenModelDialog final : public ui::Dialog {
       }
       const Entry* chosen = nullptr;
       for (const Entry& entry : entries_) {
-        const std::string label = entry.name + (entry.folder ? (entry.model_folder ? "/   (a model folder)" : "/") : "");
-        if (ImGui::Selectable(label.c_str(), path_ == entry.path.string(), ImGuiSelectableFlags_AllowDoubleClick)) chosen = &entry;
+        const std::string label =
+            entry.name + (entry.folder ? (entry.model_folder ? "/   (a model folder)" : "/") : "");
+        if (ImGui::Selectable(label.c_str(), path_ == entry.path.string(), ImGuiSelectableFlags_AllowDoubleClick))
+          chosen = &entry;
       }
       if (entries_.empty() && listing_error_.empty()) ImGui::TextDisabled("(no folders or model files here)");
       // The second click of a double click on a plain folder lands in the folder it opened, on
       // whatever is listed there under the pointer: it is no click of its own (it opened a
       // 1.1 GB model the user never chose).
-      const bool second_click_of_entering =
-          ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && ImGui::GetTime() - entered_at_ <= ImGui::GetIO().MouseDoubleClickTime;
+      const bool second_click_of_entering = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
+                                            ImGui::GetTime() - entered_at_ <= ImGui::GetIO().MouseDoubleClickTime;
       if (chosen != nullptr && !second_click_of_entering) {
         path_ = chosen->path.string();
         error_.clear();

@@ -52,9 +52,10 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ui::text_lines("Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
-                           "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
-                           "the one before. Ctrl+F puts the keyboard here.");
+    ui::text_lines(
+        "Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
+        "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
+        "the one before. Ctrl+F puts the keyboard here.");
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -87,35 +88,27 @@ void OverviewFind::describe(const ui::UiContext& ui) {
   const std::string split = tokenizer_words(ui.document.scenario().tokenizer);
   line_is_problem_ = !matches_.found() && matches_.kind != Kind::Empty;
   switch (matches_.kind) {
-    case Kind::Empty:
-      line_.clear();
-      return;
+    case Kind::Empty: line_.clear(); return;
     case Kind::Position:
       line_ = "token " + lesson::format_grouped(matches_.position) + " " +
-              in_quotes(token_text(tokens, static_cast<int>(matches_.position))) + (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there");
+              in_quotes(token_text(tokens, static_cast<int>(matches_.position))) +
+              (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there");
       return;
     case Kind::OutOfRange:
       line_ = "no token " + lesson::format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" +
               lesson::format_grouped(static_cast<long long>(tokens.size()) - 1);
       return;
-    case Kind::Exact:
-      line_ = phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
-      return;
+    case Kind::Exact: line_ = phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"); return;
     case Kind::Containing:
-      line_ = "no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
+      line_ =
+          "no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
       return;
-    case Kind::NotFound:
-      line_ = phrase + " is not in the text (split into " + split + ", ignoring case)";
-      return;
-    case Kind::NoTokens:
-      line_ = phrase + " has no tokens when split into " + split;
-      return;
+    case Kind::NotFound: line_ = phrase + " is not in the text (split into " + split + ", ignoring case)"; return;
+    case Kind::NoTokens: line_ = phrase + " has no tokens when split into " + split; return;
     case Kind::TooLong:
       line_ = "a phrase of at most " + std::to_string(overview::kMaxSearchTokens) + " tokens, please";
       return;
-    case Kind::NotUtf8:
-      line_ = "what was typed is not UTF-8";
-      return;
+    case Kind::NotUtf8: line_ = "what was typed is not UTF-8"; return;
   }
 }
 

@@ -30,7 +30,7 @@ class OverviewFind {
   void describe(const ui::UiContext& ui);
 
   std::string typed_;
-  std::string searched_;                   // what the matches are for, with
+  std::string searched_;                                 // what the matches are for, with
   std::uint64_t searched_revision_ = ~std::uint64_t{0};  // the document's revision
   overview::TokenMatches matches_;
   // The line under the field, made when the matches or the pinned query change, not each frame.

@@ -13,10 +13,13 @@ constexpr std::size_t kTokenCharacters = 40;
 
 std::string quoted_token(const std::vector<std::string>& tokens, int index) {
   if (index < 0 || index >= static_cast<int>(tokens.size())) return "";
-  return " \xE2\x80\x9C" + ui::shown_text(tokens[static_cast<std::size_t>(index)], kTokenCharacters, 1).text + "\xE2\x80\x9D";
+  return " \xE2\x80\x9C" + ui::shown_text(tokens[static_cast<std::size_t>(index)], kTokenCharacters, 1).text +
+         "\xE2\x80\x9D";
 }
 
-std::string span(int first, int last) { return lesson::format_grouped(first) + "\xE2\x80\x93" + lesson::format_grouped(last); }
+std::string span(int first, int last) {
+  return lesson::format_grouped(first) + "\xE2\x80\x93" + lesson::format_grouped(last);
+}
 
 // "head 0 · queries 0–65,535 × keys 0–65,535"
 std::string where_text(int head, int row_first, int row_last, int col_first, int col_last) {
@@ -26,7 +29,8 @@ std::string where_text(int head, int row_first, int row_last, int col_first, int
 
 }  // namespace
 
-std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens) {
+std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows,
+                                              const std::vector<std::string>& tokens) {
   const int count = rows ? grid.rows : grid.cols;
   const int end = rows ? grid.window.row_end : grid.window.col_end;
   const bool words = grid.exact() && static_cast<int>(tokens.size()) >= end;
@@ -34,7 +38,8 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
   labels.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const int first = rows ? grid.row_begin(i) : grid.col_begin(i);
-    labels.push_back(words ? lesson::format_grouped(first) + " " + ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
+    labels.push_back(words ? lesson::format_grouped(first) + " " +
+                                 ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
                            : lesson::format_grouped(first));
   }
   return labels;
@@ -47,13 +52,15 @@ ColumnLabelRoom column_label_room(int window_rows, int window_cols, float words_
   return {numbers_height, false, pixels_below(numbers_height)};
 }
 
-std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
+std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c,
+                                const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens) {
   if (grid.exact()) {
-    return "query " + lesson::format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
-           lesson::format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
+    return "query " + lesson::format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) +
+           ", key " + lesson::format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
   }
-  return "queries " + span(grid.row_begin(r), grid.row_end(r) - 1) + ", keys " + span(grid.col_begin(c), grid.col_end(c) - 1);
+  return "queries " + span(grid.row_begin(r), grid.row_end(r) - 1) + ", keys " +
+         span(grid.col_begin(c), grid.col_end(c) - 1);
 }
 
 const char* quantity_text(overview::Quantity quantity) {
@@ -78,11 +85,13 @@ OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, over
   return out;
 }
 
-OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling, overview::Quantity quantity) {
+OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling,
+                                        overview::Quantity quantity) {
   n = std::max(n, 1);
   m = std::max(m, 1);
   const int last_head = std::max(heads, 1) - 1;
-  OverviewCaption widest = overview_caption(last_head, overview::PixelGrid::fit(overview::whole(n, m), 64, 64), pooling, quantity);
+  OverviewCaption widest =
+      overview_caption(last_head, overview::PixelGrid::fit(overview::whole(n, m), 64, 64), pooling, quantity);
   widest.where = where_text(last_head, n - 1, n - 1, m - 1, m - 1);
   return widest;
 }

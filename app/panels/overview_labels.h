@@ -14,7 +14,8 @@ namespace attnviz::panels {
 
 // One label per pixel row (`rows`) or pixel column of the grid. `tokens` are the query tokens
 // for rows, the key tokens for columns; fewer than the window needs: positions alone.
-std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows, const std::vector<std::string>& tokens);
+std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, bool rows,
+                                              const std::vector<std::string>& tokens);
 
 // The room above the image for its column labels, and the image's pixels across that leaves.
 struct ColumnLabelRoom {
@@ -32,8 +33,8 @@ ColumnLabelRoom column_label_room(int window_rows, int window_cols, float words_
 
 // "query 32,427 “dog”, key 32,519 “sat”" for an exact cell, "queries 0–92, keys 93–185" for
 // a pooled pixel (r, c).
-std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c, const std::vector<std::string>& row_tokens,
-                                const std::vector<std::string>& col_tokens);
+std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c,
+                                const std::vector<std::string>& row_tokens, const std::vector<std::string>& col_tokens);
 
 // "weight", "raw score", "scaled score": what one cell holds.
 const char* quantity_text(overview::Quantity quantity);
@@ -54,6 +55,7 @@ OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, over
 // pooling and quantity (the largest numbers, the largest blocks, those of a 64-pixel image): a
 // panel narrower than it shows the caption on two lines. Deciding from it rather than from the
 // caption shown keeps the image where it is as one zooms or pans.
-OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling, overview::Quantity quantity);
+OverviewCaption widest_overview_caption(int heads, int n, int m, overview::Pooling pooling,
+                                        overview::Quantity quantity);
 
 }  // namespace attnviz::panels

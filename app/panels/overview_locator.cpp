@@ -57,8 +57,8 @@ void OverviewLocator::remember(const overview::Overview& shown, const std::share
 }
 
 bool OverviewLocator::fits(const std::shared_ptr<const Problem>& problem, const compute::OverviewAsk& ask) const {
-  return problem && problem_.lock() == problem && head_ == ask.head && quantity_ == ask.quantity && pooling_ == ask.pooling &&
-         values_.rows > 0;
+  return problem && problem_.lock() == problem && head_ == ask.head && quantity_ == ask.quantity &&
+         pooling_ == ask.pooling && values_.rows > 0;
 }
 
 std::optional<overview::CellWindow> OverviewLocator::draw(ui::UiContext& ui, ImVec2 corner, float side, int n, int m,
@@ -100,7 +100,8 @@ std::optional<overview::CellWindow> OverviewLocator::draw(ui::UiContext& ui, ImV
                   origin.y + size.y * static_cast<float>(row) / static_cast<float>(n));
   };
   outline(list, at(marked.row_begin, marked.col_begin), at(marked.row_end, marked.col_end));
-  if (hovered && !held) ImGui::SetTooltip("The whole matrix, the window shown outlined: click or drag to move the window there.");
+  if (hovered && !held)
+    ImGui::SetTooltip("The whole matrix, the window shown outlined: click or drag to move the window there.");
 
   std::optional<overview::CellWindow> asked;
   if (let_go && dragged_) asked = dragged_;
@@ -122,6 +123,5 @@ void OverviewLocator::draw_thumbnail(ui::UiContext& ui, ImVec2 size) {
   spec.cells_height = size.y;
   ui.heatmaps.draw("##thumbnail", spec);
 }
-
 
 }  // namespace attnviz::panels

@@ -23,7 +23,7 @@ namespace attnviz::panels {
 namespace {
 
 constexpr int kTopKeys = 10;
-constexpr std::uint32_t kQueryMark = 0xff1f8cffu;    // orange, as a hovered token's outline
+constexpr std::uint32_t kQueryMark = 0xff1f8cffu;  // orange, as a hovered token's outline
 
 std::string three_digits(float value) {
   char text[32];
@@ -37,12 +37,14 @@ void OverviewQuery::draw_hint() {
   session_.clear();
   strip_row_.reset();
   top_row_.reset();
-  note_text("Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
-                   "(Down / Up: the next or previous query).");
+  note_text(
+      "Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
+      "(Down / Up: the next or previous query).");
 }
 
-std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const std::shared_ptr<const Problem>& problem,
-                                                        int head, int query, float width) {
+std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
+                                                        const std::shared_ptr<const Problem>& problem, int head,
+                                                        int query, float width) {
   if (!problem || query < 0 || query >= problem->n()) return std::nullopt;
   session_.request(problem, head, query);
   heading("Query", "");
@@ -66,13 +68,14 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui, const
     return std::nullopt;
   }
   note_text("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
-                   lesson::format_grouped(row->keys()) + " keys");
+            lesson::format_grouped(row->keys()) + " keys");
   draw_strip(row, *problem, width);
   return draw_top_keys(row, *problem);
 }
 
 // Its weights, the largest of each block of keys a pixel column, scaled to the row's largest.
-void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& shared, const Problem& problem, float width) {
+void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& shared, const Problem& problem,
+                               float width) {
   const overview::QueryRow& row = *shared;
   const int columns = std::max(1, static_cast<int>(width));
   const int keys = row.keys();
@@ -91,13 +94,14 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     }
   }
   const float largest = std::max(*std::max_element(strip_.begin(), strip_.end()), 1e-12f);
-  note_text("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) + ", the largest per pixel (tallest " +
-                   three_digits(largest) + ")");
+  note_text("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) +
+            ", the largest per pixel (tallest " + three_digits(largest) + ")");
   const float height = ImGui::GetFontSize() * 4.0f;
   const float column_w = width / static_cast<float>(used);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##overview_query_strip", ImVec2(width, height + 6.0f));
-  window::widget_log::annotate(ImGui::GetItemID(), "query", std::to_string(row.query));  // for tests that read the window
+  window::widget_log::annotate(ImGui::GetItemID(), "query",
+                               std::to_string(row.query));  // for tests that read the window
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->AddRectFilled(at, ImVec2(at.x + width, at.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg));
   const std::uint32_t bar = ui::palette::head_strong(row.head);
@@ -113,8 +117,8 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
   }
   if (!problem.cross_attention) {  // the query's own position among the keys
     const float x = at.x + width * (static_cast<float>(row.query) + 0.5f) / static_cast<float>(keys);
-    list->AddTriangleFilled(ImVec2(x, at.y + height), ImVec2(x - 5.0f, at.y + height + 6.0f), ImVec2(x + 5.0f, at.y + height + 6.0f),
-                            kQueryMark);
+    list->AddTriangleFilled(ImVec2(x, at.y + height), ImVec2(x - 5.0f, at.y + height + 6.0f),
+                            ImVec2(x + 5.0f, at.y + height + 6.0f), kQueryMark);
   }
   if (ImGui::IsItemHovered()) {
     const float fx = (ImGui::GetIO().MousePos.x - at.x) / width;
@@ -131,8 +135,8 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
   }
 }
 
-std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shared_ptr<const overview::QueryRow>& shared,
-                                                                 const Problem& problem) {
+std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(
+    const std::shared_ptr<const overview::QueryRow>& shared, const Problem& problem) {
   const overview::QueryRow& row = *shared;
   note_text("the keys it attends to most (click one to show its cell)");
   std::optional<overview::CellWindow> go_to;
@@ -146,11 +150,14 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(const std::shar
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.4g", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
-                              in_quotes(token_text(problem.source_tokens, key)) + "##overview_top_key" + std::to_string(i);
-    if (ImGui::Selectable(label.c_str(), false)) go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
+                              in_quotes(token_text(problem.source_tokens, key)) + "##overview_top_key" +
+                              std::to_string(i);
+    if (ImGui::Selectable(label.c_str(), false))
+      go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell", lesson::format_grouped(row.query).c_str(),
-                        lesson::format_grouped(key).c_str(), static_cast<double>(row.values[static_cast<std::size_t>(key)]));
+      ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell",
+                        lesson::format_grouped(row.query).c_str(), lesson::format_grouped(key).c_str(),
+                        static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     }
   }
   if (top.empty()) ImGui::TextDisabled("none: the mask hides every key from it");

@@ -28,7 +28,8 @@ class OverviewQuery {
 
  private:
   void draw_strip(const std::shared_ptr<const overview::QueryRow>& row, const Problem& problem, float width);
-  std::optional<overview::CellWindow> draw_top_keys(const std::shared_ptr<const overview::QueryRow>& row, const Problem& problem);
+  std::optional<overview::CellWindow> draw_top_keys(const std::shared_ptr<const overview::QueryRow>& row,
+                                                    const Problem& problem);
 
   compute::QueryRowSession session_;
   // The strip's columns: the largest weight of each block of keys, cached per row and width.

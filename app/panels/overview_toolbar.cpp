@@ -48,7 +48,8 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   // In the enums' order: a radio button's index is its value.
   const char* const quantities[] = {"Weights##overview", "Raw scores##overview", "Scaled scores##overview"};
   const char* const poolings[] = {"Max##overview", "Mean##overview"};
-  static_assert(static_cast<int>(overview::Quantity::ScaledScores) == 2 && static_cast<int>(overview::Pooling::Mean) == 1);
+  static_assert(static_cast<int>(overview::Quantity::ScaledScores) == 2 &&
+                static_cast<int>(overview::Pooling::Mean) == 1);
   const auto group_w = [&](std::span<const char* const> labels) {
     float width = 0.0f;
     for (const char* label : labels) width += radio_w(label);
@@ -80,7 +81,8 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   // Home shows the whole matrix, as on every other heatmap.
   const ImGuiIO& io = ImGui::GetIO();
   ui::keys::claim_from_navigation(ui::keys::kHome);
-  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift && ImGui::IsKeyPressed(ui::keys::kHome, false)) {
+  if (ui::keys::plain_keys_free() && !io.KeyCtrl && !io.KeyAlt && !io.KeyShift &&
+      ImGui::IsKeyPressed(ui::keys::kHome, false)) {
     ask_.window = {};
   }
   if (ask_.window.rows() > 0) {
@@ -119,8 +121,9 @@ void OverviewView::draw_find_popup(ui::UiContext& ui) {
   const float width = ImGui::GetFontSize() * 20.0f;
   const float outer = width + 2.0f * style.WindowPadding.x;
   const float panel_right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  ImGui::SetNextWindowPos(ImVec2(std::max(std::min(ImGui::GetItemRectMin().x, panel_right - outer), ImGui::GetWindowPos().x),
-                                 ImGui::GetItemRectMax().y + style.ItemSpacing.y));
+  ImGui::SetNextWindowPos(
+      ImVec2(std::max(std::min(ImGui::GetItemRectMin().x, panel_right - outer), ImGui::GetWindowPos().x),
+             ImGui::GetItemRectMax().y + style.ItemSpacing.y));
   ImGui::SetNextWindowSize(ImVec2(outer, 0.0f));
   if (!ImGui::BeginPopup("##overview_find_popup")) return;
   const int n = session_.rows();
@@ -143,8 +146,10 @@ void OverviewView::draw_status(ui::UiContext& ui) {
 void OverviewView::draw_status_line(ui::UiContext& ui) {
   if (session_.running()) {
     char label[64];
-    if (session_.started()) std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
-    else std::snprintf(label, sizeof label, "preparing the mask\xe2\x80\xa6");
+    if (session_.started())
+      std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
+    else
+      std::snprintf(label, sizeof label, "preparing the mask\xe2\x80\xa6");
     ImGui::ProgressBar(static_cast<float>(session_.progress()), ImVec2(ImGui::GetFontSize() * 18.0f, 0.0f), label);
     ImGui::SameLine();
     if (ImGui::Button("Cancel##overview")) session_.cancel();
@@ -172,7 +177,9 @@ void OverviewView::offer_dropout_off(ui::UiContext& ui) {
   if (ImGui::Button("Turn dropout off##overview_dropout")) {
     ui.document.apply(edits::set_dropout(scenario, std::nullopt), "Dropout off");
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dropout off for this text (Edit > Undo turns it on again); up to 4,096 tokens the heatmaps draw it.");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Dropout off for this text (Edit > Undo turns it on again); up to 4,096 tokens the heatmaps draw it.");
 }
 
 // A pattern whose parameters suited a short sentence (the strided preset's stride of 4) can
@@ -181,7 +188,8 @@ void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
   const MaskSetting& mask = ui.document.scenario().mask;
   const std::optional<edits::NamedPattern> pattern = edits::pattern_for_length(mask.expression, tokens_);
   if (!pattern) return;
-  const std::string label = "Use " + pattern->name + " (for " + lesson::format_grouped(tokens_) + " tokens)##overview_pattern";
+  const std::string label =
+      "Use " + pattern->name + " (for " + lesson::format_grouped(tokens_) + " tokens)##overview_pattern";
   if (ImGui::Button(label.c_str())) {
     Scenario next = ui.document.scenario();
     next.mask = edits::apply_pattern(mask, *pattern, {});
@@ -201,8 +209,8 @@ ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long
   } else if (const std::shared_ptr<const overview::Overview> shown = session_.shown()) {
     // A zoomed-in window takes milliseconds: "0.00 s" would read as if nothing had run.
     const double ms = shown->timing.total_ms;
-    std::snprintf(text, sizeof text, ms < 1000.0 ? ": %s %.0f ms" : ": %s %.2f s", shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)",
-                  ms < 1000.0 ? std::max(ms, 1.0) : ms / 1000.0);
+    std::snprintf(text, sizeof text, ms < 1000.0 ? ": %s %.0f ms" : ": %s %.2f s",
+                  shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)", ms < 1000.0 ? std::max(ms, 1.0) : ms / 1000.0);
     status.summary += text;
   }
   const std::string error = session_.error();

@@ -70,9 +70,10 @@ void OverviewView::draw(ui::UiContext& ui) {
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
   const long long larger = std::max(tokens_, source_tokens_);
   if (larger > overview::kMaxOverviewTokens) {
-    ImGui::TextUnformatted(source_tokens_ > overview::kMaxOverviewTokens && tokens_ <= overview::kMaxOverviewTokens
-                               ? "The cross-attention source has more than 65,536 tokens: too long even for the overview."
-                               : "This text has more than 65,536 tokens: too long even for the overview.");
+    ImGui::TextUnformatted(
+        source_tokens_ > overview::kMaxOverviewTokens && tokens_ <= overview::kMaxOverviewTokens
+            ? "The cross-attention source has more than 65,536 tokens: too long even for the overview."
+            : "This text has more than 65,536 tokens: too long even for the overview.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     offer_first_tokens(ui);
@@ -140,15 +141,16 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
 float OverviewView::numbers_label_height(int positions, float words_gutter) {
   if (positions != numbers_label_.positions || ImGui::GetFontSize() != numbers_label_.font_size) {
     const std::vector<std::string> widest_position = {lesson::format_grouped(std::max(positions, 1) - 1)};
-    numbers_label_ = {positions, ImGui::GetFontSize(), heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter)};
+    numbers_label_ = {positions, ImGui::GetFontSize(),
+                      heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter)};
   }
   return numbers_label_.height;
 }
 
 // The colorbar, and beside it the mask's grey where the image has any: a key of every colour
 // the image uses. (On the caption's line the grey's key ran off panels narrower than 1,300 pixels.)
-void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, bool exact,
-                                   float side) {
+void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity,
+                                   bool exact, float side) {
   const float em = ImGui::GetFontSize();
   const float gap = 1.5f * em;
   const float room = ImGui::GetContentRegionAvail().x;
@@ -176,8 +178,8 @@ void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap
 // lies; what a pixel holds): decided from the text's length, the head count, pooling and
 // quantity, never from the zoom, so zooming cannot move the image.
 int OverviewView::caption_lines_for(const ui::UiContext& ui, float width) {
-  const CaptionKey key{session_.rows(), session_.cols(), ui.document.scenario().num_heads, ask_.pooling, ask_.quantity,
-                       ImGui::GetFontSize()};
+  const CaptionKey key{session_.rows(), session_.cols(), ui.document.scenario().num_heads,
+                       ask_.pooling,    ask_.quantity,   ImGui::GetFontSize()};
   if (!(key == caption_width_.key)) {
     caption_width_.key = key;
     const OverviewCaption widest = widest_overview_caption(key.heads, key.rows, key.cols, key.pooling, key.quantity);
@@ -199,18 +201,18 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const float cells_width = image_width(width);
   const float reserved = column_reserved(cells_width);
   const auto side_below = [&](float col_gutter) {
-    return std::floor(std::max(std::min(cells_width - reserved,
-                                        height - caption_h - col_gutter),
-                               64.0f));
+    return std::floor(std::max(std::min(cells_width - reserved, height - caption_h - col_gutter), 64.0f));
   };
   // Pixels in steps of 64, so that resizing the window by a little recomputes nothing.
-  const auto pixels_below = [&](float col_gutter) { return std::max(64, static_cast<int>(side_below(col_gutter)) / 64 * 64); };
+  const auto pixels_below = [&](float col_gutter) {
+    return std::max(64, static_cast<int>(side_below(col_gutter)) / 64 * 64);
+  };
   const int n = session_.rows();
   const int m = session_.cols();
   const overview::CellWindow asked = ask_.window.rows() > 0 ? ask_.window : overview::whole(n, m);
   const float words_gutter = ImGui::GetFontSize() * kColumnLabelEms;
-  const ColumnLabelRoom room =
-      column_label_room(asked.rows(), asked.cols(), words_gutter, numbers_label_height(std::max(n, m), words_gutter), pixels_below);
+  const ColumnLabelRoom room = column_label_room(asked.rows(), asked.cols(), words_gutter,
+                                                 numbers_label_height(std::max(n, m), words_gutter), pixels_below);
   const float col_gutter = room.height;
   const float side = side_below(col_gutter);
   ask_.pixel_rows = ask_.pixel_cols = room.pixels;
@@ -267,8 +269,12 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const ImVec2 size(spec.cells_width, spec.cells_height);
   outline_pinned(ui, g, origin, size);
   if (const std::optional<int> clicked = handle_mouse(*shown, origin, size, hover.hovered)) {
-    if (side_column_) ui.view.pinned_query = *clicked;
-    else ui.notices.post(ui::NoticeLevel::Info, "A pinned query is shown beside the image: widen the window, or show the heatmaps only (F8)", "overview");
+    if (side_column_)
+      ui.view.pinned_query = *clicked;
+    else
+      ui.notices.post(ui::NoticeLevel::Info,
+                      "A pinned query is shown beside the image: widen the window, or show the heatmaps only (F8)",
+                      "overview");
   }
   if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
   draw_side_column(ui, ImVec2(origin.x + size.x, origin.y), g.window != overview::whole(n, m), side);
@@ -276,7 +282,8 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
 
 // The widest the image's cells can be in a panel `panel_width` wide: less its row labels.
 float OverviewView::image_width(float panel_width) {
-  return panel_width - ImGui::GetStyle().ItemSpacing.x - ImGui::GetFontSize() * kRowLabelEms - heatmap::HeatmapWidget::label_overhang();
+  return panel_width - ImGui::GetStyle().ItemSpacing.x - ImGui::GetFontSize() * kRowLabelEms -
+         heatmap::HeatmapWidget::label_overhang();
 }
 
 // Room for the side column (Find, the locator, the pinned query) where the image fills the
@@ -315,13 +322,15 @@ void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool 
   }
   if (zoomed) {
     const float side = std::floor(std::min({width, ImGui::GetFontSize() * 14.0f, image_side * 0.5f}));
-    if (auto moved = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(), session_.shown_problem(), ask_)) {
+    if (auto moved = locator_.draw(ui, ImGui::GetCursorScreenPos(), side, n, m, current_window(),
+                                   session_.shown_problem(), ask_)) {
       asked = moved;
     }
     ImGui::Spacing();
   }
   if (ui.view.pinned_query) {
-    if (auto go_to = query_.draw(ui, session_.shown_problem(), ask_.head, *ui.view.pinned_query, width - style.ScrollbarSize)) {
+    if (auto go_to =
+            query_.draw(ui, session_.shown_problem(), ask_.head, *ui.view.pinned_query, width - style.ScrollbarSize)) {
       asked = go_to;
     }
   } else {
@@ -333,7 +342,8 @@ void OverviewView::draw_side_column(ui::UiContext& ui, ImVec2 image_right, bool 
 }
 
 // The pinned query's row of pixels, outlined where the image shows it.
-void OverviewView::outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin, ImVec2 size) const {
+void OverviewView::outline_pinned(const ui::UiContext& ui, const overview::PixelGrid& g, ImVec2 origin,
+                                  ImVec2 size) const {
   if (!ui.view.pinned_query) return;
   const int query = *ui.view.pinned_query;
   if (query < g.window.row_begin || query >= g.window.row_end) return;
@@ -341,11 +351,14 @@ void OverviewView::outline_pinned(const ui::UiContext& ui, const overview::Pixel
   const float y0 = origin.y + cell_h * static_cast<float>((query - g.window.row_begin) / g.block_rows);
   const float y1 = y0 + std::max(cell_h, 2.0f);
   ImDrawList* list = ImGui::GetWindowDrawList();
-  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), 0xff202020u, 0.0f, 0, 3.0f);
-  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), heatmap::kPinnedColour, 0.0f, 0, 1.5f);
+  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), 0xff202020u, 0.0f, 0,
+                3.0f);
+  list->AddRect(ImVec2(origin.x - 1.0f, y0 - 1.0f), ImVec2(origin.x + size.x + 1.0f, y1 + 1.0f), heatmap::kPinnedColour,
+                0.0f, 0, 1.5f);
 }
 
-std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size, bool hovered) {
+std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, ImVec2 origin, ImVec2 size,
+                                              bool hovered) {
   const ImGuiIO& io = ImGui::GetIO();
   const overview::CellWindow w = shown.grid.window;
   const int n = session_.rows();
@@ -377,7 +390,8 @@ std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, I
       return std::clamp(static_cast<int>(std::floor(at_row)), w.row_begin, w.row_end - 1);  // a click: that query
     }
     if (std::fabs(drow) >= 1.0 || std::fabs(dcol) >= 1.0) {
-      ask_.window = centred_window(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(), w.cols(), n, m);
+      ask_.window = centred_window(w.row_begin + w.rows() / 2.0 - drow, w.col_begin + w.cols() / 2.0 - dcol, w.rows(),
+                                   w.cols(), n, m);
       if (ask_.window == overview::whole(n, m)) ask_.window = {};
     }
   }
@@ -387,17 +401,21 @@ std::optional<int> OverviewView::handle_mouse(const overview::Overview& shown, I
 void OverviewView::tooltip(const overview::Overview& shown, ImVec2 origin, ImVec2 size) const {
   const overview::PixelGrid& g = shown.grid;
   const ImGuiIO& io = ImGui::GetIO();
-  const int r = std::clamp(static_cast<int>((io.MousePos.y - origin.y) / size.y * static_cast<float>(g.rows)), 0, g.rows - 1);
-  const int c = std::clamp(static_cast<int>((io.MousePos.x - origin.x) / size.x * static_cast<float>(g.cols)), 0, g.cols - 1);
+  const int r =
+      std::clamp(static_cast<int>((io.MousePos.y - origin.y) / size.y * static_cast<float>(g.rows)), 0, g.rows - 1);
+  const int c =
+      std::clamp(static_cast<int>((io.MousePos.x - origin.x) / size.x * static_cast<float>(g.cols)), 0, g.cols - 1);
   const overview::PooledImage& pooled = shown.heads.front();
   static const std::vector<std::string> kNoTokens;
   const std::shared_ptr<const Problem> problem = session_.shown_problem();
-  const std::string where = overview_cell_place(g, r, c, problem ? problem->tokens : kNoTokens, problem ? problem->source_tokens : kNoTokens);
+  const std::string where =
+      overview_cell_place(g, r, c, problem ? problem->tokens : kNoTokens, problem ? problem->source_tokens : kNoTokens);
   if (pooled.hidden_at(g, r, c)) {
     ImGui::SetTooltip("%s\nthe mask hides every cell here", where.c_str());
     return;
   }
-  ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(), g.exact() ? quantity_text(shown.quantity) : pooling_text(shown.pooling, shown.quantity),
+  ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(),
+                    g.exact() ? quantity_text(shown.quantity) : pooling_text(shown.pooling, shown.quantity),
                     static_cast<double>(pooled.at(g, r, c)));
 }
 

@@ -44,7 +44,8 @@ class OverviewView {
   void offer_dropout_off(ui::UiContext& ui);
   [[nodiscard]] ui::OverviewStatus status_for_the_bar(std::uint64_t revision, long long tokens) const;
   void draw_image(ui::UiContext& ui, float width, float height);
-  void draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, bool exact, float side);
+  void draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap, overview::Quantity quantity, bool exact,
+                       float side);
   [[nodiscard]] static float image_width(float panel_width);
   [[nodiscard]] static float column_reserved(float image_width);
   [[nodiscard]] static float side_column_width();
@@ -59,16 +60,16 @@ class OverviewView {
 
   compute::OverviewSession session_;
   export_ui::OverviewExport export_;
-  OverviewLocator locator_;  // where a zoomed-in window lies in the whole matrix
-  OverviewQuery query_;      // the pinned query's row over every key
-  OverviewFind find_;        // a token by its number or by what it says
-  bool side_column_ = false;  // the locator and the pinned query have room beside the image
-  bool find_beside_ = false;  // the side column has room for Find (else a button opens it)
+  OverviewLocator locator_;         // where a zoomed-in window lies in the whole matrix
+  OverviewQuery query_;             // the pinned query's row over every key
+  OverviewFind find_;               // a token by its number or by what it says
+  bool side_column_ = false;        // the locator and the pinned query have room beside the image
+  bool find_beside_ = false;        // the side column has room for Find (else a button opens it)
   bool find_popup_wanted_ = false;  // Ctrl+F without Find beside the image: Find over it
   std::uint64_t counted_revision_ = ~std::uint64_t{0};
-  int tokens_ = 0;         // queries (counted up to the overview's limit + 1)
-  int source_tokens_ = 0;  // keys
-  bool unsplittable_ = false;  // the text or the source is not valid UTF-8
+  int tokens_ = 0;                      // queries (counted up to the overview's limit + 1)
+  int source_tokens_ = 0;               // keys
+  bool unsplittable_ = false;           // the text or the source is not valid UTF-8
   bool can_keep_first_tokens_ = false;  // a text past 65,536 tokens that edits::keep_first_tokens cuts
   compute::OverviewAsk ask_;
   Matrix image_;  // the shown overview's values, NaN where the mask hides the whole block
@@ -96,8 +97,8 @@ class OverviewView {
   };
   struct CaptionWidth {
     CaptionKey key;
-    float width = 0.0f;  // of the widest caption for `key`
-  } caption_width_;  // caption_lines_for's cache
+    float width = 0.0f;      // of the widest caption for `key`
+  } caption_width_;          // caption_lines_for's cache
   bool any_hidden_ = false;  // the mask hides some pixel's whole block (the key beside the colorbar says what grey is)
   bool dragging_ = false;
   ImVec2 drag_start_{0.0f, 0.0f};

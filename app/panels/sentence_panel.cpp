@@ -33,7 +33,7 @@ namespace {
 // Any token can still be made global by its index in the Mask panel.
 constexpr int kMaxChips = 400;
 constexpr std::size_t kChipCharacters = 32;  // of a token, on its chip (the tooltip has more)
-constexpr int kMaxChipLines = 6;     // more lines of chips scroll
+constexpr int kMaxChipLines = 6;             // more lines of chips scroll
 // The undo label of typing that gave up the listed tokens: the note shows while it is the step
 // Ctrl+Z undoes.
 constexpr const char* kGaveUpTokens = "Type a sentence (its own tokens replace the listed ones)";
@@ -51,7 +51,8 @@ constexpr ModeChoice kModes[] = {
      "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 ."},
     {TokenizerMode::WordsNoPunct, "Words, no punctuation",
      "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert"},
-    {TokenizerMode::Chars, "Characters", "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)"}};
+    {TokenizerMode::Chars, "Characters",
+     "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)"}};
 
 const ModeChoice& choice_of(TokenizerMode mode) {
   for (const ModeChoice& choice : kModes) {
@@ -119,9 +120,10 @@ class SentencePanel final : public ui::Panel {
     }
     ImGui::EndChild();
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-    ui::text_wrapped("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
-                       "Ctrl+Z brings the sentence before back.",
-                       too_large_.c_str());
+    ui::text_wrapped(
+        "Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
+        "Ctrl+Z brings the sentence before back.",
+        too_large_.c_str());
     ImGui::PopStyleColor();
   }
 
@@ -135,10 +137,11 @@ class SentencePanel final : public ui::Panel {
         // tokens and their embeddings back.
         ui.document.end_merge();
         ui.document.apply(std::move(next), kGaveUpTokens, "sentence");
-        ui.notices.post(ui::NoticeLevel::Info,
-                        "Your text is now the tokens: the " + lesson::format_grouped(static_cast<long long>(listed_tokens_)) +
-                            " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
-                        "typed-tokens");
+        ui.notices.post(
+            ui::NoticeLevel::Info,
+            "Your text is now the tokens: the " + lesson::format_grouped(static_cast<long long>(listed_tokens_)) +
+                " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
+            "typed-tokens");
       } else {
         ui.document.apply(std::move(next), "Edit sentence", "sentence");
       }
@@ -147,9 +150,10 @@ class SentencePanel final : public ui::Panel {
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (ui.document.undo_label() == kGaveUpTokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-      ui::text_wrapped("Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
-                         "ones (seed %llu). Ctrl+Z brings them back.",
-                         listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
+      ui::text_wrapped(
+          "Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
+          "ones (seed %llu). Ctrl+Z brings them back.",
+          listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
       ImGui::PopStyleColor();
     }
   }
@@ -159,17 +163,20 @@ class SentencePanel final : public ui::Panel {
     if (sentence_tokens().explicit_tokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       if (keep_tokens_) {
-        ui::text_wrapped("The scenario lists its %zu tokens; the text above is only a caption.", sentence_tokens().tokens.size());
+        ui::text_wrapped("The scenario lists its %zu tokens; the text above is only a caption.",
+                         sentence_tokens().tokens.size());
       } else {
-        ui::text_wrapped("The scenario lists its %zu tokens and their embeddings; type to replace them with your "
-                           "text's tokens.",
-                           sentence_tokens().tokens.size());
+        ui::text_wrapped(
+            "The scenario lists its %zu tokens and their embeddings; type to replace them with your "
+            "text's tokens.",
+            sentence_tokens().tokens.size());
       }
       ImGui::PopStyleColor();
       ImGui::Checkbox("Keep these tokens", &keep_tokens_);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Ticked, the text is only a caption: typing changes it, and the listed tokens and their "
-                          "embeddings stay.");
+        ImGui::SetTooltip(
+            "Ticked, the text is only a caption: typing changes it, and the listed tokens and their "
+            "embeddings stay.");
       }
       if (!keep_tokens_ && ImGui::Button("Split the text into tokens now")) {
         ui.document.apply(edits::use_sentence_tokens(s), "Tokenize the sentence");
@@ -197,14 +204,16 @@ class SentencePanel final : public ui::Panel {
   // overview can show.
   static void offer_first_tokens(ui::UiContext& ui) {
     ui::keep_first_tokens_button(ui, "##sentence");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)");
   }
 
   void draw_chips(ui::UiContext& ui) {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
     if (tokens.empty() && !sentence_tokens().error.empty()) return;  // the error above says why there are none
     const MaskSetting& mask = ui.document.scenario().mask;
-    ui::text_lines_disabled(lesson::format_grouped(static_cast<long long>(tokens.size())) + (tokens.size() == 1 ? " token" : " tokens") +
+    ui::text_lines_disabled(lesson::format_grouped(static_cast<long long>(tokens.size())) +
+                            (tokens.size() == 1 ? " token" : " tokens") +
                             " \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global");
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
@@ -213,7 +222,8 @@ class SentencePanel final : public ui::Panel {
     const int lines = chip_lines(shown, ImGui::GetContentRegionAvail().x - style.ScrollbarSize);
     const bool scrolls = lines > kMaxChipLines;
     if (scrolls) {
-      ImGui::BeginChild("##chips", ImVec2(0.0f, line_h * static_cast<float>(kMaxChipLines) + style.WindowPadding.y), false);
+      ImGui::BeginChild("##chips", ImVec2(0.0f, line_h * static_cast<float>(kMaxChipLines) + style.WindowPadding.y),
+                        false);
     }
     const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     float last_right = -1.0f;
@@ -222,21 +232,24 @@ class SentencePanel final : public ui::Panel {
       if (last_right >= 0.0f && edits::chip_fits_on_line(last_right, chip_spacing(), size.x, right_edge)) {
         ImGui::SameLine(0.0f, chip_spacing());
       }
-      draw_chip(ui, tokens[static_cast<std::size_t>(i)], chip_texts_[static_cast<std::size_t>(i)], i, size, is_global(mask, i));
+      draw_chip(ui, tokens[static_cast<std::size_t>(i)], chip_texts_[static_cast<std::size_t>(i)], i, size,
+                is_global(mask, i));
       last_right = ImGui::GetItemRectMax().x;
     }
     if (scrolls) ImGui::EndChild();
     if (shown < static_cast<int>(tokens.size())) {
       // Past the materialised path's limit the Heatmaps panel shows the overview, whose Find
       // goes to any token.
-      const bool overview = !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
-      ui::text_lines_disabled("\xE2\x80\xA6 and " + lesson::format_grouped(static_cast<long long>(tokens.size()) - shown) +
+      const bool overview =
+          !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
+      ui::text_lines_disabled("\xE2\x80\xA6 and " +
+                              lesson::format_grouped(static_cast<long long>(tokens.size()) - shown) +
                               " more tokens: " + (overview ? "find one with the overview's Find (Ctrl+F), or " : "") +
                               "make any of them global by its index in the Mask panel");
     }
     if (const auto& source = ui.document.scenario().source) {
       ui::text_wrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
-                         cut_text(source->sentence, 200).c_str());
+                       cut_text(source->sentence, 200).c_str());
     }
   }
 
@@ -275,7 +288,8 @@ class SentencePanel final : public ui::Panel {
     return small_font()->CalcTextSizeA(small_size(), 1e9f, 0.0f, label.c_str()).x;
   }
 
-  static void draw_chip(ui::UiContext& ui, const std::string& token, const std::string& shown, int index, ImVec2 size, bool global) {
+  static void draw_chip(ui::UiContext& ui, const std::string& token, const std::string& shown, int index, ImVec2 size,
+                        bool global) {
     ImGui::PushID(index);
     const bool clicked = ImGui::InvisibleButton("##chip", size);
     const bool hovered = ImGui::IsItemHovered();
@@ -286,8 +300,10 @@ class SentencePanel final : public ui::Panel {
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float rounding = ImGui::GetStyle().FrameRounding + 2.0f;
     list->AddRectFilled(a, b, global ? ui::palette::kGlobalFill : ui::palette::kChipFill, rounding);
-    list->AddRect(a, b, highlighted ? heatmap::kHighlightColour : (global ? ui::palette::kGlobalBorder : ui::palette::kChipBorder),
-                  rounding, 0, highlighted ? 2.5f : 1.0f);
+    list->AddRect(
+        a, b,
+        highlighted ? heatmap::kHighlightColour : (global ? ui::palette::kGlobalBorder : ui::palette::kChipBorder),
+        rounding, 0, highlighted ? 2.5f : 1.0f);
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     const std::string label = std::to_string(index);
     const ImU32 index_colour = global ? 0xffe8d8e8u : ImGui::GetColorU32(ImGuiCol_TextDisabled);

@@ -30,9 +30,11 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
     std::snprintf(text, sizeof text, "recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s", vulkan.wall_ms,
                   ui::start_up_note(vulkan.includes_start_up), cpu.wall_ms, ui::start_up_note(cpu.includes_start_up));
   } else if (vulkan.ran) {
-    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms, ui::start_up_note(vulkan.includes_start_up));
+    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms,
+                  ui::start_up_note(vulkan.includes_start_up));
   } else if (cpu.ran) {
-    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms, ui::start_up_note(cpu.includes_start_up));
+    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms,
+                  ui::start_up_note(cpu.includes_start_up));
   } else {
     std::snprintf(text, sizeof text, "not computed");
   }
@@ -62,10 +64,10 @@ class StatusBar final : public ui::Panel {
     if (session.has_result() && !overview_shown) {
       const Problem& p = session.problem();
       char text[160];
-      std::snprintf(text, sizeof text, "%s%s token%s%s  \u00B7  %d head%s (%d K/V)", model.empty() ? "" : "scenario: ",
-                    lesson::format_grouped(p.n()).c_str(), p.n() == 1 ? "" : "s",
-                    p.cross_attention ? (" \u00D7 " + lesson::format_grouped(p.m()) + " source").c_str() : "", p.num_heads,
-                    p.num_heads == 1 ? "" : "s", p.num_kv_heads);
+      std::snprintf(text, sizeof text, "%s%s token%s%s  \u00B7  %d head%s (%d K/V)",
+                    model.empty() ? "" : "scenario: ", lesson::format_grouped(p.n()).c_str(), p.n() == 1 ? "" : "s",
+                    p.cross_attention ? (" \u00D7 " + lesson::format_grouped(p.m()) + " source").c_str() : "",
+                    p.num_heads, p.num_heads == 1 ? "" : "s", p.num_kv_heads);
       left.emplace_back(text);
     }
     if (overview_shown) {
@@ -81,7 +83,7 @@ class StatusBar final : public ui::Panel {
       std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);
       left.emplace_back(frame);
     }
-    std::string right = overview_shown               ? overview.problem
+    std::string right = overview_shown             ? overview.problem
                         : !session.error().empty() ? "cannot compute the current edit (see Heatmaps)"
                                                    : "";
     if (right.empty()) right = ui.autosave.last_error();
@@ -107,8 +109,9 @@ class StatusBar final : public ui::Panel {
     ImGui::TextUnformatted(left_text.c_str());
     if (right_w > 0.0f) {
       ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right_w);
-      ImGui::TextColored(problem ? ui::palette::vec4(ui::palette::kErrorText) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
-                         right.c_str());
+      ImGui::TextColored(
+          problem ? ui::palette::vec4(ui::palette::kErrorText) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
+          right.c_str());
     }
   }
 };

@@ -66,19 +66,22 @@ class ViewMenu final : public ui::Menu {
     const ImGuiIO& io = ImGui::GetIO();
     const bool presenting = ui.classroom.presenting;
     if (ui::keys::modal_open()) return;  // a dialog's keys are its own
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(ui::keys::kEqual, false) ||
-                       ImGui::IsKeyPressed(ui::keys::kKeypadAdd, false))) {
+    if (io.KeyCtrl &&
+        (ImGui::IsKeyPressed(ui::keys::kEqual, false) || ImGui::IsKeyPressed(ui::keys::kKeypadAdd, false))) {
       grow(view);
     }
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(ui::keys::kMinus, false) ||
-                       ImGui::IsKeyPressed(ui::keys::kKeypadSubtract, false))) {
+    if (io.KeyCtrl &&
+        (ImGui::IsKeyPressed(ui::keys::kMinus, false) || ImGui::IsKeyPressed(ui::keys::kKeypadSubtract, false))) {
       shrink(view);
     }
     if (io.KeyCtrl && ImGui::IsKeyPressed(ui::keys::kZero, false)) view.text_scale = 1.0f;
     if (!ui::keys::plain_keys_free()) return;  // keys belong to the text field being edited
-    if (ImGui::IsKeyPressed(ui::keys::kF9, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF10, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, presenting);
-    if (ImGui::IsKeyPressed(ui::keys::kF8, false)) view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF9, false))
+      view.layout = ui::layout_after_key(ui::LayoutKey::F9, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF10, false))
+      view.layout = ui::layout_after_key(ui::LayoutKey::F10, view.layout, presenting);
+    if (ImGui::IsKeyPressed(ui::keys::kF8, false))
+      view.layout = ui::layout_after_key(ui::LayoutKey::F8, view.layout, presenting);
   }
 
  private:

@@ -28,8 +28,8 @@ inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab
 // while playing; the view advances when the time comes and stops at the last step.
 struct Playback {
   bool playing = false;
-  float speed = 2.0f;       // steps per second, 0.25 to 8
-  double next_at = 0.0;     // ImGui::GetTime() of the next step while playing
+  float speed = 2.0f;    // steps per second, 0.25 to 8
+  double next_at = 0.0;  // ImGui::GetTime() of the next step while playing
 };
 
 // The Tiled view (FlashAttention-2 tile by tile): its tile sizes and the tile shown.
@@ -52,7 +52,7 @@ struct DecodeViewState {
 
 struct ClassroomState {
   // Step view
-  int step = 0;  // 0-based page (lesson::step_at)
+  int step = 0;            // 0-based page (lesson::step_at)
   std::optional<int> key;  // the column of the selected cell (the arithmetic check)
   int mistake = 0;         // the Mistakes page's subject (lesson::mistake_at)
 
@@ -98,8 +98,8 @@ struct ClassroomState {
   bool help_open = false;
 
   // Requests, taken by whoever carries them out.
-  std::optional<MainView> select_tab;   // the layout selects this tab in the next frame
-  std::optional<bool> fullscreen;       // the frame loop enters (true) or leaves full screen
+  std::optional<MainView> select_tab;  // the layout selects this tab in the next frame
+  std::optional<bool> fullscreen;      // the frame loop enters (true) or leaves full screen
 
   // From the command line: enter presentation mode in the first frame; a view was asked
   // for (then loading a cross-attention scenario does not switch to the Cross view).

@@ -70,7 +70,8 @@ bool modal_open();
 // to act as a shortcut (ctrl_key_free).
 inline bool ctrl_pressed(int glfw_key, bool shift, bool repeat = false) {
   const ImGuiIO& io = ImGui::GetIO();
-  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, repeat) && ctrl_key_free(glfw_key);
+  return io.KeyCtrl && io.KeyShift == shift && !io.KeyAlt && ImGui::IsKeyPressed(glfw_key, repeat) &&
+         ctrl_key_free(glfw_key);
 }
 
 }  // namespace attnviz::ui::keys

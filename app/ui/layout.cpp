@@ -37,7 +37,6 @@ bool begin_area(const char* id, const Rect& rect, ImGuiWindowFlags extra = 0) {
   return ImGui::Begin(id, nullptr, kAreaFlags | extra);
 }
 
-
 }  // namespace
 
 VisibleAreas visible_areas(LayoutMode mode) {
@@ -89,16 +88,19 @@ float Layout::draw_menu_bar(UiContext& ui) {
     const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - margin - 20.0f * ui.ui_scale;
     // While a pretrained model is shown, the model ("gpt2  —  GPT2LMHeadModel, 12 layers × 12 heads").
     const std::string& model = shown_model_caption(ui);
-    const document::Caption named = model.empty() ? document::caption_of(ui.document) : document::Caption{{model}, false};
-    const std::string caption =
-        document::fitted_caption(named, room, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+    const document::Caption named =
+        model.empty() ? document::caption_of(ui.document) : document::Caption{{model}, false};
+    const std::string caption = document::fitted_caption(
+        named, room, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
     if (!caption.empty()) {
       ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(caption.c_str()).x - margin);
       ImGui::TextDisabled("%s", caption.c_str());
-      if (ImGui::IsItemHovered() && model.empty() && !ui.document.title_matches() && !ui.document.scenario().title.empty()) {
-        ImGui::SetTooltip("The title \u201C%s\u201D was written for the scenario before your edits;\n"
-                          "File > Save As\u2026 lets you give it a new one.",
-                          shown_text(ui.document.scenario().title, 200, 1).text.c_str());
+      if (ImGui::IsItemHovered() && model.empty() && !ui.document.title_matches() &&
+          !ui.document.scenario().title.empty()) {
+        ImGui::SetTooltip(
+            "The title \u201C%s\u201D was written for the scenario before your edits;\n"
+            "File > Save As\u2026 lets you give it a new one.",
+            shown_text(ui.document.scenario().title, 200, 1).text.c_str());
       }
     }
     height = ImGui::GetWindowHeight();
@@ -153,7 +155,8 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
       }
       ImGui::EndTabBar();
     } else if (!tabs && !main.empty()) {
-      const auto shown = std::find_if(main.begin(), main.end(), [&](const Panel* p) { return shown_main_ == p->title(); });
+      const auto shown =
+          std::find_if(main.begin(), main.end(), [&](const Panel* p) { return shown_main_ == p->title(); });
       Panel* panel = shown != main.end() ? *shown : main.front();
       shown_main_ = panel->title();
       panel->draw(ui);
@@ -181,9 +184,9 @@ void Layout::draw_status_bar(UiContext& ui, const Rect& rect) {
   ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(10.0f * ui.ui_scale, 3.0f * ui.ui_scale));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_MenuBarBg));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##status", nullptr, flags)) {
     for (const auto& panel : panels_) {
       if (panel->area() == PanelArea::StatusBar) panel->draw(ui);

@@ -20,7 +20,7 @@ namespace attnviz::ui {
 struct VisibleAreas {
   bool inputs = true;
   bool main = true;
-  bool side = false;       // a right-hand column for Side panels
+  bool side = false;           // a right-hand column for Side panels
   bool side_in_inputs = true;  // Side panels at the end of the Inputs column instead
 };
 VisibleAreas visible_areas(LayoutMode mode);

@@ -20,7 +20,8 @@ struct ShownText {
 };
 
 // `text` cut to `max_chars` characters and `max_lines` lines, "…" marking the cut.
-ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharacters, std::size_t max_lines = kShownLines);
+ShownText shown_text(std::string_view text, std::size_t max_chars = kShownCharacters,
+                     std::size_t max_lines = kShownLines);
 
 // A token as the window writes it in a label, a pill, a tooltip or a sentence: at most
 // kTokenCharacters characters, "…" after a cut (a "word" of a text without spaces can be

@@ -53,7 +53,8 @@ void Notices::clear(const std::string& key) {
 
 void Notices::draw(float right, float bottom, float max_width) {
   const auto now = std::chrono::steady_clock::now();
-  std::erase_if(notices_, [&](const Notice& n) { return n.level == NoticeLevel::Info && now - n.posted > kInfoLifetime; });
+  std::erase_if(notices_,
+                [&](const Notice& n) { return n.level == NoticeLevel::Info && now - n.posted > kInfoLifetime; });
   float y = bottom;
   int closed = -1;
   for (int i = static_cast<int>(notices_.size()) - 1; i >= 0; --i) {

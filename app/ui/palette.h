@@ -33,13 +33,13 @@ inline std::uint32_t head_tint(int head) { return kHeadTint[static_cast<std::siz
 // Token chips: plain and global (Longformer).
 inline constexpr std::uint32_t kChipFill = 0xffeee8e2u;
 inline constexpr std::uint32_t kChipBorder = 0xffc2b9b0u;
-inline constexpr std::uint32_t kGlobalFill = 0xff8a3a6bu;    // deep purple, white text
+inline constexpr std::uint32_t kGlobalFill = 0xff8a3a6bu;  // deep purple, white text
 inline constexpr std::uint32_t kGlobalBorder = 0xff5e1f48u;
 
 // Text that reports a problem (a value refused, a failed computation), and text that asks for
 // attention without being one (a zoomed view, an export note).
-inline constexpr std::uint32_t kErrorText = 0xff1c1cc0u;     // dark red
-inline constexpr std::uint32_t kWarningText = 0xff0054b8u;   // dark amber
+inline constexpr std::uint32_t kErrorText = 0xff1c1cc0u;    // dark red
+inline constexpr std::uint32_t kWarningText = 0xff0054b8u;  // dark amber
 
 // For ImGui calls that take colours as ImVec4 (TextColored).
 inline ImVec4 vec4(std::uint32_t abgr) { return ImGui::ColorConvertU32ToFloat4(abgr); }

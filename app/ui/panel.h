@@ -52,27 +52,29 @@ struct FrameStats {
 
 // "", or a note for a backend timing that includes start-up (BackendStatus::includes_start_up:
 // only when the session's warm-up could not run that backend).
-inline const char* start_up_note(bool includes_start_up) { return includes_start_up ? " (first run, includes start-up)" : ""; }
+inline const char* start_up_note(bool includes_start_up) {
+  return includes_start_up ? " (first run, includes start-up)" : "";
+}
 
 // Everything a panel may use while drawing. Valid only during Panel::draw / Menu::draw_items.
 struct UiContext {
-  document::Document& document;                  // the scenario being edited (edits via apply())
-  ViewState& view;                          // selection, hover, zoom, colormaps, layout
-  ClassroomState& classroom;                // the classroom views' step, compare settings, presenting
-  const compute::ComputeSession& session;   // tokens, Problem, results, errors, timings
-  compute::ModelSession& model;             // a pretrained model: opening, its text, head switches
-  heatmap::HeatmapWidget& heatmaps;         // GPU heatmaps of any matrix
-  Notices& notices;                         // visible errors and messages
-  document::Autosave& autosave;                  // where the scenario is kept between runs
+  document::Document& document;            // the scenario being edited (edits via apply())
+  ViewState& view;                         // selection, hover, zoom, colormaps, layout
+  ClassroomState& classroom;               // the classroom views' step, compare settings, presenting
+  const compute::ComputeSession& session;  // tokens, Problem, results, errors, timings
+  compute::ModelSession& model;            // a pretrained model: opening, its text, head switches
+  heatmap::HeatmapWidget& heatmaps;        // GPU heatmaps of any matrix
+  Notices& notices;                        // visible errors and messages
+  document::Autosave& autosave;            // where the scenario is kept between runs
   const FrameStats& stats;
-  float ui_scale = 1.0f;                    // multiply pixel sizes by this (HiDPI)
+  float ui_scale = 1.0f;  // multiply pixel sizes by this (HiDPI)
 };
 
 // Where the layout puts a panel.
 enum class PanelArea {
-  Inputs,  // the left column: Sentence, Model, Mask, Matrices (stacked, collapsible)
-  Main,    // the centre: Heatmaps
-  Side,    // Backend (the left column's end in "full", a right column in "compare-ready")
+  Inputs,     // the left column: Sentence, Model, Mask, Matrices (stacked, collapsible)
+  Main,       // the centre: Heatmaps
+  Side,       // Backend (the left column's end in "full", a right column in "compare-ready")
   StatusBar,  // the strip at the bottom (not while presenting)
 };
 

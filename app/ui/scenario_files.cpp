@@ -36,7 +36,8 @@ bool open_scenario(document::Document& document, Notices& notices, const std::st
   return true;
 }
 
-void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset, LoadedScenario loaded) {
+void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset,
+                  LoadedScenario loaded) {
   std::optional<std::filesystem::path> path;
   if (!is_preset(path_or_preset)) path = std::filesystem::path(path_or_preset);
   document.reset(std::move(loaded.scenario), std::move(path));
@@ -50,7 +51,8 @@ void report_open_failure(Notices& notices, const std::string& path_or_preset, co
 
 bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
   try {
-    save_scenario(document.scenario_for_saving(), path, WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
+    save_scenario(document.scenario_for_saving(), path,
+                  WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
   } catch (const std::exception& error) {
     notices.post(NoticeLevel::Error, std::string("Could not save: ") + error.what());
     return false;

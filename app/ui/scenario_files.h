@@ -25,7 +25,8 @@ bool open_scenario(document::Document& document, Notices& notices, const std::st
 // open_scenario's two outcomes, for a scenario read and checked off the window's thread
 // (document::BackgroundLoad): the document replaced and the warnings posted, or the message
 // posted with the document untouched.
-void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset, LoadedScenario loaded);
+void apply_opened(document::Document& document, Notices& notices, const std::string& path_or_preset,
+                  LoadedScenario loaded);
 void report_open_failure(Notices& notices, const std::string& path_or_preset, const std::string& message);
 
 // Writes the document's scenario to `path` (atomically) and marks it saved there. On failure

@@ -14,7 +14,8 @@ namespace {
 // "a × b" is one word to the line breaking: "(1,024 × 1,024)" never splits.
 bool beside_a_product_sign(std::string_view text, std::size_t space) {
   static constexpr std::string_view kTimes = "\xc3\x97";
-  return text.substr(space + 1).starts_with(kTimes) || (space >= kTimes.size() && text.substr(space - kTimes.size()).starts_with(kTimes));
+  return text.substr(space + 1).starts_with(kTimes) ||
+         (space >= kTimes.size() && text.substr(space - kTimes.size()).starts_with(kTimes));
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ struct ViewState {
   int hovered_model_token = -1;
   int hovered_model_token_next = -1;
 
-  std::optional<int> pinned_query;  // a clicked row: its weights as bars, its context vector
+  std::optional<int> pinned_query;        // a clicked row: its weights as bars, its context vector
   std::optional<int> pinned_model_query;  // the same in a pretrained model's layers (its own tokens)
 
   heatmap::Colormap weights_colormap = heatmap::Colormap::Viridis;
@@ -111,7 +111,7 @@ struct ViewState {
   // count is 0 shows all of it (axis_math.h: kept_window), so rows and columns zoom apart.
   heatmap::CellWindow head_zoom{0.0f, 0.0f, 0.0f, 0.0f};
 
-  compute::BackendMode backend = compute::BackendMode::Automatic;  // requested; the session follows
+  compute::BackendMode backend = compute::BackendMode::Automatic;      // requested; the session follows
   compute::HeadMatrix compared_matrix = compute::HeadMatrix::Weights;  // the difference heatmap
 
   LayoutMode layout = LayoutMode::Full;
@@ -125,7 +125,7 @@ struct ViewState {
   // A picture or a measuring run (--screenshot, --stats --frames): work started in a frame (the
   // overview of a long text) is waited for, so frames show it done rather than its progress.
   bool wait_for_work = false;
-  AreaRect main_area;           // where the layout put the main area in this frame
+  AreaRect main_area;  // where the layout put the main area in this frame
   // File > Quit, Ctrl+Q: the frame loop closes the window as its close button would (autosaving
   // on the way out).
   bool quit_requested = false;
@@ -146,8 +146,10 @@ struct ViewState {
 
 // A click on a heatmap's row pins it (its weights as bars); a click on the pinned row lets it go.
 inline void toggle_pinned(std::optional<int>& pinned, int row) {
-  if (pinned == row) pinned.reset();
-  else pinned = row;
+  if (pinned == row)
+    pinned.reset();
+  else
+    pinned = row;
 }
 
 // Start of a frame: what was hovered during the last frame becomes this frame's highlight.

@@ -17,7 +17,9 @@ namespace {
 CharAdvance font_advance() {
   ImFont* font = ImGui::GetFont();
   const float scale = ImGui::GetFontSize() / font->FontSize;
-  return [font, scale](char32_t c) { return font->GetCharAdvance(static_cast<ImWchar>(c <= 0xFFFF ? c : 0xFFFD)) * scale; };
+  return [font, scale](char32_t c) {
+    return font->GetCharAdvance(static_cast<ImWchar>(c <= 0xFFFF ? c : 0xFFFD)) * scale;
+  };
 }
 
 }  // namespace
@@ -25,9 +27,9 @@ CharAdvance font_advance() {
 std::string wrap_at_spaces(std::string_view text, float width, const CharAdvance& advance) {
   std::string out(text);
   constexpr std::size_t kNone = std::string::npos;
-  float x = 0.0f;                // the line's width so far
-  std::size_t space = kNone;     // the line's last space
-  float after_space = 0.0f;      // the line's width up to that space, included
+  float x = 0.0f;             // the line's width so far
+  std::size_t space = kNone;  // the line's last space
+  float after_space = 0.0f;   // the line's width up to that space, included
   for (std::size_t i = 0; i < out.size();) {
     // A byte that is not UTF-8 counts as one character (ImGui draws it as one).
     const std::optional<utf8::Decoded> decoded = utf8::decode_at(out, i);

@@ -47,10 +47,10 @@ class WrappedTextBox {
   void rewrap(float width);
   void take_edit(std::string_view edited);  // the box now shows `edited`
 
-  std::string text_;     // what the user wrote
-  std::string shown_;    // ImGui's buffer
-  std::string wrapped_;  // what the box shows as far as we know: text_ with soft breaks
-  float width_ = -1.0f;  // the width wrapped_ was wrapped at
+  std::string text_;        // what the user wrote
+  std::string shown_;       // ImGui's buffer
+  std::string wrapped_;     // what the box shows as far as we know: text_ with soft breaks
+  float width_ = -1.0f;     // the width wrapped_ was wrapped at
   float font_size_ = 0.0f;  // and the font size it was measured at
 };
 

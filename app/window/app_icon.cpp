@@ -28,10 +28,8 @@ constexpr Colour kHidden{1.0, 1.0, 1.0, 0.10};     // a masked cell: present, bu
 // A causal row's weights, brightest on the diagonal: viridis at a few levels.
 Colour cell_colour(int row, int col) {
   if (col > row) return kHidden;
-  static constexpr std::array<Colour, 4> kLevels = {{{0.231, 0.322, 0.545, 1.0},
-                                                     {0.129, 0.565, 0.553, 1.0},
-                                                     {0.369, 0.788, 0.384, 1.0},
-                                                     {0.992, 0.906, 0.145, 1.0}}};
+  static constexpr std::array<Colour, 4> kLevels = {
+      {{0.231, 0.322, 0.545, 1.0}, {0.129, 0.565, 0.553, 1.0}, {0.369, 0.788, 0.384, 1.0}, {0.992, 0.906, 0.145, 1.0}}};
   const int level = std::clamp(3 - (row - col), 0, 3);
   return kLevels[static_cast<std::size_t>(level)];
 }
@@ -59,7 +57,8 @@ Colour colour_at(double x, double y) {
   colour = kTile;
   for (int row = 0; row < kCells; ++row) {
     for (int col = 0; col < kCells; ++col) {
-      if (inside_rounded(x, y, kGridOrigin + col * kCellPitch, kGridOrigin + row * kCellPitch, kCellSize, kCellRadius)) {
+      if (inside_rounded(x, y, kGridOrigin + col * kCellPitch, kGridOrigin + row * kCellPitch, kCellSize,
+                         kCellRadius)) {
         colour = over(cell_colour(row, col), colour);
       }
     }
@@ -67,19 +66,21 @@ Colour colour_at(double x, double y) {
   return colour;
 }
 
-std::uint8_t to_byte(double value) { return static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0, 1.0) * 255.0)); }
+std::uint8_t to_byte(double value) {
+  return static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0, 1.0) * 255.0));
+}
 
 std::string svg_colour(const Colour& colour) {
   char text[64];
-  std::snprintf(text, sizeof text, "#%02x%02x%02x\" fill-opacity=\"%.2f", to_byte(colour.r), to_byte(colour.g), to_byte(colour.b),
-                colour.a);
+  std::snprintf(text, sizeof text, "#%02x%02x%02x\" fill-opacity=\"%.2f", to_byte(colour.r), to_byte(colour.g),
+                to_byte(colour.b), colour.a);
   return text;
 }
 
 std::string svg_rect(double x, double y, double size, double radius, const Colour& colour) {
   char text[200];
-  std::snprintf(text, sizeof text, "  <rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"%g\" fill=\"", x, y, size, size,
-                radius);
+  std::snprintf(text, sizeof text, "  <rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"%g\" fill=\"", x, y, size,
+                size, radius);
   return text + svg_colour(colour) + "\"/>\n";
 }
 
@@ -102,7 +103,8 @@ std::vector<std::uint8_t> render_app_icon(int size) {
           a += c.a;
         }
       }
-      const std::size_t at = (static_cast<std::size_t>(py) * static_cast<std::size_t>(size) + static_cast<std::size_t>(px)) * 4;
+      const std::size_t at =
+          (static_cast<std::size_t>(py) * static_cast<std::size_t>(size) + static_cast<std::size_t>(px)) * 4;
       pixels[at + 0] = to_byte(a > 0 ? r / a : 0);
       pixels[at + 1] = to_byte(a > 0 ? g / a : 0);
       pixels[at + 2] = to_byte(a > 0 ? b / a : 0);
@@ -120,7 +122,8 @@ std::string app_icon_svg() {
   svg += svg_rect(kTileInset, kTileInset, kCanvas - 2 * kTileInset, kTileRadius, kTile);
   for (int row = 0; row < kCells; ++row) {
     for (int col = 0; col < kCells; ++col) {
-      svg += svg_rect(kGridOrigin + col * kCellPitch, kGridOrigin + row * kCellPitch, kCellSize, kCellRadius, cell_colour(row, col));
+      svg += svg_rect(kGridOrigin + col * kCellPitch, kGridOrigin + row * kCellPitch, kCellSize, kCellRadius,
+                      cell_colour(row, col));
     }
   }
   return svg + "</svg>\n";

@@ -31,7 +31,8 @@ const ImWchar kLatinRanges[] = {0x0020, 0x017F, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 
 // Hangul Jamo, compatibility Jamo, CJK punctuation, Hangul syllables, half/full-width forms.
 const ImWchar kHangulRanges[] = {0x1100, 0x11FF, 0x3000, 0x303F, 0x3130, 0x318F, 0xAC00, 0xD7A3, 0xFF00, 0xFFEF, 0};
 
-ImFont* add_font(const std::string& latin, const std::string& latin_bold, const std::string& hangul, float size, bool bold) {
+ImFont* add_font(const std::string& latin, const std::string& latin_bold, const std::string& hangul, float size,
+                 bool bold) {
   ImGuiIO& io = ImGui::GetIO();
   ImFontConfig config;
   config.OversampleH = 2;

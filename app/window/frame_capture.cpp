@@ -9,8 +9,9 @@
 namespace attnviz::window {
 namespace {
 
-void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
-                VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                VkAccessFlags dst_access) {
   VkImageMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
   barrier.srcAccessMask = src_access;
@@ -24,13 +25,12 @@ void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageL
   vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, nullptr, 0, nullptr, 1, &barrier);
 }
 
-bool is_bgra(VkFormat format) {
-  return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
-}
+bool is_bgra(VkFormat format) { return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB; }
 
 }  // namespace
 
-void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format, VkImageLayout layout) {
+void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkFormat format,
+                          VkImageLayout layout) {
   const VkDeviceSize bytes = VkDeviceSize{extent.width} * extent.height * 4;
   if (!buffer_ || buffer_.size() < bytes) {
     buffer_ = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
@@ -38,15 +38,14 @@ void FrameCapture::record(VkCommandBuffer cmd, VkImage image, VkExtent2D extent,
   extent_ = extent;
   format_ = format;
 
-  transition(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-             VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-             VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  transition(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {extent.width, extent.height, 1};
   vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer_.handle(), 1, &region);
-  transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout,
-             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
+  transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+             VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
 
   VkBufferMemoryBarrier to_host{};
   to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;

@@ -91,14 +91,16 @@ VkCommandBuffer FrameRenderer::begin_frame(Extent framebuffer, const float clear
   const VkFence fence = frame.fence.get();
   vk::check(vkWaitForFences(device_, 1, &fence, VK_TRUE, kNoTimeout), "vkWaitForFences");
 
-  const VkResult acquired = vkAcquireNextImageKHR(device_, swapchain_.handle(), kNoTimeout,
-                                                  frame.image_acquired.get(), VK_NULL_HANDLE, &image_index_);
+  const VkResult acquired = vkAcquireNextImageKHR(device_, swapchain_.handle(), kNoTimeout, frame.image_acquired.get(),
+                                                  VK_NULL_HANDLE, &image_index_);
   if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
     needs_rebuild_ = true;
     return VK_NULL_HANDLE;
   }
-  if (acquired == VK_SUBOPTIMAL_KHR) needs_rebuild_ = true;  // draw this one, rebuild after
-  else vk::check(acquired, "vkAcquireNextImageKHR");
+  if (acquired == VK_SUBOPTIMAL_KHR)
+    needs_rebuild_ = true;  // draw this one, rebuild after
+  else
+    vk::check(acquired, "vkAcquireNextImageKHR");
 
   vk::check(vkResetFences(device_, 1, &fence), "vkResetFences");
   vk::check(vkResetCommandPool(device_, frame.pool.get(), 0), "vkResetCommandPool");

@@ -66,8 +66,8 @@ class FrameRenderer {
   VkDevice device_;
   VkQueue queue_;
   Swapchain swapchain_;
-  std::vector<Frame> frames_;                     // kFramesInFlight
-  std::vector<vk::Semaphore> render_complete_;    // one per swapchain image
+  std::vector<Frame> frames_;                   // kFramesInFlight
+  std::vector<vk::Semaphore> render_complete_;  // one per swapchain image
   std::uint32_t frame_index_ = 0;
   std::uint32_t image_index_ = 0;
   VkCommandBuffer current_ = VK_NULL_HANDLE;

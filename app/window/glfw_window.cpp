@@ -64,7 +64,9 @@ void remember_glfw_error(int code, const char* description) {
 std::uint64_t* g_events = nullptr;
 KeyQueue* g_input = nullptr;
 X11InputMethod* g_input_method = nullptr;
-void count(GLFWwindow*) { if (g_events != nullptr) ++*g_events; }
+void count(GLFWwindow*) {
+  if (g_events != nullptr) ++*g_events;
+}
 void count_pos(GLFWwindow* w, double, double) { count(w); }
 void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
   count(w);
@@ -96,7 +98,8 @@ Extent fitted_size(Extent wanted, Extent work_area) {
   // A margin on each side, and the title bar's height (about 40 pixels) below the work area's.
   const int most_width = work_area.width * 96 / 100;
   const int most_height = work_area.height * 96 / 100 - 40;
-  return {std::clamp(wanted.width, 320, std::max(320, most_width)), std::clamp(wanted.height, 240, std::max(240, most_height))};
+  return {std::clamp(wanted.width, 320, std::max(320, most_width)),
+          std::clamp(wanted.height, 240, std::max(240, most_height))};
 }
 
 bool placement_fits(const WindowPlacement& placement, const std::vector<WindowPlacement>& work_areas) {
@@ -121,8 +124,8 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   }
   if (glfwVulkanSupported() != GLFW_TRUE) {
     glfwTerminate();
-    throw BackendUnavailable("the window cannot draw: GLFW found no Vulkan loader (libvulkan.so.1)" + environment_note() +
-                             ". " + window_driver_advice());
+    throw BackendUnavailable("the window cannot draw: GLFW found no Vulkan loader (libvulkan.so.1)" +
+                             environment_note() + ". " + window_driver_advice());
   }
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, options.fixed_size ? GLFW_FALSE : GLFW_TRUE);
@@ -192,9 +195,10 @@ std::vector<std::string> GlfwWindow::required_instance_extensions() {
   const char** names = glfwGetRequiredInstanceExtensions(&count);
   if (names == nullptr) {
     const std::string glfw = last_glfw_error().empty() ? "" : " (" + last_glfw_error() + ")";
-    throw BackendUnavailable("the window cannot draw: the Vulkan loader is installed, but no Vulkan driver offers the "
-                             "surface extensions a window needs (VK_KHR_surface and its X11 or Wayland partner)" +
-                             environment_note() + glfw + ". " + window_driver_advice());
+    throw BackendUnavailable(
+        "the window cannot draw: the Vulkan loader is installed, but no Vulkan driver offers the "
+        "surface extensions a window needs (VK_KHR_surface and its X11 or Wayland partner)" +
+        environment_note() + glfw + ". " + window_driver_advice());
   }
   return {names, names + count};
 }

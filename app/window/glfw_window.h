@@ -34,7 +34,7 @@ struct WindowPlacement {
 
 struct WindowOptions {
   std::string title = "attnviz";
-  int width = 1600;   // screen coordinates (pixels on X11)
+  int width = 1600;  // screen coordinates (pixels on X11)
   int height = 960;
   bool fixed_size = false;  // screenshots: the window keeps exactly the size asked for
   // The size is the default, not one asked for: shrunk to the primary monitor's work area

@@ -28,8 +28,10 @@ bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c < 0xA0); }
 
 void ImeRouter::on_preedit_changed() {
   if (!preedit_.empty()) drop_commit_.clear();
-  if (preedit_.empty()) owner_.reset();
-  else if (!owner_) owner_ = field_;
+  if (preedit_.empty())
+    owner_.reset();
+  else if (!owner_)
+    owner_ = field_;
 }
 
 void ImeRouter::on_key_press(int glfw_key, KeyOrigin origin, std::u32string_view characters, int modifiers) {

@@ -84,11 +84,11 @@ class ImeRouter {
 
   KeyQueue* queue_;
   Preedit preedit_;
-  std::vector<int> down_;                // keys ImGui saw pressed and not yet released
-  std::vector<int> held_;                // keys held on the keyboard (real events only)
-  std::optional<std::uint32_t> field_;   // the text field that has the keyboard
-  std::optional<std::uint32_t> owner_;   // the field the pending syllable belongs to
-  std::u32string drop_commit_;           // committed here already: drop the input method's copy
+  std::vector<int> down_;               // keys ImGui saw pressed and not yet released
+  std::vector<int> held_;               // keys held on the keyboard (real events only)
+  std::optional<std::uint32_t> field_;  // the text field that has the keyboard
+  std::optional<std::uint32_t> owner_;  // the field the pending syllable belongs to
+  std::u32string drop_commit_;          // committed here already: drop the input method's copy
 };
 
 }  // namespace attnviz::window

@@ -40,8 +40,7 @@ FontSet load_scaled_fonts(float ui_scale) {
 }  // namespace
 
 ImGuiLayer::ImGuiLayer(GlfwWindow& window, const vk::Context& context, const Swapchain& swapchain, float ui_scale)
-    : window_(&window),
-      context_(&context), swapchain_(&swapchain), ui_scale_(ui_scale) {
+    : window_(&window), context_(&context), swapchain_(&swapchain), ui_scale_(ui_scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -131,7 +130,7 @@ void ImGuiLayer::new_frame(bool ignore_mouse) {
   io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
   io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
   apply_navigation_claims(io);  // the keys a shortcut takes this frame (navigation_keys.h)
-  if (ignore_mouse) {  // where the pointer happens to be must not show in a screenshot
+  if (ignore_mouse) {           // where the pointer happens to be must not show in a screenshot
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     for (bool& down : io.MouseDown) down = false;
     io.MouseWheel = 0.0f;

@@ -31,7 +31,8 @@ void draw_preedit(const Preedit& preedit, const TextCaret& caret) {
   draw->AddRectFilled(at, end, ImGui::ColorConvertFloat4ToU32(opaque));
   draw->AddRectFilled(at, end, ImGui::GetColorU32(ImGuiCol_FrameBg));
   draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-  draw->AddRectFilled(ImVec2(at.x, at.y + height - line), ImVec2(at.x + size.x, at.y + height), ImGui::GetColorU32(ImGuiCol_Text));
+  draw->AddRectFilled(ImVec2(at.x, at.y + height - line), ImVec2(at.x + size.x, at.y + height),
+                      ImGui::GetColorU32(ImGuiCol_Text));
   // The input method's caret inside the syllable (after it, for Hangul).
   const float caret_x = at.x + ImGui::CalcTextSize(before.c_str()).x;
   draw->AddLine(ImVec2(caret_x, at.y), ImVec2(caret_x, at.y + height - line), ImGui::GetColorU32(ImGuiCol_Text));

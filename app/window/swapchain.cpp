@@ -13,10 +13,13 @@ namespace {
 // UNORM, not SRGB: ImGui's colours and our colormap tables are already sRGB-encoded values.
 VkSurfaceFormatKHR choose_format(VkPhysicalDevice gpu, VkSurfaceKHR surface) {
   std::uint32_t count = 0;
-  vk::check(vkGetPhysicalDeviceSurfaceFormatsKHR(gpu, surface, &count, nullptr), "vkGetPhysicalDeviceSurfaceFormatsKHR");
+  vk::check(vkGetPhysicalDeviceSurfaceFormatsKHR(gpu, surface, &count, nullptr),
+            "vkGetPhysicalDeviceSurfaceFormatsKHR");
   std::vector<VkSurfaceFormatKHR> formats(count);
-  vk::check(vkGetPhysicalDeviceSurfaceFormatsKHR(gpu, surface, &count, formats.data()), "vkGetPhysicalDeviceSurfaceFormatsKHR");
-  if (formats.empty()) throw vk::VulkanError("vkGetPhysicalDeviceSurfaceFormatsKHR (no formats)", VK_ERROR_FORMAT_NOT_SUPPORTED);
+  vk::check(vkGetPhysicalDeviceSurfaceFormatsKHR(gpu, surface, &count, formats.data()),
+            "vkGetPhysicalDeviceSurfaceFormatsKHR");
+  if (formats.empty())
+    throw vk::VulkanError("vkGetPhysicalDeviceSurfaceFormatsKHR (no formats)", VK_ERROR_FORMAT_NOT_SUPPORTED);
   for (VkFormat wanted : {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM}) {
     for (const auto& f : formats) {
       if (f.format == wanted && f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR) return f;
@@ -31,9 +34,11 @@ VkSurfaceFormatKHR choose_format(VkPhysicalDevice gpu, VkSurfaceKHR surface) {
 VkPresentModeKHR choose_present_mode(VkPhysicalDevice gpu, VkSurfaceKHR surface, PresentPacing pacing) {
   if (pacing == PresentPacing::VSync) return VK_PRESENT_MODE_FIFO_KHR;  // always supported
   std::uint32_t count = 0;
-  vk::check(vkGetPhysicalDeviceSurfacePresentModesKHR(gpu, surface, &count, nullptr), "vkGetPhysicalDeviceSurfacePresentModesKHR");
+  vk::check(vkGetPhysicalDeviceSurfacePresentModesKHR(gpu, surface, &count, nullptr),
+            "vkGetPhysicalDeviceSurfacePresentModesKHR");
   std::vector<VkPresentModeKHR> modes(count);
-  vk::check(vkGetPhysicalDeviceSurfacePresentModesKHR(gpu, surface, &count, modes.data()), "vkGetPhysicalDeviceSurfacePresentModesKHR");
+  vk::check(vkGetPhysicalDeviceSurfacePresentModesKHR(gpu, surface, &count, modes.data()),
+            "vkGetPhysicalDeviceSurfacePresentModesKHR");
   for (VkPresentModeKHR wanted : {VK_PRESENT_MODE_IMMEDIATE_KHR, VK_PRESENT_MODE_MAILBOX_KHR}) {
     if (std::find(modes.begin(), modes.end(), wanted) != modes.end()) return wanted;
   }
@@ -50,9 +55,7 @@ Swapchain::Swapchain(const vk::Context& context, VkExtent2D wanted, PresentPacin
   create_swapchain(wanted);
 }
 
-Swapchain::~Swapchain() {
-  wait_idle_or_report(device_, "swapchain");
-}
+Swapchain::~Swapchain() { wait_idle_or_report(device_, "swapchain"); }
 
 void Swapchain::recreate(VkExtent2D wanted) {
   vk::check(vkDeviceWaitIdle(device_), "vkDeviceWaitIdle");

@@ -23,8 +23,8 @@ struct Item {
   std::string path;
   std::string label;  // the widget's own label as given ("Causal##preset"; "K/V" keeps its slash)
   std::string window;
-  ImRect rect;     // the whole widget, screen pixels
-  ImRect visible;  // the part its window shows (empty when clipped away)
+  ImRect rect;                                                // the whole widget, screen pixels
+  ImRect visible;                                             // the part its window shows (empty when clipped away)
   std::vector<std::pair<std::string, nlohmann::json>> notes;  // annotate()
   bool disabled = false;                                      // inside BeginDisabled: drawn greyed, takes no clicks
 };
@@ -97,7 +97,8 @@ void write_file(const std::filesystem::path& file) {
   for (const ImGuiWindow* window : g.Windows) {
     if (window->Active && !window->Hidden && window->Name != nullptr) {
       windows[window->Name] = {
-          {"rect", rect_json(ImRect(window->Pos, ImVec2(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y)))},
+          {"rect",
+           rect_json(ImRect(window->Pos, ImVec2(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y)))},
           {"scroll_max", {window->ScrollMax.x, window->ScrollMax.y}}};
     }
   }
@@ -182,7 +183,8 @@ void on_item(const ImRect& rect, std::uint32_t id, bool visible) {
     if (!same_rect(other.rect, rect) && s.reported.insert(item.path).second) {
       char where[160];
       std::snprintf(where, sizeof where, " (at %.0f,%.0f and %.0f,%.0f)", static_cast<double>(other.rect.Min.x),
-                    static_cast<double>(other.rect.Min.y), static_cast<double>(rect.Min.x), static_cast<double>(rect.Min.y));
+                    static_cast<double>(other.rect.Min.y), static_cast<double>(rect.Min.x),
+                    static_cast<double>(rect.Min.y));
       s.conflicts.push_back("two widgets share the ImGui ID of \u201C" + item.path + "\u201D" +
                             (other.path != item.path ? " and \u201C" + other.path + "\u201D" : std::string()) + where +
                             ": one of them never gets the mouse; give one a different label or a ##suffix");

@@ -85,7 +85,9 @@ int glfw_button(unsigned int button) {
 }
 
 // Xlib's stand-in for text the input method committed: a key press without a key.
-Bool is_commit(Display*, XEvent* event, XPointer) { return event->type == KeyPress && event->xkey.keycode == 0 ? True : False; }
+Bool is_commit(Display*, XEvent* event, XPointer) {
+  return event->type == KeyPress && event->xkey.keycode == 0 ? True : False;
+}
 
 int glfw_modifiers(unsigned int state) {
   return ((state & ShiftMask) != 0 ? GLFW_MOD_SHIFT : 0) | ((state & ControlMask) != 0 ? GLFW_MOD_CONTROL : 0) |
@@ -194,8 +196,9 @@ bool X11InputMethod::Connection::open(const std::string& name) {
   XSetIMValues(im, XNDestroyCallback, &destroyed, nullptr);
   create_context();
   if (ic == nullptr) {
-    std::cerr << "attnviz: the input method " << name << " offers no input context attnviz can use: typing works, "
-                                                          "without it\n";
+    std::cerr << "attnviz: the input method " << name
+              << " offers no input context attnviz can use: typing works, "
+                 "without it\n";
     return false;
   }
   keys = glfw_keys_by_keycode();
@@ -241,13 +244,13 @@ void X11InputMethod::Connection::create_context() {
     XICCallback draw{self, preedit_draw};
     XICCallback caret{self, preedit_caret};
     XICCallback done{self, preedit_done};
-    XVaNestedList preedit =
-        on_the_spot ? XVaCreateNestedList(0, XNPreeditStartCallback, &start, XNPreeditDrawCallback, &draw,
-                                          XNPreeditCaretCallback, &caret, XNPreeditDoneCallback, &done,
-                                          XNSpotLocation, &spot, nullptr)
-                    : XVaCreateNestedList(0, XNSpotLocation, &spot, nullptr);
-    ic = XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, XNPreeditAttributes,
-                   preedit, nullptr);
+    XVaNestedList preedit = on_the_spot
+                                ? XVaCreateNestedList(0, XNPreeditStartCallback, &start, XNPreeditDrawCallback, &draw,
+                                                      XNPreeditCaretCallback, &caret, XNPreeditDoneCallback, &done,
+                                                      XNSpotLocation, &spot, nullptr)
+                                : XVaCreateNestedList(0, XNSpotLocation, &spot, nullptr);
+    ic = XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, XNPreeditAttributes, preedit,
+                   nullptr);
     XFree(preedit);
     if (ic != nullptr) return;
   }
@@ -380,7 +383,8 @@ void X11InputMethod::Connection::handle(XEvent& event) {
       if (ic != nullptr) XSetICFocus(ic);
       return;
     case FocusOut:
-      if (ic != nullptr && event.xfocus.detail != NotifyInferior && event.xfocus.detail != NotifyPointer) XUnsetICFocus(ic);
+      if (ic != nullptr && event.xfocus.detail != NotifyInferior && event.xfocus.detail != NotifyPointer)
+        XUnsetICFocus(ic);
       return;
     default: XFilterEvent(&event, None); return;  // the input method's own messages
   }
@@ -418,7 +422,8 @@ void X11InputMethod::wait(double timeout_s) const {
   if (!connection_) return;
   const Connection& c = *connection_;
   if (XPending(c.display) > 0 || XPending(c.glfw_display) > 0) return;
-  std::array<pollfd, 2> fds{{{XConnectionNumber(c.glfw_display), POLLIN, 0}, {XConnectionNumber(c.display), POLLIN, 0}}};
+  std::array<pollfd, 2> fds{
+      {{XConnectionNumber(c.glfw_display), POLLIN, 0}, {XConnectionNumber(c.display), POLLIN, 0}}};
   ::poll(fds.data(), fds.size(), static_cast<int>(std::lround(timeout_s * 1000.0)));
 }
 
@@ -429,7 +434,8 @@ void X11InputMethod::on_frame(const std::optional<TextCaret>& caret) {
   if (c.router.on_frame(field)) c.reset_context();
   if (!caret || c.ic == nullptr) return;
   // The candidate window goes below the caret (the spot is the text's baseline).
-  const XPoint spot{static_cast<short>(std::lround(caret->x)), static_cast<short>(std::lround(caret->y + caret->height))};
+  const XPoint spot{static_cast<short>(std::lround(caret->x)),
+                    static_cast<short>(std::lround(caret->y + caret->height))};
   if (spot.x == c.spot.x && spot.y == c.spot.y) return;
   c.spot = spot;
   XVaNestedList attributes = XVaCreateNestedList(0, XNSpotLocation, &c.spot, nullptr);

@@ -9,7 +9,7 @@
 namespace attnviz::assets {
 
 struct EmbeddedFile {
-  std::string_view name;   // path relative to assets/, e.g. "presets/life-is-short.json"
+  std::string_view name;  // path relative to assets/, e.g. "presets/life-is-short.json"
   std::string_view bytes;
 };
 

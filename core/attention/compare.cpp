@@ -10,8 +10,8 @@ namespace {
 
 void require_same_shape(const std::string& name, int a_rows, int a_cols, int b_rows, int b_cols) {
   if (a_rows == b_rows && a_cols == b_cols) return;
-  throw std::invalid_argument(name + ": shapes differ (" + std::to_string(a_rows) + "×" + std::to_string(a_cols) + " vs " +
-                              std::to_string(b_rows) + "×" + std::to_string(b_cols) + ")");
+  throw std::invalid_argument(name + ": shapes differ (" + std::to_string(a_rows) + "×" + std::to_string(a_cols) +
+                              " vs " + std::to_string(b_rows) + "×" + std::to_string(b_cols) + ")");
 }
 
 // |a − b|, where a NaN or an infinity on either side is an infinite difference unless both
@@ -65,7 +65,8 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
       diffs.push_back(compare_cells(prefix + "mask", ma.cols, ma.visible, mb.visible));
     }
     if (!a.heads[h].weights_before_dropout.empty() || !b.heads[h].weights_before_dropout.empty()) {
-      diffs.push_back(compare_matrix(prefix + "weights_before_dropout", a.heads[h].weights_before_dropout, b.heads[h].weights_before_dropout));
+      diffs.push_back(compare_matrix(prefix + "weights_before_dropout", a.heads[h].weights_before_dropout,
+                                     b.heads[h].weights_before_dropout));
       const MaskMatrix& ka = a.heads[h].kept;
       const MaskMatrix& kb = b.heads[h].kept;
       require_same_shape(prefix + "kept", ka.rows, ka.cols, kb.rows, kb.cols);
@@ -77,7 +78,8 @@ std::vector<MatrixDifference> compare_results(const Result& a, const Result& b) 
 }
 
 bool results_agree(const std::vector<MatrixDifference>& differences, double tolerance) {
-  return std::all_of(differences.begin(), differences.end(), [&](const MatrixDifference& d) { return d.agrees(tolerance); });
+  return std::all_of(differences.begin(), differences.end(),
+                     [&](const MatrixDifference& d) { return d.agrees(tolerance); });
 }
 
 Matrix difference(const Matrix& a, const Matrix& b) {

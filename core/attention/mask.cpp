@@ -9,7 +9,11 @@
 namespace attnviz {
 
 Mask::Mask(const MaskSetting& setting, int rows, int cols, int heads)
-    : rows_(rows), cols_(cols), heads_(std::max(heads, 1)), causal_(setting.causal), window_(setting.window ? *setting.window : -1) {
+    : rows_(rows),
+      cols_(cols),
+      heads_(std::max(heads, 1)),
+      causal_(setting.causal),
+      window_(setting.window ? *setting.window : -1) {
   if (window_ >= 0 && !setting.global.empty()) {
     global_rows_.assign(static_cast<std::size_t>(rows), 0);
     global_cols_.assign(static_cast<std::size_t>(cols), 0);
@@ -48,7 +52,8 @@ bool Mask::block_visible(int h, int i0, int i1, int j0, int j1) const {
   if (runs_ != nullptr) {
     for (int i = std::max(i0, 0); i < i1; ++i) {
       const std::span<const KeySpan> row = stored_runs(h, i);
-      const auto after = std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
+      const auto after =
+          std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
       if (after != row.end() && after->begin < j1) return true;
     }
     return false;
@@ -77,7 +82,8 @@ BlockVisibility Mask::classify_block(int h, int i0, int i1, int j0, int j1) cons
     // Runs are maximal: the block is whole in a row only when one run covers it.
     for (int i = std::max(i0, 0); i < i1; ++i) {
       const std::span<const KeySpan> row = stored_runs(h, i);
-      const auto after = std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
+      const auto after =
+          std::upper_bound(row.begin(), row.end(), j0, [](int j, const KeySpan& run) { return j < run.end; });
       if (after == row.end() || after->begin > j0 || after->end < j1) return BlockVisibility::Partial;
     }
     return BlockVisibility::Full;
@@ -119,7 +125,8 @@ void Mask::matrix_into(MaskMatrix& mask, int h) const {
   for (int i = 0; i < mask.rows; ++i) {
     std::uint8_t* row = mask.visible.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(mask.cols);
     std::memset(row, 0, static_cast<std::size_t>(mask.cols));
-    for (const KeySpan& run : runs(h, i, scratch)) std::memset(row + run.begin, 1, static_cast<std::size_t>(run.width()));
+    for (const KeySpan& run : runs(h, i, scratch))
+      std::memset(row + run.begin, 1, static_cast<std::size_t>(run.width()));
   }
 }
 

@@ -99,8 +99,12 @@ class Mask {
     const int distance = i > j ? i - j : j - i;
     return distance <= window_ || is_global_row(i) || is_global_col(j);
   }
-  [[nodiscard]] bool is_global_row(int i) const { return !global_rows_.empty() && global_rows_[static_cast<std::size_t>(i)] != 0; }
-  [[nodiscard]] bool is_global_col(int j) const { return !global_cols_.empty() && global_cols_[static_cast<std::size_t>(j)] != 0; }
+  [[nodiscard]] bool is_global_row(int i) const {
+    return !global_rows_.empty() && global_rows_[static_cast<std::size_t>(i)] != 0;
+  }
+  [[nodiscard]] bool is_global_col(int j) const {
+    return !global_cols_.empty() && global_cols_[static_cast<std::size_t>(j)] != 0;
+  }
 
   // Row i of head h as ascending runs of visible keys, a gap between any two: the stored
   // runs with an expression, else made into `scratch` from span() and the extra keys.
@@ -130,7 +134,9 @@ class Mask {
   [[nodiscard]] bool block_visible(int i0, int i1, int j0, int j1) const { return block_visible(0, i0, i1, j0, j1); }
   [[nodiscard]] bool block_visible(int h, int i0, int i1, int j0, int j1) const;
   // Hidden (block_visible() is false), Full (every cell visible) or Partial.
-  [[nodiscard]] BlockVisibility classify_block(int i0, int i1, int j0, int j1) const { return classify_block(0, i0, i1, j0, j1); }
+  [[nodiscard]] BlockVisibility classify_block(int i0, int i1, int j0, int j1) const {
+    return classify_block(0, i0, i1, j0, j1);
+  }
   [[nodiscard]] BlockVisibility classify_block(int h, int i0, int i1, int j0, int j1) const;
   // Every size × size tile of head h at once (the same answers as classify_block, from the
   // rows' runs: the cost follows N · (runs per row + M / size)).
@@ -170,7 +176,7 @@ class Mask {
 
  private:
   struct Runs {
-    int sets = 1;                     // 1, or one per head
+    int sets = 1;                      // 1, or one per head
     std::vector<std::uint32_t> first;  // sets · rows + 1: row (s, i)'s runs start at first[s·rows + i]
     std::vector<KeySpan> runs;
   };

@@ -70,7 +70,7 @@ void Mask::build_runs(const MaskSetting& setting) {
   std::atomic<bool> too_many{false};
   // Large masks (the command line's 4096 tokens × 8 heads) on the OpenMP team; the window's
   // sentences on this thread, where waking the team costs more than the work.
-#pragma omp parallel for schedule(dynamic, 1) if (static_cast<long long>(rows_) * runs->sets >= 2048)
+#pragma omp parallel for schedule(dynamic, 1) if (static_cast <long long>(rows_) * runs->sets >= 2048)
   for (int task = 0; task < tasks; ++task) {
     const int set = task / tasks_per_set;
     const int first = (task % tasks_per_set) * kRowsPerTask;
@@ -84,21 +84,25 @@ void Mask::build_runs(const MaskSetting& setting) {
       // The fields' runs have gaps between them, so the expression's runs inside them stay
       // apart; `before` keeps the previous row's last run from absorbing this row's first.
       // A task's first row has no hint (`previous` is empty): scan_near then scans plainly.
-      for (const KeySpan& allowed : fields) scanner.scan_near(i, set, allowed.begin, allowed.end, previous, out, before);
+      for (const KeySpan& allowed : fields)
+        scanner.scan_near(i, set, allowed.begin, allowed.end, previous, out, before);
       previous.assign(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
       counts[static_cast<std::size_t>(set) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(i)] =
           static_cast<std::uint32_t>(out.size() - before);
-      if (total_runs.fetch_add(static_cast<std::int64_t>(out.size() - before)) + static_cast<std::int64_t>(out.size() - before) > kMaxRuns) {
+      if (total_runs.fetch_add(static_cast<std::int64_t>(out.size() - before)) +
+              static_cast<std::int64_t>(out.size() - before) >
+          kMaxRuns) {
         too_many.store(true);
       }
     }
   }
   if (too_many.load()) {
-    throw InputError("<mask>", "/mask/expression",
-                     "\"" + setting.expression + "\" splits the rows into more than " + with_commas(kMaxRuns) +
-                         " runs of visible keys in all (" + with_commas(rows_) + " rows" +
-                         (runs->sets > 1 ? " for each of " + std::to_string(runs->sets) + " heads" : std::string()) +
-                         "), more than attnviz holds: use a pattern with fewer gaps (a larger stride or step) or a shorter text");
+    throw InputError(
+        "<mask>", "/mask/expression",
+        "\"" + setting.expression + "\" splits the rows into more than " + with_commas(kMaxRuns) +
+            " runs of visible keys in all (" + with_commas(rows_) + " rows" +
+            (runs->sets > 1 ? " for each of " + std::to_string(runs->sets) + " heads" : std::string()) +
+            "), more than attnviz holds: use a pattern with fewer gaps (a larger stride or step) or a shorter text");
   }
   runs->first.resize(counts.size() + 1);
   std::uint32_t total = 0;
@@ -121,7 +125,8 @@ std::span<const KeySpan> Mask::stored_runs(int h, int i) const {
 
 bool Mask::runs_visible(int h, int i, int j) const {
   const std::span<const KeySpan> row = stored_runs(h, i);
-  const auto after = std::upper_bound(row.begin(), row.end(), j, [](int key, const KeySpan& run) { return key < run.end; });
+  const auto after =
+      std::upper_bound(row.begin(), row.end(), j, [](int key, const KeySpan& run) { return key < run.end; });
   return after != row.end() && after->begin <= j;
 }
 
@@ -155,9 +160,10 @@ BlockGrid Mask::block_grid(int h, int size) const {
     for (int tc = 0; tc < grid.tile_cols; ++tc) {
       const long long cells = static_cast<long long>(i1 - i0) * (std::min(cols_, (tc + 1) * size) - tc * size);
       const long long visible = seen[static_cast<std::size_t>(tc)];
-      const BlockVisibility kind =
-          visible == 0 ? BlockVisibility::Hidden : (visible == cells ? BlockVisibility::Full : BlockVisibility::Partial);
-      grid.tiles[static_cast<std::size_t>(tr) * static_cast<std::size_t>(grid.tile_cols) + static_cast<std::size_t>(tc)] = kind;
+      const BlockVisibility kind = visible == 0 ? BlockVisibility::Hidden
+                                                : (visible == cells ? BlockVisibility::Full : BlockVisibility::Partial);
+      grid.tiles[static_cast<std::size_t>(tr) * static_cast<std::size_t>(grid.tile_cols) +
+                 static_cast<std::size_t>(tc)] = kind;
       (kind == BlockVisibility::Hidden ? grid.empty : (kind == BlockVisibility::Full ? grid.full : grid.partial)) += 1;
     }
   }

@@ -65,7 +65,8 @@ class Reader {
 // matrix one row per line, an object of plain values on one line.
 class ResultWriter {
  public:
-  ResultWriter(const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) : sink_(sink), selected_(heads) {
+  ResultWriter(const std::function<void(std::string_view)>& sink, const std::vector<int>* heads)
+      : sink_(sink), selected_(heads) {
     buffer_.reserve(kPiece + 4096);
   }
 
@@ -189,8 +190,10 @@ class ResultWriter {
   void blocks(int depth, const HeadBlocks& b) {
     key(depth, "blocks");
     text("{\n");
-    for (const auto& [name, count] : {std::pair<std::string_view, long long>{"size", b.size}, {"empty", b.empty},
-                                      {"partial", b.partial}, {"full", b.full}}) {
+    for (const auto& [name, count] : {std::pair<std::string_view, long long>{"size", b.size},
+                                      {"empty", b.empty},
+                                      {"partial", b.partial},
+                                      {"full", b.full}}) {
       key(depth + 1, name);
       integer(count);
       text(",\n");
@@ -200,7 +203,8 @@ class ResultWriter {
       text("[");
       for (int c = 0; c < b.tile_cols; ++c) {
         if (c) text(", ");
-        const std::uint8_t kind = b.tiles[static_cast<std::size_t>(r) * static_cast<std::size_t>(b.tile_cols) + static_cast<std::size_t>(c)];
+        const std::uint8_t kind =
+            b.tiles[static_cast<std::size_t>(r) * static_cast<std::size_t>(b.tile_cols) + static_cast<std::size_t>(c)];
         text(kind == 0 ? "0" : (kind == 1 ? "1" : "2"));
       }
       text("]");
@@ -216,8 +220,10 @@ class ResultWriter {
       for (int c = 0; c < m.cols; ++c) {
         if (c) text(", ");
         const float value = values[c];
-        if (std::isfinite(value)) number(json_number(value));
-        else text("null");
+        if (std::isfinite(value))
+          number(json_number(value));
+        else
+          text("null");
       }
       text("]");
     });
@@ -239,8 +245,8 @@ class ResultWriter {
           {"scores", &head.scores}, {"weights", &head.weights}, {"context", &head.context}};
       // Three empty matrices make an object of plain values, written on one line.
       const bool own_mask = !head.mask.visible.empty();
-      const bool inline_object = head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0 && !own_mask &&
-                                 !head.blocks;
+      const bool inline_object =
+          head.scores.rows == 0 && head.weights.rows == 0 && head.context.rows == 0 && !own_mask && !head.blocks;
       text(inline_object ? "{" : "{\n");
       const bool dropout = !head.weights_before_dropout.empty();
       if (selected_ != nullptr) {
@@ -298,7 +304,8 @@ class ResultWriter {
   std::string buffer_;
 };
 
-void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink, const std::vector<int>* heads) {
+void write_result_json(const Result& result, const std::function<void(std::string_view)>& sink,
+                       const std::vector<int>* heads) {
   ResultWriter(sink, heads).write(result);
 }
 
@@ -331,7 +338,8 @@ Result parse_result(std::string_view json_text, const std::string& origin) {
     head.weights = reader.matrix(reader.field(heads[h], pointer, "weights"), pointer + "/weights");
     head.context = reader.matrix(reader.field(heads[h], pointer, "context"), pointer + "/context");
     if (heads[h].contains("weights_before_dropout")) {
-      head.weights_before_dropout = reader.matrix(heads[h]["weights_before_dropout"], pointer + "/weights_before_dropout");
+      head.weights_before_dropout =
+          reader.matrix(heads[h]["weights_before_dropout"], pointer + "/weights_before_dropout");
       const Matrix kept = reader.matrix(reader.field(heads[h], pointer, "kept"), pointer + "/kept");
       head.kept = MaskMatrix{kept.rows, kept.cols, {}};
       for (float v : kept.data) head.kept.visible.push_back(v != 0.0f ? 1 : 0);
@@ -359,8 +367,10 @@ Result parse_result(std::string_view json_text, const std::string& origin) {
   result.output = reader.matrix(reader.field(json, "", "output"), "/output");
   if (json.contains("timing_ms")) {
     for (const auto& [stage, ms] : json["timing_ms"].items()) {
-      if (stage == "total") result.timing.total_ms = ms.get<double>();
-      else result.timing.stages_ms.emplace_back(stage, ms.get<double>());
+      if (stage == "total")
+        result.timing.total_ms = ms.get<double>();
+      else
+        result.timing.stages_ms.emplace_back(stage, ms.get<double>());
     }
   }
   return result;

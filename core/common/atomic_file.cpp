@@ -22,12 +22,22 @@ namespace fs = std::filesystem;
 // or quota is the user's to fix too (free space, or write elsewhere), so it is bad input as well.
 bool is_path_errno(int error) {
   switch (error) {
-    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
-    case ENAMETOOLONG: case ELOOP: case ENXIO: case ENODEV: case EXDEV: case EINVAL:
-    case ENOSPC: case EDQUOT: case EFBIG:
-      return true;
-    default:
-      return false;
+    case ENOENT:
+    case ENOTDIR:
+    case EISDIR:
+    case EACCES:
+    case EPERM:
+    case EROFS:
+    case ENAMETOOLONG:
+    case ELOOP:
+    case ENXIO:
+    case ENODEV:
+    case EXDEV:
+    case EINVAL:
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG: return true;
+    default: return false;
   }
 }
 
@@ -152,7 +162,10 @@ void sync_folder(const fs::path& folder) {
 }  // namespace
 
 FileWriteError::FileWriteError(const fs::path& path, const std::string& reason, bool path_problem)
-    : std::runtime_error("cannot write " + path.string() + ": " + reason), path_(path), reason_(reason), path_problem_(path_problem) {}
+    : std::runtime_error("cannot write " + path.string() + ": " + reason),
+      path_(path),
+      reason_(reason),
+      path_problem_(path_problem) {}
 
 AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) : path_(path), target_(path) {
   if (path.empty()) fail("no file name given", true);

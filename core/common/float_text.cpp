@@ -14,7 +14,8 @@ std::string format_float(float f) {
 
 std::string group_thousands(long long value) {
   // The magnitude as unsigned, so that the most negative value has one too.
-  const unsigned long long magnitude = value < 0 ? 0ULL - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+  const unsigned long long magnitude =
+      value < 0 ? 0ULL - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
   std::string digits = std::to_string(magnitude);
   for (std::size_t at = digits.size(); at > 3;) {
     at -= 3;

@@ -40,7 +40,8 @@ bool cancelled(const ReadOptions& options) { return options.cancel != nullptr &&
 std::string open_problem(int error) {
   switch (error) {
     case ENOENT: return "no such file";
-    case EACCES: case EPERM: return "cannot be read (permission denied)";
+    case EACCES:
+    case EPERM: return "cannot be read (permission denied)";
     case ENXIO: return "is a socket or a device that cannot be read, not a scenario file";
     case ELOOP: return "is a loop of symbolic links";
     default: return std::string("cannot be opened: ") + std::strerror(error);
@@ -113,9 +114,12 @@ std::string read_input_file(const std::string& path, const ReadOptions& options)
     if (options.progress != nullptr) options.progress->store(text.size());
     if (got == 0) break;
     if (text.size() > limit) {
-      if (regular) refuse(path, "grew beyond " + byte_size_text(limit) + " while being read; attnviz opens files of at most " + byte_size_text(limit));
+      if (regular)
+        refuse(path, "grew beyond " + byte_size_text(limit) + " while being read; attnviz opens files of at most " +
+                         byte_size_text(limit));
       refuse(path, "is not a regular file and gave more than " + byte_size_text(limit) +
-                       " without ending (is it a device such as /dev/zero?); attnviz reads at most " + byte_size_text(limit) +
+                       " without ending (is it a device such as /dev/zero?); attnviz reads at most " +
+                       byte_size_text(limit) +
                        " from a pipe or a device: save what it gives to a regular file and name that instead");
     }
   }

@@ -15,7 +15,9 @@ struct Matrix {
 
   Matrix() = default;
   Matrix(int row_count, int col_count, float fill = 0.0f)
-      : rows(row_count), cols(col_count), data(static_cast<std::size_t>(row_count) * static_cast<std::size_t>(col_count), fill) {}
+      : rows(row_count),
+        cols(col_count),
+        data(static_cast<std::size_t>(row_count) * static_cast<std::size_t>(col_count), fill) {}
 
   // Sets the shape, keeping the storage when it is large enough, so a recompute of the same
   // shape writes into memory it has touched before (a fresh page costs a fault per 4 KiB,

@@ -238,7 +238,8 @@ constexpr int kMergeGap = 16;
 
 // The keys some row of [first, first + count) of head h sees, as ascending runs (gaps shorter
 // than kMergeGap filled).
-void block_runs(const Mask& mask, int h, int first, int count, std::vector<KeySpan>& out, std::vector<KeySpan>& scratch) {
+void block_runs(const Mask& mask, int h, int first, int count, std::vector<KeySpan>& out,
+                std::vector<KeySpan>& scratch) {
   out.clear();
   for (int i = first; i < first + count; ++i) {
     for (const KeySpan& run : mask.runs(h, i, scratch)) out.push_back(run);
@@ -437,7 +438,8 @@ class CpuBackend final : public Backend {
     if (options.scores_under_mask) {
       const int before = keys.empty() ? m : keys.begin;
       if (before > 0) scores.leftCols(before).noalias() = q * k.topRows(before).transpose();
-      if (!keys.empty() && keys.end < m) scores.rightCols(m - keys.end).noalias() = q * k.bottomRows(m - keys.end).transpose();
+      if (!keys.empty() && keys.end < m)
+        scores.rightCols(m - keys.end).noalias() = q * k.bottomRows(m - keys.end).transpose();
     }
     for (const int j : globals) {
       if (outside(j)) scores.col(j).noalias() = q * k.row(j).transpose();
@@ -454,8 +456,10 @@ class CpuBackend final : public Backend {
     if (slope != 0.0f && logits.size() < m) logits.resize(m);
     for (int r = 0; r < count; ++r) {
       const int i = first + r;
-      if (slope != 0.0f) biased_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, slope, mask, i, scratch, logits);
-      else masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
+      if (slope != 0.0f)
+        biased_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, slope, mask, i, scratch, logits);
+      else
+        masked_softmax_row(scores.row(r).data(), weights.row(r).data(), m, p.scale, mask, i, scratch);
       if (!options.scores_under_mask) zero_hidden(scores.row(r).data(), m, mask.span(i), mask, i);
       if (dropout_.active) drop_row(h, i, weights.row(r).data(), head);
     }
@@ -538,10 +542,10 @@ class CpuBackend final : public Backend {
   std::vector<float> slopes_;  // per head: ALiBi's slope, 0 without ALiBi
   DropoutRule dropout_;
   bool streaming_ = false;  // the block copies stream (kStreamingFloats)
-  RowMajor concat_;  // (N, H·dv), only with W_O
-  Result result_;    // of the last run(), kept from one run to the next
+  RowMajor concat_;         // (N, H·dv), only with W_O
+  Result result_;           // of the last run(), kept from one run to the next
   bool has_result_ = false;
-  Timing timing_;    // of the last run() or compute_into()
+  Timing timing_;  // of the last run() or compute_into()
 };
 
 }  // namespace

@@ -7,7 +7,9 @@ namespace {
 
 constexpr std::uint64_t kBytesPerValue = 4;  // float32, as both backends compute
 
-std::uint64_t projection_weights(const CostShape& s) { return s.d_model * (s.heads * s.d_k + s.kv_heads * s.d_k + s.kv_heads * s.d_v); }
+std::uint64_t projection_weights(const CostShape& s) {
+  return s.d_model * (s.heads * s.d_k + s.kv_heads * s.d_k + s.kv_heads * s.d_v);
+}
 
 }  // namespace
 
@@ -21,11 +23,11 @@ Work cached_step(const CostShape& s, std::uint64_t cache_len) {
   const std::uint64_t l = cache_len;
   Work work;
   work.macs = wp + s.heads * l * (s.d_k + s.d_v);
-  const std::uint64_t values = s.d_model                 // x_t
-                               + wp                      // W_Q, W_K, W_V
-                               + s.heads * s.d_k         // q_t, for q·Kᵀ
-                               + s.kv_heads * l * s.d_k  // the K cache
-                               + 2 * s.heads * l         // the scores (softmax), the weights (A·V)
+  const std::uint64_t values = s.d_model                  // x_t
+                               + wp                       // W_Q, W_K, W_V
+                               + s.heads * s.d_k          // q_t, for q·Kᵀ
+                               + s.kv_heads * l * s.d_k   // the K cache
+                               + 2 * s.heads * l          // the scores (softmax), the weights (A·V)
                                + s.kv_heads * l * s.d_v;  // the V cache
   work.bytes = kBytesPerValue * values;
   return work;

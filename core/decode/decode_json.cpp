@@ -22,21 +22,21 @@ Json work_json(const Work& step, const Work& so_far) {
 
 Json step_json(const DecodeStep& step) {
   Json json = {{"t", step.t},
-          {"token", step.token},
-          {"prefill", step.prefill},
-          {"q", floats(step.q)},
-          {"k", floats(step.k)},
-          {"v", floats(step.v)},
-          {"keys", step.cache.keys},
-          {"scores", floats(step.scores)},
-          {"weights", floats(step.weights)},
-          {"context", floats(step.context)},
-          {"cache_len", step.cache.keys.size()},
-          {"cost",
-           {{"with_cache", work_json(step.cost.with_cache, step.cost.with_cache_so_far)},
-            {"without_cache", work_json(step.cost.without_cache, step.cost.without_cache_so_far)}}},
-          {"slots", step.cache.slots},
-          {"evicted", step.cache.evicted}};
+               {"token", step.token},
+               {"prefill", step.prefill},
+               {"q", floats(step.q)},
+               {"k", floats(step.k)},
+               {"v", floats(step.v)},
+               {"keys", step.cache.keys},
+               {"scores", floats(step.scores)},
+               {"weights", floats(step.weights)},
+               {"context", floats(step.context)},
+               {"cache_len", step.cache.keys.size()},
+               {"cost",
+                {{"with_cache", work_json(step.cost.with_cache, step.cost.with_cache_so_far)},
+                 {"without_cache", work_json(step.cost.without_cache, step.cost.without_cache_so_far)}}},
+               {"slots", step.cache.slots},
+               {"evicted", step.cache.evicted}};
   if (!step.weights_before_dropout.empty()) json["weights_before_dropout"] = floats(step.weights_before_dropout);
   return json;
 }

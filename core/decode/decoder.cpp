@@ -19,7 +19,8 @@ struct CacheBuffer {
   std::vector<float> v;  // (capacity, d_v)
 
   CacheBuffer(int capacity, int key_width, int value_width)
-      : d_k(key_width), d_v(value_width),
+      : d_k(key_width),
+        d_v(value_width),
         k(static_cast<std::size_t>(capacity) * static_cast<std::size_t>(key_width)),
         v(static_cast<std::size_t>(capacity) * static_cast<std::size_t>(value_width)) {}
   float* k_slot(int slot) { return k.data() + static_cast<std::size_t>(slot) * static_cast<std::size_t>(d_k); }
@@ -38,8 +39,8 @@ std::vector<float> project_row(const Matrix& x, int t, const Matrix& w, int firs
 }
 
 // The new row of scores, weights and context, read from the cache's slots.
-void attend_from_cache(const Problem& p, const Mask& mask, float slope, const DropoutRule& dropout, int head, CacheBuffer& cache,
-                       DecodeStep& step) {
+void attend_from_cache(const Problem& p, const Mask& mask, float slope, const DropoutRule& dropout, int head,
+                       CacheBuffer& cache, DecodeStep& step) {
   const std::size_t held = step.cache.keys.size();
   step.scores.assign(held, -std::numeric_limits<float>::infinity());
   step.weights.assign(held, 0.0f);
@@ -49,7 +50,8 @@ void attend_from_cache(const Problem& p, const Mask& mask, float slope, const Dr
     if (!mask.visible(head, step.t, step.cache.keys[n])) continue;  // held for a later query only
     const float* k = cache.k_slot(step.cache.slots[n]);
     double dot = 0.0;
-    for (int c = 0; c < p.d_k; ++c) dot += static_cast<double>(step.q[static_cast<std::size_t>(c)]) * static_cast<double>(k[c]);
+    for (int c = 0; c < p.d_k; ++c)
+      dot += static_cast<double>(step.q[static_cast<std::size_t>(c)]) * static_cast<double>(k[c]);
     const int distance = std::abs(step.t - step.cache.keys[n]);
     step.scores[n] = static_cast<float>(static_cast<double>(p.scale) * dot - static_cast<double>(slope) * distance);
     row_max = std::max(row_max, static_cast<double>(step.scores[n]));
@@ -80,7 +82,8 @@ void attend_from_cache(const Problem& p, const Mask& mask, float slope, const Dr
 }
 
 void check_arguments(const Problem& p, int head, int prompt) {
-  if (p.cross_attention) throw std::invalid_argument("decoding generates the sentence itself: cross-attention cannot be decoded");
+  if (p.cross_attention)
+    throw std::invalid_argument("decoding generates the sentence itself: cross-attention cannot be decoded");
   if (head < 0 || head >= p.num_heads) throw std::invalid_argument("decode_head: head out of range");
   if (prompt < 1 || prompt > p.n()) throw std::invalid_argument("decode_head: prompt out of range");
 }

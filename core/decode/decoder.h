@@ -24,26 +24,26 @@ namespace attnviz::decode {
 struct DecodeStep {
   int t = 0;
   std::string token;
-  bool prefill = false;        // t < P: computed in the prompt's one pass
-  std::vector<float> q;        // d_k: row t of Q_h (turned by RoPE, with RoPE)
-  std::vector<float> k;        // d_k: row t of K_g (turned by RoPE), written into the cache at this step
-  std::vector<float> v;        // d_v: row t of V_g
-  CacheStep cache;             // the rows held (t included), their slots, the rows evicted
-  std::vector<float> scores;   // aligned with cache.keys: scale · q·k_j (+ ALiBi's bias), −∞ where the mask hides j
-  std::vector<float> weights;  // aligned with cache.keys: the softmax (after dropout), 0 where hidden
+  bool prefill = false;       // t < P: computed in the prompt's one pass
+  std::vector<float> q;       // d_k: row t of Q_h (turned by RoPE, with RoPE)
+  std::vector<float> k;       // d_k: row t of K_g (turned by RoPE), written into the cache at this step
+  std::vector<float> v;       // d_v: row t of V_g
+  CacheStep cache;            // the rows held (t included), their slots, the rows evicted
+  std::vector<float> scores;  // aligned with cache.keys: scale · q·k_j (+ ALiBi's bias), −∞ where the mask hides j
+  std::vector<float> weights;                 // aligned with cache.keys: the softmax (after dropout), 0 where hidden
   std::vector<float> weights_before_dropout;  // with dropout only: the softmax's weights
-  std::vector<float> context;  // d_v: Σ_j weights_j · v_j
-  StepCost cost;               // the whole layer's work (decode_cost.h)
+  std::vector<float> context;                 // d_v: Σ_j weights_j · v_j
+  StepCost cost;                              // the whole layer's work (decode_cost.h)
 };
 
 struct DecodeTrace {
   int head = 0;
-  int kv_head = 0;                        // the cache head this query head reads
-  std::vector<int> heads_sharing_cache;   // every query head that reads kv_head's cache
+  int kv_head = 0;                       // the cache head this query head reads
+  std::vector<int> heads_sharing_cache;  // every query head that reads kv_head's cache
   int prompt = 1;
-  MaskSetting mask;                       // the scenario's mask with causal on
-  int cache_capacity = 0;                 // slots in the buffer (r + 1 under a window r)
-  std::vector<DecodeStep> steps;          // t = 0 .. N − 1
+  MaskSetting mask;               // the scenario's mask with causal on
+  int cache_capacity = 0;         // slots in the buffer (r + 1 under a window r)
+  std::vector<DecodeStep> steps;  // t = 0 .. N − 1
 };
 
 // The mask decoding uses: the scenario's, always causal (a token cannot attend to a token not

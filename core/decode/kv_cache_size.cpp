@@ -106,10 +106,14 @@ std::string kv_cache_formula(const KvCacheShape& shape) {
 
 std::span<const KvCachePreset> kv_cache_presets() {
   static const std::array<KvCachePreset, 2> presets = {{
-      {"llama-7b", "LLaMA-7B-shaped: 32 layers, 32 KV heads (MHA), head dim 128, fp16, 4096 tokens", 32,
+      {"llama-7b",
+       "LLaMA-7B-shaped: 32 layers, 32 KV heads (MHA), head dim 128, fp16, 4096 tokens",
+       32,
        {1, 4096, 32, 32, 128, CacheDtype::f16}},
-      {"llama2-70b", "LLaMA-2-70B-shaped: 80 layers, 8 KV heads (GQA, 64 query heads), head dim 128, fp16, 4096 tokens",
-       64, {1, 4096, 80, 8, 128, CacheDtype::f16}},
+      {"llama2-70b",
+       "LLaMA-2-70B-shaped: 80 layers, 8 KV heads (GQA, 64 query heads), head dim 128, fp16, 4096 tokens",
+       64,
+       {1, 4096, 80, 8, 128, CacheDtype::f16}},
   }};
   return presets;
 }
@@ -148,8 +152,8 @@ ScenarioCache scenario_cache(int tokens, int kv_heads, int d_k, int d_v) {
   ScenarioCache cache;
   cache.bytes = u(tokens) * u(kv_heads) * (u(d_k) + u(d_v)) * 4;
   cache.formula = std::to_string(tokens) + (tokens == 1 ? " token" : " tokens") + " · " + std::to_string(kv_heads) +
-                  (kv_heads == 1 ? " KV head" : " KV heads") + " · (" + std::to_string(d_k) + " + " + std::to_string(d_v) +
-                  ") · 4 bytes = " + std::to_string(cache.bytes) + " bytes";
+                  (kv_heads == 1 ? " KV head" : " KV heads") + " · (" + std::to_string(d_k) + " + " +
+                  std::to_string(d_v) + ") · 4 bytes = " + std::to_string(cache.bytes) + " bytes";
   return cache;
 }
 

@@ -55,9 +55,9 @@ std::string kv_cache_formula_legend(const KvCacheShape& shape);
 std::string kv_cache_formula(const KvCacheShape& shape);
 
 struct KvCachePreset {
-  std::string_view name;         // as --preset takes it
+  std::string_view name;  // as --preset takes it
   std::string_view description;
-  std::uint64_t query_heads;     // for the MHA / GQA / MQA curves
+  std::uint64_t query_heads;  // for the MHA / GQA / MQA curves
   KvCacheShape shape;
 };
 
@@ -68,9 +68,9 @@ const KvCachePreset* find_kv_cache_preset(std::string_view name);  // null when 
 
 // Size against sequence length for the shape's query heads shared three ways.
 struct SizeCurve {
-  std::string label;                  // "MHA", "GQA", "MQA"
+  std::string label;  // "MHA", "GQA", "MQA"
   std::uint64_t kv_heads = 1;
-  std::vector<std::uint64_t> bytes;   // one per length
+  std::vector<std::uint64_t> bytes;  // one per length
 };
 // MHA: kv_heads = query_heads; GQA: the shape's own kv_heads when 1 < kv_heads < query_heads,
 // otherwise the divisor of query_heads nearest query_heads / 8 (absent when there is none

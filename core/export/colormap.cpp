@@ -46,7 +46,8 @@ Rgb parse_colour(std::string_view line, const std::string& where) {
   for (std::size_t i = 0; i < 3; ++i) {
     const std::size_t comma = line.find(',', start);
     const bool last = i == 2;
-    if (last != (comma == std::string_view::npos)) throw std::runtime_error(where + ": needs exactly three values r,g,b");
+    if (last != (comma == std::string_view::npos))
+      throw std::runtime_error(where + ": needs exactly three values r,g,b");
     channels[i] = parse_channel(line.substr(start, last ? std::string_view::npos : comma - start), where);
     start = comma + 1;
   }
@@ -74,9 +75,7 @@ Colormap load(const ColormapInfo& info) {
   return Colormap(info.id, info.name, info.diverging, parse_colormap_table(*text, asset));
 }
 
-float linear_channel(float c) {
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
+float linear_channel(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 
 }  // namespace
 

@@ -89,7 +89,8 @@ int grid_columns(int panels) {
   double best_score = std::numeric_limits<double>::infinity();
   for (int columns = 1; columns <= panels; ++columns) {
     const int rows = (panels + columns - 1) / columns;
-    const double score = 2.0 * (columns * rows - panels) + std::abs(std::log(static_cast<double>(columns) / rows) - std::log(1.6));
+    const double score =
+        2.0 * (columns * rows - panels) + std::abs(std::log(static_cast<double>(columns) / rows) - std::log(1.6));
     if (score < best_score) {
       best_score = score;
       best = columns;
@@ -98,22 +99,24 @@ int grid_columns(int panels) {
   return best;
 }
 
-std::vector<std::string> figure_notes(const std::optional<CellWindow>& window, const ExportSource& source, Quantity quantity,
-                                      const Result& result, const ValueSpan& span) {
+std::vector<std::string> figure_notes(const std::optional<CellWindow>& window, const ExportSource& source,
+                                      Quantity quantity, const Result& result, const ValueSpan& span) {
   std::vector<std::string> notes;
   if (quantity != Quantity::Scores && !result.masked_rows.empty()) {
     std::string rows;
     for (const int row : result.masked_rows) {
       const bool shown = !window || (row >= window->row_begin && row < window->row_end);
       if (!shown) continue;
-      rows += (rows.empty() ? "" : ", ") + result.tokens.at(static_cast<std::size_t>(row)) + " (row " + std::to_string(row) + ")";
+      rows += (rows.empty() ? "" : ", ") + result.tokens.at(static_cast<std::size_t>(row)) + " (row " +
+              std::to_string(row) + ")";
     }
     if (!rows.empty()) notes.push_back("queries that see no key (all weights and context 0): " + rows);
   }
   if (quantity == Quantity::Diff && !span.empty()) {
     char text[64];
     std::snprintf(text, sizeof text, "%.2e", span.max_abs);
-    notes.push_back(std::string("largest |Vulkan - Eigen| shown: ") + text + " (Vulkan: " + source.vulkan->device + ")");
+    notes.push_back(std::string("largest |Vulkan - Eigen| shown: ") + text + " (Vulkan: " + source.vulkan->device +
+                    ")");
   }
   return notes;
 }
@@ -143,16 +146,18 @@ void check_request(const ExportRequest& request) {
   }
   if (request.scale == ColourScale::Log) {
     if (std::find(request.what.begin(), request.what.end(), Quantity::Weights) == request.what.end()) {
-      throw InputError(request.origin, "--scale",
-                       "log applies to the weights only (the other matrices have negative values); add weights to --what");
+      throw InputError(
+          request.origin, "--scale",
+          "log applies to the weights only (the other matrices have negative values); add weights to --what");
     }
     if (request.range && !(request.range->first > 0.0f)) {
-      throw InputError(request.origin, "--range", "a log scale needs LOW > 0 (e.g. 0.0001,1), not " +
-                                                      fixed_text(request.range->first, 6));
+      throw InputError(request.origin, "--range",
+                       "a log scale needs LOW > 0 (e.g. 0.0001,1), not " + fixed_text(request.range->first, 6));
     }
   }
   if (request.grid && !is_image(request.format)) {
-    throw InputError(request.origin, "--grid", std::string("applies to png and svg, not ") + format_name(request.format));
+    throw InputError(request.origin, "--grid",
+                     std::string("applies to png and svg, not ") + format_name(request.format));
   }
   check_title(request.title, request.origin);
   if (request.dpi < 10 || request.dpi > 2400) throw InputError(request.origin, "--dpi", "must be between 10 and 2400");
@@ -172,8 +177,9 @@ void check_cell_size(const ExportRequest& request, const HeatmapFigure& figure) 
   if (side >= least) return;
   throw InputError(request.origin, "--cell",
                    std::to_string(*request.cell_px) + " makes the " + std::to_string(values.rows) + " × " +
-                       std::to_string(values.cols) + " matrix " + std::to_string(side) + " pixels across, under two thirds of an inch at " +
-                       std::to_string(figure.dpi) + " dpi: too small beside its labels and colorbar; use --cell " +
+                       std::to_string(values.cols) + " matrix " + std::to_string(side) +
+                       " pixels across, under two thirds of an inch at " + std::to_string(figure.dpi) +
+                       " dpi: too small beside its labels and colorbar; use --cell " +
                        std::to_string((least + n - 1) / n) + " or more, or leave --cell out");
 }
 
@@ -199,7 +205,8 @@ std::vector<std::string> missing_glyph_warnings(const Scene& scene, const FontPa
   }
   if (missing.size() > 5) codes += ", …";
   return {"the font " + fonts.regular->file().string() + " has no glyph for " + std::to_string(missing.size()) +
-          " character(s) in the labels (" + codes + "), drawn as boxes; set ATTNVIZ_HANGUL_FONT to a font that has them"};
+          " character(s) in the labels (" + codes +
+          "), drawn as boxes; set ATTNVIZ_HANGUL_FONT to a font that has them"};
 }
 
 ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& figure, std::string name) {
@@ -209,7 +216,8 @@ ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& fig
   const long long pixels = static_cast<long long>(laid.scene.width) * laid.scene.height;
   if (pixels > kMaxImagePixels) {
     throw InputError(request.origin, request.cell_px ? "--cell" : "--dpi",
-                     "the image would be " + std::to_string(laid.scene.width) + "×" + std::to_string(laid.scene.height) +
+                     "the image would be " + std::to_string(laid.scene.width) + "×" +
+                         std::to_string(laid.scene.height) +
                          " pixels; choose a smaller --cell or --dpi, or export a window of rows and columns");
   }
   ExportedFile file{std::move(name), "", fonts.warnings};
@@ -218,7 +226,8 @@ ExportedFile render_image(const ExportRequest& request, const HeatmapFigure& fig
   }
   for (const std::string& warning : laid.warnings) file.warnings.push_back(warning);
   for (const std::string& warning : missing_glyph_warnings(laid.scene, fonts)) file.warnings.push_back(warning);
-  file.bytes = request.format == ExportFormat::Svg ? scene_to_svg(laid.scene) : encode_png(rasterize(laid.scene, fonts), figure.dpi);
+  file.bytes = request.format == ExportFormat::Svg ? scene_to_svg(laid.scene)
+                                                   : encode_png(rasterize(laid.scene, fonts), figure.dpi);
   return file;
 }
 
@@ -235,8 +244,8 @@ std::string file_name(Quantity quantity, const std::string& suffix, ExportFormat
   return std::string(quantity_name(quantity)) + suffix + "." + format_name(format);
 }
 
-void render_quantity(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads,
-                     std::vector<ExportedFile>& files) {
+void render_quantity(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+                     const std::vector<int>& heads, std::vector<ExportedFile>& files) {
   const bool per_head = info(quantity).per_head;
   const std::vector<int> shown = per_head ? heads : std::vector<int>{0};
   const std::string name = quantity_name(quantity);
@@ -244,9 +253,11 @@ void render_quantity(const ExportRequest& request, const ExportSource& source, Q
     case ExportFormat::Png:
     case ExportFormat::Svg:
       if (!per_head) {
-        files.push_back(render_image(request, make_figure(request, source, quantity, shown), file_name(quantity, "", request.format)));
+        files.push_back(render_image(request, make_figure(request, source, quantity, shown),
+                                     file_name(quantity, "", request.format)));
       } else if (request.grid) {
-        files.push_back(render_image(request, make_figure(request, source, quantity, heads), file_name(quantity, "_grid", request.format)));
+        files.push_back(render_image(request, make_figure(request, source, quantity, heads),
+                                     file_name(quantity, "_grid", request.format)));
       } else {
         for (const int head : heads) {
           files.push_back(render_image(request, make_figure(request, source, quantity, {head}),
@@ -274,15 +285,17 @@ void render_quantity(const ExportRequest& request, const ExportSource& source, Q
         files.push_back(streamed(file_name(quantity, "", request.format), npy(heads, true)));
       } else {
         for (const int head : heads) {
-          files.push_back(streamed(file_name(quantity, "_head" + std::to_string(head), request.format), npy({head}, false)));
+          files.push_back(
+              streamed(file_name(quantity, "_head" + std::to_string(head), request.format), npy({head}, false)));
         }
       }
       return;
     }
     case ExportFormat::Json:
-      files.push_back(streamed(file_name(quantity, "", request.format), [&request, &source, quantity, shown](const ByteSink& sink) {
-        stream_json(request, source, quantity, shown, sink);
-      }));
+      files.push_back(
+          streamed(file_name(quantity, "", request.format), [&request, &source, quantity, shown](const ByteSink& sink) {
+            stream_json(request, source, quantity, shown, sink);
+          }));
       return;
   }
 }
@@ -298,12 +311,13 @@ FileToWrite to_write(const std::filesystem::path& path, const ExportedFile& file
 void check_title(const std::optional<std::string>& title, const std::string& origin) {
   if (title && character_count(*title) > kMaxTitleCharacters) {
     throw InputError(origin, "--title",
-                     "is " + std::to_string(character_count(*title)) + " characters long; a figure's title takes at most " +
-                         std::to_string(kMaxTitleCharacters));
+                     "is " + std::to_string(character_count(*title)) +
+                         " characters long; a figure's title takes at most " + std::to_string(kMaxTitleCharacters));
   }
 }
 
-ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name, const std::string& origin) {
+ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name,
+                                 const std::string& origin) {
   figure.title = cut_text(figure.title, kMaxTitleCharacters);  // a long text's sentence, say
   ExportRequest request;
   request.format = format;
@@ -313,7 +327,8 @@ ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std:
   return render_image(request, figure, std::move(name));
 }
 
-HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads) {
+HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+                          const std::vector<int>& heads) {
   const QuantityInfo& about = info(quantity);
   const Result& result = primary_result(source, quantity, request.origin);
   HeatmapFigure figure;
@@ -329,7 +344,8 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
       figure.row_axis_title = selected.row_axis_title;
       figure.col_axis_title = selected.col_axis_title;
     }
-    figure.panels.push_back({several ? panel_heading(head, source, result) : "", std::move(selected.values), std::move(selected.masked)});
+    figure.panels.push_back(
+        {several ? panel_heading(head, source, result) : "", std::move(selected.values), std::move(selected.masked)});
   }
   figure.grid_columns = grid_columns(static_cast<int>(figure.panels.size()));
   if (window) {
@@ -346,8 +362,8 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   if ((quantity == Quantity::Weights || quantity == Quantity::Context) && !source.caption.dropout.empty())
     subtitle += " · " + source.caption.dropout + ": dropped weights are 0";
   if (window) {
-    subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) + ", columns " +
-                std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);
+    subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) +
+                ", columns " + std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);
   }
   figure.subtitle = subtitle;
 
@@ -371,7 +387,8 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   // Weights that differ only in the third decimal (near-uniform attention) get three; tiny
   // values (Vulkan − Eigen, ~1e-7) are written in scientific notation, not as 0.00.
   const bool close_weights = !span.empty() && span.max - span.min < 0.05;
-  figure.value_decimals = quantity == Quantity::Weights ? (close_weights ? 3 : 2) : cell_decimals(span.empty() ? 0.0 : span.max_abs);
+  figure.value_decimals =
+      quantity == Quantity::Weights ? (close_weights ? 3 : 2) : cell_decimals(span.empty() ? 0.0 : span.max_abs);
   figure.value_scientific = quantity != Quantity::Weights && !span.empty() && span.max_abs > 0.0 && span.max_abs < 1e-3;
   figure.notes = figure_notes(window, source, quantity, result, span);
   return figure;
@@ -385,7 +402,8 @@ std::vector<ExportedFile> render_export_streamed(const ExportRequest& request, c
     render_quantity(request, source, quantity, heads, files);
     // The numbers are written later: check now that every head and window fits.
     if (!is_image(request.format)) {
-      for (const int head : info(quantity).per_head ? heads : std::vector<int>{0}) (void)MatrixRows(request, source, quantity, head);
+      for (const int head : info(quantity).per_head ? heads : std::vector<int>{0})
+        (void)MatrixRows(request, source, quantity, head);
     }
   }
   return files;
@@ -427,9 +445,9 @@ void check_export_destination(const std::vector<std::string>& names, const std::
       std::filesystem::path suggestion = out;
       suggestion.replace_extension(extension);
       throw InputError(origin, "--out",
-                       "'" + out.string() + "' ends in ." + format_name(*named) + " but the export is " + extension.substr(1) +
-                           " (--format " + extension.substr(1) + "): name it " + suggestion.string() + ", or choose --format " +
-                           format_name(*named));
+                       "'" + out.string() + "' ends in ." + format_name(*named) + " but the export is " +
+                           extension.substr(1) + " (--format " + extension.substr(1) + "): name it " +
+                           suggestion.string() + ", or choose --format " + format_name(*named));
     }
     return;
   }
@@ -442,12 +460,13 @@ void check_export_destination(const std::vector<std::string>& names, const std::
   }
   std::error_code error;
   if (std::filesystem::exists(out, error) && !names_directory) {
-    throw InputError(origin, "--out", "'" + out.string() + "' is a file, but this export writes " + list + ": give a directory");
+    throw InputError(origin, "--out",
+                     "'" + out.string() + "' is a file, but this export writes " + list + ": give a directory");
   }
 }
 
-std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
-                                                const std::string& origin) {
+std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files,
+                                                const std::filesystem::path& out, const std::string& origin) {
   std::vector<std::filesystem::path> written;
   if (files.empty()) return written;
   std::vector<std::string> names;

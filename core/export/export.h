@@ -77,7 +77,7 @@ struct ExportRequest {
   std::optional<ColormapId> colormap;            // nullopt: viridis for weights and mask, rdbu otherwise
   std::optional<std::pair<float, float>> range;  // colour range [low, high]; nullopt: from the data
   ColourScale scale = ColourScale::Auto;
-  std::optional<int> cell_px;                    // nullopt: from the token count and dpi
+  std::optional<int> cell_px;  // nullopt: from the token count and dpi
   int dpi = 300;
   ValuesMode values = ValuesMode::Auto;  // Auto: values in cells up to 24 tokens, when they fit
   std::optional<std::string> title;      // replaces the first title line (the scenario's title)
@@ -92,9 +92,9 @@ struct ExportCaption {
   std::string mask;   // "none", "causal", "causal, window 2", "window 1, global 0 5", ...
   std::string scale;  // "scale 1/√d_k = 0.707", "no scaling", "scale 0.5"
   float scale_factor = 1.0f;
-  std::string positions;     // "RoPE, θ = 10000", "ALiBi", "sinusoidal positions"; "" without
-  std::vector<float> slopes; // per head: ALiBi's slope (the scaled scores include its bias), or 0
-  std::string dropout;       // "dropout p = 0.1 (seed 1)"; "" without
+  std::string positions;      // "RoPE, θ = 10000", "ALiBi", "sinusoidal positions"; "" without
+  std::vector<float> slopes;  // per head: ALiBi's slope (the scaled scores include its bias), or 0
+  std::string dropout;        // "dropout p = 0.1 (seed 1)"; "" without
   int num_kv_heads = 1;
   bool cross_attention = false;
 };
@@ -142,8 +142,8 @@ std::string file_bytes(const ExportedFile& file);
 // when several files are due but `out` is a file or has a file's extension (.png, .csv, ...),
 // or when one file's `out` has another format's extension (PNG bytes into a.svg);
 // std::runtime_error for OS errors (naming the path, and saying that nothing was written).
-std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files, const std::filesystem::path& out,
-                                                const std::string& origin);
+std::vector<std::filesystem::path> write_export(const std::vector<ExportedFile>& files,
+                                                const std::filesystem::path& out, const std::string& origin);
 
 // The same refusals write_export makes for `out` (several files into a file, or into a name
 // with a file's extension; one file under another format's extension), from the files' names
@@ -163,7 +163,8 @@ void check_title(const std::optional<std::string>& title, const std::string& ori
 // One PNG or SVG file of a figure made elsewhere (the overview's, core/overview), with the same
 // checks and warnings as render_export's images (its title cut as theirs): `figure.cell_px`
 // must be set.
-ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name, const std::string& origin);
+ExportedFile render_figure_image(HeatmapFigure figure, ExportFormat format, std::string name,
+                                 const std::string& origin);
 
 // The figure an image export draws for one quantity and the given heads (one head, or a
 // grid): for tests and for a window that draws it itself.

@@ -18,16 +18,16 @@ namespace {
 constexpr std::array<QuantityInfo, 6> kQuantities = {{
     {"scores", "raw scores Q·Kᵀ (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
      "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
-    {"scaled", "scaled scores (scale · Q·Kᵀ + ALiBi's bias if any, masked pairs set to -∞)", "scaled score", ColormapId::RdBu,
-     MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
+    {"scaled", "scaled scores (scale · Q·Kᵀ + ALiBi's bias if any, masked pairs set to -∞)", "scaled score",
+     ColormapId::RdBu, MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
     {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
      MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
     {"mask", "which keys each query can see", "", ColormapId::Viridis, MaskedCellStyle::Replace,
      "masked: the query cannot see this key", false, "mask"},
-    {"context", "context vectors A·V (one row per query)", "context value", ColormapId::RdBu, MaskedCellStyle::Replace, "",
-     true, "context"},
-    {"diff", "attention weights, Vulkan \u2212 Eigen", "Vulkan \u2212 Eigen", ColormapId::RdBu, MaskedCellStyle::Replace,
-     "masked: the query cannot see this key", true, "diff"},
+    {"context", "context vectors A·V (one row per query)", "context value", ColormapId::RdBu, MaskedCellStyle::Replace,
+     "", true, "context"},
+    {"diff", "attention weights, Vulkan \u2212 Eigen", "Vulkan \u2212 Eigen", ColormapId::RdBu,
+     MaskedCellStyle::Replace, "masked: the query cannot see this key", true, "diff"},
 }};
 
 constexpr std::array<const char*, 5> kFormats = {"png", "svg", "csv", "npy", "json"};
@@ -72,12 +72,14 @@ void check_window(const CellWindow& window, int rows, int cols, const std::strin
   const bool rows_ok = window.row_begin >= 0 && window.row_begin < window.row_end && window.row_end <= rows;
   const bool cols_ok = window.col_begin >= 0 && window.col_begin < window.col_end && window.col_end <= cols;
   if (!rows_ok) {
-    throw InputError(origin, "--rows", "rows " + std::to_string(window.row_begin) + ":" + std::to_string(window.row_end) +
-                                           " do not fit the matrix's " + std::to_string(rows) + " rows (FIRST:END, 0-based)");
+    throw InputError(origin, "--rows",
+                     "rows " + std::to_string(window.row_begin) + ":" + std::to_string(window.row_end) +
+                         " do not fit the matrix's " + std::to_string(rows) + " rows (FIRST:END, 0-based)");
   }
   if (!cols_ok) {
-    throw InputError(origin, "--cols", "columns " + std::to_string(window.col_begin) + ":" + std::to_string(window.col_end) +
-                                           " do not fit the matrix's " + std::to_string(cols) + " columns (FIRST:END, 0-based)");
+    throw InputError(origin, "--cols",
+                     "columns " + std::to_string(window.col_begin) + ":" + std::to_string(window.col_end) +
+                         " do not fit the matrix's " + std::to_string(cols) + " columns (FIRST:END, 0-based)");
   }
 }
 
@@ -216,7 +218,8 @@ ExportCaption describe_for_export(const Scenario& scenario, const Problem& probl
     case PositionalKind::Alibi: caption.positions = "ALiBi"; break;
   }
   if (problem.dropout) {
-    caption.dropout = "dropout p = " + trimmed_number(problem.dropout->p) + " (seed " + std::to_string(problem.dropout->seed) + ")";
+    caption.dropout =
+        "dropout p = " + trimmed_number(problem.dropout->p) + " (seed " + std::to_string(problem.dropout->seed) + ")";
   }
   caption.num_kv_heads = problem.num_kv_heads;
   caption.cross_attention = problem.cross_attention;
@@ -235,7 +238,8 @@ const Result& primary_result(const ExportSource& source, Quantity quantity, cons
 }
 
 std::vector<int> requested_heads(const ExportRequest& request, const ExportSource& source) {
-  const bool diff_only = std::all_of(request.what.begin(), request.what.end(), [](Quantity q) { return q == Quantity::Diff; });
+  const bool diff_only =
+      std::all_of(request.what.begin(), request.what.end(), [](Quantity q) { return q == Quantity::Diff; });
   const Result& result = primary_result(source, diff_only ? Quantity::Diff : Quantity::Weights, request.origin);
   const int count = static_cast<int>(result.heads.size());
   std::vector<int> heads;
@@ -245,8 +249,7 @@ std::vector<int> requested_heads(const ExportRequest& request, const ExportSourc
   }
   for (const int head : *request.heads) {
     if (head < 0 || head >= count) {
-      throw InputError(request.origin, "--heads",
-                       missing_head_message(head, count));
+      throw InputError(request.origin, "--heads", missing_head_message(head, count));
     }
     if (std::find(heads.begin(), heads.end(), head) != heads.end()) {
       throw InputError(request.origin, "--heads", "head " + std::to_string(head) + " is listed twice");
@@ -280,9 +283,9 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
       for (int r = 0; r < selected.values.rows; ++r) {
         for (int c = 0; c < selected.values.cols; ++c) {
           const std::size_t i = selected.values.index(r, c);
-          selected.values.data[i] = selected.masked[i] != 0
-                                        ? -std::numeric_limits<float>::infinity()
-                                        : scaled_score(selected.values.data[i], source.caption.scale_factor, slope, r, c);
+          selected.values.data[i] =
+              selected.masked[i] != 0 ? -std::numeric_limits<float>::infinity()
+                                      : scaled_score(selected.values.data[i], source.caption.scale_factor, slope, r, c);
         }
       }
       break;
@@ -293,7 +296,8 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
       break;
     case Quantity::Mask:
       selected.values = Matrix(mask.rows, mask.cols);
-      for (std::size_t i = 0; i < selected.values.data.size(); ++i) selected.values.data[i] = mask.visible[i] != 0 ? 1.0f : 0.0f;
+      for (std::size_t i = 0; i < selected.values.data.size(); ++i)
+        selected.values.data[i] = mask.visible[i] != 0 ? 1.0f : 0.0f;
       selected.masked = masked_cells(mask);
       break;
     case Quantity::Context: {
@@ -328,7 +332,8 @@ MatrixRows::MatrixRows(const ExportRequest& request, const ExportSource& source,
   row_labels_ = result_->tokens;
   col_labels_ = result_->source_tokens;
   if (quantity != Quantity::Mask) {
-    const Matrix& shape = quantity == Quantity::Context ? head_of(*result_, head).context : head_of(*result_, head).scores;
+    const Matrix& shape =
+        quantity == Quantity::Context ? head_of(*result_, head).context : head_of(*result_, head).scores;
     rows = shape.rows;
     cols = shape.cols;
   }
@@ -368,7 +373,8 @@ MatrixRows::MatrixRows(const ExportRequest& request, const ExportSource& source,
 std::span<const float> MatrixRows::row(int r) {
   const int i = row_begin_ + r;
   const auto cells = [&](const Matrix& m) { return m.row(i) + col_begin_; };
-  const MaskMatrix& mask = result_->mask_of(static_cast<std::size_t>(head_));  // a head's own under an expression using h
+  const MaskMatrix& mask =
+      result_->mask_of(static_cast<std::size_t>(head_));  // a head's own under an expression using h
   const auto visible = [&](int c) { return mask.at(i, col_begin_ + c); };
   const int count = cols();
   switch (quantity_) {
@@ -379,10 +385,12 @@ std::span<const float> MatrixRows::row(int r) {
       // What the softmax sees: scale · raw, less ALiBi's bias (docs/design.md "Positions").
       const float* scores = cells(head_of(*result_, head_).scores);
       const std::vector<float>& slopes = source_->caption.slopes;
-      const float slope = static_cast<std::size_t>(head_) < slopes.size() ? slopes[static_cast<std::size_t>(head_)] : 0.0f;
+      const float slope =
+          static_cast<std::size_t>(head_) < slopes.size() ? slopes[static_cast<std::size_t>(head_)] : 0.0f;
       for (int c = 0; c < count; ++c) {
-        buffer_[static_cast<std::size_t>(c)] = visible(c) ? scaled_score(scores[c], source_->caption.scale_factor, slope, i, col_begin_ + c)
-                                                          : -std::numeric_limits<float>::infinity();
+        buffer_[static_cast<std::size_t>(c)] =
+            visible(c) ? scaled_score(scores[c], source_->caption.scale_factor, slope, i, col_begin_ + c)
+                       : -std::numeric_limits<float>::infinity();
       }
       break;
     }

@@ -11,14 +11,14 @@
 namespace attnviz::exporting {
 
 struct QuantityInfo {
-  const char* name;            // file names, --what
-  const char* description;     // subtitle
+  const char* name;         // file names, --what
+  const char* description;  // subtitle
   const char* colorbar_label;
   ColormapId default_colormap;
   MaskedCellStyle masked_style;
   const char* masked_legend;
-  bool per_head;               // false: one matrix for all heads (the mask)
-  const char* json_key;        // the key in the JSON heads list ("scores", "weights", ...)
+  bool per_head;         // false: one matrix for all heads (the mask)
+  const char* json_key;  // the key in the JSON heads list ("scores", "weights", ...)
 };
 
 const QuantityInfo& info(Quantity quantity);

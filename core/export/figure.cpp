@@ -40,7 +40,8 @@ class FigureBuilder {
         throw std::invalid_argument("all panels of a figure need the same shape");
       }
     }
-    if (static_cast<int>(figure_.row_labels.size()) != first.rows || static_cast<int>(figure_.col_labels.size()) != first.cols) {
+    if (static_cast<int>(figure_.row_labels.size()) != first.rows ||
+        static_cast<int>(figure_.col_labels.size()) != first.cols) {
       throw std::invalid_argument("a figure needs one label per row and per column");
     }
   }
@@ -48,7 +49,9 @@ class FigureBuilder {
   [[nodiscard]] int px(double points) const { return canvas_.px(points); }
   [[nodiscard]] int rows() const { return figure_.panels.front().values.rows; }
   [[nodiscard]] int cols() const { return figure_.panels.front().values.cols; }
-  [[nodiscard]] int grid_columns() const { return std::clamp(figure_.grid_columns, 1, static_cast<int>(figure_.panels.size())); }
+  [[nodiscard]] int grid_columns() const {
+    return std::clamp(figure_.grid_columns, 1, static_cast<int>(figure_.panels.size()));
+  }
   [[nodiscard]] int grid_rows() const {
     return (static_cast<int>(figure_.panels.size()) + grid_columns() - 1) / grid_columns();
   }
@@ -132,13 +135,14 @@ class FigureBuilder {
     scene.hatch_period = std::max(4, px(4.0));
     scene.hatch_width = std::max(1, scene.hatch_period / 3);
     const int margin = px(14.0);
-    const double below_title = draw_title_block(canvas_, figure_, margin, text_width_, geometry_.title_lines) + px(10.0);
+    const double below_title =
+        draw_title_block(canvas_, figure_, margin, text_width_, geometry_.title_lines) + px(10.0);
     const int top = static_cast<int>(std::ceil(below_title));
     const int panels_bottom = place_panels(margin, top);
     int bottom = panels_bottom;
     if (!figure_.binary) {
-      const PlacedColorbar placed =
-          draw_colorbar(canvas_, figure_, colorbar_, overflow_, margin + grid_width(), geometry_.panels.front().matrix_y);
+      const PlacedColorbar placed = draw_colorbar(canvas_, figure_, colorbar_, overflow_, margin + grid_width(),
+                                                  geometry_.panels.front().matrix_y);
       geometry_.colorbar = placed.ramp;
       bottom = std::max(bottom, placed.bottom);
     }
@@ -178,12 +182,14 @@ class FigureBuilder {
     double y = origin_y;
     if (!panel.heading.empty()) {
       const double size = canvas_.size_px(kHeadingPt);
-      canvas_.add_text(panel.heading, centre_x, y + canvas_.ascent(size, true), size, TextAnchor::Middle, kTextColour, true);
+      canvas_.add_text(panel.heading, centre_x, y + canvas_.ascent(size, true), size, TextAnchor::Middle, kTextColour,
+                       true);
       y += canvas_.line_height(size, true) + gap;
     }
     const double size = canvas_.size_px(kAxisTitlePt);
     if (!figure_.col_axis_title.empty()) {
-      canvas_.add_text(figure_.col_axis_title, centre_x, y + canvas_.ascent(size), size, TextAnchor::Middle, kMutedText);
+      canvas_.add_text(figure_.col_axis_title, centre_x, y + canvas_.ascent(size), size, TextAnchor::Middle,
+                       kMutedText);
     }
     if (figure_.row_axis_title.empty()) return;
     // Vertical, reading upward, centred on the matrix (or hanging from its top when longer).
@@ -218,7 +224,8 @@ class FigureBuilder {
 }  // namespace
 
 bool shown_in_colour(const HeatmapFigure& figure, const FigurePanel& panel, std::size_t index) {
-  const bool hidden = !panel.masked.empty() && panel.masked[index] != 0 && figure.masked_style == MaskedCellStyle::Replace;
+  const bool hidden =
+      !panel.masked.empty() && panel.masked[index] != 0 && figure.masked_style == MaskedCellStyle::Replace;
   return std::isfinite(panel.values.data[index]) && !hidden;
 }
 

@@ -36,9 +36,9 @@ struct HeatmapFigure {
   int first_col_index = 0;
   bool col_labels_are_positions = false;  // context's v0, v1, …: no prefix needed
   bool row_labels_are_positions = false;  // an overview's block starts: no prefix needed
-  bool cells_are_blocks = false;  // an overview's pooled pixels: each row and column a block of tokens
-  std::string row_axis_title;  // "query tokens"
-  std::string col_axis_title;  // "key tokens"
+  bool cells_are_blocks = false;          // an overview's pooled pixels: each row and column a block of tokens
+  std::string row_axis_title;             // "query tokens"
+  std::string col_axis_title;             // "key tokens"
   std::vector<FigurePanel> panels;
   int grid_columns = 1;
 
@@ -58,7 +58,7 @@ struct HeatmapFigure {
   ValuesMode values = ValuesMode::Auto;
   int value_decimals = 2;
   bool value_scientific = false;  // cell values as "-5.9e-8" (tiny ones, e.g. Vulkan − Eigen)
-  std::optional<int> cell_px;  // default: from the token count and dpi
+  std::optional<int> cell_px;     // default: from the token count and dpi
   int dpi = 300;
 };
 
@@ -79,7 +79,7 @@ struct FigureGeometry {
   std::optional<ColourRamp> colorbar;
   bool values_shown = false;
   bool column_labels_vertical = false;
-  int label_step = 1;  // every label_step-th token (1, 2, 5, 10, 20, …) is labelled when cells are too small for all
+  int label_step = 1;   // every label_step-th token (1, 2, 5, 10, 20, …) is labelled when cells are too small for all
   int title_lines = 0;  // the title wrapped to the figure's width
   // Values beyond the colour range: a triangle at that end of the colorbar, in its end colour.
   bool extends_low = false;

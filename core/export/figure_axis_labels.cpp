@@ -36,7 +36,11 @@ int nice_step(int raw) {
 
 // "2nd", "10th": the steps nice_step gives.
 std::string ordinal(int n) {
-  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                       : n % 10 == 1                    ? "st"
+                       : n % 10 == 2                    ? "nd"
+                       : n % 10 == 3                    ? "rd"
+                                                        : "th";
   return std::to_string(n) + suffix;
 }
 
@@ -80,15 +84,18 @@ AxisLabels choose_axis_labels(const HeatmapFigure& figure, const FigureCanvas& c
   choose_size_and_step(labels, canvas, cell);
   labels.rows = thinned(figure.row_labels, figure.first_row_index, figure.row_labels_are_positions, labels.step);
   labels.cols = thinned(figure.col_labels, figure.first_col_index, figure.col_labels_are_positions, labels.step);
-  for (const AxisLabel& label : labels.rows) labels.row_band = std::max(labels.row_band, canvas.width(label.text, labels.size));
+  for (const AxisLabel& label : labels.rows)
+    labels.row_band = std::max(labels.row_band, canvas.width(label.text, labels.size));
   double widest_column = 0.0;
-  for (const AxisLabel& label : labels.cols) widest_column = std::max(widest_column, canvas.width(label.text, labels.size));
+  for (const AxisLabel& label : labels.cols)
+    widest_column = std::max(widest_column, canvas.width(label.text, labels.size));
   labels.columns_vertical = labels.step > 1 || widest_column > cell - label_gap(labels.size);
   labels.column_band = labels.columns_vertical ? widest_column : canvas.line_height(labels.size);
   if (labels.step > 1 && figure.cells_are_blocks) {
-    labels.note = "Only every " + ordinal(labels.step) +
-                  " block is labelled (the blocks are too small for all), with the position of its first token counting "
-                  "from 0.";
+    labels.note =
+        "Only every " + ordinal(labels.step) +
+        " block is labelled (the blocks are too small for all), with the position of its first token counting "
+        "from 0.";
   } else if (labels.step > 1) {
     labels.note = "Only every " + ordinal(labels.step) +
                   " token is labelled (the cells are too small for all), each with its position counting from 0.";
@@ -101,8 +108,8 @@ void draw_axis_labels(FigureCanvas& canvas, const AxisLabels& labels, int cell, 
   const double label_descent = canvas.descent(labels.size);
   for (const AxisLabel& label : labels.rows) {
     const double centre = matrix_y + (label.index + 0.5) * cell;
-    canvas.add_text(label.text, matrix_x - gap, canvas.centred_baseline(centre, labels.size), labels.size, TextAnchor::End,
-                    kTextColour);
+    canvas.add_text(label.text, matrix_x - gap, canvas.centred_baseline(centre, labels.size), labels.size,
+                    TextAnchor::End, kTextColour);
   }
   for (const AxisLabel& label : labels.cols) {
     const double centre = matrix_x + (label.index + 0.5) * cell;

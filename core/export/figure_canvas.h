@@ -47,7 +47,9 @@ class FigureCanvas {
   [[nodiscard]] int px(double points) const;
   [[nodiscard]] double ascent(double size, bool bold = false) const;
   [[nodiscard]] double descent(double size, bool bold = false) const;
-  [[nodiscard]] double line_height(double size, bool bold = false) const { return ascent(size, bold) + descent(size, bold); }
+  [[nodiscard]] double line_height(double size, bool bold = false) const {
+    return ascent(size, bold) + descent(size, bold);
+  }
   [[nodiscard]] double width(const std::string& text, double size, bool bold = false) const;
   // Baseline that centres the text's ascent-to-descent box on `centre`.
   [[nodiscard]] double centred_baseline(double centre, double size, bool bold = false) const {

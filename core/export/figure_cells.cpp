@@ -73,7 +73,8 @@ CellValues choose_cell_values(const HeatmapFigure& figure, const FigureCanvas& c
   const double full_size = canvas.size_px(kValuePt);
   for (const FigurePanel& panel : figure.panels) {
     for (std::size_t i = 0; i < panel.values.data.size(); ++i) {
-      if (shows_value(panel, i)) widest = std::max(widest, canvas.width(value_text(figure, panel.values.data[i]), full_size));
+      if (shows_value(panel, i))
+        widest = std::max(widest, canvas.width(value_text(figure, panel.values.data[i]), full_size));
     }
   }
   if (widest <= 0.0) return values;

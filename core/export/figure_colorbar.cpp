@@ -8,12 +8,12 @@ namespace attnviz::exporting {
 namespace {
 
 constexpr double kMinColorbarPt = 72.0;
-constexpr double kBarGapPt = 16.0;        // from the panels to the bar
+constexpr double kBarGapPt = 16.0;  // from the panels to the bar
 constexpr double kBarWidthPt = 11.0;
 constexpr double kTickLengthPt = 3.0;
-constexpr double kTickTextGapPt = 5.0;    // from the bar to the tick texts
-constexpr double kLabelGapPt = 6.0;       // from the widest tick text to the label
-constexpr double kTickSpacingPt = 36.0;   // about one tick per this much bar
+constexpr double kTickTextGapPt = 5.0;   // from the bar to the tick texts
+constexpr double kLabelGapPt = 6.0;      // from the widest tick text to the label
+constexpr double kTickSpacingPt = 36.0;  // about one tick per this much bar
 
 // Shortest text that reads back as the float, as a reader writes it: "0.0001", "0.122", and
 // "1e-8" rather than "1e-08" for values too small or large for plain decimals.
@@ -22,8 +22,8 @@ std::string short_number(double value) {
   const auto single = static_cast<float>(value);
   const double magnitude = std::abs(value);
   const bool plain = magnitude == 0.0 || (magnitude >= 0.99999e-4 && magnitude < 1e6);  // 1e-4f is just under 1e-4
-  const auto result =
-      std::to_chars(buffer, buffer + sizeof buffer, single, plain ? std::chars_format::fixed : std::chars_format::scientific);
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, single,
+                                    plain ? std::chars_format::fixed : std::chars_format::scientific);
   std::string text(buffer, result.ptr);
   if (const std::size_t e = text.find('e'); e != std::string::npos) {
     text = text.substr(0, e) + "e" + std::to_string(std::stoi(text.substr(e + 1)));
@@ -45,8 +45,8 @@ void add_extension(FigureCanvas& canvas, int x, int w, double base_y, double dir
   const double tip = base_y + direction * extension_height(canvas);
   const double centre = x + w / 2.0;
   // The frame: the same triangle grown by the frame's width (its apex by about twice that).
-  canvas.add_shape(Triangle{static_cast<float>(x - frame), static_cast<float>(base_y), static_cast<float>(x + w + frame),
-                            static_cast<float>(base_y), static_cast<float>(centre),
+  canvas.add_shape(Triangle{static_cast<float>(x - frame), static_cast<float>(base_y),
+                            static_cast<float>(x + w + frame), static_cast<float>(base_y), static_cast<float>(centre),
                             static_cast<float>(tip + direction * 2.2 * frame), kFrameColour});
   canvas.add_shape(Triangle{static_cast<float>(x), static_cast<float>(base_y), static_cast<float>(x + w),
                             static_cast<float>(base_y), static_cast<float>(centre), static_cast<float>(tip), colour});
@@ -109,8 +109,10 @@ ColorbarPlan plan_colorbar(const HeatmapFigure& figure, const FigureCanvas& canv
   plan.height = std::max(plan.height, static_cast<int>(std::ceil(canvas.runs_width(plan.label))) + canvas.px(8.0));
   double widest = 0.0;
   for (const auto& text : plan.tick_texts) widest = std::max(widest, canvas.runs_width(text));
-  plan.width = canvas.px(kBarGapPt) + canvas.px(kBarWidthPt) + canvas.px(kTickTextGapPt) + static_cast<int>(std::ceil(widest));
-  if (!plan.label.empty()) plan.width += canvas.px(kLabelGapPt) + static_cast<int>(std::ceil(canvas.line_height(label_size)));
+  plan.width =
+      canvas.px(kBarGapPt) + canvas.px(kBarWidthPt) + canvas.px(kTickTextGapPt) + static_cast<int>(std::ceil(widest));
+  if (!plan.label.empty())
+    plan.width += canvas.px(kLabelGapPt) + static_cast<int>(std::ceil(canvas.line_height(label_size)));
   return plan;
 }
 
@@ -134,7 +136,8 @@ PlacedColorbar draw_colorbar(FigureCanvas& canvas, const HeatmapFigure& figure, 
   double widest = 0.0;
   for (std::size_t i = 0; i < plan.ticks.size(); ++i) {
     const double ty = y + h - tick_position(figure, plan.ticks[i]) * h;
-    canvas.add_shape(FillRect{x + w, static_cast<int>(std::lround(ty - tick_w / 2.0)), canvas.px(kTickLengthPt), tick_w, kFrameColour});
+    canvas.add_shape(FillRect{x + w, static_cast<int>(std::lround(ty - tick_w / 2.0)), canvas.px(kTickLengthPt), tick_w,
+                              kFrameColour});
     canvas.add_runs(plan.tick_texts[i], text_x, canvas.centred_baseline(ty, size), TextAnchor::Start, kTextColour);
     widest = std::max(widest, canvas.runs_width(plan.tick_texts[i]));
     canvas.include(text_x + canvas.runs_width(plan.tick_texts[i]), ty + canvas.descent(size));

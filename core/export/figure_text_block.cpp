@@ -23,7 +23,8 @@ class LegendRow {
       line_top_ += swatch_ + canvas_.px(6.0);
     }
     const int left = static_cast<int>(cursor_);
-    canvas_.add_shape(FillRect{left - frame, line_top_ - frame, swatch_ + 2 * frame, swatch_ + 2 * frame, kFrameColour});
+    canvas_.add_shape(
+        FillRect{left - frame, line_top_ - frame, swatch_ + 2 * frame, swatch_ + 2 * frame, kFrameColour});
     if (fill) canvas_.add_shape(FillRect{left, line_top_, swatch_, swatch_, *fill});
     if (hatch) canvas_.add_shape(HatchRect{left, line_top_, swatch_, swatch_, *hatch});
     const double text_x = cursor_ + swatch_ + canvas_.px(4.0);
@@ -67,7 +68,8 @@ double draw_title_block(FigureCanvas& canvas, const HeatmapFigure& figure, int m
 void draw_legend_and_notes(FigureCanvas& canvas, const HeatmapFigure& figure, bool any_masked,
                            const std::vector<std::string>& layout_notes, int x, int y, double text_width) {
   LegendRow legend(canvas, x, y, text_width);
-  if (figure.binary && !figure.visible_legend.empty()) legend.add(figure.visible_legend, visible_colour(figure), std::nullopt);
+  if (figure.binary && !figure.visible_legend.empty())
+    legend.add(figure.visible_legend, visible_colour(figure), std::nullopt);
   if (any_masked && !figure.masked_legend.empty()) {
     if (figure.masked_style == MaskedCellStyle::Overlay && !figure.binary) {
       legend.add(figure.masked_legend, faded(colormap(figure.colormap).at(0.8f)), overlay_hatch());
@@ -80,7 +82,8 @@ void draw_legend_and_notes(FigureCanvas& canvas, const HeatmapFigure& figure, bo
   std::vector<std::string> notes = figure.notes;
   notes.insert(notes.end(), layout_notes.begin(), layout_notes.end());
   for (const std::string& note : notes) {
-    line_y = canvas.add_wrapped(note, x, line_y, size, kMutedText, false, 1.15, text_width) + canvas.line_height(size) * 0.25;
+    line_y = canvas.add_wrapped(note, x, line_y, size, kMutedText, false, 1.15, text_width) +
+             canvas.line_height(size) * 0.25;
   }
 }
 

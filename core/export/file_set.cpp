@@ -44,8 +44,10 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
   try {
     for (const FileToWrite& file : files) {
       auto writer = std::make_unique<AtomicFileWriter>(file.path);
-      if (file.stream) file.stream([&writer](std::string_view piece) { writer->write(piece); });
-      else writer->write(*file.bytes);
+      if (file.stream)
+        file.stream([&writer](std::string_view piece) { writer->write(piece); });
+      else
+        writer->write(*file.bytes);
       writer->finish();
       writers.push_back(std::move(writer));
     }
@@ -61,8 +63,10 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
   std::vector<Placed> placed;
   const auto roll_back = [&] {
     for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
-      if (!it->backup.empty()) (void)::rename(it->backup.c_str(), it->target.c_str());
-      else (void)::unlink(it->target.c_str());
+      if (!it->backup.empty())
+        (void)::rename(it->backup.c_str(), it->target.c_str());
+      else
+        (void)::unlink(it->target.c_str());
     }
   };
   for (std::unique_ptr<AtomicFileWriter>& writer : writers) {

@@ -77,7 +77,8 @@ int stand_in_glyph(const stbtt_fontinfo& info, char32_t code) {
     case 0x2212: return stbtt_FindGlyphIndex(&info, '-');  // minus sign
     case 0x1D40: return stbtt_FindGlyphIndex(&info, 'T');  // superscript T
     case 0x202F:
-    case 0x2009: return stbtt_FindGlyphIndex(&info, ' ');  // thin spaces
+    case 0x2009:
+      return stbtt_FindGlyphIndex(&info, ' ');  // thin spaces
     // The signs pretrained models' token labels use (core/tokenizers/token_label.h).
     case 0x2423: return stbtt_FindGlyphIndex(&info, '_');     // ␣ a space
     case 0x21B5: return stbtt_FindGlyphIndex(&info, 0x00B6);  // ↵ a line break, as ¶
@@ -98,7 +99,8 @@ std::string family_name(const stbtt_fontinfo& info) {
                                                  STBTT_MS_LANG_ENGLISH, 1)) {
     std::string text;
     for (int i = 0; i + 1 < length; i += 2) {
-      const auto code = static_cast<unsigned>((static_cast<unsigned char>(name[i]) << 8) | static_cast<unsigned char>(name[i + 1]));
+      const auto code =
+          static_cast<unsigned>((static_cast<unsigned char>(name[i]) << 8) | static_cast<unsigned char>(name[i + 1]));
       if (code >= 0x20 && code < 0x7F) text += static_cast<char>(code);  // family names in English are ASCII
     }
     if (!text.empty()) return text;
@@ -127,7 +129,8 @@ std::unique_ptr<Face> load_face(const std::filesystem::path& file) {
 
 float kern(const GlyphRef& previous, const GlyphRef& next, float pixel_size) {
   if (previous.face != next.face || previous.glyph == 0) return 0.0f;
-  return next.face->scale(pixel_size) * static_cast<float>(stbtt_GetGlyphKernAdvance(&next.face->info, previous.glyph, next.glyph));
+  return next.face->scale(pixel_size) *
+         static_cast<float>(stbtt_GetGlyphKernAdvance(&next.face->info, previous.glyph, next.glyph));
 }
 
 float advance(const GlyphRef& ref, float pixel_size) {
@@ -141,7 +144,8 @@ float advance(const GlyphRef& ref, float pixel_size) {
 
 GlyphRef Font::Impl::find(char32_t code) const {
   for (const auto& face : faces) {
-    if (const int glyph = stbtt_FindGlyphIndex(&face->info, static_cast<int>(code)); glyph != 0) return {face.get(), glyph};
+    if (const int glyph = stbtt_FindGlyphIndex(&face->info, static_cast<int>(code)); glyph != 0)
+      return {face.get(), glyph};
   }
   for (const auto& face : faces) {
     if (const int glyph = stand_in_glyph(face->info, code); glyph != 0) return {face.get(), glyph};
@@ -248,7 +252,9 @@ TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
           if (bx < 0 || by < 0 || bx >= bitmap.width || by >= bitmap.height) continue;
           std::uint8_t& target = bitmap.coverage[static_cast<std::size_t>(by) * static_cast<std::size_t>(bitmap.width) +
                                                  static_cast<std::size_t>(bx)];
-          const int sum = target + glyph_pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)];
+          const int sum =
+              target +
+              glyph_pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)];
           target = static_cast<std::uint8_t>(sum > 255 ? 255 : sum);
         }
       }
@@ -264,14 +270,12 @@ std::vector<std::filesystem::path> hangul_font_candidates() {
   if (const char* chosen = std::getenv("ATTNVIZ_HANGUL_FONT"); chosen != nullptr && *chosen != '\0') {
     paths.emplace_back(chosen);
   }
-  for (const char* path : {"/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
-                           "/usr/share/fonts/truetype/nanum/NanumBarunGothic.ttf",
-                           "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-                           "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-                           "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
-                           "/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf",
-                           "/usr/share/fonts/nanum/NanumGothic.ttf",
-                           "/Library/Fonts/AppleGothic.ttf"}) {
+  for (const char* path :
+       {"/usr/share/fonts/truetype/nanum/NanumGothic.ttf", "/usr/share/fonts/truetype/nanum/NanumBarunGothic.ttf",
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf", "/usr/share/fonts/nanum/NanumGothic.ttf",
+        "/Library/Fonts/AppleGothic.ttf"}) {
     paths.emplace_back(path);
   }
   return paths;

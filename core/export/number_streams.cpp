@@ -98,8 +98,8 @@ std::string device_for_export(const std::string& device) {
 
 }  // namespace
 
-void stream_npy(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads,
-                bool heads_axis, const ByteSink& sink) {
+void stream_npy(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+                const std::vector<int>& heads, bool heads_axis, const ByteSink& sink) {
   std::vector<MatrixRows> matrices;
   for (const int head : heads) matrices.emplace_back(request, source, quantity, head);
   const auto rows = static_cast<std::size_t>(matrices.front().rows());
@@ -117,7 +117,8 @@ void stream_npy(const ExportRequest& request, const ExportSource& source, Quanti
   out.flush();
 }
 
-void stream_csv(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head, const ByteSink& sink) {
+void stream_csv(const ExportRequest& request, const ExportSource& source, Quantity quantity, int head,
+                const ByteSink& sink) {
   MatrixRows matrix(request, source, quantity, head);
   Pieces out(sink);
   std::string& text = out.buffer();
@@ -129,9 +130,13 @@ void stream_csv(const ExportRequest& request, const ExportSource& source, Quanti
     text += csv_field(matrix.row_labels()[static_cast<std::size_t>(r)]);
     for (const float value : matrix.row(r)) {
       text += ',';
-      if (std::isnan(value)) text += "nan";
-      else if (std::isinf(value)) text += value < 0 ? "-inf" : "inf";
-      else text.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, value).ptr - digits));
+      if (std::isnan(value))
+        text += "nan";
+      else if (std::isinf(value))
+        text += value < 0 ? "-inf" : "inf";
+      else
+        text.append(digits,
+                    static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, value).ptr - digits));
     }
     text += "\r\n";
     out.maybe_flush();
@@ -139,14 +144,14 @@ void stream_csv(const ExportRequest& request, const ExportSource& source, Quanti
   out.flush();
 }
 
-void stream_json(const ExportRequest& request, const ExportSource& source, Quantity quantity, const std::vector<int>& heads,
-                 const ByteSink& sink) {
+void stream_json(const ExportRequest& request, const ExportSource& source, Quantity quantity,
+                 const std::vector<int>& heads, const ByteSink& sink) {
   const Result& result = primary_result(source, quantity, request.origin);
   const QuantityInfo& about = info(quantity);
   MatrixRows first(request, source, quantity, heads.front());
-  const std::string device = quantity == Quantity::Diff
-                                 ? device_for_export(source.vulkan->device) + " - " + device_for_export(source.cpu->device)
-                                 : device_for_export(result.device);
+  const std::string device = quantity == Quantity::Diff ? device_for_export(source.vulkan->device) + " - " +
+                                                              device_for_export(source.cpu->device)
+                                                        : device_for_export(result.device);
   Pieces out(sink);
   out.add("{\n  \"format\": \"attnviz-export/1\",\n");
   out.add("  \"what\": " + json_string(about.name) + ",\n");

@@ -33,7 +33,8 @@ class Canvas {
   void blend(int x, int y, Rgb colour, float alpha) {
     if (x < 0 || y < 0 || x >= image_.width || y >= image_.height || alpha <= 0.0f) return;
     std::uint8_t* p = &image_.pixels[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image_.width) +
-                                      static_cast<std::size_t>(x)) * 3];
+                                      static_cast<std::size_t>(x)) *
+                                     3];
     const std::array<float, 3> source = {colour.r, colour.g, colour.b};
     for (std::size_t c = 0; c < 3; ++c) {
       const float below = static_cast<float>(p[c]) / 255.0f;
@@ -126,15 +127,18 @@ void draw(Canvas& canvas, const TextItem& item, const FontPair& fonts) {
   const Font& font = item.bold ? *fonts.bold : *fonts.regular;
   const TextBitmap bitmap = font.rasterize(item.text, item.size);
   const float width = font.measure(item.text, item.size);
-  const float shift = item.anchor == TextAnchor::Start ? 0.0f : item.anchor == TextAnchor::Middle ? width / 2.0f : width;
+  const float shift = item.anchor == TextAnchor::Start    ? 0.0f
+                      : item.anchor == TextAnchor::Middle ? width / 2.0f
+                                                          : width;
   // (u, v): position in the text's own frame, u along the baseline, v down from it.
   const int start_u = static_cast<int>(std::lround(-shift));
   const int x0 = static_cast<int>(std::lround(item.x));
   const int y0 = static_cast<int>(std::lround(item.y));
   for (int by = 0; by < bitmap.height; ++by) {
     for (int bx = 0; bx < bitmap.width; ++bx) {
-      const std::uint8_t coverage = bitmap.coverage[static_cast<std::size_t>(by) * static_cast<std::size_t>(bitmap.width) +
-                                                    static_cast<std::size_t>(bx)];
+      const std::uint8_t coverage =
+          bitmap.coverage[static_cast<std::size_t>(by) * static_cast<std::size_t>(bitmap.width) +
+                          static_cast<std::size_t>(bx)];
       if (coverage == 0) continue;
       const int u = start_u + bx;
       const int v = by - bitmap.baseline;
@@ -190,8 +194,9 @@ RgbImage rasterize(const Scene& scene, const FontPair& fonts) {
 std::string encode_png(const RgbImage& image, int dpi) {
   int size = 0;
   unsigned char* png = stbi_write_png_to_mem(image.pixels.data(), image.width * 3, image.width, image.height, 3, &size);
-  if (png == nullptr) throw std::runtime_error("PNG encoding failed (image " + std::to_string(image.width) + "×" +
-                                               std::to_string(image.height) + ")");
+  if (png == nullptr)
+    throw std::runtime_error("PNG encoding failed (image " + std::to_string(image.width) + "×" +
+                             std::to_string(image.height) + ")");
   std::string bytes(reinterpret_cast<const char*>(png), static_cast<std::size_t>(size));
   STBIW_FREE(png);
   // Signature (8 bytes) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC); pHYs must precede IDAT.

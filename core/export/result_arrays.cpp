@@ -56,8 +56,11 @@ std::string description(const Result& result, const std::vector<int>& heads) {
   json["source_tokens"] = result.source_tokens;
   json["masked_rows"] = result.masked_rows;
   json["heads"] = heads;
-  json["arrays"] = {{"mask", "mask.npy"}, {"scores", "scores.npy"}, {"weights", "weights.npy"},
-                    {"context", "context.npy"}, {"output", "output.npy"}};
+  json["arrays"] = {{"mask", "mask.npy"},
+                    {"scores", "scores.npy"},
+                    {"weights", "weights.npy"},
+                    {"context", "context.npy"},
+                    {"output", "output.npy"}};
   nlohmann::ordered_json timing;
   timing["total"] = result.timing.total_ms;
   for (const auto& [stage, ms] : result.timing.stages_ms) timing[stage] = ms;

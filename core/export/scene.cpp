@@ -5,14 +5,10 @@
 
 namespace attnviz::exporting {
 
-HatchStyle masked_hatch() {
-  return {true, Rgb{0.88f, 0.88f, 0.88f}, Rgb{0.55f, 0.55f, 0.55f}, 1.0f};
-}
+HatchStyle masked_hatch() { return {true, Rgb{0.88f, 0.88f, 0.88f}, Rgb{0.55f, 0.55f, 0.55f}, 1.0f}; }
 
 // Halfway to white: a masked cell keeps its value's hue but reads as "not used".
-Rgb faded(Rgb colour) {
-  return {0.5f * (colour.r + 1.0f), 0.5f * (colour.g + 1.0f), 0.5f * (colour.b + 1.0f)};
-}
+Rgb faded(Rgb colour) { return {0.5f * (colour.r + 1.0f), 0.5f * (colour.g + 1.0f), 0.5f * (colour.b + 1.0f)}; }
 
 HatchStyle overlay_hatch() { return {false, Rgb{}, Rgb{0.35f, 0.35f, 0.35f}, 0.55f}; }
 
@@ -34,7 +30,8 @@ Rgb value_colour(ColormapId map, float low, float high, float value, bool log_sc
 }
 
 CellLook cell_look(const CellBlock& block, int row, int col) {
-  const auto index = static_cast<std::size_t>(row) * static_cast<std::size_t>(block.cols) + static_cast<std::size_t>(col);
+  const auto index =
+      static_cast<std::size_t>(row) * static_cast<std::size_t>(block.cols) + static_cast<std::size_t>(col);
   const bool masked = !block.masked.empty() && block.masked[index] != 0;
   const float value = block.values[index];
   CellLook look;

@@ -48,7 +48,7 @@ struct CellBlock {
   float low = 0.0f;
   float high = 1.0f;
   bool log_scale = false;  // colours follow log10 of the values between low and high (> 0)
-  bool binary = false;  // a mask: visible cells in visible_colour, masked ones hatched
+  bool binary = false;     // a mask: visible cells in visible_colour, masked ones hatched
   Rgb visible_colour;
   MaskedCellStyle masked_style = MaskedCellStyle::Replace;
 };
@@ -104,7 +104,7 @@ using Shape = std::variant<FillRect, HatchRect, CellBlock, ColourRamp, Triangle,
 struct Scene {
   int width = 0;
   int height = 0;
-  int dpi = 300;        // for the PNG pHYs chunk and the SVG's physical size
+  int dpi = 300;         // for the PNG pHYs chunk and the SVG's physical size
   int hatch_period = 8;  // pixels between stripes
   int hatch_width = 2;   // stripe thickness in pixels (measured along x)
   std::string title;     // the SVG <title>

@@ -15,8 +15,8 @@ namespace {
 // Fixed-point text with at most two decimals, locale-independent, without trailing zeros.
 std::string number(double value) {
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, std::round(value * 100.0) / 100.0,
-                                    std::chars_format::fixed, 2);
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, std::round(value * 100.0) / 100.0, std::chars_format::fixed, 2);
   std::string text(buffer, result.ptr);
   while (text.back() == '0') text.pop_back();
   if (text.back() == '.') text.pop_back();
@@ -35,8 +35,8 @@ std::string hex(Rgb colour) {
 }
 
 std::string rect_attributes(int x, int y, int w, int h) {
-  return "x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) + "\" height=\"" +
-         std::to_string(h) + "\"";
+  return "x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
+         "\" height=\"" + std::to_string(h) + "\"";
 }
 
 // Hatch patterns, one per (background, stripe, opacity), named in order of first use.
@@ -56,14 +56,16 @@ class Patterns {
       const auto& [background, stripe, alpha] = key;
       out += "<pattern id=\"" + ids_.at(key) + "\" patternUnits=\"userSpaceOnUse\" width=\"" + period + "\" height=\"" +
              period + "\">";
-      if (background != "none") out += "<rect width=\"" + period + "\" height=\"" + period + "\" fill=\"" + background + "\"/>";
+      if (background != "none")
+        out += "<rect width=\"" + period + "\" height=\"" + period + "\" fill=\"" + background + "\"/>";
       // Stripes along x + y = 0 and x + y = period, as the PNG draws them; width measured along x.
       const double half = scene.hatch_width / 2.0;
-      out += "<path d=\"M" + number(-half) + "," + number(half) + " l" + number(2 * half) + "," + number(-2 * half) + " M" +
-             number(-half) + "," + number(scene.hatch_period + half) + " L" + number(scene.hatch_period + half) + "," +
-             number(-half) + " M" + number(scene.hatch_period - half) + "," + number(scene.hatch_period + half) + " l" +
-             number(2 * half) + "," + number(-2 * half) + "\" stroke=\"" + stripe + "\" stroke-opacity=\"" + alpha +
-             "\" stroke-width=\"" + number(scene.hatch_width / std::sqrt(2.0)) + "\" stroke-linecap=\"square\"/>";
+      out += "<path d=\"M" + number(-half) + "," + number(half) + " l" + number(2 * half) + "," + number(-2 * half) +
+             " M" + number(-half) + "," + number(scene.hatch_period + half) + " L" + number(scene.hatch_period + half) +
+             "," + number(-half) + " M" + number(scene.hatch_period - half) + "," + number(scene.hatch_period + half) +
+             " l" + number(2 * half) + "," + number(-2 * half) + "\" stroke=\"" + stripe + "\" stroke-opacity=\"" +
+             alpha + "\" stroke-width=\"" + number(scene.hatch_width / std::sqrt(2.0)) +
+             "\" stroke-linecap=\"square\"/>";
       out += "</pattern>\n";
     }
     return out;
@@ -104,7 +106,8 @@ std::string cell_elements(const CellBlock& block, Patterns& patterns) {
       int run = 1;
       while (block.gap == 0 && col + run < block.cols) {
         const CellLook next = cell_look(block, row, col + run);
-        if ((next.has_fill ? hex(next.fill) : "") != fill || (next.hatched ? patterns.id_for(next.hatch) : "") != hatch) break;
+        if ((next.has_fill ? hex(next.fill) : "") != fill || (next.hatched ? patterns.id_for(next.hatch) : "") != hatch)
+          break;
         ++run;
       }
       const std::string box = rect_attributes(block.x + col * block.cell, block.y + row * block.cell,
@@ -119,8 +122,10 @@ std::string cell_elements(const CellBlock& block, Patterns& patterns) {
 
 std::string text_element(const TextItem& item) {
   static constexpr const char* kAnchors[] = {"start", "middle", "end"};
-  std::string out = "<text x=\"" + number(item.x) + "\" y=\"" + number(item.y) + "\" font-size=\"" + number(item.size) + "\"";
-  if (item.anchor != TextAnchor::Start) out += std::string(" text-anchor=\"") + kAnchors[static_cast<int>(item.anchor)] + "\"";
+  std::string out =
+      "<text x=\"" + number(item.x) + "\" y=\"" + number(item.y) + "\" font-size=\"" + number(item.size) + "\"";
+  if (item.anchor != TextAnchor::Start)
+    out += std::string(" text-anchor=\"") + kAnchors[static_cast<int>(item.anchor)] + "\"";
   if (item.bold) out += " font-weight=\"bold\"";
   if (item.colour != Rgb{}) out += " fill=\"" + hex(item.colour) + "\"";
   if (item.vertical) out += " transform=\"rotate(-90 " + number(item.x) + " " + number(item.y) + ")\"";
@@ -136,7 +141,8 @@ std::string font_families(const std::vector<std::string>& measured) {
   }
   std::string text;
   for (const std::string& family : families) {
-    const bool plain = family.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+    const bool plain = family.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") ==
+                       std::string::npos;
     text += (plain ? family : "'" + family + "'") + ", ";
   }
   return xml_escape(text + "sans-serif");
@@ -169,10 +175,11 @@ std::string scene_to_svg(const Scene& scene) {
   std::string body;
   for (const Shape& shape : scene.shapes) {
     if (const auto* rect = std::get_if<FillRect>(&shape)) {
-      body += "<rect " + rect_attributes(rect->x, rect->y, rect->w, rect->h) + " fill=\"" + hex(rect->colour) + "\"/>\n";
+      body +=
+          "<rect " + rect_attributes(rect->x, rect->y, rect->w, rect->h) + " fill=\"" + hex(rect->colour) + "\"/>\n";
     } else if (const auto* hatch = std::get_if<HatchRect>(&shape)) {
-      body += "<rect " + rect_attributes(hatch->x, hatch->y, hatch->w, hatch->h) + " fill=\"url(#" + patterns.id_for(hatch->style) +
-              ")\"/>\n";
+      body += "<rect " + rect_attributes(hatch->x, hatch->y, hatch->w, hatch->h) + " fill=\"url(#" +
+              patterns.id_for(hatch->style) + ")\"/>\n";
     } else if (const auto* block = std::get_if<CellBlock>(&shape)) {
       body += cell_elements(*block, patterns);
     } else if (const auto* ramp = std::get_if<ColourRamp>(&shape)) {
@@ -180,8 +187,9 @@ std::string scene_to_svg(const Scene& scene) {
       body += "<rect " + rect_attributes(ramp->x, ramp->y, ramp->w, ramp->h) + " fill=\"url(#ramp-" +
               colormap(ramp->colormap).name() + ")\"/>\n";
     } else if (const auto* tri = std::get_if<Triangle>(&shape)) {
-      body += "<polygon points=\"" + number(tri->x0) + "," + number(tri->y0) + " " + number(tri->x1) + "," + number(tri->y1) + " " +
-              number(tri->x2) + "," + number(tri->y2) + "\" fill=\"" + hex(tri->colour) + "\"/>\n";
+      body += "<polygon points=\"" + number(tri->x0) + "," + number(tri->y0) + " " + number(tri->x1) + "," +
+              number(tri->y1) + " " + number(tri->x2) + "," + number(tri->y2) + "\" fill=\"" + hex(tri->colour) +
+              "\"/>\n";
     } else if (const auto* text = std::get_if<TextItem>(&shape)) {
       body += text_element(*text);
     }
@@ -189,11 +197,13 @@ std::string scene_to_svg(const Scene& scene) {
   const double points_per_pixel = 72.0 / scene.dpi;
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + number(scene.width * points_per_pixel) +
-         "pt\" height=\"" + number(scene.height * points_per_pixel) + "pt\" viewBox=\"0 0 " + std::to_string(scene.width) +
-         " " + std::to_string(scene.height) + "\" font-family=\"" + font_families(scene.font_families) + "\">\n";
+         "pt\" height=\"" + number(scene.height * points_per_pixel) + "pt\" viewBox=\"0 0 " +
+         std::to_string(scene.width) + " " + std::to_string(scene.height) + "\" font-family=\"" +
+         font_families(scene.font_families) + "\">\n";
   out += "<title>" + xml_escape(scene.title) + "</title>\n<defs>\n" + patterns.definitions(scene);
   for (const ColormapId id : ramps) out += ramp_gradient(id);
-  out += "</defs>\n<rect " + rect_attributes(0, 0, scene.width, scene.height) + " fill=\"" + hex(scene.background) + "\"/>\n";
+  out += "</defs>\n<rect " + rect_attributes(0, 0, scene.width, scene.height) + " fill=\"" + hex(scene.background) +
+         "\"/>\n";
   return out + body + "</svg>\n";
 }
 

@@ -66,8 +66,10 @@ std::vector<std::string> glue_short_numbers(std::vector<std::string> words) {
   std::vector<std::string> glued;
   for (std::string& word : words) {
     const bool short_number = !word.empty() && word.front() >= '0' && word.front() <= '9' && word.size() <= kShort;
-    if (short_number && !glued.empty()) glued.back() += " " + word;
-    else glued.push_back(std::move(word));
+    if (short_number && !glued.empty())
+      glued.back() += " " + word;
+    else
+      glued.push_back(std::move(word));
   }
   return glued;
 }

@@ -26,9 +26,24 @@ AttentionShape AttentionShape::of(const Problem& p, const Mask& mask) {
 }
 
 const char* slot_name(Slot slot) {
-  static constexpr const char* names[] = {"x", "xs", "wq", "wk", "wv", "wo", "q", "k", "v",
-                                          "scores", "weights", "concat", "output", "globals",
-                                          "rope", "slopes", "weights before dropout", "kept"};
+  static constexpr const char* names[] = {"x",
+                                          "xs",
+                                          "wq",
+                                          "wk",
+                                          "wv",
+                                          "wo",
+                                          "q",
+                                          "k",
+                                          "v",
+                                          "scores",
+                                          "weights",
+                                          "concat",
+                                          "output",
+                                          "globals",
+                                          "rope",
+                                          "slopes",
+                                          "weights before dropout",
+                                          "kept"};
   return names[static_cast<int>(slot)];
 }
 

@@ -41,7 +41,25 @@ struct AttentionShape {
 };
 
 enum class Slot : int {
-  X, Xs, Wq, Wk, Wv, Wo, Q, K, V, Scores, Weights, Concat, Output, Globals, Rope, Slopes, WeightsBefore, Kept, Count
+  X,
+  Xs,
+  Wq,
+  Wk,
+  Wv,
+  Wo,
+  Q,
+  K,
+  V,
+  Scores,
+  Weights,
+  Concat,
+  Output,
+  Globals,
+  Rope,
+  Slopes,
+  WeightsBefore,
+  Kept,
+  Count
 };
 inline constexpr std::size_t kSlotCount = static_cast<std::size_t>(Slot::Count);
 const char* slot_name(Slot slot);
@@ -65,10 +83,10 @@ struct AttentionLayout {
   AttentionShape shape;
   int d_model4 = 0, d_k4 = 0, d_v4 = 0, m4 = 0, concat4 = 0, d_out4 = 0;
   Placement x, xs, wq, wk, wv, wo, q, k, v, scores, weights, concat, output;
-  Placement rope;            // max(N, M) × d_k floats (RoPE only)
-  Placement weights_before;  // as weights (dropout only)
-  Placement kept;            // as weights (dropout only)
-  int globals_entries = 0;   // texels of the mask's table (Mask::table_texel_count, at most)
+  Placement rope;                                     // max(N, M) × d_k floats (RoPE only)
+  Placement weights_before;                           // as weights (dropout only)
+  Placement kept;                                     // as weights (dropout only)
+  int globals_entries = 0;                            // texels of the mask's table (Mask::table_texel_count, at most)
   std::array<std::int64_t, kSlotCount> slot_bytes{};  // 0 for unused slots
 
   [[nodiscard]] const Placement& output_placement() const { return shape.has_wo ? output : concat; }

@@ -31,8 +31,8 @@ struct Operand {
 };
 
 struct Grid {
-  int z, y, x;            // extents: heads, rows, column quads
-  int tile_y, tile_x;     // rows and quads per workgroup
+  int z, y, x;              // extents: heads, rows, column quads
+  int tile_y, tile_x;       // rows and quads per workgroup
   std::array<int, 3> axis;  // the workgroup axis (0 = x, 1 = y, 2 = z) of the z, y, x extents
 };
 
@@ -45,9 +45,12 @@ class Planner {
     std::array<int, 3> size = {grid.z, grid.y, grid.x};
     const std::array<int, 3> tile = {1, grid.tile_y, grid.tile_x};
     for (int d = 0; d < 3; ++d) {
-      const std::int64_t most = static_cast<std::int64_t>(limits_.max_groups[static_cast<std::size_t>(grid.axis[static_cast<std::size_t>(d)])]) *
-                                tile[static_cast<std::size_t>(d)];
-      size[static_cast<std::size_t>(d)] = static_cast<int>(std::min<std::int64_t>(size[static_cast<std::size_t>(d)], most));
+      const std::int64_t most =
+          static_cast<std::int64_t>(
+              limits_.max_groups[static_cast<std::size_t>(grid.axis[static_cast<std::size_t>(d)])]) *
+          tile[static_cast<std::size_t>(d)];
+      size[static_cast<std::size_t>(d)] =
+          static_cast<int>(std::min<std::int64_t>(size[static_cast<std::size_t>(d)], most));
     }
     for (const Operand& operand : operands) {
       while (view_bytes(operand, size) > limits_.max_view_bytes) {
@@ -75,7 +78,8 @@ class Planner {
     const auto [first, end] = operand.floats(chunk);
     const std::int64_t unit = unit_bytes(operand.format);
     const std::int64_t offset = first * 4 / limits_.view_alignment * limits_.view_alignment;
-    const std::int64_t stop = std::min(ceil_div(end * 4, unit) * unit, layout_.slot_bytes[static_cast<std::size_t>(operand.slot)]);
+    const std::int64_t stop =
+        std::min(ceil_div(end * 4, unit) * unit, layout_.slot_bytes[static_cast<std::size_t>(operand.slot)]);
     return {operand.slot, operand.format, offset, stop - offset};
   }
 
@@ -89,7 +93,9 @@ class Planner {
     const std::int64_t floats = unit_bytes(view.format) / 4;
     return {base(view), static_cast<std::int32_t>(pitch / floats), static_cast<std::int32_t>(stride / floats)};
   }
-  static OperandPush operand(const PlannedView& view, const Placement& p) { return operand(view, p.pitch, p.batch_stride); }
+  static OperandPush operand(const PlannedView& view, const Placement& p) {
+    return operand(view, p.pitch, p.batch_stride);
+  }
 
   static ChunkPush chunk(const Chunk& c) { return {c.z0, c.y0, c.x0, c.y1, c.x1}; }
 
@@ -140,13 +146,19 @@ Operand globals_of(const AttentionLayout& l) {
 // One batched product out[b] = a[b] · b_matrix[b] per chunk (projections and W_O).
 void plan_matmul(const Planner& planner, const TileConfig& tiles, Stage stage, const Placement& a, const Placement& b,
                  const Placement& out, int batches, int inner, std::vector<PlannedDispatch>& dispatches) {
-  const Grid grid{batches, out.rows, static_cast<int>(out.cols / 4), tiles.matmul_tile_rows(), tiles.matmul_tile_quads(),
-                  {2, 1, 0}};
+  const Grid grid{
+      batches,  out.rows, static_cast<int>(out.cols / 4), tiles.matmul_tile_rows(), tiles.matmul_tile_quads(),
+      {2, 1, 0}};
   const Operand a_op{a.slot, kTexels, [a](const Chunk& c) { return std::pair(a.first(0, c.y0), a.end(1, c.y1)); }};
-  const Operand b_op{b.slot, kTexels, [b, inner](const Chunk& c) { return std::pair(b.first(c.z0, 0), b.end(c.z1, inner)); }};
+  const Operand b_op{b.slot, kTexels,
+                     [b, inner](const Chunk& c) { return std::pair(b.first(c.z0, 0), b.end(c.z1, inner)); }};
   const Operand out_op = rows_of(out);
   for (const Chunk& c : planner.split(grid, {a_op, b_op, out_op}, stage_name(stage))) {
-    PlannedDispatch d{stage, Kernel::Matmul, {planner.view(a_op, c), planner.view(b_op, c), planner.view(out_op, c)}, {}, Planner::groups(grid, c)};
+    PlannedDispatch d{stage,
+                      Kernel::Matmul,
+                      {planner.view(a_op, c), planner.view(b_op, c), planner.view(out_op, c)},
+                      {},
+                      Planner::groups(grid, c)};
     MatmulPush push{};
     push.inner = inner;
     push.a = Planner::operand(d.views[0], a.pitch, 0);  // the same A for every batch
@@ -165,16 +177,20 @@ void plan_scores(const Planner& planner, const AttentionLayout& l, const TileCon
   const Grid grid{s.heads, s.n, l.m4 / 4, tiles.tile_rows(), tiles.scores_tile_quads(), {2, 1, 0}};
   const Placement q = l.q, k = l.k;
   const int m = s.m;
-  const Operand q_op{q.slot, kTexels, [q](const Chunk& c) { return std::pair(q.first(c.z0, c.y0), q.end(c.z1, c.y1)); }};
+  const Operand q_op{q.slot, kTexels,
+                     [q](const Chunk& c) { return std::pair(q.first(c.z0, c.y0), q.end(c.z1, c.y1)); }};
   const Operand k_op{k.slot, kTexels, [k, group, m](const Chunk& c) {
-                       return std::pair(k.first(c.z0 / group, 4 * c.x0), k.end((c.z1 - 1) / group + 1, std::min(m, 4 * c.x1)));
+                       return std::pair(k.first(c.z0 / group, 4 * c.x0),
+                                        k.end((c.z1 - 1) / group + 1, std::min(m, 4 * c.x1)));
                      }};
   const Operand s_op = rows_of(l.scores);
   const Operand g_op = globals_of(l);
   for (const Chunk& c : planner.split(grid, {q_op, k_op, s_op}, "scores")) {
-    PlannedDispatch d{Stage::Scores, Kernel::Scores,
+    PlannedDispatch d{Stage::Scores,
+                      Kernel::Scores,
                       {planner.view(q_op, c), planner.view(k_op, c), planner.view(g_op, c), planner.view(s_op, c)},
-                      {}, Planner::groups(grid, c)};
+                      {},
+                      Planner::groups(grid, c)};
     ScoresPush push{};
     push.depth = l.d_k4 / 4;
     push.q = Planner::operand(d.views[0], q);
@@ -194,9 +210,11 @@ void plan_rope(const Planner& planner, const AttentionLayout& l, const Placement
   const Grid grid{batches, count, half, kRopeWorkgroup, kRopeWorkgroup, {2, 1, 0}};
   const Operand x_op = rows_of(rows, kFloats);
   const Placement table = l.rope;
-  const Operand t_op{table.slot, kFloats, [table](const Chunk& c) { return std::pair(table.first(0, c.y0), table.end(1, c.y1)); }};
+  const Operand t_op{table.slot, kFloats,
+                     [table](const Chunk& c) { return std::pair(table.first(0, c.y0), table.end(1, c.y1)); }};
   for (const Chunk& c : planner.split(grid, {x_op, t_op}, "positions")) {
-    PlannedDispatch d{Stage::Positions, Kernel::Rope, {planner.view(t_op, c), planner.view(x_op, c)}, {}, Planner::groups(grid, c)};
+    PlannedDispatch d{
+        Stage::Positions, Kernel::Rope, {planner.view(t_op, c), planner.view(x_op, c)}, {}, Planner::groups(grid, c)};
     RopePush push{};
     push.x = Planner::operand(d.views[1], rows);
     push.table = Planner::operand(d.views[0], table);
@@ -223,9 +241,11 @@ void plan_softmax(const Planner& planner, const AttentionLayout& l, const TileCo
   const Operand g_op = globals_of(l);
   const Operand slopes = slopes_of(l);
   for (const Chunk& c : planner.split(grid, {s_op, w_op}, "softmax")) {
-    PlannedDispatch d{Stage::Softmax, Kernel::Softmax,
+    PlannedDispatch d{Stage::Softmax,
+                      Kernel::Softmax,
                       {planner.view(s_op, c), planner.view(g_op, c), planner.view(w_op, c), planner.view(slopes, c)},
-                      {}, Planner::groups(grid, c)};
+                      {},
+                      Planner::groups(grid, c)};
     SoftmaxPush push{};
     push.s = Planner::operand(d.views[0], l.scores);
     push.w = Planner::operand(d.views[2], written);
@@ -242,8 +262,11 @@ void plan_dropout(const Planner& planner, const AttentionLayout& l, std::vector<
   const Operand after = rows_of(l.weights);
   const Operand kept = rows_of(l.kept);
   for (const Chunk& c : planner.split(grid, {before, after, kept}, "dropout")) {
-    PlannedDispatch d{Stage::Dropout, Kernel::Dropout, {planner.view(before, c), planner.view(after, c), planner.view(kept, c)},
-                      {}, Planner::groups(grid, c)};
+    PlannedDispatch d{Stage::Dropout,
+                      Kernel::Dropout,
+                      {planner.view(before, c), planner.view(after, c), planner.view(kept, c)},
+                      {},
+                      Planner::groups(grid, c)};
     DropoutPush push{};
     push.before = Planner::operand(d.views[0], l.weights_before);
     push.after = Planner::operand(d.views[1], l.weights);
@@ -266,12 +289,15 @@ void plan_context(const Planner& planner, const AttentionLayout& l, const TileCo
   const Operand v_op{v.slot, kTexels, [v, group, m](const Chunk& c) {
                        return std::pair(v.first(c.z0 / group, 0), v.end((c.z1 - 1) / group + 1, m));
                      }};
-  const Operand out_op{concat.slot, kFloats, [concat](const Chunk& c) { return std::pair(concat.first(0, c.y0), concat.end(1, c.y1)); }};
+  const Operand out_op{concat.slot, kFloats,
+                       [concat](const Chunk& c) { return std::pair(concat.first(0, c.y0), concat.end(1, c.y1)); }};
   const Operand g_op = globals_of(l);
   for (const Chunk& c : planner.split(grid, {w_op, v_op, out_op}, "context")) {
-    PlannedDispatch d{Stage::Context, Kernel::Context,
+    PlannedDispatch d{Stage::Context,
+                      Kernel::Context,
                       {planner.view(w_op, c), planner.view(v_op, c), planner.view(g_op, c), planner.view(out_op, c)},
-                      {}, Planner::groups(grid, c)};
+                      {},
+                      Planner::groups(grid, c)};
     ContextPush push{};
     push.dv = s.d_v;
     push.w = Planner::operand(d.views[0], l.weights);
@@ -296,11 +322,13 @@ PlanLimits PlanLimits::of(const vk::DeviceLimits& limits) {
 }
 
 const char* stage_name(Stage stage) {
-  static constexpr const char* names[] = {"projections", "positions", "scores", "softmax", "dropout", "context", "output"};
+  static constexpr const char* names[] = {"projections", "positions", "scores", "softmax",
+                                          "dropout",     "context",   "output"};
   return names[static_cast<int>(stage)];
 }
 
-std::vector<PlannedDispatch> plan_attention(const AttentionLayout& l, const TileConfig& tiles, const PlanLimits& limits) {
+std::vector<PlannedDispatch> plan_attention(const AttentionLayout& l, const TileConfig& tiles,
+                                            const PlanLimits& limits) {
   const Planner planner(l, limits);
   const AttentionShape& s = l.shape;
   std::vector<PlannedDispatch> dispatches;

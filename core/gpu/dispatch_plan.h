@@ -22,7 +22,7 @@ struct DeviceLimits;
 namespace attnviz::gpu {
 
 struct PlanLimits {
-  std::int64_t max_view_bytes = 0;  // the largest texel-buffer view (maxTexelBufferElements, overrides)
+  std::int64_t max_view_bytes = 0;   // the largest texel-buffer view (maxTexelBufferElements, overrides)
   std::int64_t view_alignment = 16;  // view offsets are multiples of this (a power of two ≥ 16)
   std::array<std::uint32_t, 3> max_groups{};
 

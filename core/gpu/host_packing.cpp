@@ -19,7 +19,8 @@ void pack_column_blocks(const Matrix& w, int batches, int block, std::int64_t pi
   for (int b = 0; b < batches; ++b) {
     for (int r = 0; r < w.rows; ++r) {
       float* row = floats + (static_cast<std::int64_t>(b) * w.rows + r) * pitch;
-      std::memcpy(row, w.row(r) + static_cast<std::ptrdiff_t>(b) * block, static_cast<std::size_t>(block) * sizeof(float));
+      std::memcpy(row, w.row(r) + static_cast<std::ptrdiff_t>(b) * block,
+                  static_cast<std::size_t>(block) * sizeof(float));
       std::fill(row + block, row + pitch, 0.0f);
     }
   }

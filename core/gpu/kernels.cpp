@@ -31,12 +31,13 @@ TileConfig choose_tile_config(const vk::DeviceLimits& limits, VkPhysicalDeviceTy
   const std::uint32_t wanted = std::clamp(2 * limits.subgroup_size, 64u, 256u);
   const std::uint32_t invocations = floor_power_of_two(std::min(wanted, limits.max_workgroup_invocations));
   tiles.gemm_x = std::min<std::uint32_t>(8, floor_power_of_two(limits.max_workgroup_size[0]));
-  tiles.gemm_y = std::max<std::uint32_t>(1, std::min(invocations / tiles.gemm_x, floor_power_of_two(limits.max_workgroup_size[1])));
+  tiles.gemm_y = std::max<std::uint32_t>(
+      1, std::min(invocations / tiles.gemm_x, floor_power_of_two(limits.max_workgroup_size[1])));
   tiles.matmul_x = tiles.gemm_x;
   tiles.matmul_y = tiles.gemm_y;
   tiles.subgroup_size = limits.subgroup_size;
-  const std::uint32_t most_rows = std::max(1u, std::min(limits.max_workgroup_invocations, limits.max_workgroup_size[0]) /
-                                                   limits.subgroup_size);
+  const std::uint32_t most_rows =
+      std::max(1u, std::min(limits.max_workgroup_invocations, limits.max_workgroup_size[0]) / limits.subgroup_size);
   tiles.softmax_rows_per_workgroup = std::clamp(64u / limits.subgroup_size, 1u, most_rows);
 
   // Stage through shared memory on GPUs, in the largest blocks the device's shared memory holds.
@@ -100,12 +101,17 @@ Kernels::Kernels(const vk::Context& context, const TileConfig& tiles, const Kern
     pipelines_[static_cast<std::size_t>(kernel)] = std::move(pipeline);
     if (progress) progress(++built, static_cast<int>(Kernel::Count));
   };
-  add(Kernel::Matmul, vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache));
-  add(Kernel::Scores, vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache));
-  add(Kernel::Softmax, vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache));
-  add(Kernel::Context, vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache));
+  add(Kernel::Matmul,
+      vk::ComputePipeline(device, shaders::matmul_comp(), matmul_bindings, sizeof(MatmulPush), matmul, cache));
+  add(Kernel::Scores,
+      vk::ComputePipeline(device, shaders::scores_comp(), masked_gemm_bindings, sizeof(ScoresPush), gemm, cache));
+  add(Kernel::Softmax,
+      vk::ComputePipeline(device, shaders::softmax_comp(), softmax_bindings, sizeof(SoftmaxPush), softmax, cache));
+  add(Kernel::Context,
+      vk::ComputePipeline(device, shaders::context_comp(), masked_gemm_bindings, sizeof(ContextPush), gemm, cache));
   add(Kernel::Rope, vk::ComputePipeline(device, shaders::rope_comp(), rope_bindings, sizeof(RopePush), {}, cache));
-  add(Kernel::Dropout, vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache));
+  add(Kernel::Dropout,
+      vk::ComputePipeline(device, shaders::dropout_comp(), dropout_bindings, sizeof(DropoutPush), {}, cache));
 }
 
 }  // namespace attnviz::gpu

@@ -70,8 +70,8 @@ struct SoftmaxPush {
   MaskParams mask;
 };
 static_assert(sizeof(SoftmaxPush) == 22 * 4 && sizeof(SoftmaxPush) <= kMaxPushBytes);
-static_assert(offsetof(SoftmaxPush, w) == 12 && offsetof(SoftmaxPush, scale) == 24 && offsetof(SoftmaxPush, chunk) == 28 &&
-              offsetof(SoftmaxPush, mask) == 48);
+static_assert(offsetof(SoftmaxPush, w) == 12 && offsetof(SoftmaxPush, scale) == 24 &&
+              offsetof(SoftmaxPush, chunk) == 28 && offsetof(SoftmaxPush, mask) == 48);
 
 // shaders/context.comp. w and v count texels; concat counts floats (the concatenated output is
 // written per float, its stride is d_v: from one head's columns to the next).
@@ -83,8 +83,9 @@ struct ContextPush {
   MaskParams mask;
 };
 static_assert(sizeof(ContextPush) == 26 * 4 && sizeof(ContextPush) <= kMaxPushBytes);
-static_assert(offsetof(ContextPush, w) == 4 && offsetof(ContextPush, concat) == 28 && offsetof(ContextPush, group) == 40 &&
-              offsetof(ContextPush, chunk) == 44 && offsetof(ContextPush, mask) == 64);
+static_assert(offsetof(ContextPush, w) == 4 && offsetof(ContextPush, concat) == 28 &&
+              offsetof(ContextPush, group) == 40 && offsetof(ContextPush, chunk) == 44 &&
+              offsetof(ContextPush, mask) == 64);
 
 // shaders/rope.comp: RoPE in place on Q or K. x counts floats (an R32F view); the chunk's
 // "quads" are the pairs 0 … d_k/2 − 1.
@@ -109,7 +110,8 @@ struct DropoutPush {
   float keep_scale;
 };
 static_assert(sizeof(DropoutPush) == 19 * 4 && sizeof(DropoutPush) <= kMaxPushBytes);
-static_assert(offsetof(DropoutPush, chunk) == 36 && offsetof(DropoutPush, cols) == 56 && offsetof(DropoutPush, keep_scale) == 72);
+static_assert(offsetof(DropoutPush, chunk) == 36 && offsetof(DropoutPush, cols) == 56 &&
+              offsetof(DropoutPush, keep_scale) == 72);
 inline constexpr int kDropoutWorkgroup = 8;  // dropout.comp's local size along quads and along rows
 
 // Must match TILE_R and TILE_C4 in shaders/common/gemm.glsl (and scores.comp's wider tile).
@@ -120,11 +122,11 @@ inline constexpr int kMatmulQuadsPerInvocation = kTileQuadsPerInvocation;
 
 // Workgroup shapes, from maxComputeWorkGroupInvocations / sizes and the subgroup size.
 struct TileConfig {
-  std::uint32_t gemm_x = 8;  // invocations along column quads (a subgroup's lanes read neighbours)
-  std::uint32_t gemm_y = 8;  // invocations along rows
+  std::uint32_t gemm_x = 8;    // invocations along column quads (a subgroup's lanes read neighbours)
+  std::uint32_t gemm_y = 8;    // invocations along rows
   std::uint32_t matmul_x = 8;  // matmul.comp's workgroup (it may stage through shared memory)
   std::uint32_t matmul_y = 8;
-  std::uint32_t subgroup_size = 8;            // the softmax gives each row one subgroup
+  std::uint32_t subgroup_size = 8;  // the softmax gives each row one subgroup
   std::uint32_t softmax_rows_per_workgroup = 8;
   // The matrix products (projections, scores, A·V) copy blocks of shared_k4 inner quads of their
   // operands into shared memory (GPUs); off on CPU devices, where texel fetches are faster
@@ -159,7 +161,9 @@ using KernelProgress = std::function<void(int built, int total)>;
 class Kernels {
  public:
   Kernels(const vk::Context& context, const TileConfig& tiles, const KernelProgress& progress = {});
-  [[nodiscard]] const vk::ComputePipeline& get(Kernel kernel) const { return pipelines_[static_cast<std::size_t>(kernel)]; }
+  [[nodiscard]] const vk::ComputePipeline& get(Kernel kernel) const {
+    return pipelines_[static_cast<std::size_t>(kernel)];
+  }
   [[nodiscard]] const TileConfig& tiles() const { return tiles_; }
 
  private:

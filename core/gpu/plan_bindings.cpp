@@ -9,12 +9,14 @@
 
 namespace attnviz::gpu {
 
-VkBufferView PlanBindings::view_for(const vk::Context& context, const Workspace& workspace, const PlannedView& planned) {
+VkBufferView PlanBindings::view_for(const vk::Context& context, const Workspace& workspace,
+                                    const PlannedView& planned) {
   for (const auto& [known, view] : views_) {
     if (known == planned) return view.get();
   }
-  vk::BufferView view = vk::create_buffer_view(context.device(), workspace.slot(planned.slot).handle(), planned.format,
-                                       static_cast<VkDeviceSize>(planned.offset), static_cast<VkDeviceSize>(planned.range));
+  vk::BufferView view =
+      vk::create_buffer_view(context.device(), workspace.slot(planned.slot).handle(), planned.format,
+                             static_cast<VkDeviceSize>(planned.offset), static_cast<VkDeviceSize>(planned.range));
   return views_.emplace_back(planned, std::move(view)).second.get();
 }
 

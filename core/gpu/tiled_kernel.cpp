@@ -38,9 +38,9 @@ std::int64_t tiled_shared_floats(int block_q, int block_k, int d_k, int d_v, boo
 int key_blocks_per_dispatch(int block_q, int block_k, int d_k, int d_v, int subgroups, int subgroup_size) {
   const auto up = [](int a, int b) { return (a + b - 1) / b; };
   // Per key block, each lane: its keys' dot products, then its columns of O over the keys.
-  const std::int64_t per_block = static_cast<std::int64_t>(up(block_q, subgroups)) *
-                                 (static_cast<std::int64_t>(up(block_k, subgroup_size)) * d_k +
-                                  static_cast<std::int64_t>(up(d_v, subgroup_size)) * block_k);
+  const std::int64_t per_block =
+      static_cast<std::int64_t>(up(block_q, subgroups)) * (static_cast<std::int64_t>(up(block_k, subgroup_size)) * d_k +
+                                                           static_cast<std::int64_t>(up(d_v, subgroup_size)) * block_k);
   return static_cast<int>(std::clamp<std::int64_t>(16384 / std::max<std::int64_t>(per_block, 1), 1, 1 << 20));
 }
 
@@ -59,7 +59,8 @@ bool cpu_device(const vk::Context& context) { return context.device_type() == VK
 // memory latency; within the device's workgroup limits either way.
 std::uint32_t workgroup_size(const vk::Context& context) {
   const vk::DeviceLimits& limits = context.limits();
-  std::uint32_t size = cpu_device(context) ? std::max(64u, 2 * limits.subgroup_size) : std::min(256u, 8 * limits.subgroup_size);
+  std::uint32_t size =
+      cpu_device(context) ? std::max(64u, 2 * limits.subgroup_size) : std::min(256u, 8 * limits.subgroup_size);
   while (size > limits.max_workgroup_invocations || size > limits.max_workgroup_size[0]) size /= 2;
   return std::max(size, 1u);
 }
@@ -76,9 +77,12 @@ void require_fp16_support(const vk::Context& context, bool emulated) {
 class VulkanTiled final : public tiled::TiledRunner {
  public:
   VulkanTiled(std::shared_ptr<vk::Context> context, const tiled::VulkanTiledOptions& options)
-      : context_(std::move(context)), stream_(*context_), invocations_(workgroup_size(*context_)),
+      : context_(std::move(context)),
+        stream_(*context_),
+        invocations_(workgroup_size(*context_)),
         transfer_(options.staged_transfers ? vk::Transfer::Staged : vk::Transfer::Automatic),
-        fp16_(options.precision == tiled::TiledPrecision::Float16), emulated_(options.emulate_matrix_cores),
+        fp16_(options.precision == tiled::TiledPrecision::Float16),
+        emulated_(options.emulate_matrix_cores),
         staged_(options.stage_in_shared.value_or(!cpu_device(*context_))) {
     if (fp16_) {
       require_fp16_support(*context_, emulated_);
@@ -103,8 +107,8 @@ class VulkanTiled final : public tiled::TiledRunner {
     const tiled::Projections projections = tiled::project(p);
     const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
     const std::vector<std::uint32_t> globals = mask.table();
-    const std::size_t out_floats = static_cast<std::size_t>(p.num_heads) * static_cast<std::size_t>(p.n()) *
-                                   static_cast<std::size_t>(p.d_v + 2);
+    const std::size_t out_floats =
+        static_cast<std::size_t>(p.num_heads) * static_cast<std::size_t>(p.n()) * static_cast<std::size_t>(p.d_v + 2);
     check_texels(projections, out_floats);
 
     // In the device's own memory: the shaders read K and V once per query block, which across
@@ -130,14 +134,28 @@ class VulkanTiled final : public tiled::TiledRunner {
     const vk::ComputePipeline& pipeline = pipeline_for(p, options);
     const VkDescriptorSet set = vk::allocate_descriptor_set(device, pool.get(), pipeline.set_layout());
     std::array<VkBufferView, 6> raw_views{};
-    std::transform(views.begin(), views.end(), raw_views.begin(), [](const vk::BufferView& view) { return view.get(); });
+    std::transform(views.begin(), views.end(), raw_views.begin(),
+                   [](const vk::BufferView& view) { return view.get(); });
     vk::write_texel_buffer_views(device, set, kBindings, raw_views);
 
     const tiled::TileGrid grid(p.n(), p.m(), options.block_q, options.block_k);
     const DropoutRule dropout = dropout_rule(p.dropout);
-    TiledPush push{options.block_q, options.block_k, p.d_k,   p.d_v, p.wq.cols, p.wk.cols, p.wv.cols,
-                   p.num_heads / p.num_kv_heads, p.scale, 0, 0, dropout.threshold, dropout.seed_low(), dropout.seed_high(),
-                   dropout.keep_scale, mask.params()};
+    TiledPush push{options.block_q,
+                   options.block_k,
+                   p.d_k,
+                   p.d_v,
+                   p.wq.cols,
+                   p.wk.cols,
+                   p.wv.cols,
+                   p.num_heads / p.num_kv_heads,
+                   p.scale,
+                   0,
+                   0,
+                   dropout.threshold,
+                   dropout.seed_low(),
+                   dropout.seed_high(),
+                   dropout.keep_scale,
+                   mask.params()};
     const int step = dispatch_step(p, options, grid);
     const VkCommandBuffer cmd = stream_.begin();
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
@@ -155,8 +173,15 @@ class VulkanTiled final : public tiled::TiledRunner {
     tiled::TiledResult result = read_back(p, out, out_floats);
     if (options.trace_head) {
       const tiled::TiledHead& head = result.heads[static_cast<std::size_t>(*options.trace_head)];
-      result.trace = tiled::TiledTrace{*options.trace_head, p.kv_head_of(*options.trace_head), options.block_q,
-                                       options.block_k, p.scale, {}, head.context, head.m, head.l};
+      result.trace = tiled::TiledTrace{*options.trace_head,
+                                       p.kv_head_of(*options.trace_head),
+                                       options.block_q,
+                                       options.block_k,
+                                       p.scale,
+                                       {},
+                                       head.context,
+                                       head.m,
+                                       head.l};
     }
     result.output = tiled::concatenate_heads(p, result.heads);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -184,7 +209,8 @@ class VulkanTiled final : public tiled::TiledRunner {
   // (specialisation constants size its shared arrays), built once and kept.
   const vk::ComputePipeline& pipeline_for(const Problem& p, const tiled::TiledOptions& options) {
     if (!fp16_) return pipeline_;
-    const std::array<int, 4> key = {options.block_q, options.block_k, padded_to_matrix_tile(p.d_k), padded_to_matrix_tile(p.d_v)};
+    const std::array<int, 4> key = {options.block_q, options.block_k, padded_to_matrix_tile(p.d_k),
+                                    padded_to_matrix_tile(p.d_v)};
     auto found = fp16_pipelines_.find(key);
     if (found != fp16_pipelines_.end()) return found->second;
     vk::SpecializationConstants constants;
@@ -193,8 +219,8 @@ class VulkanTiled final : public tiled::TiledRunner {
     const std::span<const std::uint32_t> shader =
         emulated_ ? shaders::tiled_attention_fp16_emulated_comp() : shaders::tiled_attention_fp16_comp();
     return fp16_pipelines_
-        .emplace(key, vk::ComputePipeline(context_->device(), shader, kBindings,
-                                          sizeof(TiledPush), constants, context_->pipeline_cache()))
+        .emplace(key, vk::ComputePipeline(context_->device(), shader, kBindings, sizeof(TiledPush), constants,
+                                          context_->pipeline_cache()))
         .first->second;
   }
 
@@ -215,9 +241,10 @@ class VulkanTiled final : public tiled::TiledRunner {
 
   void check_fits_fp16(const Problem& p, const tiled::TiledOptions& options) const {
     if (options.block_q % kMatrixTile != 0 || options.block_k % kMatrixTile != 0) {
-      throw std::invalid_argument("the fp16 tiled kernel takes blocks that are multiples of 16 (its cooperative matrices "
-                                  "are 16 x 16); " + std::to_string(options.block_q) + " x " +
-                                  std::to_string(options.block_k) + " is not");
+      throw std::invalid_argument(
+          "the fp16 tiled kernel takes blocks that are multiples of 16 (its cooperative matrices "
+          "are 16 x 16); " +
+          std::to_string(options.block_q) + " x " + std::to_string(options.block_k) + " is not");
     }
     const std::int64_t need = tiled_fp16_shared_bytes(options.block_q, options.block_k, p.d_k, p.d_v);
     if (need > context_->limits().max_shared_memory) {
@@ -268,8 +295,8 @@ class VulkanTiled final : public tiled::TiledRunner {
   std::uint32_t invocations_;
   vk::Transfer transfer_;
   bool fp16_;
-  bool emulated_;  // the fp16 kernel with scalar products (tests)
-  bool staged_;    // the fp32 kernel stages Q, K and V in shared memory (GPUs)
+  bool emulated_;                 // the fp16 kernel with scalar products (tests)
+  bool staged_;                   // the fp32 kernel stages Q, K and V in shared memory (GPUs)
   vk::ComputePipeline pipeline_;  // the fp32 kernel's
   std::map<std::array<int, 4>, vk::ComputePipeline> fp16_pipelines_;  // by Br, Bc, padded d_k and d_v
 };
@@ -287,7 +314,8 @@ int default_tiled_block(const vk::Context& context, int d_k, int d_v, bool stage
 
 namespace attnviz::tiled {
 
-std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options) {
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context,
+                                               const VulkanTiledOptions& options) {
   return std::make_unique<gpu::VulkanTiled>(std::move(context), options);
 }
 

@@ -87,7 +87,8 @@ struct VulkanTiledOptions {
 
 // Throws BackendUnavailable (no device) like make_vulkan_backend. run() throws
 // std::invalid_argument when the tile does not fit the device's shared memory.
-std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context, const VulkanTiledOptions& options = {});
+std::unique_ptr<TiledRunner> make_vulkan_tiled(std::shared_ptr<vk::Context> context,
+                                               const VulkanTiledOptions& options = {});
 std::unique_ptr<TiledRunner> make_vulkan_tiled(const vk::ContextOptions& options = {});
 
 }  // namespace attnviz::tiled

@@ -37,7 +37,8 @@ void check_shapes(const Problem& p) {
     if (!ok) throw std::invalid_argument("VulkanAttention: inconsistent Problem: " + what);
   };
   require(p.n() > 0 && p.m() > 0 && p.d_model() > 0, "empty x or xs");
-  require(p.xs.cols == p.d_model(), "xs has " + std::to_string(p.xs.cols) + " columns, x has " + std::to_string(p.d_model()));
+  require(p.xs.cols == p.d_model(),
+          "xs has " + std::to_string(p.xs.cols) + " columns, x has " + std::to_string(p.d_model()));
   require(p.num_heads > 0 && p.num_kv_heads > 0 && p.num_heads % p.num_kv_heads == 0, "num_heads % num_kv_heads != 0");
   require(p.d_k > 0 && p.d_v > 0, "d_k and d_v must be positive");
   require(p.wq.rows == p.d_model() && p.wq.cols == p.num_heads * p.d_k, "wq is not d_model × (H·d_k)");
@@ -98,9 +99,10 @@ class VulkanAttention::Impl {
     if (!valid_) throw std::logic_error("VulkanAttention: no result to read back (no successful run)");
     const AttentionLayout& l = *layout_;
     const AttentionShape& s = l.shape;
-    std::vector<std::pair<Slot, std::int64_t>> wanted = {{Slot::Scores, l.slot_bytes[static_cast<std::size_t>(Slot::Scores)]},
-                                                         {Slot::Weights, l.slot_bytes[static_cast<std::size_t>(Slot::Weights)]},
-                                                         {Slot::Concat, l.slot_bytes[static_cast<std::size_t>(Slot::Concat)]}};
+    std::vector<std::pair<Slot, std::int64_t>> wanted = {
+        {Slot::Scores, l.slot_bytes[static_cast<std::size_t>(Slot::Scores)]},
+        {Slot::Weights, l.slot_bytes[static_cast<std::size_t>(Slot::Weights)]},
+        {Slot::Concat, l.slot_bytes[static_cast<std::size_t>(Slot::Concat)]}};
     if (s.has_wo) wanted.emplace_back(Slot::Output, l.slot_bytes[static_cast<std::size_t>(Slot::Output)]);
     if (s.dropout) {
       wanted.emplace_back(Slot::WeightsBefore, l.slot_bytes[static_cast<std::size_t>(Slot::WeightsBefore)]);
@@ -136,9 +138,12 @@ class VulkanAttention::Impl {
       switch (task % per_head) {
         case 0: unpack_rows(data(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, head.scores); break;
         case 1: unpack_rows(data(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, head.weights); break;
-        case 2: unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context); break;
+        case 2:
+          unpack_rows(data(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, head.context);
+          break;
         case 3:
-          unpack_rows(data(Slot::WeightsBefore), l.weights_before.first(h, 0), l.weights_before.pitch, head.weights_before_dropout);
+          unpack_rows(data(Slot::WeightsBefore), l.weights_before.first(h, 0), l.weights_before.pitch,
+                      head.weights_before_dropout);
           break;
         default: unpack_flags(data(Slot::Kept), l.kept.first(h, 0), l.kept.pitch, head.kept);
       }
@@ -165,7 +170,8 @@ class VulkanAttention::Impl {
       return Workspace::Range{p.slot, p.first(batch, 0) * 4, (p.end(batch + 1, p.rows) - p.first(batch, 0)) * 4};
     };
     // The contexts of every head share the rows of one slot: its rows are read whole.
-    const Workspace::Range context{Slot::Concat, 0, (static_cast<std::int64_t>(s.n - 1) * l.concat.pitch + l.concat.cols) * 4};
+    const Workspace::Range context{Slot::Concat, 0,
+                                   (static_cast<std::int64_t>(s.n - 1) * l.concat.pitch + l.concat.cols) * 4};
     std::vector<Workspace::Range> wanted = {bytes(l.scores, h), bytes(l.weights, h), context};
     if (s.dropout) wanted.insert(wanted.end(), {bytes(l.weights_before, h), bytes(l.kept, h)});
     const std::vector<const std::byte*> data = workspace_.host_ranges(wanted, stream_);
@@ -221,14 +227,15 @@ class VulkanAttention::Impl {
       DeviceHead& head = device_.heads[static_cast<std::size_t>(h)];
       head.scores = device_matrix(workspace_.slot(Slot::Scores), l.scores.first(h, 0), l.scores.pitch, s.n, s.m);
       head.weights = device_matrix(workspace_.slot(Slot::Weights), l.weights.first(h, 0), l.weights.pitch, s.n, s.m);
-      head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch, s.n, s.d_v);
+      head.context = device_matrix(workspace_.slot(Slot::Concat), static_cast<std::int64_t>(h) * s.d_v, l.concat.pitch,
+                                   s.n, s.d_v);
       head.scores.mask = &device_.mask;
       head.weights.mask = &device_.mask;
       head.weights_before_dropout = DeviceMatrix{};
       head.kept = DeviceMatrix{};
       if (s.dropout) {
-        head.weights_before_dropout =
-            device_matrix(workspace_.slot(Slot::WeightsBefore), l.weights_before.first(h, 0), l.weights_before.pitch, s.n, s.m);
+        head.weights_before_dropout = device_matrix(workspace_.slot(Slot::WeightsBefore), l.weights_before.first(h, 0),
+                                                    l.weights_before.pitch, s.n, s.m);
         head.weights_before_dropout.mask = &device_.mask;
         head.kept = device_matrix(workspace_.slot(Slot::Kept), l.kept.first(h, 0), l.kept.pitch, s.n, s.m);
       }
@@ -236,7 +243,6 @@ class VulkanAttention::Impl {
     const Placement& out = l.output_placement();
     device_.output = device_matrix(workspace_.slot(out.slot), 0, out.pitch, s.n, s.d_out);
   }
-
 
   // The plan depends only on the shape; views and descriptor sets also on the buffers.
   void prepare(const AttentionShape& shape) {
@@ -254,19 +260,27 @@ class VulkanAttention::Impl {
     const AttentionShape& s = l.shape;
     auto bytes = [&](Slot slot) { return l.slot_bytes[static_cast<std::size_t>(slot)]; };
     std::int64_t total = 0;
-    for (Slot slot : {Slot::X, Slot::Xs, Slot::Wq, Slot::Wk, Slot::Wv, Slot::Wo, Slot::Globals, Slot::Rope, Slot::Slopes})
+    for (Slot slot :
+         {Slot::X, Slot::Xs, Slot::Wq, Slot::Wk, Slot::Wv, Slot::Wo, Slot::Globals, Slot::Rope, Slot::Slopes})
       total += bytes(slot) + 256;
     workspace_.begin_uploads(total);
     workspace_.upload(Slot::X, bytes(Slot::X), [&](std::byte* out) { pack_rows(p.x, l.x.pitch, out); });
-    if (s.cross) workspace_.upload(Slot::Xs, bytes(Slot::Xs), [&](std::byte* out) { pack_rows(p.xs, l.xs.pitch, out); });
-    workspace_.upload(Slot::Wq, bytes(Slot::Wq), [&](std::byte* out) { pack_column_blocks(p.wq, s.heads, s.d_k, l.wq.pitch, out); });
-    workspace_.upload(Slot::Wk, bytes(Slot::Wk), [&](std::byte* out) { pack_column_blocks(p.wk, s.kv_heads, s.d_k, l.wk.pitch, out); });
-    workspace_.upload(Slot::Wv, bytes(Slot::Wv), [&](std::byte* out) { pack_column_blocks(p.wv, s.kv_heads, s.d_v, l.wv.pitch, out); });
-    if (s.has_wo) workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
+    if (s.cross)
+      workspace_.upload(Slot::Xs, bytes(Slot::Xs), [&](std::byte* out) { pack_rows(p.xs, l.xs.pitch, out); });
+    workspace_.upload(Slot::Wq, bytes(Slot::Wq),
+                      [&](std::byte* out) { pack_column_blocks(p.wq, s.heads, s.d_k, l.wq.pitch, out); });
+    workspace_.upload(Slot::Wk, bytes(Slot::Wk),
+                      [&](std::byte* out) { pack_column_blocks(p.wk, s.kv_heads, s.d_k, l.wk.pitch, out); });
+    workspace_.upload(Slot::Wv, bytes(Slot::Wv),
+                      [&](std::byte* out) { pack_column_blocks(p.wv, s.kv_heads, s.d_v, l.wv.pitch, out); });
+    if (s.has_wo)
+      workspace_.upload(Slot::Wo, bytes(Slot::Wo), [&](std::byte* out) { pack_rows(*p.wo, l.wo.pitch, out); });
     workspace_.upload(Slot::Globals, bytes(Slot::Globals), [&](std::byte* out) {
       mask.write_table({reinterpret_cast<std::uint32_t*>(out), static_cast<std::size_t>(l.globals_entries) * 4});
     });
-    if (s.rope) workspace_.upload(Slot::Rope, bytes(Slot::Rope), [&](std::byte* out) { pack_rows(problem_rope_table(p), l.rope.pitch, out); });
+    if (s.rope)
+      workspace_.upload(Slot::Rope, bytes(Slot::Rope),
+                        [&](std::byte* out) { pack_rows(problem_rope_table(p), l.rope.pitch, out); });
     workspace_.upload(Slot::Slopes, bytes(Slot::Slopes), [&](std::byte* out) {
       std::vector<float> slopes = head_slopes(p);
       slopes.resize(static_cast<std::size_t>(bytes(Slot::Slopes) / 4), 0.0f);
@@ -372,8 +386,8 @@ class VulkanAttention::Impl {
   Result host_;
   bool host_current_ = false;  // host_ holds the last run's results
   std::uint64_t runs_ = 0;
-  std::vector<HeadResult> heads_;          // heads read back one at a time (host_head)
-  std::vector<std::uint64_t> head_runs_;   // the run each of heads_ holds
+  std::vector<HeadResult> heads_;         // heads read back one at a time (host_head)
+  std::vector<std::uint64_t> head_runs_;  // the run each of heads_ holds
 };
 
 VulkanAttention::VulkanAttention(std::shared_ptr<vk::Context> context, const VulkanAttentionOptions& options)

@@ -57,7 +57,8 @@ void Workspace::upload(Slot slot, std::int64_t bytes, const std::function<void(s
     return;
   }
   fill(upload_staging_.mapped() + upload_used_);
-  pending_copies_.push_back({slot, VkBufferCopy{static_cast<VkDeviceSize>(upload_used_), 0, static_cast<VkDeviceSize>(bytes)}});
+  pending_copies_.push_back(
+      {slot, VkBufferCopy{static_cast<VkDeviceSize>(upload_used_), 0, static_cast<VkDeviceSize>(bytes)}});
   upload_used_ += align256(bytes);
 }
 
@@ -72,7 +73,8 @@ void Workspace::record_uploads(VkCommandBuffer cmd) {
   pending_copies_.clear();
 }
 
-Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted, vk::CommandStream& stream) {
+Workspace::HostCopy Workspace::host_copy(const std::vector<std::pair<Slot, std::int64_t>>& wanted,
+                                         vk::CommandStream& stream) {
   std::vector<Range> ranges;
   ranges.reserve(wanted.size());
   for (const auto& [slot, bytes] : wanted) ranges.push_back({slot, 0, bytes});

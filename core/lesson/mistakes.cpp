@@ -96,7 +96,8 @@ Grid mask_after(const Grid& s, const Mask& mask, bool renormalise) {
 Matrix rounded(const Grid& values, int rows, int cols) {
   Matrix out(rows, cols);
   for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) out.at(i, j) = static_cast<float>(values[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+    for (int j = 0; j < cols; ++j)
+      out.at(i, j) = static_cast<float>(values[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
   return out;
 }
 
@@ -167,7 +168,8 @@ MistakeDemo demonstrate_at(const Problem& p, const Matrix& raw, int head, Mistak
 }  // namespace
 
 MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistake mistake) {
-  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size()) throw std::out_of_range("lesson: no such head");
+  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size())
+    throw std::out_of_range("lesson: no such head");
   const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
   MistakeDemo base;
   base.mistake = mistake;

@@ -22,14 +22,14 @@ namespace attnviz::lesson {
 enum class Mistake { SoftmaxOverColumns, NoScaling, MaskAfterSoftmax, MaskAfterSoftmaxRenormalised };
 inline constexpr int kMistakeCount = 4;
 
-Mistake mistake_at(int index);            // 0-based; clamps into [0, kMistakeCount)
+Mistake mistake_at(int index);              // 0-based; clamps into [0, kMistakeCount)
 const char* mistake_name(Mistake mistake);  // "softmax over the wrong axis", ...
 
 struct MistakeDemo {
   Mistake mistake = Mistake::SoftmaxOverColumns;
-  Matrix mistaken;    // N × M: what the mistaken computation gives
-  Matrix correct;     // N × M: the softmax of each row over its visible keys
-  Matrix difference;  // N × M: mistaken − correct (in float64, then rounded)
+  Matrix mistaken;                        // N × M: what the mistaken computation gives
+  Matrix correct;                         // N × M: the softmax of each row over its visible keys
+  Matrix difference;                      // N × M: mistaken − correct (in float64, then rounded)
   std::vector<double> mistaken_row_sums;  // N
   std::vector<double> mistaken_col_sums;  // M
   std::vector<double> correct_row_sums;   // N (1, or 0 for a row that sees nothing)

@@ -29,39 +29,48 @@ StepPage PageBuilder::mistakes() const {
   std::string wrong_name = "mistake";
   switch (mistake) {
     case Mistake::SoftmaxOverColumns:
-      page.formula = "wrong: a[i,j] = exp(s'[i,j]) / \u03a3\u1d62 exp(s'[i,j])   (softmax(S, dim=0): down each column)\n"
-                     "right: a[i,j] = exp(s'[i,j]) / \u03a3\u2096 exp(s'[i,k])   (softmax(S, dim=\u22121): along each row)";
-      page.note = "Each query must share its attention among the keys, so each row must sum to 1. Normalising down "
-                  "the columns makes every key hand out 1 instead: the columns sum to 1 and the rows do not.";
+      page.formula =
+          "wrong: a[i,j] = exp(s'[i,j]) / \u03a3\u1d62 exp(s'[i,j])   (softmax(S, dim=0): down each column)\n"
+          "right: a[i,j] = exp(s'[i,j]) / \u03a3\u2096 exp(s'[i,k])   (softmax(S, dim=\u22121): along each row)";
+      page.note =
+          "Each query must share its attention among the keys, so each row must sum to 1. Normalising down "
+          "the columns makes every key hand out 1 instead: the columns sum to 1 and the rows do not.";
       wrong_name = "softmax over columns";
       break;
     case Mistake::NoScaling:
       page.formula = "wrong: A = softmax(S)\nright: A = softmax(S / \u221ad_k)";
-      page.note = "Without 1/\u221ad_k the scores grow with d_k and the softmax saturates: one key takes nearly all "
-                  "the weight. The Scaling page shows every row with and without it.";
+      page.note =
+          "Without 1/\u221ad_k the scores grow with d_k and the softmax saturates: one key takes nearly all "
+          "the weight. The Scaling page shows every row with and without it.";
       page.links_to_scaling = true;
       wrong_name = "no scaling";
       break;
     case Mistake::MaskAfterSoftmax:
-      page.formula = "wrong: A = softmax(S') \u2299 mask   (masked after normalising)\n"
-                     "right: A = softmax(S' + (\u2212\u221e where masked))";
-      page.note = "The hidden keys took their share of the softmax before being zeroed, so what is left of each "
-                  "row sums to less than 1: the weights no longer average the values.";
+      page.formula =
+          "wrong: A = softmax(S') \u2299 mask   (masked after normalising)\n"
+          "right: A = softmax(S' + (\u2212\u221e where masked))";
+      page.note =
+          "The hidden keys took their share of the softmax before being zeroed, so what is left of each "
+          "row sums to less than 1: the weights no longer average the values.";
       wrong_name = "masked after softmax";
       break;
     case Mistake::MaskAfterSoftmaxRenormalised:
-      page.formula = "A = softmax(S') \u2299 mask, then each row \u00f7 its sum\n"
-                     "= softmax(S' + (\u2212\u221e where masked))   exactly";
-      page.note = "Not a mistake after all: dividing by what is left of each row's sum gives exactly the weights of "
-                  "masking before the softmax (exp(s \u2212 m) / \u03a3 over the visible keys either way). The difference "
-                  "is 0, up to rounding.";
+      page.formula =
+          "A = softmax(S') \u2299 mask, then each row \u00f7 its sum\n"
+          "= softmax(S' + (\u2212\u221e where masked))   exactly";
+      page.note =
+          "Not a mistake after all: dividing by what is left of each row's sum gives exactly the weights of "
+          "masking before the softmax (exp(s \u2212 m) / \u03a3 over the visible keys either way). The difference "
+          "is 0, up to rounding.";
       wrong_name = "masked after, renormalised";
       break;
   }
   if (demo.mask_substituted) page.formula += "\n(this scenario has no mask: shown with a causal one)";
   if (demo.sharpness > 1.0) {
-    page.formula += "\n(this head's weights are nearly uniform, so the mistake would hardly show: both sides use its "
-                    "scores \u00d7 " + std::to_string(static_cast<int>(demo.sharpness)) + ", a sharper head)";
+    page.formula +=
+        "\n(this head's weights are nearly uniform, so the mistake would hardly show: both sides use its "
+        "scores \u00d7 " +
+        std::to_string(static_cast<int>(demo.sharpness)) + ", a sharper head)";
   }
   if (focus_.include_matrices) {
     ShownMatrix wrong = owned(wrong_name, demo.mistaken, true, true);

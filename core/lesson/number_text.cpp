@@ -48,7 +48,10 @@ std::string format_grouped(long long value) { return with_minus_signs(group_thou
 std::string group_whole_numbers(std::string_view text) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   // A number stands alone: no letter, digit, '.', '_', '/' or '-' joined to it on either side.
-  const auto joined = [&](char c) { return digit(c) || std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '/' || c == '-' || c == ','; };
+  const auto joined = [&](char c) {
+    return digit(c) || std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '/' ||
+           c == '-' || c == ',';
+  };
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -60,9 +63,10 @@ std::string group_whole_numbers(std::string_view text) {
     std::size_t end = i;
     while (end < text.size() && digit(text[end])) ++end;
     const std::string_view run = text.substr(i, end - i);
-    const bool alone = (i == 0 || !joined(text[i - 1])) && (end == text.size() || !joined(text[end]) ||
-                                                           (text[end] == ',' && (end + 1 == text.size() || !digit(text[end + 1]))) ||
-                                                           (text[end] == '.' && (end + 1 == text.size() || !digit(text[end + 1]))));
+    const bool alone =
+        (i == 0 || !joined(text[i - 1])) && (end == text.size() || !joined(text[end]) ||
+                                             (text[end] == ',' && (end + 1 == text.size() || !digit(text[end + 1]))) ||
+                                             (text[end] == '.' && (end + 1 == text.size() || !digit(text[end + 1]))));
     if (alone && run.size() >= 4 && run.size() <= 18) {
       out += format_grouped(std::stoll(std::string(run)));
     } else {

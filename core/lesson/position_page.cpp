@@ -37,9 +37,10 @@ StepPage PageBuilder::positions() const {
     case PositionalKind::None: {
       page.title = "Positions: none in this scenario";
       page.formula = "Q" + h_ + " and K" + g_ + " depend only on the words, not on where they stand";
-      page.note = "Without positions attention is a bag of words: swap two words and their rows of weights swap "
-                  "with them, nothing else changes. Choose sinusoidal, RoPE or ALiBi in the Model panel to see "
-                  "how each one tells the model where a word is.";
+      page.note =
+          "Without positions attention is a bag of words: swap two words and their rows of weights swap "
+          "with them, nothing else changes. Choose sinusoidal, RoPE or ALiBi in the Model panel to see "
+          "how each one tells the model where a word is.";
       const HeadProjections hp = model_.head(focus_.head);
       ShownMatrix q = owned("Q" + h_, hp.q, true, false);
       q.col_labels = dims_k_;
@@ -52,11 +53,15 @@ StepPage PageBuilder::positions() const {
     case PositionalKind::Sinusoidal: {
       const int d = problem_.d_model();
       page.title = "Positions: a sinusoidal table added to X";
-      page.formula = "X' = X + PE,   PE(pos, 2i) = sin(pos / 10000^(2i/d)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/d))" + first;
-      if (d % 2 != 0) page.formula += "\nd_model = " + std::to_string(d) + " is odd: its last column is a sine without a cosine partner";
-      page.note = "Vaswani et al. 2017: each pair of columns is a sine and a cosine turning more slowly from pair to "
-                  "pair, so every position gets its own pattern. It is added to the embeddings before the "
-                  "projections: page 2's Q, K and V were made from X + PE.";
+      page.formula =
+          "X' = X + PE,   PE(pos, 2i) = sin(pos / 10000^(2i/d)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/d))" + first;
+      if (d % 2 != 0)
+        page.formula +=
+            "\nd_model = " + std::to_string(d) + " is odd: its last column is a sine without a cosine partner";
+      page.note =
+          "Vaswani et al. 2017: each pair of columns is a sine and a cosine turning more slowly from pair to "
+          "pair, so every position gets its own pattern. It is added to the embeddings before the "
+          "projections: page 2's Q, K and V were made from X + PE.";
       const Matrix table = sinusoidal_table(offset, n, d);
       ShownMatrix pe = owned("PE", table, true, false);
       pe.col_labels = dims_model_;
@@ -86,11 +91,13 @@ StepPage PageBuilder::positions() const {
       const int half = problem_.d_k / 2;
       const std::vector<double> frequencies = rope_frequencies(problem_.d_k, problem_.rope_theta);
       page.title = "Positions: RoPE turns q and k";
-      page.formula = "q' = R(pos)\u00b7q,  k' = R(pos)\u00b7k:  pair (i, i + " + std::to_string(half) + ") turns by pos \u00b7 " +
-                     theta_text(problem_.rope_theta) + "^(\u22122i/" + std::to_string(problem_.d_k) + ")" + first;
-      page.note = "Su et al. 2021 (Hugging Face's rotate-half): q and k are turned by angles that grow with position, "
-                  "so q'\u00b7k' depends only on how far apart the two words are. Shift every position by the same "
-                  "amount and not one score changes.";
+      page.formula = "q' = R(pos)\u00b7q,  k' = R(pos)\u00b7k:  pair (i, i + " + std::to_string(half) +
+                     ") turns by pos \u00b7 " + theta_text(problem_.rope_theta) + "^(\u22122i/" +
+                     std::to_string(problem_.d_k) + ")" + first;
+      page.note =
+          "Su et al. 2021 (Hugging Face's rotate-half): q and k are turned by angles that grow with position, "
+          "so q'\u00b7k' depends only on how far apart the two words are. Shift every position by the same "
+          "amount and not one score changes.";
       ShownMatrix q = owned("Q" + h_, hp.q_unrotated, true, false);
       ShownMatrix q_turned = owned("Q" + h_ + " after RoPE", hp.q, true, false);
       ShownMatrix k = owned("K" + g_, hp.k_unrotated, false, false);
@@ -112,8 +119,8 @@ StepPage PageBuilder::positions() const {
                                  num(result_.heads[static_cast<std::size_t>(focus_.head)].scores.at(row, key)) +
                                  ": the same at any first position (click a row of K to pick the key)");
       TurningPair turning;
-      turning.caption = "pair 0 " + pair_name(0, half) + " of q[" + query_label() + "]: " +
-                        format_significant(frequencies[0]) + " radian per position";
+      turning.caption = "pair 0 " + pair_name(0, half) + " of q[" + query_label() +
+                        "]: " + format_significant(frequencies[0]) + " radian per position";
       const double a = hp.q_unrotated.at(focus_.query, 0);
       const double b = hp.q_unrotated.at(focus_.query, half);
       for (int r = 0; r < n; ++r) {  // where q's pair would be, were the word at position r
@@ -137,21 +144,25 @@ StepPage PageBuilder::positions() const {
       const int heads = problem_.num_heads;
       const float slope = head_slopes(problem_)[static_cast<std::size_t>(focus_.head)];
       page.title = "Positions: ALiBi's distance penalty";
-      page.formula = "s'[i,j] = scale\u00b7s[i,j] \u2212 m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " + format_significant(slope);
+      page.formula = "s'[i,j] = scale\u00b7s[i,j] \u2212 m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " +
+                     format_significant(slope);
       page.formula += (heads & (heads - 1)) == 0 ? "\nslopes m_h = 2^(\u22128(h+1)/H), H = " + std::to_string(heads)
-                                                  : "\nH = " + std::to_string(heads) +
-                                                        " is not a power of two: the slopes of the nearest power below, "
-                                                        "then every other slope of twice that";
-      page.note = "Press et al. 2022: no vector changes; each score is lowered in proportion to the distance "
-                  "between query and key, steeply in some heads and gently in others, so heads look near or far.";
+                                                 : "\nH = " + std::to_string(heads) +
+                                                       " is not a power of two: the slopes of the nearest power below, "
+                                                       "then every other slope of twice that";
+      page.note =
+          "Press et al. 2022: no vector changes; each score is lowered in proportion to the distance "
+          "between query and key, steeply in some heads and gently in others, so heads look near or far.";
       Matrix bias(n, problem_.m());
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < problem_.m(); ++j) bias.at(i, j) = alibi_bias(slope, i, j);
       page.matrices.push_back(owned("bias of head " + std::to_string(focus_.head), std::move(bias), true, true));
-      if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_ + " with the bias", model_.scaled_scores(focus_.head), true, true));
+      if (focus_.include_matrices)
+        page.matrices.push_back(owned("S'" + h_ + " with the bias", model_.scaled_scores(focus_.head), true, true));
       for (int h = 0; h < heads; ++h) page.slopes.push_back(alibi_slope(h, heads));
       std::string slopes;
-      for (int h = 0; h < heads; ++h) slopes += (h == 0 ? "" : ", ") + format_significant(page.slopes[static_cast<std::size_t>(h)]);
+      for (int h = 0; h < heads; ++h)
+        slopes += (h == 0 ? "" : ", ") + format_significant(page.slopes[static_cast<std::size_t>(h)]);
       page.trace.push_back("slopes of the " + std::to_string(heads) + " heads: " + slopes);
       const QueryTrace trace = model_.trace(focus_.head, focus_.query);
       fill_table(page.table, {"key", "|i \u2212 j|", "bias", "s'"}, [&](int j) -> std::vector<std::string> {
@@ -173,8 +184,8 @@ void PageBuilder::fill_pairs(TraceTable& table, const std::vector<double>& frequ
   table.header = {"pair", "turns per position", "angle", "cos", "sin"};
   for (int i = 0; i < shown; ++i) {
     const double angle = pos * frequencies[static_cast<std::size_t>(i)];
-    table.rows.push_back({pair_name(i, half + i), format_significant(frequencies[static_cast<std::size_t>(i)]), num(angle),
-                          num(std::cos(angle)), num(std::sin(angle))});
+    table.rows.push_back({pair_name(i, half + i), format_significant(frequencies[static_cast<std::size_t>(i)]),
+                          num(angle), num(std::cos(angle)), num(std::sin(angle))});
   }
   if (half > shown) table.more = "\u2026 " + std::to_string(half - shown) + " more pairs";
 }

@@ -11,7 +11,8 @@ namespace attnviz::lesson {
 namespace {
 
 void check_cell(const Result& result, int head, int query, int key) {
-  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size()) throw std::out_of_range("lesson: no such head");
+  if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size())
+    throw std::out_of_range("lesson: no such head");
   const Matrix& scores = result.heads[static_cast<std::size_t>(head)].scores;
   if (query < 0 || query >= scores.rows) throw std::out_of_range("lesson: no such query token");
   if (key < 0 || key >= scores.cols) throw std::out_of_range("lesson: no such key token");

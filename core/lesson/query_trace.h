@@ -19,23 +19,23 @@ struct QueryTrace {
   int head = 0;
   int kv_head = 0;
   int query = 0;
-  std::vector<float> q_row;                // d_k: row `query` of Q_h
-  std::vector<float> scores;               // M: raw q·k_j from the Result
+  std::vector<float> q_row;   // d_k: row `query` of Q_h
+  std::vector<float> scores;  // M: raw q·k_j from the Result
   float scale = 1.0f;
-  std::vector<float> scaled;               // M: scale · s_j (+ ALiBi's bias), in float as the backends do
-  float slope = 0.0f;                      // ALiBi's slope of this head (0 without ALiBi)
-  std::vector<float> bias;                 // M: −slope·|query − j| (all 0 without ALiBi)
-  std::vector<std::uint8_t> visible;       // M: 1 when the mask lets the query see key j
-  std::vector<float> masked;               // M: scaled, or −∞ where hidden
-  double row_max = 0.0;                    // the largest visible scaled score (−∞: none)
-  std::vector<double> exponentials;        // M: exp(scaled_j − row_max), 0 where hidden
+  std::vector<float> scaled;          // M: scale · s_j (+ ALiBi's bias), in float as the backends do
+  float slope = 0.0f;                 // ALiBi's slope of this head (0 without ALiBi)
+  std::vector<float> bias;            // M: −slope·|query − j| (all 0 without ALiBi)
+  std::vector<std::uint8_t> visible;  // M: 1 when the mask lets the query see key j
+  std::vector<float> masked;          // M: scaled, or −∞ where hidden
+  double row_max = 0.0;               // the largest visible scaled score (−∞: none)
+  std::vector<double> exponentials;   // M: exp(scaled_j − row_max), 0 where hidden
   double exponential_sum = 0.0;
-  std::vector<double> weights;             // M: exponentials / sum (all 0 when nothing visible)
+  std::vector<double> weights;  // M: exponentials / sum (all 0 when nothing visible)
   // With dropout: which weights were kept, and the weights after dropout (kept ones × 1/(1 − p)).
   bool dropout = false;
-  std::vector<std::uint8_t> kept;          // M
-  std::vector<double> dropped_out;         // M
-  std::vector<double> context;             // d_v: Σ_j weight_j · V_h[j] (the weights after dropout)
+  std::vector<std::uint8_t> kept;   // M
+  std::vector<double> dropped_out;  // M
+  std::vector<double> context;      // d_v: Σ_j weight_j · V_h[j] (the weights after dropout)
   [[nodiscard]] bool fully_masked() const { return exponential_sum == 0.0; }
   [[nodiscard]] int visible_count() const;
 };

@@ -74,7 +74,8 @@ std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& 
   // The Problem stores the factor as float: compare at float precision.
   const auto same = [](double a, double b) { return static_cast<float>(a) == static_cast<float>(b); };
   if (!same(current_scale, inv_sqrt_dk) && !same(current_scale, 1.0))
-    add("T = " + format_significant(1.0 / current_scale) + " (scale " + format_significant(current_scale) + ")", current_scale);
+    add("T = " + format_significant(1.0 / current_scale) + " (scale " + format_significant(current_scale) + ")",
+        current_scale);
   return cases;
 }
 
@@ -83,9 +84,10 @@ std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k) {
   if (d_k == 1) return "With d_k = 1, 1/\u221ad_k is 1: scaling changes nothing here.";
   const RowStatsSummary& scaled = cases[0].summary;
   const RowStatsSummary& unscaled = cases[1].summary;
-  const std::string entropies = format_number(scaled.mean_entropy_bits, 2) + " \u2192 " +
-                                format_number(unscaled.mean_entropy_bits, 2) + " bits";
-  const std::string maxima = format_number(scaled.mean_max_weight, 2) + " \u2192 " + format_number(unscaled.mean_max_weight, 2);
+  const std::string entropies =
+      format_number(scaled.mean_entropy_bits, 2) + " \u2192 " + format_number(unscaled.mean_entropy_bits, 2) + " bits";
+  const std::string maxima =
+      format_number(scaled.mean_max_weight, 2) + " \u2192 " + format_number(unscaled.mean_max_weight, 2);
   // Thresholds a class can see on the heatmap: a fifth of a bit, or a tenth of the weight.
   const bool sharper = scaled.mean_entropy_bits - unscaled.mean_entropy_bits >= 0.2 ||
                        unscaled.mean_max_weight - scaled.mean_max_weight >= 0.1;
@@ -95,8 +97,9 @@ std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k) {
   if (sharper)
     return "Without 1/\u221ad_k every row gets sharper (entropy " + entropies + ", max weight " + maxima +
            "); larger d_k makes it worse.";
-  return "Here the scores are small, so leaving out 1/\u221ad_k changes little (entropy " + entropies + ", max weight " +
-         maxima + "): the softmax stays flat either way. The effect grows with d_k and with larger scores.";
+  return "Here the scores are small, so leaving out 1/\u221ad_k changes little (entropy " + entropies +
+         ", max weight " + maxima +
+         "): the softmax stays flat either way. The effect grows with d_k and with larger scores.";
 }
 
 }  // namespace attnviz::lesson

@@ -21,7 +21,7 @@ struct RowStats {
 std::vector<RowStats> row_statistics(const Matrix& weights, const MaskMatrix& mask);
 
 struct RowStatsSummary {
-  int rows = 0;                        // rows with at least one visible key
+  int rows = 0;  // rows with at least one visible key
   double mean_entropy_bits = 0.0;
   double mean_uniform_entropy_bits = 0.0;
   double mean_max_weight = 0.0;

@@ -80,9 +80,13 @@ std::string PageBuilder::shape(int rows, int cols) const {
   return "(" + format_grouped(rows) + " \u00d7 " + format_grouped(cols) + ")";
 }
 
-std::string PageBuilder::query_label() const { return cut_text(result_.tokens.at(static_cast<std::size_t>(focus_.query)), kLabelCharacters); }
+std::string PageBuilder::query_label() const {
+  return cut_text(result_.tokens.at(static_cast<std::size_t>(focus_.query)), kLabelCharacters);
+}
 
-std::string PageBuilder::key_label(int key) const { return cut_text(result_.source_tokens.at(static_cast<std::size_t>(key)), kLabelCharacters); }
+std::string PageBuilder::key_label(int key) const {
+  return cut_text(result_.source_tokens.at(static_cast<std::size_t>(key)), kLabelCharacters);
+}
 
 ShownMatrix PageBuilder::owned(std::string name, Matrix values, bool query_rows, bool key_cols) const {
   ShownMatrix shown;
@@ -102,12 +106,12 @@ ShownMatrix PageBuilder::borrowed(std::string name, const Matrix& values, bool q
   return shown;
 }
 
-
 StepPage PageBuilder::embeddings() const {
   StepPage page;
   page.title = "Embeddings: one vector per token";
   page.formula = "X " + shape(problem_.n(), problem_.d_model()) + ": row i is token i's embedding";
-  if (problem_.cross_attention) page.formula += "\nX_src " + shape(problem_.m(), problem_.d_model()) + ": the source sentence";
+  if (problem_.cross_attention)
+    page.formula += "\nX_src " + shape(problem_.m(), problem_.d_model()) + ": the source sentence";
   page.note = "Attention never sees words, only these vectors.";
   const Matrix& tokens_x = problem_.x_tokens ? *problem_.x_tokens : problem_.x;  // before sinusoidal positions
   if (problem_.x_tokens) page.note += " Their positions are added next (page 3), before the projections.";
@@ -119,7 +123,8 @@ StepPage PageBuilder::embeddings() const {
     xs.col_labels = dims_model_;
     page.matrices.push_back(std::move(xs));
   }
-  page.trace.push_back("x[" + query_label() + "] = " + format_vector(row_as_doubles(tokens_x, focus_.query), focus_.decimals));
+  page.trace.push_back("x[" + query_label() +
+                       "] = " + format_vector(row_as_doubles(tokens_x, focus_.query), focus_.decimals));
   return page;
 }
 
@@ -133,16 +138,19 @@ StepPage PageBuilder::projections() const {
   const Matrix& k_shown = hp.k_unrotated.empty() ? hp.k : hp.k_unrotated;
   StepPage page;
   page.title = "Queries, keys and values";
-  page.formula = "Q" + h_ + " = " + x_name + "\u00b7W_Q" + h_ + "   " + shape(problem_.n(), problem_.d_model()) + "\u00b7" +
-                 shape(problem_.d_model(), problem_.d_k) + " = " + shape(problem_.n(), problem_.d_k) + "\n" + "K" + g_ +
-                 " = " + source + "\u00b7W_K" + g_ + "   V" + g_ + " = " + source + "\u00b7W_V" + g_ + "   K: " +
-                 shape(problem_.m(), problem_.d_k) + "  V: " + shape(problem_.m(), problem_.d_v);
-  page.note = "Three learned matrices turn each embedding into a query (what it looks for), a key (what it "
-              "offers) and a value (what it passes on).";
+  page.formula = "Q" + h_ + " = " + x_name + "\u00b7W_Q" + h_ + "   " + shape(problem_.n(), problem_.d_model()) +
+                 "\u00b7" + shape(problem_.d_model(), problem_.d_k) + " = " + shape(problem_.n(), problem_.d_k) + "\n" +
+                 "K" + g_ + " = " + source + "\u00b7W_K" + g_ + "   V" + g_ + " = " + source + "\u00b7W_V" + g_ +
+                 "   K: " + shape(problem_.m(), problem_.d_k) + "  V: " + shape(problem_.m(), problem_.d_v);
+  page.note =
+      "Three learned matrices turn each embedding into a query (what it looks for), a key (what it "
+      "offers) and a value (what it passes on).";
   if (problem_.num_kv_heads < problem_.num_heads)
-    page.note += " Heads " + std::to_string(problem_.kv_head_of(focus_.head) * (problem_.num_heads / problem_.num_kv_heads)) +
-                 "\u2013" + std::to_string((problem_.kv_head_of(focus_.head) + 1) * (problem_.num_heads / problem_.num_kv_heads) - 1) +
-                 " share K" + g_ + " and V" + g_ + ".";
+    page.note +=
+        " Heads " + std::to_string(problem_.kv_head_of(focus_.head) * (problem_.num_heads / problem_.num_kv_heads)) +
+        "\u2013" +
+        std::to_string((problem_.kv_head_of(focus_.head) + 1) * (problem_.num_heads / problem_.num_kv_heads) - 1) +
+        " share K" + g_ + " and V" + g_ + ".";
   ShownMatrix q = owned("Q" + h_, q_shown, true, false);
   q.col_labels = dims_k_;
   ShownMatrix k = owned("K" + g_, k_shown, false, false);
@@ -153,8 +161,10 @@ StepPage PageBuilder::projections() const {
   page.trace.push_back("q[" + query_label() + "] = x[" + query_label() + "]\u00b7W_Q" + h_ + " = " +
                        format_vector(row_as_doubles(q_shown, focus_.query), focus_.decimals));
   if (!problem_.cross_attention) {
-    page.trace.push_back("k[" + query_label() + "] = " + format_vector(row_as_doubles(k_shown, focus_.query), focus_.decimals));
-    page.trace.push_back("v[" + query_label() + "] = " + format_vector(row_as_doubles(hp.v, focus_.query), focus_.decimals));
+    page.trace.push_back("k[" + query_label() +
+                         "] = " + format_vector(row_as_doubles(k_shown, focus_.query), focus_.decimals));
+    page.trace.push_back("v[" + query_label() +
+                         "] = " + format_vector(row_as_doubles(hp.v, focus_.query), focus_.decimals));
   }
   return page;
 }
@@ -167,12 +177,13 @@ StepPage PageBuilder::scores() const {
                  shape(problem_.d_k, problem_.m()) + " = " + shape(problem_.n(), problem_.m());
   page.note = "Each score is a dot product: how well query i's question matches key j's offer.";
   page.matrices.push_back(borrowed("S" + h_, result_.heads[static_cast<std::size_t>(focus_.head)].scores, true, true));
-  fill_table(page.table, {"key", "q[" + query_label() + "]\u00b7k"},
-             [&](int j) -> std::vector<std::string> { return {key_label(j), num(trace.scores[static_cast<std::size_t>(j)])}; });
+  fill_table(page.table, {"key", "q[" + query_label() + "]\u00b7k"}, [&](int j) -> std::vector<std::string> {
+    return {key_label(j), num(trace.scores[static_cast<std::size_t>(j)])};
+  });
   page.trace_after.push_back("Check, cell (" + query_label() + ", " + key_label(focus_.key) + "):");
-  const std::vector<std::string> check = dot_product_lines(model_.dot_product(focus_.head, focus_.query, focus_.key),
-                                                          query_label(), key_label(focus_.key), focus_.decimals,
-                                                          problem_.d_k > 16 ? 4 : 2);
+  const std::vector<std::string> check =
+      dot_product_lines(model_.dot_product(focus_.head, focus_.query, focus_.key), query_label(), key_label(focus_.key),
+                        focus_.decimals, problem_.d_k > 16 ? 4 : 2);
   page.trace_after.insert(page.trace_after.end(), check.begin(), check.end());
   return page;
 }
@@ -183,17 +194,19 @@ StepPage PageBuilder::scaling() const {
   StepPage page;
   page.title = "Scaling the scores";
   if (problem_.scale == inv_sqrt_dk)
-    page.formula = "S'" + h_ + " = S" + h_ + " / \u221ad_k = S" + h_ + " / \u221a" + std::to_string(problem_.d_k) + " = S" + h_ +
-                   " \u00d7 " + num(problem_.scale);
+    page.formula = "S'" + h_ + " = S" + h_ + " / \u221ad_k = S" + h_ + " / \u221a" + std::to_string(problem_.d_k) +
+                   " = S" + h_ + " \u00d7 " + num(problem_.scale);
   else if (problem_.scale == 1.0f)
     page.formula = "S'" + h_ + " = S" + h_ + "   (no scaling: the classic mistake)";
   else  // the Model panel's wording: a temperature T, scores × 1/T
-    page.formula = "S'" + h_ + " = S" + h_ + " / T,   T = " + format_significant(1.0 / problem_.scale) + "   (scale 1/T = " +
-                   format_significant(problem_.scale) + "; 1/\u221ad_k would be " + num(inv_sqrt_dk) + ")";
+    page.formula = "S'" + h_ + " = S" + h_ + " / T,   T = " + format_significant(1.0 / problem_.scale) +
+                   "   (scale 1/T = " + format_significant(problem_.scale) + "; 1/\u221ad_k would be " +
+                   num(inv_sqrt_dk) + ")";
   page.note = "Dot products of d_k terms grow like \u221ad_k; dividing by \u221ad_k keeps the softmax from saturating.";
   if (focus_.include_matrices) page.matrices.push_back(owned("S'" + h_, model_.scaled_scores(focus_.head), true, true));
   if (trace.slope != 0.0f) {  // ALiBi: its bias is part of what the softmax sees
-    page.formula += "\n+ ALiBi's bias \u2212m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " + format_significant(trace.slope);
+    page.formula +=
+        "\n+ ALiBi's bias \u2212m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " + format_significant(trace.slope);
     page.note += " ALiBi then lowers each score by its head's slope times the distance between query and key.";
     fill_table(page.table, {"key", "s", "bias", "s'"}, [&](int j) -> std::vector<std::string> {
       const auto uj = static_cast<std::size_t>(j);
@@ -245,15 +258,17 @@ StepPage PageBuilder::softmax() const {
     const double p = problem_.dropout->p;
     page.formula += "\ndropout: each weight kept with probability 1 \u2212 p = " + format_significant(1.0 - p) +
                     " and scaled by 1/(1 \u2212 p) = " + format_significant(1.0 / (1.0 - p)) + ", else 0";
-    page.note += " Dropout (training only) then drops weights at random; the kept ones grow so each row still sums to 1 "
-                 "on average, and the context uses what is left.";
+    page.note +=
+        " Dropout (training only) then drops weights at random; the kept ones grow so each row still sums to 1 "
+        "on average, and the context uses what is left.";
     ShownMatrix before = borrowed("A" + h_ + " before dropout", head.weights_before_dropout, true, true);
     before.kind = ShownMatrix::Kind::Weights;
     page.matrices.push_back(std::move(before));
   }
   ShownMatrix weights = borrowed(trace.dropout ? "A" + h_ + " after dropout" : "A" + h_, head.weights, true, true);
   weights.kind = ShownMatrix::Kind::Weights;
-  if (trace.dropout) weights.dropped = std::shared_ptr<const MaskMatrix>(std::shared_ptr<const MaskMatrix>(), &head.kept);
+  if (trace.dropout)
+    weights.dropped = std::shared_ptr<const MaskMatrix>(std::shared_ptr<const MaskMatrix>(), &head.kept);
   page.matrices.push_back(std::move(weights));
   if (trace.fully_masked()) {
     page.trace.push_back(query_label() + " sees no key: all its weights are 0 (and never NaN)");
@@ -265,7 +280,8 @@ StepPage PageBuilder::softmax() const {
   fill_table(page.table, std::move(header), [&](int j) -> std::vector<std::string> {
     const auto uj = static_cast<std::size_t>(j);
     std::vector<std::string> row = {key_label(j), "\u2212\u221e", "0", "0"};
-    if (trace.visible[uj] != 0) row = {key_label(j), num(trace.scaled[uj]), num(trace.exponentials[uj]), num(trace.weights[uj])};
+    if (trace.visible[uj] != 0)
+      row = {key_label(j), num(trace.scaled[uj]), num(trace.exponentials[uj]), num(trace.weights[uj])};
     if (trace.dropout) row.push_back(trace.kept[uj] == 0 ? "dropped" : num(trace.dropped_out[uj]));
     return row;
   });
@@ -303,12 +319,15 @@ StepPage PageBuilder::context() const {
     const auto uj = static_cast<std::size_t>(j);
     const double weight = trace.dropout ? trace.dropped_out[uj] : trace.weights[uj];
     std::string shown = num(weight);
-    if (trace.visible[uj] == 0) shown = "0 (hidden)";
-    else if (trace.dropout && trace.kept[uj] == 0) shown = "0 (dropped)";
+    if (trace.visible[uj] == 0)
+      shown = "0 (hidden)";
+    else if (trace.dropout && trace.kept[uj] == 0)
+      shown = "0 (dropped)";
     return {key_label(j), shown,
             format_vector_lines(row_as_doubles(hp.v, j), focus_.decimals, focus_.vector_terms_per_line)};
   });
-  page.trace_after.push_back("c[" + query_label() + "] = \u03a3 weight \u00d7 v = " + format_vector(trace.context, focus_.decimals));
+  page.trace_after.push_back("c[" + query_label() +
+                             "] = \u03a3 weight \u00d7 v = " + format_vector(trace.context, focus_.decimals));
   return page;
 }
 
@@ -320,15 +339,16 @@ StepPage PageBuilder::concat() const {
     page.formula = "concat = C\u2080   (one head: nothing to join)";
   } else {
     page.formula = "concat = [C\u2080 | \u2026 | C" + subscript(problem_.num_heads - 1) + "]   " +
-                   std::to_string(problem_.num_heads) + " heads \u00d7 " + shape(problem_.n(), problem_.d_v) + " \u2192 " +
-                   shape(problem_.n(), width);
+                   std::to_string(problem_.num_heads) + " heads \u00d7 " + shape(problem_.n(), problem_.d_v) +
+                   " \u2192 " + shape(problem_.n(), width);
   }
   page.note = "Each head looked for something different; their results are laid side by side.";
   if (focus_.include_matrices) {
     ShownMatrix joined = owned("concat", model_.concatenated_contexts(), true, false);
     // Each head's block is labelled C₀, C₁, …; dimension labels only while they can all be read.
     if (width <= 24) joined.col_labels = dimension_labels(width);
-    for (int h = 0; h < problem_.num_heads; ++h) joined.column_groups.push_back({h * problem_.d_v, problem_.d_v, "C" + subscript(h)});
+    for (int h = 0; h < problem_.num_heads; ++h)
+      joined.column_groups.push_back({h * problem_.d_v, problem_.d_v, "C" + subscript(h)});
     page.matrices.push_back(std::move(joined));
   }
   std::vector<double> row;
@@ -337,7 +357,8 @@ StepPage PageBuilder::concat() const {
     row.insert(row.end(), part.begin(), part.end());
   }
   std::string parts;
-  for (int h = 0; h < problem_.num_heads; ++h) parts += (h == 0 ? "" : " | ") + ("c" + subscript(h) + "[" + query_label() + "]");
+  for (int h = 0; h < problem_.num_heads; ++h)
+    parts += (h == 0 ? "" : " | ") + ("c" + subscript(h) + "[" + query_label() + "]");
   page.trace.push_back("concat[" + query_label() + "] = [" + parts + "]");
   page.trace.push_back("= " + format_vector(row, focus_.decimals));
   return page;
@@ -348,8 +369,8 @@ StepPage PageBuilder::output() const {
   page.title = "Output projection";
   const int width = problem_.num_heads * problem_.d_v;
   if (problem_.wo) {
-    page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" + shape(width, problem_.wo->cols) +
-                   " = " + shape(problem_.n(), problem_.wo->cols);
+    page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" +
+                   shape(width, problem_.wo->cols) + " = " + shape(problem_.n(), problem_.wo->cols);
     ShownMatrix wo = borrowed("W_O", *problem_.wo, false, false);
     wo.row_labels = dimension_labels(width);
     wo.col_labels = dimension_labels(problem_.wo->cols);
@@ -361,7 +382,8 @@ StepPage PageBuilder::output() const {
   ShownMatrix out = borrowed("output", result_.output, true, false);
   out.col_labels = dimension_labels(result_.output.cols);
   page.matrices.push_back(std::move(out));
-  page.trace.push_back("output[" + query_label() + "] = " + format_vector(row_as_doubles(result_.output, focus_.query), focus_.decimals));
+  page.trace.push_back("output[" + query_label() +
+                       "] = " + format_vector(row_as_doubles(result_.output, focus_.query), focus_.decimals));
   return page;
 }
 

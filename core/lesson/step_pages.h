@@ -18,8 +18,8 @@ class PageBuilder {
  private:
   [[nodiscard]] StepPage embeddings() const;
   [[nodiscard]] StepPage projections() const;
-  [[nodiscard]] StepPage positions() const;     // position_page.cpp
-  [[nodiscard]] StepPage mistakes() const;      // mistakes_page.cpp
+  [[nodiscard]] StepPage positions() const;  // position_page.cpp
+  [[nodiscard]] StepPage mistakes() const;   // mistakes_page.cpp
   [[nodiscard]] StepPage scores() const;
   [[nodiscard]] StepPage scaling() const;
   [[nodiscard]] StepPage masking() const;

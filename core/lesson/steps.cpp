@@ -100,8 +100,10 @@ std::vector<std::string> dot_product_lines(const DotProductTerms& terms, const s
   const std::size_t per_line = static_cast<std::size_t>(std::max(terms_per_line, 1));
   for (std::size_t d = 0; d < terms.products.size(); ++d) {
     const std::string term = factor_text(terms.q[d], decimals) + "\u00d7" + factor_text(terms.k[d], decimals);
-    if (d % per_line == 0) lines.push_back((d == 0 ? "  " : "+ ") + term);
-    else lines.back() += " + " + term;
+    if (d % per_line == 0)
+      lines.push_back((d == 0 ? "  " : "+ ") + term);
+    else
+      lines.back() += " + " + term;
   }
   lines.push_back("= " + format_number(terms.total, decimals));
   return lines;

@@ -19,18 +19,30 @@
 
 namespace attnviz::lesson {
 
-enum class StepKind { Embeddings, Projections, Positions, Scores, Scaling, Masking, Softmax, Context, Concat, Output, Mistakes };
+enum class StepKind {
+  Embeddings,
+  Projections,
+  Positions,
+  Scores,
+  Scaling,
+  Masking,
+  Softmax,
+  Context,
+  Concat,
+  Output,
+  Mistakes
+};
 inline constexpr int kStepCount = 11;
 
-StepKind step_at(int index);         // 0-based; clamps into [0, kStepCount)
-int step_index(StepKind kind);       // 0-based
+StepKind step_at(int index);           // 0-based; clamps into [0, kStepCount)
+int step_index(StepKind kind);         // 0-based
 const char* step_name(StepKind kind);  // "Embeddings", "Q, K, V", "Scores", ...
 
 struct ShownMatrix {
   // Values: any sign (a diverging colour scale); Weights: softmax output in [0, 1];
   // Mask: 1 = visible, 0 = hidden.
   enum class Kind { Values, Weights, Mask };
-  std::string name;                  // "Q₀", "S₀ = Q₀·K₀ᵀ"
+  std::string name;  // "Q₀", "S₀ = Q₀·K₀ᵀ"
   Kind kind = Kind::Values;
   // Shared so that pages can borrow the Result's matrices without copying them (non-owning
   // aliases, valid while the StepModel's Result lives) and own the ones they compute.
@@ -72,37 +84,37 @@ struct TraceTable {
 // 2i + 1; RoPE: the followed query's (q_i, q_{i+d_k/2}) as it would be turned at each position),
 // and with RoPE the selected key's pair where it stands.
 struct TurningPair {
-  std::string caption;            // "pair 0 (d0, d2): 1 radian per position"
-  std::vector<double> x, y;       // per token index 0 … N − 1
+  std::string caption;              // "pair 0 (d0, d2): 1 radian per position"
+  std::vector<double> x, y;         // per token index 0 … N − 1
   std::vector<std::string> labels;  // the tokens
-  int followed = 0;               // the followed query's index
-  bool has_key = false;           // RoPE: the key's pair at its own position
+  int followed = 0;                 // the followed query's index
+  bool has_key = false;             // RoPE: the key's pair at its own position
   double key_x = 0.0, key_y = 0.0;
   std::string key_label;
-  std::string angle_text;         // "between q and k: (2 − 0) × 1 rad = 2 rad"
+  std::string angle_text;  // "between q and k: (2 − 0) × 1 rad = 2 rad"
 };
 
 struct StepPage {
   StepKind kind = StepKind::Embeddings;
-  int number = 1;                    // 1-based, "step 4 of 11"
-  std::string title;                 // "4. Scores: every query against every key"
-  std::string formula;               // "S₀ = Q₀·K₀ᵀ   (8 × 4)·(4 × 8) = 8 × 8"
-  std::string note;                  // one sentence of why
+  int number = 1;       // 1-based, "step 4 of 11"
+  std::string title;    // "4. Scores: every query against every key"
+  std::string formula;  // "S₀ = Q₀·K₀ᵀ   (8 × 4)·(4 × 8) = 8 × 8"
+  std::string note;     // one sentence of why
   std::vector<ShownMatrix> matrices;
-  std::string trace_heading;         // "Following 배 (query 2, head 0)"
-  std::vector<std::string> trace;    // the followed query's numbers, one line each
-  TraceTable table;                  // then its numbers per key (some pages)
-  std::vector<std::string> trace_after;  // lines after the table (sums, the arithmetic check)
-  std::optional<TurningPair> turning;    // the Positions page (sinusoidal, RoPE)
-  std::vector<double> slopes;            // the Positions page with ALiBi: every head's slope
+  std::string trace_heading;                      // "Following 배 (query 2, head 0)"
+  std::vector<std::string> trace;                 // the followed query's numbers, one line each
+  TraceTable table;                               // then its numbers per key (some pages)
+  std::vector<std::string> trace_after;           // lines after the table (sums, the arithmetic check)
+  std::optional<TurningPair> turning;             // the Positions page (sinusoidal, RoPE)
+  std::vector<double> slopes;                     // the Positions page with ALiBi: every head's slope
   Mistake mistake = Mistake::SoftmaxOverColumns;  // the Mistakes page: which one it shows
-  bool links_to_scaling = false;         // the Mistakes page on "no scaling": the Scaling page says more
+  bool links_to_scaling = false;                  // the Mistakes page on "no scaling": the Scaling page says more
 };
 
 struct PageFocus {
   int head = 0;
-  int query = 0;           // the followed token (row)
-  int key = 0;             // the selected cell's column (the arithmetic check on the Scores page)
+  int query = 0;  // the followed token (row)
+  int key = 0;    // the selected cell's column (the arithmetic check on the Scores page)
   int decimals = 3;
   int max_trace_keys = 12;  // longer rows are cut with "… n more"
   // Vectors in table cells break after this many numbers (0: never), so a d_v = 8 value row
@@ -147,8 +159,8 @@ class StepModel {
 };
 
 // "q₀·k₂ = 0.360×0.250 + 0.250×0.300 + … = 0.325" (the arithmetic check's text).
-std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label,
-                             const std::string& key_label, int decimals = 3);
+std::string dot_product_text(const DotProductTerms& terms, const std::string& query_label, const std::string& key_label,
+                             int decimals = 3);
 
 // The same, a few terms per line, for a narrow column (a line never breaks inside a number):
 //   "q[배]·k[배] =", "  0.360×0.300 + 0.250×0.290", "+ 0.230×0.220 + 0.260×0.360", "= 0.325"

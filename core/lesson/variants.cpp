@@ -100,8 +100,8 @@ std::vector<Variant> pattern_variants(const Scenario& frozen, const Problem& pro
   const std::string r = std::to_string(std::max(options.window, 1));
   const std::string sinks = std::to_string(std::clamp(problem.n() / 8, 1, 4));
   const std::string stride = std::to_string(std::clamp(problem.n() / 4, 2, 4));
-  std::vector<std::pair<std::string, std::string>> patterns = {{"causal", "k <= q"},
-                                                               {"attention sinks", "k <= q && (k < " + sinks + " || q - k <= " + r + ")"}};
+  std::vector<std::pair<std::string, std::string>> patterns = {
+      {"causal", "k <= q"}, {"attention sinks", "k <= q && (k < " + sinks + " || q - k <= " + r + ")"}};
   if (options.count == 4) {
     patterns.push_back({"strided", "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)"});
     patterns.push_back({"block-local", "q / " + stride + " == k / " + stride});
@@ -128,14 +128,16 @@ Comparison head_variants(const Scenario& frozen, const CompareOptions& options) 
   const Scenario mha = expand_to_mha(frozen);
   Comparison comparison;
   std::vector<int> left_out;  // of the first `count` powers of two, the ones that do not split
-  for (int heads = 1, tried = 0; heads <= 64 && static_cast<int>(comparison.variants.size()) < options.count; heads *= 2, ++tried) {
+  for (int heads = 1, tried = 0; heads <= 64 && static_cast<int>(comparison.variants.size()) < options.count;
+       heads *= 2, ++tried) {
     if (!can_split(mha, heads)) {
       if (tried < options.count) left_out.push_back(heads);
       continue;
     }
     Scenario s = split_heads(mha, heads);
     comparison.variants.push_back(
-        {std::to_string(heads) + (heads == 1 ? " head" : " heads") + " (d_k = " + std::to_string(s.d_k) + ")", std::move(s)});
+        {std::to_string(heads) + (heads == 1 ? " head" : " heads") + " (d_k = " + std::to_string(s.d_k) + ")",
+         std::move(s)});
   }
   if (!left_out.empty())
     comparison.note = counts_text(left_out, "heads") + " left out: W_Q's " + std::to_string(mha.num_heads * mha.d_k) +
@@ -168,8 +170,8 @@ Comparison kv_variants(const Scenario& frozen, const Scenario& base, const Compa
     for (int heads : {8, 4, 2})
       if (can_split(mha, heads)) {
         mha = split_heads(mha, heads);
-        comparison.note = "The one-head scenario is split into " + std::to_string(heads) + " heads of d_k = " +
-                          std::to_string(mha.d_k) + " first: one head has nothing to share.";
+        comparison.note = "The one-head scenario is split into " + std::to_string(heads) +
+                          " heads of d_k = " + std::to_string(mha.d_k) + " first: one head has nothing to share.";
         break;
       }
   }
@@ -194,9 +196,11 @@ Comparison kv_variants(const Scenario& frozen, const Scenario& base, const Compa
 // No positions, sinusoidal, RoPE and ALiBi over the same inputs; 2 copies: none and the
 // scenario's own kind (RoPE when it has none).
 Comparison position_variants(const Scenario& frozen, const CompareOptions& options) {
-  std::vector<PositionalKind> kinds = {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi};
+  std::vector<PositionalKind> kinds = {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope,
+                                       PositionalKind::Alibi};
   if (options.count == 2)
-    kinds = {PositionalKind::None, frozen.positional == PositionalKind::None ? PositionalKind::Rope : frozen.positional};
+    kinds = {PositionalKind::None,
+             frozen.positional == PositionalKind::None ? PositionalKind::Rope : frozen.positional};
   Comparison comparison;
   for (const PositionalKind kind : kinds) {
     if (kind == PositionalKind::Rope && frozen.d_k % 2 != 0) {
@@ -205,9 +209,10 @@ Comparison position_variants(const Scenario& frozen, const CompareOptions& optio
     }
     Scenario s = frozen;
     s.positional = kind;
-    const char* label = kind == PositionalKind::None ? "no positions" : kind == PositionalKind::Sinusoidal ? "sinusoidal"
-                        : kind == PositionalKind::Rope                ? "RoPE"
-                                                                      : "ALiBi";
+    const char* label = kind == PositionalKind::None         ? "no positions"
+                        : kind == PositionalKind::Sinusoidal ? "sinusoidal"
+                        : kind == PositionalKind::Rope       ? "RoPE"
+                                                             : "ALiBi";
     comparison.variants.push_back({label, std::move(s)});
   }
   return comparison;
@@ -227,7 +232,8 @@ const char* to_string(CompareAxis axis) {
 }
 
 std::optional<CompareAxis> compare_axis_from_string(const std::string& name) {
-  for (CompareAxis axis : {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads, CompareAxis::Positions, CompareAxis::Patterns})
+  for (CompareAxis axis :
+       {CompareAxis::Masks, CompareAxis::Heads, CompareAxis::KvHeads, CompareAxis::Positions, CompareAxis::Patterns})
     if (name == to_string(axis)) return axis;
   return std::nullopt;
 }
@@ -257,7 +263,8 @@ Scenario freeze_inputs(const Scenario& base, const Problem& problem) {
 
 Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options) {
   if (options.count != 2 && options.count != 4)
-    throw std::invalid_argument("compare: " + std::to_string(options.count) + " variants asked for; 2 or 4 are possible");
+    throw std::invalid_argument("compare: " + std::to_string(options.count) +
+                                " variants asked for; 2 or 4 are possible");
   const Scenario frozen = freeze_inputs(base, problem);
   switch (options.axis) {
     case CompareAxis::Masks: return {mask_variants(frozen, problem, options), ""};

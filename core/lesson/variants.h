@@ -35,9 +35,9 @@ std::optional<CompareAxis> compare_axis_from_string(const std::string& name);
 
 struct CompareOptions {
   CompareAxis axis = CompareAxis::Masks;
-  int count = 4;                // 2 or 4 (fewer when the scenario allows fewer distinct variants)
-  int window = 2;               // r of the sliding-window and Longformer variants
-  std::vector<int> global{0};   // Longformer's global tokens
+  int count = 4;               // 2 or 4 (fewer when the scenario allows fewer distinct variants)
+  int window = 2;              // r of the sliding-window and Longformer variants
+  std::vector<int> global{0};  // Longformer's global tokens
 };
 
 struct Variant {

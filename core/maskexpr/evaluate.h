@@ -14,8 +14,8 @@ namespace attnviz::maskexpr {
 
 // What the names mean for one problem.
 struct Environment {
-  Int n = 0;  // queries
-  Int m = 0;  // keys
+  Int n = 0;                   // queries
+  Int m = 0;                   // keys
   std::vector<int> documents;  // ascending start indices: doc(i) = (starts ≤ i) − 1
   std::vector<int> globals;    // ascending, distinct: global(i) = i is listed
 };

@@ -41,11 +41,32 @@ class ExpressionError : public std::runtime_error {
 };
 
 enum class Op : std::uint8_t {
-  Const, Q, K, H, N, M,                   // push a value
-  Neg, Abs, Not, Doc, Global,             // one operand
-  Add, Sub, Mul, Div, Mod, Min, Max,      // two integers
-  Lt, Le, Gt, Ge, Eq, Ne,                 // two integers (Eq, Ne: or two conditions), a condition
-  And, Or,                                // two conditions
+  Const,
+  Q,
+  K,
+  H,
+  N,
+  M,  // push a value
+  Neg,
+  Abs,
+  Not,
+  Doc,
+  Global,  // one operand
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Min,
+  Max,  // two integers
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,  // two integers (Eq, Ne: or two conditions), a condition
+  And,
+  Or,  // two conditions
 };
 
 struct Instruction {

@@ -59,7 +59,7 @@ constexpr std::string_view kNames = "q, k, h, n, m, true, false, abs, min, max, 
 
 // Two-character symbols first, so that "<=" is not read as "<".
 constexpr std::array<std::string_view, 19> kSymbols = {"&&", "||", "<=", ">=", "==", "!=", "<", ">", "+", "-",
-                                                       "*", "/", "%", "!", "(", ")", ",", "&", "|"};
+                                                       "*",  "/",  "%",  "!",  "(",  ")",  ",", "&", "|"};
 
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 bool is_name_part(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
@@ -90,8 +90,8 @@ class Parser {
     const Type type = parse_or();
     if (current_.kind != Token::Kind::End) {
       if (current_.text == ")") throw ExpressionError(column(current_.offset), "')' without a matching '('");
-      throw ExpressionError(column(current_.offset), "expected an operator (such as && or <=) before '" +
-                                                         std::string(current_.text) + "'");
+      throw ExpressionError(column(current_.offset),
+                            "expected an operator (such as && or <=) before '" + std::string(current_.text) + "'");
     }
     if (type != Type::Condition) {
       throw ExpressionError(column(first.offset),
@@ -131,7 +131,8 @@ class Parser {
         current_.text = symbol;
         position_ += symbol.size();
         if (symbol == "&" || symbol == "|") {
-          throw ExpressionError(column(current_.offset), "'" + std::string(symbol) + "' alone is not an operator: write '" +
+          throw ExpressionError(column(current_.offset), "'" + std::string(symbol) +
+                                                             "' alone is not an operator: write '" +
                                                              std::string(symbol) + std::string(symbol) + "'");
         }
         return;
@@ -155,11 +156,14 @@ class Parser {
       ++end;
     }
     if (end < text_.size() && is_name_part(text_[end])) {
-      throw ExpressionError(column(end), "a number cannot be followed by a letter ('" + std::string(text_.substr(position_, end + 1 - position_)) + "')");
+      throw ExpressionError(column(end), "a number cannot be followed by a letter ('" +
+                                             std::string(text_.substr(position_, end + 1 - position_)) + "')");
     }
     if (too_large) {
-      throw ExpressionError(column(position_), "the number " + std::string(text_.substr(position_, std::min<std::size_t>(end - position_, 30))) +
-                                                   " is too large: at most " + std::to_string(kIntMax));
+      throw ExpressionError(column(position_),
+                            "the number " +
+                                std::string(text_.substr(position_, std::min<std::size_t>(end - position_, 30))) +
+                                " is too large: at most " + std::to_string(kIntMax));
     }
     current_.kind = Token::Kind::Integer;
     current_.text = text_.substr(position_, end - position_);
@@ -174,13 +178,18 @@ class Parser {
   void emit(Op op, Int value = 0) {
     out_.code_.push_back({op, value});
     switch (op) {
-      case Op::Const: case Op::Q: case Op::K: case Op::H: case Op::N: case Op::M:
-        ++depth_;
-        break;
-      case Op::Neg: case Op::Abs: case Op::Not: case Op::Doc: case Op::Global:
-        break;
-      default:
-        --depth_;
+      case Op::Const:
+      case Op::Q:
+      case Op::K:
+      case Op::H:
+      case Op::N:
+      case Op::M: ++depth_; break;
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Not:
+      case Op::Doc:
+      case Op::Global: break;
+      default: --depth_;
     }
     max_depth_ = std::max(max_depth_, depth_);
   }
@@ -196,9 +205,9 @@ class Parser {
   struct Nesting {
     Nesting(Parser& parser, const Token& token) : parser_(parser) {
       if (++parser_.nesting_ > kMaxExpressionDepth) {
-        throw ExpressionError(parser_.column(token.offset),
-                              "nested too deeply: at most " + std::to_string(kMaxExpressionDepth) +
-                                  " levels of parentheses, calls and unary operators");
+        throw ExpressionError(parser_.column(token.offset), "nested too deeply: at most " +
+                                                                std::to_string(kMaxExpressionDepth) +
+                                                                " levels of parentheses, calls and unary operators");
       }
     }
     ~Nesting() { --parser_.nesting_; }
@@ -252,7 +261,8 @@ class Parser {
       emit(op);
       for (const auto& [again, unused] : kComparisons) {
         if (at(again)) {
-          throw ExpressionError(column(current_.offset), "comparisons do not chain: write a < b && b < c instead of a < b < c");
+          throw ExpressionError(column(current_.offset),
+                                "comparisons do not chain: write a < b && b < c instead of a < b < c");
         }
       }
       return Type::Condition;
@@ -286,27 +296,28 @@ class Parser {
     const Token token = current_;
     switch (token.kind) {
       case Token::Kind::End:
-        throw ExpressionError(column(token.offset), "the expression ends too early: a number, a name or '(' is missing");
+        throw ExpressionError(column(token.offset),
+                              "the expression ends too early: a number, a name or '(' is missing");
       case Token::Kind::Integer:
         advance();
         emit(Op::Const, token.value);
         return Type::Integer;
-      case Token::Kind::Name:
-        return parse_name();
-      case Token::Kind::Symbol:
-        break;
+      case Token::Kind::Name: return parse_name();
+      case Token::Kind::Symbol: break;
     }
     if (at("(")) {
       const Nesting nesting(*this, token);
       advance();
       const Type inside = parse_or();
       if (!at(")")) {
-        throw ExpressionError(column(current_.offset), "expected ')' to close the '(' at column " + std::to_string(column(token.offset)));
+        throw ExpressionError(column(current_.offset),
+                              "expected ')' to close the '(' at column " + std::to_string(column(token.offset)));
       }
       advance();
       return inside;
     }
-    throw ExpressionError(column(token.offset), "expected a number, a name or '(' here, found '" + std::string(token.text) + "'");
+    throw ExpressionError(column(token.offset),
+                          "expected a number, a name or '(' here, found '" + std::string(token.text) + "'");
   }
 
   Type parse_name() {
@@ -318,7 +329,8 @@ class Parser {
     }
     for (const Variable& variable : kVariables) {
       if (token.text != variable.name) continue;
-      if (at("(")) throw ExpressionError(column(current_.offset), "'" + std::string(token.text) + "' is not a function");
+      if (at("("))
+        throw ExpressionError(column(current_.offset), "'" + std::string(token.text) + "' is not a function");
       if (variable.op == Op::H) out_.uses_head_ = true;
       emit(variable.op);
       return Type::Integer;
@@ -326,18 +338,22 @@ class Parser {
     for (const Function& function : kFunctions) {
       if (token.text == function.name) return parse_call(token, function);
     }
-    throw ExpressionError(column(token.offset), "unknown name '" + std::string(token.text.substr(0, 40)) + "': the names are " + std::string(kNames));
+    throw ExpressionError(column(token.offset), "unknown name '" + std::string(token.text.substr(0, 40)) +
+                                                    "': the names are " + std::string(kNames));
   }
 
   Type parse_call(const Token& name, const Function& function) {
     const Nesting nesting(*this, name);
     const std::string call = std::string(function.name) + "()";
-    if (!at("(")) throw ExpressionError(column(current_.offset), call + " needs its argument in parentheses: " + std::string(function.name) + "(...)");
+    if (!at("("))
+      throw ExpressionError(column(current_.offset),
+                            call + " needs its argument in parentheses: " + std::string(function.name) + "(...)");
     advance();
     for (int a = 0; a < function.arguments; ++a) {
       if (a > 0) {
         if (!at(",")) {
-          throw ExpressionError(column(current_.offset), call + " takes " + std::to_string(function.arguments) + " arguments: a ',' is missing");
+          throw ExpressionError(column(current_.offset),
+                                call + " takes " + std::to_string(function.arguments) + " arguments: a ',' is missing");
         }
         advance();
       }

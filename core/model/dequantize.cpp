@@ -146,9 +146,7 @@ float bfloat16_to_float(std::uint16_t bits) {
 void dequantize(TensorType type, std::span<const std::byte> data, std::uint64_t count, float* out) {
   const BlockLayout layout = block_layout(type);
   switch (type) {
-    case TensorType::F32:
-      std::memcpy(out, data.data(), count * 4);
-      return;
+    case TensorType::F32: std::memcpy(out, data.data(), count * 4); return;
     case TensorType::F16:
       each_block(data, count, layout, out, [](const std::byte* p, float* y) { *y = half_to_float(read_u16(p)); });
       return;

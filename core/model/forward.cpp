@@ -27,10 +27,13 @@ namespace attnviz::model {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double milliseconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double milliseconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 void copy_columns(const Matrix& from, Matrix& to, int first_column) {
-  for (int r = 0; r < from.rows; ++r) std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
+  for (int r = 0; r < from.rows; ++r)
+    std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
 }
 
 // A copy of `result` for a rerun from `first_layer`: the layers before it as they were (the
@@ -95,8 +98,8 @@ Problem problem_shape(const ModelConfig& c) {
 }
 
 // The per-text part: x = [q | 0], xs = [k | v | 0], the tokens and the sliding window.
-void fill_problem(const ModelConfig& c, const Matrix& q, const Matrix& k, const Matrix& v, const std::vector<std::string>& tokens,
-                  Problem& problem) {
+void fill_problem(const ModelConfig& c, const Matrix& q, const Matrix& k, const Matrix& v,
+                  const std::vector<std::string>& tokens, Problem& problem) {
   const int n = q.rows;
   const int width = problem.wq.rows;
   problem.x.reshape(n, width);  // storage kept from the last layer: same shape, no allocation
@@ -141,7 +144,8 @@ std::uint64_t forward_pass_bytes(const ModelConfig& c, long long tokens, long lo
   const std::uint64_t layers = static_cast<std::uint64_t>(c.num_layers);
   const auto kept = static_cast<std::uint64_t>(std::max(kept_layers, 0LL));
   const std::uint64_t attention = 2 * static_cast<std::uint64_t>(c.num_heads) * n * n;  // one layer's scores, weights
-  const std::uint64_t layer_kept = n * (q_width + 2 * kv_width) + attention + n * q_width;  // Q, K, V, attention, output
+  const std::uint64_t layer_kept =
+      n * (q_width + 2 * kv_width) + attention + n * q_width;              // Q, K, V, attention, output
   std::uint64_t floats = (layers + 1) * n * d;                             // every layer's input
   floats += n * (3 * d + 2 * (q_width + 2 * kv_width) + 2 * width + mlp);  // one layer at work
   floats += width * (q_width + 2 * kv_width);                              // the selection matrices
@@ -152,8 +156,9 @@ std::uint64_t forward_pass_bytes(const ModelConfig& c, long long tokens, long lo
 
 KeptAttentionTooLarge::KeptAttentionTooLarge(long long tokens, long long kept_layers, int heads)
     : InputError("<text>", "--layers",
-                 "keeping the attention of " + std::to_string(kept_layers) + " layers × " + std::to_string(heads) + " heads for " +
-                     std::to_string(tokens) + " tokens takes " + std::to_string(kept_mebibytes(kept_layers, heads, tokens)) +
+                 "keeping the attention of " + std::to_string(kept_layers) + " layers × " + std::to_string(heads) +
+                     " heads for " + std::to_string(tokens) + " tokens takes " +
+                     std::to_string(kept_mebibytes(kept_layers, heads, tokens)) +
                      " MiB; keep fewer layers (--layers 0,5) or use a shorter text"),
       tokens_(tokens),
       kept_layers_(kept_layers),
@@ -180,30 +185,38 @@ void ForwardPass::check(const ForwardOptions& options) const {
   for (std::size_t i = 0; i < encoding_.ids.size(); ++i) {
     const int id = encoding_.ids[i];
     if (id < 0 || id >= c.vocab_size) {
-      throw InputError(text, "--text", "token " + std::to_string(i) + " has id " + std::to_string(id) + ", outside the model's " +
-                                           std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
+      throw InputError(text, "--text",
+                       "token " + std::to_string(i) + " has id " + std::to_string(id) + ", outside the model's " +
+                           std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
     }
     if (c.architecture == Architecture::Bert && encoding_.type_ids[i] >= c.type_vocab_size) {
-      throw InputError(text, "--text", "token " + std::to_string(i) + " is in segment " + std::to_string(encoding_.type_ids[i]) +
-                                           " but the model has " + std::to_string(c.type_vocab_size) + " token types");
+      throw InputError(text, "--text",
+                       "token " + std::to_string(i) + " is in segment " + std::to_string(encoding_.type_ids[i]) +
+                           " but the model has " + std::to_string(c.type_vocab_size) + " token types");
     }
   }
   if (const std::optional<int> positions = c.position_limit(); positions && n > *positions) {
-    throw InputError(text, "--text", "makes " + std::to_string(n) + " tokens but the model has positions for " + std::to_string(*positions));
+    throw InputError(
+        text, "--text",
+        "makes " + std::to_string(n) + " tokens but the model has positions for " + std::to_string(*positions));
   }
   long long kept = c.num_layers;
   if (options.layers) {
     kept = static_cast<long long>(options.layers->size());
     for (const int layer : *options.layers) {
       if (layer < 0 || layer >= c.num_layers) {
-        throw InputError("<command line>", "--layers", "layer " + std::to_string(layer) + " does not exist: the model has layers 0.." + std::to_string(c.num_layers - 1));
+        throw InputError("<command line>", "--layers",
+                         "layer " + std::to_string(layer) + " does not exist: the model has layers 0.." +
+                             std::to_string(c.num_layers - 1));
       }
     }
   }
   if (kept_attention_cells(kept, c.num_heads, n) > kMaxKeptCells) throw KeptAttentionTooLarge(n, kept, c.num_heads);
   check_pass_memory(model_, n, kept);
   if (options.query_position && (*options.query_position < 0 || *options.query_position >= n)) {
-    throw InputError("<command line>", "--query", "position " + std::to_string(*options.query_position) + " is not a token: the text has tokens 0.." + std::to_string(n - 1));
+    throw InputError("<command line>", "--query",
+                     "position " + std::to_string(*options.query_position) +
+                         " is not a token: the text has tokens 0.." + std::to_string(n - 1));
   }
   check_edits(c, options.edits);
 }
@@ -223,8 +236,8 @@ void check_pass_memory(const Model& model, long long tokens, long long kept_laye
   const std::string besides = limit ? " besides the weights' " + mib(weights) : std::string();
   const std::string room = limit ? "the memory limit is " + mib(available) : "only " + mib(available) + " is available";
   throw InputError("<text>", "--text",
-                   "a pass over " + std::to_string(tokens) + " tokens needs " + mib(need) + " for its activations (" + what +
-                       ")" + besides + ", but " + room + ": use a shorter text or keep fewer layers (--layers)");
+                   "a pass over " + std::to_string(tokens) + " tokens needs " + mib(need) + " for its activations (" +
+                       what + ")" + besides + ", but " + room + ": use a shorter text or keep fewer layers (--layers)");
 }
 
 void ForwardPass::embed() {
@@ -260,7 +273,8 @@ void ForwardPass::embed() {
 
 // The layer's attention block: projections (with edits), RoPE, the backend, the head factors
 // and W_O. `normed` is the block's input; the block's output replaces `out`.
-void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& result, LayerAttention* kept) {
+void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& result,
+                            LayerAttention* kept) {
   const ModelConfig& c = model_.config();
   const int dk = c.head_dim;
   Matrix q, k, v;
@@ -288,7 +302,9 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
   Matrix contexts;
   BlockScratch block;
   for (int l = first_layer; l < c.num_layers; ++l) {
-    if (options.progress) options.progress({"layer " + std::to_string(l + 1) + " of " + std::to_string(c.num_layers), static_cast<double>(l) / c.num_layers});
+    if (options.progress)
+      options.progress({"layer " + std::to_string(l + 1) + " of " + std::to_string(c.num_layers),
+                        static_cast<double>(l) / c.num_layers});
     if (options.stop.stop_requested()) throw Cancelled();
     const LayerWeights& w = weights.layers[static_cast<std::size_t>(l)];
     const Matrix& x = inputs_[static_cast<std::size_t>(l)];
@@ -368,7 +384,9 @@ const ForwardResult& ForwardPass::run(const tokenizers::Encoding& encoding, cons
   const auto layered = Clock::now();
   predict(options);
   const auto done = Clock::now();
-  result_.timing.stages_ms = {{"embeddings", milliseconds(start, embedded)}, {"layers", milliseconds(embedded, layered)}, {"prediction", milliseconds(layered, done)}};
+  result_.timing.stages_ms = {{"embeddings", milliseconds(start, embedded)},
+                              {"layers", milliseconds(embedded, layered)},
+                              {"prediction", milliseconds(layered, done)}};
   result_.timing.total_ms = milliseconds(start, done);
   has_run_ = true;
   if (options.progress) options.progress({"done", 1.0});
@@ -378,7 +396,8 @@ const ForwardResult& ForwardPass::run(const tokenizers::Encoding& encoding, cons
 const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptions& options) {
   const ModelConfig& c = model_.config();
   std::vector<int> wanted;
-  if (options.layers) wanted = *options.layers;
+  if (options.layers)
+    wanted = *options.layers;
   else {
     wanted.resize(static_cast<std::size_t>(c.num_layers));
     std::iota(wanted.begin(), wanted.end(), 0);
@@ -435,11 +454,14 @@ Matrix attention_rollout(const ForwardResult& result, int last_layer) {
   Eigen::MatrixXd step(n, n);
   for (int layer = 0; layer <= last_layer; ++layer) {
     const LayerAttention* kept = result.layer(layer);
-    if (!kept) throw std::invalid_argument("attention rollout needs layer " + std::to_string(layer) + ", which was not kept");
+    if (!kept)
+      throw std::invalid_argument("attention rollout needs layer " + std::to_string(layer) + ", which was not kept");
     const auto& heads = kept->attention.heads;
     step.setZero();
     for (const HeadResult& head : heads) {
-      step += Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(head.weights.data.data(), n, n).cast<double>();
+      step += Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                  head.weights.data.data(), n, n)
+                  .cast<double>();
     }
     step /= static_cast<double>(heads.size());
     step = 0.5 * step + 0.5 * Eigen::MatrixXd::Identity(n, n);
@@ -448,7 +470,8 @@ Matrix attention_rollout(const ForwardResult& result, int last_layer) {
     rollout = step * rollout;
   }
   Matrix out(static_cast<int>(n), static_cast<int>(n));
-  Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data.data(), n, n) = rollout.cast<float>();
+  Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data.data(), n, n) =
+      rollout.cast<float>();
   return out;
 }
 

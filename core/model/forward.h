@@ -76,7 +76,8 @@ struct ModelEdits {
 
 struct ForwardOptions {
   std::optional<std::vector<int>> layers;  // layers whose attention is kept; nullopt: all
-  std::optional<int> query_position;       // the pinned query: its top tokens as well (BERT: the first [MASK] when not given)
+  std::optional<int>
+      query_position;  // the pinned query: its top tokens as well (BERT: the first [MASK] when not given)
   int top_k = 10;
   ModelEdits edits;
   ComputeOptions compute;
@@ -93,7 +94,7 @@ struct TokenProbability {
 
 struct LayerAttention {
   int layer = 0;
-  Result attention;  // tokens, mask, masked rows, and per head scores, weights, context
+  Result attention;                           // tokens, mask, masked rows, and per head scores, weights, context
   std::vector<MatrixDifference> differences;  // against the comparison backend, when there is one
   // The queries, keys and values the attention read, after biases, edits and RoPE:
   // queries (N, H·dk), keys and values (N, G·dk), head h's columns [h·dk, (h + 1)·dk).
@@ -104,9 +105,9 @@ struct ForwardResult {
   std::vector<int> ids;
   std::vector<std::string> tokens;
   std::vector<int> type_ids;
-  std::vector<LayerAttention> layers;         // the kept layers, ascending
-  std::vector<TokenProbability> next_tokens;  // at the last position, best first (empty without an LM head)
-  int query_position = -1;                    // -1: none pinned
+  std::vector<LayerAttention> layers;          // the kept layers, ascending
+  std::vector<TokenProbability> next_tokens;   // at the last position, best first (empty without an LM head)
+  int query_position = -1;                     // -1: none pinned
   std::vector<TokenProbability> query_tokens;  // at the pinned query
   std::string backend;
   std::string device;

@@ -83,7 +83,8 @@ std::vector<std::string> Generation::tokens() const {
 
 std::vector<int> end_of_text_ids(const ModelConfig& config, const tokenizers::Tokenizer& tokenizer) {
   if (!config.end_of_text_ids.empty()) return config.end_of_text_ids;
-  constexpr std::array<const char*, 5> kNames = {"<|endoftext|>", "</s>", "<|end_of_text|>", "<|eot_id|>", "<|im_end|>"};
+  constexpr std::array<const char*, 5> kNames = {"<|endoftext|>", "</s>", "<|end_of_text|>", "<|eot_id|>",
+                                                 "<|im_end|>"};
   for (const char* name : kNames) {
     const int id = tokenizer.find(name);
     if (id >= 0) return {id};
@@ -97,7 +98,8 @@ bool Generation::ends_text(int id) const {
 
 std::uint64_t cache_bytes(const ModelConfig& c, int entries) {
   std::uint64_t bytes = 2 * sizeof(float);
-  for (const int factor : {c.num_layers, c.num_kv_heads, c.head_dim, entries}) bytes *= static_cast<std::uint64_t>(std::max(factor, 0));
+  for (const int factor : {c.num_layers, c.num_kv_heads, c.head_dim, entries})
+    bytes *= static_cast<std::uint64_t>(std::max(factor, 0));
   return bytes;
 }
 
@@ -106,31 +108,40 @@ Generator::Generator(const Model& model) : model_(model) {}
 void Generator::check(const tokenizers::Encoding& prompt, const GenerateOptions& options) const {
   const ModelConfig& c = model_.config();
   if (c.architecture == Architecture::Bert || !c.has_lm_head) {
-    throw InputError(model_.path(), "architecture", c.architecture_name + " is " + c.family() +
-                                                        ", an encoder that sees the whole text at once: it does not generate. Open a GPT-2 or Llama-family model");
+    throw InputError(
+        model_.path(), "architecture",
+        c.architecture_name + " is " + c.family() +
+            ", an encoder that sees the whole text at once: it does not generate. Open a GPT-2 or Llama-family model");
   }
   if (options.max_new_tokens < 1 || options.max_new_tokens > kMaxGeneratedTokens) {
-    throw InputError("<command line>", "--tokens", std::to_string(options.max_new_tokens) + " tokens: give 1 to " + std::to_string(kMaxGeneratedTokens));
+    throw InputError(
+        "<command line>", "--tokens",
+        std::to_string(options.max_new_tokens) + " tokens: give 1 to " + std::to_string(kMaxGeneratedTokens));
   }
   const auto n = static_cast<int>(prompt.ids.size());
   if (n == 0) throw InputError("<text>", "--text", "makes no tokens: give some text");
   for (std::size_t i = 0; i < prompt.ids.size(); ++i) {
     if (prompt.ids[i] < 0 || prompt.ids[i] >= c.vocab_size) {
-      throw InputError("<text>", "--text", "token " + std::to_string(i) + " has id " + std::to_string(prompt.ids[i]) + ", outside the model's " +
-                                               std::to_string(c.vocab_size) + " embeddings: the tokenizer and the weights disagree");
+      throw InputError("<text>", "--text",
+                       "token " + std::to_string(i) + " has id " + std::to_string(prompt.ids[i]) +
+                           ", outside the model's " + std::to_string(c.vocab_size) +
+                           " embeddings: the tokenizer and the weights disagree");
     }
   }
   // The prefill is a pass over the prompt and each step one position more, so a pass over the
   // prompt and the new tokens bounds the activations; the rows of attention kept are small.
   check_pass_memory(model_, static_cast<long long>(n) + options.max_new_tokens, 0);
   if (c.max_positions > 0 && n >= c.max_positions) {
-    throw InputError("<text>", "--text", "makes " + std::to_string(n) + " tokens, which fill the model's " + std::to_string(c.max_positions) +
-                                             " positions: no room to generate; use a shorter text");
+    throw InputError("<text>", "--text",
+                     "makes " + std::to_string(n) + " tokens, which fill the model's " +
+                         std::to_string(c.max_positions) + " positions: no room to generate; use a shorter text");
   }
   if (options.layers) {
     for (const int layer : *options.layers) {
       if (layer < 0 || layer >= c.num_layers) {
-        throw InputError("<command line>", "--layers", "layer " + std::to_string(layer) + " does not exist: the model has layers 0.." + std::to_string(c.num_layers - 1));
+        throw InputError("<command line>", "--layers",
+                         "layer " + std::to_string(layer) + " does not exist: the model has layers 0.." +
+                             std::to_string(c.num_layers - 1));
       }
     }
   }
@@ -285,18 +296,21 @@ Generation Generator::run(const tokenizers::Encoding& prompt, const GenerateOpti
       break;
     }
     if (options.progress) {
-      options.progress({s == 0 ? "prefill (" + std::to_string(p) + " tokens)" : "token " + std::to_string(s + 1) + " of " + std::to_string(options.max_new_tokens),
+      options.progress({s == 0 ? "prefill (" + std::to_string(p) + " tokens)"
+                               : "token " + std::to_string(s + 1) + " of " + std::to_string(options.max_new_tokens),
                         static_cast<double>(s) / options.max_new_tokens});
     }
     if (options.stop.stop_requested()) throw Cancelled();
     GenerationStep step;
-    const Matrix logits = s == 0 ? feed(prompt.ids, 0, options, step) : feed({g.steps.back().id}, p + s - 1, options, step);
+    const Matrix logits =
+        s == 0 ? feed(prompt.ids, 0, options, step) : feed({g.steps.back().id}, p + s - 1, options, step);
     step.next_tokens = top_tokens(logits, std::max(options.top_k, 1), tokenizer, g.ids());
     step.id = step.next_tokens.front().id;
     token_labels_.push_back(step.next_tokens.front().token);
     g.steps.push_back(std::move(step));
   }
-  if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id)) g.stop = StopReason::EndOfText;
+  if (!g.steps.empty() && static_cast<int>(g.steps.size()) == options.max_new_tokens && g.ends_text(g.steps.back().id))
+    g.stop = StopReason::EndOfText;
   relabel(g, tokenizer);
   g.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.progress) options.progress({"done", 1.0});

@@ -41,7 +41,7 @@ struct GenerateOptions {
   int max_new_tokens = 16;                 // 1..kMaxGeneratedTokens
   std::optional<std::vector<int>> layers;  // layers whose attention rows each step keeps; nullopt: all
   int top_k = 10;
-  ModelEdits edits;  // heads off or scaled, edited W_Q/W_K/W_V, as in the forward pass
+  ModelEdits edits;           // heads off or scaled, edited W_Q/W_K/W_V, as in the forward pass
   ProgressCallback progress;  // "prefill", "token 3 of 16"
   std::stop_token stop;       // checked between tokens and layers: throws Cancelled
 };
@@ -59,10 +59,10 @@ struct GenerationStep {
   int id = 0;               // the token chosen: argmax of the logits
   std::string token;
   std::vector<TokenProbability> next_tokens;  // best first; next_tokens[0] is the chosen one
-  int first_cached = 0;      // the position of the cache's first entry (> 0 once a window evicts)
-  int cache_length = 0;      // entries held per layer after this query's key and value went in
-  std::uint64_t cache_bytes = 0;  // keys and values of every layer, float32
-  std::vector<StepAttention> layers;  // the kept layers, ascending
+  int first_cached = 0;                       // the position of the cache's first entry (> 0 once a window evicts)
+  int cache_length = 0;                       // entries held per layer after this query's key and value went in
+  std::uint64_t cache_bytes = 0;              // keys and values of every layer, float32
+  std::vector<StepAttention> layers;          // the kept layers, ascending
 };
 
 enum class StopReason { Tokens, EndOfText, PositionTable };

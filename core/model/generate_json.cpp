@@ -13,7 +13,8 @@ using Json = nlohmann::ordered_json;
 
 Json row(const Matrix& m, int r) {
   Json values = Json::array();
-  for (int j = 0; j < m.cols; ++j) values.push_back(std::isfinite(m.at(r, j)) ? Json(json_number(m.at(r, j))) : Json(nullptr));
+  for (int j = 0; j < m.cols; ++j)
+    values.push_back(std::isfinite(m.at(r, j)) ? Json(json_number(m.at(r, j))) : Json(nullptr));
   return values;
 }
 
@@ -27,12 +28,14 @@ Json step_json(const GenerationStep& step) {
   out["cache_length"] = step.cache_length;
   out["cache_bytes"] = step.cache_bytes;
   Json next = Json::array();
-  for (const TokenProbability& t : step.next_tokens) next.push_back({{"id", t.id}, {"token", t.token}, {"p", t.p}, {"logit", json_number(t.logit)}});
+  for (const TokenProbability& t : step.next_tokens)
+    next.push_back({{"id", t.id}, {"token", t.token}, {"p", t.p}, {"logit", json_number(t.logit)}});
   out["next_tokens"] = std::move(next);
   Json layers = Json::array();
   for (const StepAttention& layer : step.layers) {
     Json heads = Json::array();
-    for (int h = 0; h < layer.weights.rows; ++h) heads.push_back({{"scores", row(layer.scores, h)}, {"weights", row(layer.weights, h)}});
+    for (int h = 0; h < layer.weights.rows; ++h)
+      heads.push_back({{"scores", row(layer.scores, h)}, {"weights", row(layer.weights, h)}});
     layers.push_back({{"layer", layer.layer}, {"heads", std::move(heads)}});
   }
   out["layers"] = std::move(layers);
@@ -44,8 +47,9 @@ Json step_json(const GenerationStep& step) {
 std::string generation_json(const Model& model, const Generation& g) {
   const ModelConfig& c = model.config();
   Json root;
-  root["model"] = {{"path", model.path()}, {"architecture", c.architecture_name}, {"family", c.family()}, {"layers", c.num_layers},
-                   {"heads", c.num_heads}, {"kv_heads", c.num_kv_heads}, {"head_dim", c.head_dim}};
+  root["model"] = {
+      {"path", model.path()}, {"architecture", c.architecture_name}, {"family", c.family()},  {"layers", c.num_layers},
+      {"heads", c.num_heads}, {"kv_heads", c.num_kv_heads},          {"head_dim", c.head_dim}};
   root["tokens"] = g.tokens();
   root["ids"] = g.ids();
   root["prompt_length"] = g.prompt_ids.size();

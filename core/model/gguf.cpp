@@ -14,8 +14,19 @@ constexpr std::uint32_t kMaxNameBytes = 1 << 16;
 constexpr int kMaxArrayNesting = 4;
 
 enum ValueType : std::uint32_t {
-  kUint8 = 0, kInt8 = 1, kUint16 = 2, kInt16 = 3, kUint32 = 4, kInt32 = 5, kFloat32 = 6, kBool = 7,
-  kString = 8, kArray = 9, kUint64 = 10, kInt64 = 11, kFloat64 = 12,
+  kUint8 = 0,
+  kInt8 = 1,
+  kUint16 = 2,
+  kInt16 = 3,
+  kUint32 = 4,
+  kInt32 = 5,
+  kFloat32 = 6,
+  kBool = 7,
+  kString = 8,
+  kArray = 9,
+  kUint64 = 10,
+  kInt64 = 11,
+  kFloat64 = 12,
 };
 
 // ggml's tensor type numbers (ggml.h), with the names llama.cpp gives them.
@@ -24,10 +35,10 @@ struct GgmlType {
   const char* name;
 };
 GgmlType ggml_type(std::uint32_t id) {
-  static const char* const names[] = {"F32",   "F16",     "Q4_0",   "Q4_1",  "Q4_2",  "Q4_3",   "Q5_0",   "Q5_1",
-                                      "Q8_0",  "Q8_1",    "Q2_K",   "Q3_K",  "Q4_K",  "Q5_K",   "Q6_K",   "Q8_K",
+  static const char* const names[] = {"F32",     "F16",    "Q4_0",    "Q4_1",  "Q4_2",   "Q4_3",  "Q5_0",  "Q5_1",
+                                      "Q8_0",    "Q8_1",   "Q2_K",    "Q3_K",  "Q4_K",   "Q5_K",  "Q6_K",  "Q8_K",
                                       "IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS",
-                                      "I8",    "I16",     "I32",    "I64",   "F64",   "IQ1_M",  "BF16"};
+                                      "I8",      "I16",    "I32",     "I64",   "F64",    "IQ1_M", "BF16"};
   switch (id) {
     case 0: return {TensorType::F32, "F32"};
     case 1: return {TensorType::F16, "F16"};
@@ -56,7 +67,9 @@ class Cursor {
 
   std::string string(const std::string& what, std::uint64_t max_bytes = UINT64_MAX) {
     const auto length = read<std::uint64_t>(what);
-    if (length > max_bytes) fail(what, "a string of " + std::to_string(length) + " bytes is longer than allowed (" + std::to_string(max_bytes) + ")");
+    if (length > max_bytes)
+      fail(what, "a string of " + std::to_string(length) + " bytes is longer than allowed (" +
+                     std::to_string(max_bytes) + ")");
     const auto bytes = file_.bytes(offset_, length, what);
     offset_ += length;
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -74,7 +87,9 @@ class Cursor {
     return n;
   }
 
-  [[noreturn]] void fail(const std::string& what, const std::string& problem) const { throw InputError(file_.path(), what, problem); }
+  [[noreturn]] void fail(const std::string& what, const std::string& problem) const {
+    throw InputError(file_.path(), what, problem);
+  }
   [[nodiscard]] std::uint64_t offset() const { return offset_; }
 
  private:
@@ -84,10 +99,17 @@ class Cursor {
 
 std::uint64_t scalar_bytes(std::uint32_t type) {
   switch (type) {
-    case kUint8: case kInt8: case kBool: return 1;
-    case kUint16: case kInt16: return 2;
-    case kUint32: case kInt32: case kFloat32: return 4;
-    case kUint64: case kInt64: case kFloat64: return 8;
+    case kUint8:
+    case kInt8:
+    case kBool: return 1;
+    case kUint16:
+    case kInt16: return 2;
+    case kUint32:
+    case kInt32:
+    case kFloat32: return 4;
+    case kUint64:
+    case kInt64:
+    case kFloat64: return 8;
     case kString: return 8;  // at least its length
     default: return 0;
   }
@@ -116,8 +138,14 @@ void read_scalar(Cursor& cursor, std::uint32_t type, const std::string& key, Ggu
       out.integer = value;
       return;
     }
-    case kFloat32: out.kind = GgufValue::Kind::Float; out.number = cursor.read<float>(key); return;
-    case kFloat64: out.kind = GgufValue::Kind::Float; out.number = cursor.read<double>(key); return;
+    case kFloat32:
+      out.kind = GgufValue::Kind::Float;
+      out.number = cursor.read<float>(key);
+      return;
+    case kFloat64:
+      out.kind = GgufValue::Kind::Float;
+      out.number = cursor.read<double>(key);
+      return;
     default: cursor.fail(key, "unknown value type " + std::to_string(type));
   }
 }
@@ -139,7 +167,8 @@ void read_array(Cursor& cursor, const std::string& key, GgufValue& out) {
   if (type == kString) {
     out.kind = GgufValue::Kind::StringArray;
     out.strings.reserve(n);
-    for (std::uint64_t i = 0; i < n; ++i) out.strings.push_back(cursor.string(key + "/" + std::to_string(i), kMaxNameBytes));
+    for (std::uint64_t i = 0; i < n; ++i)
+      out.strings.push_back(cursor.string(key + "/" + std::to_string(i), kMaxNameBytes));
     return;
   }
   const bool floats = type == kFloat32 || type == kFloat64;
@@ -148,13 +177,16 @@ void read_array(Cursor& cursor, const std::string& key, GgufValue& out) {
   GgufValue item;
   for (std::uint64_t i = 0; i < n; ++i) {
     read_scalar(cursor, type, key, item);
-    if (floats) out.numbers.push_back(item.number);
-    else out.integers.push_back(item.integer);
+    if (floats)
+      out.numbers.push_back(item.number);
+    else
+      out.integers.push_back(item.integer);
   }
 }
 
 void skip_array(Cursor& cursor, const std::string& key, int depth) {
-  if (depth > kMaxArrayNesting) cursor.fail(key, "arrays nested more than " + std::to_string(kMaxArrayNesting) + " deep");
+  if (depth > kMaxArrayNesting)
+    cursor.fail(key, "arrays nested more than " + std::to_string(kMaxArrayNesting) + " deep");
   const auto type = cursor.read<std::uint32_t>(key);
   if (type == kArray) {
     const std::uint64_t n = cursor.count(key, 12);
@@ -166,8 +198,10 @@ void skip_array(Cursor& cursor, const std::string& key, int depth) {
   const std::uint64_t n = cursor.count(key, min_bytes);
   GgufValue item;
   for (std::uint64_t i = 0; i < n; ++i) {
-    if (type == kString) (void)cursor.string(key, kMaxNameBytes);
-    else read_scalar(cursor, type, key, item);
+    if (type == kString)
+      (void)cursor.string(key, kMaxNameBytes);
+    else
+      read_scalar(cursor, type, key, item);
   }
 }
 
@@ -214,8 +248,8 @@ PendingTensor read_tensor_info(Cursor& cursor, const std::string& path, std::uin
     const BlockLayout layout = block_layout(record.type);
     const std::uint64_t row = innermost_first.empty() ? 1 : innermost_first.front();
     if (row % layout.elements != 0) {
-      cursor.fail(name, "rows of " + std::to_string(row) + " elements are not whole " + record.type_name + " blocks of " +
-                            std::to_string(layout.elements));
+      cursor.fail(name, "rows of " + std::to_string(row) + " elements are not whole " + record.type_name +
+                            " blocks of " + std::to_string(layout.elements));
     }
     pending.bytes = checked_mul(elements / layout.elements, layout.bytes, path, name);
   }
@@ -245,7 +279,8 @@ GgufFile read_gguf(const MappedFile& file, std::stop_token stop) {
   GgufFile gguf;
   gguf.version = cursor.read<std::uint32_t>("version");
   if (gguf.version != 2 && gguf.version != 3) {
-    throw InputError(path, "version", "GGUF version " + std::to_string(gguf.version) + " is not read (versions 2 and 3 are)");
+    throw InputError(path, "version",
+                     "GGUF version " + std::to_string(gguf.version) + " is not read (versions 2 and 3 are)");
   }
   const std::uint64_t tensor_count = cursor.read<std::uint64_t>("tensor count");
   const std::uint64_t kv_count = cursor.count("metadata count", 13);
@@ -271,7 +306,8 @@ GgufFile read_gguf(const MappedFile& file, std::stop_token stop) {
     pending.push_back(read_tensor_info(cursor, path, i));
   }
   const std::uint64_t alignment = alignment_of(gguf, path);
-  const std::uint64_t data_start = checked_add(cursor.offset(), alignment - 1, path, "tensor data") / alignment * alignment;
+  const std::uint64_t data_start =
+      checked_add(cursor.offset(), alignment - 1, path, "tensor data") / alignment * alignment;
   for (PendingTensor& tensor : pending) {
     const std::string shown = shown_name(tensor.record.name);
     if (tensor.offset % alignment != 0) {
@@ -324,7 +360,8 @@ std::optional<double> GgufMetadata::optional_number(const std::string& key) cons
 std::optional<bool> GgufMetadata::optional_bool(const std::string& key) const {
   if (!has(key)) return std::nullopt;
   const GgufValue& v = value(key);
-  if (v.kind != GgufValue::Kind::Bool && v.kind != GgufValue::Kind::Integer) throw InputError(path_, key, "must be a bool");
+  if (v.kind != GgufValue::Kind::Bool && v.kind != GgufValue::Kind::Integer)
+    throw InputError(path_, key, "must be a bool");
   return v.integer != 0;
 }
 

@@ -17,7 +17,8 @@ int size_of(const GgufMetadata& m, const std::string& key, int max, std::optiona
   const std::int64_t value = m.integer(key);
   if (value < 1 || value > max) {
     throw InputError(m.path(), key,
-                     "must be a whole number from 1 to " + std::to_string(max) + " (beyond any real model), not " + std::to_string(value));
+                     "must be a whole number from 1 to " + std::to_string(max) + " (beyond any real model), not " +
+                         std::to_string(value));
   }
   return static_cast<int>(value);
 }
@@ -32,8 +33,9 @@ void check_attention_width(const std::string& path, const ModelConfig& c, const 
   const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
   if (width > kMaxAttentionWidth) {
     throw InputError(path, key,
-                     std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " + std::to_string(width) +
-                         ", beyond any real model's query width (at most " + std::to_string(kMaxAttentionWidth) + ")");
+                     std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) +
+                         " dimensions = " + std::to_string(width) + ", beyond any real model's query width (at most " +
+                         std::to_string(kMaxAttentionWidth) + ")");
   }
 }
 
@@ -52,8 +54,8 @@ void check_embedding_length(const GgufFile& gguf, const std::string& path, const
   const TensorRecord* embedding = gguf.tensors.find("token_embd.weight");
   if (!embedding || embedding->shape.size() != 2 || embedding->shape[1] == static_cast<std::uint64_t>(d_model)) return;
   throw InputError(path, key,
-                   "is " + std::to_string(d_model) + " but token_embd.weight holds rows of " + std::to_string(embedding->shape[1]) +
-                       " values");
+                   "is " + std::to_string(d_model) + " but token_embd.weight holds rows of " +
+                       std::to_string(embedding->shape[1]) + " values");
 }
 
 std::string blk(int layer, const std::string& rest) { return "blk." + std::to_string(layer) + "." + rest; }
@@ -61,9 +63,10 @@ std::string blk(int layer, const std::string& rest) { return "blk." + std::to_st
 // The vocabulary's size: the embedding table's rows (metadata may lack it).
 int vocab_rows(const GgufFile& gguf, const std::string& path, int d_model) {
   const TensorRecord& embedding = gguf.tensors.require("token_embd.weight", path);
-  if (embedding.shape.size() != 2 || embedding.shape[1] != static_cast<std::uint64_t>(d_model) || embedding.shape[0] == 0 ||
-      embedding.shape[0] > static_cast<std::uint64_t>(kMaxVocabulary)) {
-    throw InputError(path, "token_embd.weight", "has shape " + embedding.shape_text() + " but needs vocabulary × " + std::to_string(d_model));
+  if (embedding.shape.size() != 2 || embedding.shape[1] != static_cast<std::uint64_t>(d_model) ||
+      embedding.shape[0] == 0 || embedding.shape[0] > static_cast<std::uint64_t>(kMaxVocabulary)) {
+    throw InputError(path, "token_embd.weight",
+                     "has shape " + embedding.shape_text() + " but needs vocabulary × " + std::to_string(d_model));
   }
   return static_cast<int>(embedding.shape[0]);
 }
@@ -87,8 +90,10 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
     w.layers.push_back(layer);
   }
   w.final_norm = b.norm("output_norm.weight", "", d);
-  if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
-  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  if (b.has("output.weight"))
+    w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
+  else
+    w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   if (b.has("rope_freqs.weight")) {
     const float* factors = b.vector("rope_freqs.weight", c.head_dim / 2);
     if (factors) c.rope.frequency_factors.assign(factors, factors + c.head_dim / 2);
@@ -96,7 +101,8 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
       // Each frequency is divided by its factor: 0 or less makes angles that are not numbers.
       if (!(c.rope.frequency_factors[i] > 0)) {
         throw InputError(b.origin(), "rope_freqs.weight",
-                         "factor " + std::to_string(i) + " is " + std::to_string(c.rope.frequency_factors[i]) + "; each must be > 0");
+                         "factor " + std::to_string(i) + " is " + std::to_string(c.rope.frequency_factors[i]) +
+                             "; each must be > 0");
       }
     }
   }
@@ -123,8 +129,10 @@ ModelWeights gpt2_weights(WeightBuilder& b, ModelConfig& c) {
     w.layers.push_back(layer);
   }
   w.final_norm = b.norm("output_norm.weight", "output_norm.bias", d);
-  if (b.has("output.weight")) w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
-  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  if (b.has("output.weight"))
+    w.lm_head = b.linear("output.weight", "", d, c.vocab_size);
+  else
+    w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   return w;
 }
 
@@ -145,29 +153,35 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     c.num_heads = size_of(m, k + "attention.head_count", kMaxHeads);
     c.num_kv_heads = size_of(m, k + "attention.head_count_kv", kMaxHeads, c.num_heads);
     if (!m.has(k + "attention.key_length") && c.d_model % c.num_heads != 0) {
-      throw InputError(path, k + "attention.head_count", "must divide the embedding length (or the file gives attention.key_length)");
+      throw InputError(path, k + "attention.head_count",
+                       "must divide the embedding length (or the file gives attention.key_length)");
     }
     c.head_dim = size_of(m, k + "attention.key_length", kMaxHeadDim, c.d_model / c.num_heads);
     if (size_of(m, k + "attention.value_length", kMaxHeadDim, c.head_dim) != c.head_dim) {
-      throw InputError(path, k + "attention.value_length", "differs from attention.key_length: heads of two widths are not computed");
+      throw InputError(path, k + "attention.value_length",
+                       "differs from attention.key_length: heads of two widths are not computed");
     }
     c.d_ff = size_of(m, k + "feed_forward_length", kMaxMlpWidth);
     c.max_positions = size_of(m, k + "context_length", kMaxPositions, 4096);
     c.norm_eps = positive(m, k + "attention.layer_norm_rms_epsilon", 1e-5);
     c.rope.theta = positive(m, k + "rope.freq_base", 10000.0);
     c.rope.dims = size_of(m, k + "rope.dimension_count", kMaxHeadDim, c.head_dim);
-    if (c.rope.dims != c.head_dim) throw InputError(path, k + "rope.dimension_count", "partial RoPE is not computed: must equal the head size " + std::to_string(c.head_dim));
+    if (c.rope.dims != c.head_dim)
+      throw InputError(path, k + "rope.dimension_count",
+                       "partial RoPE is not computed: must equal the head size " + std::to_string(c.head_dim));
     if (m.has(k + "rope.scaling.type")) {
       const std::string type = m.string(k + "rope.scaling.type");
       if (type == "linear") {
         c.rope.scaling = RopeSettings::Scaling::Linear;
         c.rope.factor = positive(m, k + "rope.scaling.factor", 1.0);
       } else if (type != "none") {
-        throw InputError(path, k + "rope.scaling.type", "the RoPE scaling " + quoted_excerpt(type, 40) + " is not computed (linear is)");
+        throw InputError(path, k + "rope.scaling.type",
+                         "the RoPE scaling " + quoted_excerpt(type, 40) + " is not computed (linear is)");
       }
     }
     if (c.head_dim % 2 != 0) throw InputError(path, k + "attention.key_length", "must be even for RoPE");
-    if (c.num_heads % c.num_kv_heads != 0) throw InputError(path, k + "attention.head_count_kv", "must divide the head count");
+    if (c.num_heads % c.num_kv_heads != 0)
+      throw InputError(path, k + "attention.head_count_kv", "must divide the head count");
     const bool key_length = m.has(k + "attention.key_length");
     check_attention_width(path, c, k + (key_length ? "attention.key_length" : "attention.head_count"));
     c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
@@ -178,7 +192,8 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     c.num_layers = size_of(m, k + "block_count", kMaxLayers);
     c.num_heads = size_of(m, k + "attention.head_count", kMaxHeads);
     c.num_kv_heads = c.num_heads;
-    if (c.d_model % c.num_heads != 0) throw InputError(path, k + "attention.head_count", "must divide the embedding length");
+    if (c.d_model % c.num_heads != 0)
+      throw InputError(path, k + "attention.head_count", "must divide the embedding length");
     c.head_dim = c.d_model / c.num_heads;
     check_attention_width(path, c, k + "attention.head_count");
     c.d_ff = size_of(m, k + "feed_forward_length", kMaxMlpWidth, 4 * c.d_model);
@@ -186,16 +201,20 @@ ModelConfig gguf_config(const GgufFile& gguf, const std::string& path) {
     c.norm_eps = positive(m, k + "attention.layer_norm_epsilon", 1e-5);
     c.tie_word_embeddings = !gguf.tensors.contains("output.weight");
   } else {
-    throw InputError(path, "general.architecture", "the architecture " + quoted_excerpt(arch, 40) + " is not one attnviz computes (llama, gpt2)");
+    throw InputError(path, "general.architecture",
+                     "the architecture " + quoted_excerpt(arch, 40) + " is not one attnviz computes (llama, gpt2)");
   }
   c.vocab_size = vocab_rows(gguf, path, c.d_model);
   for (const char* key : {"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"}) {
     const auto id = m.optional_integer(key);
     if (!id) continue;
     if (*id < 0 || *id >= c.vocab_size) {
-      throw InputError(path, key, "token id " + std::to_string(*id) + " is outside the vocabulary (" + std::to_string(c.vocab_size) + " tokens)");
+      throw InputError(path, key,
+                       "token id " + std::to_string(*id) + " is outside the vocabulary (" +
+                           std::to_string(c.vocab_size) + " tokens)");
     }
-    if (c.end_of_text_ids.empty() || c.end_of_text_ids.front() != *id) c.end_of_text_ids.push_back(static_cast<int>(*id));
+    if (c.end_of_text_ids.empty() || c.end_of_text_ids.front() != *id)
+      c.end_of_text_ids.push_back(static_cast<int>(*id));
   }
   return c;
 }
@@ -206,7 +225,8 @@ ModelWeights build_gguf_weights(WeightBuilder& builder, ModelConfig& config) {
 
 tokenizers::GgufTokenizerData gguf_tokenizer_data(const GgufFile& gguf, const std::string& path) {
   const GgufMetadata m(gguf, path);
-  if (!m.has("tokenizer.ggml.model")) throw InputError(path, "tokenizer.ggml.model", "missing: the file carries no tokenizer");
+  if (!m.has("tokenizer.ggml.model"))
+    throw InputError(path, "tokenizer.ggml.model", "missing: the file carries no tokenizer");
   tokenizers::GgufTokenizerData data;
   data.model = m.string("tokenizer.ggml.model");
   if (m.has("tokenizer.ggml.pre")) data.pre = m.string("tokenizer.ggml.pre");
@@ -222,7 +242,9 @@ tokenizers::GgufTokenizerData gguf_tokenizer_data(const GgufFile& gguf, const st
     const auto value = m.optional_integer(key);
     if (!value) return std::nullopt;
     if (*value < 0 || *value >= static_cast<std::int64_t>(data.tokens.size())) {
-      throw InputError(path, key, "token id " + std::to_string(*value) + " is outside the vocabulary (" + std::to_string(data.tokens.size()) + " tokens)");
+      throw InputError(path, key,
+                       "token id " + std::to_string(*value) + " is outside the vocabulary (" +
+                           std::to_string(data.tokens.size()) + " tokens)");
     }
     return static_cast<int>(*value);
   };

@@ -19,7 +19,9 @@ std::string shown_value(const json& value) {
 class ConfigFields {
  public:
   ConfigFields(const json& root, std::string path) : root_(root), path_(std::move(path)) {}
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const { throw InputError(path_, "/" + key, problem); }
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    throw InputError(path_, "/" + key, problem);
+  }
   bool has(const char* key) const { return root_.contains(key) && !root_[key].is_null(); }
 
   // A whole number from `min` to `max`, or `fallback` when absent.
@@ -71,13 +73,14 @@ void check_attention_width(const ConfigFields& f, const ModelConfig& c, const ch
   }
   const std::int64_t width = static_cast<std::int64_t>(c.num_heads) * c.head_dim;
   if (width > kMaxAttentionWidth) {
-    f.fail(key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) + " dimensions = " +
-                    std::to_string(width) + ", beyond any real model's query width (at most " +
+    f.fail(key, std::to_string(c.num_heads) + " heads × " + std::to_string(c.head_dim) +
+                    " dimensions = " + std::to_string(width) + ", beyond any real model's query width (at most " +
                     std::to_string(kMaxAttentionWidth) + ")");
   }
 }
 
-void require_activation(const ConfigFields& f, const char* key, const std::vector<std::string>& allowed, const std::string& fallback) {
+void require_activation(const ConfigFields& f, const char* key, const std::vector<std::string>& allowed,
+                        const std::string& fallback) {
   const std::string act = f.text(key, fallback);
   for (const std::string& a : allowed) {
     if (act == a) return;
@@ -92,12 +95,14 @@ void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
   const char* type_key = scaling.contains("rope_type") ? "rope_type" : "type";
   std::string type;
   if (scaling.contains(type_key)) {
-    if (!scaling[type_key].is_string()) f.fail(std::string("rope_scaling/") + type_key, "must be a string such as \"linear\" or \"llama3\"");
+    if (!scaling[type_key].is_string())
+      f.fail(std::string("rope_scaling/") + type_key, "must be a string such as \"linear\" or \"llama3\"");
     type = scaling[type_key].get<std::string>();
   }
   auto number = [&](const char* key, double fallback) {
     if (!scaling.contains(key)) return fallback;
-    if (!scaling[key].is_number() || !(scaling[key].get<double>() > 0)) f.fail(std::string("rope_scaling/") + key, "must be a number > 0");
+    if (!scaling[key].is_number() || !(scaling[key].get<double>() > 0))
+      f.fail(std::string("rope_scaling/") + key, "must be a number > 0");
     return scaling[key].get<double>();
   };
   if (type == "default") return;
@@ -110,7 +115,8 @@ void read_rope_scaling(const ConfigFields& f, RopeSettings& rope) {
     rope.low_freq_factor = number("low_freq_factor", 1.0);
     rope.high_freq_factor = number("high_freq_factor", 4.0);
     rope.original_max_positions = number("original_max_position_embeddings", 8192.0);
-    if (!(rope.high_freq_factor > rope.low_freq_factor)) f.fail("rope_scaling/high_freq_factor", "must be larger than low_freq_factor");
+    if (!(rope.high_freq_factor > rope.low_freq_factor))
+      f.fail("rope_scaling/high_freq_factor", "must be larger than low_freq_factor");
   } else {
     f.fail("rope_scaling", "the RoPE scaling " + quoted_excerpt(type, 40) + " is not computed (linear and llama3 are)");
   }
@@ -122,7 +128,8 @@ void read_end_of_text_ids(const ConfigFields& f, ModelConfig& c) {
   const json& value = f.root()["eos_token_id"];
   auto add = [&](const json& id, const std::string& where) {
     if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= c.vocab_size) {
-      f.fail(where, "must be a token id from 0 to " + std::to_string(c.vocab_size - 1) + " (the vocabulary's size is " + std::to_string(c.vocab_size) + ")");
+      f.fail(where, "must be a token id from 0 to " + std::to_string(c.vocab_size - 1) + " (the vocabulary's size is " +
+                        std::to_string(c.vocab_size) + ")");
     }
     c.end_of_text_ids.push_back(id.get<int>());
   };
@@ -137,7 +144,8 @@ void read_llama_config(const ConfigFields& f, ModelConfig& c, const std::string&
   c.num_layers = f.size("num_hidden_layers", kMaxLayers);
   c.num_heads = f.size("num_attention_heads", kMaxHeads);
   c.num_kv_heads = f.size("num_key_value_heads", kMaxHeads, c.num_heads);
-  if (!f.has("head_dim") && c.d_model % c.num_heads != 0) f.fail("num_attention_heads", "must divide hidden_size (or config.json gives head_dim)");
+  if (!f.has("head_dim") && c.d_model % c.num_heads != 0)
+    f.fail("num_attention_heads", "must divide hidden_size (or config.json gives head_dim)");
   c.head_dim = f.size("head_dim", kMaxHeadDim, c.d_model / c.num_heads);
   c.d_ff = f.size("intermediate_size", kMaxMlpWidth);
   c.vocab_size = f.size("vocab_size", kMaxVocabulary);
@@ -189,7 +197,8 @@ void read_bert_config(const ConfigFields& f, ModelConfig& c) {
   c.norm_eps = f.positive("layer_norm_eps", 1e-12);
   c.tie_word_embeddings = true;
   require_activation(f, "hidden_act", {"gelu"}, "gelu");
-  if (f.text("position_embedding_type", "absolute") != "absolute") f.fail("position_embedding_type", "only absolute positions are computed");
+  if (f.text("position_embedding_type", "absolute") != "absolute")
+    f.fail("position_embedding_type", "only absolute positions are computed");
   if (c.d_model % c.num_heads != 0) f.fail("num_attention_heads", "must divide hidden_size");
   check_attention_width(f, c, "num_attention_heads");
 }
@@ -200,7 +209,9 @@ std::string prefix_of(const WeightBuilder& b, const std::vector<std::string>& pr
   for (const std::string& prefix : prefixes) {
     if (b.has(prefix + probe)) return prefix;
   }
-  throw InputError(b.origin(), probe, "the model has no tensor " + probe + " (under any of the usual prefixes): is config.json for this checkpoint?");
+  throw InputError(
+      b.origin(), probe,
+      "the model has no tensor " + probe + " (under any of the usual prefixes): is config.json for this checkpoint?");
 }
 
 std::string layer_name(const std::string& prefix, int layer, const std::string& rest) {
@@ -229,8 +240,10 @@ ModelWeights gpt2_weights(WeightBuilder& b, ModelConfig& c) {
     w.layers.push_back(layer);
   }
   w.final_norm = b.norm(p + "ln_f.weight", p + "ln_f.bias", d);
-  if (b.has("lm_head.weight") && !c.tie_word_embeddings) w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
-  else w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  if (b.has("lm_head.weight") && !c.tie_word_embeddings)
+    w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
+  else
+    w.lm_head = WeightBuilder::tied_to(w.token_embedding);
   return w;
 }
 
@@ -246,10 +259,14 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
     auto bias_if_present = [&](const std::string& name) { return b.has(name) ? name : std::string(); };
     LayerWeights layer;
     layer.attention_norm = b.norm(layer_name(h, l, "input_layernorm.weight"), "", d);
-    layer.q = b.linear(layer_name(h, l, "self_attn.q_proj.weight"), bias_if_present(layer_name(h, l, "self_attn.q_proj.bias")), d, q_out);
-    layer.k = b.linear(layer_name(h, l, "self_attn.k_proj.weight"), bias_if_present(layer_name(h, l, "self_attn.k_proj.bias")), d, kv_out);
-    layer.v = b.linear(layer_name(h, l, "self_attn.v_proj.weight"), bias_if_present(layer_name(h, l, "self_attn.v_proj.bias")), d, kv_out);
-    layer.o = b.linear(layer_name(h, l, "self_attn.o_proj.weight"), bias_if_present(layer_name(h, l, "self_attn.o_proj.bias")), q_out, d);
+    layer.q = b.linear(layer_name(h, l, "self_attn.q_proj.weight"),
+                       bias_if_present(layer_name(h, l, "self_attn.q_proj.bias")), d, q_out);
+    layer.k = b.linear(layer_name(h, l, "self_attn.k_proj.weight"),
+                       bias_if_present(layer_name(h, l, "self_attn.k_proj.bias")), d, kv_out);
+    layer.v = b.linear(layer_name(h, l, "self_attn.v_proj.weight"),
+                       bias_if_present(layer_name(h, l, "self_attn.v_proj.bias")), d, kv_out);
+    layer.o = b.linear(layer_name(h, l, "self_attn.o_proj.weight"),
+                       bias_if_present(layer_name(h, l, "self_attn.o_proj.bias")), q_out, d);
     layer.mlp_norm = b.norm(layer_name(h, l, "post_attention_layernorm.weight"), "", d);
     layer.gate = b.linear(layer_name(h, l, "mlp.gate_proj.weight"), "", d, c.d_ff);
     layer.up = b.linear(layer_name(h, l, "mlp.up_proj.weight"), "", d, c.d_ff);
@@ -257,9 +274,13 @@ ModelWeights llama_weights(WeightBuilder& b, ModelConfig& c) {
     w.layers.push_back(layer);
   }
   w.final_norm = b.norm(p + "norm.weight", "", d);
-  if (b.has("lm_head.weight") && !c.tie_word_embeddings) w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
-  else if (c.tie_word_embeddings) w.lm_head = WeightBuilder::tied_to(w.token_embedding);
-  else throw InputError(b.origin(), "lm_head.weight", "missing, and config.json does not tie the output to the embeddings");
+  if (b.has("lm_head.weight") && !c.tie_word_embeddings)
+    w.lm_head = b.linear("lm_head.weight", "", d, c.vocab_size);
+  else if (c.tie_word_embeddings)
+    w.lm_head = WeightBuilder::tied_to(w.token_embedding);
+  else
+    throw InputError(b.origin(), "lm_head.weight",
+                     "missing, and config.json does not tie the output to the embeddings");
   return w;
 }
 
@@ -296,7 +317,8 @@ ModelWeights bert_weights(WeightBuilder& b, ModelConfig& c) {
     w.mlm_transform = b.linear("cls.predictions.transform.dense.weight", "cls.predictions.transform.dense.bias", d, d);
     w.mlm_norm = bert_norm(b, "cls.predictions.transform.LayerNorm", d);
     const std::string bias = b.has("cls.predictions.bias") ? "cls.predictions.bias" : "cls.predictions.decoder.bias";
-    if (b.has("cls.predictions.decoder.weight")) w.lm_head = b.linear("cls.predictions.decoder.weight", bias, d, c.vocab_size);
+    if (b.has("cls.predictions.decoder.weight"))
+      w.lm_head = b.linear("cls.predictions.decoder.weight", bias, d, c.vocab_size);
     else {
       w.lm_head = WeightBuilder::tied_to(w.token_embedding);
       w.lm_head.bias = b.vector(bias, c.vocab_size);
@@ -333,9 +355,10 @@ ModelConfig parse_hf_config(std::string_view json_text, const std::string& path)
   } else if (name == "BertModel" || name == "BertForMaskedLM" || (name.empty() && model_type == "bert")) {
     read_bert_config(f, c);
   } else {
-    f.fail(name.empty() ? "model_type" : "architectures/0",
-           "the architecture " + quoted_excerpt(c.architecture_name, 60) +
-               " is not one attnviz computes (GPT2LMHeadModel, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, BertModel, BertForMaskedLM)");
+    f.fail(
+        name.empty() ? "model_type" : "architectures/0",
+        "the architecture " + quoted_excerpt(c.architecture_name, 60) +
+            " is not one attnviz computes (GPT2LMHeadModel, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, BertModel, BertForMaskedLM)");
   }
   read_end_of_text_ids(f, c);
   return c;

@@ -15,7 +15,8 @@ namespace attnviz::model {
 namespace {
 
 void copy_columns(const Matrix& from, Matrix& to, int first_column) {
-  for (int r = 0; r < from.rows; ++r) std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
+  for (int r = 0; r < from.rows; ++r)
+    std::memcpy(to.row(r) + first_column, from.row(r), sizeof(float) * static_cast<std::size_t>(from.cols));
 }
 
 void add_into(Matrix& out, const Matrix& add) {
@@ -37,9 +38,12 @@ void require_finite(const Matrix& m, const char* stage) {
   throw NonFiniteActivation{stage, row, value};
 }
 
-InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e, std::span<const std::string> tokens) {
+InputError non_finite_error(const Model& model, int layer, const NonFiniteActivation& e,
+                            std::span<const std::string> tokens) {
   const int layers = model.config().num_layers;
-  const std::string where = layer < 0 ? "embeddings" : layer >= layers ? "prediction" : "layer " + std::to_string(layer);
+  const std::string where = layer < 0         ? "embeddings"
+                            : layer >= layers ? "prediction"
+                                              : "layer " + std::to_string(layer);
   std::string token = "token " + std::to_string(e.row);
   const auto row = static_cast<std::size_t>(e.row);
   if (e.row >= 0 && row < tokens.size()) token += " " + quoted_excerpt(tokens[row], 30);
@@ -63,7 +67,8 @@ void embedding_row(const Table& table, int r, float* out) {
 void check_edits(const ModelConfig& c, const ModelEdits& edits) {
   auto check_head = [&](int layer, int head, const std::string& what) {
     if (layer < 0 || layer >= c.num_layers || head < 0 || head >= c.num_heads) {
-      throw InputError("<edit>", what, "layer " + std::to_string(layer) + " head " + std::to_string(head) + " does not exist");
+      throw InputError("<edit>", what,
+                       "layer " + std::to_string(layer) + " head " + std::to_string(head) + " does not exist");
     }
   };
   for (const auto& [key, factor] : edits.head_factors) {
@@ -73,19 +78,24 @@ void check_edits(const ModelConfig& c, const ModelEdits& edits) {
   for (const auto& [key, weight] : edits.weights) {
     check_head(std::get<0>(key), std::get<1>(key), "weights");
     if (weight.rows != c.d_model || weight.cols != c.head_dim) {
-      throw InputError("<edit>", "weights", "a head's weight must be d_model × head_dim = " + std::to_string(c.d_model) + "×" + std::to_string(c.head_dim));
+      throw InputError("<edit>", "weights",
+                       "a head's weight must be d_model × head_dim = " + std::to_string(c.d_model) + "×" +
+                           std::to_string(c.head_dim));
     }
   }
 }
 
 bool norm_before_attention(const ModelConfig& c, const LayerWeights& w, const Matrix& x, Matrix& normed) {
   if (c.architecture == Architecture::Bert) return false;
-  if (c.architecture == Architecture::Llama) rms_norm(x, w.attention_norm, c.norm_eps, normed);
-  else layer_norm(x, w.attention_norm, c.norm_eps, normed);
+  if (c.architecture == Architecture::Llama)
+    rms_norm(x, w.attention_norm, c.norm_eps, normed);
+  else
+    layer_norm(x, w.attention_norm, c.norm_eps, normed);
   return true;
 }
 
-void project_qkv(const Model& model, int layer, const Matrix& normed, const ModelEdits& edits, Matrix& q, Matrix& k, Matrix& v) {
+void project_qkv(const Model& model, int layer, const Matrix& normed, const ModelEdits& edits, Matrix& q, Matrix& k,
+                 Matrix& v) {
   const ModelConfig& c = model.config();
   const LayerWeights& w = model.weights().layers[static_cast<std::size_t>(layer)];
   const int dk = c.head_dim;
@@ -123,7 +133,8 @@ void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& conte
   }
 }
 
-void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out, BlockScratch& s) {
+void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out,
+                  BlockScratch& s) {
   apply_linear(contexts, w.o, s.projected);
   out = x;
   add_into(out, s.projected);
@@ -144,8 +155,10 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
     require_finite(s.gate, "the MLP's hidden layer");
     apply_linear(s.gate, w.down, s.projected);
   } else {
-    if (c.architecture == Architecture::Gpt2) gelu_tanh(s.up);
-    else gelu_erf(s.up);
+    if (c.architecture == Architecture::Gpt2)
+      gelu_tanh(s.up);
+    else
+      gelu_erf(s.up);
     require_finite(s.up, "the MLP's hidden layer");
     apply_linear(s.up, w.down, s.projected);
   }
@@ -177,7 +190,8 @@ Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
   return logits;
 }
 
-std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer, std::span<const int> before) {
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer,
+                                         std::span<const int> before) {
   const int vocab = logits.cols;
   const float* row = logits.row(0);
   const double max = *std::max_element(row, row + vocab);
@@ -186,7 +200,8 @@ std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const toke
   std::vector<int> order(static_cast<std::size_t>(vocab));
   std::iota(order.begin(), order.end(), 0);
   const int count = std::min(k, vocab);
-  std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+  std::partial_sort(order.begin(), order.begin() + count, order.end(),
+                    [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
   std::vector<TokenProbability> top;
   for (int i = 0; i < count; ++i) {
     const int id = order[static_cast<std::size_t>(i)];

@@ -51,7 +51,8 @@ void check_edits(const ModelConfig& c, const ModelEdits& edits);
 bool norm_before_attention(const ModelConfig& c, const LayerWeights& w, const Matrix& x, Matrix& normed);
 
 // q: (N, H·dk), k, v: (N, G·dk) from `normed`, with the edited heads' slices in place (no RoPE).
-void project_qkv(const Model& model, int layer, const Matrix& normed, const ModelEdits& edits, Matrix& q, Matrix& k, Matrix& v);
+void project_qkv(const Model& model, int layer, const Matrix& normed, const ModelEdits& edits, Matrix& q, Matrix& k,
+                 Matrix& v);
 
 // Each edited head's context (its columns of `contexts`, (N, H·dk)) times its factor.
 void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& contexts);
@@ -62,13 +63,15 @@ struct BlockScratch {
 };
 
 // out = the layer's output: x + contexts·W_O, then the MLP (and BERT's post-norms).
-void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out, BlockScratch& scratch);
+void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out,
+                  BlockScratch& scratch);
 
 // The LM head's logits (1, vocab) at row `row` of the last hidden state.
 Matrix logits_at(const Model& model, const Matrix& hidden, int row);
 
 // The k likeliest tokens of a row of logits, best first (ties: the smaller id first), each
 // labelled after the ids `before` it (a byte that completes a character they began reads 안₃).
-std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer, std::span<const int> before);
+std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer,
+                                         std::span<const int> before);
 
 }  // namespace attnviz::model

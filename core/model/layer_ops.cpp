@@ -33,7 +33,8 @@ void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& outpu
       const int first = b * rows_per_block;
       const int rows = std::min(rows_per_block, w.out - first);
       for (int r = 0; r < rows; ++r) w.stored.row(first + r, w.in, scratch.data() + static_cast<long>(r) * w.in);
-      if (!all_finite(scratch.data(), static_cast<std::size_t>(rows) * static_cast<std::size_t>(w.in))) bad_row = std::max(bad_row, first);
+      if (!all_finite(scratch.data(), static_cast<std::size_t>(rows) * static_cast<std::size_t>(w.in)))
+        bad_row = std::max(bad_row, first);
       output.middleCols(first, rows).noalias() = input * ConstMap(scratch.data(), rows, w.in).transpose();
     }
   }
@@ -140,7 +141,8 @@ std::vector<double> rope_frequencies(const RopeSettings& rope) {
         w = (1.0 - smooth) * w / rope.factor + smooth * w;
       }
     }
-    if (static_cast<std::size_t>(i) < rope.frequency_factors.size()) w /= rope.frequency_factors[static_cast<std::size_t>(i)];
+    if (static_cast<std::size_t>(i) < rope.frequency_factors.size())
+      w /= rope.frequency_factors[static_cast<std::size_t>(i)];
     frequencies[static_cast<std::size_t>(i)] = w;
   }
   return frequencies;

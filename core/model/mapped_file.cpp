@@ -102,8 +102,9 @@ std::span<const std::byte> MappedFile::bytes(std::uint64_t offset, std::uint64_t
   const std::uint64_t end = checked_add(offset, count, path_, what);
   if (end > size_) {
     throw InputError(path_, what,
-                     "bytes " + std::to_string(offset) + ".." + std::to_string(end) + " lie past the end of the file (" +
-                         std::to_string(size_) + " bytes): the file is truncated or its header is wrong");
+                     "bytes " + std::to_string(offset) + ".." + std::to_string(end) +
+                         " lie past the end of the file (" + std::to_string(size_) +
+                         " bytes): the file is truncated or its header is wrong");
   }
   return {data_ + offset, static_cast<std::size_t>(count)};
 }

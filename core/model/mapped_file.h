@@ -29,7 +29,8 @@ class MappedFile {
   [[nodiscard]] std::span<const std::byte> all() const { return {data_, static_cast<std::size_t>(size_)}; }
   // Bytes [offset, offset + count); throws InputError(path, what, ...) naming `what` (a tensor,
   // a field) when the range does not lie inside the file.
-  [[nodiscard]] std::span<const std::byte> bytes(std::uint64_t offset, std::uint64_t count, const std::string& what) const;
+  [[nodiscard]] std::span<const std::byte> bytes(std::uint64_t offset, std::uint64_t count,
+                                                 const std::string& what) const;
 
  private:
   void unmap();

@@ -137,9 +137,9 @@ Model::~Model() = default;
 
 // The dry run checks every shape and adds up the memory; the real run dequantises.
 template <typename Build>
-void load_weights(const TensorSet& tensors, const std::string& origin, const LoadOptions& options, WeightStorage& storage,
-                  ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters, std::uint64_t& weight_bytes,
-                  Build build) {
+void load_weights(const TensorSet& tensors, const std::string& origin, const LoadOptions& options,
+                  WeightStorage& storage, ModelConfig& config, ModelWeights& weights, std::uint64_t& parameters,
+                  std::uint64_t& weight_bytes, Build build) {
   WeightBuilder plan(tensors, origin, nullptr, options.stop);
   ModelConfig planned = config;
   (void)build(plan, planned);
@@ -194,13 +194,16 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
     const fs::path folder = is_folder ? given : given.parent_path().empty() ? fs::path(".") : given.parent_path();
     if (!is_folder && given.filename() != "config.json" && given.extension() != ".safetensors" &&
         given.filename() != "model.safetensors.index.json") {
-      throw InputError(path, "", "is not a model: attnviz opens a Hugging Face folder (config.json + model.safetensors) or a .gguf file");
+      throw InputError(
+          path, "",
+          "is not a model: attnviz opens a Hugging Face folder (config.json + model.safetensors) or a .gguf file");
     }
     const fs::path config_path = folder / "config.json";
     if (!status_of(config_path)) {
       throw InputError(folder.string(), "config.json", "missing: a Hugging Face model folder has a config.json");
     }
-    model->config_ = parse_hf_config(read_input_file(config_path.string(), {.kind = "model configuration"}), config_path.string());
+    model->config_ =
+        parse_hf_config(read_input_file(config_path.string(), {.kind = "model configuration"}), config_path.string());
     const fs::path single = folder / "model.safetensors";
     const fs::path index_path = folder / "model.safetensors.index.json";
     if (status_of(single)) {
@@ -214,17 +217,20 @@ std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& o
       check_shard_index(index, tensors, index_path.string());
     } else {
       const bool pickle = status_of(folder / "pytorch_model.bin").has_value();
-      throw InputError(folder.string(), "model.safetensors",
-                       pickle ? "missing: the folder has pytorch_model.bin only (PyTorch's pickle format, which attnviz does not read); "
-                                "a safetensors copy is usually on the model's page"
-                              : "missing: the folder has neither model.safetensors nor model.safetensors.index.json");
+      throw InputError(
+          folder.string(), "model.safetensors",
+          pickle
+              ? "missing: the folder has pytorch_model.bin only (PyTorch's pickle format, which attnviz does not read); "
+                "a safetensors copy is usually on the model's page"
+              : "missing: the folder has neither model.safetensors nor model.safetensors.index.json");
     }
     model->tokenizer_ = tokenizers::load_tokenizer_folder(folder, hint_for(model->config_.architecture));
     check_tokenizer_fits(*model->tokenizer_, model->config_, tokenizer_file(folder), "",
                          "(vocab_size " + std::to_string(model->config_.vocab_size) + " in config.json)");
     model->stored_types_ = stored_types(tensors);
-    load_weights(tensors, folder.string(), options, model->storage_, model->config_, model->weights_, model->parameters_,
-                 model->weight_bytes_, [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
+    load_weights(tensors, folder.string(), options, model->storage_, model->config_, model->weights_,
+                 model->parameters_, model->weight_bytes_,
+                 [](WeightBuilder& b, ModelConfig& c) { return build_hf_weights(b, c); });
   }
   report(options, "ready", 1.0);
   return model;
@@ -241,10 +247,11 @@ std::string parameter_count_text(std::uint64_t count) {
 
 std::string Model::description() const {
   std::ostringstream text;
-  text << config_.architecture_name << " (" << config_.family() << "), " << config_.num_layers << " layers × " << config_.num_heads
-       << " heads";
+  text << config_.architecture_name << " (" << config_.family() << "), " << config_.num_layers << " layers × "
+       << config_.num_heads << " heads";
   if (config_.num_kv_heads != config_.num_heads) text << " (" << config_.num_kv_heads << " key/value heads)";
-  text << ", d_model " << config_.d_model << ", " << parameter_count_text(parameters_) << " parameters, " << config_.format << " " << stored_types_;
+  text << ", d_model " << config_.d_model << ", " << parameter_count_text(parameters_) << " parameters, "
+       << config_.format << " " << stored_types_;
   return text.str();
 }
 

@@ -35,11 +35,11 @@ inline constexpr int kMaxHeadDim = 1024;
 inline constexpr int kMaxHeads = 1024;            // query heads, and key/value heads
 inline constexpr int kMaxAttentionWidth = 65536;  // heads × head_dim (the queries' width)
 inline constexpr int kMaxLayers = 1024;
-inline constexpr int kMaxModelWidth = 65536;      // d_model (hidden_size, n_embd, embedding_length)
-inline constexpr int kMaxMlpWidth = 1 << 20;      // d_ff (intermediate_size, feed_forward_length)
+inline constexpr int kMaxModelWidth = 65536;  // d_model (hidden_size, n_embd, embedding_length)
+inline constexpr int kMaxMlpWidth = 1 << 20;  // d_ff (intermediate_size, feed_forward_length)
 inline constexpr int kMaxVocabulary = 1 << 22;
-inline constexpr int kMaxPositions = 1 << 24;     // position table rows or context length
-inline constexpr int kMaxTokenTypes = 1024;       // BERT's token types
+inline constexpr int kMaxPositions = 1 << 24;  // position table rows or context length
+inline constexpr int kMaxTokenTypes = 1024;    // BERT's token types
 
 struct ModelConfig {
   Architecture architecture = Architecture::Gpt2;
@@ -48,11 +48,11 @@ struct ModelConfig {
   int vocab_size = 0;
   int d_model = 0;
   int num_layers = 0;
-  int num_heads = 0;     // query heads H
-  int num_kv_heads = 0;  // key/value heads G (H % G == 0)
-  int head_dim = 0;      // d_k = d_v
-  int d_ff = 0;          // the MLP's inner width
-  int max_positions = 0;  // learned position table's rows (GPT-2, BERT), or the context length
+  int num_heads = 0;        // query heads H
+  int num_kv_heads = 0;     // key/value heads G (H % G == 0)
+  int head_dim = 0;         // d_k = d_v
+  int d_ff = 0;             // the MLP's inner width
+  int max_positions = 0;    // learned position table's rows (GPT-2, BERT), or the context length
   int type_vocab_size = 0;  // BERT's token types
   double norm_eps = 1e-5;
   RopeSettings rope;

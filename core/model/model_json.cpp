@@ -86,16 +86,18 @@ void token_list(Writer& out, const std::vector<TokenProbability>& tokens) {
 void model_summary(Writer& out, const Model& model) {
   const ModelConfig& c = model.config();
   out << "{\"path\": " << quoted(model.path()) << ", \"architecture\": " << quoted(c.architecture_name)
-      << ", \"family\": " << quoted(c.family()) << ", \"format\": " << quoted(c.format) << ", \"layers\": " << std::to_string(c.num_layers)
-      << ", \"heads\": " << std::to_string(c.num_heads) << ", \"kv_heads\": " << std::to_string(c.num_kv_heads)
-      << ", \"d_model\": " << std::to_string(c.d_model) << ", \"head_dim\": " << std::to_string(c.head_dim)
-      << ", \"vocab_size\": " << std::to_string(c.vocab_size) << ", \"parameters\": " << std::to_string(model.parameter_count())
+      << ", \"family\": " << quoted(c.family()) << ", \"format\": " << quoted(c.format)
+      << ", \"layers\": " << std::to_string(c.num_layers) << ", \"heads\": " << std::to_string(c.num_heads)
+      << ", \"kv_heads\": " << std::to_string(c.num_kv_heads) << ", \"d_model\": " << std::to_string(c.d_model)
+      << ", \"head_dim\": " << std::to_string(c.head_dim) << ", \"vocab_size\": " << std::to_string(c.vocab_size)
+      << ", \"parameters\": " << std::to_string(model.parameter_count())
       << ", \"tokenizer\": " << quoted(model.tokenizer().description()) << "}";
 }
 
 }  // namespace
 
-void write_model_result_json(const Model& model, const ForwardResult& result, const std::function<void(std::string_view)>& sink) {
+void write_model_result_json(const Model& model, const ForwardResult& result,
+                             const std::function<void(std::string_view)>& sink) {
   Writer out(sink);
   out << "{\n  \"format\": \"attnviz-result/1\",\n";
   out << "  \"backend\": " << quoted(result.backend) << ",\n";

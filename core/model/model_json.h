@@ -11,7 +11,8 @@
 
 namespace attnviz::model {
 
-void write_model_result_json(const Model& model, const ForwardResult& result, const std::function<void(std::string_view)>& sink);
+void write_model_result_json(const Model& model, const ForwardResult& result,
+                             const std::function<void(std::string_view)>& sink);
 
 // `attnviz tokenize --model`: {"ids": [...], "tokens": [...]}.
 std::string encoding_json(const tokenizers::Encoding& encoding);

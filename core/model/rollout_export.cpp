@@ -41,13 +41,16 @@ void name_as_rollout(std::vector<exporting::ExportedFile>& files) {
 exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::string& text, int last_layer) {
   exporting::ExportCaption caption = layer_caption(config, text, last_layer);
   caption.title = "Attention rollout \xC2\xB7 " + text;
-  caption.scale = "rollout through layers 0\xE2\x80\x93" + std::to_string(last_layer) + " (heads averaged, 0.5\xC2\xB7" "A + 0.5\xC2\xB7I)";
+  caption.scale = "rollout through layers 0\xE2\x80\x93" + std::to_string(last_layer) +
+                  " (heads averaged, 0.5\xC2\xB7"
+                  "A + 0.5\xC2\xB7I)";
   caption.num_kv_heads = 1;
   return caption;
 }
 
-std::vector<exporting::ExportedFile> render_rollout(const Matrix& rollout, const ForwardResult& forward, const ModelConfig& config,
-                                                    const std::string& text, int last_layer, exporting::ExportRequest request) {
+std::vector<exporting::ExportedFile> render_rollout(const Matrix& rollout, const ForwardResult& forward,
+                                                    const ModelConfig& config, const std::string& text, int last_layer,
+                                                    exporting::ExportRequest request) {
   if (forward.layers.empty()) throw std::invalid_argument("render_rollout: the pass kept no layer");
   const Result rolled = rollout_result(rollout, forward.layers.front().attention);
   exporting::ExportSource source;

@@ -20,7 +20,8 @@ exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::s
 // and columns labelled with the text's tokens and the first kept layer's mask; the request's
 // quantities, heads and grid are the rollout's own (one matrix). Throws InputError for a request
 // core's render_export refuses, std::invalid_argument when `forward` kept no layer.
-std::vector<exporting::ExportedFile> render_rollout(const Matrix& rollout, const ForwardResult& forward, const ModelConfig& config,
-                                                    const std::string& text, int last_layer, exporting::ExportRequest request);
+std::vector<exporting::ExportedFile> render_rollout(const Matrix& rollout, const ForwardResult& forward,
+                                                    const ModelConfig& config, const std::string& text, int last_layer,
+                                                    exporting::ExportRequest request);
 
 }  // namespace attnviz::model

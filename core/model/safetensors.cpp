@@ -33,7 +33,8 @@ DtypeInfo dtype_info(const std::string& name) {
   if (name == "F64" || name == "I64" || name == "U64") return {TensorType::Other, 8};
   if (name == "I32" || name == "U32") return {TensorType::Other, 4};
   if (name == "I16" || name == "U16") return {TensorType::Other, 2};
-  if (name == "I8" || name == "U8" || name == "BOOL" || name == "F8_E4M3" || name == "F8_E5M2") return {TensorType::Other, 1};
+  if (name == "I8" || name == "U8" || name == "BOOL" || name == "F8_E4M3" || name == "F8_E5M2")
+    return {TensorType::Other, 1};
   return {TensorType::Other, 0};
 }
 
@@ -50,7 +51,8 @@ TensorRecord read_entry(const MappedFile& file, const std::string& name, const j
   if (!entry.contains("dtype") || !entry["dtype"].is_string()) {
     throw InputError(path, shown + "/dtype", "missing or not a string");
   }
-  if (!entry.contains("shape") || !entry["shape"].is_array()) throw InputError(path, shown + "/shape", "missing or not a list");
+  if (!entry.contains("shape") || !entry["shape"].is_array())
+    throw InputError(path, shown + "/shape", "missing or not a list");
   if (!entry.contains("data_offsets") || !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2) {
     throw InputError(path, shown + "/data_offsets", "must be a list [BEGIN, END]");
   }
@@ -70,7 +72,8 @@ TensorRecord read_entry(const MappedFile& file, const std::string& name, const j
   const std::uint64_t begin = unsigned_field(entry["data_offsets"][0], path, shown + "/data_offsets/0");
   const std::uint64_t end = unsigned_field(entry["data_offsets"][1], path, shown + "/data_offsets/1");
   if (end < begin) {
-    throw InputError(path, shown + "/data_offsets", "END " + std::to_string(end) + " is before BEGIN " + std::to_string(begin));
+    throw InputError(path, shown + "/data_offsets",
+                     "END " + std::to_string(end) + " is before BEGIN " + std::to_string(begin));
   }
   if (end > data_size) {
     throw InputError(path, shown + "/data_offsets",
@@ -116,8 +119,8 @@ void refuse_overlaps(const std::string& path, std::vector<const TensorRecord*> r
         return std::to_string(begin) + ".." + std::to_string(begin + r.data.size());
       };
       throw InputError(path, shown_name(after.name) + "/data_offsets",
-                       "its bytes (" + offsets(after) + " in the file) overlap those of tensor " + shown_name(before.name) +
-                           " (" + offsets(before) + "): the header is wrong");
+                       "its bytes (" + offsets(after) + " in the file) overlap those of tensor " +
+                           shown_name(before.name) + " (" + offsets(before) + "): the header is wrong");
     }
   }
 }
@@ -127,12 +130,15 @@ void refuse_overlaps(const std::string& path, std::vector<const TensorRecord*> r
 void read_safetensors(const MappedFile& file, TensorSet& tensors, std::stop_token stop) {
   const std::string& path = file.path();
   if (file.size() < 8) {
-    throw InputError(path, "header", "the file has " + std::to_string(file.size()) + " bytes, too few for a safetensors header");
+    throw InputError(path, "header",
+                     "the file has " + std::to_string(file.size()) + " bytes, too few for a safetensors header");
   }
   std::uint64_t header_size = 0;
   std::memcpy(&header_size, file.all().data(), 8);
   if (header_size > kMaxSafetensorsHeader) {
-    throw InputError(path, "header", "claims " + std::to_string(header_size) + " bytes; a safetensors header has at most 100 MiB (is this a safetensors file?)");
+    throw InputError(path, "header",
+                     "claims " + std::to_string(header_size) +
+                         " bytes; a safetensors header has at most 100 MiB (is this a safetensors file?)");
   }
   const auto header = file.bytes(8, header_size, "header");
   const std::uint64_t data_start = 8 + header_size;

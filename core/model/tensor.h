@@ -23,13 +23,13 @@ enum class TensorType { F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K, Other };
 struct TensorRecord {
   std::string name;
   TensorType type = TensorType::F32;
-  std::string type_name;               // as the file names it: "F32", "BF16", "Q4_K", "I64", "type 23"
-  std::vector<std::uint64_t> shape;    // outermost first
-  std::span<const std::byte> data;     // exactly the tensor's bytes, inside `file`
+  std::string type_name;             // as the file names it: "F32", "BF16", "Q4_K", "I64", "type 23"
+  std::vector<std::uint64_t> shape;  // outermost first
+  std::span<const std::byte> data;   // exactly the tensor's bytes, inside `file`
   const MappedFile* file = nullptr;
 
   [[nodiscard]] std::uint64_t element_count() const;  // checked when the file was read
-  [[nodiscard]] std::string shape_text() const;        // "768×2304"
+  [[nodiscard]] std::string shape_text() const;       // "768×2304"
 };
 
 class TensorSet {

@@ -46,8 +46,8 @@ struct Fitting {
   int next_tokens = INT_MAX;
 };
 
-Fitting last_fitting(const tokenizers::Tokenizer& tokenizer, std::string_view text, const std::vector<std::size_t>& points,
-                     int limit) {
+Fitting last_fitting(const tokenizers::Tokenizer& tokenizer, std::string_view text,
+                     const std::vector<std::size_t>& points, int limit) {
   Fitting fitting;
   std::size_t low = 0;
   std::size_t high = points.size();
@@ -89,7 +89,8 @@ int token_limit(const ModelConfig& config, int kept_layers) {
 std::optional<TextCut> cut_to_token_limit(const tokenizers::Tokenizer& tokenizer, std::string_view text, int limit) {
   if (limit <= 0) return std::nullopt;
   std::size_t searched = std::min(text.size(), static_cast<std::size_t>(limit) * kMaxTokenBytes);
-  while (searched < text.size() && (static_cast<unsigned char>(text[searched]) & 0xC0) == 0x80) --searched;  // a character's start
+  while (searched < text.size() && (static_cast<unsigned char>(text[searched]) & 0xC0) == 0x80)
+    --searched;  // a character's start
   if (!valid_utf8(text.substr(0, searched))) return std::nullopt;
   Fitting fitting = last_fitting(tokenizer, text, cut_points(text, searched, true), limit);
   if (!fitting.cut || fitting.cut->text.empty()) {  // the first word alone is too long

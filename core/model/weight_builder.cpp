@@ -52,11 +52,16 @@ std::int64_t first_non_finite(const float* data, std::uint64_t count) {
 
 WeightBuilder::WeightBuilder(const TensorSet& tensors, std::string origin, WeightStorage* storage, std::stop_token stop,
                              std::function<void(std::uint64_t)> progress)
-    : tensors_(tensors), origin_(std::move(origin)), storage_(storage), stop_(std::move(stop)), progress_(std::move(progress)) {}
+    : tensors_(tensors),
+      origin_(std::move(origin)),
+      storage_(storage),
+      stop_(std::move(stop)),
+      progress_(std::move(progress)) {}
 
 const TensorRecord& WeightBuilder::record(const std::string& name) const { return tensors_.require(name, origin_); }
 
-void WeightBuilder::check_shape(const TensorRecord& r, std::vector<std::uint64_t> expected, const std::string& why) const {
+void WeightBuilder::check_shape(const TensorRecord& r, std::vector<std::uint64_t> expected,
+                                const std::string& why) const {
   if (r.shape != expected) {
     throw InputError(r.file ? r.file->path() : origin_, shown_name(r.name),
                      "has shape " + r.shape_text() + " but " + why + " needs " + shape_text(expected));
@@ -85,8 +90,10 @@ void WeightBuilder::count(const TensorRecord& r, bool copied) {
     tally_.file_bytes += r.data.size();
     tally_.parameters += r.element_count();
   }
-  if (copied) tally_.copied_bytes += r.element_count() * 4;
-  else tally_.mapped_bytes += r.data.size();
+  if (copied)
+    tally_.copied_bytes += r.element_count() * 4;
+  else
+    tally_.mapped_bytes += r.data.size();
 }
 
 // The tensor as float32: in place when it is float32 and aligned (and no copy is asked for),
@@ -96,7 +103,8 @@ const float* WeightBuilder::floats(const TensorRecord& r, bool copy) {
   if (const auto it = done_.find(key); it != done_.end()) return it->second;
   if (stop_.stop_requested()) throw Cancelled();
   const std::uint64_t count_of = r.element_count();
-  const bool in_place = !copy && r.type == TensorType::F32 && reinterpret_cast<std::uintptr_t>(r.data.data()) % alignof(float) == 0;
+  const bool in_place =
+      !copy && r.type == TensorType::F32 && reinterpret_cast<std::uintptr_t>(r.data.data()) % alignof(float) == 0;
   count(r, !in_place);
   const float* result = nullptr;
   if (!dry_run()) {
@@ -108,7 +116,9 @@ const float* WeightBuilder::floats(const TensorRecord& r, bool copy) {
       result = buffer;
     }
     if (const std::int64_t bad = first_non_finite(result, count_of); bad >= 0) {
-      throw InputError(r.file->path(), shown_name(r.name), "holds a value that is not a finite number (" + std::to_string(result[bad]) + ") at element " + std::to_string(bad));
+      throw InputError(r.file->path(), shown_name(r.name),
+                       "holds a value that is not a finite number (" + std::to_string(result[bad]) + ") at element " +
+                           std::to_string(bad));
     }
     if (progress_) progress_(tally_.file_bytes);
   }
@@ -138,7 +148,8 @@ Linear WeightBuilder::linear(const std::string& weight, const std::string& bias,
   return linear_rows(weight, bias, in, out, 0, out);
 }
 
-Linear WeightBuilder::linear_rows(const std::string& weight, const std::string& bias, int in, int out, int first, int total_out) {
+Linear WeightBuilder::linear_rows(const std::string& weight, const std::string& bias, int in, int out, int first,
+                                  int total_out) {
   const TensorRecord& r = record(weight);
   check_shape(r, {static_cast<std::uint64_t>(total_out), static_cast<std::uint64_t>(in)}, "the configuration");
   Linear linear;
@@ -160,7 +171,8 @@ Linear WeightBuilder::linear_rows(const std::string& weight, const std::string& 
   return linear;
 }
 
-Linear WeightBuilder::conv1d(const std::string& weight, const std::string& bias, int in, int out, int first, int total_out) {
+Linear WeightBuilder::conv1d(const std::string& weight, const std::string& bias, int in, int out, int first,
+                             int total_out) {
   if (total_out < 0) total_out = out;
   const TensorRecord& r = record(weight);
   check_shape(r, {static_cast<std::uint64_t>(in), static_cast<std::uint64_t>(total_out)}, "the configuration");
@@ -178,7 +190,8 @@ Linear WeightBuilder::conv1d(const std::string& weight, const std::string& bias,
   return linear;
 }
 
-Linear WeightBuilder::linear_unpermuted(const std::string& weight, const std::string& bias, int in, int heads, int head_dim) {
+Linear WeightBuilder::linear_unpermuted(const std::string& weight, const std::string& bias, int in, int heads,
+                                        int head_dim) {
   const int out = heads * head_dim;
   const TensorRecord& r = record(weight);
   check_shape(r, {static_cast<std::uint64_t>(out), static_cast<std::uint64_t>(in)}, "the configuration");
@@ -198,7 +211,8 @@ Linear WeightBuilder::linear_unpermuted(const std::string& weight, const std::st
     if (stored) {
       std::vector<float> reordered(static_cast<std::size_t>(out) * static_cast<std::size_t>(in));
       for (int row = 0; row < out; ++row) {
-        std::memcpy(reordered.data() + static_cast<long>(hf_row(row)) * in, stored + static_cast<long>(row) * in, sizeof(float) * static_cast<std::size_t>(in));
+        std::memcpy(reordered.data() + static_cast<long>(hf_row(row)) * in, stored + static_cast<long>(row) * in,
+                    sizeof(float) * static_cast<std::size_t>(in));
       }
       std::memcpy(const_cast<float*>(stored), reordered.data(), reordered.size() * sizeof(float));
     }
@@ -239,8 +253,10 @@ Table WeightBuilder::table(const std::string& name, int rows, int cols) {
   Table table;
   table.rows = rows;
   table.cols = cols;
-  if (kept_as_float(r)) table.data = floats(r);
-  else table.stored = stored_rows(r, static_cast<std::uint64_t>(rows));
+  if (kept_as_float(r))
+    table.data = floats(r);
+  else
+    table.stored = stored_rows(r, static_cast<std::uint64_t>(rows));
   return table;
 }
 

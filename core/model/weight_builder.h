@@ -24,7 +24,7 @@ namespace attnviz::model {
 struct WeightStorage {
   std::deque<std::unique_ptr<float[]>> buffers;
   std::deque<std::vector<std::int32_t>> row_maps;  // GGUF's reordered Q and K rows
-  std::deque<std::string> names;                    // files and tensor names of stored rows, for messages
+  std::deque<std::string> names;                   // files and tensor names of stored rows, for messages
 };
 
 struct WeightTally {

@@ -18,13 +18,16 @@ void Linear::output_weights(int output, float* out_values) const {
     return;
   }
   for (int i = 0; i < in; ++i) {
-    out_values[i] = out_by_in ? weight[static_cast<long>(output) * stride + i] : weight[static_cast<long>(i) * stride + output];
+    out_values[i] =
+        out_by_in ? weight[static_cast<long>(output) * stride + i] : weight[static_cast<long>(i) * stride + output];
   }
 }
 
 void Table::row(int r, float* out) const {
-  if (data) std::memcpy(out, data + static_cast<long>(r) * cols, sizeof(float) * static_cast<std::size_t>(cols));
-  else stored.row(r, cols, out);
+  if (data)
+    std::memcpy(out, data + static_cast<long>(r) * cols, sizeof(float) * static_cast<std::size_t>(cols));
+  else
+    stored.row(r, cols, out);
 }
 
 }  // namespace attnviz::model

@@ -36,8 +36,8 @@ struct Linear {
   StoredRows stored;              // outputs × inputs of another type
   int in = 0;
   int out = 0;
-  bool out_by_in = true;  // stored as `out` rows of `in` values; false: `in` rows of `out` values
-  int stride = 0;         // floats between stored rows (Q, K and V side by side in GPT-2's c_attn)
+  bool out_by_in = true;        // stored as `out` rows of `in` values; false: `in` rows of `out` values
+  int stride = 0;               // floats between stored rows (Q, K and V side by side in GPT-2's c_attn)
   const float* bias = nullptr;  // `out` values, or none
 
   // Column `output` of W in x·W terms (`in` values): one output's weights.
@@ -63,10 +63,10 @@ struct Table {
 struct LayerWeights {
   Norm attention_norm;  // before attention (GPT-2 ln_1, Llama input_layernorm); BERT: after it
   Linear q, k, v, o;
-  Norm mlp_norm;        // before the MLP (GPT-2 ln_2, Llama post_attention_layernorm); BERT: after it
-  Linear up;            // GPT-2 c_fc, BERT intermediate, Llama up_proj
-  Linear gate;          // Llama gate_proj (SwiGLU); empty otherwise
-  Linear down;          // GPT-2 mlp.c_proj, BERT output.dense, Llama down_proj
+  Norm mlp_norm;  // before the MLP (GPT-2 ln_2, Llama post_attention_layernorm); BERT: after it
+  Linear up;      // GPT-2 c_fc, BERT intermediate, Llama up_proj
+  Linear gate;    // Llama gate_proj (SwiGLU); empty otherwise
+  Linear down;    // GPT-2 mlp.c_proj, BERT output.dense, Llama down_proj
 };
 
 struct ModelWeights {
@@ -75,8 +75,8 @@ struct ModelWeights {
   Table token_type_embedding;  // BERT
   Norm embedding_norm;         // BERT
   std::vector<LayerWeights> layers;
-  Norm final_norm;             // GPT-2 ln_f, Llama norm
-  Linear lm_head;              // vocab outputs (tied to the token embedding or its own)
+  Norm final_norm;  // GPT-2 ln_f, Llama norm
+  Linear lm_head;   // vocab outputs (tied to the token embedding or its own)
   // BERT's masked-LM head: dense + GELU + LayerNorm, then the (tied) decoder with its bias.
   Linear mlm_transform;
   Norm mlm_norm;

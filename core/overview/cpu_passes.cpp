@@ -68,7 +68,8 @@ void mask_tile(Tile tile, const Mask& mask, int head, int i0, int j0, float valu
 
 // scale · Q[rows] · K[keys]ᵀ into the top-left corner of `scratch`, with ALiBi's bias
 // −slope·|i − j| (positions.h) when slope is not 0.
-Tile score_tile(const HeadOperands& head, float scale, float slope, int q_row, int rows, int key, int keys, RowMajor& scratch) {
+Tile score_tile(const HeadOperands& head, float scale, float slope, int q_row, int rows, int key, int keys,
+                RowMajor& scratch) {
   Tile tile = scratch.topLeftCorner(rows, keys);
   tile.noalias() = (scale * head.q.middleRows(q_row, rows)) * head.k.middleRows(key, keys).transpose();
   if (slope != 0.0f) {
@@ -105,8 +106,10 @@ void reduce_rows(const Tile& tile, Eigen::Index r0, Eigen::Index r1, bool max, i
   const Eigen::Index keys = tile.cols();
   acc.head(keys) = tile.row(r0).array();
   for (Eigen::Index r = r0 + 1; r < r1; ++r) {
-    if (max) acc.head(keys) = acc.head(keys).max(tile.row(r).array());
-    else acc.head(keys) += tile.row(r).array();
+    if (max)
+      acc.head(keys) = acc.head(keys).max(tile.row(r).array());
+    else
+      acc.head(keys) += tile.row(r).array();
   }
   if (grid.block_cols == 1) {  // one key per pixel column: no segments to reduce
     double* out = pixel_row + grid.pixel_col(key0);
@@ -119,8 +122,10 @@ void reduce_rows(const Tile& tile, Eigen::Index r0, Eigen::Index r1, bool max, i
     const int c = grid.pixel_col(j);
     const int end = std::min(key0 + static_cast<int>(keys), grid.col_end(c));
     const auto segment = acc.segment(j - key0, end - j);
-    if (max) pixel_row[c] = std::max(pixel_row[c], static_cast<double>(segment.maxCoeff()));
-    else pixel_row[c] += static_cast<double>(segment.sum());
+    if (max)
+      pixel_row[c] = std::max(pixel_row[c], static_cast<double>(segment.maxCoeff()));
+    else
+      pixel_row[c] += static_cast<double>(segment.sum());
     j = end;
   }
 }
@@ -132,7 +137,7 @@ void row_stats(const HeadOperands& head, const Mask& mask, float* m, float* l, P
   const int keys = mask.cols();  // k holds them all (key_begin = 0)
   const int tasks = (rows + kStatsRows - 1) / kStatsRows;
   const int d_k = static_cast<int>(head.q.cols());
-#pragma omp parallel num_threads(team_size(static_cast<std::int64_t>(rows) * keys, d_k))
+#pragma omp parallel num_threads(team_size(static_cast <std::int64_t>(rows) * keys, d_k))
   {
     RowMajor scratch(kStatsRows, kTileCols);
 #pragma omp for schedule(dynamic, 1)
@@ -199,7 +204,8 @@ void pool(const HeadOperands& head, const Mask& mask, const PixelGrid& grid, Qua
           for (int p = grid.pixel_row(i0); p <= grid.pixel_row(i0 + count - 1); ++p) {
             const int r0 = std::max(i0, grid.row_begin(p)) - i0;
             const int r1 = std::min(i0 + count, grid.row_end(p)) - i0;
-            reduce_rows(tile, r0, r1, max, j0, grid, acc, reduced.data() + static_cast<std::size_t>(p) * static_cast<std::size_t>(grid.cols));
+            reduce_rows(tile, r0, r1, max, j0, grid, acc,
+                        reduced.data() + static_cast<std::size_t>(p) * static_cast<std::size_t>(grid.cols));
           }
         }
       }

@@ -45,7 +45,8 @@ bool fits_materialised(int n, int m) {
 
 int TextTokens::count() const { return error.empty() ? static_cast<int>(tokens.size()) : limit + 1; }
 
-TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed, int limit) {
+TextTokens text_tokens(std::string_view text, TokenizerMode mode, const std::optional<std::vector<std::string>>& listed,
+                       int limit) {
   TextTokens out;
   out.limit = limit;
   if (listed) {
@@ -84,7 +85,8 @@ std::string shell_quoted(const std::string& path) {
 }  // namespace
 
 std::string keep_first_tokens_command(std::string_view text, const TextTokens& tokens, const std::string& path) {
-  return "head -c " + std::to_string(overview_part(text, tokens).size()) + " " + shell_quoted(path) + " > first-part.txt";
+  return "head -c " + std::to_string(overview_part(text, tokens).size()) + " " + shell_quoted(path) +
+         " > first-part.txt";
 }
 
 void require_overview_length(const Scenario& scenario, const std::string& path) {
@@ -92,8 +94,8 @@ void require_overview_length(const Scenario& scenario, const std::string& path) 
   if (!tokens.too_long) return;
   const std::string bytes = std::to_string(overview_part(scenario.sentence, tokens).size());
   throw InputError(path, "",
-                   tokens.error + ": its first " + std::to_string(kMaxOverviewTokens) + " tokens are its first " + bytes +
-                       " bytes (" + keep_first_tokens_command(scenario.sentence, tokens, path) +
+                   tokens.error + ": its first " + std::to_string(kMaxOverviewTokens) + " tokens are its first " +
+                       bytes + " bytes (" + keep_first_tokens_command(scenario.sentence, tokens, path) +
                        " keeps them; in the window File \u25B8 Open text\u2026 offers to open just them)");
 }
 
@@ -106,7 +108,8 @@ bool ScenarioTokens::only_the_overview_shows() const {
 ScenarioTokens scenario_tokens(const Scenario& scenario) {
   ScenarioTokens out;
   out.queries = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
-  if (scenario.source) out.source = text_tokens(scenario.source->sentence, scenario.source->tokenizer, scenario.source->tokens);
+  if (scenario.source)
+    out.source = text_tokens(scenario.source->sentence, scenario.source->tokenizer, scenario.source->tokens);
   return out;
 }
 

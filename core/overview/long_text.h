@@ -41,10 +41,10 @@ bool fits_materialised(int n, int m);
 // tokens, not UTF-8).
 struct TextTokens {
   std::vector<std::string> tokens;
-  std::string error;              // "" when fine
-  std::size_t error_offset = 0;   // byte offset of the problem in the text
-  bool explicit_tokens = false;   // the scenario lists its tokens; the text is a caption
-  bool too_long = false;          // the error is that it has more than `limit`
+  std::string error;             // "" when fine
+  std::size_t error_offset = 0;  // byte offset of the problem in the text
+  bool explicit_tokens = false;  // the scenario lists its tokens; the text is a caption
+  bool too_long = false;         // the error is that it has more than `limit`
   int limit = kMaxOverviewTokens;
   // The count up to limit + 1: a text that cannot be split gives that (building its problem
   // says why).

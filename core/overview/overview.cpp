@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-
 namespace attnviz::overview {
 
 const char* quantity_name(Quantity quantity) {
@@ -52,22 +51,23 @@ CheckedRequest check_request(const Problem& problem, const OverviewRequest& requ
   const int n = problem.n();
   const int m = problem.m();
   if (std::max(n, m) > kMaxOverviewTokens) {
-    throw std::invalid_argument("an overview takes at most " + std::to_string(kMaxOverviewTokens) + " tokens; this text has " +
-                                std::to_string(std::max(n, m)));
+    throw std::invalid_argument("an overview takes at most " + std::to_string(kMaxOverviewTokens) +
+                                " tokens; this text has " + std::to_string(std::max(n, m)));
   }
   // Positions enter as in the materialised path (sinusoidal in X, RoPE on the projected rows,
   // ALiBi's bias on each tile's scores); dropout's kept set is not drawn by the overview's
   // kernels, so it is refused by name rather than shown as if it were absent.
   if (problem.dropout) {
-    throw std::invalid_argument("the overview of a long text is computed without dropout: remove \"dropout\" "
-                                "(dropout is shown up to 4096 tokens)");
+    throw std::invalid_argument(
+        "the overview of a long text is computed without dropout: remove \"dropout\" "
+        "(dropout is shown up to 4096 tokens)");
   }
   const CellWindow window = request.window.value_or(whole(n, m));
   if (window.row_begin < 0 || window.col_begin < 0 || window.row_end > n || window.col_end > m) {
     throw std::invalid_argument("the overview's window rows [" + std::to_string(window.row_begin) + ", " +
-                                std::to_string(window.row_end) + ") x columns [" + std::to_string(window.col_begin) + ", " +
-                                std::to_string(window.col_end) + ") is outside the " + std::to_string(n) + " x " +
-                                std::to_string(m) + " matrix");
+                                std::to_string(window.row_end) + ") x columns [" + std::to_string(window.col_begin) +
+                                ", " + std::to_string(window.col_end) + ") is outside the " + std::to_string(n) +
+                                " x " + std::to_string(m) + " matrix");
   }
   CheckedRequest checked{PixelGrid::fit(window, request.max_pixel_rows, request.max_pixel_cols), request.heads};
   if (checked.heads.empty()) {

@@ -68,8 +68,8 @@ struct OverviewRequest {
 // One head's pooled image: grid.rows × grid.cols pixel blocks, row-major.
 struct PooledImage {
   int head = 0;
-  std::vector<float> values;          // the pooled value (0 for a hidden block)
-  std::vector<std::uint8_t> hidden;   // 1: the mask hides every cell of the block
+  std::vector<float> values;         // the pooled value (0 for a hidden block)
+  std::vector<std::uint8_t> hidden;  // 1: the mask hides every cell of the block
 
   [[nodiscard]] float at(const PixelGrid& grid, int r, int c) const {
     return values[static_cast<std::size_t>(r) * static_cast<std::size_t>(grid.cols) + static_cast<std::size_t>(c)];
@@ -144,6 +144,5 @@ struct CheckedRequest {
   std::vector<int> heads;
 };
 CheckedRequest check_request(const Problem& problem, const OverviewRequest& request);
-
 
 }  // namespace attnviz::overview

@@ -23,21 +23,25 @@ using Clock = std::chrono::steady_clock;
 
 ConstMap view(const Matrix& m) { return ConstMap(m.data.data(), m.rows, m.cols); }
 
-double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 // x[rows] · w[:, first .. first + count). A small product is taken coefficient by coefficient:
 // Eigen's GEMM would wake its own threads for it (far costlier than the work on a busy machine).
 RowMajor project(const Matrix& x, int row_begin, int row_end, const Matrix& w, int first, int count) {
   const auto rows = view(x).middleRows(row_begin, row_end - row_begin);
   const auto columns = view(w).middleCols(first, count);
-  if (static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) * count < 4e6) return rows.lazyProduct(columns);
+  if (static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) * count < 4e6)
+    return rows.lazyProduct(columns);
   return rows * columns;
 }
 
 // RoPE (positions.h): row r of `rows` is the token at table row first + r.
 void rotate(RowMajor& rows, const Matrix& table, int first) {
   for (Eigen::Index r = 0; r < rows.rows(); ++r) {
-    rope_rotate(&rows(r, 0), table.data.data() + static_cast<std::size_t>(first + r) * static_cast<std::size_t>(table.cols),
+    rope_rotate(&rows(r, 0),
+                table.data.data() + static_cast<std::size_t>(first + r) * static_cast<std::size_t>(table.cols),
                 static_cast<int>(rows.cols()));
   }
 }

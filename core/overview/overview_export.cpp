@@ -47,15 +47,14 @@ std::pair<float, float> colour_range(const Overview& overview, const PooledImage
 }
 
 std::string pooled_description(const Overview& overview) {
-  const std::string what = overview.quantity == Quantity::Weights   ? "weights"
+  const std::string what = overview.quantity == Quantity::Weights     ? "weights"
                            : overview.quantity == Quantity::RawScores ? "raw scores Q·Kᵀ"
                                                                       : "scaled scores";
   const PixelGrid& g = overview.grid;
   if (g.exact()) return what + ", every cell";
-  return what + ", " + (overview.pooling == Pooling::Max ? "largest" : "mean") + " of each " + std::to_string(g.block_rows) +
-         " × " + std::to_string(g.block_cols) + " block";
+  return what + ", " + (overview.pooling == Pooling::Max ? "largest" : "mean") + " of each " +
+         std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " block";
 }
-
 
 constexpr double kLeastSideInches = 3.0;  // the pooled map's side, at the least
 
@@ -83,22 +82,26 @@ std::string render_npy(const Overview& overview, const std::vector<std::size_t>&
 
 }  // namespace
 
-exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t image, const exporting::ExportCaption& caption,
+exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t image,
+                                         const exporting::ExportCaption& caption,
                                          const OverviewExportOptions& options) {
   const PooledImage& pooled = overview.heads[image];
   const PixelGrid& g = overview.grid;
   exporting::HeatmapFigure figure;
   figure.title = options.title.value_or(caption.title);
-  figure.subtitle = pooled_description(overview) + " · head " + std::to_string(pooled.head) + " · mask: " + caption.mask;
+  figure.subtitle =
+      pooled_description(overview) + " · head " + std::to_string(pooled.head) + " · mask: " + caption.mask;
   if (overview.quantity != Quantity::RawScores) figure.subtitle += " · " + caption.scale;
   if (!caption.positions.empty()) figure.subtitle += " · " + caption.positions;
-  figure.subtitle += " · rows " + std::to_string(g.window.row_begin) + "–" + std::to_string(g.window.row_end - 1) + ", columns " +
-                     std::to_string(g.window.col_begin) + "–" + std::to_string(g.window.col_end - 1);
+  figure.subtitle += " · rows " + std::to_string(g.window.row_begin) + "–" + std::to_string(g.window.row_end - 1) +
+                     ", columns " + std::to_string(g.window.col_begin) + "–" + std::to_string(g.window.col_end - 1);
   const bool tokens = g.exact() && static_cast<int>(options.row_tokens.size()) >= g.window.row_end &&
                       static_cast<int>(options.col_tokens.size()) >= g.window.col_end;
   if (tokens) {
-    figure.row_labels.assign(options.row_tokens.begin() + g.window.row_begin, options.row_tokens.begin() + g.window.row_end);
-    figure.col_labels.assign(options.col_tokens.begin() + g.window.col_begin, options.col_tokens.begin() + g.window.col_end);
+    figure.row_labels.assign(options.row_tokens.begin() + g.window.row_begin,
+                             options.row_tokens.begin() + g.window.row_end);
+    figure.col_labels.assign(options.col_tokens.begin() + g.window.col_begin,
+                             options.col_tokens.begin() + g.window.col_end);
   } else {
     figure.row_labels = block_starts(g.rows, g.window.row_begin, g.block_rows);
     figure.col_labels = block_starts(g.cols, g.window.col_begin, g.block_cols);
@@ -123,17 +126,20 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   figure.range_high = high;
   figure.colorbar_label = std::string(weights ? "weight" : "score") + (figure.log_scale ? " (log scale)" : "");
   figure.masked_style = exporting::MaskedCellStyle::Replace;
-  figure.masked_legend = g.exact() ? "masked: the query cannot see this key" : "hidden: the mask hides every cell of the block";
+  figure.masked_legend =
+      g.exact() ? "masked: the query cannot see this key" : "hidden: the mask hides every cell of the block";
   figure.values = exporting::ValuesMode::Off;
   figure.dpi = options.dpi;
   // Each block a whole number of image pixels, and the map at least three inches across: a
   // 64- or 256-pixel overview was a stamp under a title several times its width.
   const int side = std::max(g.rows, g.cols);
-  const int least = std::max(exporting::min_matrix_side_px(options.dpi), static_cast<int>(std::lround(kLeastSideInches * options.dpi)));
+  const int least = std::max(exporting::min_matrix_side_px(options.dpi),
+                             static_cast<int>(std::lround(kLeastSideInches * options.dpi)));
   figure.cell_px = std::max(1, (least + side - 1) / side);
   if (!g.exact()) {
     figure.notes.push_back("An overview: each pixel block pools " + std::to_string(g.block_rows) + " × " +
-                           std::to_string(g.block_cols) + " cells, computed exactly (tiled, never holding the whole matrix).");
+                           std::to_string(g.block_cols) +
+                           " cells, computed exactly (tiled, never holding the whole matrix).");
   }
   return figure;
 }
@@ -141,18 +147,21 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
 std::vector<std::string> overview_file_names(Quantity quantity, Pooling pooling, const std::vector<int>& heads,
                                              const OverviewExportOptions& options) {
   const std::string stem = std::string("overview_") + quantity_name(quantity) + "_" + pooling_name(pooling);
-  if (options.format != ExportFormat::Png && options.format != ExportFormat::Svg && options.format != ExportFormat::Npy) {
-    throw InputError(options.origin, "--format",
-                     std::string("an overview is written as png, svg or npy, not ") + exporting::format_name(options.format));
+  if (options.format != ExportFormat::Png && options.format != ExportFormat::Svg &&
+      options.format != ExportFormat::Npy) {
+    throw InputError(
+        options.origin, "--format",
+        std::string("an overview is written as png, svg or npy, not ") + exporting::format_name(options.format));
   }
   if (options.format == ExportFormat::Npy && options.one_array) return {stem + ".npy"};
   std::vector<std::string> names;
-  for (const int head : heads) names.push_back(stem + "_head" + std::to_string(head) + "." + exporting::format_name(options.format));
+  for (const int head : heads)
+    names.push_back(stem + "_head" + std::to_string(head) + "." + exporting::format_name(options.format));
   return names;
 }
 
 std::vector<exporting::ExportedFile> render_overview(const Overview& overview, const exporting::ExportCaption& caption,
-                                                      const OverviewExportOptions& options) {
+                                                     const OverviewExportOptions& options) {
   std::vector<int> heads;
   for (const PooledImage& image : overview.heads) heads.push_back(image.head);
   const std::vector<std::string> names = overview_file_names(overview.quantity, overview.pooling, heads, options);
@@ -167,7 +176,8 @@ std::vector<exporting::ExportedFile> render_overview(const Overview& overview, c
     if (options.format == ExportFormat::Npy) {
       files.push_back({names[i], render_npy(overview, {i}, false), {}});
     } else {
-      files.push_back(exporting::render_figure_image(overview_figure(overview, i, caption, options), options.format, names[i], options.origin));
+      files.push_back(exporting::render_figure_image(overview_figure(overview, i, caption, options), options.format,
+                                                     names[i], options.origin));
     }
   }
   return files;

@@ -15,9 +15,9 @@ namespace attnviz::overview {
 
 struct OverviewExportOptions {
   exporting::ExportFormat format = exporting::ExportFormat::Png;  // png, svg or npy
-  std::optional<exporting::ColormapId> colormap;  // default: viridis for weights, rdbu for scores
-  std::optional<std::pair<float, float>> range;  // default: from the image
-  exporting::ColourScale scale = exporting::ColourScale::Auto;  // auto: log for the weights
+  std::optional<exporting::ColormapId> colormap;                  // default: viridis for weights, rdbu for scores
+  std::optional<std::pair<float, float>> range;                   // default: from the image
+  exporting::ColourScale scale = exporting::ColourScale::Auto;    // auto: log for the weights
   std::optional<std::string> title;
   int dpi = 300;
   bool one_array = true;  // NPY: every head in one array (else a file per head)
@@ -31,7 +31,7 @@ struct OverviewExportOptions {
 // The files: "overview_weights_max_head0.png" per head for images, "overview_weights_max.npy"
 // (or one per head). Throws InputError(origin, ...) for a format other than png, svg and npy.
 std::vector<exporting::ExportedFile> render_overview(const Overview& overview, const exporting::ExportCaption& caption,
-                                                      const OverviewExportOptions& options);
+                                                     const OverviewExportOptions& options);
 
 // The names render_overview gives the files of these heads, in its order (a command checks its
 // --out against them before computing). Throws as render_overview does for another format.
@@ -39,7 +39,7 @@ std::vector<std::string> overview_file_names(Quantity quantity, Pooling pooling,
                                              const OverviewExportOptions& options);
 
 // The figure of one head (for tests and a window that draws it itself).
-exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t image, const exporting::ExportCaption& caption,
-                                         const OverviewExportOptions& options);
+exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t image,
+                                         const exporting::ExportCaption& caption, const OverviewExportOptions& options);
 
 }  // namespace attnviz::overview

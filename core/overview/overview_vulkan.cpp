@@ -39,7 +39,9 @@ constexpr VkFormat kFloat = VK_FORMAT_R32_SFLOAT;
 constexpr VkFormat kTexel = VK_FORMAT_R32G32B32A32_SFLOAT;
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 std::uint32_t groups(std::int64_t items, std::uint32_t size) {
   return static_cast<std::uint32_t>((items + size - 1) / size);
@@ -92,10 +94,10 @@ class VulkanOverview final : public OverviewRunner {
         stream_(*context_),
         stage_(options.stage_in_shared.value_or(context_->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU)),
         keys_per_dispatch_(options.keys_per_dispatch) {
-    project_ = vk::ComputePipeline(context_->device(), shaders::overview_project_comp(), kProjectBindings, sizeof(ProjectPush),
-                                   vk::SpecializationConstants{}, context_->pipeline_cache());
-    rope_ = vk::ComputePipeline(context_->device(), shaders::overview_rope_comp(), kRopeBindings, sizeof(OverviewRopePush),
-                                vk::SpecializationConstants{}, context_->pipeline_cache());
+    project_ = vk::ComputePipeline(context_->device(), shaders::overview_project_comp(), kProjectBindings,
+                                   sizeof(ProjectPush), vk::SpecializationConstants{}, context_->pipeline_cache());
+    rope_ = vk::ComputePipeline(context_->device(), shaders::overview_rope_comp(), kRopeBindings,
+                                sizeof(OverviewRopePush), vk::SpecializationConstants{}, context_->pipeline_cache());
   }
 
   [[nodiscard]] std::string name() const override { return "vulkan"; }
@@ -114,8 +116,8 @@ class VulkanOverview final : public OverviewRunner {
   // One invocation per item in workgroups of 64, on as many rows of workgroups as the device's
   // count per axis needs (65,536 rows × d_k 256 are 65,536 workgroups of projection, one past
   // the least a device offers); the shaders number the items row by row.
-  void dispatch_items(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push, std::uint32_t push_bytes,
-                      std::int64_t items);
+  void dispatch_items(const vk::ComputePipeline& pipeline, VkDescriptorSet set, const void* push,
+                      std::uint32_t push_bytes, std::int64_t items);
 
   std::shared_ptr<vk::Context> context_;
   vk::CommandStream stream_;
@@ -135,12 +137,14 @@ const ScorePipelines& VulkanOverview::score_pipelines(int dk4) {
   pipes.tile_keys = 64;
   while (pipes.tile_keys > 1 && static_cast<std::uint32_t>(pipes.tile_keys * dk4) > shared_texels) pipes.tile_keys /= 2;
   vk::SpecializationConstants constants;
-  constants.set(0, kWorkgroup).set(1, static_cast<std::uint32_t>(dk4)).set(2, static_cast<std::uint32_t>(pipes.tile_keys));
+  constants.set(0, kWorkgroup)
+      .set(1, static_cast<std::uint32_t>(dk4))
+      .set(2, static_cast<std::uint32_t>(pipes.tile_keys));
   constants.set(3, stage_ ? 1 : 0);
-  pipes.stats = vk::ComputePipeline(context_->device(), shaders::overview_stats_comp(), kStatsBindings, sizeof(OverviewPush),
-                                    constants, context_->pipeline_cache());
-  pipes.pool = vk::ComputePipeline(context_->device(), shaders::overview_pool_comp(), kPoolBindings, sizeof(OverviewPush),
-                                   constants, context_->pipeline_cache());
+  pipes.stats = vk::ComputePipeline(context_->device(), shaders::overview_stats_comp(), kStatsBindings,
+                                    sizeof(OverviewPush), constants, context_->pipeline_cache());
+  pipes.pool = vk::ComputePipeline(context_->device(), shaders::overview_pool_comp(), kPoolBindings,
+                                   sizeof(OverviewPush), constants, context_->pipeline_cache());
   return score_pipelines_.emplace(dk4, std::move(pipes)).first->second;
 }
 
@@ -155,7 +159,8 @@ void VulkanOverview::check_fits(const Problem& p, const PixelGrid& grid) const {
   const std::size_t partials = static_cast<std::size_t>(vulkan::partial_slots(grid, static_cast<int>(kWorkgroup))) *
                                static_cast<std::size_t>(grid.cols);
   // RoPE reads Q and K as floats (4 a texel) and its angles for every position.
-  const std::size_t turned = static_cast<std::size_t>(std::max(p.n(), p.m())) * static_cast<std::size_t>((p.d_k + 3) / 4) * 4;
+  const std::size_t turned =
+      static_cast<std::size_t>(std::max(p.n(), p.m())) * static_cast<std::size_t>((p.d_k + 3) / 4) * 4;
   if (std::max({p.x.size(), p.xs.size(), p.wq.size(), p.wk.size(), partials, turned}) > most) {
     throw std::invalid_argument("the problem is too large for the overview's buffers on this device (at most " +
                                 std::to_string(most) + " values each)");
@@ -211,7 +216,8 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
 
   if (progress != nullptr) {
     std::int64_t total = 0;
-    for (const int h : checked.heads) total += w.cells() + (weights && !known(h) ? static_cast<std::int64_t>(rows) * p.m() : 0);
+    for (const int h : checked.heads)
+      total += w.cells() + (weights && !known(h) ? static_cast<std::int64_t>(rows) * p.m() : 0);
     progress->start(total);
   }
   const vk::Context& c = *context_;
@@ -227,25 +233,30 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   const bool rope = p.positional == PositionalKind::Rope;
   const Matrix rope_table = problem_rope_table(p);  // max(N, M) × d_k, float64 angles rounded once
   const float zero = 0.0f;  // a buffer cannot be empty: without RoPE the table is one unread float
-  const vk::Buffer angles = rope ? upload(c, rope_table.data.data(), rope_table.size() * 4, read) : upload(c, &zero, 4, read);
+  const vk::Buffer angles =
+      rope ? upload(c, rope_table.data.data(), rope_table.size() * 4, read) : upload(c, &zero, 4, read);
   const std::vector<float> slopes = head_slopes(p);
-  const vk::Buffer q(c, static_cast<VkDeviceSize>(rows) * static_cast<VkDeviceSize>(dk4) * 16, read_write, vk::MemoryKind::DeviceLocal);
-  const vk::Buffer k(c, static_cast<VkDeviceSize>(keys) * static_cast<VkDeviceSize>(dk4) * 16, read_write, vk::MemoryKind::DeviceLocal);
+  const vk::Buffer q(c, static_cast<VkDeviceSize>(rows) * static_cast<VkDeviceSize>(dk4) * 16, read_write,
+                     vk::MemoryKind::DeviceLocal);
+  const vk::Buffer k(c, static_cast<VkDeviceSize>(keys) * static_cast<VkDeviceSize>(dk4) * 16, read_write,
+                     vk::MemoryKind::DeviceLocal);
   const vk::Buffer state(c, static_cast<VkDeviceSize>(rows) * 3 * 4, read_write, vk::MemoryKind::HostReadback);
   const std::size_t partial_count =
-      static_cast<std::size_t>(vulkan::partial_slots(grid, static_cast<int>(kWorkgroup))) * static_cast<std::size_t>(grid.cols);
+      static_cast<std::size_t>(vulkan::partial_slots(grid, static_cast<int>(kWorkgroup))) *
+      static_cast<std::size_t>(grid.cols);
   const vk::Buffer partials(c, partial_count * 4, read_write, vk::MemoryKind::HostReadback);
 
   const vk::Buffer& key_source = p.cross_attention ? xs : x;
   const Bound project_q = bind(device, project_, kProjectBindings, {{&x, kFloat}, {&wq, kFloat}, {&q, kTexel}});
-  const Bound project_k = bind(device, project_, kProjectBindings, {{&key_source, kFloat}, {&wk, kFloat}, {&k, kTexel}});
+  const Bound project_k =
+      bind(device, project_, kProjectBindings, {{&key_source, kFloat}, {&wk, kFloat}, {&k, kTexel}});
   const Bound rope_q = bind(device, rope_, kRopeBindings, {{&angles, kFloat}, {&q, kFloat}});
   const Bound rope_k = bind(device, rope_, kRopeBindings, {{&angles, kFloat}, {&k, kFloat}});
   const Bound stats_set = bind(device, pipes.stats, kStatsBindings,
                                {{&q, kTexel}, {&k, kTexel}, {&globals, VK_FORMAT_R32G32B32A32_UINT}, {&state, kFloat}});
-  const Bound pool_set = bind(device, pipes.pool, kPoolBindings,
-                              {{&q, kTexel}, {&k, kTexel}, {&globals, VK_FORMAT_R32G32B32A32_UINT}, {&state, kFloat},
-                               {&partials, kFloat}});
+  const Bound pool_set = bind(
+      device, pipes.pool, kPoolBindings,
+      {{&q, kTexel}, {&k, kTexel}, {&globals, VK_FORMAT_R32G32B32A32_UINT}, {&state, kFloat}, {&partials, kFloat}});
 
   Overview out;
   out.backend = "vulkan";
@@ -276,7 +287,8 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
   // Tiles hidden from a whole workgroup are skipped: the same for every head unless the mask's
   // expression reads h.
   const auto tile_macs = [&](int h, int key_begin, int key_end) {
-    return visible_tile_macs(mask, h, w.row_begin, w.row_end, key_begin, key_end, static_cast<int>(kWorkgroup), pipes.tile_keys, p.d_k);
+    return visible_tile_macs(mask, h, w.row_begin, w.row_end, key_begin, key_end, static_cast<int>(kWorkgroup),
+                             pipes.tile_keys, p.d_k);
   };
   const bool macs_per_head = mask.depends_on_head();
   const std::int64_t stats_macs = any_stats && !macs_per_head ? tile_macs(0, 0, p.m()) : 0;
@@ -338,7 +350,8 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
     push.slope = request.quantity == Quantity::RawScores ? 0.0f : slopes[static_cast<std::size_t>(h)];
     push.weights = weights ? 1 : 0;
     push.reduce_max = reduces_max(request.pooling) ? 1 : 0;
-    for (const vulkan::KeyRange range : vulkan::key_ranges(w.col_begin, w.col_end, per_dispatch, pipes.tile_keys, grid.block_cols)) {
+    for (const vulkan::KeyRange range :
+         vulkan::key_ranges(w.col_begin, w.col_end, per_dispatch, pipes.tile_keys, grid.block_cols)) {
       if (stop()) throw Cancelled();
       push.key_begin = range.begin;
       push.key_end = range.end;
@@ -360,7 +373,8 @@ Overview VulkanOverview::run(const Problem& p, const OverviewRequest& request, P
 
 }  // namespace
 
-std::unique_ptr<OverviewRunner> make_vulkan_overview(std::shared_ptr<vk::Context> context, const VulkanOverviewOptions& options) {
+std::unique_ptr<OverviewRunner> make_vulkan_overview(std::shared_ptr<vk::Context> context,
+                                                     const VulkanOverviewOptions& options) {
   return std::make_unique<VulkanOverview>(std::move(context), options);
 }
 

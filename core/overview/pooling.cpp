@@ -26,7 +26,7 @@ std::size_t pixel_index(const PixelGrid& grid, int r, int c) {
 std::vector<std::int64_t> counted_from_runs(const PixelGrid& grid, const Mask& mask, int head) {
   std::vector<std::int64_t> counts(static_cast<std::size_t>(grid.pixels()), 0);
   const CellWindow& w = grid.window;
-#pragma omp parallel for schedule(dynamic, 4) if (static_cast<std::int64_t>(w.rows()) >= 2048)
+#pragma omp parallel for schedule(dynamic, 4) if (static_cast <std::int64_t>(w.rows()) >= 2048)
   for (int r = 0; r < grid.rows; ++r) {
     std::vector<KeySpan> scratch;
     std::int64_t* row_counts = counts.data() + pixel_index(grid, r, 0);
@@ -58,7 +58,8 @@ std::vector<std::uint8_t> hidden_blocks(const PixelGrid& grid, const Mask& mask,
   }
   for (int r = 0; r < grid.rows; ++r) {
     for (int c = 0; c < grid.cols; ++c) {
-      const bool visible = mask.block_visible(head, grid.row_begin(r), grid.row_end(r), grid.col_begin(c), grid.col_end(c));
+      const bool visible =
+          mask.block_visible(head, grid.row_begin(r), grid.row_end(r), grid.col_begin(c), grid.col_end(c));
       hidden[pixel_index(grid, r, c)] = visible ? 0 : 1;
     }
   }
@@ -111,7 +112,8 @@ PooledImage ImageFinisher::finish(int head, std::span<const double> reduced) {
   for (int r = 0; r < grid_.rows; ++r) {
     const double area_rows = grid_.row_end(r) - grid_.row_begin(r);
     for (int c = 0; c < grid_.cols; ++c) {
-      const std::size_t p = static_cast<std::size_t>(r) * static_cast<std::size_t>(grid_.cols) + static_cast<std::size_t>(c);
+      const std::size_t p =
+          static_cast<std::size_t>(r) * static_cast<std::size_t>(grid_.cols) + static_cast<std::size_t>(c);
       if (hidden_[p] != 0) continue;
       const double v = reduced[p];
       double value = 0.0;
@@ -130,8 +132,8 @@ namespace {
 
 // A mask with an expression: each band of row_step rows marks the key tiles its rows' runs
 // reach (rows times runs, where asking each tile would search every row's runs).
-std::int64_t visible_tile_macs_from_runs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step,
-                                         int d_k) {
+std::int64_t visible_tile_macs_from_runs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step,
+                                         int key_step, int d_k) {
   const int tiles = (j1 - j0 + key_step - 1) / key_step;
   std::vector<std::uint8_t> reached(static_cast<std::size_t>(std::max(tiles, 0)));
   std::vector<KeySpan> scratch;
@@ -143,7 +145,8 @@ std::int64_t visible_tile_macs_from_runs(const Mask& mask, int head, int i0, int
       for (const KeySpan& run : mask.runs(head, i, scratch)) {
         const int from = std::max(run.begin, j0);
         const int to = std::min(run.end, j1);
-        for (int t = (from - j0) / key_step; from < to && t <= (to - 1 - j0) / key_step; ++t) reached[static_cast<std::size_t>(t)] = 1;
+        for (int t = (from - j0) / key_step; from < to && t <= (to - 1 - j0) / key_step; ++t)
+          reached[static_cast<std::size_t>(t)] = 1;
       }
     }
     for (int t = 0; t < tiles; ++t) {
@@ -156,7 +159,8 @@ std::int64_t visible_tile_macs_from_runs(const Mask& mask, int head, int i0, int
 
 }  // namespace
 
-std::int64_t visible_tile_macs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step, int d_k) {
+std::int64_t visible_tile_macs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step,
+                               int d_k) {
   if (mask.general()) return visible_tile_macs_from_runs(mask, head, i0, i1, j0, j1, row_step, key_step, d_k);
   const bool unmasked = !mask.causal() && mask.window() < 0;
   if (unmasked) return static_cast<std::int64_t>(i1 - i0) * (j1 - j0) * d_k;

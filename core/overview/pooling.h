@@ -59,6 +59,7 @@ class ImageFinisher {
 // The multiply-adds of d_k per score over the tiles of rows [i0, i1) × keys [j0, j1) in
 // blocks of row_step × key_step that the mask does not hide entirely from head `head` (what a
 // runner that skips hidden tiles computes).
-std::int64_t visible_tile_macs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step, int d_k);
+std::int64_t visible_tile_macs(const Mask& mask, int head, int i0, int i1, int j0, int j1, int row_step, int key_step,
+                               int d_k);
 
 }  // namespace attnviz::overview

@@ -101,7 +101,8 @@ TokenMatches find_tokens(const std::vector<std::string>& tokens, std::string_vie
   try {
     phrase = tokenize(query, mode, kMaxSearchTokens);
   } catch (const TokenizerError& e) {
-    out.kind = e.kind() == TokenizerError::Kind::TooManyTokens ? TokenMatches::Kind::TooLong : TokenMatches::Kind::NotUtf8;
+    out.kind =
+        e.kind() == TokenizerError::Kind::TooManyTokens ? TokenMatches::Kind::TooLong : TokenMatches::Kind::NotUtf8;
     return out;
   }
   if (phrase.empty()) {

@@ -18,15 +18,15 @@ inline constexpr int kMaxSearchTokens = 64;
 
 struct TokenMatches {
   enum class Kind {
-    Empty,          // nothing typed (white space only)
-    Position,       // a token's number inside the text: starts = {it}
-    OutOfRange,     // a token's number past the text's end: `position`
-    Exact,          // tokens equal to the phrase's, ignoring case: starts
-    Containing,     // no token equals the single word typed; these contain it: starts
-    NotFound,       // neither
-    NoTokens,       // the text typed has no tokens in this tokenizer (only punctuation, say)
-    TooLong,        // a phrase of more than kMaxSearchTokens tokens
-    NotUtf8,        // the bytes typed are not UTF-8
+    Empty,       // nothing typed (white space only)
+    Position,    // a token's number inside the text: starts = {it}
+    OutOfRange,  // a token's number past the text's end: `position`
+    Exact,       // tokens equal to the phrase's, ignoring case: starts
+    Containing,  // no token equals the single word typed; these contain it: starts
+    NotFound,    // neither
+    NoTokens,    // the text typed has no tokens in this tokenizer (only punctuation, say)
+    TooLong,     // a phrase of more than kMaxSearchTokens tokens
+    NotUtf8,     // the bytes typed are not UTF-8
   };
   Kind kind = Kind::Empty;
   std::vector<int> starts;  // the first token of each match, ascending

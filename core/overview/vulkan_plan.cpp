@@ -31,7 +31,8 @@ int partial_slots(const PixelGrid& grid, int workgroup) {
   return (rows + workgroup - 1) / workgroup + grid.rows;
 }
 
-void fold_partials(const PixelGrid& grid, int workgroup, bool max, std::span<const float> partials, std::vector<double>& reduced) {
+void fold_partials(const PixelGrid& grid, int workgroup, bool max, std::span<const float> partials,
+                   std::vector<double>& reduced) {
   reduced.assign(static_cast<std::size_t>(grid.pixels()), max ? -std::numeric_limits<double>::infinity() : 0.0);
   const int rows = grid.window.rows();
   const auto cols = static_cast<std::size_t>(grid.cols);
@@ -41,7 +42,8 @@ void fold_partials(const PixelGrid& grid, int workgroup, bool max, std::span<con
     for (int pixel_row = first; pixel_row <= last; ++pixel_row) {
       const float* partial = partials.data() + static_cast<std::size_t>(w + pixel_row) * cols;
       double* out = reduced.data() + static_cast<std::size_t>(pixel_row) * cols;
-      for (std::size_t c = 0; c < cols; ++c) out[c] = max ? std::max(out[c], static_cast<double>(partial[c])) : out[c] + partial[c];
+      for (std::size_t c = 0; c < cols; ++c)
+        out[c] = max ? std::max(out[c], static_cast<double>(partial[c])) : out[c] + partial[c];
     }
   }
 }

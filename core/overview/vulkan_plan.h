@@ -31,6 +31,7 @@ int partial_slots(const PixelGrid& grid, int workgroup);
 
 // Folds the partials (partial_slots × grid.cols) into one value per pixel (max or sum, in
 // double), the reductions finish_image() takes.
-void fold_partials(const PixelGrid& grid, int workgroup, bool max, std::span<const float> partials, std::vector<double>& reduced);
+void fold_partials(const PixelGrid& grid, int workgroup, bool max, std::span<const float> partials,
+                   std::vector<double>& reduced);
 
 }  // namespace attnviz::overview::vulkan

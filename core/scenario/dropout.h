@@ -17,10 +17,10 @@ namespace attnviz {
 std::uint32_t dropout_hash(std::uint64_t seed, int head, int query, int key);
 
 struct DropoutRule {
-  bool active = false;            // a dropout setting is present (p may still be 0)
-  std::uint32_t threshold = 0;    // ⌊p · 2³²⌋: hashes below it are dropped
+  bool active = false;          // a dropout setting is present (p may still be 0)
+  std::uint32_t threshold = 0;  // ⌊p · 2³²⌋: hashes below it are dropped
   std::uint64_t seed = 0;
-  float keep_scale = 1.0f;        // 1 / (1 − p), rounded to float32
+  float keep_scale = 1.0f;  // 1 / (1 − p), rounded to float32
 
   [[nodiscard]] bool keeps(int head, int query, int key) const {
     return !active || dropout_hash(seed, head, query, key) >= threshold;

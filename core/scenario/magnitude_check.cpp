@@ -51,7 +51,8 @@ struct Factor {
 
 // The factor most to blame: the one furthest above 1.
 const char* culprit(std::vector<Factor> factors) {
-  return std::max_element(factors.begin(), factors.end(), [](const Factor& a, const Factor& b) { return a.size < b.size; })
+  return std::max_element(factors.begin(), factors.end(),
+                          [](const Factor& a, const Factor& b) { return a.size < b.size; })
       ->pointer;
 }
 

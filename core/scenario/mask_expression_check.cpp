@@ -21,9 +21,10 @@ maskexpr::Expression parse_mask_expression(const MaskSetting& mask, const std::s
     throw InputError(origin, "/mask/expression", error.what());
   }
   if (expression.doc_column() != 0 && mask.documents.empty()) {
-    throw InputError(origin, "/mask/expression",
-                     "column " + std::to_string(expression.doc_column()) +
-                         ": doc() needs the documents: add \"documents\": [0, ...] (each document's first token) to the mask");
+    throw InputError(
+        origin, "/mask/expression",
+        "column " + std::to_string(expression.doc_column()) +
+            ": doc() needs the documents: add \"documents\": [0, ...] (each document's first token) to the mask");
   }
   return expression;
 }
@@ -31,7 +32,8 @@ maskexpr::Expression parse_mask_expression(const MaskSetting& mask, const std::s
 void check_mask_expression(const MaskSetting& mask, const std::string& origin) {
   for (std::size_t i = 0; i < mask.documents.size(); ++i) {
     const std::string pointer = "/mask/documents/" + std::to_string(i);
-    if (mask.documents[i] < 0) throw InputError(origin, pointer, "token index must be 0 or more, got " + std::to_string(mask.documents[i]));
+    if (mask.documents[i] < 0)
+      throw InputError(origin, pointer, "token index must be 0 or more, got " + std::to_string(mask.documents[i]));
     if (i > 0 && mask.documents[i] <= mask.documents[i - 1]) {
       throw InputError(origin, pointer,
                        "document starts must ascend: " + std::to_string(mask.documents[i]) + " follows " +
@@ -60,7 +62,8 @@ maskexpr::Environment mask_environment(const MaskSetting& mask, int n, int m) {
   std::sort(environment.documents.begin(), environment.documents.end());
   environment.globals = mask.global;
   std::sort(environment.globals.begin(), environment.globals.end());
-  environment.globals.erase(std::unique(environment.globals.begin(), environment.globals.end()), environment.globals.end());
+  environment.globals.erase(std::unique(environment.globals.begin(), environment.globals.end()),
+                            environment.globals.end());
   return environment;
 }
 

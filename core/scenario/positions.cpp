@@ -17,7 +17,8 @@ const char* to_string(PositionalKind kind) {
 }
 
 std::optional<PositionalKind> positional_kind_from_string(std::string_view name) {
-  for (const PositionalKind kind : {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi}) {
+  for (const PositionalKind kind :
+       {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi}) {
     if (name == to_string(kind)) return kind;
   }
   return std::nullopt;
@@ -80,7 +81,8 @@ double alibi_slope(int head, int heads) {
 std::vector<float> head_slopes(const Problem& problem) {
   std::vector<float> slopes(static_cast<std::size_t>(problem.num_heads), 0.0f);
   if (problem.positional != PositionalKind::Alibi) return slopes;
-  for (int h = 0; h < problem.num_heads; ++h) slopes[static_cast<std::size_t>(h)] = static_cast<float>(alibi_slope(h, problem.num_heads));
+  for (int h = 0; h < problem.num_heads; ++h)
+    slopes[static_cast<std::size_t>(h)] = static_cast<float>(alibi_slope(h, problem.num_heads));
   return slopes;
 }
 

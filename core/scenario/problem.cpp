@@ -20,8 +20,9 @@ std::vector<std::string> resolve_tokens(const std::optional<std::vector<std::str
   if (explicit_tokens) {
     tokens = *explicit_tokens;
     if (static_cast<long long>(tokens.size()) > limits.max_tokens) {
-      throw InputError(origin, prefix + "/tokens",
-                       "has " + std::to_string(tokens.size()) + " tokens; the limit is " + std::to_string(limits.max_tokens));
+      throw InputError(
+          origin, prefix + "/tokens",
+          "has " + std::to_string(tokens.size()) + " tokens; the limit is " + std::to_string(limits.max_tokens));
     }
   } else {
     try {
@@ -40,7 +41,8 @@ std::vector<std::string> resolve_tokens(const std::optional<std::vector<std::str
 void check_limits(const Scenario& s, int n, int m, const std::string& origin, const ProblemLimits& limits) {
   auto check = [&](long long value, long long limit, const std::string& pointer, const std::string& what) {
     if (value > limit) {
-      throw InputError(origin, pointer, what + " is " + std::to_string(value) + "; the limit is " + std::to_string(limit));
+      throw InputError(origin, pointer,
+                       what + " is " + std::to_string(value) + "; the limit is " + std::to_string(limit));
     }
   };
   check(s.d_model, limits.max_dim, "/d_model", "d_model");
@@ -49,7 +51,8 @@ void check_limits(const Scenario& s, int n, int m, const std::string& origin, co
   check(static_cast<long long>(s.num_heads) * s.d_v, limits.max_dim, "/d_v", "num_heads·d_v");
   if (s.wo) check(s.wo->cols, limits.max_dim, "/wo", "the number of W_O columns");
   check(static_cast<long long>(s.num_heads) * n * m, limits.max_attention_cells, "/num_heads",
-        "num_heads × N × M (" + std::to_string(s.num_heads) + " × " + std::to_string(n) + " × " + std::to_string(m) + ")");
+        "num_heads × N × M (" + std::to_string(s.num_heads) + " × " + std::to_string(n) + " × " + std::to_string(m) +
+            ")");
 }
 
 Matrix resolve_embeddings(const std::optional<Matrix>& explicit_embeddings, const std::vector<std::string>& tokens,
@@ -64,13 +67,14 @@ Matrix resolve_embeddings(const std::optional<Matrix>& explicit_embeddings, cons
 // it must fall inside one of the two sentences.
 void check_global_indices(const MaskSetting& mask, int n, int m, bool cross, const std::string& origin) {
   const int limit = std::max(n, m);
-  const std::string lengths = cross ? "the sentence has " + std::to_string(n) + " tokens and the source " + std::to_string(m)
-                                    : "the sentence has " + std::to_string(n) + " tokens";
+  const std::string lengths =
+      cross ? "the sentence has " + std::to_string(n) + " tokens and the source " + std::to_string(m)
+            : "the sentence has " + std::to_string(n) + " tokens";
   for (std::size_t i = 0; i < mask.global.size(); ++i) {
     if (mask.global[i] >= limit) {
       throw InputError(origin, "/mask/global/" + std::to_string(i),
-                       "token index " + std::to_string(mask.global[i]) + " is out of range: " + lengths + " (indices 0.." +
-                           std::to_string(limit - 1) + ")");
+                       "token index " + std::to_string(mask.global[i]) + " is out of range: " + lengths +
+                           " (indices 0.." + std::to_string(limit - 1) + ")");
     }
   }
 }
@@ -96,7 +100,8 @@ Problem build_problem(const Scenario& s, const std::string& origin, const Proble
   p.tokens = resolve_tokens(s.tokens, s.sentence, s.tokenizer, origin, "", limits);
   if (s.source) {
     p.cross_attention = true;
-    p.source_tokens = resolve_tokens(s.source->tokens, s.source->sentence, s.source->tokenizer, origin, "/source", limits);
+    p.source_tokens =
+        resolve_tokens(s.source->tokens, s.source->sentence, s.source->tokenizer, origin, "/source", limits);
   } else {
     p.source_tokens = p.tokens;
   }

@@ -16,14 +16,14 @@ struct Problem {
   std::vector<std::string> tokens;         // N query tokens
   std::vector<std::string> source_tokens;  // M key/value tokens (a copy of tokens without a source)
   bool cross_attention = false;
-  Matrix x;   // N × d_model
-  Matrix xs;  // M × d_model (a copy of x without a source)
-  Matrix wq;  // d_model × (H·d_k)
-  Matrix wk;  // d_model × (G·d_k)
-  Matrix wv;  // d_model × (G·d_v)
+  Matrix x;                  // N × d_model
+  Matrix xs;                 // M × d_model (a copy of x without a source)
+  Matrix wq;                 // d_model × (H·d_k)
+  Matrix wk;                 // d_model × (G·d_k)
+  Matrix wv;                 // d_model × (G·d_v)
   std::optional<Matrix> wo;  // (H·d_v) × d_out
-  int num_heads = 1;     // H
-  int num_kv_heads = 1;  // G, H % G == 0
+  int num_heads = 1;         // H
+  int num_kv_heads = 1;      // G, H % G == 0
   int d_k = 1;
   int d_v = 1;
   float scale = 1.0f;
@@ -33,9 +33,9 @@ struct Problem {
   // shows both). RoPE and ALiBi are applied by every backend from these settings.
   PositionalKind positional = PositionalKind::None;
   double rope_theta = 10000.0;
-  int position_offset = 0;  // the position of row 0 (and of key 0)
-  std::optional<Matrix> x_tokens;   // N × d_model, only with sinusoidal positions
-  std::optional<Matrix> xs_tokens;  // M × d_model, only with sinusoidal positions
+  int position_offset = 0;                // the position of row 0 (and of key 0)
+  std::optional<Matrix> x_tokens;         // N × d_model, only with sinusoidal positions
+  std::optional<Matrix> xs_tokens;        // M × d_model, only with sinusoidal positions
   std::optional<DropoutSetting> dropout;  // on the weights, after the softmax (dropout.h)
 
   [[nodiscard]] int n() const { return x.rows; }

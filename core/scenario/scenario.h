@@ -41,7 +41,7 @@ enum class PositionalKind { None, Sinusoidal, Rope, Alibi };
 // Dropout on the weights, after the softmax (Srivastava et al. 2014): each weight is dropped
 // with probability p by a hash of (seed, head, query, key), the kept ones scaled by 1/(1 − p).
 struct DropoutSetting {
-  double p = 0.1;          // in [0, 1)
+  double p = 0.1;  // in [0, 1)
   std::uint64_t seed = 1;
   friend bool operator==(const DropoutSetting&, const DropoutSetting&) = default;
 };

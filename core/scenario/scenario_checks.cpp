@@ -30,8 +30,8 @@ void check_positive(int value, const std::string& origin, const std::string& poi
   if (value < 1) throw InputError(origin, pointer, "must be a positive integer, got " + std::to_string(value));
 }
 
-void check_optional_matrix(const std::optional<Matrix>& matrix, long long rows, long long cols, const std::string& origin,
-                           const std::string& pointer, const std::string& rule) {
+void check_optional_matrix(const std::optional<Matrix>& matrix, long long rows, long long cols,
+                           const std::string& origin, const std::string& pointer, const std::string& rule) {
   if (!matrix) return;
   check_matrix_shape(*matrix, rows, cols, origin, pointer, rule);
   check_finite(*matrix, origin, pointer);
@@ -70,8 +70,9 @@ void check_tokens_and_embeddings(const std::optional<std::vector<std::string>>& 
   if (tokens && tokens->empty()) throw InputError(origin, prefix + "/tokens", "is empty; give at least one token");
   if (!embeddings) return;
   if (embeddings->cols != d_model) {
-    throw InputError(origin, prefix + "/embeddings",
-                     "rows have " + std::to_string(embeddings->cols) + " values but d_model is " + std::to_string(d_model));
+    throw InputError(
+        origin, prefix + "/embeddings",
+        "rows have " + std::to_string(embeddings->cols) + " values but d_model is " + std::to_string(d_model));
   }
   if (tokens && embeddings->rows != static_cast<int>(tokens->size())) {
     throw InputError(origin, prefix + "/embeddings",
@@ -92,7 +93,8 @@ void check_mask(const MaskSetting& mask, const std::string& origin) {
   check_mask_expression(mask, origin);
   for (std::size_t i = 0; i < mask.global.size(); ++i) {
     if (mask.global[i] < 0)
-      throw InputError(origin, "/mask/global/" + std::to_string(i), "token index must be 0 or more, got " + std::to_string(mask.global[i]));
+      throw InputError(origin, "/mask/global/" + std::to_string(i),
+                       "token index must be 0 or more, got " + std::to_string(mask.global[i]));
   }
 }
 
@@ -104,14 +106,17 @@ void check_positions(const Scenario& s, const std::string& origin) {
                          " (choose an even d_k or another \"positional\")");
   }
   if (!std::isfinite(s.rope_theta) || s.rope_theta <= 0.0)
-    throw InputError(origin, "/rope_theta", "must be a number above 0 (10000 in RoPE's paper), got " + format_double(s.rope_theta));
+    throw InputError(origin, "/rope_theta",
+                     "must be a number above 0 (10000 in RoPE's paper), got " + format_double(s.rope_theta));
   if (s.position_offset < 0 || s.position_offset > kMaxPositionOffset) {
-    throw InputError(origin, "/position_offset",
-                     "must be from 0 to " + std::to_string(kMaxPositionOffset) + ", got " + std::to_string(s.position_offset));
+    throw InputError(
+        origin, "/position_offset",
+        "must be from 0 to " + std::to_string(kMaxPositionOffset) + ", got " + std::to_string(s.position_offset));
   }
   if (s.dropout && !(s.dropout->p >= 0.0 && s.dropout->p < 1.0)) {
-    throw InputError(origin, "/dropout/p",
-                     "must be at least 0 and below 1 (the probability of dropping a weight), got " + format_double(s.dropout->p));
+    throw InputError(
+        origin, "/dropout/p",
+        "must be at least 0 and below 1 (the probability of dropping a weight), got " + format_double(s.dropout->p));
   }
 }
 
@@ -120,8 +125,9 @@ void check_positions(const Scenario& s, const std::string& origin) {
 void check_matrix_shape(const Matrix& matrix, long long rows, long long cols, const std::string& origin,
                         const std::string& pointer, const std::string& rule) {
   if (matrix.rows == rows && matrix.cols == cols) return;
-  throw InputError(origin, pointer,
-                   "has shape " + shape_text(matrix.rows, matrix.cols) + " but needs " + rule + " = " + shape_text(rows, cols));
+  throw InputError(
+      origin, pointer,
+      "has shape " + shape_text(matrix.rows, matrix.cols) + " but needs " + rule + " = " + shape_text(rows, cols));
 }
 
 void check_finite(const Matrix& matrix, const std::string& origin, const std::string& pointer) {
@@ -129,8 +135,9 @@ void check_finite(const Matrix& matrix, const std::string& origin, const std::st
     for (int c = 0; c < matrix.cols; ++c) {
       const float value = matrix.at(r, c);
       if (!std::isfinite(value)) {
-        throw InputError(origin, pointer + "/" + std::to_string(r) + "/" + std::to_string(c),
-                         "must be a finite number, got " + format_float(value) + " (NaN, infinite or beyond float range)");
+        throw InputError(
+            origin, pointer + "/" + std::to_string(r) + "/" + std::to_string(c),
+            "must be a finite number, got " + format_float(value) + " (NaN, infinite or beyond float range)");
       }
     }
   }

@@ -127,7 +127,8 @@ class ObjectReader {
     for (std::size_t i = 0; i < value->size(); ++i) {
       const json& item = (*value)[i];
       if (!item.is_string()) fail(at(key) + "/" + std::to_string(i), "expected a string, got " + type_name(item));
-      if (item.get<std::string>().empty()) fail(at(key) + "/" + std::to_string(i), "is an empty token; every token needs text");
+      if (item.get<std::string>().empty())
+        fail(at(key) + "/" + std::to_string(i), "is an empty token; every token needs text");
       items.push_back(item.get<std::string>());
     }
     return items;
@@ -147,10 +148,12 @@ class ObjectReader {
     std::size_t unknown = 0;
     for (const auto& [key, value] : object_.items()) {
       if (known_.contains(key)) continue;
-      if (++unknown <= kNamedAtMost) warnings.push_back(origin_ + ": " + at(key) + ": unknown field, ignored" + did_you_mean(key, known));
+      if (++unknown <= kNamedAtMost)
+        warnings.push_back(origin_ + ": " + at(key) + ": unknown field, ignored" + did_you_mean(key, known));
     }
     if (unknown > kNamedAtMost) {
-      warnings.push_back(origin_ + ": " + (pointer_.empty() ? "" : pointer_ + ": ") + group_thousands(static_cast<long long>(unknown - kNamedAtMost)) +
+      warnings.push_back(origin_ + ": " + (pointer_.empty() ? "" : pointer_ + ": ") +
+                         group_thousands(static_cast<long long>(unknown - kNamedAtMost)) +
                          " more unknown fields, ignored");
     }
   }
@@ -171,8 +174,7 @@ class ObjectReader {
       }
       for (int c = 0; c < m.cols; ++c) {
         const json& cell = row[static_cast<std::size_t>(c)];
-        if (!cell.is_number())
-          fail(row_pointer + "/" + std::to_string(c), "expected a number, got " + type_name(cell));
+        if (!cell.is_number()) fail(row_pointer + "/" + std::to_string(c), "expected a number, got " + type_name(cell));
         m.at(r, c) = static_cast<float>(cell.get<double>());
       }
     }
@@ -189,7 +191,9 @@ TokenizerMode read_tokenizer(ObjectReader& reader) {
   const std::optional<std::string> name = reader.string("tokenizer");
   if (!name) return TokenizerMode::Words;
   const std::optional<TokenizerMode> mode = tokenizer_mode_from_string(*name);
-  if (!mode) reader.fail(reader.at("tokenizer"), "unknown tokenizer " + quoted_excerpt(*name, kQuoteChars) + "; expected words, words-no-punct or chars");
+  if (!mode)
+    reader.fail(reader.at("tokenizer"), "unknown tokenizer " + quoted_excerpt(*name, kQuoteChars) +
+                                            "; expected words, words-no-punct or chars");
   return *mode;
 }
 
@@ -204,9 +208,11 @@ ScaleSetting read_scale(ObjectReader& reader) {
       scale.kind = ScaleSetting::Kind::None;
       return scale;
     }
-    reader.fail(reader.at("scale"), "unknown scale " + quoted_excerpt(name, kQuoteChars) + "; expected \"inv_sqrt_dk\", \"none\" or a number");
+    reader.fail(reader.at("scale"), "unknown scale " + quoted_excerpt(name, kQuoteChars) +
+                                        "; expected \"inv_sqrt_dk\", \"none\" or a number");
   }
-  if (!value->is_number()) reader.fail(reader.at("scale"), "expected \"inv_sqrt_dk\", \"none\" or a number, got " + type_name(*value));
+  if (!value->is_number())
+    reader.fail(reader.at("scale"), "expected \"inv_sqrt_dk\", \"none\" or a number, got " + type_name(*value));
   scale.kind = ScaleSetting::Kind::Value;
   scale.value = value->get<double>();
   return scale;
@@ -223,7 +229,8 @@ MaskSetting read_mask(ObjectReader& parent, const std::string& origin, std::vect
     mask.window = static_cast<int>(*window);
   }
   if (const json* global = reader.find("global")) {
-    if (!global->is_array()) reader.fail(reader.at("global"), "expected a list of token indices, got " + type_name(*global));
+    if (!global->is_array())
+      reader.fail(reader.at("global"), "expected a list of token indices, got " + type_name(*global));
     for (std::size_t i = 0; i < global->size(); ++i) {
       const json& index = (*global)[i];
       const std::string pointer = reader.at("global") + "/" + std::to_string(i);
@@ -289,16 +296,19 @@ PositionalKind read_positional(ObjectReader& reader) {
 double read_number(ObjectReader& reader, const std::string& key, double fallback, const char* expected) {
   const json* value = reader.find(key);
   if (!value || value->is_null()) return fallback;
-  if (!value->is_number()) reader.fail(reader.at(key), std::string("expected ") + expected + ", got " + type_name(*value));
+  if (!value->is_number())
+    reader.fail(reader.at(key), std::string("expected ") + expected + ", got " + type_name(*value));
   return value->get<double>();
 }
 
-std::optional<DropoutSetting> read_dropout(ObjectReader& parent, const std::string& origin, std::vector<std::string>& warnings) {
+std::optional<DropoutSetting> read_dropout(ObjectReader& parent, const std::string& origin,
+                                           std::vector<std::string>& warnings) {
   const json* value = parent.find("dropout");
   if (!value || value->is_null()) return std::nullopt;
   ObjectReader reader(*value, parent.at("dropout"), origin);
   DropoutSetting dropout;
-  if (!reader.find("p")) reader.fail(parent.at("dropout"), "needs \"p\", the probability of dropping a weight (e.g. 0.1)");
+  if (!reader.find("p"))
+    reader.fail(parent.at("dropout"), "needs \"p\", the probability of dropping a weight (e.g. 0.1)");
   dropout.p = read_number(reader, "p", dropout.p, "a probability from 0 up to (not including) 1");
   dropout.seed = read_seed(reader);
   reader.collect_unknown(warnings);
@@ -368,8 +378,8 @@ void check_utf8(std::string_view text, const std::string& origin) {
     char byte[8];
     std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[offset])));
     throw InputError(origin, json_error_pointer(text.substr(0, offset)),
-                     "is not valid UTF-8: byte " + std::string(byte) + " at byte offset " + std::to_string(offset) + " (" +
-                         line_and_column(text, offset) + "); save the file as UTF-8");
+                     "is not valid UTF-8: byte " + std::string(byte) + " at byte offset " + std::to_string(offset) +
+                         " (" + line_and_column(text, offset) + "); save the file as UTF-8");
   }
 }
 
@@ -382,14 +392,16 @@ std::string bounded_library_message(std::string message) {
     const std::size_t from = start + opening.size();
     const std::size_t end = message.rfind('\'');
     if (end == std::string::npos || end < from) continue;
-    message = message.substr(0, from) + cut_text(std::string_view(message).substr(from, end - from), kQuoteChars) + message.substr(end);
+    message = message.substr(0, from) + cut_text(std::string_view(message).substr(from, end - from), kQuoteChars) +
+              message.substr(end);
   }
   return message;
 }
 
 // nlohmann's message without its "[json.exception.parse_error.101] parse error at" prefix.
 std::string describe_parse_error(std::string_view text, const json::parse_error& e) {
-  if (e.byte > text.size()) return "the file ends too early (" + line_and_column(text, text.size()) + "); is it cut off?";
+  if (e.byte > text.size())
+    return "the file ends too early (" + line_and_column(text, text.size()) + "); is it cut off?";
   std::string message = e.what();
   const std::size_t colon = message.find(": ", message.find("parse error"));
   if (colon != std::string::npos) message = message.substr(colon + 2);
@@ -438,7 +450,8 @@ LoadedScenario parse_scenario(std::string_view json_text, const std::string& ori
 
 LoadedScenario parse_scenario(std::string_view json_text, const std::string& origin, const std::atomic<bool>* cancel) {
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    throw InputError(origin, "", "is empty; an attnviz scenario is a JSON object starting with \"format\": \"attnviz-scenario/1\"");
+    throw InputError(origin, "",
+                     "is empty; an attnviz scenario is a JSON object starting with \"format\": \"attnviz-scenario/1\"");
   }
   check_utf8(json_text, origin);
   check_depth(json_text, origin);
@@ -451,10 +464,12 @@ LoadedScenario parse_scenario(std::string_view json_text, const std::string& ori
   } catch (const json::parse_error& e) {
     // A file cut short has no field to blame: the error is where it ends.
     const bool cut_short = e.byte > json_text.size();
-    throw InputError(origin, cut_short ? "" : json_error_pointer(json_text), "is not valid JSON: " + describe_parse_error(json_text, e));
+    throw InputError(origin, cut_short ? "" : json_error_pointer(json_text),
+                     "is not valid JSON: " + describe_parse_error(json_text, e));
   } catch (const json::out_of_range& e) {
     // nlohmann refuses numbers beyond the double range ("1e999"): an infinite value.
-    throw InputError(origin, json_error_pointer(json_text), "must be a finite number (" + bounded_library_message(e.what()) + ")");
+    throw InputError(origin, json_error_pointer(json_text),
+                     "must be a finite number (" + bounded_library_message(e.what()) + ")");
   }
   LoadedScenario loaded;
   for (const std::string& pointer : duplicate_key_pointers(json_text)) {
@@ -474,8 +489,9 @@ LoadedScenario load_scenario(const std::string& path_or_preset, const ReadOption
     if (!bytes) {
       std::string available;
       for (const std::string& preset : preset_names()) available += (available.empty() ? "" : ", ") + preset;
-      throw InputError(cut_text(path_or_preset, kQuoteChars), "",
-                       "no such preset; the presets are: " + available + did_you_mean(name, preset_names(), kPresetPrefix));
+      throw InputError(
+          cut_text(path_or_preset, kQuoteChars), "",
+          "no such preset; the presets are: " + available + did_you_mean(name, preset_names(), kPresetPrefix));
     }
     return parse_scenario(*bytes, path_or_preset, options.cancel);
   }

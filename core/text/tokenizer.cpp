@@ -20,9 +20,9 @@ class TokenSink {
 
   void add(std::string_view text, std::size_t byte_offset) {
     if (static_cast<int>(tokens_.size()) >= max_tokens_) {
-      throw TokenizerError("the text has more than " + std::to_string(max_tokens_) +
-                               " tokens (the limit); token " + std::to_string(max_tokens_ + 1) +
-                               " starts at byte offset " + std::to_string(byte_offset),
+      throw TokenizerError("the text has more than " + std::to_string(max_tokens_) + " tokens (the limit); token " +
+                               std::to_string(max_tokens_ + 1) + " starts at byte offset " +
+                               std::to_string(byte_offset),
                            byte_offset, TokenizerError::Kind::TooManyTokens);
     }
     tokens_.emplace_back(text);

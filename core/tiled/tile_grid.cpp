@@ -22,7 +22,8 @@ std::vector<BlockVisibility> classify_tiles(const TileGrid& grid, const Mask& ma
   kinds.reserve(static_cast<std::size_t>(grid.tile_count()));
   for (int qb = 0; qb < grid.query_blocks(); ++qb) {
     for (int kb = 0; kb < grid.key_blocks(); ++kb) {
-      kinds.push_back(mask.classify_block(head, grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
+      kinds.push_back(
+          mask.classify_block(head, grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
     }
   }
   return kinds;

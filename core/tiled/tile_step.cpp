@@ -13,8 +13,8 @@ namespace {
 void check_dense(const TiledTrace& trace, const Matrix& dense) {
   if (dense.rows != trace.context.rows || dense.cols != trace.context.cols) {
     throw std::invalid_argument("tile_step: the dense context is " + std::to_string(dense.rows) + " × " +
-                                std::to_string(dense.cols) + ", the trace's " + std::to_string(trace.context.rows) + " × " +
-                                std::to_string(trace.context.cols));
+                                std::to_string(dense.cols) + ", the trace's " + std::to_string(trace.context.rows) +
+                                " × " + std::to_string(trace.context.cols));
   }
 }
 
@@ -65,11 +65,13 @@ TileStep tile_step(const TiledTrace& trace, const TileGrid& grid, int tile, cons
   step.o_before = step.first_of_block ? Matrix(rows, d_v) : trace.tiles[static_cast<std::size_t>(tile - 1)].o_after;
   step.running = Matrix(rows, d_v);
   for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < d_v; ++c) step.running.at(r, c) = normalised(step.o_after.at(r, c), step.l_after[static_cast<std::size_t>(r)]);
+    for (int c = 0; c < d_v; ++c)
+      step.running.at(r, c) = normalised(step.o_after.at(r, c), step.l_after[static_cast<std::size_t>(r)]);
   }
   step.dense = rows_of(dense_context, step.row_begin, step.row_end);
   step.difference = Matrix(rows, d_v);
-  for (std::size_t i = 0; i < step.difference.size(); ++i) step.difference.data[i] = step.running.data[i] - step.dense.data[i];
+  for (std::size_t i = 0; i < step.difference.size(); ++i)
+    step.difference.data[i] = step.running.data[i] - step.dense.data[i];
   step.max_abs_difference = max_abs(step.difference);
   return step;
 }

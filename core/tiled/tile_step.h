@@ -22,14 +22,14 @@ struct TileStep {
   int col_begin = 0, col_end = 0;  // the tile's keys
   bool skipped = false;
   BlockVisibility visibility = BlockVisibility::Full;
-  bool first_of_block = false;  // O before is 0 and m = −∞: nothing seen yet
-  bool last_of_block = false;   // O / l after it is the block's context
+  bool first_of_block = false;                                       // O before is 0 and m = −∞: nothing seen yet
+  bool last_of_block = false;                                        // O / l after it is the block's context
   std::vector<float> m_before, l_before, m_after, l_after, rescale;  // per row of the block
-  Matrix o_before;       // rows × d_v, unnormalised
-  Matrix o_after;        // rows × d_v, unnormalised
-  Matrix running;        // rows × d_v: O / l after the tile (0 for a row that saw nothing)
-  Matrix dense;          // rows × d_v: the dense context of the same rows
-  Matrix difference;     // running − dense
+  Matrix o_before;                                                   // rows × d_v, unnormalised
+  Matrix o_after;                                                    // rows × d_v, unnormalised
+  Matrix running;     // rows × d_v: O / l after the tile (0 for a row that saw nothing)
+  Matrix dense;       // rows × d_v: the dense context of the same rows
+  Matrix difference;  // running − dense
   double max_abs_difference = 0.0;
 };
 

@@ -33,9 +33,9 @@ class CpuTiled final : public TiledRunner {
     check_options(p, options);
     const auto start = std::chrono::steady_clock::now();
     const Projections projections = project(p);  // RoPE'd, with RoPE
-    const Matrix& q = projections.q;  // N × H·d_k
-    const Matrix& k = projections.k;  // M × G·d_k
-    const Matrix& v = projections.v;  // M × G·d_v
+    const Matrix& q = projections.q;             // N × H·d_k
+    const Matrix& k = projections.k;             // M × G·d_k
+    const Matrix& v = projections.v;             // M × G·d_v
     const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
     const std::vector<float> slopes = head_slopes(p);
     const DropoutRule dropout = dropout_rule(p.dropout);
@@ -50,7 +50,8 @@ class CpuTiled final : public TiledRunner {
       result.trace = TiledTrace{h, p.kv_head_of(h), options.block_q, options.block_k, p.scale, {}, {}, {}, {}};
     }
     for (int h = 0; h < p.num_heads; ++h) {
-      prepare_head(grid, p.d_v, result.heads[static_cast<std::size_t>(h)], options.trace_head == h ? &*result.trace : nullptr);
+      prepare_head(grid, p.d_v, result.heads[static_cast<std::size_t>(h)],
+                   options.trace_head == h ? &*result.trace : nullptr);
     }
     // Every (head, query block) on the OpenMP team, as the dense Eigen path does; Eigen's
     // products inside run on the calling thread. Small problems stay on this thread: waking
@@ -62,7 +63,8 @@ class CpuTiled final : public TiledRunner {
     for (int task = 0; task < tasks; ++task) {
       const int h = task / grid.query_blocks();
       const int g = p.kv_head_of(h);
-      const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v), h};
+      const HeadOperands head{columns(q, h * p.d_k, p.d_k), columns(k, g * p.d_k, p.d_k), columns(v, g * p.d_v, p.d_v),
+                              h};
       const HeadRules rules{h, p.scale, slopes[static_cast<std::size_t>(h)], dropout};
       tiled_query_block(head, mask, rules, grid, task % grid.query_blocks(), result.heads[static_cast<std::size_t>(h)],
                         options.trace_head == h ? &*result.trace : nullptr);
@@ -136,11 +138,14 @@ Result as_result(const Problem& p, const TiledResult& tiled) {
 
 Matrix concatenate_heads(const Problem& p, const std::vector<TiledHead>& heads) {
   RowMajor concat(p.n(), p.num_heads * p.d_v);
-  for (int h = 0; h < p.num_heads; ++h) concat.middleCols(h * p.d_v, p.d_v) = view(heads[static_cast<std::size_t>(h)].context);
+  for (int h = 0; h < p.num_heads; ++h)
+    concat.middleCols(h * p.d_v, p.d_v) = view(heads[static_cast<std::size_t>(h)].context);
   Matrix out(p.n(), p.output_cols());
   Eigen::Map<RowMajor> out_map(out.data.data(), out.rows, out.cols);
-  if (p.wo) out_map.noalias() = concat * view(*p.wo);
-  else out_map = concat;
+  if (p.wo)
+    out_map.noalias() = concat * view(*p.wo);
+  else
+    out_map = concat;
   return out;
 }
 

@@ -21,15 +21,15 @@
 namespace attnviz::tiled {
 
 struct TiledOptions {
-  int block_q = 16;  // Br ≥ 1
-  int block_k = 16;  // Bc ≥ 1
+  int block_q = 16;               // Br ≥ 1
+  int block_k = 16;               // Bc ≥ 1
   std::optional<int> trace_head;  // record every tile of this head
 };
 
 struct TiledHead {
-  Matrix context;          // N × d_v
-  std::vector<float> m;    // per row: the largest scaled visible score (−∞: none)
-  std::vector<float> l;    // per row: Σ exp(s − m) over the visible keys (0: none)
+  Matrix context;        // N × d_v
+  std::vector<float> m;  // per row: the largest scaled visible score (−∞: none)
+  std::vector<float> l;  // per row: Σ exp(s − m) over the visible keys (0: none)
 };
 
 struct TiledResult {

@@ -59,9 +59,12 @@ struct Candidate {
 const std::vector<char32_t>& byte_to_unicode() {
   static const std::vector<char32_t> table = [] {
     std::vector<char32_t> map(256);
-    auto printable = [](int b) { return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); };
+    auto printable = [](int b) {
+      return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+    };
     int next = 0;
-    for (int b = 0; b < 256; ++b) map[static_cast<std::size_t>(b)] = printable(b) ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + next++);
+    for (int b = 0; b < 256; ++b)
+      map[static_cast<std::size_t>(b)] = printable(b) ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + next++);
     return map;
   }();
   return table;
@@ -90,18 +93,24 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const
     const int merged_id = find(left + right);
     if (left_id < 0 || right_id < 0 || merged_id < 0) {
       throw InputError(origin, "merges/" + std::to_string(rank),
-                       "the merge \"" + left.substr(0, 40) + " " + right.substr(0, 40) + "\" uses or makes a token the vocabulary lacks");
+                       "the merge \"" + left.substr(0, 40) + " " + right.substr(0, 40) +
+                           "\" uses or makes a token the vocabulary lacks");
     }
-    merges_.emplace(pair_key(left_id, right_id), Merge{static_cast<double>(rank), merged_id});  // first (lowest rank) wins
+    merges_.emplace(pair_key(left_id, right_id),
+                    Merge{static_cast<double>(rank), merged_id});  // first (lowest rank) wins
   }
   if (merges_.empty() && !scores_.empty() && scores_.size() != tokens_.size()) {
-    throw InputError(origin, "scores", "a vocabulary without merges needs one score per token (" + std::to_string(tokens_.size()) + ")");
+    throw InputError(origin, "scores",
+                     "a vocabulary without merges needs one score per token (" + std::to_string(tokens_.size()) + ")");
   }
   byte_ids_.assign(256, -1);
-  for (int b = 0; b < 256; ++b) byte_ids_[static_cast<std::size_t>(b)] = find(byte_label(static_cast<unsigned char>(b)));
+  for (int b = 0; b < 256; ++b)
+    byte_ids_[static_cast<std::size_t>(b)] = find(byte_label(static_cast<unsigned char>(b)));
   auto check_id = [&](int id, const char* what) {
     if (id < 0 || id >= static_cast<int>(tokens_.size())) {
-      throw InputError(origin, what, "token id " + std::to_string(id) + " is outside the vocabulary (" + std::to_string(tokens_.size()) + " tokens)");
+      throw InputError(origin, what,
+                       "token id " + std::to_string(id) + " is outside the vocabulary (" +
+                           std::to_string(tokens_.size()) + " tokens)");
     }
   };
   for (const int id : settings_.prefix_ids) check_id(id, "special tokens");
@@ -130,7 +139,8 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, BpeSettings settings, const
 std::size_t BpeTokenizer::text_bytes_bound() const {
   bool every_byte_has_a_token = true;
   if (settings_.byte_level) {
-    for (const char32_t c : byte_to_unicode()) every_byte_has_a_token = every_byte_has_a_token && find(encode_utf8(c)) >= 0;
+    for (const char32_t c : byte_to_unicode())
+      every_byte_has_a_token = every_byte_has_a_token && find(encode_utf8(c)) >= 0;
   } else {
     every_byte_has_a_token = settings_.byte_fallback && std::ranges::none_of(byte_ids_, [](int id) { return id < 0; });
   }
@@ -176,7 +186,9 @@ void BpeTokenizer::emit_unknown(const std::string& piece, std::vector<int>& ids)
     if (ids.empty() || ids.back() != *settings_.unk_id) ids.push_back(*settings_.unk_id);  // unknowns fuse
     return;
   }
-  throw InputError("<text>", "--text", "the tokenizer has no token for \"" + readable_bytes(piece.substr(0, 40)) + "\" and no unknown token");
+  throw InputError(
+      "<text>", "--text",
+      "the tokenizer has no token for \"" + readable_bytes(piece.substr(0, 40)) + "\" and no unknown token");
 }
 
 void BpeTokenizer::encode_word(std::u32string_view word, std::vector<int>& ids) const {
@@ -225,19 +237,24 @@ void BpeTokenizer::encode_word(std::u32string_view word, std::vector<int>& ids) 
   }
   for (int i = 0; i >= 0; i = symbols[static_cast<std::size_t>(i)].next) {
     const Symbol& symbol = symbols[static_cast<std::size_t>(i)];
-    if (symbol.id >= 0) ids.push_back(symbol.id);
-    else emit_unknown(text.substr(symbol.begin, symbol.end - symbol.begin), ids);
+    if (symbol.id >= 0)
+      ids.push_back(symbol.id);
+    else
+      emit_unknown(text.substr(symbol.begin, symbol.end - symbol.begin), ids);
   }
 }
 
-bool BpeTokenizer::encode_segment(std::string_view segment, bool first, std::size_t stop_at, std::vector<int>& ids) const {
+bool BpeTokenizer::encode_segment(std::string_view segment, bool first, std::size_t stop_at,
+                                  std::vector<int>& ids) const {
   std::u32string text = decode_utf8(segment, "<text>", "--text");
   if (settings_.nfc) text = decode_utf8(nfc(encode_utf8(text)), "<text>", "--text");
   if (settings_.byte_level) {
     if (settings_.add_prefix_space && first && (text.empty() || text.front() != U' ')) text.insert(text.begin(), U' ');
     std::vector<std::u32string_view> words;
-    if (settings_.split) words = split_words(text, *settings_.split);
-    else if (!text.empty()) words.push_back(text);
+    if (settings_.split)
+      words = split_words(text, *settings_.split);
+    else if (!text.empty())
+      words.push_back(text);
     const auto& table = byte_to_unicode();
     for (const std::u32string_view word : words) {
       if (ids.size() >= stop_at) return true;
@@ -266,10 +283,13 @@ bool BpeTokenizer::encode_segment(std::string_view segment, bool first, std::siz
 
 Encoding BpeTokenizer::encode(std::string_view text, const std::string& where, int max_tokens) const {
   max_tokens = std::clamp(max_tokens, 0, kMaxModelTokens);
-  const int framing = static_cast<int>(std::min<std::size_t>(settings_.prefix_ids.size() + settings_.suffix_ids.size(), kMaxModelTokens));
-  if (max_token_bytes_ > 0 && surely_too_many_tokens(text.size(), max_token_bytes_, std::max(0, max_tokens - framing))) {
+  const int framing = static_cast<int>(
+      std::min<std::size_t>(settings_.prefix_ids.size() + settings_.suffix_ids.size(), kMaxModelTokens));
+  if (max_token_bytes_ > 0 &&
+      surely_too_many_tokens(text.size(), max_token_bytes_, std::max(0, max_tokens - framing))) {
     throw_too_many_tokens(where, 0, max_tokens, true,
-                          ": it has " + std::to_string(text.size()) + " bytes and no token of this tokenizer covers more than " +
+                          ": it has " + std::to_string(text.size()) +
+                              " bytes and no token of this tokenizer covers more than " +
                               std::to_string(max_token_bytes_));
   }
   if (!is_valid_utf8(text)) (void)decode_utf8(text, "<text>", where);  // throws, naming the byte
@@ -282,7 +302,8 @@ Encoding BpeTokenizer::encode(std::string_view text, const std::string& where, i
   std::size_t segment_start = 0;
   bool first = true;
   auto flush = [&](std::size_t end) {
-    if (!stopped && end > segment_start) stopped = encode_segment(text.substr(segment_start, end - segment_start), first, stop_at, ids);
+    if (!stopped && end > segment_start)
+      stopped = encode_segment(text.substr(segment_start, end - segment_start), first, stop_at, ids);
     first = false;
   };
   for (std::size_t i = 0; i < text.size() && !stopped && ids.size() < stop_at;) {
@@ -299,7 +320,8 @@ Encoding BpeTokenizer::encode(std::string_view text, const std::string& where, i
   if (!stopped && ids.size() < stop_at) flush(text.size());
   stopped = stopped || ids.size() >= stop_at;
   ids.insert(ids.end(), settings_.suffix_ids.begin(), settings_.suffix_ids.end());
-  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens)) throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
+  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens))
+    throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
   Encoding encoding;
   encoding.ids = std::move(ids);
   encoding.type_ids.assign(encoding.ids.size(), 0);
@@ -323,7 +345,8 @@ TokenPiece BpeTokenizer::piece(int id) const {
   }
   if (const auto byte = byte_token_value(token)) return {std::string(1, static_cast<char>(*byte)), true};
   std::string text;
-  for (const char32_t c : decode_utf8(token, "<vocabulary>", "token")) text += c == kMetaspace ? std::string(" ") : encode_utf8(c);
+  for (const char32_t c : decode_utf8(token, "<vocabulary>", "token"))
+    text += c == kMetaspace ? std::string(" ") : encode_utf8(c);
   return {text, true};
 }
 

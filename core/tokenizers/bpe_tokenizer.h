@@ -20,16 +20,16 @@
 namespace attnviz::tokenizers {
 
 struct BpeSettings {
-  bool byte_level = true;              // GPT-2's byte-to-character table; false: SentencePiece pieces
-  std::optional<SplitPattern> split;   // byte-level pre-tokenizer (none: the text is one word)
-  bool add_prefix_space = false;       // byte-level: a space before the text, as GPT-2's option
-  bool nfc = false;                    // Qwen2 normalises to NFC first
-  bool metaspace = false;              // SentencePiece: spaces become ▁
-  bool prepend_metaspace = false;      // SentencePiece's dummy prefix: ▁ before the text
-  bool metaspace_split = false;        // split into words before each ▁
-  bool byte_fallback = false;          // pieces missing from the vocabulary as <0xNN> tokens
-  std::optional<int> unk_id;           // otherwise, an unknown piece becomes this id
-  std::vector<int> prefix_ids;         // added before the text (Llama's <s>)
+  bool byte_level = true;             // GPT-2's byte-to-character table; false: SentencePiece pieces
+  std::optional<SplitPattern> split;  // byte-level pre-tokenizer (none: the text is one word)
+  bool add_prefix_space = false;      // byte-level: a space before the text, as GPT-2's option
+  bool nfc = false;                   // Qwen2 normalises to NFC first
+  bool metaspace = false;             // SentencePiece: spaces become ▁
+  bool prepend_metaspace = false;     // SentencePiece's dummy prefix: ▁ before the text
+  bool metaspace_split = false;       // split into words before each ▁
+  bool byte_fallback = false;         // pieces missing from the vocabulary as <0xNN> tokens
+  std::optional<int> unk_id;          // otherwise, an unknown piece becomes this id
+  std::vector<int> prefix_ids;        // added before the text (Llama's <s>)
   std::vector<int> suffix_ids;
 };
 
@@ -77,7 +77,7 @@ class BpeTokenizer final : public Tokenizer {
   std::vector<bool> is_special_;     // by id
   TokenTrie special_trie_;           // their text → id, the longest match at each character
   std::size_t max_token_bytes_ = 0;  // the most bytes of the text one token covers; 0: no bound
-  std::vector<int> byte_ids_;     // <0xNN> token of each byte (byte fallback), -1 where missing
+  std::vector<int> byte_ids_;        // <0xNN> token of each byte (byte fallback), -1 where missing
   BpeSettings settings_;
 };
 

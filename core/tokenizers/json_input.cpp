@@ -33,9 +33,12 @@ nlohmann::json parse_model_json(std::string_view text, const std::string& origin
 std::string json_field(const std::string& parent, const std::string& key) {
   std::string escaped;
   for (const char c : key) {
-    if (c == '~') escaped += "~0";
-    else if (c == '/') escaped += "~1";
-    else escaped += c;
+    if (c == '~')
+      escaped += "~0";
+    else if (c == '/')
+      escaped += "~1";
+    else
+      escaped += c;
   }
   return parent + "/" + escaped;
 }

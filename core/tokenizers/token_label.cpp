@@ -20,7 +20,8 @@ std::optional<int> subscript_digit(std::string_view text, std::size_t at) {
 }
 
 // The bytes [begin, end) of the character at `start` (length `length`) as held by one token.
-std::string partial_character(std::string_view text, std::size_t start, std::size_t length, std::size_t begin, std::size_t end) {
+std::string partial_character(std::string_view text, std::size_t start, std::size_t length, std::size_t begin,
+                              std::size_t end) {
   const std::string_view whole = text.substr(start, length);
   // A character that is itself shown as a sign or as bytes (a C1 control, U+FFFD) stays bytes.
   if (readable_bytes(whole) != whole) return readable_bytes(text.substr(begin, end - begin));
@@ -74,9 +75,12 @@ std::string readable_bytes(std::string_view bytes) {
       continue;
     }
     const char32_t c = decoded->code_point;
-    if (c == U' ') out += kSpaceSign;
-    else if (c == U'\n') out += "\u21B5";  // ↵
-    else if (c == U'\t') out += "\u21E5";  // ⇥
+    if (c == U' ')
+      out += kSpaceSign;
+    else if (c == U'\n')
+      out += "\u21B5";  // ↵
+    else if (c == U'\t')
+      out += "\u21E5";  // ⇥
     else if (c < 0x20 || (c >= 0x7F && c < 0xA0) || c == 0xFFFD) {
       for (std::size_t k = 0; k < decoded->length; ++k) out += byte_label(static_cast<unsigned char>(bytes[i + k]));
     } else {
@@ -106,21 +110,25 @@ std::string cut_character_note(std::string_view label) {
     if (!decoded) return "";
     const std::size_t after = i + decoded->length;
     std::vector<int> held;
-    for (std::size_t at = after; const auto digit = subscript_digit(label, at); at += kSubscripts[0].size()) held.push_back(*digit);
+    for (std::size_t at = after; const auto digit = subscript_digit(label, at); at += kSubscripts[0].size())
+      held.push_back(*digit);
     // Part of a character: fewer of its bytes than it has, numbered in order (not a typed ₁).
-    const bool cut = !held.empty() && !subscript_digit(label, i) && held.size() < decoded->length && held.back() <= static_cast<int>(decoded->length) &&
-                     std::is_sorted(held.begin(), held.end()) && std::adjacent_find(held.begin(), held.end()) == held.end();
+    const bool cut = !held.empty() && !subscript_digit(label, i) && held.size() < decoded->length &&
+                     held.back() <= static_cast<int>(decoded->length) && std::is_sorted(held.begin(), held.end()) &&
+                     std::adjacent_find(held.begin(), held.end()) == held.end();
     if (!cut) {
       i = after;
       continue;
     }
     std::string numbers;
-    for (std::size_t k = 0; k < held.size(); ++k) numbers += (k == 0 ? "" : k + 1 == held.size() ? " and " : ", ") + std::to_string(held[k]);
+    for (std::size_t k = 0; k < held.size(); ++k)
+      numbers += (k == 0 ? "" : k + 1 == held.size() ? " and " : ", ") + std::to_string(held[k]);
     char code[16];
     std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(decoded->code_point));
     const std::size_t end = after + held.size() * kSubscripts[0].size();
-    note += std::string(note.empty() ? "" : "; ") + std::string(label.substr(i, end - i)) + ": " + (held.size() == 1 ? "byte " : "bytes ") +
-            numbers + " of the " + std::to_string(decoded->length) + " that spell " + std::string(label.substr(i, decoded->length)) + " (" + code + ")";
+    note += std::string(note.empty() ? "" : "; ") + std::string(label.substr(i, end - i)) + ": " +
+            (held.size() == 1 ? "byte " : "bytes ") + numbers + " of the " + std::to_string(decoded->length) +
+            " that spell " + std::string(label.substr(i, decoded->length)) + " (" + code + ")";
     i = end;
   }
   if (note.empty()) return "";

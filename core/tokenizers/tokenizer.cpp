@@ -22,11 +22,12 @@ std::string Tokenizer::label_after(std::span<const int> before, int id) const {
   return labels(ids).back();
 }
 
-void throw_too_many_tokens(const std::string& where, std::size_t count, int max_tokens, bool stopped, const std::string& why) {
+void throw_too_many_tokens(const std::string& where, std::size_t count, int max_tokens, bool stopped,
+                           const std::string& why) {
   const std::string limit = std::to_string(max_tokens);
   throw InputError("<text>", where,
-                   (stopped ? "makes more than " + limit : "makes " + std::to_string(count)) + " tokens" + why + "; at most " + limit +
-                       " are computed");
+                   (stopped ? "makes more than " + limit : "makes " + std::to_string(count)) + " tokens" + why +
+                       "; at most " + limit + " are computed");
 }
 
 bool surely_too_many_tokens(std::size_t bytes, std::size_t max_token_bytes, int max_tokens) {

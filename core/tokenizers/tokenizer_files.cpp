@@ -18,10 +18,13 @@ namespace fs = std::filesystem;
 class Fields {
  public:
   explicit Fields(std::string origin) : origin_(std::move(origin)) {}
-  [[noreturn]] void fail(const std::string& where, const std::string& problem) const { throw InputError(origin_, where, problem); }
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw InputError(origin_, where, problem);
+  }
   const std::string& origin() const { return origin_; }
 
-  std::string string(const json& object, const std::string& parent, const char* key, const std::string& fallback) const {
+  std::string string(const json& object, const std::string& parent, const char* key,
+                     const std::string& fallback) const {
     if (!object.is_object() || !object.contains(key) || object[key].is_null()) return fallback;
     if (!object[key].is_string()) fail(json_field(parent, key), "must be a string");
     return object[key].get<std::string>();
@@ -45,7 +48,8 @@ class Fields {
 };
 
 // A vocabulary object {"token": id, ...} (plus added tokens) as a list by id.
-std::vector<std::string> tokens_by_id(const json& vocab, const json& added, const Fields& fields, const std::string& where) {
+std::vector<std::string> tokens_by_id(const json& vocab, const json& added, const Fields& fields,
+                                      const std::string& where) {
   if (!vocab.is_object()) fields.fail(where, "must be an object of tokens and their ids");
   std::vector<std::string> tokens;
   auto place = [&](const std::string& token, int id) {
@@ -56,7 +60,8 @@ std::vector<std::string> tokens_by_id(const json& vocab, const json& added, cons
   if (added.is_array()) {
     for (std::size_t i = 0; i < added.size(); ++i) {
       const std::string item = "/added_tokens/" + std::to_string(i);
-      if (!added[i].is_object() || !added[i].contains("id") || !added[i].contains("content") || !added[i]["content"].is_string()) {
+      if (!added[i].is_object() || !added[i].contains("id") || !added[i].contains("content") ||
+          !added[i]["content"].is_string()) {
         fields.fail(item, "must be an object with an id and a content");
       }
       place(added[i]["content"].get<std::string>(), fields.id(added[i]["id"], item + "/id"));
@@ -96,7 +101,8 @@ void read_pre_tokenizer(const json& node, const std::string& where, const Fields
   if (type == "Sequence") {
     const json& list = node.contains("pretokenizers") ? node["pretokenizers"] : json();
     if (!list.is_array()) fields.fail(where + "/pretokenizers", "must be a list");
-    for (std::size_t i = 0; i < list.size(); ++i) read_pre_tokenizer(list[i], where + "/pretokenizers/" + std::to_string(i), fields, settings);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      read_pre_tokenizer(list[i], where + "/pretokenizers/" + std::to_string(i), fields, settings);
   } else if (type == "ByteLevel") {
     settings.byte_level = true;
     settings.add_prefix_space = fields.boolean(node, where, "add_prefix_space", false);
@@ -106,17 +112,20 @@ void read_pre_tokenizer(const json& node, const std::string& where, const Fields
     const std::string regex = fields.string(pattern, where + "/pattern", "Regex", "");
     const auto split = split_pattern_from_regex(regex);
     if (!split) {
-      fields.fail(where + "/pattern/Regex", "this split pattern is not one attnviz knows (it knows GPT-2's, Llama 3's and Qwen2's)");
+      fields.fail(where + "/pattern/Regex",
+                  "this split pattern is not one attnviz knows (it knows GPT-2's, Llama 3's and Qwen2's)");
     }
     settings.split = *split;
   } else if (type == "Metaspace") {
     settings.byte_level = false;
     settings.metaspace = true;
-    const std::string scheme = fields.string(node, where, "prepend_scheme", fields.boolean(node, where, "add_prefix_space", true) ? "always" : "never");
+    const std::string scheme = fields.string(
+        node, where, "prepend_scheme", fields.boolean(node, where, "add_prefix_space", true) ? "always" : "never");
     settings.prepend_metaspace = scheme != "never";
     settings.metaspace_split = fields.boolean(node, where, "split", true);
   } else {
-    fields.fail(where + "/type", "the pre-tokenizer \"" + type + "\" is not one attnviz reads for BPE (ByteLevel, Split, Metaspace)");
+    fields.fail(where + "/type",
+                "the pre-tokenizer \"" + type + "\" is not one attnviz reads for BPE (ByteLevel, Split, Metaspace)");
   }
 }
 
@@ -126,7 +135,8 @@ void read_normalizer(const json& node, const std::string& where, const Fields& f
   if (type == "Sequence") {
     const json& list = node.contains("normalizers") ? node["normalizers"] : json();
     if (!list.is_array()) fields.fail(where + "/normalizers", "must be a list");
-    for (std::size_t i = 0; i < list.size(); ++i) read_normalizer(list[i], where + "/normalizers/" + std::to_string(i), fields, settings);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      read_normalizer(list[i], where + "/normalizers/" + std::to_string(i), fields, settings);
   } else if (type == "NFC") {
     settings.nfc = true;
   } else if (type == "Prepend") {
@@ -134,13 +144,15 @@ void read_normalizer(const json& node, const std::string& where, const Fields& f
     settings.prepend_metaspace = true;
   } else if (type == "Replace") {
     const json& pattern = node.contains("pattern") ? node["pattern"] : json();
-    if (fields.string(pattern, where + "/pattern", "String", "") != " " || fields.string(node, where, "content", "") != "\u2581") {
+    if (fields.string(pattern, where + "/pattern", "String", "") != " " ||
+        fields.string(node, where, "content", "") != "\u2581") {
       fields.fail(where, "only the replacement of spaces by ▁ is read");
     }
     settings.byte_level = false;
     settings.metaspace = true;
   } else {
-    fields.fail(where + "/type", "the normalizer \"" + type + "\" is not one attnviz reads for BPE (NFC, Prepend, Replace)");
+    fields.fail(where + "/type",
+                "the normalizer \"" + type + "\" is not one attnviz reads for BPE (NFC, Prepend, Replace)");
   }
 }
 
@@ -152,7 +164,8 @@ void read_post_processor(const json& node, const std::string& where, const Field
   if (type == "Sequence") {
     const json& list = node.contains("processors") ? node["processors"] : json();
     if (!list.is_array()) fields.fail(where + "/processors", "must be a list");
-    for (std::size_t i = 0; i < list.size(); ++i) read_post_processor(list[i], where + "/processors/" + std::to_string(i), fields, probe, settings);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      read_post_processor(list[i], where + "/processors/" + std::to_string(i), fields, probe, settings);
     return;
   }
   if (type != "TemplateProcessing") return;  // ByteLevel and others add no tokens
@@ -165,7 +178,9 @@ void read_post_processor(const json& node, const std::string& where, const Field
       after_text = true;
       continue;
     }
-    const std::string token = piece.is_object() && piece.contains("SpecialToken") ? fields.string(piece["SpecialToken"], where, "id", "") : "";
+    const std::string token = piece.is_object() && piece.contains("SpecialToken")
+                                  ? fields.string(piece["SpecialToken"], where, "id", "")
+                                  : "";
     const int id = probe.find(token);
     if (id < 0) fields.fail(where + "/single/" + std::to_string(i), "names a special token the vocabulary lacks");
     (after_text ? settings.suffix_ids : settings.prefix_ids).push_back(id);
@@ -174,7 +189,9 @@ void read_post_processor(const json& node, const std::string& where, const Field
 
 std::unique_ptr<Tokenizer> wordpiece_from_json(const json& root, const Fields& fields) {
   const json& model = root["model"];
-  std::vector<std::string> tokens = tokens_by_id(model.contains("vocab") ? model["vocab"] : json(), root.contains("added_tokens") ? root["added_tokens"] : json(), fields, "/model/vocab");
+  std::vector<std::string> tokens =
+      tokens_by_id(model.contains("vocab") ? model["vocab"] : json(),
+                   root.contains("added_tokens") ? root["added_tokens"] : json(), fields, "/model/vocab");
   WordPieceSettings settings;
   settings.unk = fields.string(model, "/model", "unk_token", "[UNK]");
   settings.continuing_prefix = fields.string(model, "/model", "continuing_subword_prefix", "##");
@@ -203,15 +220,18 @@ std::unique_ptr<Tokenizer> bpe_from_json(const json& root, const Fields& fields)
   settings.byte_level = false;
   settings.byte_fallback = fields.boolean(model, "/model", "byte_fallback", false);
   read_normalizer(root.contains("normalizer") ? root["normalizer"] : json(), "/normalizer", fields, settings);
-  read_pre_tokenizer(root.contains("pre_tokenizer") ? root["pre_tokenizer"] : json(), "/pre_tokenizer", fields, settings);
+  read_pre_tokenizer(root.contains("pre_tokenizer") ? root["pre_tokenizer"] : json(), "/pre_tokenizer", fields,
+                     settings);
   const std::string unk = fields.string(model, "/model", "unk_token", "");
   // A probe without settings resolves the post-processor's and the unknown token's names.
-  const BpeTokenizer probe(BpeVocabulary{vocabulary.tokens, {}, std::vector<float>(vocabulary.tokens.size()), {}}, {}, fields.origin());
+  const BpeTokenizer probe(BpeVocabulary{vocabulary.tokens, {}, std::vector<float>(vocabulary.tokens.size()), {}}, {},
+                           fields.origin());
   if (!unk.empty()) {
     settings.unk_id = probe.find(unk);
     if (*settings.unk_id < 0) fields.fail("/model/unk_token", "names a token the vocabulary lacks");
   }
-  read_post_processor(root.contains("post_processor") ? root["post_processor"] : json(), "/post_processor", fields, probe, settings);
+  read_post_processor(root.contains("post_processor") ? root["post_processor"] : json(), "/post_processor", fields,
+                      probe, settings);
   return std::make_unique<BpeTokenizer>(std::move(vocabulary), settings, fields.origin());
 }
 
@@ -244,7 +264,8 @@ std::unique_ptr<Tokenizer> gpt2_vocab_and_merges(const fs::path& folder) {
   settings.byte_level = true;
   settings.split = SplitPattern::Gpt2;
   const auto end_of_text = std::find(vocabulary.tokens.begin(), vocabulary.tokens.end(), "<|endoftext|>");
-  if (end_of_text != vocabulary.tokens.end()) vocabulary.special_ids.push_back(static_cast<int>(end_of_text - vocabulary.tokens.begin()));
+  if (end_of_text != vocabulary.tokens.end())
+    vocabulary.special_ids.push_back(static_cast<int>(end_of_text - vocabulary.tokens.begin()));
   return std::make_unique<BpeTokenizer>(std::move(vocabulary), settings, merges_path);
 }
 
@@ -279,7 +300,8 @@ std::unique_ptr<Tokenizer> bert_vocab_txt(const fs::path& folder) {
 std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& origin) {
   const json root = parse_model_json(text, origin);
   const Fields fields(origin);
-  if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) fields.fail("/model", "missing or not an object");
+  if (!root.is_object() || !root.contains("model") || !root["model"].is_object())
+    fields.fail("/model", "missing or not an object");
   const std::string type = fields.string(root["model"], "/model", "type", "");
   if (type == "WordPiece") return wordpiece_from_json(root, fields);
   if (type == "BPE" || (type.empty() && root["model"].contains("merges"))) return bpe_from_json(root, fields);
@@ -306,43 +328,58 @@ std::unique_ptr<Tokenizer> make_gguf_tokenizer(GgufTokenizerData data, const std
   const std::size_t count = data.tokens.size();
   if (count == 0) throw InputError(origin, "tokenizer.ggml.tokens", "missing or empty: the file carries no vocabulary");
   if (!data.token_types.empty() && data.token_types.size() != count) {
-    throw InputError(origin, "tokenizer.ggml.token_type", "has " + std::to_string(data.token_types.size()) + " entries for " + std::to_string(count) + " tokens");
+    throw InputError(
+        origin, "tokenizer.ggml.token_type",
+        "has " + std::to_string(data.token_types.size()) + " entries for " + std::to_string(count) + " tokens");
   }
   for (std::size_t id = 0; id < data.token_types.size(); ++id) {
     if (data.token_types[id] == 3 || data.token_types[id] == 4) vocabulary.special_ids.push_back(static_cast<int>(id));
   }
   if (data.model == "gpt2") {
     settings.byte_level = true;
-    if (data.pre.empty() || data.pre == "default" || data.pre == "gpt-2" || data.pre == "gpt2") settings.split = SplitPattern::Gpt2;
-    else if (data.pre == "llama-bpe" || data.pre == "llama3" || data.pre == "smaug-bpe") settings.split = SplitPattern::Llama3;
-    else if (data.pre == "qwen2") settings.split = SplitPattern::Qwen2;
-    else throw InputError(origin, "tokenizer.ggml.pre", "the split pattern \"" + data.pre.substr(0, 40) + "\" is not one attnviz knows (gpt-2, llama-bpe, qwen2)");
+    if (data.pre.empty() || data.pre == "default" || data.pre == "gpt-2" || data.pre == "gpt2")
+      settings.split = SplitPattern::Gpt2;
+    else if (data.pre == "llama-bpe" || data.pre == "llama3" || data.pre == "smaug-bpe")
+      settings.split = SplitPattern::Llama3;
+    else if (data.pre == "qwen2")
+      settings.split = SplitPattern::Qwen2;
+    else
+      throw InputError(
+          origin, "tokenizer.ggml.pre",
+          "the split pattern \"" + data.pre.substr(0, 40) + "\" is not one attnviz knows (gpt-2, llama-bpe, qwen2)");
     settings.nfc = data.pre == "qwen2";
     for (std::size_t i = 0; i < data.merges.size(); ++i) {
       const std::string& merge = data.merges[i];
       const std::size_t space = merge.find(' ', 1);
       if (space == std::string::npos || space + 1 >= merge.size()) {
-        throw InputError(origin, "tokenizer.ggml.merges/" + std::to_string(i), "must be two tokens separated by a space");
+        throw InputError(origin, "tokenizer.ggml.merges/" + std::to_string(i),
+                         "must be two tokens separated by a space");
       }
       vocabulary.merges.emplace_back(merge.substr(0, space), merge.substr(space + 1));
     }
-    if (vocabulary.merges.empty()) throw InputError(origin, "tokenizer.ggml.merges", "missing: a byte-level BPE vocabulary needs its merges");
+    if (vocabulary.merges.empty())
+      throw InputError(origin, "tokenizer.ggml.merges", "missing: a byte-level BPE vocabulary needs its merges");
   } else if (data.model == "llama") {
     settings.byte_level = false;
     settings.metaspace = true;
     settings.prepend_metaspace = data.add_space_prefix.value_or(true);
     settings.byte_fallback = true;
     if (data.scores.size() != count) {
-      throw InputError(origin, "tokenizer.ggml.scores", "has " + std::to_string(data.scores.size()) + " entries for " + std::to_string(count) + " tokens");
+      throw InputError(
+          origin, "tokenizer.ggml.scores",
+          "has " + std::to_string(data.scores.size()) + " entries for " + std::to_string(count) + " tokens");
     }
     vocabulary.scores = std::move(data.scores);
     settings.unk_id = data.unk;
   } else {
-    throw InputError(origin, "tokenizer.ggml.model", "the tokenizer \"" + data.model.substr(0, 40) + "\" is not read (gpt2 and llama are)");
+    throw InputError(origin, "tokenizer.ggml.model",
+                     "the tokenizer \"" + data.model.substr(0, 40) + "\" is not read (gpt2 and llama are)");
   }
   const bool add_bos = data.add_bos.value_or(data.model == "llama");
   if (add_bos) {
-    if (!data.bos) throw InputError(origin, "tokenizer.ggml.bos_token_id", "missing, but the tokenizer adds a beginning-of-text token");
+    if (!data.bos)
+      throw InputError(origin, "tokenizer.ggml.bos_token_id",
+                       "missing, but the tokenizer adds a beginning-of-text token");
     settings.prefix_ids.push_back(*data.bos);
   }
   if (data.add_eos.value_or(false) && data.eos) settings.suffix_ids.push_back(*data.eos);

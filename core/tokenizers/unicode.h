@@ -24,7 +24,7 @@ bool is_valid_utf8(std::string_view text);
 std::string encode_utf8(char32_t c);
 std::string encode_utf8(std::u32string_view text);
 
-std::string nfc(std::string_view text);   // valid UTF-8 in and out
+std::string nfc(std::string_view text);  // valid UTF-8 in and out
 std::string nfd(std::string_view text);
 char32_t to_lower(char32_t c);
 

@@ -8,7 +8,8 @@
 
 namespace attnviz::tokenizers {
 
-WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary, WordPieceSettings settings, const std::string& origin)
+WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary, WordPieceSettings settings,
+                                       const std::string& origin)
     : tokens_(std::move(vocabulary)), settings_(std::move(settings)) {
   ids_.reserve(tokens_.size());
   for (std::size_t id = 0; id < tokens_.size(); ++id) ids_.emplace(tokens_[id], static_cast<int>(id));
@@ -63,9 +64,12 @@ std::vector<std::u32string> WordPieceTokenizer::basic_words(std::u32string_view 
   std::u32string cleaned;
   for (const char32_t c : text) {
     if (c == 0 || c == 0xFFFD || is_control(c)) continue;
-    if (is_space(c)) cleaned += U' ';
-    else if (settings_.split_cjk && is_cjk_ideograph(c)) cleaned += std::u32string{U' ', c, U' '};
-    else cleaned += c;
+    if (is_space(c))
+      cleaned += U' ';
+    else if (settings_.split_cjk && is_cjk_ideograph(c))
+      cleaned += std::u32string{U' ', c, U' '};
+    else
+      cleaned += c;
   }
   std::vector<std::u32string> words;
   std::u32string word;
@@ -146,7 +150,8 @@ struct PieceEnd {
 bool cut_after(char c) {
   const auto byte = static_cast<unsigned char>(c);
   if (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r') return true;
-  const bool alphanumeric = (byte >= '0' && byte <= '9') || (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z');
+  const bool alphanumeric =
+      (byte >= '0' && byte <= '9') || (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z');
   return byte > ' ' && byte < 0x7F && !alphanumeric;  // BERT counts every ASCII symbol as punctuation
 }
 
@@ -175,7 +180,8 @@ bool WordPieceTokenizer::encode_stretch(std::string_view text, std::size_t stop_
   bool carried_too_long = false;
   for (std::size_t start = 0; start < text.size();) {
     const PieceEnd piece = piece_end(text, start, kPieceBytes);
-    std::vector<std::u32string> words = basic_words(decode_utf8(text.substr(start, piece.end - start), "<text>", "--text"));
+    std::vector<std::u32string> words =
+        basic_words(decode_utf8(text.substr(start, piece.end - start), "<text>", "--text"));
     bool front_too_long = false;
     if (carrying && !words.empty()) {  // the piece starts with the carried word's next letter
       words.front().insert(0, carried);
@@ -197,8 +203,10 @@ bool WordPieceTokenizer::encode_stretch(std::string_view text, std::size_t stop_
     }
     for (std::size_t w = 0; w < words.size(); ++w) {
       if (ids.size() >= stop_at) return true;
-      if (w == 0 && front_too_long) ids.push_back(unk_);
-      else word_pieces(words[w], ids);
+      if (w == 0 && front_too_long)
+        ids.push_back(unk_);
+      else
+        word_pieces(words[w], ids);
     }
     start = piece.end;
   }
@@ -214,7 +222,8 @@ Encoding WordPieceTokenizer::encode(std::string_view text, const std::string& wh
   bool stopped = false;
   std::size_t segment_start = 0;
   auto flush = [&](std::size_t end) {
-    if (!stopped && end > segment_start) stopped = encode_stretch(text.substr(segment_start, end - segment_start), stop_at, ids);
+    if (!stopped && end > segment_start)
+      stopped = encode_stretch(text.substr(segment_start, end - segment_start), stop_at, ids);
   };
   for (std::size_t i = 0; i < text.size() && !stopped && ids.size() < stop_at;) {
     const std::optional<TokenTrie::Match> special = specials_.longest_prefix(text.substr(i));
@@ -230,7 +239,8 @@ Encoding WordPieceTokenizer::encode(std::string_view text, const std::string& wh
   if (!stopped && ids.size() < stop_at) flush(text.size());
   stopped = stopped || ids.size() >= stop_at;
   ids.push_back(sep_);
-  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens)) throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
+  if (stopped || ids.size() > static_cast<std::size_t>(max_tokens))
+    throw_too_many_tokens(where, ids.size(), max_tokens, stopped);
   Encoding encoding;
   encoding.ids = std::move(ids);
   int segment = 0;

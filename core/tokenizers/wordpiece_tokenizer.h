@@ -48,9 +48,9 @@ class WordPieceTokenizer final : public Tokenizer {
   int unk_ = 0;
   int cls_ = 0;
   int sep_ = 0;
-  TokenTrie specials_;      // typed in the text: kept whole (the longest match)
-  TokenTrie word_starts_;   // the vocabulary's pieces that may start a word
-  TokenTrie continuations_; // those after the continuing prefix ("##ing" as "ing")
+  TokenTrie specials_;       // typed in the text: kept whole (the longest match)
+  TokenTrie word_starts_;    // the vocabulary's pieces that may start a word
+  TokenTrie continuations_;  // those after the continuing prefix ("##ing" as "ing")
 };
 
 }  // namespace attnviz::tokenizers

@@ -20,7 +20,7 @@ constexpr float kGeluCube = 0.044715f;
 }  // namespace
 
 void embedding_forward(float* out, const std::int32_t* ids, const float* wte, const float* wpe, int B, int T, int C) {
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(B) * T * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(B) * T * C))
   for (int row = 0; row < B * T; ++row) {
     const int t = row % T;
     VectorView(out + static_cast<long>(row) * C, C) =
@@ -41,7 +41,7 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, c
                        int C) {
   const ConstVectorView weight(w, C);
   const ConstVectorView bias(b, C);
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(N) * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(N) * C))
   for (int row = 0; row < N; ++row) {
     const ConstVectorView x(inp + static_cast<long>(row) * C, C);
     const float m = x.mean();
@@ -57,7 +57,7 @@ void layernorm_backward(float* dinp, float* dw, float* db, const float* dout, co
                         const float* mean, const float* rstd, int N, int C) {
   // 1. dinp, row by row: dx = (dn − mean(dn) − n·mean(dn·n))·rstd with n the normalised row,
   // dn = w·dout (scalar loops: no temporary rows, so nothing is allocated).
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(N) * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(N) * C))
   for (int row = 0; row < N; ++row) {
     const long at = static_cast<long>(row) * C;
     float dnorm_mean = 0.0f;
@@ -77,7 +77,7 @@ void layernorm_backward(float* dinp, float* dw, float* db, const float* dout, co
     }
   }
   // 2. dw and db, column by column (rows would race on them).
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(N) * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(N) * C))
   for (int c = 0; c < C; ++c) {
     float dw_c = 0.0f;
     float db_c = 0.0f;
@@ -120,7 +120,7 @@ void attention_forward(float* out, float* att, const float* qkv, int B, int T, i
   const int hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const Eigen::OuterStride<> qkv_stride(3 * C);
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(B) * T * T * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(B) * T * T * C))
   for (int bh = 0; bh < B * NH; ++bh) {
     const int b = bh / NH;
     const int h = bh % NH;
@@ -147,7 +147,7 @@ void attention_backward(float* dqkv, float* scratch, const float* dout, const fl
   const int hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const Eigen::OuterStride<> qkv_stride(3 * C);
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(B) * T * T * C))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(B) * T * T * C))
   for (int bh = 0; bh < B * NH; ++bh) {
     const int b = bh / NH;
     const int h = bh % NH;
@@ -208,7 +208,7 @@ void residual_backward(float* da, float* db, const float* dout, long n) {
 }
 
 void crossentropy_forward(float* probs, float* losses, const float* logits, const std::int32_t* targets, int N, int V) {
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(N) * V))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(N) * V))
   for (int row = 0; row < N; ++row) {
     const long at = static_cast<long>(row) * V;
     const ConstVectorView z(logits + at, V);
@@ -223,7 +223,7 @@ void crossentropy_forward(float* probs, float* losses, const float* logits, cons
 
 void crossentropy_backward(float* dlogits, const float* probs, const std::int32_t* targets, int N, int V) {
   const float per_row = 1.0f / static_cast<float>(N);
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<long>(N) * V))
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast <long>(N) * V))
   for (int row = 0; row < N; ++row) {
     const long at = static_cast<long>(row) * V;
     VectorView(dlogits + at, V) += ConstVectorView(probs + at, V) * per_row;

@@ -55,9 +55,7 @@ Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usa
   VkMemoryPropertyFlags required = 0;
   VkMemoryPropertyFlags preferred = 0;
   switch (kind) {
-    case MemoryKind::DeviceLocal:
-      preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-      break;
+    case MemoryKind::DeviceLocal: preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
     case MemoryKind::HostUpload:
       required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
       preferred = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -123,7 +121,8 @@ Buffer Buffer::import_host(const Context& context, void* data, VkDeviceSize size
   // Coherent: the host's writes through its own pointer need no flush.
   const int type = find_memory_type(context.memory_properties(), requirements.memoryTypeBits & host.memoryTypeBits,
                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
-  if (type < 0) throw VulkanError("vkAllocateMemory (no memory type imports this host memory)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
+  if (type < 0)
+    throw VulkanError("vkAllocateMemory (no memory type imports this host memory)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
   VkImportMemoryHostPointerInfoEXT import{};
   import.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT;
   import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;

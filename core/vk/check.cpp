@@ -18,8 +18,7 @@ VulkanError::VulkanError(const std::string& call, VkResult result)
 std::string result_name(VkResult result) {
   switch (result) {
 #define ATTNVIZ_RESULT_CASE(name) \
-  case name:                      \
-    return #name;
+  case name: return #name;
     ATTNVIZ_RESULT_CASE(VK_SUCCESS)
     ATTNVIZ_RESULT_CASE(VK_NOT_READY)
     ATTNVIZ_RESULT_CASE(VK_TIMEOUT)
@@ -52,8 +51,7 @@ std::string result_name(VkResult result) {
     ATTNVIZ_RESULT_CASE(VK_ERROR_VALIDATION_FAILED_EXT)
     ATTNVIZ_RESULT_CASE(VK_ERROR_INVALID_SHADER_NV)
 #undef ATTNVIZ_RESULT_CASE
-    default:
-      return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
+    default: return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
   }
 }
 

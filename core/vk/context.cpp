@@ -47,7 +47,8 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   const std::vector<VkPhysicalDevice> handles = physical_devices(c.instance_);
   for (auto& device : devices) {
     if (!device.usable) continue;
-    const std::string missing = missing_device_extensions(handles[static_cast<std::size_t>(device.index)], options.device_extensions);
+    const std::string missing =
+        missing_device_extensions(handles[static_cast<std::size_t>(device.index)], options.device_extensions);
     if (!missing.empty()) {
       device.usable = false;
       device.unusable_reason = "lacks the device extensions " + missing;
@@ -61,12 +62,14 @@ std::shared_ptr<Context> Context::create(const ContextOptions& options) {
   c.info_ = devices[static_cast<std::size_t>(c.choice_.index)];
   c.physical_device_ = handles[static_cast<std::size_t>(c.choice_.index)];
   c.queue_family_ = *c.info_.queue_family;
-  c.matrix_cores_ = options.matrix_cores ? query_matrix_cores(c.instance_, setup.api_version, c.physical_device_)
-                                         : MatrixCoreSupport{false, false, "not asked for (ContextOptions::matrix_cores)"};
+  c.matrix_cores_ = options.matrix_cores
+                        ? query_matrix_cores(c.instance_, setup.api_version, c.physical_device_)
+                        : MatrixCoreSupport{false, false, "not asked for (ContextOptions::matrix_cores)"};
   c.create_device(options);
   c.read_device_properties(options);
   std::optional<std::filesystem::path> cache_file;
-  if (options.pipeline_cache_folder) cache_file = *options.pipeline_cache_folder / pipeline_cache_file_name(c.properties_);
+  if (options.pipeline_cache_folder)
+    cache_file = *options.pipeline_cache_folder / pipeline_cache_file_name(c.properties_);
   c.pipeline_cache_ = std::make_unique<PipelineCache>(c.device_, c.properties_, std::move(cache_file));
   return context;
 }
@@ -120,15 +123,16 @@ std::shared_ptr<Context> Context::borrow(VkInstance instance, VkPhysicalDevice p
   c.queue_ = queue;
   c.info_ = describe_device(physical_device, 0, VK_NULL_HANDLE);
   if (!c.info_.usable) {
-    throw BackendUnavailable("the window's Vulkan device (" + c.info_.name + ") cannot run attnviz's compute shaders: " +
-                             c.info_.unusable_reason);
+    throw BackendUnavailable("the window's Vulkan device (" + c.info_.name +
+                             ") cannot run attnviz's compute shaders: " + c.info_.unusable_reason);
   }
   std::uint32_t family_count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
   vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
   if (queue_family >= family_count || (families[queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0) {
-    throw BackendUnavailable("the window's queue family " + std::to_string(queue_family) + " cannot run compute shaders");
+    throw BackendUnavailable("the window's queue family " + std::to_string(queue_family) +
+                             " cannot run compute shaders");
   }
   c.info_.queue_family = queue_family;
   c.choice_ = {0, "borrowed from the window"};

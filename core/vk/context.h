@@ -126,7 +126,9 @@ class Context {
   // The cache every pipeline of this context is built through (VK_NULL_HANDLE for a borrowed
   // device), and what became of its file. Pipeline creation may run on several threads: the
   // driver synchronises the cache.
-  [[nodiscard]] VkPipelineCache pipeline_cache() const { return pipeline_cache_ ? pipeline_cache_->get() : VK_NULL_HANDLE; }
+  [[nodiscard]] VkPipelineCache pipeline_cache() const {
+    return pipeline_cache_ ? pipeline_cache_->get() : VK_NULL_HANDLE;
+  }
   [[nodiscard]] const PipelineCache* pipeline_cache_store() const { return pipeline_cache_.get(); }
   // Writes the cache to its file when it grew; "" or why it could not.
   std::string save_pipeline_cache() const { return pipeline_cache_ ? pipeline_cache_->save() : std::string(); }

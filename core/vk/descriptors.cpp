@@ -6,7 +6,8 @@
 
 namespace attnviz::vk {
 
-BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
+BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format, VkDeviceSize offset,
+                              VkDeviceSize range) {
   VkBufferViewCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
   info.buffer = buffer;
@@ -18,7 +19,8 @@ BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format,
   return {device, view};
 }
 
-DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages) {
+DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types,
+                                      VkShaderStageFlags stages) {
   std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
   for (std::uint32_t b = 0; b < bindings.size(); ++b) {
     bindings[b].binding = b;
@@ -35,8 +37,8 @@ DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescrip
   return {device, layout};
 }
 
-DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes,
-                                      VkDescriptorPoolCreateFlags flags) {
+DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets,
+                                      std::span<const VkDescriptorPoolSize> sizes, VkDescriptorPoolCreateFlags flags) {
   VkDescriptorPoolCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
   info.flags = flags;

@@ -16,11 +16,13 @@ BufferView create_buffer_view(VkDevice device, VkBuffer buffer, VkFormat format,
                               VkDeviceSize range = VK_WHOLE_SIZE);
 
 // One descriptor set's layout: binding b of the type types[b], each one descriptor, seen by `stages`.
-DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types, VkShaderStageFlags stages);
+DescriptorSetLayout create_set_layout(VkDevice device, std::span<const VkDescriptorType> types,
+                                      VkShaderStageFlags stages);
 
 // A pool for at most `max_sets` sets holding at most sizes[i].descriptorCount descriptors of
 // each sizes[i].type.
-DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets, std::span<const VkDescriptorPoolSize> sizes,
+DescriptorPool create_descriptor_pool(VkDevice device, std::uint32_t max_sets,
+                                      std::span<const VkDescriptorPoolSize> sizes,
                                       VkDescriptorPoolCreateFlags flags = 0);
 
 // One set of `layout` from `pool` (freed with the pool, or when it is reset).

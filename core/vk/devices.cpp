@@ -79,7 +79,8 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
   vkGetPhysicalDeviceQueueFamilyProperties(device, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
   vkGetPhysicalDeviceQueueFamilyProperties(device, &family_count, families.data());
-  const VkQueueFlags needed = surface != VK_NULL_HANDLE ? VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT : VK_QUEUE_COMPUTE_BIT;
+  const VkQueueFlags needed =
+      surface != VK_NULL_HANDLE ? VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT : VK_QUEUE_COMPUTE_BIT;
   std::string surface_failure;  // why presenting could not even be asked about
   for (std::uint32_t f = 0; f < family_count; ++f) {
     if ((families[f].queueFlags & needed) != needed || families[f].queueCount == 0) continue;
@@ -93,7 +94,8 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
       if (present == VK_FALSE) continue;
     }
     // Prefer a family that writes timestamps (per-stage GPU times).
-    if (!info.queue_family || (families[*info.queue_family].timestampValidBits == 0 && families[f].timestampValidBits > 0)) {
+    if (!info.queue_family ||
+        (families[*info.queue_family].timestampValidBits == 0 && families[f].timestampValidBits > 0)) {
       info.queue_family = f;
     }
   }
@@ -102,8 +104,9 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
       info.unusable_reason = surface_failure;
       return info;
     }
-    info.unusable_reason = surface != VK_NULL_HANDLE ? "no queue family does graphics, compute and present to the window"
-                                                     : "no queue family does compute";
+    info.unusable_reason = surface != VK_NULL_HANDLE
+                               ? "no queue family does graphics, compute and present to the window"
+                               : "no queue family does compute";
     return info;
   }
   if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0 ||
@@ -116,8 +119,8 @@ DeviceInfo describe_device(VkPhysicalDevice device, int index, VkSurfaceKHR surf
   return info;
 }
 
-DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional<int> requested, const std::string& origin,
-                           const std::string& option) {
+DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional<int> requested,
+                           const std::string& origin, const std::string& option) {
   if (requested) {
     const int index = *requested;
     if (index < 0) throw InputError(origin, option, std::to_string(index) + " is not a device index (0 or more)");
@@ -148,7 +151,8 @@ DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, std::optional
                              device_list_text(devices) + ". " + driver_install_advice());
   }
   if (usable_count == 1) return {best->index, "the only usable device"};
-  return {best->index, "the first " + best->type_name() + " (preference: discrete GPU, integrated GPU, virtual GPU, CPU)"};
+  return {best->index,
+          "the first " + best->type_name() + " (preference: discrete GPU, integrated GPU, virtual GPU, CPU)"};
 }
 
 std::optional<int> device_index_from_environment() {
@@ -158,8 +162,9 @@ std::optional<int> device_index_from_environment() {
   int index = 0;
   for (char c : text) {
     if (c < '0' || c > '9' || index > 100000) {
-      throw InputError("<environment>", "ATTNVIZ_DEVICE",
-                       "\"" + std::string(text) + "\" is not a device index (a number such as 0; see `attnviz devices`)");
+      throw InputError(
+          "<environment>", "ATTNVIZ_DEVICE",
+          "\"" + std::string(text) + "\" is not a device index (a number such as 0; see `attnviz devices`)");
     }
     index = index * 10 + (c - '0');
   }
@@ -170,16 +175,17 @@ std::vector<DeviceInfo> enumerate_devices(VkInstance instance, VkSurfaceKHR surf
   std::uint32_t count = 0;
   const VkResult counted = vkEnumeratePhysicalDevices(instance, &count, nullptr);
   if (counted < VK_SUCCESS || count == 0) {
-    throw BackendUnavailable("Vulkan is unavailable: " + tried + ", but it lists no devices" +
-                             (counted < VK_SUCCESS ? " (vkEnumeratePhysicalDevices failed: " + result_name(counted) + ")" : "") +
-                             ". " +
-                             driver_install_advice());
+    throw BackendUnavailable(
+        "Vulkan is unavailable: " + tried + ", but it lists no devices" +
+        (counted < VK_SUCCESS ? " (vkEnumeratePhysicalDevices failed: " + result_name(counted) + ")" : "") + ". " +
+        driver_install_advice());
   }
   std::vector<VkPhysicalDevice> handles(count);
   check(vkEnumeratePhysicalDevices(instance, &count, handles.data()), "vkEnumeratePhysicalDevices");
   handles.resize(count);
   std::vector<DeviceInfo> devices;
-  for (std::uint32_t i = 0; i < count; ++i) devices.push_back(describe_device(handles[i], static_cast<int>(i), surface));
+  for (std::uint32_t i = 0; i < count; ++i)
+    devices.push_back(describe_device(handles[i], static_cast<int>(i), surface));
   return devices;
 }
 
@@ -194,7 +200,8 @@ std::string missing_device_extensions(VkPhysicalDevice device, const std::vector
   std::uint32_t count = 0;
   check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
   std::vector<VkExtensionProperties> available(count);
-  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()), "vkEnumerateDeviceExtensionProperties");
+  check(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, available.data()),
+        "vkEnumerateDeviceExtensionProperties");
   available.resize(count);
   std::string missing;
   for (const auto& name : wanted) {

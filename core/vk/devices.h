@@ -19,12 +19,12 @@ struct DeviceInfo {
   std::uint32_t api_version = 0;
   std::string driver;  // e.g. "llvmpipe (Mesa 22.3.6 (LLVM 15.0.6))"
   bool usable = false;
-  std::string unusable_reason;  // empty when usable
+  std::string unusable_reason;                // empty when usable
   std::optional<std::uint32_t> queue_family;  // the family attnviz would use
 
-  [[nodiscard]] std::string type_name() const;    // "discrete GPU", "CPU", ...
+  [[nodiscard]] std::string type_name() const;         // "discrete GPU", "CPU", ...
   [[nodiscard]] std::string api_version_text() const;  // "1.3.230"
-  [[nodiscard]] std::string summary() const;      // "0 llvmpipe (LLVM 15.0.6, 256 bits) (CPU, Vulkan 1.3.230)"
+  [[nodiscard]] std::string summary() const;           // "0 llvmpipe (LLVM 15.0.6, 256 bits) (CPU, Vulkan 1.3.230)"
 };
 
 struct DeviceChoice {

@@ -26,7 +26,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL collect_message(VkDebugUtilsMessageSeverityFlagBi
 VkDebugUtilsMessengerCreateInfoEXT messenger_info(MessageLog* log) {
   VkDebugUtilsMessengerCreateInfoEXT info{};
   info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   info.pfnUserCallback = collect_message;
@@ -212,7 +213,8 @@ InstanceSetup create_instance(const std::vector<std::string>& extensions, bool v
   if (validation) {
     auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-    if (create == nullptr) throw BackendUnavailable("vkCreateDebugUtilsMessengerEXT is missing although validation is on");
+    if (create == nullptr)
+      throw BackendUnavailable("vkCreateDebugUtilsMessengerEXT is missing although validation is on");
     VkDebugUtilsMessengerEXT handle = VK_NULL_HANDLE;
     check(create(instance, &messenger, nullptr, &handle), "vkCreateDebugUtilsMessengerEXT");
     setup.messenger = MessengerOwner(instance, handle);

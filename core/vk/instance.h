@@ -35,12 +35,14 @@ class MessageLog {
 class MessengerOwner {
  public:
   MessengerOwner() = default;
-  MessengerOwner(VkInstance instance, VkDebugUtilsMessengerEXT messenger) : instance_(instance), messenger_(messenger) {}
+  MessengerOwner(VkInstance instance, VkDebugUtilsMessengerEXT messenger)
+      : instance_(instance), messenger_(messenger) {}
   ~MessengerOwner() { reset(); }
   MessengerOwner(const MessengerOwner&) = delete;
   MessengerOwner& operator=(const MessengerOwner&) = delete;
   MessengerOwner(MessengerOwner&& other) noexcept
-      : instance_(std::exchange(other.instance_, VK_NULL_HANDLE)), messenger_(std::exchange(other.messenger_, VK_NULL_HANDLE)) {}
+      : instance_(std::exchange(other.instance_, VK_NULL_HANDLE)),
+        messenger_(std::exchange(other.messenger_, VK_NULL_HANDLE)) {}
   MessengerOwner& operator=(MessengerOwner&& other) noexcept;
   [[nodiscard]] VkDebugUtilsMessengerEXT get() const { return messenger_; }
   void reset();
@@ -58,7 +60,8 @@ class SurfaceOwner {
   SurfaceOwner(const SurfaceOwner&) = delete;
   SurfaceOwner& operator=(const SurfaceOwner&) = delete;
   SurfaceOwner(SurfaceOwner&& other) noexcept
-      : instance_(std::exchange(other.instance_, VK_NULL_HANDLE)), surface_(std::exchange(other.surface_, VK_NULL_HANDLE)) {}
+      : instance_(std::exchange(other.instance_, VK_NULL_HANDLE)),
+        surface_(std::exchange(other.surface_, VK_NULL_HANDLE)) {}
   SurfaceOwner& operator=(SurfaceOwner&& other) noexcept;
   [[nodiscard]] VkSurfaceKHR get() const { return surface_; }
   void reset();
@@ -70,7 +73,7 @@ class SurfaceOwner {
 
 struct InstanceSetup {
   InstanceOwner instance;
-  MessengerOwner messenger;   // empty without validation
+  MessengerOwner messenger;       // empty without validation
   std::uint32_t api_version = 0;  // what the instance was created with
   std::string loader_version;     // e.g. "1.3.239"
 };

@@ -28,7 +28,9 @@ bool offers_fp16_shape(VkInstance instance, VkPhysicalDevice device) {
   });
 }
 
-MatrixCoreSupport unusable(bool fp16_arithmetic, std::string reason) { return {fp16_arithmetic, false, std::move(reason)}; }
+MatrixCoreSupport unusable(bool fp16_arithmetic, std::string reason) {
+  return {fp16_arithmetic, false, std::move(reason)};
+}
 
 }  // namespace
 

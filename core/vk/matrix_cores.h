@@ -18,7 +18,7 @@ namespace attnviz::vk {
 struct MatrixCoreSupport {
   bool fp16_arithmetic = false;  // shaderFloat16: the emulated twin can run
   bool usable = false;           // everything the cooperative-matrix shader needs
-  std::string reason;  // why not usable: "the device lacks VK_NV_cooperative_matrix"
+  std::string reason;            // why not usable: "the device lacks VK_NV_cooperative_matrix"
 };
 
 // `instance_api` is the version the instance was created with; the Vulkan 1.2 feature query

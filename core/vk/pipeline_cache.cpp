@@ -29,13 +29,15 @@ std::uint64_t fnv1a(std::string_view bytes) {
 
 template <typename T>
 void put(std::string& out, T value) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) out += static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xFFu);
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out += static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xFFu);
 }
 
 template <typename T>
 T get(std::string_view bytes, std::size_t at) {
   std::uint64_t value = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
   return static_cast<T>(value);
 }
 
@@ -66,7 +68,8 @@ std::optional<std::string> read_file(const std::filesystem::path& file, std::str
   }
   const auto size = std::filesystem::file_size(file, error);
   if (error || size > kMaxFileBytes) {
-    problem = error ? "cannot read its size: " + error.message() : "larger than any pipeline cache (" + std::to_string(size) + " bytes)";
+    problem = error ? "cannot read its size: " + error.message()
+                    : "larger than any pipeline cache (" + std::to_string(size) + " bytes)";
     return std::nullopt;
   }
   std::ifstream in(file, std::ios::binary);
@@ -82,7 +85,8 @@ std::optional<std::string> read_file(const std::filesystem::path& file, std::str
 
 std::optional<std::filesystem::path> default_pipeline_cache_folder() {
   // XDG: a relative $XDG_CACHE_HOME is invalid and ignored.
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') return std::filesystem::path(xdg) / "attnviz";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/')
+    return std::filesystem::path(xdg) / "attnviz";
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
     return std::filesystem::path(home) / ".cache" / "attnviz";
   }
@@ -93,7 +97,8 @@ std::string pipeline_cache_file_name(const VkPhysicalDeviceProperties& device) {
   return "pipelines-" + hex(device.vendorID) + "-" + hex(device.deviceID) + ".bin";
 }
 
-std::optional<std::string> pipeline_cache_file_problem(std::string_view bytes, const VkPhysicalDeviceProperties& device) {
+std::optional<std::string> pipeline_cache_file_problem(std::string_view bytes,
+                                                       const VkPhysicalDeviceProperties& device) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     return std::string("damaged: not an attnviz pipeline cache");
   }
@@ -114,8 +119,10 @@ PipelineCache::PipelineCache(VkDevice device, const VkPhysicalDeviceProperties& 
     std::string problem;
     const std::optional<std::string> bytes = read_file(*file_, problem);
     if (bytes) {
-      if (const auto why = pipeline_cache_file_problem(*bytes, properties_)) problem = *why;
-      else initial = bytes->substr(kHeaderBytes);
+      if (const auto why = pipeline_cache_file_problem(*bytes, properties_))
+        problem = *why;
+      else
+        initial = bytes->substr(kHeaderBytes);
     }
     if (!problem.empty()) message_ = "pipeline cache " + file_->string() + " ignored (" + problem + "); it is rebuilt";
   }
@@ -127,7 +134,8 @@ PipelineCache::PipelineCache(VkDevice device, const VkPhysicalDeviceProperties& 
   VkResult result = vkCreatePipelineCache(device_, &info, nullptr, &cache);
   if (result != VK_SUCCESS && !initial.empty()) {
     // The driver refused data it gave out itself: start empty rather than not at all.
-    message_ = "pipeline cache " + file_->string() + " ignored (the driver refused it: " + result_name(result) + "); it is rebuilt";
+    message_ = "pipeline cache " + file_->string() + " ignored (the driver refused it: " + result_name(result) +
+               "); it is rebuilt";
     initial.clear();
     info.initialDataSize = 0;
     info.pInitialData = nullptr;
@@ -149,7 +157,8 @@ std::string PipelineCache::save() {
   if (!saved_data_.empty() && size == saved_data_.size()) return "";
   std::string data(size, '\0');
   result = vkGetPipelineCacheData(device_, cache_.get(), &size, data.data());
-  if (result != VK_SUCCESS && result != VK_INCOMPLETE) return std::string("vkGetPipelineCacheData: ") + result_name(result);
+  if (result != VK_SUCCESS && result != VK_INCOMPLETE)
+    return std::string("vkGetPipelineCacheData: ") + result_name(result);
   data.resize(size);
   if (data == saved_data_) return "";
   try {

@@ -42,13 +42,15 @@ std::string pipeline_cache_file_name(const VkPhysicalDeviceProperties& device);
 
 // Whether `bytes` (a whole cache file) may be given to this device's driver; nullopt when it
 // may, else why not ("damaged: …", "made by another device or driver").
-std::optional<std::string> pipeline_cache_file_problem(std::string_view bytes, const VkPhysicalDeviceProperties& device);
+std::optional<std::string> pipeline_cache_file_problem(std::string_view bytes,
+                                                       const VkPhysicalDeviceProperties& device);
 
 class PipelineCache {
  public:
   // An empty cache, or the one saved in `file` when it is valid for this device. Never throws
   // for the file's sake: a missing, unreadable or invalid file gives an empty cache.
-  PipelineCache(VkDevice device, const VkPhysicalDeviceProperties& properties, std::optional<std::filesystem::path> file);
+  PipelineCache(VkDevice device, const VkPhysicalDeviceProperties& properties,
+                std::optional<std::filesystem::path> file);
 
   [[nodiscard]] VkPipelineCache get() const { return cache_.get(); }
   [[nodiscard]] const std::optional<std::filesystem::path>& file() const { return file_; }

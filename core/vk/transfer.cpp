@@ -7,7 +7,9 @@
 namespace attnviz::vk {
 namespace {
 
-bool in_place(const Buffer& buffer, Transfer transfer) { return transfer == Transfer::Automatic && buffer.host_visible(); }
+bool in_place(const Buffer& buffer, Transfer transfer) {
+  return transfer == Transfer::Automatic && buffer.host_visible();
+}
 
 }  // namespace
 
@@ -32,7 +34,8 @@ Buffer upload_buffer(const Context& context, const void* data, std::size_t bytes
 }
 
 Buffer output_buffer(const Context& context, std::size_t bytes, VkBufferUsageFlags usage) {
-  return Buffer(context, std::max<VkDeviceSize>(bytes, 16), usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryKind::DeviceLocal);
+  return Buffer(context, std::max<VkDeviceSize>(bytes, 16), usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                MemoryKind::DeviceLocal);
 }
 
 void read_back(const Context& context, const Buffer& buffer, void* out, std::size_t bytes, CommandStream& stream,
@@ -42,7 +45,8 @@ void read_back(const Context& context, const Buffer& buffer, void* out, std::siz
     buffer.read(0, out, bytes);
     return;
   }
-  const Buffer staging(context, std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryKind::HostReadback);
+  const Buffer staging(context, std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                       MemoryKind::HostReadback);
   const VkCommandBuffer cmd = stream.begin();
   barriers::compute_to_transfer(cmd);
   const VkBufferCopy region{0, 0, static_cast<VkDeviceSize>(bytes)};

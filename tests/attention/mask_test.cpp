@@ -74,7 +74,8 @@ TEST(Mask, LongformerOfTheKoreanFixture) {
 }
 
 TEST(Mask, CausalStillAppliesToGlobalTokens) {
-  EXPECT_EQ(bitmap(make(true, 0, {0, 3}), 5, 5), (std::vector<std::string>{"1....", "11...", "1.1..", "1111.", "1..11"}));
+  EXPECT_EQ(bitmap(make(true, 0, {0, 3}), 5, 5),
+            (std::vector<std::string>{"1....", "11...", "1.1..", "1111.", "1..11"}));
 }
 
 TEST(Mask, CrossAttentionWindowLeavesLateQueriesWithNothing) {
@@ -125,10 +126,14 @@ TEST(Mask, SpansOfACausalSlidingWindowWithAGlobalToken) {
 }
 
 TEST(Mask, SpansAndExtraKeysAreExactlyTheVisibleKeys) {
-  const std::vector<std::pair<MaskSetting, std::pair<int, int>>> cases = {
-      {make(false), {5, 5}},          {make(true), {6, 6}},          {make(true, 2), {9, 9}},
-      {make(false, 1, {0, 5}), {8, 8}}, {make(true, 0, {0, 3}), {7, 7}}, {make(false, 1, {4}), {6, 3}},
-      {make(false, 2, {1, 2, 7}), {3, 9}}, {make(true, 3, {2}), {12, 5}}};
+  const std::vector<std::pair<MaskSetting, std::pair<int, int>>> cases = {{make(false), {5, 5}},
+                                                                          {make(true), {6, 6}},
+                                                                          {make(true, 2), {9, 9}},
+                                                                          {make(false, 1, {0, 5}), {8, 8}},
+                                                                          {make(true, 0, {0, 3}), {7, 7}},
+                                                                          {make(false, 1, {4}), {6, 3}},
+                                                                          {make(false, 2, {1, 2, 7}), {3, 9}},
+                                                                          {make(true, 3, {2}), {12, 5}}};
   for (const auto& [setting, size] : cases) {
     const auto [rows, cols] = size;
     const std::vector<std::string> read = spans(setting, rows, cols);
@@ -176,14 +181,14 @@ TEST(Mask, TheGlobalTokenTableOfCrossAttention) {
   const Mask mask(make(false, 1, {1, 4}), 3, 6);
   EXPECT_EQ(Mask::globals_texel_count(3, 6), 9);
   EXPECT_EQ(mask.globals_texel_count(), 9);
-  EXPECT_EQ(mask.globals_table(), (std::vector<std::uint32_t>{0, 0, 0, 0,  //
-                                                              1, 1, 0, 0,  //
-                                                              0, 0, 1, 1,  //
-                                                              0, 0, 1, 1,  //
-                                                              0, 1, 1, 1,  //
-                                                              0, 0, 1, 2,  //
-                                                              0, 0, 1, 2,  //
-                                                              0, 0, 0, 0,  // chunk 0 (columns 0-3)
+  EXPECT_EQ(mask.globals_table(), (std::vector<std::uint32_t>{0, 0, 0, 0,     //
+                                                              1, 1, 0, 0,     //
+                                                              0, 0, 1, 1,     //
+                                                              0, 0, 1, 1,     //
+                                                              0, 1, 1, 1,     //
+                                                              0, 0, 1, 2,     //
+                                                              0, 0, 1, 2,     //
+                                                              0, 0, 0, 0,     // chunk 0 (columns 0-3)
                                                               1, 0, 0, 0}));  // chunk 1 (columns 4-7)
   const MaskParams params = mask.params();
   EXPECT_EQ(params.rows, 3);
@@ -202,8 +207,8 @@ TEST(Mask, GlobalColumnsInOneChunkAreListedOnce) {
   ASSERT_EQ(table.size(), static_cast<std::size_t>(11 + 3) * 4);
   EXPECT_EQ(mask.params().list_offset, 11);
   EXPECT_EQ(mask.params().list_count, 2);
-  EXPECT_EQ(table[11 * 4], 1u);  // columns 4 and 6: chunk 1
-  EXPECT_EQ(table[12 * 4], 2u);  // column 9: chunk 2
+  EXPECT_EQ(table[11 * 4], 1u);      // columns 4 and 6: chunk 1
+  EXPECT_EQ(table[12 * 4], 2u);      // column 9: chunk 2
   EXPECT_EQ(table[10 * 4 + 2], 3u);  // global rows before token 10
   EXPECT_EQ(table[10 * 4 + 3], 3u);
 }
@@ -246,22 +251,23 @@ TEST(Mask, TheShadersDeclareMaskParamsMemberForMember) {
     EXPECT_EQ(type, "int") << line;
     members.push_back(name);
   }
-  EXPECT_EQ(members, (std::vector<std::string>{"rows", "cols", "causal", "window", "has_globals", "list_offset", "list_count", "runs_offset",
-                                      "head_stride", "head"}));
-  static_assert(offsetof(MaskParams, rows) == 0 && offsetof(MaskParams, cols) == 4 && offsetof(MaskParams, causal) == 8 &&
-                offsetof(MaskParams, window) == 12 && offsetof(MaskParams, has_globals) == 16 &&
-                offsetof(MaskParams, list_offset) == 20 && offsetof(MaskParams, list_count) == 24 &&
-                offsetof(MaskParams, runs_offset) == 28 && offsetof(MaskParams, head_stride) == 32 &&
-                offsetof(MaskParams, head) == 36 && sizeof(MaskParams) == 40);
+  EXPECT_EQ(members, (std::vector<std::string>{"rows", "cols", "causal", "window", "has_globals", "list_offset",
+                                               "list_count", "runs_offset", "head_stride", "head"}));
+  static_assert(offsetof(MaskParams, rows) == 0 && offsetof(MaskParams, cols) == 4 &&
+                offsetof(MaskParams, causal) == 8 && offsetof(MaskParams, window) == 12 &&
+                offsetof(MaskParams, has_globals) == 16 && offsetof(MaskParams, list_offset) == 20 &&
+                offsetof(MaskParams, list_count) == 24 && offsetof(MaskParams, runs_offset) == 28 &&
+                offsetof(MaskParams, head_stride) == 32 && offsetof(MaskParams, head) == 36 &&
+                sizeof(MaskParams) == 40);
 }
 
 // Every block of every size on a set of masks (self- and cross-attention, every kind, global
 // tokens near the edges) against the bitmap: block_visible is exact, and classify_block says
 // hidden / partial / full exactly.
 TEST(Mask, BlocksAreClassifiedExactlyAgainstTheBitmap) {
-  const std::vector<MaskSetting> settings = {make(false),        make(true),          make(false, 0),
-                                             make(true, 0),      make(false, 2),      make(true, 2),
-                                             make(false, 1, {0}), make(true, 1, {0}), make(true, 1, {3, 9}),
+  const std::vector<MaskSetting> settings = {make(false),         make(true),          make(false, 0),
+                                             make(true, 0),       make(false, 2),      make(true, 2),
+                                             make(false, 1, {0}), make(true, 1, {0}),  make(true, 1, {3, 9}),
                                              make(false, 2, {5}), make(true, 0, {10}), make(false, 0, {2, 3})};
   const std::vector<std::pair<int, int>> shapes = {{11, 11}, {7, 12}, {12, 7}, {1, 5}};
   for (const MaskSetting& setting : settings) {
@@ -320,7 +326,8 @@ TEST(MaskExpression, SinksAndWindowByHand) {
   const Mask mask(with_expression(make(false), "k <= q && (k < 2 || q - k <= 1)"), 6, 6);
   EXPECT_TRUE(mask.general());
   EXPECT_FALSE(mask.depends_on_head());
-  EXPECT_EQ(head_bitmap(mask, 0), (std::vector<std::string>{"1.....", "11....", "111...", "1111..", "11.11.", "11..11"}));
+  EXPECT_EQ(head_bitmap(mask, 0),
+            (std::vector<std::string>{"1.....", "11....", "111...", "1111..", "11.11.", "11..11"}));
 }
 
 TEST(MaskExpression, IsAndedWithTheFields) {
@@ -329,7 +336,8 @@ TEST(MaskExpression, IsAndedWithTheFields) {
   EXPECT_EQ(mask.matrix(), build_mask(make(true, 1), 5, 5));
   // Longformer's fields AND documents: the band and global token 0, cut at the documents.
   const Mask packed(with_expression(make(false, 1, {0}), "doc(q) == doc(k)", {0, 3}), 6, 6);
-  EXPECT_EQ(head_bitmap(packed, 0), (std::vector<std::string>{"111...", "111...", "111...", "...11.", "...111", "....11"}));
+  EXPECT_EQ(head_bitmap(packed, 0),
+            (std::vector<std::string>{"111...", "111...", "111...", "...11.", "...111", "....11"}));
 }
 
 TEST(MaskExpression, NamedPatternsEqualTheirFields) {
@@ -440,7 +448,8 @@ TEST(MaskExpression, BlocksAreClassifiedExactlyAgainstTheBitmap) {
               ++cells;
             }
           }
-          return seen == 0 ? BlockVisibility::Hidden : (seen == cells ? BlockVisibility::Full : BlockVisibility::Partial);
+          return seen == 0 ? BlockVisibility::Hidden
+                           : (seen == cells ? BlockVisibility::Full : BlockVisibility::Partial);
         };
         for (int i0 = 0; i0 < rows; ++i0) {
           for (int i1 = i0 + 1; i1 <= rows + 1; ++i1) {

@@ -42,7 +42,8 @@ inline Problem random_problem(TestRandom& random, const ProblemShape& shape) {
   for (int i = 0; i < shape.n; ++i) p.tokens.push_back("q" + std::to_string(i));
   p.cross_attention = shape.cross;
   const int m = shape.cross ? shape.m : shape.n;
-  for (int j = 0; j < m; ++j) p.source_tokens.push_back(shape.cross ? "k" + std::to_string(j) : p.tokens[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < m; ++j)
+    p.source_tokens.push_back(shape.cross ? "k" + std::to_string(j) : p.tokens[static_cast<std::size_t>(j)]);
   p.x = random_matrix(random, shape.n, shape.d_model, 1.0f);
   p.xs = shape.cross ? random_matrix(random, m, shape.d_model, 1.0f) : p.x;
   p.num_heads = shape.heads;

@@ -29,7 +29,8 @@ inline bool reference_visible(const MaskSetting& mask, int i, int j) {
 
 // (rows × inner) · (inner × cols) from a column slice [col0, col0 + cols) of b.
 inline std::vector<std::vector<double>> product(const Matrix& a, const Matrix& b, int col0, int cols) {
-  std::vector<std::vector<double>> out(static_cast<std::size_t>(a.rows), std::vector<double>(static_cast<std::size_t>(cols)));
+  std::vector<std::vector<double>> out(static_cast<std::size_t>(a.rows),
+                                       std::vector<double>(static_cast<std::size_t>(cols)));
   for (int r = 0; r < a.rows; ++r)
     for (int c = 0; c < cols; ++c) {
       double sum = 0.0;
@@ -44,7 +45,8 @@ inline ReferenceResult reference_attention(const Problem& p) {
   ReferenceResult result;
   result.mask.assign(static_cast<std::size_t>(n), std::vector<int>(static_cast<std::size_t>(m)));
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j) result.mask[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = reference_visible(p.mask, i, j);
+    for (int j = 0; j < m; ++j)
+      result.mask[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = reference_visible(p.mask, i, j);
 
   std::vector<std::vector<double>> concat(static_cast<std::size_t>(n));
   for (int h = 0; h < p.num_heads; ++h) {
@@ -69,13 +71,15 @@ inline ReferenceResult reference_attention(const Problem& p) {
       double sum = 0.0;
       for (int j = 0; j < m; ++j) {
         const auto uj = static_cast<std::size_t>(j);
-        head.weights[ui][uj] = result.mask[ui][uj] ? std::exp(static_cast<double>(p.scale) * head.scores[ui][uj] - row_max) : 0.0;
+        head.weights[ui][uj] =
+            result.mask[ui][uj] ? std::exp(static_cast<double>(p.scale) * head.scores[ui][uj] - row_max) : 0.0;
         sum += head.weights[ui][uj];
       }
       for (int j = 0; j < m; ++j) {
         const auto uj = static_cast<std::size_t>(j);
         if (sum > 0.0) head.weights[ui][uj] /= sum;
-        for (int d = 0; d < p.d_v; ++d) head.context[ui][static_cast<std::size_t>(d)] += head.weights[ui][uj] * v[uj][static_cast<std::size_t>(d)];
+        for (int d = 0; d < p.d_v; ++d)
+          head.context[ui][static_cast<std::size_t>(d)] += head.weights[ui][uj] * v[uj][static_cast<std::size_t>(d)];
       }
       concat[ui].insert(concat[ui].end(), head.context[ui].begin(), head.context[ui].end());
     }

@@ -49,8 +49,12 @@ TEST(ResultJson, WritesShortFloatsThatReadBackExactly) {
   EXPECT_EQ(text.find("0.33739998"), std::string::npos);
   const Result back = parse_result(text, "mem");
   ASSERT_EQ(back.heads.size(), 1u);
-  EXPECT_EQ(std::memcmp(back.heads[0].scores.data.data(), original.heads[0].scores.data.data(), original.heads[0].scores.size() * 4), 0);
-  EXPECT_EQ(std::memcmp(back.heads[0].context.data.data(), original.heads[0].context.data.data(), original.heads[0].context.size() * 4), 0);
+  EXPECT_EQ(std::memcmp(back.heads[0].scores.data.data(), original.heads[0].scores.data.data(),
+                        original.heads[0].scores.size() * 4),
+            0);
+  EXPECT_EQ(std::memcmp(back.heads[0].context.data.data(), original.heads[0].context.data.data(),
+                        original.heads[0].context.size() * 4),
+            0);
   EXPECT_EQ(back.mask, original.mask);
   EXPECT_EQ(back.output, original.output);
   EXPECT_EQ(back.tokens, original.tokens);
@@ -58,7 +62,9 @@ TEST(ResultJson, WritesShortFloatsThatReadBackExactly) {
 
 TEST(ResultJson, MalformedInputNamesThePointer) {
   try {
-    parse_result(R"({"format":"attnviz-result/1","backend":"cpu","tokens":[],"mask":[],"heads":[{"scores":[[1]],"weights":[[1,2]]}],"output":[]})", "r.json");
+    parse_result(
+        R"({"format":"attnviz-result/1","backend":"cpu","tokens":[],"mask":[],"heads":[{"scores":[[1]],"weights":[[1,2]]}],"output":[]})",
+        "r.json");
     FAIL() << "expected an InputError";
   } catch (const InputError& error) {
     EXPECT_EQ(error.pointer(), "/heads/0/context");
@@ -131,7 +137,8 @@ TEST(ResultJson, StreamedTextIsTheTextOfTheTree) {
     if (n > 0 && m > 0) r.mask.visible[0] = 0;
     if (n > 1) r.masked_rows = {1};
     for (int h = 0; h < trial % 3; ++h) {
-      r.heads.push_back(HeadResult{random_values(rng, n, m), random_values(rng, n, m), random_values(rng, n, 2), {}, {}});
+      r.heads.push_back(
+          HeadResult{random_values(rng, n, m), random_values(rng, n, m), random_values(rng, n, 2), {}, {}});
     }
     r.output = random_values(rng, n, 3);
     r.timing.total_ms = trial == 3 ? std::numeric_limits<double>::infinity() : 0.1 * trial;

@@ -95,8 +95,15 @@ using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 // rate from N = 1,024. Returned as work to time beside the path's own recompute.
 struct BareProducts {
   BareProducts(const Options& o, int n)
-      : heads(o.heads), d_k(o.d_k), x(RowMajor::Random(n, o.d_model)), w(RowMajor::Random(o.d_model, o.heads * o.d_k)),
-        q(n, o.heads * o.d_k), k(n, o.heads * o.d_k), v(n, o.heads * o.d_k), weights(n, n), context(n, o.d_k) {}
+      : heads(o.heads),
+        d_k(o.d_k),
+        x(RowMajor::Random(n, o.d_model)),
+        w(RowMajor::Random(o.d_model, o.heads * o.d_k)),
+        q(n, o.heads * o.d_k),
+        k(n, o.heads * o.d_k),
+        v(n, o.heads * o.d_k),
+        weights(n, n),
+        context(n, o.d_k) {}
   void operator()() {
     q.noalias() = x * w;
     k.noalias() = x * w;
@@ -141,8 +148,10 @@ int main(int argc, char** argv) {
       if (vulkan) {
         Result result;
         vulkan->compute_into(problem, options, result);
-        row.ms["vulkan"] = median_ms(runs, [&] { vulkan->compute_into(problem, options, result); }, false);
-        row.ms["vulkan-run"] = median_ms(runs, [&] { vulkan->run(problem, options); }, false);
+        row.ms["vulkan"] = median_ms(
+            runs, [&] { vulkan->compute_into(problem, options, result); }, false);
+        row.ms["vulkan-run"] = median_ms(
+            runs, [&] { vulkan->run(problem, options); }, false);
         row.ms["vulkan-gpu"] = vulkan->timing().total_ms;
       }
       if (wants(o, "eigen")) {
@@ -152,22 +161,25 @@ int main(int argc, char** argv) {
           // Timed in turn, so that the ratio compares like moments of a shared machine.
           BareProducts products(o, n);
           products();
-          std::tie(row.ms["eigen"], row.ms["products"]) =
-              interleaved_median_ms(runs, [&] { eigen->compute_into(problem, options, result); }, std::ref(products));
+          std::tie(row.ms["eigen"], row.ms["products"]) = interleaved_median_ms(
+              runs, [&] { eigen->compute_into(problem, options, result); }, std::ref(products));
         } else {
-          row.ms["eigen"] = median_ms(runs, [&] { eigen->compute_into(problem, options, result); }, false);
+          row.ms["eigen"] = median_ms(
+              runs, [&] { eigen->compute_into(problem, options, result); }, false);
         }
       }
       if (wants(o, "naive") && n <= o.naive_max && mask != "causal, fast") {
-        row.ms["naive"] = median_ms(n >= 1024 ? 1 : 3, [&] { (void)naive_attention(problem); }, false);
+        row.ms["naive"] = median_ms(
+            n >= 1024 ? 1 : 3, [&] { (void)naive_attention(problem); }, false);
       }
       rows.push_back(row);
-      std::fprintf(stderr, "N=%d %s: vulkan %s ms, eigen %s ms, naive %s ms\n", n, mask.c_str(), cell(row, "vulkan").c_str(),
-                   cell(row, "eigen").c_str(), cell(row, "naive").c_str());
+      std::fprintf(stderr, "N=%d %s: vulkan %s ms, eigen %s ms, naive %s ms\n", n, mask.c_str(),
+                   cell(row, "vulkan").c_str(), cell(row, "eigen").c_str(), cell(row, "naive").c_str());
       // Where the Vulkan time goes (its last run's stages), to see which kernel to work on.
       if (vulkan) {
         std::fprintf(stderr, "  vulkan stages:");
-        for (const auto& [stage, ms] : vulkan->timing().stages_ms) std::fprintf(stderr, " %s %.1f ms;", stage.c_str(), ms);
+        for (const auto& [stage, ms] : vulkan->timing().stages_ms)
+          std::fprintf(stderr, " %s %.1f ms;", stage.c_str(), ms);
         std::fprintf(stderr, "\n");
       }
       (void)flop;
@@ -178,13 +190,15 @@ int main(int argc, char** argv) {
   std::printf("- Vulkan device: %s\n", vulkan ? vulkan->device_name().c_str() : "(not run)");
   std::printf("- host: %s, %u hardware threads\n", cpu_model().c_str(), std::thread::hardware_concurrency());
   std::printf("- Eigen: %s\n- naive: textbook triple loops, 1 thread\n", eigen->device_name().c_str());
-  std::printf("- %d heads, d_k = d_v = %d, d_model = %d, self-attention; median of up to %d runs after a warm-up\n", o.heads,
-              o.d_k, o.d_model, o.runs);
+  std::printf("- %d heads, d_k = d_v = %d, d_model = %d, self-attention; median of up to %d runs after a warm-up\n",
+              o.heads, o.d_k, o.d_model, o.runs);
   std::printf("- GFLOP/s counts 4·N²·d_k per head (Q·Kᵀ and A·V), the usual convention, also for causal masks\n");
-  std::printf("- \"ms\" is a full recompute into a Result kept from the last one (as the window recomputes after an\n"
-              "  edit), read back to the host for Vulkan; \"run\" leaves it on the device (the window's path);\n"
-              "  \"fast\" is scores_under_mask = false (scores the mask hides are not computed)\n\n");
-  std::printf("| N | mask | Vulkan ms | Vulkan GFLOP/s | Vulkan run ms | Eigen ms | Eigen GFLOP/s | naive ms | naive GFLOP/s | Vulkan vs Eigen | Vulkan vs naive |\n");
+  std::printf(
+      "- \"ms\" is a full recompute into a Result kept from the last one (as the window recomputes after an\n"
+      "  edit), read back to the host for Vulkan; \"run\" leaves it on the device (the window's path);\n"
+      "  \"fast\" is scores_under_mask = false (scores the mask hides are not computed)\n\n");
+  std::printf(
+      "| N | mask | Vulkan ms | Vulkan GFLOP/s | Vulkan run ms | Eigen ms | Eigen GFLOP/s | naive ms | naive GFLOP/s | Vulkan vs Eigen | Vulkan vs naive |\n");
   std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Row& row : rows) {
     const double flop = 4.0 * row.n * static_cast<double>(row.n) * o.d_k * o.heads;
@@ -194,17 +208,18 @@ int main(int argc, char** argv) {
       std::snprintf(text, sizeof(text), "%.1f", flop / row.ms.at(key) / 1e6);
       return std::string(text);
     };
-    std::printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.n, row.mask.c_str(), cell(row, "vulkan").c_str(),
-                rate("vulkan").c_str(), cell(row, "vulkan-run").c_str(), cell(row, "eigen").c_str(), rate("eigen").c_str(),
-                cell(row, "naive").c_str(), rate("naive").c_str(), ratio(row, "eigen", "vulkan").c_str(),
-                ratio(row, "naive", "vulkan").c_str());
+    std::printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.n, row.mask.c_str(),
+                cell(row, "vulkan").c_str(), rate("vulkan").c_str(), cell(row, "vulkan-run").c_str(),
+                cell(row, "eigen").c_str(), rate("eigen").c_str(), cell(row, "naive").c_str(), rate("naive").c_str(),
+                ratio(row, "eigen", "vulkan").c_str(), ratio(row, "naive", "vulkan").c_str());
   }
   std::printf("\n\"Vulkan vs X\" is X's time over Vulkan's (above 1: Vulkan is faster).\n\n");
 
-  std::printf("## Eigen path against its bare matrix products: no mask\n\n"
-              "\"products ms\": Eigen's products alone for the same shapes in the same run (projections, then Q·Kᵀ and\n"
-              "A·V per head); \"share\" is products ms over Eigen ms (1 would be no cost beyond the products).\n\n"
-              "| N | Eigen ms | Eigen GFLOP/s | products ms | share |\n|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "## Eigen path against its bare matrix products: no mask\n\n"
+      "\"products ms\": Eigen's products alone for the same shapes in the same run (projections, then Q·Kᵀ and\n"
+      "A·V per head); \"share\" is products ms over Eigen ms (1 would be no cost beyond the products).\n\n"
+      "| N | Eigen ms | Eigen GFLOP/s | products ms | share |\n|---:|---:|---:|---:|---:|\n");
   for (const Row& row : rows) {
     if (row.mask != "none" || !row.ms.count("eigen")) continue;
     const double flop = 4.0 * row.n * static_cast<double>(row.n) * o.d_k * o.heads;

@@ -34,13 +34,20 @@ Problem random_problem(const ProblemShape& shape) {
 }
 
 bool read_shape_flag(ShapeOptions& o, const std::string& flag, const std::string& value) {
-  if (flag == "--sizes") o.sizes = split_ints(value);
-  else if (flag == "--runs") o.runs = std::max(1, std::stoi(value));
-  else if (flag == "--heads") o.heads = std::stoi(value);
-  else if (flag == "--dk") o.d_k = std::stoi(value);
-  else if (flag == "--dmodel") o.d_model = std::stoi(value);
-  else if (flag == "--device") o.device = std::stoi(value);
-  else return false;
+  if (flag == "--sizes")
+    o.sizes = split_ints(value);
+  else if (flag == "--runs")
+    o.runs = std::max(1, std::stoi(value));
+  else if (flag == "--heads")
+    o.heads = std::stoi(value);
+  else if (flag == "--dk")
+    o.d_k = std::stoi(value);
+  else if (flag == "--dmodel")
+    o.d_model = std::stoi(value);
+  else if (flag == "--device")
+    o.device = std::stoi(value);
+  else
+    return false;
   return true;
 }
 
@@ -56,7 +63,8 @@ double median_ms(int runs, const std::function<void()>& work, bool warm_up) {
   return times[times.size() / 2];
 }
 
-std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a, const std::function<void()>& b) {
+std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a,
+                                                const std::function<void()>& b) {
   std::vector<double> times_a, times_b;
   auto time = [](const std::function<void()>& work) {
     const auto start = std::chrono::steady_clock::now();

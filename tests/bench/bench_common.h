@@ -13,9 +13,9 @@
 namespace attnviz::bench {
 
 struct ProblemShape {
-  int n = 0;           // tokens (self-attention: queries = keys)
-  int heads = 8;       // query heads = key/value heads
-  int d_k = 64;        // d_k = d_v
+  int n = 0;      // tokens (self-attention: queries = keys)
+  int heads = 8;  // query heads = key/value heads
+  int d_k = 64;   // d_k = d_v
   int d_model = 512;
   float weight_scale = 0.0f;  // each weight uniform in ±weight_scale
 };
@@ -42,7 +42,8 @@ bool read_shape_flag(ShapeOptions& o, const std::string& flag, const std::string
 double median_ms(int runs, const std::function<void()>& work, bool warm_up = true);
 // Both works timed in turn, `runs` times each (a busy moment of the machine falls on both);
 // their medians.
-std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a, const std::function<void()>& b);
+std::pair<double, double> interleaved_median_ms(int runs, const std::function<void()>& a,
+                                                const std::function<void()>& b);
 
 // "a,b,c" → {"a", "b", "c"}; "128,512" → {128, 512}.
 std::vector<std::string> split(const std::string& text, char separator = ',');

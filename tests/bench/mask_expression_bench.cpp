@@ -41,15 +41,23 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const int value = std::stoi(argv[i + 1]);
-    if (flag == "--n") o.n = value;
-    else if (flag == "--runs") o.runs = std::max(1, value);
-    else if (flag == "--heads") o.heads = value;
-    else if (flag == "--dk") o.d_k = value;
-    else if (flag == "--dmodel") o.d_model = value;
-    else if (flag == "--window") o.window = value;
-    else if (flag == "--device") o.device = value;
+    if (flag == "--n")
+      o.n = value;
+    else if (flag == "--runs")
+      o.runs = std::max(1, value);
+    else if (flag == "--heads")
+      o.heads = value;
+    else if (flag == "--dk")
+      o.d_k = value;
+    else if (flag == "--dmodel")
+      o.d_model = value;
+    else if (flag == "--window")
+      o.window = value;
+    else if (flag == "--device")
+      o.device = value;
     else {
-      std::fprintf(stderr, "unknown option %s (see the comment at the top of mask_expression_bench.cpp)\n", flag.c_str());
+      std::fprintf(stderr, "unknown option %s (see the comment at the top of mask_expression_bench.cpp)\n",
+                   flag.c_str());
       std::exit(2);
     }
   }
@@ -116,11 +124,13 @@ int main(int argc, char** argv) {
   gpu::VulkanAttention vulkan(context);
   const auto eigen = make_cpu_backend();
 
-  std::printf("N = %d, %d heads, d_k = d_v = %d, d_model = %d; Eigen (%s) and Vulkan (%s); median of %d runs after a "
-              "warm-up; a whole recompute, the mask's runs included\n\n",
-              o.n, o.heads, o.d_k, o.d_model, eigen->device_name().c_str(), context->device_name().c_str(), o.runs);
-  std::printf("| pattern | raw scores | Eigen fields ms | Eigen expression ms | ratio | Vulkan fields ms | "
-              "Vulkan expression ms | ratio | largest difference (Eigen) |\n");
+  std::printf(
+      "N = %d, %d heads, d_k = d_v = %d, d_model = %d; Eigen (%s) and Vulkan (%s); median of %d runs after a "
+      "warm-up; a whole recompute, the mask's runs included\n\n",
+      o.n, o.heads, o.d_k, o.d_model, eigen->device_name().c_str(), context->device_name().c_str(), o.runs);
+  std::printf(
+      "| pattern | raw scores | Eigen fields ms | Eigen expression ms | ratio | Vulkan fields ms | "
+      "Vulkan expression ms | ratio | largest difference (Eigen) |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Pattern& pattern : patterns(o.window)) {
     const Problem fields = make_problem(o, pattern.fields);

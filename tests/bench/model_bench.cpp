@@ -86,12 +86,18 @@ void write_gpt2_small(const fs::path& folder) {
   std::vector<Entry> entries = {{"wte.weight", {vocab, d}, 0.1f}, {"wpe.weight", {positions, d}, 0.02f}};
   for (std::uint64_t l = 0; l < layers; ++l) {
     const std::string h = "h." + std::to_string(l) + ".";
-    entries.insert(entries.end(), {{h + "ln_1.weight", {d}, 0}, {h + "ln_1.bias", {d}, 0.01f},
-                                   {h + "attn.c_attn.weight", {d, 3 * d}, 0.06f}, {h + "attn.c_attn.bias", {3 * d}, 0.01f},
-                                   {h + "attn.c_proj.weight", {d, d}, 0.03f}, {h + "attn.c_proj.bias", {d}, 0.01f},
-                                   {h + "ln_2.weight", {d}, 0}, {h + "ln_2.bias", {d}, 0.01f},
-                                   {h + "mlp.c_fc.weight", {d, ff}, 0.03f}, {h + "mlp.c_fc.bias", {ff}, 0.01f},
-                                   {h + "mlp.c_proj.weight", {ff, d}, 0.015f}, {h + "mlp.c_proj.bias", {d}, 0.01f}});
+    entries.insert(entries.end(), {{h + "ln_1.weight", {d}, 0},
+                                   {h + "ln_1.bias", {d}, 0.01f},
+                                   {h + "attn.c_attn.weight", {d, 3 * d}, 0.06f},
+                                   {h + "attn.c_attn.bias", {3 * d}, 0.01f},
+                                   {h + "attn.c_proj.weight", {d, d}, 0.03f},
+                                   {h + "attn.c_proj.bias", {d}, 0.01f},
+                                   {h + "ln_2.weight", {d}, 0},
+                                   {h + "ln_2.bias", {d}, 0.01f},
+                                   {h + "mlp.c_fc.weight", {d, ff}, 0.03f},
+                                   {h + "mlp.c_fc.bias", {ff}, 0.01f},
+                                   {h + "mlp.c_proj.weight", {ff, d}, 0.015f},
+                                   {h + "mlp.c_proj.bias", {d}, 0.01f}});
   }
   entries.insert(entries.end(), {{"ln_f.weight", {d}, 0}, {"ln_f.bias", {d}, 0.01f}});
   std::string header = "{";
@@ -100,8 +106,8 @@ void write_gpt2_small(const fs::path& folder) {
     std::string shape;
     for (const auto dim : e.shape) shape += (shape.empty() ? "" : ",") + std::to_string(dim);
     const std::uint64_t bytes = elements(e) * 4;
-    header += "\"" + e.name + "\":{\"dtype\":\"F32\",\"shape\":[" + shape + "],\"data_offsets\":[" + std::to_string(offset) + "," +
-              std::to_string(offset + bytes) + "]},";
+    header += "\"" + e.name + "\":{\"dtype\":\"F32\",\"shape\":[" + shape + "],\"data_offsets\":[" +
+              std::to_string(offset) + "," + std::to_string(offset + bytes) + "]},";
     offset += bytes;
   }
   header.back() = '}';
@@ -116,7 +122,8 @@ void write_gpt2_small(const fs::path& folder) {
     for (float& v : chunk) v = e.scale == 0 ? 1.0f : random.uniform(e.scale);
     out.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(chunk.size() * 4));
   }
-  std::ofstream(folder / "config.json") << R"({"architectures": ["GPT2LMHeadModel"], "n_embd": 768, "n_layer": 12, "n_head": 12,
+  std::ofstream(folder / "config.json")
+      << R"({"architectures": ["GPT2LMHeadModel"], "n_embd": 768, "n_layer": 12, "n_head": 12,
  "n_positions": 1024, "vocab_size": 50257, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"})";
   // A byte-level vocabulary of the 256 bytes (no merges): one token per byte of the text.
   std::string vocab_json = "{";
@@ -139,14 +146,18 @@ struct GgufTensor {
 
 void write_tinyllama_q8_0(const fs::path& path) {
   const std::uint64_t d = 2048, ff = 5632, vocab = 32000, layers = 22, heads = 32, kv_heads = 4, head_dim = 64;
-  std::vector<GgufTensor> tensors = {{"token_embd.weight", {vocab, d}, true}, {"output_norm.weight", {d}, false},
-                                     {"output.weight", {vocab, d}, true}};
+  std::vector<GgufTensor> tensors = {
+      {"token_embd.weight", {vocab, d}, true}, {"output_norm.weight", {d}, false}, {"output.weight", {vocab, d}, true}};
   for (std::uint64_t l = 0; l < layers; ++l) {
     const std::string b = "blk." + std::to_string(l) + ".";
-    tensors.insert(tensors.end(), {{b + "attn_norm.weight", {d}, false}, {b + "attn_q.weight", {heads * head_dim, d}, true},
-                                   {b + "attn_k.weight", {kv_heads * head_dim, d}, true}, {b + "attn_v.weight", {kv_heads * head_dim, d}, true},
-                                   {b + "attn_output.weight", {d, heads * head_dim}, true}, {b + "ffn_norm.weight", {d}, false},
-                                   {b + "ffn_gate.weight", {ff, d}, true}, {b + "ffn_up.weight", {ff, d}, true},
+    tensors.insert(tensors.end(), {{b + "attn_norm.weight", {d}, false},
+                                   {b + "attn_q.weight", {heads * head_dim, d}, true},
+                                   {b + "attn_k.weight", {kv_heads * head_dim, d}, true},
+                                   {b + "attn_v.weight", {kv_heads * head_dim, d}, true},
+                                   {b + "attn_output.weight", {d, heads * head_dim}, true},
+                                   {b + "ffn_norm.weight", {d}, false},
+                                   {b + "ffn_gate.weight", {ff, d}, true},
+                                   {b + "ffn_up.weight", {ff, d}, true},
                                    {b + "ffn_down.weight", {d, ff}, true}});
   }
   std::ofstream out(path, std::ios::binary);
@@ -222,7 +233,8 @@ void write_tinyllama_q8_0(const fs::path& path) {
     offset += (bytes_of(t) + 31) / 32 * 32;
   }
   const auto position = static_cast<std::uint64_t>(out.tellp());
-  out.write("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", static_cast<std::streamsize>((32 - position % 32) % 32));
+  out.write("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            static_cast<std::streamsize>((32 - position % 32) % 32));
   Random random{1100};
   std::vector<char> chunk;
   for (const GgufTensor& t : tensors) {
@@ -295,7 +307,8 @@ int measure(const std::string& label, const std::string& path, int tokens, int g
   const double open_s = seconds_since(start);
   const double open_cpu = cpu_seconds() - start_cpu;
   std::string text;
-  for (int i = 0; static_cast<int>(model->tokenizer().encode(text, "--text").ids.size()) < tokens; ++i) text += static_cast<char>('a' + i % 26);
+  for (int i = 0; static_cast<int>(model->tokenizer().encode(text, "--text").ids.size()) < tokens; ++i)
+    text += static_cast<char>('a' + i % 26);
   const tokenizers::Encoding encoding = model->tokenizer().encode(text, "--text");
   const auto backend = make_cpu_backend();
   model::ForwardPass pass(*model, *backend);
@@ -311,9 +324,11 @@ int measure(const std::string& label, const std::string& path, int tokens, int g
   const GenerationTime generation = time_generation(*model, encoding, generated);
   const double float32_gib = static_cast<double>(model->float32_bytes()) / (1 << 30);
   const double rss_gib = static_cast<double>(peak_rss_kib()) / (1 << 20);
-  std::printf("| %s | %.2f B | %.2f s (%.2f) | %zu | %.2f s (%.2f) | %d: %.2f s, %.0f ms each | %.2f GiB | %.2f GiB | %.2f× |\n", label.c_str(),
-              static_cast<double>(model->parameter_count()) / 1e9, open_s, open_cpu, encoding.ids.size(), best, best_cpu,
-              generation.tokens, generation.seconds, generation.ms_per_token, float32_gib, rss_gib, rss_gib / float32_gib);
+  std::printf(
+      "| %s | %.2f B | %.2f s (%.2f) | %zu | %.2f s (%.2f) | %d: %.2f s, %.0f ms each | %.2f GiB | %.2f GiB | %.2f× |\n",
+      label.c_str(), static_cast<double>(model->parameter_count()) / 1e9, open_s, open_cpu, encoding.ids.size(), best,
+      best_cpu, generation.tokens, generation.seconds, generation.ms_per_token, float32_gib, rss_gib,
+      rss_gib / float32_gib);
   return 0;
 }
 
@@ -328,11 +343,16 @@ int main(int argc, char** argv) {
   int runs = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--dir") dir = argv[i + 1];
-    else if (flag == "--tokens") tokens = std::atoi(argv[i + 1]);
-    else if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
-    else if (flag == "--generate") generated = std::clamp(std::atoi(argv[i + 1]), 2, attnviz::model::kMaxGeneratedTokens);
-    else if (flag == "--measure" && i + 3 < argc) return measure(argv[i + 1], argv[i + 2], std::atoi(argv[i + 3]), generated, runs);
+    if (flag == "--dir")
+      dir = argv[i + 1];
+    else if (flag == "--tokens")
+      tokens = std::atoi(argv[i + 1]);
+    else if (flag == "--runs")
+      runs = std::max(1, std::atoi(argv[i + 1]));
+    else if (flag == "--generate")
+      generated = std::clamp(std::atoi(argv[i + 1]), 2, attnviz::model::kMaxGeneratedTokens);
+    else if (flag == "--measure" && i + 3 < argc)
+      return measure(argv[i + 1], argv[i + 2], std::atoi(argv[i + 3]), generated, runs);
   }
   const fs::path gpt2 = fs::path(dir) / "gpt2-small";
   const fs::path llama = fs::path(dir) / "tinyllama-q8_0.gguf";
@@ -346,18 +366,20 @@ int main(int argc, char** argv) {
   }
   double load[3] = {0, 0, 0};
   getloadavg(load, 3);
-  std::printf("%d tokens, every layer's attention kept; open with the file in the page cache; %d processors, load average %.1f;\n"
-              "times are wall clock (processor seconds of all threads in parentheses); forward: the best of %d\n\n",
-              tokens, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), load[0], runs);
-  std::printf("| model | parameters | open | tokens | forward | generated after them | float32 size | peak RSS | RSS / float32 |\n");
+  std::printf(
+      "%d tokens, every layer's attention kept; open with the file in the page cache; %d processors, load average %.1f;\n"
+      "times are wall clock (processor seconds of all threads in parentheses); forward: the best of %d\n\n",
+      tokens, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)), load[0], runs);
+  std::printf(
+      "| model | parameters | open | tokens | forward | generated after them | float32 size | peak RSS | RSS / float32 |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   for (const auto& [label, path] : {std::pair<std::string, fs::path>{"GPT-2 small shape, F32 safetensors", gpt2},
                                     {"TinyLlama 1.1B shape, Q8_0 GGUF", llama}}) {
-    const std::string command = "'" + self + "' --runs " + std::to_string(runs) + " --generate " + std::to_string(generated) +
-                                " --measure '" + label + "' '" + path.string() +
-                                "' " + std::to_string(tokens);
+    const std::string command = "'" + self + "' --runs " + std::to_string(runs) + " --generate " +
+                                std::to_string(generated) + " --measure '" + label + "' '" + path.string() + "' " +
+                                std::to_string(tokens);
     if (std::system(command.c_str()) != 0) std::fprintf(stderr, "measuring %s failed\n", label.c_str());
   }
   return 0;

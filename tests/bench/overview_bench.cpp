@@ -120,10 +120,14 @@ Options parse(int argc, char** argv) {
 MaskSetting mask_named(const std::string& name, int n) {
   MaskSetting mask;
   const std::string stride = std::to_string(static_cast<int>(std::lround(std::sqrt(static_cast<double>(n)))));
-  if (name == "causal") mask.causal = true;
-  else if (name == "sinks") mask.expression = "k <= q && (k < 4 || q - k <= 1024)";
-  else if (name == "strided") mask.expression = "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)";
-  else if (name != "none") throw std::invalid_argument("--masks: unknown mask '" + name + "' (none, causal, sinks, strided)");
+  if (name == "causal")
+    mask.causal = true;
+  else if (name == "sinks")
+    mask.expression = "k <= q && (k < 4 || q - k <= 1024)";
+  else if (name == "strided")
+    mask.expression = "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)";
+  else if (name != "none")
+    throw std::invalid_argument("--masks: unknown mask '" + name + "' (none, causal, sinks, strided)");
   return mask;
 }
 
@@ -269,18 +273,19 @@ struct Rates {
   double gemm = 0.0, tile = 0.0;
 };
 
-void print_row(const Options& o, const Rates& rates, const Case& c, const std::string& label, const std::string& backend,
-               const Measured& m) {
+void print_row(const Options& o, const Rates& rates, const Case& c, const std::string& label,
+               const std::string& backend, const Measured& m) {
   if (!m.ok) {
-    std::printf("| %d | %d | %s | %s | failed: %s | | | | | | | |\n", c.n, c.heads, label.c_str(), backend.c_str(), m.error);
+    std::printf("| %d | %d | %s | %s | failed: %s | | | | | | | |\n", c.n, c.heads, label.c_str(), backend.c_str(),
+                m.error);
     std::fflush(stdout);
     return;
   }
   const bool reference = backend == "cpu" && o.reference;
   const double gemm_ms = rates.gemm > 0 ? m.macs / rates.gemm * 1000.0 : 0.0;
   const double tile_ms = rates.tile > 0 ? m.macs / rates.tile * 1000.0 : 0.0;
-  std::printf("| %d | %d | %s | %s | %s | %.0f | %.3g | %.1f | %s | %s | %s | %.0f MiB |\n", c.n, c.heads, label.c_str(),
-              backend.c_str(), m.error, m.ms, m.macs, 2.0 * m.macs / (m.ms * 1e6),
+  std::printf("| %d | %d | %s | %s | %s | %.0f | %.3g | %.1f | %s | %s | %s | %.0f MiB |\n", c.n, c.heads,
+              label.c_str(), backend.c_str(), m.error, m.ms, m.macs, 2.0 * m.macs / (m.ms * 1e6),
               reference ? std::to_string(static_cast<int>(gemm_ms)).c_str() : "–",
               reference ? (std::to_string(m.ms / gemm_ms).substr(0, 4) + "×").c_str() : "–",
               reference ? std::to_string(static_cast<int>(tile_ms)).c_str() : "–", m.extra_mib);
@@ -312,14 +317,20 @@ int main(int argc, char** argv) {
     });
     std::printf("Device: %s\n", device.text);
   }
-  const Rates rates = o.reference ? in_child<Rates>([&] { return Rates{gemm_rate(o.d_k), tile_gemm_rate(o.d_k)}; }) : Rates{};
-  std::printf("d_k = %d, d_model = %d, %s of %s per block, at most %d x %d pixels; median of %d run(s)\n", o.d_k, o.d_model,
-              overview::pooling_name(o.pooling), overview::quantity_name(o.quantity), o.pixels, o.pixels, o.runs);
+  const Rates rates = o.reference ? in_child<Rates>([&] {
+    return Rates{gemm_rate(o.d_k), tile_gemm_rate(o.d_k)};
+  })
+                                  : Rates{};
+  std::printf("d_k = %d, d_model = %d, %s of %s per block, at most %d x %d pixels; median of %d run(s)\n", o.d_k,
+              o.d_model, overview::pooling_name(o.pooling), overview::quantity_name(o.quantity), o.pixels, o.pixels,
+              o.runs);
   if (o.reference) {
-    std::printf("Eigen GEMM (4096 x %d by %d x 4096, Eigen's threads): %.1f GFLOP/s; the overview's tile shapes: %.1f GFLOP/s\n",
-                o.d_k, o.d_k, 2e-9 * rates.gemm, 2e-9 * rates.tile);
+    std::printf(
+        "Eigen GEMM (4096 x %d by %d x 4096, Eigen's threads): %.1f GFLOP/s; the overview's tile shapes: %.1f GFLOP/s\n",
+        o.d_k, o.d_k, 2e-9 * rates.gemm, 2e-9 * rates.tile);
   }
-  std::printf("\n| N | heads | mask | backend | device | ms | score multiply-adds | GFLOP/s | GEMM ms | vs GEMM | tile GEMM ms | extra RSS |\n");
+  std::printf(
+      "\n| N | heads | mask | backend | device | ms | score multiply-adds | GFLOP/s | GEMM ms | vs GEMM | tile GEMM ms | extra RSS |\n");
   std::printf("|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Case& c : o.cases) {
     for (const std::string& mask_name : o.masks) {

@@ -94,15 +94,17 @@ int main(int argc, char** argv) {
   }
   const int fp16_block = vulkan_fp16 ? vulkan_fp16->preferred_block(o.d_k, o.d_k) : 0;
 
-  std::printf("Device: %s; %d heads, d_k = d_v = %d, d_model = %d; tiles: Eigen %d x %d, Vulkan %d x %d, fp16 %s; "
-              "median of %d runs after a warm-up\n\n",
-              context->device_name().c_str(), o.heads, o.d_k, o.d_model, cpu_block, cpu_block, gpu_block, gpu_block,
-              vulkan_fp16 ? (std::to_string(fp16_block) + " x " + std::to_string(fp16_block)).c_str()
-                          : ("not run: " + context->matrix_cores().reason).c_str(),
-              o.runs);
-  std::printf("| N | mask | Eigen dense ms | Eigen tiled ms | tiled vs dense | Vulkan dense ms | Vulkan tiled ms | "
-              "tiled vs dense | scores + weights held, dense | largest difference, Eigen / Vulkan | Vulkan fp16 tiled ms | "
-              "largest difference, fp16 |\n");
+  std::printf(
+      "Device: %s; %d heads, d_k = d_v = %d, d_model = %d; tiles: Eigen %d x %d, Vulkan %d x %d, fp16 %s; "
+      "median of %d runs after a warm-up\n\n",
+      context->device_name().c_str(), o.heads, o.d_k, o.d_model, cpu_block, cpu_block, gpu_block, gpu_block,
+      vulkan_fp16 ? (std::to_string(fp16_block) + " x " + std::to_string(fp16_block)).c_str()
+                  : ("not run: " + context->matrix_cores().reason).c_str(),
+      o.runs);
+  std::printf(
+      "| N | mask | Eigen dense ms | Eigen tiled ms | tiled vs dense | Vulkan dense ms | Vulkan tiled ms | "
+      "tiled vs dense | scores + weights held, dense | largest difference, Eigen / Vulkan | Vulkan fp16 tiled ms | "
+      "largest difference, fp16 |\n");
   std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
   for (const int n : o.sizes) {
     for (const bool causal : {false, true}) {
@@ -112,22 +114,28 @@ int main(int argc, char** argv) {
       tiled::TiledResult gpu_tiled;
       Result gpu_dense;
       const double eigen_ms = median_ms(o.runs, [&] { eigen_dense->compute_into(problem, {}, dense); });
-      const double eigen_tiled_ms = median_ms(o.runs, [&] { cpu_tiled = eigen_tiled->run(problem, {cpu_block, cpu_block, {}}); });
+      const double eigen_tiled_ms = median_ms(o.runs, [&] {
+        cpu_tiled = eigen_tiled->run(problem, {cpu_block, cpu_block, {}});
+      });
       const double vulkan_ms = median_ms(o.runs, [&] { vulkan_dense.compute_into(problem, {}, gpu_dense); });
-      const double vulkan_tiled_ms = median_ms(o.runs, [&] { gpu_tiled = vulkan_tiled->run(problem, {gpu_block, gpu_block, {}}); });
+      const double vulkan_tiled_ms = median_ms(o.runs, [&] {
+        gpu_tiled = vulkan_tiled->run(problem, {gpu_block, gpu_block, {}});
+      });
       std::string fp16_columns = "n/a | n/a";
       if (vulkan_fp16) {
         tiled::TiledResult fp16_tiled;
-        const double fp16_ms = median_ms(o.runs, [&] { fp16_tiled = vulkan_fp16->run(problem, {fp16_block, fp16_block, {}}); });
+        const double fp16_ms = median_ms(o.runs, [&] {
+          fp16_tiled = vulkan_fp16->run(problem, {fp16_block, fp16_block, {}});
+        });
         char text[64];
         std::snprintf(text, sizeof text, "%.1f | %.0e", fp16_ms, worst_difference(dense, fp16_tiled));
         fp16_columns = text;
       }
       const double dense_mib = 2.0 * o.heads * static_cast<double>(n) * n * 4.0 / (1024.0 * 1024.0);
       std::printf("| %d | %s | %.1f | %.1f | %.2f× | %.1f | %.1f | %.2f× | %.0f MiB | %.0e / %.0e | %s |\n", n,
-                  causal ? "causal" : "none", eigen_ms, eigen_tiled_ms, eigen_ms / eigen_tiled_ms, vulkan_ms, vulkan_tiled_ms,
-                  vulkan_ms / vulkan_tiled_ms, dense_mib, worst_difference(dense, cpu_tiled), worst_difference(dense, gpu_tiled),
-                  fp16_columns.c_str());
+                  causal ? "causal" : "none", eigen_ms, eigen_tiled_ms, eigen_ms / eigen_tiled_ms, vulkan_ms,
+                  vulkan_tiled_ms, vulkan_ms / vulkan_tiled_ms, dense_mib, worst_difference(dense, cpu_tiled),
+                  worst_difference(dense, gpu_tiled), fp16_columns.c_str());
       std::fflush(stdout);
     }
   }

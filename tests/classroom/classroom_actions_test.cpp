@@ -115,7 +115,8 @@ TEST(ClassroomKeys, EscClosesTheHelpWindowBeforeLeavingPresentation) {
   ASSERT_TRUE(f.state.help_open);
   f.press(GLFW_KEY_ESCAPE);
   EXPECT_FALSE(f.state.help_open);
-  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, f.state.shown, f.state.presenting, f.state.help_open), Action::LeavePresentation);
+  EXPECT_EQ(action_for_key(GLFW_KEY_ESCAPE, false, f.state.shown, f.state.presenting, f.state.help_open),
+            Action::LeavePresentation);
 }
 
 // 7 is the seventh tab, the desktop's Model view, while a model is open; without one it says
@@ -142,7 +143,8 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
     for (bool shift : {false, true})
       for (ui::MainView shown : ui::kMainViews)
         for (bool presenting : {false, true})
-          for (bool help_open : {false, true}) reachable.insert(action_for_key(key, shift, shown, presenting, help_open));
+          for (bool help_open : {false, true})
+            reachable.insert(action_for_key(key, shift, shown, presenting, help_open));
   reachable.erase(Action::None);
   EXPECT_EQ(reachable.size(), static_cast<std::size_t>(Action::CloseHelp));  // every enumerator after None
 
@@ -160,8 +162,10 @@ TEST(ClassroomKeys, EveryActionHasAKeyAndAHelpLine) {
     }
     return false;
   };
-  for (int key : classroom_keys()) EXPECT_TRUE(listed(key_name(key), false)) << key_name(key) << " is missing from the Help window";
-  for (const char* window_key : {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E", "Ctrl+Shift+E", "Ctrl+F"})
+  for (int key : classroom_keys())
+    EXPECT_TRUE(listed(key_name(key), false)) << key_name(key) << " is missing from the Help window";
+  for (const char* window_key :
+       {"F8", "F9", "F10", "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Z", "Ctrl+Y", "Ctrl+E", "Ctrl+Shift+E", "Ctrl+F"})
     EXPECT_TRUE(listed(window_key, true)) << window_key << " is missing from the Help window";
 }
 

@@ -116,7 +116,8 @@ TEST(StartOptions, TheTiledAndDecodeViewsStepThroughTilesAndTokens) {
   EXPECT_NO_THROW(check_start_options(tiled, korean));
   EXPECT_NO_THROW(check_start_options(decode, korean));
   EXPECT_NO_THROW(check_start_options(parse({"--view", "decode", "--step", "6", "--prompt", "3"}), korean));
-  const auto expect_refused = [&](const std::vector<std::string>& args, const std::string& option, const std::string& said) {
+  const auto expect_refused = [&](const std::vector<std::string>& args, const std::string& option,
+                                  const std::string& said) {
     try {
       check_start_options(parse(args), korean);
       ADD_FAILURE() << args[1] << " " << args[3] << " was accepted";
@@ -125,24 +126,26 @@ TEST(StartOptions, TheTiledAndDecodeViewsStepThroughTilesAndTokens) {
       EXPECT_NE(std::string(e.what()).find(said), std::string::npos) << e.what();
     }
   };
-  expect_refused({"--view", "tiled", "--step", "13", "--block-q", "3", "--block-k", "2"}, "--step", "12 tiles (3 \xc3\x97 4 blocks of 3 \xc3\x97 2)");
+  expect_refused({"--view", "tiled", "--step", "13", "--block-q", "3", "--block-k", "2"}, "--step",
+                 "12 tiles (3 \xc3\x97 4 blocks of 3 \xc3\x97 2)");
   expect_refused({"--view", "decode", "--step", "7", "--prompt", "3"}, "--step", "6 steps");
   expect_refused({"--view", "decode", "--prompt", "9"}, "--prompt", "8 tokens");
   const Problem cross = build_problem(load_scenario("preset:cross-attention").scenario, "preset:cross-attention");
   EXPECT_THROW(check_start_options(parse({"--view", "decode"}), cross), InputError);
-  EXPECT_NO_THROW(check_start_options(parse({"--view", "tiled", "--step", "1"}), cross)) << "tiles of cross-attention are fine";
+  EXPECT_NO_THROW(check_start_options(parse({"--view", "tiled", "--step", "1"}), cross))
+      << "tiles of cross-attention are fine";
 }
 
 TEST(StartOptions, MistakesNameTheOption) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"--view", "slides"},
-                                                                 {"--step", "0"},
-                                                                 {"--step", "12"},
-                                                                 {"--compare", "colours"},
-                                                                 {"--compare", "masks:3"},
-                                                                 {"--block-q", "0"},
-                                                                 {"--block-k", "-2"},
-                                                                 {"--block-q", "wide"},
-                                                                 {"--prompt", "0"}}) {
+                                                                {"--step", "0"},
+                                                                {"--step", "12"},
+                                                                {"--compare", "colours"},
+                                                                {"--compare", "masks:3"},
+                                                                {"--block-q", "0"},
+                                                                {"--block-k", "-2"},
+                                                                {"--block-q", "wide"},
+                                                                {"--prompt", "0"}}) {
     try {
       (void)parse(args);
       ADD_FAILURE() << args[0] << " " << args[1] << " was accepted";
@@ -159,7 +162,8 @@ TEST(StartOptions, TheClassroomGuideQuotesTheHelpAsItIs) {
   ASSERT_TRUE(in) << "docs/classroom.md";
   const std::string guide((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(guide.find(std::string("```\n") + kStartOptionsHelp + "```"), std::string::npos)
-      << "docs/classroom.md, 'Opening a view from the command line', differs from --help:\n" << kStartOptionsHelp;
+      << "docs/classroom.md, 'Opening a view from the command line', differs from --help:\n"
+      << kStartOptionsHelp;
 }
 
 }  // namespace

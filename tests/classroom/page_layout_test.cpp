@@ -12,8 +12,8 @@
 namespace attnviz::classroom {
 namespace {
 
-constexpr float kFont = 27.0f;        // a text line: a row keeps its label
-constexpr float kNumberCell = 57.0f;  // "0.12" in the small font, with the step view's margins
+constexpr float kFont = 27.0f;          // a text line: a row keeps its label
+constexpr float kNumberCell = 57.0f;    // "0.12" in the small font, with the step view's margins
 constexpr float kNumbersShown = 53.0f;  // the heatmap prints "0.12" from here (4 px of room)
 
 // An n × m heatmap with token labels on both axes, like S or A on the Korean example.

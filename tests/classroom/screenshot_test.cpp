@@ -28,14 +28,16 @@ struct Picture {
 
   [[nodiscard]] std::size_t distinct_colours() const {
     std::set<unsigned> colours;
-    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) colours.insert(unsigned{rgb[i]} << 16 | unsigned{rgb[i + 1]} << 8 | unsigned{rgb[i + 2]});
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
+      colours.insert(unsigned{rgb[i]} << 16 | unsigned{rgb[i + 1]} << 8 | unsigned{rgb[i + 2]});
     return colours.size();
   }
   // Pixels within `tolerance` of (r, g, b) in every channel.
   [[nodiscard]] std::size_t count_near(int r, int g, int b, int tolerance) const {
     std::size_t count = 0;
     for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
-      count += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance && std::abs(rgb[i + 2] - b) <= tolerance;
+      count += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance &&
+               std::abs(rgb[i + 2] - b) <= tolerance;
     return count;
   }
   // Bright yellow: the top of viridis (weights near the colour scale's maximum).
@@ -50,8 +52,10 @@ struct Picture {
     std::size_t all = 0;
     for (int y = std::max(first, 0); y < std::min(first + count, height); ++y) {
       for (int x = 0; x < width; ++x) {
-        const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3;
-        near += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance && std::abs(rgb[i + 2] - b) <= tolerance;
+        const std::size_t i =
+            (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3;
+        near += std::abs(rgb[i] - r) <= tolerance && std::abs(rgb[i + 1] - g) <= tolerance &&
+                std::abs(rgb[i + 2] - b) <= tolerance;
         ++all;
       }
     }
@@ -69,7 +73,8 @@ double share_different(const Picture& a, const Picture& b) {
   if (a.rgb.size() != b.rgb.size()) return 1.0;
   std::size_t different = 0;
   for (std::size_t i = 0; i + 2 < a.rgb.size(); i += 3) {
-    const int d = std::abs(a.rgb[i] - b.rgb[i]) + std::abs(a.rgb[i + 1] - b.rgb[i + 1]) + std::abs(a.rgb[i + 2] - b.rgb[i + 2]);
+    const int d =
+        std::abs(a.rgb[i] - b.rgb[i]) + std::abs(a.rgb[i + 1] - b.rgb[i + 1]) + std::abs(a.rgb[i + 2] - b.rgb[i + 2]);
     different += d > 24;
   }
   return static_cast<double>(different) / static_cast<double>(a.rgb.size() / 3);
@@ -90,8 +95,7 @@ class ClassroomScreenshots : public ::testing::Test {
     const std::filesystem::path png = dir_ / (name + ".png");
     const std::string args = "--screenshot '" + png.string() + "' --size " + std::to_string(width) + "x" +
                              std::to_string(height) + " --frames 5 --validation " + options;
-    const std::string display =
-        std::getenv("DISPLAY") != nullptr ? "" : "xvfb-run -a -s '-screen 0 1920x1200x24' ";
+    const std::string display = std::getenv("DISPLAY") != nullptr ? "" : "xvfb-run -a -s '-screen 0 1920x1200x24' ";
     const testing::CommandOutput run = testing::run_attnviz(args, "XDG_CONFIG_HOME='" + dir_.string() + "' " + display);
     EXPECT_EQ(run.exit_code, 0) << name << "\n" << run.err;
     Picture picture;
@@ -148,7 +152,9 @@ TEST_F(ClassroomScreenshots, CrossAttentionPresetOpensTheCrossView) {
 // The Korean weights are all 0.12 or 0.13: viridis draws them in this dark purple.
 constexpr int kWeightPurple[3] = {71, 44, 122};
 
-std::size_t weight_cells(const Picture& p) { return p.count_near(kWeightPurple[0], kWeightPurple[1], kWeightPurple[2], 6); }
+std::size_t weight_cells(const Picture& p) {
+  return p.count_near(kWeightPurple[0], kWeightPurple[1], kWeightPurple[2], 6);
+}
 
 // A projector's 1280 × 720: presentation mode shows the softmax heatmap larger than the normal
 // window does (it used to shrink it to about 100 pixels), all of it: 8 rows of cells large
@@ -172,7 +178,8 @@ TEST_F(ClassroomScreenshots, PresentationHasNoMenuBarOrStatusBar) {
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
   EXPECT_LT(presenting.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 704, 16), 0.5) << "a status bar";
   const Picture compare =
-      shoot("present-chrome-compare", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present", 1920, 1080);
+      shoot("present-chrome-compare", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present",
+            1920, 1080);
   EXPECT_LT(compare.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 0, 16), 0.5) << "a menu bar";
   EXPECT_LT(compare.share_near_in_rows(kBarGrey[0], kBarGrey[1], kBarGrey[2], 3, 1064, 16), 0.5) << "a status bar";
 }
@@ -182,7 +189,8 @@ TEST_F(ClassroomScreenshots, PresentationHasNoMenuBarOrStatusBar) {
 // the Korean 0.12 and 0.13 are the same dark colour in every copy (a shared 0..0.13 scale
 // drew 0.13 bright yellow).
 TEST_F(ClassroomScreenshots, CompareFillsAProjectorOnTheMainViewsScale) {
-  const Picture masks = shoot("compare-1080", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present", 1920, 1080);
+  const Picture masks = shoot(
+      "compare-1080", "--scenario preset:korean-restaurant --view compare --compare masks:4 --present", 1920, 1080);
   EXPECT_GT(weight_cells(masks), 8u * 8u * 50u * 50u * 6u / 10u) << "the unmasked copy alone, at cells of 50 px";
   const Picture heads = shoot("compare-heads", "--scenario preset:korean-restaurant --view compare --compare heads:4");
   EXPECT_LT(heads.count_yellow(), 3000u) << "only the colorbar's end is yellow";
@@ -213,7 +221,8 @@ TEST_F(ClassroomScreenshots, CompareOnAWideScreenShowsThePinnedQuerysWeightsUnde
 // each other is checked by eye; the picture at least differs from the step view's).
 TEST_F(ClassroomScreenshots, CrossAttentionPresented) {
   const Picture cross = shoot("cross-720", "--scenario preset:cross-attention --pin-query 8 --present", 1280, 720);
-  const Picture step = shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 7 --present", 1280, 720);
+  const Picture step =
+      shoot("cross-step-720", "--scenario preset:cross-attention --view step --step 7 --present", 1280, 720);
   EXPECT_GT(cross.distinct_colours(), 1000u);
   EXPECT_GT(share_different(cross, step), 0.05);
 }
@@ -248,8 +257,10 @@ TEST_F(ClassroomScreenshots, TheDecodeViewGeneratesTokenByToken) {
 // Both on a projector: presentation mode's light theme, the current tile and the new row in
 // gold, at 1280 × 720 and 1920 × 1080.
 TEST_F(ClassroomScreenshots, TheTiledAndDecodeViewsArePresented) {
-  const Picture tiled = shoot("tiled-720", "--scenario preset:korean-restaurant --view tiled --step 6 --present", 1280, 720);
-  const Picture decode = shoot("decode-1080", "--scenario preset:gqa --view decode --prompt 3 --step 4 --present", 1920, 1080);
+  const Picture tiled =
+      shoot("tiled-720", "--scenario preset:korean-restaurant --view tiled --step 6 --present", 1280, 720);
+  const Picture decode =
+      shoot("decode-1080", "--scenario preset:gqa --view decode --prompt 3 --step 4 --present", 1920, 1080);
   for (const Picture* p : {&tiled, &decode}) {
     EXPECT_GT(p->share_near_white(), 0.3) << "the presentation theme is light";
     EXPECT_GT(gold(*p), 300u);
@@ -261,11 +272,13 @@ TEST_F(ClassroomScreenshots, TheTiledAndDecodeViewsArePresented) {
 // naming the option and what the scenario has.
 TEST_F(ClassroomScreenshots, AStepPastTheLastTileOrTokenIsRefused) {
   for (const char* args : {"--view tiled --step 17", "--view decode --prompt 4 --step 6", "--view decode --prompt 9"}) {
-    const testing::CommandOutput run =
-        testing::run_attnviz(std::string("--scenario preset:korean-restaurant ") + args + " --screenshot '" + (dir_ / "x.png").string() + "'",
-                             "XDG_CONFIG_HOME='" + dir_.string() + "' ");
+    const testing::CommandOutput run = testing::run_attnviz(std::string("--scenario preset:korean-restaurant ") + args +
+                                                                " --screenshot '" + (dir_ / "x.png").string() + "'",
+                                                            "XDG_CONFIG_HOME='" + dir_.string() + "' ");
     EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
-    EXPECT_NE(run.err.find(std::string(args).find("--prompt 9") != std::string::npos ? "--prompt" : "--step"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(std::string(args).find("--prompt 9") != std::string::npos ? "--prompt" : "--step"),
+              std::string::npos)
+        << run.err;
     EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
   }
 }
@@ -285,12 +298,15 @@ TEST_F(ClassroomScreenshots, RopePageMistakesPageAndDroppedWeights) {
   EXPECT_GT(rope.distinct_colours(), 1000u);
   EXPECT_GT(rope.count_near(30, 90, 200, 12), 200u) << "the followed word's arrow";
   EXPECT_GT(rope.count_near(210, 110, 20, 12), 100u) << "the key's arrow";
-  const Picture after = shoot("mask-after", "--scenario preset:causal-gpt --view step --step 11 --mistake mask-after --pin-query 5");
-  const Picture columns = shoot("columns", "--scenario preset:causal-gpt --view step --step 11 --mistake columns --pin-query 5");
+  const Picture after =
+      shoot("mask-after", "--scenario preset:causal-gpt --view step --step 11 --mistake mask-after --pin-query 5");
+  const Picture columns =
+      shoot("columns", "--scenario preset:causal-gpt --view step --step 11 --mistake columns --pin-query 5");
   EXPECT_GT(share_different(after, rope), 0.05);
   EXPECT_GT(share_different(after, columns), 0.01) << "choosing another mistake changes the page";
   const Picture dropout = shoot("dropout", "--scenario preset:dropout --view step --step 7 --pin-query 6", 1600, 1000);
-  EXPECT_GT(dropout.count_near(158, 92, 77, 10) + dropout.count_near(237, 219, 209, 6), 300u) << "dropped weights hatched";
+  EXPECT_GT(dropout.count_near(158, 92, 77, 10) + dropout.count_near(237, 219, 209, 6), 300u)
+      << "dropped weights hatched";
 }
 
 }  // namespace

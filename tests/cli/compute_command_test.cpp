@@ -16,7 +16,9 @@ using testing::run_attnviz;
 
 class ComputeCommand : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string write_scenario(const std::string& name, const std::string& json) const {
@@ -33,15 +35,16 @@ Problem life_is_short() {
   Problem p;
   p.tokens = p.source_tokens = {"Life", "is", "short", "eat", "dessert", "first"};
   p.x = Matrix(6, 3);
-  p.x.data = {0.3374f, -0.1778f, -0.3035f, 0.1794f, 1.8951f, 0.4954f, 0.2692f, -0.0770f, -1.0205f,
-              -0.2196f, -0.3792f, 0.7671f, -0.5880f, 0.3486f, 0.6603f, -1.1925f, 0.6984f, -1.4097f};
+  p.x.data = {0.3374f,  -0.1778f, -0.3035f, 0.1794f,  1.8951f, 0.4954f, 0.2692f,  -0.0770f, -1.0205f,
+              -0.2196f, -0.3792f, 0.7671f,  -0.5880f, 0.3486f, 0.6603f, -1.1925f, 0.6984f,  -1.4097f};
   p.xs = p.x;
   p.wq = Matrix(3, 2);
   p.wq.data = {0.2961f, 0.5166f, 0.2517f, 0.6886f, 0.0740f, 0.8665f};
   p.wk = Matrix(3, 2);
   p.wk.data = {0.1366f, 0.1025f, 0.1841f, 0.7264f, 0.3153f, 0.6871f};
   p.wv = Matrix(3, 4);
-  p.wv.data = {0.0756f, 0.1966f, 0.3164f, 0.4017f, 0.1186f, 0.8274f, 0.3821f, 0.6605f, 0.8536f, 0.5932f, 0.6367f, 0.9826f};
+  p.wv.data = {0.0756f, 0.1966f, 0.3164f, 0.4017f, 0.1186f, 0.8274f,
+               0.3821f, 0.6605f, 0.8536f, 0.5932f, 0.6367f, 0.9826f};
   p.d_k = 2;
   p.d_v = 4;
   p.scale = static_cast<float>(1.0 / std::sqrt(2.0));
@@ -65,7 +68,8 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(version.out, "attnviz " ATTNVIZ_VERSION "\n");
   const auto help = run_attnviz("--help");
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* word : {"compute", "export", "devices", "--screenshot", "Exit codes"}) EXPECT_NE(help.out.find(word), std::string::npos) << word;
+  for (const char* word : {"compute", "export", "devices", "--screenshot", "Exit codes"})
+    EXPECT_NE(help.out.find(word), std::string::npos) << word;
   const auto compute_help = run_attnviz("compute --help");
   EXPECT_EQ(compute_help.exit_code, 0);
   EXPECT_NE(compute_help.out.find("--backend"), std::string::npos);
@@ -90,12 +94,14 @@ TEST(Cli, UnknownCommandOrOptionIsBadInput) {
 TEST(Cli, MistypedNamesSuggestTheNearestOne) {
   const auto option = run_attnviz("compute --scenario preset:life-is-short --head 0");
   EXPECT_EQ(option.exit_code, 2);
-  EXPECT_NE(option.err.find("--head: unknown option for 'attnviz compute'; did you mean --heads? (see attnviz compute --help)"),
+  EXPECT_NE(option.err.find(
+                "--head: unknown option for 'attnviz compute'; did you mean --heads? (see attnviz compute --help)"),
             std::string::npos)
       << option.err;
   const auto backend = run_attnviz("compute --scenario preset:life-is-short --backend vulkn");
   EXPECT_EQ(backend.exit_code, 2);
-  EXPECT_NE(backend.err.find("\"vulkn\" is not one of: cpu, vulkan, both; did you mean vulkan?"), std::string::npos) << backend.err;
+  EXPECT_NE(backend.err.find("\"vulkn\" is not one of: cpu, vulkan, both; did you mean vulkan?"), std::string::npos)
+      << backend.err;
   const auto what = run_attnviz("export --scenario preset:life-is-short --what wieghts --out x.png");
   EXPECT_EQ(what.exit_code, 2);
   EXPECT_NE(what.err.find("did you mean weights?"), std::string::npos) << what.err;
@@ -104,8 +110,9 @@ TEST(Cli, MistypedNamesSuggestTheNearestOne) {
   EXPECT_NE(preset.err.find("did you mean preset:life-is-short?"), std::string::npos) << preset.err;
   const auto trace = run_attnviz("trace tiles --scenario preset:life-is-short");
   EXPECT_EQ(trace.exit_code, 2);
-  EXPECT_NE(trace.err.find("tiles: is not a kind of trace (decode or tiled; see attnviz trace --help); did you mean tiled?"),
-            std::string::npos)
+  EXPECT_NE(
+      trace.err.find("tiles: is not a kind of trace (decode or tiled; see attnviz trace --help); did you mean tiled?"),
+      std::string::npos)
       << trace.err;
   const auto far = run_attnviz("compute --scenario preset:life-is-short --colour red");
   EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
@@ -153,11 +160,14 @@ TEST_F(ComputeCommand, EveryMalformedScenarioExitsTwoNamingFileAndField) {
       {"unknown-format", R"({"format": "attnviz-scenario/9", "sentence": "a"})", "/format"},
       {"wrong-shape", scenario_with(R"("wq": [[1, 2, 3], [4, 5, 6]],)"), "/wq"},
       {"heads-not-divisible", R"({"format": "attnviz-scenario/1", "sentence": "a b", "d_model": 2, "num_heads": 3,
-          "num_kv_heads": 2, "d_k": 1, "d_v": 1})", "/num_kv_heads"},
+          "num_kv_heads": 2, "d_k": 1, "d_v": 1})",
+       "/num_kv_heads"},
       {"negative-window", R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 2,
-          "mask": {"window": -1}})", "/mask/window"},
+          "mask": {"window": -1}})",
+       "/mask/window"},
       {"global-out-of-range", R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 2,
-          "mask": {"window": 1, "global": [0, 7]}})", "/mask/global/1"},
+          "mask": {"window": 1, "global": [0, 7]}})",
+       "/mask/global/1"},
       {"infinite-value", scenario_with(R"("wv": [[1, 1e999], [0, 0]],)"), "/wv/0/1"},
       {"embeddings-rows", scenario_with(R"("embeddings": [[1, 2], [3, 4]],)"), "/embeddings"},
       {"rope-odd-dk", scenario_with(R"("positional": "rope",)"), "/d_k"},
@@ -179,7 +189,8 @@ TEST_F(ComputeCommand, EveryMalformedScenarioExitsTwoNamingFileAndField) {
 // With dropout each head carries the weights after dropout, the softmax's weights and the kept
 // set (docs/design.md "Dropout"); both backends agree on all of them (--backend both).
 TEST_F(ComputeCommand, DropoutAddsTheWeightsBeforeDropoutAndTheKeptSet) {
-  const std::string path = write_scenario("dropout.json", scenario_with(R"("positional": "alibi", "dropout": {"p": 0.4, "seed": 9},)"));
+  const std::string path =
+      write_scenario("dropout.json", scenario_with(R"("positional": "alibi", "dropout": {"p": 0.4, "seed": 9},)"));
   const auto run = run_attnviz("compute --backend both --scenario " + path);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("every matrix agrees"), std::string::npos) << run.err;
@@ -190,7 +201,8 @@ TEST_F(ComputeCommand, DropoutAddsTheWeightsBeforeDropoutAndTheKeptSet) {
     const auto& kept = head.at("kept");
     for (std::size_t i = 0; i < weights.size(); ++i) {
       for (std::size_t j = 0; j < weights[i].size(); ++j) {
-        const double expected = kept[i][j].get<int>() == 1 ? before[i][j].get<double>() * static_cast<double>(1.0f / 0.6f) : 0.0;
+        const double expected =
+            kept[i][j].get<int>() == 1 ? before[i][j].get<double>() * static_cast<double>(1.0f / 0.6f) : 0.0;
         EXPECT_NEAR(weights[i][j].get<double>(), expected, 1e-6) << i << ", " << j;
       }
     }
@@ -211,7 +223,8 @@ TEST_F(ComputeCommand, MissingFileAndUnknownPresetAreBadInput) {
 // A path that cannot be written is the user's input: exit 2, naming --out, before anything is
 // computed (it was exit 1 after the computation).
 TEST_F(ComputeCommand, AnOutThatCannotBeWrittenIsBadInput) {
-  for (const std::string& out : {(dir_ / "no" / "such" / "folder" / "r.json").string(), dir_.string(), std::string("/proc/x")}) {
+  for (const std::string& out :
+       {(dir_ / "no" / "such" / "folder" / "r.json").string(), dir_.string(), std::string("/proc/x")}) {
     SCOPED_TRACE(out);
     const auto run = run_attnviz("compute --scenario preset:life-is-short --out '" + out + "'");
     EXPECT_EQ(run.exit_code, 2) << run.err;

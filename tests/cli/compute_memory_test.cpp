@@ -14,7 +14,9 @@ namespace {
 
 class CommandMemory : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string scenario(int heads) const { return testing::write_long_scenario(dir_, kTokens, heads, 4); }
@@ -38,7 +40,8 @@ TEST_F(CommandMemory, EightHeadsOf4096TokensAsNpyPeakWithin1_3TimesTheResult) {
   const auto run = testing::run_attnviz("compute --scenario " + scenario(8) + " --format npy --max-output none --out " +
                                         (dir_ / "arrays").string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_LE(run.peak_rss_mib, 1.3 * result_mib(8)) << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(8) << " MiB";
+  EXPECT_LE(run.peak_rss_mib, 1.3 * result_mib(8))
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(8) << " MiB";
   EXPECT_EQ(std::filesystem::file_size(dir_ / "arrays" / "weights.npy"), 128u + 8u * kTokens * kTokens * 4u);
 }
 
@@ -47,7 +50,8 @@ TEST_F(CommandMemory, ExportOfTwoHeadsOf4096TokensAsJsonIsStreamed) {
   const auto run = testing::run_attnviz("export --scenario " + scenario(2) + " --what weights --format json --out " +
                                         (dir_ / "w.json").string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_LE(run.peak_rss_mib, result_mib(2) + 150) << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(2) << " MiB";
+  EXPECT_LE(run.peak_rss_mib, result_mib(2) + 150)
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(2) << " MiB";
   EXPECT_GT(std::filesystem::file_size(dir_ / "w.json"), 100'000'000u);
 }
 

@@ -24,7 +24,9 @@ using testing::run_attnviz;
 
 class ComputeOutput : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // A generated sentence of `tokens` words with `heads` heads (nothing explicit: the file is small).
@@ -33,8 +35,9 @@ class ComputeOutput : public ::testing::Test {
     std::string sentence;
     for (int i = 0; i < tokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
     const auto path = dir_ / ("n" + std::to_string(tokens) + "h" + std::to_string(heads) + ".json");
-    std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
-                        << heads << R"(, "d_k": 8, "d_v": 8, "mask": {"causal": true}})";
+    std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence
+                        << R"(", "d_model": 64, "num_heads": )" << heads
+                        << R"(, "d_k": 8, "d_v": 8, "mask": {"causal": true}})";
     return path.string();
   }
 
@@ -80,9 +83,10 @@ TEST_F(ComputeOutput, EightHeadsOf4096TokensAsJsonAreRefusedBeforeAnythingIsComp
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_FALSE(std::filesystem::exists(out));
   // How large, what would be smaller, and the flag that accepts it.
-  for (const char* said : {"--max-output: the result would be about", "GB of JSON", "8 heads of 4096 × 4096 scores and weights",
-                           "As NPY arrays it is 1.1 GB (--format npy --out DIR)", "One head (--heads 0) is about",
-                           "To write it anyway: --max-output 4G (or none)"}) {
+  for (const char* said :
+       {"--max-output: the result would be about", "GB of JSON", "8 heads of 4096 × 4096 scores and weights",
+        "As NPY arrays it is 1.1 GB (--format npy --out DIR)", "One head (--heads 0) is about",
+        "To write it anyway: --max-output 4G (or none)"}) {
     EXPECT_NE(run.err.find(said), std::string::npos) << said << "\n" << run.err;
   }
   // Refused from the shapes alone: none of the gigabyte of scores and weights was computed.
@@ -151,7 +155,7 @@ TEST_F(ComputeOutput, HeadsSelectsTheHeadsWritten) {
   EXPECT_EQ(picked["heads"][0]["weights"], full["heads"][1]["weights"]);
   EXPECT_EQ(picked["heads"][1]["head"], 0);
   EXPECT_EQ(picked["heads"][1]["scores"], full["heads"][0]["scores"]);
-  EXPECT_EQ(picked["output"], full["output"]);  // every head is computed: the output needs them
+  EXPECT_EQ(picked["output"], full["output"]);      // every head is computed: the output needs them
   EXPECT_FALSE(full["heads"][0].contains("head"));  // without --heads the file is as it always was
 
   const auto missing = run_attnviz("compute --scenario preset:gqa --heads 99");
@@ -167,7 +171,8 @@ TEST_F(ComputeOutput, AReadOnlyOutFileIsRefusedNotReplaced) {
   std::filesystem::permissions(path, std::filesystem::perms::owner_read);
   const auto run = run_attnviz("compute --scenario preset:gqa --out " + path.string());
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("--out: cannot write " + path.string() + ": the file is read-only"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--out: cannot write " + path.string() + ": the file is read-only"), std::string::npos)
+      << run.err;
   EXPECT_EQ(testing::read_text(path), "mine");
 }
 
@@ -184,7 +189,8 @@ TEST_F(ComputeOutput, ASignalWhileWritingLeavesNoTemporaryFile) {
   const std::string out = (dir_ / "out.json").string();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ::execl(ATTNVIZ_BIN, ATTNVIZ_BIN, "compute", "--scenario", scenario.c_str(), "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::execl(ATTNVIZ_BIN, ATTNVIZ_BIN, "compute", "--scenario", scenario.c_str(), "--out", out.c_str(),
+            static_cast<char*>(nullptr));
     ::_exit(127);
   }
   const auto has_temporary = [&] {

@@ -33,7 +33,8 @@ void expect_matrix_near(const json& actual, const json& expected, const std::str
   for (std::size_t r = 0; r < expected.size(); ++r) {
     ASSERT_EQ(actual[r].size(), expected[r].size()) << what;
     for (std::size_t c = 0; c < expected[r].size(); ++c) {
-      EXPECT_NEAR(actual[r][c].get<double>(), expected[r][c].get<double>(), 1e-5) << what << " (" << r << ", " << c << ")";
+      EXPECT_NEAR(actual[r][c].get<double>(), expected[r][c].get<double>(), 1e-5)
+          << what << " (" << r << ", " << c << ")";
     }
   }
 }
@@ -64,7 +65,8 @@ TEST(ComputeVulkan, EveryFixtureMatchesItsFloat64Reference) {
     ASSERT_EQ(result["heads"].size(), expected["heads"].size());
     for (std::size_t h = 0; h < expected["heads"].size(); ++h) {
       for (const char* matrix : {"scores", "weights", "context"}) {
-        expect_matrix_near(result["heads"][h][matrix], expected["heads"][h][matrix], "head" + std::to_string(h) + "." + matrix);
+        expect_matrix_near(result["heads"][h][matrix], expected["heads"][h][matrix],
+                           "head" + std::to_string(h) + "." + matrix);
       }
     }
     expect_matrix_near(result["output"], expected["output"], "output");
@@ -121,7 +123,8 @@ TEST(ComputeVulkan, BothOnTheKoreanRestaurantPresetReportsDifferencesBelowOneInA
   EXPECT_TRUE(names.count("mask")) << run.err;
   for (std::size_t h = 0; h < heads; ++h) {
     for (const char* matrix : {"scores", "weights", "context"}) {
-      EXPECT_TRUE(names.count("head" + std::to_string(h) + "." + matrix)) << matrix << " of head " << h << "\n" << run.err;
+      EXPECT_TRUE(names.count("head" + std::to_string(h) + "." + matrix)) << matrix << " of head " << h << "\n"
+                                                                          << run.err;
     }
   }
   EXPECT_TRUE(names.count("output")) << run.err;
@@ -158,7 +161,8 @@ TEST(ComputeVulkan, AMissingDeviceExitsThreeNamingTheDevicesFound) {
 }
 
 TEST(ComputeVulkan, AMalformedDeviceIndexIsBadInput) {
-  const auto environment = run_attnviz("compute --scenario preset:life-is-short --backend vulkan", "ATTNVIZ_DEVICE=first");
+  const auto environment =
+      run_attnviz("compute --scenario preset:life-is-short --backend vulkan", "ATTNVIZ_DEVICE=first");
   EXPECT_EQ(environment.exit_code, 2) << environment.err;
   EXPECT_NE(environment.err.find("<environment>: ATTNVIZ_DEVICE: \"first\" is not a device index"), std::string::npos)
       << environment.err;

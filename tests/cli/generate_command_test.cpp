@@ -21,7 +21,8 @@ using testing::run_attnviz;
 std::string model_path(const std::string& name) { return "'" + (fs::path(ATTNVIZ_TEST_MODELS) / name).string() + "'"; }
 
 TEST(GenerateCommand, WritesTokensStepsAndOneAttentionRowPerHead) {
-  const auto run = run_attnviz("generate --model " + model_path("llama") + " --text 'the cat sat' --tokens 3 --layer 1");
+  const auto run =
+      run_attnviz("generate --model " + model_path("llama") + " --text 'the cat sat' --tokens 3 --layer 1");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json out = json::parse(run.out);
   const auto prompt = out["prompt_length"].get<std::size_t>();

@@ -69,7 +69,8 @@ TEST(KvCacheCommand, BadValuesExitTwoNamingTheOption) {
 TEST(KvCacheCommand, AProductBeyond64BitsIsBadInput) {
   // 2 · 4611686018427387904 (2^62) = 2^63 still fits; times 2 layers does not.
   expect_bad_option("--layers 2 --kv-heads 1 --head-dim 1 --seq 4611686018427387904 --dtype int8", "--layers");
-  const auto result = run_attnviz("kv-cache --layers 2 --kv-heads 1 --head-dim 1 --seq 4611686018427387904 --dtype int8");
+  const auto result =
+      run_attnviz("kv-cache --layers 2 --kv-heads 1 --head-dim 1 --seq 4611686018427387904 --dtype int8");
   EXPECT_NE(result.err.find("64 bits"), std::string::npos) << result.err;
 }
 

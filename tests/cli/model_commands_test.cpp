@@ -101,14 +101,17 @@ TEST(ModelCommands, HeadScaleErrorsNameTheOptionAndTheValue) {
   auto run = run_attnviz(compute + "0:1,7:0");
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("<command line>: --head-scale: \"7:0\": the model has no layer 7; its 2 layers are 0 to 1"),
-            std::string::npos) << run.err;
+            std::string::npos)
+      << run.err;
   run = run_attnviz(compute + "1:99=0.5");
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("--head-scale: \"1:99\": layer 1 has no head 99; its "), std::string::npos) << run.err;
   run = run_attnviz(compute + "1:0=nan");
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("--head-scale: \"1:0=nan\": the factor must be a finite number"), std::string::npos) << run.err;
-  for (const std::string command : {"export --layer 0 --out /tmp/attnviz-never-written --model ", "generate --tokens 1 --model "}) {
+  EXPECT_NE(run.err.find("--head-scale: \"1:0=nan\": the factor must be a finite number"), std::string::npos)
+      << run.err;
+  for (const std::string command :
+       {"export --layer 0 --out /tmp/attnviz-never-written --model ", "generate --tokens 1 --model "}) {
     run = run_attnviz(command + model("llama.gguf") + " --text 'the cat' --head-scale 9:0");
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_NE(run.err.find("--head-scale: \"9:0\": the model has no layer 9"), std::string::npos) << run.err;
@@ -118,8 +121,9 @@ TEST(ModelCommands, HeadScaleErrorsNameTheOptionAndTheValue) {
 
 TEST(ModelCommands, ExportWritesALayersHeatmapsAndTheRollout) {
   const fs::path dir = testing::scratch_dir("model-export");
-  const auto run = run_attnviz("export --model " + model("bert") + " --text 'the cat sat' --layer 1 --what weights,rollout --heads 0 --out '" +
-                               dir.string() + "/'");
+  const auto run =
+      run_attnviz("export --model " + model("bert") +
+                  " --text 'the cat sat' --layer 1 --what weights,rollout --heads 0 --out '" + dir.string() + "/'");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(fs::exists(dir / "weights_head0.png")) << run.out;
   EXPECT_TRUE(fs::exists(dir / "rollout.png")) << run.out;
@@ -128,9 +132,11 @@ TEST(ModelCommands, ExportWritesALayersHeatmapsAndTheRollout) {
 
 TEST(ModelCommands, ModelOptionsNeedAModelAndScenarioOptionsAScenario) {
   expect_bad_input(run_attnviz("compute --scenario preset:life-is-short --text hi"), "<command line>", "--text");
-  expect_bad_input(run_attnviz("compute --model " + model("gpt2") + " --text hi --kernel tiled"), "<command line>", "--kernel");
+  expect_bad_input(run_attnviz("compute --model " + model("gpt2") + " --text hi --kernel tiled"), "<command line>",
+                   "--kernel");
   expect_bad_input(run_attnviz("tokenize --model " + model("gpt2")), "<command line>", "--text");
-  expect_bad_input(run_attnviz("export --model " + model("gpt2") + " --text hi --out /tmp/x.png"), "<command line>", "--layer");
+  expect_bad_input(run_attnviz("export --model " + model("gpt2") + " --text hi --out /tmp/x.png"), "<command line>",
+                   "--layer");
 }
 
 TEST(ModelCommands, ATextFileIsTheModelsTextAndItsErrorsNameTheFile) {
@@ -155,13 +161,16 @@ TEST(ModelCommands, ATextFileIsTheModelsTextAndItsErrorsNameTheFile) {
   for (int i = 0; i < 40; ++i) essay += "the cat ";
   std::ofstream(dir / "essay.txt") << essay;
   const std::string long_file = " --text-file '" + (dir / "essay.txt").string() + "'";
-  for (const std::string& command : std::vector<std::string>{"compute", "generate --tokens 2", "export --layer 0 --out '" + dir.string() + "/'"}) {
+  for (const std::string& command :
+       std::vector<std::string>{"compute", "generate --tokens 2", "export --layer 0 --out '" + dir.string() + "/'"}) {
     const auto refused = run_attnviz(command + " --model " + model("gpt2") + long_file);
     expect_bad_input(refused, "essay.txt: --text-file: makes 81 tokens", "positions");
   }
-  expect_bad_input(run_attnviz("tokenize --model " + model("gpt2") + file + " --text hi"), "<command line>", "--text-file");
-  expect_bad_input(run_attnviz("tokenize --model " + model("gpt2") + " --text-file '" + (dir / "none.txt").string() + "'"), "none.txt",
-                   "no such file");
+  expect_bad_input(run_attnviz("tokenize --model " + model("gpt2") + file + " --text hi"), "<command line>",
+                   "--text-file");
+  expect_bad_input(
+      run_attnviz("tokenize --model " + model("gpt2") + " --text-file '" + (dir / "none.txt").string() + "'"),
+      "none.txt", "no such file");
 }
 
 TEST(ModelCommands, AMissingModelOrANonModelIsBadInput) {
@@ -169,7 +178,8 @@ TEST(ModelCommands, AMissingModelOrANonModelIsBadInput) {
   const fs::path dir = testing::scratch_dir("not-a-model");
   scratch_folders().push_back(dir);
   std::ofstream(dir / "notes.txt") << "hello";
-  expect_bad_input(run_attnviz("compute --model '" + (dir / "notes.txt").string() + "' --text hi"), "notes.txt", "is not a model");
+  expect_bad_input(run_attnviz("compute --model '" + (dir / "notes.txt").string() + "' --text hi"), "notes.txt",
+                   "is not a model");
 }
 
 TEST(ModelCommands, ATruncatedFileNamesTheFileAndTheTensor) {
@@ -187,11 +197,12 @@ TEST(ModelCommands, AHeaderWhoseOffsetsLieNamesTheTensor) {
   const std::size_t at = bytes.find("\"ln_f.weight\"");
   ASSERT_NE(at, std::string::npos);
   const std::size_t begin = bytes.find('[', bytes.find("\"data_offsets\":", at)) + 1;  // BEGIN of [BEGIN, END]
-  bytes.replace(begin, 1, "9");  // now far beyond END
+  bytes.replace(begin, 1, "9");                                                        // now far beyond END
   file.seekp(0);
   file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   file.close();
-  expect_bad_input(run_attnviz("compute --model '" + folder.string() + "' --text hi"), "model.safetensors", "ln_f.weight");
+  expect_bad_input(run_attnviz("compute --model '" + folder.string() + "' --text hi"), "model.safetensors",
+                   "ln_f.weight");
 }
 
 TEST(ModelCommands, AnUnknownArchitectureIsNamed) {
@@ -200,7 +211,8 @@ TEST(ModelCommands, AnUnknownArchitectureIsNamed) {
   std::string config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   config.replace(config.find("BertForMaskedLM"), 15, "RobertaForMaskedLM");
   std::ofstream(folder / "config.json") << config;
-  expect_bad_input(run_attnviz("compute --model '" + folder.string() + "' --text hi"), "config.json", "RobertaForMaskedLM");
+  expect_bad_input(run_attnviz("compute --model '" + folder.string() + "' --text hi"), "config.json",
+                   "RobertaForMaskedLM");
 }
 
 TEST(ModelCommands, AMissingTokenizerIsNamed) {
@@ -243,7 +255,8 @@ TEST(ModelCommands, ANonFiniteWeightIsBadInputNotNulls) {
   const json header = json::parse(bytes.substr(8, header_size));
   const auto begin = header["model.embed_tokens.weight"]["data_offsets"][0].get<std::size_t>();
   const auto end = header["model.embed_tokens.weight"]["data_offsets"][1].get<std::size_t>();
-  for (std::size_t i = 8 + header_size + begin; i + 1 < 8 + header_size + end; i += 2) bytes.replace(i, 2, "\x00\x7e", 2);
+  for (std::size_t i = 8 + header_size + begin; i + 1 < 8 + header_size + end; i += 2)
+    bytes.replace(i, 2, "\x00\x7e", 2);
   std::ofstream(weights, std::ios::binary) << bytes;
   const auto run = run_attnviz("compute --model '" + folder.string() + "' --text 'the cat'");
   expect_bad_input(run, "model.safetensors", "model.embed_tokens.weight");

@@ -59,8 +59,8 @@ TEST_F(OverviewExport, ALongTextBecomesAPooledNpyAndPng) {
   }
 
   const auto png = dir_ / "w.png";
-  run = run_attnviz("export --text-file '" + text_ + "' --scenario preset:causal-gpt --overview 64 --pool mean --out '" +
-                    png.string() + "' --heads 0");
+  run = run_attnviz("export --text-file '" + text_ +
+                    "' --scenario preset:causal-gpt --overview 64 --pool mean --out '" + png.string() + "' --heads 0");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string bytes = read_text(png);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
@@ -80,13 +80,16 @@ TEST_F(OverviewExport, ALongTextIsTitledByItsFileNameOrItsOpening) {
   // above the map (a 10,000-word text's PNG was 1,066 x 97,950 pixels). The file's name titles
   // it, as File > Open text... does in the window.
   const auto png = dir_ / "t.png";
-  const CommandOutput run = run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + png.string() + "'");
+  const CommandOutput run =
+      run_attnviz("export --text-file '" + text_ + "' --overview 64 --out '" + png.string() + "'");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string bytes = read_text(png);
   ASSERT_EQ(bytes.substr(1, 3), "PNG");
   const auto be32 = [&](std::size_t at) {
-    return std::uint32_t{static_cast<unsigned char>(bytes[at])} << 24 | std::uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
-           std::uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 | std::uint32_t{static_cast<unsigned char>(bytes[at + 3])};
+    return std::uint32_t{static_cast<unsigned char>(bytes[at])} << 24 |
+           std::uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
+           std::uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 |
+           std::uint32_t{static_cast<unsigned char>(bytes[at + 3])};
   };
   const std::uint32_t width = be32(16);
   const std::uint32_t height = be32(20);
@@ -116,7 +119,9 @@ TEST_F(OverviewExport, ALongTextIsTitledByItsFileNameOrItsOpening) {
     json << R"("})";
   }
   const auto untitled = dir_ / "u.svg";
-  ASSERT_EQ(run_attnviz("export --scenario '" + scenario.string() + "' --overview 64 --out '" + untitled.string() + "'").exit_code, 0);
+  ASSERT_EQ(run_attnviz("export --scenario '" + scenario.string() + "' --overview 64 --out '" + untitled.string() + "'")
+                .exit_code,
+            0);
   const std::string title = svg_title(untitled);
   EXPECT_TRUE(title.starts_with("the ")) << title;
   EXPECT_TRUE(title.ends_with("\u2026")) << title;
@@ -186,7 +191,8 @@ TEST_F(OverviewExport, AMaskWithMoreRunsThanItHoldsIsRefusedNamingTheScenarioFil
     for (int i = 0; i < 6000; ++i) out << "w ";
   }
   const auto scenario = dir_ / "checkered.json";
-  std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "mask": {"expression": "(q + k) % 2 == 0"}})";
+  std::ofstream(scenario)
+      << R"({"format": "attnviz-scenario/1", "sentence": "x", "mask": {"expression": "(q + k) % 2 == 0"}})";
   const CommandOutput run = run_attnviz("export --scenario '" + scenario.string() + "' --text-file '" + text.string() +
                                         "' --overview 8 --out '" + (dir_ / "c.npy").string() + "'");
   EXPECT_EQ(run.exit_code, 2);
@@ -206,10 +212,12 @@ TEST_F(OverviewExport, AnOutThatCannotTakeTheFilesIsRefusedBeforeComputing) {
   const auto scenario = dir_ / "two-heads.json";
   std::ofstream(scenario) << R"({"format": "attnviz-scenario/1", "sentence": "x", "num_heads": 2, "num_kv_heads": 2,
                                  "mask": {"expression": "(q + k) % 2 == 0"}})";
-  const std::string base = "export --scenario '" + scenario.string() + "' --text-file '" + text.string() + "' --overview 8 ";
+  const std::string base =
+      "export --scenario '" + scenario.string() + "' --text-file '" + text.string() + "' --overview 8 ";
   CommandOutput run = run_attnviz(base + "--out '" + (dir_ / "both.png").string() + "'");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--out: '" + (dir_ / "both.png").string() + "' names a file, but this export writes 2 files"), std::string::npos)
+  EXPECT_NE(run.err.find("--out: '" + (dir_ / "both.png").string() + "' names a file, but this export writes 2 files"),
+            std::string::npos)
       << run.err;
   EXPECT_EQ(run.err.find("/mask/expression"), std::string::npos) << run.err;
   // One NPY under a PNG's name, likewise.
@@ -225,10 +233,11 @@ TEST_F(OverviewExport, MoreTokensThanTheOverviewTakesAreRefused) {
     std::ofstream text(huge);
     for (int i = 0; i < 65537; ++i) text << "w ";
   }
-  CommandOutput run = run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" +
-                                        (dir_ / "h.npy").string() + "'");
+  CommandOutput run =
+      run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" + (dir_ / "h.npy").string() + "'");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find(huge.string() + ": the text has more than 65536 tokens (the limit); token 65537 starts at byte offset 131072"),
+  EXPECT_NE(run.err.find(huge.string() +
+                         ": the text has more than 65536 tokens (the limit); token 65537 starts at byte offset 131072"),
             std::string::npos)
       << run.err;
   // The advice names the bytes that hold the first 65,536 tokens (65,536 "w " less the last
@@ -247,8 +256,10 @@ TEST_F(OverviewExport, ComputeNamesItsOwnLimitForATextPastTheOverviews) {
   }
   CommandOutput run = run_attnviz("compute --text-file '" + huge.string() + "'");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find(huge.string() + ": --text-file: has more than 65536 tokens; this command holds every N × N matrix and "
-                                         "takes at most 4096 (head -c 8191 '" + huge.string() + "' > first-part.txt keeps the first 4096)"),
+  EXPECT_NE(run.err.find(huge.string() +
+                         ": --text-file: has more than 65536 tokens; this command holds every N × N matrix and "
+                         "takes at most 4096 (head -c 8191 '" +
+                         huge.string() + "' > first-part.txt keeps the first 4096)"),
             std::string::npos)
       << run.err;
   EXPECT_EQ(run.err.find("first 65536"), std::string::npos) << run.err;
@@ -260,9 +271,11 @@ TEST_F(OverviewExport, ComputeNamesItsOwnLimitForATextPastTheOverviews) {
   }
   run = run_attnviz("compute --text-file '" + medium.string() + "'");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("has 5000 tokens; this command holds every N × N matrix and takes at most 4096 (head -c 8191"), std::string::npos)
+  EXPECT_NE(run.err.find("has 5000 tokens; this command holds every N × N matrix and takes at most 4096 (head -c 8191"),
+            std::string::npos)
       << run.err;
-  EXPECT_NE(run.err.find("attnviz export --overview PIXELS maps all of them (up to 65536)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("attnviz export --overview PIXELS maps all of them (up to 65536)"), std::string::npos)
+      << run.err;
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ TEST(OverviewLimit, FollowingTheAdviceForATooLongTextGivesOneTheOverviewTakes) {
     for (int i = 0; i < 65537; ++i) text << "w ";
   }
   const auto npy = dir / "h.npy";
-  CommandOutput run = run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" + npy.string() + "'");
+  CommandOutput run =
+      run_attnviz("export --text-file '" + huge.string() + "' --overview 8 --out '" + npy.string() + "'");
   ASSERT_EQ(run.exit_code, 2) << run.err;
   // The command as the message prints it, from "head -c" to the file it writes.
   const std::size_t from = run.err.find("head -c ");

@@ -41,8 +41,9 @@ inline std::string write_long_scenario(const std::filesystem::path& dir, int tok
   std::string sentence;
   for (int i = 0; i < tokens; ++i) sentence += std::string(i ? " " : "") + kWords[(i * 7 + i / 8) % 8];
   const auto path = dir / ("h" + std::to_string(heads) + ".json");
-  std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence << R"(", "d_model": 64, "num_heads": )"
-                      << heads << R"(, "d_k": )" << d << R"(, "d_v": )" << d << R"(, "mask": {"causal": true}})";
+  std::ofstream(path) << R"({"format": "attnviz-scenario/1", "sentence": ")" << sentence
+                      << R"(", "d_model": 64, "num_heads": )" << heads << R"(, "d_k": )" << d << R"(, "d_v": )" << d
+                      << R"(, "mask": {"causal": true}})";
   return path.string();
 }
 

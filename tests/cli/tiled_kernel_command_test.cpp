@@ -103,7 +103,8 @@ TEST(TiledKernelCommand, Fp16PrecisionRunsOnCooperativeMatricesOrSaysWhyNot) {
     const json& got = fp16["heads"][h]["context"];
     const json& want = dense["heads"][h]["context"];
     for (std::size_t i = 0; i < want.size(); ++i) {
-      for (std::size_t c = 0; c < want[i].size(); ++c) EXPECT_NEAR(got[i][c].get<double>(), want[i][c].get<double>(), 1e-2);
+      for (std::size_t c = 0; c < want[i].size(); ++c)
+        EXPECT_NEAR(got[i][c].get<double>(), want[i][c].get<double>(), 1e-2);
     }
   }
 }

@@ -49,7 +49,8 @@ TEST(TraceDecodeCommand, RowsEqualTheDenseCausalResult) {
 TEST(TraceDecodeCommand, WindowEvictsAndOutGoesToAFile) {
   const auto dir = testing::scratch_dir("trace-decode-out");
   const auto path = dir / "trace.json";
-  const auto result = run_attnviz("trace decode --scenario preset:sliding-window --prompt 1 --out '" + path.string() + "'");
+  const auto result =
+      run_attnviz("trace decode --scenario preset:sliding-window --prompt 1 --out '" + path.string() + "'");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(result.out.empty());
   const nlohmann::json trace = nlohmann::json::parse(testing::read_text(path));

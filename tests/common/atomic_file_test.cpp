@@ -30,8 +30,9 @@ std::string read(const fs::path& path) {
 class AtomicFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("attnviz-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("attnviz-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -208,7 +209,8 @@ TEST_F(AtomicFile, AFullDeviceIsTheUsersToFixAndNamed) {
     write_file_atomically("/dev/full", "x");
     FAIL() << "/dev/full took a byte";
   } catch (const FileWriteError& error) {
-    EXPECT_NE(std::string(error.what()).find("cannot write /dev/full: no space left on device"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("cannot write /dev/full: no space left on device"), std::string::npos)
+        << error.what();
     EXPECT_TRUE(error.path_problem());  // the command line: bad input naming --out, exit 2
   }
 }

@@ -34,7 +34,9 @@ class ScopedPretend {
 // This test is compiled with the build's own -march, so the macros say what the build uses.
 TEST(CpuSupport, TheRequiredListNamesWhatTheCompilerWasAllowedToUse) {
   const std::vector<std::string> required = names(cpu_features_required_by_build());
-  auto listed = [&](const std::string& name) { return std::find(required.begin(), required.end(), name) != required.end(); };
+  auto listed = [&](const std::string& name) {
+    return std::find(required.begin(), required.end(), name) != required.end();
+  };
 #if defined(__SSE4_2__)
   EXPECT_TRUE(listed("sse4.2"));
 #else

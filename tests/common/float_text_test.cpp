@@ -20,8 +20,15 @@ TEST(FloatText, ShortestTextForHumanTypedValues) {
 }
 
 TEST(FloatText, JsonNumberConvertsBackToTheSameFloat) {
-  const float awkward[] = {0.1f, -0.0f, 0.0f, 1e-45f, std::numeric_limits<float>::min(), 3.4028235e38f,
-                           16777217.0f, 0.33739998936653137f, 1.0f / 3.0f};
+  const float awkward[] = {0.1f,
+                           -0.0f,
+                           0.0f,
+                           1e-45f,
+                           std::numeric_limits<float>::min(),
+                           3.4028235e38f,
+                           16777217.0f,
+                           0.33739998936653137f,
+                           1.0f / 3.0f};
   for (float f : awkward) EXPECT_TRUE(same_bits(static_cast<float>(json_number(f)), f)) << f;
   testing::TestRandom random(42);
   for (int i = 0; i < 200000; ++i) {

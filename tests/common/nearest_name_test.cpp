@@ -11,10 +11,10 @@ namespace {
 const std::vector<std::string> kOptions = {"--scenario", "--backend", "--heads", "--out", "--format", "--blocks"};
 
 TEST(NearestName, OneEditAwayIsSuggested) {
-  EXPECT_EQ(nearest_name("--head", kOptions), "--heads");        // a letter dropped
-  EXPECT_EQ(nearest_name("--backnd", kOptions), "--backend");    // a letter dropped
-  EXPECT_EQ(nearest_name("--formta", kOptions), "--format");     // two neighbours swapped
-  EXPECT_EQ(nearest_name("--scenarios", kOptions), "--scenario"); // a letter added
+  EXPECT_EQ(nearest_name("--head", kOptions), "--heads");          // a letter dropped
+  EXPECT_EQ(nearest_name("--backnd", kOptions), "--backend");      // a letter dropped
+  EXPECT_EQ(nearest_name("--formta", kOptions), "--format");       // two neighbours swapped
+  EXPECT_EQ(nearest_name("--scenarios", kOptions), "--scenario");  // a letter added
 }
 
 TEST(NearestName, TwoEditsOnlyForNamesLongerThanFour) {

@@ -210,8 +210,8 @@ TEST(AutomaticBackend, TheSessionFollowsTheDeviceAndAForcedChoiceWins) {
   EXPECT_EQ(session.effective_mode(), cpu_device ? BackendMode::Cpu : BackendMode::Vulkan);
   EXPECT_EQ(session.vulkan_status().ran, !cpu_device);
   if (cpu_device) {
-    EXPECT_EQ(session.choice_summary(),
-              "Eigen chosen automatically: " + context()->device_name() + " is a CPU driver: Eigen computes faster on the CPU");
+    EXPECT_EQ(session.choice_summary(), "Eigen chosen automatically: " + context()->device_name() +
+                                            " is a CPU driver: Eigen computes faster on the CPU");
   }
 
   session.set_mode(BackendMode::Vulkan);

@@ -30,7 +30,8 @@ TEST(ModelGeneration, ShowsWhatTheCoreGenerates) {
   model::GenerateOptions options;
   options.max_new_tokens = 4;
   options.edits = edits;
-  const model::Generation direct = model::Generator(*llama).run(llama->tokenizer().encode("the cat sat", "test"), options);
+  const model::Generation direct =
+      model::Generator(*llama).run(llama->tokenizer().encode("the cat sat", "test"), options);
   EXPECT_EQ(generation.result()->ids(), direct.ids());
   EXPECT_EQ(generation.result()->steps.back().layers[1].weights, direct.steps.back().layers[1].weights);
   EXPECT_FALSE(generation.busy());
@@ -43,7 +44,8 @@ TEST(ModelGeneration, ATextThatFillsThePositionsIsRefusedInTheWindowsWords) {
   generation.start(open("gpt2"), text, {}, 2);
   generation.wait();
   EXPECT_EQ(generation.result(), nullptr);
-  EXPECT_EQ(generation.error(), "The text makes 33 tokens, which fill the model's 32 positions: no room to generate; use a shorter text");
+  EXPECT_EQ(generation.error(),
+            "The text makes 33 tokens, which fill the model's 32 positions: no room to generate; use a shorter text");
 }
 
 TEST(ModelGeneration, AFailureOrACancelKeepsTheLastGeneration) {

@@ -207,7 +207,8 @@ TEST(ModelSessionBackend, AVulkanFailureMidPassIsComputedAgainWithEigen) {
 // writes only storage of its own (ASan would catch a read of freed storage).
 TEST(ModelSessionBackend, TheWorkersPipelinesGoToTheOnDiskCache) {
   // The default factory's device builds through $XDG_CACHE_HOME/attnviz, as the window's does.
-  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("attnviz-model-cache-" + std::to_string(::getpid()));
+  const std::filesystem::path cache =
+      std::filesystem::temp_directory_path() / ("attnviz-model-cache-" + std::to_string(::getpid()));
   std::filesystem::remove_all(cache);
   const char* before = std::getenv("XDG_CACHE_HOME");
   const std::string kept = before != nullptr ? before : "";
@@ -220,8 +221,10 @@ TEST(ModelSessionBackend, TheWorkersPipelinesGoToTheOnDiskCache) {
     ASSERT_NE(session.result(), nullptr) << session.error();
     EXPECT_EQ(session.result()->backend, "vulkan");
   }
-  if (before != nullptr) ::setenv("XDG_CACHE_HOME", kept.c_str(), 1);
-  else ::unsetenv("XDG_CACHE_HOME");
+  if (before != nullptr)
+    ::setenv("XDG_CACHE_HOME", kept.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
   std::vector<std::filesystem::path> files;
   if (std::filesystem::exists(cache / "attnviz")) {
     for (const auto& entry : std::filesystem::directory_iterator(cache / "attnviz")) files.push_back(entry.path());

@@ -152,10 +152,12 @@ TEST(ModelSession, TheWindowSaysWhatIsWrongWithATextInItsOwnWords) {
   EXPECT_EQ(window_message(InputError("<text>", "the text", "byte 3 is not UTF-8")), "The text: byte 3 is not UTF-8");
   EXPECT_EQ(window_message(InputError("<text>", "the text", "makes 180001 tokens; at most 4096 are computed")),
             "The text makes 180,001 tokens; at most 4,096 are computed");
-  EXPECT_EQ(window_message(model::KeptAttentionTooLarge(4000, 32, 32)),
-            "The text makes 4,000 tokens; keeping the attention of 32 layers \xc3\x97 32 heads for them takes 125,000 MiB, more "
-            "than the window keeps (2,048 MiB): use a shorter text");
-  EXPECT_EQ(window_message(InputError("gpt2/config.json", "/n_head", "is missing")), "gpt2/config.json: /n_head: is missing");
+  EXPECT_EQ(
+      window_message(model::KeptAttentionTooLarge(4000, 32, 32)),
+      "The text makes 4,000 tokens; keeping the attention of 32 layers \xc3\x97 32 heads for them takes 125,000 MiB, more "
+      "than the window keeps (2,048 MiB): use a shorter text");
+  EXPECT_EQ(window_message(InputError("gpt2/config.json", "/n_head", "is missing")),
+            "gpt2/config.json: /n_head: is missing");
 }
 
 TEST(ModelSession, CancelBeforeTheWorkStartsKeepsWhatWasShown) {
@@ -189,8 +191,12 @@ TEST(ModelSession, AHeadSwitchRecomputesTheLaterLayersAndTheNextTokensAndUndoes)
   const model::ForwardResult expected = direct(gpt2(), off);
   expect_same(*session.result(), expected);
   // Layer 0's own attention is as before; layer 1 and the prediction changed.
-  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[1].weights, before.layers[0].attention.heads[1].weights), 1e-5);
-  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[0].weights, before.layers[1].attention.heads[0].weights), 1e-3);
+  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[1].weights,
+                               before.layers[0].attention.heads[1].weights),
+            1e-5);
+  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[0].weights,
+                               before.layers[1].attention.heads[0].weights),
+            1e-3);
   EXPECT_GT(std::abs(session.result()->next_tokens[0].p - before.next_tokens[0].p), 1e-4);
   EXPECT_EQ(session.undo_label(), "Layer 0 head 1 off");
 
@@ -224,8 +230,12 @@ TEST(ModelSession, AnEditedWQRecomputesFromItsLayerAndUndoes) {
   model::ModelEdits edits;
   edits.weights[{1, 2, model::Projection::Query}] = wq;
   expect_same(*session.result(), direct(gpt2(), edits));
-  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[2].weights, before.layers[0].attention.heads[2].weights), 1e-5);
-  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[2].weights, before.layers[1].attention.heads[2].weights), 1e-3);
+  EXPECT_LT(largest_difference(session.result()->layers[0].attention.heads[2].weights,
+                               before.layers[0].attention.heads[2].weights),
+            1e-5);
+  EXPECT_GT(largest_difference(session.result()->layers[1].attention.heads[2].weights,
+                               before.layers[1].attention.heads[2].weights),
+            1e-3);
   session.undo();
   EXPECT_EQ(session.edited_weight(1, 2, model::Projection::Query), nullptr);
   session.wait();

@@ -20,7 +20,8 @@ double max_abs_difference(const Matrix& actual, const std::vector<std::vector<do
   double worst = 0.0;
   for (int r = 0; r < actual.rows; ++r)
     for (int c = 0; c < actual.cols; ++c)
-      worst = std::fmax(worst, std::fabs(static_cast<double>(actual.at(r, c)) - expected[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]));
+      worst = std::fmax(worst, std::fabs(static_cast<double>(actual.at(r, c)) -
+                                         expected[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]));
   return worst;
 }
 

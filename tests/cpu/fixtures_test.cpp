@@ -28,7 +28,8 @@ void expect_near_matrix(const Matrix& actual, const nlohmann::json& expected, co
     const nlohmann::json& row = expected[static_cast<std::size_t>(r)];
     ASSERT_EQ(static_cast<std::size_t>(actual.cols), row.size()) << what;
     for (int c = 0; c < actual.cols; ++c)
-      EXPECT_NEAR(actual.at(r, c), row[static_cast<std::size_t>(c)].get<double>(), 1e-5) << what << " (" << r << ", " << c << ")";
+      EXPECT_NEAR(actual.at(r, c), row[static_cast<std::size_t>(c)].get<double>(), 1e-5)
+          << what << " (" << r << ", " << c << ")";
   }
 }
 
@@ -44,7 +45,9 @@ TEST(Fixtures, CpuBackendMatchesEveryExpectedBlockWithin1e5) {
     std::ifstream file(path);
     const nlohmann::json expected = nlohmann::json::parse(file)["expected"];
     for (int i = 0; i < result.mask.rows; ++i)
-      for (int j = 0; j < result.mask.cols; ++j) EXPECT_EQ(result.mask.at(i, j) ? 1 : 0, expected["mask"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<int>());
+      for (int j = 0; j < result.mask.cols; ++j)
+        EXPECT_EQ(result.mask.at(i, j) ? 1 : 0,
+                  expected["mask"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<int>());
     ASSERT_EQ(result.heads.size(), expected["heads"].size());
     for (std::size_t h = 0; h < result.heads.size(); ++h) {
       expect_near_matrix(result.heads[h].scores, expected["heads"][h]["scores"], "scores");

@@ -46,7 +46,8 @@ void expect_view_matches_dense(const std::string& preset, int head, int prompt) 
       if (slot.visible) {
         EXPECT_NEAR(slot.score, dense_head.scores.at(t, slot.key) * problem.scale, kTolerance * 10.0);
       }
-      for (int c = 0; c < problem.d_v; ++c) context[static_cast<std::size_t>(c)] += double{slot.weight} * slot.v[static_cast<std::size_t>(c)];
+      for (int c = 0; c < problem.d_v; ++c)
+        context[static_cast<std::size_t>(c)] += double{slot.weight} * slot.v[static_cast<std::size_t>(c)];
     }
     EXPECT_EQ(held, static_cast<int>(trace.steps[static_cast<std::size_t>(t)].cache.keys.size()));
     for (int c = 0; c < problem.d_v; ++c) {

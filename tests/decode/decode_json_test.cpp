@@ -33,8 +33,8 @@ TEST(DecodeJson, PinnedFieldsInTheirOrder) {
   ASSERT_EQ(steps.size(), 5u);
   std::vector<std::string> keys;
   for (const auto& item : steps[3].items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"t", "token", "prefill", "q", "k", "v", "keys", "scores", "weights", "context",
-                                            "cache_len", "cost", "slots", "evicted"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"t", "token", "prefill", "q", "k", "v", "keys", "scores", "weights",
+                                            "context", "cache_len", "cost", "slots", "evicted"}));
   EXPECT_EQ(steps[1].at("prefill"), true);
   EXPECT_EQ(steps[2].at("prefill"), false);
   EXPECT_EQ(steps[3].at("keys"), nlohmann::json::parse("[0, 2, 3]"));

@@ -52,8 +52,8 @@ void expect_matches_dense(const Problem& p, const DecodeTrace& trace, const Resu
   ASSERT_EQ(static_cast<int>(trace.steps.size()), p.n());
   for (const DecodeStep& step : trace.steps) {
     const int t = step.t;
-    const std::string at = "head " + std::to_string(trace.head) + " P " + std::to_string(trace.prompt) + " t " +
-                           std::to_string(t);
+    const std::string at =
+        "head " + std::to_string(trace.head) + " P " + std::to_string(trace.prompt) + " t " + std::to_string(t);
     EXPECT_EQ(step.prefill, t < trace.prompt) << at;
     EXPECT_EQ(step.token, p.tokens[static_cast<std::size_t>(t)]) << at;
     expect_row(step.q, qkv.q, t, trace.head * p.d_k, at + " q");
@@ -195,7 +195,8 @@ TEST(Decoder, GlobalKeysArePinnedAndGlobalQueriesKeepEverythingBeforeThem) {
   const Problem p = testing::random_problem(random, shape);
   const DecodeTrace trace = decode_head(p, 1, 2);
   // Up to step 6 (a global query, which sees rows 0..6) nothing is evicted.
-  for (int t = 0; t <= 6; ++t) EXPECT_EQ(static_cast<int>(trace.steps[static_cast<std::size_t>(t)].cache.keys.size()), t + 1);
+  for (int t = 0; t <= 6; ++t)
+    EXPECT_EQ(static_cast<int>(trace.steps[static_cast<std::size_t>(t)].cache.keys.size()), t + 1);
   // Step 7: rows 0, 2..5 leave (row 5's last query was 6); rows 1 and 6, global keys, stay to the end.
   EXPECT_EQ(trace.steps[7].cache.evicted, (std::vector<int>{0, 2, 3, 4, 5}));
   EXPECT_EQ(trace.steps[7].cache.keys, (std::vector<int>{1, 6, 7}));

@@ -27,7 +27,8 @@ TEST(KvCacheSize, Llama2_70bIsOneAndAQuarterGiB) {
 
 TEST(KvCacheSize, FormulaShowsTheNumbersFilledIn) {
   const KvCacheShape shape = find_kv_cache_preset("llama2-70b")->shape;
-  EXPECT_EQ(kv_cache_formula_legend(shape), "bytes = 2 · batch · seq_len · layers · kv_heads · head_dim · bytes_per_value (f16: 2)");
+  EXPECT_EQ(kv_cache_formula_legend(shape),
+            "bytes = 2 · batch · seq_len · layers · kv_heads · head_dim · bytes_per_value (f16: 2)");
   EXPECT_EQ(kv_cache_formula(shape), "      = 2 · 1 · 4096 · 80 · 8 · 128 · 2 = 1342177280 bytes (1.25 GiB)");
 }
 

@@ -24,8 +24,9 @@ TEST(GuiOptions, ScreenshotRunsThreeFramesUnlessTold) {
 }
 
 TEST(GuiOptions, HeadLayoutBackendAndViewOptions) {
-  const GuiOptions o = parse_gui_options({"--head", "3", "--layout", "compare-ready", "--backend", "both", "--pin-query",
-                                          "2", "--hover-token", "1", "--ui-scale", "1.5", "--validation", "--stats"});
+  const GuiOptions o =
+      parse_gui_options({"--head", "3", "--layout", "compare-ready", "--backend", "both", "--pin-query", "2",
+                         "--hover-token", "1", "--ui-scale", "1.5", "--validation", "--stats"});
   EXPECT_EQ(o.head, 3);
   EXPECT_EQ(o.layout, ui::LayoutMode::CompareReady);
   EXPECT_EQ(o.backend, compute::BackendMode::Both);
@@ -63,14 +64,15 @@ TEST(GuiOptions, MistakesAreInputErrorsNamingTheOption) {
   expect_error_about({"--frames", "0"}, "--frames");
   expect_error_about({"--ui-scale", "9"}, "--ui-scale");
   expect_error_about({"--bogus"}, "--bogus");
-  expect_error_about({"first.json", "second.json"}, "second.json");     // one file at a time
+  expect_error_about({"first.json", "second.json"}, "second.json");  // one file at a time
   expect_error_about({"--scenario", "preset:gqa", "other.json"}, "other.json");
   expect_error_about({"--screenshot="}, "--screenshot");
 }
 
 // A pretrained model beside the scenario: its path, text, layer and the Model view to start on.
 TEST(GuiOptions, ModelTextLayerAndModelView) {
-  const GuiOptions o = parse_gui_options({"--model", "gpt2/", "--text", "The cat sat", "--layer", "5", "--head", "1", "--model-view"});
+  const GuiOptions o =
+      parse_gui_options({"--model", "gpt2/", "--text", "The cat sat", "--layer", "5", "--head", "1", "--model-view"});
   EXPECT_EQ(o.model, "gpt2/");
   EXPECT_EQ(o.model_text, "The cat sat");
   EXPECT_EQ(o.model_layer, 5);

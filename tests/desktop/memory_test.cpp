@@ -26,15 +26,17 @@ constexpr double kConstantMib = 200.0 + 2.0 * kHeadMib;
 
 class WindowMemory : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string scenario(int heads) const { return testing::write_long_scenario(dir_, kTokens, heads, 8); }
   static double result_mib(int heads) { return testing::long_result_mib(kTokens, heads, 8); }
   testing::CommandOutput window(const std::string& arguments) const {
     return testing::run_attnviz("--scenario " + arguments + " --stats --frames 3",
-                                "XDG_CONFIG_HOME='" + (dir_ / "config").string() + "' XDG_CACHE_HOME='" + (dir_ / "cache").string() +
-                                    "' xvfb-run -a -s '-screen 0 1600x1000x24'");
+                                "XDG_CONFIG_HOME='" + (dir_ / "config").string() + "' XDG_CACHE_HOME='" +
+                                    (dir_ / "cache").string() + "' xvfb-run -a -s '-screen 0 1600x1000x24'");
   }
 
   std::filesystem::path dir_;
@@ -44,14 +46,16 @@ TEST_F(WindowMemory, SixteenHeadsOf4096TokensHoldTheResultAndAConstant) {
   const auto run = window(scenario(16));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_LE(run.peak_rss_mib, result_mib(16) + kConstantMib)
-      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(16) << " MiB\n" << run.out;
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(16) << " MiB\n"
+      << run.out;
 }
 
 TEST_F(WindowMemory, EightHeadsComputedByVulkanKeepOneHeadOnTheHost) {
   const auto run = window(scenario(8) + " --backend vulkan");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_LE(run.peak_rss_mib, result_mib(8) + kConstantMib)
-      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(8) << " MiB\n" << run.out;
+      << "peak " << run.peak_rss_mib << " MiB, result " << result_mib(8) << " MiB\n"
+      << run.out;
 }
 
 }  // namespace

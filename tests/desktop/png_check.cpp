@@ -21,7 +21,8 @@ namespace {
 
 bool saturated(const Image& image, int x, int y) {
   const std::uint8_t* p =
-      &image.rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + static_cast<std::size_t>(x)) * 3];
+      &image.rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + static_cast<std::size_t>(x)) *
+                 3];
   return std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 40;
 }
 
@@ -44,7 +45,8 @@ int distinct_saturated_colours(const Image& image, int x0, int y0, int x1, int y
   for (int y = std::max(y0, 0); y < std::min(y1, image.height); ++y) {
     for (int x = std::max(x0, 0); x < std::min(x1, image.width); ++x) {
       const std::uint8_t* p = &image.rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
-                                          static_cast<std::size_t>(x)) * 3];
+                                          static_cast<std::size_t>(x)) *
+                                         3];
       const int hi = std::max({p[0], p[1], p[2]});
       const int lo = std::min({p[0], p[1], p[2]});
       if (hi - lo > 40) colours.insert(static_cast<std::uint32_t>(p[0] << 16 | p[1] << 8 | p[2]));

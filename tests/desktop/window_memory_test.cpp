@@ -15,8 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct WindowMemory : ::testing::Test {
-  fs::path dir = fs::temp_directory_path() / ("attnviz-window-memory-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                              "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir = fs::temp_directory_path() /
+                 ("attnviz-window-memory-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::path file = dir / "attnviz" / "window.json";
   void TearDown() override { fs::remove_all(dir); }
   void write(const std::string& text) {

@@ -75,21 +75,29 @@ TEST_F(Window, KoreanPresetWithACausalMask) {
 TEST_F(Window, LongformerPreset) { expect_screenshot("preset:longformer", "--head 1", 200); }
 
 TEST_F(Window, GeneratedSentenceOf512Tokens) {
-  static const char* const kWords[] = {"the", "cat", "sat", "on", "a", "mat", "while", "rain", "fell", "over",
-                                       "quiet", "streets", "and", "children", "slept", "soundly"};
+  static const char* const kWords[] = {"the",  "cat",  "sat",   "on",      "a",   "mat",      "while", "rain",
+                                       "fell", "over", "quiet", "streets", "and", "children", "slept", "soundly"};
   std::string sentence;
   for (int i = 0; i < 512; ++i) sentence += std::string(i == 0 ? "" : " ") + kWords[(i * 7 + i / 16) % 16];
-  nlohmann::json scenario = {{"format", "attnviz-scenario/1"}, {"sentence", sentence}, {"tokenizer", "words"},
-                             {"d_model", 64}, {"seed", 11}, {"num_heads", 8}, {"num_kv_heads", 8}, {"d_k", 8},
-                             {"d_v", 8}, {"mask", {{"causal", true}}}};
+  nlohmann::json scenario = {{"format", "attnviz-scenario/1"},
+                             {"sentence", sentence},
+                             {"tokenizer", "words"},
+                             {"d_model", 64},
+                             {"seed", 11},
+                             {"num_heads", 8},
+                             {"num_kv_heads", 8},
+                             {"d_k", 8},
+                             {"d_v", 8},
+                             {"mask", {{"causal", true}}}};
   expect_screenshot(write_json("long.json", scenario), "--layout heatmaps", 100);
 }
 
 TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
   for (const char* layout : {"full", "heatmaps", "compare-ready"}) {
-    const CommandOutput out = run_window(std::string("--scenario preset:gqa --backend both --pin-query 3 --hover-token 2 "
-                                                     "--screenshot '") + (dir_ / "x.png").string() +
-                                         "' --validation --layout " + layout);
+    const CommandOutput out =
+        run_window(std::string("--scenario preset:gqa --backend both --pin-query 3 --hover-token 2 "
+                               "--screenshot '") +
+                   (dir_ / "x.png").string() + "' --validation --layout " + layout);
     EXPECT_EQ(out.exit_code, 0) << layout << ": " << out.err;
   }
 }
@@ -98,8 +106,8 @@ TEST_F(Window, EveryLayoutDrawsWithoutValidationMessages) {
 // one step) instead of shrinking to a few dozen pixels, and nothing upsets the validation layer.
 TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
   const fs::path png = dir_ / "small.png";
-  const CommandOutput out = run_window("--scenario preset:causal-gpt --size 1024x700 --ui-scale 1.5 --validation --screenshot '" +
-                                       png.string() + "'");
+  const CommandOutput out = run_window(
+      "--scenario preset:causal-gpt --size 1024x700 --ui-scale 1.5 --validation --screenshot '" + png.string() + "'");
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const testing::Image image = testing::load_png(png);
   ASSERT_EQ(image.width, 1024);
@@ -107,8 +115,9 @@ TEST_F(Window, LargeTextInASmallWindowKeepsHeatmapsReadable) {
   // causal weights' longest coloured row spans well over 200 px (the heatmaps were about 60).
   EXPECT_GE(testing::longest_saturated_run(image, image.width * 45 / 100, 0, image.width, image.height), 200);
   for (const char* extra : {"--ui-scale 2", "--size 1280x720 --ui-scale 2 --layout heatmaps", "--size 800x600"}) {
-    const CommandOutput more = run_window(std::string("--scenario preset:longformer --pin-query 9 --validation --screenshot '") +
-                                          (dir_ / "x.png").string() + "' " + extra);
+    const CommandOutput more =
+        run_window(std::string("--scenario preset:longformer --pin-query 9 --validation --screenshot '") +
+                   (dir_ / "x.png").string() + "' " + extra);
     EXPECT_EQ(more.exit_code, 0) << extra << ": " << more.err;
   }
 }
@@ -146,9 +155,10 @@ TEST_F(Window, NoTwoWidgetsShareAnId) {
 TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
   const auto widget_log = [this](const std::string& arguments) {
     const fs::path log = dir_ / "widgets.json";
-    const CommandOutput out = run_window(arguments + " --present --size 1280x720 --frames 12 --validation --screenshot '" +
-                                             (dir_ / "x.png").string() + "'",
-                                         "ATTNVIZ_WIDGET_LOG='" + log.string() + "'");
+    const CommandOutput out =
+        run_window(arguments + " --present --size 1280x720 --frames 12 --validation --screenshot '" +
+                       (dir_ / "x.png").string() + "'",
+                   "ATTNVIZ_WIDGET_LOG='" + log.string() + "'");
     EXPECT_EQ(out.exit_code, 0) << arguments << ": " << out.err;
     return nlohmann::json::parse(testing::read_text(log));
   };
@@ -174,12 +184,14 @@ TEST_F(Window, PresentationKeepsTheNumbersOfSmallMatrices) {
   EXPECT_EQ(text_columns, 1);
   // The Tiled view's 8 × 8 scores and the Decode view's cache keep their numbers on a projector.
   EXPECT_EQ(numbered(widget_log("--scenario preset:korean-restaurant --view tiled --step 6"), "##tiled-scores"), 1);
-  EXPECT_GE(numbered(widget_log("--scenario preset:korean-restaurant --view decode --prompt 4 --step 3"), "##decode-"), 6);
+  EXPECT_GE(numbered(widget_log("--scenario preset:korean-restaurant --view decode --prompt 4 --step 3"), "##decode-"),
+            6);
 }
 
 TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
-  const CommandOutput out = run_window("--scenario preset:longformer --backend both --layout compare-ready "
-                                       "--pin-query 3 --stats --frames 30 --validation");
+  const CommandOutput out = run_window(
+      "--scenario preset:longformer --backend both --layout compare-ready "
+      "--pin-query 3 --stats --frames 30 --validation");
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(out.out.find("recomputes: 1,"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
@@ -188,7 +200,8 @@ TEST_F(Window, ASteadyWindowNeitherRecomputesNorAllocates) {
 // --bench-edits changes a weight every frame: every frame recomputes, the shape never changes,
 // so the result buffers, their views and descriptor sets are all reused.
 TEST_F(Window, EditsOfTheSameShapeRecomputeEveryFrameWithoutAllocating) {
-  const CommandOutput out = run_window("--scenario preset:longformer --pin-query 3 --stats --frames 20 --bench-edits --validation");
+  const CommandOutput out =
+      run_window("--scenario preset:longformer --pin-query 3 --stats --frames 20 --bench-edits --validation");
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(out.out.find("recomputes: 20,"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("allocations after the warm-up frames: 0\n"), std::string::npos) << out.out;
@@ -201,7 +214,8 @@ TEST_F(Window, TheAutomaticBackendComputesWithEigenOnACpuDriverAndAChoiceWins) {
   const CommandOutput automatic = run_window("--scenario preset:gqa --stats --frames 3 --validation", cache);
   ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
   EXPECT_NE(automatic.out.find("computed by cpu (Eigen"), std::string::npos) << automatic.out;
-  const CommandOutput vulkan = run_window("--scenario preset:gqa --stats --frames 3 --validation --backend vulkan", cache);
+  const CommandOutput vulkan =
+      run_window("--scenario preset:gqa --stats --frames 3 --validation --backend vulkan", cache);
   ASSERT_EQ(vulkan.exit_code, 0) << vulkan.err;
   EXPECT_NE(vulkan.out.find("computed by vulkan (llvmpipe"), std::string::npos) << vulkan.out;
 }
@@ -227,14 +241,16 @@ TEST_F(Window, KeepsItsPipelineCacheAndIgnoresADamagedOne) {
   std::ofstream(files.front(), std::ios::binary | std::ios::trunc) << "attnviz-pipeline and then nonsense";
   const CommandOutput damaged = run_window(arguments, environment);
   ASSERT_EQ(damaged.exit_code, 0) << damaged.err;
-  EXPECT_NE(damaged.err.find("pipeline cache " + files.front().string() + " ignored (damaged"), std::string::npos) << damaged.err;
+  EXPECT_NE(damaged.err.find("pipeline cache " + files.front().string() + " ignored (damaged"), std::string::npos)
+      << damaged.err;
   EXPECT_EQ(testing::read_text(files.front()).substr(0, 16), "attnviz-pipeline");
   EXPECT_GT(fs::file_size(files.front()), 64u);
 }
 
 TEST_F(Window, WithoutAVulkanDriverSaysHowToInstallOne) {
-  const CommandOutput out = run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
-                                       "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
+  const CommandOutput out =
+      run_window("--scenario preset:life-is-short --screenshot '" + (dir_ / "x.png").string() + "'",
+                 "VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json");
   EXPECT_EQ(out.exit_code, 3) << out.err;
   EXPECT_NE(out.err.find("mesa-vulkan-drivers"), std::string::npos) << out.err;
   // --backend cpu does not help a window (it draws with Vulkan): no advice to try it.
@@ -258,9 +274,13 @@ TEST_F(Window, BadOptionsAndScenariosExitWith2BeforeAWindowOpens) {
 
 TEST_F(Window, RestoresTheLastSessionsWork) {
   fs::create_directories(autosave_file().parent_path());
-  std::ofstream(autosave_file()) << nlohmann::json({{"format", "attnviz-scenario/1"}, {"sentence", "one two three four five"},
-                                                     {"d_model", 4}, {"num_heads", 1}, {"num_kv_heads", 1}, {"d_k", 2},
-                                                     {"d_v", 2}})
+  std::ofstream(autosave_file()) << nlohmann::json({{"format", "attnviz-scenario/1"},
+                                                    {"sentence", "one two three four five"},
+                                                    {"d_model", 4},
+                                                    {"num_heads", 1},
+                                                    {"num_kv_heads", 1},
+                                                    {"d_k", 2},
+                                                    {"d_v", 2}})
                                         .dump();
   const CommandOutput out = run_window("--stats --frames 3");
   ASSERT_EQ(out.exit_code, 0) << out.err;
@@ -298,12 +318,15 @@ TEST_F(Window, KeepsTheWorkWhenTheWindowCloses) {
 // token (chips, axis labels, the step view's sentences).
 TEST_F(Window, LongTextsAreDrawnWithoutAborting) {
   const std::string key(20000, 'k');
-  const std::string unknown_key = write_json("key.json", {{"format", "attnviz-scenario/1"}, {"sentence", "a b c"}, {key, 1}});
+  const std::string unknown_key =
+      write_json("key.json", {{"format", "attnviz-scenario/1"}, {"sentence", "a b c"}, {key, 1}});
   CommandOutput out = run_window("--scenario '" + unknown_key + "' --frames 3 --validation");
   EXPECT_EQ(out.exit_code, 0) << out.err.substr(0, 2000);
   const std::string word(20000, 'w');
-  const std::string long_texts = write_json("long.json", {{"format", "attnviz-scenario/1"}, {"title", std::string(20000, 't')},
-                                                          {"sentence", word + " " + word}, {"d_model", 4}});
+  const std::string long_texts = write_json("long.json", {{"format", "attnviz-scenario/1"},
+                                                          {"title", std::string(20000, 't')},
+                                                          {"sentence", word + " " + word},
+                                                          {"d_model", 4}});
   for (const char* view : {"", "--view step --step 7", "--view compare", "--layout compare-ready"}) {
     out = run_window("--scenario '" + long_texts + "' --frames 3 --validation " + view);
     EXPECT_EQ(out.exit_code, 0) << view << ": " << out.err.substr(0, 2000);

@@ -18,7 +18,8 @@ using std::chrono::milliseconds;
 class AutosaveTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("attnviz-autosave-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::temp_directory_path() /
+           ("attnviz-autosave-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -212,14 +213,16 @@ TEST_F(AutosaveTest, TemporaryFilesOfKilledWritersAreRemovedAtStart) {
   ::waitpid(gone, nullptr, 0);
   const std::string dead = std::to_string(gone);
   const std::string alive = std::to_string(::getpid());
-  for (const std::string& name : {"autosave.json.tmp-" + dead, "autosave-2.json.tmp-" + dead + "-3",
-                                  "autosave.json.tmp-" + alive + "-0", "other.json.tmp-" + dead, std::string("autosave.json")}) {
+  for (const std::string& name :
+       {"autosave.json.tmp-" + dead, "autosave-2.json.tmp-" + dead + "-3", "autosave.json.tmp-" + alive + "-0",
+        "other.json.tmp-" + dead, std::string("autosave.json")}) {
     std::ofstream(dir_ / name) << std::string(1024, 'x');
   }
   Autosave claimed = Autosave::claim(dir_);
   std::vector<std::string> left = names_in(dir_);
   std::erase_if(left, [](const std::string& name) { return name.ends_with(".lock"); });
-  EXPECT_EQ(left, (std::vector<std::string>{"autosave.json", "autosave.json.tmp-" + alive + "-0", "other.json.tmp-" + dead}));
+  EXPECT_EQ(left,
+            (std::vector<std::string>{"autosave.json", "autosave.json.tmp-" + alive + "-0", "other.json.tmp-" + dead}));
 }
 
 // Only a regular file is restored: a FIFO at the autosave's name froze the window at start.

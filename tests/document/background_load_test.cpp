@@ -21,8 +21,8 @@ using namespace std::chrono_literals;
 class BackgroundLoadTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("attnviz-load-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("attnviz-load-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -79,7 +79,8 @@ TEST_F(BackgroundLoadTest, DevZeroEndsWithTheLimitsMessage) {
 }
 
 TEST_F(BackgroundLoadTest, AScenarioThatCannotBeComputedIsAnError) {
-  std::ofstream(dir_ / "s.json") << R"({"format": "attnviz-scenario/1", "sentence": "a b", "mask": {"window": 1, "global": [9]}})";
+  std::ofstream(dir_ / "s.json")
+      << R"({"format": "attnviz-scenario/1", "sentence": "a b", "mask": {"window": 1, "global": [9]}})";
   BackgroundLoad load((dir_ / "s.json").string());
   wait_until_done(load);
   EXPECT_NE(load.error().find("/mask/global/0"), std::string::npos) << load.error();

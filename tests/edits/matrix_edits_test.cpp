@@ -97,14 +97,16 @@ TEST(MatrixTools, RandomIsDeterministicPerSeedWithTheGeneratorsSpread) {
 }
 
 // W_Q with 2 heads of d_k = 2 (columns a0 a1 | b0 b1) over d_model = 2 rows.
-const Matrix kTwoHeads = make(2, 4, {11, 12, 21, 22,  //
-                                     13, 14, 23, 24});
+const Matrix kTwoHeads = make(2, 4,
+                              {11, 12, 21, 22,  //
+                               13, 14, 23, 24});
 
 TEST(ResizeBlocks, GrowingDkKeepsEachHeadsFirstColumns) {
   const Matrix fresh(2, 6, -1.0f);
   const Matrix out = resize_blocks(kTwoHeads, {1, 2}, {2, 2}, {1, 2}, {2, 3}, fresh);
-  EXPECT_EQ(out, make(2, 6, {11, 12, -1, 21, 22, -1,  //
-                             13, 14, -1, 23, 24, -1}));
+  EXPECT_EQ(out, make(2, 6,
+                      {11, 12, -1, 21, 22, -1,  //
+                       13, 14, -1, 23, 24, -1}));
 }
 
 TEST(ResizeBlocks, ShrinkingDkDropsTheEndOfEachHead) {
@@ -114,8 +116,9 @@ TEST(ResizeBlocks, ShrinkingDkDropsTheEndOfEachHead) {
 
 TEST(ResizeBlocks, AddingAHeadAppendsAFreshBlockAndRemovingDropsTheLast) {
   const Matrix grown = resize_blocks(kTwoHeads, {1, 2}, {2, 2}, {1, 2}, {3, 2}, Matrix(2, 6, -1.0f));
-  EXPECT_EQ(grown, make(2, 6, {11, 12, 21, 22, -1, -1,  //
-                               13, 14, 23, 24, -1, -1}));
+  EXPECT_EQ(grown, make(2, 6,
+                        {11, 12, 21, 22, -1, -1,  //
+                         13, 14, 23, 24, -1, -1}));
   const Matrix shrunk = resize_blocks(kTwoHeads, {1, 2}, {2, 2}, {1, 2}, {1, 2}, Matrix(2, 2, -1.0f));
   EXPECT_EQ(shrunk, make(2, 2, {11, 12, 13, 14}));
 }

@@ -28,7 +28,8 @@ Scenario base() {
 
 TEST(PositionEdits, ChoosingAKindChangesOnlyTheKind) {
   const Scenario s = base();
-  for (const PositionalKind kind : {PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi, PositionalKind::None}) {
+  for (const PositionalKind kind :
+       {PositionalKind::Sinusoidal, PositionalKind::Rope, PositionalKind::Alibi, PositionalKind::None}) {
     Scenario next = set_positional(s, kind);
     EXPECT_EQ(next.positional, kind);
     next.positional = s.positional;

@@ -19,8 +19,9 @@ namespace fs = std::filesystem;
 class OpenTextTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("attnviz_open_text_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("attnviz_open_text_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     current_.sentence = "the cat sat";
@@ -67,7 +68,8 @@ TEST_F(OpenTextTest, MissingEmptyFolderAndBrokenFilesAreRefusedWithTheirReason) 
   EXPECT_FALSE(missing.too_long);
 
   EXPECT_NE(open_text(current_, dir_, TextPart::Whole).error.find("is not a regular file"), std::string::npos);
-  EXPECT_NE(open_text(current_, write("blank.txt", " \n\t"), TextPart::Whole).error.find("no words"), std::string::npos);
+  EXPECT_NE(open_text(current_, write("blank.txt", " \n\t"), TextPart::Whole).error.find("no words"),
+            std::string::npos);
 
   const OpenedText broken = open_text(current_, write("broken.txt", "hello \xff world"), TextPart::FirstTokens);
   EXPECT_FALSE(broken.scenario);
@@ -87,7 +89,8 @@ TEST_F(OpenTextTest, ATextPastTheOverviewsLimitIsOfferedCutAtItsFirst65536Tokens
   // The window's numbers are grouped; the first token past the limit starts after the gap.
   const std::size_t past = text.find(" \n\n  ") + 5;
   ASSERT_EQ(past, 447'646u) << "the text's words changed: count the offset again";
-  EXPECT_NE(whole.error.find("book.txt: more than 65,536 tokens, the most the overview shows (token 65,537 starts at byte 447,646)"),
+  EXPECT_NE(whole.error.find(
+                "book.txt: more than 65,536 tokens, the most the overview shows (token 65,537 starts at byte 447,646)"),
             std::string::npos)
       << whole.error;
 
@@ -99,9 +102,10 @@ TEST_F(OpenTextTest, ATextPastTheOverviewsLimitIsOfferedCutAtItsFirst65536Tokens
   EXPECT_EQ(first.scenario->sentence, text.substr(0, text.find(" \n\n  ")));
   EXPECT_EQ(first.scenario->title, "book.txt (first 65,536 tokens)");
   EXPECT_EQ(first.undo_label, "Open the first 65,536 tokens of book.txt");
-  const std::string sizes = "(" + lesson::format_grouped(static_cast<long long>(first.scenario->sentence.size())) + " of its " +
-                            lesson::format_grouped(static_cast<long long>(text.size())) + " bytes)";
-  EXPECT_NE(first.notice.find("the first 65,536 tokens of " + path.string() + " " + sizes), std::string::npos) << first.notice;
+  const std::string sizes = "(" + lesson::format_grouped(static_cast<long long>(first.scenario->sentence.size())) +
+                            " of its " + lesson::format_grouped(static_cast<long long>(text.size())) + " bytes)";
+  EXPECT_NE(first.notice.find("the first 65,536 tokens of " + path.string() + " " + sizes), std::string::npos)
+      << first.notice;
 }
 
 TEST_F(OpenTextTest, TheCutFollowsTheScenariosTokenizer) {

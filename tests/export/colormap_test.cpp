@@ -56,7 +56,8 @@ TEST(Colormap, SequentialMapsGetLighterAtEveryStepAndChangeSmoothly) {
     const auto& table = colormap(id).table();
     EXPECT_FALSE(colormap(id).diverging());
     for (std::size_t i = 1; i < table.size(); ++i) {
-      EXPECT_GT(relative_luminance(table[i]), relative_luminance(table[i - 1])) << colormap(id).name() << " entry " << i;
+      EXPECT_GT(relative_luminance(table[i]), relative_luminance(table[i - 1]))
+          << colormap(id).name() << " entry " << i;
       EXPECT_LT(std::abs(table[i].r - table[i - 1].r), 0.02f) << colormap(id).name() << " entry " << i;
       EXPECT_LT(std::abs(table[i].g - table[i - 1].g), 0.02f) << colormap(id).name() << " entry " << i;
       EXPECT_LT(std::abs(table[i].b - table[i - 1].b), 0.02f) << colormap(id).name() << " entry " << i;

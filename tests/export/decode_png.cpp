@@ -15,8 +15,11 @@ DecodedImage decode_png(const std::string& bytes) {
   int channels = 0;
   unsigned char* pixels = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()),
                                                 static_cast<int>(bytes.size()), &width, &height, &channels, 3);
-  if (pixels == nullptr) throw std::runtime_error(std::string("stb_image cannot decode the PNG: ") + stbi_failure_reason());
-  DecodedImage image{width, height, std::vector<std::uint8_t>(pixels, pixels + static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3)};
+  if (pixels == nullptr)
+    throw std::runtime_error(std::string("stb_image cannot decode the PNG: ") + stbi_failure_reason());
+  DecodedImage image{width, height,
+                     std::vector<std::uint8_t>(
+                         pixels, pixels + static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3)};
   stbi_image_free(pixels);
   return image;
 }
@@ -26,7 +29,8 @@ std::pair<int, int> nearest_entry(const exporting::Colormap& map, const std::arr
   int best_distance = 1 << 30;
   for (int i = 0; i < exporting::Colormap::kEntries; ++i) {
     const exporting::Rgb c = map.table()[static_cast<std::size_t>(i)];
-    const std::array<int, 3> entry = {static_cast<int>(std::lround(c.r * 255.0f)), static_cast<int>(std::lround(c.g * 255.0f)),
+    const std::array<int, 3> entry = {static_cast<int>(std::lround(c.r * 255.0f)),
+                                      static_cast<int>(std::lround(c.g * 255.0f)),
                                       static_cast<int>(std::lround(c.b * 255.0f))};
     int distance = 0;
     for (std::size_t k = 0; k < 3; ++k) distance += (entry[k] - pixel[k]) * (entry[k] - pixel[k]);

@@ -16,7 +16,8 @@ struct DecodedImage {
   std::vector<std::uint8_t> rgb;  // 3 bytes per pixel
 
   [[nodiscard]] std::array<int, 3> at(int x, int y) const {
-    const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3;
+    const std::size_t i =
+        (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3;
     return {rgb[i], rgb[i + 1], rgb[i + 2]};
   }
 };

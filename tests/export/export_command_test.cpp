@@ -18,7 +18,9 @@ using testing::run_attnviz;
 
 class ExportCommand : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = testing::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -33,7 +35,8 @@ class ExportCommand : public ::testing::Test {
 };
 
 std::vector<float> npy_values(const std::string& bytes, std::string* header = nullptr) {
-  const std::size_t length = static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+  const std::size_t length =
+      static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
   if (header != nullptr) *header = bytes.substr(10, length);
   std::vector<float> values((bytes.size() - 10 - length) / 4);
   std::memcpy(values.data(), bytes.data() + 10 + length, values.size() * 4);
@@ -41,7 +44,8 @@ std::vector<float> npy_values(const std::string& bytes, std::string* header = nu
 }
 
 TEST_F(ExportCommand, TheIssuesCommandWritesAPngATeacherCanUse) {
-  const auto run = run_attnviz("export --scenario preset:korean-restaurant --what weights --format png --out " + path("w.png"));
+  const auto run =
+      run_attnviz("export --scenario preset:korean-restaurant --what weights --format png --out " + path("w.png"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, path("w.png") + "\n");
   const std::string png = testing::read_file(path("w.png"));
@@ -79,21 +83,25 @@ TEST_F(ExportCommand, NpyHoldsTheSameWeightsAsCompute) {
   const std::vector<float> values = npy_values(testing::read_file(path("w.npy")), &header);
   const auto heads = result.heads.size();
   const auto n = static_cast<std::size_t>(result.heads.front().weights.rows);
-  EXPECT_NE(header.find("'shape': (" + std::to_string(heads) + ", " + std::to_string(n) + ", " + std::to_string(n) + ")"),
-            std::string::npos) << header;
+  EXPECT_NE(
+      header.find("'shape': (" + std::to_string(heads) + ", " + std::to_string(n) + ", " + std::to_string(n) + ")"),
+      std::string::npos)
+      << header;
   ASSERT_EQ(values.size(), heads * n * n);
   for (std::size_t h = 0; h < heads; ++h) {
     const Matrix& weights = result.heads[h].weights;
-    for (std::size_t i = 0; i < n * n; ++i) ASSERT_EQ(values[h * n * n + i], weights.data[i]) << "head " << h << " entry " << i;
+    for (std::size_t i = 0; i < n * n; ++i)
+      ASSERT_EQ(values[h * n * n + i], weights.data[i]) << "head " << h << " entry " << i;
   }
 
   const std::string python = testing::python_with_numpy();
   if (python.empty()) GTEST_SKIP() << "no python3 with numpy to load the NPY with";
-  const auto [status, output] = testing::run_shell(
-      python + " -c \"import json, numpy as np; a = np.load('" + path("w.npy") + "'); r = json.load(open('" + path("r.json") +
-          "')); b = np.array([h['weights'] for h in r['heads']], dtype=np.float32); "
-          "print(a.dtype, a.shape == b.shape, bool((a == b).all()))\"",
-      dir_);
+  const auto [status, output] =
+      testing::run_shell(python + " -c \"import json, numpy as np; a = np.load('" + path("w.npy") +
+                             "'); r = json.load(open('" + path("r.json") +
+                             "')); b = np.array([h['weights'] for h in r['heads']], dtype=np.float32); "
+                             "print(a.dtype, a.shape == b.shape, bool((a == b).all()))\"",
+                         dir_);
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "float32 True True\n");
 }
@@ -104,7 +112,8 @@ TEST_F(ExportCommand, EveryFormatAndEveryQuantity) {
     export_ok("--scenario preset:causal-gpt --what all --heads 0,1 --format " + std::string(format) + " --out " + out);
     for (const char* what : {"scores", "scaled", "weights", "context"}) {
       const bool per_head_file = std::string(format) != "json";
-      const std::string name = per_head_file ? std::string(what) + "_head1." + format : std::string(what) + "." + format;
+      const std::string name =
+          per_head_file ? std::string(what) + "_head1." + format : std::string(what) + "." + format;
       EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(out) / name)) << name;
     }
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(out) / (std::string("mask.") + format))) << format;
@@ -112,7 +121,8 @@ TEST_F(ExportCommand, EveryFormatAndEveryQuantity) {
   EXPECT_NO_THROW(testing::decode_png(testing::read_file(path("all-png/weights_head0.png"))));
   const auto [status, output] = testing::run_shell(
       "python3 -c \"import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); "
-      "print(len(d.getElementsByTagName('text')) > 0, len(d.getElementsByTagName('rect')) > 0)\" " + path("all-svg/scores_head0.svg"),
+      "print(len(d.getElementsByTagName('text')) > 0, len(d.getElementsByTagName('rect')) > 0)\" " +
+          path("all-svg/scores_head0.svg"),
       dir_);
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "True True\n");
@@ -128,7 +138,8 @@ TEST_F(ExportCommand, GridOfAllHeadsIsOneImage) {
 
 TEST_F(ExportCommand, SameScenarioSameBytes) {
   for (const char* format : {"png", "svg", "csv", "npy", "json"}) {
-    const std::string options = "--scenario preset:korean-restaurant --what all --format " + std::string(format) + " --out ";
+    const std::string options =
+        "--scenario preset:korean-restaurant --what all --format " + std::string(format) + " --out ";
     export_ok(options + path(std::string("a-") + format));
     export_ok(options + path(std::string("b-") + format));
     for (const auto& entry : std::filesystem::directory_iterator(path(std::string("a-") + format))) {
@@ -139,12 +150,15 @@ TEST_F(ExportCommand, SameScenarioSameBytes) {
 }
 
 TEST_F(ExportCommand, ZoomWindowAndOptionsShapeTheOutput) {
-  export_ok("--scenario preset:korean-restaurant --what weights --rows 2:5 --cols 0:3 --format csv --out " + path("w.csv"));
+  export_ok("--scenario preset:korean-restaurant --what weights --rows 2:5 --cols 0:3 --format csv --out " +
+            path("w.csv"));
   const std::string csv = testing::read_file(path("w.csv"));
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);  // header + rows 2, 3, 4
   export_ok("--scenario preset:gqa --what all --rows 2:9 --grid --format svg --out " + path("rows"));  // context too
-  export_ok("--scenario preset:korean-restaurant --colormap magma --range 0,1 --cell 40 --dpi 96 --values off "
-            "--title 'Korean example' --out " + path("w.png"));
+  export_ok(
+      "--scenario preset:korean-restaurant --colormap magma --range 0,1 --cell 40 --dpi 96 --values off "
+      "--title 'Korean example' --out " +
+      path("w.png"));
   const std::string png = testing::read_file(path("w.png"));
   EXPECT_EQ(testing::phys_pixels_per_metre(png), 3780);  // 96 dpi
   EXPECT_NO_THROW(testing::decode_png(png));
@@ -152,8 +166,9 @@ TEST_F(ExportCommand, ZoomWindowAndOptionsShapeTheOutput) {
 
 TEST_F(ExportCommand, OutputIsTheSameForAnyThreadCount) {
   for (const char* threads : {"1", "3"}) {
-    const auto run = run_attnviz("export --scenario preset:gqa --what weights,mask --format json --out " + path(std::string("t") + threads),
-                                 std::string("OMP_NUM_THREADS=") + threads);
+    const auto run = run_attnviz(
+        "export --scenario preset:gqa --what weights,mask --format json --out " + path(std::string("t") + threads),
+        std::string("OMP_NUM_THREADS=") + threads);
     ASSERT_EQ(run.exit_code, 0) << run.err;
   }
   EXPECT_EQ(testing::read_file(path("t1/weights.json")), testing::read_file(path("t3/weights.json")));
@@ -161,7 +176,8 @@ TEST_F(ExportCommand, OutputIsTheSameForAnyThreadCount) {
 }
 
 TEST_F(ExportCommand, ATrailingSlashIsADirectoryEvenForOneFile) {
-  const auto run = run_attnviz("export --scenario preset:korean-restaurant --what weights --out " + path("newdir") + "/");
+  const auto run =
+      run_attnviz("export --scenario preset:korean-restaurant --what weights --out " + path("newdir") + "/");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NO_THROW(testing::decode_png(testing::read_file(path("newdir/weights_head0.png"))));
 }
@@ -177,11 +193,13 @@ TEST_F(ExportCommand, FormatAndExtensionMustAgree) {
 }
 
 TEST_F(ExportCommand, AllCombinesWithOtherNames) {
-  const auto twice = run_attnviz("export --scenario preset:korean-restaurant --what all,weights --format csv --out " + path("x"));
+  const auto twice =
+      run_attnviz("export --scenario preset:korean-restaurant --what all,weights --format csv --out " + path("x"));
   EXPECT_EQ(twice.exit_code, 2);
   EXPECT_NE(twice.err.find("weights twice"), std::string::npos) << twice.err;
   // all,diff parses: it runs (0) where Vulkan works, else stops for the backend (3), never exit 2.
-  const auto with_diff = run_attnviz("export --scenario preset:korean-restaurant --what all,diff --format csv --out " + path("d"));
+  const auto with_diff =
+      run_attnviz("export --scenario preset:korean-restaurant --what all,diff --format csv --out " + path("d"));
   EXPECT_NE(with_diff.exit_code, 2) << with_diff.err;
   EXPECT_EQ(with_diff.err.find("is not one of"), std::string::npos) << with_diff.err;
 }
@@ -193,17 +211,20 @@ TEST_F(ExportCommand, WarningsForWhatCannotBeDoneAsAsked) {
   ASSERT_EQ(font.exit_code, 0) << font.err;
   EXPECT_NE(font.err.find("warning: ATTNVIZ_HANGUL_FONT=/nonexistent.ttf"), std::string::npos) << font.err;
   // Values that cannot fit 6-pixel cells: left out, and said once.
-  const auto values = run_attnviz("export --scenario preset:korean-restaurant --cell 6 --dpi 72 --values on --out " + path("v.png"));
+  const auto values =
+      run_attnviz("export --scenario preset:korean-restaurant --cell 6 --dpi 72 --values on --out " + path("v.png"));
   EXPECT_EQ(values.exit_code, 0) << values.err;
   EXPECT_NE(values.err.find("warning: --values on"), std::string::npos) << values.err;
 }
 
 TEST_F(ExportCommand, LogScaleOptions) {
   export_ok("--scenario preset:korean-restaurant --scale log --out " + path("log.png"));
-  const auto scores = run_attnviz("export --scenario preset:korean-restaurant --what scores --scale log --out " + path("s.png"));
+  const auto scores =
+      run_attnviz("export --scenario preset:korean-restaurant --what scores --scale log --out " + path("s.png"));
   EXPECT_EQ(scores.exit_code, 2);
   EXPECT_NE(scores.err.find("--scale"), std::string::npos) << scores.err;
-  const auto range = run_attnviz("export --scenario preset:korean-restaurant --scale log --range 0,1 --out " + path("r.png"));
+  const auto range =
+      run_attnviz("export --scenario preset:korean-restaurant --scale log --range 0,1 --out " + path("r.png"));
   EXPECT_EQ(range.exit_code, 2);
   EXPECT_NE(range.err.find("--range"), std::string::npos) << range.err;
   const auto bad = run_attnviz("export --scenario preset:korean-restaurant --scale cubic --out " + path("c.png"));
@@ -243,7 +264,8 @@ TEST_F(ExportCommand, BadOptionsExitTwoNamingOptionAndValue) {
   for (const auto& [options, words] : cases) {
     const auto run = run_attnviz(base + options);
     EXPECT_EQ(run.exit_code, 2) << options << "\n" << run.err;
-    for (const std::string& word : words) EXPECT_NE(run.err.find(word), std::string::npos) << options << ": " << run.err;
+    for (const std::string& word : words)
+      EXPECT_NE(run.err.find(word), std::string::npos) << options << ": " << run.err;
   }
   EXPECT_FALSE(std::filesystem::exists(path("x.png")));
   const auto no_out = run_attnviz("export --scenario preset:korean-restaurant");
@@ -265,7 +287,8 @@ TEST_F(ExportCommand, DiffWithoutVulkanIsBackendUnavailable) {
 }
 
 TEST_F(ExportCommand, DiffRunsBothBackendsWhereVulkanIsAvailable) {
-  const auto run = run_attnviz("export --scenario preset:korean-restaurant --what diff,weights --format npy --out " + path("d"));
+  const auto run =
+      run_attnviz("export --scenario preset:korean-restaurant --what diff,weights --format npy --out " + path("d"));
   if (run.exit_code == 3) GTEST_SKIP() << "no Vulkan here: " << run.err;
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<float> diff = npy_values(testing::read_file(path("d/diff.npy")));
@@ -282,7 +305,8 @@ TEST_F(ExportCommand, AnOutThatCannotBeWrittenIsBadInput) {
 }
 
 TEST_F(ExportCommand, ALongTitleNamesTheTitle) {
-  const auto run = run_attnviz("export --scenario preset:life-is-short --title " + std::string(120000, 't') + " --out " + path("w.png"));
+  const auto run = run_attnviz("export --scenario preset:life-is-short --title " + std::string(120000, 't') +
+                               " --out " + path("w.png"));
   EXPECT_EQ(run.exit_code, 2) << run.err.substr(0, 300);
   EXPECT_NE(run.err.find("--title: is 120000 characters long"), std::string::npos) << run.err.substr(0, 300);
   EXPECT_EQ(run.err.find("--dpi"), std::string::npos);
@@ -301,18 +325,22 @@ TEST(ExportPositions, ScaledScoresIncludeAlibisBias) {
   const auto compute = run_attnviz("compute --scenario preset:alibi");
   ASSERT_EQ(compute.exit_code, 0) << compute.err;
   const Result result = parse_result(compute.out, "compute");
-  const auto run = run_attnviz("export --scenario preset:alibi --what scaled --heads 0,7 --format npy --out " + dir.string());
+  const auto run =
+      run_attnviz("export --scenario preset:alibi --what scaled --heads 0,7 --format npy --out " + dir.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const float scale = 0.5f;  // 1/√4
   for (const auto& [head, slope] : {std::pair{0, 0.5f}, std::pair{7, 1.0f / 256.0f}}) {
-    const std::vector<float> values = npy_values(testing::read_file((dir / ("scaled_head" + std::to_string(head) + ".npy")).string()));
+    const std::vector<float> values =
+        npy_values(testing::read_file((dir / ("scaled_head" + std::to_string(head) + ".npy")).string()));
     const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
     ASSERT_EQ(values.size(), raw.size());
     for (int i = 0; i < raw.rows; ++i)
       for (int j = 0; j <= i; ++j)  // causal: the hidden ones are −∞
-        EXPECT_NEAR(values[raw.index(i, j)], scale * raw.at(i, j) - slope * static_cast<float>(i - j), 1e-5) << head << ": " << i << ", " << j;
+        EXPECT_NEAR(values[raw.index(i, j)], scale * raw.at(i, j) - slope * static_cast<float>(i - j), 1e-5)
+            << head << ": " << i << ", " << j;
   }
-  const auto svg = run_attnviz("export --scenario preset:alibi --what scaled --heads 0 --format svg --out " + (dir / "s.svg").string());
+  const auto svg = run_attnviz("export --scenario preset:alibi --what scaled --heads 0 --format svg --out " +
+                               (dir / "s.svg").string());
   ASSERT_EQ(svg.exit_code, 0) << svg.err;
   EXPECT_NE(testing::read_file((dir / "s.svg").string()).find("ALiBi"), std::string::npos);
   std::filesystem::remove_all(dir);

@@ -62,7 +62,8 @@ TEST_F(Export, FileNamesSayWhatEachHolds) {
             (std::vector<std::string>{"weights_head0.csv", "weights_head1.csv", "weights_head2.csv", "mask.csv"}));
   request.heads = std::vector<int>{2, 0};
   request.format = ExportFormat::Svg;
-  EXPECT_EQ(names(render_export(request, source_)), (std::vector<std::string>{"weights_head2.svg", "weights_head0.svg", "mask.svg"}));
+  EXPECT_EQ(names(render_export(request, source_)),
+            (std::vector<std::string>{"weights_head2.svg", "weights_head0.svg", "mask.svg"}));
   request.grid = true;
   EXPECT_EQ(names(render_export(request, source_)), (std::vector<std::string>{"weights_grid.svg", "mask.svg"}));
   request.grid = false;
@@ -426,8 +427,9 @@ TEST_F(Export, ALongTitleIsRefusedOrCutNamingTheTitle) {
   long_title.caption.title = std::string(120000, 'T');
   const std::vector<ExportedFile> files = render_export(request, long_title);
   ASSERT_EQ(files.size(), 1u);
-  EXPECT_NE(std::find(files[0].warnings.begin(), files[0].warnings.end(), "the title is cut to its first 300 characters"),
-            files[0].warnings.end());
+  EXPECT_NE(
+      std::find(files[0].warnings.begin(), files[0].warnings.end(), "the title is cut to its first 300 characters"),
+      files[0].warnings.end());
 }
 
 }  // namespace

@@ -117,13 +117,15 @@ TEST_F(Figures, ColorbarRunsMonotonicallyThroughTheColormap) {
       seen.insert(entry);
     }
     const int top = testing::nearest_entry(colormap(map), rendered.image.at(bar.x + bar.w / 2, bar.y)).first;
-    const int bottom = testing::nearest_entry(colormap(map), rendered.image.at(bar.x + bar.w / 2, bar.y + bar.h - 1)).first;
+    const int bottom =
+        testing::nearest_entry(colormap(map), rendered.image.at(bar.x + bar.w / 2, bar.y + bar.h - 1)).first;
     EXPECT_EQ(top, 255) << colormap(map).name();
     EXPECT_EQ(bottom, 0) << colormap(map).name();
     // Every entry shows (neighbouring entries that round to the same 8-bit colour count once).
     std::set<int> distinct;
     for (int i = 0; i < Colormap::kEntries; ++i) {
-      distinct.insert(testing::nearest_entry(colormap(map), eight_bit(colormap(map).table()[static_cast<std::size_t>(i)])).first);
+      distinct.insert(
+          testing::nearest_entry(colormap(map), eight_bit(colormap(map).table()[static_cast<std::size_t>(i)])).first);
     }
     EXPECT_EQ(seen, distinct) << colormap(map).name();
   }
@@ -152,7 +154,10 @@ TEST_F(Figures, MaskedCellsAreGreyHatchedNeverTheColormapsLowEnd) {
   }
   EXPECT_GE(greys.size(), 2u);
   // A visible cell with weight 0.25 is a colormap colour.
-  EXPECT_LE(testing::nearest_entry(colormap(ColormapId::Viridis), rendered.image.at(panel.matrix_x + cell / 8, panel.matrix_y + cell / 8)).second, 3);
+  EXPECT_LE(testing::nearest_entry(colormap(ColormapId::Viridis),
+                                   rendered.image.at(panel.matrix_x + cell / 8, panel.matrix_y + cell / 8))
+                .second,
+            3);
 }
 
 // Every row label is drawn: dark pixels left of the matrix on each row (Hangul needs a font
@@ -176,11 +181,15 @@ TEST_F(Figures, KoreanTokenLabelsAreDrawnOnBothAxes) {
   };
   for (int r = 0; r < 4; ++r) {
     EXPECT_GT(dark_pixels(std::max(0, panel.matrix_x - 4 * cell), panel.matrix_x - 2, panel.matrix_y + r * cell,
-                          panel.matrix_y + (r + 1) * cell), 20) << "row label " << r;
+                          panel.matrix_y + (r + 1) * cell),
+              20)
+        << "row label " << r;
   }
   for (int c = 0; c < 4; ++c) {
-    EXPECT_GT(dark_pixels(panel.matrix_x + c * cell, panel.matrix_x + (c + 1) * cell, std::max(0, panel.matrix_y - 2 * cell),
-                          panel.matrix_y - 2), 20) << "column label " << c;
+    EXPECT_GT(dark_pixels(panel.matrix_x + c * cell, panel.matrix_x + (c + 1) * cell,
+                          std::max(0, panel.matrix_y - 2 * cell), panel.matrix_y - 2),
+              20)
+        << "column label " << c;
   }
   std::vector<std::string> texts;
   for (const Shape& shape : rendered.laid.scene.shapes) {
@@ -254,10 +263,12 @@ TEST_F(Figures, SvgIsWellFormedXmlWithTheLabelsAsText) {
   testing::write_file(dir / "w.svg", scene_to_svg(lay_out(weights_figure(), export_fonts()).scene));
   const auto [status, output] = testing::run_shell(
       "python3 -c \"import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); "
-      "print('|'.join(t.firstChild.data for t in d.getElementsByTagName('text')))\" '" + (dir / "w.svg").string() + "'",
+      "print('|'.join(t.firstChild.data for t in d.getElementsByTagName('text')))\" '" +
+          (dir / "w.svg").string() + "'",
       dir);
   ASSERT_EQ(status, 0) << output;
-  for (const char* label : {"|R&D|", "|<s>|", "|\"quoted\"|", "|배가|"}) EXPECT_NE(output.find(label), std::string::npos) << label << " in " << output;
+  for (const char* label : {"|R&D|", "|<s>|", "|\"quoted\"|", "|배가|"})
+    EXPECT_NE(output.find(label), std::string::npos) << label << " in " << output;
   std::filesystem::remove_all(dir);
 }
 

@@ -32,7 +32,9 @@ Box text_box(const TextItem& item) {
   const double width = font.measure(item.text, item.size);
   const double ascent = font.ascent(item.size);
   const double descent = font.descent(item.size);
-  const double start = item.anchor == TextAnchor::Start ? 0.0 : item.anchor == TextAnchor::Middle ? -width / 2.0 : -width;
+  const double start = item.anchor == TextAnchor::Start    ? 0.0
+                       : item.anchor == TextAnchor::Middle ? -width / 2.0
+                                                           : -width;
   if (item.vertical) return {item.x - ascent, item.y - (start + width), item.x + descent, item.y - start, item.text};
   return {item.x + start, item.y - ascent, item.x + start + width, item.y + descent, item.text};
 }
@@ -40,7 +42,8 @@ Box text_box(const TextItem& item) {
 std::vector<Box> text_boxes(const Scene& scene) {
   std::vector<Box> boxes;
   for (const Shape& shape : scene.shapes) {
-    if (const auto* text = std::get_if<TextItem>(&shape); text != nullptr && !text->text.empty()) boxes.push_back(text_box(*text));
+    if (const auto* text = std::get_if<TextItem>(&shape); text != nullptr && !text->text.empty())
+      boxes.push_back(text_box(*text));
   }
   return boxes;
 }
@@ -98,8 +101,10 @@ TEST(FigureLayout, NoTextOverlapsOrLeavesTheImage) {
   const Problem problem = testing::hot_cell_problem(true);
   const Result korean = testing::compute_cpu(problem);
   const ExportSource korean_source{&korean, nullptr, nullptr, testing::caption_for(problem)};
-  for (const Quantity quantity : {Quantity::Weights, Quantity::Scores, Quantity::Scaled, Quantity::Mask, Quantity::Context}) {
-    expect_readable(lay_out(make_figure({}, korean_source, quantity, {0}), export_fonts()), std::string("korean ") + quantity_name(quantity));
+  for (const Quantity quantity :
+       {Quantity::Weights, Quantity::Scores, Quantity::Scaled, Quantity::Mask, Quantity::Context}) {
+    expect_readable(lay_out(make_figure({}, korean_source, quantity, {0}), export_fonts()),
+                    std::string("korean ") + quantity_name(quantity));
   }
   for (const int n : {1, 2, 8, 30, 600}) {
     expect_readable(lay_out_weights(testing::synthetic_result(n, 1)), std::to_string(n) + " tokens");
@@ -107,7 +112,8 @@ TEST(FigureLayout, NoTextOverlapsOrLeavesTheImage) {
   const Result heads = testing::synthetic_result(5, 4);
   ExportRequest grid;
   grid.grid = true;
-  expect_readable(lay_out(make_figure(grid, source_for(heads), Quantity::Scores, {0, 1, 2, 3}), export_fonts()), "grid");
+  expect_readable(lay_out(make_figure(grid, source_for(heads), Quantity::Scores, {0, 1, 2, 3}), export_fonts()),
+                  "grid");
   ExportRequest titled;
   titled.title = std::string(40, 'x') + " " + std::string(300, 'y') + " and a few words after a very long one";
   expect_readable(lay_out_weights(korean, titled), "long title");
@@ -129,8 +135,9 @@ TEST(FigureLayout, LongTitlesWrapToTheFigureInsteadOfWideningIt) {
   plain.title = "Short";
   const LaidOutFigure short_title = lay_out_weights(result, plain);
   ExportRequest wordy;
-  wordy.title = "A title as long as a paragraph, the kind a scenario file may carry: it says what the sentence is, "
-                "which model it comes from, and how many heads and dimensions it has, all on one line";
+  wordy.title =
+      "A title as long as a paragraph, the kind a scenario file may carry: it says what the sentence is, "
+      "which model it comes from, and how many heads and dimensions it has, all on one line";
   const LaidOutFigure long_title = lay_out_weights(result, wordy);
   EXPECT_EQ(short_title.geometry.title_lines, 1);
   EXPECT_GT(long_title.geometry.title_lines, 2);
@@ -168,7 +175,8 @@ TEST(FigureLayout, EveryMatrixIsAtLeastTwoThirdsOfAnInchAndItsColorbarInProporti
     const LaidOutFigure laid = lay_out_weights(testing::synthetic_result(n, 1));
     EXPECT_GE(laid.geometry.cell_px * n, min_matrix_side_px(300)) << n << " tokens";
     ASSERT_TRUE(laid.geometry.colorbar.has_value());
-    EXPECT_LE(laid.geometry.colorbar->h, 2 * std::max(laid.geometry.cell_px * n, min_matrix_side_px(300))) << n << " tokens";
+    EXPECT_LE(laid.geometry.colorbar->h, 2 * std::max(laid.geometry.cell_px * n, min_matrix_side_px(300)))
+        << n << " tokens";
   }
   // An explicit cell that makes the matrix smaller is refused, naming --cell and a size that works.
   const Result result = testing::synthetic_result(8, 1);
@@ -196,7 +204,8 @@ TEST(FigureLayout, AnOverviewsThinnedLabelsSayTheyMarkBlocks) {
   ASSERT_GT(step, 1);
   const std::vector<std::string> texts = texts_of(laid.scene);
   const auto says = [&](const std::string& words) {
-    return std::any_of(texts.begin(), texts.end(), [&](const std::string& text) { return text.find(words) != std::string::npos; });
+    return std::any_of(texts.begin(), texts.end(),
+                       [&](const std::string& text) { return text.find(words) != std::string::npos; });
   };
   EXPECT_TRUE(says("every " + std::to_string(step) + "th block")) << "the note counts blocks";
   EXPECT_FALSE(says("th token is labelled"));
@@ -221,8 +230,9 @@ TEST(FigureLayout, ThinnedLabelsSayWhichTokenTheyMark) {
   ExportRequest window;
   window.window = CellWindow{103, CellWindow::kToEnd, 0, 50};
   const std::vector<std::string> cut = texts_of(lay_out_weights(result, window).scene);
-  EXPECT_EQ(std::count(cut.begin(), cut.end(), std::to_string(103 + (step - 103 % step) % step) + " t" +
-                                                   std::to_string(103 + (step - 103 % step) % step)),
+  EXPECT_EQ(std::count(cut.begin(), cut.end(),
+                       std::to_string(103 + (step - 103 % step) % step) + " t" +
+                           std::to_string(103 + (step - 103 % step) % step)),
             1);
 }
 
@@ -251,12 +261,13 @@ TEST(FigureLayout, WeightsBeyondFortyTokensUseTheWindowsLogScale) {
   const testing::DecodedImage image = testing::decode_png(encode_png(rasterize(laid.scene, export_fonts()), 72));
   const PanelGeometry& panel = laid.geometry.panels.front();
   const int cell = laid.geometry.cell_px;
-  const auto [entry, distance] = testing::nearest_entry(colormap(ColormapId::Viridis),
-                                                        image.at(panel.matrix_x + cell / 2, panel.matrix_y + 99 * cell + cell / 2));
+  const auto [entry, distance] = testing::nearest_entry(
+      colormap(ColormapId::Viridis), image.at(panel.matrix_x + cell / 2, panel.matrix_y + 99 * cell + cell / 2));
   EXPECT_LE(distance, 3);
   EXPECT_NEAR(entry, 128, 1);
   const std::vector<std::string> texts = texts_of(laid.scene);
-  for (const char* tick : {"0.0001", "0.001", "0.01", "0.1", "1"}) EXPECT_EQ(std::count(texts.begin(), texts.end(), tick), 1) << tick;
+  for (const char* tick : {"0.0001", "0.001", "0.01", "0.1", "1"})
+    EXPECT_EQ(std::count(texts.begin(), texts.end(), tick), 1) << tick;
 
   // A weight under the scale's 0.0001 takes the bottom colour, and the note says so plainly.
   Result tiny = many;
@@ -264,7 +275,8 @@ TEST(FigureLayout, WeightsBeyondFortyTokensUseTheWindowsLogScale) {
   const LaidOutFigure below = lay_out_weights(tiny);
   EXPECT_TRUE(below.geometry.extends_low);
   const std::vector<std::string> notes = texts_of(below.scene);
-  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& t) { return t.rfind("1 cell below 0.0001 ", 0) == 0; }));
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
+                          [](const std::string& t) { return t.rfind("1 cell below 0.0001 ", 0) == 0; }));
 }
 
 TEST(FigureLayout, ValuesBeyondTheRangeGetColorbarTriangles) {
@@ -272,7 +284,8 @@ TEST(FigureLayout, ValuesBeyondTheRangeGetColorbarTriangles) {
   const Result result = testing::compute_cpu(problem);
   const ExportSource source{&result, nullptr, nullptr, testing::caption_for(problem)};
   const auto triangles = [](const LaidOutFigure& laid) {
-    return std::count_if(laid.scene.shapes.begin(), laid.scene.shapes.end(), [](const Shape& s) { return std::holds_alternative<Triangle>(s); });
+    return std::count_if(laid.scene.shapes.begin(), laid.scene.shapes.end(),
+                         [](const Shape& s) { return std::holds_alternative<Triangle>(s); });
   };
   const LaidOutFigure inside = lay_out(make_figure({}, source, Quantity::Weights, {0}), export_fonts());
   EXPECT_FALSE(inside.geometry.extends_low || inside.geometry.extends_high);
@@ -285,8 +298,10 @@ TEST(FigureLayout, ValuesBeyondTheRangeGetColorbarTriangles) {
   EXPECT_TRUE(clipped.geometry.extends_high);
   EXPECT_EQ(triangles(clipped), 4);  // frame and fill at each end
   const std::vector<std::string> texts = texts_of(clipped.scene);
-  EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find("above 0.5") != std::string::npos; }));
-  EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find("below 0.1") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(texts.begin(), texts.end(),
+                          [](const std::string& t) { return t.find("above 0.5") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(texts.begin(), texts.end(),
+                          [](const std::string& t) { return t.find("below 0.1") != std::string::npos; }));
   // The triangles show the end colours just beyond the bar.
   const testing::DecodedImage image = testing::decode_png(encode_png(rasterize(clipped.scene, export_fonts()), 300));
   const ColourRamp& bar = *clipped.geometry.colorbar;
@@ -325,9 +340,11 @@ TEST(FigureLayout, DiffTicksAreDistinctMultiplesOfAPowerOfTen) {
   // Values in the cells, when asked for, are scientific rather than "0.00".
   ExportRequest values;
   values.values = ValuesMode::On;
-  const std::vector<std::string> cells = texts_of(lay_out(make_figure(values, both, Quantity::Diff, {0}), export_fonts()).scene);
+  const std::vector<std::string> cells =
+      texts_of(lay_out(make_figure(values, both, Quantity::Diff, {0}), export_fonts()).scene);
   EXPECT_EQ(std::count(cells.begin(), cells.end(), "0.00"), 0);
-  EXPECT_TRUE(std::any_of(cells.begin(), cells.end(), [](const std::string& t) { return t.find("e\u22128") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(cells.begin(), cells.end(),
+                          [](const std::string& t) { return t.find("e\u22128") != std::string::npos; }));
 }
 
 TEST(FigureLayout, ValuesOnThatCannotFitSaySo) {
@@ -367,13 +384,14 @@ TEST(FigureLayout, SvgTextRendersAtTheLaidOutSize) {
   ExportRequest request;
   request.title = "Cross-check of the layout: this title must end where the layout says";
   request.dpi = 150;
-  const LaidOutFigure laid = lay_out(make_figure(request, {&result, nullptr, nullptr, testing::caption_for(problem)},
-                                                 Quantity::Weights, {0}), export_fonts());
+  const LaidOutFigure laid =
+      lay_out(make_figure(request, {&result, nullptr, nullptr, testing::caption_for(problem)}, Quantity::Weights, {0}),
+              export_fonts());
   testing::write_file(dir / "f.svg", scene_to_svg(laid.scene));
-  const auto [converted, output] = testing::run_shell("rsvg-convert -w " + std::to_string(laid.scene.width) + " -h " +
-                                                          std::to_string(laid.scene.height) + " -b white -o '" +
-                                                          (dir / "f.png").string() + "' '" + (dir / "f.svg").string() + "'",
-                                                      dir);
+  const auto [converted, output] = testing::run_shell(
+      "rsvg-convert -w " + std::to_string(laid.scene.width) + " -h " + std::to_string(laid.scene.height) +
+          " -b white -o '" + (dir / "f.png").string() + "' '" + (dir / "f.svg").string() + "'",
+      dir);
   ASSERT_EQ(converted, 0) << output;
   const testing::DecodedImage svg = testing::decode_png(testing::read_file(dir / "f.png"));
   const testing::DecodedImage png = testing::decode_png(encode_png(rasterize(laid.scene, export_fonts()), 150));

@@ -42,7 +42,8 @@ TEST(FigureTicks, OrdinaryRangesArePlainDecimals) {
 TEST(FigureTicks, LogScaleTicksAreDecades) {
   EXPECT_EQ(log_ticks(1e-4, 1.0, 5).size(), 5u);
   const std::vector<double> ticks = log_ticks(1e-4, 1.0, 5);
-  for (std::size_t i = 0; i < ticks.size(); ++i) EXPECT_NEAR(ticks[i], std::pow(10.0, static_cast<double>(i) - 4.0), 1e-15);
+  for (std::size_t i = 0; i < ticks.size(); ++i)
+    EXPECT_NEAR(ticks[i], std::pow(10.0, static_cast<double>(i) - 4.0), 1e-15);
   const std::vector<PowerText> texts = log_tick_texts(ticks);
   std::vector<std::string> bases;
   for (const PowerText& text : texts) {

@@ -59,7 +59,8 @@ TEST(Csv, HeaderOfKeysFirstColumnOfQueriesAndExactValues) {
   EXPECT_EQ(records[2][0], "밤에");
   for (int r = 0; r < 2; ++r) {
     for (int c = 0; c < 3; ++c) {
-      const float read = std::strtof(records[static_cast<std::size_t>(r + 1)][static_cast<std::size_t>(c + 1)].c_str(), nullptr);
+      const float read =
+          std::strtof(records[static_cast<std::size_t>(r + 1)][static_cast<std::size_t>(c + 1)].c_str(), nullptr);
       EXPECT_EQ(std::memcmp(&read, &m.data[m.index(r, c)], sizeof read), 0) << r << "," << c;
     }
   }
@@ -96,7 +97,8 @@ NpyHeader read_npy_header(const std::string& bytes) {
   EXPECT_EQ(bytes.substr(0, 6), std::string("\x93NUMPY", 6));
   header.major = static_cast<unsigned char>(bytes[6]);
   header.minor = static_cast<unsigned char>(bytes[7]);
-  const std::size_t length = static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+  const std::size_t length =
+      static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
   header.dict = bytes.substr(10, length);
   header.data_offset = 10 + length;
   return header;
@@ -124,7 +126,8 @@ TEST(Npy, Version1HeaderAlignedAndLittleEndianFloat32) {
 }
 
 TEST(Npy, ShapesAsPythonTuples) {
-  EXPECT_NE(read_npy_header(npy_float32(std::vector<float>(24), {2, 3, 4})).dict.find("'shape': (2, 3, 4)"), std::string::npos);
+  EXPECT_NE(read_npy_header(npy_float32(std::vector<float>(24), {2, 3, 4})).dict.find("'shape': (2, 3, 4)"),
+            std::string::npos);
   EXPECT_NE(read_npy_header(npy_float32(std::vector<float>(5), {5})).dict.find("'shape': (5,)"), std::string::npos);
   EXPECT_THROW(npy_float32(std::vector<float>(5), {2, 3}), std::invalid_argument);
 }

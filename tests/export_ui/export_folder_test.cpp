@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 class ExportFolder : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::scratch_dir(std::string("export-folder-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = testing::scratch_dir(std::string("export-folder-") +
+                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
     home_ = dir_ / "home";
     fs::create_directories(home_);
     vars_["HOME"] = home_.string();
@@ -52,8 +53,8 @@ TEST_F(ExportFolder, PicturesInTheHomeDirectoryWhenItExists) {
 TEST_F(ExportFolder, TheUserDirsFileAsXdgUserDirReadsIt) {
   fs::create_directories(home_ / ".config");
   std::ofstream(home_ / ".config" / "user-dirs.dirs") << "# written by xdg-user-dirs-update\n"
-                                                        "XDG_DESKTOP_DIR=\"$HOME/Desktop\"\n"
-                                                        "XDG_PICTURES_DIR=\"$HOME/Bilder\"\n";
+                                                         "XDG_DESKTOP_DIR=\"$HOME/Desktop\"\n"
+                                                         "XDG_PICTURES_DIR=\"$HOME/Bilder\"\n";
   EXPECT_EQ(pictures_directory(environment()), home_ / "Bilder");
   // Under $XDG_CONFIG_HOME when that is set; an absolute path as it is.
   fs::create_directories(dir_ / "config");

@@ -49,7 +49,9 @@ struct Fixture {
     result.heads[1].context.at(0, 0) = 4.0f;
   }
 
-  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false, view.selected_head, view.head_zoom}; }
+  [[nodiscard]] ShownState shown() const {
+    return ShownState{view, result, problem, false, view.selected_head, view.head_zoom};
+  }
 };
 
 ExportRequest only_request(const ExportChoices& choices, const ShownState& shown) {
@@ -141,7 +143,7 @@ TEST(ExportPlan, AutomaticWeightsScaleTurnsLogBeyondFortyTokens) {
 }
 
 TEST(ExportPlan, TheZoomBecomesWholeCells) {
-  Fixture f;  // 10 × 12
+  Fixture f;                                    // 10 × 12
   f.view.head_zoom = {2.0f, 3.5f, 4.0f, 4.0f};  // rows 2..6, columns 3.5..7.5: cell 7 shows in part
   const std::optional<CellWindow> window = shown_window(Quantity::Weights, f.shown());
   ASSERT_TRUE(window.has_value());
@@ -187,7 +189,7 @@ TEST(ExportPlan, AZoomReachingTheEndOrCoveringEverything) {
 // sentence leaves the columns as "all of them" (count 0). Exporting that view exports exactly
 // those rows, every column (it used to export the whole matrix: a 0 axis read as no zoom).
 TEST(ExportPlan, ARowOnlyZoomExportsExactlyThoseRows) {
-  Fixture f;  // 10 × 12, head 0 weights 0.05 except (1, 1) = 0.7
+  Fixture f;                                    // 10 × 12, head 0 weights 0.05 except (1, 1) = 0.7
   f.view.head_zoom = {1.0f, 0.0f, 4.0f, 0.0f};  // rows 1–4, all columns
   const std::optional<CellWindow> window = shown_window(Quantity::Weights, f.shown());
   ASSERT_TRUE(window.has_value());
@@ -208,11 +210,12 @@ TEST(ExportPlan, ARowOnlyZoomExportsExactlyThoseRows) {
   EXPECT_EQ(csv_as_shown(Quantity::Weights, f.shown(), source),
             "query \\ key,k0,k1,k2,k3,k4,k5,k6,k7,k8,k9,k10,k11\r\n"
             "q1,0.05,0.7,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05\r\n"
-            "q2" + row + "q3" + row + "q4" + row);
+            "q2" +
+                row + "q3" + row + "q4" + row);
 }
 
 TEST(ExportPlan, AColumnOnlyZoomExportsThoseColumnsOfEveryRow) {
-  Fixture f;  // 10 × 12
+  Fixture f;                                    // 10 × 12
   f.view.head_zoom = {0.0f, 8.0f, 0.0f, 4.0f};  // all rows, columns 8–11
   const std::optional<CellWindow> window = shown_window(Quantity::Scores, f.shown());
   ASSERT_TRUE(window.has_value());
@@ -323,7 +326,7 @@ TEST(ExportPlan, CopyAsCsvIsTheShownMatrixAsText) {
 }
 
 TEST(ExportPlan, CopyAsCsvOfAZoomedHeatmapIsTheZoomedCells) {
-  Fixture f;  // 10 × 12, head 0 weights 0.05 except (1, 1) = 0.7
+  Fixture f;                                    // 10 × 12, head 0 weights 0.05 except (1, 1) = 0.7
   f.view.head_zoom = {0.0f, 0.0f, 4.0f, 4.0f};  // rows 0–3, columns 0–3
   exporting::ExportSource source;
   source.result = &f.result;

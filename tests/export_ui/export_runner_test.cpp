@@ -35,7 +35,9 @@ struct Small {
     result.heads.push_back(HeadResult{Matrix(2, 2, 1.0f), Matrix(2, 2, 0.5f), Matrix(2, 1, 0.0f), {}, {}});
     source.result = &result;
   }
-  [[nodiscard]] ShownState shown() const { return ShownState{view, result, problem, false, view.selected_head, view.head_zoom}; }
+  [[nodiscard]] ShownState shown() const {
+    return ShownState{view, result, problem, false, view.selected_head, view.head_zoom};
+  }
   [[nodiscard]] ExportPlan plan(ExportFormat format) const {
     ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown());
     choices.format = format;
@@ -197,8 +199,9 @@ TEST_F(ExportRunner, TheOverviewShownIsWrittenInTheFormatChosen) {
                              256 * static_cast<std::size_t>(static_cast<unsigned char>(bytes[9]));
   const std::size_t cells = static_cast<std::size_t>(shown.grid.rows) * static_cast<std::size_t>(shown.grid.cols);
   ASSERT_EQ(bytes.size(), header + 4 * cells);
-  EXPECT_NE(bytes.find("'shape': (1, " + std::to_string(shown.grid.rows) + ", " + std::to_string(shown.grid.cols) + ")"),
-            std::string::npos);
+  EXPECT_NE(
+      bytes.find("'shape': (1, " + std::to_string(shown.grid.rows) + ", " + std::to_string(shown.grid.cols) + ")"),
+      std::string::npos);
   std::vector<float> values(cells);
   std::memcpy(values.data(), bytes.data() + header, 4 * cells);
   EXPECT_EQ(values, shown.heads.front().values);

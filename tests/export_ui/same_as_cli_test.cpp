@@ -28,8 +28,8 @@ class SameAsCli : public ::testing::Test {
   std::string cli_bytes(const std::string& options) const {
     const fs::path out = dir_ / "cli.png";
     const testing::CommandOutput run =
-        testing::run_attnviz("export --scenario preset:korean-restaurant --what weights --format png --out '" + out.string() +
-                             "' " + options);
+        testing::run_attnviz("export --scenario preset:korean-restaurant --what weights --format png --out '" +
+                             out.string() + "' " + options);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     return testing::read_text(out);
   }
@@ -59,7 +59,8 @@ TEST_F(SameAsCli, TheWindowsDefaultViewIsTheCommandWithItsRange) {
   const std::string window = window_bytes(compute::BackendMode::Vulkan, defaults);
   ASSERT_FALSE(window.empty());
   EXPECT_TRUE(window == cli_bytes("--range 0,1")) << "the Export button and attnviz export --range 0,1 differ";
-  EXPECT_TRUE(window == window_bytes(compute::BackendMode::Cpu, defaults)) << "Vulkan and Eigen results draw differently";
+  EXPECT_TRUE(window == window_bytes(compute::BackendMode::Cpu, defaults))
+      << "Vulkan and Eigen results draw differently";
 }
 
 TEST_F(SameAsCli, WithWeightsToTheLargestTheWindowIsTheCommandAsIs) {
@@ -94,7 +95,8 @@ TEST(ExportTitle, AStaleTitleNeverHeadsAFigure) {
   const ShownState shown = shown_state(view, session);
   ExportChoices choices = choices_for_heatmap(Quantity::Weights, shown);
   choices.format = ExportFormat::Svg;
-  const std::vector<exporting::ExportedFile> files = render_plan(plan_export(choices, shown), export_source(session, document));
+  const std::vector<exporting::ExportedFile> files =
+      render_plan(plan_export(choices, shown), export_source(session, document));
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files.front().bytes.find("Korean worked example"), std::string::npos);
   EXPECT_NE(files.front().bytes.find("five small words here now"), std::string::npos);
@@ -103,8 +105,8 @@ TEST(ExportTitle, AStaleTitleNeverHeadsAFigure) {
   edited.title = "Five words, four heads";
   document.apply(edited, "Title");
   session.update(document);
-  const std::vector<exporting::ExportedFile> titled = render_plan(plan_export(choices, shown_state(view, session)),
-                                                                  export_source(session, document));
+  const std::vector<exporting::ExportedFile> titled =
+      render_plan(plan_export(choices, shown_state(view, session)), export_source(session, document));
   ASSERT_EQ(titled.size(), 1u);
   EXPECT_NE(titled.front().bytes.find("Five words, four heads"), std::string::npos);
 }

@@ -23,7 +23,8 @@ namespace fs = std::filesystem;
 std::vector<std::uint8_t> gradient(int w, int h) {
   std::vector<std::uint8_t> rgba;
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) rgba.insert(rgba.end(), {static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(y), 7, 255});
+    for (int x = 0; x < w; ++x)
+      rgba.insert(rgba.end(), {static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(y), 7, 255});
   return rgba;
 }
 
@@ -70,7 +71,8 @@ class ViewImageFiles : public ::testing::Test {
 TEST_F(ViewImageFiles, ThePngLandsInAFolderMadeForItAndTheFolderIsRemembered) {
   const ui::ViewImageRequest request{dir_ / "slides" / "tiled.png", dir_ / "config" / "export-folder"};
   fs::create_directories(dir_ / "config");
-  const ViewImageOutcome outcome = save_view_image(gradient(40, 30), 40, 30, {10, 5, 20, 12}, request, "Tiled", notices_);
+  const ViewImageOutcome outcome =
+      save_view_image(gradient(40, 30), 40, 30, {10, 5, 20, 12}, request, "Tiled", notices_);
   ASSERT_TRUE(outcome.ok) << outcome.message;
   int w = 0, h = 0, channels = 0;
   unsigned char* pixels = stbi_load(request.path.c_str(), &w, &h, &channels, 3);
@@ -84,19 +86,22 @@ TEST_F(ViewImageFiles, ThePngLandsInAFolderMadeForItAndTheFolderIsRemembered) {
   EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Info);
   EXPECT_NE(notices_.all().front().text.find("Tiled view"), std::string::npos);
   EXPECT_EQ(read_last_folder(request.folder_memory), dir_ / "slides") << "the next export starts there";
-  for (const auto& entry : fs::directory_iterator(dir_ / "slides")) EXPECT_EQ(entry.path().filename(), "tiled.png") << "no temporary left";
+  for (const auto& entry : fs::directory_iterator(dir_ / "slides"))
+    EXPECT_EQ(entry.path().filename(), "tiled.png") << "no temporary left";
 }
 
 TEST_F(ViewImageFiles, AnUnwritablePlaceIsAnErrorNoticeAndLeavesTheOldFile) {
   const fs::path blocker = dir_ / "a-file";
   std::ofstream(blocker) << "not a folder";
-  const ViewImageOutcome inside = save_view_image(gradient(8, 8), 8, 8, {0, 0, 8, 8}, {blocker / "view.png", {}}, "Decode", notices_);
+  const ViewImageOutcome inside =
+      save_view_image(gradient(8, 8), 8, 8, {0, 0, 8, 8}, {blocker / "view.png", {}}, "Decode", notices_);
   EXPECT_FALSE(inside.ok);
   ASSERT_EQ(notices_.all().size(), 1u);
   EXPECT_EQ(notices_.all().front().level, ui::NoticeLevel::Error);
   EXPECT_NE(inside.message.find(blocker.string()), std::string::npos) << inside.message;
   EXPECT_EQ(testing::read_text(blocker), "not a folder");
-  const ViewImageOutcome proc = save_view_image(gradient(8, 8), 8, 8, {0, 0, 8, 8}, {"/proc/attnviz-view.png", {}}, "Decode", notices_);
+  const ViewImageOutcome proc =
+      save_view_image(gradient(8, 8), 8, 8, {0, 0, 8, 8}, {"/proc/attnviz-view.png", {}}, "Decode", notices_);
   EXPECT_FALSE(proc.ok);
   EXPECT_FALSE(fs::exists("/proc/attnviz-view.png"));
 }
@@ -105,11 +110,13 @@ TEST_F(ViewImageFiles, NamesAreProposedFreeAndTypedNamesResolvedLikeTheExportDia
   EXPECT_EQ(proposed_view_image_name("tiled-tile-5", dir_), "attnviz-tiled-tile-5.png");
   std::ofstream(dir_ / "attnviz-tiled-tile-5.png") << "x";
   std::ofstream(dir_ / "attnviz-tiled-tile-5-2.png") << "x";
-  EXPECT_EQ(proposed_view_image_name("tiled-tile-5", dir_), "attnviz-tiled-tile-5-3.png") << "an earlier image is not replaced";
+  EXPECT_EQ(proposed_view_image_name("tiled-tile-5", dir_), "attnviz-tiled-tile-5-3.png")
+      << "an earlier image is not replaced";
 
   EXPECT_EQ(view_image_path("slide", dir_, no_environment), dir_ / "slide.png") << "relative to the folder, .png added";
   EXPECT_EQ(view_image_path("/tmp/x/view.PNG", dir_, no_environment), fs::path("/tmp/x/view.PNG"));
-  for (const std::string& bad : {std::string(""), std::string("   "), std::string("view.jpg"), dir_.string(), std::string("sub/")}) {
+  for (const std::string& bad :
+       {std::string(""), std::string("   "), std::string("view.jpg"), dir_.string(), std::string("sub/")}) {
     EXPECT_THROW((void)view_image_path(bad, dir_, no_environment), InputError) << "\"" << bad << "\"";
   }
 }

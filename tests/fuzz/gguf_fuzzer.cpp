@@ -20,15 +20,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const GgufFile gguf = read_gguf(file);
     for (const auto& [name, tensor] : gguf.tensors.all()) {
-      if (tensor.data.data() < bytes.data() || tensor.data.data() + tensor.data.size() > bytes.data() + bytes.size()) std::abort();
+      if (tensor.data.data() < bytes.data() || tensor.data.data() + tensor.data.size() > bytes.data() + bytes.size())
+        std::abort();
     }
     try {
-      const auto tokenizer = attnviz::tokenizers::make_gguf_tokenizer(gguf_tokenizer_data(gguf, "fuzz.gguf"), "fuzz.gguf");
+      const auto tokenizer =
+          attnviz::tokenizers::make_gguf_tokenizer(gguf_tokenizer_data(gguf, "fuzz.gguf"), "fuzz.gguf");
       (void)tokenizer->encode("the cat sat 한국어 🙂", "--text");
     } catch (const attnviz::InputError&) {
     }
     ModelConfig config = gguf_config(gguf, "fuzz.gguf");
-    if (static_cast<long long>(config.num_heads) * config.head_dim > kMaxAttentionWidth || !(config.rope.theta > 0)) std::abort();
+    if (static_cast<long long>(config.num_heads) * config.head_dim > kMaxAttentionWidth || !(config.rope.theta > 0))
+      std::abort();
     WeightBuilder plan(gguf.tensors, "fuzz.gguf", nullptr);
     ModelConfig planned = config;
     (void)build_gguf_weights(plan, planned);

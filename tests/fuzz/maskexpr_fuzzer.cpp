@@ -27,7 +27,8 @@ void check_runs(const attnviz::maskexpr::Expression& expression, const attnviz::
                 int q, int h, const std::vector<Span>& runs) {
   int last_end = 0;
   for (const Span& run : runs) {
-    if (run.begin < last_end || (last_end > 0 && run.begin == last_end) || run.end <= run.begin || run.end > environment.m) {
+    if (run.begin < last_end || (last_end > 0 && run.begin == last_end) || run.end <= run.begin ||
+        run.end > environment.m) {
       std::abort();
     }
     for (int k = last_end; k < run.end; ++k) {

@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::vector<std::span<const std::byte>> spans;
   for (const auto& [name, tensor] : tensors.all()) {
-    if (tensor.data.data() < bytes.data() || tensor.data.data() + tensor.data.size() > bytes.data() + bytes.size()) std::abort();
+    if (tensor.data.data() < bytes.data() || tensor.data.data() + tensor.data.size() > bytes.data() + bytes.size())
+      std::abort();
     if (!tensor.data.empty()) spans.push_back(tensor.data);
     if (tensor.type == attnviz::model::TensorType::Other || tensor.element_count() > (1u << 20)) continue;
     std::vector<float> values(tensor.element_count());

@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const attnviz::InputError&) {
     return 0;
   }
-  const attnviz::LoadedScenario again = attnviz::parse_scenario(attnviz::scenario_to_json(loaded.scenario), "saved.json");
+  const attnviz::LoadedScenario again =
+      attnviz::parse_scenario(attnviz::scenario_to_json(loaded.scenario), "saved.json");
   if (!(again.scenario == loaded.scenario)) std::abort();  // save → load changed the scenario
   attnviz::ProblemLimits limits;
   limits.max_tokens = 512;

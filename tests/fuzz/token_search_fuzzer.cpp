@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view typed = split < input.size() ? input.substr(split + 1) : std::string_view{};
   const attnviz::overview::TokenMatches found = attnviz::overview::find_tokens(tokens, typed, mode);
   const auto& starts = found.starts;
-  if (!std::is_sorted(starts.begin(), starts.end()) || std::adjacent_find(starts.begin(), starts.end()) != starts.end()) {
+  if (!std::is_sorted(starts.begin(), starts.end()) ||
+      std::adjacent_find(starts.begin(), starts.end()) != starts.end()) {
     std::abort();
   }
   const int count = static_cast<int>(tokens.size());

@@ -45,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string long_word(5000, 'a');
     std::string specials;
     for (int i = 0; i < 300; ++i) specials += i % 2 ? "[MASK]" : "<s>";
-    const std::string samples[] = {"the cat sat on the mat", "  Hello,\n\tWORLD!! 2024", "어제 밤에 🙂 café [MASK] <s>", long_word,
-                                   specials};
+    const std::string samples[] = {"the cat sat on the mat", "  Hello,\n\tWORLD!! 2024",
+                                   "어제 밤에 🙂 café [MASK] <s>", long_word, specials};
     for (std::size_t i = 0; i < std::size(samples); ++i) {
       try {
         const int limit = i % 2 ? 3 : attnviz::tokenizers::kMaxModelTokens;

@@ -24,7 +24,8 @@ using nlohmann::json;
 Matrix matrix_from(const json& rows) {
   Matrix m(static_cast<int>(rows.size()), static_cast<int>(rows.at(0).size()));
   for (int r = 0; r < m.rows; ++r) {
-    for (int c = 0; c < m.cols; ++c) m.at(r, c) = rows.at(static_cast<std::size_t>(r)).at(static_cast<std::size_t>(c)).get<float>();
+    for (int c = 0; c < m.cols; ++c)
+      m.at(r, c) = rows.at(static_cast<std::size_t>(r)).at(static_cast<std::size_t>(c)).get<float>();
   }
   return m;
 }
@@ -68,7 +69,8 @@ void expect_matrix_near(const Matrix& actual, const json& expected, const std::s
     const json& row = expected.at(static_cast<std::size_t>(r));
     ASSERT_EQ(static_cast<std::size_t>(actual.cols), row.size()) << what;
     for (int c = 0; c < actual.cols; ++c) {
-      EXPECT_NEAR(actual.at(r, c), row.at(static_cast<std::size_t>(c)).get<double>(), 1e-5) << what << " (" << r << ", " << c << ")";
+      EXPECT_NEAR(actual.at(r, c), row.at(static_cast<std::size_t>(c)).get<double>(), 1e-5)
+          << what << " (" << r << ", " << c << ")";
     }
   }
 }
@@ -100,7 +102,8 @@ TEST(VulkanFixtures, EveryFixtureMatchesItsFloat64Reference) {
       const json& mask = expected.at("mask");
       for (int i = 0; i < result.mask.rows; ++i) {
         for (int j = 0; j < result.mask.cols; ++j) {
-          EXPECT_EQ(result.mask.at(i, j) ? 1 : 0, mask.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j)).get<int>());
+          EXPECT_EQ(result.mask.at(i, j) ? 1 : 0,
+                    mask.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j)).get<int>());
         }
       }
       ASSERT_EQ(result.heads.size(), expected.at("heads").size());
@@ -114,7 +117,10 @@ TEST(VulkanFixtures, EveryFixtureMatchesItsFloat64Reference) {
           Matrix masked = result.heads[h].scores;
           for (int i = 0; i < masked.rows; ++i) {
             for (int j = 0; j < masked.cols; ++j) {
-              const double want = result.mask.at(i, j) ? head.at("scores").at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j)).get<double>() : 0.0;
+              const double want =
+                  result.mask.at(i, j)
+                      ? head.at("scores").at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j)).get<double>()
+                      : 0.0;
               EXPECT_NEAR(masked.at(i, j), want, 1e-5) << name << ".scores fast (" << i << ", " << j << ")";
             }
           }

@@ -67,7 +67,8 @@ Shape pattern_shape(Lcg& random, const Pattern& pattern) {
   return s;
 }
 
-void expect_patterns_match(const gpu::VulkanAttentionOptions& vulkan_options, std::uint64_t seed, int trials_per_pattern) {
+void expect_patterns_match(const gpu::VulkanAttentionOptions& vulkan_options, std::uint64_t seed,
+                           int trials_per_pattern) {
   const auto context = testing::validated_context();
   gpu::VulkanAttention vulkan(context, vulkan_options);
   const auto cpu = make_cpu_backend();
@@ -79,8 +80,8 @@ void expect_patterns_match(const gpu::VulkanAttentionOptions& vulkan_options, st
       for (const bool full_scores : {true, false}) {
         ComputeOptions options;
         options.scores_under_mask = full_scores;
-        const std::string what = std::string(pattern.expression) + ", " + testing::describe(shape) +
-                                 (full_scores ? "" : " (fast mode)");
+        const std::string what =
+            std::string(pattern.expression) + ", " + testing::describe(shape) + (full_scores ? "" : " (fast mode)");
         testing::expect_close(vulkan.compute(problem, options), cpu->compute(problem, options), 1e-5, 1e-5, what);
       }
       if (::testing::Test::HasFailure()) return;  // one reproducible case is enough

@@ -50,13 +50,15 @@ bool row_finite(const Matrix& m, int row) {
 void expect_rows_clean(const Result& vulkan, const Result& clean, int first, int end, const std::string& what) {
   for (std::size_t h = 0; h < vulkan.heads.size(); ++h) {
     for (int i = first; i < end; ++i) {
-      ASSERT_TRUE(row_finite(vulkan.heads[h].context, i)) << what << ": head " << h << " context row " << i
-                                                          << " read the poisoned key (its tile was not skipped)";
+      ASSERT_TRUE(row_finite(vulkan.heads[h].context, i))
+          << what << ": head " << h << " context row " << i << " read the poisoned key (its tile was not skipped)";
       for (int c = 0; c < vulkan.heads[h].context.cols; ++c) {
-        EXPECT_NEAR(vulkan.heads[h].context.at(i, c), clean.heads[h].context.at(i, c), 1e-5) << what << " (" << i << ", " << c << ")";
+        EXPECT_NEAR(vulkan.heads[h].context.at(i, c), clean.heads[h].context.at(i, c), 1e-5)
+            << what << " (" << i << ", " << c << ")";
       }
       for (int j = 0; j < vulkan.heads[h].weights.cols; ++j) {
-        EXPECT_NEAR(vulkan.heads[h].weights.at(i, j), clean.heads[h].weights.at(i, j), 1e-5) << what << " (" << i << ", " << j << ")";
+        EXPECT_NEAR(vulkan.heads[h].weights.at(i, j), clean.heads[h].weights.at(i, j), 1e-5)
+            << what << " (" << i << ", " << j << ")";
       }
     }
   }
@@ -101,8 +103,8 @@ TEST(MaskSkipping, WindowTilesOutsideTheBandNeverReadTheirKeys) {
   for (const bool full_scores : {true, false}) {
     const Result result = vulkan.compute(poisoned(clean, token), ComputeOptions{full_scores});
     const std::string what = full_scores ? "window" : "window, fast";
-    expect_rows_clean(result, reference, 0, 2 * tile, what);             // tiles before the band
-    expect_rows_clean(result, reference, 3 * tile, clean.n(), what);     // tiles after it
+    expect_rows_clean(result, reference, 0, 2 * tile, what);          // tiles before the band
+    expect_rows_clean(result, reference, 3 * tile, clean.n(), what);  // tiles after it
     expect_some_row_poisoned(result, 2 * tile, 3 * tile);
   }
   testing::expect_no_validation_messages(*context);

@@ -27,15 +27,17 @@ constexpr double kWeightAbs = 2e-6;
 constexpr double kRelative = 2e-5;
 constexpr double kScoreAbs = 1e-5;
 
-void expect_matches_dense(const Problem& p, const Result& dense, overview::OverviewRunner& runner, const OverviewRequest& request,
-                          const std::string& name) {
+void expect_matches_dense(const Problem& p, const Result& dense, overview::OverviewRunner& runner,
+                          const OverviewRequest& request, const std::string& name) {
   const overview::Overview got = runner.run(p, request);
   ASSERT_FALSE(got.heads.empty());
   for (const overview::PooledImage& image : got.heads) {
-    const testing::DensePooled want = testing::pool_dense(dense, p, image.head, got.grid, request.quantity, request.pooling);
-    testing::expect_image_near(want, image, got.grid, request.quantity == Quantity::Weights ? kWeightAbs : kScoreAbs, kRelative,
-                               name + " head " + std::to_string(image.head) + " " + overview::quantity_name(request.quantity) +
-                                   " " + overview::pooling_name(request.pooling));
+    const testing::DensePooled want =
+        testing::pool_dense(dense, p, image.head, got.grid, request.quantity, request.pooling);
+    testing::expect_image_near(
+        want, image, got.grid, request.quantity == Quantity::Weights ? kWeightAbs : kScoreAbs, kRelative,
+        name + " head " + std::to_string(image.head) + " " + overview::quantity_name(request.quantity) + " " +
+            overview::pooling_name(request.pooling));
   }
 }
 

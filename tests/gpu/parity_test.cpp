@@ -46,7 +46,9 @@ Shape random_shape(Lcg& random, MaskKind kind) {
   s.d_v = random.between(1, 12);
   s.d_out = random.chance(50) ? random.between(1, 10) : 0;
   const int scale_mode = random.between(0, 2);
-  s.scale = scale_mode == 0 ? 1.0f / std::sqrt(static_cast<float>(s.d_k)) : scale_mode == 1 ? 1.0f : random.uniform(0.05f, 3.0f);
+  s.scale = scale_mode == 0   ? 1.0f / std::sqrt(static_cast<float>(s.d_k))
+            : scale_mode == 1 ? 1.0f
+                              : random.uniform(0.05f, 3.0f);
   const int tokens = std::max(s.n, s.m);
   s.mask.causal = kind == MaskKind::Causal || kind == MaskKind::CausalWindow || kind == MaskKind::CausalWindowGlobals;
   if (kind != MaskKind::None && kind != MaskKind::Causal) s.mask.window = random.between(0, 8);
@@ -72,8 +74,8 @@ TEST_P(Parity, RandomProblemsMatchTheEigenPath) {
     for (const bool full_scores : {true, false}) {
       ComputeOptions options;
       options.scores_under_mask = full_scores;
-      const std::string what = "trial " + std::to_string(trial) + ": " + testing::describe(shape) +
-                               (full_scores ? "" : " (fast mode)");
+      const std::string what =
+          "trial " + std::to_string(trial) + ": " + testing::describe(shape) + (full_scores ? "" : " (fast mode)");
       testing::expect_close(vulkan.compute(problem, options), cpu->compute(problem, options), 1e-5, 1e-5, what);
     }
     if (::testing::Test::HasFailure()) break;  // one reproducible case is enough
@@ -82,7 +84,8 @@ TEST_P(Parity, RandomProblemsMatchTheEigenPath) {
 }
 
 std::string mask_kind_name(const ::testing::TestParamInfo<MaskKind>& kind) {
-  static constexpr const char* names[] = {"None", "Causal", "Window", "CausalWindow", "WindowGlobals", "CausalWindowGlobals"};
+  static constexpr const char* names[] = {"None",         "Causal",        "Window",
+                                          "CausalWindow", "WindowGlobals", "CausalWindowGlobals"};
   return names[static_cast<int>(kind.param)];
 }
 
@@ -133,8 +136,9 @@ TEST(ParityEdges, SoftmaxDoesNotDependOnTheAssumedSubgroupSize) {
     for (int trial = 0; trial < 6; ++trial) {
       const Shape shape = random_shape(random, trial % 2 == 0 ? MaskKind::WindowGlobals : MaskKind::Causal);
       const Problem problem = testing::make_problem(random, shape);
-      testing::expect_close(vulkan.compute(problem), cpu->compute(problem), 1e-5, 1e-5,
-                            "assumed subgroup " + std::to_string(assumed.subgroup_size) + ": " + testing::describe(shape));
+      testing::expect_close(
+          vulkan.compute(problem), cpu->compute(problem), 1e-5, 1e-5,
+          "assumed subgroup " + std::to_string(assumed.subgroup_size) + ": " + testing::describe(shape));
     }
   }
   testing::expect_no_validation_messages(*context);

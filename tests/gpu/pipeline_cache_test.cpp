@@ -32,7 +32,9 @@ class PipelineCacheFile : public ::testing::Test {
     options.pipeline_cache_folder = folder_;
     return testing::validated_context(options);
   }
-  fs::path file(const vk::Context& context) const { return folder_ / vk::pipeline_cache_file_name(context.properties()); }
+  fs::path file(const vk::Context& context) const {
+    return folder_ / vk::pipeline_cache_file_name(context.properties());
+  }
   static std::string read(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -107,9 +109,9 @@ TEST_F(PipelineCacheFile, ADamagedFileIsIgnoredWithAMessageAndReplaced) {
     valid = read(file(*first));
   }
   const std::string damaged[] = {
-      "",                                                  // empty
-      "not a cache at all",                                // too short, wrong magic
-      valid.substr(0, valid.size() - 1),                   // cut short
+      "",                                                            // empty
+      "not a cache at all",                                          // too short, wrong magic
+      valid.substr(0, valid.size() - 1),                             // cut short
       valid.substr(0, 64) + std::string(valid.size() - 64, '\x5a'),  // data overwritten
   };
   for (const std::string& bytes : damaged) {

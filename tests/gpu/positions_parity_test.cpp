@@ -74,7 +74,8 @@ TEST(PositionsParity, RopeAlibiAndDropoutMatchTheEigenPath) {
         options.scores_under_mask = full_scores;
         const Result gpu = vulkan.compute(problem, options);
         const Result host = cpu->compute(problem, options);
-        const std::string what = std::string(c.name) + " trial " + std::to_string(trial) + ": " + testing::describe(shape);
+        const std::string what =
+            std::string(c.name) + " trial " + std::to_string(trial) + ": " + testing::describe(shape);
         testing::expect_close(gpu, host, 1e-5, 1e-5, what);
         ASSERT_EQ(gpu.heads.size(), host.heads.size());
         for (std::size_t h = 0; h < gpu.heads.size(); ++h) {

@@ -45,7 +45,8 @@ inline Problem make_problem(Lcg& random, const Shape& s, float amplitude = 1.0f)
   Problem p;
   for (int i = 0; i < s.n; ++i) p.tokens.push_back("q" + std::to_string(i));
   const int m = s.cross ? s.m : s.n;
-  for (int j = 0; j < m; ++j) p.source_tokens.push_back(s.cross ? "k" + std::to_string(j) : p.tokens[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < m; ++j)
+    p.source_tokens.push_back(s.cross ? "k" + std::to_string(j) : p.tokens[static_cast<std::size_t>(j)]);
   p.cross_attention = s.cross;
   p.x = random_matrix(random, s.n, s.d_model, amplitude);
   p.xs = s.cross ? random_matrix(random, m, s.d_model, amplitude) : p.x;
@@ -65,9 +66,9 @@ inline Problem make_problem(Lcg& random, const Shape& s, float amplitude = 1.0f)
 inline std::string describe(const Shape& s) {
   std::string text = "N=" + std::to_string(s.n) + " M=" + std::to_string(s.cross ? s.m : s.n) +
                      " d_model=" + std::to_string(s.d_model) + " H=" + std::to_string(s.heads) +
-                     " G=" + std::to_string(s.kv_heads) + " d_k=" + std::to_string(s.d_k) + " d_v=" + std::to_string(s.d_v) +
-                     " d_out=" + std::to_string(s.d_out) + " scale=" + std::to_string(s.scale) +
-                     (s.mask.causal ? " causal" : "");
+                     " G=" + std::to_string(s.kv_heads) + " d_k=" + std::to_string(s.d_k) +
+                     " d_v=" + std::to_string(s.d_v) + " d_out=" + std::to_string(s.d_out) +
+                     " scale=" + std::to_string(s.scale) + (s.mask.causal ? " causal" : "");
   if (s.mask.window) text += " window=" + std::to_string(*s.mask.window);
   for (int g : s.mask.global) text += " g" + std::to_string(g);
   return text;

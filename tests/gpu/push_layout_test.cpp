@@ -24,10 +24,11 @@ using Offsets = std::vector<std::uint32_t>;
 const Offsets kOperand = {offsetof(OperandPush, base), offsetof(OperandPush, pitch), offsetof(OperandPush, stride)};
 const Offsets kChunk = {offsetof(ChunkPush, head_base), offsetof(ChunkPush, row_base), offsetof(ChunkPush, quad_base),
                         offsetof(ChunkPush, row_end), offsetof(ChunkPush, quad_end)};
-const Offsets kMask = {offsetof(MaskParams, rows),        offsetof(MaskParams, cols),        offsetof(MaskParams, causal),
-                       offsetof(MaskParams, window),      offsetof(MaskParams, has_globals), offsetof(MaskParams, list_offset),
-                       offsetof(MaskParams, list_count),  offsetof(MaskParams, runs_offset), offsetof(MaskParams, head_stride),
-                       offsetof(MaskParams, head)};
+const Offsets kMask = {offsetof(MaskParams, rows),        offsetof(MaskParams, cols),
+                       offsetof(MaskParams, causal),      offsetof(MaskParams, window),
+                       offsetof(MaskParams, has_globals), offsetof(MaskParams, list_offset),
+                       offsetof(MaskParams, list_count),  offsetof(MaskParams, runs_offset),
+                       offsetof(MaskParams, head_stride), offsetof(MaskParams, head)};
 const Offsets kScalar = {};
 
 TEST(PushLayout, MatmulMatchesMatmulPush) {
@@ -39,11 +40,11 @@ TEST(PushLayout, MatmulMatchesMatmulPush) {
 
 TEST(PushLayout, ScoresMatchesScoresPush) {
   const testing::PushLayout layout = testing::push_constant_layout(shaders::scores_comp());
-  EXPECT_EQ(layout.offsets,
-            (Offsets{offsetof(ScoresPush, depth), offsetof(ScoresPush, q), offsetof(ScoresPush, k), offsetof(ScoresPush, s),
-                     offsetof(ScoresPush, group), offsetof(ScoresPush, chunk), offsetof(ScoresPush, zero_masked),
-                     offsetof(ScoresPush, mask)}));
-  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kScalar, kMask}));
+  EXPECT_EQ(layout.offsets, (Offsets{offsetof(ScoresPush, depth), offsetof(ScoresPush, q), offsetof(ScoresPush, k),
+                                     offsetof(ScoresPush, s), offsetof(ScoresPush, group), offsetof(ScoresPush, chunk),
+                                     offsetof(ScoresPush, zero_masked), offsetof(ScoresPush, mask)}));
+  EXPECT_EQ(layout.nested,
+            (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kScalar, kMask}));
 }
 
 TEST(PushLayout, SoftmaxMatchesSoftmaxPush) {
@@ -65,20 +66,22 @@ TEST_P(TiledPushLayout, MatchesTiledPush) {
                      offsetof(TiledPush, kb_begin), offsetof(TiledPush, kb_end), offsetof(TiledPush, drop_threshold),
                      offsetof(TiledPush, seed_low), offsetof(TiledPush, seed_high), offsetof(TiledPush, keep_scale),
                      offsetof(TiledPush, mask)}));
-  EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
-                                                 kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kMask}));
+  EXPECT_EQ(layout.nested,
+            (std::vector<Offsets>{kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kScalar,
+                                  kScalar, kScalar, kScalar, kScalar, kScalar, kScalar, kMask}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, TiledPushLayout,
                          ::testing::Values(&shaders::tiled_attention_comp, &shaders::tiled_attention_fp16_comp),
-                         [](const auto& kernel) { return kernel.index == 0 ? std::string("Fp32") : std::string("Fp16"); });
+                         [](const auto& kernel) {
+                           return kernel.index == 0 ? std::string("Fp32") : std::string("Fp16");
+                         });
 
 TEST(PushLayout, ContextMatchesContextPush) {
   const testing::PushLayout layout = testing::push_constant_layout(shaders::context_comp());
-  EXPECT_EQ(layout.offsets,
-            (Offsets{offsetof(ContextPush, dv), offsetof(ContextPush, w), offsetof(ContextPush, v),
-                     offsetof(ContextPush, concat), offsetof(ContextPush, group), offsetof(ContextPush, chunk),
-                     offsetof(ContextPush, mask)}));
+  EXPECT_EQ(layout.offsets, (Offsets{offsetof(ContextPush, dv), offsetof(ContextPush, w), offsetof(ContextPush, v),
+                                     offsetof(ContextPush, concat), offsetof(ContextPush, group),
+                                     offsetof(ContextPush, chunk), offsetof(ContextPush, mask)}));
   EXPECT_EQ(layout.nested, (std::vector<Offsets>{kScalar, kOperand, kOperand, kOperand, kScalar, kChunk, kMask}));
 }
 
@@ -91,10 +94,11 @@ TEST(PushLayout, RopeMatchesRopePush) {
 
 TEST(PushLayout, DropoutMatchesDropoutPush) {
   const testing::PushLayout layout = testing::push_constant_layout(shaders::dropout_comp());
-  EXPECT_EQ(layout.offsets,
-            (Offsets{offsetof(DropoutPush, before), offsetof(DropoutPush, after), offsetof(DropoutPush, kept),
-                     offsetof(DropoutPush, chunk), offsetof(DropoutPush, cols), offsetof(DropoutPush, threshold),
-                     offsetof(DropoutPush, seed_low), offsetof(DropoutPush, seed_high), offsetof(DropoutPush, keep_scale)}));
+  EXPECT_EQ(
+      layout.offsets,
+      (Offsets{offsetof(DropoutPush, before), offsetof(DropoutPush, after), offsetof(DropoutPush, kept),
+               offsetof(DropoutPush, chunk), offsetof(DropoutPush, cols), offsetof(DropoutPush, threshold),
+               offsetof(DropoutPush, seed_low), offsetof(DropoutPush, seed_high), offsetof(DropoutPush, keep_scale)}));
   EXPECT_EQ(layout.nested,
             (std::vector<Offsets>{kOperand, kOperand, kOperand, kChunk, kScalar, kScalar, kScalar, kScalar, kScalar}));
 }

@@ -157,8 +157,8 @@ TEST(VulkanResources, TinyLimitsSplitEveryPassAndStillMatch) {
     const Problem problem = testing::make_problem(random, shape);
     for (const bool full_scores : {true, false}) {
       const ComputeOptions compute_options{full_scores};
-      testing::expect_close(vulkan.compute(problem, compute_options), cpu->compute(problem, compute_options), 1e-5, 1e-5,
-                            testing::describe(shape));
+      testing::expect_close(vulkan.compute(problem, compute_options), cpu->compute(problem, compute_options), 1e-5,
+                            1e-5, testing::describe(shape));
     }
   }
   // Seven passes without limits; many more with them.
@@ -263,7 +263,8 @@ TEST(VulkanResources, ResultsStayOnTheDeviceUntilAskedFor) {
   // The views address the same floats read_back() returns: copy each view's range out.
   const Result result = vulkan.read_back();
   auto check_view = [&](const DeviceMatrix& view_matrix, const Matrix& expected, const std::string& what) {
-    EXPECT_EQ(view_matrix.range, static_cast<VkDeviceSize>(((view_matrix.rows - 1) * view_matrix.row_pitch + view_matrix.cols) * 4));
+    EXPECT_EQ(view_matrix.range,
+              static_cast<VkDeviceSize>(((view_matrix.rows - 1) * view_matrix.row_pitch + view_matrix.cols) * 4));
     vk::Buffer staging(*context, view_matrix.range, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::HostReadback);
     vk::CommandStream stream(*context);
     const VkCommandBuffer cmd = stream.begin();

@@ -156,9 +156,8 @@ TEST_P(TiledFp16OnDevice, LongRowsWithAlibiAndDropoutAgreeWithTheMaterialisedPat
     // Contexts of a few units here (dropout scales the kept weights by 1.25): fp16's error is
     // relative to them.
     const std::vector<float>& values = dense.heads[h].context.data;
-    const double largest = std::fabs(*std::max_element(values.begin(), values.end(), [](float a, float b) {
-      return std::fabs(a) < std::fabs(b);
-    }));
+    const double largest = std::fabs(
+        *std::max_element(values.begin(), values.end(), [](float a, float b) { return std::fabs(a) < std::fabs(b); }));
     EXPECT_LE(max_abs_difference(gpu.heads[h].context, dense.heads[h].context), kFp16Tolerance * std::max(1.0, largest))
         << "head " << h << ", contexts up to " << largest;
   }
@@ -181,7 +180,8 @@ INSTANTIATE_TEST_SUITE_P(Products, TiledFp16OnDevice, ::testing::Values(true, fa
 
 TEST(TiledFp16, LavapipeHasFp16ArithmeticSoTheEmulatedKernelRunsInCi) {
   const auto context = testing::validated_context();
-  if (context->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU) GTEST_SKIP() << "not a CPU driver: " << context->device_name();
+  if (context->device_type() != VK_PHYSICAL_DEVICE_TYPE_CPU)
+    GTEST_SKIP() << "not a CPU driver: " << context->device_name();
   EXPECT_TRUE(context->matrix_cores().fp16_arithmetic) << context->matrix_cores().reason;
 }
 

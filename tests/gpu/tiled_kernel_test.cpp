@@ -89,7 +89,8 @@ TEST_P(TiledKernel, HiddenTilesAreSkippedSoAPoisonedKeyTheyHideChangesNothing) {
   Problem problem = testing::random_problem(random, shape);
   problem.x.at(12, 0) = std::numeric_limits<float>::quiet_NaN();
   problem.xs = problem.x;
-  const tiled::TiledResult result = tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {4, 4, std::nullopt});
+  const tiled::TiledResult result =
+      tiled::make_vulkan_tiled(context, gpu_path(GetParam()))->run(problem, {4, 4, std::nullopt});
   for (const tiled::TiledHead& head : result.heads) {
     for (int i = 0; i < 12; ++i) {
       for (int c = 0; c < problem.d_v; ++c) EXPECT_TRUE(std::isfinite(head.context.at(i, c))) << "row " << i;

@@ -9,10 +9,10 @@ namespace {
 
 TEST(NiceLabelStep, EveryLabelWhenTheyFitElseOneTwoFiveSteps) {
   EXPECT_EQ(nice_label_step(20.0f, 18.0f), 1);
-  EXPECT_EQ(nice_label_step(10.0f, 18.0f), 2);   // 1.8 cells per label
-  EXPECT_EQ(nice_label_step(5.0f, 18.0f), 5);    // 3.6
-  EXPECT_EQ(nice_label_step(1.0f, 18.0f), 20);   // 18
-  EXPECT_EQ(nice_label_step(0.25f, 18.0f), 100); // 72
+  EXPECT_EQ(nice_label_step(10.0f, 18.0f), 2);    // 1.8 cells per label
+  EXPECT_EQ(nice_label_step(5.0f, 18.0f), 5);     // 3.6
+  EXPECT_EQ(nice_label_step(1.0f, 18.0f), 20);    // 18
+  EXPECT_EQ(nice_label_step(0.25f, 18.0f), 100);  // 72
   EXPECT_EQ(nice_label_step(0.0f, 18.0f), 1);
 }
 
@@ -78,7 +78,8 @@ TEST(DistinctNumbers, DifferentValuesNeverShareALabel) {
   // A narrow range: more decimals...
   EXPECT_EQ(distinct_numbers({0.0123f, 0.0187f, 0.0156f}, 7), (std::vector<std::string>{"0.012", "0.019", "0.016"}));
   // ...or, when the values are tiny (a log scale over 20,000 keys), significant digits.
-  EXPECT_EQ(distinct_numbers({1.0e-4f, 2.0e-4f, 1.4142e-4f}, 7), (std::vector<std::string>{"1.0e-04", "2.0e-04", "1.4e-04"}));
+  EXPECT_EQ(distinct_numbers({1.0e-4f, 2.0e-4f, 1.4142e-4f}, 7),
+            (std::vector<std::string>{"1.0e-04", "2.0e-04", "1.4e-04"}));
   // Equal values may share one.
   EXPECT_EQ(distinct_numbers({0.5f, 0.5f}, 7), (std::vector<std::string>{"0.50", "0.50"}));
 }
@@ -106,7 +107,8 @@ TEST(ZoomCaption, SaysWhichRowsAndColumnsAreInView) {
   EXPECT_EQ(zoom_caption(full_window(8, 8), 8, 8), "");
   EXPECT_EQ(zoom_caption({0.0f, 0.0f, 4.0f, 8.0f}, 8, 8), "rows 0\u20133 of 8");
   EXPECT_EQ(zoom_caption({0.0f, 2.5f, 8.0f, 4.0f}, 8, 8), "columns 2\u20136 of 8");
-  EXPECT_EQ(zoom_caption({10.0f, 20.0f, 50.0f, 50.0f}, 512, 512), "rows 10\u201359, columns 20\u201369 of 512 \u00D7 512");
+  EXPECT_EQ(zoom_caption({10.0f, 20.0f, 50.0f, 50.0f}, 512, 512),
+            "rows 10\u201359, columns 20\u201369 of 512 \u00D7 512");
   // Grouped as every number the window shows ("4,096", not "4096").
   EXPECT_EQ(zoom_caption({1000.0f, 0.0f, 500.0f, 4096.0f}, 4096, 4096), "rows 1,000\u20131,499 of 4,096");
 }
@@ -133,10 +135,12 @@ TEST(CellNumbers, OneFormatForEveryCellOfAHeatmap) {
   // Every character 6 px: the widest of the extremes decides, for all cells at once.
   const auto width = [](const std::string& text) { return 6.0f * static_cast<float>(text.size()); };
   const auto fixed = [](int decimals) { return CellNumbers{CellNumbers::Form::Fixed, decimals}; };
-  const auto same = [](const CellNumbers& a, const CellNumbers& b) { return a.form == b.form && a.decimals == b.decimals; };
-  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 30.0f, width), fixed(2)));  // "-1.23" is 30 px
-  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 29.0f, width), fixed(1)));  // "-1.2"
-  EXPECT_TRUE(same(cell_numbers_that_fit(0.003f, 1.0f, 24.0f, width), fixed(2)));  // weights: "0.00" to "1.00"
+  const auto same = [](const CellNumbers& a, const CellNumbers& b) {
+    return a.form == b.form && a.decimals == b.decimals;
+  };
+  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 30.0f, width), fixed(2)));   // "-1.23" is 30 px
+  EXPECT_TRUE(same(cell_numbers_that_fit(-1.23f, 0.5f, 29.0f, width), fixed(1)));   // "-1.2"
+  EXPECT_TRUE(same(cell_numbers_that_fit(0.003f, 1.0f, 24.0f, width), fixed(2)));   // weights: "0.00" to "1.00"
   EXPECT_TRUE(same(cell_numbers_that_fit(-45.0f, 12.0f, 30.0f, width), fixed(1)));  // "-45.0"; never whole numbers
 }
 

@@ -33,7 +33,8 @@ constexpr int kHeight = 300;
 std::size_t differing_pixels(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
   if (a.size() != b.size()) return std::max(a.size(), b.size()) / 4;
   std::size_t count = 0;
-  for (std::size_t p = 0; p + 3 < a.size(); p += 4) if (!std::equal(&a[p], &a[p + 4], &b[p])) ++count;
+  for (std::size_t p = 0; p + 3 < a.size(); p += 4)
+    if (!std::equal(&a[p], &a[p + 4], &b[p])) ++count;
   return count;
 }
 
@@ -43,10 +44,11 @@ class CachedImages : public ::testing::Test {
       : context_(testing::validated_context()),
         window_pass_(create_image_pass(context_->device())),
         display_(make_image_pipeline(context_->device(), window_pass_.get())),
-        pool_(vk::create_descriptor_pool(context_->device(), 1, {&kPoolSize, 1}, VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT)),
+        pool_(vk::create_descriptor_pool(context_->device(), 1, {&kPoolSize, 1},
+                                         VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT)),
         sampler_(make_sampler()),
-        target_(std::make_unique<HeatmapImage>(*context_, window_pass_.get(), pool_.get(), display_.set_layout(), sampler_.get(),
-                                               kWidth, kHeight)),
+        target_(std::make_unique<HeatmapImage>(*context_, window_pass_.get(), pool_.get(), display_.set_layout(),
+                                               sampler_.get(), kWidth, kHeight)),
         renderer_(std::make_unique<HeatmapRenderer>(*context_, window_pass_.get())),
         widget_(*renderer_),
         stream_(*context_),
@@ -72,7 +74,8 @@ class CachedImages : public ::testing::Test {
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(position);
     ImGui::SetNextWindowSize(ImVec2(260.0f, 280.0f));
-    ImGui::Begin("page", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("page", nullptr,
+                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar);
     widget_.draw("##cells", spec_);
     ImGui::End();
     ImGui::Render();
@@ -93,7 +96,8 @@ class CachedImages : public ::testing::Test {
     for (int l = 0; l < data->CmdListsCount; ++l) {
       const ImDrawList* list = data->CmdLists[l];
       for (const ImDrawCmd& draw : list->CmdBuffer) {
-        if (draw.UserCallback != nullptr && draw.UserCallback != ImDrawCallback_ResetRenderState) draw.UserCallback(list, &draw);
+        if (draw.UserCallback != nullptr && draw.UserCallback != ImDrawCallback_ResetRenderState)
+          draw.UserCallback(list, &draw);
       }
     }
     vkCmdEndRenderPass(cmd);

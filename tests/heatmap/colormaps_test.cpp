@@ -47,7 +47,7 @@ TEST(Colormaps, ScoresAreDivergingWeightsSequential) {
 }
 
 TEST(Colormaps, TextOnCellsContrasts) {
-  EXPECT_EQ(contrasting_text_colour({0.0f, 0.0f, 0.2f}), 0xffffffffu);  // white on dark blue
+  EXPECT_EQ(contrasting_text_colour({0.0f, 0.0f, 0.2f}), 0xffffffffu);   // white on dark blue
   EXPECT_EQ(contrasting_text_colour({1.0f, 0.95f, 0.3f}), 0xff000000u);  // black on yellow
 }
 

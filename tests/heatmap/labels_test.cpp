@@ -39,7 +39,7 @@ TEST_F(Labels, ColumnLabelsAreHorizontalThenStaggeredThenTurned) {
   // 13 px) is below the smallest size, 0.62 of 13 px, so that (and every other label shown).
   const float smallest = 0.62f * 13.0f;
   EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 100.0f), 28.0f * smallest / 13.0f + 2 * pad);
-  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 15.0f), 15.0f + 2 * pad);       // capped
+  EXPECT_FLOAT_EQ(HeatmapWidget::col_label_height(labels, 10.0f, 15.0f), 15.0f + 2 * pad);  // capped
 }
 
 TEST_F(Labels, RowLabelsMakeRoomForTheWidestAndForIndicesWhenThinned) {

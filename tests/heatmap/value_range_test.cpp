@@ -90,7 +90,7 @@ TEST(ColormapPosition, LinearOrLogAndClamped) {
   // log10 from 1e-4 to 1: each decade a quarter of the colormap.
   EXPECT_NEAR(colormap_position(1e-2f, kLogWeights, true), 0.5f, 1e-6f);
   EXPECT_NEAR(colormap_position(1e-3f, kLogWeights, true), 0.25f, 1e-6f);
-  EXPECT_FLOAT_EQ(colormap_position(0.0f, kLogWeights, true), 0.0f);   // a weight of 0 at the bottom
+  EXPECT_FLOAT_EQ(colormap_position(0.0f, kLogWeights, true), 0.0f);  // a weight of 0 at the bottom
   EXPECT_FLOAT_EQ(colormap_position(1e-9f, kLogWeights, true), 0.0f);
   EXPECT_FLOAT_EQ(colormap_position(1.0f, kLogWeights, true), 1.0f);
 }

@@ -25,7 +25,8 @@ inline nlohmann::json read_fixture(const std::string& name) {
 inline Matrix matrix_from_json(const nlohmann::json& rows) {
   Matrix m(static_cast<int>(rows.size()), static_cast<int>(rows.at(0).size()));
   for (int r = 0; r < m.rows; ++r)
-    for (int c = 0; c < m.cols; ++c) m.at(r, c) = rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<float>();
+    for (int c = 0; c < m.cols; ++c)
+      m.at(r, c) = rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<float>();
   return m;
 }
 

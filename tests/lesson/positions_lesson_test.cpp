@@ -38,7 +38,8 @@ Scenario scenario(PositionalKind kind) {
 struct Computed {
   Problem problem;
   Result result;
-  explicit Computed(const Scenario& s) : problem(build_problem(s, "test")), result(make_cpu_backend()->compute(problem)) {}
+  explicit Computed(const Scenario& s)
+      : problem(build_problem(s, "test")), result(make_cpu_backend()->compute(problem)) {}
 };
 
 const lesson::ShownMatrix& matrix_named(const lesson::StepPage& page, const std::string& name) {
@@ -72,7 +73,8 @@ TEST(PositionsPage, RopeShowsQAndKBeforeAndAfterTheRotationAndAPairTurning) {
   EXPECT_NEAR(page.turning->key_x, hp.k.at(2, 0), 1e-6);
   EXPECT_EQ(page.table.rows.size(), 2u) << "one row per pair";
   // The Projections page shows Q before the rotation.
-  EXPECT_EQ(*matrix_named(model.page(StepKind::Projections, {.head = 1, .query = 4}), "Q\u2081").values, hp.q_unrotated);
+  EXPECT_EQ(*matrix_named(model.page(StepKind::Projections, {.head = 1, .query = 4}), "Q\u2081").values,
+            hp.q_unrotated);
 }
 
 TEST(PositionsPage, SinusoidalShowsTheTableAndTheSum) {
@@ -82,7 +84,8 @@ TEST(PositionsPage, SinusoidalShowsTheTableAndTheSum) {
   const Matrix& pe = *matrix_named(page, "PE").values;
   EXPECT_EQ(pe, sinusoidal_table(0, c.problem.n(), 8));
   EXPECT_EQ(*matrix_named(page, "X + PE").values, c.problem.x);
-  for (std::size_t i = 0; i < pe.size(); ++i) EXPECT_FLOAT_EQ(c.problem.x.data[i], c.problem.x_tokens->data[i] + pe.data[i]);
+  for (std::size_t i = 0; i < pe.size(); ++i)
+    EXPECT_FLOAT_EQ(c.problem.x.data[i], c.problem.x_tokens->data[i] + pe.data[i]);
   ASSERT_TRUE(page.turning.has_value());
   EXPECT_FLOAT_EQ(static_cast<float>(page.turning->x[2]), static_cast<float>(std::sin(2.0)));
   // Page 1 shows the embeddings alone.
@@ -106,7 +109,8 @@ TEST(PositionsPage, AlibiShowsItsBiasAndEverySlope) {
 
 TEST(PositionsPage, NoneSaysSoAndShowsQAndK) {
   const Computed c(scenario(PositionalKind::None));
-  const lesson::StepPage page = lesson::StepModel(c.problem, c.result).page(StepKind::Positions, {.head = 0, .query = 0});
+  const lesson::StepPage page =
+      lesson::StepModel(c.problem, c.result).page(StepKind::Positions, {.head = 0, .query = 0});
   EXPECT_NE(page.title.find("none"), std::string::npos);
   EXPECT_EQ(page.matrices.size(), 2u);
   EXPECT_FALSE(page.turning.has_value());
@@ -121,7 +125,8 @@ TEST(Mistakes, SoftmaxOverColumnsMakesColumnsSumToOneAndNotRows) {
   for (const double sum : demo.correct_row_sums) EXPECT_NEAR(sum, 1.0, 1e-12);
   EXPECT_TRUE(std::any_of(demo.mistaken_row_sums.begin(), demo.mistaken_row_sums.end(),
                           [](double sum) { return std::fabs(sum - 1.0) > 0.01; }));
-  for (std::size_t i = 0; i < demo.correct.size(); ++i) EXPECT_NEAR(demo.correct.data[i], c.result.heads[0].weights.data[i], 1e-6);
+  for (std::size_t i = 0; i < demo.correct.size(); ++i)
+    EXPECT_NEAR(demo.correct.data[i], c.result.heads[0].weights.data[i], 1e-6);
 }
 
 TEST(Mistakes, MaskingAfterTheSoftmaxLeavesRowsShortOfOneUnlessRenormalised) {
@@ -129,12 +134,14 @@ TEST(Mistakes, MaskingAfterTheSoftmaxLeavesRowsShortOfOneUnlessRenormalised) {
   const lesson::MistakeDemo after = lesson::demonstrate(c.problem, c.result, 1, Mistake::MaskAfterSoftmax);
   EXPECT_FALSE(after.mask_substituted);
   EXPECT_NEAR(after.mistaken_row_sums.back(), 1.0, 1e-12) << "the last row hides nothing";
-  for (std::size_t i = 0; i + 1 < after.mistaken_row_sums.size(); ++i) EXPECT_LT(after.mistaken_row_sums[i], 1.0 - 1e-6) << i;
+  for (std::size_t i = 0; i + 1 < after.mistaken_row_sums.size(); ++i)
+    EXPECT_LT(after.mistaken_row_sums[i], 1.0 - 1e-6) << i;
   EXPECT_GT(after.largest_difference, 1e-3);
   const lesson::MistakeDemo fixed = lesson::demonstrate(c.problem, c.result, 1, Mistake::MaskAfterSoftmaxRenormalised);
   EXPECT_LT(fixed.largest_difference, 1e-15) << "renormalising gives exactly the weights of masking first";
   for (const float d : fixed.difference.data) EXPECT_LT(std::fabs(d), 1e-15f);
-  for (std::size_t i = 0; i < fixed.correct.size(); ++i) EXPECT_NEAR(fixed.mistaken.data[i], c.result.heads[1].weights.data[i], 1e-6);
+  for (std::size_t i = 0; i < fixed.correct.size(); ++i)
+    EXPECT_NEAR(fixed.mistaken.data[i], c.result.heads[1].weights.data[i], 1e-6);
 }
 
 TEST(Mistakes, NoScalingSaturatesAndTheMaskingMistakesBorrowACausalMaskWhenThereIsNone) {
@@ -145,7 +152,8 @@ TEST(Mistakes, NoScalingSaturatesAndTheMaskingMistakesBorrowACausalMaskWhenThere
   const lesson::MistakeDemo demo = lesson::demonstrate(c.problem, c.result, 0, Mistake::NoScaling);
   const auto largest = [](const Matrix& m, int row) { return *std::max_element(m.row(row), m.row(row) + m.cols); };
   EXPECT_GT(largest(demo.mistaken, 0), largest(demo.correct, 0)) << "the unscaled softmax is sharper";
-  const lesson::StepPage page = lesson::StepModel(c.problem, c.result).page(StepKind::Mistakes, {.head = 0, .query = 0, .mistake = Mistake::NoScaling});
+  const lesson::StepPage page = lesson::StepModel(c.problem, c.result)
+                                    .page(StepKind::Mistakes, {.head = 0, .query = 0, .mistake = Mistake::NoScaling});
   EXPECT_TRUE(page.links_to_scaling);
   EXPECT_TRUE(lesson::demonstrate(c.problem, c.result, 0, Mistake::MaskAfterSoftmax).mask_substituted);
 }
@@ -160,8 +168,9 @@ TEST(Mistakes, ThePageShowsTheMistakeBesideTheRightWay) {
   EXPECT_EQ(page.mistake, Mistake::MaskAfterSoftmaxRenormalised);
   EXPECT_EQ(page.matrices.size(), 3u);
   EXPECT_EQ(*matrix_named(page, "right").values, lesson::demonstrate(c.problem, c.result, 0, focus.mistake).correct);
-  EXPECT_TRUE(std::any_of(page.trace_after.begin(), page.trace_after.end(),
-                          [](const std::string& line) { return line.find("0 up to float64 rounding") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(page.trace_after.begin(), page.trace_after.end(), [](const std::string& line) {
+    return line.find("0 up to float64 rounding") != std::string::npos;
+  }));
 }
 
 // The Korean example's weights are nearly uniform: the wrong axis gave the same picture as the
@@ -179,11 +188,13 @@ TEST(Mistakes, OnNearlyUniformWeightsTheMistakeIsShownOnSharperScores) {
     double sum = 0.0;
     for (int j = 0; j < raw.cols; ++j) sum += std::exp(demo.sharpness * c.problem.scale * raw.at(i, j) - largest);
     for (int j = 0; j < raw.cols; ++j) {
-      EXPECT_NEAR(demo.correct.at(i, j), std::exp(demo.sharpness * c.problem.scale * raw.at(i, j) - largest) / sum, 1e-6);
+      EXPECT_NEAR(demo.correct.at(i, j), std::exp(demo.sharpness * c.problem.scale * raw.at(i, j) - largest) / sum,
+                  1e-6);
     }
   }
   const lesson::StepPage page =
-      lesson::StepModel(c.problem, c.result).page(StepKind::Mistakes, {.head = 0, .query = 0, .mistake = Mistake::SoftmaxOverColumns});
+      lesson::StepModel(c.problem, c.result)
+          .page(StepKind::Mistakes, {.head = 0, .query = 0, .mistake = Mistake::SoftmaxOverColumns});
   EXPECT_NE(page.formula.find("a sharper head"), std::string::npos) << page.formula;
   const lesson::MistakeDemo fixed = lesson::demonstrate(c.problem, c.result, 0, Mistake::MaskAfterSoftmaxRenormalised);
   EXPECT_EQ(fixed.sharpness, 1.0) << "renormalising is shown on the head's own scores: nothing changes";
@@ -191,8 +202,8 @@ TEST(Mistakes, OnNearlyUniformWeightsTheMistakeIsShownOnSharperScores) {
 
 TEST(PositionsAxis, CompareFourKindsOverTheSameWeights) {
   const Computed c(scenario(PositionalKind::None));
-  const lesson::Comparison four =
-      lesson::derive_comparison(scenario(PositionalKind::None), c.problem, {.axis = lesson::CompareAxis::Positions, .count = 4});
+  const lesson::Comparison four = lesson::derive_comparison(scenario(PositionalKind::None), c.problem,
+                                                            {.axis = lesson::CompareAxis::Positions, .count = 4});
   ASSERT_EQ(four.variants.size(), 4u);
   EXPECT_EQ(four.variants[2].label, "RoPE");
   EXPECT_EQ(four.variants[3].scenario.positional, PositionalKind::Alibi);
@@ -200,7 +211,8 @@ TEST(PositionsAxis, CompareFourKindsOverTheSameWeights) {
   Scenario odd = scenario(PositionalKind::Sinusoidal);
   odd.d_k = 3;
   const Computed odd_c(odd);
-  const lesson::Comparison three = lesson::derive_comparison(odd, odd_c.problem, {.axis = lesson::CompareAxis::Positions, .count = 4});
+  const lesson::Comparison three =
+      lesson::derive_comparison(odd, odd_c.problem, {.axis = lesson::CompareAxis::Positions, .count = 4});
   EXPECT_EQ(three.variants.size(), 3u);
   EXPECT_NE(three.note.find("d_k = 3 is odd"), std::string::npos);
   // Frozen embeddings are the tokens' own: the sinusoidal table is a setting, not part of X.
@@ -216,8 +228,10 @@ TEST(QueryTraceDropout, TheContextUsesTheWeightsDropoutLeft) {
   for (int q = 0; q < c.problem.n(); ++q) {
     const lesson::QueryTrace trace = model.trace(1, q);
     ASSERT_TRUE(trace.dropout);
-    for (int d = 0; d < c.problem.d_v; ++d) EXPECT_NEAR(trace.context[static_cast<std::size_t>(d)], c.result.heads[1].context.at(q, d), 1e-5);
-    for (int j = 0; j < c.problem.m(); ++j) EXPECT_EQ(trace.kept[static_cast<std::size_t>(j)], c.result.heads[1].kept.at(q, j) ? 1 : 0);
+    for (int d = 0; d < c.problem.d_v; ++d)
+      EXPECT_NEAR(trace.context[static_cast<std::size_t>(d)], c.result.heads[1].context.at(q, d), 1e-5);
+    for (int j = 0; j < c.problem.m(); ++j)
+      EXPECT_EQ(trace.kept[static_cast<std::size_t>(j)], c.result.heads[1].kept.at(q, j) ? 1 : 0);
   }
   const lesson::StepPage softmax = model.page(StepKind::Softmax, {.head = 1, .query = 5});
   EXPECT_EQ(matrix_named(softmax, "A\u2081 after dropout").dropped.get(), &c.result.heads[1].kept);

@@ -10,7 +10,8 @@
 namespace attnviz {
 namespace {
 
-void expect_near(const Matrix& actual, const std::vector<std::vector<double>>& expected, double tolerance, const char* what) {
+void expect_near(const Matrix& actual, const std::vector<std::vector<double>>& expected, double tolerance,
+                 const char* what) {
   ASSERT_EQ(static_cast<std::size_t>(actual.rows), expected.size()) << what;
   for (int r = 0; r < actual.rows; ++r) {
     ASSERT_EQ(static_cast<std::size_t>(actual.cols), expected[static_cast<std::size_t>(r)].size()) << what;

@@ -86,8 +86,10 @@ TEST(QueryTrace, EqualsTheResultOnRandomProblems) {
           EXPECT_EQ(trace.scores[static_cast<std::size_t>(j)], head.scores.at(i, j));
           EXPECT_NEAR(trace.weights[static_cast<std::size_t>(j)], head.weights.at(i, j), 1e-6);
         }
-        for (int d = 0; d < problem.d_v; ++d) EXPECT_NEAR(trace.context[static_cast<std::size_t>(d)], head.context.at(i, d), 1e-5);
-        EXPECT_EQ(trace.fully_masked(), std::find(result.masked_rows.begin(), result.masked_rows.end(), i) != result.masked_rows.end());
+        for (int d = 0; d < problem.d_v; ++d)
+          EXPECT_NEAR(trace.context[static_cast<std::size_t>(d)], head.context.at(i, d), 1e-5);
+        EXPECT_EQ(trace.fully_masked(),
+                  std::find(result.masked_rows.begin(), result.masked_rows.end(), i) != result.masked_rows.end());
       }
   }
 }
@@ -134,8 +136,9 @@ TEST(DotProduct, KoreanCellTermByTerm) {
   EXPECT_NEAR(terms.total, terms.result_score, 1e-6);
   EXPECT_EQ(lesson::dot_product_text(terms, "배", "어제", 2),
             "q[배]·k[어제] = 0.36×0.17 + 0.25×0.18 + 0.23×0.13 + 0.26×0.26 = 0.20");
-  EXPECT_EQ(lesson::dot_product_lines(terms, "배", "어제", 2, 2),
-            (std::vector<std::string>{"q[배]·k[어제] =", "  0.36×0.17 + 0.25×0.18", "+ 0.23×0.13 + 0.26×0.26", "= 0.20"}));
+  EXPECT_EQ(
+      lesson::dot_product_lines(terms, "배", "어제", 2, 2),
+      (std::vector<std::string>{"q[배]·k[어제] =", "  0.36×0.17 + 0.25×0.18", "+ 0.23×0.13 + 0.26×0.26", "= 0.20"}));
   EXPECT_EQ(lesson::dot_product_lines(terms, "배", "어제", 2, 3).size(), 4u);  // 3 + 1 terms
 }
 
@@ -145,7 +148,8 @@ TEST(DotProduct, NegativeFactorsAreParenthesised) {
   terms.k = {-2.0, 0.25};
   terms.products = {-2.0, -0.125};
   terms.total = -2.125;
-  EXPECT_EQ(lesson::dot_product_text(terms, "a", "b", 3), "q[a]·k[b] = 1.000×(\u22122.000) + (\u22120.500)×0.250 = \u22122.125");
+  EXPECT_EQ(lesson::dot_product_text(terms, "a", "b", 3),
+            "q[a]·k[b] = 1.000×(\u22122.000) + (\u22120.500)×0.250 = \u22122.125");
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ MaskMatrix all_visible(int rows, int cols) {
 TEST(RowStats, HandMadeRows) {
   Matrix w(4, 4, 0.0f);
   for (int j = 0; j < 4; ++j) w.at(0, j) = 0.25f;  // uniform over 4: 2 bits
-  w.at(1, 2) = 1.0f;                              // one-hot: 0 bits
-  w.at(2, 0) = 0.5f;                              // two halves: 1 bit
+  w.at(1, 2) = 1.0f;                               // one-hot: 0 bits
+  w.at(2, 0) = 0.5f;                               // two halves: 1 bit
   w.at(2, 1) = 0.5f;
   MaskMatrix mask = all_visible(4, 4);
   for (int j = 0; j < 4; ++j) mask.visible[static_cast<std::size_t>(12 + j)] = 0;  // row 3 sees nothing

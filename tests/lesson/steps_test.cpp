@@ -86,8 +86,10 @@ TEST(StepModel, PagesShowTheResultsNumbers) {
       for (int j = 0; j < 8; ++j) {
         EXPECT_NEAR(scaled.at(i, j), r.scores.at(i, j) / std::sqrt(2.0), 1e-7);
         EXPECT_EQ(mask.at(i, j), j <= i ? 1.0f : 0.0f);  // causal
-        if (j <= i) EXPECT_EQ(masked.at(i, j), scaled.at(i, j));
-        else EXPECT_TRUE(std::isinf(masked.at(i, j)) && masked.at(i, j) < 0);
+        if (j <= i)
+          EXPECT_EQ(masked.at(i, j), scaled.at(i, j));
+        else
+          EXPECT_TRUE(std::isinf(masked.at(i, j)) && masked.at(i, j) < 0);
       }
   }
   // No W_O: the concatenation is the output, and both equal the Result's output.
@@ -120,10 +122,11 @@ TEST(StepModel, TraceLinesFollowBae) {
   const lesson::StepModel model(k.problem, k.result);
   const lesson::PageFocus focus{.head = 0, .query = 2, .key = 2, .decimals = 4};
   EXPECT_TRUE(contains_line(model.page(StepKind::Embeddings, focus), "x[배] = (0.5000, 0.3000, 0.2000, 0.1000)"));
-  EXPECT_TRUE(contains_line(model.page(StepKind::Projections, focus), "q[배] = x[배]·W_Q₀ = (0.3600, 0.2500, 0.2300, 0.2600)"));
+  EXPECT_TRUE(
+      contains_line(model.page(StepKind::Projections, focus), "q[배] = x[배]·W_Q₀ = (0.3600, 0.2500, 0.2300, 0.2600)"));
   const lesson::StepPage scores = model.page(StepKind::Scores, focus);
   EXPECT_TRUE(has_row(scores, {"배", "0.3247"}));  // the fixture's S[2][2]
-  EXPECT_EQ(scores.table.highlight_row, 2);       // the selected cell's key
+  EXPECT_EQ(scores.table.highlight_row, 2);        // the selected cell's key
   EXPECT_TRUE(contains_line(scores, "= 0.3247")) << "arithmetic check of cell (배, 배)";
   EXPECT_TRUE(has_row(model.page(StepKind::Scaling, focus), {"배", "0.3247", "0.1624"}));
   EXPECT_TRUE(contains_line(model.page(StepKind::Masking, focus), "배 sees 8 of 8 keys"));
@@ -135,7 +138,8 @@ TEST(StepModel, TraceLinesFollowBae) {
   EXPECT_EQ(softmax.table.rows.at(2).at(3), lesson::format_number(expected_weight, 4)) << expected_weight;
   EXPECT_TRUE(contains_line(softmax, "\u03a3 exp = "));
   const std::vector<double> context = testing::json_row(k.fixture["expected"]["heads"][0]["context"], 2);
-  EXPECT_TRUE(contains_line(model.page(StepKind::Context, focus), "c[배] = \u03a3 weight \u00d7 v = " + lesson::format_vector(context, 4)));
+  EXPECT_TRUE(contains_line(model.page(StepKind::Context, focus),
+                            "c[배] = \u03a3 weight \u00d7 v = " + lesson::format_vector(context, 4)));
   EXPECT_TRUE(contains_line(model.page(StepKind::Output, focus), "output[배] = " + lesson::format_vector(context, 4)));
 }
 
@@ -271,10 +275,12 @@ TEST(NumberText, ThousandsAreGroupedByThree) {
   EXPECT_EQ(lesson::format_grouped(-1234), "\u22121,234");  // the minus sign the figures print
   // Numbers in a command-line message, grouped for the screen; decimals, names and grouped
   // numbers left as they are.
-  EXPECT_EQ(lesson::group_whole_numbers("makes 180001 tokens; at most 4096 are computed"), "makes 180,001 tokens; at most 4,096 are computed");
+  EXPECT_EQ(lesson::group_whole_numbers("makes 180001 tokens; at most 4096 are computed"),
+            "makes 180,001 tokens; at most 4,096 are computed");
   EXPECT_EQ(lesson::group_whole_numbers("takes 4800 MiB, 2048."), "takes 4,800 MiB, 2,048.");
   EXPECT_EQ(lesson::group_whole_numbers("4800.5 and 1e-05 and 12,345 and 999"), "4800.5 and 1e-05 and 12,345 and 999");
-  EXPECT_EQ(lesson::group_whole_numbers("gpt2-1024/model_10000.bin <0xEC> v12345"), "gpt2-1024/model_10000.bin <0xEC> v12345");
+  EXPECT_EQ(lesson::group_whole_numbers("gpt2-1024/model_10000.bin <0xEC> v12345"),
+            "gpt2-1024/model_10000.bin <0xEC> v12345");
   EXPECT_EQ(lesson::group_whole_numbers("token 12345 (id 50257)"), "token 12,345 (id 50,257)");
   EXPECT_EQ(lesson::format_grouped(65535), "65,535");
   EXPECT_EQ(lesson::format_grouped(-1234567), "\u22121,234,567");

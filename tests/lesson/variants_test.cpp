@@ -26,8 +26,12 @@ void expect_matches_fixture(const Scenario& variant, const std::string& fixture_
     const Matrix& w = result.heads[h].weights;
     for (int i = 0; i < w.rows; ++i)
       for (int j = 0; j < w.cols; ++j) {
-        EXPECT_NEAR(w.at(i, j), expected["heads"][h]["weights"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<double>(), 1e-6);
-        EXPECT_EQ(result.mask.at(i, j), expected["mask"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<int>() == 1);
+        EXPECT_NEAR(
+            w.at(i, j),
+            expected["heads"][h]["weights"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<double>(),
+            1e-6);
+        EXPECT_EQ(result.mask.at(i, j),
+                  expected["mask"][static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<int>() == 1);
       }
   }
 }
@@ -39,8 +43,8 @@ struct Base {
 
 TEST(CompareVariants, FourMasksMatchTheFixtures) {
   const Base base;
-  const std::vector<lesson::Variant> two_window =
-      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Masks, .count = 4, .window = 2});
+  const std::vector<lesson::Variant> two_window = lesson::derive_variants(
+      base.scenario, base.problem, {.axis = lesson::CompareAxis::Masks, .count = 4, .window = 2});
   ASSERT_EQ(two_window.size(), 4u);
   EXPECT_EQ(two_window[0].label, "no mask");
   EXPECT_EQ(two_window[1].label, "causal");
@@ -71,7 +75,8 @@ TEST(CompareVariants, TwoMasksAndBadCounts) {
 
 TEST(CompareVariants, HeadCountsThatDivideTheWidth) {
   const Base base;  // one head, d_k = d_v = 4: 8 heads do not divide 4 columns
-  const auto variants = lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 4});
+  const auto variants =
+      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 4});
   ASSERT_EQ(variants.size(), 3u);
   EXPECT_EQ(variants[0].label, "1 head (d_k = 4)");
   EXPECT_EQ(variants[1].label, "2 heads (d_k = 2)");
@@ -83,9 +88,12 @@ TEST(CompareVariants, HeadCountsThatDivideTheWidth) {
   // The view says why a copy is missing instead of silently showing three.
   const lesson::Comparison comparison =
       lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 4});
-  EXPECT_EQ(comparison.note, "8 heads left out: W_Q's 4 columns (heads \u00d7 d_k) and W_V's 4 do not split into that many heads.");
-  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 2}).note.empty());
-  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.count = 4}).note.empty()) << "four masks: nothing left out";
+  EXPECT_EQ(comparison.note,
+            "8 heads left out: W_Q's 4 columns (heads \u00d7 d_k) and W_V's 4 do not split into that many heads.");
+  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.axis = lesson::CompareAxis::Heads, .count = 2})
+                  .note.empty());
+  EXPECT_TRUE(lesson::derive_comparison(base.scenario, base.problem, {.count = 4}).note.empty())
+      << "four masks: nothing left out";
   // The 2-head split of the Korean weights, made causal, is the fixture's 2-head example.
   Scenario two_heads_causal = variants[1].scenario;
   two_heads_causal.mask.causal = true;
@@ -94,7 +102,8 @@ TEST(CompareVariants, HeadCountsThatDivideTheWidth) {
 
 TEST(CompareVariants, KvHeadsPoolTheMhaHeads) {
   const Base base;  // one head: split into 4 (d_k = 1) first
-  const auto variants = lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::KvHeads, .count = 4});
+  const auto variants =
+      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::KvHeads, .count = 4});
   ASSERT_EQ(variants.size(), 3u);
   EXPECT_EQ(variants[0].label, "MHA: 4 query, 4 K/V heads");
   EXPECT_EQ(variants[1].label, "GQA: 4 query, 2 K/V heads");
@@ -123,8 +132,8 @@ TEST(CompareVariants, GqaBaseExpandsToAnEquivalentMha) {
   shape.d_k = 2;
   shape.d_v = 2;
   const Problem problem = testing::random_problem(random, shape);
-  const auto variants =
-      lesson::derive_variants(testing::scenario_of(problem), problem, {.axis = lesson::CompareAxis::KvHeads, .count = 2});
+  const auto variants = lesson::derive_variants(testing::scenario_of(problem), problem,
+                                                {.axis = lesson::CompareAxis::KvHeads, .count = 2});
   ASSERT_EQ(variants.size(), 2u);
   EXPECT_EQ(variants[0].scenario.num_kv_heads, 4);
   Problem mha = testing::frozen_problem(variants[0].scenario);
@@ -144,7 +153,8 @@ TEST(CompareVariants, GqaPresetGetsADistinctMhaFromItsSeed) {
   ASSERT_EQ(loaded.scenario.num_heads, 8);
   ASSERT_EQ(loaded.scenario.num_kv_heads, 2);
   const Problem base = build_problem(loaded.scenario, "gqa");
-  const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = lesson::CompareAxis::KvHeads, .count = 4});
+  const auto variants =
+      lesson::derive_variants(loaded.scenario, base, {.axis = lesson::CompareAxis::KvHeads, .count = 4});
   ASSERT_EQ(variants.size(), 4u);
   Scenario with_mha = loaded.scenario;
   with_mha.num_kv_heads = 8;
@@ -161,13 +171,15 @@ TEST(CompareVariants, SharedRangeCoversEveryVariant) {
   a.data = {0.2f, 0.8f};
   b.data = {0.9f, -3.0f};
   MaskMatrix hide_second{1, 2, {1, 0}};
-  const lesson::ValueRange weights = lesson::shared_range({{&a, nullptr}, {&b, &hide_second}}, lesson::RangeKind::Weights);
+  const lesson::ValueRange weights =
+      lesson::shared_range({{&a, nullptr}, {&b, &hide_second}}, lesson::RangeKind::Weights);
   EXPECT_EQ(weights.min, 0.0f);
   EXPECT_EQ(weights.max, 0.9f);
   const lesson::ValueRange scores = lesson::shared_range({{&a, nullptr}, {&b, nullptr}}, lesson::RangeKind::Scores);
   EXPECT_EQ(scores.min, -3.0f);
   EXPECT_EQ(scores.max, 3.0f);
-  const lesson::ValueRange halved = lesson::shared_range({{&a, nullptr, 0.5f}, {&b, nullptr, 0.25f}}, lesson::RangeKind::Scores);
+  const lesson::ValueRange halved =
+      lesson::shared_range({{&a, nullptr, 0.5f}, {&b, nullptr, 0.25f}}, lesson::RangeKind::Scores);
   EXPECT_EQ(halved.max, 0.75f);  // max(0.5·0.8, 0.25·3)
   const lesson::ValueRange empty = lesson::shared_range({}, lesson::RangeKind::Weights);
   EXPECT_EQ(empty.max, 1.0f);
@@ -185,30 +197,31 @@ namespace {
 // against the definitions written out here (not through the expression parser).
 TEST(CompareVariants, PatternsAreTheSparsePatternsTheyName) {
   const Base base;
-  const std::vector<lesson::Variant> four =
-      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 4, .window = 3});
+  const std::vector<lesson::Variant> four = lesson::derive_variants(
+      base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 4, .window = 3});
   ASSERT_EQ(four.size(), 4u);
   // Sizes for a short sentence: 1 sink, a stride and block of n / 4 (at least 2).
   const int n = base.problem.n();
   const int sinks = std::clamp(n / 8, 1, 4);
   const int s = std::clamp(n / 4, 2, 4);
   const std::function<bool(int, int)> expected[] = {
-      [](int q, int k) { return k <= q; },
-      [&](int q, int k) { return k <= q && (k < sinks || q - k <= 3); },
+      [](int q, int k) { return k <= q; }, [&](int q, int k) { return k <= q && (k < sinks || q - k <= 3); },
       [&](int q, int k) { return k <= q && (q - k < s || (q - k) % s == 0); },
       [&](int q, int k) { return q / s == k / s; }};
   const char* names[] = {"causal", "attention sinks", "strided", "block-local"};
   for (std::size_t v = 0; v < four.size(); ++v) {
     SCOPED_TRACE(four[v].label);
     EXPECT_EQ(four[v].label.rfind(names[v], 0), 0u);
-    EXPECT_NE(four[v].label.find(four[v].scenario.mask.expression), std::string::npos) << "the label shows the expression";
+    EXPECT_NE(four[v].label.find(four[v].scenario.mask.expression), std::string::npos)
+        << "the label shows the expression";
     const Problem p = build_problem(four[v].scenario, four[v].label);
     const Mask mask(p.mask, p.n(), p.m(), p.num_heads);
     for (int q = 0; q < p.n(); ++q)
       for (int k = 0; k < p.m(); ++k) EXPECT_EQ(mask.visible(q, k), expected[v](q, k)) << q << ", " << k;
     EXPECT_EQ(p.wq, base.problem.wq) << "only the mask differs";
   }
-  const auto two = lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 2});
+  const auto two =
+      lesson::derive_variants(base.scenario, base.problem, {.axis = lesson::CompareAxis::Patterns, .count = 2});
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[1].scenario.mask.expression, "k <= q && (k < " + std::to_string(sinks) + " || q - k <= 2)");
   EXPECT_NE(four[1].scenario.mask.expression, four[0].scenario.mask.expression);
@@ -229,8 +242,9 @@ TEST(CompareVariants, EveryPresetGivesValidVariants) {
     EXPECT_EQ(frozen.wv, base.wv);
     EXPECT_EQ(frozen.tokens, base.tokens);
     EXPECT_EQ(frozen.source_tokens, base.source_tokens);
-    for (lesson::CompareAxis axis : {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads,
-                                     lesson::CompareAxis::Positions, lesson::CompareAxis::Patterns})
+    for (lesson::CompareAxis axis :
+         {lesson::CompareAxis::Masks, lesson::CompareAxis::Heads, lesson::CompareAxis::KvHeads,
+          lesson::CompareAxis::Positions, lesson::CompareAxis::Patterns})
       for (int count : {2, 4}) {
         const auto variants = lesson::derive_variants(loaded.scenario, base, {.axis = axis, .count = count});
         EXPECT_GE(variants.size(), 1u);

@@ -115,7 +115,8 @@ TEST(MaskExpressionRuns, RunsAreExactlyTheVisibleKeys) {
         for (const Span range : {Span{0, 17}, Span{3, 11}}) {
           std::vector<Span> runs;
           scanner.scan(q, h, range.begin, range.end, runs);
-          ASSERT_EQ(covered(runs, static_cast<int>(e.m)), visible(expression, e, q, h, range)) << text << " q=" << q << " h=" << h;
+          ASSERT_EQ(covered(runs, static_cast<int>(e.m)), visible(expression, e, q, h, range))
+              << text << " q=" << q << " h=" << h;
         }
       }
     }
@@ -143,8 +144,8 @@ TEST(MaskExpressionRuns, AnyHintGivesTheExactRuns) {
             scanner.scan_near(q, h, range.begin, range.end, hint, runs, 1);
             runs.erase(runs.begin());
             ASSERT_EQ(covered(runs, static_cast<int>(e.m)), visible(expression, e, q, h, range))
-                << text << " q=" << q << " h=" << h << " hint of " << hint.size() << " runs, keys [" << range.begin << ", "
-                << range.end << ")";
+                << text << " q=" << q << " h=" << h << " hint of " << hint.size() << " runs, keys [" << range.begin
+                << ", " << range.end << ")";
           }
         }
       }

@@ -54,9 +54,9 @@ TEST(Dequantize, Q4_KScalesAndMinsOfTheUpperGroupsSpanTwoBytes) {
   block[1] = 0x3C;  // d = 1
   block[3] = 0x3C;  // dmin = 1
   // Group 4: scale = (scales[8] & 15) | (scales[0] >> 6) << 4, min = (scales[8] >> 4) | (scales[4] >> 6) << 4.
-  block[4 + 0] = 0xC0;  // scale of group 0 = 0, two high bits 3 for group 4's scale
-  block[4 + 4] = 0x40;  // min of group 0 = 0, high bits 1 for group 4's min
-  block[4 + 8] = 0x25;  // low bits: scale 5, min 2
+  block[4 + 0] = 0xC0;    // scale of group 0 = 0, two high bits 3 for group 4's scale
+  block[4 + 4] = 0x40;    // min of group 0 = 0, high bits 1 for group 4's min
+  block[4 + 8] = 0x25;    // low bits: scale 5, min 2
   block[16 + 64] = 0x07;  // group 4 is the low nibbles of bytes 64..95: value 7 at element 128
   std::vector<float> out(256);
   dequantize(TensorType::Q4_K, bytes_of(block), 256, out.data());
@@ -69,10 +69,11 @@ TEST(Dequantize, Q4_KScalesAndMinsOfTheUpperGroupsSpanTwoBytes) {
 
 TEST(Dequantize, Q6_KCombinesFourLowAndTwoHighBits) {
   std::vector<std::uint8_t> block(210, 0);
-  block[0] = 0x21;           // element 0: low 1; element 64: low 2
-  block[128] = 0b00110010;   // element 0: high 2; element 32: high 0; element 64: high 3
-  for (int i = 0; i < 16; ++i) block[192 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i + 1);  // scales 1..16
-  block[209] = 0x3C;         // d = 1
+  block[0] = 0x21;          // element 0: low 1; element 64: low 2
+  block[128] = 0b00110010;  // element 0: high 2; element 32: high 0; element 64: high 3
+  for (int i = 0; i < 16; ++i)
+    block[192 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i + 1);  // scales 1..16
+  block[209] = 0x3C;                                                              // d = 1
   std::vector<float> out(256);
   dequantize(TensorType::Q6_K, bytes_of(block), 256, out.data());
   EXPECT_EQ(out[0], 1.0f * ((1 | (2 << 4)) - 32));

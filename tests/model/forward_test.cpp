@@ -42,10 +42,12 @@ double largest_difference(const ForwardResult& a, const ForwardResult& b) {
     for (std::size_t h = 0; h < a.layers[l].attention.heads.size(); ++h) {
       const auto& x = a.layers[l].attention.heads[h].weights.data;
       const auto& y = b.layers[l].attention.heads[h].weights.data;
-      for (std::size_t i = 0; i < x.size(); ++i) largest = std::max(largest, static_cast<double>(std::abs(x[i] - y[i])));
+      for (std::size_t i = 0; i < x.size(); ++i)
+        largest = std::max(largest, static_cast<double>(std::abs(x[i] - y[i])));
     }
   }
-  for (std::size_t i = 0; i < a.next_tokens.size(); ++i) largest = std::max(largest, std::abs(a.next_tokens[i].p - b.next_tokens[i].p));
+  for (std::size_t i = 0; i < a.next_tokens.size(); ++i)
+    largest = std::max(largest, std::abs(a.next_tokens[i].p - b.next_tokens[i].p));
   return largest;
 }
 
@@ -176,7 +178,8 @@ TEST_F(ForwardTest, TheRolloutExportsAsItsOwnFigureAndNumbers) {
   request.format = exporting::ExportFormat::Csv;
   request.what = {exporting::Quantity::Scores, exporting::Quantity::Context};  // the rollout's own, whatever was asked
   request.heads = std::vector<int>{3};
-  const std::vector<exporting::ExportedFile> csv = render_rollout(rollout, r, model_->config(), "the cat sat on the mat", 1, request);
+  const std::vector<exporting::ExportedFile> csv =
+      render_rollout(rollout, r, model_->config(), "the cat sat on the mat", 1, request);
   ASSERT_EQ(csv.size(), 1u);
   EXPECT_EQ(csv.front().name, "rollout.csv");
   std::istringstream lines(csv.front().bytes);
@@ -193,14 +196,17 @@ TEST_F(ForwardTest, TheRolloutExportsAsItsOwnFigureAndNumbers) {
     }
   }
   request.format = exporting::ExportFormat::Svg;
-  const std::vector<exporting::ExportedFile> svg = render_rollout(rollout, r, model_->config(), "the cat sat", 1, request);
+  const std::vector<exporting::ExportedFile> svg =
+      render_rollout(rollout, r, model_->config(), "the cat sat", 1, request);
   ASSERT_EQ(svg.size(), 1u);
   EXPECT_EQ(svg.front().name, "rollout.svg");
   EXPECT_THAT(svg.front().bytes, ::testing::HasSubstr("Attention rollout \xC2\xB7 the cat sat"));
-  EXPECT_THAT(svg.front().bytes, ::testing::HasSubstr("rollout through layers 0\xE2\x80\x93" "1"));
+  EXPECT_THAT(svg.front().bytes, ::testing::HasSubstr("rollout through layers 0\xE2\x80\x93"
+                                                      "1"));
   request.format = exporting::ExportFormat::Npy;
   EXPECT_EQ(render_rollout(rollout, r, model_->config(), "the cat sat", 1, request).front().name, "rollout.npy");
-  EXPECT_THROW((void)render_rollout(rollout, ForwardResult{}, model_->config(), "x", 1, request), std::invalid_argument);
+  EXPECT_THROW((void)render_rollout(rollout, ForwardResult{}, model_->config(), "x", 1, request),
+               std::invalid_argument);
 }
 
 TEST_F(ForwardTest, BadLayersQueriesAndEditsAreBadInput) {

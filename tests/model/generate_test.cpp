@@ -66,8 +66,10 @@ void expect_steps_match_full_passes(const std::string& name, int tokens) {
             EXPECT_EQ(head.weights.at(last, j), 0.0f);
             continue;
           }
-          EXPECT_NEAR(step.layers[static_cast<std::size_t>(l)].weights.at(h, cached), head.weights.at(last, j), kTolerance);
-          EXPECT_NEAR(step.layers[static_cast<std::size_t>(l)].scores.at(h, cached), head.scores.at(last, j), kTolerance * 10);
+          EXPECT_NEAR(step.layers[static_cast<std::size_t>(l)].weights.at(h, cached), head.weights.at(last, j),
+                      kTolerance);
+          EXPECT_NEAR(step.layers[static_cast<std::size_t>(l)].scores.at(h, cached), head.scores.at(last, j),
+                      kTolerance * 10);
           weight_sum += step.layers[static_cast<std::size_t>(l)].weights.at(h, cached);
         }
         EXPECT_NEAR(weight_sum, 1.0, 1e-5);
@@ -106,7 +108,8 @@ TEST(Generate, TokensAreLabelledAsOneTextAcrossPromptAndGeneratedTokens) {
   const Generation g = Generator(*model).run(prompt, options);
   const std::vector<std::string> labels = tokenizer.labels(g.ids());
   EXPECT_EQ(g.tokens(), labels);
-  EXPECT_EQ(std::vector<std::string>(g.prompt_tokens.end() - 3, g.prompt_tokens.end()), (std::vector<std::string>{"한₁", "한₂", "한₃"}));
+  EXPECT_EQ(std::vector<std::string>(g.prompt_tokens.end() - 3, g.prompt_tokens.end()),
+            (std::vector<std::string>{"한₁", "한₂", "한₃"}));
   for (std::size_t s = 0; s < g.steps.size(); ++s) EXPECT_EQ(g.steps[s].query_token, labels[prompt.ids.size() + s - 1]);
 }
 
@@ -174,7 +177,9 @@ TEST(Generate, BertIsRefusedAndBadOptionsAreNamed) {
   EXPECT_EQ(input_error([&] { (void)Generator(*model).run(prompt, layers); }).pointer(), "--layers");
   std::string long_text;
   for (int i = 0; i < 40; ++i) long_text += "the ";
-  EXPECT_EQ(input_error([&] { (void)Generator(*model).run(model->tokenizer().encode(long_text, "--text"), {}); }).pointer(), "--text");
+  EXPECT_EQ(
+      input_error([&] { (void)Generator(*model).run(model->tokenizer().encode(long_text, "--text"), {}); }).pointer(),
+      "--text");
 }
 
 TEST(Generate, CancellingStopsBetweenTokens) {

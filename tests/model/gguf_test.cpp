@@ -15,11 +15,13 @@ namespace {
 using namespace testing;
 
 std::string header(std::uint64_t tensors, std::uint64_t keys) {
-  return "GGUF" + little_endian<std::uint32_t>(3) + little_endian<std::uint64_t>(tensors) + little_endian<std::uint64_t>(keys);
+  return "GGUF" + little_endian<std::uint32_t>(3) + little_endian<std::uint64_t>(tensors) +
+         little_endian<std::uint64_t>(keys);
 }
 
 // One tensor info: name, dims (innermost first), ggml type, offset.
-std::string tensor_info(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type, std::uint64_t offset) {
+std::string tensor_info(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type,
+                        std::uint64_t offset) {
   std::string bytes = gguf_string(name) + little_endian<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
   for (const auto dim : dims) bytes += little_endian(dim);
   return bytes + little_endian(type) + little_endian(offset);
@@ -56,7 +58,8 @@ TEST(Gguf, MetadataAndTensorsAreRead) {
 TEST(Gguf, NotGgufSaysSo) { EXPECT_EQ(read_error("not.gguf", "GGML0000").pointer(), "header"); }
 
 TEST(Gguf, AnotherVersionIsRefused) {
-  EXPECT_EQ(read_error("v9.gguf", "GGUF" + little_endian<std::uint32_t>(9) + std::string(16, '\0')).pointer(), "version");
+  EXPECT_EQ(read_error("v9.gguf", "GGUF" + little_endian<std::uint32_t>(9) + std::string(16, '\0')).pointer(),
+            "version");
 }
 
 TEST(Gguf, CountsLargerThanTheFileAreRefusedBeforeAllocating) {
@@ -65,30 +68,36 @@ TEST(Gguf, CountsLargerThanTheFileAreRefusedBeforeAllocating) {
 }
 
 TEST(Gguf, AStringLongerThanTheFileIsRefused) {
-  const InputError e = read_error("string.gguf", header(0, 1) + little_endian<std::uint64_t>(1ull << 40) + "abc" + std::string(64, '\0'));
+  const InputError e = read_error(
+      "string.gguf", header(0, 1) + little_endian<std::uint64_t>(1ull << 40) + "abc" + std::string(64, '\0'));
   EXPECT_EQ(e.pointer(), "metadata key 0");
 }
 
 TEST(Gguf, ATensorPastTheEndNamesTheTensor) {
-  const InputError e = read_error("truncated.gguf", padded(header(1, 0) + tensor_info("blk.0.attn_q.weight", {32, 4}, 0, 0)) + std::string(16, '\0'));
+  const InputError e =
+      read_error("truncated.gguf",
+                 padded(header(1, 0) + tensor_info("blk.0.attn_q.weight", {32, 4}, 0, 0)) + std::string(16, '\0'));
   EXPECT_EQ(e.pointer(), "blk.0.attn_q.weight");
   EXPECT_NE(e.problem().find("past the end"), std::string::npos) << e.what();
 }
 
 TEST(Gguf, RowsThatAreNotWholeBlocksAreRefused) {
-  const InputError e = read_error("blocks.gguf", padded(header(1, 0) + tensor_info("w", {31, 1}, 8, 0)) + std::string(64, '\0'));
+  const InputError e =
+      read_error("blocks.gguf", padded(header(1, 0) + tensor_info("w", {31, 1}, 8, 0)) + std::string(64, '\0'));
   EXPECT_EQ(e.pointer(), "w");
   EXPECT_NE(e.problem().find("blocks"), std::string::npos) << e.what();
 }
 
 TEST(Gguf, DimensionsWhoseProductOverflowsAreRefused) {
-  const InputError e = read_error("overflow.gguf", padded(header(1, 0) + tensor_info("w", {1ull << 33, 1ull << 33}, 0, 0)));
+  const InputError e =
+      read_error("overflow.gguf", padded(header(1, 0) + tensor_info("w", {1ull << 33, 1ull << 33}, 0, 0)));
   EXPECT_EQ(e.pointer(), "w");
   EXPECT_NE(e.problem().find("overflows"), std::string::npos) << e.what();
 }
 
 TEST(Gguf, AMisalignedOffsetIsRefused) {
-  const InputError e = read_error("aligned.gguf", padded(header(1, 0) + tensor_info("w", {1}, 0, 4)) + std::string(64, '\0'));
+  const InputError e =
+      read_error("aligned.gguf", padded(header(1, 0) + tensor_info("w", {1}, 0, 4)) + std::string(64, '\0'));
   EXPECT_EQ(e.pointer(), "w");
 }
 
@@ -104,12 +113,15 @@ TEST(Gguf, AnUnknownTensorTypeIsKeptByName) {
 // A llama GGUF's metadata, each size a uint32 (the keys without "llama."), and a float32
 // token_embd of `vocab` × `width` zeros.
 // `floats`: float32 keys.
-std::string llama_gguf(const std::vector<std::pair<std::string, std::uint32_t>>& sizes, std::uint64_t vocab = 4, std::uint64_t width = 8,
-                       const std::vector<std::pair<std::string, float>>& floats = {}) {
+std::string llama_gguf(const std::vector<std::pair<std::string, std::uint32_t>>& sizes, std::uint64_t vocab = 4,
+                       std::uint64_t width = 8, const std::vector<std::pair<std::string, float>>& floats = {}) {
   std::string keys = gguf_string("general.architecture") + little_endian<std::uint32_t>(8) + gguf_string("llama");
-  for (const auto& [key, value] : sizes) keys += gguf_string("llama." + key) + little_endian<std::uint32_t>(4) + little_endian(value);
-  for (const auto& [key, value] : floats) keys += gguf_string("llama." + key) + little_endian<std::uint32_t>(6) + little_endian(value);
-  return padded(header(1, sizes.size() + floats.size() + 1) + keys + tensor_info("token_embd.weight", {width, vocab}, 0, 0)) +
+  for (const auto& [key, value] : sizes)
+    keys += gguf_string("llama." + key) + little_endian<std::uint32_t>(4) + little_endian(value);
+  for (const auto& [key, value] : floats)
+    keys += gguf_string("llama." + key) + little_endian<std::uint32_t>(6) + little_endian(value);
+  return padded(header(1, sizes.size() + floats.size() + 1) + keys +
+                tensor_info("token_embd.weight", {width, vocab}, 0, 0)) +
          std::string(vocab * width * 4, '\0');
 }
 
@@ -160,14 +172,16 @@ TEST(Gguf, AKeyGivenTwiceIsRefused) {
 }
 
 TEST(Gguf, ATensorNamedTwiceIsRefused) {
-  const InputError e = read_error("twice-tensor.gguf", padded(header(2, 0) + tensor_info("w", {8}, 0, 0) + tensor_info("w", {8}, 0, 32)) +
-                                                           std::string(64, '\0'));
+  const InputError e = read_error(
+      "twice-tensor.gguf",
+      padded(header(2, 0) + tensor_info("w", {8}, 0, 0) + tensor_info("w", {8}, 0, 32)) + std::string(64, '\0'));
   EXPECT_EQ(e.pointer(), "w");
   EXPECT_NE(e.problem().find("two tensors"), std::string::npos) << e.what();
 }
 
 TEST(Gguf, NamesWithControlCharactersAreQuoted) {
-  const InputError e = read_error("escape.gguf", padded(header(1, 0) + tensor_info(std::string("w\x1b[2J\0", 6), {32, 4}, 0, 0)));
+  const InputError e =
+      read_error("escape.gguf", padded(header(1, 0) + tensor_info(std::string("w\x1b[2J\0", 6), {32, 4}, 0, 0)));
   EXPECT_EQ(e.pointer(), R"("w\u001B[2J\u0000")");
   EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos);
 }
@@ -187,7 +201,8 @@ TEST(Gguf, ARopeBaseOrEpsilonOfZeroIsRefused) {
     EXPECT_EQ(e.pointer(), "llama." + std::string(key));
     EXPECT_NE(e.problem().find("finite number > 0"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(config_error("nan.gguf", llama_gguf(kSizes, 4, 8, {{"rope.freq_base", NAN}})).pointer(), "llama.rope.freq_base");
+  EXPECT_EQ(config_error("nan.gguf", llama_gguf(kSizes, 4, 8, {{"rope.freq_base", NAN}})).pointer(),
+            "llama.rope.freq_base");
 }
 
 }  // namespace

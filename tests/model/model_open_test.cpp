@@ -48,11 +48,12 @@ TEST(ModelOpen, TheDescriptionQuotesTheParameterCountAsModelSizesAreQuoted) {
   EXPECT_EQ(parameter_count_text(10'512), "10,512");  // the tests' tiny models
   EXPECT_EQ(parameter_count_text(512), "512");
   EXPECT_EQ(parameter_count_text(1'467'360), "1.47 M");
-  EXPECT_EQ(parameter_count_text(124'439'808), "124 M");    // GPT-2 small
+  EXPECT_EQ(parameter_count_text(124'439'808), "124 M");     // GPT-2 small
   EXPECT_EQ(parameter_count_text(1'100'048'384), "1.10 B");  // TinyLlama
   EXPECT_EQ(parameter_count_text(13'015'864'320), "13.0 B");
   const auto model = Model::open((test_models() / "gpt2").string());
-  EXPECT_NE(model->description().find(parameter_count_text(model->parameter_count()) + " parameters"), std::string::npos);
+  EXPECT_NE(model->description().find(parameter_count_text(model->parameter_count()) + " parameters"),
+            std::string::npos);
 }
 
 TEST(ModelOpen, AnUnknownArchitectureNamesTheField) {
@@ -76,22 +77,26 @@ TEST(ModelOpen, ARopeScalingTypeThatIsNotAStringNamesTheField) {
 // A Llama config.json with the given head sizes (and nothing else out of the ordinary).
 std::string llama_config(const std::string& heads) {
   return R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 32, "num_hidden_layers": 1, "intermediate_size": 16,
-    "vocab_size": 10, )" + heads + "}";
+    "vocab_size": 10, )" +
+         heads + "}";
 }
 
 TEST(ModelOpen, HeadSizesBeyondAnyRealModelAreRefusedByName) {
   // 65,536 × 65,536 is 2^32, which wrapped to 0 in an int: q_proj shaped [0, 32] passed the
   // shape check and RoPE wrote outside the queries (SIGSEGV).
   InputError e = input_error([&] {
-    (void)parse_hf_config(llama_config(R"("num_attention_heads": 65536, "num_key_value_heads": 65536, "head_dim": 65536)"), "c.json");
+    (void)parse_hf_config(
+        llama_config(R"("num_attention_heads": 65536, "num_key_value_heads": 65536, "head_dim": 65536)"), "c.json");
   });
   EXPECT_EQ(e.pointer(), "/num_attention_heads");
   EXPECT_NE(e.problem().find("from 1 to 1024"), std::string::npos) << e.what();
   EXPECT_NE(e.problem().find("65536"), std::string::npos) << e.what();
-  e = input_error([&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 4, "head_dim": 65536)"), "c.json"); });
+  e = input_error(
+      [&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 4, "head_dim": 65536)"), "c.json"); });
   EXPECT_EQ(e.pointer(), "/head_dim");
   // Each within its bound, their product beyond the queries' width.
-  e = input_error([&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 1024, "head_dim": 1024)"), "c.json"); });
+  e = input_error(
+      [&] { (void)parse_hf_config(llama_config(R"("num_attention_heads": 1024, "head_dim": 1024)"), "c.json"); });
   EXPECT_EQ(e.pointer(), "/head_dim");
   EXPECT_NE(e.problem().find("1024 heads × 1024 dimensions = 1048576"), std::string::npos) << e.what();
   for (const std::string key : {"num_hidden_layers", "intermediate_size", "vocab_size", "max_position_embeddings"}) {
@@ -188,7 +193,8 @@ TEST(ModelOpen, ProgressRisesToOneAndCancellingStops) {
 // Model::open(path) on a worker, failed (rather than hung) when it has not returned in 10 s: the
 // FIFO is then opened for writing, which lets a reader stuck in open() go on.
 InputError open_error_promptly(const fs::path& path, const fs::path& fifo) {
-  auto opening = std::async(std::launch::async, [path] { return input_error([&] { (void)Model::open(path.string()); }); });
+  auto opening =
+      std::async(std::launch::async, [path] { return input_error([&] { (void)Model::open(path.string()); }); });
   if (opening.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
     ADD_FAILURE() << "Model::open(" << path << ") still waits after 10 s";
     const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
@@ -247,7 +253,8 @@ TEST(ModelOpen, ATokenizerWithIdsBeyondTheEmbeddingsNamesItsFile) {
   const fs::path folder = copy_of("gpt2", "small-vocab");
   const auto model = Model::open(folder.string());
   const int vocab = model->config().vocab_size;
-  replace_in_file(folder / "config.json", "\"vocab_size\": " + std::to_string(vocab), "\"vocab_size\": " + std::to_string(vocab - 1));
+  replace_in_file(folder / "config.json", "\"vocab_size\": " + std::to_string(vocab),
+                  "\"vocab_size\": " + std::to_string(vocab - 1));
   const InputError e = input_error([&] { (void)Model::open(folder.string()); });
   EXPECT_EQ(e.origin(), (folder / "vocab.json").string());
   EXPECT_NE(e.problem().find(std::to_string(vocab) + " tokens"), std::string::npos) << e.what();
@@ -259,7 +266,8 @@ TEST(ModelOpen, TheTokenizerAloneReadsNoWeights) {
   options.weights = false;
   options.memory_limit = 1;  // would refuse the weights
   const auto model = Model::open((test_models() / "bert").string(), options);
-  EXPECT_EQ(model->tokenizer().encode("the cat", "--text").tokens, (std::vector<std::string>{"[CLS]", "the", "cat", "[SEP]"}));
+  EXPECT_EQ(model->tokenizer().encode("the cat", "--text").tokens,
+            (std::vector<std::string>{"[CLS]", "the", "cat", "[SEP]"}));
   EXPECT_EQ(model->weights().layers.size(), 0u);
 }
 

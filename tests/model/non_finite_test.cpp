@@ -70,7 +70,8 @@ TEST(NonFinite, AQ8NaNScaleInTheEmbeddingsNamesTheTensor) {
   fs::copy_file(test_models() / "llama-q8.gguf", path, fs::copy_options::overwrite_existing);
   const int id = last_id(path, "cat");
   // A row of 256 values is 8 Q8_0 blocks, each its f16 scale, then 32 int8: the third's scale.
-  patch_tensor(path, "token_embd.weight", static_cast<std::uint64_t>(id) * 8 * 34 + 2 * 34, little_endian<std::uint16_t>(0x7E00));
+  patch_tensor(path, "token_embd.weight", static_cast<std::uint64_t>(id) * 8 * 34 + 2 * 34,
+               little_endian<std::uint16_t>(0x7E00));
   const InputError e = forward_error(path, "cat");
   EXPECT_EQ(e.pointer(), "token_embd.weight");
   EXPECT_NE(e.problem().find("Q8_0"), std::string::npos) << e.what();
@@ -78,7 +79,8 @@ TEST(NonFinite, AQ8NaNScaleInTheEmbeddingsNamesTheTensor) {
 
 TEST(NonFinite, AStoredMatrixWithANaNNamesTheTensor) {
   const fs::path folder = copy_of("llama-f16", "f16-nan-matrix");
-  patch_tensor(folder / "model.safetensors", "model.layers.1.mlp.up_proj.weight", 10, little_endian<std::uint16_t>(0xFC00));
+  patch_tensor(folder / "model.safetensors", "model.layers.1.mlp.up_proj.weight", 10,
+               little_endian<std::uint16_t>(0xFC00));
   const InputError e = forward_error(folder, "the cat");
   EXPECT_EQ(e.pointer(), "model.layers.1.mlp.up_proj.weight");
 }
@@ -98,7 +100,8 @@ TEST(NonFinite, FiniteWeightsWhoseProductsOverflowNameTheLayerStageAndToken) {
   const auto model = Model::open(folder.string());
   GenerateOptions options;
   options.max_new_tokens = 2;
-  const InputError g = input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), options); });
+  const InputError g =
+      input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), options); });
   EXPECT_EQ(g.pointer(), "layer 1: the MLP's hidden layer");
 }
 
@@ -107,13 +110,16 @@ TEST(NonFinite, ConfigurationValuesThatBreakTheMathsAreRefused) {
     "num_attention_heads": 2, "intermediate_size": 16, "vocab_size": 10, )";
   for (const std::string field : {"rope_theta", "rms_norm_eps"}) {
     for (const std::string value : {"0", "-1"}) {
-      const InputError e = input_error([&] { (void)parse_hf_config(llama + "\"" + field + "\": " + value + "}", "config.json"); });
+      const InputError e =
+          input_error([&] { (void)parse_hf_config(llama + "\"" + field + "\": " + value + "}", "config.json"); });
       EXPECT_EQ(e.pointer(), "/" + field);
       EXPECT_NE(e.problem().find("finite number > 0"), std::string::npos) << e.what();
     }
   }
-  const std::string gpt2 = R"({"architectures": ["GPT2LMHeadModel"], "n_embd": 8, "n_layer": 1, "n_head": 2, "vocab_size": 10, )";
-  EXPECT_EQ(input_error([&] { (void)parse_hf_config(gpt2 + R"("layer_norm_epsilon": 0})", "c.json"); }).pointer(), "/layer_norm_epsilon");
+  const std::string gpt2 =
+      R"({"architectures": ["GPT2LMHeadModel"], "n_embd": 8, "n_layer": 1, "n_head": 2, "vocab_size": 10, )";
+  EXPECT_EQ(input_error([&] { (void)parse_hf_config(gpt2 + R"("layer_norm_epsilon": 0})", "c.json"); }).pointer(),
+            "/layer_norm_epsilon");
 }
 
 }  // namespace

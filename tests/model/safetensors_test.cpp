@@ -38,8 +38,9 @@ TEST(Safetensors, ATensorIsReadInPlace) {
 }
 
 TEST(Safetensors, ATruncatedFileNamesTheTensor) {
-  const InputError e = read_error("truncated.safetensors",
-                                  safetensors(R"({"h.0.w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", std::string(8, '\0')));
+  const InputError e = read_error(
+      "truncated.safetensors",
+      safetensors(R"({"h.0.w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", std::string(8, '\0')));
   EXPECT_NE(e.origin().find("truncated.safetensors"), std::string::npos);
   EXPECT_EQ(e.pointer(), "h.0.w/data_offsets");
   EXPECT_NE(e.problem().find("past the end"), std::string::npos) << e.what();
@@ -57,23 +58,30 @@ TEST(Safetensors, AHugeHeaderLengthIsRefusedBeforeAnythingIsRead) {
 }
 
 TEST(Safetensors, AShapeThatDisagreesWithTheOffsetsIsRefused) {
-  const InputError e = read_error("shape.safetensors",
-                                  safetensors(R"({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", std::string(8, '\0')));
+  const InputError e =
+      read_error("shape.safetensors",
+                 safetensors(R"({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", std::string(8, '\0')));
   EXPECT_EQ(e.pointer(), "w");
   EXPECT_NE(e.problem().find("needs 12 bytes"), std::string::npos) << e.what();
 }
 
 TEST(Safetensors, AShapeWhoseSizeOverflowsIsRefused) {
-  const InputError e = read_error("overflow.safetensors",
-                                  safetensors(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": [0, 0]}})", ""));
+  const InputError e = read_error(
+      "overflow.safetensors",
+      safetensors(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": [0, 0]}})", ""));
   EXPECT_EQ(e.pointer(), "w/shape");
   EXPECT_NE(e.problem().find("overflows"), std::string::npos) << e.what();
 }
 
 TEST(Safetensors, OffsetsBackwardsOrNegativeAreRefused) {
-  EXPECT_EQ(read_error("backwards.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [8, 0]}})", std::string(8, '\0'))).pointer(),
-            "w/data_offsets");
-  EXPECT_EQ(read_error("negative.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [-1, 0]}})", "")).pointer(),
+  EXPECT_EQ(
+      read_error("backwards.safetensors",
+                 safetensors(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [8, 0]}})", std::string(8, '\0')))
+          .pointer(),
+      "w/data_offsets");
+  EXPECT_EQ(read_error("negative.safetensors",
+                       safetensors(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [-1, 0]}})", ""))
+                .pointer(),
             "w/data_offsets/0");
 }
 
@@ -85,7 +93,8 @@ TEST(Safetensors, NotJsonSaysSo) {
 
 TEST(Safetensors, AnUnknownTypeIsKeptUntilItIsNeeded) {
   const auto path = scratch("ids.safetensors");
-  write_bytes(path, safetensors(R"({"position_ids": {"dtype": "I64", "shape": [2], "data_offsets": [0, 16]}})", std::string(16, '\0')));
+  write_bytes(path, safetensors(R"({"position_ids": {"dtype": "I64", "shape": [2], "data_offsets": [0, 16]}})",
+                                std::string(16, '\0')));
   const MappedFile file(path.string());
   TensorSet tensors;
   read_safetensors(file, tensors);
@@ -94,17 +103,25 @@ TEST(Safetensors, AnUnknownTypeIsKeptUntilItIsNeeded) {
 
 TEST(Safetensors, ATensorNamedTwiceIsRefused) {
   // The JSON reader keeps the last of two equal keys: the first tensor would vanish unseen.
-  const InputError e = read_error("twice.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
-      "w": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", std::string(8, '\0')));
+  const InputError e =
+      read_error("twice.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+      "w": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
+                                                  std::string(8, '\0')));
   EXPECT_EQ(e.pointer(), "w");
   EXPECT_NE(e.problem().find("twice"), std::string::npos) << e.what();
-  EXPECT_EQ(read_error("field-twice.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4],
-      "data_offsets": [4, 8]}})", std::string(8, '\0'))).pointer(), "w/data_offsets");
+  EXPECT_EQ(
+      read_error("field-twice.safetensors", safetensors(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4],
+      "data_offsets": [4, 8]}})",
+                                                        std::string(8, '\0')))
+          .pointer(),
+      "w/data_offsets");
 }
 
 TEST(Safetensors, OverlappingTensorsAreRefusedNamingBoth) {
-  const InputError e = read_error("overlap.safetensors", safetensors(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
-      "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})", std::string(12, '\0')));
+  const InputError e =
+      read_error("overlap.safetensors", safetensors(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+      "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})",
+                                                    std::string(12, '\0')));
   EXPECT_EQ(e.pointer(), "b/data_offsets");
   EXPECT_NE(e.problem().find("tensor a"), std::string::npos) << e.what();
   // Adjacent tensors and empty ones do not overlap.
@@ -119,8 +136,10 @@ TEST(Safetensors, OverlappingTensorsAreRefusedNamingBoth) {
 
 TEST(Safetensors, ANameWithEscapeCodesIsQuotedInMessages) {
   // "\u001b[2J" clears a terminal; the NUL would cut a C string.
-  const InputError e = read_error("escape.safetensors", safetensors(R"({"w\u001b[2J\u0000x": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})",
-                                                                    std::string(8, '\0')));
+  const InputError e =
+      read_error("escape.safetensors",
+                 safetensors(R"({"w\u001b[2J\u0000x": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})",
+                             std::string(8, '\0')));
   EXPECT_EQ(e.pointer(), R"("w\u001B[2J\u0000x")");
   EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos);
   EXPECT_EQ(e.pointer().find('\0'), std::string::npos);

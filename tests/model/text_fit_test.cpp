@@ -18,7 +18,9 @@ namespace {
 
 using namespace testing;
 
-int tokens_of(const Model& model, const std::string& text) { return static_cast<int>(model.tokenizer().encode(text).ids.size()); }
+int tokens_of(const Model& model, const std::string& text) {
+  return static_cast<int>(model.tokenizer().encode(text).ids.size());
+}
 
 std::string repeated(const std::string& words, int times) {
   std::string text;
@@ -89,7 +91,8 @@ TEST(TextFit, APassCountsItsActivationsAgainstTheMemoryLimit) {
   EXPECT_THAT(e.problem(), ::testing::HasSubstr("the memory limit is"));
   GenerateOptions generate;
   generate.max_new_tokens = 2;
-  const InputError g = input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), generate); });
+  const InputError g =
+      input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), generate); });
   EXPECT_THAT(g.problem(), ::testing::HasSubstr("for its activations"));
 }
 

@@ -39,8 +39,10 @@ inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h
       double sum = 0.0;
       int cells = 0;
       int visible = 0;
-      for (int i = w.row_begin + pr * grid.block_rows; i < std::min(w.row_end, w.row_begin + (pr + 1) * grid.block_rows); ++i) {
-        for (int j = w.col_begin + pc * grid.block_cols; j < std::min(w.col_end, w.col_begin + (pc + 1) * grid.block_cols); ++j) {
+      for (int i = w.row_begin + pr * grid.block_rows;
+           i < std::min(w.row_end, w.row_begin + (pr + 1) * grid.block_rows); ++i) {
+        for (int j = w.col_begin + pc * grid.block_cols;
+             j < std::min(w.col_end, w.col_begin + (pc + 1) * grid.block_cols); ++j) {
           ++cells;
           const bool seen = dense.mask_of(static_cast<std::size_t>(h)).at(i, j);
           double v = 0.0;
@@ -60,8 +62,10 @@ inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h
       const bool hidden = visible == 0;
       double value = 0.0;
       if (!hidden) {
-        if (pooling == overview::Pooling::Max) value = best;
-        else value = sum / (quantity == overview::Quantity::Weights ? cells : visible);
+        if (pooling == overview::Pooling::Max)
+          value = best;
+        else
+          value = sum / (quantity == overview::Quantity::Weights ? cells : visible);
       }
       out.values.push_back(value);
       out.hidden.push_back(hidden);
@@ -71,8 +75,9 @@ inline DensePooled pool_dense(const Result& dense, const Problem& problem, int h
 }
 
 // Every pixel within tolerance: `relative` of the larger magnitude, at least `absolute`.
-inline void expect_image_near(const DensePooled& want, const overview::PooledImage& got, const overview::PixelGrid& grid,
-                              double absolute, double relative, const std::string& what) {
+inline void expect_image_near(const DensePooled& want, const overview::PooledImage& got,
+                              const overview::PixelGrid& grid, double absolute, double relative,
+                              const std::string& what) {
   ASSERT_EQ(grid.rows, want.rows) << what;
   ASSERT_EQ(grid.cols, want.cols) << what;
   ASSERT_EQ(got.values.size(), want.values.size()) << what;

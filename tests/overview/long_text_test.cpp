@@ -33,8 +33,10 @@ TEST(LongText, ATextThatCannotBeSplitSaysWhereAndListedTokensAreKeptAsListed) {
   EXPECT_NE(bad.error.find("UTF-8"), std::string::npos) << bad.error;
   EXPECT_EQ(bad.error_offset, 4u);
   EXPECT_FALSE(bad.too_long);
-  EXPECT_TRUE(overview::text_tokens(words(overview::kMaxOverviewTokens + 1), TokenizerMode::Words, std::nullopt).too_long);
-  const overview::TextTokens listed = overview::text_tokens("a caption", TokenizerMode::Words, std::vector<std::string>{"x", "y", "z"});
+  EXPECT_TRUE(
+      overview::text_tokens(words(overview::kMaxOverviewTokens + 1), TokenizerMode::Words, std::nullopt).too_long);
+  const overview::TextTokens listed =
+      overview::text_tokens("a caption", TokenizerMode::Words, std::vector<std::string>{"x", "y", "z"});
   EXPECT_TRUE(listed.explicit_tokens);
   EXPECT_EQ(listed.tokens, (std::vector<std::string>{"x", "y", "z"}));
   const overview::TextTokens typed = overview::text_tokens("나는 학교에 간다.", TokenizerMode::Words, std::nullopt);

@@ -28,15 +28,16 @@ constexpr double kScoreAbs = 1e-5;
 const Quantity kQuantities[] = {Quantity::Weights, Quantity::RawScores, Quantity::ScaledScores};
 const Pooling kPoolings[] = {Pooling::Max, Pooling::Mean};
 
-void expect_matches_dense(const Problem& p, const Result& dense, const OverviewRequest& request, const std::string& name) {
+void expect_matches_dense(const Problem& p, const Result& dense, const OverviewRequest& request,
+                          const std::string& name) {
   const overview::Overview got = overview::make_cpu_overview()->run(p, request);
   ASSERT_EQ(got.heads.size(), request.heads.empty() ? static_cast<std::size_t>(p.num_heads) : request.heads.size());
   for (const overview::PooledImage& image : got.heads) {
     const DensePooled want = pool_dense(dense, p, image.head, got.grid, request.quantity, request.pooling);
     const double absolute = request.quantity == Quantity::Weights ? kWeightAbs : kScoreAbs;
     expect_image_near(want, image, got.grid, absolute, kRelative,
-                      name + " head " + std::to_string(image.head) + " " + overview::quantity_name(request.quantity) + " " +
-                          overview::pooling_name(request.pooling));
+                      name + " head " + std::to_string(image.head) + " " + overview::quantity_name(request.quantity) +
+                          " " + overview::pooling_name(request.pooling));
   }
 }
 

@@ -41,7 +41,8 @@ TEST(OverviewFigure, TheMapIsAtLeastThreeInchesInWholePixelsPerBlock) {
 TEST(OverviewFigure, TheSubtitleNamesThePositions) {
   exporting::ExportCaption caption;
   caption.positions = "ALiBi";
-  const exporting::HeatmapFigure figure = overview::overview_figure(pooled(300, 30, PositionalKind::Alibi), 0, caption, {});
+  const exporting::HeatmapFigure figure =
+      overview::overview_figure(pooled(300, 30, PositionalKind::Alibi), 0, caption, {});
   EXPECT_NE(figure.subtitle.find(" · ALiBi"), std::string::npos) << figure.subtitle;
 }
 

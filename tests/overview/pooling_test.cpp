@@ -19,7 +19,8 @@ constexpr int kCols = 90;
 constexpr int kHeads = 3;
 
 TEST(OverviewPooling, BlocksAndCellsCountedFromRunsAgreeWithEveryCell) {
-  const overview::PixelGrid grid = overview::PixelGrid::fit({3, 67, 5, 88}, 9, 7);  // blocks of 8 × 12, ragged at the ends
+  const overview::PixelGrid grid =
+      overview::PixelGrid::fit({3, 67, 5, 88}, 9, 7);  // blocks of 8 × 12, ragged at the ends
   for (const auto& [name, setting] : every_mask_kind()) {
     const Mask mask(setting, kRows, kCols, kHeads);
     for (int h = 0; h < kHeads; ++h) {

@@ -86,7 +86,7 @@ TEST(QueryRow, TopKeysAreTheLargestVisibleWeightsInOrder) {
   QueryRow row;
   row.values = {0.1f, 0.4f, 0.0f, 0.4f, 0.05f, 0.05f};
   row.hidden = {0, 0, 1, 0, 0, 0};
-  EXPECT_EQ(row.top_keys(3), (std::vector<int>{1, 3, 0}));  // equal weights: the earlier key first
+  EXPECT_EQ(row.top_keys(3), (std::vector<int>{1, 3, 0}));         // equal weights: the earlier key first
   EXPECT_EQ(row.top_keys(10), (std::vector<int>{1, 3, 0, 4, 5}));  // never a hidden key
   EXPECT_TRUE(row.top_keys(0).empty());
   EXPECT_EQ(row.visible_count(), 5);

@@ -52,12 +52,12 @@ TEST(OverviewVulkanPlan, PartialsFoldIntoTheirPixels) {
     partials[static_cast<std::size_t>(slot) * 2] = a;
     partials[static_cast<std::size_t>(slot) * 2 + 1] = b;
   };
-  set(0, 1, 2);   // w0, pixel row 0
-  set(1, 3, 4);   // w0, pixel row 1
-  set(2, 5, 6);   // w1, pixel row 1
-  set(3, 7, 8);   // w1, pixel row 2
-  set(4, 9, 10);  // w2, pixel row 2
-  set(5, 11, 12); // w2, pixel row 3
+  set(0, 1, 2);    // w0, pixel row 0
+  set(1, 3, 4);    // w0, pixel row 1
+  set(2, 5, 6);    // w1, pixel row 1
+  set(3, 7, 8);    // w1, pixel row 2
+  set(4, 9, 10);   // w2, pixel row 2
+  set(5, 11, 12);  // w2, pixel row 3
   std::vector<double> sums;
   fold_partials(grid, 4, false, partials, sums);
   EXPECT_EQ(sums, (std::vector<double>{1, 2, 8, 10, 16, 18, 11, 12}));

@@ -22,7 +22,7 @@ TEST(KvCacheChart, LengthsRunToTwiceTheChosenOne) {
 TEST(KvCacheChart, PointsSpanTheRectangleWithTheLargestCurveOnTop) {
   const std::vector<std::uint64_t> lengths = chart_lengths(4096);
   const auto lines = chart_points(seventy_b_curves(lengths), lengths, ImVec2(10, 20), ImVec2(110, 220));
-  ASSERT_EQ(lines.size(), 3u);  // MHA, GQA, MQA
+  ASSERT_EQ(lines.size(), 3u);                 // MHA, GQA, MQA
   EXPECT_FLOAT_EQ(lines[0].front().x, 10.0f);  // 0 tokens: 0 bytes, bottom left
   EXPECT_FLOAT_EQ(lines[0].front().y, 220.0f);
   EXPECT_FLOAT_EQ(lines[0].back().x, 110.0f);  // MHA at 8192 tokens: the largest, top right

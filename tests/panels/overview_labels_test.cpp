@@ -16,9 +16,12 @@ TEST(OverviewLabels, ExactCellsSayTheirPositionAndToken) {
   const overview::PixelGrid grid = overview::PixelGrid::fit({1000, 1004, 2000, 2003}, 64, 64);
   ASSERT_TRUE(grid.exact());
   const std::vector<std::string> tokens = words(5000);
-  EXPECT_EQ(overview_axis_labels(grid, true, tokens), (std::vector<std::string>{"1,000 w1000", "1,001 w1001", "1,002 w1002", "1,003 w1003"}));
-  EXPECT_EQ(overview_axis_labels(grid, false, tokens), (std::vector<std::string>{"2,000 w2000", "2,001 w2001", "2,002 w2002"}));
-  EXPECT_EQ(overview_cell_place(grid, 2, 1, tokens, tokens), "query 1,002 \xE2\x80\x9Cw1002\xE2\x80\x9D, key 2,001 \xE2\x80\x9Cw2001\xE2\x80\x9D");
+  EXPECT_EQ(overview_axis_labels(grid, true, tokens),
+            (std::vector<std::string>{"1,000 w1000", "1,001 w1001", "1,002 w1002", "1,003 w1003"}));
+  EXPECT_EQ(overview_axis_labels(grid, false, tokens),
+            (std::vector<std::string>{"2,000 w2000", "2,001 w2001", "2,002 w2002"}));
+  EXPECT_EQ(overview_cell_place(grid, 2, 1, tokens, tokens),
+            "query 1,002 \xE2\x80\x9Cw1002\xE2\x80\x9D, key 2,001 \xE2\x80\x9Cw2001\xE2\x80\x9D");
 }
 
 TEST(OverviewLabels, PooledPixelsSayTheFirstPositionOfTheirBlock) {
@@ -29,7 +32,10 @@ TEST(OverviewLabels, PooledPixelsSayTheFirstPositionOfTheirBlock) {
   EXPECT_EQ(labels[0], "0");
   EXPECT_EQ(labels[1], "1,024");
   EXPECT_EQ(labels[63], "64,512");
-  EXPECT_EQ(overview_cell_place(grid, 1, 63, {}, {}), "queries 1,024\xE2\x80\x93" "2,047, keys 64,512\xE2\x80\x93" "65,535");
+  EXPECT_EQ(overview_cell_place(grid, 1, 63, {}, {}),
+            "queries 1,024\xE2\x80\x93"
+            "2,047, keys 64,512\xE2\x80\x93"
+            "65,535");
 }
 
 TEST(OverviewLabels, ALongTokenIsCutInTheLabelsAndTheTooltip) {
@@ -75,11 +81,15 @@ TEST(OverviewLabels, ExactCellsGetTheWordsRoomAndItsPixelsHoldThem) {
 TEST(OverviewLabels, TheCaptionSaysWhereTheImageLiesAndWhatAPixelHolds) {
   const overview::PixelGrid pooled = overview::PixelGrid::fit(overview::whole(65536, 65536), 64, 64);
   const OverviewCaption whole = overview_caption(3, pooled, overview::Pooling::Max, overview::Quantity::Weights);
-  EXPECT_EQ(whole.where, "head 3 \xC2\xB7 queries 0\xE2\x80\x93" "65,535 \xC3\x97 keys 0\xE2\x80\x93" "65,535");
+  EXPECT_EQ(whole.where,
+            "head 3 \xC2\xB7 queries 0\xE2\x80\x93"
+            "65,535 \xC3\x97 keys 0\xE2\x80\x93"
+            "65,535");
   EXPECT_EQ(whole.pixel, "each pixel: 1,024 \xC3\x97 1,024 cells, the largest weight");
   EXPECT_EQ(whole.one_line(), whole.where + " \xC2\xB7 " + whole.pixel);
   const overview::PixelGrid exact = overview::PixelGrid::fit({1000, 1008, 2000, 2008}, 64, 64);
-  EXPECT_EQ(overview_caption(0, exact, overview::Pooling::Mean, overview::Quantity::RawScores).pixel, "each pixel: one cell");
+  EXPECT_EQ(overview_caption(0, exact, overview::Pooling::Mean, overview::Quantity::RawScores).pixel,
+            "each pixel: one cell");
   EXPECT_EQ(overview_caption(0, pooled, overview::Pooling::Mean, overview::Quantity::RawScores).pixel,
             "each pixel: 1,024 \xC3\x97 1,024 cells, the mean of its visible scores");
 }
@@ -87,8 +97,12 @@ TEST(OverviewLabels, TheCaptionSaysWhereTheImageLiesAndWhatAPixelHolds) {
 TEST(OverviewLabels, TheWidestCaptionHasTheLargestNumbersTheTextCanShow) {
   // A zoomed window near the end writes the longest positions; the whole matrix at 64 pixels
   // the largest blocks.
-  const OverviewCaption widest = widest_overview_caption(16, 65536, 20000, overview::Pooling::Mean, overview::Quantity::ScaledScores);
-  EXPECT_EQ(widest.where, "head 15 \xC2\xB7 queries 65,535\xE2\x80\x93" "65,535 \xC3\x97 keys 19,999\xE2\x80\x93" "19,999");
+  const OverviewCaption widest =
+      widest_overview_caption(16, 65536, 20000, overview::Pooling::Mean, overview::Quantity::ScaledScores);
+  EXPECT_EQ(widest.where,
+            "head 15 \xC2\xB7 queries 65,535\xE2\x80\x93"
+            "65,535 \xC3\x97 keys 19,999\xE2\x80\x93"
+            "19,999");
   EXPECT_EQ(widest.pixel, "each pixel: 1,024 \xC3\x97 313 cells, the mean of its visible scores");
   for (int row_begin : {0, 30000, 65528}) {
     const overview::PixelGrid grid = overview::PixelGrid::fit({row_begin, row_begin + 8, 19992, 20000}, 64, 64);

@@ -44,12 +44,14 @@ int main(int argc, char** argv) {
     const attnviz::tiled::TiledOptions blocks{4, 3, std::nullopt};
     for (int i = 2; i < argc; ++i) {
       const std::filesystem::path file = argv[i];
-      const attnviz::Problem problem = attnviz::build_problem(attnviz::load_scenario(file.string()).scenario, file.string());
+      const attnviz::Problem problem =
+          attnviz::build_problem(attnviz::load_scenario(file.string()).scenario, file.string());
       const std::string name = file.stem().string();
       write(out_dir / (name + ".cpu.json"), cpu->compute(problem));
       write(out_dir / (name + ".vulkan.json"), vulkan->compute(problem));
       write(out_dir / (name + ".tiled-cpu.json"), attnviz::tiled::as_result(problem, tiled_cpu->run(problem, blocks)));
-      write(out_dir / (name + ".tiled-vulkan.json"), attnviz::tiled::as_result(problem, tiled_vulkan->run(problem, blocks)));
+      write(out_dir / (name + ".tiled-vulkan.json"),
+            attnviz::tiled::as_result(problem, tiled_vulkan->run(problem, blocks)));
     }
   } catch (const attnviz::InputError& e) {
     std::cerr << e.what() << "\n";

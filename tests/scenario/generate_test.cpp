@@ -13,16 +13,19 @@ namespace {
 TEST(Generate, EmbeddingMatchesTheDocumentedRecipe) {
   // python3: FNV-1a-64("attnviz-embedding" + le64(seed) + le64(d_model) + utf8(token)) seeds
   // SplitMix64; each value = sum of 12 (next() >> 40) · 2^-24 − 6, rounded to float32.
-  EXPECT_EQ(generate_embedding("배", 1, 4), (std::vector<float>{-1.4695203304290771f, 0.2961711287498474f, 0.6192805171012878f, 1.0958911180496216f}));
-  EXPECT_EQ(generate_embedding("dessert", 42, 3), (std::vector<float>{0.06779748201370239f, -0.35796213150024414f, 0.10245788097381592f}));
+  EXPECT_EQ(generate_embedding("배", 1, 4),
+            (std::vector<float>{-1.4695203304290771f, 0.2961711287498474f, 0.6192805171012878f, 1.0958911180496216f}));
+  EXPECT_EQ(generate_embedding("dessert", 42, 3),
+            (std::vector<float>{0.06779748201370239f, -0.35796213150024414f, 0.10245788097381592f}));
 }
 
 TEST(Generate, WeightMatchesTheDocumentedRecipe) {
   const Matrix w = generate_weight(7, "wq", 4, 2);
   ASSERT_EQ(w.rows, 4);
   ASSERT_EQ(w.cols, 2);
-  EXPECT_EQ(w.data, (std::vector<float>{0.03187420964241028f, 0.5352328419685364f, -0.7884294986724854f, -0.11767664551734924f,
-                                        -0.10939070582389832f, 0.34399136900901794f, -0.8103539347648621f, 0.016999661922454834f}));
+  EXPECT_EQ(w.data, (std::vector<float>{0.03187420964241028f, 0.5352328419685364f, -0.7884294986724854f,
+                                        -0.11767664551734924f, -0.10939070582389832f, 0.34399136900901794f,
+                                        -0.8103539347648621f, 0.016999661922454834f}));
 }
 
 TEST(Generate, SameWordSameVectorInTwoSentences) {

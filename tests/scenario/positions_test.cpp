@@ -72,7 +72,7 @@ TEST(Rope, RotateHalfTurnsPairIByPositionTimesThetaToTheMinus2iOverDk) {
   const Matrix table = rope_table(3, 1, 4, 10000.0);
   std::vector<float> row = {1.0f, 2.0f, 0.0f, 0.5f};
   rope_rotate(row.data(), table.row(0), 4);
-  EXPECT_NEAR(row[0], std::cos(3.0), 1e-6);   // (1, 0) turned by 3 rad
+  EXPECT_NEAR(row[0], std::cos(3.0), 1e-6);  // (1, 0) turned by 3 rad
   EXPECT_NEAR(row[2], std::sin(3.0), 1e-6);
   EXPECT_NEAR(row[1], 2.0 * std::cos(0.03) - 0.5 * std::sin(0.03), 1e-6);
   EXPECT_NEAR(row[3], 0.5 * std::cos(0.03) + 2.0 * std::sin(0.03), 1e-6);
@@ -108,7 +108,8 @@ TEST(Rope, ShiftingEveryPositionLeavesTheScoresUnchanged) {
   for (const int offset : {1, 17, 1000}) {
     const Result shifted = cpu->compute(build_problem(scenario_with(PositionalKind::Rope, offset), "test"));
     for (std::size_t h = 0; h < at_zero.heads.size(); ++h) {
-      EXPECT_LE(largest_difference(at_zero.heads[h].scores, shifted.heads[h].scores), 2e-5) << "offset " << offset << " head " << h;
+      EXPECT_LE(largest_difference(at_zero.heads[h].scores, shifted.heads[h].scores), 2e-5)
+          << "offset " << offset << " head " << h;
       EXPECT_LE(largest_difference(at_zero.heads[h].weights, shifted.heads[h].weights), 2e-5);
     }
   }
@@ -158,7 +159,8 @@ TEST(PositionsJson, FieldsReadWriteAndOldFilesLoadUnchanged) {
   EXPECT_EQ(old_scenario.positional, PositionalKind::None);
   EXPECT_EQ(old_scenario.rope_theta, 10000.0);
   EXPECT_FALSE(old_scenario.dropout.has_value());
-  EXPECT_EQ(scenario_to_json(old_scenario).find("positional"), std::string::npos) << "nothing new written for an old file";
+  EXPECT_EQ(scenario_to_json(old_scenario).find("positional"), std::string::npos)
+      << "nothing new written for an old file";
 
   const std::string text = R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 4, "d_k": 2,
     "positional": "rope", "rope_theta": 500000, "position_offset": 9, "dropout": {"p": 0.1, "seed": 12345678901}})";
@@ -173,7 +175,8 @@ TEST(PositionsJson, FieldsReadWriteAndOldFilesLoadUnchanged) {
   EXPECT_EQ(s.dropout->seed, 12345678901u);
   EXPECT_EQ(parse_scenario(scenario_to_json(s), "again.json").scenario, s) << "save → load gives it back";
   for (const char* kind : {"none", "sinusoidal", "alibi"}) {
-    const std::string json = std::string(R"({"format": "attnviz-scenario/1", "sentence": "a b", "positional": ")") + kind + "\"}";
+    const std::string json =
+        std::string(R"({"format": "attnviz-scenario/1", "sentence": "a b", "positional": ")") + kind + "\"}";
     EXPECT_EQ(to_string(parse_scenario(json, "k.json").scenario.positional), std::string(kind));
   }
 }
@@ -192,7 +195,8 @@ void expect_refused(const std::string& json, const std::string& pointer, const s
 TEST(PositionsJson, BadValuesAreRefusedNamingTheField) {
   const std::string head = R"({"format": "attnviz-scenario/1", "sentence": "a b c", "d_model": 6, )";
   expect_refused(head + R"("d_k": 3, "positional": "rope"})", "/d_k", "d_k must be even; d_k is 3");
-  expect_refused(head + R"("positional": "learned"})", "/positional", "expected \"none\", \"sinusoidal\", \"rope\" or \"alibi\"");
+  expect_refused(head + R"("positional": "learned"})", "/positional",
+                 "expected \"none\", \"sinusoidal\", \"rope\" or \"alibi\"");
   expect_refused(head + R"("positional": 3})", "/positional", "expected a string");
   expect_refused(head + R"("rope_theta": 0})", "/rope_theta", "above 0");
   expect_refused(head + R"("rope_theta": "big"})", "/rope_theta", "expected a number");

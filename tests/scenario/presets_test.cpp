@@ -22,9 +22,10 @@ Problem preset_problem(const std::string& name) {
 }
 
 TEST(Presets, AllAreBundled) {
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"alibi", "attention-sinks", "causal-gpt", "cross-attention", "dropout",
-                                                      "gqa", "korean-restaurant", "life-is-short", "longformer",
-                                                      "packed-documents", "rope", "sliding-window", "strided"}));
+  EXPECT_EQ(preset_names(),
+            (std::vector<std::string>{"alibi", "attention-sinks", "causal-gpt", "cross-attention", "dropout", "gqa",
+                                      "korean-restaurant", "life-is-short", "longformer", "packed-documents", "rope",
+                                      "sliding-window", "strided"}));
 }
 
 // The mask expression presets (docs/design.md "Mask expressions"): a row's visible keys are
@@ -60,7 +61,8 @@ TEST(Presets, AlibisSteepestHeadLooksNearAndItsGentlestFar) {
   EXPECT_EQ(p.positional, PositionalKind::Alibi);
   const Result result = make_cpu_backend()->compute(p);
   EXPECT_LT(mean_distance(result.heads.front().weights), 2.0) << "slope 1/2: the last few words";
-  EXPECT_GT(mean_distance(result.heads.back().weights), 2.0 * mean_distance(result.heads.front().weights)) << "slope 1/256";
+  EXPECT_GT(mean_distance(result.heads.back().weights), 2.0 * mean_distance(result.heads.front().weights))
+      << "slope 1/256";
 }
 
 TEST(Presets, RopeGivesTheSameWordDifferentScoresAtDifferentPlaces) {
@@ -114,7 +116,8 @@ TEST(Presets, KoreanRestaurantIsTheSharedWorkedExample) {
   EXPECT_EQ(p.tokens, fixture["tokens"].get<std::vector<std::string>>());
   for (int r = 0; r < p.x.rows; ++r)
     for (int c = 0; c < p.x.cols; ++c)
-      EXPECT_EQ(p.x.at(r, c), fixture["embeddings"][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<float>());
+      EXPECT_EQ(p.x.at(r, c),
+                fixture["embeddings"][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<float>());
   EXPECT_EQ(p.wq.at(3, 2), 0.4f);
   EXPECT_FALSE(p.mask.causal);
 }

@@ -65,7 +65,8 @@ TEST(Problem, CrossAttentionTakesKeysAndValuesFromTheSource) {
   EXPECT_EQ(p.xs, generate_embeddings({"어제", "밤에", "배가", "고파서"}, 9, 8));
 }
 
-void expect_input_error(const Scenario& s, const std::string& pointer, const std::string& words, const ProblemLimits& limits = {}) {
+void expect_input_error(const Scenario& s, const std::string& pointer, const std::string& words,
+                        const ProblemLimits& limits = {}) {
   try {
     build_problem(s, "<gui>", limits);
     ADD_FAILURE() << "no error";

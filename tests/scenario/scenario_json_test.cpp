@@ -74,7 +74,8 @@ TEST(ScenarioJson, LoadsTheDesignExample) {
 TEST(ScenarioJson, WrongShapeSaysWhichMatrixWhatShapeAndWhatItNeeds) {
   expect_error(replaced(kLifeIsShort, "[[0.2961,0.5166],[0.2517,0.6886],[0.0740,0.8665]]", "[[1,2,3],[4,5,6],[7,8,9]]"),
                "/wq", "has shape 3×3 but needs d_model × (num_heads·d_k) = 3×2");
-  expect_error(replaced(kLifeIsShort, "[[0.1366,0.1025],[0.1841,0.7264],[0.3153,0.6871]]", "[[1,2],[3,4]]"), "/wk", "shape 2×2");
+  expect_error(replaced(kLifeIsShort, "[[0.1366,0.1025],[0.1841,0.7264],[0.3153,0.6871]]", "[[1,2],[3,4]]"), "/wk",
+               "shape 2×2");
   expect_error(replaced(kLifeIsShort, "[0.8536,0.5932,0.6367,0.9826]", "[0.8536,0.5932,0.6367]"), "/wv/2",
                "has 3 values but row 0 has 4");
   expect_error(replaced(kLifeIsShort, "[-1.1925,0.6984,-1.4097]", "[-1.1925,0.6984,-1.4097],[1,2,3]"), "/embeddings",
@@ -82,7 +83,8 @@ TEST(ScenarioJson, WrongShapeSaysWhichMatrixWhatShapeAndWhatItNeeds) {
 }
 
 TEST(ScenarioJson, EmbeddingRowsAreCheckedAgainstTheTokenizedSentence) {
-  const std::string text = replaced(kLifeIsShort, R"("tokens": ["Life", "is", "short", "eat", "dessert", "first"],)", "");
+  const std::string text =
+      replaced(kLifeIsShort, R"("tokens": ["Life", "is", "short", "eat", "dessert", "first"],)", "");
   // "Life is short, eat dessert first" has 7 tokens with the comma.
   expect_error(text, "/embeddings", "needs one row of d_model values per token, N × d_model = 7×3");
 }
@@ -102,19 +104,22 @@ TEST(ScenarioJson, NegativeWindowAndGlobalProblems) {
 // docs/design.md "Mask expressions": the expression and the documents, errors naming the field
 // and the expression's column.
 TEST(ScenarioJson, MaskExpressionsAndDocuments) {
-  const std::string with = replaced(kLifeIsShort, R"j({"causal": true})j",
-                                    R"j({"causal": true, "expression": "doc(q) == doc(k) || k < 2", "documents": [0, 3]})j");
+  const std::string with =
+      replaced(kLifeIsShort, R"j({"causal": true})j",
+               R"j({"causal": true, "expression": "doc(q) == doc(k) || k < 2", "documents": [0, 3]})j");
   const LoadedScenario loaded = parse_scenario(with, "life.json");
   EXPECT_EQ(loaded.scenario.mask.expression, "doc(q) == doc(k) || k < 2");
   EXPECT_EQ(loaded.scenario.mask.documents, (std::vector<int>{0, 3}));
   EXPECT_NO_THROW((void)build_problem(loaded.scenario, "life.json"));
   EXPECT_EQ(parse_scenario(scenario_to_json(loaded.scenario), "saved.json").scenario, loaded.scenario);
   // Globals without a window serve an expression's global(i).
-  const std::string globals = replaced(kLifeIsShort, R"j({"causal": true})j", R"j({"global": [1], "expression": "global(k)"})j");
+  const std::string globals =
+      replaced(kLifeIsShort, R"j({"causal": true})j", R"j({"global": [1], "expression": "global(k)"})j");
   EXPECT_NO_THROW((void)build_problem(parse_scenario(globals, "life.json").scenario, "life.json"));
 
   const auto mask = [&](const std::string& json) { return replaced(kLifeIsShort, R"j({"causal": true})j", json); };
-  expect_error(mask(R"j({"expression": "k <= q &&"})j"), "/mask/expression", "column 10: the expression ends too early");
+  expect_error(mask(R"j({"expression": "k <= q &&"})j"), "/mask/expression",
+               "column 10: the expression ends too early");
   expect_error(mask(R"j({"expression": "k <= z"})j"), "/mask/expression", "column 6: unknown name 'z'");
   expect_error(mask(R"j({"expression": "doc(q) == 1"})j"), "/mask/expression", "column 1: doc() needs the documents");
   expect_error(mask(R"j({"expression": 5})j"), "/mask/expression", "expected a string");
@@ -137,7 +142,8 @@ TEST(ScenarioJson, UnknownFormatAndNotJson) {
 }
 
 TEST(ScenarioJson, WrongTypesNameTheField) {
-  expect_error(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": "three")"), "/d_model", "expected an integer, got a string");
+  expect_error(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": "three")"), "/d_model",
+               "expected an integer, got a string");
   expect_error(replaced(kLifeIsShort, R"("d_k": 2)", R"("d_k": 0)"), "/d_k", "positive integer");
   expect_error(replaced(kLifeIsShort, R"("scale": "inv_sqrt_dk")", R"("scale": "sqrt")"), "/scale", "unknown scale");
   expect_error(replaced(kLifeIsShort, R"("causal": true)", R"("causal": "yes")"), "/mask/causal", "true or false");
@@ -147,7 +153,8 @@ TEST(ScenarioJson, WrongTypesNameTheField) {
 // Files as they go wrong in practice: saved in another encoding, cut off, empty, written by
 // Python (4.0 for 4), a sentence left empty.
 TEST(ScenarioJson, EverydayMistakesGetMessagesThatSayWhatAndWhere) {
-  expect_error(replaced(kLifeIsShort, "Life is short", "Life is \xff short"), "/sentence", "not valid UTF-8: byte 0xFF");
+  expect_error(replaced(kLifeIsShort, "Life is short", "Life is \xff short"), "/sentence",
+               "not valid UTF-8: byte 0xFF");
   expect_error(replaced(kLifeIsShort, "Life is short", "Life is \xff short"), "/sentence", "line 3, column 24");
   expect_error(kLifeIsShort.substr(0, 120), "", "ends too early");
   expect_error("", "", "is empty");
@@ -160,7 +167,8 @@ TEST(ScenarioJson, EverydayMistakesGetMessagesThatSayWhatAndWhere) {
                "/mask/global/0", "the sentence has 3 tokens and the source 5");
   const std::string message = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\" \"b\": 1}").words;
   EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
-  const LoadedScenario pythonic = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": 3.0)"), "f.json");
+  const LoadedScenario pythonic =
+      parse_scenario(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": 3.0)"), "f.json");
   EXPECT_EQ(pythonic.scenario.d_model, 3);
   expect_error(replaced(kLifeIsShort, R"("d_model": 3)", R"("d_model": 3.5)"), "/d_model", "whole number");
 }
@@ -183,7 +191,8 @@ TEST(ScenarioJson, AFolderIsNotAScenario) {
 }
 
 TEST(ScenarioJson, UnknownFieldsAreWarningsNotErrors) {
-  const LoadedScenario loaded = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "colour": "red",)"), "f.json");
+  const LoadedScenario loaded =
+      parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "colour": "red",)"), "f.json");
   ASSERT_EQ(loaded.warnings.size(), 1u);
   EXPECT_EQ(loaded.warnings[0], "f.json: /colour: unknown field, ignored");
 }
@@ -191,17 +200,20 @@ TEST(ScenarioJson, UnknownFieldsAreWarningsNotErrors) {
 TEST(ScenarioJson, ManyUnknownFieldsAreCountedNotEachNamed) {
   std::string extra;
   for (int i = 0; i < 1025; ++i) extra += "\"stray" + std::to_string(i) + "\": 0, ";
-  const LoadedScenario loaded = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, )" + extra), "f.json");
+  const LoadedScenario loaded =
+      parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, )" + extra), "f.json");
   ASSERT_EQ(loaded.warnings.size(), 21u);
   EXPECT_EQ(loaded.warnings[0], "f.json: /stray0: unknown field, ignored");
   EXPECT_EQ(loaded.warnings[20], "f.json: 1,005 more unknown fields, ignored");
 }
 
 TEST(ScenarioJson, AMistypedFieldNamesTheFieldItProbablyMeant) {
-  const LoadedScenario top = parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "num_head": 2,)"), "f.json");
+  const LoadedScenario top =
+      parse_scenario(replaced(kLifeIsShort, R"("d_model": 3,)", R"("d_model": 3, "num_head": 2,)"), "f.json");
   ASSERT_EQ(top.warnings.size(), 1u);
   EXPECT_EQ(top.warnings[0], "f.json: /num_head: unknown field, ignored; did you mean num_heads?");
-  const LoadedScenario nested = parse_scenario(replaced(kLifeIsShort, R"("mask": {"causal": true})", R"("mask": {"causal": true, "casual": true})"), "f.json");
+  const LoadedScenario nested = parse_scenario(
+      replaced(kLifeIsShort, R"("mask": {"causal": true})", R"("mask": {"causal": true, "casual": true})"), "f.json");
   ASSERT_EQ(nested.warnings.size(), 1u);
   EXPECT_EQ(nested.warnings[0], "f.json: /mask/casual: unknown field, ignored; did you mean causal?");
 }
@@ -221,19 +233,24 @@ TEST(ScenarioJson, MissingFileAndPresetAreInputErrors) {
 // library's serializer, quoting the value in the format check): saved as the autosave it
 // crashed the window at every start.
 TEST(ScenarioJson, DeepNestingIsRefusedBeforeItIsRead) {
-  const std::string deep = "{\"format\": " + std::string(65600, '[') + std::string(65600, ']') + ", \"sentence\": \"a\"}";
+  const std::string deep =
+      "{\"format\": " + std::string(65600, '[') + std::string(65600, ']') + ", \"sentence\": \"a\"}";
   const Expected e = error_of(deep);
   EXPECT_EQ(e.pointer, "/format/0/0/0/\u2026");
-  EXPECT_NE(e.words.find("nested more than 64 lists or objects deep (line 1, column 75)"), std::string::npos) << e.words;
+  EXPECT_NE(e.words.find("nested more than 64 lists or objects deep (line 1, column 75)"), std::string::npos)
+      << e.words;
   // Anywhere, in an unknown field too, and unbalanced (the file is cut off).
-  expect_error("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": {\"x\": " + std::string(100000, '[') + "}",
-               "/later/x/0/0/\u2026", "nested more than 64");
+  expect_error(
+      "{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": {\"x\": " + std::string(100000, '[') + "}",
+      "/later/x/0/0/\u2026", "nested more than 64");
   // 64 levels are fine for a field this version does not know.
   const std::string nested = std::string(62, '[') + std::string(62, ']');
-  const LoadedScenario ok = parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": " + nested + "}", "f.json");
+  const LoadedScenario ok =
+      parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"later\": " + nested + "}", "f.json");
   EXPECT_EQ(ok.warnings.size(), 1u);
   // Brackets inside strings are text.
-  EXPECT_NO_THROW(parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(100, '[') + "\"}", "f.json"));
+  EXPECT_NO_THROW(parse_scenario(
+      "{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(100, '[') + "\"}", "f.json"));
 }
 
 // A 200 KB "format" value was echoed whole in the error; a 20,000-character unknown key whole in
@@ -247,39 +264,44 @@ TEST(ScenarioJson, LongValuesAreQuotedAsShortExcerpts) {
   for (int i = 0; i < 20000; ++i) items += "\"item\", ";
   const Expected list = error_of("{\"format\": [" + items + "1], \"sentence\": \"a\"}");
   EXPECT_NE(list.words.find("unknown format a list"), std::string::npos) << list.words;
-  const Expected number = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"d_k\": 1" + std::string(5000, '0') + "}");
+  const Expected number =
+      error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"d_k\": 1" + std::string(5000, '0') + "}");
   EXPECT_LT(number.words.size(), 200u) << number.words;
   for (const char* field : {"tokenizer", "scale"}) {
-    const Expected e = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(field) + "\": \"" +
-                                std::string(200000, 'y') + "\"}");
+    const Expected e = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(field) +
+                                "\": \"" + std::string(200000, 'y') + "\"}");
     EXPECT_LT(e.words.size(), 300u) << field;
   }
-  const Expected seed = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"seed\": \"" + std::string(200000, 'z') + "\"}");
+  const Expected seed = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"seed\": \"" +
+                                 std::string(200000, 'z') + "\"}");
   EXPECT_LT(seed.words.size(), 200u);
-  const LoadedScenario loaded =
-      parse_scenario("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(20000, 'k') + "\": 1}", "f.json");
+  const LoadedScenario loaded = parse_scenario(
+      "{\"format\": \"attnviz-scenario/1\", \"sentence\": \"a\", \"" + std::string(20000, 'k') + "\": 1}", "f.json");
   ASSERT_EQ(loaded.warnings.size(), 1u);
   EXPECT_LT(loaded.warnings[0].size(), 150u) << loaded.warnings[0].size();
   // A string the JSON library stops in is quoted short too.
-  const Expected bad = error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(200000, 'q') + "\u0001\"}");
+  const Expected bad =
+      error_of("{\"format\": \"attnviz-scenario/1\", \"sentence\": \"" + std::string(200000, 'q') + "\u0001\"}");
   EXPECT_LT(bad.words.size(), 400u) << bad.words.substr(0, 400);
 }
 
 // An empty "tokens" with an empty "embeddings" was reported as a problem of /embeddings.
 TEST(ScenarioJson, EmptyTokensAreNamedBeforeTheEmbeddings) {
   expect_error(R"({"format": "attnviz-scenario/1", "tokens": [], "embeddings": []})", "/tokens", "is empty");
-  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "source": {"tokens": [], "embeddings": []}})", "/source/tokens",
-               "is empty");
+  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "source": {"tokens": [], "embeddings": []}})",
+               "/source/tokens", "is empty");
 }
 
 // num_heads · d_k was multiplied as int before the limits were checked (signed overflow,
 // reported by UBSan in the sanitizer build).
 TEST(ScenarioJson, HugeDimensionsDoNotOverflow) {
-  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "num_kv_heads": 1000000,
+  expect_error(
+      R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "num_kv_heads": 1000000,
                    "d_k": 1000000, "d_v": 1000000, "wq": [[1]], "wo": [[1]]})",
-               "/wq", "= 1×1000000000000");
-  expect_error(R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "d_k": 1000000, "d_v": 1000000})",
-               "/num_heads", "the limit is 64");
+      "/wq", "= 1×1000000000000");
+  expect_error(
+      R"({"format": "attnviz-scenario/1", "sentence": "a", "d_model": 1, "num_heads": 1000000, "d_k": 1000000, "d_v": 1000000})",
+      "/num_heads", "the limit is 64");
 }
 
 TEST(ScenarioJson, ALargeListIsRefusedAtItsFirstByte) {
@@ -299,7 +321,8 @@ TEST(ScenarioJson, DevZeroIsRefusedNamingTheLimit) {
 }
 
 bool bit_equal(const Matrix& a, const Matrix& b) {
-  return a.rows == b.rows && a.cols == b.cols && std::memcmp(a.data.data(), b.data.data(), a.size() * sizeof(float)) == 0;
+  return a.rows == b.rows && a.cols == b.cols &&
+         std::memcmp(a.data.data(), b.data.data(), a.size() * sizeof(float)) == 0;
 }
 
 Matrix random_matrix(std::mt19937& rng, int rows, int cols) {

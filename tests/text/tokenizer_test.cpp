@@ -58,11 +58,11 @@ void expect_invalid_at(std::string_view text, std::size_t offset) {
 }
 
 TEST(Tokenizer, InvalidUtf8NamesTheByteOffset) {
-  expect_invalid_at("ab\xFF", 2);              // never valid
-  expect_invalid_at("abc \x80", 4);            // stray continuation byte
-  expect_invalid_at("\xEB\xB0", 0);            // truncated 3-byte sequence (배 without its last byte)
-  expect_invalid_at("x \xC0\xAF", 2);          // overlong '/'
-  expect_invalid_at("\xED\xA0\x80", 0);        // UTF-16 surrogate
+  expect_invalid_at("ab\xFF", 2);               // never valid
+  expect_invalid_at("abc \x80", 4);             // stray continuation byte
+  expect_invalid_at("\xEB\xB0", 0);             // truncated 3-byte sequence (배 without its last byte)
+  expect_invalid_at("x \xC0\xAF", 2);           // overlong '/'
+  expect_invalid_at("\xED\xA0\x80", 0);         // UTF-16 surrogate
   expect_invalid_at("ok \xF4\x90\x80\x80", 3);  // beyond U+10FFFF
 }
 

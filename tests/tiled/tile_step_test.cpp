@@ -49,7 +49,8 @@ std::vector<double> context_over_prefix(const Problem& p, int head, int i, int k
   double sum = 0.0;
   for (double& s : scores) sum += (s = std::exp(s - top));
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    for (int c = 0; c < p.d_v; ++c) out[static_cast<std::size_t>(c)] += scores[k] / sum * dot_row(p.xs, keys[k], p.wv, g * p.d_v + c);
+    for (int c = 0; c < p.d_v; ++c)
+      out[static_cast<std::size_t>(c)] += scores[k] / sum * dot_row(p.xs, keys[k], p.wv, g * p.d_v + c);
   }
   return out;
 }
@@ -85,7 +86,8 @@ TEST(TileStep, EachTileShowsTheBlockSoFarAndTheLastOneTheDenseContext) {
         for (int r = 0; r < step.row_end - step.row_begin; ++r) {
           const std::vector<double> expected = context_over_prefix(problem, head, step.row_begin + r, step.col_end);
           for (int col = 0; col < problem.d_v; ++col) {
-            EXPECT_NEAR(step.running.at(r, col), expected[static_cast<std::size_t>(col)], kTolerance) << "tile " << t << " row " << r;
+            EXPECT_NEAR(step.running.at(r, col), expected[static_cast<std::size_t>(col)], kTolerance)
+                << "tile " << t << " row " << r;
             EXPECT_FLOAT_EQ(step.difference.at(r, col), step.running.at(r, col) - step.dense.at(r, col));
           }
         }
@@ -103,8 +105,10 @@ TEST(TileStep, RefusesATileOutsideTheTraceOrAnotherGrid) {
   const Problem problem = testing::random_problem(random, {});
   const tiled::TiledResult result = tiled::make_cpu_tiled()->run(problem, {2, 2, 0});
   const Matrix dense(problem.n(), problem.d_v);
-  EXPECT_THROW((void)tiled::tile_step(*result.trace, tiled::TileGrid(problem.n(), problem.m(), 2, 2), 9, dense), std::out_of_range);
-  EXPECT_THROW((void)tiled::tile_step(*result.trace, tiled::TileGrid(problem.n(), problem.m(), 3, 2), 0, dense), std::invalid_argument);
+  EXPECT_THROW((void)tiled::tile_step(*result.trace, tiled::TileGrid(problem.n(), problem.m(), 2, 2), 9, dense),
+               std::out_of_range);
+  EXPECT_THROW((void)tiled::tile_step(*result.trace, tiled::TileGrid(problem.n(), problem.m(), 3, 2), 0, dense),
+               std::invalid_argument);
   EXPECT_THROW((void)tiled::tile_step(*result.trace, tiled::TileGrid(problem.n(), problem.m(), 2, 2), 0, Matrix(2, 2)),
                std::invalid_argument);
 }

@@ -101,7 +101,8 @@ void expect_trace_follows_the_scores(const Problem& problem, const HeadResult& d
       const tiled::TileVisit& tile = trace.tiles[static_cast<std::size_t>(grid.tile_index(qb, kb))];
       EXPECT_EQ(tile.qb, qb);
       EXPECT_EQ(tile.kb, kb);
-      EXPECT_EQ(tile.skipped, !mask.block_visible(h, grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
+      EXPECT_EQ(tile.skipped,
+                !mask.block_visible(h, grid.row_begin(qb), grid.row_end(qb), grid.col_begin(kb), grid.col_end(kb)));
       for (int i = grid.row_begin(qb); i < grid.row_end(qb); ++i) {
         const auto r = static_cast<std::size_t>(i - grid.row_begin(qb));
         double m = -std::numeric_limits<double>::infinity();
@@ -146,7 +147,8 @@ TEST(TiledCpu, TraceRecordsEveryTileInVisitOrderWithTheRunningMaxAndSum) {
       ASSERT_TRUE(result.trace.has_value());
       EXPECT_EQ(result.trace->head, head);
       EXPECT_EQ(result.trace->kv_head, problem.kv_head_of(head));
-      EXPECT_LE(max_abs_difference(result.trace->context, dense.heads[static_cast<std::size_t>(head)].context), kTolerance);
+      EXPECT_LE(max_abs_difference(result.trace->context, dense.heads[static_cast<std::size_t>(head)].context),
+                kTolerance);
       expect_trace_follows_the_scores(problem, dense.heads[static_cast<std::size_t>(head)], *result.trace);
     }
   }

@@ -18,7 +18,8 @@ BpeVocabulary sentencepiece_vocabulary(bool with_scores) {
     std::snprintf(name, sizeof name, "<0x%02X>", b);
     v.tokens.push_back(name);
   }
-  for (const char* piece : {"▁", "t", "h", "e", "c", "a", "▁t", "he", "▁the", "at", "▁c", "▁cat"}) v.tokens.push_back(piece);
+  for (const char* piece : {"▁", "t", "h", "e", "c", "a", "▁t", "he", "▁the", "at", "▁c", "▁cat"})
+    v.tokens.push_back(piece);
   if (with_scores) {
     v.scores.assign(v.tokens.size(), -1000.0f);
     const std::vector<std::string> merged = {"▁t", "he", "▁the", "at", "▁c", "▁cat"};
@@ -72,7 +73,8 @@ TEST(BpeTokenizer, ACandidateTokenIsLabelledAfterTheTokensBeforeIt) {
 
 TEST(BpeTokenizer, ASpecialTokenBreaksACharacterAcrossIt) {
   const BpeTokenizer tokenizer(sentencepiece_vocabulary(false), sentencepiece_settings(), "<test>");
-  const std::vector<int> ids = {tokenizer.find("<0xED>"), tokenizer.find("<0x95>"), tokenizer.find("</s>"), tokenizer.find("<0x9C>")};
+  const std::vector<int> ids = {tokenizer.find("<0xED>"), tokenizer.find("<0x95>"), tokenizer.find("</s>"),
+                                tokenizer.find("<0x9C>")};
   EXPECT_EQ(tokenizer.labels(ids), (std::vector<std::string>{"<0xED>", "<0x95>", "</s>", "<0x9C>"}));
 }
 
@@ -107,8 +109,9 @@ TEST(BpeTokenizer, ATextSurelyPastTheLimitIsRefusedWithoutTokenizingIt) {
     (void)tokenizer.encode(std::string(std::size_t{64} << 20, 'a'), "--text");
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_EQ(e.problem(), "makes more than 4096 tokens: it has 67108864 bytes and no token of this tokenizer covers more than 6; "
-                           "at most 4096 are computed");
+    EXPECT_EQ(e.problem(),
+              "makes more than 4096 tokens: it has 67108864 bytes and no token of this tokenizer covers more than 6; "
+              "at most 4096 are computed");
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
   // Within that bound but past the limit: the words after the limit are not encoded.
@@ -134,7 +137,8 @@ TEST(BpeTokenizer, WithUnknownsThatFuseTheTextIsNotRefusedForItsLength) {
   BpeSettings settings = sentencepiece_settings();
   settings.byte_fallback = false;
   const BpeTokenizer tokenizer(std::move(v), settings, "<test>");
-  EXPECT_EQ(tokenizer.encode(std::string(100000, 'z'), "--text").tokens, (std::vector<std::string>{"<s>", "␣", "<unk>"}));
+  EXPECT_EQ(tokenizer.encode(std::string(100000, 'z'), "--text").tokens,
+            (std::vector<std::string>{"<s>", "␣", "<unk>"}));
 }
 
 // 100,000 added tokens were compared one by one at each character: 13 s for 64 KB of text.

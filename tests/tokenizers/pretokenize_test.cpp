@@ -56,7 +56,8 @@ TEST(Pretokenize, PiecesCoverTheWholeText) {
 }
 
 TEST(Pretokenize, KnownRegexesAreRecognisedAndOthersAreNot) {
-  EXPECT_EQ(split_pattern_from_regex(R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)"), SplitPattern::Gpt2);
+  EXPECT_EQ(split_pattern_from_regex(R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)"),
+            SplitPattern::Gpt2);
   EXPECT_FALSE(split_pattern_from_regex(R"(\w+|\s+)").has_value());
 }
 

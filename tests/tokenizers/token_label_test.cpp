@@ -11,8 +11,8 @@ TEST(TokenLabel, SpacesLineBreaksAndTabsBecomeSigns) {
 }
 
 TEST(TokenLabel, BytesThatAreNotWholeCharactersBecomeByteLabels) {
-  EXPECT_EQ(readable_bytes("\xEC\x96"), "<0xEC><0x96>");            // the first two bytes of 어
-  EXPECT_EQ(readable_bytes("\xB4\xEC\x96\xB4"), "<0xB4>어");       // a stray continuation, then 어
+  EXPECT_EQ(readable_bytes("\xEC\x96"), "<0xEC><0x96>");      // the first two bytes of 어
+  EXPECT_EQ(readable_bytes("\xB4\xEC\x96\xB4"), "<0xB4>어");  // a stray continuation, then 어
   EXPECT_EQ(readable_bytes(" \xEB"), "␣<0xEB>");
 }
 
@@ -28,7 +28,8 @@ std::vector<std::string> labels_of(std::initializer_list<TokenPiece> pieces) {
 TEST(TokenLabel, ACharacterCutBetweenTokensIsNamedInEachWithItsByteNumbers) {
   // 안 = EC 95 88, 녕 = EB 85 95 (UTF-8).
   EXPECT_EQ(labels_of({{"\xEC\x95"}, {"\x88"}}), (std::vector<std::string>{"안₁₂", "안₃"}));
-  EXPECT_EQ(labels_of({{"\xEC"}, {"\x95\x88\xEB"}, {"\x85\x95"}}), (std::vector<std::string>{"안₁", "안₂₃녕₁", "녕₂₃"}));
+  EXPECT_EQ(labels_of({{"\xEC"}, {"\x95\x88\xEB"}, {"\x85\x95"}}),
+            (std::vector<std::string>{"안₁", "안₂₃녕₁", "녕₂₃"}));
   EXPECT_EQ(labels_of({{" \xEC\x95"}, {"\x88!"}}), (std::vector<std::string>{"␣안₁₂", "안₃!"}));
   EXPECT_EQ(labels_of({{"\xF0\x9F"}, {"\x99\x82"}}), (std::vector<std::string>{"🙂₁₂", "🙂₃₄"}));
 }
@@ -38,7 +39,8 @@ TEST(TokenLabel, WholeCharactersAndSignsReadAsOnTheirOwn) {
 }
 
 TEST(TokenLabel, ASpecialTokenBreaksTheTextAndKeepsItsName) {
-  EXPECT_EQ(labels_of({{"\xEC\x95"}, {"<s>", false}, {"\x88"}}), (std::vector<std::string>{"<0xEC><0x95>", "<s>", "<0x88>"}));
+  EXPECT_EQ(labels_of({{"\xEC\x95"}, {"<s>", false}, {"\x88"}}),
+            (std::vector<std::string>{"<0xEC><0x95>", "<s>", "<0x88>"}));
 }
 
 TEST(TokenLabel, BytesThatMakeNoCharacterStayByteLabels) {
@@ -52,11 +54,13 @@ TEST(TokenLabel, TheNoteSaysWhichBytesOfWhichCharacter) {
   const std::string note = cut_character_note("안₁₂");
   EXPECT_NE(note.find("안₁₂: bytes 1 and 2 of the 3 that spell 안 (U+C548)"), std::string::npos) << note;
   const std::string two = cut_character_note("안₃녕₁");
-  EXPECT_NE(two.find("안₃: byte 3 of the 3 that spell 안 (U+C548); 녕₁: byte 1 of the 3 that spell 녕 (U+B155)"), std::string::npos) << two;
+  EXPECT_NE(two.find("안₃: byte 3 of the 3 that spell 안 (U+C548); 녕₁: byte 1 of the 3 that spell 녕 (U+B155)"),
+            std::string::npos)
+      << two;
   EXPECT_EQ(cut_character_note("<0xEC>"), "");
   EXPECT_EQ(cut_character_note("안녕"), "");
-  EXPECT_EQ(cut_character_note("x₂"), "");   // one byte: nothing to cut
-  EXPECT_EQ(cut_character_note("₁₂"), "");   // typed subscripts, not byte numbers
+  EXPECT_EQ(cut_character_note("x₂"), "");  // one byte: nothing to cut
+  EXPECT_EQ(cut_character_note("₁₂"), "");  // typed subscripts, not byte numbers
 }
 
 }  // namespace

@@ -23,12 +23,14 @@ InputError error_of(Parse parse) {
 TEST(TokenizerFiles, WordPieceTokenizerJsonIsRead) {
   const auto tokenizer = parse_tokenizer_json(R"({"normalizer": {"type": "BertNormalizer", "lowercase": true},
     "model": {"type": "WordPiece", "unk_token": "[UNK]",
-              "vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "hello": 4}}})", "tokenizer.json");
+              "vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "hello": 4}}})",
+                                              "tokenizer.json");
   EXPECT_EQ(tokenizer->encode("HELLO", "--text").ids, (std::vector<int>{2, 4, 3}));
 }
 
 TEST(TokenizerFiles, AnotherTokenizerModelIsRefusedNamingTheField) {
-  const InputError e = error_of([] { (void)parse_tokenizer_json(R"({"model": {"type": "Unigram", "vocab": []}})", "tokenizer.json"); });
+  const InputError e =
+      error_of([] { (void)parse_tokenizer_json(R"({"model": {"type": "Unigram", "vocab": []}})", "tokenizer.json"); });
   EXPECT_EQ(e.origin(), "tokenizer.json");
   EXPECT_EQ(e.pointer(), "/model/type");
 }
@@ -36,18 +38,22 @@ TEST(TokenizerFiles, AnotherTokenizerModelIsRefusedNamingTheField) {
 TEST(TokenizerFiles, AnUnknownSplitPatternIsRefusedNamingTheField) {
   const InputError e = error_of([] {
     (void)parse_tokenizer_json(R"({"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "\\w+"}},
-      "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}})", "tokenizer.json");
+      "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}})",
+                               "tokenizer.json");
   });
   EXPECT_EQ(e.pointer(), "/pre_tokenizer/pattern/Regex");
 }
 
 TEST(TokenizerFiles, MalformedJsonSaysWhere) {
-  const InputError e = error_of([] { (void)parse_tokenizer_json("{\"model\": {\"type\": \"BPE\",\n  \"vocab\": {\"a\": }}}", "tokenizer.json"); });
+  const InputError e = error_of([] {
+    (void)parse_tokenizer_json("{\"model\": {\"type\": \"BPE\",\n  \"vocab\": {\"a\": }}}", "tokenizer.json");
+  });
   EXPECT_NE(e.problem().find("line 2"), std::string::npos) << e.what();
 }
 
 TEST(TokenizerFiles, AFolderWithoutTokenizerFilesSaysWhatItNeeds) {
-  const InputError e = error_of([] { (void)load_tokenizer_folder("/nonexistent-model-folder", TokenizerHint::WordPiece); });
+  const InputError e =
+      error_of([] { (void)load_tokenizer_folder("/nonexistent-model-folder", TokenizerHint::WordPiece); });
   EXPECT_EQ(e.pointer(), "tokenizer");
   EXPECT_NE(e.problem().find("vocab.txt"), std::string::npos) << e.what();
 }

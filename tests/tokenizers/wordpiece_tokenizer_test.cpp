@@ -9,8 +9,9 @@
 namespace attnviz::tokenizers {
 namespace {
 
-const std::vector<std::string> kVocabulary = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "caf", "##e", "the",
-                                              "cat", "##s", "!", "注", "意", "Cafe", "naive", "n", "##a"};
+const std::vector<std::string> kVocabulary = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "caf",
+                                              "##e",   "the",   "cat",   "##s",   "!",      "注",
+                                              "意",    "Cafe",  "naive", "n",     "##a"};
 
 std::vector<std::string> tokens(const std::string& text, WordPieceSettings settings = {}) {
   return WordPieceTokenizer(kVocabulary, std::move(settings), "<test>").encode(text, "--text").tokens;
@@ -86,7 +87,8 @@ TEST(WordPieceTokenizer, AWordLongerThanAPieceIsCarriedAcrossPieces) {
   // Cut inside a word that fits: the same pieces as uncut.
   WordPieceSettings settings;
   settings.max_chars_per_word = 10000;
-  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "n", "##a", "##aa", "##b"}, settings, "<test>");
+  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "n", "##a", "##aa", "##b"}, settings,
+                                     "<test>");
   const std::string word = "n" + std::string((std::size_t{64} << 10) + 5, 'a') + "b";  // past max_chars_per_word: [UNK]
   EXPECT_EQ(tokenizer.encode(std::string(65530, ' ') + word, "--text").tokens, (Tokens{"[CLS]", "[UNK]", "[SEP]"}));
   const std::string fits = "n" + std::string(2000, 'a') + "b";  // cut after 6 of its letters

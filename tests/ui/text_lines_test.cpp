@@ -13,7 +13,8 @@ float bytes(std::string_view run) { return static_cast<float>(run.size()); }
 
 TEST(TextLines, BreaksAtTheSpaceBeforeTheWordThatWouldPassTheWidth) {
   EXPECT_EQ(break_at_spaces("head 0 sees 35,777 of 65,536 keys", 22.0f, bytes), "head 0 sees 35,777 of\n65,536 keys");
-  EXPECT_EQ(break_at_spaces("head 0 sees 35,777 of 65,536 keys", 10.0f, bytes), "head 0\nsees\n35,777 of\n65,536\nkeys");
+  EXPECT_EQ(break_at_spaces("head 0 sees 35,777 of 65,536 keys", 10.0f, bytes),
+            "head 0\nsees\n35,777 of\n65,536\nkeys");
   // A line exactly as wide as the room stays one line.
   EXPECT_EQ(break_at_spaces("one two", 7.0f, bytes), "one two");
 }
@@ -22,7 +23,11 @@ TEST(TextLines, NeverBreaksInsideAWord) {
   // ImGui 1.86 would break after the comma; here "65,536" stays whole even where it alone is
   // wider than the line.
   EXPECT_EQ(break_at_spaces("of 65,536", 4.0f, bytes), "of\n65,536");
-  EXPECT_EQ(break_at_spaces("0\xE2\x80\x93" "65,535, the largest", 12.0f, bytes), "0\xE2\x80\x93" "65,535,\nthe largest");
+  EXPECT_EQ(break_at_spaces("0\xE2\x80\x93"
+                            "65,535, the largest",
+                            12.0f, bytes),
+            "0\xE2\x80\x93"
+            "65,535,\nthe largest");
 }
 
 TEST(TextLines, KeepsTheTextsOwnLineBreaksAndStartsCountingAfterThem) {
@@ -35,7 +40,8 @@ TEST(TextLines, KeepsTheTextsOwnLineBreaksAndStartsCountingAfterThem) {
 
 TEST(TextLines, KeepsAProductWholeAsOneWord) {
   // "1,024 × 1,024" is 13 bytes: it moves to the next line whole rather than leave "1,024 ×".
-  EXPECT_EQ(break_at_spaces("Br \xc3\x97 Bc = 1,024 \xc3\x97 1,024", 16.0f, bytes), "Br \xc3\x97 Bc =\n1,024 \xc3\x97 1,024");
+  EXPECT_EQ(break_at_spaces("Br \xc3\x97 Bc = 1,024 \xc3\x97 1,024", 16.0f, bytes),
+            "Br \xc3\x97 Bc =\n1,024 \xc3\x97 1,024");
   // Where the product is wider than the line it still stays whole (ImGui then cuts it).
   EXPECT_EQ(break_at_spaces("a 1,024 \xc3\x97 1,024", 6.0f, bytes), "a\n1,024 \xc3\x97 1,024");
 }

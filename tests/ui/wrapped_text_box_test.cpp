@@ -41,7 +41,8 @@ TEST(WrapAtSpaces, KeepsTypedNewlinesAndLongWords) {
 }
 
 TEST(WrapAtSpaces, OnlyTradesSpacesForNewlines) {
-  const std::string text = "Attention is all you need, 어제 밤에 배가 고파서 치킨을 시켜서 먹었다.\nA second line here.";
+  const std::string text =
+      "Attention is all you need, 어제 밤에 배가 고파서 치킨을 시켜서 먹었다.\nA second line here.";
   for (const float width : {1.0f, 3.0f, 7.0f, 12.0f, 40.0f, 1000.0f}) {
     const std::string wrapped = wrap_at_spaces(text, width, units);
     ASSERT_EQ(wrapped.size(), text.size());

@@ -50,8 +50,9 @@ TEST(DeviceChoice, ExplicitIndexWinsAndBadIndexIsAnInputError) {
     (void)choose_device(devices, 7, "<environment>", "ATTNVIZ_DEVICE");
     FAIL() << "expected BackendUnavailable";
   } catch (const BackendUnavailable& e) {
-    EXPECT_NE(std::string(e.what()).find("device 7 (chosen with ATTNVIZ_DEVICE) does not exist; 1 device found: 0 llvmpipe"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("device 7 (chosen with ATTNVIZ_DEVICE) does not exist; 1 device found: 0 llvmpipe"),
+        std::string::npos)
         << e.what();
   }
   try {
@@ -122,7 +123,8 @@ TEST(Context, AMissingDeviceIndexNamesTheDevicesFound) {
     (void)Context::create(options);
     FAIL() << "expected BackendUnavailable";
   } catch (const BackendUnavailable& e) {
-    EXPECT_NE(std::string(e.what()).find("device 99 (chosen with --device) does not exist"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("device 99 (chosen with --device) does not exist"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("0 llvmpipe"), std::string::npos) << e.what();
   }
 }
@@ -145,7 +147,8 @@ TEST(Context, BorrowingAQueueFamilyWithoutComputeIsRefused) {
     (void)Context::borrow(owner->instance(), owner->physical_device(), owner->device(), family_count, owner->queue());
     FAIL() << "expected BackendUnavailable";
   } catch (const BackendUnavailable& e) {
-    EXPECT_NE(std::string(e.what()).find("queue family " + std::to_string(family_count)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("queue family " + std::to_string(family_count)), std::string::npos)
+        << e.what();
   }
   testing::expect_no_validation_messages(*owner);
 }

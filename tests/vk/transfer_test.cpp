@@ -20,7 +20,8 @@ TEST_P(TransferTest, WhatIsUploadedReadsBackWholeAndTheBufferHasTheUsageAsked) {
   CommandStream stream(*context);
   std::vector<float> values(1000);
   std::iota(values.begin(), values.end(), -3.5f);
-  const Buffer buffer = upload_buffer(*context, values.data(), values.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, stream, GetParam());
+  const Buffer buffer =
+      upload_buffer(*context, values.data(), values.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, stream, GetParam());
   EXPECT_GE(buffer.size(), values.size() * 4);
   EXPECT_NE(buffer.usage() & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0u);
   // The read-back copies out of the buffer: it must be a transfer source as output buffers are.
@@ -28,8 +29,9 @@ TEST_P(TransferTest, WhatIsUploadedReadsBackWholeAndTheBufferHasTheUsageAsked) {
   EXPECT_NE(out.usage() & VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0u);
 
   std::vector<float> back(values.size(), 0.0f);
-  Buffer readable = upload_buffer(*context, values.data(), values.size() * 4,
-                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, stream, GetParam());
+  Buffer readable =
+      upload_buffer(*context, values.data(), values.size() * 4,
+                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, stream, GetParam());
   read_back(*context, readable, back.data(), back.size() * 4, stream, GetParam());
   EXPECT_EQ(back, values);
 
@@ -44,7 +46,8 @@ TEST_P(TransferTest, WhatIsUploadedReadsBackWholeAndTheBufferHasTheUsageAsked) {
 
 INSTANTIATE_TEST_SUITE_P(Ways, TransferTest, ::testing::Values(Transfer::Automatic, Transfer::Staged),
                          [](const ::testing::TestParamInfo<Transfer>& way) {
-                           return way.param == Transfer::Staged ? std::string("Staged") : std::string("InPlaceWhereMapped");
+                           return way.param == Transfer::Staged ? std::string("Staged")
+                                                                : std::string("InPlaceWhereMapped");
                          });
 
 }  // namespace

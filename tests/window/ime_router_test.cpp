@@ -24,8 +24,12 @@ std::vector<std::string> drain(KeyQueue& queue) {
     queue.deliver([&](KeyChange change) {
       switch (change.kind) {
         case InputKind::Key: seen.push_back((change.down ? "+" : "-") + std::to_string(change.key)); break;
-        case InputKind::Button: seen.push_back(std::string("b") + (change.down ? "+" : "-") + std::to_string(change.key)); break;
-        case InputKind::Char: seen.push_back("c:" + to_utf8(std::u32string(1, static_cast<char32_t>(change.key)))); break;
+        case InputKind::Button:
+          seen.push_back(std::string("b") + (change.down ? "+" : "-") + std::to_string(change.key));
+          break;
+        case InputKind::Char:
+          seen.push_back("c:" + to_utf8(std::u32string(1, static_cast<char32_t>(change.key))));
+          break;
       }
     });
   }
@@ -65,7 +69,8 @@ TEST(ImeRouter, CommittedTextAndForwardedKeysReachImGuiInOrder) {
   router.on_commit(U"하");
   router.on_key_press(GLFW_KEY_SPACE, KeyOrigin::Forwarded, U" ", 0);
   router.on_key_release(GLFW_KEY_SPACE, KeyOrigin::Consumed);
-  EXPECT_EQ(drain(queue), (std::vector<std::string>{"c:하", key(GLFW_KEY_SPACE, true), "c: ", key(GLFW_KEY_SPACE, false)}));
+  EXPECT_EQ(drain(queue),
+            (std::vector<std::string>{"c:하", key(GLFW_KEY_SPACE, true), "c: ", key(GLFW_KEY_SPACE, false)}));
 }
 
 TEST(ImeRouter, AForwardedShortcutKeepsTheModifiersItWasTypedWith) {
@@ -81,7 +86,7 @@ TEST(ImeRouter, AForwardedShortcutKeepsTheModifiersItWasTypedWith) {
   router.on_key_release(GLFW_KEY_A, KeyOrigin::Forwarded);
   const int ctrl = GLFW_KEY_LEFT_CONTROL;
   EXPECT_EQ(drain(queue), (std::vector<std::string>{key(ctrl, true), key(ctrl, false), key(ctrl, true),
-                                                     key(GLFW_KEY_A, true), key(ctrl, false), key(GLFW_KEY_A, false)}));
+                                                    key(GLFW_KEY_A, true), key(ctrl, false), key(GLFW_KEY_A, false)}));
 }
 
 TEST(ImeRouter, WithoutATextFieldKeysAreShortcutsAtOnceAndTheirCopiesIgnored) {
@@ -95,7 +100,7 @@ TEST(ImeRouter, WithoutATextFieldKeysAreShortcutsAtOnceAndTheirCopiesIgnored) {
   router.on_key_press(GLFW_KEY_RIGHT, KeyOrigin::Forwarded, U"", 0);
   router.on_key_release(GLFW_KEY_RIGHT, KeyOrigin::Forwarded);
   EXPECT_EQ(drain(queue), (std::vector<std::string>{key(GLFW_KEY_T, true), key(GLFW_KEY_T, false),
-                                                     key(GLFW_KEY_RIGHT, true), key(GLFW_KEY_RIGHT, false)}));
+                                                    key(GLFW_KEY_RIGHT, true), key(GLFW_KEY_RIGHT, false)}));
   // What the input method began composing without a field is cancelled at the frame.
   compose(router, U"ㅅ");
   EXPECT_TRUE(router.on_frame(std::nullopt));
@@ -117,7 +122,8 @@ TEST(ImeRouter, AClickCommitsThePendingSyllableIntoItsFieldFirst) {
   std::vector<std::vector<std::string>> frames;
   for (int frame = 0; queue.pending() && frame < 10; ++frame) {
     frames.emplace_back();
-    queue.deliver([&](KeyChange change) { frames.back().push_back(change.kind == InputKind::Char ? "char" : "button"); });
+    queue.deliver(
+        [&](KeyChange change) { frames.back().push_back(change.kind == InputKind::Char ? "char" : "button"); });
   }
   ASSERT_GE(frames.size(), 2u);
   EXPECT_EQ(frames[0], std::vector<std::string>{"char"});
@@ -170,9 +176,9 @@ TEST(ImeRouter, RepeatsAreCharactersAndReleasesNeedAPress) {
   router.on_key_press(GLFW_KEY_Q, KeyOrigin::Passed, U"q", GLFW_MOD_CONTROL);  // no character with Ctrl
   router.on_key_release(GLFW_KEY_Q, KeyOrigin::Passed);
   const int ctrl = GLFW_KEY_LEFT_CONTROL;
-  EXPECT_EQ(drain(queue), (std::vector<std::string>{key(GLFW_KEY_X, true), "c:x", "c:x", key(GLFW_KEY_X, false),
-                                                     key(ctrl, true), key(GLFW_KEY_Q, true), key(ctrl, false),
-                                                     key(GLFW_KEY_Q, false)}));
+  EXPECT_EQ(drain(queue),
+            (std::vector<std::string>{key(GLFW_KEY_X, true), "c:x", "c:x", key(GLFW_KEY_X, false), key(ctrl, true),
+                                      key(GLFW_KEY_Q, true), key(ctrl, false), key(GLFW_KEY_Q, false)}));
 }
 
 }  // namespace

@@ -44,7 +44,9 @@ TEST(Preedit, ConfusedSpansAndCaretsAreClampedNotFatal) {
 TEST(Preedit, Utf8BothWays) {
   EXPECT_EQ(to_utf8(U"안녕 é$"), "안녕 é$");
   EXPECT_EQ(from_utf8("안녕 é$"), U"안녕 é$");
-  EXPECT_EQ(from_utf8("a\xFF" "b"), U"a\uFFFDb");
+  EXPECT_EQ(from_utf8("a\xFF"
+                      "b"),
+            U"a\uFFFDb");
   EXPECT_EQ(to_utf8(std::u32string(1, char32_t{0xD800})), "\xEF\xBF\xBD");
 }
 
