@@ -3,11 +3,11 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
-#include <future>
 #include <utility>
 
 #include "app/document/document.h"
 #include "core/common/error.h"
+#include "core/common/worker.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
 #include "core/overview/long_text.h"
@@ -100,12 +100,15 @@ std::string ComputeSession::choice_summary() const {
   }
 }
 
-// The background build of the Vulkan backend. The future's destructor (the last member, so the
-// first destroyed) waits for the thread, which reports into the counters before it.
+// The background build of the Vulkan backend. The worker (the last member, so the first
+// destroyed) waits for its task, which reports into the counters and the outcome before it.
 struct ComputeSession::Preparation {
   std::atomic<int> built{0};
   std::atomic<int> total{0};
-  std::future<std::unique_ptr<Backend>> backend;
+  std::atomic<bool> done{false};
+  std::unique_ptr<Backend> backend;  // written by the task before `done`, read after
+  std::string failure;
+  Worker worker;
 };
 
 ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode mode, VulkanStart start)
@@ -126,8 +129,15 @@ ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode 
         preparation->total = total;
         preparation->built = built;
       };
-      preparation_->backend = std::async(
-          std::launch::async, [context = vulkan_context_, options] { return make_vulkan_backend(context, options); });
+      preparation_->worker.submit([preparation, context = vulkan_context_, options](const TaskContext&) {
+        try {
+          preparation->backend = make_vulkan_backend(context, options);
+          if (!preparation->backend) preparation->failure = "no Vulkan backend was made";
+        } catch (const std::exception& e) {
+          preparation->failure = e.what();
+        }
+        preparation->done.store(true, std::memory_order_release);
+      });
     }
   }
   cpu_status_.device = cpu_->device_name();
@@ -155,15 +165,12 @@ std::string ComputeSession::kernel_preparation_note() const {
 
 bool ComputeSession::take_prepared_backend(bool wait) {
   if (!preparation_) return false;
-  std::future<std::unique_ptr<Backend>>& backend = preparation_->backend;
-  if (!(wait && effective_mode() != BackendMode::Cpu) &&
-      backend.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-    return false;
-  }
-  try {
-    vulkan_ = backend.get();
-  } catch (const std::exception& e) {
-    vulkan_failure_ = e.what();
+  if (wait && effective_mode() != BackendMode::Cpu) preparation_->worker.wait_idle();
+  if (!preparation_->done.load(std::memory_order_acquire)) return false;
+  if (preparation_->backend) {
+    vulkan_ = std::move(preparation_->backend);
+  } else {
+    vulkan_failure_ = preparation_->failure;
     automatic_ = {BackendMode::Cpu, "Vulkan compute is unavailable (" + vulkan_failure_ + ")", "no Vulkan compute"};
   }
   preparation_.reset();

@@ -16,44 +16,41 @@ void ModelGeneration::start(std::shared_ptr<const model::Model> model, const std
   cancel();
   (void)poll();  // drop what the stopped job left
   if (!model) return;
-  {
-    std::lock_guard lock(mutex_);
-    running_ = true;
-    progress_ = {"starting", 0.0};
-  }
   error_.clear();
   job_model_ = std::move(model);
   job_text_ = text;
-  worker_ = std::jthread([this, m = job_model_, text, edits, tokens](std::stop_token stop) {
-    Outcome outcome;
-    try {
-      model::GenerateOptions options;
-      options.max_new_tokens = tokens;
-      options.edits = edits;
-      options.stop = stop;
-      options.progress = [this](const model::Progress& p) {
-        std::lock_guard lock(mutex_);
-        progress_ = p;
-      };
-      model::Generator generator(*m);
-      outcome.result = generator.run(m->tokenizer().encode(text, "text"), options);
-    } catch (const model::Cancelled&) {
-      outcome.error = "cancelled";
-    } catch (const InputError& e) {
-      outcome.error = window_message(e);
-    } catch (const std::exception& e) {
-      outcome.error = e.what();
-    }
-    std::lock_guard lock(mutex_);
-    finished_ = std::move(outcome);
-    running_ = false;
+  worker_.submit([this, m = job_model_, text, edits, tokens](const TaskContext& task) {
+    generate(m, text, edits, tokens, task.stop);
   });
 }
 
+void ModelGeneration::generate(const std::shared_ptr<const model::Model>& model, const std::string& text,
+                               const model::ModelEdits& edits, int tokens, std::stop_token stop) {
+  worker_.report({"starting", 0.0});
+  Outcome outcome;
+  try {
+    model::GenerateOptions options;
+    options.max_new_tokens = tokens;
+    options.edits = edits;
+    options.stop = stop;
+    options.progress = [this](const model::Progress& p) { worker_.report({p.stage, p.fraction}); };
+    model::Generator generator(*model);
+    outcome.result = generator.run(model->tokenizer().encode(text, "text"), options);
+  } catch (const model::Cancelled&) {
+    outcome.error = "cancelled";
+  } catch (const InputError& e) {
+    outcome.error = window_message(e);
+  } catch (const std::exception& e) {
+    outcome.error = e.what();
+  }
+  const std::lock_guard lock(mutex_);
+  finished_ = std::move(outcome);
+}
+
+// Blocks until the job in flight has stopped, as the Decode view expects of Cancel.
 void ModelGeneration::cancel() {
-  if (!worker_.joinable()) return;
-  worker_.request_stop();
-  worker_.join();
+  (void)worker_.cancel();
+  worker_.wait_idle();
 }
 
 bool ModelGeneration::poll() {
@@ -63,7 +60,6 @@ bool ModelGeneration::poll() {
     outcome = std::exchange(finished_, std::nullopt);
   }
   if (!outcome) return false;
-  if (worker_.joinable()) worker_.join();  // it has finished: this returns at once
   if (outcome->result) {
     result_ = std::move(outcome->result);
     model_ = job_model_;
@@ -76,18 +72,15 @@ bool ModelGeneration::poll() {
 }
 
 void ModelGeneration::wait() {
-  if (worker_.joinable()) worker_.join();
+  worker_.wait_idle();
   (void)poll();
 }
 
-bool ModelGeneration::busy() const {
-  std::lock_guard lock(mutex_);
-  return running_;
-}
+bool ModelGeneration::busy() const { return !worker_.idle(); }
 
 model::Progress ModelGeneration::progress() const {
-  std::lock_guard lock(mutex_);
-  return progress_;
+  const WorkProgress progress = worker_.progress();
+  return {progress.stage, progress.fraction};
 }
 
 void ModelGeneration::clear() {

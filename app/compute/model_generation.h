@@ -1,6 +1,6 @@
 #pragma once
 // ModelGeneration: greedy generation with a pretrained model's KV cache (core/model/generate.h)
-// for the Decode view, on a worker thread of its own so the frames go on with a progress bar;
+// for the Decode view, on a Worker of its own so the frames go on with a progress bar;
 // Cancel stops it at the core's next check (between layers). The last finished generation stays
 // shown until a new one has finished; a failure or a cancel leaves it, with the reason.
 //
@@ -11,10 +11,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <string>
-#include <thread>
 
+#include "core/common/worker.h"
 #include "core/model/generate.h"
 #include "core/model/model.h"
 
@@ -56,10 +55,11 @@ class ModelGeneration {
     std::string error;
   };
 
+  void generate(const std::shared_ptr<const model::Model>& model, const std::string& text,
+                const model::ModelEdits& edits, int tokens, std::stop_token stop);
+
   mutable std::mutex mutex_;
   std::optional<Outcome> finished_;
-  model::Progress progress_;
-  bool running_ = false;
 
   std::shared_ptr<const model::Model> job_model_;  // kept alive while the worker runs
   std::string job_text_;
@@ -68,7 +68,7 @@ class ModelGeneration {
   std::string text_;
   std::string error_;
   std::uint64_t generation_ = 0;
-  std::jthread worker_;  // last: joined (after a stop request) before the rest goes
+  Worker worker_;  // last: stopped and joined before the rest goes
 };
 
 }  // namespace attnviz::compute

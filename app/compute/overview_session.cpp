@@ -1,29 +1,17 @@
 #include "app/compute/overview_session.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <exception>
 #include <stdexcept>
+#include <stop_token>
 
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
 
 namespace attnviz::compute {
 
-OverviewSession::OverviewSession() : runner_(overview::make_cpu_overview()), worker_([this] { work(); }) {}
+OverviewSession::OverviewSession() : runner_(overview::make_cpu_overview()) {}
 
-OverviewSession::~OverviewSession() {
-  {
-    std::lock_guard lock(mutex_);
-    quit_ = true;
-    pending_.reset();
-    if (progress_) progress_->request_stop();
-  }
-  wake_.notify_all();
-  worker_.join();
-}
+OverviewSession::~OverviewSession() = default;
 
 void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, const OverviewAsk& ask) {
   std::lock_guard lock(mutex_);
@@ -32,18 +20,14 @@ void OverviewSession::request(const Scenario& scenario, std::uint64_t revision, 
   have_last_ = true;
   last_revision_ = revision;
   last_ask_ = ask;
-  pending_ = Job{scenario, revision, ask, next_id_++};
-  if (current_ && progress_) progress_->request_stop();  // the newer request replaces it
-  wake_.notify_all();
+  // The newer request replaces the one in flight (its stop reaches the overview's Progress).
+  worker_.submit([this, job = Job{scenario, revision, ask}](const TaskContext& task) { start(job, task); });
 }
 
 void OverviewSession::cancel() {
   std::lock_guard lock(mutex_);
-  pending_.reset();
-  if (current_) {
-    abandoned_id_ = current_->id;
-    if (progress_) progress_->request_stop();
-  }
+  if (const std::optional<ActiveTask> active = worker_.active(); active && active->started) abandoned_id_ = active->id;
+  (void)worker_.cancel();
   error_ = "cancelled";
 }
 
@@ -56,18 +40,13 @@ void OverviewSession::request_again() {
 
 bool OverviewSession::running() const {
   std::lock_guard lock(mutex_);
-  return (current_.has_value() && current_->id != abandoned_id_) || pending_.has_value();
+  const std::optional<ActiveTask> active = worker_.active();
+  return active && active->id != abandoned_id_;
 }
 
-bool OverviewSession::idle() const {
-  std::lock_guard lock(mutex_);
-  return !current_ && !pending_;
-}
+bool OverviewSession::idle() const { return worker_.idle(); }
 
-void OverviewSession::wait_idle() {
-  std::unique_lock lock(mutex_);
-  idle_.wait(lock, [this] { return !current_ && !pending_; });
-}
+void OverviewSession::wait_idle() { worker_.wait_idle(); }
 
 std::shared_ptr<const overview::Overview> OverviewSession::shown() const {
   std::lock_guard lock(mutex_);
@@ -109,32 +88,18 @@ std::string OverviewSession::error() const {
   return error_;
 }
 
-void OverviewSession::work() {
-  // Below the window's own thread: on a machine of two cores the frames keep their pace while
-  // the overview takes what is left (OpenMP's threads, started from here, inherit this).
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-  while (true) {
-    Job job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return quit_ || pending_.has_value(); });
-      if (quit_) return;
-      job = std::move(*pending_);
-      pending_.reset();
-      current_ = job;
-      progress_ = std::make_shared<overview::Progress>();
-      if (abandoned_id_ != job.id) error_.clear();
-    }
-    run(job);
-    {
-      std::lock_guard lock(mutex_);
-      current_.reset();
-    }
-    idle_.notify_all();
+void OverviewSession::start(const Job& job, const TaskContext& task) {
+  auto progress = std::make_shared<overview::Progress>();
+  {
+    std::lock_guard lock(mutex_);
+    progress_ = progress;
+    if (abandoned_id_ != task.id) error_.clear();
   }
+  const std::stop_callback stop_overview(task.stop, [progress] { progress->request_stop(); });
+  run(job, task.id);
 }
 
-void OverviewSession::run(const Job& job) {
+void OverviewSession::run(const Job& job, std::uint64_t id) {
   try {
     if (!problem_ || problem_revision_ != job.revision) {
       problem_ = std::make_shared<const Problem>(overview::build_overview_problem(job.scenario, "<gui>"));
@@ -173,7 +138,7 @@ void OverviewSession::run(const Job& job) {
       stats_ = std::move(merged);
     }
     std::lock_guard lock(mutex_);
-    if (job.id == abandoned_id_) return;  // cancelled while it could not stop
+    if (id == abandoned_id_) return;  // cancelled while it could not stop
     shown_ = std::move(result);
     shown_ask_ = job.ask;
     shown_problem_ = problem_;

@@ -1,18 +1,17 @@
 #pragma once
 // OverviewSession: the window's overview of a text past the materialised path's 4,096 tokens
-// (core/overview). The Problem is built and every overview computed on a worker thread of its
-// own, so the frames go on; a new request stops the one in flight (Progress::request_stop, a
+// (core/overview). The Problem is built and every overview computed on a Worker of its own,
+// so the frames go on; a new request stops the one in flight (Progress::request_stop, a
 // fraction of a second at most) and the window shows a progress bar with a Cancel button
 // meanwhile. Row statistics are kept per problem, so zooming and panning skip pass 1.
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "core/common/worker.h"
 #include "core/overview/overview.h"
 #include "core/scenario/scenario.h"
 
@@ -72,17 +71,11 @@ class OverviewSession {
     Scenario scenario;
     std::uint64_t revision = 0;
     OverviewAsk ask;
-    std::uint64_t id = 0;
   };
-  void work();
-  void run(const Job& job);
+  void start(const Job& job, const TaskContext& task);
+  void run(const Job& job, std::uint64_t id);
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;  // the worker finished a job and none is pending
-  std::optional<Job> pending_;
-  std::optional<Job> current_;  // being computed
-  std::uint64_t next_id_ = 1;
   // A cancelled job: the window shows it as stopped at once; whatever it still finishes (a
   // problem being built cannot be interrupted) is dropped.
   std::uint64_t abandoned_id_ = 0;
@@ -94,7 +87,6 @@ class OverviewSession {
   std::optional<std::uint64_t> failed_revision_;
   OverviewAsk last_ask_;
   bool have_last_ = false;
-  bool quit_ = false;
   std::shared_ptr<overview::Progress> progress_;
   // The worker's: the problem and row statistics of last_revision_.
   std::uint64_t problem_revision_ = 0;
@@ -108,7 +100,9 @@ class OverviewSession {
   int rows_ = 0, cols_ = 0, heads_ = 0;
   std::string error_;
   std::unique_ptr<overview::OverviewRunner> runner_;
-  std::thread worker_;
+  // Below the window's own thread: on a machine of two cores the frames keep their pace while
+  // the overview takes what is left. Last: stopped and joined before the rest goes.
+  Worker worker_{10};
 };
 
 }  // namespace attnviz::compute

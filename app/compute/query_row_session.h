@@ -1,17 +1,16 @@
 #pragma once
 // QueryRowSession: the overview's pinned query, its exact weights over every key of a long
 // text (core/overview/query_row.h), computed on a thread of its own below the window's
-// priority: tens of milliseconds at 65,536 tokens (the head's keys projected again), longer
+// priority (the one Worker): tens of milliseconds at 65,536 tokens (the head's keys projected again), longer
 // while a mask expression's runs are found. A newer ask replaces one not yet started; the one
 // in flight finishes and is kept only if it is still the one asked for.
 
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "core/common/worker.h"
 #include "core/overview/query_row.h"
 
 namespace attnviz::compute {
@@ -43,19 +42,15 @@ class QueryRowSession {
       return problem == other.problem && head == other.head && query == other.query;
     }
   };
-  void work();
+  void compute(Ask ask);
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::optional<Ask> asked_;    // the last ask
-  std::optional<Ask> pending_;  // not started yet
-  bool busy_ = false;
-  bool quit_ = false;
+  std::optional<Ask> asked_;                       // the last ask
   std::shared_ptr<const overview::QueryRow> row_;  // for asked_ when done_ is set
   bool done_ = false;
   std::string error_;
   std::unique_ptr<overview::OverviewRunner> runner_;
-  std::thread worker_;
+  Worker worker_{10};  // last: stopped and joined before the rest goes
 };
 
 }  // namespace attnviz::compute

@@ -1,19 +1,22 @@
 #include "app/document/background_load.h"
 
 #include <exception>
+#include <stop_token>
 #include <utility>
 
 #include "core/scenario/problem.h"
 
 namespace attnviz::document {
 
-BackgroundLoad::BackgroundLoad(std::string path_or_preset)
-    : source_(std::move(path_or_preset)), thread_([this] { run(); }) {}
-
-BackgroundLoad::~BackgroundLoad() {
-  cancel();
-  if (thread_.joinable()) thread_.join();
+BackgroundLoad::BackgroundLoad(std::string path_or_preset) : source_(std::move(path_or_preset)) {
+  worker_.submit([this](const TaskContext& task) {
+    // The reader polls a flag between reads; the worker's stop (cancel(), the destructor) sets it.
+    const std::stop_callback stop_reading(task.stop, [this] { cancel_ = true; });
+    run();
+  });
 }
+
+BackgroundLoad::~BackgroundLoad() = default;
 
 void BackgroundLoad::run() {
   try {

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "core/common/worker.h"
 #include "core/scenario/scenario_json.h"
 
 namespace attnviz::document {
@@ -18,7 +18,7 @@ namespace attnviz::document {
 class BackgroundLoad {
  public:
   // Starts reading `path_or_preset` (read_input_file's limits), parsing it and checking that
-  // it can be computed (build_problem), on a thread of its own.
+  // it can be computed (build_problem), on a Worker of its own.
   explicit BackgroundLoad(std::string path_or_preset);
   // Cancels and waits for the thread (at most about a tenth of a second while it waits for
   // data; a parse stops at its next value).
@@ -26,7 +26,7 @@ class BackgroundLoad {
   BackgroundLoad(const BackgroundLoad&) = delete;
   BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 
-  void cancel() { cancel_ = true; }
+  void cancel() { (void)worker_.cancel(); }
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
   [[nodiscard]] const std::string& source() const { return source_; }
   [[nodiscard]] std::size_t bytes_read() const { return bytes_read_.load(); }
@@ -52,7 +52,7 @@ class BackgroundLoad {
   std::optional<LoadedScenario> result_;
   std::string error_;
   bool cancelled_ = false;
-  std::thread thread_;  // last: started once everything above exists
+  Worker worker_;  // last: stopped and joined before the rest goes
 };
 
 }  // namespace attnviz::document
