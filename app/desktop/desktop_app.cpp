@@ -31,6 +31,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/ui/layout.h"
 #include "app/ui/model_layer.h"
+#include "app/ui/undo_timeline.h"
 #include "app/ui/notices.h"
 #include "app/ui/scenario_files.h"
 #include "app/ui/theme.h"
@@ -215,6 +216,7 @@ class DesktopApp {
   window::FrameCapture capture_;
   ui::Notices notices_;
   document::Autosave autosave_;
+  ui::UndoTimeline undo_timeline_;
   document::Document document_;
   std::unique_ptr<compute::ComputeSession> session_;
   compute::ModelSession model_;  // a pretrained model, opened and run off this thread
@@ -232,10 +234,9 @@ class DesktopApp {
   ShapeNotice shape_notice_;
   std::uint64_t document_seen_ = 0;  // the document revision the last recompute (or attempt) saw
   vk::PipelineCacheSaver pipeline_cache_saver_{"window's"};
-  bool last_frame_recomputed_ = false;
-  std::uint64_t host_storage_generation_ =
-      0;  // the session's generation the heatmaps know the storage of  // the frame that just ended computed a result
-  std::optional<Scenario> bench_base_;  // --bench-shapes: the scenario the shapes vary
+  bool last_frame_recomputed_ = false;         // the frame that just ended computed a result
+  std::uint64_t host_storage_generation_ = 0;  // the session's generation the heatmaps know the storage of
+  std::optional<Scenario> bench_base_;         // --bench-shapes: the scenario the shapes vary
   std::size_t bench_shapes_done_ = 0;
 };
 
@@ -397,7 +398,8 @@ void DesktopApp::build_ui() {
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
   if (view_.capturing_view) view_.hovered_token = view_.hovered_model_token = -1;
-  ui::UiContext ui{document_, view_, classroom_, *session_, model_, heatmaps_, notices_, autosave_, stats_, ui_scale_};
+  ui::UiContext ui{document_, view_,     classroom_,     *session_, model_,   heatmaps_,
+                   notices_,  autosave_, undo_timeline_, stats_,    ui_scale_};
   classroom_.wants_frames = false;
   layout_->draw(ui);
   if (classroom_.wants_frames) quiet_frames_ = 0;  // a view playing its steps keeps drawing

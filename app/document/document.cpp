@@ -53,7 +53,10 @@ void Document::change_to(Scenario next) {
 void Document::apply(Scenario next, const std::string& label, const std::string& merge_key) {
   if (next == current_) return;
   const bool merges = !merge_key.empty() && merge_key == merge_key_ && !undo_.empty();
-  if (!merges) push_undo(make_step(current_, label));
+  if (!merges) {
+    push_undo(make_step(current_, label));
+    ++recorded_steps_;
+  }
   merge_key_ = merge_key;
   redo_.clear();
   const bool retitled = next.title != current_.title;

@@ -45,6 +45,11 @@ class Document {
   [[nodiscard]] bool can_redo() const { return !redo_.empty(); }
   [[nodiscard]] std::string undo_label() const { return can_undo() ? undo_.back().label : ""; }
   [[nodiscard]] std::string redo_label() const { return can_redo() ? redo_.back().label : ""; }
+  // How many steps apply() ever recorded (a merge adds none): the window's one undo timeline
+  // (app/ui/undo_timeline.h) sees a new one by it.
+  [[nodiscard]] std::uint64_t recorded_steps() const { return recorded_steps_; }
+  // A new step elsewhere in the window's timeline: what was undone here can no longer be redone.
+  void discard_redo() { redo_.clear(); }
 
   // Replaces everything (File > New/Open, presets): a new document with an empty history.
   void reset(Scenario scenario, std::optional<std::filesystem::path> path);
@@ -102,6 +107,7 @@ class Document {
   std::size_t undo_bytes_ = 0;  // the steps' bytes together
   std::size_t max_undo_bytes_;
   std::vector<Step> redo_;
+  std::uint64_t recorded_steps_ = 0;
   std::string merge_key_;
   std::optional<std::filesystem::path> path_;
   std::uint64_t revision_ = 1;

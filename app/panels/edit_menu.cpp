@@ -1,11 +1,13 @@
 // Edit menu: Undo / Redo with the labels of the steps ("Undo Edit W_Q[1][0]"), Ctrl+Z,
-// Ctrl+Shift+Z and Ctrl+Y. While a pretrained model is shown the keys undo and redo its edits
-// (head switches, W_Q, W_K, W_V) first, and the scenario's once the model has none left in that
-// direction. While a text field is being typed in, those keys belong to the field (its own
-// undo), not to the document or the model.
+// Ctrl+Shift+Z and Ctrl+Y. The scenario's edits and a shown model's (head switches, W_Q, W_K,
+// W_V) are one timeline (app/ui/undo_timeline.h): the keys undo what was done last, whichever
+// it was, and the menu shows both histories' next steps with the keys beside the one they
+// move. While a text field is being typed in, those keys belong to the field (its own undo),
+// not to the document or the model.
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 
 #include "app/compute/model_session.h"
@@ -13,9 +15,12 @@
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
+#include "app/ui/undo_timeline.h"
 
 namespace attnviz::panels {
 namespace {
+
+using ui::History;
 
 class EditMenu final : public ui::Menu {
  public:
@@ -23,75 +28,52 @@ class EditMenu final : public ui::Menu {
 
   void draw_items(ui::UiContext& ui) override {
     document::Document& doc = ui.document;
+    compute::ModelSession& model = ui.model;
+    ui.undo.observe(doc, model);
+    const std::optional<History> undoes = ui.undo.next_undo(doc, model);
+    const std::optional<History> redoes = ui.undo.next_redo(doc, model);
     const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
     const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
-    // The shortcut beside the item it would undo or redo now.
-    compute::ModelSession& model = ui.model;
-    const bool model_undoes = model_first(ui, true);
-    const bool model_redoes = model_first(ui, false);
-    if (ImGui::MenuItem(undo.c_str(), model_undoes ? nullptr : "Ctrl+Z", false, doc.can_undo())) undo_document(ui);
-    if (ImGui::MenuItem(redo.c_str(), model_redoes ? nullptr : "Ctrl+Shift+Z", false, doc.can_redo()))
-      redo_document(ui);
-    // The model's head switches have an undo of their own (the model is not the scenario).
+    if (ImGui::MenuItem(undo.c_str(), shortcut(undoes, History::Scenario, "Ctrl+Z"), false, doc.can_undo()))
+      step(ui, true, History::Scenario);
+    if (ImGui::MenuItem(redo.c_str(), shortcut(redoes, History::Scenario, "Ctrl+Shift+Z"), false, doc.can_redo()))
+      step(ui, false, History::Scenario);
+    // The model's edits: shown apart, one timeline with the scenario's all the same.
     if (model.has_model()) {
       ImGui::Separator();
       const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
       const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
-      if (ImGui::MenuItem(model_undo.c_str(), model_undoes ? "Ctrl+Z" : nullptr, false, model.can_undo()))
-        undo_model(ui);
-      if (ImGui::MenuItem(model_redo.c_str(), model_redoes ? "Ctrl+Shift+Z" : nullptr, false, model.can_redo()))
-        redo_model(ui);
+      if (ImGui::MenuItem(model_undo.c_str(), shortcut(undoes, History::Model, "Ctrl+Z"), false, model.can_undo()))
+        step(ui, true, History::Model);
+      if (ImGui::MenuItem(model_redo.c_str(), shortcut(redoes, History::Model, "Ctrl+Shift+Z"), false,
+                          model.can_redo()))
+        step(ui, false, History::Model);
     }
   }
 
   void update(ui::UiContext& ui) override {
+    ui.undo.observe(ui.document, ui.model);
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl || io.KeyAlt) return;
     if (ImGui::IsKeyPressed(ui::keys::kZ, true) && ui::keys::ctrl_key_free(ui::keys::kZ)) {
-      if (io.KeyShift)
-        redo_step(ui);
-      else
-        undo_step(ui);
+      step(ui, !io.KeyShift, std::nullopt);
     } else if (!io.KeyShift && ImGui::IsKeyPressed(ui::keys::kY, true) && ui::keys::ctrl_key_free(ui::keys::kY)) {
-      redo_step(ui);
+      step(ui, false, std::nullopt);
     }
   }
 
  private:
-  // Whether the keys undo (or redo) the model's edit rather than the scenario's: a model is
-  // shown and has a step in that direction.
-  static bool model_first(const ui::UiContext& ui, bool undo) {
-    return ui.model.has_model() && (undo ? ui.model.can_undo() : ui.model.can_redo());
+  // The key beside the item it would move now.
+  static const char* shortcut(std::optional<History> next, History item, const char* keys) {
+    return next == item ? keys : nullptr;
   }
-  static void undo_step(ui::UiContext& ui) {
-    if (model_first(ui, true))
-      undo_model(ui);
-    else
-      undo_document(ui);
-  }
-  static void redo_step(ui::UiContext& ui) {
-    if (model_first(ui, false))
-      redo_model(ui);
-    else
-      redo_document(ui);
-  }
-  static void undo_model(ui::UiContext& ui) {
-    const std::string label = ui.model.undo_label();
-    ui.model.undo();
-    ui.notices.post(ui::NoticeLevel::Info, "Undone (model): " + label, "undo-redo");
-  }
-  static void redo_model(ui::UiContext& ui) {
-    const std::string label = ui.model.redo_label();
-    ui.model.redo();
-    ui.notices.post(ui::NoticeLevel::Info, "Redone (model): " + label, "undo-redo");
-  }
-  static void undo_document(ui::UiContext& ui) {
-    const std::string label = ui.document.undo_label();
-    if (ui.document.undo()) ui.notices.post(ui::NoticeLevel::Info, "Undone: " + label, "undo-redo");
-  }
-  static void redo_document(ui::UiContext& ui) {
-    const std::string label = ui.document.redo_label();
-    if (ui.document.redo()) ui.notices.post(ui::NoticeLevel::Info, "Redone: " + label, "undo-redo");
+  // Undoes (or redoes) the timeline's next step, or `only` that history's, and says so.
+  static void step(ui::UiContext& ui, bool undo, std::optional<History> only) {
+    const std::optional<ui::UndoTimeline::Done> done =
+        undo ? ui.undo.undo(ui.document, ui.model, only) : ui.undo.redo(ui.document, ui.model, only);
+    if (!done) return;
+    const std::string what = done->history == History::Model ? " (model): " : ": ";
+    ui.notices.post(ui::NoticeLevel::Info, (undo ? "Undone" : "Redone") + what + done->label, "undo-redo");
   }
 };
 

@@ -28,6 +28,7 @@
 #include "app/ui/model_layer.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
+#include "app/ui/undo_timeline.h"
 #include "app/ui/view_state.h"
 
 namespace attnviz::panels {
@@ -143,13 +144,13 @@ void ModelView::draw_selected(ui::UiContext& ui) {
   ImGui::SameLine();
   draw_head_switch(ui, "model-switch", ui.view.model_layer, ui.view.model_head);
   ImGui::BeginDisabled(!model.can_undo());
-  if (ImGui::Button("Undo##model")) model.undo();
+  if (ImGui::Button("Undo##model")) ui.undo.undo(ui.document, model, ui::History::Model);
   if (model.can_undo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Undo %s", model.undo_label().c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!model.can_redo());
-  if (ImGui::Button("Redo##model")) model.redo();
+  if (ImGui::Button("Redo##model")) ui.undo.redo(ui.document, model, ui::History::Model);
   if (model.can_redo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Redo %s", model.redo_label().c_str());
   ImGui::EndDisabled();

@@ -42,6 +42,7 @@ namespace attnviz::ui {
 struct ViewState;
 struct ClassroomState;
 class Notices;
+class UndoTimeline;
 
 // Measured by the frame loop, shown by the status bar.
 struct FrameStats {
@@ -66,6 +67,7 @@ struct UiContext {
   heatmap::HeatmapWidget& heatmaps;        // GPU heatmaps of any matrix
   Notices& notices;                        // visible errors and messages
   document::Autosave& autosave;            // where the scenario is kept between runs
+  UndoTimeline& undo;                      // Ctrl+Z across the scenario's and the model's edits
   const FrameStats& stats;
   float ui_scale = 1.0f;  // multiply pixel sizes by this (HiDPI)
 };
