@@ -337,10 +337,6 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
   return chosen;
 }
 
-// The toolbar flows onto as few lines as it can (each line taken here is a line less for the
-// heatmaps on a projector): the buttons lose their words first, then the token chips and head
-// pills that would need a line of their own become drop-down lists (Up / Down and H still
-// step through them).
 // The page's note, then on the Scaling page the scaling lesson (all rows with and without
 // 1/√d_k: that page's point), then the followed query's numbers.
 void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
@@ -408,6 +404,10 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
   ImGui::Separator();
 }
 
+// The toolbar flows onto as few lines as it can (each line taken here is a line less for the
+// heatmaps on a projector): the buttons lose their words first, then the token chips and head
+// pills that would need a line of their own become drop-down lists (Up / Down and H still
+// step through them).
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   ui::ClassroomState& state = ui.classroom;
   const Problem& p = shown_.problem();

@@ -6,16 +6,10 @@
 
 #include <vulkan/vulkan.h>
 
-#include "app/window/vk_owners.h"
 #include "core/vk/handle.h"
-
-namespace attnviz::vk {
-class Context;
-}
+#include "core/vk/image.h"
 
 namespace attnviz::heatmap {
-
-using ImageHandle = vk::DeviceHandle<VkImage, vkDestroyImage>;
 
 // The cached images' format: the window's 8-bit UNORM encoding (swapchain.cpp picks B8G8R8A8
 // or R8G8B8A8 UNORM), so a texel copied to the window is the colour the fragment shader gave.
@@ -24,7 +18,7 @@ inline constexpr VkFormat kImageFormat = VK_FORMAT_R8G8B8A8_UNORM;
 // The render pass that draws into a cached image: cleared (to the widget's background), left ready to be
 // sampled by fragment shaders; its dependencies order it after earlier frames' sampling of the
 // same image and before this frame's.
-window::RenderPass create_image_pass(VkDevice device);
+vk::RenderPass create_image_pass(VkDevice device);
 
 class HeatmapImage {
  public:
@@ -38,22 +32,20 @@ class HeatmapImage {
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }
   [[nodiscard]] VkFramebuffer framebuffer() const { return framebuffer_.get(); }
-  [[nodiscard]] VkImage image() const { return image_.get(); }
+  [[nodiscard]] VkImage image() const { return image_.image.get(); }
   [[nodiscard]] VkDescriptorSet sample_set() const { return set_; }
   // Device memory the image holds (for the window's memory figures).
-  [[nodiscard]] VkDeviceSize bytes() const { return bytes_; }
+  [[nodiscard]] VkDeviceSize bytes() const { return image_.bytes; }
 
  private:
   VkDevice device_;
   VkDescriptorPool pool_;
   int width_;
   int height_;
-  VkDeviceSize bytes_ = 0;
-  // Destroyed bottom-up: the framebuffer and view before the image, the image before its memory.
-  vk::DeviceMemory memory_;
-  ImageHandle image_;
-  window::ImageView view_;
-  window::Framebuffer framebuffer_;
+  // Destroyed bottom-up: the framebuffer and view before the image (and its memory).
+  vk::DeviceImage image_;
+  vk::ImageView view_;
+  vk::Framebuffer framebuffer_;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 

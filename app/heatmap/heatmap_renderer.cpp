@@ -14,6 +14,7 @@
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 #include "core/vk/descriptors.h"
+#include "core/vk/image.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -32,20 +33,6 @@ constexpr std::uint64_t kDropUnusedImagesAfter = 120;
 constexpr std::uint32_t kMaxImages = 256;
 
 VkDeviceSize align_down(VkDeviceSize value, VkDeviceSize alignment) { return value / alignment * alignment; }
-
-vk::Sampler make_sampler(VkDevice device) {
-  VkSamplerCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
-  info.magFilter = VK_FILTER_NEAREST;
-  info.minFilter = VK_FILTER_NEAREST;
-  info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-  info.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  info.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  VkSampler sampler = VK_NULL_HANDLE;
-  vk::check(vkCreateSampler(device, &info, nullptr, &sampler), "vkCreateSampler");
-  return {device, sampler};
-}
 
 }  // namespace
 
@@ -110,7 +97,7 @@ HeatmapRenderer::HeatmapRenderer(const vk::Context& context, VkRenderPass render
       image_pass_(create_image_pass(context.device())),
       pipelines_(make_heatmap_pipelines(context.device(), image_pass_.get(), cache)),
       image_pipeline_(make_image_pipeline(context.device(), render_pass, cache)),
-      sampler_(make_sampler(context.device())) {
+      sampler_(vk::create_nearest_sampler(context.device())) {
   const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4 * kMaxSets};
   pool_ = vk::create_descriptor_pool(device_, kMaxSets, {&size, 1});
   const VkDescriptorPoolSize image_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kMaxImages};

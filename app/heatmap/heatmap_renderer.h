@@ -32,7 +32,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
-#include "app/window/vk_owners.h"
+#include "core/vk/image.h"
 #include "core/attention/device_results.h"
 #include "core/attention/mask.h"
 #include "core/common/matrix.h"
@@ -160,7 +160,7 @@ class HeatmapRenderer {
 
   const vk::Context* context_;
   VkDevice device_;
-  window::RenderPass image_pass_;
+  vk::RenderPass image_pass_;
   HeatmapPipelines pipelines_;   // cells into the cached images, one per HeatmapVariant
   QuadPipeline image_pipeline_;  // cached images onto the window
   vk::Sampler sampler_;

@@ -30,8 +30,8 @@ std::vector<WindowPlacement> work_areas() {
 
 // The remembered size where it still fits, else the size asked for, shrunk to the primary
 // monitor where it is the default.
-Extent opening_size(const WindowOptions& options) {
-  if (options.placement && placement_fits(*options.placement, work_areas())) {
+Extent opening_size(const WindowOptions& options, bool remembered_fits) {
+  if (remembered_fits) {
     return {options.placement->width, options.placement->height};
   }
   const Extent wanted{options.width, options.height};
@@ -133,14 +133,16 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   // WM_CLASS "attnviz": the desktop entry's StartupWMClass, so docks group the window with it.
   glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
   glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
-  const Extent size = opening_size(options);
+  // The monitors asked once: the remembered place decides both the size and the position.
+  const bool remembered_fits = options.placement && placement_fits(*options.placement, work_areas());
+  const Extent size = opening_size(options, remembered_fits);
   window_ = glfwCreateWindow(size.width, size.height, options.title.c_str(), nullptr, nullptr);
   title_ = options.title;
   if (window_ == nullptr) {
     glfwTerminate();
     throw std::runtime_error("cannot create the window: " + last_glfw_error());
   }
-  if (options.placement && placement_fits(*options.placement, work_areas())) {
+  if (remembered_fits) {
     glfwSetWindowPos(window_, options.placement->x, options.placement->y);
   }
   set_icon();

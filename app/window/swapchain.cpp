@@ -63,20 +63,6 @@ void Swapchain::recreate(VkExtent2D wanted) {
 }
 
 void Swapchain::create_render_pass() {
-  VkAttachmentDescription color{};
-  color.format = format_.format;
-  color.samples = VK_SAMPLE_COUNT_1_BIT;
-  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  color.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-  VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &color_ref;
   // The image is acquired with a semaphore waited at COLOR_ATTACHMENT_OUTPUT: the layout
   // transition must wait there too.
   VkSubpassDependency acquire{};
@@ -86,17 +72,7 @@ void Swapchain::create_render_pass() {
   acquire.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
   acquire.srcAccessMask = 0;
   acquire.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-  VkRenderPassCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
-  info.attachmentCount = 1;
-  info.pAttachments = &color;
-  info.subpassCount = 1;
-  info.pSubpasses = &subpass;
-  info.dependencyCount = 1;
-  info.pDependencies = &acquire;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  vk::check(vkCreateRenderPass(device_, &info, nullptr, &pass), "vkCreateRenderPass");
-  render_pass_ = RenderPass(device_, pass);
+  render_pass_ = vk::create_colour_pass(device_, format_.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, {&acquire, 1});
 }
 
 void Swapchain::create_swapchain(VkExtent2D wanted) {
@@ -148,27 +124,8 @@ void Swapchain::create_swapchain(VkExtent2D wanted) {
   images_.resize(count);
   vk::check(vkGetSwapchainImagesKHR(device_, swapchain, &count, images_.data()), "vkGetSwapchainImagesKHR");
   for (VkImage image : images_) {
-    VkImageViewCreateInfo view_info{};
-    view_info.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-    view_info.image = image;
-    view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view_info.format = format_.format;
-    view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkImageView view = VK_NULL_HANDLE;
-    vk::check(vkCreateImageView(device_, &view_info, nullptr, &view), "vkCreateImageView");
-    views_.emplace_back(device_, view);
-
-    VkFramebufferCreateInfo fb_info{};
-    fb_info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-    fb_info.renderPass = render_pass_.get();
-    fb_info.attachmentCount = 1;
-    fb_info.pAttachments = &view;
-    fb_info.width = extent_.width;
-    fb_info.height = extent_.height;
-    fb_info.layers = 1;
-    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-    vk::check(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), "vkCreateFramebuffer");
-    framebuffers_.emplace_back(device_, framebuffer);
+    views_.push_back(vk::create_image_view_2d(device_, image, format_.format));
+    framebuffers_.push_back(vk::create_framebuffer(device_, render_pass_.get(), views_.back().get(), extent_));
   }
 }
 

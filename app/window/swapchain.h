@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/window/vk_owners.h"
+#include "core/vk/image.h"
 
 namespace attnviz::vk {
 class Context;
@@ -54,11 +55,11 @@ class Swapchain {
   std::uint32_t min_image_count_ = 2;
   bool capturable_ = false;
   VkExtent2D extent_{};
-  RenderPass render_pass_;
+  vk::RenderPass render_pass_;
   SwapchainHandle swapchain_;
   std::vector<VkImage> images_;  // owned by the swapchain
-  std::vector<ImageView> views_;
-  std::vector<Framebuffer> framebuffers_;
+  std::vector<vk::ImageView> views_;
+  std::vector<vk::Framebuffer> framebuffers_;
 };
 
 }  // namespace attnviz::window

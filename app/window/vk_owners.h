@@ -1,6 +1,7 @@
 #pragma once
-// Owners for the Vulkan objects only the window makes (swapchain, render pass, image views,
-// framebuffers), built on core/vk/handle.h's DeviceHandle like every other owner.
+// The owner of the one Vulkan object only the window makes, the swapchain, built on
+// core/vk/handle.h's DeviceHandle like every other owner (images, views, render passes and
+// framebuffers are core/vk/image.h's).
 
 #include <vulkan/vulkan.h>
 
@@ -8,9 +9,6 @@
 
 namespace attnviz::window {
 
-using ImageView = vk::DeviceHandle<VkImageView, vkDestroyImageView>;
-using Framebuffer = vk::DeviceHandle<VkFramebuffer, vkDestroyFramebuffer>;
-using RenderPass = vk::DeviceHandle<VkRenderPass, vkDestroyRenderPass>;
 using SwapchainHandle = vk::DeviceHandle<VkSwapchainKHR, vkDestroySwapchainKHR>;
 
 }  // namespace attnviz::window

@@ -143,7 +143,7 @@ class CachedImages : public ::testing::Test {
   static constexpr VkDescriptorPoolSize kPoolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
   testing::HeadlessImGui imgui_{ImVec2(kWidth, kHeight)};
   std::shared_ptr<vk::Context> context_;
-  window::RenderPass window_pass_;
+  vk::RenderPass window_pass_;
   QuadPipeline display_;
   vk::DescriptorPool pool_;
   vk::Sampler sampler_;
