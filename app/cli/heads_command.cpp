@@ -53,8 +53,8 @@ int default_repeat(const model::Model& model) {
 
 int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
   (void)err;
-  const ParsedArgs parsed = parse_args(
-      args, heads_option_specs({{"--repeat"}, {"--seed"}, {"--text"}, {"--text-file"}}), "attnviz heads");
+  const ParsedArgs parsed =
+      parse_args(args, heads_option_specs({{"--repeat"}, {"--seed"}, {"--text"}, {"--text-file"}}), "attnviz heads");
   if (parsed.has("--help")) {
     out << kHelp;
     return 0;
@@ -74,7 +74,8 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (on_text) {
       text = model->tokenizer().encode(model_text(parsed), "--text");
     } else {
-      probe = heads::make_repeat_probe(*model, repeat.value_or(default_repeat(*model)), static_cast<std::uint64_t>(seed));
+      probe =
+          heads::make_repeat_probe(*model, repeat.value_or(default_repeat(*model)), static_cast<std::uint64_t>(seed));
       text = heads::probe_encoding(*model, *probe);
     }
     const model::ForwardResult result = run_keeping_stream(*model, text, /*keep_attention=*/true);

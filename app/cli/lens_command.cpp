@@ -38,8 +38,8 @@ constexpr const char* kHelp =
 
 int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
   (void)err;
-  const ParsedArgs parsed = parse_args(args, heads_option_specs({{"--text"}, {"--text-file"}, {"--top"}}),
-                                       "attnviz lens");
+  const ParsedArgs parsed =
+      parse_args(args, heads_option_specs({{"--text"}, {"--text-file"}, {"--top"}}), "attnviz lens");
   if (parsed.has("--help")) {
     out << kHelp;
     return 0;

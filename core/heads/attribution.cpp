@@ -100,8 +100,8 @@ Attribution attribute_logit(const model::Model& model, const model::ForwardResul
   const float* final_residual = stream.residuals.back().row(out.position);
   out.target = request.target.value_or(likeliest_token(model, final_residual));
   check_target(model, out.target, "--target-id");
-  out.target_token =
-      model.tokenizer().label_after(std::span(result.ids).first(static_cast<std::size_t>(out.position) + 1), out.target);
+  out.target_token = model.tokenizer().label_after(
+      std::span(result.ids).first(static_cast<std::size_t>(out.position) + 1), out.target);
   out.logit = target_logit(model, final_residual, out.target);
 
   const FrozenNorm norm(model, final_residual, out.target);

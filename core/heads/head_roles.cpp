@@ -35,7 +35,8 @@ std::vector<int> special_prefix(const tokenizers::Tokenizer& tokenizer) {
   const std::vector<int> empty = tokenizer.encode("", "--repeat").ids;
   const std::vector<int> word = tokenizer.encode("a", "--repeat").ids;
   std::vector<int> prefix;
-  for (std::size_t i = 0; i < std::min(empty.size(), word.size()) && empty[i] == word[i]; ++i) prefix.push_back(word[i]);
+  for (std::size_t i = 0; i < std::min(empty.size(), word.size()) && empty[i] == word[i]; ++i)
+    prefix.push_back(word[i]);
   return prefix;
 }
 
@@ -46,8 +47,8 @@ std::set<int> special_ids(const model::Model& model) {
   std::set<int> ids;
   for (const int id : tokenizer.encode("", "--repeat").ids) ids.insert(id);
   for (const int id : model.config().end_of_text_ids) ids.insert(id);
-  for (const char* name : {"<unk>", "<s>", "</s>", "<pad>", "<|endoftext|>", "[UNK]", "[PAD]", "[CLS]", "[SEP]",
-                           "[MASK]"}) {
+  for (const char* name :
+       {"<unk>", "<s>", "</s>", "<pad>", "<|endoftext|>", "[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"}) {
     if (const int id = tokenizer.find(name); id >= 0) ids.insert(id);
   }
   return ids;

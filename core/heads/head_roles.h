@@ -17,9 +17,9 @@
 namespace attnviz::heads {
 
 struct HeadScores {
-  double previous_token = 0.0;  // mean over rows i ≥ 1 of A[i, i−1]
-  double first_token = 0.0;     // mean over rows i ≥ 1 of A[i, 0]
-  double self = 0.0;            // mean over rows i ≥ 1 of A[i, i]
+  double previous_token = 0.0;      // mean over rows i ≥ 1 of A[i, i−1]
+  double first_token = 0.0;         // mean over rows i ≥ 1 of A[i, 0]
+  double self = 0.0;                // mean over rows i ≥ 1 of A[i, i]
   std::optional<double> induction;  // on a probe: mean over i in [p+K, p+2K) of A[i, i−K+1]
   std::optional<double> duplicate;  // the same of A[i, i−K]
   double entropy = 0.0;             // mean over all rows of −Σ A·ln A, nats

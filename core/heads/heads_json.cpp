@@ -13,9 +13,7 @@ Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nul
 Json number(const std::optional<double>& value) { return value ? number(*value) : Json(nullptr); }
 Json index(int value) { return value >= 0 ? Json(value) : Json(nullptr); }
 
-std::string dump(const Json& json) {
-  return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
+std::string dump(const Json& json) { return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
 
 Json text_json(const std::string& format, const tokenizers::Encoding& text) {
   Json json;
@@ -84,8 +82,7 @@ std::string attribution_json(const Attribution& a) {
   return dump(json);
 }
 
-std::string patching_json(const tokenizers::Encoding& clean, const tokenizers::Encoding& corrupted,
-                          const Patching& p) {
+std::string patching_json(const tokenizers::Encoding& clean, const tokenizers::Encoding& corrupted, const Patching& p) {
   Json json = text_json("attnviz-patching/1", clean);
   json["corrupted_ids"] = corrupted.ids;
   json["corrupted_tokens"] = corrupted.tokens;

@@ -19,9 +19,9 @@ struct LensToken {
 };
 
 struct LensCell {
-  std::vector<LensToken> top;     // best first (ties: the smaller id)
-  std::optional<double> p_next;   // the text's next token: its probability (none at the last position)
-  std::optional<int> rank_next;   // and its rank, 0 = best
+  std::vector<LensToken> top;    // best first (ties: the smaller id)
+  std::optional<double> p_next;  // the text's next token: its probability (none at the last position)
+  std::optional<int> rank_next;  // and its rank, 0 = best
 };
 
 // cells[layer][position], layers 0..L.

@@ -34,10 +34,11 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
                           const tokenizers::Encoding& corrupted, const PatchingRequest& request) {
   require_unembedding(model, "patching");
   if (clean.ids.size() != corrupted.ids.size()) {
-    throw InputError("<command line>", "--corrupted-text",
-                     "makes " + std::to_string(corrupted.ids.size()) + " tokens but --text makes " +
-                         std::to_string(clean.ids.size()) +
-                         " tokens: patching needs two texts of the same length in tokens (cut the longer one, or reword)");
+    throw InputError(
+        "<command line>", "--corrupted-text",
+        "makes " + std::to_string(corrupted.ids.size()) + " tokens but --text makes " +
+            std::to_string(clean.ids.size()) +
+            " tokens: patching needs two texts of the same length in tokens (cut the longer one, or reword)");
   }
   const model::ModelConfig& c = model.config();
   const int n = static_cast<int>(clean.ids.size());
@@ -60,13 +61,15 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
   out.clean_logit = target_logit(model, clean_final, out.target);
   out.corrupted_logit = target_logit(model, corrupted_stream.residuals.back().row(out.position), out.target);
 
-  out.patched.assign(static_cast<std::size_t>(c.num_layers), std::vector<double>(static_cast<std::size_t>(c.num_heads)));
+  out.patched.assign(static_cast<std::size_t>(c.num_layers),
+                     std::vector<double>(static_cast<std::size_t>(c.num_heads)));
   // From the last layer down: a patch at layer l changed only the stream after it, so the next
   // patch, at l or below, reruns from its own layer on inputs that are clean.
   for (int l = c.num_layers - 1; l >= 0; --l) {
     for (int h = 0; h < c.num_heads; ++h) {
       if (request.stop.stop_requested()) throw model::Cancelled();
-      options.patched_heads = {{l, h, head_context(corrupted_stream.contexts[static_cast<std::size_t>(l)], h, c.head_dim)}};
+      options.patched_heads = {
+          {l, h, head_context(corrupted_stream.contexts[static_cast<std::size_t>(l)], h, c.head_dim)}};
       const model::ForwardResult& patched = pass.rerun_from(l, options);
       out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] =
           target_logit(model, patched.stream.residuals.back().row(out.position), out.target);

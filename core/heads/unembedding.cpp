@@ -31,16 +31,16 @@ void require_additive_stream(const model::Model& model, const std::string& what)
 void check_target(const model::Model& model, int target, const std::string& option) {
   const int vocab = model.config().vocab_size;
   if (target >= 0 && target < vocab) return;
-  throw InputError("<command line>", option,
-                   std::to_string(target) + " is not a token of the model: its vocabulary has ids 0.." +
-                       std::to_string(vocab - 1));
+  throw InputError(
+      "<command line>", option,
+      std::to_string(target) + " is not a token of the model: its vocabulary has ids 0.." + std::to_string(vocab - 1));
 }
 
 void check_position(int position, int tokens, const std::string& option) {
   if (position >= 0 && position < tokens) return;
-  throw InputError("<command line>", option,
-                   "position " + std::to_string(position) + " is beyond the text: it has tokens 0.." +
-                       std::to_string(tokens - 1));
+  throw InputError(
+      "<command line>", option,
+      "position " + std::to_string(position) + " is beyond the text: it has tokens 0.." + std::to_string(tokens - 1));
 }
 
 std::vector<double> unembedding_column(const model::Model& model, int target) {
