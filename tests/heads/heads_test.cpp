@@ -128,6 +128,26 @@ TEST_P(HeadsOnModels, PatchingATextWithItselfChangesNothing) {
     for (const double logit : layer) EXPECT_NEAR(logit, p.clean_logit, 1e-5 * std::max(1.0, std::abs(logit)));
 }
 
+TEST(LogitLens, ATextLongerThanOneBlockOfRowsReadsEveryRowWhereItIs) {
+  const auto model = open_test_model("llama");  // RoPE: no position table to run out of
+  std::string words;
+  for (int i = 0; i < 14; ++i) words += "the cat sat on the mat ";
+  const auto text = model->tokenizer().encode(words, "--text");
+  ASSERT_GT(text.ids.size(), 70u);
+  const model::ForwardResult result = run_with_stream(*model, text);
+  const LogitLens lens = logit_lens(*model, result, 1);
+  for (const int position : {3, 63, 64, 70}) {
+    const auto backend = make_cpu_backend();
+    model::ForwardPass pass(*model, *backend);
+    model::ForwardOptions options;
+    options.query_position = position;
+    const model::ForwardResult pinned = pass.run(text, options);
+    const LensToken& top = lens.cells.back()[static_cast<std::size_t>(position)].top.front();
+    EXPECT_EQ(top.id, pinned.query_tokens.front().id) << "position " << position;
+    EXPECT_NEAR(top.p, pinned.query_tokens.front().p, 1e-5) << "position " << position;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(GptAndLlama, HeadsOnModels, ::testing::Values("gpt2", "llama"));
 
 TEST(Patching, TextsOfDifferentLengthsAreRefusedWithBothLengths) {
