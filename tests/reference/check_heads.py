@@ -8,7 +8,7 @@ within ±1, relative to the largest beyond):
                attribution (default and chosen target and position; its parts summing to the
                logit), the patching of every head; the Llama model has grouped-query heads and RoPE;
   previous-token  a hand-built GPT-2 whose layer-0 head attends to the previous token scores ≈ 1;
-  errors       bad input exits 2 naming the option (texts of different lengths, a target outside
+  errors       each command's --help; bad input exits 2 naming the option (texts of different lengths, a target outside
                the vocabulary, a position beyond the text, BERT's lens and attribution, --repeat
                past the positions).
 
@@ -224,7 +224,15 @@ def write_bert_without_head(folder, w):
         mf.write_safetensors = write
 
 
+def check_help(binary):
+    for command in ('heads', 'lens', 'attribute', 'patch'):
+        done = subprocess.run([binary, command, '--help'], capture_output=True, text=True)
+        if done.returncode != 0 or not done.stdout.startswith(f'Usage: attnviz {command} --model PATH'):
+            raise Failure(f'attnviz {command} --help: exit {done.returncode}, "{done.stdout[:80]}"')
+
+
 def case_errors(binary, tmp, rng):
+    check_help(binary)
     w = cm.gpt2_weights(rng, cm.GPT2)
     cm.write_gpt2_folder(tmp / 'gpt2', w, cm.GPT2)
     gpt2 = ['--model', tmp / 'gpt2']
