@@ -48,6 +48,7 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
   if (request.target) check_target(model, *request.target, "--target-id");
 
   model::ForwardOptions options = stream_only();
+  options.edits = request.edits;
   options.stop = request.stop;
   model::ForwardPass corrupted_pass(model, backend);
   const model::ResidualStream corrupted_stream = corrupted_pass.run(corrupted, options).stream;

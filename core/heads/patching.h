@@ -20,6 +20,7 @@ namespace attnviz::heads {
 struct PatchingRequest {
   std::optional<int> target;    // nullopt: the clean run's likeliest next token at the position
   std::optional<int> position;  // nullopt: the last
+  model::ModelEdits edits;      // the window's head switches and weights, in all three runs
   std::stop_token stop;         // checked between heads (and layers): throws model::Cancelled
 };
 

@@ -165,6 +165,18 @@ TEST(Patching, TextsOfDifferentLengthsAreRefusedWithBothLengths) {
   }
 }
 
+TEST(Patching, TheEditsApplyToEveryRunSoASwitchedOffHeadHasNothingToPatch) {
+  const auto model = open_test_model("llama");
+  const auto backend = make_cpu_backend();
+  const auto clean = model->tokenizer().encode("the cat sat on the mat", "--text");
+  const auto corrupted = model->tokenizer().encode("the mat sat on the cat", "--text");
+  PatchingRequest request;
+  request.edits.head_factors[{1, 2}] = 0.0f;
+  const Patching p = patch_every_head(*model, *backend, clean, corrupted, request);
+  EXPECT_NEAR(p.patched[1][2], p.clean_logit, 1e-5 * std::max(1.0, std::abs(p.clean_logit)));
+  EXPECT_GT(std::abs(p.patched[1][1] - p.clean_logit), 1e-4);  // a head left on does change it
+}
+
 TEST(Attribution, BertIsRefusedSayingWhy) {
   const auto model = open_test_model("bert");
   const auto text = model->tokenizer().encode("the cat sat", "--text");
