@@ -22,6 +22,12 @@ void print_usage(std::ostream& out) {
          "  attnviz export --model PATH --text TEXT --layer L --out PATH [--what ...|rollout]\n"
          "  attnviz generate --model PATH --text TEXT --tokens N [--layer L] [--out FILE]\n"
          "                                             greedy generation with the KV cache, each step's attention\n"
+         "  attnviz heads --model PATH [--repeat K | --text TEXT]   what each head does (its roles)\n"
+         "  attnviz lens --model PATH --text TEXT      the logit lens: every layer's top tokens\n"
+         "  attnviz attribute --model PATH --text TEXT [--target-id ID] [--position P]\n"
+         "                                             each head's and MLP's share of a logit\n"
+         "  attnviz patch --model PATH --text A --corrupted-text B\n"
+         "                                             every head's output patched from B into A\n"
          "  attnviz train --task induction|text --out DIR [--steps S] ...\n"
          "                                             train a small GPT-2 on the CPU into a model folder\n"
          "  attnviz trace decode --scenario FILE --prompt P [--head H] [--out FILE]\n"
@@ -39,8 +45,8 @@ void print_usage(std::ostream& out) {
 }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"compute", "export", "tokenize", "generate",
-                                                 "train",   "trace",  "kv-cache", "devices"};
+  static const std::vector<std::string> names = {"compute",   "export", "tokenize", "generate", "heads",    "lens",
+                                                 "attribute", "patch",  "train",    "trace",    "kv-cache", "devices"};
   return names;
 }
 
@@ -54,6 +60,10 @@ int run_subcommand(const Args& args, std::ostream& out, std::ostream& err) {
   if (command == "devices") return run_devices_command(rest, out, err);
   if (command == "export") return run_export_command(rest, out, err);
   if (command == "generate") return run_generate_command(rest, out, err);
+  if (command == "heads") return run_heads_command(rest, out, err);
+  if (command == "lens") return run_lens_command(rest, out, err);
+  if (command == "attribute") return run_attribute_command(rest, out, err);
+  if (command == "patch") return run_patch_command(rest, out, err);
   if (command == "kv-cache") return run_kv_cache_command(rest, out, err);
   if (command == "tokenize") return run_tokenize_command(rest, out, err);
   if (command == "train") return run_train_command(rest, out, err);

@@ -17,6 +17,12 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_generate_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_kv_cache_command(const Args& args, std::ostream& out, std::ostream& err);
 int run_tokenize_command(const Args& args, std::ostream& out, std::ostream& err);
+// What the heads do (docs/design.md): heads_command.cpp, lens_command.cpp,
+// attribute_command.cpp, patch_command.cpp, on core/heads.
+int run_heads_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_lens_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err);
+int run_patch_command(const Args& args, std::ostream& out, std::ostream& err);
 // attnviz train: a small GPT-2 trained on the CPU (train_command.cpp, core/train).
 int run_train_command(const Args& args, std::ostream& out, std::ostream& err);
 // attnviz trace KIND: dispatches to one command per kind.

@@ -43,6 +43,7 @@ ForwardResult layers_before(const ForwardResult& result, int first_layer) {
   kept.ids = result.ids;
   kept.tokens = result.tokens;
   kept.type_ids = result.type_ids;
+  kept.stream = result.stream;  // the later layers' entries are written again
   kept.backend = result.backend;
   kept.device = result.device;
   for (const LayerAttention& layer : result.layers) {
@@ -319,11 +320,26 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
       contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
       require_finite(contexts, "the attention's contexts (softmax(QKᵀ)·V)");
       scale_heads(options.edits, l, c.head_dim, contexts);
+      patch_heads(options.patched_heads, l, c.head_dim, contexts);
       finish_layer(c, w, x, contexts, out, block);
+      if (options.keep_stream) keep_in_stream(l, contexts, block.projected);
     } catch (const NonFiniteActivation& e) {
       throw non_finite_error(model_, l, e, encoding_.tokens);
     }
   }
+}
+
+void ForwardPass::keep_in_stream(int layer, const Matrix& contexts, const Matrix& mlp_output) {
+  ResidualStream& stream = result_.stream;
+  const auto l = static_cast<std::size_t>(layer);
+  const std::size_t layers = inputs_.size() - 1;
+  stream.residuals.resize(layers + 1);
+  stream.contexts.resize(layers);
+  stream.mlp_outputs.resize(layers);
+  if (layer == 0) stream.residuals[0] = inputs_[0];
+  stream.residuals[l + 1] = inputs_[l + 1];
+  stream.contexts[l] = contexts;
+  stream.mlp_outputs[l] = mlp_output;
 }
 
 void ForwardPass::predict(const ForwardOptions& options) {
@@ -338,7 +354,7 @@ void ForwardPass::predict(const ForwardOptions& options) {
     const auto it = std::find(encoding_.ids.begin(), encoding_.ids.end(), mask);
     if (mask >= 0 && it != encoding_.ids.end()) result_.query_position = static_cast<int>(it - encoding_.ids.begin());
   }
-  if (!c.has_lm_head) return;
+  if (!c.has_lm_head || !options.predict) return;
   const Matrix& hidden = inputs_.back();
   auto predict_row = [&](int row) {
     try {

@@ -74,12 +74,28 @@ struct ModelEdits {
   [[nodiscard]] int first_layer(int num_layers) const;
 };
 
+// One head's context (N × head_dim, before W_O) put in place of the one the pass computes:
+// activation patching (core/heads/patching.h) runs a text with a head's output taken from
+// another text's run. Applied after the head factors.
+struct HeadPatch {
+  int layer = 0;
+  int head = 0;
+  Matrix context;
+};
+
 struct ForwardOptions {
   std::optional<std::vector<int>> layers;  // layers whose attention is kept; nullopt: all
   std::optional<int>
       query_position;  // the pinned query: its top tokens as well (BERT: the first [MASK] when not given)
   int top_k = 10;
   ModelEdits edits;
+  std::vector<HeadPatch> patched_heads;
+  // Keep the residual stream and what each block adds to it (ForwardResult::stream), for the
+  // logit lens and direct logit attribution (core/heads).
+  bool keep_stream = false;
+  // false: no top tokens (next_tokens stays empty); for callers that read one logit themselves
+  // from the stream, where the whole vocabulary's would cost more than the pass.
+  bool predict = true;
   ComputeOptions compute;
   ProgressCallback progress;
   std::stop_token stop;  // checked between layers: throws Cancelled
@@ -101,6 +117,15 @@ struct LayerAttention {
   Matrix queries, keys, values;
 };
 
+// The residual stream of a pass (ForwardOptions::keep_stream), every matrix (N, ·) row per token.
+// For the pre-norm architectures (GPT-2, the Llama family) residuals[l + 1] = residuals[l] +
+// contexts[l]·W_O (+ its bias) + mlp_outputs[l] exactly up to float32 rounding.
+struct ResidualStream {
+  std::vector<Matrix> residuals;    // L + 1: [0] the embeddings, [l + 1] after block l
+  std::vector<Matrix> contexts;     // L: (N, H·dk), the heads' contexts as W_O read them (factors, patches)
+  std::vector<Matrix> mlp_outputs;  // L: (N, d), the MLP's output with its bias (BERT: before the post-norm)
+};
+
 struct ForwardResult {
   std::vector<int> ids;
   std::vector<std::string> tokens;
@@ -109,6 +134,7 @@ struct ForwardResult {
   std::vector<TokenProbability> next_tokens;   // at the last position, best first (empty without an LM head)
   int query_position = -1;                     // -1: none pinned
   std::vector<TokenProbability> query_tokens;  // at the pinned query
+  ResidualStream stream;                       // empty unless ForwardOptions::keep_stream
   std::string backend;
   std::string device;
   Timing timing;
@@ -143,6 +169,7 @@ class ForwardPass {
   void run_layers(int first_layer, const ForwardOptions& options);
   void attention(int layer, const Matrix& normed, const ForwardOptions& options, Result& out, LayerAttention* kept);
   void predict(const ForwardOptions& options);
+  void keep_in_stream(int layer, const Matrix& contexts, const Matrix& mlp_output);
 
   const Model& model_;
   Backend& backend_;

@@ -133,6 +133,19 @@ void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& conte
   }
 }
 
+void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts) {
+  for (const HeadPatch& patch : patches) {
+    if (patch.layer != layer) continue;
+    if (patch.context.rows != contexts.rows || patch.context.cols != head_dim || patch.head < 0 ||
+        (patch.head + 1) * head_dim > contexts.cols) {
+      throw InputError("<patch>", "layer " + std::to_string(layer) + " head " + std::to_string(patch.head),
+                       "a patched context must be a head of the model, tokens × head_dim = " +
+                           std::to_string(contexts.rows) + "×" + std::to_string(head_dim));
+    }
+    copy_columns(patch.context, contexts, patch.head * head_dim);
+  }
+}
+
 void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, const Matrix& contexts, Matrix& out,
                   BlockScratch& s) {
   apply_linear(contexts, w.o, s.projected);
@@ -172,9 +185,16 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
 
 Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
   const ModelConfig& c = model.config();
-  const ModelWeights& w = model.weights();
-  Matrix x(1, c.d_model), normed, logits;
+  Matrix x(1, c.d_model), logits;
   std::memcpy(x.row(0), hidden.row(row), sizeof(float) * static_cast<std::size_t>(c.d_model));
+  logits_of_rows(model, x, logits);
+  return logits;
+}
+
+void logits_of_rows(const Model& model, const Matrix& x, Matrix& logits) {
+  const ModelConfig& c = model.config();
+  const ModelWeights& w = model.weights();
+  Matrix normed;
   if (c.architecture == Architecture::Llama) {
     rms_norm(x, w.final_norm, c.norm_eps, normed);
   } else if (c.architecture == Architecture::Gpt2) {
@@ -187,7 +207,6 @@ Matrix logits_at(const Model& model, const Matrix& hidden, int row) {
   }
   apply_linear(normed, w.lm_head, logits);
   require_finite(logits, "the logits");
-  return logits;
 }
 
 std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer,

@@ -57,6 +57,10 @@ void project_qkv(const Model& model, int layer, const Matrix& normed, const Mode
 // Each edited head's context (its columns of `contexts`, (N, H·dk)) times its factor.
 void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& contexts);
 
+// Each patch of this layer puts its context in its head's columns of `contexts`. Throws
+// InputError when a patch's context is not N × head_dim.
+void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts);
+
 // Scratch matrices reused from layer to layer.
 struct BlockScratch {
   Matrix normed, projected, up, gate;
@@ -68,6 +72,9 @@ void finish_layer(const ModelConfig& c, const LayerWeights& w, const Matrix& x, 
 
 // The LM head's logits (1, vocab) at row `row` of the last hidden state.
 Matrix logits_at(const Model& model, const Matrix& hidden, int row);
+// The same for every row of `hidden` at once (N, vocab): the final norm (BERT: its masked-LM
+// transform) and the unembedding; the logit lens puts every layer's residual through it.
+void logits_of_rows(const Model& model, const Matrix& hidden, Matrix& logits);
 
 // The k likeliest tokens of a row of logits, best first (ties: the smaller id first), each
 // labelled after the ids `before` it (a byte that completes a character they began reads 안₃).

@@ -1,0 +1,82 @@
+#include "core/heads/patching.h"
+
+#include <span>
+
+#include "core/common/error.h"
+#include "core/heads/unembedding.h"
+#include "core/model/cancelled.h"
+
+namespace attnviz::heads {
+namespace {
+
+// What a run needs for patching: no attention kept, no top tokens; the stream gives the logit.
+model::ForwardOptions stream_only() {
+  model::ForwardOptions options;
+  options.layers = std::vector<int>{};
+  options.keep_stream = true;
+  options.predict = false;
+  return options;
+}
+
+// Head h's columns of a layer's contexts (N, H·dk) → (N, dk).
+Matrix head_context(const Matrix& contexts, int head, int head_dim) {
+  Matrix context(contexts.rows, head_dim);
+  for (int r = 0; r < contexts.rows; ++r) {
+    const float* from = contexts.row(r) + static_cast<long>(head) * head_dim;
+    std::copy(from, from + head_dim, context.row(r));
+  }
+  return context;
+}
+
+}  // namespace
+
+Patching patch_every_head(const model::Model& model, Backend& backend, const tokenizers::Encoding& clean,
+                          const tokenizers::Encoding& corrupted, const PatchingRequest& request) {
+  require_unembedding(model, "patching");
+  if (clean.ids.size() != corrupted.ids.size()) {
+    throw InputError(
+        "<command line>", "--corrupted-text",
+        "makes " + std::to_string(corrupted.ids.size()) + " tokens but --text makes " +
+            std::to_string(clean.ids.size()) +
+            " tokens: patching needs two texts of the same length in tokens (cut the longer one, or reword)");
+  }
+  const model::ModelConfig& c = model.config();
+  const int n = static_cast<int>(clean.ids.size());
+  Patching out;
+  out.position = request.position.value_or(n - 1);
+  check_position(out.position, n, "--position");
+  if (request.target) check_target(model, *request.target, "--target-id");
+
+  model::ForwardOptions options = stream_only();
+  options.edits = request.edits;
+  options.stop = request.stop;
+  model::ForwardPass corrupted_pass(model, backend);
+  const model::ResidualStream corrupted_stream = corrupted_pass.run(corrupted, options).stream;
+  model::ForwardPass pass(model, backend);
+  const model::ResidualStream clean_stream = pass.run(clean, options).stream;
+
+  const float* clean_final = clean_stream.residuals.back().row(out.position);
+  out.target = request.target.value_or(likeliest_token(model, clean_final));
+  out.target_token =
+      model.tokenizer().label_after(std::span(clean.ids).first(static_cast<std::size_t>(out.position) + 1), out.target);
+  out.clean_logit = target_logit(model, clean_final, out.target);
+  out.corrupted_logit = target_logit(model, corrupted_stream.residuals.back().row(out.position), out.target);
+
+  out.patched.assign(static_cast<std::size_t>(c.num_layers),
+                     std::vector<double>(static_cast<std::size_t>(c.num_heads)));
+  // From the last layer down: a patch at layer l changed only the stream after it, so the next
+  // patch, at l or below, reruns from its own layer on inputs that are clean.
+  for (int l = c.num_layers - 1; l >= 0; --l) {
+    for (int h = 0; h < c.num_heads; ++h) {
+      if (request.stop.stop_requested()) throw model::Cancelled();
+      options.patched_heads = {
+          {l, h, head_context(corrupted_stream.contexts[static_cast<std::size_t>(l)], h, c.head_dim)}};
+      const model::ForwardResult& patched = pass.rerun_from(l, options);
+      out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] =
+          target_logit(model, patched.stream.residuals.back().row(out.position), out.target);
+    }
+  }
+  return out;
+}
+
+}  // namespace attnviz::heads

@@ -1,0 +1,42 @@
+#pragma once
+// Activation patching between two texts of the same length in tokens (Vig et al. 2020; Meng et
+// al. 2022): for every head, the target's logit when the first (clean) text is run with that
+// head's output (its context before W_O, at every position) taken from the second (corrupted)
+// text's run; and the two clean runs' logits. Each patched run reruns the pass from the patched
+// layer only (ForwardPass::rerun_from).
+
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/attention/backend.h"
+#include "core/model/forward.h"
+#include "core/model/model.h"
+#include "core/tokenizers/tokenizer.h"
+
+namespace attnviz::heads {
+
+struct PatchingRequest {
+  std::optional<int> target;    // nullopt: the clean run's likeliest next token at the position
+  std::optional<int> position;  // nullopt: the last
+  model::ModelEdits edits;      // the window's head switches and weights, in all three runs
+  std::stop_token stop;         // checked between heads (and layers): throws model::Cancelled
+};
+
+struct Patching {
+  int position = 0;
+  int target = 0;
+  std::string target_token;
+  double clean_logit = 0.0;
+  double corrupted_logit = 0.0;
+  std::vector<std::vector<double>> patched;  // [layer][head]: the target's logit with that head patched
+};
+
+// Throws InputError for texts of different lengths in tokens (naming --corrupted-text and both
+// lengths), a model without an unembedding, a target outside the vocabulary (--target-id) or a
+// position beyond the texts (--position); the forward pass's own errors.
+Patching patch_every_head(const model::Model& model, Backend& backend, const tokenizers::Encoding& clean,
+                          const tokenizers::Encoding& corrupted, const PatchingRequest& request);
+
+}  // namespace attnviz::heads
