@@ -98,8 +98,9 @@ FontSet load_fonts(float pixel_size) {
   // Without a Latin font the Hangul one carries Latin too (NanumGothic has it).
   const std::string& latin = set.latin_file.empty() ? set.hangul_file : set.latin_file;
   set.body = add_font(latin, bold, set.hangul_file, pixel_size, false);
-  set.heading = add_font(latin, bold, "", pixel_size * 1.15f, true);
-  set.small = add_font(latin, bold, "", pixel_size * 0.85f, false);
+  // Headings and small print carry Hangul too: translated titles and notes are Korean (app/i18n).
+  set.heading = add_font(latin, bold, set.hangul_file, pixel_size * 1.15f, true);
+  set.small = add_font(latin, bold, set.hangul_file, pixel_size * 0.85f, false);
   io.FontDefault = set.body;
   g_fonts = set;
   return set;

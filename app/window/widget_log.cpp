@@ -51,15 +51,22 @@ State& state() {
   return s;
 }
 
+// A translated label ("보기###View", app/i18n) is named by its ID, as ImGui identifies it: a
+// widget's path is the same in every language.
+std::string id_part(const std::string& name) {
+  const std::size_t id_start = name.find("###");
+  return id_start == std::string::npos ? name : name.substr(id_start + 3);
+}
+
 std::string path_of(const ImGuiWindow& window, std::uint32_t id) {
   const State& s = state();
   std::string path = window.Name != nullptr ? window.Name : "?";
   for (int i = 1; i < window.IDStack.Size; ++i) {  // [0] is the window's own ID
     const auto name = s.names.find(window.IDStack[i]);
-    if (name != s.names.end()) path += "/" + name->second;
+    if (name != s.names.end()) path += "/" + id_part(name->second);
   }
   const auto label = s.names.find(id);
-  if (label != s.names.end()) return path + "/" + label->second;
+  if (label != s.names.end()) return path + "/" + id_part(label->second);
   char hex[16];
   std::snprintf(hex, sizeof hex, "#%08x", id);
   return path + "/" + hex;

@@ -52,7 +52,8 @@ class Installed(unittest.TestCase):
     def test_every_file_lands_where_the_freedesktop_specifications_look(self):
         expected = ['bin/attnviz', f'share/applications/{APP_ID}.desktop', f'share/metainfo/{APP_ID}.metainfo.xml',
                     f'share/mime/packages/{APP_ID}.xml', f'share/icons/hicolor/scalable/apps/{APP_ID}.svg',
-                    'share/man/man1/attnviz.1.gz', 'share/doc/attnviz/README.md']
+                    'share/man/man1/attnviz.1.gz', 'share/doc/attnviz/README.md',
+                    'share/locale/ko/LC_MESSAGES/attnviz.mo']
         expected += [f'share/icons/hicolor/{n}x{n}/apps/{APP_ID}.png' for n in PNG_SIZES]
         for relative in expected:
             self.assertTrue((self.prefix / relative).is_file(), relative)
