@@ -10,6 +10,7 @@
 
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
@@ -19,12 +20,17 @@ namespace {
 
 class EditMenu final : public ui::Menu {
  public:
-  [[nodiscard]] const char* label() const override { return "Edit"; }
+  [[nodiscard]] const char* label() const override { return N_("Edit"); }
 
   void draw_items(ui::UiContext& ui) override {
     document::Document& doc = ui.document;
-    const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
-    const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
+    // The step's name changes the label, never the item's ID.
+    const std::string undo =
+        (doc.can_undo() ? i18n::format(i18n::tr("Undo %s"), doc.undo_label().c_str()) : std::string(i18n::tr("Undo"))) +
+        "###undo";
+    const std::string redo =
+        (doc.can_redo() ? i18n::format(i18n::tr("Redo %s"), doc.redo_label().c_str()) : std::string(i18n::tr("Redo"))) +
+        "###redo";
     // The shortcut beside the item it would undo or redo now.
     compute::ModelSession& model = ui.model;
     const bool model_undoes = model_first(ui, true);
@@ -35,8 +41,14 @@ class EditMenu final : public ui::Menu {
     // The model's head switches have an undo of their own (the model is not the scenario).
     if (model.has_model()) {
       ImGui::Separator();
-      const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
-      const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
+      const std::string model_undo =
+          (model.can_undo() ? i18n::format(i18n::tr("Undo model: %s"), model.undo_label().c_str())
+                            : std::string(i18n::tr("Undo model"))) +
+          "###undo-model";
+      const std::string model_redo =
+          (model.can_redo() ? i18n::format(i18n::tr("Redo model: %s"), model.redo_label().c_str())
+                            : std::string(i18n::tr("Redo model"))) +
+          "###redo-model";
       if (ImGui::MenuItem(model_undo.c_str(), model_undoes ? "Ctrl+Z" : nullptr, false, model.can_undo()))
         undo_model(ui);
       if (ImGui::MenuItem(model_redo.c_str(), model_redoes ? "Ctrl+Shift+Z" : nullptr, false, model.can_redo()))
@@ -78,20 +90,22 @@ class EditMenu final : public ui::Menu {
   static void undo_model(ui::UiContext& ui) {
     const std::string label = ui.model.undo_label();
     ui.model.undo();
-    ui.notices.post(ui::NoticeLevel::Info, "Undone (model): " + label, "undo-redo");
+    ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Undone (model): %s"), label.c_str()), "undo-redo");
   }
   static void redo_model(ui::UiContext& ui) {
     const std::string label = ui.model.redo_label();
     ui.model.redo();
-    ui.notices.post(ui::NoticeLevel::Info, "Redone (model): " + label, "undo-redo");
+    ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Redone (model): %s"), label.c_str()), "undo-redo");
   }
   static void undo_document(ui::UiContext& ui) {
     const std::string label = ui.document.undo_label();
-    if (ui.document.undo()) ui.notices.post(ui::NoticeLevel::Info, "Undone: " + label, "undo-redo");
+    if (ui.document.undo())
+      ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Undone: %s"), label.c_str()), "undo-redo");
   }
   static void redo_document(ui::UiContext& ui) {
     const std::string label = ui.document.redo_label();
-    if (ui.document.redo()) ui.notices.post(ui::NoticeLevel::Info, "Redone: " + label, "undo-redo");
+    if (ui.document.redo())
+      ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Redone: %s"), label.c_str()), "undo-redo");
   }
 };
 

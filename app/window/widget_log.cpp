@@ -38,6 +38,7 @@ struct State {
   int origin_y = 0;
   bool input_pending = false;
   std::string preedit;
+  std::vector<std::string> menu_titles;
   std::unordered_map<std::uint32_t, std::string> names;  // labels and pushed IDs seen
   std::vector<Item> items;
   std::unordered_map<std::uint32_t, std::size_t> by_id;  // this frame's first item of each ID
@@ -117,6 +118,7 @@ void write_file(const std::filesystem::path& file) {
                                {"preedit", s.preedit},
                                {"windows", windows},
                                {"windows_seen", s.windows_seen},
+                               {"menu_titles", s.menu_titles},
                                {"id_conflicts", s.conflicts},
                                {"widgets", widgets}};
   const std::filesystem::path temporary = file.string() + ".tmp";
@@ -147,6 +149,8 @@ bool wrapped() { return state().wrapped; }
 void set_input_pending(bool pending) { state().input_pending = pending; }
 
 void set_preedit(std::string text) { state().preedit = std::move(text); }
+
+void set_menu_titles(std::vector<std::string> titles) { state().menu_titles = std::move(titles); }
 
 void set_window_origin(int x, int y) {
   state().origin_x = x;
