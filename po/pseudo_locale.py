@@ -7,7 +7,8 @@ import math
 import re
 import sys
 
-ACCENTED = dict(zip('abcdeghiklnorstuwyzABCDEGHIKLNORSTUWYZ', 'åƀçđéĝĥîķļñöŕšţûŵýžÅƁÇĐÉĜĤÎĶĻÑÖŔŠŢÛŴÝŽ'))
+# Only letters up to U+017F: the window's Latin font ranges (app/window/fonts.cpp) end there.
+ACCENTED = dict(zip('acdeghiklnorstuwyzACDEGHIKLNORSTUWYZ', 'åçđéĝĥîķļñöŕšţûŵýžÅÇĐÉĜĤÎĶĻÑÖŔŠŢÛŴÝŽ'))
 # Kept as they are: printf directives, backslash escapes.
 KEPT = re.compile(r'%[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp%]|\\.')
 
