@@ -163,6 +163,24 @@ class Installed(unittest.TestCase):
             display.close()
 
 
+    def test_the_installed_window_speaks_korean_on_a_korean_desktop(self):
+        # The catalogue is found under the prefix the binary sits in (share/locale), not the build's.
+        folder = pathlib.Path(self.tmp.name) / 'korean'
+        folder.mkdir()
+        display = attnviz_gui.Display()
+        try:
+            environment = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=str(folder / 'config'),
+                               HOME=str(folder), LANG='ko_KR.UTF-8', ATTNVIZ_WIDGET_LOG=str(folder / 'widgets.json'))
+            for name in ('LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'ATTNVIZ_LANGUAGE', 'ATTNVIZ_LOCALE_DIR'):
+                environment.pop(name, None)
+            out = run([str(self.prefix / 'bin' / 'attnviz'), '--screenshot', str(folder / 'shot.png')],
+                      env=environment)
+        finally:
+            display.close()
+        self.assertEqual(out.returncode, 0, out.stderr)
+        widgets = json.loads((folder / 'widgets.json').read_text())
+        self.assertEqual(widgets['menu_titles'], ['파일', '편집', '보기', '수업'])
+
     def test_a_file_that_cannot_be_opened_still_opens_the_window_which_says_why(self):
         folder = pathlib.Path(self.tmp.name) / 'broken'
         folder.mkdir()
