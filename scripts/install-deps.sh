@@ -17,6 +17,8 @@ packages=(
   libglfw3-dev libimgui-dev libx11-dev libxrandr-dev
   # fonts with Hangul for the UI and exported labels
   fonts-nanum fonts-dejavu-core
+  # the window's translations: xgettext, msgfmt, msgmerge (po/; libintl is the C library's)
+  gettext
   # tests: GoogleTest, headless X server, screenshot tools, real mouse and keyboard input
   libgtest-dev xvfb xauth x11-utils imagemagick python3-numpy xdotool
   # tests: attnviz train's float64 reference GPT-2 and the training benchmark's PyTorch (1.13)

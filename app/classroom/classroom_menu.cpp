@@ -17,6 +17,7 @@
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
@@ -69,59 +70,70 @@ void apply_compare(ui::UiContext& ui, Action action) {
 
 class ClassroomMenu final : public ui::Menu {
  public:
-  [[nodiscard]] const char* label() const override { return "Classroom"; }
+  [[nodiscard]] const char* label() const override { return N_("Classroom"); }
 
   void draw_items(ui::UiContext& ui) override {
     ui::ClassroomState& state = ui.classroom;
     for (ui::MainView view : ui::kMainViews) {
       const auto index = static_cast<std::size_t>(view);
       const std::string key = std::to_string(index + 1);
-      if (ImGui::MenuItem(ui::tab_title(view), key.c_str(), ui::on_screen(state, ui.view, view))) {
+      if (ImGui::MenuItem(i18n::tr_label(ui::tab_title(view)).c_str(), key.c_str(),
+                          ui::on_screen(state, ui.view, view))) {
         run(ui, kShowView[index]);
       }
     }
-    if (ImGui::MenuItem(ui::kModelViewTitle, "7", ui::model_view_shown(ui.view), ui.model.has_model()))
+    if (ImGui::MenuItem(i18n::tr_label(ui::kModelViewTitle).c_str(), "7", ui::model_view_shown(ui.view),
+                        ui.model.has_model()))
       run(ui, Action::ShowModelView);
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
-    if (ImGui::MenuItem("Next step", "Right")) run(ui, Action::NextStep);
-    if (ImGui::MenuItem("Previous step", "Left")) run(ui, Action::PreviousStep);
+    if (ImGui::MenuItem(i18n::tr_label("Next step").c_str(), i18n::trc("key", "Right"))) run(ui, Action::NextStep);
+    if (ImGui::MenuItem(i18n::tr_label("Previous step").c_str(), i18n::trc("key", "Left")))
+      run(ui, Action::PreviousStep);
     const bool plays = state.shown == ui::MainView::Tiled || state.shown == ui::MainView::Decode;
     const bool playing =
         state.shown == ui::MainView::Tiled ? state.tiled.playback.playing : state.decode.playback.playing;
-    if (ImGui::MenuItem("Play the steps (Tiled, Decode)", "P", plays && playing, plays)) run(ui, Action::TogglePlay);
-    if (ImGui::MenuItem("Follow the next token", "Down")) run(ui, Action::NextQuery);
-    if (ImGui::MenuItem("Next head", "H")) run(ui, Action::NextHead);
-    if (ImGui::MenuItem("Causal mask", "C", ui.document.scenario().mask.causal)) run(ui, Action::ToggleCausal);
-    if (ImGui::MenuItem("Next mask", "M")) run(ui, Action::CycleMask);
-    if (ImGui::MenuItem("Scale by 1/\xe2\x88\x9a"
-                        "d_k",
+    if (ImGui::MenuItem(i18n::tr_label("Play the steps (Tiled, Decode)").c_str(), "P", plays && playing, plays))
+      run(ui, Action::TogglePlay);
+    if (ImGui::MenuItem(i18n::tr_label("Follow the next token").c_str(), i18n::trc("key", "Down")))
+      run(ui, Action::NextQuery);
+    if (ImGui::MenuItem(i18n::tr_label("Next head").c_str(), "H")) run(ui, Action::NextHead);
+    if (ImGui::MenuItem(i18n::tr_label("Causal mask").c_str(), "C", ui.document.scenario().mask.causal))
+      run(ui, Action::ToggleCausal);
+    if (ImGui::MenuItem(i18n::tr_label("Next mask").c_str(), "M")) run(ui, Action::CycleMask);
+    if (ImGui::MenuItem(i18n::tr_label("Scale by 1/\xe2\x88\x9a"
+                                       "d_k")
+                            .c_str(),
                         "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
       run(ui, Action::ToggleScaling);
-    if (ImGui::MenuItem("Higher temperature (flatter)", "T")) run(ui, Action::HotterTemperature);
-    if (ImGui::MenuItem("Lower temperature (sharper)", "Shift+T")) run(ui, Action::ColderTemperature);
-    if (ImGui::MenuItem("Cross-attention", "X", ui.document.scenario().source.has_value()))
+    if (ImGui::MenuItem(i18n::tr_label("Higher temperature (flatter)").c_str(), "T"))
+      run(ui, Action::HotterTemperature);
+    if (ImGui::MenuItem(i18n::tr_label("Lower temperature (sharper)").c_str(), "Shift+T"))
+      run(ui, Action::ColderTemperature);
+    if (ImGui::MenuItem(i18n::tr_label("Cross-attention").c_str(), "X", ui.document.scenario().source.has_value()))
       run(ui, Action::ToggleCross);
     ImGui::Separator();
     // The compare view's settings; its keys act while it is on screen, the menu always.
-    if (ImGui::MenuItem("Compare: next axis", "A")) apply_compare(ui, Action::NextCompareAxis);
-    if (ImGui::MenuItem("Compare: 4 copies", "N", state.compare.count == 4))
+    if (ImGui::MenuItem(i18n::tr_label("Compare: next axis").c_str(), "A")) apply_compare(ui, Action::NextCompareAxis);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: 4 copies").c_str(), "N", state.compare.count == 4))
       apply_compare(ui, Action::ToggleCompareCount);
-    if (ImGui::MenuItem("Compare: wider window r", "R")) apply_compare(ui, Action::WiderWindow);
-    if (ImGui::MenuItem("Compare: narrower window r", "Shift+R")) apply_compare(ui, Action::NarrowerWindow);
-    if (ImGui::MenuItem("Compare: scaled scores", "W", state.compare_scores))
+    if (ImGui::MenuItem(i18n::tr_label("Compare: wider window r").c_str(), "R")) apply_compare(ui, Action::WiderWindow);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: narrower window r").c_str(), "Shift+R"))
+      apply_compare(ui, Action::NarrowerWindow);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: scaled scores").c_str(), "W", state.compare_scores))
       apply_compare(ui, Action::ToggleCompareScores);
     ImGui::Separator();
-    if (ImGui::MenuItem("Presentation mode", "F11", state.presenting)) run(ui, Action::TogglePresentation);
+    if (ImGui::MenuItem(i18n::tr_label("Presentation mode").c_str(), "F11", state.presenting))
+      run(ui, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-    if (ImGui::SliderFloat("presentation text", &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
+    if (ImGui::SliderFloat(i18n::tr_label("presentation text").c_str(), &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
       state.presentation_text_scale = scale;
       if (state.presenting) ui.view.text_scale = scale;
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Help: shortcuts", "F1", state.help_open)) run(ui, Action::ToggleHelp);
+    if (ImGui::MenuItem(i18n::tr_label("Help: shortcuts").c_str(), "F1", state.help_open)) run(ui, Action::ToggleHelp);
   }
 
   void update(ui::UiContext& ui) override {
@@ -182,8 +194,8 @@ class ClassroomMenu final : public ui::Menu {
     float keys_width = 0.0f;
     float action_width = 0.0f;
     for (const Shortcut& s : classroom_shortcuts()) {
-      keys_width = std::max(keys_width, ImGui::CalcTextSize(s.keys).x);
-      action_width = std::max(action_width, ImGui::CalcTextSize(s.action).x);
+      keys_width = std::max(keys_width, ImGui::CalcTextSize(i18n::tr(s.keys)).x);
+      action_width = std::max(action_width, ImGui::CalcTextSize(i18n::tr(s.action)).x);
     }
     const float chrome = 2.0f * style.WindowPadding.x + 4.0f * style.CellPadding.x + style.ScrollbarSize;
     const float width = std::min(keys_width + action_width + chrome, viewport->WorkSize.x * 0.95f);
@@ -192,21 +204,22 @@ class ClassroomMenu final : public ui::Menu {
         ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, viewport->WorkSize.y * 0.85f));
     if (ImGui::Begin(
-            "Help: shortcuts", &state.help_open,
+            i18n::tr_label("Help: shortcuts").c_str(), &state.help_open,
             ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
       for (const bool window : {false, true}) {
-        ImGui::TextDisabled("%s", window ? "The window" : "Classroom");
+        ImGui::TextDisabled("%s", window ? i18n::tr("The window") : i18n::tr("Classroom"));
         ImGui::PushID(window ? 1 : 0);
         if (ImGui::BeginTable("##shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-          ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, keys_width);
-          ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
+          // not translated: the columns' IDs (the table shows no header row)
+          ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, keys_width);  // not translated
+          ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);          // not translated
           for (const Shortcut& s : classroom_shortcuts()) {
             if (s.window != window) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s.keys);
+            ImGui::TextUnformatted(i18n::tr(s.keys));
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", s.action);
+            ImGui::TextWrapped("%s", i18n::tr(s.action));
           }
           ImGui::EndTable();
         }
@@ -215,7 +228,8 @@ class ClassroomMenu final : public ui::Menu {
       }
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextDisabled(
-          "Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z.");
+          "%s",
+          i18n::tr("Keys are ignored while you type in a text field. Every change a key makes is undone by Ctrl+Z."));
       ImGui::PopTextWrapPos();
     }
     ImGui::End();

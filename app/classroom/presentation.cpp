@@ -9,6 +9,7 @@
 #include "app/classroom/classroom.h"
 #include "app/classroom/draw_helpers.h"
 #include "app/compute/model_session.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
@@ -139,19 +140,21 @@ void draw_presentation_overlay(ui::UiContext& ui) {
     // off the screen.
     const float right = ImGui::GetMainViewport()->WorkSize.x - 4.0f * overlay_margin(ui);
     for (ui::MainView view : ui::kMainViews) {
-      const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + ui::tab_title(view);
+      const std::string label = std::to_string(static_cast<int>(view) + 1) + "  " + i18n::tr_label(ui::tab_title(view));
       if (view != ui::MainView::Heatmaps) same_line_if_fits(button_width(label.c_str()), right);
       if (pill(label.c_str(), ui::on_screen(state, ui.view, view))) state.select_tab = view;
     }
     if (ui.model.has_model()) {
-      const std::string label = std::string("7  ") + ui::kModelViewTitle;
+      const std::string label = "7  " + i18n::tr_label(ui::kModelViewTitle);
       same_line_if_fits(button_width(label.c_str()), right);
       if (pill(label.c_str(), ui::model_view_shown(ui.view))) ui.view.select_main_tab = ui::kModelViewTitle;
     }
-    same_line_if_fits(button_width("Leave  (Esc)") + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
-    const bool leave = ImGui::Button("Leave  (Esc)");
+    const std::string leave_label = i18n::tr_label("Leave  (Esc)");
+    same_line_if_fits(button_width(leave_label.c_str()) + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
+    const bool leave = ImGui::Button(leave_label.c_str());
     ImGui::TextDisabled(
-        "F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again");
+        "%s",
+        i18n::tr("F11 or Esc leaves \xc2\xb7 F1 all shortcuts \xc2\xb7 the mouse in this corner shows this again"));
     state.overlay_width = ImGui::GetWindowSize().x;
     state.overlay_height = ImGui::GetWindowSize().y;
     if (leave) leave_presentation(ui);

@@ -9,8 +9,8 @@
 namespace attnviz::classroom {
 
 struct Shortcut {
-  const char* keys;     // "Right, Page Down"
-  const char* action;   // "next step (step view)"
+  const char* keys;     // "Right, Page Down" (N_: shown translated; "Ctrl+Z" is the same everywhere)
+  const char* action;   // "next step (step view)", N_: shown translated
   bool window = false;  // handled by the window's menus, not the classroom
 };
 

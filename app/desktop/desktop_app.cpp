@@ -25,6 +25,8 @@
 #include "app/document/document.h"
 #include "app/document/document_names.h"
 #include "app/export_ui/view_image.h"
+#include "app/i18n/catalogue_characters.h"
+#include "app/i18n/language.h"
 #include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -37,6 +39,7 @@
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/device_idle.h"
+#include "app/window/fonts.h"
 #include "app/window/frame_capture.h"
 #include "app/window/frame_renderer.h"
 #include "app/window/glfw_window.h"
@@ -576,6 +579,16 @@ void DesktopApp::run() {
   }
 }
 
+// ATTNVIZ_LANGUAGE (en, ko, pseudo) first, then the choice remembered from View ▸ Language,
+// else the desktop's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+i18n::Language starting_language(const std::optional<RememberedWindow>& remembered) {
+  if (const char* asked = std::getenv("ATTNVIZ_LANGUAGE"); asked != nullptr && *asked != '\0') {
+    if (const std::optional<i18n::Language> language = i18n::language_from_code(asked)) return *language;
+  }
+  if (remembered) return i18n::language_from_code(remembered->language).value_or(i18n::Language::Desktop);
+  return i18n::Language::Desktop;
+}
+
 // ATTNVIZ_WIDGET_LOG=FILE: every frame, the widgets' names and rectangles (tests that drive
 // the window with a mouse and keyboard find what to click there); --validation: check that no
 // two widgets share an ID.
@@ -609,26 +622,35 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     scenario = scenario_from_command_line(options);
   }
   // The user's window comes back as it was left (window_memory.h); screenshots, measuring runs
-  // and --size get exactly the size asked for.
+  // and --size get exactly the size asked for. A person's language is theirs with --size too.
   const bool remembers = !options.automated() && !options.size_given;
   const std::optional<RememberedWindow> remembered =
-      remembers ? read_remembered_window(remembered_window_file()) : std::nullopt;
+      options.automated() ? std::nullopt : read_remembered_window(remembered_window_file());
+  const i18n::Language language = starting_language(remembered);
+  i18n::start_translation(language);
+  window::set_translated_characters(i18n::catalogue_characters());
   window::WindowOptions window_options;
   window_options.width = options.width;
   window_options.height = options.height;
   window_options.fixed_size = options.screenshot.has_value();
   window_options.fit_to_screen = !options.size_given && !options.screenshot;
-  if (remembered) window_options.placement = remembered->placement;
+  if (remembered && remembers) window_options.placement = remembered->placement;
   window::GlfwWindow window(window_options);
   const std::shared_ptr<vk::Context> context = create_context(options, window);
   configure_widget_log(options);
   {
     DesktopApp app(options, std::move(scenario), window, context, out);
     if (open_failure) app.report_open_failure(*options.file, *open_failure);
-    if (remembered) app.set_text_scale(remembered->text_scale);
+    if (remembered && remembers) app.set_text_scale(remembered->text_scale);
     app.run();
-    if (remembers) {
-      const std::string problem = remember_window(remembered_window_file(), {window.placement(), app.text_scale()});
+    const bool language_changed = i18n::chosen_language() != language;
+    if (remembers || (language_changed && !options.automated())) {
+      RememberedWindow memory =
+          remembers || !remembered ? RememberedWindow{window.placement(), app.text_scale(), ""} : *remembered;
+      memory.language = language_changed ? i18n::language_code(i18n::chosen_language())
+                        : remembered     ? remembered->language
+                                         : "";
+      const std::string problem = remember_window(remembered_window_file(), memory);
       if (!problem.empty()) err << "attnviz: the window's size and place are not remembered: " << problem << "\n";
     }
   }

@@ -112,7 +112,11 @@ const char* const kGuiHelp =
     "Keyboard: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+O open, Ctrl+S save,\n"
     "Ctrl+Shift+E save the view on screen as an image, F8 heatmaps-only layout, F11\n"
     "presentation mode, 1-7 the views (7: an open model's), F1 every shortcut; in a heatmap:\n"
-    "wheel zooms, drag pans, double-click resets.\n";
+    "wheel zooms, drag pans, double-click resets.\n"
+    "\n"
+    "Language: the window speaks the desktop's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG: a\n"
+    "ko_KR.UTF-8 desktop gets Korean); View > Language switches between English and Korean\n"
+    "and is remembered; ATTNVIZ_LANGUAGE=en, ko or pseudo (the layout check) chooses at start.\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   std::vector<cli::OptionSpec> specs = kOptions;

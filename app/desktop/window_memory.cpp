@@ -8,6 +8,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "app/i18n/language.h"
 #include "core/common/atomic_file.h"
 
 namespace attnviz::desktop {
@@ -22,7 +23,8 @@ bool plausible(const RememberedWindow& w) {
   const window::WindowPlacement& p = w.placement;
   const auto within = [](int v, int low, int high) { return v >= low && v <= high; };
   return within(p.x, -100000, 100000) && within(p.y, -100000, 100000) && within(p.width, 320, 16384) &&
-         within(p.height, 240, 16384) && std::isfinite(w.text_scale) && w.text_scale >= 0.25f && w.text_scale <= 4.0f;
+         within(p.height, 240, 16384) && std::isfinite(w.text_scale) && w.text_scale >= 0.25f && w.text_scale <= 4.0f &&
+         i18n::language_from_code(w.language).has_value();
 }
 
 }  // namespace
@@ -48,6 +50,7 @@ std::optional<RememberedWindow> read_remembered_window(const fs::path& file) {
     w.placement.width = json.at("width").get<int>();
     w.placement.height = json.at("height").get<int>();
     w.text_scale = json.at("text_scale").get<float>();
+    w.language = json.value("language", std::string());  // absent in files written before there was a choice
     if (!plausible(w)) return std::nullopt;
     return w;
   } catch (const std::exception&) {
@@ -56,12 +59,13 @@ std::optional<RememberedWindow> read_remembered_window(const fs::path& file) {
 }
 
 std::string remember_window(const fs::path& file, const RememberedWindow& window) {
-  const nlohmann::json json = {{"format", kFormat},
-                               {"x", window.placement.x},
-                               {"y", window.placement.y},
-                               {"width", window.placement.width},
-                               {"height", window.placement.height},
-                               {"text_scale", std::round(static_cast<double>(window.text_scale) * 1000.0) / 1000.0}};
+  nlohmann::json json = {{"format", kFormat},
+                         {"x", window.placement.x},
+                         {"y", window.placement.y},
+                         {"width", window.placement.width},
+                         {"height", window.placement.height},
+                         {"text_scale", std::round(static_cast<double>(window.text_scale) * 1000.0) / 1000.0}};
+  if (!window.language.empty()) json["language"] = window.language;
   try {
     std::error_code ignored;
     fs::create_directories(file.parent_path(), ignored);

@@ -1,8 +1,9 @@
 #pragma once
-// The window's place, size and text size, remembered between starts in
+// The window's place, size, text size and language, remembered between starts in
 // $XDG_CONFIG_HOME/attnviz/window.json (beside the autosave): a teacher who arranged the window
 // and enlarged the text for the room finds it so the next time. Not for screenshots, measuring
-// runs or a window whose size the command line gave (--size).
+// runs or a window whose size the command line gave (--size); the language chosen in View ▸
+// Language is remembered for those too (not for screenshots and measuring runs).
 
 #include <filesystem>
 #include <optional>
@@ -15,6 +16,7 @@ namespace attnviz::desktop {
 struct RememberedWindow {
   window::WindowPlacement placement;
   float text_scale = 1.0f;  // View ▸ larger / smaller text (Ctrl+= / Ctrl+-)
+  std::string language{};   // View ▸ Language: "en", "ko" (i18n::language_code); "" follows the desktop
   friend bool operator==(const RememberedWindow&, const RememberedWindow&) = default;
 };
 

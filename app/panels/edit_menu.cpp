@@ -12,6 +12,7 @@
 
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
@@ -24,7 +25,7 @@ using ui::History;
 
 class EditMenu final : public ui::Menu {
  public:
-  [[nodiscard]] const char* label() const override { return "Edit"; }
+  [[nodiscard]] const char* label() const override { return N_("Edit"); }
 
   void draw_items(ui::UiContext& ui) override {
     document::Document& doc = ui.document;
@@ -32,8 +33,13 @@ class EditMenu final : public ui::Menu {
     ui.undo.observe(doc, model);
     const std::optional<History> undoes = ui.undo.next_undo(doc, model);
     const std::optional<History> redoes = ui.undo.next_redo(doc, model);
-    const std::string undo = doc.can_undo() ? "Undo " + doc.undo_label() : std::string("Undo");
-    const std::string redo = doc.can_redo() ? "Redo " + doc.redo_label() : std::string("Redo");
+    // The step's name changes the label, never the item's ID.
+    const std::string undo =
+        (doc.can_undo() ? i18n::format(i18n::tr("Undo %s"), doc.undo_label().c_str()) : std::string(i18n::tr("Undo"))) +
+        "###undo";
+    const std::string redo =
+        (doc.can_redo() ? i18n::format(i18n::tr("Redo %s"), doc.redo_label().c_str()) : std::string(i18n::tr("Redo"))) +
+        "###redo";
     if (ImGui::MenuItem(undo.c_str(), shortcut(undoes, History::Scenario, "Ctrl+Z"), false, doc.can_undo()))
       step(ui, true, History::Scenario);
     if (ImGui::MenuItem(redo.c_str(), shortcut(redoes, History::Scenario, "Ctrl+Shift+Z"), false, doc.can_redo()))
@@ -41,8 +47,14 @@ class EditMenu final : public ui::Menu {
     // The model's edits: shown apart, one timeline with the scenario's all the same.
     if (model.has_model()) {
       ImGui::Separator();
-      const std::string model_undo = model.can_undo() ? "Undo model: " + model.undo_label() : std::string("Undo model");
-      const std::string model_redo = model.can_redo() ? "Redo model: " + model.redo_label() : std::string("Redo model");
+      const std::string model_undo =
+          (model.can_undo() ? i18n::format(i18n::tr("Undo model: %s"), model.undo_label().c_str())
+                            : std::string(i18n::tr("Undo model"))) +
+          "###undo-model";
+      const std::string model_redo =
+          (model.can_redo() ? i18n::format(i18n::tr("Redo model: %s"), model.redo_label().c_str())
+                            : std::string(i18n::tr("Redo model"))) +
+          "###redo-model";
       if (ImGui::MenuItem(model_undo.c_str(), shortcut(undoes, History::Model, "Ctrl+Z"), false, model.can_undo()))
         step(ui, true, History::Model);
       if (ImGui::MenuItem(model_redo.c_str(), shortcut(redoes, History::Model, "Ctrl+Shift+Z"), false,
@@ -72,8 +84,10 @@ class EditMenu final : public ui::Menu {
     const std::optional<ui::UndoTimeline::Done> done =
         undo ? ui.undo.undo(ui.document, ui.model, only) : ui.undo.redo(ui.document, ui.model, only);
     if (!done) return;
-    const std::string what = done->history == History::Model ? " (model): " : ": ";
-    ui.notices.post(ui::NoticeLevel::Info, (undo ? "Undone" : "Redone") + what + done->label, "undo-redo");
+    const bool model = done->history == History::Model;
+    const char* said = undo ? (model ? i18n::tr("Undone (model): %s") : i18n::tr("Undone: %s"))
+                            : (model ? i18n::tr("Redone (model): %s") : i18n::tr("Redone: %s"));
+    ui.notices.post(ui::NoticeLevel::Info, i18n::format(said, done->label.c_str()), "undo-redo");
   }
 };
 

@@ -26,6 +26,7 @@
 #include "app/document/file_listing.h"
 #include "app/edits/text_edits.h"
 #include "app/export_ui/export_ui.h"
+#include "app/i18n/translate.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/long_text.h"
@@ -44,20 +45,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "###" keeps one popup id while the title changes with the mode.
-constexpr const char* kOpenTitle = "Open a scenario###file-dialog";
-constexpr const char* kSaveTitle = "Save the scenario as###file-dialog";
-constexpr const char* kOpenTextTitle = "Open a text as the sentence###file-dialog";
-constexpr const char* kConfirmPopup = "Replace the current scenario?##confirm";
-constexpr const char* kReadingPopup = "Reading\xE2\x80\xA6###reading";
+// Shown translated; each popup's ID stays one while its title changes with the mode and the language.
+constexpr const char* kOpenTitle = N_("Open a scenario");
+constexpr const char* kSaveTitle = N_("Save the scenario as");
+constexpr const char* kOpenTextTitle = N_("Open a text as the sentence");
+constexpr const char* kDialogId = "file-dialog";
+constexpr const char* kConfirmPopup = N_("Replace the current scenario?");
+constexpr const char* kConfirmId = "confirm";
+constexpr const char* kReadingPopup = N_("Reading\xE2\x80\xA6");
+constexpr const char* kReadingId = "reading";
 // A read that ends sooner shows nothing (most files): no flash of a dialog.
 constexpr auto kReadingShownAfter = std::chrono::milliseconds(300);
 
 // What File > New starts from: a short sentence that computes at once.
 Scenario new_scenario() {
   Scenario s;
-  s.title = "Untitled";
-  s.sentence = "Type a sentence here";
+  s.title = i18n::tr("Untitled");
+  s.sentence = i18n::tr("Type a sentence here");
   s.d_model = 8;
   s.num_heads = 2;
   s.num_kv_heads = 2;
@@ -68,29 +72,35 @@ Scenario new_scenario() {
 
 class FileMenu final : public ui::Menu {
  public:
-  [[nodiscard]] const char* label() const override { return "File"; }
+  [[nodiscard]] const char* label() const override { return N_("File"); }
 
   void draw_items(ui::UiContext& ui) override {
-    if (ImGui::MenuItem("New", "Ctrl+N")) replace_with(ui, Replacement{Replacement::Kind::New, ""});
-    if (ImGui::MenuItem("Open\xE2\x80\xA6", "Ctrl+O")) open_dialog(ui, DialogMode::Open);
-    if (ImGui::MenuItem("Open text\xE2\x80\xA6")) open_dialog(ui, DialogMode::OpenText);
+    if (ImGui::MenuItem(i18n::tr_label("New").c_str(), "Ctrl+N"))
+      replace_with(ui, Replacement{Replacement::Kind::New, ""});
+    if (ImGui::MenuItem(i18n::tr_label("Open\xE2\x80\xA6").c_str(), "Ctrl+O")) open_dialog(ui, DialogMode::Open);
+    if (ImGui::MenuItem(i18n::tr_label("Open text\xE2\x80\xA6").c_str())) open_dialog(ui, DialogMode::OpenText);
     // A pretrained model (app/panels/open_model_dialog.cpp), beside the scenario.
-    if (ImGui::MenuItem("Open model\xE2\x80\xA6")) ui.view.open_model_dialog_requested = true;
-    if (ImGui::MenuItem("Close model", nullptr, false, ui.model.has_model() || ui.model.busy())) ui.model.close();
-    if (ImGui::MenuItem("Save", "Ctrl+S")) save(ui);
-    if (ImGui::MenuItem("Save As\xE2\x80\xA6", "Ctrl+Shift+S")) open_dialog(ui, DialogMode::SaveAs);
-    if (ImGui::BeginMenu("Presets")) {
+    if (ImGui::MenuItem(i18n::tr_label("Open model\xE2\x80\xA6").c_str())) ui.view.open_model_dialog_requested = true;
+    if (ImGui::MenuItem(i18n::tr_label("Close model").c_str(), nullptr, false, ui.model.has_model() || ui.model.busy()))
+      ui.model.close();
+    if (ImGui::MenuItem(i18n::tr_label("Save").c_str(), "Ctrl+S")) save(ui);
+    if (ImGui::MenuItem(i18n::tr_label("Save As\xE2\x80\xA6").c_str(), "Ctrl+Shift+S"))
+      open_dialog(ui, DialogMode::SaveAs);
+    if (ImGui::BeginMenu(i18n::tr_label("Presets").c_str())) {
       if (presets_.empty()) presets_ = preset_names();
       for (const std::string& name : presets_) {
+        // A preset's name, as `--scenario preset:NAME` takes it: not translated.
         if (ImGui::MenuItem(name.c_str())) replace_with(ui, Replacement{Replacement::Kind::Load, "preset:" + name});
       }
       ImGui::EndMenu();
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) export_ui::open_export_all(ui);  // app/export_ui
-    if (ImGui::MenuItem("Save view as image\xE2\x80\xA6", "Ctrl+Shift+E")) export_ui::open_view_image(ui);
+    if (ImGui::MenuItem(i18n::tr_label("Export all\xE2\x80\xA6").c_str(), "Ctrl+E"))
+      export_ui::open_export_all(ui);  // app/export_ui
+    if (ImGui::MenuItem(i18n::tr_label("Save view as image\xE2\x80\xA6").c_str(), "Ctrl+Shift+E"))
+      export_ui::open_view_image(ui);
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.view.quit_requested = true;
+    if (ImGui::MenuItem(i18n::tr_label("Quit").c_str(), "Ctrl+Q")) ui.view.quit_requested = true;
   }
 
   void update(ui::UiContext& ui) override {
@@ -107,8 +117,11 @@ class FileMenu final : public ui::Menu {
  private:
   enum class DialogMode { Open, SaveAs, OpenText };
 
-  [[nodiscard]] const char* dialog_title() const {
-    return mode_ == DialogMode::Open ? kOpenTitle : mode_ == DialogMode::SaveAs ? kSaveTitle : kOpenTextTitle;
+  [[nodiscard]] std::string dialog_title() const {
+    return i18n::tr_label(mode_ == DialogMode::Open     ? kOpenTitle
+                          : mode_ == DialogMode::SaveAs ? kSaveTitle
+                                                        : kOpenTextTitle,
+                          kDialogId);
   }
 
   // What replaces the document once the user agreed to lose unsaved changes.
@@ -134,7 +147,7 @@ class FileMenu final : public ui::Menu {
     }
     if (what.source.rfind("preset:", 0) == 0) {  // compiled in: nothing to wait for
       if (ui::open_scenario(ui.document, ui.notices, what.source)) {
-        ui.notices.post(ui::NoticeLevel::Info, "Opened " + what.source);
+        ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Opened %s"), what.source.c_str()));
       }
       return;
     }
@@ -146,12 +159,13 @@ class FileMenu final : public ui::Menu {
   void update_load(ui::UiContext& ui) {
     if (!load_) return;
     const bool done = load_->done();
-    if (!done && load_->running_for() >= kReadingShownAfter && !ImGui::IsPopupOpen(kReadingPopup))
-      ImGui::OpenPopup(kReadingPopup);
+    const std::string reading = i18n::tr_label(kReadingPopup, kReadingId);
+    if (!done && load_->running_for() >= kReadingShownAfter && !ImGui::IsPopupOpen(reading.c_str()))
+      ImGui::OpenPopup(reading.c_str());
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(display.x * 0.8f, display.y * 0.8f));
-    if (ImGui::BeginPopupModal(kReadingPopup, nullptr,
+    if (ImGui::BeginPopupModal(reading.c_str(), nullptr,
                                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
       if (done)
         ImGui::CloseCurrentPopup();
@@ -163,10 +177,11 @@ class FileMenu final : public ui::Menu {
     const std::string source = load_->source();
     if (std::optional<LoadedScenario> loaded = load_->take_result()) {
       ui::apply_opened(ui.document, ui.notices, source, std::move(*loaded));
-      ui.notices.post(ui::NoticeLevel::Info, "Opened " + cut_text(source, 200));
+      ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Opened %s"), cut_text(source, 200).c_str()));
     } else if (load_->cancelled()) {
-      ui.notices.post(ui::NoticeLevel::Info,
-                      "Stopped reading " + cut_text(source, 200) + "; your current work is unchanged");
+      ui.notices.post(
+          ui::NoticeLevel::Info,
+          i18n::format(i18n::tr("Stopped reading %s; your current work is unchanged"), cut_text(source, 200).c_str()));
     } else {
       ui::report_open_failure(ui.notices, source, load_->error());
     }
@@ -177,17 +192,18 @@ class FileMenu final : public ui::Menu {
   void draw_reading() {
     ImGui::TextUnformatted(ui::shown_text(load_->source(), 120, 1).text.c_str());
     const std::size_t bytes = load_->bytes_read();
-    const std::string progress = bytes == 0 ? "waiting for data\xE2\x80\xA6 (a pipe or FIFO waits for its writer)"
-                                            : byte_size_text(bytes) + " read so far (at most " +
-                                                  byte_size_text(kMaxInputStreamBytes) + " from a pipe or device, " +
-                                                  byte_size_text(kMaxInputFileBytes) + " from a file)";
+    const std::string progress =
+        bytes == 0 ? std::string(i18n::tr("waiting for data\xE2\x80\xA6 (a pipe or FIFO waits for its writer)"))
+                   : i18n::format(i18n::tr("%s read so far (at most %s from a pipe or device, %s from a file)"),
+                                  byte_size_text(bytes).c_str(), byte_size_text(kMaxInputStreamBytes).c_str(),
+                                  byte_size_text(kMaxInputFileBytes).c_str());
     ImGui::TextDisabled("%s", progress.c_str());
-    if (ImGui::Button("Cancel", ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
+    if (ImGui::Button(i18n::tr_label("Cancel").c_str(), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
       load_->cancel();  // reported as stopped once the reading thread has let go
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("or press Esc");
+    ImGui::TextDisabled("%s", i18n::tr("or press Esc"));
   }
 
   void save(ui::UiContext& ui) {
@@ -227,7 +243,7 @@ class FileMenu final : public ui::Menu {
 
   void draw_dialog(ui::UiContext& ui) {
     if (open_dialog_) {
-      ImGui::OpenPopup(dialog_title());
+      ImGui::OpenPopup(dialog_title().c_str());
       open_dialog_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -235,7 +251,7 @@ class FileMenu final : public ui::Menu {
         ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f), std::min(520.0f * ui.ui_scale, display.y * 0.85f)),
         ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(dialog_title(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    if (!ImGui::BeginPopupModal(dialog_title().c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
       return;
     }
     draw_folder_bar();
@@ -245,12 +261,12 @@ class FileMenu final : public ui::Menu {
   }
 
   void draw_folder_bar() {
-    if (ImGui::Button("Up") && directory_.has_parent_path()) {
+    if (ImGui::Button(i18n::tr_label("Up").c_str()) && directory_.has_parent_path()) {
       directory_ = directory_.parent_path();
       relist();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Home")) {
+    if (ImGui::Button(i18n::tr_label("Home").c_str())) {
       if (const char* home = std::getenv("HOME")) {
         directory_ = home;
         relist();
@@ -283,8 +299,8 @@ class FileMenu final : public ui::Menu {
         }
       }
       if (listing_.entries.empty() && listing_.error.empty()) {
-        ImGui::TextDisabled(mode_ == DialogMode::OpenText ? "(no folders or files here)"
-                                                          : "(no folders or .json files here)");
+        ImGui::TextDisabled("%s", mode_ == DialogMode::OpenText ? i18n::tr("(no folders or files here)")
+                                                                : i18n::tr("(no folders or .json files here)"));
       }
       if (chosen) {
         if (chosen->is_directory) {
@@ -311,25 +327,40 @@ class FileMenu final : public ui::Menu {
     return wrapped + ImGui::GetStyle().ItemSpacing.y + (shown.cut ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
   }
 
+  // The name fields' labels ("Title", "File") end where the longer of them ends, in any language.
+  static float field_indent() {
+    const float widest = std::max(ImGui::CalcTextSize(i18n::tr("Title")).x, ImGui::CalcTextSize(i18n::tr("File")).x);
+    return widest + ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  }
+
+  // Open, Save, Cancel: one width, wide enough for the longest in the language shown.
+  static float button_width() {
+    float widest = 0.0f;
+    for (const char* text : {i18n::tr("Save"), i18n::tr("Open"), i18n::tr("Cancel")})
+      widest = std::max(widest, ImGui::CalcTextSize(text).x);
+    return std::max(ImGui::GetFontSize() * 6.0f, widest + 2.0f * ImGui::GetStyle().FramePadding.x);
+  }
+
   // Save As: the title saved with the file. One written for the content before the user's
   // edits is offered for a rewrite rather than saved as if it still described it.
   void draw_title_field() {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Title");
-    ImGui::SameLine(ImGui::CalcTextSize("Title").x + ImGui::GetStyle().ItemSpacing.x * 2.0f);
+    ImGui::TextUnformatted(i18n::tr("Title"));
+    ImGui::SameLine(field_indent());
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::InputTextWithHint("##title", "what this scenario shows", &title_);
+    ImGui::InputTextWithHint("##title", i18n::tr("what this scenario shows"), &title_);
     if (title_stale_)
-      ImGui::TextDisabled("This title was written before your edits: does it still describe the scenario?");
+      ImGui::TextDisabled("%s",
+                          i18n::tr("This title was written before your edits: does it still describe the scenario?"));
     else
-      ImGui::TextDisabled("Shown in the menu bar and saved in the file.");
+      ImGui::TextDisabled("%s", i18n::tr("Shown in the menu bar and saved in the file."));
   }
 
   void draw_name_field(ui::UiContext& ui) {
     if (mode_ == DialogMode::SaveAs) draw_title_field();
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("File");
-    ImGui::SameLine(ImGui::CalcTextSize("Title").x + ImGui::GetStyle().ItemSpacing.x * 2.0f);
+    ImGui::TextUnformatted(i18n::tr("File"));
+    ImGui::SameLine(field_indent());
     ImGui::SetNextItemWidth(-1.0f);
     // The proposed name is selected: typing replaces it rather than landing in its middle.
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -348,15 +379,15 @@ class FileMenu final : public ui::Menu {
       ImGui::PopStyleColor();
       draw_first_part_offer(ui);
     } else if (confirm_overwrite_) {
-      ui::text_wrapped("%s exists. Press %s again to replace it.", confirm_overwrite_->filename().string().c_str(),
-                       "Save");
+      ui::text_wrapped(i18n::tr("%s exists. Press %s again to replace it."),
+                       confirm_overwrite_->filename().string().c_str(), i18n::tr("Save"));
     } else {
-      ImGui::TextDisabled("Type a name or a path (relative to the folder above, or ~/...)");
+      ImGui::TextDisabled("%s", i18n::tr("Type a name or a path (relative to the folder above, or ~/...)"));
     }
-    const char* action = mode_ == DialogMode::SaveAs ? "Save" : "Open";
-    if (ImGui::Button(action, ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f))) finish(ui);
+    const std::string action = mode_ == DialogMode::SaveAs ? i18n::tr_label("Save") : i18n::tr_label("Open");
+    if (ImGui::Button(action.c_str(), ImVec2(button_width(), 0.0f))) finish(ui);
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f)) ||
+    if (ImGui::Button(i18n::tr_label("Cancel").c_str(), ImVec2(button_width(), 0.0f)) ||
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
       ImGui::CloseCurrentPopup();
     }
@@ -368,7 +399,7 @@ class FileMenu final : public ui::Menu {
     dialog_error_.clear();
     first_part_of_.reset();
     if (typed_.empty()) {
-      dialog_error_ = "Type a file name first.";
+      dialog_error_ = i18n::tr("Type a file name first.");
       return;
     }
     const fs::path path = edits::resolve_typed_path(directory_, typed_, mode_ == DialogMode::SaveAs);
@@ -391,7 +422,7 @@ class FileMenu final : public ui::Menu {
   void finish_open(ui::UiContext& ui, const fs::path& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) {
-      dialog_error_ = "There is no file " + path.string();
+      dialog_error_ = i18n::format(i18n::tr("There is no file %s"), path.string().c_str());
       return;
     }
     ImGui::CloseCurrentPopup();
@@ -416,12 +447,13 @@ class FileMenu final : public ui::Menu {
     const bool model_reads_it = ui.model.has_model();
     if (model_reads_it) ui.model.set_text(ui.document.scenario().sentence);
     ui.notices.post(ui::NoticeLevel::Info,
-                    cut_text(opened.notice, 300) + (model_reads_it ? "; the model reads it too" : ""));
+                    cut_text(opened.notice, 300) + (model_reads_it ? i18n::tr("; the model reads it too") : ""));
   }
 
   void draw_first_part_offer(ui::UiContext& ui) {
     if (mode_ != DialogMode::OpenText || !first_part_of_) return;
-    const std::string label = "Open its first " + lesson::format_grouped(overview::kMaxOverviewTokens) + " tokens";
+    const std::string label = i18n::format(i18n::tr("Open its first %s tokens"),
+                                           lesson::format_grouped(overview::kMaxOverviewTokens).c_str());
     if (ImGui::Button(label.c_str())) finish_open_text(ui, *first_part_of_, edits::TextPart::FirstTokens);
   }
 
@@ -434,44 +466,47 @@ class FileMenu final : public ui::Menu {
     if (title_ != ui.document.scenario().title) {
       Scenario retitled = ui.document.scenario();
       retitled.title = title_;
-      ui.document.apply(std::move(retitled), "Title");
+      ui.document.apply(std::move(retitled), i18n::tr("Title"));
     }
     ui.document.confirm_title();  // the user saw it beside this content and kept it
     if (ui::save_scenario_to(ui.document, ui.notices, path)) {
       ImGui::CloseCurrentPopup();
     } else {
-      dialog_error_ = "Could not save to " + path.string() + " (see the message below).";
+      dialog_error_ = i18n::format(i18n::tr("Could not save to %s (see the message below)."), path.string().c_str());
     }
   }
 
   // ---- "replace unsaved work?" ----
 
   static std::string question(const std::optional<Replacement>& what) {
-    if (!what || what->kind == Replacement::Kind::New) return "Start a new scenario instead?";
+    if (!what || what->kind == Replacement::Kind::New) return i18n::tr("Start a new scenario instead?");
     const std::string prefix = "preset:";
     if (what->source.rfind(prefix, 0) == 0)
-      return "Open the preset \u201C" + what->source.substr(prefix.size()) + "\u201D instead?";
-    return "Open " + ui::shown_text(what->source, 120, 1).text + " instead?";
+      return i18n::format(i18n::tr("Open the preset \u201C%s\u201D instead?"),
+                          what->source.substr(prefix.size()).c_str());
+    return i18n::format(i18n::tr("Open %s instead?"), ui::shown_text(what->source, 120, 1).text.c_str());
   }
 
   void draw_confirm(ui::UiContext& ui) {
+    const std::string title = i18n::tr_label(kConfirmPopup, kConfirmId);
     if (open_confirm_) {
-      ImGui::OpenPopup(kConfirmPopup);
+      ImGui::OpenPopup(title.c_str());
       open_confirm_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(kConfirmPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted("The current scenario has changes that are not saved to a file.");
+    if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted(i18n::tr("The current scenario has changes that are not saved to a file."));
     ImGui::TextUnformatted(question(pending_).c_str());
     const float w = ImGui::GetFontSize() * 7.0f;
-    if (ImGui::Button("Replace", ImVec2(w, 0.0f))) {
+    if (ImGui::Button(i18n::tr_label("Replace").c_str(), ImVec2(w, 0.0f))) {
       ImGui::CloseCurrentPopup();
       if (pending_) carry_out(ui, *pending_);
       pending_.reset();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Keep editing", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    if (ImGui::Button(i18n::tr_label("Keep editing").c_str(), ImVec2(w, 0.0f)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
       ImGui::CloseCurrentPopup();
       pending_.reset();
     }

@@ -3,7 +3,6 @@
 
 #include <imgui.h>
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "app/compute/model_session.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/ui/model_layer.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
@@ -20,35 +20,58 @@
 namespace attnviz::panels {
 namespace {
 
+// A backend timing that includes start-up (BackendStatus::includes_start_up: only when the
+// session's warm-up could not run that backend).
+const char* start_up_note(bool includes_start_up) {
+  return includes_start_up ? i18n::tr(" (first run, includes start-up)") : "";
+}
+
 // What computed and how long it took ("Vulkan: recompute 49.0 ms"), and on what device
 // ("llvmpipe (LLVM 15.0.6, 256 bits)"): two parts, so a narrow bar can leave the device out.
 void compute_summary(const compute::ComputeSession& session, std::vector<std::string>& parts) {
-  char text[320];
   const compute::BackendStatus& vulkan = session.vulkan_status();
   const compute::BackendStatus& cpu = session.cpu_status();
   if (vulkan.ran && cpu.ran) {
-    std::snprintf(text, sizeof text, "recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s", vulkan.wall_ms,
-                  ui::start_up_note(vulkan.includes_start_up), cpu.wall_ms, ui::start_up_note(cpu.includes_start_up));
+    parts.push_back(i18n::format(i18n::tr("recompute: Vulkan %.1f ms%s, Eigen %.1f ms%s"), vulkan.wall_ms,
+                                 start_up_note(vulkan.includes_start_up), cpu.wall_ms,
+                                 start_up_note(cpu.includes_start_up)));
   } else if (vulkan.ran) {
-    std::snprintf(text, sizeof text, "Vulkan: recompute %.1f ms%s", vulkan.wall_ms,
-                  ui::start_up_note(vulkan.includes_start_up));
+    parts.push_back(
+        i18n::format(i18n::tr("Vulkan: recompute %.1f ms%s"), vulkan.wall_ms, start_up_note(vulkan.includes_start_up)));
   } else if (cpu.ran) {
-    std::snprintf(text, sizeof text, "Eigen (CPU): recompute %.1f ms%s", cpu.wall_ms,
-                  ui::start_up_note(cpu.includes_start_up));
+    parts.push_back(
+        i18n::format(i18n::tr("Eigen (CPU): recompute %.1f ms%s"), cpu.wall_ms, start_up_note(cpu.includes_start_up)));
   } else {
-    std::snprintf(text, sizeof text, "not computed");
+    parts.emplace_back(i18n::tr("not computed"));
   }
-  parts.emplace_back(text);
   // Which backend computes and why ("Eigen chosen automatically: llvmpipe … is a CPU driver").
   parts.push_back(session.choice_summary());
   if (std::string note = session.kernel_preparation_note(); !note.empty()) parts.push_back(std::move(note));
-  if (vulkan.ran && !vulkan.device.empty()) parts.push_back("device: " + vulkan.device);
+  if (vulkan.ran && !vulkan.device.empty())
+    parts.push_back(i18n::format(i18n::tr("device: %s"), vulkan.device.c_str()));
+}
+
+// "12 tokens · 2 heads (2 K/V)", counted in words the language has for counts; "scenario: "
+// first while a model is shown (what follows is not the model's).
+std::string shape_summary(const Problem& p, bool beside_model) {
+  std::string text = beside_model ? i18n::tr("scenario: ") : "";
+  const auto n = static_cast<unsigned long>(p.n());
+  text += i18n::format(i18n::trn("%s token", "%s tokens", n), lesson::format_grouped(p.n()).c_str());
+  if (p.cross_attention) {
+    const auto m = static_cast<unsigned long>(p.m());
+    text += i18n::format(i18n::trn(" \u00D7 %s source token", " \u00D7 %s source tokens", m),
+                         lesson::format_grouped(p.m()).c_str());
+  }
+  text += "  \u00B7  ";  // not translated: a separator
+  const auto heads = static_cast<unsigned long>(p.num_heads);
+  text += i18n::format(i18n::trn("%d head (%d K/V)", "%d heads (%d K/V)", heads), p.num_heads, p.num_kv_heads);
+  return text;
 }
 
 // Fills the status bar's window, which the layout places and styles.
 class StatusBar final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Status bar"; }
+  [[nodiscard]] const char* title() const override { return N_("Status bar"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::StatusBar; }
   void draw(ui::UiContext& ui) override {
     const compute::ComputeSession& session = ui.session;
@@ -56,19 +79,13 @@ class StatusBar final : public ui::Panel {
     std::vector<std::string> left;
     // While a model is shown it comes first, and what follows is said to be the scenario's.
     const std::string& model = ui::shown_model_caption(ui);
-    if (!model.empty()) left.push_back("model " + model);
+    if (!model.empty()) left.push_back(i18n::format(i18n::tr("model %s"), model.c_str()));
     // Past 4,096 tokens the overview is what is computed (it names its backend and the count):
     // the session's refusal is no problem, and its result is an earlier sentence's.
     const ui::OverviewStatus& overview = ui.view.overview_status;
     const bool overview_shown = overview.revision == ui.document.revision();
     if (session.has_result() && !overview_shown) {
-      const Problem& p = session.problem();
-      char text[160];
-      std::snprintf(text, sizeof text, "%s%s token%s%s  \u00B7  %d head%s (%d K/V)",
-                    model.empty() ? "" : "scenario: ", lesson::format_grouped(p.n()).c_str(), p.n() == 1 ? "" : "s",
-                    p.cross_attention ? (" \u00D7 " + lesson::format_grouped(p.m()) + " source").c_str() : "",
-                    p.num_heads, p.num_heads == 1 ? "" : "s", p.num_kv_heads);
-      left.emplace_back(text);
+      left.push_back(shape_summary(session.problem(), !model.empty()));
     }
     if (overview_shown) {
       left.push_back(overview.summary);
@@ -79,16 +96,14 @@ class StatusBar final : public ui::Panel {
     // driver)"), first: a narrow bar drops the scenario's details before it.
     if (ui.model.has_model()) left.insert(left.begin(), ui.model.backend_summary());
     if (ui.stats.frame_ms > 0.0) {
-      char frame[96];
-      std::snprintf(frame, sizeof frame, "frame %.1f ms", ui.stats.frame_ms);
-      left.emplace_back(frame);
+      left.push_back(i18n::format(i18n::tr("frame %.1f ms"), ui.stats.frame_ms));
     }
     std::string right = overview_shown             ? overview.problem
-                        : !session.error().empty() ? "cannot compute the current edit (see Heatmaps)"
+                        : !session.error().empty() ? i18n::tr("cannot compute the current edit (see Heatmaps)")
                                                    : "";
     if (right.empty()) right = ui.autosave.last_error();
     const bool problem = !right.empty();
-    if (right.empty() && ui.document.modified()) right = "unsaved changes (kept in the autosave)";
+    if (right.empty() && ui.document.modified()) right = i18n::tr("unsaved changes (kept in the autosave)");
 
     // Large text (presentation mode) or a narrow window: the two sides never overlap. The
     // frame time goes first, then the device, then the timing; a problem on the right stays.

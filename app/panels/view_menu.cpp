@@ -1,10 +1,12 @@
-// View menu: layout, colormaps, weight range, numbers in cells, zoom and text size.
+// View menu: layout, colormaps, weight range, numbers in cells, zoom, text size and language.
 
 #include <imgui.h>
 
 #include <algorithm>
 
 #include "app/heatmap/colormaps.h"
+#include "app/i18n/translate.h"
+#include "app/panels/language_menu.h"
 #include "app/panels/panels.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
@@ -18,7 +20,7 @@ using heatmap::Colormap;
 constexpr float kTextScaleStep = 1.15f;
 
 void colormap_items(const char* label, Colormap& chosen, bool diverging) {
-  if (!ImGui::BeginMenu(label)) return;
+  if (!ImGui::BeginMenu(i18n::tr_label(label).c_str())) return;
   for (int i = 0; i < heatmap::kColormapCount; ++i) {
     const auto map = static_cast<Colormap>(i);
     if (heatmap::is_diverging(map) != diverging) continue;
@@ -28,37 +30,40 @@ void colormap_items(const char* label, Colormap& chosen, bool diverging) {
 }
 
 void weights_item(ui::ViewState& view, const char* label, ui::WeightsRange range) {
-  if (ImGui::MenuItem(label, nullptr, view.weights_range == range)) view.weights_range = range;
+  if (ImGui::MenuItem(i18n::tr_label(label).c_str(), nullptr, view.weights_range == range)) view.weights_range = range;
 }
 
 void layout_item(ui::ViewState& view, const char* label, const char* shortcut, ui::LayoutMode mode) {
-  if (ImGui::MenuItem(label, shortcut, view.layout == mode)) view.layout = mode;
+  if (ImGui::MenuItem(i18n::tr_label(label).c_str(), shortcut, view.layout == mode)) view.layout = mode;
 }
 
 class ViewMenu final : public ui::Menu {
  public:
-  [[nodiscard]] const char* label() const override { return "View"; }
+  [[nodiscard]] const char* label() const override { return N_("View"); }
 
   void draw_items(ui::UiContext& ui) override {
     ui::ViewState& view = ui.view;
-    layout_item(view, "Inputs and heatmaps", "F9", ui::LayoutMode::Full);
-    layout_item(view, "Heatmaps only", "F8", ui::LayoutMode::Heatmaps);
-    layout_item(view, "Heatmaps and backend comparison", "F10", ui::LayoutMode::CompareReady);
+    layout_item(view, N_("Inputs and heatmaps"), "F9", ui::LayoutMode::Full);
+    layout_item(view, N_("Heatmaps only"), "F8", ui::LayoutMode::Heatmaps);
+    layout_item(view, N_("Heatmaps and backend comparison"), "F10", ui::LayoutMode::CompareReady);
     ImGui::Separator();
-    colormap_items("Weights colormap", view.weights_colormap, false);
-    if (ImGui::BeginMenu("Weights scale")) {
-      weights_item(view, "Automatic (0 to 1; log scale beyond 40 tokens)", ui::WeightsRange::Automatic);
-      weights_item(view, "0 to 1", ui::WeightsRange::ZeroToOne);
-      weights_item(view, "0 to the largest weight", ui::WeightsRange::Auto);
-      weights_item(view, "Log scale, 0.0001 to 1", ui::WeightsRange::Log);
+    colormap_items(N_("Weights colormap"), view.weights_colormap, false);
+    if (ImGui::BeginMenu(i18n::tr_label("Weights scale").c_str())) {
+      weights_item(view, N_("Automatic (0 to 1; log scale beyond 40 tokens)"), ui::WeightsRange::Automatic);
+      weights_item(view, N_("0 to 1"), ui::WeightsRange::ZeroToOne);
+      weights_item(view, N_("0 to the largest weight"), ui::WeightsRange::Auto);
+      weights_item(view, N_("Log scale, 0.0001 to 1"), ui::WeightsRange::Log);
       ImGui::EndMenu();
     }
-    ImGui::MenuItem("Values in cells (up to 24 × 24)", nullptr, &view.show_numbers);
+    ImGui::MenuItem(i18n::tr_label("Values in cells (up to 24 × 24)").c_str(), nullptr, &view.show_numbers);
     ImGui::Separator();
-    if (ImGui::MenuItem("Show the whole matrix", "Home, double-click")) view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (ImGui::MenuItem("Larger text", "Ctrl++")) grow(view);
-    if (ImGui::MenuItem("Smaller text", "Ctrl+-")) shrink(view);
-    if (ImGui::MenuItem("Normal text size", "Ctrl+0")) view.text_scale = 1.0f;
+    if (ImGui::MenuItem(i18n::tr_label("Show the whole matrix").c_str(), i18n::tr("Home, double-click")))
+      view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (ImGui::MenuItem(i18n::tr_label("Larger text").c_str(), "Ctrl++")) grow(view);
+    if (ImGui::MenuItem(i18n::tr_label("Smaller text").c_str(), "Ctrl+-")) shrink(view);
+    if (ImGui::MenuItem(i18n::tr_label("Normal text size").c_str(), "Ctrl+0")) view.text_scale = 1.0f;
+    ImGui::Separator();
+    draw_language_menu();
   }
 
   void update(ui::UiContext& ui) override {

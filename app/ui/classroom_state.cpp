@@ -1,5 +1,7 @@
 #include "app/ui/classroom_state.h"
 
+#include "app/i18n/translate.h"
+
 namespace attnviz::ui {
 
 const char* to_string(MainView view) {
@@ -22,14 +24,14 @@ std::optional<MainView> main_view_from_string(const std::string& name) {
 
 const char* tab_title(MainView view) {
   switch (view) {
-    case MainView::Heatmaps: return "Heatmaps";
-    case MainView::Step: return "Step by step";
-    case MainView::Compare: return "Compare";
-    case MainView::Cross: return "Cross-attention";
-    case MainView::Tiled: return "Tiled";
-    case MainView::Decode: return "Decode";
+    case MainView::Heatmaps: return N_("Heatmaps");
+    case MainView::Step: return N_("Step by step");
+    case MainView::Compare: return N_("Compare");
+    case MainView::Cross: return N_("Cross-attention");
+    case MainView::Tiled: return N_("Tiled");
+    case MainView::Decode: return N_("Decode");
   }
-  return "Heatmaps";
+  return N_("Heatmaps");
 }
 
 }  // namespace attnviz::ui

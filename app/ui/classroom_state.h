@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/i18n/translate.h"
 #include "app/ui/view_state.h"
 #include "core/lesson/variants.h"
 
@@ -21,7 +22,7 @@ const char* to_string(MainView view);  // "heatmaps", "step", "compare", "cross"
 std::optional<MainView> main_view_from_string(const std::string& name);
 const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by step", ...
 // The desktop's last tab (app/panels/model_view.cpp), after the six: key 7 while a model is open.
-inline constexpr const char* kModelViewTitle = "Model view";
+inline constexpr const char* kModelViewTitle = N_("Model view");
 inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab == kModelViewTitle; }
 
 // Stepping on its own (the Tiled and Decode views' play button): `speed` steps a second

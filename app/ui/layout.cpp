@@ -6,13 +6,16 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "app/document/document.h"
 #include "app/document/document_names.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/notices.h"
+#include "app/window/widget_log.h"
 
 namespace attnviz::ui {
 namespace {
@@ -26,7 +29,7 @@ constexpr ImGuiWindowFlags kAreaFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindo
 void draw_scenario_scope(const UiContext& ui) {
   if (!ui.model.has_model()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("These panels edit the scenario; the model reads its own Text.");
+  ImGui::TextWrapped("%s", i18n::tr("These panels edit the scenario; the model reads its own Text."));
   ImGui::PopStyleColor();
   ImGui::Separator();
 }
@@ -76,12 +79,16 @@ AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_sca
 float Layout::draw_menu_bar(UiContext& ui) {
   float height = 0.0f;
   if (ImGui::BeginMainMenuBar()) {
+    std::vector<std::string> titles;
     for (const auto& menu : menus_) {
-      if (ImGui::BeginMenu(menu->label())) {
+      titles.emplace_back(i18n::tr(menu->label()));
+      if (ImGui::BeginMenu(i18n::tr_label(menu->label()).c_str())) {
         menu->draw_items(ui);
         ImGui::EndMenu();
       }
     }
+    // For tests that check the language (the widget log names a menu "").
+    if (window::widget_log::enabled()) window::widget_log::set_menu_titles(std::move(titles));
     // "korean.json  —  Korean worked example  •": the file first, the title while it still
     // describes the content, as much as fits after the menus.
     const float margin = ImGui::GetStyle().ItemSpacing.x * 2.0f;
@@ -97,10 +104,9 @@ float Layout::draw_menu_bar(UiContext& ui) {
       ImGui::TextDisabled("%s", caption.c_str());
       if (ImGui::IsItemHovered() && model.empty() && !ui.document.title_matches() &&
           !ui.document.scenario().title.empty()) {
-        ImGui::SetTooltip(
-            "The title \u201C%s\u201D was written for the scenario before your edits;\n"
-            "File > Save As\u2026 lets you give it a new one.",
-            shown_text(ui.document.scenario().title, 200, 1).text.c_str());
+        ImGui::SetTooltip(i18n::tr("The title \u201C%s\u201D was written for the scenario before your edits;\n"
+                                   "File > Save As\u2026 lets you give it a new one."),
+                          shown_text(ui.document.scenario().title, 200, 1).text.c_str());
       }
     }
     height = ImGui::GetWindowHeight();
@@ -117,7 +123,7 @@ void Layout::draw_inputs(UiContext& ui, const Rect& rect, bool with_side) {
       if (area != PanelArea::Inputs && !(with_side && area == PanelArea::Side)) continue;
       ImGui::PushID(panel->title());
       const ImGuiTreeNodeFlags flags = panel->open_by_default() ? ImGuiTreeNodeFlags_DefaultOpen : 0;
-      if (ImGui::CollapsingHeader(panel->title(), flags)) {
+      if (ImGui::CollapsingHeader(i18n::tr_label(panel->title()).c_str(), flags)) {
         ImGui::Indent(4.0f * ui.ui_scale);
         panel->draw(ui);
         ImGui::Unindent(4.0f * ui.ui_scale);
@@ -147,7 +153,8 @@ void Layout::draw_main(UiContext& ui, const Rect& rect) {
       const std::string wanted = tabs_hidden_ || !select.empty() ? shown_main_ : std::string();
       for (Panel* panel : main) {
         const bool select_this = !wanted.empty() && wanted == panel->title();
-        if (ImGui::BeginTabItem(panel->title(), nullptr, select_this ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(i18n::tr_label(panel->title()).c_str(), nullptr,
+                                select_this ? ImGuiTabItemFlags_SetSelected : 0)) {
           shown_main_ = panel->title();
           panel->draw(ui);
           ImGui::EndTabItem();
@@ -172,7 +179,8 @@ void Layout::draw_side(UiContext& ui, const Rect& rect) {
     for (const auto& panel : panels_) {
       if (panel->area() != PanelArea::Side) continue;
       ImGui::PushID(panel->title());
-      if (ImGui::CollapsingHeader(panel->title(), ImGuiTreeNodeFlags_DefaultOpen)) panel->draw(ui);
+      if (ImGui::CollapsingHeader(i18n::tr_label(panel->title()).c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+        panel->draw(ui);
       ImGui::PopID();
     }
   }

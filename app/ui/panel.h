@@ -51,12 +51,6 @@ struct FrameStats {
   double recompute_ms = 0.0;  // the last recompute (all backends, wall clock)
 };
 
-// "", or a note for a backend timing that includes start-up (BackendStatus::includes_start_up:
-// only when the session's warm-up could not run that backend).
-inline const char* start_up_note(bool includes_start_up) {
-  return includes_start_up ? " (first run, includes start-up)" : "";
-}
-
 // Everything a panel may use while drawing. Valid only during Panel::draw / Menu::draw_items.
 struct UiContext {
   document::Document& document;            // the scenario being edited (edits via apply())
@@ -87,7 +81,8 @@ class Panel {
   Panel(const Panel&) = delete;
   Panel& operator=(const Panel&) = delete;
 
-  // Unique, shown as the section or window title ("Sentence", "Heatmaps").
+  // Unique, shown as the section or window title ("Sentence", "Heatmaps"): English, marked
+  // N_() for translation; the layout shows it translated and keeps it as the widget's ID.
   [[nodiscard]] virtual const char* title() const = 0;
   [[nodiscard]] virtual PanelArea area() const = 0;
   // Whether its section starts open in a collapsible column.
@@ -104,6 +99,7 @@ class Menu {
   Menu(const Menu&) = delete;
   Menu& operator=(const Menu&) = delete;
 
+  // English, marked N_(): shown translated, the menu's ID in every language.
   [[nodiscard]] virtual const char* label() const = 0;
   // The menu's items, between ImGui::BeginMenu and EndMenu.
   virtual void draw_items(UiContext& ui) = 0;

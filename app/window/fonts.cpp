@@ -10,6 +10,7 @@ namespace attnviz::window {
 namespace {
 
 FontSet g_fonts;
+std::vector<ImWchar> g_translated_ranges;  // [first, last] pairs, 0-terminated; read by the atlas build
 
 bool is_file(const std::filesystem::path& path) {
   std::error_code error;
@@ -31,8 +32,8 @@ const ImWchar kLatinRanges[] = {0x0020, 0x017F, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 
 // Hangul Jamo, compatibility Jamo, CJK punctuation, Hangul syllables, half/full-width forms.
 const ImWchar kHangulRanges[] = {0x1100, 0x11FF, 0x3000, 0x303F, 0x3130, 0x318F, 0xAC00, 0xD7A3, 0xFF00, 0xFFEF, 0};
 
-ImFont* add_font(const std::string& latin, const std::string& latin_bold, const std::string& hangul, float size,
-                 bool bold) {
+ImFont* add_font(const std::string& latin, const std::string& latin_bold, const std::string& hangul,
+                 const ImWchar* hangul_ranges, float size, bool bold) {
   ImGuiIO& io = ImGui::GetIO();
   ImFontConfig config;
   config.OversampleH = 2;
@@ -45,13 +46,13 @@ ImFont* add_font(const std::string& latin, const std::string& latin_bold, const 
     fallback.SizePixels = size;
     font = io.Fonts->AddFontDefault(&fallback);
   }
-  if (!hangul.empty()) {
+  if (!hangul.empty() && hangul_ranges != nullptr) {
     ImFontConfig merge;
     merge.MergeMode = true;
     merge.OversampleH = 1;  // 11,172 syllables: keep the atlas small
     merge.OversampleV = 1;
     merge.PixelSnapH = true;
-    io.Fonts->AddFontFromFileTTF(hangul.c_str(), size, &merge, kHangulRanges);
+    io.Fonts->AddFontFromFileTTF(hangul.c_str(), size, &merge, hangul_ranges);
   }
   return font;
 }
@@ -84,6 +85,17 @@ std::optional<std::filesystem::path> find_latin_font() {
   });
 }
 
+void set_translated_characters(const std::vector<char32_t>& characters) {
+  g_translated_ranges.clear();
+  for (const char32_t c : characters) {
+    const bool hangul = (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F) || (c >= 0xAC00 && c <= 0xD7A3);
+    if (!hangul) continue;  // the rest (arrows, ×, ·) is in the Latin font's ranges
+    g_translated_ranges.push_back(static_cast<ImWchar>(c));
+    g_translated_ranges.push_back(static_cast<ImWchar>(c));
+  }
+  g_translated_ranges.push_back(0);
+}
+
 FontSet load_fonts(float pixel_size) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -97,9 +109,10 @@ FontSet load_fonts(float pixel_size) {
   }
   // Without a Latin font the Hangul one carries Latin too (NanumGothic has it).
   const std::string& latin = set.latin_file.empty() ? set.hangul_file : set.latin_file;
-  set.body = add_font(latin, bold, set.hangul_file, pixel_size, false);
-  set.heading = add_font(latin, bold, "", pixel_size * 1.15f, true);
-  set.small = add_font(latin, bold, "", pixel_size * 0.85f, false);
+  set.body = add_font(latin, bold, set.hangul_file, kHangulRanges, pixel_size, false);
+  const ImWchar* translated = g_translated_ranges.size() > 1 ? g_translated_ranges.data() : nullptr;
+  set.heading = add_font(latin, bold, set.hangul_file, translated, pixel_size * 1.15f, true);
+  set.small = add_font(latin, bold, set.hangul_file, translated, pixel_size * 0.85f, false);
   io.FontDefault = set.body;
   g_fonts = set;
   return set;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 struct ImFont;
 
@@ -19,11 +20,16 @@ std::optional<std::filesystem::path> find_latin_font();
 
 struct FontSet {
   ImFont* body = nullptr;     // labels, panels, tooltips (with Hangul)
-  ImFont* heading = nullptr;  // heatmap titles (larger, bold when available)
-  ImFont* small = nullptr;    // in-cell numbers, colorbar ticks (Latin only)
+  ImFont* heading = nullptr;  // heatmap titles (larger, bold when available; translated Hangul)
+  ImFont* small = nullptr;    // in-cell numbers, colorbar ticks (Latin; translated Hangul)
   std::string latin_file;     // "" when ImGui's built-in font was used
   std::string hangul_file;    // "" when no Hangul font was found
 };
+
+// The characters translated text uses (app/i18n/catalogue_characters.h), set before the fonts
+// are loaded: the heading and small fonts get their Hangul (a few hundred syllables; the body
+// font has all 11,172 for what people type, which would triple the atlas at every size).
+void set_translated_characters(const std::vector<char32_t>& characters);
 
 // Clears the ImGui font atlas and loads the fonts at `pixel_size` (already multiplied by the
 // UI scale). The renderer must upload the atlas afterwards.

@@ -38,6 +38,7 @@ struct State {
   int origin_y = 0;
   bool input_pending = false;
   std::string preedit;
+  std::vector<std::string> menu_titles;
   std::unordered_map<std::uint32_t, std::string> names;  // labels and pushed IDs seen
   std::vector<Item> items;
   std::unordered_map<std::uint32_t, std::size_t> by_id;  // this frame's first item of each ID
@@ -51,15 +52,22 @@ State& state() {
   return s;
 }
 
+// A translated label ("보기###View", app/i18n) is named by its ID, as ImGui identifies it: a
+// widget's path is the same in every language.
+std::string id_part(const std::string& name) {
+  const std::size_t id_start = name.find("###");
+  return id_start == std::string::npos ? name : name.substr(id_start + 3);
+}
+
 std::string path_of(const ImGuiWindow& window, std::uint32_t id) {
   const State& s = state();
   std::string path = window.Name != nullptr ? window.Name : "?";
   for (int i = 1; i < window.IDStack.Size; ++i) {  // [0] is the window's own ID
     const auto name = s.names.find(window.IDStack[i]);
-    if (name != s.names.end()) path += "/" + name->second;
+    if (name != s.names.end()) path += "/" + id_part(name->second);
   }
   const auto label = s.names.find(id);
-  if (label != s.names.end()) return path + "/" + label->second;
+  if (label != s.names.end()) return path + "/" + id_part(label->second);
   char hex[16];
   std::snprintf(hex, sizeof hex, "#%08x", id);
   return path + "/" + hex;
@@ -110,6 +118,7 @@ void write_file(const std::filesystem::path& file) {
                                {"preedit", s.preedit},
                                {"windows", windows},
                                {"windows_seen", s.windows_seen},
+                               {"menu_titles", s.menu_titles},
                                {"id_conflicts", s.conflicts},
                                {"widgets", widgets}};
   const std::filesystem::path temporary = file.string() + ".tmp";
@@ -140,6 +149,8 @@ bool wrapped() { return state().wrapped; }
 void set_input_pending(bool pending) { state().input_pending = pending; }
 
 void set_preedit(std::string text) { state().preedit = std::move(text); }
+
+void set_menu_titles(std::vector<std::string> titles) { state().menu_titles = std::move(titles); }
 
 void set_window_origin(int x, int y) {
   state().origin_x = x;

@@ -35,6 +35,8 @@ void configure(std::optional<std::filesystem::path> file, bool check_ids);
 void set_window_origin(int x, int y);
 // What the input method is composing at the caret ("" when nothing): tests read it.
 void set_preedit(std::string text);
+// The menu bar's titles as shown ("파일", "편집", ...): tests read the window's language there.
+void set_menu_titles(std::vector<std::string> titles);
 // Whether input events still wait in the window's queue for later frames (key_queue.h).
 void set_input_pending(bool pending);
 

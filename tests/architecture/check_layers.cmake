@@ -22,8 +22,8 @@ foreach(layer IN LISTS layers)
   foreach(source IN LISTS sources)
     file(STRINGS ${source} includes REGEX "^#include \"(core|app)/")
     foreach(line IN LISTS includes)
-      # the folder of the included header: "app/ui/x.h" -> app/ui, "app/x.h" -> app
-      string(REGEX MATCH "\"((core|app)(/[a-z_]+)?)/[^/\"]+\"" _ "${line}")
+      # the folder of the included header: "app/ui/x.h" -> app/ui, "app/i18n/x.h" -> app/i18n, "app/x.h" -> app
+      string(REGEX MATCH "\"((core|app)(/[a-z0-9_]+)?)/[^/\"]+\"" _ "${line}")
       if(NOT CMAKE_MATCH_1 IN_LIST allowed)
         file(RELATIVE_PATH name ${SOURCE_DIR} ${source})
         list(APPEND problems "${name}: ${line}: ${CMAKE_MATCH_1} is not below ${folder}")

@@ -37,6 +37,18 @@ TEST_F(WindowMemory, WhatIsRememberedComesBack) {
   EXPECT_EQ(read_remembered_window(file), moved);
 }
 
+TEST_F(WindowMemory, TheLanguageChosenComesBackAndAnOlderFileFollowsTheDesktop) {
+  const RememberedWindow korean{{0, 0, 800, 600}, 1.0f, "ko"};
+  ASSERT_EQ(remember_window(file, korean), "");
+  EXPECT_EQ(read_remembered_window(file), korean);
+  write(R"({"format": "attnviz-window/1", "x": 0, "y": 0, "width": 800, "height": 600, "text_scale": 1})");
+  ASSERT_TRUE(read_remembered_window(file).has_value());
+  EXPECT_EQ(read_remembered_window(file)->language, "") << "written before there was a choice";
+  write(R"({"format": "attnviz-window/1", "x": 0, "y": 0, "width": 800, "height": 600, "text_scale": 1,
+            "language": "klingon"})");
+  EXPECT_FALSE(read_remembered_window(file).has_value());
+}
+
 TEST_F(WindowMemory, AMissingBrokenOrForeignFileIsForgotten) {
   EXPECT_FALSE(read_remembered_window(file).has_value()) << "never written";
   std::string large(5000, ' ');

@@ -111,8 +111,11 @@ class Session:
 
     def environment(self):
         env = dict(os.environ)
-        for name in ('XDG_PICTURES_DIR', 'XDG_CONFIG_HOME', 'ATTNVIZ_HANGUL_FONT'):
+        # English unless a test asks for a language (extra_env): the window follows the desktop's.
+        for name in ('XDG_PICTURES_DIR', 'XDG_CONFIG_HOME', 'ATTNVIZ_HANGUL_FONT', 'ATTNVIZ_LANGUAGE', 'LANGUAGE',
+                     'LC_ALL', 'LC_MESSAGES'):
             env.pop(name, None)
+        env['LANG'] = 'C.UTF-8'
         env.update({'DISPLAY': self.display.name, 'XDG_CONFIG_HOME': str(self.config), 'HOME': str(self.home),
                     'ATTNVIZ_WIDGET_LOG': str(self.widget_file)})
         env.update(self.extra_env)

@@ -15,7 +15,8 @@ dpkg-deb --info "$deb" | grep -E '^ (Package|Version|Architecture|Depends|Recomm
 contents=$(dpkg-deb --contents "$deb")
 for file in ./usr/bin/attnviz ./usr/share/applications/io.github.attnviz.Attnviz.desktop \
             ./usr/share/metainfo/io.github.attnviz.Attnviz.metainfo.xml ./usr/share/mime/packages/io.github.attnviz.Attnviz.xml \
-            ./usr/share/icons/hicolor/scalable/apps/io.github.attnviz.Attnviz.svg ./usr/share/man/man1/attnviz.1.gz; do
+            ./usr/share/icons/hicolor/scalable/apps/io.github.attnviz.Attnviz.svg ./usr/share/man/man1/attnviz.1.gz \
+            ./usr/share/locale/ko/LC_MESSAGES/attnviz.mo; do
   grep -q " $file\$" <<<"$contents" || { echo "check_package: $file is missing from $(basename "$deb")" >&2; exit 1; }
 done
 

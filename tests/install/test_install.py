@@ -52,7 +52,8 @@ class Installed(unittest.TestCase):
     def test_every_file_lands_where_the_freedesktop_specifications_look(self):
         expected = ['bin/attnviz', f'share/applications/{APP_ID}.desktop', f'share/metainfo/{APP_ID}.metainfo.xml',
                     f'share/mime/packages/{APP_ID}.xml', f'share/icons/hicolor/scalable/apps/{APP_ID}.svg',
-                    'share/man/man1/attnviz.1.gz', 'share/doc/attnviz/README.md']
+                    'share/man/man1/attnviz.1.gz', 'share/doc/attnviz/README.md',
+                    'share/locale/ko/LC_MESSAGES/attnviz.mo']
         expected += [f'share/icons/hicolor/{n}x{n}/apps/{APP_ID}.png' for n in PNG_SIZES]
         for relative in expected:
             self.assertTrue((self.prefix / relative).is_file(), relative)
@@ -161,6 +162,24 @@ class Installed(unittest.TestCase):
             run(['pkill', '-f', str(path)])
             display.close()
 
+
+    def test_the_installed_window_speaks_korean_on_a_korean_desktop(self):
+        # The catalogue is found under the prefix the binary sits in (share/locale), not the build's.
+        folder = pathlib.Path(self.tmp.name) / 'korean'
+        folder.mkdir()
+        display = attnviz_gui.Display()
+        try:
+            environment = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=str(folder / 'config'),
+                               HOME=str(folder), LANG='ko_KR.UTF-8', ATTNVIZ_WIDGET_LOG=str(folder / 'widgets.json'))
+            for name in ('LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'ATTNVIZ_LANGUAGE', 'ATTNVIZ_LOCALE_DIR'):
+                environment.pop(name, None)
+            out = run([str(self.prefix / 'bin' / 'attnviz'), '--screenshot', str(folder / 'shot.png')],
+                      env=environment)
+        finally:
+            display.close()
+        self.assertEqual(out.returncode, 0, out.stderr)
+        widgets = json.loads((folder / 'widgets.json').read_text())
+        self.assertEqual(widgets['menu_titles'], ['파일', '편집', '보기', '수업'])
 
     def test_a_file_that_cannot_be_opened_still_opens_the_window_which_says_why(self):
         folder = pathlib.Path(self.tmp.name) / 'broken'

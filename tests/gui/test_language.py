@@ -1,0 +1,128 @@
+"""The window in Korean (issue 49): a ko_KR.UTF-8 desktop starts in Korean, View > Language
+switches to English and back live and is remembered, and the pseudo-locale's long strings fit.
+Screenshots of each are kept in the test's directory (and copied to ATTNVIZ_SHOTS_DIR when set,
+to look at).
+
+usage: test_language.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
+import json
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import attnviz_gui  # noqa: E402
+from attnviz_gui import Session  # noqa: E402
+
+MISSING = attnviz_gui.have_tools()
+KOREAN_MENUS = ['파일', '편집', '보기', '수업']
+ENGLISH_MENUS = ['File', 'Edit', 'View', 'Classroom']
+
+
+def menu_titles(app):
+    """The menu bar's titles as shown (the layout writes them into the widget log)."""
+    return app.log().get('menu_titles', [])
+
+
+def wait_for_menus(app, titles):
+    return attnviz_gui._wait(lambda: menu_titles(app) == titles, 20, f'the menus {titles} (shown: {menu_titles(app)})')
+
+
+def shot(app, path):
+    """A screenshot kept in the test's directory, and in ATTNVIZ_SHOTS_DIR when set."""
+    app.screenshot(path)
+    shots = os.environ.get('ATTNVIZ_SHOTS_DIR')
+    if shots:
+        pathlib.Path(shots).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, shots)
+
+
+def click(app, widget):
+    x, y, w, h = widget['visible']
+    ox, oy = app.log().get('window_origin', [0, 0])
+    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2))
+
+
+def open_menu(app, title):
+    """Menus carry no label in the widget log: the title's place in the bar finds it."""
+    menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
+    click(app, menus[menu_titles(app).index(title)])
+
+
+def click_menu_item(app, menu_window, index):
+    """The index-th item of an open menu (its window: ##Menu_00, a submenu ##Menu_01)."""
+    items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == menu_window], 10,
+                              f'the menu {menu_window}')
+    click(app, items[index])
+
+
+def choose_language(app, view_title, index):
+    """View > Language (the View menu's last item) > English (1) or 한국어 (2)."""
+    open_menu(app, view_title)
+    items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the View menu')
+    click(app, items[-1])
+    if index is not None:
+        click_menu_item(app, '##Menu_01', index)
+
+
+@unittest.skipIf(MISSING is not None, f'{MISSING} is not installed (scripts/install-deps.sh installs it)')
+class Language(unittest.TestCase):
+    def setUp(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix='attnviz-gui-language-'))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_a_korean_desktop_starts_in_korean(self):
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
+                     extra_env={'LANG': 'ko_KR.UTF-8'}) as app:
+            wait_for_menus(app, KOREAN_MENUS)
+            self.assertEqual(app.find('##views/Step by step')['label'], '단계별 보기')
+            self.assertEqual(app.find('##views/Heatmaps')['label'], '히트맵')
+            shot(app, self.dir / 'korean-1600x1000.png')
+            app.key('F1')  # every shortcut, in Korean
+            self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
+            shot(app, self.dir / 'korean-help-1600x1000.png')
+
+    def test_view_language_switches_live_and_is_remembered(self):
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000)) as app:
+            wait_for_menus(app, ENGLISH_MENUS)
+            choose_language(app, 'View', 2)
+            wait_for_menus(app, KOREAN_MENUS)
+            self.assertEqual(app.find('##views/Compare')['label'], '비교')
+            choose_language(app, '보기', None)  # left open for the screenshot
+            shot(app, self.dir / 'korean-language-menu.png')
+            click_menu_item(app, '##Menu_01', 1)  # English
+            wait_for_menus(app, ENGLISH_MENUS)
+            self.assertEqual(app.find('##views/Compare')['label'], 'Compare')
+            choose_language(app, 'View', 2)
+            wait_for_menus(app, KOREAN_MENUS)
+        memory = json.loads((self.dir / 'config' / 'attnviz' / 'window.json').read_text())
+        self.assertEqual(memory['language'], 'ko')
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000)) as app:
+            wait_for_menus(app, KOREAN_MENUS)  # the desktop says English; the choice was Korean
+
+    def test_korean_in_presentation_mode_at_1280x720(self):
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant', '--present'], size=(1280, 720),
+                     extra_env={'LANG': 'ko_KR.UTF-8'}) as app:
+            shot(app, self.dir / 'korean-present-1280x720.png')
+            app.key('F1')
+            self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
+            shot(app, self.dir / 'korean-present-help-1280x720.png')
+
+    def test_the_pseudo_locale_fits_in_presentation_mode(self):
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant', '--present'], size=(1280, 720),
+                     extra_env={'ATTNVIZ_LANGUAGE': 'pseudo'}) as app:
+            app.key('F1')
+            shot(app, self.dir / 'pseudo-present-help-1280x720.png')
+            app.key('Escape')
+            app.key('F11')  # out of presentation mode: the menus and the status bar
+            attnviz_gui._wait(lambda: all(t.startswith('[') for t in menu_titles(app)) and menu_titles(app), 20,
+                              'bracketed menu titles')
+            shot(app, self.dir / 'pseudo-1280x720.png')
+
+
+if __name__ == '__main__':
+    unittest.main()
