@@ -124,8 +124,7 @@ void ModelRunner::drop_vulkan() {
 
 // Opens the job's model (when it names one), then runs it on the job's backend; a Vulkan
 // failure runs it again on Eigen and says why in the outcome. Cancelling is no failure.
-ModelOutcome ModelRunner::compute(const ModelJob& job, std::stop_token stop,
-                                  const model::ProgressCallback& progress) {
+ModelOutcome ModelRunner::compute(const ModelJob& job, std::stop_token stop, const model::ProgressCallback& progress) {
   std::shared_ptr<const model::Model> model = worker_model_;
   if (job.path) {
     model::LoadOptions load;
@@ -154,9 +153,8 @@ ModelOutcome ModelRunner::compute(const ModelJob& job, std::stop_token stop,
 }
 
 ModelOutcome ModelRunner::forward_on_chosen_backend(const ModelJob& job,
-                                                              const std::shared_ptr<const model::Model>& model,
-                                                              std::stop_token stop,
-                                                              const model::ProgressCallback& progress) {
+                                                    const std::shared_ptr<const model::Model>& model,
+                                                    std::stop_token stop, const model::ProgressCallback& progress) {
   if (job.backend == BackendMode::Cpu) return forward(job, model, BackendMode::Cpu, stop, progress);
   try {
     ModelOutcome outcome = forward(job, model, job.backend, stop, progress);
@@ -177,8 +175,7 @@ ModelOutcome ModelRunner::forward_on_chosen_backend(const ModelJob& job,
 }
 
 ModelOutcome ModelRunner::forward(const ModelJob& job, const std::shared_ptr<const model::Model>& model,
-                                            BackendMode backend, std::stop_token stop,
-                                            const model::ProgressCallback& progress) {
+                                  BackendMode backend, std::stop_token stop, const model::ProgressCallback& progress) {
   const bool new_model = model != worker_model_;
   std::unique_ptr<model::ForwardPass> fresh;
   if (new_model || !pass_ || pass_backend_ != backend) {

@@ -44,8 +44,8 @@ void UndoTimeline::observe(document::Document& document, compute::ModelSession& 
 
 std::optional<History> UndoTimeline::next_undo(const document::Document& document,
                                                const compute::ModelSession& model) const {
-  const auto found = newest_movable(undo_order_, std::nullopt,
-                                    [&](History history) { return can_undo(history, document, model); });
+  const auto found =
+      newest_movable(undo_order_, std::nullopt, [&](History history) { return can_undo(history, document, model); });
   if (found) return undo_order_[*found];
   // A step the timeline has not seen (none in practice: observe() runs every frame).
   if (document.can_undo()) return History::Scenario;
@@ -55,8 +55,8 @@ std::optional<History> UndoTimeline::next_undo(const document::Document& documen
 
 std::optional<History> UndoTimeline::next_redo(const document::Document& document,
                                                const compute::ModelSession& model) const {
-  const auto found = newest_movable(redo_order_, std::nullopt,
-                                    [&](History history) { return can_redo(history, document, model); });
+  const auto found =
+      newest_movable(redo_order_, std::nullopt, [&](History history) { return can_redo(history, document, model); });
   if (found) return redo_order_[*found];
   return std::nullopt;
 }

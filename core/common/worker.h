@@ -44,10 +44,9 @@ struct WorkProgress {
   double fraction = 0.0;
 };
 
-
 // What cancel() found.
 struct CancelOutcome {
-  bool dropped_waiting = false;  // a task that had not started and now never will
+  bool dropped_waiting = false;   // a task that had not started and now never will
   bool stopping_running = false;  // a task in flight, asked to stop
 };
 
