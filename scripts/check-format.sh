@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fails, naming each file and line, when a tracked C++ file is not as .clang-format writes it
+# Fails, naming each file and line, when a C++ file of the tree (tracked, or new and not
+# ignored) is not as .clang-format writes it
 # (clang-format 14, Debian bookworm's). `scripts/check-format.sh --fix` formats them instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +9,7 @@ if [ -z "$formatter" ]; then
   echo "check-format: clang-format-14 not found (scripts/install-deps.sh installs it)" >&2
   exit 2
 fi
-mapfile -t files < <(git ls-files '*.cpp' '*.h')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h')
 if [ "${1:-}" = "--fix" ]; then
   "$formatter" -i "${files[@]}"
   exit 0
