@@ -14,7 +14,9 @@
 
 // Replacing operator new with malloc and delete with free is the standard's own pairing; GCC 12
 // sees only the free and warns.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 
 namespace {
 std::atomic<long> g_allocations{0};
