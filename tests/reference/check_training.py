@@ -102,17 +102,20 @@ def case_induction(binary, tmp, trained=None):
     rng = np.random.default_rng(1)
     # Two repeat lengths: a head that copies from a fixed distance back scores high at one only.
     lengths, probes = (T // 2, max(4, T // 3)), 16
-    copy_losses, scores = [], []
+    copy_losses, scores, previous = [], [], np.zeros(config['n_head'])
     for K in lengths:
         per_k = np.zeros((config['n_layer'], config['n_head']))
         for _ in range(probes):
             half = list(rng.choice(task['token_ids'], size=K))
             ids = half + half
             with torch.no_grad():
-                logits, _ = ref.forward(config, w, torch.tensor([ids]))
+                logits, attention = ref.forward(config, w, torch.tensor([ids]))
                 l = ref.losses(logits[:, :-1], torch.tensor([ids[1:]]))[0]
             copy_losses.extend(l[K:2 * K - 1].tolist())  # targets in the second copy after its first token
             per_k += np.array(ref.induction_scores(config, w, ids, K)) / probes
+            # Layer 0's attention to the previous token: the half of an induction circuit that forms first.
+            rows = torch.arange(1, 2 * K)
+            previous += attention[0][0, :, rows, rows - 1].mean(dim=-1).numpy() / (probes * len(lengths))
         scores.append(per_k)
     copy_loss, chance = float(np.mean(copy_losses)), float(np.log(V))
     later = np.minimum(*scores)[1:]  # an induction head needs a previous-token head before it
@@ -120,7 +123,8 @@ def case_induction(binary, tmp, trained=None):
     print(f'induction: {log[-1].get("step")} steps in {log[-1].get("seconds")} s, logged repeat loss '
           f'{log[-1].get("repeat_loss")}; reference: copy loss {copy_loss:.3f} (chance {chance:.2f}), best '
           f'induction score {later[best]:.2f} (layer {best[0] + 1} head {best[1]}, the lower of K = {lengths}); '
-          f'scores {np.round(np.minimum(*scores), 2).tolist()}')
+          f'scores {np.round(np.minimum(*scores), 2).tolist()}; layer 0 on the previous token '
+          f'{np.round(previous, 2).tolist()}')
     if copy_loss > 0.5 * chance:
         raise Failure(f'the loss on copyable tokens is {copy_loss:.3f} of a chance {chance:.2f}: no copying')
     if later[best] < 0.4:
