@@ -26,7 +26,9 @@ class BackgroundLoad {
   BackgroundLoad(const BackgroundLoad&) = delete;
   BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 
-  void cancel() { (void)worker_.cancel(); }
+  // The read stops at its next check; a load not yet started starts and stops at once, so
+  // done() always comes (cancelling the worker's task instead would drop it unrun).
+  void cancel() { cancel_ = true; }
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
   [[nodiscard]] const std::string& source() const { return source_; }
   [[nodiscard]] std::size_t bytes_read() const { return bytes_read_.load(); }

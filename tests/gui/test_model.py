@@ -106,7 +106,9 @@ class RealModel(unittest.TestCase):
         # view all the same (it opened on Cross-attention, which shows the scenario).
         args = ['--scenario', 'preset:cross-attention', '--model', str(self.model), '--text', 'the cat sat on the mat']
         with Session(self.dir / 'session', args) as app:
-            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
+            # The model opens off the window's thread: under a loaded CI machine (two GUI tests side by
+            # side) that took over a minute once.
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, "the Heatmaps view's layer selector")
             self.assertTrue(app.has('##model-head'), 'a head selector beside it')
             self.assertTrue(app.has('##model-scores/##heatmap') and app.has('##model-weights/##heatmap'),
                             "the layer's scores and weights")
@@ -168,7 +170,9 @@ class RealModel(unittest.TestCase):
         # view all the same (it opened on Cross-attention, which shows the scenario).
         args = ['--scenario', 'preset:cross-attention', '--model', str(self.model), '--text', 'the cat sat on the mat']
         with Session(self.dir / 'session', args) as app:
-            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 60, "the Heatmaps view's layer selector")
+            # The model opens off the window's thread: under a loaded CI machine (two GUI tests side by
+            # side) that took over a minute once.
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, "the Heatmaps view's layer selector")
             # The title bar names the real folder, its architecture and layers x heads.
             title = window_title(app)
             self.assertIn('gpt2', title)
