@@ -161,7 +161,7 @@ class ClassroomMenu final : public ui::Menu {
   void follow_new_source(const ui::UiContext& ui) {
     ui::ClassroomState& state = ui.classroom;
     const bool has_source = ui.document.scenario().source.has_value();
-    const bool model_shown = ui.model.has_model() || ui.model.activity() == compute::ModelActivity::Loading;
+    const bool model_shown = ui.model.has_model() || ui.model.opening();
     if (has_source && !had_source_ && !state.start_view_given && !model_shown) state.select_tab = ui::MainView::Cross;
     had_source_ = has_source;
     state.start_view_given = false;  // only the first frame is the command line's

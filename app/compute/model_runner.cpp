@@ -67,6 +67,7 @@ ModelRunner::ModelRunner(VulkanBackendFactory make_vulkan)
 ModelOutcome ModelRunner::run(const ModelJob& job, std::stop_token stop, const model::ProgressCallback& progress) {
   ModelOutcome outcome;
   outcome.id = job.id;
+  outcome.opening = job.path.has_value();
   try {
     if (job.close) {
       pass_.reset();
@@ -75,7 +76,9 @@ ModelOutcome ModelRunner::run(const ModelJob& job, std::stop_token stop, const m
       outcome.closed = true;
       return outcome;
     }
-    return compute(job, stop, progress);
+    ModelOutcome computed = compute(job, stop, progress);
+    computed.opening = outcome.opening;
+    return computed;
   } catch (const model::Cancelled&) {
     outcome.error = "cancelled";
   } catch (const std::bad_alloc&) {

@@ -46,6 +46,7 @@ struct ModelJob {
 struct ModelOutcome {
   std::uint64_t id = 0;
   bool closed = false;
+  bool opening = false;                       // the job was to open a model (opened or not)
   std::shared_ptr<const model::Model> model;  // set when the job opened one
   std::shared_ptr<const model::ForwardResult> result;
   Matrix rollout;

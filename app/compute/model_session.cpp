@@ -44,6 +44,7 @@ void ModelSession::open(const std::string& path, const std::string& text) {
   requested_text_ = text;
   ModelJob job = pass_job(text);
   job.path = path;
+  opening_ = true;
   job.edits = {};
   submit(std::move(job));
 }
@@ -137,6 +138,7 @@ void ModelSession::cancel() {
   const CancelOutcome cancelled = worker_.cancel();
   // A job that had not started says nothing; one that had says "cancelled" when it stops.
   if (cancelled.dropped_waiting && !cancelled.stopping_running) {
+    opening_ = false;
     error_ = "cancelled";
     edits_ = shown_edits_;
   }
@@ -155,6 +157,7 @@ void ModelSession::close() {
   ModelJob job;
   job.close = true;
   closed_id_ = submit(std::move(job));
+  opening_ = false;
   model_.reset();
   caption_.clear();
   edits_ = {};
@@ -192,6 +195,7 @@ bool ModelSession::poll() {
   }
   if (!outcome) return false;
   if (outcome->closed || outcome->id < closed_id_) return true;  // work from before close()
+  if (outcome->opening) opening_ = false;
   if (outcome->model) {  // a model just opened: its heads as they are, nothing to undo
     model_ = std::move(outcome->model);
     const model::ModelConfig& config = model_->config();

@@ -96,6 +96,9 @@ class ModelSession {
   std::optional<std::string> take_failure();
 
   [[nodiscard]] ModelActivity activity() const;
+  // A model asked to open whose outcome the window has not taken yet (poll()): loading, or
+  // loaded a moment ago, so that a view deciding on the first frames sees it either way.
+  [[nodiscard]] bool opening() const { return opening_ || activity() == ModelActivity::Loading; }
   [[nodiscard]] bool busy() const { return activity() != ModelActivity::Idle; }
   // The worker's stage ("weights", "layer 3 of 12") and fraction done, 0..1.
   [[nodiscard]] model::Progress progress() const;
@@ -163,6 +166,7 @@ class ModelSession {
   std::optional<model::TextCut> text_cut_;
   std::optional<std::string> unreported_failure_;
   std::uint64_t generation_ = 0;
+  bool opening_ = false;         // open() asked, its outcome not yet polled
   std::uint64_t closed_id_ = 0;  // the last close(): outcomes of jobs before it are dropped
   // Last: stopped and joined before the rest goes; the runner's Vulkan device is destroyed on
   // the thread that made it.
