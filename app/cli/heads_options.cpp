@@ -28,7 +28,9 @@ model::ForwardResult run_keeping_stream(const model::Model& model, const tokeniz
   const auto backend = make_cpu_backend();
   model::ForwardPass pass(model, *backend);
   model::ForwardOptions options;
-  if (!keep_attention) options.layers = std::vector<int>{};
+  // emplace, not `= std::vector<int>{}`: GCC 12's sanitizer build warns (wrongly) that the
+  // optional's empty vector may be read uninitialised when a temporary is moved in.
+  if (!keep_attention) options.layers.emplace();
   options.keep_stream = true;
   options.predict = false;
   return pass.run(text, options);

@@ -12,7 +12,7 @@ namespace {
 // What a run needs for patching: no attention kept, no top tokens; the stream gives the logit.
 model::ForwardOptions stream_only() {
   model::ForwardOptions options;
-  options.layers = std::vector<int>{};
+  options.layers.emplace();  // no layer's attention kept (emplace: see heads_options.cpp)
   options.keep_stream = true;
   options.predict = false;
   return options;
