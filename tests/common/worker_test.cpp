@@ -134,6 +134,7 @@ TEST(Worker, ProgressIsTheRunningTasksAndStartsAfreshWithEachTask) {
   EXPECT_EQ(worker.progress().stage, "");
   EXPECT_DOUBLE_EQ(worker.progress().fraction, 0.0);
   second_go.set_value();
+  worker.wait_idle();  // the task holds references to this test's promises until it returns
 }
 
 TEST(Worker, ActiveSaysWhatRunsElseWhatWaits) {
