@@ -49,8 +49,13 @@ void ModelGeneration::generate(const std::shared_ptr<const model::Model>& model,
 
 // Blocks until the job in flight has stopped, as the Decode view expects of Cancel.
 void ModelGeneration::cancel() {
-  (void)worker_.cancel();
+  const CancelOutcome cancelled = worker_.cancel();
   worker_.wait_idle();
+  // A job dropped before it started says nothing itself: the window still shows the last one.
+  if (cancelled.dropped_waiting && !cancelled.stopping_running) {
+    error_ = "cancelled";
+    job_model_.reset();
+  }
 }
 
 bool ModelGeneration::poll() {
