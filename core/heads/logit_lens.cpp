@@ -1,8 +1,6 @@
 #include "core/heads/logit_lens.h"
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 #include <span>
 #include <stdexcept>
 
@@ -14,28 +12,14 @@ namespace {
 
 constexpr int kRowsPerBlock = 64;
 
-// One row of logits as probabilities (float64 softmax), the top k and the next token's rank
-// (next < 0: none).
+// One row of logits: the top k and the next token's probability and rank (next < 0: none).
 LensCell read_row(const float* logits, int vocab, int top_k, int next) {
-  const double max = *std::max_element(logits, logits + vocab);
-  double sum = 0.0;
-  for (int i = 0; i < vocab; ++i) sum += std::exp(static_cast<double>(logits[i]) - max);
-  auto p = [&](int id) { return std::exp(static_cast<double>(logits[id]) - max) / sum; };
-  auto better = [&](int a, int b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
-  std::vector<int> order(static_cast<std::size_t>(vocab));
-  std::iota(order.begin(), order.end(), 0);
-  const int count = std::min(top_k, vocab);
-  std::partial_sort(order.begin(), order.begin() + count, order.end(), better);
+  const model::RowProbabilities probabilities(logits, vocab);
   LensCell cell;
-  for (int i = 0; i < count; ++i) {
-    const int id = order[static_cast<std::size_t>(i)];
-    cell.top.push_back({id, {}, p(id)});
-  }
+  for (const int id : probabilities.top(top_k)) cell.top.push_back({id, {}, probabilities.p(id)});
   if (next >= 0) {
-    cell.p_next = p(next);
-    int rank = 0;
-    for (int i = 0; i < vocab; ++i) rank += better(i, next) ? 1 : 0;
-    cell.rank_next = rank;
+    cell.p_next = probabilities.p(next);
+    cell.rank_next = probabilities.rank(next);
   }
   return cell;
 }

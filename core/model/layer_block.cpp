@@ -209,22 +209,35 @@ void logits_of_rows(const Model& model, const Matrix& x, Matrix& logits) {
   require_finite(logits, "the logits");
 }
 
+RowProbabilities::RowProbabilities(const float* logits, int vocab) : logits_(logits), vocab_(vocab) {
+  max_ = *std::max_element(logits, logits + vocab);
+  for (int i = 0; i < vocab; ++i) sum_ += std::exp(static_cast<double>(logits[i]) - max_);
+}
+
+double RowProbabilities::p(int id) const { return std::exp(static_cast<double>(logits_[id]) - max_) / sum_; }
+
+std::vector<int> RowProbabilities::top(int k) const {
+  std::vector<int> order(static_cast<std::size_t>(vocab_));
+  std::iota(order.begin(), order.end(), 0);
+  const int count = std::min(k, vocab_);
+  std::partial_sort(order.begin(), order.begin() + count, order.end(), [this](int a, int b) { return better(a, b); });
+  order.resize(static_cast<std::size_t>(count));
+  return order;
+}
+
+int RowProbabilities::rank(int id) const {
+  int rank = 0;
+  for (int i = 0; i < vocab_; ++i) rank += better(i, id) ? 1 : 0;
+  return rank;
+}
+
 std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer,
                                          std::span<const int> before) {
-  const int vocab = logits.cols;
   const float* row = logits.row(0);
-  const double max = *std::max_element(row, row + vocab);
-  double sum = 0.0;
-  for (int i = 0; i < vocab; ++i) sum += std::exp(static_cast<double>(row[i]) - max);
-  std::vector<int> order(static_cast<std::size_t>(vocab));
-  std::iota(order.begin(), order.end(), 0);
-  const int count = std::min(k, vocab);
-  std::partial_sort(order.begin(), order.begin() + count, order.end(),
-                    [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+  const RowProbabilities probabilities(row, logits.cols);
   std::vector<TokenProbability> top;
-  for (int i = 0; i < count; ++i) {
-    const int id = order[static_cast<std::size_t>(i)];
-    top.push_back({id, tokenizer.label_after(before, id), std::exp(static_cast<double>(row[id]) - max) / sum, row[id]});
+  for (const int id : probabilities.top(k)) {
+    top.push_back({id, tokenizer.label_after(before, id), probabilities.p(id), row[id]});
   }
   return top;
 }

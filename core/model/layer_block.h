@@ -76,6 +76,28 @@ Matrix logits_at(const Model& model, const Matrix& hidden, int row);
 // transform) and the unembedding; the logit lens puts every layer's residual through it.
 void logits_of_rows(const Model& model, const Matrix& hidden, Matrix& logits);
 
+// One row of logits read as probabilities: its largest logit and the softmax's denominator, in
+// float64, so that any token's probability costs one exp. Ranks and the top k order by logit,
+// ties going to the smaller id. Shared by the next-token list and the logit lens.
+class RowProbabilities {
+ public:
+  RowProbabilities(const float* logits, int vocab);
+  [[nodiscard]] double p(int id) const;
+  // The k likeliest ids, best first.
+  [[nodiscard]] std::vector<int> top(int k) const;
+  // How many ids come before `id` (0 = the likeliest).
+  [[nodiscard]] int rank(int id) const;
+
+ private:
+  [[nodiscard]] bool better(int a, int b) const {
+    return logits_[a] > logits_[b] || (logits_[a] == logits_[b] && a < b);
+  }
+  const float* logits_;
+  int vocab_;
+  double max_ = 0.0;
+  double sum_ = 0.0;
+};
+
 // The k likeliest tokens of a row of logits, best first (ties: the smaller id first), each
 // labelled after the ids `before` it (a byte that completes a character they began reads 안₃).
 std::vector<TokenProbability> top_tokens(const Matrix& logits, int k, const tokenizers::Tokenizer& tokenizer,
