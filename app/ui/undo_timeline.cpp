@@ -5,23 +5,20 @@
 namespace attnviz::ui {
 namespace {
 
-bool can_undo(History history, const document::Document& document, const compute::ModelSession& model) {
-  return history == History::Scenario ? document.can_undo() : model.can_undo();
-}
-
-bool can_redo(History history, const document::Document& document, const compute::ModelSession& model) {
-  return history == History::Scenario ? document.can_redo() : model.can_redo();
+// Whether `history` holds a step to move back (undo) or forward (redo).
+bool can_move(History history, bool undo, const document::Document& document, const compute::ModelSession& model) {
+  if (history == History::Scenario) return undo ? document.can_undo() : document.can_redo();
+  return undo ? model.can_undo() : model.can_redo();
 }
 
 // The newest entry of `order` (of `only`'s history, when given) whose history can move that
 // way; entries it passes over belong to steps their history no longer holds (a bounded
 // scenario history, a model opened since) and never will again.
-template <class CanMove>
-std::optional<std::size_t> newest_movable(const std::vector<History>& order, std::optional<History> only,
-                                          CanMove can_move) {
+std::optional<std::size_t> newest_movable(const std::vector<History>& order, std::optional<History> only, bool undo,
+                                          const document::Document& document, const compute::ModelSession& model) {
   for (std::size_t i = order.size(); i-- > 0;) {
     if (only && order[i] != *only) continue;
-    if (can_move(order[i])) return i;
+    if (can_move(order[i], undo, document, model)) return i;
   }
   return std::nullopt;
 }
@@ -32,7 +29,7 @@ void UndoTimeline::observe(document::Document& document, compute::ModelSession& 
   const std::uint64_t scenario = document.recorded_steps();
   const std::uint64_t models = model.recorded_steps();
   if (scenario == scenario_seen_ && models == model_seen_) return;
-  // A history that was reset counts from where it is now (a new document is a new history).
+  // The counts only grow (a history cleared by a new document or model keeps counting).
   if (scenario > scenario_seen_) undo_order_.insert(undo_order_.end(), scenario - scenario_seen_, History::Scenario);
   if (models > model_seen_) undo_order_.insert(undo_order_.end(), models - model_seen_, History::Model);
   scenario_seen_ = scenario;
@@ -42,56 +39,30 @@ void UndoTimeline::observe(document::Document& document, compute::ModelSession& 
   model.discard_redo();
 }
 
-std::optional<History> UndoTimeline::next_undo(const document::Document& document,
-                                               const compute::ModelSession& model) const {
-  const auto found =
-      newest_movable(undo_order_, std::nullopt, [&](History history) { return can_undo(history, document, model); });
-  if (found) return undo_order_[*found];
-  // A step the timeline has not seen (none in practice: observe() runs every frame).
-  if (document.can_undo()) return History::Scenario;
-  if (model.can_undo()) return History::Model;
+std::optional<History> UndoTimeline::next(bool undo, const document::Document& document,
+                                          const compute::ModelSession& model) const {
+  const std::vector<History>& order = undo ? undo_order_ : redo_order_;
+  const auto found = newest_movable(order, std::nullopt, undo, document, model);
+  if (found) return order[*found];
   return std::nullopt;
 }
 
-std::optional<History> UndoTimeline::next_redo(const document::Document& document,
-                                               const compute::ModelSession& model) const {
-  const auto found =
-      newest_movable(redo_order_, std::nullopt, [&](History history) { return can_redo(history, document, model); });
-  if (found) return redo_order_[*found];
-  return std::nullopt;
-}
-
-std::optional<UndoTimeline::Done> UndoTimeline::undo(document::Document& document, compute::ModelSession& model,
-                                                     std::optional<History> only) {
+std::optional<UndoTimeline::Done> UndoTimeline::move(bool undo, document::Document& document,
+                                                     compute::ModelSession& model, std::optional<History> only) {
   observe(document, model);
-  const auto found =
-      newest_movable(undo_order_, only, [&](History history) { return can_undo(history, document, model); });
+  std::vector<History>& from = undo ? undo_order_ : redo_order_;
+  const auto found = newest_movable(from, only, undo, document, model);
   if (!found) return std::nullopt;
-  const History history = undo_order_[*found];
-  undo_order_.erase(undo_order_.begin() + static_cast<std::ptrdiff_t>(*found));
-  Done done{history, history == History::Scenario ? document.undo_label() : model.undo_label()};
-  if (history == History::Scenario)
-    document.undo();
+  const History history = from[*found];
+  from.erase(from.begin() + static_cast<std::ptrdiff_t>(*found));
+  const bool scenario = history == History::Scenario;
+  Done done{history, scenario ? (undo ? document.undo_label() : document.redo_label())
+                              : (undo ? model.undo_label() : model.redo_label())};
+  if (scenario)
+    undo ? document.undo() : document.redo();
   else
-    model.undo();
-  redo_order_.push_back(history);
-  return done;
-}
-
-std::optional<UndoTimeline::Done> UndoTimeline::redo(document::Document& document, compute::ModelSession& model,
-                                                     std::optional<History> only) {
-  observe(document, model);
-  const auto found =
-      newest_movable(redo_order_, only, [&](History history) { return can_redo(history, document, model); });
-  if (!found) return std::nullopt;
-  const History history = redo_order_[*found];
-  redo_order_.erase(redo_order_.begin() + static_cast<std::ptrdiff_t>(*found));
-  Done done{history, history == History::Scenario ? document.redo_label() : model.redo_label()};
-  if (history == History::Scenario)
-    document.redo();
-  else
-    model.redo();
-  undo_order_.push_back(history);
+    undo ? model.undo() : model.redo();
+  (undo ? redo_order_ : undo_order_).push_back(history);
   return done;
 }
 

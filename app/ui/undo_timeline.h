@@ -24,9 +24,13 @@ class UndoTimeline {
   void observe(document::Document& document, compute::ModelSession& model);
   // Whose step Ctrl+Z (Ctrl+Shift+Z) would undo (redo) now; nullopt when there is none.
   [[nodiscard]] std::optional<History> next_undo(const document::Document& document,
-                                                 const compute::ModelSession& model) const;
+                                                 const compute::ModelSession& model) const {
+    return next(true, document, model);
+  }
   [[nodiscard]] std::optional<History> next_redo(const document::Document& document,
-                                                 const compute::ModelSession& model) const;
+                                                 const compute::ModelSession& model) const {
+    return next(false, document, model);
+  }
   // Undoes (redoes) the last step, or the last of `only` that history's (the Model view's own
   // Undo); returns whose it was and its label, or nullopt when there was none.
   struct Done {
@@ -34,11 +38,20 @@ class UndoTimeline {
     std::string label;
   };
   std::optional<Done> undo(document::Document& document, compute::ModelSession& model,
-                           std::optional<History> only = std::nullopt);
+                           std::optional<History> only = std::nullopt) {
+    return move(true, document, model, only);
+  }
   std::optional<Done> redo(document::Document& document, compute::ModelSession& model,
-                           std::optional<History> only = std::nullopt);
+                           std::optional<History> only = std::nullopt) {
+    return move(false, document, model, only);
+  }
 
  private:
+  [[nodiscard]] std::optional<History> next(bool undo, const document::Document& document,
+                                            const compute::ModelSession& model) const;
+  std::optional<Done> move(bool undo, document::Document& document, compute::ModelSession& model,
+                           std::optional<History> only);
+
   std::uint64_t scenario_seen_ = 0;
   std::uint64_t model_seen_ = 0;
   std::vector<History> undo_order_;  // oldest first
