@@ -6,7 +6,7 @@
 #include "app/classroom/view_steps.h"
 #include "app/document/document.h"
 #include "app/ui/keys.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/steps.h"
 
 namespace attnviz::classroom {
@@ -82,8 +82,7 @@ std::string axis_notice(lesson::CompareAxis axis) {
 
 std::string temperature_notice(const Scenario& s) {
   const double t = temperature_of(s);
-  return "Temperature T = " + lesson::format_significant(t) + " (scale 1/T = " + lesson::format_significant(1.0 / t) +
-         ")";
+  return "Temperature T = " + format_significant(t) + " (scale 1/T = " + format_significant(1.0 / t) + ")";
 }
 
 }  // namespace

@@ -22,7 +22,6 @@
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
-#include "core/overview/long_text.h"
 #include "core/overview/overview.h"
 
 namespace attnviz::classroom {

@@ -15,7 +15,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/model/forward.h"
 
 namespace attnviz::classroom {
@@ -120,7 +120,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
       ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer,
                         ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
                         ui::token_label(tokens[static_cast<std::size_t>(hover.col)]).c_str(),
-                        lesson::format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
+                        format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
     }
     if (hover.clicked && hover.row >= 0) ui::toggle_pinned(ui.view.pinned_model_query, hover.row);
     if (!hover.hovered && hover.row >= 0) ui.view.hovered_model_token_next = hover.row;

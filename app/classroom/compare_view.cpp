@@ -27,7 +27,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/variants.h"
 #include "core/scenario/positions.h"
@@ -248,8 +248,8 @@ std::string CompareView::stats_line(const Copy& copy, int head) const {
       p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
   // A long sentence's rows peak far below 0.01, where two decimals would say "max 0.00".
   const double peak = copy.stats.mean_max_weight;
-  return head_text + "entropy " + lesson::format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
-         (peak >= 0.01 || peak == 0.0 ? lesson::format_number(peak, 2) : lesson::format_significant(peak, 2));
+  return head_text + "entropy " + format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
+         (peak >= 0.01 || peak == 0.0 ? format_number(peak, 2) : format_significant(peak, 2));
 }
 
 GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float height) {
@@ -359,14 +359,13 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
-    ImGui::SetTooltip(
-        "%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
-        ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
-        visible ? lesson::format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
-                                                     spec.distance_bias, hover.row, hover.col),
-                                        4)
-                      .c_str()
-                : "hidden by the mask");
+    ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+                      ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
+                      visible ? format_number(scaled_score(spec.source.host->at(hover.row, hover.col), spec.value_scale,
+                                                           spec.distance_bias, hover.row, hover.col),
+                                              4)
+                                    .c_str()
+                              : "hidden by the mask");
   }
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;

@@ -20,7 +20,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -208,7 +208,7 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
     std::string line = ui::token_label(p.tokens[static_cast<std::size_t>(followed)]) + " attends most to";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
       line += (k == 0 ? " " : ", ") + ui::token_label(p.source_tokens[static_cast<std::size_t>(order[k])]) + " (" +
-              lesson::format_number(weights->at(followed, order[k]), 2) + ")";
+              format_number(weights->at(followed, order[k]), 2) + ")";
     ImGui::BeginGroup();
     text_wrapped_at_spaces(line, width, false);  // within the lines' column, never under the heatmap
     ImGui::EndGroup();
@@ -271,7 +271,7 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && values != nullptr)
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),
                       ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
-                      lesson::format_number(values->at(hover.row, hover.col), 4).c_str());
+                      format_number(values->at(hover.row, hover.col), 4).c_str());
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + spec.row_label_width);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), "weight");
   return ImGui::GetCursorPosY() - top;

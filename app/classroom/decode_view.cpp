@@ -37,7 +37,7 @@
 #include "app/ui/long_text.h"
 #include "core/decode/cache_view.h"
 #include "core/decode/decoder.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -60,7 +60,7 @@ void refuse_long_sentence(ui::UiContext& ui, int n) {
   ui::text_wrapped(
       "Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
       "sentences of up to %s tokens (attnviz trace decode takes any).",
-      lesson::format_grouped(n).c_str(), lesson::format_grouped(kMaxDecodedTokens).c_str());
+      format_grouped(n).c_str(), format_grouped(kMaxDecodedTokens).c_str());
   if (edits::texts_can_be_cut(ui.document.scenario())) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
 }
 
@@ -169,7 +169,7 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
 
 std::string slot_label(const decode::CacheSlot& slot, const std::vector<std::string>& tokens) {
   if (slot.key < 0) return "(empty)";
-  return lesson::format_grouped(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
+  return format_grouped(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
 }
 
 void DecodeView::show_step(const ui::UiContext& ui, int step) {
@@ -210,10 +210,10 @@ void DecodeView::show_step(const ui::UiContext& ui, int step) {
     std::copy(s.cache.evicted_k[i].begin(), s.cache.evicted_k[i].end(), s.leaving_k.row(e));
     std::copy(s.cache.evicted_v[i].begin(), s.cache.evicted_v[i].end(), s.leaving_v.row(e));
     const int key = s.cache.evicted[i];
-    s.leaving_labels.push_back(lesson::format_grouped(key) + " " +
+    s.leaving_labels.push_back(format_grouped(key) + " " +
                                ui::token_label(problem.tokens[static_cast<std::size_t>(key)]));
   }
-  s.new_label = {lesson::format_grouped(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
+  s.new_label = {format_grouped(t) + " " + ui::token_label(problem.tokens[static_cast<std::size_t>(t)])};
   shown_ = std::move(s);
 }
 
@@ -321,18 +321,18 @@ void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
   const std::string token = ui::token_label(problem.tokens[static_cast<std::size_t>(t)]);
   // The heading font has Latin letters only: the token goes on the line under it.
   const int step = t - trace.prompt + 1;
-  const std::string of = " of " + lesson::format_grouped(problem.n() - trace.prompt + 1);
+  const std::string of = " of " + format_grouped(problem.n() - trace.prompt + 1);
   if (step == 0) {
     heading_text("Step 1" + of + ": the prefill");
-    const std::string prompt = lesson::format_grouped(trace.prompt);
+    const std::string prompt = format_grouped(trace.prompt);
     // Wrapped: on a projector's 1280 pixels the sentence is wider than the view.
     text_wrapped_at_spaces("The prompt's " + prompt + (trace.prompt == 1 ? " token is" : " tokens are") +
                                " computed in one pass (a " + prompt + " \xc3\x97 " + prompt +
                                " causal matrix): their k and v fill the cache. Shown: its last row, token " +
-                               lesson::format_grouped(t) + " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
+                               format_grouped(t) + " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
                            0.0f, false);
   } else {
-    heading_text("Step " + lesson::format_grouped(step + 1) + of + ": token " + lesson::format_grouped(t));
+    heading_text("Step " + format_grouped(step + 1) + of + ": token " + format_grouped(t));
     text_wrapped_at_spaces(
         "\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
         0.0f, false);
@@ -423,8 +423,8 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
     held += slot.key >= 0;
     fresh += slot.key >= 0 && slot.written;
   }
-  const std::string slot_word = lesson::format_grouped(held) + (held == 1 ? " row" : " rows");
-  const std::string reuse = lesson::format_grouped(fresh) + " new, " + lesson::format_grouped(held - fresh) + " reused";
+  const std::string slot_word = format_grouped(held) + (held == 1 ? " row" : " rows");
+  const std::string reuse = format_grouped(fresh) + " new, " + format_grouped(held - fresh) + " reused";
   // Column positions (window coordinates): the K cache's row labels, its cells, s, w, the V cache.
   const float x0 = ImGui::GetCursorPosX();
   const float k_x = x0 + c.slots;

@@ -19,7 +19,7 @@
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -118,7 +118,7 @@ void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAtte
   rows_.largest = 1e-6f;
   for (int j = 0; j < step.cache_length; ++j) {
     const int position = step.first_cached + j;
-    rows_.labels.push_back(lesson::format_grouped(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
+    rows_.labels.push_back(format_grouped(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
                            (position == step.query_position ? "  (new)" : ""));
     rows_.scores.at(j, 0) = layer.scores.at(head, j);
     rows_.weights.at(j, 0) = layer.weights.at(head, j);
@@ -183,8 +183,8 @@ void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s
   const model::ModelConfig& c = ui.model.model()->config();
   const int prompt = static_cast<int>(g.prompt_ids.size());
   ImGui::BeginChild("##decode-model-page", ImGui::GetContentRegionAvail(), false);
-  const std::string of = " of " + lesson::format_grouped(static_cast<long long>(g.steps.size()));
-  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + lesson::format_grouped(s + 1) + of);
+  const std::string of = " of " + format_grouped(static_cast<long long>(g.steps.size()));
+  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + format_grouped(s + 1) + of);
   ImGui::PushTextWrapPos(0.0f);
   if (s == 0) {
     ui::text_wrapped(
@@ -257,8 +257,8 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
     m.cell_h = std::floor(font * 1.4f);
     return m;
   };
-  ImGui::Text("KV cache: %s %s, this query's q against each cached k",
-              lesson::format_grouped(step.cache_length).c_str(), step.cache_length == 1 ? "entry" : "entries");
+  ImGui::Text("KV cache: %s %s, this query's q against each cached k", format_grouped(step.cache_length).c_str(),
+              step.cache_length == 1 ? "entry" : "entries");
   const float y = ImGui::GetCursorPosY();
   const float x = ImGui::GetCursorPosX();
   const CellsRect rows = draw_small_matrix(
@@ -304,9 +304,8 @@ void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Gene
   ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
   ui::text_lines("2 (K and V) \xc3\x97 " + std::to_string(c.num_layers) + " layers \xc3\x97 " +
                  std::to_string(c.num_kv_heads) + " KV heads \xc3\x97 " + std::to_string(c.head_dim) +
-                 " (d_k) \xc3\x97 " + lesson::format_grouped(step.cache_length) +
-                 " entries \xc3\x97 4 bytes (float32)");
-  ImGui::Text("= %s bytes", lesson::format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
+                 " (d_k) \xc3\x97 " + format_grouped(step.cache_length) + " entries \xc3\x97 4 bytes (float32)");
+  ImGui::Text("= %s bytes", format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
   ImGui::TextDisabled("Its size over the tokens generated:");
   const std::vector<float>& sizes = cache_sizes_;
   const float largest = *std::max_element(sizes.begin(), sizes.end());

@@ -10,7 +10,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/common/input_file.h"
 
 namespace attnviz::classroom {
@@ -89,8 +89,8 @@ void cost_chart(const Chart& chart, int first, int t, float label_w, float width
       list->AddCircleFilled(ImVec2(p.x, p.y), 4.0f * ui_scale, colours[k % 2]);
     }
   }
-  const std::string first_label = "t = " + lesson::format_grouped(first);
-  const std::string last_label = lesson::format_grouped(first + count - 1);
+  const std::string first_label = "t = " + format_grouped(first);
+  const std::string last_label = format_grouped(first + count - 1);
   list->AddText(ImVec2(left, bottom + 2.0f), axis, first_label.c_str());
   list->AddText(ImVec2(right - ImGui::CalcTextSize(last_label.c_str()).x, bottom + 2.0f), axis, last_label.c_str());
   ImGui::Dummy(ImVec2(width, height));
@@ -153,7 +153,7 @@ int draw_chips(const std::vector<std::string>& tokens, int prompt, int t, float 
       storage->SetInt(followed, t);
     }
     if (ImGui::IsItemHovered()) {
-      const std::string where = "token " + lesson::format_grouped(position) + ": " +
+      const std::string where = "token " + format_grouped(position) + ": " +
                                 (in_prompt ? "in the prompt (prefilled at once)"
                                  : future  ? "not generated yet (click: go there)"
                                            : "generated (click: go to its step)");
@@ -252,7 +252,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
         ImGui::TableNextColumn();
         ImGui::TextUnformatted((bytes ? short_bytes(value) : short_count(static_cast<double>(value))).c_str());
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s %s", lesson::format_grouped(static_cast<long long>(value)).c_str(),
+          ImGui::SetTooltip("%s %s", format_grouped(static_cast<long long>(value)).c_str(),
                             bytes ? "bytes" : "multiply-adds");
       }
     };

@@ -16,7 +16,7 @@
 #include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/fonts.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz::classroom {
@@ -154,7 +154,7 @@ Matrix finite_copy(const Matrix& values) {
 void nothing_to_show(ui::UiContext& ui, const char* lead) {
   if (ui.session.only_the_overview_shows()) {
     const int limit = ProblemLimits{}.max_tokens;
-    const std::string most = lesson::format_grouped(limit);
+    const std::string most = format_grouped(limit);
     ui::text_wrapped(
         "This text has more than the %s tokens whose every matrix the window keeps, and this view shows "
         "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; its first %s "

@@ -10,7 +10,7 @@
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/edits/model_edits.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -50,17 +50,17 @@ void draw_row_stats_column(const std::vector<lesson::RowStats>& rows, float left
       list->AddText(ImVec2(left, y), caption, "(no key)");
       continue;
     }
-    list->AddText(ImVec2(left, y), text, lesson::format_number(s.entropy_bits, 2).c_str());
-    list->AddText(ImVec2(max_x, y), text, lesson::format_number(s.max_weight, 2).c_str());
+    list->AddText(ImVec2(left, y), text, format_number(s.entropy_bits, 2).c_str());
+    list->AddText(ImVec2(max_x, y), text, format_number(s.max_weight, 2).c_str());
   }
 }
 
 void draw_row_stats_summary(const std::vector<lesson::RowStats>& rows, int head, float width) {
   const lesson::RowStatsSummary summary = lesson::summarize(rows);
   const std::string whose = head >= 0 ? "Rows of head " + std::to_string(head) : std::string("Rows");
-  text_wrapped_at_spaces(whose + ": mean entropy " + lesson::format_number(summary.mean_entropy_bits, 2) + " of " +
-                             lesson::format_number(summary.mean_uniform_entropy_bits, 2) + " bits, mean max weight " +
-                             lesson::format_number(summary.mean_max_weight, 2) + "   (S: scaling on/off)",
+  text_wrapped_at_spaces(whose + ": mean entropy " + format_number(summary.mean_entropy_bits, 2) + " of " +
+                             format_number(summary.mean_uniform_entropy_bits, 2) + " bits, mean max weight " +
+                             format_number(summary.mean_max_weight, 2) + "   (S: scaling on/off)",
                          width, false);  // "0.13" never split at its point
 }
 
@@ -89,10 +89,10 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(c.label.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%s / %s", lesson::format_number(c.summary.mean_entropy_bits, 2).c_str(),
-                  lesson::format_number(c.summary.mean_uniform_entropy_bits, 2).c_str());
+      ImGui::Text("%s / %s", format_number(c.summary.mean_entropy_bits, 2).c_str(),
+                  format_number(c.summary.mean_uniform_entropy_bits, 2).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(lesson::format_number(c.summary.mean_max_weight, 2).c_str());
+      ImGui::TextUnformatted(format_number(c.summary.mean_max_weight, 2).c_str());
     }
     ImGui::EndTable();
   }
@@ -133,7 +133,7 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
         "Low T sharpens the weights towards the largest score; high T flattens them. T = \xe2\x88\x9a"
         "d_k = %s is "
         "the standard scale. Keys: T / Shift+T.",
-        lesson::format_significant(std::sqrt(static_cast<double>(problem.d_k))).c_str());
+        format_significant(std::sqrt(static_cast<double>(problem.d_k))).c_str());
 }
 
 }  // namespace attnviz::classroom

@@ -39,7 +39,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/steps.h"
 

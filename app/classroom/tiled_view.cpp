@@ -30,7 +30,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/attention/mask.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/tiled/tiled_attention.h"
 
 namespace attnviz::classroom {
@@ -99,9 +99,9 @@ bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
   const Problem& problem = attention_.problem();
   const std::int64_t floats = tiled::trace_floats(problem.n(), problem.m(), grid.block_q, grid.block_k, problem.d_v);
   if (floats > kMaxTraceFloats) {
-    error_ = "Tiles of " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) +
-             " over " + lesson::format_grouped(problem.n()) + " \xc3\x97 " + lesson::format_grouped(problem.m()) +
-             " scores make " + lesson::format_grouped(grid.tile_count()) +
+    error_ = "Tiles of " + format_grouped(grid.block_q) + " \xc3\x97 " + format_grouped(grid.block_k) + " over " +
+             format_grouped(problem.n()) + " \xc3\x97 " + format_grouped(problem.m()) + " scores make " +
+             format_grouped(grid.tile_count()) +
              " tiles, too many to step through here: choose larger tiles (Br, Bc above).";
     return false;
   }
@@ -241,10 +241,10 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
 }
 
 void TiledView::draw_header(const tiled::TileGrid& grid) const {
-  heading_text("Tiled attention (FlashAttention-2): " + lesson::format_grouped(grid.query_blocks()) + " \xc3\x97 " +
-               lesson::format_grouped(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " +
-               lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) +
-               (attention_.model() ? ", layer " + lesson::format_grouped(attention_.layer()) : std::string()));
+  heading_text("Tiled attention (FlashAttention-2): " + format_grouped(grid.query_blocks()) + " \xc3\x97 " +
+               format_grouped(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " + format_grouped(grid.block_q) +
+               " \xc3\x97 " + format_grouped(grid.block_k) +
+               (attention_.model() ? ", layer " + format_grouped(attention_.layer()) : std::string()));
 }
 
 CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height) {
@@ -268,9 +268,8 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
 
   // The raw scores, shown scaled (value_scale) with the hidden cells hatched by the mask.
   ImGui::BeginGroup();
-  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" +
-                              lesson::format_grouped(grid.rows) + " \xc3\x97 " + lesson::format_grouped(grid.cols) +
-                              ")";
+  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" + format_grouped(grid.rows) +
+                              " \xc3\x97 " + format_grouped(grid.cols) + ")";
   ImGui::TextUnformatted(caption.c_str());
   heatmap::HeatmapSpec spec;
   spec.source.host = &scores;
@@ -321,22 +320,20 @@ const char* tile_status(const tiled::TileStep& step) {
 }
 
 std::string rows_text(int begin, int end, const char* what) {
-  return end - begin == 1 ? std::string(what) + " " + lesson::format_grouped(begin)
-                          : std::string(what) + "s " + lesson::format_grouped(begin) + "\xe2\x80\x93" +
-                                lesson::format_grouped(end - 1);
+  return end - begin == 1 ? std::string(what) + " " + format_grouped(begin)
+                          : std::string(what) + "s " + format_grouped(begin) + "\xe2\x80\x93" + format_grouped(end - 1);
 }
 
 void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width) {
   const tiled::TileStep& step = shown_.step;
   const float wrap = ImGui::GetCursorPosX() + width;
-  heading_text("Tile " + lesson::format_grouped(step.index + 1) + " of " + lesson::format_grouped(grid.tile_count()) +
-               ": query block " + lesson::format_grouped(step.qb) + " \xc3\x97 key block " +
-               lesson::format_grouped(step.kb));
+  heading_text("Tile " + format_grouped(step.index + 1) + " of " + format_grouped(grid.tile_count()) +
+               ": query block " + format_grouped(step.qb) + " \xc3\x97 key block " + format_grouped(step.kb));
   ImGui::PushTextWrapPos(wrap);
   ui::text_lines((rows_text(step.row_begin, step.row_end, "row") + " against " +
                   rows_text(step.col_begin, step.col_end, "key") + " (" +
-                  lesson::format_grouped(step.row_end - step.row_begin) + " \xc3\x97 " +
-                  lesson::format_grouped(step.col_end - step.col_begin) + ")")
+                  format_grouped(step.row_end - step.row_begin) + " \xc3\x97 " +
+                  format_grouped(step.col_end - step.col_begin) + ")")
                      .c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, step.skipped ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)
                                                     : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
@@ -385,12 +382,11 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
       (void)draw_small_matrix(ui, line[i]);
     }
   };
-  const std::string shape =
-      "  (" + lesson::format_grouped(step.o_after.rows) + " \xc3\x97 " + lesson::format_grouped(d_v) + ")";
+  const std::string shape = "  (" + format_grouped(step.o_after.rows) + " \xc3\x97 " + format_grouped(d_v) + ")";
   flow({matrix("##tiled-o-before", "O before" + shape, step.o_before, shown_.o_range),
         matrix("##tiled-o-after", "O after (not yet / l)", step.o_after, shown_.o_range)});
   ImGui::Spacing();
-  const std::string seen = "O / l: keys 0\xe2\x80\x93" + lesson::format_grouped(step.col_end - 1);
+  const std::string seen = "O / l: keys 0\xe2\x80\x93" + format_grouped(step.col_end - 1);
   flow({matrix("##tiled-running", seen, step.running, shown_.context_range),
         matrix("##tiled-dense", "dense softmax(S')\xc2\xb7V", step.dense, shown_.context_range),
         matrix("##tiled-difference", "difference", step.difference, shown_.difference_range)});

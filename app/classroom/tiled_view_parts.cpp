@@ -11,7 +11,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/common/float_text.h"
 #include "core/common/input_file.h"
 #include "core/tiled/tiled_memory.h"
@@ -94,7 +94,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
   // Block numbers: key blocks over the column labels' top, query blocks right of the cells.
   const float font = ImGui::GetFontSize();
   for (int kb = 0; kb < grid.key_blocks(); ++kb) {
-    const std::string label = "K" + lesson::format_grouped(kb);
+    const std::string label = "K" + format_grouped(kb);
     const float x0 = x_of(grid.col_begin(kb));
     const float x1 = x_of(grid.col_end(kb));
     if (ImGui::CalcTextSize(label.c_str()).x < x1 - x0)
@@ -102,7 +102,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
   }
   const tiled::TileVisit& visit = trace.tiles[static_cast<std::size_t>(current)];
   for (int qb = 0; qb < grid.query_blocks(); ++qb) {
-    const std::string label = "Q" + lesson::format_grouped(qb);
+    const std::string label = "Q" + format_grouped(qb);
     const float y0 = y_of(grid.row_begin(qb));
     const float y1 = y_of(grid.row_end(qb));
     if (font <= y1 - y0 + 2.0f) {
@@ -260,13 +260,13 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   const auto n = static_cast<std::uint64_t>(rows);
   const auto m = static_cast<std::uint64_t>(cols);
   const auto d = static_cast<std::uint64_t>(d_v);
-  const std::string sentence =
-      rows == cols ? "this sentence: N = " + lesson::format_grouped(rows)
-                   : "this sentence: N = " + lesson::format_grouped(rows) + ", M = " + lesson::format_grouped(cols);
-  lines.push_back({sentence + ", d = " + lesson::format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4),
+  const std::string sentence = rows == cols
+                                   ? "this sentence: N = " + format_grouped(rows)
+                                   : "this sentence: N = " + format_grouped(rows) + ", M = " + format_grouped(cols);
+  lines.push_back({sentence + ", d = " + format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4),
                    memory(n, m, 64, 64, d, 4)});
   for (const std::uint64_t long_n : tiled::kLongContexts) {
-    lines.push_back({"N = " + lesson::format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
+    lines.push_back({"N = " + format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
                      memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
                      memory(long_n, long_n, 64, 64, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue)});
   }
@@ -277,7 +277,7 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
       "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
   ImGui::PopTextWrapPos();
   const std::string chosen_header =
-      "tiled, " + lesson::format_grouped(grid.block_q) + " \xc3\x97 " + lesson::format_grouped(grid.block_k) + " tiles";
+      "tiled, " + format_grouped(grid.block_q) + " \xc3\x97 " + format_grouped(grid.block_k) + " tiles";
   if (ImGui::BeginTable("##memory", 4,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");

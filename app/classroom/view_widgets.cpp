@@ -10,7 +10,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
 #include "app/heatmap/heatmap_widget.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 
@@ -87,8 +87,7 @@ void step_toolbar(ui::Playback& playback, int& step, int count, const std::strin
   speed_choice(playback);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  const std::string where =
-      what + " " + lesson::format_grouped(std::min(step + 1, count)) + " of " + lesson::format_grouped(count);
+  const std::string where = what + " " + format_grouped(std::min(step + 1, count)) + " of " + format_grouped(count);
   ImGui::TextUnformatted(where.c_str());
 }
 

@@ -5,7 +5,7 @@
 
 #include "app/cli/args.h"
 #include "core/common/error.h"
-#include "core/overview/long_text.h"
+#include "core/text/text_file.h"
 
 namespace attnviz::cli {
 namespace {
@@ -68,7 +68,7 @@ std::string model_text(const ParsedArgs& parsed) {
   if (text && file) throw InputError(kOrigin, "--text-file", "give --text or --text-file, not both");
   if (file) {
     if (file->empty()) throw InputError(kOrigin, "--text-file", "needs a file name");
-    return overview::read_text_file(*file);
+    return read_text_file(*file);
   }
   if (!text) throw InputError(kOrigin, "--text", "is required: the text to run the model on (or --text-file FILE)");
   return *text;

@@ -4,6 +4,8 @@
 
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
+#include "core/scenario/scenario_tokens.h"
+#include "core/text/text_file.h"
 #include "core/overview/overview.h"
 #include "core/scenario/scenario_json.h"
 #include "core/text/tokenizer.h"
@@ -24,17 +26,16 @@ namespace {
 // and the overview when it would take the whole text (a cut to 65,536 tokens would be refused
 // here again).
 void require_dense_length(const Scenario& scenario, const std::string& path, int max_tokens) {
-  const overview::TextTokens first =
-      overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens, max_tokens);
+  const TextTokens first = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens, max_tokens);
   if (!first.too_long) return;
-  const overview::TextTokens all = overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+  const TextTokens all = text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
   const std::string overview_limit = std::to_string(overview::kMaxOverviewTokens);
   const std::string count = all.too_long ? "more than " + overview_limit : std::to_string(all.tokens.size());
   const std::string limit = std::to_string(max_tokens);
   throw InputError(
       path, "--text-file",
       "has " + count + " tokens; this command holds every N × N matrix and takes at most " + limit + " (" +
-          overview::keep_first_tokens_command(scenario.sentence, first, path) + " keeps the first " + limit + ")" +
+          keep_first_tokens_command(scenario.sentence, first, path) + " keeps the first " + limit + ")" +
           (all.too_long ? "; attnviz export --overview PIXELS maps up to " + overview_limit + " tokens"
                         : "; attnviz export --overview PIXELS maps all of them (up to " + overview_limit + ")"));
 }
@@ -56,7 +57,7 @@ CommandScenario load_command_scenario(const ParsedArgs& parsed, std::ostream& er
   }
   if (text_path) {
     if (text_path->empty()) throw InputError("<command line>", "--text-file", "needs a file name");
-    loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*text_path));
+    loaded.scenario = with_sentence(std::move(loaded.scenario), read_text_file(*text_path));
     if (max_tokens >= overview::kMaxOverviewTokens)
       overview::require_overview_length(loaded.scenario, *text_path);
     else

@@ -10,7 +10,7 @@
 #include "core/common/worker.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
-#include "core/overview/long_text.h"
+#include "core/scenario/scenario_tokens.h"
 #include "core/vk/check.h"
 #include "core/vk/context.h"
 

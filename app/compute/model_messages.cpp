@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/model/forward.h"
 
 namespace attnviz::compute {
@@ -13,13 +13,12 @@ std::string window_message(const InputError& error) {
   // The core's advice for the command line (--layers) names an option the window does not
   // have: it keeps every layer.
   if (const auto* large = dynamic_cast<const model::KeptAttentionTooLarge*>(&error)) {
-    using lesson::format_grouped;
     return "The text makes " + format_grouped(large->tokens()) + " tokens; keeping the attention of " +
            format_grouped(large->kept_layers()) + " layers \xC3\x97 " + format_grouped(large->heads()) +
            " heads for them takes " + format_grouped(large->mebibytes()) + " MiB, more than the window keeps (" +
            format_grouped(model::kMaxKeptCells * 8 >> 20) + " MiB): use a shorter text";
   }
-  const std::string problem = lesson::group_whole_numbers(error.problem());
+  const std::string problem = group_whole_numbers(error.problem());
   return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
 }
 

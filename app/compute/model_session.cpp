@@ -3,7 +3,7 @@
 #include <tuple>
 #include <utility>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::compute {
 
@@ -69,7 +69,7 @@ void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
 
 void ModelSession::keep_text_start() {
   if (!text_cut_ || !model_ || activity() == ModelActivity::Loading) return;
-  history_.record(edits_, requested_text_, "Keep the first " + lesson::format_grouped(text_cut_->tokens) + " tokens");
+  history_.record(edits_, requested_text_, "Keep the first " + format_grouped(text_cut_->tokens) + " tokens");
   requested_text_ = std::move(text_cut_->text);
   text_cut_.reset();
   submit(pass_job(requested_text_));

@@ -47,6 +47,8 @@
 #include "app/window/widget_log.h"
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
+#include "core/scenario/scenario_tokens.h"
+#include "core/text/text_file.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 #include "core/vk/context.h"
@@ -107,7 +109,7 @@ std::optional<LoadedScenario> scenario_from_command_line(const GuiOptions& optio
   if (!options.scenario && !options.text_file) return std::nullopt;
   LoadedScenario loaded = options.scenario ? load_scenario(*options.scenario) : LoadedScenario{};
   if (options.text_file) {
-    loaded.scenario = overview::with_sentence(std::move(loaded.scenario), overview::read_text_file(*options.text_file));
+    loaded.scenario = with_sentence(std::move(loaded.scenario), read_text_file(*options.text_file));
     overview::require_overview_length(loaded.scenario, *options.text_file);
     loaded.scenario.title = std::filesystem::path(*options.text_file).filename().string();  // as File ▸ Open text… does
   }

@@ -137,11 +137,11 @@ Document::TokensKey tokens_key(const Scenario& s) {
 
 }  // namespace
 
-std::shared_ptr<const overview::ScenarioTokens> Document::tokens() const {
+std::shared_ptr<const ScenarioTokens> Document::tokens() const {
   if (tokens_ && tokens_revision_ == revision_) return tokens_;
   TokensKey key = tokens_key(current_);
   if (!tokens_ || key != tokens_key_) {
-    tokens_ = std::make_shared<const overview::ScenarioTokens>(overview::scenario_tokens(current_));
+    tokens_ = std::make_shared<const ScenarioTokens>(scenario_tokens(current_));
     tokens_key_ = std::move(key);
   }
   tokens_revision_ = revision_;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/overview/long_text.h"
+#include "core/scenario/scenario_tokens.h"
 #include "core/scenario/scenario.h"
 
 namespace attnviz::document {
@@ -31,7 +31,7 @@ class Document {
 
   // The sentence's tokens and the source's, worked out once per revision and shared: splitting a
   // 65,536-token text takes about 10 ms, and the panels and the compute session all ask.
-  [[nodiscard]] std::shared_ptr<const overview::ScenarioTokens> tokens() const;
+  [[nodiscard]] std::shared_ptr<const ScenarioTokens> tokens() const;
 
   // Records `next` as an edit named `label` ("Edit W_Q[1][0]"). Edits that share a non-empty
   // merge_key while the merge stays open (a slider being dragged) become one undo step.
@@ -101,7 +101,7 @@ class Document {
   mutable std::uint64_t title_checked_revision_ = 0;  // title_matches() is worked out once per revision
   mutable bool title_matches_ = true;
   mutable std::uint64_t tokens_revision_ = 0;  // tokens() of this revision are in tokens_
-  mutable std::shared_ptr<const overview::ScenarioTokens> tokens_;
+  mutable std::shared_ptr<const ScenarioTokens> tokens_;
   mutable TokensKey tokens_key_;  // what tokens_ were made from
   std::vector<Step> undo_;
   std::size_t undo_bytes_ = 0;  // the steps' bytes together

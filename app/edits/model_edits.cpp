@@ -66,7 +66,7 @@ FreshMatrices default_fresh(const Scenario& scenario) {
   const std::uint64_t seed = scenario.seed;
   FreshMatrices fresh;
   fresh.weight = [seed](std::string_view name, int rows, int cols) { return generate_weight(seed, name, rows, cols); };
-  const std::vector<std::string> tokens = scenario_tokens(scenario).tokens;
+  const std::vector<std::string> tokens = sentence_tokens_of(scenario).tokens;
   fresh.embeddings = [seed, tokens](int d) { return generate_embeddings(tokens, seed, d); };
   std::vector<std::string> source_tokens;
   if (scenario.source) source_tokens = source_tokens_of(*scenario.source).tokens;

@@ -6,9 +6,9 @@
 
 #include "app/edits/mask_edits.h"
 #include "core/common/text_excerpt.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/text/utf8.h"
-#include "core/overview/overview.h"
+#include "core/text/sentence_tokens.h"
 #include "core/scenario/generate.h"
 
 namespace attnviz::edits {
@@ -51,25 +51,23 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 std::string tokens_error_text(const TokensOrError& tokens) {
   if (tokens.error.empty()) return "";
   if (!tokens.too_long) return "Cannot split this text into tokens: " + tokens.error;
-  return "This text has more than " + lesson::format_grouped(overview::kMaxOverviewTokens) +
+  return "This text has more than " + format_grouped(kMaxSentenceTokens) +
          " tokens: " + first_token_past_limit_text(tokens) + ".";
 }
 
 std::string first_token_past_limit_text(const TokensOrError& tokens) {
-  return "token " + lesson::format_grouped(overview::kMaxOverviewTokens + 1) + " starts at byte " +
-         lesson::format_grouped(static_cast<long long>(tokens.error_offset));
+  return "token " + format_grouped(kMaxSentenceTokens + 1) + " starts at byte " +
+         format_grouped(static_cast<long long>(tokens.error_offset));
 }
 
-TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) {
-  return overview::text_tokens(text, mode, std::nullopt);
-}
+TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) { return text_tokens(text, mode, std::nullopt); }
 
-TokensOrError scenario_tokens(const Scenario& scenario) {
-  return overview::text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
+TokensOrError sentence_tokens_of(const Scenario& scenario) {
+  return text_tokens(scenario.sentence, scenario.tokenizer, scenario.tokens);
 }
 
 TokensOrError source_tokens_of(const SourceSetting& source) {
-  return overview::text_tokens(source.sentence, source.tokenizer, source.tokens);
+  return text_tokens(source.sentence, source.tokenizer, source.tokens);
 }
 
 std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
@@ -92,10 +90,10 @@ std::vector<int> align_token_rows(const std::vector<std::string>& old_tokens,
 Scenario set_sentence(Scenario s, std::string sentence, const EmbeddingRow& new_row) {
   // The old tokens only place edited embedding rows; without any, a keystroke in a long text
   // splits it once, not twice.
-  const TokensOrError before = s.embeddings && !s.tokens ? scenario_tokens(s) : TokensOrError{};
+  const TokensOrError before = s.embeddings && !s.tokens ? sentence_tokens_of(s) : TokensOrError{};
   s.sentence = std::move(sentence);
   if (s.tokens) return s;  // explicit tokens: the sentence is only a caption
-  follow_tokens(s, before, scenario_tokens(s), new_row);
+  follow_tokens(s, before, sentence_tokens_of(s), new_row);
   return s;
 }
 
@@ -118,10 +116,10 @@ Scenario type_sentence(Scenario s, std::string sentence, bool keep_tokens) {
 bool gave_up_listed_tokens(const Scenario& before, const Scenario& after) { return before.tokens && !after.tokens; }
 
 Scenario set_tokenizer(Scenario s, TokenizerMode mode, const EmbeddingRow& new_row) {
-  const TokensOrError before = scenario_tokens(s);
+  const TokensOrError before = sentence_tokens_of(s);
   s.tokenizer = mode;
   if (s.tokens) return s;
-  follow_tokens(s, before, scenario_tokens(s), new_row);
+  follow_tokens(s, before, sentence_tokens_of(s), new_row);
   return s;
 }
 
@@ -131,9 +129,9 @@ Scenario set_tokenizer(Scenario s, TokenizerMode mode) {
 }
 
 Scenario use_sentence_tokens(Scenario s, const EmbeddingRow& new_row) {
-  const TokensOrError before = scenario_tokens(s);
+  const TokensOrError before = sentence_tokens_of(s);
   s.tokens.reset();
-  follow_tokens(s, before, scenario_tokens(s), new_row);
+  follow_tokens(s, before, sentence_tokens_of(s), new_row);
   return s;
 }
 
@@ -164,8 +162,8 @@ std::string too_large_to_edit(std::string_view sentence) {
     offset += decoded ? decoded->length : 1;
   }
   if (longest <= kMaxEditableWord) return "";
-  return "it has a word of " + lesson::format_grouped(static_cast<long long>(longest)) +
-         " characters without a space (the box edits words of up to " + lesson::format_grouped(kMaxEditableWord) + ")";
+  return "it has a word of " + format_grouped(static_cast<long long>(longest)) +
+         " characters without a space (the box edits words of up to " + format_grouped(kMaxEditableWord) + ")";
 }
 
 std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask) {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/overview/long_text.h"
+#include "core/text/sentence_tokens.h"
 #include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
@@ -18,8 +18,8 @@ namespace attnviz::edits {
 // The tokens the scenario's sentence gives (explicit tokens when it has them), or why the
 // sentence cannot be tokenized ("invalid UTF-8 at byte 12", "more than 65536 tokens"). The
 // window's panels read the current revision's from Document::tokens() instead (counted once).
-using TokensOrError = overview::TextTokens;
-TokensOrError scenario_tokens(const Scenario& scenario);
+using TokensOrError = TextTokens;
+TokensOrError sentence_tokens_of(const Scenario& scenario);
 TokensOrError source_tokens_of(const SourceSetting& source);
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode);
 

@@ -4,21 +4,21 @@
 #include <system_error>
 
 #include "app/edits/sentence_edits.h"
-#include "core/lesson/number_text.h"
-#include "core/overview/long_text.h"
-#include "core/overview/overview.h"
+#include "core/common/number_text.h"
+#include "core/scenario/scenario_tokens.h"
+#include "core/text/text_file.h"
 
 namespace attnviz::edits {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string limit_text() { return lesson::format_grouped(overview::kMaxOverviewTokens); }
+std::string limit_text() { return format_grouped(kMaxSentenceTokens); }
 
 // The part of `text` within the limit `tokens` (its tokens) were split to, when they are too many.
-std::optional<std::string> first_tokens(const std::string& text, const overview::TextTokens& tokens) {
+std::optional<std::string> first_tokens(const std::string& text, const TextTokens& tokens) {
   if (!tokens.too_long) return std::nullopt;
-  return std::string(overview::overview_part(text, tokens));
+  return std::string(part_within_limit(text, tokens));
 }
 
 OpenedText refused(std::string error, bool too_long = false) {
@@ -38,11 +38,11 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   }
   std::string text;
   try {
-    text = overview::read_text_file(path.string());
+    text = read_text_file(path.string());
   } catch (const std::exception& error) {
     return refused(error.what());
   }
-  const overview::TextTokens tokens = overview::text_tokens(text, current.tokenizer, std::nullopt);
+  const TextTokens tokens = text_tokens(text, current.tokenizer, std::nullopt);
   if (!tokens.error.empty() && !tokens.too_long) return refused(path.string() + ": " + tokens.error);
   const std::string name = path.filename().string();
   if (tokens.too_long && part == TextPart::Whole) {
@@ -55,14 +55,14 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   if (std::optional<std::string> first = first_tokens(text, tokens)) {
     out.undo_label = "Open the first " + limit_text() + " tokens of " + name;
     out.notice = "The sentence is now the first " + limit_text() + " tokens of " + path.string() + " (" +
-                 lesson::format_grouped(static_cast<long long>(first->size())) + " of its " +
-                 lesson::format_grouped(static_cast<long long>(whole_bytes)) + " bytes)";
-    out.scenario = overview::with_sentence(current, std::move(*first));
+                 format_grouped(static_cast<long long>(first->size())) + " of its " +
+                 format_grouped(static_cast<long long>(whole_bytes)) + " bytes)";
+    out.scenario = with_sentence(current, std::move(*first));
     out.scenario->title = name + " (first " + limit_text() + " tokens)";
   } else {
     out.undo_label = "Open text " + name;
     out.notice = "The sentence is now the text of " + path.string();
-    out.scenario = overview::with_sentence(current, std::move(text));
+    out.scenario = with_sentence(current, std::move(text));
     out.scenario->title = name;
   }
   return out;
@@ -72,12 +72,12 @@ namespace {
 
 // The text cut to its first `limit` tokens, when it has more.
 std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMode mode, int limit) {
-  return first_tokens(text, overview::text_tokens(text, mode, std::nullopt, limit));
+  return first_tokens(text, text_tokens(text, mode, std::nullopt, limit));
 }
 
 }  // namespace
 
-std::string keep_first_tokens_label(int limit) { return "Keep the first " + lesson::format_grouped(limit) + " tokens"; }
+std::string keep_first_tokens_label(int limit) { return "Keep the first " + format_grouped(limit) + " tokens"; }
 
 bool texts_can_be_cut(const Scenario& current) {
   return !current.tokens && !(current.source && current.source->tokens);
@@ -89,7 +89,7 @@ std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit) {
   std::optional<std::string> source;
   if (current.source) source = cut_to_the_limit(current.source->sentence, current.source->tokenizer, limit);
   if (!sentence && !source) return std::nullopt;
-  Scenario next = sentence ? overview::with_sentence(current, std::move(*sentence)) : current;
+  Scenario next = sentence ? with_sentence(current, std::move(*sentence)) : current;
   if (source) {
     next.source->sentence = std::move(*source);
     next.source->embeddings.reset();

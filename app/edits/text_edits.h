@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "core/overview/overview.h"
+#include "core/text/sentence_tokens.h"
 #include "core/scenario/scenario.h"
 
 namespace attnviz::edits {
@@ -35,11 +35,11 @@ OpenedText open_text(const Scenario& current, const std::filesystem::path& path,
 // 4,096, cut to that): `current` with each text that is too long cut (white space at the cut
 // dropped, its embeddings generated again); nullopt when neither is too long (or either lists
 // its tokens, or cannot be split for another reason).
-std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit = overview::kMaxOverviewTokens);
+std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit = kMaxSentenceTokens);
 // Whether keep_first_tokens may cut `current` at all: neither its sentence nor its source lists
 // its tokens (listed tokens are the user's, not cut behind their back).
 bool texts_can_be_cut(const Scenario& current);
 // "Keep the first 65,536 tokens": the button's words and its undo step's name.
-std::string keep_first_tokens_label(int limit = overview::kMaxOverviewTokens);
+std::string keep_first_tokens_label(int limit = kMaxSentenceTokens);
 
 }  // namespace attnviz::edits

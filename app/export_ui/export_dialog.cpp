@@ -24,7 +24,7 @@
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
 #include "core/export/colormap.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::export_ui {
 namespace {
@@ -170,9 +170,7 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
   }
   const auto end = [](int value, int total) { return value == exporting::CellWindow::kToEnd ? total : value; };
   // Numbered as the heatmap's zoom caption numbers them ("rows 1,000–1,499").
-  const auto range = [](int begin, int last) {
-    return lesson::format_grouped(begin) + "\xe2\x80\x93" + lesson::format_grouped(last);
-  };
+  const auto range = [](int begin, int last) { return format_grouped(begin) + "\xe2\x80\x93" + format_grouped(last); };
   const std::string label = "only the zoomed cells: rows " +
                             range(window->row_begin, end(window->row_end, shown.problem.n()) - 1) + ", columns " +
                             range(window->col_begin, end(window->col_end, shown.problem.m()) - 1);

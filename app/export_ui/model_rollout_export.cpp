@@ -14,7 +14,7 @@
 #include "app/ui/notices.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/model/rollout_export.h"
 
 namespace attnviz::export_ui {
@@ -54,7 +54,7 @@ void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, flo
   ui::text_wrapped(
       "The attention rollout through all %s layers, as shown: its colours, from 0 to its largest value "
       "(PNG, SVG); or its values, one row per token (CSV, NPY).",
-      lesson::format_grouped(layers).c_str());
+      format_grouped(layers).c_str());
   draw_format_choice("rollout_export", kFormats, &format_);
   const std::string example = std::string("rollout.") + exporting::format_name(kFormats[format_]);
   const bool entered = draw_save_to(save_to_, "##rollout_out", example.c_str(), error_);

@@ -14,7 +14,7 @@
 #include "app/export_ui/export_ui.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::export_ui {
 namespace {
@@ -66,27 +66,26 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
   const int across = std::max(g.rows, g.cols);
   if (pixels_ <= across) pixels_ = 0;  // a choice left from a coarser image
   if (g.exact()) {
-    ImGui::TextDisabled("Pixels: one per cell, %s \xC3\x97 %s", lesson::format_grouped(g.rows).c_str(),
-                        lesson::format_grouped(g.cols).c_str());
+    ImGui::TextDisabled("Pixels: one per cell, %s \xC3\x97 %s", format_grouped(g.rows).c_str(),
+                        format_grouped(g.cols).c_str());
     return;
   }
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Pixels");
   ImGui::SameLine();
-  const std::string as_shown = "as shown, " + lesson::format_grouped(g.rows) + " \xC3\x97 " +
-                               lesson::format_grouped(g.cols) + "##overview_export_pixels";
+  const std::string as_shown =
+      "as shown, " + format_grouped(g.rows) + " \xC3\x97 " + format_grouped(g.cols) + "##overview_export_pixels";
   ImGui::RadioButton(as_shown.c_str(), &pixels_, 0);
   for (const int finer : kFinerPixels) {
     if (finer <= across) continue;
     ImGui::SameLine();
-    ImGui::RadioButton((lesson::format_grouped(finer) + "##overview_export_pixels").c_str(), &pixels_, finer);
+    ImGui::RadioButton((format_grouped(finer) + "##overview_export_pixels").c_str(), &pixels_, finer);
   }
   if (pixels_ != 0) {
     const overview::PixelGrid finer = overview::PixelGrid::fit(g.window, pixels_, pixels_);
     ImGui::TextDisabled("Computed for the export: each pixel %s \xC3\x97 %s cells instead of %s \xC3\x97 %s",
-                        lesson::format_grouped(finer.block_rows).c_str(),
-                        lesson::format_grouped(finer.block_cols).c_str(), lesson::format_grouped(g.block_rows).c_str(),
-                        lesson::format_grouped(g.block_cols).c_str());
+                        format_grouped(finer.block_rows).c_str(), format_grouped(finer.block_cols).c_str(),
+                        format_grouped(g.block_rows).c_str(), format_grouped(g.block_cols).c_str());
   }
 }
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::heatmap {
 
@@ -115,14 +115,14 @@ std::string zoom_caption(const CellWindow& window, int rows, int cols) {
   const bool cols_cut = !whole_axis(w.first_col, w.cols, cols);
   if (!rows_cut && !cols_cut) return "";
   const auto range = [](float first, float count) {
-    return lesson::format_grouped(first_cell(first)) + "\u2013" + lesson::format_grouped(end_cell(first, count) - 1);
+    return format_grouped(first_cell(first)) + "\u2013" + format_grouped(end_cell(first, count) - 1);
   };
   std::string text;
   if (rows_cut) text = "rows " + range(w.first_row, w.rows);
   if (cols_cut) text += (text.empty() ? "columns " : ", columns ") + range(w.first_col, w.cols);
-  if (rows_cut && !cols_cut) return text + " of " + lesson::format_grouped(rows);
-  if (cols_cut && !rows_cut) return text + " of " + lesson::format_grouped(cols);
-  return text + " of " + lesson::format_grouped(rows) + " \u00D7 " + lesson::format_grouped(cols);
+  if (rows_cut && !cols_cut) return text + " of " + format_grouped(rows);
+  if (cols_cut && !rows_cut) return text + " of " + format_grouped(cols);
+  return text + " of " + format_grouped(rows) + " \u00D7 " + format_grouped(cols);
 }
 
 CellWindow zoom_window(CellWindow w, float factor, float anchor_row, float anchor_col, int rows, int cols) {

@@ -11,7 +11,7 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "core/common/text_excerpt.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -31,7 +31,7 @@ std::string label_text(const std::vector<std::string>* labels, int index) {
   if (labels != nullptr && index < static_cast<int>(labels->size())) {
     return cut_text((*labels)[static_cast<std::size_t>(index)], kLabelCharacters);
   }
-  return lesson::format_grouped(index);
+  return format_grouped(index);
 }
 
 // When only every step-th label is shown, or a long sentence is zoomed, each label says where
@@ -40,7 +40,7 @@ std::string thinned_label(const HeatmapSpec& spec, const std::vector<std::string
                           bool zoomed) {
   std::string text = label_text(labels, index);
   if (spec.labels_hold_positions) return text;
-  const std::string number = lesson::format_grouped(index);
+  const std::string number = format_grouped(index);
   const bool long_sequence = labels != nullptr && labels->size() > kIndexedLabelsAbove;
   if ((step <= 1 && !(zoomed && long_sequence)) || text == number) return text;
   return number + " " + text;
@@ -81,7 +81,7 @@ float widest_label(const std::vector<std::string>& labels) {
   const std::size_t count = std::min<std::size_t>(labels.size(), 512);
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, text_width(font, size, label_prefix(labels[i])));
   if (labels.size() > kIndexedLabelsAbove) {
-    widest += text_width(font, size, lesson::format_grouped(static_cast<long long>(labels.size())) + " ");
+    widest += text_width(font, size, format_grouped(static_cast<long long>(labels.size())) + " ");
   }
   return widest;
 }

@@ -10,7 +10,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/window/fonts.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::heatmap {
 namespace {
@@ -23,7 +23,7 @@ constexpr float kDivergingEnd = 0.12f;
 std::string label_of(const BarChart& chart, int i) {
   if (chart.labels != nullptr && i < static_cast<int>(chart.labels->size()))
     return (*chart.labels)[static_cast<std::size_t>(i)];
-  return lesson::format_grouped(i);
+  return format_grouped(i);
 }
 
 // Keys under the bars: horizontal when every label fits its bar, else turned and, for many
@@ -47,7 +47,7 @@ void draw_labels(ImDrawList* list, const BarChart& chart, ImVec2 origin, float b
   list->PushClipRect(ImVec2(origin.x, top), ImVec2(origin.x + chart.width, top + chart.label_height), true);
   auto draw_one = [&](int i, ImU32 c) {
     const float cx = origin.x + (static_cast<float>(i) + 0.5f) * bar_w;
-    const std::string full = step > 1 ? lesson::format_grouped(i) + " " + label_of(chart, i) : label_of(chart, i);
+    const std::string full = step > 1 ? format_grouped(i) + " " + label_of(chart, i) : label_of(chart, i);
     const std::string text = ellipsize(font, size, full, horizontal ? text_w : chart.label_height - 4.0f);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     if (horizontal) {

@@ -36,7 +36,7 @@
 #include "app/ui/text_lines.h"
 #include "core/common/input_file.h"
 #include "core/common/text_excerpt.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/overview/overview.h"
 #include "core/scenario/scenario_json.h"
 
@@ -452,8 +452,8 @@ class FileMenu final : public ui::Menu {
 
   void draw_first_part_offer(ui::UiContext& ui) {
     if (mode_ != DialogMode::OpenText || !first_part_of_) return;
-    const std::string label = i18n::format(i18n::tr("Open its first %s tokens"),
-                                           lesson::format_grouped(overview::kMaxOverviewTokens).c_str());
+    const std::string label =
+        i18n::format(i18n::tr("Open its first %s tokens"), format_grouped(overview::kMaxOverviewTokens).c_str());
     if (ImGui::Button(label.c_str())) finish_open_text(ui, *first_part_of_, edits::TextPart::FirstTokens);
   }
 

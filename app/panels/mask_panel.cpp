@@ -23,7 +23,7 @@
 #include "app/window/widget_log.h"
 #include "core/attention/mask.h"
 #include "core/common/error.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::panels {
@@ -385,18 +385,17 @@ class MaskPanel final : public ui::Panel {
     if (hover.col >= 0 && hover.row < 0) ui.view.hovered_token_next = hover.col;
     if (hover.hovered) {
       ui.view.hovered_token_next = hover.row;
-      ImGui::SetTooltip(
-          "query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
-          lesson::format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
-          lesson::format_grouped(hover.col).c_str(), col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
-          preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
+      ImGui::SetTooltip("query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
+                        format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
+                        format_grouped(hover.col).c_str(), col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
+                        preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
     }
     // Wrapped: the panel is narrow on a 1280-pixel projector.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ui::text_wrapped("rows: queries, columns: keys; hatched = masked");
     if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
-      ui::text_lines("showing the first " + lesson::format_grouped(kMaxPreviewTokens) + " of " +
-                     lesson::format_grouped(static_cast<long long>(tokens().size())) + " tokens");
+      ui::text_lines("showing the first " + format_grouped(kMaxPreviewTokens) + " of " +
+                     format_grouped(static_cast<long long>(tokens().size())) + " tokens");
     }
     ImGui::PopStyleColor();
   }
@@ -423,7 +422,7 @@ class MaskPanel final : public ui::Panel {
   std::string documents_error_;
   bool typing_documents_ = false;
   int last_block_size_ = 16;
-  std::shared_ptr<const overview::ScenarioTokens> text_ = std::make_shared<const overview::ScenarioTokens>();
+  std::shared_ptr<const ScenarioTokens> text_ = std::make_shared<const ScenarioTokens>();
   [[nodiscard]] const std::vector<std::string>& tokens() const { return text_->queries.tokens; }
   [[nodiscard]] const std::vector<std::string>& source_tokens() const {
     return text_->source ? text_->source->tokens : text_->queries.tokens;

@@ -22,7 +22,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -75,7 +75,7 @@ void draw_error(compute::ModelSession& model) {
   ImGui::PopStyleColor();
   // A text too long for the model: its start that fits, one click (and one Ctrl+Z) away.
   if (const model::TextCut* cut = model.text_cut()) {
-    const std::string label = "Keep the first " + lesson::format_grouped(cut->tokens) + " tokens##model-text-cut";
+    const std::string label = "Keep the first " + format_grouped(cut->tokens) + " tokens##model-text-cut";
     if (ImGui::Button(label.c_str())) model.keep_text_start();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back");

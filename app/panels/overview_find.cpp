@@ -10,8 +10,7 @@
 #include "app/panels/overview_locator.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
-#include "core/overview/long_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -83,20 +82,20 @@ void OverviewFind::describe(const ui::UiContext& ui) {
   const std::string phrase = in_quotes(matches_.phrase);
   const auto count = static_cast<long long>(matches_.starts.size());
   const int at = ui.view.pinned_query ? overview::match_ordinal(matches_.starts, *ui.view.pinned_query) : 0;
-  const std::string where = at > 0 ? lesson::format_grouped(at) + " of " + lesson::format_grouped(count)
-                                   : lesson::format_grouped(count) + (count == 1 ? " match" : " matches");
+  const std::string where = at > 0 ? format_grouped(at) + " of " + format_grouped(count)
+                                   : format_grouped(count) + (count == 1 ? " match" : " matches");
   const std::string split = tokenizer_words(ui.document.scenario().tokenizer);
   line_is_problem_ = !matches_.found() && matches_.kind != Kind::Empty;
   switch (matches_.kind) {
     case Kind::Empty: line_.clear(); return;
     case Kind::Position:
-      line_ = "token " + lesson::format_grouped(matches_.position) + " " +
+      line_ = "token " + format_grouped(matches_.position) + " " +
               in_quotes(token_text(tokens, static_cast<int>(matches_.position))) +
               (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there");
       return;
     case Kind::OutOfRange:
-      line_ = "no token " + lesson::format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" +
-              lesson::format_grouped(static_cast<long long>(tokens.size()) - 1);
+      line_ = "no token " + format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" +
+              format_grouped(static_cast<long long>(tokens.size()) - 1);
       return;
     case Kind::Exact: line_ = phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"); return;
     case Kind::Containing:

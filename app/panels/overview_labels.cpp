@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "app/ui/long_text.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -17,9 +17,7 @@ std::string quoted_token(const std::vector<std::string>& tokens, int index) {
          "\xE2\x80\x9D";
 }
 
-std::string span(int first, int last) {
-  return lesson::format_grouped(first) + "\xE2\x80\x93" + lesson::format_grouped(last);
-}
+std::string span(int first, int last) { return format_grouped(first) + "\xE2\x80\x93" + format_grouped(last); }
 
 // "head 0 · queries 0–65,535 × keys 0–65,535"
 std::string where_text(int head, int row_first, int row_last, int col_first, int col_last) {
@@ -38,9 +36,9 @@ std::vector<std::string> overview_axis_labels(const overview::PixelGrid& grid, b
   labels.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const int first = rows ? grid.row_begin(i) : grid.col_begin(i);
-    labels.push_back(words ? lesson::format_grouped(first) + " " +
+    labels.push_back(words ? format_grouped(first) + " " +
                                  ui::shown_text(tokens[static_cast<std::size_t>(first)], kTokenCharacters, 1).text
-                           : lesson::format_grouped(first));
+                           : format_grouped(first));
   }
   return labels;
 }
@@ -56,8 +54,8 @@ std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c,
                                 const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens) {
   if (grid.exact()) {
-    return "query " + lesson::format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) +
-           ", key " + lesson::format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
+    return "query " + format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
+           format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
   }
   return "queries " + span(grid.row_begin(r), grid.row_end(r) - 1) + ", keys " +
          span(grid.col_begin(c), grid.col_end(c) - 1);
@@ -80,8 +78,8 @@ OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, over
   OverviewCaption out;
   out.where = where_text(head, w.row_begin, w.row_end - 1, w.col_begin, w.col_end - 1);
   out.pixel = grid.exact() ? std::string("each pixel: one cell")
-                           : "each pixel: " + lesson::format_grouped(grid.block_rows) + " \xC3\x97 " +
-                                 lesson::format_grouped(grid.block_cols) + " cells, " + pooling_text(pooling, quantity);
+                           : "each pixel: " + format_grouped(grid.block_rows) + " \xC3\x97 " +
+                                 format_grouped(grid.block_cols) + " cells, " + pooling_text(pooling, quantity);
   return out;
 }
 

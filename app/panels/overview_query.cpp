@@ -16,7 +16,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/overview/query_row.h"
 
 namespace attnviz::panels {
@@ -49,7 +49,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
   session_.request(problem, head, query);
   heading("Query", "");
   ImGui::SameLine();
-  ImGui::TextUnformatted((lesson::format_grouped(query) + " " + in_quotes(token_text(problem->tokens, query))).c_str());
+  ImGui::TextUnformatted((format_grouped(query) + " " + in_quotes(token_text(problem->tokens, query))).c_str());
   // Beside the token where it fits, else under it (a narrow column must not cut it off).
   const float unpin_w = ImGui::CalcTextSize("Unpin").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   ImGui::SameLine();
@@ -67,8 +67,8 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
     ImGui::TextDisabled("computing its row\xe2\x80\xa6");
     return std::nullopt;
   }
-  note_text("head " + std::to_string(head) + " \xc2\xb7 sees " + lesson::format_grouped(row->visible_count()) + " of " +
-            lesson::format_grouped(row->keys()) + " keys");
+  note_text("head " + std::to_string(head) + " \xc2\xb7 sees " + format_grouped(row->visible_count()) + " of " +
+            format_grouped(row->keys()) + " keys");
   draw_strip(row, *problem, width);
   return draw_top_keys(row, *problem);
 }
@@ -94,8 +94,8 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     }
   }
   const float largest = std::max(*std::max_element(strip_.begin(), strip_.end()), 1e-12f);
-  note_text("its weights over keys 0\xe2\x80\x93" + lesson::format_grouped(keys - 1) +
-            ", the largest per pixel (tallest " + three_digits(largest) + ")");
+  note_text("its weights over keys 0\xe2\x80\x93" + format_grouped(keys - 1) + ", the largest per pixel (tallest " +
+            three_digits(largest) + ")");
   const float height = ImGui::GetFontSize() * 4.0f;
   const float column_w = width / static_cast<float>(used);
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -126,11 +126,11 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     const int first = c * block;
     const int last = std::min(keys, first + block) - 1;
     if (strip_hidden_[static_cast<std::size_t>(c)] != 0) {
-      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the mask hides them all", lesson::format_grouped(first).c_str(),
-                        lesson::format_grouped(last).c_str());
+      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the mask hides them all", format_grouped(first).c_str(),
+                        format_grouped(last).c_str());
     } else {
-      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the largest weight %.4g", lesson::format_grouped(first).c_str(),
-                        lesson::format_grouped(last).c_str(), static_cast<double>(strip_[static_cast<std::size_t>(c)]));
+      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the largest weight %.4g", format_grouped(first).c_str(),
+                        format_grouped(last).c_str(), static_cast<double>(strip_[static_cast<std::size_t>(c)]));
     }
   }
 }
@@ -149,14 +149,14 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(
     const int key = top[i];
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.4g", static_cast<double>(row.values[static_cast<std::size_t>(key)]));
-    const std::string label = std::string(weight) + "   " + lesson::format_grouped(key) + " " +
+    const std::string label = std::string(weight) + "   " + format_grouped(key) + " " +
                               in_quotes(token_text(problem.source_tokens, key)) + "##overview_top_key" +
                               std::to_string(i);
     if (ImGui::Selectable(label.c_str(), false))
       go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell",
-                        lesson::format_grouped(row.query).c_str(), lesson::format_grouped(key).c_str(),
+                        format_grouped(row.query).c_str(), format_grouped(key).c_str(),
                         static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     }
   }

@@ -16,7 +16,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::panels {
 
@@ -188,8 +188,7 @@ void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
   const MaskSetting& mask = ui.document.scenario().mask;
   const std::optional<edits::NamedPattern> pattern = edits::pattern_for_length(mask.expression, tokens_);
   if (!pattern) return;
-  const std::string label =
-      "Use " + pattern->name + " (for " + lesson::format_grouped(tokens_) + " tokens)##overview_pattern";
+  const std::string label = "Use " + pattern->name + " (for " + format_grouped(tokens_) + " tokens)##overview_pattern";
   if (ImGui::Button(label.c_str())) {
     Scenario next = ui.document.scenario();
     next.mask = edits::apply_pattern(mask, *pattern, {});
@@ -201,7 +200,7 @@ void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
 ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long long tokens) const {
   ui::OverviewStatus status;
   status.revision = revision;
-  status.summary = "overview of " + lesson::format_grouped(tokens) + " tokens";
+  status.summary = "overview of " + format_grouped(tokens) + " tokens";
   char text[96];
   if (session_.running()) {
     std::snprintf(text, sizeof text, ": computing %.0f%%", 100.0 * session_.progress());

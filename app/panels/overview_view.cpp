@@ -19,8 +19,8 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
-#include "core/overview/long_text.h"
+#include "core/common/number_text.h"
+#include "core/scenario/scenario_tokens.h"
 
 namespace attnviz::panels {
 namespace {
@@ -46,17 +46,17 @@ bool OverviewView::wanted(const ui::UiContext& ui) {
   const std::uint64_t revision = ui.document.revision();
   if (revision != counted_revision_) {
     counted_revision_ = revision;
-    const std::shared_ptr<const overview::ScenarioTokens> tokens = ui.document.tokens();
+    const std::shared_ptr<const ScenarioTokens> tokens = ui.document.tokens();
     tokens_ = tokens->query_count();
     source_tokens_ = tokens->key_count();
     // A text that is not UTF-8 is no longer one: the Sentence panel says where it breaks.
-    const auto broken = [](const overview::TextTokens& text) { return !text.error.empty() && !text.too_long; };
+    const auto broken = [](const TextTokens& text) { return !text.error.empty() && !text.too_long; };
     unsplittable_ = broken(tokens->queries) || (tokens->source && broken(*tokens->source));
-    const auto cuttable = [](const overview::TextTokens& text) { return text.too_long && !text.explicit_tokens; };
+    const auto cuttable = [](const TextTokens& text) { return text.too_long && !text.explicit_tokens; };
     can_keep_first_tokens_ = cuttable(tokens->queries) || (tokens->source && cuttable(*tokens->source));
     ask_.window = {};  // a new text: the whole matrix
   }
-  return !unsplittable_ && !overview::fits_materialised(tokens_, source_tokens_);
+  return !unsplittable_ && !fits_materialised(tokens_, source_tokens_);
 }
 
 overview::CellWindow OverviewView::current_window() const {
@@ -79,7 +79,7 @@ void OverviewView::draw(ui::UiContext& ui) {
     offer_first_tokens(ui);
     return;
   }
-  const std::string notice = "This text has " + lesson::format_grouped(larger) +
+  const std::string notice = "This text has " + format_grouped(larger) +
                              " tokens: past the 4,096 whose every matrix the window keeps. Shown instead: an exact "
                              "overview of one head, each pixel pooling a block of cells (zoom in for single cells).";
   ui::text_lines(notice);
@@ -140,7 +140,7 @@ void OverviewView::refresh_image(const overview::Overview& shown) {
 // rather than every frame.
 float OverviewView::numbers_label_height(int positions, float words_gutter) {
   if (positions != numbers_label_.positions || ImGui::GetFontSize() != numbers_label_.font_size) {
-    const std::vector<std::string> widest_position = {lesson::format_grouped(std::max(positions, 1) - 1)};
+    const std::vector<std::string> widest_position = {format_grouped(std::max(positions, 1) - 1)};
     numbers_label_ = {positions, ImGui::GetFontSize(),
                       heatmap::HeatmapWidget::col_label_height(widest_position, 1.0f, words_gutter)};
   }

@@ -23,8 +23,8 @@
 #include "app/ui/wrapped_text_box.h"
 #include "app/window/fonts.h"
 #include "core/common/text_excerpt.h"
-#include "core/lesson/number_text.h"
-#include "core/overview/long_text.h"
+#include "core/common/number_text.h"
+#include "core/scenario/scenario_tokens.h"
 
 namespace attnviz::panels {
 namespace {
@@ -139,7 +139,7 @@ class SentencePanel final : public ui::Panel {
         ui.document.apply(std::move(next), kGaveUpTokens, "sentence");
         ui.notices.post(
             ui::NoticeLevel::Info,
-            "Your text is now the tokens: the " + lesson::format_grouped(static_cast<long long>(listed_tokens_)) +
+            "Your text is now the tokens: the " + format_grouped(static_cast<long long>(listed_tokens_)) +
                 " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
             "typed-tokens");
       } else {
@@ -212,7 +212,7 @@ class SentencePanel final : public ui::Panel {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
     if (tokens.empty() && !sentence_tokens().error.empty()) return;  // the error above says why there are none
     const MaskSetting& mask = ui.document.scenario().mask;
-    ui::text_lines_disabled(lesson::format_grouped(static_cast<long long>(tokens.size())) +
+    ui::text_lines_disabled(format_grouped(static_cast<long long>(tokens.size())) +
                             (tokens.size() == 1 ? " token" : " tokens") +
                             " \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global");
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
@@ -240,10 +240,8 @@ class SentencePanel final : public ui::Panel {
     if (shown < static_cast<int>(tokens.size())) {
       // Past the materialised path's limit the Heatmaps panel shows the overview, whose Find
       // goes to any token.
-      const bool overview =
-          !overview::fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
-      ui::text_lines_disabled("\xE2\x80\xA6 and " +
-                              lesson::format_grouped(static_cast<long long>(tokens.size()) - shown) +
+      const bool overview = !fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
+      ui::text_lines_disabled("\xE2\x80\xA6 and " + format_grouped(static_cast<long long>(tokens.size()) - shown) +
                               " more tokens: " + (overview ? "find one with the overview's Find (Ctrl+F), or " : "") +
                               "make any of them global by its index in the Mask panel");
     }
@@ -327,9 +325,9 @@ class SentencePanel final : public ui::Panel {
   std::size_t listed_tokens_ = 0;  // how many the scenario listed before typing replaced them
   std::uint64_t seen_revision_ = 0;
   std::string too_large_;  // why the sentence is shown read-only, or ""
-  std::shared_ptr<const overview::ScenarioTokens> tokens_ = std::make_shared<const overview::ScenarioTokens>();
+  std::shared_ptr<const ScenarioTokens> tokens_ = std::make_shared<const ScenarioTokens>();
   std::vector<std::string> chip_texts_;  // the first kMaxChips tokens as their chips show them
-  [[nodiscard]] const overview::TextTokens& sentence_tokens() const { return tokens_->queries; }
+  [[nodiscard]] const TextTokens& sentence_tokens() const { return tokens_->queries; }
 };
 
 }  // namespace

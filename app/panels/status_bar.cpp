@@ -15,7 +15,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::panels {
 namespace {
@@ -56,11 +56,11 @@ void compute_summary(const compute::ComputeSession& session, std::vector<std::st
 std::string shape_summary(const Problem& p, bool beside_model) {
   std::string text = beside_model ? i18n::tr("scenario: ") : "";
   const auto n = static_cast<unsigned long>(p.n());
-  text += i18n::format(i18n::trn("%s token", "%s tokens", n), lesson::format_grouped(p.n()).c_str());
+  text += i18n::format(i18n::trn("%s token", "%s tokens", n), format_grouped(p.n()).c_str());
   if (p.cross_attention) {
     const auto m = static_cast<unsigned long>(p.m());
     text += i18n::format(i18n::trn(" \u00D7 %s source token", " \u00D7 %s source tokens", m),
-                         lesson::format_grouped(p.m()).c_str());
+                         format_grouped(p.m()).c_str());
   }
   text += "  \u00B7  ";  // not translated: a separator
   const auto heads = static_cast<unsigned long>(p.num_heads);

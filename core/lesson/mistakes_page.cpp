@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/step_pages.h"
 
 namespace attnviz::lesson {

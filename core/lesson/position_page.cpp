@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/step_pages.h"
 #include "core/scenario/positions.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::lesson {
 

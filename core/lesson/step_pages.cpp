@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/common/text_excerpt.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/scenario/positions.h"
 
 namespace attnviz::lesson {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/step_pages.h"
 #include "core/scenario/positions.h"
 

@@ -28,11 +28,12 @@
 #include "core/attention/result.h"
 #include "core/overview/pixel_grid.h"
 #include "core/scenario/problem.h"
+#include "core/text/sentence_tokens.h"
 
 namespace attnviz::overview {
 
-// The longest sequence (queries or keys) an overview takes.
-inline constexpr int kMaxOverviewTokens = 65536;
+// The longest sequence (queries or keys) an overview takes: the longest sentence of any view.
+inline constexpr int kMaxOverviewTokens = kMaxSentenceTokens;
 
 enum class Quantity { Weights, RawScores, ScaledScores };
 enum class Pooling { Max, Mean };

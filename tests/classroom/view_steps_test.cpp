@@ -9,7 +9,7 @@
 #include "app/classroom/view_steps.h"
 #include "app/classroom/view_widgets.h"
 #include "app/document/document.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 namespace attnviz::classroom {
 namespace {
@@ -141,9 +141,9 @@ TEST(ViewWidgets, CountsForAxesAndTables) {
   EXPECT_EQ(short_bytes(1434), "1.4 KiB");
   EXPECT_EQ(short_bytes(67108864), "64.0 MiB");
   EXPECT_EQ(short_bytes(68719476736ull), "64.0 GiB");
-  EXPECT_EQ(lesson::format_grouped(0), "0");
-  EXPECT_EQ(lesson::format_grouped(1234567), "1,234,567");
-  EXPECT_EQ(lesson::format_grouped(131072), "131,072");
+  EXPECT_EQ(format_grouped(0), "0");
+  EXPECT_EQ(format_grouped(1234567), "1,234,567");
+  EXPECT_EQ(format_grouped(131072), "131,072");
 }
 
 }  // namespace

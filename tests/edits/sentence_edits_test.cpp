@@ -95,14 +95,14 @@ TEST(SetSentence, KoreanWords) {
   Scenario s;
   s.sentence = "";
   s = set_sentence(s, "나는 학교에 간다");
-  EXPECT_EQ(scenario_tokens(s).tokens, (std::vector<std::string>{"나는", "학교에", "간다"}));
+  EXPECT_EQ(sentence_tokens_of(s).tokens, (std::vector<std::string>{"나는", "학교에", "간다"}));
 }
 
 TEST(SetSentence, ATokenizerErrorKeepsTheTextAndLeavesTheRest) {
   const Scenario s = set_sentence(abc(), "a \xff b", nines);
   EXPECT_EQ(s.sentence, "a \xff b");
   EXPECT_EQ(*s.embeddings, *abc().embeddings);
-  const TokensOrError t = scenario_tokens(s);
+  const TokensOrError t = sentence_tokens_of(s);
   EXPECT_FALSE(t.error.empty());
   EXPECT_EQ(t.error_offset, 2u);
 }
@@ -112,7 +112,7 @@ TEST(SetSentence, ExplicitTokensMakeTheSentenceACaption) {
   s.tokens = kAbc;
   s = set_sentence(s, "anything at all", nines);
   EXPECT_EQ(s.embeddings->rows, 3);
-  EXPECT_TRUE(scenario_tokens(s).explicit_tokens);
+  EXPECT_TRUE(sentence_tokens_of(s).explicit_tokens);
   const Scenario from_sentence = use_sentence_tokens(s, nines);
   EXPECT_FALSE(from_sentence.tokens.has_value());
   EXPECT_EQ(from_sentence.embeddings->rows, 3);  // "anything at all"

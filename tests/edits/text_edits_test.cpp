@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/overview/overview.h"
 #include "core/text/tokenizer.h"
 
@@ -78,7 +78,7 @@ TEST_F(OpenTextTest, MissingEmptyFolderAndBrokenFilesAreRefusedWithTheirReason) 
 }
 
 TEST_F(OpenTextTest, ATextPastTheOverviewsLimitIsOfferedCutAtItsFirst65536Tokens) {
-  const int limit = overview::kMaxOverviewTokens;
+  const int limit = kMaxSentenceTokens;
   // Line breaks and a double gap where the cut falls: it keeps no white space at its end.
   const std::string text = words(limit - 1) + "w" + std::to_string(limit - 1) + " \n\n  " + words(100, "\n");
   const fs::path path = write("book.txt", text);
@@ -102,8 +102,8 @@ TEST_F(OpenTextTest, ATextPastTheOverviewsLimitIsOfferedCutAtItsFirst65536Tokens
   EXPECT_EQ(first.scenario->sentence, text.substr(0, text.find(" \n\n  ")));
   EXPECT_EQ(first.scenario->title, "book.txt (first 65,536 tokens)");
   EXPECT_EQ(first.undo_label, "Open the first 65,536 tokens of book.txt");
-  const std::string sizes = "(" + lesson::format_grouped(static_cast<long long>(first.scenario->sentence.size())) +
-                            " of its " + lesson::format_grouped(static_cast<long long>(text.size())) + " bytes)";
+  const std::string sizes = "(" + format_grouped(static_cast<long long>(first.scenario->sentence.size())) + " of its " +
+                            format_grouped(static_cast<long long>(text.size())) + " bytes)";
   EXPECT_NE(first.notice.find("the first 65,536 tokens of " + path.string() + " " + sizes), std::string::npos)
       << first.notice;
 }
@@ -113,13 +113,13 @@ TEST_F(OpenTextTest, TheCutFollowsTheScenariosTokenizer) {
   current_.tokenizer = TokenizerMode::Chars;
   const OpenedText first = open_text(current_, write("letters.txt", std::string(70000, 'a')), TextPart::FirstTokens);
   ASSERT_TRUE(first.scenario) << first.error;
-  EXPECT_EQ(first.scenario->sentence.size(), static_cast<std::size_t>(overview::kMaxOverviewTokens));
+  EXPECT_EQ(first.scenario->sentence.size(), static_cast<std::size_t>(kMaxSentenceTokens));
 }
 
 // Typing two words at the end of a text of exactly 65,536 tokens took the overview away; one
 // click keeps its first 65,536 tokens.
 TEST_F(OpenTextTest, ATypedTextPastTheLimitIsCutToItsFirst65536Tokens) {
-  const int limit = overview::kMaxOverviewTokens;
+  const int limit = kMaxSentenceTokens;
   current_.sentence = words(limit) + "hello there";
   const std::optional<Scenario> kept = keep_first_tokens(current_);
   ASSERT_TRUE(kept);
@@ -137,7 +137,7 @@ TEST_F(OpenTextTest, ATypedTextPastTheLimitIsCutToItsFirst65536Tokens) {
 }
 
 TEST_F(OpenTextTest, ACrossAttentionSourcePastTheLimitIsCutAndTheSentenceKept) {
-  const int limit = overview::kMaxOverviewTokens;
+  const int limit = kMaxSentenceTokens;
   current_.source = SourceSetting{};
   current_.source->sentence = std::string(static_cast<std::size_t>(limit) + 10, 'x');
   current_.source->tokenizer = TokenizerMode::Chars;

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "core/cpu/cpu_backend.h"
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 #include "core/lesson/steps.h"
 #include "tests/attention/random_problem.h"
 #include "tests/lesson/lesson_support.h"
@@ -135,12 +135,12 @@ TEST(StepModel, TraceLinesFollowBae) {
   // The weight written for 배→배 is the fixture's (float64, independent) value to 4 decimals.
   const double expected_weight = k.fixture["expected"]["heads"][0]["weights"][2][2].get<double>();
   ASSERT_EQ(softmax.table.header.size(), 4u);
-  EXPECT_EQ(softmax.table.rows.at(2).at(3), lesson::format_number(expected_weight, 4)) << expected_weight;
+  EXPECT_EQ(softmax.table.rows.at(2).at(3), format_number(expected_weight, 4)) << expected_weight;
   EXPECT_TRUE(contains_line(softmax, "\u03a3 exp = "));
   const std::vector<double> context = testing::json_row(k.fixture["expected"]["heads"][0]["context"], 2);
   EXPECT_TRUE(contains_line(model.page(StepKind::Context, focus),
-                            "c[배] = \u03a3 weight \u00d7 v = " + lesson::format_vector(context, 4)));
-  EXPECT_TRUE(contains_line(model.page(StepKind::Output, focus), "output[배] = " + lesson::format_vector(context, 4)));
+                            "c[배] = \u03a3 weight \u00d7 v = " + format_vector(context, 4)));
+  EXPECT_TRUE(contains_line(model.page(StepKind::Output, focus), "output[배] = " + format_vector(context, 4)));
 }
 
 TEST(StepModel, TextOnlyPagesSkipTheBigMatricesButSayTheSame) {
@@ -255,36 +255,7 @@ TEST(StepModel, TemperatureUsesTheModelPanelsWording) {
   EXPECT_NE(formula.find("T = 0.05   (scale 1/T = 20;"), std::string::npos) << formula;
 }
 
-TEST(NumberText, FixedDecimalsInfinityAndNoNegativeZero) {
-  EXPECT_EQ(lesson::format_number(0.12345, 3), "0.123");
-  EXPECT_EQ(lesson::format_number(-0.0001, 3), "0.000");
-  EXPECT_EQ(lesson::format_number(-1.5, 1), "\u22121.5");
-  EXPECT_EQ(lesson::format_number(-INFINITY), "\u2212\u221e");
-  EXPECT_EQ(lesson::format_vector(std::vector<double>{1.0, 2.5}, 1), "(1.0, 2.5)");
-  EXPECT_EQ(lesson::subscript(12), "\u2081\u2082");
-  EXPECT_EQ(lesson::format_significant(0.05), "0.05");
-  EXPECT_EQ(lesson::format_significant(20.0), "20");
-  EXPECT_EQ(lesson::format_vector_lines({1.0, 2.0, 3.0}, 0, 2), "(1, 2,\n 3)");
-  EXPECT_EQ(lesson::format_vector_lines({1.0, 2.0, 3.0}, 0, 0), "(1, 2, 3)");
-}
-
-TEST(NumberText, ThousandsAreGroupedByThree) {
-  EXPECT_EQ(lesson::format_grouped(0), "0");
-  EXPECT_EQ(lesson::format_grouped(999), "999");
-  EXPECT_EQ(lesson::format_grouped(1000), "1,000");
-  EXPECT_EQ(lesson::format_grouped(-1234), "\u22121,234");  // the minus sign the figures print
-  // Numbers in a command-line message, grouped for the screen; decimals, names and grouped
-  // numbers left as they are.
-  EXPECT_EQ(lesson::group_whole_numbers("makes 180001 tokens; at most 4096 are computed"),
-            "makes 180,001 tokens; at most 4,096 are computed");
-  EXPECT_EQ(lesson::group_whole_numbers("takes 4800 MiB, 2048."), "takes 4,800 MiB, 2,048.");
-  EXPECT_EQ(lesson::group_whole_numbers("4800.5 and 1e-05 and 12,345 and 999"), "4800.5 and 1e-05 and 12,345 and 999");
-  EXPECT_EQ(lesson::group_whole_numbers("gpt2-1024/model_10000.bin <0xEC> v12345"),
-            "gpt2-1024/model_10000.bin <0xEC> v12345");
-  EXPECT_EQ(lesson::group_whole_numbers("token 12345 (id 50257)"), "token 12,345 (id 50,257)");
-  EXPECT_EQ(lesson::format_grouped(65535), "65,535");
-  EXPECT_EQ(lesson::format_grouped(-1234567), "\u22121,234,567");
-}
+TEST(StepModel, IndicesAreWrittenAsSubscripts) { EXPECT_EQ(lesson::subscript(12), "\u2081\u2082"); }
 
 }  // namespace
 }  // namespace attnviz

@@ -1,13 +1,14 @@
 #pragma once
-// Numbers as the lesson pages write them: fixed decimals so columns line up on a projector,
-// negatives with the minus sign U+2212 ("−0.250", as the figures print them), "−∞" for masked
-// scores, no "−0.000". For the screen only: files and messages keep ASCII numbers.
+// Numbers as the window and its lesson pages write them: fixed decimals so columns line up on a
+// projector, negatives with the minus sign U+2212 ("−0.250", as the figures print them), "−∞"
+// for masked scores, no "−0.000", thousands grouped. For the screen only: files and messages
+// keep ASCII numbers.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace attnviz::lesson {
+namespace attnviz {
 
 // `decimals` digits after the point; −∞ / +∞ / NaN as "−∞", "∞", "NaN".
 std::string format_number(double value, int decimals = 3);
@@ -32,4 +33,4 @@ std::string format_vector(const std::vector<float>& values, int decimals = 3);
 // that must not be wider than a projector's column: "(0.1, 0.2,\n 0.3, 0.4)".
 std::string format_vector_lines(const std::vector<double>& values, int decimals, int per_line);
 
-}  // namespace attnviz::lesson
+}  // namespace attnviz

@@ -1,4 +1,4 @@
-#include "core/lesson/number_text.h"
+#include "core/common/number_text.h"
 
 #include <cctype>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "core/common/float_text.h"
 
-namespace attnviz::lesson {
+namespace attnviz {
 
 std::string format_number(double value, int decimals) {
   if (std::isnan(value)) return "NaN";
@@ -77,4 +77,4 @@ std::string group_whole_numbers(std::string_view text) {
   return out;
 }
 
-}  // namespace attnviz::lesson
+}  // namespace attnviz
