@@ -82,10 +82,7 @@ struct HeatmapRenderer::Import {
 };
 
 struct HeatmapRenderer::MaskTable {
-  // What it was made for: the setting's fields the table depends on, the matrix and the heads.
-  MaskSetting setting;
-  int rows = 0, cols = 0, heads = 1;
-  Mask mask;
+  std::uint64_t mask_id = 0;  // the MaskCache mask it was uploaded from
   vk::Buffer buffer;
   vk::BufferView view;
   std::uint64_t generation_used = 0;
@@ -146,12 +143,12 @@ void HeatmapRenderer::begin_frame(std::uint64_t generation, float ui_scale) {
 void HeatmapRenderer::release_unused() {
   auto stale_mask = [&](const auto& m) { return m->generation_used + kKeepGenerations < generation_; };
   auto stale_upload = [&](const auto& u) { return u->frame_used + kDropUnusedUploadsAfter < frame_; };
-  const bool masks = std::any_of(masks_.begin(), masks_.end(), stale_mask);
+  const bool masks = std::any_of(mask_tables_.begin(), mask_tables_.end(), stale_mask);
   const bool uploads = uploads_.size() > kKeepUploads && std::any_of(uploads_.begin(), uploads_.end(), stale_upload);
   if (!masks && !uploads) return;
   vk::check(vkQueueWaitIdle(context_->queue()), "vkQueueWaitIdle");
   reset_descriptors();  // sets may point at the views about to go
-  std::erase_if(masks_, stale_mask);
+  std::erase_if(mask_tables_, stale_mask);
   if (uploads) std::erase_if(uploads_, stale_upload);
 }
 
@@ -282,35 +279,19 @@ DeviceMatrix HeatmapRenderer::upload(const Matrix& matrix, std::uint64_t version
   return out;
 }
 
-const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskSetting& setting, int rows, int cols,
-                                                              int heads) {
-  // Masks are made once per key (an expression's runs cost a bisection). Without global
-  // tokens or an expression the shader never reads the table: one shared (empty) table
-  // serves, with the mask's own parameters.
-  const bool table = has_expression(setting) || (setting.window && !setting.global.empty());
-  if (!table) heads = 1;
-  const auto made_for = [&](const std::unique_ptr<MaskTable>& t) {
-    const MaskSetting& s = t->setting;
-    return t->rows == rows && t->cols == cols && t->heads == heads && s.causal == setting.causal &&
-           s.window == setting.window &&
-           (!table ||
-            (s.global == setting.global && s.expression == setting.expression && s.documents == setting.documents));
-  };
-  auto found = std::find_if(masks_.begin(), masks_.end(), made_for);
-  if (found == masks_.end()) {
+const HeatmapRenderer::MaskTable& HeatmapRenderer::mask_table(const MaskCache::Found& mask) {
+  auto found = std::find_if(mask_tables_.begin(), mask_tables_.end(),
+                            [&](const std::unique_ptr<MaskTable>& t) { return t->mask_id == mask.id; });
+  if (found == mask_tables_.end()) {
     auto entry = std::make_unique<MaskTable>();
-    entry->setting = table ? setting : MaskSetting{setting.causal, setting.window, {}};
-    entry->rows = rows;
-    entry->cols = cols;
-    entry->heads = heads;
-    entry->mask = Mask(setting, rows, cols, heads);
-    const std::vector<std::uint32_t> texels = entry->mask.table();
+    entry->mask_id = mask.id;
+    const std::vector<std::uint32_t> texels = mask.mask->table();
     const auto bytes = static_cast<VkDeviceSize>(texels.size() * sizeof(std::uint32_t));
     entry->buffer = vk::Buffer(*context_, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, vk::MemoryKind::HostUpload);
     entry->buffer.write(0, texels.data(), bytes);
     entry->view = vk::create_buffer_view(device_, entry->buffer.handle(), VK_FORMAT_R32G32B32A32_UINT);
     allocations_ += 2;
-    found = masks_.insert(masks_.end(), std::move(entry));
+    found = mask_tables_.insert(mask_tables_.end(), std::move(entry));
   }
   (*found)->generation_used = generation_;
   return **found;
@@ -373,11 +354,11 @@ bool HeatmapRenderer::add_draw(ImDrawList* list, const DrawRequest& request) {
   if (computed_under != nullptr && (computed_under->mask.rows() != m.rows || computed_under->mask.cols() != m.cols)) {
     computed_under = nullptr;
   }
-  const MaskTable* host_table =
-      computed_under != nullptr ? nullptr : &mask_table(setting, m.rows, m.cols, request.mask_heads);
-  const Mask& mask = computed_under != nullptr ? computed_under->mask : host_table->mask;
+  const MaskCache::Found made =
+      computed_under != nullptr ? MaskCache::Found{} : masks_.find(setting, m.rows, m.cols, request.mask_heads);
+  const Mask& mask = computed_under != nullptr ? computed_under->mask : *made.mask;
   const VkBufferView table =
-      computed_under != nullptr ? device_table_view(computed_under->table) : host_table->view.get();
+      computed_under != nullptr ? device_table_view(computed_under->table) : mask_table(made).view.get();
   // Dropout's kept set: hatched cells where it is 0, when it has the matrix's shape and pitch.
   const DeviceMatrix& k = request.kept;
   const bool with_kept =

@@ -32,6 +32,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_pipeline.h"
+#include "app/heatmap/mask_cache.h"
 #include "core/vk/image.h"
 #include "core/attention/device_results.h"
 #include "core/attention/mask.h"
@@ -119,6 +120,9 @@ class HeatmapRenderer {
   // Queues a heatmap into `list` at its current clip rectangle. False (nothing drawn) when the
   // matrix is empty or larger than one storage-buffer binding allows.
   bool add_draw(ImDrawList* list, const DrawRequest& request);
+  // The masks the cells are hatched with, for the overlays to read the same ones (numbers in
+  // masked cells, block-sparsity tiles).
+  [[nodiscard]] MaskCache& masks() { return masks_; }
 
   // Off: heatmaps are laid out and labelled but no cells are drawn (measuring what the window
   // costs without them).
@@ -151,7 +155,7 @@ class HeatmapRenderer {
   void record(const Pending& pending, const ImDrawCmd& cmd);
   Cached& cached_image(std::uint64_t id, int width, int height);
   void release_old_images();
-  const MaskTable& mask_table(const MaskSetting& setting, int rows, int cols, int heads);
+  const MaskTable& mask_table(const MaskCache::Found& mask);
   VkBufferView device_table_view(const DeviceMatrix& table);
   VkDescriptorSet descriptor_set(const SetKey& key);
   void reset_descriptors();
@@ -175,7 +179,8 @@ class HeatmapRenderer {
   std::vector<std::unique_ptr<Upload>> uploads_;
   std::vector<const Matrix*> host_storage_;
   std::vector<std::unique_ptr<Import>> imports_;
-  std::vector<std::unique_ptr<MaskTable>> masks_;            // a few: found by comparing, no key built per frame
+  MaskCache masks_;                                          // the masks drawn, made once (the overlays read them too)
+  std::vector<std::unique_ptr<MaskTable>> mask_tables_;      // their uploaded tables, by mask id
   std::deque<Pending> pending_;                              // this frame's draws (stable addresses for the callbacks)
   std::map<std::uint64_t, std::unique_ptr<Cached>> images_;  // by image_id
   // Images replaced or no longer drawn, kept until no frame in flight samples them.

@@ -155,7 +155,7 @@ HeatmapHover HeatmapWidget::draw(const char* id, const HeatmapSpec& spec) {
     list->AddText(ImVec2(g.x0 + 4, g.y0 + 4), ImGui::GetColorU32(ImGuiCol_Text), "too large to draw on this GPU");
   }
 
-  const OverlayMasks masks{&masks_, block_size_};
+  const OverlayMasks masks{&renderer_->masks(), block_size_};
   const bool numbers = draw_overlay(list, spec, g, over_cells ? hover.row : -1, over_cells ? hover.col : -1, masks);
   window::widget_log::annotate(item_id, "numbers", numbers);  // for tests that read the window
   annotate_first_labels(item_id, spec, g);

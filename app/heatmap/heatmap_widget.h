@@ -16,7 +16,6 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_renderer.h"
-#include "app/heatmap/mask_cache.h"
 
 struct ImFont;
 
@@ -122,7 +121,6 @@ class HeatmapWidget {
 
  private:
   HeatmapRenderer* renderer_;
-  MaskCache masks_;
   int block_size_ = 0;
 };
 

@@ -5,8 +5,9 @@
 namespace attnviz::heatmap {
 namespace {
 
-// Masks kept (the least recently used goes first) and block grids kept per mask.
-constexpr std::size_t kMasks = 8;
+// Masks kept (the least recently used goes first) and block grids kept per mask. A frame draws
+// a few distinct masks (views share their problem's); twice that many never go while in use.
+constexpr std::size_t kMasks = 16;
 constexpr std::size_t kGridsPerMask = 96;
 
 }  // namespace
@@ -31,8 +32,14 @@ MaskCache::Entry& MaskCache::entry(const MaskSetting& setting, int rows, int col
   made->heads = heads;
   made->mask = Mask(setting, rows, cols, heads);
   made->used = clock_;
+  made->id = ++made_;
   entries_.push_back(std::move(made));
   return *entries_.back();
+}
+
+MaskCache::Found MaskCache::find(const MaskSetting& setting, int rows, int cols, int heads) {
+  const Entry& e = entry(setting, rows, cols, heads);
+  return {&e.mask, e.id};
 }
 
 const Mask& MaskCache::mask(const MaskSetting& setting, int rows, int cols, int heads) {
