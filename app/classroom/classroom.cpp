@@ -6,14 +6,14 @@
 
 namespace attnviz::classroom {
 
-void add_classroom(ui::Layout& layout) {
+void add_classroom(ui::Layout& layout, ViewStates& views) {
   layout.add_panel(make_source_panel());
-  layout.add_panel(make_step_view());
-  layout.add_panel(make_compare_view());
+  layout.add_panel(make_step_view(views));
+  layout.add_panel(make_compare_view(views));
   layout.add_panel(make_cross_view());
-  layout.add_panel(make_tiled_view());
-  layout.add_panel(make_decode_view());
-  layout.add_menu(make_classroom_menu());
+  layout.add_panel(make_tiled_view(views));
+  layout.add_panel(make_decode_view(views));
+  layout.add_menu(make_classroom_menu(views));
 }
 
 std::optional<std::string> take_tab_request(ui::ClassroomState& state) {

@@ -13,14 +13,15 @@
 #include <optional>
 #include <string>
 
+#include "app/classroom/view_states.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/layout.h"
 
 namespace attnviz::classroom {
 
 // Adds the Source panel, the five views (after the panels already added, so their tabs come
-// after Heatmaps) and the Classroom menu.
-void add_classroom(ui::Layout& layout);
+// after Heatmaps) and the Classroom menu, all showing `views` (the desktop keeps it).
+void add_classroom(ui::Layout& layout, ViewStates& views);
 
 // The title of the tab the layout should select in this frame, once (then forgotten).
 std::optional<std::string> take_tab_request(ui::ClassroomState& state);

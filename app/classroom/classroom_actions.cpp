@@ -27,25 +27,27 @@ constexpr int kMaxWindow = 8;  // the compare toolbar's slider
 // Left / Right / Home / End in the view on screen (a big delta reaches the first or last step).
 // Stepping by hand stops the play button: the teacher has taken over.
 void move_step(ActionTarget& t, int delta) {
-  ui::ClassroomState& state = t.state;
-  switch (state.shown) {
+  const ui::MainView shown = t.state.shown;
+  ViewStates& views = t.views;
+  switch (shown) {
     case ui::MainView::Tiled:
-      state.tiled.playback.playing = false;
-      state.tiled.tile = moved_step(state.tiled.tile, delta, t.tiles);
+      views.tiled.playback.playing = false;
+      views.tiled.tile = moved_step(views.tiled.tile, delta, t.tiles);
       break;
     case ui::MainView::Decode:
-      state.decode.playback.playing = false;
-      state.decode.step = moved_step(state.decode.step, delta, t.decode_steps);
+      views.decode.playback.playing = false;
+      views.decode.step = moved_step(views.decode.step, delta, t.decode_steps);
       break;
-    default: state.step = moved_step(state.step, delta, lesson::kStepCount); break;
+    default: views.step = moved_step(views.step, delta, lesson::kStepCount); break;
   }
 }
 
 void toggle_play(ActionTarget& t) {
-  ui::ClassroomState& state = t.state;
-  if (state.shown == ui::MainView::Tiled) toggle_playback(state.tiled.playback, state.tiled.tile, t.tiles, t.now);
-  if (state.shown == ui::MainView::Decode)
-    toggle_playback(state.decode.playback, state.decode.step, t.decode_steps, t.now);
+  const ui::MainView shown = t.state.shown;
+  ViewStates& views = t.views;
+  if (shown == ui::MainView::Tiled) toggle_playback(views.tiled.playback, views.tiled.tile, t.tiles, t.now);
+  if (shown == ui::MainView::Decode)
+    toggle_playback(views.decode.playback, views.decode.step, t.decode_steps, t.now);
 }
 
 constexpr int kToTheEnd = 1 << 30;
@@ -166,7 +168,7 @@ std::optional<int> followed_query(const std::optional<int>& pinned, ui::MainView
 
 std::string apply_action(Action action, ActionTarget& t) {
   document::Document& document = t.document;
-  lesson::CompareOptions& compare = t.state.compare;
+  lesson::CompareOptions& compare = t.views.compare;
   switch (action) {
     case Action::NextStep: move_step(t, 1); break;
     case Action::PreviousStep: move_step(t, -1); break;
@@ -228,7 +230,7 @@ std::string apply_action(Action action, ActionTarget& t) {
                      compare.axis == lesson::CompareAxis::Patterns
                  ? ""
                  : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks, or patterns)";
-    case Action::ToggleCompareScores: t.state.compare_scores = !t.state.compare_scores; break;
+    case Action::ToggleCompareScores: t.views.compare_scores = !t.views.compare_scores; break;
     case Action::ShowHeatmaps: t.state.select_tab = ui::MainView::Heatmaps; break;
     case Action::ShowStep: t.state.select_tab = ui::MainView::Step; break;
     case Action::ShowCompare: t.state.select_tab = ui::MainView::Compare; break;

@@ -1,6 +1,6 @@
 #pragma once
 // Every classroom action, what key does it, and what it changes: pure functions over the
-// Document, the ViewState and the ui::ClassroomState, tested without a window. The Classroom
+// Document, the ViewState, the ui::ClassroomState and the views' ViewStates, tested without a window. The Classroom
 // menu turns key presses and menu items into actions; presentation mode itself (theme, full
 // screen, keyboard navigation) stays with the menu, which owns the ImGui side.
 
@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "app/classroom/view_states.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/view_state.h"
 
@@ -76,6 +77,7 @@ struct ActionTarget {
   document::Document& document;
   ui::ViewState& view;
   ui::ClassroomState& state;
+  ViewStates& views;
   int heads = 0;
   int queries = 0;
   int tiles = 0;

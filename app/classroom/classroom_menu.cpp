@@ -27,10 +27,10 @@
 namespace attnviz::classroom {
 namespace {
 
-ActionTarget target_of(ui::UiContext& ui) {
-  ActionTarget target{ui.document, ui.view, ui.classroom};
+ActionTarget target_of(ui::UiContext& ui, ViewStates& views) {
+  ActionTarget target{ui.document, ui.view, ui.classroom, views};
   target.now = ImGui::GetTime();
-  target.decode_steps = ui.classroom.decode.model_steps;
+  target.decode_steps = views.decode.model_steps;
   target.model_open = ui.model.has_model();
   if (!ui.session.has_result()) {
     // A text past the materialised path's limit has no result, but the overview shows its
@@ -42,9 +42,9 @@ ActionTarget target_of(ui::UiContext& ui) {
   const Problem& problem = ui.session.problem();
   target.heads = problem.num_heads;
   target.queries = problem.n();
-  target.tiles = tiled_step_count(ui.classroom.tiled, problem);
+  target.tiles = tiled_step_count(views.tiled, problem);
   if (target.decode_steps == 0)
-    target.decode_steps = decode_step_count(decode_prompt(ui.classroom.decode, problem.n()), problem.n());
+    target.decode_steps = decode_step_count(decode_prompt(views.decode, problem.n()), problem.n());
   return target;
 }
 
@@ -53,22 +53,24 @@ constexpr Action kShowView[] = {Action::ShowHeatmaps, Action::ShowStep,  Action:
 static_assert(std::size(kShowView) == std::size(ui::kMainViews));
 
 // Carries out an action from a key or a menu item, with a notice for changes to the scenario.
-void run(ui::UiContext& ui, Action action) {
+void run(ui::UiContext& ui, ViewStates& views, Action action) {
   if (action == Action::TogglePresentation) return toggle_presentation(ui);
   if (action == Action::LeavePresentation) return leave_presentation(ui);
-  ActionTarget target = target_of(ui);
+  ActionTarget target = target_of(ui, views);
   const std::string notice = apply_action(action, target);
   if (!notice.empty()) ui.notices.post(ui::NoticeLevel::Info, notice, "classroom");
 }
 
 // A compare setting from the menu: shown at once (the compare view comes to the front).
-void apply_compare(ui::UiContext& ui, Action action) {
-  run(ui, action);
+void apply_compare(ui::UiContext& ui, ViewStates& views, Action action) {
+  run(ui, views, action);
   ui.classroom.select_tab = ui::MainView::Compare;
 }
 
 class ClassroomMenu final : public ui::Menu {
  public:
+  explicit ClassroomMenu(ViewStates& views) : views_(views) {}
+
   [[nodiscard]] const char* label() const override { return N_("Classroom"); }
 
   void draw_items(ui::UiContext& ui) override {
@@ -78,53 +80,53 @@ class ClassroomMenu final : public ui::Menu {
       const std::string key = std::to_string(index + 1);
       if (ImGui::MenuItem(i18n::tr_label(ui::tab_title(view)).c_str(), key.c_str(),
                           ui::on_screen(state, ui.view, view))) {
-        run(ui, kShowView[index]);
+        run(ui, views_, kShowView[index]);
       }
     }
     if (ImGui::MenuItem(i18n::tr_label(ui::kModelViewTitle).c_str(), "7", ui::model_view_shown(ui.view),
                         ui.model.has_model()))
-      run(ui, Action::ShowModelView);
+      run(ui, views_, Action::ShowModelView);
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
-    if (ImGui::MenuItem(i18n::tr_label("Next step").c_str(), i18n::trc("key", "Right"))) run(ui, Action::NextStep);
+    if (ImGui::MenuItem(i18n::tr_label("Next step").c_str(), i18n::trc("key", "Right"))) run(ui, views_, Action::NextStep);
     if (ImGui::MenuItem(i18n::tr_label("Previous step").c_str(), i18n::trc("key", "Left")))
-      run(ui, Action::PreviousStep);
+      run(ui, views_, Action::PreviousStep);
     const bool plays = state.shown == ui::MainView::Tiled || state.shown == ui::MainView::Decode;
     const bool playing =
-        state.shown == ui::MainView::Tiled ? state.tiled.playback.playing : state.decode.playback.playing;
+        state.shown == ui::MainView::Tiled ? views_.tiled.playback.playing : views_.decode.playback.playing;
     if (ImGui::MenuItem(i18n::tr_label("Play the steps (Tiled, Decode)").c_str(), "P", plays && playing, plays))
-      run(ui, Action::TogglePlay);
+      run(ui, views_, Action::TogglePlay);
     if (ImGui::MenuItem(i18n::tr_label("Follow the next token").c_str(), i18n::trc("key", "Down")))
-      run(ui, Action::NextQuery);
-    if (ImGui::MenuItem(i18n::tr_label("Next head").c_str(), "H")) run(ui, Action::NextHead);
+      run(ui, views_, Action::NextQuery);
+    if (ImGui::MenuItem(i18n::tr_label("Next head").c_str(), "H")) run(ui, views_, Action::NextHead);
     if (ImGui::MenuItem(i18n::tr_label("Causal mask").c_str(), "C", ui.document.scenario().mask.causal))
-      run(ui, Action::ToggleCausal);
-    if (ImGui::MenuItem(i18n::tr_label("Next mask").c_str(), "M")) run(ui, Action::CycleMask);
+      run(ui, views_, Action::ToggleCausal);
+    if (ImGui::MenuItem(i18n::tr_label("Next mask").c_str(), "M")) run(ui, views_, Action::CycleMask);
     if (ImGui::MenuItem(i18n::tr_label("Scale by 1/\xe2\x88\x9a"
                                        "d_k")
                             .c_str(),
                         "S", ui.document.scenario().scale.kind == ScaleSetting::Kind::InvSqrtDk))
-      run(ui, Action::ToggleScaling);
+      run(ui, views_, Action::ToggleScaling);
     if (ImGui::MenuItem(i18n::tr_label("Higher temperature (flatter)").c_str(), "T"))
-      run(ui, Action::HotterTemperature);
+      run(ui, views_, Action::HotterTemperature);
     if (ImGui::MenuItem(i18n::tr_label("Lower temperature (sharper)").c_str(), "Shift+T"))
-      run(ui, Action::ColderTemperature);
+      run(ui, views_, Action::ColderTemperature);
     if (ImGui::MenuItem(i18n::tr_label("Cross-attention").c_str(), "X", ui.document.scenario().source.has_value()))
-      run(ui, Action::ToggleCross);
+      run(ui, views_, Action::ToggleCross);
     ImGui::Separator();
     // The compare view's settings; its keys act while it is on screen, the menu always.
-    if (ImGui::MenuItem(i18n::tr_label("Compare: next axis").c_str(), "A")) apply_compare(ui, Action::NextCompareAxis);
-    if (ImGui::MenuItem(i18n::tr_label("Compare: 4 copies").c_str(), "N", state.compare.count == 4))
-      apply_compare(ui, Action::ToggleCompareCount);
-    if (ImGui::MenuItem(i18n::tr_label("Compare: wider window r").c_str(), "R")) apply_compare(ui, Action::WiderWindow);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: next axis").c_str(), "A")) apply_compare(ui, views_, Action::NextCompareAxis);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: 4 copies").c_str(), "N", views_.compare.count == 4))
+      apply_compare(ui, views_, Action::ToggleCompareCount);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: wider window r").c_str(), "R")) apply_compare(ui, views_, Action::WiderWindow);
     if (ImGui::MenuItem(i18n::tr_label("Compare: narrower window r").c_str(), "Shift+R"))
-      apply_compare(ui, Action::NarrowerWindow);
-    if (ImGui::MenuItem(i18n::tr_label("Compare: scaled scores").c_str(), "W", state.compare_scores))
-      apply_compare(ui, Action::ToggleCompareScores);
+      apply_compare(ui, views_, Action::NarrowerWindow);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: scaled scores").c_str(), "W", views_.compare_scores))
+      apply_compare(ui, views_, Action::ToggleCompareScores);
     ImGui::Separator();
     if (ImGui::MenuItem(i18n::tr_label("Presentation mode").c_str(), "F11", state.presenting))
-      run(ui, Action::TogglePresentation);
+      run(ui, views_, Action::TogglePresentation);
     float scale = state.presenting ? ui.view.text_scale : state.presentation_text_scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     if (ImGui::SliderFloat(i18n::tr_label("presentation text").c_str(), &scale, 1.0f, 3.0f, "%.1f\xc3\x97")) {
@@ -132,7 +134,7 @@ class ClassroomMenu final : public ui::Menu {
       if (state.presenting) ui.view.text_scale = scale;
     }
     ImGui::Separator();
-    if (ImGui::MenuItem(i18n::tr_label("Help: shortcuts").c_str(), "F1", state.help_open)) run(ui, Action::ToggleHelp);
+    if (ImGui::MenuItem(i18n::tr_label("Help: shortcuts").c_str(), "F1", state.help_open)) run(ui, views_, Action::ToggleHelp);
   }
 
   void update(ui::UiContext& ui) override {
@@ -166,7 +168,7 @@ class ClassroomMenu final : public ui::Menu {
     state.start_view_given = false;  // only the first frame is the command line's
   }
 
-  static void handle_keys(ui::UiContext& ui) {
+  void handle_keys(ui::UiContext& ui) {
     const ui::ClassroomState& state = ui.classroom;
     const ImGuiIO& io = ImGui::GetIO();
     if (!ui::keys::plain_keys_free()) return;
@@ -178,7 +180,7 @@ class ClassroomMenu final : public ui::Menu {
     if (io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
     for (int key : classroom_keys()) {
       if (!ImGui::IsKeyPressed(key, key_repeats(key))) continue;
-      run(ui, action_for_key(key, io.KeyShift, state.shown, state.presenting, state.help_open));
+      run(ui, views_, action_for_key(key, io.KeyShift, state.shown, state.presenting, state.help_open));
     }
   }
 
@@ -234,11 +236,12 @@ class ClassroomMenu final : public ui::Menu {
     ImGui::End();
   }
 
+  ViewStates& views_;
   bool had_source_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<ui::Menu> make_classroom_menu() { return std::make_unique<ClassroomMenu>(); }
+std::unique_ptr<ui::Menu> make_classroom_menu(ViewStates& views) { return std::make_unique<ClassroomMenu>(views); }
 
 }  // namespace attnviz::classroom

@@ -36,22 +36,21 @@ void LayerComparison::refresh(const ui::UiContext& ui, int head, bool averaged) 
   version_ = fresh_upload_version();
 }
 
-void LayerComparison::draw(ui::UiContext& ui) {
+void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
   const model::ForwardResult& result = *ui.model.result();
   const model::ModelConfig& config = ui.model.model()->config();
-  ui::ClassroomState& state = ui.classroom;
   const float s = ui.ui_scale;
 
   // What each column shows: the chosen head (the selector the Heatmaps view shares) or the mean.
-  if (pill("one head", !state.compare_heads_averaged)) state.compare_heads_averaged = false;
+  if (pill("one head", !heads_averaged)) heads_averaged = false;
   ImGui::SameLine();
-  if (pill("heads averaged", state.compare_heads_averaged)) state.compare_heads_averaged = true;
-  if (!state.compare_heads_averaged) {
+  if (pill("heads averaged", heads_averaged)) heads_averaged = true;
+  if (!heads_averaged) {
     ImGui::SameLine(0.0f, 20.0f * s);
     ui::draw_index_selector("Head", "##compare-model-head", &ui.view.model_head, config.num_heads);
   }
   const int head = std::clamp(ui.view.model_head, 0, config.num_heads - 1);
-  refresh(ui, head, state.compare_heads_averaged);
+  refresh(ui, head, heads_averaged);
   ImGui::SameLine(0.0f, 20.0f * s);
   const float bar_w = std::clamp(ImGui::GetContentRegionAvail().x * 0.4f, ImGui::GetFontSize() * 8.0f, 360.0f * s);
   ImGui::BeginGroup();
@@ -62,7 +61,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
   ImGui::PushTextWrapPos(0.0f);
   ui::text_wrapped_disabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(),
                             ui.model.text().c_str(),
-                            state.compare_heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
+                            heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
   ImGui::PopTextWrapPos();
 
   ImGui::BeginChild("##compare-layers", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -103,7 +102,7 @@ void LayerComparison::draw(ui::UiContext& ui) {
     spec.range_max = 1.0f;
     spec.colormap = ui.view.weights_colormap;
     spec.mask = &mask_;
-    spec.mask_head = state.compare_heads_averaged ? 0 : head;
+    spec.mask_head = heads_averaged ? 0 : head;
     spec.mask_heads = config.num_heads;
     spec.row_labels = &tokens;
     spec.col_labels = &tokens;

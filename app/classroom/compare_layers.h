@@ -14,8 +14,9 @@ namespace attnviz::classroom {
 
 class LayerComparison {
  public:
-  // Below the Compare view's toolbar, in the rest of the window.
-  void draw(ui::UiContext& ui);
+  // Below the Compare view's toolbar, in the rest of the window. `heads_averaged`: every
+  // head's weights averaged, else the chosen head's (the Compare view's choice, set here).
+  void draw(ui::UiContext& ui, bool& heads_averaged);
 
  private:
   void refresh(const ui::UiContext& ui, int head, bool averaged);

@@ -57,6 +57,7 @@ struct SharedScale {
 
 class CompareView final : public ui::Panel {
  public:
+  explicit CompareView(ViewStates& views) : views_(views) {}
   [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Compare); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
@@ -73,6 +74,7 @@ class CompareView final : public ui::Panel {
   [[nodiscard]] SharedScale shared_scale(const ui::UiContext& ui) const;
   [[nodiscard]] std::string stats_line(const Copy& copy, int head) const;
 
+  ViewStates& views_;  // the variants compared, weights or scores (the desktop's)
   std::vector<Copy> copies_;
   LayerComparison layers_;  // the "layers" axis of a pretrained model
   // The shared scale, for the copies' upload versions, head and what is shown.
@@ -110,7 +112,7 @@ int shown_head_of(const compute::ComputeSession& session, int requested) {
 }
 
 void CompareView::update_copies(const ui::UiContext& ui) {
-  const lesson::CompareOptions& options = ui.classroom.compare;
+  const lesson::CompareOptions& options = views_.compare;
   if (!built_once_ || base_generation_ != ui.session.generation() || !same_options(built_, options)) {
     built_once_ = true;
     base_generation_ = ui.session.generation();
@@ -143,8 +145,7 @@ void CompareView::update_copies(const ui::UiContext& ui) {
 }
 
 void CompareView::draw_toolbar(ui::UiContext& ui) {
-  ui::ClassroomState& state = ui.classroom;
-  lesson::CompareOptions& options = state.compare;
+  lesson::CompareOptions& options = views_.compare;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   const float group_gap = 20.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
@@ -160,10 +161,10 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
       {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
       {lesson::CompareAxis::Patterns, "patterns",
        "mask expressions: causal, attention sinks, strided, block-local (A)"}};
-  const bool layers = state.compare_layers && ui::shows_model(ui);
+  const bool layers = views_.compare_layers && ui::shows_model(ui);
   if (ui::shows_model(ui)) {  // the model's layers first: with a model open, what a class came for
     same_line_if_fits(button_width("layers"), right);
-    if (pill("layers", layers)) state.compare_layers = true;
+    if (pill("layers", layers)) views_.compare_layers = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the model's layers side by side on its text: one head, or the heads averaged");
   }
@@ -171,7 +172,7 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
     same_line_if_fits(button_width(a.label), right);
     if (pill(a.label, !layers && options.axis == a.axis)) {
       options.axis = a.axis;
-      state.compare_layers = false;
+      views_.compare_layers = false;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
   }
@@ -195,16 +196,16 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   ImGui::Separator();
 }
 
-// What the copies show, and its one colour scale beside it: one line for both.
-void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
-  ui::ClassroomState& state = ui.classroom;
-  if (pill("weights", !state.compare_scores)) state.compare_scores = false;
+// What the copies show (`scores`: scaled scores, else weights), and its one colour scale beside
+// it: one line for both.
+void draw_scale_line(ui::UiContext& ui, bool& scores, const SharedScale& scale) {
+  if (pill("weights", !scores)) scores = false;
   ImGui::SameLine();
-  if (pill("scaled scores", state.compare_scores)) state.compare_scores = true;
+  if (pill("scaled scores", scores)) scores = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("W switches");
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  const heatmap::Colormap map = state.compare_scores ? ui.view.scores_colormap : ui.view.weights_colormap;
-  const char* caption = state.compare_scores ? "scaled score: one scale for all copies"
+  const heatmap::Colormap map = scores ? ui.view.scores_colormap : ui.view.weights_colormap;
+  const char* caption = scores ? "scaled score: one scale for all copies"
                                              : "weight: one scale for all copies, as in Heatmaps";
   const float caption_w = ImGui::CalcTextSize(caption).x + ImGui::GetStyle().ItemSpacing.x;
   const float bar_w =
@@ -219,7 +220,7 @@ void draw_scale_line(ui::UiContext& ui, const SharedScale& scale) {
 }
 
 SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
-  const bool scores = ui.classroom.compare_scores;
+  const bool scores = views_.compare_scores;
   std::vector<lesson::ComparedMatrix> matrices;
   int tokens = 0;
   for (const Copy& copy : copies_) {
@@ -267,7 +268,7 @@ GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float heig
   // fewer copies side by side and the grid scrolls, rather than four copies without numbers.
   const bool numbers = ui.view.show_numbers && !range_.scale.log;
   if (ui.classroom.presenting && numbers && std::max(p.n(), p.m()) <= ui::ClassroomState::kNumberedWhilePresenting) {
-    space.min_cell = std::max(space.min_cell, heatmap::number_cell(ui.classroom.compare_scores ? "-0.00" : "0.00"));
+    space.min_cell = std::max(space.min_cell, heatmap::number_cell(views_.compare_scores ? "-0.00" : "0.00"));
   }
   space.max_cell = 80.0f * s;
   space.row_label_w = heatmap::HeatmapWidget::row_label_width(p.tokens, 110.0f * s);
@@ -328,7 +329,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   text_wrapped_at_spaces(stats_line(copy, head), wrap, false);  // "max 0.13" stays whole
   ImGui::PopStyleColor();
   ImGui::EndGroup();
-  const bool scores = ui.classroom.compare_scores;
+  const bool scores = views_.compare_scores;
   const HeadMatrix which = scores ? HeadMatrix::Scores : HeadMatrix::Weights;
   heatmap::HeatmapSpec spec;
   spec.source.host = session.host_matrix(head, which);
@@ -396,7 +397,7 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   const float bars_y = ImGui::GetCursorPosY();
   // The bars in the weights heatmaps' colours (on their shared scale when they show).
   heatmap::BarColours colours{ui.view.weights_colormap, 0.0f, 1.0f, false};
-  if (!ui.classroom.compare_scores)
+  if (!views_.compare_scores)
     colours = {ui.view.weights_colormap, range_.scale.range.min, range_.scale.range.max, range_.scale.log};
   for (std::size_t i = 0; i < copies_.size(); ++i) {
     const compute::ComputeSession& session = *copies_[i].session;
@@ -424,9 +425,9 @@ void CompareView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Compare;
   state.shown_frame = ImGui::GetFrameCount();
-  if (state.compare_layers && ui::shows_model(ui)) {
+  if (views_.compare_layers && ui::shows_model(ui)) {
     draw_toolbar(ui);
-    layers_.draw(ui);
+    layers_.draw(ui, views_.compare_heads_averaged);
     return;
   }
   if (!ui.session.has_result()) {
@@ -440,18 +441,18 @@ void CompareView::draw(ui::UiContext& ui) {
 
   std::vector<std::uint64_t> versions;
   for (const Copy& copy : copies_) versions.push_back(copy.upload_version);
-  if (versions != range_.versions || range_.head != ui.view.selected_head || range_.scores != state.compare_scores ||
+  if (versions != range_.versions || range_.head != ui.view.selected_head || range_.scores != views_.compare_scores ||
       range_.mode != ui.view.weights_range) {
     range_.scale = shared_scale(ui);
     range_.versions = std::move(versions);
     range_.head = ui.view.selected_head;
-    range_.scores = state.compare_scores;
+    range_.scores = views_.compare_scores;
     range_.mode = ui.view.weights_range;
   }
   const SharedScale scale = range_.scale;
   const float s = ui.ui_scale;
   // The one colour scale and the note stay above the copies, in view while the grid scrolls.
-  draw_scale_line(ui, scale);
+  draw_scale_line(ui, views_.compare_scores, scale);
   if (!note_.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ui::text_wrapped_disabled("%s", note_.c_str());
@@ -486,6 +487,6 @@ void CompareView::draw(ui::UiContext& ui) {
 
 }  // namespace
 
-std::unique_ptr<ui::Panel> make_compare_view() { return std::make_unique<CompareView>(); }
+std::unique_ptr<ui::Panel> make_compare_view(ViewStates& views) { return std::make_unique<CompareView>(views); }
 
 }  // namespace attnviz::classroom

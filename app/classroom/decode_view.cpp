@@ -104,6 +104,7 @@ struct CacheColumns {
 
 class DecodeView final : public ui::Panel {
  public:
+  explicit DecodeView(ViewStates& views) : views_(views), model_(views.decode) {}
   [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Decode); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
@@ -117,6 +118,7 @@ class DecodeView final : public ui::Panel {
   void draw_cache(ui::UiContext& ui, const CacheColumns& c, float width, float height);
   [[nodiscard]] CacheColumns columns(const ui::UiContext& ui) const;
 
+  ViewStates& views_;  // the prompt and the step shown (the desktop's)
   TraceKey key_;
   std::optional<decode::DecodeTrace> trace_;
   std::string error_;
@@ -221,7 +223,8 @@ void DecodeView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Decode;
   state.shown_frame = ImGui::GetFrameCount();
-  ui.classroom.decode.model_steps = 0;  // ModelDecode sets it while it shows a generation
+  state.shown_step = views_.decode.step;
+  views_.decode.model_steps = 0;  // ModelDecode sets it while it shows a generation
   if (ui.model.has_model() && model_.draw(ui)) return;
   if (!ui.session.has_result()) {
     nothing_to_show(ui, "Nothing to show yet.");
@@ -233,11 +236,11 @@ void DecodeView::draw(ui::UiContext& ui) {
     return;
   }
   const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
-  const int prompt = decode_prompt(state.decode, problem.n());
+  const int prompt = decode_prompt(views_.decode, problem.n());
   const int steps = decode_step_count(prompt, problem.n());
-  ui::Playback& playback = state.decode.playback;
-  state.decode.step = moved_step(state.decode.step, 0, steps);
-  if (advance_playback(playback, state.decode.step, steps, ImGui::GetTime()) || playback.playing)
+  Playback& playback = views_.decode.playback;
+  views_.decode.step = moved_step(views_.decode.step, 0, steps);
+  if (advance_playback(playback, views_.decode.step, steps, ImGui::GetTime()) || playback.playing)
     state.wants_frames = true;
   draw_toolbar(ui, prompt, steps);
   if (!refresh(ui, {ui.session.generation(), head, prompt})) {
@@ -246,8 +249,8 @@ void DecodeView::draw(ui::UiContext& ui) {
     ImGui::PopTextWrapPos();
     return;
   }
-  show_step(ui, state.decode.step);
-  const int t = decoded_position(prompt, state.decode.step);
+  show_step(ui, views_.decode.step);
+  const int t = decoded_position(prompt, views_.decode.step);
 
   ImGui::BeginChild("##decode-page", ImGui::GetContentRegionAvail(), false);
   const float page_w = ImGui::GetContentRegionAvail().x;
@@ -285,7 +288,7 @@ void DecodeView::draw(ui::UiContext& ui) {
 }
 
 void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
-  ui::DecodeViewState& state = ui.classroom.decode;
+  DecodeViewState& state = views_.decode;
   const Problem& problem = ui.session.problem();
   step_toolbar(state.playback, state.step, steps, "Step");
   const float group_gap = 20.0f * ui.ui_scale;
@@ -541,6 +544,6 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
 
 }  // namespace
 
-std::unique_ptr<ui::Panel> make_decode_view() { return std::make_unique<DecodeView>(); }
+std::unique_ptr<ui::Panel> make_decode_view(ViewStates& views) { return std::make_unique<DecodeView>(views); }
 
 }  // namespace attnviz::classroom

@@ -71,7 +71,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
     }
     return true;
   }
-  ui::DecodeViewState& state = ui.classroom.decode;
+  DecodeViewState& state = state_;
   const int steps = static_cast<int>(g->steps.size());
   state.model_steps = steps;
   state.step = moved_step(state.step, 0, steps);
@@ -151,8 +151,8 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr || encoder);
     if (ImGui::Button("Generate##decode-model")) {
       generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);
-      ui.classroom.decode.step = 0;
-      ui.classroom.decode.playback.playing = false;
+      state_.step = 0;
+      state_.playback.playing = false;
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {

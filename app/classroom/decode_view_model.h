@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/classroom/view_states.h"
 #include "app/compute/model_generation.h"
 #include "app/ui/panel.h"
 #include "core/common/matrix.h"
@@ -18,6 +19,9 @@ namespace attnviz::classroom {
 
 class ModelDecode {
  public:
+  // `state`: the Decode view's step and play button, which step through the generation too.
+  explicit ModelDecode(DecodeViewState& state) : state_(state) {}
+
   // Draws the page. Returns false when the user asked for the scenario's decoding instead.
   bool draw(ui::UiContext& ui);
 
@@ -32,6 +36,7 @@ class ModelDecode {
   void draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int step, float width,
                        float ui_scale) const;
 
+  DecodeViewState& state_;
   compute::ModelGeneration generation_;
   // Made again only when the generation changes: its tokens (prompt and generated) and the
   // cache's bytes at every step.

@@ -12,11 +12,12 @@
 
 #include <memory>
 
+#include "app/classroom/view_states.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::classroom {
 
-std::unique_ptr<ui::Panel> make_tiled_view();
-std::unique_ptr<ui::Panel> make_decode_view();
+std::unique_ptr<ui::Panel> make_tiled_view(ViewStates& views);
+std::unique_ptr<ui::Panel> make_decode_view(ViewStates& views);
 
 }  // namespace attnviz::classroom

@@ -117,7 +117,7 @@ void check_start_options(const StartOptions& options, const Problem& problem) {
   if (!options.step) return;
   const int step = *options.step + 1;
   if (options.view == ui::MainView::Tiled) {
-    ui::TiledViewState state;
+    TiledViewState state;
     state.block_q = options.block_q.value_or(0);
     state.block_k = options.block_k.value_or(0);
     const tiled::TileGrid grid = tile_grid(state, problem);
@@ -130,7 +130,7 @@ void check_start_options(const StartOptions& options, const Problem& problem) {
     }
   }
   if (decoding) {
-    ui::DecodeViewState state;
+    DecodeViewState state;
     state.prompt = options.prompt.value_or(0);
     const int prompt = decode_prompt(state, tokens);
     const int steps = decode_step_count(prompt, tokens);
@@ -143,24 +143,24 @@ void check_start_options(const StartOptions& options, const Problem& problem) {
   }
 }
 
-void apply_start_options(const StartOptions& options, ui::ClassroomState& state) {
+void apply_start_options(const StartOptions& options, ui::ClassroomState& state, ViewStates& views) {
   if (options.view) state.select_tab = options.view;
   state.start_view_given = options.view.has_value();
   if (options.step) {
     if (options.view == ui::MainView::Tiled)
-      state.tiled.tile = *options.step;
+      views.tiled.tile = *options.step;
     else if (options.view == ui::MainView::Decode)
-      state.decode.step = *options.step;
+      views.decode.step = *options.step;
     else
-      state.step = *options.step;
+      views.step = *options.step;
   }
-  if (options.block_q) state.tiled.block_q = *options.block_q;
-  if (options.block_k) state.tiled.block_k = *options.block_k;
-  if (options.prompt) state.decode.prompt = *options.prompt;
-  if (options.mistake) state.mistake = *options.mistake;
-  if (options.compare_axis) state.compare.axis = *options.compare_axis;
-  state.compare_layers = options.compare_layers;
-  if (options.compare_count) state.compare.count = *options.compare_count;
+  if (options.block_q) views.tiled.block_q = *options.block_q;
+  if (options.block_k) views.tiled.block_k = *options.block_k;
+  if (options.prompt) views.decode.prompt = *options.prompt;
+  if (options.mistake) views.mistake = *options.mistake;
+  if (options.compare_axis) views.compare.axis = *options.compare_axis;
+  views.compare_layers = options.compare_layers;
+  if (options.compare_count) views.compare.count = *options.compare_count;
   state.start_presenting = options.present;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/cli/args.h"
+#include "app/classroom/view_states.h"
 #include "app/ui/classroom_state.h"
 #include "core/scenario/problem.h"
 
@@ -48,6 +49,6 @@ extern const char* const kStartOptionsHelp;
 void check_start_options(const StartOptions& options, const Problem& problem);
 
 // Before the first frame: the tab to show, the page, the comparison, presentation mode.
-void apply_start_options(const StartOptions& options, ui::ClassroomState& state);
+void apply_start_options(const StartOptions& options, ui::ClassroomState& state, ViewStates& views);
 
 }  // namespace attnviz::classroom

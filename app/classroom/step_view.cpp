@@ -75,6 +75,7 @@ struct Focus {
 
 class StepView final : public ui::Panel {
  public:
+  explicit StepView(ViewStates& views) : views_(views) {}
   [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Step); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
@@ -86,7 +87,7 @@ class StepView final : public ui::Panel {
   [[nodiscard]] float header_height(const lesson::StepPage& page, float width) const;
   void draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const;
   void draw_position_controls(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const;
-  void draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& page) const;
+  void draw_mistake_choice(const lesson::StepPage& page) const;
   [[nodiscard]] PageLayout arrange(const ui::UiContext& ui, float width, float height) const;
   void draw_matrices(ui::UiContext& ui, const Focus& focus, const PageLayout& layout, ImVec2 origin);
   void draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i, const MatrixPlace& place, ImVec2 at);
@@ -95,6 +96,7 @@ class StepView final : public ui::Panel {
   // long sentence's trace is not free, and the window redraws on every mouse move).
   const lesson::StepPage& text_page(int step, const lesson::PageFocus& focus);
 
+  ViewStates& views_;  // the page, the selected key, the mistake shown (the desktop's)
   // The scenario's attention, or a pretrained model's chosen layer (its real Q, K, V).
   ui::ShownAttention shown_;
   std::uint64_t generation_ = 0;
@@ -137,7 +139,7 @@ int model_step(int step, int previous) {
   return step;
 }
 
-Focus current_focus(const ui::UiContext& ui, const Problem& p) {
+Focus current_focus(const ui::UiContext& ui, const ViewStates& views, const Problem& p) {
   Focus f;
   f.head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   f.query = followed_query(ui.view.pinned_query, ui::MainView::Step, p.n()).value_or(0);
@@ -145,11 +147,11 @@ Focus current_focus(const ui::UiContext& ui, const Problem& p) {
   // score in most sentences), or key 0 in cross-attention.
   // On the Positions page the default key is the word before (RoPE's picture then shows two
   // arrows one position apart); elsewhere the query itself.
-  const bool positions = lesson::step_at(ui.classroom.step) == StepKind::Positions;
+  const bool positions = lesson::step_at(views.step) == StepKind::Positions;
   const bool two_sentences = p.cross_attention && p.source_tokens != p.tokens;  // a model's layer: one text
   const int fallback = two_sentences ? 0 : positions ? std::max(f.query - 1, 0) : f.query;
-  f.key = std::clamp(ui.classroom.key.value_or(fallback), 0, p.m() - 1);
-  f.mistake = lesson::mistake_at(ui.classroom.mistake);
+  f.key = std::clamp(views.key.value_or(fallback), 0, p.m() - 1);
+  f.mistake = lesson::mistake_at(views.mistake);
   return f;
 }
 
@@ -248,11 +250,12 @@ void StepView::draw(ui::UiContext& ui) {
     nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
-  state.step = std::clamp(state.step, 0, lesson::kStepCount - 1);
-  if (shown_.model()) state.step = model_step(state.step, last_step_);
-  last_step_ = state.step;
-  const Focus focus = current_focus(ui, shown_.problem());
-  refresh(ui, focus, state.step);
+  views_.step = std::clamp(views_.step, 0, lesson::kStepCount - 1);
+  if (shown_.model()) views_.step = model_step(views_.step, last_step_);
+  last_step_ = views_.step;
+  state.shown_step = views_.step;
+  const Focus focus = current_focus(ui, views_, shown_.problem());
+  refresh(ui, focus, views_.step);
   draw_toolbar(ui, focus);
 
   // Everything below the toolbar scrolls when the heatmaps at readable sizes need more room.
@@ -262,7 +265,7 @@ void StepView::draw(ui::UiContext& ui) {
   text_focus.mistake = focus.mistake;
   text_focus.max_trace_keys = std::max(text_.rows, 8);
   text_focus.vector_terms_per_line = std::max(text_.terms, 0);
-  const lesson::StepPage& header = text_page(state.step, text_focus);  // title and formula: the same for any rows
+  const lesson::StepPage& header = text_page(views_.step, text_focus);  // title and formula: the same for any rows
 
   // The title and formula go across the top; when that leaves the heatmaps too little height
   // (a projector's 720 lines at presentation text sizes) they head the text column instead,
@@ -291,23 +294,23 @@ void StepView::draw(ui::UiContext& ui) {
     const TraceFit fit = fit_trace(layout.text_w, text_h, p.d_v);
     text_focus.max_trace_keys = fit.rows;
     text_focus.vector_terms_per_line = fit.vector_terms;
-    const lesson::StepPage& page = text_page(state.step, text_focus);
+    const lesson::StepPage& page = text_page(views_.step, text_focus);
     ImGui::SetCursorPos(ImVec2(origin.x + page_w - layout.text_w, origin.y));
     // As tall as its text (measured in the last frame): the page is the one thing that scrolls,
     // never a box inside it (two nested scrollbars cut the text off on a projector).
-    const float column_h = text_step_ == state.step ? std::max(text_h, text_content_h_) : text_h;
+    const float column_h = text_step_ == views_.step ? std::max(text_h, text_content_h_) : text_h;
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     ImGui::BeginChild("##step-trace", ImVec2(layout.text_w, column_h), true, fixed);
     if (header_beside) draw_header(ui, page);
     draw_text_column(ui, focus, page);
     text_content_h_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-    text_step_ = state.step;
+    text_step_ = views_.step;
     ImGui::EndChild();
   } else {  // below the heatmaps, the page's full width: every key (the page scrolls anyway)
     const TraceFit fit = fit_trace(page_w, 1e6f, p.d_v);
     text_focus.max_trace_keys = fit.rows;
     text_focus.vector_terms_per_line = fit.vector_terms;
-    const lesson::StepPage& page = text_page(state.step, text_focus);
+    const lesson::StepPage& page = text_page(views_.step, text_focus);
     ImGui::SetCursorPos(ImVec2(origin.x, origin.y + layout.matrices_h + gap));
     ImGui::Separator();
     draw_text_column(ui, focus, page);
@@ -340,7 +343,7 @@ int choice_combo(const char* id, const char* caption, const std::vector<std::str
 // The page's note, then on the Scaling page the scaling lesson (all rows with and without
 // 1/√d_k: that page's point), then the followed query's numbers.
 void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const lesson::StepPage& page) const {
-  if (page.kind == StepKind::Mistakes) draw_mistake_choice(ui, page);
+  if (page.kind == StepKind::Mistakes) draw_mistake_choice(page);
   draw_step_note(page);
   if (page.kind == StepKind::Scaling) {
     draw_scaling_controls(ui, shown_.problem(), shown_.result(), focus.head, ImGui::GetContentRegionAvail().x,
@@ -354,17 +357,17 @@ void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const les
 
 // The classic mistakes as pills (the page shows the chosen one beside the right way), and on
 // "no scaling" the way to the Scaling page, whose lesson is about exactly that.
-void StepView::draw_mistake_choice(ui::UiContext& ui, const lesson::StepPage& page) const {
+void StepView::draw_mistake_choice(const lesson::StepPage& page) const {
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   for (int i = 0; i < lesson::kMistakeCount; ++i) {
     const char* name = lesson::mistake_name(lesson::mistake_at(i));
     if (i > 0) same_line_if_fits(button_width(name), right);
     ImGui::PushID(2000 + i);
-    if (pill(name, lesson::mistake_at(i) == page.mistake)) ui.classroom.mistake = i;
+    if (pill(name, lesson::mistake_at(i) == page.mistake)) views_.mistake = i;
     ImGui::PopID();
   }
   if (page.links_to_scaling) {
-    if (ImGui::Button("Open the Scaling page \xe2\x96\xb6")) ui.classroom.step = lesson::step_index(StepKind::Scaling);
+    if (ImGui::Button("Open the Scaling page \xe2\x96\xb6")) views_.step = lesson::step_index(StepKind::Scaling);
   }
   ImGui::Spacing();
 }
@@ -409,7 +412,6 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
 // pills that would need a line of their own become drop-down lists (Up / Down and H still
 // step through them).
 void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
-  ui::ClassroomState& state = ui.classroom;
   const Problem& p = shown_.problem();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
@@ -432,13 +434,13 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   const float group_gap = (compact ? 12.0f : 20.0f) * ui.ui_scale;
 
   const int first_step = shown_.model() ? lesson::step_index(StepKind::Scores) : 0;
-  ImGui::BeginDisabled(state.step == first_step);
-  if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back)) --state.step;
+  ImGui::BeginDisabled(views_.step == first_step);
+  if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back)) --views_.step;
   if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Back (Left, Page Up)");
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(state.step == lesson::kStepCount - 1);
-  if (ImGui::Button(compact ? "\xe2\x96\xb6##next" : next)) ++state.step;
+  ImGui::BeginDisabled(views_.step == lesson::kStepCount - 1);
+  if (ImGui::Button(compact ? "\xe2\x96\xb6##next" : next)) ++views_.step;
   if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Next (Right, Page Down)");
   ImGui::EndDisabled();
   ImGui::SameLine(0.0f, group_gap);
@@ -453,7 +455,7 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     ImGui::PushID(i);
     const std::string label =
         std::to_string(i + 1) + (named ? std::string(" ") + lesson::step_name(lesson::step_at(i)) : "");
-    if (pill(label.c_str(), i == state.step)) state.step = i;
+    if (pill(label.c_str(), i == views_.step)) views_.step = i;
     if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
     ImGui::PopID();
   }
@@ -701,9 +703,9 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
                       static_cast<double>(m.values->at(hover.row, hover.col)));
   if (hover.clicked && hover.row >= 0 && m.query_rows) {
     ui.view.pinned_query = hover.row;
-    if (m.key_cols && hover.col >= 0) ui.classroom.key = hover.col;
+    if (m.key_cols && hover.col >= 0) views_.key = hover.col;
   }
-  if (hover.clicked && hover.row >= 0 && m.key_rows) ui.classroom.key = hover.row;
+  if (hover.clicked && hover.row >= 0 && m.key_rows) views_.key = hover.row;
   ImGui::SetCursorPosX(at.x + row_label_w);
   if (m.kind != ShownMatrix::Kind::Mask)
     ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), nullptr);
@@ -715,6 +717,6 @@ void StepView::draw_matrix(ui::UiContext& ui, const Focus& focus, std::size_t i,
 
 }  // namespace
 
-std::unique_ptr<ui::Panel> make_step_view() { return std::make_unique<StepView>(); }
+std::unique_ptr<ui::Panel> make_step_view(ViewStates& views) { return std::make_unique<StepView>(views); }
 
 }  // namespace attnviz::classroom

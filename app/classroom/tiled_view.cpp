@@ -57,6 +57,7 @@ struct ShownTile {
 
 class TiledView final : public ui::Panel {
  public:
+  explicit TiledView(ViewStates& views) : views_(views) {}
   [[nodiscard]] const char* title() const override { return ui::tab_title(ui::MainView::Tiled); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
@@ -70,6 +71,7 @@ class TiledView final : public ui::Panel {
   void draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width);
   void draw_outputs(ui::UiContext& ui, float width);
 
+  ViewStates& views_;  // the tile sizes and the tile shown (the desktop's)
   // The scenario's attention, or a pretrained model's chosen layer (its real Q, K, V).
   ui::ShownAttention attention_;
   std::unique_ptr<tiled::TiledRunner> runner_ = tiled::make_cpu_tiled();
@@ -142,16 +144,17 @@ void TiledView::draw(ui::UiContext& ui) {
   ui::ClassroomState& state = ui.classroom;
   state.shown = ui::MainView::Tiled;
   state.shown_frame = ImGui::GetFrameCount();
+  state.shown_step = views_.tiled.tile;
   if (!attention_.update(ui)) {
     nothing_to_show(ui, "Nothing to show yet.");
     return;
   }
   const Problem& problem = attention_.problem();
   const int head = std::clamp(ui.view.selected_head, 0, problem.num_heads - 1);
-  const tiled::TileGrid grid = tile_grid(state.tiled, problem);
-  ui::Playback& playback = state.tiled.playback;
-  state.tiled.tile = moved_step(state.tiled.tile, 0, grid.tile_count());
-  if (advance_playback(playback, state.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing)
+  const tiled::TileGrid grid = tile_grid(views_.tiled, problem);
+  Playback& playback = views_.tiled.playback;
+  views_.tiled.tile = moved_step(views_.tiled.tile, 0, grid.tile_count());
+  if (advance_playback(playback, views_.tiled.tile, grid.tile_count(), ImGui::GetTime()) || playback.playing)
     state.wants_frames = true;
   draw_toolbar(ui, grid);
   if (!refresh({attention_.version(), head, grid.block_q, grid.block_k}, grid)) {
@@ -160,7 +163,7 @@ void TiledView::draw(ui::UiContext& ui) {
     ImGui::PopTextWrapPos();
     return;
   }
-  show_tile(grid, state.tiled.tile);
+  show_tile(grid, views_.tiled.tile);
 
   ImGui::BeginChild("##tiled-page", ImGui::GetContentRegionAvail(), false);
   const float s = ui.ui_scale;
@@ -214,7 +217,7 @@ bool block_field(const char* label, const char* id, int& value, int shown, const
 }
 
 void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
-  ui::TiledViewState& state = ui.classroom.tiled;
+  TiledViewState& state = views_.tiled;
   const Problem& problem = attention_.problem();
   step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
   const float group_gap = 20.0f * ui.ui_scale;
@@ -292,7 +295,7 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
   const heatmap::HeatmapHover hover = ui.heatmaps.draw("##tiled-scores", spec);
   CellsRect cells{origin.x + row_label_w, origin.y + label_h, origin.x + row_label_w + spec.cells_width,
                   origin.y + label_h + spec.cells_height};
-  draw_tile_overlay(grid, *trace_, ui.classroom.tiled.tile, cells, s);
+  draw_tile_overlay(grid, *trace_, views_.tiled.tile, cells, s);
   ImGui::Dummy(ImVec2(0.0f, block_labels));
   ImGui::EndGroup();
   if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
@@ -304,8 +307,8 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
                       hover.col, static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), tile + 1, qb, kb,
                       skipped ? ": skipped, the mask hides all of it" : "");
     if (hover.clicked) {
-      ui.classroom.tiled.tile = tile;
-      ui.classroom.tiled.playback.playing = false;
+      views_.tiled.tile = tile;
+      views_.tiled.playback.playing = false;
     }
   }
   return cells;
@@ -408,6 +411,6 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
 
 }  // namespace
 
-std::unique_ptr<ui::Panel> make_tiled_view() { return std::make_unique<TiledView>(); }
+std::unique_ptr<ui::Panel> make_tiled_view(ViewStates& views) { return std::make_unique<TiledView>(views); }
 
 }  // namespace attnviz::classroom

@@ -10,7 +10,7 @@ constexpr float kMaxSpeed = 8.0f;
 
 int chosen_or(int chosen, int fallback) { return std::clamp(chosen > 0 ? chosen : fallback, 1, kMaxBlock); }
 
-double interval(const ui::Playback& playback) { return 1.0 / std::clamp(playback.speed, kMinSpeed, kMaxSpeed); }
+double interval(const Playback& playback) { return 1.0 / std::clamp(playback.speed, kMinSpeed, kMaxSpeed); }
 
 }  // namespace
 
@@ -18,17 +18,17 @@ int default_block(int tokens) { return std::max(1, (tokens + 3) / 4); }
 
 int default_prompt(int tokens) { return std::max(1, (tokens + 1) / 2); }
 
-tiled::TileGrid tile_grid(const ui::TiledViewState& state, const Problem& problem) {
+tiled::TileGrid tile_grid(const TiledViewState& state, const Problem& problem) {
   return tiled::TileGrid(problem.n(), problem.m(), chosen_or(state.block_q, default_block(problem.n())),
                          chosen_or(state.block_k, default_block(problem.m())));
 }
 
-int tiled_step_count(const ui::TiledViewState& state, const Problem& problem) {
+int tiled_step_count(const TiledViewState& state, const Problem& problem) {
   if (problem.n() < 1 || problem.m() < 1) return 0;
   return tile_grid(state, problem).tile_count();
 }
 
-int decode_prompt(const ui::DecodeViewState& state, int tokens) {
+int decode_prompt(const DecodeViewState& state, int tokens) {
   if (tokens < 1) return 1;
   return std::clamp(state.prompt > 0 ? state.prompt : default_prompt(tokens), 1, tokens);
 }
@@ -39,7 +39,7 @@ int decoded_position(int prompt, int step) { return prompt - 1 + step; }
 
 int moved_step(int step, int delta, int count) { return count <= 0 ? 0 : std::clamp(step + delta, 0, count - 1); }
 
-void toggle_playback(ui::Playback& playback, int& step, int count, double now) {
+void toggle_playback(Playback& playback, int& step, int count, double now) {
   if (playback.playing || count <= 1) {
     playback.playing = false;
     return;
@@ -49,7 +49,7 @@ void toggle_playback(ui::Playback& playback, int& step, int count, double now) {
   playback.next_at = now + interval(playback);
 }
 
-bool advance_playback(ui::Playback& playback, int& step, int count, double now) {
+bool advance_playback(Playback& playback, int& step, int count, double now) {
   if (!playback.playing) return false;
   if (step >= count - 1) {
     playback.playing = false;

@@ -9,6 +9,7 @@
 //   Decode  step 0 prefills the prompt's P tokens at once; step k generates token P − 1 + k,
 //           up to the sentence's last: N − P + 1 steps
 
+#include "app/classroom/view_states.h"
 #include "app/ui/classroom_state.h"
 #include "core/scenario/problem.h"
 #include "core/tiled/tile_grid.h"
@@ -23,12 +24,12 @@ int default_block(int tokens);
 int default_prompt(int tokens);
 
 // The grid the Tiled view walks: the chosen Br and Bc (or the defaults) over N × M.
-tiled::TileGrid tile_grid(const ui::TiledViewState& state, const Problem& problem);
+tiled::TileGrid tile_grid(const TiledViewState& state, const Problem& problem);
 // Its tiles; 0 when nothing is computed.
-int tiled_step_count(const ui::TiledViewState& state, const Problem& problem);
+int tiled_step_count(const TiledViewState& state, const Problem& problem);
 
 // The prompt P in [1, N] (the chosen one, clamped, or the default).
-int decode_prompt(const ui::DecodeViewState& state, int tokens);
+int decode_prompt(const DecodeViewState& state, int tokens);
 int decode_step_count(int prompt, int tokens);
 // The position t a step shows: P − 1 for the prefill (its last row), then P − 1 + step.
 int decoded_position(int prompt, int step);
@@ -37,9 +38,9 @@ int decoded_position(int prompt, int step);
 int moved_step(int step, int delta, int count);
 
 // Play or pause. Playing from the last step starts again at the first.
-void toggle_playback(ui::Playback& playback, int& step, int count, double now);
+void toggle_playback(Playback& playback, int& step, int count, double now);
 // While playing: one step each 1/speed seconds that passed, stopping at the last. Returns
 // whether the step moved. A long gap (the window was hidden) does not make it jump ahead.
-bool advance_playback(ui::Playback& playback, int& step, int count, double now);
+bool advance_playback(Playback& playback, int& step, int count, double now);
 
 }  // namespace attnviz::classroom

@@ -25,7 +25,7 @@ constexpr Speed kSpeeds[] = {{0.25f, "1 step every 4 s"}, {0.5f, "1 step every 2
 
 // A choice of a few speeds rather than a slider: a slider's grab sits on its own text
 // ("2 a se|cond"), and a teacher wants 1 or 2 steps a second, not 1.37.
-void speed_choice(ui::Playback& playback) {
+void speed_choice(Playback& playback) {
   const char* shown = nullptr;
   for (const Speed& speed : kSpeeds) {
     if (speed.steps_a_second == playback.speed) shown = speed.text;
@@ -62,7 +62,7 @@ float int_input_width(int largest) {
   return std::ceil(text + buttons);
 }
 
-void step_toolbar(ui::Playback& playback, int& step, int count, const std::string& what) {
+void step_toolbar(Playback& playback, int& step, int count, const std::string& what) {
   const double now = ImGui::GetTime();
   ImGui::BeginDisabled(step <= 0);
   if (ImGui::Button("\xe2\x97\x80##back")) {

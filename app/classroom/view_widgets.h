@@ -9,6 +9,7 @@
 
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/value_range.h"
+#include "app/classroom/view_states.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/panel.h"
 #include "core/common/matrix.h"
@@ -19,7 +20,7 @@ namespace attnviz::classroom {
 
 // ◀ ▶ and Play / Pause with its speed (steps a second), then "`what` k of n"; keys: Left,
 // Right, P. Clicking a step button pauses the playback.
-void step_toolbar(ui::Playback& playback, int& step, int count, const std::string& what);
+void step_toolbar(Playback& playback, int& step, int count, const std::string& what);
 
 // The width of an ImGui::InputInt with its − and + buttons that shows `largest` whole (a
 // 4,096-token tile or prompt, "4096", was cut to "409" in a fixed width).

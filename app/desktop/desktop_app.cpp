@@ -227,8 +227,9 @@ class DesktopApp {
   compute::ModelSession model_;  // a pretrained model, opened and run off this thread
   ui::ViewState view_;
   ui::ClassroomState classroom_;
+  classroom::ViewStates classroom_views_;  // what each classroom view shows (before the layout: its views keep it)
   ui::FrameStats stats_;
-  std::unique_ptr<ui::Layout> layout_ = make_default_layout();
+  std::unique_ptr<ui::Layout> layout_ = make_default_layout(classroom_views_);
   FrameTimes times_;
   Clock::time_point last_frame_start_{};
   std::uint64_t frames_drawn_ = 0;
@@ -268,7 +269,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   view_.selected_head = options.head.value_or(0);
   if (options.pin_query) view_.pinned_query = *options.pin_query;
   view_.block_size = options.blocks.value_or(0);
-  classroom::apply_start_options(options.classroom, classroom_);
+  classroom::apply_start_options(options.classroom, classroom_, classroom_views_);
   classroom_.hints = !options.automated();  // pictures show the steady state
   view_.wait_for_work = options.automated();
   try {

@@ -6,7 +6,7 @@
 
 namespace attnviz::desktop {
 
-std::unique_ptr<ui::Layout> make_default_layout() {
+std::unique_ptr<ui::Layout> make_default_layout(classroom::ViewStates& classroom_views) {
   auto layout = std::make_unique<ui::Layout>();
   layout->add_menu(panels::make_file_menu());
   layout->add_menu(panels::make_edit_menu());
@@ -22,7 +22,7 @@ std::unique_ptr<ui::Layout> make_default_layout() {
   layout->add_dialog(export_ui::make_export_dialog());
   layout->add_dialog(export_ui::make_view_image_dialog());
   layout->add_dialog(panels::make_open_model_dialog());
-  classroom::add_classroom(*layout);
+  classroom::add_classroom(*layout, classroom_views);
   // After the classroom's views, so that keys 1-6 (and the Classroom menu's numbers) are the
   // first six tabs in order.
   layout->add_panel(panels::make_model_view());

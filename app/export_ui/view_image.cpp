@@ -113,9 +113,9 @@ std::filesystem::path view_image_path(const std::string& typed, const std::files
 
 std::string view_image_stem(const ui::ClassroomState& classroom) {
   switch (classroom.shown) {
-    case ui::MainView::Step: return "step-" + std::to_string(classroom.step + 1);
-    case ui::MainView::Tiled: return "tiled-tile-" + std::to_string(classroom.tiled.tile + 1);
-    case ui::MainView::Decode: return "decode-step-" + std::to_string(classroom.decode.step + 1);
+    case ui::MainView::Step: return "step-" + std::to_string(classroom.shown_step + 1);
+    case ui::MainView::Tiled: return "tiled-tile-" + std::to_string(classroom.shown_step + 1);
+    case ui::MainView::Decode: return "decode-step-" + std::to_string(classroom.shown_step + 1);
     default: return ui::to_string(classroom.shown);
   }
 }

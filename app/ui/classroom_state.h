@@ -1,15 +1,15 @@
 #pragma once
-// What the classroom views (app/classroom) share: the step being shown, the compare settings,
-// presentation mode, and requests the frame loop carries out (full screen, selecting a view's
-// tab). Plain UI state like ViewState: the desktop owns one and hands it to every panel in the
-// UiContext; the views, the Classroom menu and the start-up options read and write it there.
+// What the main area's tabs and presentation mode share with the layout: which view is on
+// screen (and its step, for file names), presentation mode, and requests the frame loop carries
+// out (full screen, selecting a view's tab). Plain UI state like ViewState: the desktop owns one
+// and hands it to every panel in the UiContext. What each classroom view shows (its page, its
+// variants, its tile) is the views' own: app/classroom/view_states.h.
 
 #include <optional>
 #include <string>
 
 #include "app/i18n/translate.h"
 #include "app/ui/view_state.h"
-#include "core/lesson/variants.h"
 
 namespace attnviz::ui {
 
@@ -25,48 +25,7 @@ const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by 
 inline constexpr const char* kModelViewTitle = N_("Model view");
 inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab == kModelViewTitle; }
 
-// Stepping on its own (the Tiled and Decode views' play button): `speed` steps a second
-// while playing; the view advances when the time comes and stops at the last step.
-struct Playback {
-  bool playing = false;
-  float speed = 2.0f;    // steps per second, 0.25 to 8
-  double next_at = 0.0;  // ImGui::GetTime() of the next step while playing
-};
-
-// The Tiled view (FlashAttention-2 tile by tile): its tile sizes and the tile shown.
-struct TiledViewState {
-  int block_q = 0;  // Br; 0: chosen for the sentence (classroom::default_block)
-  int block_k = 0;  // Bc; 0: likewise
-  int tile = 0;     // 0-based, in visiting order
-  Playback playback;
-};
-
-// The Decode view (KV-cache decoding): the prompt and the step shown.
-struct DecodeViewState {
-  int prompt = 0;  // P tokens prefilled at once; 0: chosen for the sentence (classroom::default_prompt)
-  int step = 0;    // 0: the prompt's prefill, k: the k-th generated token
-  Playback playback;
-  // The steps of a pretrained model's generation while the view shows one (0: the scenario's
-  // steps count), so that the arrow keys and P step through the generated tokens.
-  int model_steps = 0;
-};
-
 struct ClassroomState {
-  // Step view
-  int step = 0;            // 0-based page (lesson::step_at)
-  std::optional<int> key;  // the column of the selected cell (the arithmetic check)
-  int mistake = 0;         // the Mistakes page's subject (lesson::mistake_at)
-
-  // Compare view
-  lesson::CompareOptions compare;
-  bool compare_scores = false;  // the copies show scaled scores instead of weights
-  // With a pretrained model shown: the "layers" axis (one column per layer of the model's text)
-  // instead of the scenario's copies, the chosen head's weights or every head's averaged.
-  bool compare_layers = false;
-  bool compare_heads_averaged = false;
-
-  TiledViewState tiled;
-  DecodeViewState decode;
   // A view playing its steps asks for frames to keep coming (the window otherwise sleeps
   // until an event); the frame loop clears it before each frame's UI.
   bool wants_frames = false;
@@ -110,6 +69,9 @@ struct ClassroomState {
   // The tab the main area showed in the last frame (keys act on what is on screen).
   MainView shown = MainView::Heatmaps;
   int shown_frame = -1;
+  // The shown view's page, tile or decoding step (0-based; 0 for a view without steps): what
+  // File > Save view as image names the file after.
+  int shown_step = 0;
 };
 
 // `main_view` is on screen: while the Model view is, none of the six is (`shown` falls back to

@@ -23,7 +23,8 @@ struct Fixture {
   document::Document document{Scenario{}};
   ui::ViewState view;
   ui::ClassroomState state;
-  ActionTarget target{document, view, state, 4, 8};
+  ViewStates views;
+  ActionTarget target{document, view, state, views, 4, 8};
 
   void press(int key, bool shift = false) {
     (void)apply_action(action_for_key(key, shift, state.shown, state.presenting, state.help_open), target);
@@ -33,20 +34,20 @@ struct Fixture {
 TEST(ClassroomKeys, ArrowsAndPageKeysStepOnlyInTheStepView) {
   Fixture f;
   f.press(GLFW_KEY_RIGHT);
-  EXPECT_EQ(f.state.step, 0) << "the heatmaps are on screen: no stepping";
+  EXPECT_EQ(f.views.step, 0) << "the heatmaps are on screen: no stepping";
   f.state.shown = ui::MainView::Step;
   f.press(GLFW_KEY_RIGHT);
   f.press(GLFW_KEY_PAGE_DOWN);  // a presenter remote
-  EXPECT_EQ(f.state.step, 2);
+  EXPECT_EQ(f.views.step, 2);
   f.press(GLFW_KEY_LEFT);
-  EXPECT_EQ(f.state.step, 1);
+  EXPECT_EQ(f.views.step, 1);
   f.press(GLFW_KEY_END);
-  EXPECT_EQ(f.state.step, lesson::kStepCount - 1);
+  EXPECT_EQ(f.views.step, lesson::kStepCount - 1);
   f.press(GLFW_KEY_RIGHT);
-  EXPECT_EQ(f.state.step, lesson::kStepCount - 1) << "stays on the last page";
+  EXPECT_EQ(f.views.step, lesson::kStepCount - 1) << "stays on the last page";
   f.press(GLFW_KEY_HOME);
   f.press(GLFW_KEY_PAGE_UP);
-  EXPECT_EQ(f.state.step, 0);
+  EXPECT_EQ(f.views.step, 0);
 }
 
 TEST(ClassroomKeys, FollowTokensAndCycleHeads) {
@@ -191,25 +192,25 @@ TEST(ClassroomKeys, DownFromTheImplicitlyFollowedToken) {
 TEST(ClassroomKeys, CompareKeysActInTheCompareView) {
   Fixture f;
   f.press(GLFW_KEY_A);
-  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Masks) << "not on screen: nothing changes";
+  EXPECT_EQ(f.views.compare.axis, lesson::CompareAxis::Masks) << "not on screen: nothing changes";
   f.state.shown = ui::MainView::Compare;
   f.press(GLFW_KEY_A);
-  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Heads);
+  EXPECT_EQ(f.views.compare.axis, lesson::CompareAxis::Heads);
   f.press(GLFW_KEY_A, true);
   f.press(GLFW_KEY_A, true);
-  EXPECT_EQ(f.state.compare.axis, lesson::CompareAxis::Patterns) << "Shift+A goes back and wraps";
+  EXPECT_EQ(f.views.compare.axis, lesson::CompareAxis::Patterns) << "Shift+A goes back and wraps";
   f.press(GLFW_KEY_N);
-  EXPECT_EQ(f.state.compare.count, 2);
+  EXPECT_EQ(f.views.compare.count, 2);
   f.press(GLFW_KEY_N);
-  EXPECT_EQ(f.state.compare.count, 4);
+  EXPECT_EQ(f.views.compare.count, 4);
   f.press(GLFW_KEY_R);
-  EXPECT_EQ(f.state.compare.window, 3);
+  EXPECT_EQ(f.views.compare.window, 3);
   for (int i = 0; i < 5; ++i) f.press(GLFW_KEY_R, true);
-  EXPECT_EQ(f.state.compare.window, 0) << "r stops at 0";
+  EXPECT_EQ(f.views.compare.window, 0) << "r stops at 0";
   f.press(GLFW_KEY_W);
-  EXPECT_TRUE(f.state.compare_scores);
+  EXPECT_TRUE(f.views.compare_scores);
   f.press(GLFW_KEY_W);
-  EXPECT_FALSE(f.state.compare_scores);
+  EXPECT_FALSE(f.views.compare_scores);
   EXPECT_EQ(f.document.scenario(), Scenario{}) << "compare settings are the view's, not the scenario's";
 }
 

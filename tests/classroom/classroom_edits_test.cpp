@@ -86,10 +86,11 @@ TEST(StartOptions, ParsesViewsStepsAndComparisons) {
   EXPECT_EQ(parse({"--compare", "heads"}).compare_count, std::nullopt);
 
   ui::ClassroomState state;
-  apply_start_options(o, state);
+  ViewStates views;
+  apply_start_options(o, state, views);
   EXPECT_EQ(state.select_tab, ui::MainView::Compare);
-  EXPECT_EQ(state.step, 8);
-  EXPECT_EQ(state.compare.count, 2);
+  EXPECT_EQ(views.step, 8);
+  EXPECT_EQ(views.compare.count, 2);
   EXPECT_TRUE(state.start_presenting);
 }
 
@@ -98,18 +99,20 @@ TEST(StartOptions, TheTiledAndDecodeViewsStepThroughTilesAndTokens) {
   EXPECT_EQ(tiled.view, ui::MainView::Tiled);
   EXPECT_EQ(tiled.step, 11) << "a tile, not a page: past the step view's 9";
   ui::ClassroomState state;
-  apply_start_options(tiled, state);
-  EXPECT_EQ(state.tiled.tile, 11);
-  EXPECT_EQ(state.tiled.block_q, 3);
-  EXPECT_EQ(state.tiled.block_k, 2);
-  EXPECT_EQ(state.step, 0) << "the step view's page is not the tile";
+  ViewStates views;
+  apply_start_options(tiled, state, views);
+  EXPECT_EQ(views.tiled.tile, 11);
+  EXPECT_EQ(views.tiled.block_q, 3);
+  EXPECT_EQ(views.tiled.block_k, 2);
+  EXPECT_EQ(views.step, 0) << "the step view's page is not the tile";
 
   const StartOptions decode = parse({"--view", "decode", "--step", "2", "--prompt", "3"});
   ui::ClassroomState decoding;
-  apply_start_options(decode, decoding);
+  ViewStates decoding_views;
+  apply_start_options(decode, decoding, decoding_views);
   EXPECT_EQ(decoding.select_tab, ui::MainView::Decode);
-  EXPECT_EQ(decoding.decode.step, 1);
-  EXPECT_EQ(decoding.decode.prompt, 3);
+  EXPECT_EQ(decoding_views.decode.step, 1);
+  EXPECT_EQ(decoding_views.decode.prompt, 3);
 
   // Against the Korean sentence (8 tokens): 3 × 4 tiles of 3 × 2, 6 decoding steps after a prompt of 3.
   const Problem korean = build_problem(load_scenario("preset:korean-restaurant").scenario, "preset:korean-restaurant");

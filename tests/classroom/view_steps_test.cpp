@@ -21,8 +21,18 @@ Problem problem_of(int n, int m) {
   return p;
 }
 
+TEST(ViewSteps, TheTiledAndDecodeViewsStartOnTheirFirstStepWithSizesChosenForTheSentence) {
+  const ViewStates views;
+  EXPECT_EQ(views.tiled.tile, 0);
+  EXPECT_EQ(views.tiled.block_q, 0) << "0: chosen for the sentence";
+  EXPECT_EQ(views.decode.step, 0) << "the prefill";
+  EXPECT_EQ(views.decode.prompt, 0);
+  EXPECT_FALSE(views.tiled.playback.playing);
+  EXPECT_GT(views.decode.playback.speed, 0.0f);
+}
+
 TEST(ViewSteps, TheTiledViewHasATilePerBlockPairInAnyBlockSize) {
-  ui::TiledViewState state;
+  TiledViewState state;
   const Problem korean = problem_of(8, 8);
   EXPECT_EQ(default_block(8), 2);
   EXPECT_EQ(tiled_step_count(state, korean), 16) << "by default about 4 × 4 tiles";
@@ -38,7 +48,7 @@ TEST(ViewSteps, TheTiledViewHasATilePerBlockPairInAnyBlockSize) {
 }
 
 TEST(ViewSteps, TheDecodeViewPrefillsThePromptThenGeneratesOneTokenAStep) {
-  ui::DecodeViewState state;
+  DecodeViewState state;
   EXPECT_EQ(decode_prompt(state, 8), 4) << "half the sentence by default";
   state.prompt = 3;
   EXPECT_EQ(decode_prompt(state, 8), 3);
@@ -48,11 +58,11 @@ TEST(ViewSteps, TheDecodeViewPrefillsThePromptThenGeneratesOneTokenAStep) {
   state.prompt = 20;
   EXPECT_EQ(decode_prompt(state, 8), 8) << "never past the sentence";
   EXPECT_EQ(decode_step_count(8, 8), 1);
-  EXPECT_EQ(decode_prompt(ui::DecodeViewState{}, 1), 1);
+  EXPECT_EQ(decode_prompt(DecodeViewState{}, 1), 1);
 }
 
 TEST(ViewSteps, PlayingStepsOnceAnIntervalAndStopsAtTheEnd) {
-  ui::Playback playback;
+  Playback playback;
   playback.speed = 2.0f;  // a step each 0.5 s
   int step = 0;
   toggle_playback(playback, step, 3, 10.0);
@@ -79,7 +89,8 @@ struct Fixture {
   document::Document document{Scenario{}};
   ui::ViewState view;
   ui::ClassroomState state;
-  ActionTarget target{document, view, state, 1, 8, 16, 5, 0.0};
+  ViewStates views;
+  ActionTarget target{document, view, state, views, 1, 8, 16, 5, 0.0};
 
   void press(int key, bool shift = false) {
     (void)apply_action(action_for_key(key, shift, state.shown, state.presenting, state.help_open), target);
@@ -96,25 +107,25 @@ TEST(ViewSteps, ArrowKeysStepTheViewOnScreenAndPPlays) {
   f.state.shown = ui::MainView::Tiled;
   f.press(GLFW_KEY_RIGHT);
   f.press(GLFW_KEY_PAGE_DOWN);
-  EXPECT_EQ(f.state.tiled.tile, 2);
-  EXPECT_EQ(f.state.step, 0) << "the step view's page stays";
+  EXPECT_EQ(f.views.tiled.tile, 2);
+  EXPECT_EQ(f.views.step, 0) << "the step view's page stays";
   f.press(GLFW_KEY_END);
-  EXPECT_EQ(f.state.tiled.tile, 15);
+  EXPECT_EQ(f.views.tiled.tile, 15);
   f.press(GLFW_KEY_RIGHT);
-  EXPECT_EQ(f.state.tiled.tile, 15) << "stays on the last tile";
+  EXPECT_EQ(f.views.tiled.tile, 15) << "stays on the last tile";
   f.press(GLFW_KEY_HOME);
-  EXPECT_EQ(f.state.tiled.tile, 0);
+  EXPECT_EQ(f.views.tiled.tile, 0);
   f.press(GLFW_KEY_P);
-  EXPECT_TRUE(f.state.tiled.playback.playing);
+  EXPECT_TRUE(f.views.tiled.playback.playing);
   f.press(GLFW_KEY_RIGHT);
-  EXPECT_FALSE(f.state.tiled.playback.playing) << "stepping by hand takes over from the play button";
+  EXPECT_FALSE(f.views.tiled.playback.playing) << "stepping by hand takes over from the play button";
 
   f.state.shown = ui::MainView::Decode;
   f.press(GLFW_KEY_END);
-  EXPECT_EQ(f.state.decode.step, 4);
+  EXPECT_EQ(f.views.decode.step, 4);
   f.press(GLFW_KEY_LEFT);
-  EXPECT_EQ(f.state.decode.step, 3);
-  EXPECT_EQ(f.state.tiled.tile, 1) << "the Tiled view's tile stays";
+  EXPECT_EQ(f.views.decode.step, 3);
+  EXPECT_EQ(f.views.tiled.tile, 1) << "the Tiled view's tile stays";
 
   f.state.shown = ui::MainView::Heatmaps;
   EXPECT_EQ(action_for_key(GLFW_KEY_P, false, ui::MainView::Heatmaps, false, false), Action::None);

@@ -125,12 +125,13 @@ TEST(ViewImage, TheStemSaysTheViewAndWhereItStands) {
   ui::ClassroomState state;
   EXPECT_EQ(view_image_stem(state), "heatmaps");
   state.shown = ui::MainView::Tiled;
-  state.tiled.tile = 4;
+  state.shown_step = 4;  // the Tiled view's fifth tile
   EXPECT_EQ(view_image_stem(state), "tiled-tile-5");
   state.shown = ui::MainView::Decode;
+  state.shown_step = 0;
   EXPECT_EQ(view_image_stem(state), "decode-step-1");
   state.shown = ui::MainView::Step;
-  state.step = 5;
+  state.shown_step = 5;
   EXPECT_EQ(view_image_stem(state), "step-6");
   state.shown = ui::MainView::Compare;
   EXPECT_EQ(view_image_stem(state), "compare");

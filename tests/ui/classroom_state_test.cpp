@@ -28,15 +28,5 @@ TEST(ClassroomState, EveryViewHasANameATitleAndANumber) {
   EXPECT_FALSE(main_view_from_string("flash").has_value());
 }
 
-TEST(ClassroomState, TheTiledAndDecodeViewsStartOnTheirFirstStepWithSizesChosenForTheSentence) {
-  const ClassroomState state;
-  EXPECT_EQ(state.tiled.tile, 0);
-  EXPECT_EQ(state.tiled.block_q, 0) << "0: chosen for the sentence";
-  EXPECT_EQ(state.decode.step, 0) << "the prefill";
-  EXPECT_EQ(state.decode.prompt, 0);
-  EXPECT_FALSE(state.tiled.playback.playing);
-  EXPECT_GT(state.decode.playback.speed, 0.0f);
-}
-
 }  // namespace
 }  // namespace attnviz::ui
