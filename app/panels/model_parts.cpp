@@ -117,12 +117,13 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
   }
 }
 
+constexpr std::uint32_t kOutline = 0xffff30ffu;  // magenta (ABGR): apart from every colormap's colours
+
 // The role's key cells outlined over a heatmap's cells (x0, y0, width × height, n × n cells).
 // Past a few thousand cells only the first are outlined: each is a rectangle drawn every frame.
 void outline_cells(const std::vector<std::pair<int, int>>& cells, ImVec2 origin, float width, float height, int n,
                    float ui_scale) {
   constexpr std::size_t kMostOutlined = 4096;
-  constexpr std::uint32_t kOutline = 0xffff30ffu;  // magenta (ABGR): apart from every colormap's colours
   const float cw = width / static_cast<float>(n);
   const float ch = height / static_cast<float>(n);
   const float thickness = std::clamp(std::min(cw, ch) * 0.15f, 1.0f, 2.5f * ui_scale);
@@ -135,13 +136,21 @@ void outline_cells(const std::vector<std::pair<int, int>>& cells, ImVec2 origin,
   }
 }
 
-// "  ·  outlined: the previous token", for the weights' formula ("" without a role's cells).
-std::string outlined_note(const ui::UiContext& ui, bool none) {
-  if (!ui.view.model_role) return "";
-  const char* cells = role_key_cells_label(*ui.view.model_role);
-  if (*cells == '\0') return "";
-  return "  \xC2\xB7  " +
-         i18n::format(none ? i18n::tr("outlined: %s (none in this text)") : i18n::tr("outlined: %s"), cells);
+// Under the weights: a magenta square and what it marks ("induction: the token after an earlier
+// occurrence"), or that the text has no such cell. Nothing for a role read from whole rows.
+void draw_outline_legend(const ui::UiContext& ui, bool none) {
+  if (!ui.view.model_role || *role_key_cells_label(*ui.view.model_role) == '\0') return;
+  const heads::Role role = *ui.view.model_role;
+  const float side = ImGui::GetTextLineHeight() * 0.8f;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float inset = 0.5f * (ImGui::GetTextLineHeight() - side);
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(at.x + inset, at.y + inset),
+                                      ImVec2(at.x + inset + side, at.y + inset + side), kOutline, 0.0f, 0, 2.0f);
+  ImGui::Dummy(ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+  ImGui::SameLine();
+  const std::string text = i18n::format(none ? i18n::tr("%s: %s (none in this text)") : i18n::tr("%s: %s"),
+                                        role_label(role), role_key_cells_label(role));
+  ImGui::TextDisabled("%s", text.c_str());
 }
 
 }  // namespace
@@ -292,7 +301,8 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
   const float by_width = std::max(40.0f, room / (2.0f + context_share));
   const float col_label_h =
       heatmap::HeatmapWidget::col_label_height(result->tokens, by_width / static_cast<float>(n), area.y * 0.2f);
-  const float by_height = area.y - col_label_h - title_height(2) - colorbar_height();
+  const float by_height =
+      area.y - col_label_h - title_height(2) - colorbar_height() - (ui.view.model_role ? title_height() : 0.0f);
   const float cells_h = std::max(40.0f, std::min(by_width, by_height));
   const float cells_w = cells_h;
   const float context_w = std::max(40.0f, std::floor(cells_w * context_share));
@@ -324,8 +334,7 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
        false, exporting::Quantity::Scores},
       {"##model-weights", "Weights",
        "softmax(S / \xE2\x88\x9A"
-       "d_k, masked)" +
-           outlined_note(ui, key_cells(ui).empty()),
+       "d_k, masked)",
        &h.weights, log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap,
        &result->tokens, log, exporting::Quantity::Weights},
       {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false,
@@ -377,6 +386,10 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     export_ui::heatmap_hover_actions(ui, part.quantity, hover.hovered);  // Ctrl+C: copy as CSV
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ui.heatmaps.colorbar(part.colormap, part.range.min, part.range.max, width, part.title, part.log);
+    if (i == 1) {
+      ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+      draw_outline_legend(ui, key_cells(ui).empty());
+    }
     ImGui::EndGroup();
   }
 }

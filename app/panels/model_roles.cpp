@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -176,11 +177,11 @@ void ModelRoles::draw_status(const ui::UiContext& ui) const {
                      roles->probe_error.c_str());
     ImGui::PopStyleColor();
   } else if (roles && read_on_probe(role)) {
-    ImGui::TextDisabled(i18n::tr("on %d random tokens, then the same %d again"), roles->probe_repeat,
-                        roles->probe_repeat);
+    ImGui::TextDisabled(i18n::tr("on %d random tokens, twice"), roles->probe_repeat);
   } else {
     ImGui::TextDisabled("%s", i18n::tr("on the text"));
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(role_help(role)));
 }
 
 // The colour scale with its ends, under the chooser; its room is kept while the roles compute.
@@ -221,11 +222,15 @@ bool ModelRoles::draw_cell(const ui::UiContext& ui, const char* id, int layer, i
   const float t = static_cast<float>((*value - low) / (high - low));
   const heatmap::Rgb colour = heatmap::sample(ui.view.weights_colormap, t);
   draw->AddRectFilled(a, b, ImGui::ColorConvertFloat4ToU32(ImVec4(colour.r, colour.g, colour.b, 1.0f)));
+  // The value in the cell, at four fifths of the font size where the whole size does not fit.
   const std::string text = value_text(role, *value);
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  if (size.x + 4.0f <= side) {
-    draw->AddText(ImVec2(a.x + 0.5f * (side - size.x), a.y + 0.5f * (side - size.y)),
+  for (const float scale : {1.0f, 0.8f}) {
+    const float font_size = ImGui::GetFontSize() * scale;
+    const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(font_size, FLT_MAX, 0.0f, text.c_str());
+    if (size.x + 2.0f > side) continue;
+    draw->AddText(ImGui::GetFont(), font_size, ImVec2(a.x + 0.5f * (side - size.x), a.y + 0.5f * (side - size.y)),
                   heatmap::contrasting_text_colour(colour), text.c_str());
+    break;
   }
   return clicked;
 }
