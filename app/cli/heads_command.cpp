@@ -42,13 +42,6 @@ constexpr const char* kHelp =
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
-constexpr int kDefaultRepeat = 32;
-
-int default_repeat(const model::Model& model) {
-  const int limit = model.config().position_limit().value_or(tokenizers::kMaxModelTokens);
-  return std::max(1, std::min(kDefaultRepeat, (limit - 1) / 2));
-}
-
 }  // namespace
 
 int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
@@ -74,8 +67,8 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (on_text) {
       text = model->tokenizer().encode(model_text(parsed), "--text");
     } else {
-      probe =
-          heads::make_repeat_probe(*model, repeat.value_or(default_repeat(*model)), static_cast<std::uint64_t>(seed));
+      probe = heads::make_repeat_probe(*model, repeat.value_or(heads::default_repeat(*model)),
+                                       static_cast<std::uint64_t>(seed));
       text = heads::probe_encoding(*model, *probe);
     }
     const model::ForwardResult result = run_keeping_stream(*model, text, /*keep_attention=*/true);

@@ -114,6 +114,9 @@ class ModelSession {
   [[nodiscard]] std::shared_ptr<const model::Model> shared_model() const { return model_; }
   // The shown result (the forward pass's own, never written while shown), or null.
   [[nodiscard]] const model::ForwardResult* result() const { return result_.get(); }
+  // The same, shared: for work on another thread that reads it while a newer one is shown (the
+  // Model view's head roles, app/compute/head_roles_session.h).
+  [[nodiscard]] std::shared_ptr<const model::ForwardResult> shared_result() const { return result_; }
   // Attention rollout through every layer (N × N; empty when it could not be computed).
   [[nodiscard]] const Matrix& rollout() const { return rollout_; }
   // The text and the edits of the shown result.

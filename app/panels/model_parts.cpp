@@ -1,5 +1,6 @@
 // The model bar above both model views, the head switch, and the Heatmaps view's model mode:
-// the chosen layer's and head's raw scores Q·Kᵀ, weights and context as the core computed them.
+// the chosen layer's and head's raw scores Q·Kᵀ, weights and context as the core computed them,
+// with the cells the Model view's head role is read from outlined in the weights.
 
 #include "app/panels/model_parts.h"
 
@@ -16,7 +17,9 @@
 #include "app/compute/model_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/model_roles.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/long_text.h"
 #include "app/ui/palette.h"
@@ -112,6 +115,42 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
     ImGui::SameLine();
     ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", tokens.size() - shown);
   }
+}
+
+constexpr std::uint32_t kOutline = 0xffff30ffu;  // magenta (ABGR): apart from every colormap's colours
+
+// The role's key cells outlined over a heatmap's cells (x0, y0, width × height, n × n cells).
+// Past a few thousand cells only the first are outlined: each is a rectangle drawn every frame.
+void outline_cells(const std::vector<std::pair<int, int>>& cells, ImVec2 origin, float width, float height, int n,
+                   float ui_scale) {
+  constexpr std::size_t kMostOutlined = 4096;
+  const float cw = width / static_cast<float>(n);
+  const float ch = height / static_cast<float>(n);
+  const float thickness = std::clamp(std::min(cw, ch) * 0.15f, 1.0f, 2.5f * ui_scale);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (std::size_t i = 0; i < cells.size() && i < kMostOutlined; ++i) {
+    const auto [row, col] = cells[i];
+    if (row >= n || col >= n) continue;
+    const ImVec2 a(origin.x + static_cast<float>(col) * cw, origin.y + static_cast<float>(row) * ch);
+    draw->AddRect(a, ImVec2(a.x + cw, a.y + ch), kOutline, 0.0f, 0, thickness);
+  }
+}
+
+// Under the weights: a magenta square and what it marks ("induction: the token after an earlier
+// occurrence"), or that the text has no such cell. Nothing for a role read from whole rows.
+void draw_outline_legend(const ui::UiContext& ui, bool none) {
+  if (!ui.view.model_role || *role_key_cells_label(*ui.view.model_role) == '\0') return;
+  const heads::Role role = *ui.view.model_role;
+  const float side = ImGui::GetTextLineHeight() * 0.8f;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float inset = 0.5f * (ImGui::GetTextLineHeight() - side);
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(at.x + inset, at.y + inset),
+                                      ImVec2(at.x + inset + side, at.y + inset + side), kOutline, 0.0f, 0, 2.0f);
+  ImGui::Dummy(ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+  ImGui::SameLine();
+  const std::string text = i18n::format(none ? i18n::tr("%s: %s (none in this text)") : i18n::tr("%s: %s"),
+                                        role_label(role), role_key_cells_label(role));
+  ImGui::TextDisabled("%s", text.c_str());
 }
 
 }  // namespace
@@ -222,6 +261,17 @@ void ModelHeatmaps::update_ranges(const ui::UiContext& ui, int layer, int head) 
   ranges_head_ = head;
 }
 
+const std::vector<std::pair<int, int>>& ModelHeatmaps::key_cells(const ui::UiContext& ui) {
+  if (key_cells_generation_ != ui.model.generation() || key_cells_role_ != ui.view.model_role) {
+    key_cells_.clear();
+    if (ui.view.model_role && ui.model.result() != nullptr)
+      key_cells_ = heads::role_key_cells(*ui.view.model_role, ui.model.result()->ids);
+    key_cells_generation_ = ui.model.generation();
+    key_cells_role_ = ui.view.model_role;
+  }
+  return key_cells_;
+}
+
 void ModelHeatmaps::draw(ui::UiContext& ui) {
   draw_model_bar(ui, "heatmaps-model", text_);
   const model::ForwardResult* result = ui.model.result();
@@ -251,7 +301,8 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
   const float by_width = std::max(40.0f, room / (2.0f + context_share));
   const float col_label_h =
       heatmap::HeatmapWidget::col_label_height(result->tokens, by_width / static_cast<float>(n), area.y * 0.2f);
-  const float by_height = area.y - col_label_h - title_height(2) - colorbar_height();
+  const float by_height =
+      area.y - col_label_h - title_height(2) - colorbar_height() - (ui.view.model_role ? title_height() : 0.0f);
   const float cells_h = std::max(40.0f, std::min(by_width, by_height));
   const float cells_w = cells_h;
   const float context_w = std::max(40.0f, std::floor(cells_w * context_share));
@@ -320,7 +371,11 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     spec.highlight_token = ui.view.hovered_model_token;
     spec.highlight_column = i < 2;
     spec.numbers = ui.view.show_numbers && !long_text;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
     const HeatmapHover hover = ui.heatmaps.draw(part.id, spec);
+    if (i == 1) {
+      outline_cells(key_cells(ui), ImVec2(origin.x + label_w, origin.y + col_label_h), width, cells_h, n, ui.ui_scale);
+    }
     if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows &&
         hover.col < part.values->cols) {
       ui.view.hovered_model_token_next = hover.row;
@@ -331,6 +386,10 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     export_ui::heatmap_hover_actions(ui, part.quantity, hover.hovered);  // Ctrl+C: copy as CSV
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ui.heatmaps.colorbar(part.colormap, part.range.min, part.range.max, width, part.title, part.log);
+    if (i == 1) {
+      ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+      draw_outline_legend(ui, key_cells(ui).empty());
+    }
     ImGui::EndGroup();
   }
 }

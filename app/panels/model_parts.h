@@ -2,16 +2,20 @@
 // The pretrained model in the window's views (app/compute/model_session.h computes; these
 // only draw its results): the bar above both model views (the model, its text, its tokens, the
 // progress of a load or a pass with Cancel, the last error), and the Heatmaps view's model
-// mode (a layer and a head chosen, that head's raw scores, weights and context).
+// mode (a layer and a head chosen, that head's raw scores, weights and context, the Model view's
+// head role's key cells outlined in the weights).
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/heatmap/value_range.h"
 #include "core/common/matrix.h"
 #include "app/ui/panel.h"
+#include "core/heads/role_ranking.h"
 
 namespace attnviz::panels {
 
@@ -63,6 +67,9 @@ class ModelHeatmaps {
  private:
   void draw_selectors(ui::UiContext& ui, int layers, int heads);
   void update_ranges(const ui::UiContext& ui, int layer, int head);
+  // The cells of the shown text the chosen role is read from (core/heads/role_ranking.h),
+  // found again when the text or the role changes.
+  const std::vector<std::pair<int, int>>& key_cells(const ui::UiContext& ui);
 
   std::string text_;
   bool show_weights_ = false;  // the head's W_Q, W_K, W_V instead of its attention
@@ -72,6 +79,9 @@ class ModelHeatmaps {
   int ranges_head_ = -1;
   heatmap::ValueRange scores_;
   heatmap::ValueRange context_;
+  std::uint64_t key_cells_generation_ = 0;
+  std::optional<heads::Role> key_cells_role_;
+  std::vector<std::pair<int, int>> key_cells_;
 };
 
 }  // namespace attnviz::panels

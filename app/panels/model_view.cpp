@@ -1,6 +1,7 @@
 // Model view: a pretrained model at a glance. The grid of layers × heads as thumbnails of
 // their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
-// the selected head's switch with undo, the next tokens after the text (BERT: the tokens it
+// the selected head's switch with undo, the grid coloured by a head role instead (model_roles.h)
+// with the heads highest in it, the next tokens after the text (BERT: the tokens it
 // predicts at [MASK]) with their probabilities, and attention rollout across the layers (Abnar &
 // Zuidema 2020) as a heatmap.
 // Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
@@ -22,6 +23,7 @@
 #include "app/heatmap/value_range.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
+#include "app/panels/model_roles.h"
 #include "app/panels/panels.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
@@ -77,6 +79,7 @@ class ModelView final : public ui::Panel {
   void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
 
   std::string text_;
+  ModelRoles roles_;
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
   export_ui::RolloutExport rollout_export_;
@@ -94,6 +97,22 @@ std::string edits_summary(const model::ModelEdits& edits) {
   return text;
 }
 
+// A head's weights as a thumbnail `side` pixels square; true when clicked.
+bool draw_weights_thumbnail(ui::UiContext& ui, const char* id, const Matrix& weights, float side) {
+  HeatmapSpec spec;
+  spec.source.host = &weights;
+  spec.source.version = ui.model.generation();
+  spec.colormap = ui.view.weights_colormap;
+  const bool log = ui::resolve(ui.view.weights_range, weights.rows) == ui::WeightsRange::Log;
+  spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
+  spec.log_scale = log;
+  spec.cells_width = side;
+  spec.cells_height = side;
+  spec.numbers = false;
+  spec.max_samples = 1;
+  return ui.heatmaps.draw(id, spec).clicked;
+}
+
 void draw_no_model(ui::UiContext& ui) {
   ImGui::Spacing();
   ui::text_wrapped(
@@ -105,6 +124,7 @@ void draw_no_model(ui::UiContext& ui) {
 }
 
 void ModelView::draw(ui::UiContext& ui) {
+  roles_.update(ui);
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
   if (result == nullptr || result->layers.empty()) {
@@ -117,18 +137,24 @@ void ModelView::draw(ui::UiContext& ui) {
   // The grid as large as the height allows, the rest of the width to the next tokens and rollout.
   const int layers = static_cast<int>(result->layers.size());
   const int heads = std::max<int>(1, static_cast<int>(result->layers.front().attention.heads.size()));
-  const float grid_h = area.y - 2.0f * ImGui::GetFrameHeightWithSpacing() - title_height();
+  const float grid_h =
+      area.y - 2.0f * ImGui::GetFrameHeightWithSpacing() - ModelRoles::chooser_height(ui) - title_height();
   const float most_grid_w = area.x * (1.0f - kSideMinShare) - gap;
   const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
   const float grid_w = std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
   const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
+    roles_.draw_chooser(ui, grid_w);
     draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
   }
   ImGui::EndChild();
   ImGui::SameLine(0.0f, gap);
   if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
+    if (roles_.colouring(ui)) {
+      roles_.draw_strongest(ui, side_w);
+      ImGui::Spacing();
+    }
     draw_next_tokens(ui, *result, side_w);
     ImGui::Spacing();
     draw_rollout(ui, *result, side_w);
@@ -207,19 +233,11 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
 void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int index, int head, float side) {
   const model::LayerAttention& layer = result.layers[static_cast<std::size_t>(index)];
   const HeadResult& h = layer.attention.heads[static_cast<std::size_t>(head)];
-  HeatmapSpec spec;
-  spec.source.host = &h.weights;
-  spec.source.version = ui.model.generation();
-  spec.colormap = ui.view.weights_colormap;
-  const bool log = ui::resolve(ui.view.weights_range, h.weights.rows) == ui::WeightsRange::Log;
-  spec.range_min = log ? heatmap::kLogWeights.min : 0.0f;
-  spec.log_scale = log;
-  spec.cells_width = side;
-  spec.cells_height = side;
-  spec.numbers = false;
-  spec.max_samples = 1;
   const std::string id = "##thumb-" + std::to_string(layer.layer) + "-" + std::to_string(head);
-  const HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
+  // Coloured by a head role, a cell is its value's colour; else the head's weights in small.
+  const bool clicked = roles_.colouring(ui) ? roles_.draw_cell(ui, id.c_str(), index, head, side)
+                                            : draw_weights_thumbnail(ui, id.c_str(), h.weights, side);
+
   const ImVec2 a = ImGui::GetItemRectMin();
   const ImVec2 b = ImGui::GetItemRectMax();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -248,7 +266,7 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
   if (layer.layer == ui.view.model_layer && head == ui.view.model_head) {
     draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), 0xffa85f1fu, 0.0f, 0, 2.5f * ui.ui_scale);
   }
-  if (hover.clicked) {
+  if (clicked) {
     ui.view.model_layer = layer.layer;
     ui.view.model_head = head;
     ui.view.heatmaps_show_scenario = false;
@@ -261,9 +279,9 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       const bool off = factor && *factor == 0.0f;
       ui.model.set_head_factor(layer.layer, head, off ? std::nullopt : std::optional<float>(0.0f));
     }
-    ImGui::SetTooltip("layer %d head %d%s\nclick: open it in the Heatmaps view\nright-click: switch it %s", layer.layer,
-                      head, factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "",
-                      factor && *factor == 0.0f ? "on" : "off");
+    ImGui::SetTooltip("layer %d head %d%s%s\nclick: open it in the Heatmaps view\nright-click: switch it %s",
+                      layer.layer, head, factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "",
+                      roles_.tooltip_line(ui, index, head).c_str(), factor && *factor == 0.0f ? "on" : "off");
   }
 }
 

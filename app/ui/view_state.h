@@ -12,6 +12,12 @@
 #include "app/heatmap/heatmap_renderer.h"
 #include "core/export/export.h"
 
+// core/heads/role_ranking.h's, declared here so that what includes the view's state does not
+// read the model's headers.
+namespace attnviz::heads {
+enum class Role : std::uint8_t;
+}  // namespace attnviz::heads
+
 namespace attnviz::ui {
 
 enum class LayoutMode {
@@ -134,10 +140,13 @@ struct ViewState {
   bool show_imgui_demo = false;
 
   // A pretrained model (app/compute/model_session.h): the layer and head the Heatmaps view shows
-  // of it, whether that view shows the scenario instead, and File > Open model…'s request (the
+  // of it, the role its heads are coloured by, whether that view shows the scenario instead, and File > Open model…'s request (the
   // dialog opens in this frame).
   int model_layer = 0;
   int model_head = 0;
+  // The head role the Model view's grid is coloured by, whose key cells the Heatmaps view
+  // outlines in the head's weights (nullopt: none).
+  std::optional<heads::Role> model_role;
   bool heatmaps_show_scenario = false;
   bool open_model_dialog_requested = false;
 

@@ -86,6 +86,12 @@ RepeatProbe make_repeat_probe(const model::Model& model, int repeat, std::uint64
   return probe;
 }
 
+int default_repeat(const model::Model& model) {
+  constexpr int kRepeat = 32;
+  const int limit = model.config().position_limit().value_or(tokenizers::kMaxModelTokens);
+  return std::max(1, std::min(kRepeat, (limit - 1) / 2));
+}
+
 tokenizers::Encoding probe_encoding(const model::Model& model, const RepeatProbe& probe) {
   tokenizers::Encoding encoding;
   encoding.ids = probe.ids;

@@ -38,6 +38,8 @@ struct RepeatProbe {
 // vocabulary without its special tokens, then the same K. Throws InputError naming --repeat when
 // K < 1 or the probe is longer than the model's positions (or the tokens a pass takes).
 RepeatProbe make_repeat_probe(const model::Model& model, int repeat, std::uint64_t seed);
+// The probe's K when none is asked for: 32, or as many as the model's positions allow (at least 1).
+int default_repeat(const model::Model& model);
 // The probe as the forward pass takes it (each id labelled as the tokenizer reads it).
 tokenizers::Encoding probe_encoding(const model::Model& model, const RepeatProbe& probe);
 

@@ -100,6 +100,58 @@ class RealModel(unittest.TestCase):
         self.assertEqual(got.shape, (len(ids), len(ids)))
         np.testing.assert_allclose(got, want, atol=1e-5, err_msg="the window's rollout against the float64 reference")
 
+    def test_the_grid_coloured_by_previous_token_ranks_the_heads_as_a_float64_reference_does(self):
+        """Issue 48 item 1: Colour by previous token lists the highest heads with the values a
+        float64 forward pass gives; a head switched off brings the reference's new values; a
+        click on a listed head opens it in the Heatmaps view."""
+        text = 'the cat sat on the mat'
+        weights = cm.gpt2_weights(np.random.default_rng(3), cm.GPT2)  # setUp's model
+        ids = ref.byte_level_encode(text, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+
+        def reference(factors=None):  # (layer, head, previous-token score), highest first
+            layers = ref.gpt2_forward(cm.stored_all(weights, 'F32'), cm.GPT2, ids, factors)[0]
+            scores = [(l, h, float(np.mean([a['weights'][i, i - 1] for i in range(1, len(ids))])))
+                      for l, layer in enumerate(layers) for h, a in enumerate(layer)]
+            return sorted(scores, key=lambda s: -s[2])[:8]
+
+        def listed(app):  # the list's bars, as their IDs hold them: [(layer, head, value)]
+            rows = [w['path'].rsplit('/', 1)[-1] for w in app.widgets() if '##role-value-' in w['path']]
+            return [(int(r.split('-')[-2]), int(r.split('-')[-1]), float(r.split('##')[0])) for r in rows]
+
+        def expect_reference(got, want):
+            self.assertEqual(len(got), len(want))
+            for g, w in zip(got, want):
+                self.assertAlmostEqual(g[2], w[2], delta=1e-4)
+            self.assertEqual({(l, h) for l, h, v in got if v > want[-1][2] + 1e-4},
+                             {(l, h) for l, h, v in want if v > want[-1][2] + 1e-4}, 'the same heads, in order')
+
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', text]) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, 'the model')
+            app.click('##views/Model view')
+            app.click('##model-role')
+            app.click_label('previous token', window='##Combo')
+            got = attnviz_gui._wait(lambda: listed(app), 60, 'the highest heads by previous token')
+            expect_reference(got, reference())
+            self.assertFalse(app.has('##thumb-1-2/##heatmap'), 'the grid shows colours, not thumbnails')
+            self.assertTrue(app.has('##thumb-1-2'), 'each head still a cell of the grid')
+
+            # Layer 0 head 0 off: layer 1's weights, and so its scores, change.
+            app.click('##thumb-0-0')
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##0-0'), 30, 'the Heatmaps view on head 0-0')
+            app.click('heatmaps-switch/Switch off##0-0')
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch on##0-0'), 30, 'the head off')
+            app.click('##views/Model view')
+            want = reference({0: {0: 0.0}})
+            self.assertGreater(max(abs(a[2] - b[2]) for a, b in zip(reference(), want)), 1e-3, 'a change to see')
+            attnviz_gui._wait(lambda: all(abs(g[2] - w[2]) < 1e-4 for g, w in zip(listed(app), want)) and listed(app),
+                              60, 'the roles recomputed with the head off')
+            expect_reference(listed(app), want)
+
+            second = listed(app)[1]
+            app.click_label('2. layer %d head %d' % (second[0], second[1]))
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (second[0], second[1])), 30,
+                              'the listed head opened in the Heatmaps view')
+
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
         # A scenario with a source sentence beside --model: the window opens on the model's Heatmaps
