@@ -46,8 +46,7 @@ void toggle_play(ActionTarget& t) {
   const ui::MainView shown = t.state.shown;
   ViewStates& views = t.views;
   if (shown == ui::MainView::Tiled) toggle_playback(views.tiled.playback, views.tiled.tile, t.tiles, t.now);
-  if (shown == ui::MainView::Decode)
-    toggle_playback(views.decode.playback, views.decode.step, t.decode_steps, t.now);
+  if (shown == ui::MainView::Decode) toggle_playback(views.decode.playback, views.decode.step, t.decode_steps, t.now);
 }
 
 constexpr int kToTheEnd = 1 << 30;

@@ -89,7 +89,8 @@ class ClassroomMenu final : public ui::Menu {
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
-    if (ImGui::MenuItem(i18n::tr_label("Next step").c_str(), i18n::trc("key", "Right"))) run(ui, views_, Action::NextStep);
+    if (ImGui::MenuItem(i18n::tr_label("Next step").c_str(), i18n::trc("key", "Right")))
+      run(ui, views_, Action::NextStep);
     if (ImGui::MenuItem(i18n::tr_label("Previous step").c_str(), i18n::trc("key", "Left")))
       run(ui, views_, Action::PreviousStep);
     const bool plays = state.shown == ui::MainView::Tiled || state.shown == ui::MainView::Decode;
@@ -116,10 +117,12 @@ class ClassroomMenu final : public ui::Menu {
       run(ui, views_, Action::ToggleCross);
     ImGui::Separator();
     // The compare view's settings; its keys act while it is on screen, the menu always.
-    if (ImGui::MenuItem(i18n::tr_label("Compare: next axis").c_str(), "A")) apply_compare(ui, views_, Action::NextCompareAxis);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: next axis").c_str(), "A"))
+      apply_compare(ui, views_, Action::NextCompareAxis);
     if (ImGui::MenuItem(i18n::tr_label("Compare: 4 copies").c_str(), "N", views_.compare.count == 4))
       apply_compare(ui, views_, Action::ToggleCompareCount);
-    if (ImGui::MenuItem(i18n::tr_label("Compare: wider window r").c_str(), "R")) apply_compare(ui, views_, Action::WiderWindow);
+    if (ImGui::MenuItem(i18n::tr_label("Compare: wider window r").c_str(), "R"))
+      apply_compare(ui, views_, Action::WiderWindow);
     if (ImGui::MenuItem(i18n::tr_label("Compare: narrower window r").c_str(), "Shift+R"))
       apply_compare(ui, views_, Action::NarrowerWindow);
     if (ImGui::MenuItem(i18n::tr_label("Compare: scaled scores").c_str(), "W", views_.compare_scores))
@@ -134,7 +137,8 @@ class ClassroomMenu final : public ui::Menu {
       if (state.presenting) ui.view.text_scale = scale;
     }
     ImGui::Separator();
-    if (ImGui::MenuItem(i18n::tr_label("Help: shortcuts").c_str(), "F1", state.help_open)) run(ui, views_, Action::ToggleHelp);
+    if (ImGui::MenuItem(i18n::tr_label("Help: shortcuts").c_str(), "F1", state.help_open))
+      run(ui, views_, Action::ToggleHelp);
   }
 
   void update(ui::UiContext& ui) override {

@@ -205,8 +205,8 @@ void draw_scale_line(ui::UiContext& ui, bool& scores, const SharedScale& scale) 
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("W switches");
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
   const heatmap::Colormap map = scores ? ui.view.scores_colormap : ui.view.weights_colormap;
-  const char* caption = scores ? "scaled score: one scale for all copies"
-                                             : "weight: one scale for all copies, as in Heatmaps";
+  const char* caption =
+      scores ? "scaled score: one scale for all copies" : "weight: one scale for all copies, as in Heatmaps";
   const float caption_w = ImGui::CalcTextSize(caption).x + ImGui::GetStyle().ItemSpacing.x;
   const float bar_w =
       std::clamp(ImGui::GetContentRegionAvail().x - caption_w, ImGui::GetFontSize() * 8.0f, 520.0f * ui.ui_scale);
