@@ -23,6 +23,7 @@ std::unique_ptr<ui::Layout> make_default_layout(classroom::ViewStates& classroom
   layout->add_dialog(export_ui::make_view_image_dialog());
   layout->add_dialog(panels::make_open_model_dialog());
   classroom::add_classroom(*layout, classroom_views);
+  layout->add_menu(panels::make_help_menu());  // the desktop's last menu
   // After the classroom's views, so that keys 1-6 (and the Classroom menu's numbers) are the
   // first six tabs in order.
   layout->add_panel(panels::make_model_view());

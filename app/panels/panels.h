@@ -38,5 +38,7 @@ std::unique_ptr<ui::Dialog> make_open_model_dialog();
 std::unique_ptr<ui::Menu> make_edit_menu();
 // View menu: layout, colormaps, weight range, numbers.
 std::unique_ptr<ui::Menu> make_view_menu();
+// Help: the keyboard shortcuts, where the manual and guides are, About (version, libraries, licences).
+std::unique_ptr<ui::Menu> make_help_menu();
 
 }  // namespace attnviz::panels

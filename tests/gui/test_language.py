@@ -17,8 +17,8 @@ import attnviz_gui  # noqa: E402
 from attnviz_gui import Session  # noqa: E402
 
 MISSING = attnviz_gui.have_tools()
-KOREAN_MENUS = ['파일', '편집', '보기', '수업']
-ENGLISH_MENUS = ['File', 'Edit', 'View', 'Classroom']
+KOREAN_MENUS = ['파일', '편집', '보기', '수업', '도움말']
+ENGLISH_MENUS = ['File', 'Edit', 'View', 'Classroom', 'Help']
 
 
 def menu_titles(app):
@@ -85,6 +85,20 @@ class Language(unittest.TestCase):
             app.key('F1')  # every shortcut, in Korean
             self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
             shot(app, self.dir / 'korean-help-1600x1000.png')
+
+    def test_help_says_where_the_guides_are_and_about_names_every_library(self):
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
+                     extra_env={'LANG': 'ko_KR.UTF-8'}) as app:
+            wait_for_menus(app, KOREAN_MENUS)
+            open_menu(app, '도움말')
+            click_menu_item(app, '##Menu_00', 2)  # About attnviz
+            attnviz_gui._wait(lambda: 'attnviz 정보###About attnviz' in app.log()['windows'], 10, 'the About window')
+            shot(app, self.dir / 'korean-about-1600x1000.png')
+            open_menu(app, '도움말')
+            click_menu_item(app, '##Menu_00', 1)  # Manual and guides
+            attnviz_gui._wait(lambda: '설명서와 안내서###Manual and guides' in app.log()['windows'], 10,
+                              'the Manual and guides window')
+            shot(app, self.dir / 'korean-guides-1600x1000.png')
 
     def test_view_language_switches_live_and_is_remembered(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000)) as app:

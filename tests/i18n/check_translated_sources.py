@@ -22,6 +22,7 @@ TRANSLATED_FILES = [
     'app/classroom/shortcuts.cpp',
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
+    'app/panels/help_menu.cpp',
     'app/panels/language_menu.cpp',
     'app/panels/status_bar.cpp',
     'app/panels/view_menu.cpp',
