@@ -106,7 +106,7 @@ void BackendPanel::draw_mode(ui::UiContext& ui) {
   bool changed = ImGui::RadioButton(automatic_label.c_str(), &mode, static_cast<int>(BackendMode::Automatic));
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Eigen when the Vulkan device is a CPU driver (lavapipe), Vulkan on a GPU.\nHere: %s.",
-                      automatic.reason.c_str());
+                      automatic.reason().c_str());
   }
   ui::same_line_if_fits(ui::check_width("Vulkan"));
   changed |= ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
