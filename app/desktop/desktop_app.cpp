@@ -27,6 +27,7 @@
 #include "app/export_ui/view_image.h"
 #include "app/i18n/catalogue_characters.h"
 #include "app/i18n/language.h"
+#include "app/i18n/translate.h"
 #include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -272,7 +273,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend, compute::VulkanStart::InBackground);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
-    notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
+    notices_.post(ui::NoticeLevel::Warning,
+                  i18n::format(i18n::tr("Vulkan compute is unavailable, using Eigen: %s"), error.what()));
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
   if (options.model) {  // opened on the backend the scenario's session chose
@@ -295,6 +297,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
   save_pipeline_cache();
   if (imgui_.fonts().hangul_file.empty()) {
+    // Not translated: without a Hangul font, Korean would show as '?' too.
     notices_.post(ui::NoticeLevel::Warning,
                   "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
@@ -306,14 +309,17 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     try {
       classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
     } catch (const InputError& error) {
-      notices_.post(ui::NoticeLevel::Warning, std::string(error.what()) + "; the view shows its last one.");
+      notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::tr("%s; the view shows its last one."), error.what()));
     } catch (const std::exception&) {
       // a scenario that cannot be computed says so in the window by itself
     }
   }
   if (!options.automated() && !options.model && options.head && *options.head >= document_.scenario().num_heads) {
-    notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
-                                                std::to_string(document_.scenario().num_heads) + " heads");
+    const int heads = document_.scenario().num_heads;
+    notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::trn("--head %d: the scenario has only %d head",
+                                                                   "--head %d: the scenario has only %d heads",
+                                                                   static_cast<unsigned long>(heads)),
+                                                         *options.head, heads));
   }
 }
 
@@ -357,8 +363,8 @@ void DesktopApp::prepare_frame() {
   if (session_->take_prepared_backend(view_.wait_for_work)) {
     quiet_frames_ = 0;
     if (!session_->vulkan_failure().empty()) {
-      notices_.post(ui::NoticeLevel::Warning,
-                    "Vulkan compute is unavailable, using Eigen: " + session_->vulkan_failure());
+      notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::tr("Vulkan compute is unavailable, using Eigen: %s"),
+                                                           session_->vulkan_failure().c_str()));
     }
   }
   // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
@@ -439,8 +445,10 @@ void DesktopApp::update_model() {
   if (model_.error().empty()) notices_.clear("model-failure");  // mended (or dismissed in the model's bar)
   if (std::optional<std::string> failure = model_.take_failure()) {
     notices_.post(ui::NoticeLevel::Error,
-                  "The model could not be run: " + *failure +
-                      (model_.result() != nullptr ? "\nThe window shows the last result." : ""),
+                  i18n::format(model_.result() != nullptr
+                                   ? i18n::tr("The model could not be run: %s\nThe window shows the last result.")
+                                   : i18n::tr("The model could not be run: %s"),
+                               failure->c_str()),
                   "model-failure");
   }
   if (std::optional<std::string> notice = model_.take_backend_notice()) {

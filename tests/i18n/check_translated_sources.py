@@ -25,6 +25,8 @@ TRANSLATED_FILES = [
     'app/compute/model_messages.cpp',
     'app/compute/model_runner.cpp',
     'app/compute/model_session.cpp',
+    'app/document/document_names.cpp',
+    'app/edits/text_edits.cpp',
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
     'app/panels/language_menu.cpp',
