@@ -30,6 +30,7 @@ TRANSLATED_FILES = [
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
     'app/panels/language_menu.cpp',
+    'app/panels/sentence_panel.cpp',
     'app/panels/status_bar.cpp',
     'app/panels/view_menu.cpp',
     'app/ui/classroom_state.cpp',
