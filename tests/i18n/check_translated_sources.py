@@ -29,6 +29,7 @@ TRANSLATED_FILES = [
     'app/edits/mask_edits.cpp',
     'app/edits/matrix_edits.cpp',
     'app/edits/text_edits.cpp',
+    'app/panels/backend_panel.cpp',
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
     'app/panels/language_menu.cpp',
