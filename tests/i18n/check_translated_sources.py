@@ -35,6 +35,7 @@ TRANSLATED_FILES = [
     'app/panels/heatmaps_panel.cpp',
     'app/panels/heatmaps_parts.cpp',
     'app/panels/heatmaps_toolbar.cpp',
+    'app/panels/kv_cache_panel.cpp',
     'app/panels/language_menu.cpp',
     'app/panels/mask_panel.cpp',
     'app/panels/matrices_panel.cpp',
