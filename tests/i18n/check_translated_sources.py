@@ -30,6 +30,7 @@ TRANSLATED_FILES = [
     'app/edits/matrix_edits.cpp',
     'app/edits/sentence_edits.cpp',
     'app/edits/text_edits.cpp',
+    'app/heatmap/axis_math.cpp',
     'app/panels/backend_panel.cpp',
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
@@ -52,6 +53,9 @@ TRANSLATED_FILES = [
     'app/panels/view_menu.cpp',
     'app/ui/classroom_state.cpp',
     'app/ui/layout.cpp',
+    'app/ui/long_text.cpp',
+    'app/ui/notices.cpp',
+    'app/ui/scenario_files.cpp',
 ]
 
 CALL = re.compile(r'\b(?:tr|trn|trc|tr_label|N_)\s*\(')
