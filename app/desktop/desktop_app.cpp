@@ -75,10 +75,10 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 // autosave, nor by the next broken one) and reported.
 void keep_broken_autosave(document::Autosave& autosave, ui::Notices& notices) {
   const std::optional<std::filesystem::path> kept = autosave.keep_broken();
-  notices.post(
-      ui::NoticeLevel::Warning,
-      autosave.last_error() + (kept ? "\nThe file was kept as " + kept->string() + "."
-                                    : "\nThe file could not be moved aside: " + autosave.file().string() + "."));
+  notices.post(ui::NoticeLevel::Warning,
+               autosave.last_error() + "\n" +
+                   (kept ? i18n::format(i18n::tr("The file was kept as %s."), kept->c_str())
+                         : i18n::format(i18n::tr("The file could not be moved aside: %s."), autosave.file().c_str())));
 }
 
 // The user's window claims an autosave file of its own (a second window beside it another
@@ -91,12 +91,16 @@ document::Autosave autosave_for(const GuiOptions& options) {
 
 void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices) {
   if (autosave.slot() > 1) {
-    notices.post(ui::NoticeLevel::Info, "Another attnviz window is open: this one keeps its work in " +
-                                            autosave.file().filename().string() + ", so neither overwrites the other.");
+    notices.post(ui::NoticeLevel::Info,
+                 i18n::format(i18n::tr("Another attnviz window is open: this one keeps its work in %s, so neither "
+                                       "overwrites the other."),
+                              autosave.file().filename().c_str()));
   }
   for (const std::filesystem::path& file : autosave.adopt_other_windows_work()) {
-    notices.post(ui::NoticeLevel::Warning, "Work of an attnviz window that was open beside another one was kept as " +
-                                               file.string() + ". Open it with File > Open to go on with it.");
+    notices.post(ui::NoticeLevel::Warning,
+                 i18n::format(i18n::tr("Work of an attnviz window that was open beside another one was kept as %s. "
+                                       "Open it with File > Open to go on with it."),
+                              file.c_str()));
   }
 }
 
@@ -491,8 +495,8 @@ void DesktopApp::apply_fullscreen_request() {
 // Over the middle of the window for the one frame before a recompute of a new shape, which
 // stays on screen while that recompute runs.
 void DesktopApp::draw_shape_notice() const {
-  const char* title = "Preparing shaders for the new shape\u2026";
-  const char* detail = "The first computation of a new number of heads or widths can take a moment.";
+  const char* title = i18n::tr("Preparing shaders for the new shape\u2026");
+  const char* detail = i18n::tr("The first computation of a new number of heads or widths can take a moment.");
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const ImVec2 padding(18.0f * ui_scale_, 12.0f * ui_scale_);
   // A size of its own: a window that sizes itself to its contents stays hidden in its first
