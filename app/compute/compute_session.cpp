@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "core/common/error.h"
 #include "core/common/worker.h"
 #include "core/cpu/cpu_backend.h"
@@ -36,7 +37,7 @@ const DeviceMatrix& pick(const DeviceHead& head, HeadMatrix which) {
 // scores, softmax, context (with a key/value head shared by two heads) and W_O.
 Problem warm_up_problem() {
   Scenario s;
-  s.sentence = "warm up";
+  s.sentence = "warm up";  // not translated: never shown
   s.d_model = 4;
   s.num_heads = 2;
   s.num_kv_heads = 1;
@@ -44,7 +45,7 @@ Problem warm_up_problem() {
   s.d_v = 2;
   s.generate_wo = true;
   s.mask.causal = true;
-  return build_problem(s, "<warm-up>");
+  return build_problem(s, "<warm-up>");  // not translated: an origin name
 }
 
 }  // namespace
@@ -77,11 +78,29 @@ std::optional<BackendMode> backend_mode_from_string(const std::string& name) {
 }
 
 AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type) {
-  if (device_name.empty()) return {BackendMode::Cpu, "no Vulkan device computes here", "no Vulkan device"};
-  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-    return {BackendMode::Cpu, device_name + " is a CPU driver: Eigen computes faster on the CPU", "CPU driver"};
+  using Why = AutomaticChoice::Why;
+  if (device_name.empty()) return {BackendMode::Cpu, Why::NoDevice, ""};
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return {BackendMode::Cpu, Why::CpuDriver, device_name};
+  return {BackendMode::Vulkan, Why::Gpu, device_name};
+}
+
+std::string AutomaticChoice::reason() const {
+  switch (why) {
+    case Why::CpuDriver:
+      return i18n::format(i18n::tr("%s is a CPU driver: Eigen computes faster on the CPU"), detail.c_str());
+    case Why::Gpu: return i18n::format(i18n::tr("%s is a GPU"), detail.c_str());
+    case Why::VulkanUnavailable: return i18n::format(i18n::tr("Vulkan compute is unavailable (%s)"), detail.c_str());
+    default: return i18n::tr("no Vulkan device computes here");
   }
-  return {BackendMode::Vulkan, device_name + " is a GPU", "GPU"};
+}
+
+std::string AutomaticChoice::brief() const {
+  switch (why) {
+    case Why::CpuDriver: return i18n::tr("CPU driver");
+    case Why::Gpu: return i18n::tr("GPU");
+    case Why::VulkanUnavailable: return i18n::tr("no Vulkan compute");
+    default: return i18n::tr("no Vulkan device");
+  }
 }
 
 BackendMode ComputeSession::effective_mode() const {
@@ -90,13 +109,14 @@ BackendMode ComputeSession::effective_mode() const {
 
 std::string ComputeSession::choice_summary() const {
   if (requested_mode_ == BackendMode::Automatic) {
-    return std::string(automatic_.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") +
-           " chosen automatically: " + automatic_.reason;
+    return i18n::format(automatic_.mode == BackendMode::Vulkan ? i18n::tr("Vulkan chosen automatically: %s")
+                                                               : i18n::tr("Eigen chosen automatically: %s"),
+                        automatic_.reason().c_str());
   }
   switch (requested_mode_) {
-    case BackendMode::Vulkan: return "Vulkan, as chosen";
-    case BackendMode::Cpu: return "Eigen, as chosen";
-    default: return "both backends, as chosen";
+    case BackendMode::Vulkan: return i18n::tr("Vulkan, as chosen");
+    case BackendMode::Cpu: return i18n::tr("Eigen, as chosen");
+    default: return i18n::tr("both backends, as chosen");
   }
 }
 
@@ -132,7 +152,7 @@ ComputeSession::ComputeSession(std::shared_ptr<vk::Context> vulkan, BackendMode 
       preparation_->worker.submit([preparation, context = vulkan_context_, options](const TaskContext&) {
         try {
           preparation->backend = make_vulkan_backend(context, options);
-          if (!preparation->backend) preparation->failure = "no Vulkan backend was made";
+          if (!preparation->backend) preparation->failure = N_("no Vulkan backend was made");
         } catch (const std::exception& e) {
           preparation->failure = e.what();
         }
@@ -158,9 +178,12 @@ std::string ComputeSession::kernel_preparation_note() const {
   const vk::PipelineCache* cache = vulkan_context_->pipeline_cache_store();
   if (cache != nullptr && cache->reused()) return "";
   const KernelPreparation p = *preparing_kernels();
-  std::string note = "Preparing the GPU kernels\u2026";
-  if (p.total > 0) note += " " + std::to_string(p.built) + " of " + std::to_string(p.total);
-  return note + " (the first start only: Eigen computes meanwhile)";
+  if (p.total > 0) {
+    return i18n::format(i18n::tr("Preparing the GPU kernels\u2026 %d of %d (the first start only: Eigen computes "
+                                 "meanwhile)"),
+                        p.built, p.total);
+  }
+  return i18n::tr("Preparing the GPU kernels\u2026 (the first start only: Eigen computes meanwhile)");
 }
 
 bool ComputeSession::take_prepared_backend(bool wait) {
@@ -170,8 +193,8 @@ bool ComputeSession::take_prepared_backend(bool wait) {
   if (preparation_->backend) {
     vulkan_ = std::move(preparation_->backend);
   } else {
-    vulkan_failure_ = preparation_->failure;
-    automatic_ = {BackendMode::Cpu, "Vulkan compute is unavailable (" + vulkan_failure_ + ")", "no Vulkan compute"};
+    vulkan_failure_ = i18n::tr(preparation_->failure.c_str());  // the window's own failure (N_) translated
+    automatic_ = {BackendMode::Cpu, AutomaticChoice::Why::VulkanUnavailable, vulkan_failure_};
   }
   preparation_.reset();
   if (effective_mode() != BackendMode::Cpu) computed_mode_.reset();  // Vulkan computes from the next update
@@ -179,7 +202,7 @@ bool ComputeSession::take_prepared_backend(bool wait) {
 }
 
 std::string ComputeSession::vulkan_device_name() const {
-  return vulkan_context_ ? vulkan_context_->device_name() : std::string("(no Vulkan device)");
+  return vulkan_context_ ? vulkan_context_->device_name() : std::string(i18n::tr("(no Vulkan device)"));
 }
 
 std::uint64_t ComputeSession::device_allocations() const { return vulkan_ ? vulkan_->allocation_count() : 0; }
@@ -191,7 +214,7 @@ void ComputeSession::warm_up() {
   if (vulkan_ && !vulkan_warm_ && effective_mode() != BackendMode::Cpu) {
     try {
       // As in run_vulkan: frames in flight may read the buffers a run reallocates.
-      vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
+      vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");  // not translated: a function
       const auto start = Clock::now();
       vulkan_->run(problem);
       vulkan_warm_up_ms_ = milliseconds_since(start);
@@ -221,9 +244,9 @@ bool ComputeSession::update(const document::Document& document) {
 void ComputeSession::recompute(const document::Document& document) {
   Problem problem;
   try {
-    problem = build_problem(document.scenario(), "<gui>");
+    problem = build_problem(document.scenario(), "<gui>");  // not translated: an origin
   } catch (const InputError& e) {
-    error_ = e.message_for("<gui>");  // keep showing the last good result
+    error_ = e.message_for("<gui>");  // keep showing the last good result (not translated: an origin)
     only_the_overview_shows_ = document.tokens()->only_the_overview_shows();
     return;
   }
@@ -252,16 +275,17 @@ void ComputeSession::recompute(const document::Document& document) {
 
 void ComputeSession::run_vulkan(const Problem& problem) {
   if (!vulkan_) {
-    vulkan_status_.error = preparation_ ? "the GPU kernels are being prepared; Eigen computes meanwhile"
+    vulkan_status_.error = preparation_ ? i18n::tr("the GPU kernels are being prepared; Eigen computes meanwhile")
                            : vulkan_failure_.empty()
-                               ? "no Vulkan device for computing; showing the Eigen result"
-                               : "Vulkan compute is unavailable (" + vulkan_failure_ + "); showing the Eigen result";
+                               ? i18n::tr("no Vulkan device for computing; showing the Eigen result")
+                               : i18n::format(i18n::tr("Vulkan compute is unavailable (%s); showing the Eigen result"),
+                                              vulkan_failure_.c_str());
     return;
   }
   try {
     // Frames in flight may still read the result buffers the recompute overwrites (or frees,
     // when they grow): let them finish.
-    vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
+    vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");  // not translated: a function
     const auto start = Clock::now();
     vulkan_->run(problem);
     vulkan_status_.wall_ms = milliseconds_since(start);
@@ -294,7 +318,8 @@ void ComputeSession::run_cpu(const Problem& problem) {
   // Frames in flight may still draw from the Eigen result's storage (imported without a copy):
   // let them finish before it is rewritten, and let go of it first when it may move.
   if (host_results_moving_ && cpu_ran_before_ && !same_storage(cpu_->result(), problem)) host_results_moving_();
-  if (vulkan_context_) vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");
+  if (vulkan_context_)
+    vk::check(vkQueueWaitIdle(vulkan_context_->queue()), "vkQueueWaitIdle");  // not translated: a function
   try {
     const auto start = Clock::now();
     cpu_->run(problem);

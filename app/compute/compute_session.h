@@ -31,11 +31,16 @@ const char* to_string(BackendMode mode);  // "vulkan", "cpu", "both", "auto"
 std::optional<BackendMode> backend_mode_from_string(const std::string& name);
 
 // What the automatic choice picks, and why in a few words for the status bar and the Backend
-// panel ("llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen is faster on the CPU").
+// panel ("llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen is faster on the CPU"). The
+// words are made when asked, in the window's language of the moment (app/i18n).
 struct AutomaticChoice {
+  enum class Why { NoDevice, CpuDriver, Gpu, VulkanUnavailable };
   BackendMode mode = BackendMode::Cpu;  // Vulkan or Cpu
-  std::string reason;
-  std::string brief = "no Vulkan device";  // the reason in two words: "CPU driver", "GPU"
+  Why why = Why::NoDevice;
+  std::string detail;  // the device's name (CpuDriver, Gpu), or why Vulkan failed (VulkanUnavailable)
+  [[nodiscard]] std::string reason() const;
+  [[nodiscard]] std::string brief() const;  // the reason in two words: "CPU driver", "GPU"
+  bool operator==(const AutomaticChoice&) const = default;
 };
 // `device_name` empty: no Vulkan device computes here.
 AutomaticChoice choose_automatically(const std::string& device_name, VkPhysicalDeviceType type);

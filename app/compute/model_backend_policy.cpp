@@ -2,14 +2,16 @@
 
 #include <utility>
 
+#include "app/i18n/translate.h"
+
 namespace attnviz::compute {
 namespace {
 
 const char* backend_name(BackendMode backend) {
   switch (backend) {
-    case BackendMode::Vulkan: return "Vulkan";
-    case BackendMode::Both: return "Vulkan, compared with Eigen";
-    default: return "Eigen";
+    case BackendMode::Vulkan: return "Vulkan";  // not translated: a name
+    case BackendMode::Both: return i18n::tr("Vulkan, compared with Eigen");
+    default: return "Eigen";  // not translated: a name
   }
 }
 
@@ -20,7 +22,7 @@ bool ModelBackendPolicy::choose(BackendMode mode, const AutomaticChoice& automat
   if (mode != mode_) vulkan_failure_.clear();  // chosen again: Vulkan is tried again
   mode_ = mode;
   // Called every frame: copied only when it changed (no allocation in a steady frame).
-  if (automatic.mode != automatic_.mode || automatic.reason != automatic_.reason) automatic_ = automatic;
+  if (automatic != automatic_) automatic_ = automatic;
   return effective() != before;
 }
 
@@ -33,25 +35,34 @@ void ModelBackendPolicy::shown(BackendMode computed, const std::string& vulkan_f
   if (!vulkan_failure.empty()) {
     vulkan_failure_ = vulkan_failure;
     unreported_notice_ =
-        "Vulkan could not compute the model (" + vulkan_failure_ + "); it is computed with Eigen instead.";
+        i18n::format(i18n::tr("Vulkan could not compute the model (%s); it is computed with Eigen instead."),
+                     vulkan_failure_.c_str());
   }
   shown_ = computed;
 }
 
 std::string ModelBackendPolicy::summary() const {
-  const std::string shown = std::string("model: ") + backend_name(shown_);
-  if (!vulkan_failure_.empty()) return shown + " (Vulkan failed)";
-  if (mode_ == BackendMode::Automatic) return shown + ", automatic (" + automatic_.brief + ")";
-  return shown + ", as chosen";
+  const char* name = backend_name(shown_);
+  if (!vulkan_failure_.empty()) return i18n::format(i18n::tr("model: %s (Vulkan failed)"), name);
+  if (mode_ == BackendMode::Automatic) {
+    // TRANSLATORS: the status bar: the backend, then why it was chosen in two words ("CPU driver").
+    return i18n::format(i18n::tr("model: %s, automatic (%s)"), name, automatic_.brief().c_str());
+  }
+  return i18n::format(i18n::tr("model: %s, as chosen"), name);
 }
 
 std::string ModelBackendPolicy::explanation() const {
-  const std::string shown = std::string("The model is computed with ") + backend_name(shown_);
+  const char* name = backend_name(shown_);
   if (!vulkan_failure_.empty()) {
-    return shown + ": Vulkan could not compute it (" + vulkan_failure_ + "). Choose a backend again to retry Vulkan.";
+    return i18n::format(i18n::tr("The model is computed with %s: Vulkan could not compute it (%s). Choose a backend "
+                                 "again to retry Vulkan."),
+                        name, vulkan_failure_.c_str());
   }
-  if (mode_ == BackendMode::Automatic) return shown + ", chosen automatically: " + automatic_.reason + ".";
-  return shown + ", as chosen.";
+  if (mode_ == BackendMode::Automatic) {
+    return i18n::format(i18n::tr("The model is computed with %s, chosen automatically: %s."), name,
+                        automatic_.reason().c_str());
+  }
+  return i18n::format(i18n::tr("The model is computed with %s, as chosen."), name);
 }
 
 std::optional<std::string> ModelBackendPolicy::take_notice() { return std::exchange(unreported_notice_, std::nullopt); }

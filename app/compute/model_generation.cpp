@@ -39,7 +39,8 @@ void ModelGeneration::generate(const std::shared_ptr<const model::Model>& model,
   } catch (const model::Cancelled&) {
     outcome.error = "cancelled";
   } catch (const InputError& e) {
-    outcome.error = window_message(e);
+    outcome.error = e.what();
+    outcome.failure = std::current_exception();
   } catch (const std::exception& e) {
     outcome.error = e.what();
   }
@@ -71,7 +72,7 @@ bool ModelGeneration::poll() {
     text_ = job_text_;
     ++generation_;
   }
-  error_ = outcome->error;
+  error_ = outcome->failure ? window_message_of(outcome->failure) : outcome->error;
   job_model_.reset();
   return true;
 }

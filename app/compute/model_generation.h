@@ -7,6 +7,7 @@
 //   generation.start(session.shared_model(), session.text(), session.shown_edits(), 8);
 //   // later frames: poll(), busy(), progress(), result()
 
+#include <exception>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,7 @@ class ModelGeneration {
   struct Outcome {
     std::optional<model::Generation> result;
     std::string error;
+    std::exception_ptr failure;  // a refused text, said in the window's language by poll()
   };
 
   void generate(const std::shared_ptr<const model::Model>& model, const std::string& text,

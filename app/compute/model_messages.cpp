@@ -2,24 +2,45 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <new>
 
+#include "app/i18n/translate.h"
 #include "core/common/number_text.h"
 #include "core/model/forward.h"
 
 namespace attnviz::compute {
 
 std::string window_message(const InputError& error) {
-  if (error.origin() != "<text>") return error.what();
+  if (error.origin() != "<text>") return error.what();  // not translated: the core's origin name
   // The core's advice for the command line (--layers) names an option the window does not
   // have: it keeps every layer.
   if (const auto* large = dynamic_cast<const model::KeptAttentionTooLarge*>(&error)) {
-    return "The text makes " + format_grouped(large->tokens()) + " tokens; keeping the attention of " +
-           format_grouped(large->kept_layers()) + " layers \xC3\x97 " + format_grouped(large->heads()) +
-           " heads for them takes " + format_grouped(large->mebibytes()) + " MiB, more than the window keeps (" +
-           format_grouped(model::kMaxKeptCells * 8 >> 20) + " MiB): use a shorter text";
+    // TRANSLATORS: tokens, layers, heads, MiB needed, MiB the window keeps; "\u00D7" is a multiplication sign.
+    return i18n::format(
+        i18n::tr("The text makes %s tokens; keeping the attention of %s layers \u00D7 %s heads for them "
+                 "takes %s MiB, more than the window keeps (%s MiB): use a shorter text"),
+        format_grouped(large->tokens()).c_str(), format_grouped(large->kept_layers()).c_str(),
+        format_grouped(large->heads()).c_str(), format_grouped(large->mebibytes()).c_str(),
+        format_grouped(model::kMaxKeptCells * 8 >> 20).c_str());
   }
+  // The core's problem is English (the command line's words); the window says whose it is.
   const std::string problem = group_whole_numbers(error.problem());
-  return problem.starts_with("makes ") ? "The text " + problem : "The text: " + problem;
+  const bool makes = problem.starts_with("makes ");  // not translated: the core's English
+  return i18n::format(makes ? i18n::tr("The text %s") : i18n::tr("The text: %s"), problem.c_str());
+}
+
+std::string window_message_of(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const InputError& error) {
+    return window_message(error);
+  } catch (const std::bad_alloc&) {
+    return i18n::tr("not enough memory for this model and text");
+  } catch (const std::exception& error) {
+    return i18n::tr(error.what());  // the window's own (N_), translated; the core's, as it is
+  } catch (...) {
+    return i18n::tr("an unknown error");
+  }
 }
 
 std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads) {
@@ -30,17 +51,19 @@ std::string model_caption(const std::string& path, const std::string& architectu
   if (extension == ".json" || extension == ".safetensors") where = std::filesystem::absolute(where).parent_path();
   std::string name = where.filename().string();
   if (name.empty()) name = path;
-  return name + "  \u2014  " + architecture + ", " + std::to_string(layers) + " layers \u00D7 " +
-         std::to_string(heads) + " heads";
+  const std::string shape =
+      i18n::format(i18n::trn("%d layer", "%d layers", static_cast<unsigned long>(layers)), layers) + " \u00D7 " +
+      i18n::format(i18n::trn("%d head", "%d heads", static_cast<unsigned long>(heads)), heads);
+  return name + "  \u2014  " + architecture + ", " + shape;
 }
 
 std::string head_switch_label(int layer, int head, std::optional<float> factor) {
-  std::string label = "Layer " + std::to_string(layer) + " head " + std::to_string(head);
-  if (!factor) return label + " on";
-  if (*factor == 0.0f) return label + " off";
+  if (!factor) return i18n::format(i18n::tr("Layer %d head %d on"), layer, head);
+  if (*factor == 0.0f) return i18n::format(i18n::tr("Layer %d head %d off"), layer, head);
   char scaled[32];
-  std::snprintf(scaled, sizeof scaled, " \xC3\x97 %.3g", static_cast<double>(*factor));
-  return label + scaled;
+  std::snprintf(scaled, sizeof scaled, "%.3g", static_cast<double>(*factor));
+  // TRANSLATORS: a head's attention scaled by a factor ("Layer 3 head 1 × 0.5").
+  return i18n::format(i18n::tr("Layer %d head %d \u00D7 %s"), layer, head, scaled);
 }
 
 }  // namespace attnviz::compute

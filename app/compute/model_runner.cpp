@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/compute/model_messages.h"
+#include "app/i18n/translate.h"
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/gpu/vulkan_attention.h"
@@ -82,14 +83,17 @@ ModelOutcome ModelRunner::run(const ModelJob& job, std::stop_token stop, const m
   } catch (const model::Cancelled&) {
     outcome.error = "cancelled";
   } catch (const std::bad_alloc&) {
-    outcome.error = "not enough memory for this model and text";
+    outcome.error = "not enough memory";  // not translated: said by window_message_of
+    outcome.failure = std::current_exception();
   } catch (const InputError& error) {
-    outcome.error = window_message(error);
+    outcome.error = error.what();
+    outcome.failure = std::current_exception();
     // A pass of the shown model (an opening's refused text is cut in compute(); a model that
     // did not open has nothing to cut for).
     if (worker_model_ && !job.path) outcome.text_cut = text_cut_for(*worker_model_, job.text);
   } catch (const std::exception& error) {
     outcome.error = error.what();
+    outcome.failure = std::current_exception();
   }
   return outcome;
 }
@@ -107,7 +111,7 @@ Backend& ModelRunner::worker_backend(BackendMode backend) {
     return *cpu_;
   }
   if (!vulkan_) vulkan_ = make_vulkan_();
-  if (!vulkan_) throw std::runtime_error("no Vulkan backend was made");
+  if (!vulkan_) throw std::runtime_error(N_("no Vulkan backend was made"));
   return *vulkan_;
 }
 
@@ -135,7 +139,7 @@ ModelOutcome ModelRunner::compute(const ModelJob& job, std::stop_token stop, con
     load.stop = stop;
     model = model::Model::open(*job.path, load);
   }
-  if (!model) throw std::runtime_error("no model is open");
+  if (!model) throw std::runtime_error(N_("no model is open"));
   if (!job.path) return forward_on_chosen_backend(job, model, stop, progress);
   try {
     return forward_on_chosen_backend(job, model, stop, progress);
@@ -149,7 +153,8 @@ ModelOutcome ModelRunner::compute(const ModelJob& job, std::stop_token stop, con
     outcome.id = job.id;
     outcome.model = model;
     outcome.text = job.text;
-    outcome.error = window_message(refused);
+    outcome.error = refused.what();
+    outcome.failure = std::current_exception();
     outcome.text_cut = text_cut_for(*model, job.text);
     return outcome;
   }
@@ -167,7 +172,7 @@ ModelOutcome ModelRunner::forward_on_chosen_backend(const ModelJob& job,
     throw;
   } catch (const std::exception& error) {
     const std::string failure =
-        dynamic_cast<const std::bad_alloc*>(&error) != nullptr ? "not enough device memory" : error.what();
+        dynamic_cast<const std::bad_alloc*>(&error) != nullptr ? N_("not enough device memory") : error.what();
     // Eigen again: when it fails too, the text or the model is at fault (its error is the
     // one shown), not Vulkan, which is kept.
     ModelOutcome outcome = forward(job, model, BackendMode::Cpu, stop, progress);
@@ -193,7 +198,8 @@ ModelOutcome ModelRunner::forward(const ModelJob& job, const std::shared_ptr<con
   model::ForwardPass& pass = fresh ? *fresh : *pass_;
   const bool rerun = !fresh && pass_valid_ && pass_text_ == job.text;
   if (!fresh) pass_valid_ = false;  // until this run has finished
-  const tokenizers::Encoding encoding = model->tokenizer().encode(job.text, "the text");
+  const tokenizers::Encoding encoding =
+      model->tokenizer().encode(job.text, "the text");  // not translated: the core's English names it
   if (rerun)
     pass.rerun_from(first_changed_layer(pass_edits_, job.edits, model->config().num_layers), options);
   else

@@ -9,6 +9,7 @@
 // A Vulkan failure computes the pass again with Eigen and says why in the outcome; a text the
 // model refuses for its length comes back with the start that fits.
 
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -55,6 +56,9 @@ struct ModelOutcome {
   BackendMode backend = BackendMode::Cpu;  // what computed it
   std::string vulkan_failure;              // why Vulkan did not, when it was asked to
   std::string error;                       // "" on success; "cancelled"
+  // The failure behind `error` when the window words it (a refused text, no memory): said in
+  // the window's language on its thread (window_message_of), not on the worker's.
+  std::exception_ptr failure;
   std::optional<model::TextCut> text_cut;  // the text refused for its length: the start that fits
 };
 

@@ -3,6 +3,8 @@
 #include <tuple>
 #include <utility>
 
+#include "app/i18n/language.h"
+#include "app/i18n/translate.h"
 #include "core/common/number_text.h"
 
 namespace attnviz::compute {
@@ -69,7 +71,10 @@ void ModelSession::apply_edits(model::ModelEdits next, std::string label) {
 
 void ModelSession::keep_text_start() {
   if (!text_cut_ || !model_ || activity() == ModelActivity::Loading) return;
-  history_.record(edits_, requested_text_, "Keep the first " + format_grouped(text_cut_->tokens) + " tokens");
+  history_.record(edits_, requested_text_,
+                  i18n::format(i18n::trn("Keep the first %s token", "Keep the first %s tokens",
+                                         static_cast<unsigned long>(text_cut_->tokens)),
+                               format_grouped(text_cut_->tokens).c_str()));
   requested_text_ = std::move(text_cut_->text);
   text_cut_.reset();
   submit(pass_job(requested_text_));
@@ -90,7 +95,7 @@ void ModelSession::reset_heads() {
   if (edits_.head_factors.empty()) return;
   model::ModelEdits next = edits_;
   next.head_factors.clear();
-  apply_edits(std::move(next), "Every head on");
+  apply_edits(std::move(next), i18n::tr("Every head on"));
 }
 
 void ModelSession::set_head_weight(int layer, int head, model::Projection which, std::optional<Matrix> weights,
@@ -198,20 +203,20 @@ bool ModelSession::poll() {
   if (outcome->opening) opening_ = false;
   if (outcome->model) {  // a model just opened: its heads as they are, nothing to undo
     model_ = std::move(outcome->model);
-    const model::ModelConfig& config = model_->config();
-    caption_ = model_caption(model_->path(), config.architecture_name, config.num_layers, config.num_heads);
+    caption_.clear();  // made by caption(), in the language shown then
     edits_ = {};
     history_.clear();
     if (!outcome->error.empty()) forget_shown();  // its text was refused: nothing of the last model stays
   }
   text_cut_ = std::move(outcome->text_cut);
   if (!outcome->error.empty()) {
-    error_ = outcome->error;
+    error_ = outcome->failure ? window_message_of(outcome->failure) : outcome->error;
     if (error_ != "cancelled") unreported_failure_ = error_;
     edits_ = shown_edits_;  // the switches show what is on screen
     return true;
   }
-  backend_.shown(outcome->backend, outcome->vulkan_failure);
+  // A fixed failure of the worker's ("not enough device memory") in the window's language.
+  backend_.shown(outcome->backend, outcome->vulkan_failure.empty() ? "" : i18n::tr(outcome->vulkan_failure.c_str()));
   result_ = std::move(outcome->result);
   rollout_ = std::move(outcome->rollout);
   text_ = std::move(outcome->text);
@@ -224,6 +229,21 @@ bool ModelSession::poll() {
 void ModelSession::wait() {
   worker_.wait_idle();
   poll();
+}
+
+const std::string& ModelSession::caption() const {
+  if (!model_) {
+    caption_.clear();
+    return caption_;
+  }
+  // Made again when the language changed (View > Language): the title says "12 layers" or "12개 레이어".
+  const i18n::Language language = i18n::shown_language();
+  if (caption_.empty() || caption_language_ != language) {
+    const model::ModelConfig& config = model_->config();
+    caption_ = model_caption(model_->path(), config.architecture_name, config.num_layers, config.num_heads);
+    caption_language_ = language;
+  }
+  return caption_;
 }
 
 std::optional<std::string> ModelSession::take_failure() { return std::exchange(unreported_failure_, std::nullopt); }

@@ -28,6 +28,7 @@
 #include "app/compute/model_edit_history.h"
 #include "app/compute/model_messages.h"
 #include "app/compute/model_runner.h"
+#include "app/i18n/language.h"
 #include "core/common/worker.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
@@ -107,8 +108,9 @@ class ModelSession {
 
   [[nodiscard]] bool has_model() const { return model_ != nullptr; }
   [[nodiscard]] const model::Model* model() const { return model_.get(); }
-  // The shown model's model_caption, made once when it opened ("" when none is open).
-  [[nodiscard]] const std::string& caption() const { return caption_; }
+  // The shown model's model_caption ("" when none is open), made again only when it opened or
+  // the window's language changed.
+  [[nodiscard]] const std::string& caption() const;
   // The same model, shared: for work on another thread that must keep it alive (the Decode
   // view's generation, app/compute/model_generation.h).
   [[nodiscard]] std::shared_ptr<const model::Model> shared_model() const { return model_; }
@@ -158,7 +160,8 @@ class ModelSession {
   ModelEditHistory history_;
   // The window's (UI thread).
   std::shared_ptr<const model::Model> model_;
-  std::string caption_;  // model_caption of model_
+  mutable std::string caption_;  // model_caption of model_, in caption_language_
+  mutable i18n::Language caption_language_ = i18n::Language::English;
   std::shared_ptr<const model::ForwardResult> result_;
   Matrix rollout_;
   std::string text_;

@@ -27,6 +27,7 @@
 #include "app/export_ui/view_image.h"
 #include "app/i18n/catalogue_characters.h"
 #include "app/i18n/language.h"
+#include "app/i18n/translate.h"
 #include "app/edits/model_edits.h"
 #include "app/heatmap/heatmap_renderer.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -76,10 +77,10 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 // autosave, nor by the next broken one) and reported.
 void keep_broken_autosave(document::Autosave& autosave, ui::Notices& notices) {
   const std::optional<std::filesystem::path> kept = autosave.keep_broken();
-  notices.post(
-      ui::NoticeLevel::Warning,
-      autosave.last_error() + (kept ? "\nThe file was kept as " + kept->string() + "."
-                                    : "\nThe file could not be moved aside: " + autosave.file().string() + "."));
+  notices.post(ui::NoticeLevel::Warning,
+               autosave.last_error() + "\n" +
+                   (kept ? i18n::format(i18n::tr("The file was kept as %s."), kept->c_str())
+                         : i18n::format(i18n::tr("The file could not be moved aside: %s."), autosave.file().c_str())));
 }
 
 // The user's window claims an autosave file of its own (a second window beside it another
@@ -92,12 +93,16 @@ document::Autosave autosave_for(const GuiOptions& options) {
 
 void offer_other_windows_work(document::Autosave& autosave, ui::Notices& notices) {
   if (autosave.slot() > 1) {
-    notices.post(ui::NoticeLevel::Info, "Another attnviz window is open: this one keeps its work in " +
-                                            autosave.file().filename().string() + ", so neither overwrites the other.");
+    notices.post(ui::NoticeLevel::Info,
+                 i18n::format(i18n::tr("Another attnviz window is open: this one keeps its work in %s, so neither "
+                                       "overwrites the other."),
+                              autosave.file().filename().c_str()));
   }
   for (const std::filesystem::path& file : autosave.adopt_other_windows_work()) {
-    notices.post(ui::NoticeLevel::Warning, "Work of an attnviz window that was open beside another one was kept as " +
-                                               file.string() + ". Open it with File > Open to go on with it.");
+    notices.post(ui::NoticeLevel::Warning,
+                 i18n::format(i18n::tr("Work of an attnviz window that was open beside another one was kept as %s. "
+                                       "Open it with File > Open to go on with it."),
+                              file.c_str()));
   }
 }
 
@@ -275,7 +280,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   try {
     session_ = std::make_unique<compute::ComputeSession>(context_, view_.backend, compute::VulkanStart::InBackground);
   } catch (const std::exception& error) {  // the device draws but cannot compute: Eigen stands in
-    notices_.post(ui::NoticeLevel::Warning, std::string("Vulkan compute is unavailable, using Eigen: ") + error.what());
+    notices_.post(ui::NoticeLevel::Warning,
+                  i18n::format(i18n::tr("Vulkan compute is unavailable, using Eigen: %s"), error.what()));
     session_ = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
   }
   if (options.model) {  // opened on the backend the scenario's session chose
@@ -298,6 +304,7 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
   save_pipeline_cache();
   if (imgui_.fonts().hangul_file.empty()) {
+    // Not translated: without a Hangul font, Korean would show as '?' too.
     notices_.post(ui::NoticeLevel::Warning,
                   "No font with Korean (Hangul) letters was found, so Korean text shows as '?'. "
                   "Install one, e.g. sudo apt-get install fonts-nanum, or set ATTNVIZ_HANGUL_FONT.",
@@ -309,14 +316,17 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
     try {
       classroom::check_start_options(options.classroom, build_problem(document_.scenario(), "<restored work>"));
     } catch (const InputError& error) {
-      notices_.post(ui::NoticeLevel::Warning, std::string(error.what()) + "; the view shows its last one.");
+      notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::tr("%s; the view shows its last one."), error.what()));
     } catch (const std::exception&) {
       // a scenario that cannot be computed says so in the window by itself
     }
   }
   if (!options.automated() && !options.model && options.head && *options.head >= document_.scenario().num_heads) {
-    notices_.post(ui::NoticeLevel::Warning, "--head " + std::to_string(*options.head) + ": the scenario has only " +
-                                                std::to_string(document_.scenario().num_heads) + " heads");
+    const int heads = document_.scenario().num_heads;
+    notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::trn("--head %d: the scenario has only %d head",
+                                                                   "--head %d: the scenario has only %d heads",
+                                                                   static_cast<unsigned long>(heads)),
+                                                         *options.head, heads));
   }
 }
 
@@ -360,8 +370,8 @@ void DesktopApp::prepare_frame() {
   if (session_->take_prepared_backend(view_.wait_for_work)) {
     quiet_frames_ = 0;
     if (!session_->vulkan_failure().empty()) {
-      notices_.post(ui::NoticeLevel::Warning,
-                    "Vulkan compute is unavailable, using Eigen: " + session_->vulkan_failure());
+      notices_.post(ui::NoticeLevel::Warning, i18n::format(i18n::tr("Vulkan compute is unavailable, using Eigen: %s"),
+                                                           session_->vulkan_failure().c_str()));
     }
   }
   // With Vulkan computing on a CPU driver, a shape not computed before may keep the recompute
@@ -442,8 +452,10 @@ void DesktopApp::update_model() {
   if (model_.error().empty()) notices_.clear("model-failure");  // mended (or dismissed in the model's bar)
   if (std::optional<std::string> failure = model_.take_failure()) {
     notices_.post(ui::NoticeLevel::Error,
-                  "The model could not be run: " + *failure +
-                      (model_.result() != nullptr ? "\nThe window shows the last result." : ""),
+                  i18n::format(model_.result() != nullptr
+                                   ? i18n::tr("The model could not be run: %s\nThe window shows the last result.")
+                                   : i18n::tr("The model could not be run: %s"),
+                               failure->c_str()),
                   "model-failure");
   }
   if (std::optional<std::string> notice = model_.take_backend_notice()) {
@@ -486,8 +498,8 @@ void DesktopApp::apply_fullscreen_request() {
 // Over the middle of the window for the one frame before a recompute of a new shape, which
 // stays on screen while that recompute runs.
 void DesktopApp::draw_shape_notice() const {
-  const char* title = "Preparing shaders for the new shape\u2026";
-  const char* detail = "The first computation of a new number of heads or widths can take a moment.";
+  const char* title = i18n::tr("Preparing shaders for the new shape\u2026");
+  const char* detail = i18n::tr("The first computation of a new number of heads or widths can take a moment.");
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const ImVec2 padding(18.0f * ui_scale_, 12.0f * ui_scale_);
   // A size of its own: a window that sizes itself to its contents stays hidden in its first

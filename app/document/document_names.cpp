@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "app/i18n/translate.h"
+
 namespace attnviz::document {
 namespace {
 
@@ -58,8 +60,10 @@ Caption caption_of(const Document& document) {
   } else if (titled) {
     caption.parts.push_back(shorten(title, kMaxCaptionPart));
   } else {
-    caption.parts.emplace_back("Untitled");
-    if (!title.empty()) caption.parts.push_back("edited from \u201C" + shorten(title, 36) + "\u201D");
+    caption.parts.emplace_back(i18n::tr("Untitled"));
+    // TRANSLATORS: the menu bar and window title name an unsaved scenario edited from a titled one.
+    if (!title.empty())
+      caption.parts.push_back(i18n::format(i18n::tr("edited from \u201C%s\u201D"), shorten(title, 36).c_str()));
   }
   return caption;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "app/i18n/translate.h"
 #include "core/scenario/mask_expression_check.h"
 
 namespace attnviz::edits {
@@ -53,10 +54,10 @@ MaskSetting set_window(MaskSetting mask, std::optional<int> radius) {
 
 const char* mask_preset_name(MaskPreset preset) {
   switch (preset) {
-    case MaskPreset::None: return "None";
-    case MaskPreset::Causal: return "Causal";
-    case MaskPreset::SlidingWindow: return "Sliding window";
-    case MaskPreset::Longformer: return "Longformer";
+    case MaskPreset::None: return N_("None");
+    case MaskPreset::Causal: return N_("Causal");
+    case MaskPreset::SlidingWindow: return N_("Sliding window");
+    case MaskPreset::Longformer: return "Longformer";  // not translated: a name
   }
   return "?";
 }
@@ -108,12 +109,13 @@ ParsedGlobals parse_global_list(std::string_view text, int token_count) {
     int value = 0;
     const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
     if (ec != std::errc() || ptr != part.data() + part.size() || value < 0) {
-      return {std::nullopt, "\"" + std::string(part) + "\" is not a token index (0, 1, 2, ...)"};
+      return {std::nullopt,
+              i18n::format(i18n::tr("\"%s\" is not a token index (0, 1, 2, ...)"), std::string(part).c_str())};
     }
     if (value >= token_count) {
-      return {std::nullopt, std::to_string(value) + " is past the last token (" +
-                                (token_count > 0 ? std::to_string(token_count - 1) : std::string("there are none")) +
-                                ")"};
+      return {std::nullopt, token_count > 0
+                                ? i18n::format(i18n::tr("%d is past the last token (%d)"), value, token_count - 1)
+                                : i18n::format(i18n::tr("%d is past the last token (there are none)"), value)};
     }
     indices.push_back(value);
     pos = end;
@@ -135,15 +137,24 @@ std::string format_global_list(const std::vector<int>& indices) {
 std::string window_summary(const MaskSetting& mask) {
   if (has_expression(mask)) {
     const bool fields = mask.causal || mask.window;
-    return fields ? "the expression above decides, together with (AND) the causal / window settings"
-                  : "the expression above decides which keys each query sees";
+    return fields ? i18n::tr("the expression above decides, together with (AND) the causal / window settings")
+                  : i18n::tr("the expression above decides which keys each query sees");
   }
-  if (!mask.window) return mask.causal ? "each token sees itself and all before it" : "every token sees every token";
+  if (!mask.window) {
+    return mask.causal ? i18n::tr("each token sees itself and all before it")
+                       : i18n::tr("every token sees every token");
+  }
   const int r = *mask.window;
-  const std::string keys = mask.causal ? std::to_string(r + 1) : std::to_string(2 * r + 1);
-  std::string text = "each token sees " + keys + (keys == "1" ? " key" : " keys") +
-                     (mask.causal ? " (itself and " + std::to_string(r) + " before)" : " (±" + std::to_string(r) + ")");
-  if (!mask.global.empty()) text += "; globals see and are seen by all";
+  const int keys = mask.causal ? r + 1 : 2 * r + 1;
+  const auto count = static_cast<unsigned long>(keys);
+  std::string text =
+      mask.causal
+          ? i18n::format(i18n::trn("each token sees %d key (itself and %d before)",
+                                   "each token sees %d keys (itself and %d before)", count),
+                         keys, r)
+          : i18n::format(i18n::trn("each token sees %d key (\u00B1%d)", "each token sees %d keys (\u00B1%d)", count),
+                         keys, r);
+  if (!mask.global.empty()) text += i18n::tr("; globals see and are seen by all");
   return text;
 }
 
@@ -156,23 +167,31 @@ std::vector<NamedPattern> named_patterns(int tokens) {
   const int prefix = at_least(n / 3, 1);
   const std::string rs = std::to_string(r);
   const std::string ss = std::to_string(s);
+  // Names and descriptions in the window's language (app/i18n); the expressions are the same
+  // in every language.
+  using i18n::format;
+  using i18n::tr;
+  const std::string kDocuments = "doc(q) == doc(k)";                       // not translated: an expression
+  const std::string kDilated = "abs(q - k) <= 2 * 2 && (q - k) % 2 == 0";  // not translated: an expression
   return {
-      {"Causal", "k <= q", "each query sees itself and every key before it (GPT)", false},
-      {"Sliding window, r = " + rs, "k <= q && q - k <= " + rs, "causal, the last r + 1 keys (Mistral)", false},
-      {"Longformer, r = " + rs, "abs(q - k) <= " + rs + " || global(q) || global(k)",
-       "a band of 2r + 1 keys, and global tokens that see and are seen by all (Beltagy et al. 2020)", false},
-      {"Strided, s = " + ss, "k <= q && (q - k < " + ss + " || (q - k) % " + ss + " == 0)",
-       "the last s keys and every s-th before them (Sparse Transformer, Child et al. 2019)", false},
-      {"Sinks " + std::to_string(sinks) + " + window " + std::to_string(sink_window),
+      {tr("Causal"), "k <= q", tr("each query sees itself and every key before it (GPT)"), false},
+      {format(tr("Sliding window, r = %d"), r), "k <= q && q - k <= " + rs, tr("causal, the last r + 1 keys (Mistral)"),
+       false},
+      {format(tr("Longformer, r = %d"), r), "abs(q - k) <= " + rs + " || global(q) || global(k)",  // not translated
+       tr("a band of 2r + 1 keys, and global tokens that see and are seen by all (Beltagy et al. 2020)"), false},
+      {format(tr("Strided, s = %d"), s), "k <= q && (q - k < " + ss + " || (q - k) % " + ss + " == 0)",
+       tr("the last s keys and every s-th before them (Sparse Transformer, Child et al. 2019)"), false},
+      {format(tr("Sinks %d + window %d"), sinks, sink_window),
        "k <= q && (k < " + std::to_string(sinks) + " || q - k <= " + std::to_string(sink_window) + ")",
-       "the first tokens stay visible beside a sliding window (StreamingLLM, Xiao et al. 2023)", false},
-      {"Prefix-LM, p = " + std::to_string(prefix), "k < " + std::to_string(prefix) + " || k <= q",
-       "the prefix is seen by everyone, the rest is causal (T5, UniLM)", false},
-      {"Block-local, B = " + ss, "q / " + ss + " == k / " + ss, "queries see the keys of their own block", false},
-      {"Dilated window, r = 2, d = 2", "abs(q - k) <= 2 * 2 && (q - k) % 2 == 0",
-       "r keys on each side, every d-th (Longformer's dilated window)", false},
-      {"Documents", "doc(q) == doc(k)", "packed sequences: a token sees only its own document", true},
-      {"Documents, causal", "doc(q) == doc(k) && k <= q", "packed sequences in a decoder", true},
+       tr("the first tokens stay visible beside a sliding window (StreamingLLM, Xiao et al. 2023)"), false},
+      {format(tr("Prefix-LM, p = %d"), prefix), "k < " + std::to_string(prefix) + " || k <= q",
+       tr("the prefix is seen by everyone, the rest is causal (T5, UniLM)"), false},
+      {format(tr("Block-local, B = %d"), s), "q / " + ss + " == k / " + ss,
+       tr("queries see the keys of their own block"), false},
+      {tr("Dilated window, r = 2, d = 2"), kDilated,
+       tr("r keys on each side, every d-th (Longformer's dilated window)"), false},
+      {tr("Documents"), kDocuments, tr("packed sequences: a token sees only its own document"), true},
+      {tr("Documents, causal"), kDocuments + " && k <= q", tr("packed sequences in a decoder"), true},
   };
 }
 
@@ -220,7 +239,8 @@ MaskSetting apply_pattern(const MaskSetting& current, const NamedPattern& patter
   MaskSetting mask;
   mask.expression = pattern.expression;
   mask.global = current.global;
-  if (pattern.expression.find("global(") != std::string::npos && mask.global.empty()) mask.global = {0};
+  const bool reads_globals = pattern.expression.find("global(") != std::string::npos;  // not translated: a function
+  if (reads_globals && mask.global.empty()) mask.global = {0};
   mask.documents = current.documents;
   if (pattern.needs_documents && mask.documents.empty()) mask.documents = documents_from_tokens(tokens);
   normalise(mask);

@@ -64,6 +64,7 @@ struct NamedPattern {
   std::string description;  // a line for the tooltip, with the paper
   bool needs_documents = false;
 };
+// Names and descriptions in the window's language (app/i18n), expressions in the one language.
 std::vector<NamedPattern> named_patterns(int tokens);
 
 // The named pattern `expression` is written from, with the parameters that suit `tokens`

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <system_error>
 
+#include "app/i18n/translate.h"
 #include "core/scenario/generate.h"
 
 namespace attnviz::edits {
@@ -12,7 +13,7 @@ namespace attnviz::edits {
 const char* matrix_name(MatrixId id) {
   switch (id) {
     case MatrixId::X: return "X";
-    case MatrixId::XSource: return "X_source";
+    case MatrixId::XSource: return "X_source";  // not translated: a symbol
     case MatrixId::WQ: return "W_Q";
     case MatrixId::WK: return "W_K";
     case MatrixId::WV: return "W_V";
@@ -81,33 +82,35 @@ Matrix& materialise(Scenario& scenario, MatrixId id, const Matrix& resolved) {
 
 ParsedValue parse_cell_value(std::string_view text) {
   std::string_view t = trim(text);
-  if (t.empty()) return {std::nullopt, "empty: type a number such as 0.5 or -1e-3"};
+  if (t.empty()) return {std::nullopt, i18n::tr("empty: type a number such as 0.5 or -1e-3")};
   if (t.front() == '+') t.remove_prefix(1);
   float value = 0.0f;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec == std::errc::result_out_of_range) {
-    return {std::nullopt, "\"" + std::string(trim(text)) + "\" is out of float range (about ±3.4e38)"};
+    return {std::nullopt, i18n::format(i18n::tr("\"%s\" is out of float range (about \u00B13.4e38)"),
+                                       std::string(trim(text)).c_str())};
   }
   if (ec != std::errc() || end != t.data() + t.size()) {
-    return {std::nullopt, "\"" + std::string(trim(text)) + "\" is not a number (use a dot: 0.5, -1e-3)"};
+    return {std::nullopt,
+            i18n::format(i18n::tr("\"%s\" is not a number (use a dot: 0.5, -1e-3)"), std::string(trim(text)).c_str())};
   }
   if (!std::isfinite(value)) {
-    return {std::nullopt, "\"" + std::string(trim(text)) + "\" is not a finite number"};
+    return {std::nullopt, i18n::format(i18n::tr("\"%s\" is not a finite number"), std::string(trim(text)).c_str())};
   }
   return {value, ""};
 }
 
 std::string set_cell(Scenario& scenario, MatrixId id, const Matrix& resolved, int row, int col, float value) {
-  if (!std::isfinite(value)) return std::string(matrix_name(id)) + ": only finite numbers can be entered";
+  if (!std::isfinite(value)) return i18n::format(i18n::tr("%s: only finite numbers can be entered"), matrix_name(id));
   if (row < 0 || col < 0 || row >= resolved.rows || col >= resolved.cols) {
-    return std::string(matrix_name(id)) + ": cell [" + std::to_string(row) + "][" + std::to_string(col) +
-           "] is outside the " + std::to_string(resolved.rows) + "×" + std::to_string(resolved.cols) + " matrix";
+    return i18n::format(i18n::tr("%s: cell [%d][%d] is outside the %d\u00D7%d matrix"), matrix_name(id), row, col,
+                        resolved.rows, resolved.cols);
   }
   Matrix& m = materialise(scenario, id, resolved);
   if (m.rows != resolved.rows || m.cols != resolved.cols) {
-    return std::string(matrix_name(id)) + ": the stored matrix is " + std::to_string(m.rows) + "×" +
-           std::to_string(m.cols) + " but " + std::to_string(resolved.rows) + "×" + std::to_string(resolved.cols) +
-           " is shown; fix the model's dimensions first";
+    return i18n::format(i18n::tr("%s: the stored matrix is %d\u00D7%d but %d\u00D7%d is shown; fix the model's "
+                                 "dimensions first"),
+                        matrix_name(id), m.rows, m.cols, resolved.rows, resolved.cols);
   }
   m.at(row, col) = value;
   return "";

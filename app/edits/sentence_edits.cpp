@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/edits/mask_edits.h"
+#include "app/i18n/translate.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/number_text.h"
 #include "core/text/utf8.h"
@@ -50,14 +51,14 @@ void follow_tokens(Scenario& s, const TokensOrError& before, const TokensOrError
 
 std::string tokens_error_text(const TokensOrError& tokens) {
   if (tokens.error.empty()) return "";
-  if (!tokens.too_long) return "Cannot split this text into tokens: " + tokens.error;
-  return "This text has more than " + format_grouped(kMaxSentenceTokens) +
-         " tokens: " + first_token_past_limit_text(tokens) + ".";
+  if (!tokens.too_long) return i18n::format(i18n::tr("Cannot split this text into tokens: %s"), tokens.error.c_str());
+  return i18n::format(i18n::tr("This text has more than %s tokens: %s."), format_grouped(kMaxSentenceTokens).c_str(),
+                      first_token_past_limit_text(tokens).c_str());
 }
 
 std::string first_token_past_limit_text(const TokensOrError& tokens) {
-  return "token " + format_grouped(kMaxSentenceTokens + 1) + " starts at byte " +
-         format_grouped(static_cast<long long>(tokens.error_offset));
+  return i18n::format(i18n::tr("token %s starts at byte %s"), format_grouped(kMaxSentenceTokens + 1).c_str(),
+                      format_grouped(static_cast<long long>(tokens.error_offset)).c_str());
 }
 
 TokensOrError tokenize_text(std::string_view text, TokenizerMode mode) { return text_tokens(text, mode, std::nullopt); }
@@ -147,10 +148,8 @@ Scenario click_token(Scenario s, int index) {
 
 std::string too_large_to_edit(std::string_view sentence) {
   if (sentence.size() > kMaxEditableBytes) {
-    char size[64];
-    std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(sentence.size()) / 1e6);
-    return std::string("it is ") + size + " (the box edits texts up to " + std::to_string(kMaxEditableBytes >> 20) +
-           " MiB)";
+    return i18n::format(i18n::tr("it is %.1f MB (the box edits texts up to %zu MiB)"),
+                        static_cast<double>(sentence.size()) / 1e6, kMaxEditableBytes >> 20);
   }
   std::size_t word = 0;
   std::size_t longest = 0;
@@ -162,21 +161,26 @@ std::string too_large_to_edit(std::string_view sentence) {
     offset += decoded ? decoded->length : 1;
   }
   if (longest <= kMaxEditableWord) return "";
-  return "it has a word of " + format_grouped(static_cast<long long>(longest)) +
-         " characters without a space (the box edits words of up to " + format_grouped(kMaxEditableWord) + ")";
+  return i18n::format(i18n::tr("it has a word of %s characters without a space (the box edits words of up to %s)"),
+                      format_grouped(static_cast<long long>(longest)).c_str(),
+                      format_grouped(kMaxEditableWord).c_str());
 }
 
 std::string chip_tooltip(int index, const std::string& token, const MaskSetting& mask) {
-  std::string text = "token " + std::to_string(index) + " \u201C" + cut_text(token, 200) + "\u201D";
+  const std::string shown = cut_text(token, 200);
   const bool global = std::find(mask.global.begin(), mask.global.end(), index) != mask.global.end();
   if (global) {
-    text += " \u2014 global: sees every token and is seen by every token.\nClick to make it local again.";
-  } else {
-    text += "\nClick to make it a global token (Longformer)";
-    if (!mask.window) text += "; the mask gets a window of radius " + std::to_string(kDefaultLongformerRadius);
-    text += ".";
+    return i18n::format(i18n::tr("token %d \u201C%s\u201D \u2014 global: sees every token and is seen by every "
+                                 "token.\nClick to make it local again."),
+                        index, shown.c_str());
   }
-  return text;
+  if (!mask.window) {
+    return i18n::format(i18n::tr("token %d \u201C%s\u201D\nClick to make it a global token (Longformer); the mask "
+                                 "gets a window of radius %d."),
+                        index, shown.c_str(), kDefaultLongformerRadius);
+  }
+  return i18n::format(i18n::tr("token %d \u201C%s\u201D\nClick to make it a global token (Longformer)."), index,
+                      shown.c_str());
 }
 
 bool chip_fits_on_line(float last_right, float spacing, float width, float right_edge) {

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "app/edits/sentence_edits.h"
+#include "app/i18n/translate.h"
 #include "core/common/number_text.h"
 #include "core/scenario/scenario_tokens.h"
 #include "core/text/text_file.h"
@@ -14,6 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string limit_text() { return format_grouped(kMaxSentenceTokens); }
+constexpr unsigned long kLimit = kMaxSentenceTokens;  // which plural form the limit takes
 
 // The part of `text` within the limit `tokens` (its tokens) were split to, when they are too many.
 std::optional<std::string> first_tokens(const std::string& text, const TextTokens& tokens) {
@@ -33,8 +35,8 @@ OpenedText refused(std::string error, bool too_long = false) {
 OpenedText open_text(const Scenario& current, const fs::path& path, TextPart part) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
-    return refused(fs::exists(path, ec) ? path.string() + " is not a regular file"
-                                        : "There is no file " + path.string());
+    return refused(fs::exists(path, ec) ? i18n::format(i18n::tr("%s is not a regular file"), path.c_str())
+                                        : i18n::format(i18n::tr("There is no file %s"), path.c_str()));
   }
   std::string text;
   try {
@@ -46,22 +48,30 @@ OpenedText open_text(const Scenario& current, const fs::path& path, TextPart par
   if (!tokens.error.empty() && !tokens.too_long) return refused(path.string() + ": " + tokens.error);
   const std::string name = path.filename().string();
   if (tokens.too_long && part == TextPart::Whole) {
-    return refused(path.string() + ": more than " + limit_text() + " tokens, the most the overview shows (" +
-                       first_token_past_limit_text(tokens) + ")",
+    // TRANSLATORS: the file, the limit, then where its tokens pass the limit.
+    return refused(i18n::format(i18n::trn("%s: more than %s token, the most the overview shows (%s)",
+                                          "%s: more than %s tokens, the most the overview shows (%s)", kLimit),
+                                path.c_str(), limit_text().c_str(), first_token_past_limit_text(tokens).c_str()),
                    true);
   }
   OpenedText out;
   const std::size_t whole_bytes = text.size();
   if (std::optional<std::string> first = first_tokens(text, tokens)) {
-    out.undo_label = "Open the first " + limit_text() + " tokens of " + name;
-    out.notice = "The sentence is now the first " + limit_text() + " tokens of " + path.string() + " (" +
-                 format_grouped(static_cast<long long>(first->size())) + " of its " +
-                 format_grouped(static_cast<long long>(whole_bytes)) + " bytes)";
+    out.undo_label = i18n::format(i18n::trn("Open the first %s token of %s", "Open the first %s tokens of %s", kLimit),
+                                  limit_text().c_str(), name.c_str());
+    // TRANSLATORS: the limit, the file, the bytes kept, the file's bytes.
+    out.notice =
+        i18n::format(i18n::trn("The sentence is now the first %s token of %s (%s of its %s bytes)",
+                               "The sentence is now the first %s tokens of %s (%s of its %s bytes)", kLimit),
+                     limit_text().c_str(), path.c_str(), format_grouped(static_cast<long long>(first->size())).c_str(),
+                     format_grouped(static_cast<long long>(whole_bytes)).c_str());
     out.scenario = with_sentence(current, std::move(*first));
-    out.scenario->title = name + " (first " + limit_text() + " tokens)";
+    // TRANSLATORS: the scenario's title: the file's name and the limit ("book.txt (first 65,536 tokens)").
+    out.scenario->title = i18n::format(i18n::trn("%s (first %s token)", "%s (first %s tokens)", kLimit), name.c_str(),
+                                       limit_text().c_str());
   } else {
-    out.undo_label = "Open text " + name;
-    out.notice = "The sentence is now the text of " + path.string();
+    out.undo_label = i18n::format(i18n::tr("Open text %s"), name.c_str());
+    out.notice = i18n::format(i18n::tr("The sentence is now the text of %s"), path.c_str());
     out.scenario = with_sentence(current, std::move(text));
     out.scenario->title = name;
   }
@@ -77,7 +87,15 @@ std::optional<std::string> cut_to_the_limit(const std::string& text, TokenizerMo
 
 }  // namespace
 
-std::string keep_first_tokens_label(int limit) { return "Keep the first " + format_grouped(limit) + " tokens"; }
+std::string keep_first_tokens_label(int limit) {
+  return i18n::format(
+      i18n::trn("Keep the first %s token", "Keep the first %s tokens", static_cast<unsigned long>(limit)),
+      format_grouped(limit).c_str());
+}
+
+std::string keep_first_tokens_id(int limit) {
+  return "Keep the first " + format_grouped(limit) + " tokens";  // not translated: an ImGui ID
+}
 
 bool texts_can_be_cut(const Scenario& current) {
   return !current.tokens && !(current.source && current.source->tokens);

@@ -40,6 +40,9 @@ std::optional<Scenario> keep_first_tokens(const Scenario& current, int limit = k
 // its tokens (listed tokens are the user's, not cut behind their back).
 bool texts_can_be_cut(const Scenario& current);
 // "Keep the first 65,536 tokens": the button's words and its undo step's name.
+// In the window's language; keep_first_tokens_id is the same words in English, the button's
+// ImGui ID in every language (the widget keeps its identity when the language changes).
 std::string keep_first_tokens_label(int limit = kMaxSentenceTokens);
+std::string keep_first_tokens_id(int limit = kMaxSentenceTokens);
 
 }  // namespace attnviz::edits

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "app/i18n/translate.h"
 #include "core/common/number_text.h"
 
 namespace attnviz::heatmap {
@@ -117,12 +118,15 @@ std::string zoom_caption(const CellWindow& window, int rows, int cols) {
   const auto range = [](float first, float count) {
     return format_grouped(first_cell(first)) + "\u2013" + format_grouped(end_cell(first, count) - 1);
   };
-  std::string text;
-  if (rows_cut) text = "rows " + range(w.first_row, w.rows);
-  if (cols_cut) text += (text.empty() ? "columns " : ", columns ") + range(w.first_col, w.cols);
-  if (rows_cut && !cols_cut) return text + " of " + format_grouped(rows);
-  if (cols_cut && !rows_cut) return text + " of " + format_grouped(cols);
-  return text + " of " + format_grouped(rows) + " \u00D7 " + format_grouped(cols);
+  // In the window's language (app/i18n): "rows 3–10 of 40", "행 3–10 / 40".
+  if (rows_cut && !cols_cut) {
+    return i18n::format(i18n::tr("rows %s of %s"), range(w.first_row, w.rows).c_str(), format_grouped(rows).c_str());
+  }
+  if (cols_cut && !rows_cut) {
+    return i18n::format(i18n::tr("columns %s of %s"), range(w.first_col, w.cols).c_str(), format_grouped(cols).c_str());
+  }
+  return i18n::format(i18n::tr("rows %s, columns %s of %s \u00D7 %s"), range(w.first_row, w.rows).c_str(),
+                      range(w.first_col, w.cols).c_str(), format_grouped(rows).c_str(), format_grouped(cols).c_str());
 }
 
 CellWindow zoom_window(CellWindow w, float factor, float anchor_row, float anchor_col, int rows, int cols) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n/translate.h"
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -31,9 +32,9 @@ using compute::pick;
 
 const char* matrix_name(HeadMatrix which) {
   switch (which) {
-    case HeadMatrix::Scores: return "scores";
-    case HeadMatrix::Weights: return "weights";
-    case HeadMatrix::Context: return "context";
+    case HeadMatrix::Scores: return N_("scores");
+    case HeadMatrix::Weights: return N_("weights");
+    case HeadMatrix::Context: return N_("context");
   }
   return "?";
 }
@@ -47,32 +48,35 @@ void status_row(const char* name, const BackendStatus& status, double warm_up_ms
   ui::text_lines(status.device);
   ImGui::TableNextColumn();
   if (!status.enabled) {
-    ImGui::TextDisabled("off");
+    ImGui::TextDisabled("%s", i18n::tr("off"));
   } else if (status.ran) {
-    ImGui::Text("%.2f ms", status.wall_ms);
+    ImGui::Text("%.2f ms", status.wall_ms);  // not translated: a unit
     const bool hovered = ImGui::IsItemHovered();
     // Only when the warm-up failed (then it says why at the first recompute).
-    if (status.includes_start_up) ImGui::TextDisabled("first run, includes start-up");
+    if (status.includes_start_up) ImGui::TextDisabled("%s", i18n::tr("first run, includes start-up"));
     if (hovered) {
       ImGui::BeginTooltip();
       if (!status.timing.stages_ms.empty()) {
-        ImGui::Text("as the backend measured it: %.3f ms", status.timing.total_ms);
-        for (const auto& [stage, ms] : status.timing.stages_ms) ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);
+        ImGui::Text(i18n::tr("as the backend measured it: %.3f ms"), status.timing.total_ms);
+        // not translated: the stages' names and a unit (below)
+        for (const auto& [stage, ms] : status.timing.stages_ms) {
+          ImGui::Text("  %-14s %8.3f ms", stage.c_str(), ms);  // not translated
+        }
       }
       if (warm_up_ms > 0.0) {
-        ImGui::TextDisabled("start-up (compiling shaders, starting threads): %.1f ms, before the first frame",
+        ImGui::TextDisabled(i18n::tr("start-up (compiling shaders, starting threads): %.1f ms, before the first frame"),
                             warm_up_ms);
       }
       ImGui::EndTooltip();
     }
   } else {
-    ImGui::TextDisabled("did not run");
+    ImGui::TextDisabled("%s", i18n::tr("did not run"));
   }
 }
 
 class BackendPanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Backend"; }
+  [[nodiscard]] const char* title() const override { return N_("Backend"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Side; }
   [[nodiscard]] bool open_by_default() const override { return false; }
   void draw(ui::UiContext& ui) override;
@@ -97,35 +101,40 @@ class BackendPanel final : public ui::Panel {
 void BackendPanel::draw_mode(ui::UiContext& ui) {
   int mode = static_cast<int>(ui.view.backend);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Compute with");
+  ImGui::TextUnformatted(i18n::tr("Compute with"));
   // A narrow column (large text) puts the choices on more lines rather than cutting "Both".
   const compute::AutomaticChoice& automatic = ui.session.automatic_choice();
+  // Shown translated; the ID "###automatic" whichever backend it names.
   const std::string automatic_label =
-      std::string("Automatic (") + (automatic.mode == BackendMode::Vulkan ? "Vulkan" : "Eigen") + " here)";
+      std::string(automatic.mode == BackendMode::Vulkan ? i18n::tr("Automatic (Vulkan here)")
+                                                        : i18n::tr("Automatic (Eigen here)")) +
+      "###automatic";
   ui::same_line_if_fits(ui::check_width(automatic_label.c_str()));
   bool changed = ImGui::RadioButton(automatic_label.c_str(), &mode, static_cast<int>(BackendMode::Automatic));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Eigen when the Vulkan device is a CPU driver (lavapipe), Vulkan on a GPU.\nHere: %s.",
-                      automatic.reason.c_str());
+    ImGui::SetTooltip(i18n::tr("Eigen when the Vulkan device is a CPU driver (lavapipe), Vulkan on a GPU.\nHere: %s."),
+                      automatic.reason().c_str());
   }
-  ui::same_line_if_fits(ui::check_width("Vulkan"));
-  changed |= ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));
-  ui::same_line_if_fits(ui::check_width("Eigen (CPU)"));
-  changed |= ImGui::RadioButton("Eigen (CPU)", &mode, static_cast<int>(BackendMode::Cpu));
-  ui::same_line_if_fits(ui::check_width("Both"));
-  changed |= ImGui::RadioButton("Both", &mode, static_cast<int>(BackendMode::Both));
+  ui::same_line_if_fits(ui::check_width("Vulkan"));                                       // not translated: a name
+  changed |= ImGui::RadioButton("Vulkan", &mode, static_cast<int>(BackendMode::Vulkan));  // not translated: a name
+  const std::string eigen_label = i18n::tr_label("Eigen (CPU)");
+  ui::same_line_if_fits(ui::check_width(eigen_label.c_str()));
+  changed |= ImGui::RadioButton(eigen_label.c_str(), &mode, static_cast<int>(BackendMode::Cpu));
+  const std::string both_label = i18n::tr_label("Both");
+  ui::same_line_if_fits(ui::check_width(both_label.c_str()));
+  changed |= ImGui::RadioButton(both_label.c_str(), &mode, static_cast<int>(BackendMode::Both));
   if (changed) ui.view.backend = static_cast<BackendMode>(mode);
 }
 
 void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   if (ImGui::BeginTable("##statuses", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("last recompute", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(i18n::tr_label("backend").c_str(), ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(i18n::tr_label("device").c_str(), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(i18n::tr_label("last recompute").c_str(), ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
-    status_row("Vulkan", session.vulkan_status(), session.vulkan_warm_up_ms());
-    status_row("Eigen", session.cpu_status(), session.cpu_warm_up_ms());
+    status_row("Vulkan", session.vulkan_status(), session.vulkan_warm_up_ms());  // not translated: a name
+    status_row("Eigen", session.cpu_status(), session.cpu_warm_up_ms());         // not translated: a name
     ImGui::EndTable();
   }
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
@@ -135,22 +144,25 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
     ImGui::PopStyleColor();
   }
   ui::text_wrapped("%s.", session.choice_summary().c_str());
-  if (session.has_result()) ImGui::TextDisabled("The heatmaps show the %s result.", session.shown_backend());
+  if (session.has_result()) {
+    const bool vulkan = std::string_view(session.shown_backend()) == "vulkan";  // not translated: a name
+    ImGui::TextDisabled("%s", vulkan ? i18n::tr("The heatmaps show the Vulkan result.")
+                                     : i18n::tr("The heatmaps show the Eigen result."));
+  }
 }
 
 void BackendPanel::draw_differences(ui::UiContext& ui) {
   const std::vector<MatrixDifference>& diffs = ui.session.differences();
   double worst = 0.0;
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
-  ImGui::Text("Largest difference |Vulkan − Eigen|: %.2e", worst);
+  ImGui::Text(i18n::tr("Largest difference |Vulkan − Eigen|: %.2e"), worst);
   if (results_agree(diffs))
-    ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "(agree within 1e-5)");
+    ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "%s", i18n::tr("(agree within 1e-5)"));
   else
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "(above 1e-5)");
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "%s", i18n::tr("(above 1e-5)"));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
-        "relative to its largest value beyond (raw scores and contexts grow with d_k)");
+    ImGui::SetTooltip("%s", i18n::tr("Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
+                                     "relative to its largest value beyond (raw scores and contexts grow with d_k)"));
   }
 
   const float rows_h = std::min(static_cast<float>(diffs.size()) + 1.5f, 9.5f) * ImGui::GetTextLineHeightWithSpacing();
@@ -158,10 +170,10 @@ void BackendPanel::draw_differences(ui::UiContext& ui) {
       ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("##diffs", 4, flags, ImVec2(0.0f, rows_h))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("matrix");
-    ImGui::TableSetupColumn("max abs");
-    ImGui::TableSetupColumn("max rel");
-    ImGui::TableSetupColumn("at (row, col)");
+    ImGui::TableSetupColumn(i18n::tr_label("matrix").c_str());
+    ImGui::TableSetupColumn(i18n::tr_label("max abs").c_str());
+    ImGui::TableSetupColumn(i18n::tr_label("max rel").c_str());
+    ImGui::TableSetupColumn(i18n::tr_label("at (row, col)").c_str());
     ImGui::TableHeadersRow();
     for (const MatrixDifference& d : diffs) {
       ImGui::TableNextRow();
@@ -185,7 +197,7 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
   const model::ForwardResult* result = model.result();
   if (!model.has_model() || result == nullptr) return;
   ImGui::Separator();
-  ImGui::TextDisabled("Pretrained model");
+  ImGui::TextDisabled("%s", i18n::tr("Pretrained model"));
   ui::text_lines(model.backend_explanation());
   if (result->layers.empty() || result->layers.front().differences.empty()) return;
   const float rows_h =
@@ -194,9 +206,9 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
       ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##model_diffs", 3, flags, ImVec2(0.0f, rows_h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("layer");
-  ImGui::TableSetupColumn("max |Vulkan − Eigen|");
-  ImGui::TableSetupColumn("in");
+  ImGui::TableSetupColumn(i18n::tr_label("layer").c_str());
+  ImGui::TableSetupColumn(i18n::tr_label("max |Vulkan − Eigen|").c_str());
+  ImGui::TableSetupColumn(i18n::tr_label("in").c_str());
   ImGui::TableHeadersRow();
   for (const model::LayerAttention& layer : result->layers) {
     const auto worst =
@@ -213,7 +225,8 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
     const bool agree = results_agree(layer.differences);
     ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::kErrorText),
                        "%.2e", worst->max_abs);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(agree ? "agree within 1e-5 (relative beyond ±1)" : "above 1e-5");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", agree ? i18n::tr("agree within 1e-5 (relative beyond ±1)") : i18n::tr("above 1e-5"));
     ImGui::TableNextColumn();
     ImGui::Text("%s (%d, %d)", worst->name.c_str(), worst->row, worst->col);
   }
@@ -225,12 +238,16 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   const compute::ComputeSession& session = ui.session;
   const int head = ui.view.selected_head;
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("Vulkan − Eigen, head %d,", head);
+  ImGui::Text(i18n::tr("Vulkan − Eigen, head %d,"), head);
   ImGui::SameLine();
   int which = static_cast<int>(ui.view.compared_matrix);
   ImGui::SetNextItemWidth(120.0f * ui.ui_scale);
-  if (ImGui::Combo("##which", &which, "scores\0weights\0context\0"))
-    ui.view.compared_matrix = static_cast<HeadMatrix>(which);
+  std::string items;  // ImGui's list: each item ends with '\0'
+  for (const HeadMatrix m : {HeadMatrix::Scores, HeadMatrix::Weights, HeadMatrix::Context}) {
+    items += i18n::tr(matrix_name(m));
+    items += '\0';
+  }
+  if (ImGui::Combo("##which", &which, items.c_str())) ui.view.compared_matrix = static_cast<HeadMatrix>(which);
 
   const Result* vulkan = session.vulkan_result();
   const Result* cpu = session.cpu_result();
@@ -282,7 +299,8 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, cells, nullptr);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
-    ImGui::SetTooltip("%s[%d][%d]: Vulkan − Eigen = %.3e", matrix_name(ui.view.compared_matrix), hover.row, hover.col,
+    const char* shown = "%s[%d][%d]: Vulkan − Eigen = %.3e";  // not translated: a formula
+    ImGui::SetTooltip(shown, i18n::tr(matrix_name(ui.view.compared_matrix)), hover.row, hover.col,
                       static_cast<double>(difference_.at(hover.row, hover.col)));
   }
 }
@@ -290,15 +308,16 @@ void BackendPanel::draw_difference_heatmap(ui::UiContext& ui) {
 void BackendPanel::draw(ui::UiContext& ui) {
   draw_mode(ui);
   if (!ui.session.vulkan_available()) {
-    ImGui::TextDisabled("No Vulkan device computes here: the Eigen path stands in.");
+    ImGui::TextDisabled("%s", i18n::tr("No Vulkan device computes here: the Eigen path stands in."));
   } else if (const std::optional<compute::KernelPreparation> p = ui.session.preparing_kernels()) {
-    ImGui::TextDisabled("Building the Vulkan kernels (%d of %d): Eigen computes until they are ready.", p->built,
-                        p->total);
+    ImGui::TextDisabled(i18n::tr("Building the Vulkan kernels (%d of %d): Eigen computes until they are ready."),
+                        p->built, p->total);
   }
   draw_statuses(ui);
   draw_model(ui);
   if (!ui.session.compared()) {
-    if (ui.view.backend != BackendMode::Both) ImGui::TextDisabled("Choose Both to compare the two paths.");
+    if (ui.view.backend != BackendMode::Both)
+      ImGui::TextDisabled("%s", i18n::tr("Choose Both to compare the two paths."));
     return;
   }
   ImGui::Separator();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n/translate.h"
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
@@ -48,9 +49,9 @@ constexpr float kStepsShare = 0.64f;  // of the panel's height: the three steps,
 
 const char* step_title(ui::HeadView which) {
   switch (which) {
-    case ui::HeadView::RawScores: return "Raw scores";
-    case ui::HeadView::ScaledScores: return "Scaled + masked";
-    default: return "Weights";
+    case ui::HeadView::RawScores: return i18n::tr("Raw scores");
+    case ui::HeadView::ScaledScores: return i18n::tr("Scaled + masked");
+    default: return i18n::tr("Weights");
   }
 }
 
@@ -60,7 +61,7 @@ std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
   const auto scale = static_cast<double>(problem.scale);
   switch (setting.kind) {
     case ScaleSetting::Kind::InvSqrtDk: std::snprintf(text, sizeof text, "× %.3g = 1/√%d", scale, problem.d_k); break;
-    case ScaleSetting::Kind::None: std::snprintf(text, sizeof text, "× 1 (not scaled)"); break;
+    case ScaleSetting::Kind::None: std::snprintf(text, sizeof text, "%s", i18n::tr("× 1 (not scaled)")); break;
     case ScaleSetting::Kind::Value: std::snprintf(text, sizeof text, "× %.3g", scale); break;
   }
   return text;
@@ -68,7 +69,7 @@ std::string scale_caption(const Problem& problem, const ScaleSetting& setting) {
 
 class HeatmapsPanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Heatmaps"; }
+  [[nodiscard]] const char* title() const override { return N_("Heatmaps"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Main; }
   void draw(ui::UiContext& ui) override;
 
@@ -124,12 +125,12 @@ float context_col_max(float font) { return std::round(3.2f * font); }
 std::string step_formula(const ui::UiContext& ui, ui::HeadView which) {
   const Problem& problem = ui.session.problem();
   if (which == ui::HeadView::RawScores)
-    return problem.positional == PositionalKind::Rope ? "S = Q·Kᵀ (RoPE'd)" : "S = Q·Kᵀ";
+    return problem.positional == PositionalKind::Rope ? i18n::tr("S = Q·Kᵀ (RoPE'd)") : "S = Q·Kᵀ";
   if (which == ui::HeadView::ScaledScores) {
     const std::string scaled = "S " + scale_caption(problem, ui.document.scenario().scale);
     return problem.positional == PositionalKind::Alibi ? scaled + " − m·|i − j|" : scaled;
   }
-  return problem.dropout ? "A = softmax, then dropout" : "A = softmax of each row";
+  return problem.dropout ? i18n::tr("A = softmax, then dropout") : i18n::tr("A = softmax of each row");
 }
 
 // The line between the three steps and the row below them.
@@ -203,26 +204,28 @@ void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
   char high[16];
   std::snprintf(low, sizeof low, "%.3f", static_cast<double>(uniform_->min));
   std::snprintf(high, sizeof high, "%.3f", static_cast<double>(uniform_->max));
-  const std::string text = stretched ? std::string("Colours stretched to 0–") + high + " (on 0–1: one flat colour)"
-                                     : std::string("Nearly uniform: ") + low + "–" + high;
+  const std::string text = stretched
+                               ? i18n::format(i18n::tr("Colours stretched to 0–%s (on 0–1: one flat colour)"), high)
+                               : i18n::format(i18n::tr("Nearly uniform: %s–%s"), low, high);
   const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), text, std::max(width, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
   ImGui::TextUnformatted(shown.c_str());
   ImGui::PopStyleColor();
   if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
   if (stretched) {
-    if (ImGui::SmallButton("Back to 0–1##weights_note")) ui.view.weights_range = before_stretch_;
+    if (ImGui::SmallButton(i18n::tr_label("Back to 0–1", "Back to 0–1##weights_note").c_str()))
+      ui.view.weights_range = before_stretch_;
     return;
   }
-  const std::string label = std::string("Stretch colours to 0–") + high + "##weights_note";
+  const std::string label =
+      i18n::format(i18n::tr("Stretch colours to 0–%s"), high) + "###Stretch colours##weights_note";  // an ID
   if (ImGui::SmallButton(label.c_str())) {
     before_stretch_ = ui.view.weights_range;
     ui.view.weights_range = ui::WeightsRange::Auto;
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Colours from 0 to the largest weight (View > Weights scale), so small differences show.\n"
-        "The numbers in the cells stay the same.");
+    ImGui::SetTooltip("%s", i18n::tr("Colours from 0 to the largest weight (View > Weights scale), so small "
+                                     "differences show.\nThe numbers in the cells stay the same."));
   }
 }
 
@@ -344,7 +347,7 @@ void HeatmapsPanel::draw_step(ui::UiContext& ui, const char* id, ui::HeadView wh
   const HeatmapHover hover = ui.heatmaps.draw(id, spec);
   ImGui::SetCursorPosX(x + g.label_w);
   ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, g.cells_w,
-                       which == ui::HeadView::Weights ? "weight" : nullptr, spec.log_scale);
+                       which == ui::HeadView::Weights ? i18n::tr("weight") : nullptr, spec.log_scale);
   if (which == ui::HeadView::Weights && weights_note_shown(ui)) {
     ImGui::SetCursorPosX(x);
     draw_weights_note(ui, g.cells_w + g.label_w);
@@ -381,32 +384,33 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   const HeadResult& head_result = *shown_head;
   const bool visible = session.mask_matrix(head).at(row, col);
   ImGui::BeginTooltip();
-  ImGui::Text("query  %s  (row %d)", token_text(problem.tokens, row).c_str(), row);
-  ImGui::Text("key    %s  (column %d)", token_text(problem.source_tokens, col).c_str(), col);
+  ImGui::Text(i18n::tr("query  %s  (row %d)"), token_text(problem.tokens, row).c_str(), row);
+  ImGui::Text(i18n::tr("key    %s  (column %d)"), token_text(problem.source_tokens, col).c_str(), col);
   ImGui::Separator();
   const float raw = scores->at(row, col);
-  ImGui::Text("raw score  q·k = %.5g", static_cast<double>(raw));
+  ImGui::Text(i18n::tr("raw score  q·k = %.5g"), static_cast<double>(raw));
   const float slope = head_slopes(problem).at(static_cast<std::size_t>(head));
   if (slope != 0.0f) {
-    ImGui::Text("scaled score  × %.4g − %.4g·|%d − %d| = %.5g", static_cast<double>(problem.scale),
+    ImGui::Text(i18n::tr("scaled score  × %.4g − %.4g·|%d − %d| = %.5g"), static_cast<double>(problem.scale),
                 static_cast<double>(slope), row, col,
                 static_cast<double>(scaled_score(raw, problem.scale, slope, row, col)));
   } else {
-    ImGui::Text("scaled score  × %.4g = %.5g", static_cast<double>(problem.scale),
+    ImGui::Text(i18n::tr("scaled score  × %.4g = %.5g"), static_cast<double>(problem.scale),
                 static_cast<double>(raw * problem.scale));
   }
   const bool dropped = !head_result.kept.visible.empty() && !head_result.kept.at(row, col);
   if (visible && dropped) {
-    ImGui::Text("weight %.5g, dropped by dropout: 0",
+    ImGui::Text(i18n::tr("weight %.5g, dropped by dropout: 0"),
                 static_cast<double>(head_result.weights_before_dropout.at(row, col)));
   } else if (visible && !head_result.weights_before_dropout.empty()) {
-    ImGui::Text("weight %.5g × 1/(1 − p) = %.5g after dropout",
+    ImGui::Text(i18n::tr("weight %.5g × 1/(1 − p) = %.5g after dropout"),
                 static_cast<double>(head_result.weights_before_dropout.at(row, col)),
                 static_cast<double>(weights->at(row, col)));
   } else if (visible) {
-    ImGui::Text("weight = %.5g", static_cast<double>(weights->at(row, col)));
+    ImGui::Text(i18n::tr("weight = %.5g"), static_cast<double>(weights->at(row, col)));
   } else {
-    ImGui::TextColored(ImVec4(0.55f, 0.1f, 0.1f, 1.0f), "masked: this query cannot see this key (weight 0)");
+    ImGui::TextColored(ImVec4(0.55f, 0.1f, 0.1f, 1.0f), "%s",
+                       i18n::tr("masked: this query cannot see this key (weight 0)"));
   }
   ImGui::EndTooltip();
 }
@@ -422,8 +426,8 @@ void HeatmapsPanel::draw_context(ui::UiContext& ui, int head, const HeatmapBox& 
   const float y = ImGui::GetCursorPosY();
   const char* formula = "C = A·V";
   const float room = title_room(g.cells_w + g.label_w);
-  const bool below = lines > 1 && title_lines("Context", formula, room) > 1;
-  title_line("Context", formula, room, below);
+  const bool below = lines > 1 && title_lines(i18n::tr("Context"), formula, room) > 1;
+  title_line(i18n::tr("Context"), formula, room, below);
   export_ui::heatmap_export_button(ui, exporting::Quantity::Context, x + g.label_w + g.cells_w);
   if (below) {
     ImGui::SetCursorPosX(x);
@@ -456,8 +460,8 @@ void HeatmapsPanel::draw_context(ui::UiContext& ui, int head, const HeatmapBox& 
   const Matrix* values = session.host_matrix(head, HeadMatrix::Context);
   if (hover.hovered && values != nullptr && hover.row < values->rows && hover.col < values->cols) {
     ImGui::BeginTooltip();
-    ImGui::Text("context of  %s  (row %d)", token_text(problem.tokens, hover.row).c_str(), hover.row);
-    ImGui::Text("component %d = %.5g", hover.col, static_cast<double>(values->at(hover.row, hover.col)));
+    ImGui::Text(i18n::tr("context of  %s  (row %d)"), token_text(problem.tokens, hover.row).c_str(), hover.row);
+    ImGui::Text(i18n::tr("component %d = %.5g"), hover.col, static_cast<double>(values->at(hover.row, hover.col)));
     ImGui::EndTooltip();
   }
   export_ui::heatmap_hover_actions(ui, exporting::Quantity::Context, hover.hovered);  // Ctrl+C: copy as CSV
@@ -561,7 +565,7 @@ void HeatmapsPanel::draw_focus(ui::UiContext& ui, int head, ui::HeadView which, 
   FocusLayout layout = fit_focus(metrics(ui, 1), in, area.x, area.y);
   const std::string formula = step_formula(ui, which);
   const int lines = std::max(title_lines(step_title(which), formula.c_str(), title_place(layout.main).room),
-                             title_lines("Context", "C = A·V", title_room(layout.context_w)));
+                             title_lines(i18n::tr("Context"), "C = A·V", title_room(layout.context_w)));
   if (lines > 1) layout = fit_focus(metrics(ui, lines), in, area.x, area.y);
   const float bar = ImGui::GetStyle().ScrollbarSize;
   if (layout.height > area.y + 0.5f && layout.width <= area.x + 0.5f)
@@ -607,7 +611,8 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
     model_heatmaps_.draw(ui);
     return;
   }
-  if (ui.model.has_model() && ImGui::SmallButton("Show the model")) ui.view.heatmaps_show_scenario = false;
+  if (ui.model.has_model() && ImGui::SmallButton(i18n::tr_label("Show the model").c_str()))
+    ui.view.heatmaps_show_scenario = false;
   if (overview_.wanted(ui)) {
     overview_.draw(ui);
     return;
@@ -615,7 +620,10 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   ui.view.overview_status = {};
   const compute::ComputeSession& session = ui.session;
   if (!session.has_result()) {
-    ui::text_wrapped("Nothing to show yet%s%s", session.error().empty() ? "." : ": ", session.error().c_str());
+    if (session.error().empty())
+      ui::text_wrapped("%s", i18n::tr("Nothing to show yet."));
+    else
+      ui::text_wrapped(i18n::tr("Nothing to show yet: %s"), session.error().c_str());
     return;
   }
   const Problem& problem = session.problem();
@@ -638,7 +646,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
     ImGui::TextDisabled("%s", note.c_str());
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("Showing the last result that could be computed. %s", session.error().c_str());
+    ui::text_wrapped(i18n::tr("Showing the last result that could be computed. %s"), session.error().c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();

@@ -1,6 +1,7 @@
 // The Heatmaps panel's side pieces: the all-heads grid of weight thumbnails and the pinned
 // query's weights and context vector as bars, plus the headings every part uses.
 
+#include "app/i18n/translate.h"
 #include "app/panels/heatmaps_parts.h"
 
 #include <imgui.h>
@@ -90,7 +91,7 @@ void heading(const char* title, const char* formula, float max_width) {
 void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side) {
   const compute::ComputeSession& session = ui.session;
   const int heads = session.problem().num_heads;
-  heading("All heads", "weights · click to select");
+  heading(i18n::tr("All heads"), i18n::tr("weights · click to select"));
   const float font = ImGui::GetFontSize();
   const float label_h = font + 2.0f;
   const float spacing = 8.0f * ui.ui_scale;
@@ -110,7 +111,7 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
   const float side = std::floor(std::clamp(best, 16.0f * ui.ui_scale, std::min(170.0f * ui.ui_scale, max_side)));
   // "head 12" over a thumbnail narrower than it would run into its neighbour's: "12" then.
   const bool short_captions =
-      ImGui::CalcTextSize(("head " + std::to_string(heads - 1)).c_str()).x > side + spacing * 0.5f;
+      ImGui::CalcTextSize(i18n::format(i18n::tr("head %d"), heads - 1).c_str()).x > side + spacing * 0.5f;
   const ImVec2 start = ImGui::GetCursorPos();
   for (int h = 0; h < heads; ++h) {
     const int r = h / best_cols;
@@ -120,7 +121,7 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     ImGui::BeginGroup();
     const bool selected = h == ui.view.selected_head;
     ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
-                       short_captions ? "%d" : "head %d", h);
+                       short_captions ? "%d" : i18n::tr("head %d"), h);
     const compute::MatrixSource source = session.head_matrix(h, HeadMatrix::Weights);
     HeatmapSpec spec;
     spec.source.device = source.device;
@@ -148,7 +149,7 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
                                           3.0f * ui.ui_scale);
     }
     if (hover.clicked) ui.view.selected_head = h;
-    if (hover.hovered) ImGui::SetTooltip("head %d: click to show it above", h);
+    if (hover.hovered) ImGui::SetTooltip(i18n::tr("head %d: click to show it above"), h);
     ImGui::EndGroup();
   }
 }
@@ -158,10 +159,10 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height,
   const compute::ComputeSession& session = ui.session;
   const Problem& problem = session.problem();
   if (!ui.view.pinned_query || *ui.view.pinned_query >= problem.n()) {
-    heading("Pinned query", "");
+    heading(i18n::tr("Pinned query"), "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ui::text_wrapped(
-        "Click a row of a heatmap to pin that query: its weights appear here as bars, with its context vector.");
+    ui::text_wrapped("%s", i18n::tr("Click a row of a heatmap to pin that query: its weights appear here as bars, with "
+                                    "its context vector."));
     ImGui::PopStyleColor();
     return;
   }
@@ -174,16 +175,16 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height,
   const float row_max = std::max(heatmap::row_max_abs(*weights, row), 1e-6f);
   const bool unit_scale =
       ui::resolve(ui.view.weights_range, problem.m()) == ui::WeightsRange::ZeroToOne && problem.m() <= 24;
-  char scale_note[64];
-  std::snprintf(scale_note, sizeof scale_note, unit_scale ? "weights, 0 to 1" : "weights; tallest %.3g",
-                static_cast<double>(row_max));
-  heading("Query", "");
+  const std::string scale_note = unit_scale
+                                     ? std::string(i18n::tr("weights, 0 to 1"))
+                                     : i18n::format(i18n::tr("weights; tallest %.3g"), static_cast<double>(row_max));
+  heading(i18n::tr("Query"), "");
   ImGui::SameLine();
   ImGui::TextUnformatted(token_text(problem.tokens, row).c_str());  // the body font has Hangul
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ui::text_wrapped("(row %d) attends to each key:", row);
-  ImGui::TextUnformatted(scale_note);  // on its own line: a wrap must not split "0.0192"
+  ui::text_wrapped(i18n::tr("(row %d) attends to each key:"), row);
+  ImGui::TextUnformatted(scale_note.c_str());  // on its own line: a wrap must not split "0.0192"
   ImGui::PopStyleColor();
   const MaskMatrix& mask = session.mask_matrix(head);
   const float font = ImGui::GetFontSize();
@@ -200,7 +201,7 @@ void draw_pinned_query(ui::UiContext& ui, int head, float width, float height,
   const int hovered = heatmap::draw_bar_chart("##weights_bars", bars);
   if (hovered >= 0 && !problem.cross_attention) ui.view.hovered_token_next = hovered;
 
-  heading("Context vector", "its row of C = A·V");
+  heading(i18n::tr("Context vector"), i18n::tr("its row of C = A·V"));
   heatmap::BarChart vector;
   vector.values = context->row(row);
   vector.count = context->cols;

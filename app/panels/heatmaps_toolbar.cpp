@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/i18n/translate.h"
 #include "app/compute/compute_session.h"
 #include "app/heatmap/axis_math.h"
 #include "app/panels/heatmaps_parts.h"
@@ -21,14 +22,18 @@ namespace attnviz::panels {
 // "  ·  MQA: 1 K/V head for all 4" or "  ·  GQA: 2 K/V heads, 4 queries each".
 std::string kv_sharing(int heads, int kv_heads) {
   if (kv_heads >= heads || kv_heads <= 0) return "";
-  if (kv_heads == 1) return "  ·  MQA: 1 K/V head for all " + std::to_string(heads);
-  return "  ·  GQA: " + std::to_string(kv_heads) + " K/V heads, " + std::to_string(heads / kv_heads) + " queries each";
+  if (kv_heads == 1) return i18n::format(i18n::tr("  \u00B7  MQA: 1 K/V head for all %d"), heads);
+  const int group = heads / kv_heads;
+  // TRANSLATORS: grouped-query attention: K/V heads, then query heads sharing each one.
+  return i18n::format(i18n::trn("  \u00B7  GQA: %d K/V heads, %d query each",
+                                "  \u00B7  GQA: %d K/V heads, %d queries each", static_cast<unsigned long>(group)),
+                      kv_heads, group);
 }
 
 void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
   const float spacing = 18.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Head");
+  ImGui::TextUnformatted(i18n::tr("Head"));
   ImGui::SameLine();
   if (head_count <= 16) {
     const float button_w = ImGui::GetFrameHeight() * 1.3f;
@@ -50,35 +55,45 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
   const float combo_w = 190.0f * ui.ui_scale;
   ui::same_line_if_fits(combo_w, spacing);
   ImGui::SetNextItemWidth(combo_w);
-  if (ImGui::Combo("##show", &view, "Auto\0All three steps\0Raw scores\0Scaled + masked\0Weights\0")) {
+  // ImGui's list: each item ends with '\0'.
+  std::string items;
+  for (const char* item : {N_("Auto"), N_("All three steps"), N_("Raw scores"), N_("Scaled + masked"), N_("Weights")}) {
+    items += i18n::tr(item);
+    items += '\0';
+  }
+  if (ImGui::Combo("##show", &view, items.c_str())) {
     ui.view.head_view = static_cast<ui::HeadView>(view);
   }
   const Problem& problem = ui.session.problem();
   char shape[128];
-  std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s", problem.n(), problem.m(), problem.d_k, problem.d_v,
+  std::snprintf(shape, sizeof shape, "%d × %d  ·  d_k %d, d_v %d%s",  // not translated: symbols
+                problem.n(), problem.m(), problem.d_k, problem.d_v,
                 kv_sharing(problem.num_heads, problem.num_kv_heads).c_str());
   ui::same_line_if_fits(ImGui::CalcTextSize(shape).x, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", shape);
   if (ui.view.pinned_query) {
-    ui::same_line_if_fits(ImGui::CalcTextSize("Unpin query").x + 2.0f * ImGui::GetStyle().FramePadding.x, spacing);
-    if (ImGui::SmallButton("Unpin query")) ui.view.pinned_query.reset();
+    const std::string unpin = i18n::tr_label("Unpin query");
+    ui::same_line_if_fits(ImGui::CalcTextSize(i18n::tr("Unpin query")).x + 2.0f * ImGui::GetStyle().FramePadding.x,
+                          spacing);
+    if (ImGui::SmallButton(unpin.c_str())) ui.view.pinned_query.reset();
   }
   // A zoomed view says so where it cannot be missed, and how to get everything back.
   const std::string zoomed = heatmap::zoom_caption(ui.view.head_zoom, problem.n(), problem.m());
   if (!zoomed.empty()) {
-    const std::string text = "Zoomed: " + zoomed;
-    const char* button = "Show all (Home)";
-    ui::same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(button).x + 3.0f * spacing,
-                          spacing);
+    const std::string text = i18n::format(i18n::tr("Zoomed: %s"), zoomed.c_str());
+    const std::string button = i18n::tr_label("Show all (Home)");
+    ui::same_line_if_fits(
+        ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(i18n::tr("Show all (Home)")).x + 3.0f * spacing,
+        spacing);
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", text.c_str());
     ImGui::SameLine();
-    if (ImGui::SmallButton(button)) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (ImGui::SmallButton(button.c_str())) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
     return;
   }
   const char* hint =
-      "hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets";
+      i18n::tr("hover a cell for its numbers · click pins a query · wheel zooms · drag pans · double-click resets");
   const float w = ImGui::CalcTextSize(hint).x;
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;

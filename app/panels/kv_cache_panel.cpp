@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n/translate.h"
 #include "app/compute/compute_session.h"
 #include "app/panels/kv_cache_chart.h"
 #include "app/panels/panels.h"
@@ -26,11 +27,12 @@ using decode::KvCacheShape;
 
 constexpr std::uint64_t kLargestInput = 1ULL << 40;  // keeps 2 · length on the chart's axis in range
 
-// A positive whole number field; the value stays within [1, kLargestInput].
+// A positive whole number field; the value stays within [1, kLargestInput]. `label` (N_) is
+// shown translated, its English the field's ID.
 void count_field(const char* label, std::uint64_t& value, float width) {
   ImGui::SetNextItemWidth(width);
   const std::uint64_t step = 1;
-  if (ImGui::InputScalar(label, ImGuiDataType_U64, &value, &step, nullptr, "%llu")) {
+  if (ImGui::InputScalar(i18n::tr_label(label).c_str(), ImGuiDataType_U64, &value, &step, nullptr, "%llu")) {
     value = std::clamp<std::uint64_t>(value, 1, kLargestInput);
   }
 }
@@ -39,7 +41,7 @@ class KvCachePanel final : public ui::Panel {
  public:
   KvCachePanel() { use_preset(decode::kv_cache_presets().front()); }
 
-  [[nodiscard]] const char* title() const override { return "KV cache"; }
+  [[nodiscard]] const char* title() const override { return N_("KV cache"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Side; }
   [[nodiscard]] bool open_by_default() const override { return false; }
 
@@ -66,7 +68,7 @@ class KvCachePanel final : public ui::Panel {
   }
 
   void draw_presets() {
-    ImGui::TextUnformatted("Presets:");
+    ImGui::TextUnformatted(i18n::tr("Presets:"));
     for (const decode::KvCachePreset& preset : decode::kv_cache_presets()) {
       const std::string label(preset.name);
       ui::same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x);
@@ -78,14 +80,15 @@ class KvCachePanel final : public ui::Panel {
 
   void draw_shape(float scale) {
     const float width = 110.0f * scale;
-    count_field("layers", shape_.layers, width);
-    count_field("query heads", query_heads_, width);
-    count_field("KV heads", shape_.kv_heads, width);
-    count_field("head dim", shape_.head_dim, width);
-    count_field("tokens (seq_len)", shape_.seq_len, width);
-    count_field("batch", shape_.batch, width);
+    count_field(N_("layers"), shape_.layers, width);
+    count_field(N_("query heads"), query_heads_, width);
+    count_field(N_("KV heads"), shape_.kv_heads, width);
+    count_field(N_("head dim"), shape_.head_dim, width);
+    count_field(N_("tokens (seq_len)"), shape_.seq_len, width);
+    count_field(N_("batch"), shape_.batch, width);
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo("type", std::string(decode::dtype_name(shape_.dtype)).c_str())) {
+    // TRANSLATORS: the cache's number type (float32, float16, bfloat16, int8).
+    if (ImGui::BeginCombo(i18n::tr_label("type").c_str(), std::string(decode::dtype_name(shape_.dtype)).c_str())) {
       for (const CacheDtype dtype : {CacheDtype::f32, CacheDtype::f16, CacheDtype::bf16, CacheDtype::int8}) {
         const std::string name(decode::dtype_name(dtype));
         if (ImGui::Selectable(name.c_str(), dtype == shape_.dtype)) shape_.dtype = dtype;
@@ -105,7 +108,8 @@ class KvCachePanel final : public ui::Panel {
   void draw_chart(float scale) const {
     const std::vector<std::uint64_t> lengths = chart_lengths(shape_.seq_len);
     const std::vector<decode::SizeCurve> curves = decode::size_curves(shape_, query_heads_, lengths);
-    ui::text_wrapped("Size against tokens, 0 to %llu (the line: %llu tokens):",
+    ui::text_wrapped(i18n::trn("Size against tokens, 0 to %llu (the line: %llu token):",
+                               "Size against tokens, 0 to %llu (the line: %llu tokens):", shape_.seq_len),
                      static_cast<unsigned long long>(lengths.back()), static_cast<unsigned long long>(shape_.seq_len));
     const ImVec2 min = ImGui::GetCursorScreenPos();
     const float width = std::max(120.0f * scale, ImGui::GetContentRegionAvail().x);
@@ -116,16 +120,17 @@ class KvCachePanel final : public ui::Panel {
       KvCacheShape at_length = shape_;
       at_length.kv_heads = curves[i].kv_heads;
       ImGui::PushStyleColor(ImGuiCol_Text, curve_colour(i));
-      ImGui::Text("%s, %llu KV heads: %s", curves[i].label.c_str(), static_cast<unsigned long long>(curves[i].kv_heads),
+      ImGui::Text(i18n::trn("%s, %llu KV head: %s", "%s, %llu KV heads: %s", curves[i].kv_heads),
+                  curves[i].label.c_str(), static_cast<unsigned long long>(curves[i].kv_heads),
                   decode::bytes_and_gib(decode::kv_cache_bytes(at_length)).c_str());
       ImGui::PopStyleColor();
     }
   }
 
   static void draw_scenario_cache(const ui::UiContext& ui) {
-    ImGui::TextUnformatted("This scenario's cache (one layer, float32):");
+    ImGui::TextUnformatted(i18n::tr("This scenario's cache (one layer, float32):"));
     if (!ui.session.has_result()) {
-      ImGui::TextDisabled("no result yet");
+      ImGui::TextDisabled("%s", i18n::tr("no result yet"));
       return;
     }
     const Problem& p = ui.session.problem();

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/edits/mask_edits.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/panels/panels.h"
@@ -39,7 +40,7 @@ constexpr edits::MaskPreset kPresets[] = {edits::MaskPreset::None, edits::MaskPr
 
 class MaskPanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Mask"; }
+  [[nodiscard]] const char* title() const override { return N_("Mask"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
   void draw(ui::UiContext& ui) override {
@@ -101,7 +102,8 @@ class MaskPanel final : public ui::Panel {
     const float avail = ImGui::GetContentRegionAvail().x;
     float widest = 0.0f;
     for (const edits::MaskPreset preset : kPresets) {
-      widest = std::max(widest, ImGui::CalcTextSize(edits::mask_preset_name(preset)).x + style.FramePadding.x * 2);
+      widest =
+          std::max(widest, ImGui::CalcTextSize(i18n::tr(edits::mask_preset_name(preset))).x + style.FramePadding.x * 2);
     }
     const int per_row = widest * 4 + style.ItemSpacing.x * 3 <= avail ? 4 : 2;
     const float width = (avail - style.ItemSpacing.x * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
@@ -115,10 +117,11 @@ class MaskPanel final : public ui::Panel {
       }
       // "Causal" is also the checkbox below: the ##preset suffix keeps their IDs apart (one ID
       // for both made the checkbox unclickable).
-      const std::string label = std::string(edits::mask_preset_name(preset)) + "##preset";
+      const char* name = edits::mask_preset_name(preset);
+      const std::string label = i18n::tr_label(name, (std::string(name) + "##preset").c_str());
       if (ImGui::Button(label.c_str(), ImVec2(width, 0.0f))) {
         apply_mask(ui, edits::apply_mask_preset(mask, preset),
-                   std::string("Mask preset: ") + edits::mask_preset_name(preset));
+                   i18n::format(i18n::tr("Mask preset: %s"), i18n::tr(name)));
       }
       if (active) ImGui::PopStyleColor(2);
     }
@@ -127,30 +130,30 @@ class MaskPanel final : public ui::Panel {
   void draw_causal_and_window(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     bool causal = mask.causal;
-    if (ImGui::Checkbox("Causal", &causal)) {
+    if (ImGui::Checkbox(i18n::tr_label("Causal").c_str(), &causal)) {
       MaskSetting next = mask;
       next.causal = causal;
-      apply_mask(ui, next, causal ? "Causal mask on" : "Causal mask off");
+      apply_mask(ui, next, causal ? i18n::tr("Causal mask on") : i18n::tr("Causal mask off"));
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A token sees only itself and the tokens before it (decoders)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", i18n::tr("A token sees only itself and the tokens before it (decoders)"));
     ImGui::SameLine();
     bool windowed = mask.window.has_value();
-    if (ImGui::Checkbox("Window", &windowed)) {
+    if (ImGui::Checkbox(i18n::tr_label("Window").c_str(), &windowed)) {
       const std::optional<int> radius = windowed ? std::optional<int>(edits::kDefaultSlidingRadius) : std::nullopt;
-      apply_mask(ui, edits::set_window(mask, radius), windowed ? "Window on" : "Window off");
+      apply_mask(ui, edits::set_window(mask, radius), windowed ? i18n::tr("Window on") : i18n::tr("Window off"));
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "Sliding window: a token sees only tokens within the radius\n"
-          "(with Causal: itself and r before; without: r on each side, Longformer)");
+      ImGui::SetTooltip("%s", i18n::tr("Sliding window: a token sees only tokens within the radius\n"
+                                       "(with Causal: itself and r before; without: r on each side, Longformer)"));
     }
     if (!mask.window) return;
     ImGui::SameLine();
     int radius = *mask.window;
     const int max_radius = std::max({static_cast<int>(tokens().size()) - 1, radius, 1});
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::SliderInt("##radius", &radius, 0, max_radius, "radius %d")) {
-      apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), "Window radius " + std::to_string(radius),
+    if (ImGui::SliderInt("##radius", &radius, 0, max_radius, i18n::tr("radius %d"))) {
+      apply_mask(ui, edits::set_window(mask, std::max(radius, 0)), i18n::format(i18n::tr("Window radius %d"), radius),
                  "window-radius");
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
@@ -159,15 +162,14 @@ class MaskPanel final : public ui::Panel {
   void draw_globals(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Global tokens");
+    ImGui::TextUnformatted(i18n::tr("Global tokens"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::InputTextWithHint("##globals", "e.g. 0, 5", &globals_text_);
+    ImGui::InputTextWithHint("##globals", i18n::tr("e.g. 0, 5"), &globals_text_);
     typing_globals_ = ImGui::IsItemActive();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "Longformer global tokens see every token and are seen by every token.\n"
-          "They need a window: one is added when there is none.");
+      ImGui::SetTooltip("%s", i18n::tr("Longformer global tokens see every token and are seen by every token.\n"
+                                       "They need a window: one is added when there is none."));
     }
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       const edits::ParsedGlobals parsed =
@@ -180,15 +182,16 @@ class MaskPanel final : public ui::Panel {
         next.global = *parsed.indices;
         if (!next.global.empty() && !next.window && !has_expression(next))
           next.window = edits::kDefaultLongformerRadius;
-        apply_mask(
-            ui, next,
-            "Global tokens " + (next.global.empty() ? std::string("none") : edits::format_global_list(next.global)));
+        apply_mask(ui, next,
+                   next.global.empty()
+                       ? std::string(i18n::tr("Global tokens: none"))
+                       : i18n::format(i18n::tr("Global tokens %s"), edits::format_global_list(next.global).c_str()));
         globals_text_ = edits::format_global_list(next.global);
       }
     }
     if (!globals_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("Not changed: %s", globals_error_.c_str());
+      ui::text_wrapped(i18n::tr("Not changed: %s"), globals_error_.c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -199,26 +202,26 @@ class MaskPanel final : public ui::Panel {
   void draw_expression(ui::UiContext& ui) {
     const MaskSetting& mask = ui.document.scenario().mask;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Expression");
+    ImGui::TextUnformatted(i18n::tr("Expression"));
     ImGui::SameLine();
     draw_pattern_menu(ui);
     ImGui::SetNextItemWidth(-1.0f);
     const bool edited =
-        ImGui::InputTextWithHint("##expression", "e.g. k <= q && (k < 4 || q - k <= 8)", &expression_text_);
+        ImGui::InputTextWithHint("##expression", i18n::tr("e.g. k <= q && (k < 4 || q - k <= 8)"), &expression_text_);
     typing_expression_ = ImGui::IsItemActive();
     const ImVec2 field_min = ImGui::GetItemRectMin();
     const ImGuiID field_id = ImGui::GetItemID();
     if (ImGui::IsItemHovered() && !typing_expression_) {
-      ImGui::SetTooltip(
-          "A condition over q (query), k (key), h (head), n, m (counts): + - * / %% (floor\n"
-          "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
-          "ANDed with Causal and Window above. Empty: no expression.");
+      ImGui::SetTooltip("%s",
+                        i18n::tr("A condition over q (query), k (key), h (head), n, m (counts): + - * / % (floor\n"
+                                 "division, as Python), < <= > >= == !=, && || !, abs min max, doc(i), global(i).\n"
+                                 "ANDed with Causal and Window above. Empty: no expression."));
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (edited) {
       MaskSetting next = edits::set_expression(mask, expression_text_);
       expression_error_ = check(next);
-      if (!expression_error_) apply_mask(ui, next, "Mask expression", "mask-expression");
+      if (!expression_error_) apply_mask(ui, next, i18n::tr("Mask expression"), "mask-expression");
     }
     window::widget_log::annotate(field_id, "error", expression_error_.has_value());  // tests read it
     // While the user types, the lines under the field keep the height of the tallest error
@@ -245,20 +248,21 @@ class MaskPanel final : public ui::Panel {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
     ImGui::TextUnformatted("^");
-    ui::text_wrapped("Not applied: %s", expression_error_->message.c_str());
+    ui::text_wrapped(i18n::tr("Not applied: %s"), expression_error_->message.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextDisabled("(the mask shown is the last valid one)");
+    ImGui::TextDisabled("%s", i18n::tr("(the mask shown is the last valid one)"));
   }
 
   void draw_pattern_menu(ui::UiContext& ui) {
     ImGui::SetNextItemWidth(-1.0f);
-    if (!ImGui::BeginCombo("##pattern", "insert a pattern")) return;
+    if (!ImGui::BeginCombo("##pattern", i18n::tr("insert a pattern"))) return;
     for (const edits::NamedPattern& pattern : edits::named_patterns(static_cast<int>(tokens().size()))) {
-      if (ImGui::Selectable(pattern.name.c_str())) {
+      // Its ID the expression, the same in every language (the name is translated).
+      if (ImGui::Selectable((pattern.name + "###" + pattern.expression).c_str())) {
         const MaskSetting next = edits::apply_pattern(ui.document.scenario().mask, pattern, tokens());
         expression_text_ = next.expression;
         expression_error_ = check(next);
-        if (!expression_error_) apply_mask(ui, next, "Mask pattern: " + pattern.name);
+        if (!expression_error_) apply_mask(ui, next, i18n::format(i18n::tr("Mask pattern: %s"), pattern.name.c_str()));
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", pattern.expression.c_str(), pattern.description.c_str());
     }
@@ -270,16 +274,16 @@ class MaskPanel final : public ui::Panel {
     const MaskSetting& mask = ui.document.scenario().mask;
     if (!has_expression(mask) && mask.documents.empty() && expression_text_.find("doc") == std::string::npos) return;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Documents start at");
+    ImGui::TextUnformatted(i18n::tr("Documents start at"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::InputTextWithHint("##documents", "e.g. 0, 7", &documents_text_);
+    ImGui::InputTextWithHint("##documents", i18n::tr("e.g. 0, 7"), &documents_text_);
     typing_documents_ = ImGui::IsItemActive();
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("doc(i) is the document token i belongs to: give each document's first token.");
+      ImGui::SetTooltip("%s", i18n::tr("doc(i) is the document token i belongs to: give each document's first token."));
     if (!ImGui::IsItemDeactivatedAfterEdit()) {
       if (!documents_error_.empty())
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), "Not changed: %s",
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), i18n::tr("Not changed: %s"),
                            documents_error_.c_str());
       return;
     }
@@ -293,7 +297,8 @@ class MaskPanel final : public ui::Panel {
     next.documents = *parsed.indices;
     const std::optional<ExpressionProblem> problem = check(next);
     documents_error_ = problem ? problem->message : "";
-    if (!problem) apply_mask(ui, next, "Documents " + edits::format_global_list(next.documents));
+    if (!problem)
+      apply_mask(ui, next, i18n::format(i18n::tr("Documents %s"), edits::format_global_list(next.documents).c_str()));
     documents_text_ = edits::format_global_list(next.documents);
   }
 
@@ -301,17 +306,19 @@ class MaskPanel final : public ui::Panel {
   // to the heatmaps).
   void draw_blocks_option(ui::UiContext& ui) {
     bool tiles = ui.view.block_size > 0;
-    if (ImGui::Checkbox("Tiles", &tiles)) ui.view.block_size = tiles ? std::max(last_block_size_, 1) : 0;
+    if (ImGui::Checkbox(i18n::tr_label("Tiles").c_str(), &tiles))
+      ui.view.block_size = tiles ? std::max(last_block_size_, 1) : 0;
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "Block sparsity: every B \xC3\x97 B tile of the mask is empty (shaded: a kernel skips it),\n"
-          "partial (amber) or full (green), on every heatmap");
+      ImGui::SetTooltip("%s", i18n::tr("Block sparsity: every B \xC3\x97 B tile of the mask is empty (shaded: a kernel "
+                                       "skips it),\npartial (amber) or full (green), on every heatmap"));
     }
     if (ui.view.block_size > 0) {
       ImGui::SameLine();
       int size = ui.view.block_size;
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-      if (ImGui::InputInt("B##block", &size, 1, 16)) ui.view.block_size = std::clamp(size, 1, 4096);
+      // "B": the tile's side, as the tooltip names it (not translated)
+      const char* block_label = "B##block";  // not translated
+      if (ImGui::InputInt(block_label, &size, 1, 16)) ui.view.block_size = std::clamp(size, 1, 4096);
       last_block_size_ = ui.view.block_size;
       ImGui::SameLine();
       for (const int preset : {16, 32, 64, 128}) {
@@ -330,13 +337,15 @@ class MaskPanel final : public ui::Panel {
   // range), or nothing when it is valid.
   [[nodiscard]] std::optional<ExpressionProblem> check(const MaskSetting& mask) const {
     try {
-      check_mask_expression(mask, "<gui>");
-      check_document_starts(mask, static_cast<int>(tokens().size()), static_cast<int>(source_tokens().size()), "<gui>");
+      const char* origin = "<gui>";  // not translated: an origin
+      check_mask_expression(mask, origin);
+      check_document_starts(mask, static_cast<int>(tokens().size()), static_cast<int>(source_tokens().size()), origin);
     } catch (const InputError& error) {
       ExpressionProblem problem;
       problem.message = error.pointer() + ": " + error.problem();
       // "column C: ..." from the expression's parser.
-      if (error.pointer() == "/mask/expression" && error.problem().rfind("column ", 0) == 0) {
+      const bool at_column = error.problem().rfind("column ", 0) == 0;  // not translated: the parser's words
+      if (error.pointer() == "/mask/expression" && at_column) {
         problem.column = std::max(1, std::atoi(error.problem().c_str() + 7));
         problem.message = error.problem();
       }
@@ -385,17 +394,20 @@ class MaskPanel final : public ui::Panel {
     if (hover.col >= 0 && hover.row < 0) ui.view.hovered_token_next = hover.col;
     if (hover.hovered) {
       ui.view.hovered_token_next = hover.row;
-      ImGui::SetTooltip("query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s",
-                        format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
-                        format_grouped(hover.col).c_str(), col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
-                        preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? "visible" : "masked");
+      ImGui::SetTooltip(
+          i18n::tr("query %s \xE2\x80\x9C%s\xE2\x80\x9D \xE2\x86\x92 key %s \xE2\x80\x9C%s\xE2\x80\x9D: %s"),
+          format_grouped(hover.row).c_str(), row_labels_[static_cast<std::size_t>(hover.row)].c_str(),
+          format_grouped(hover.col).c_str(), col_labels_[static_cast<std::size_t>(hover.col)].c_str(),
+          preview_mask(s).visible(ui.view.selected_head, hover.row, hover.col) ? i18n::tr("visible")
+                                                                               : i18n::tr("masked"));
     }
     // Wrapped: the panel is narrow on a 1280-pixel projector.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-    ui::text_wrapped("rows: queries, columns: keys; hatched = masked");
+    ui::text_wrapped("%s", i18n::tr("rows: queries, columns: keys; hatched = masked"));
     if (static_cast<int>(tokens().size()) > kMaxPreviewTokens) {
-      ui::text_lines("showing the first " + format_grouped(kMaxPreviewTokens) + " of " +
-                     format_grouped(static_cast<long long>(tokens().size())) + " tokens");
+      ui::text_lines(i18n::format(
+          i18n::trn("showing the first %s of %s token", "showing the first %s of %s tokens", tokens().size()),
+          format_grouped(kMaxPreviewTokens).c_str(), format_grouped(static_cast<long long>(tokens().size())).c_str()));
     }
     ImGui::PopStyleColor();
   }

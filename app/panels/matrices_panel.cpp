@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "app/i18n/translate.h"
 #include "app/document/document.h"
 #include "app/edits/matrix_edits.h"
 #include "app/edits/sentence_edits.h"
@@ -49,14 +50,14 @@ std::string cell_name(const Cell& c) {
 
 class MatricesPanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Matrices"; }
+  [[nodiscard]] const char* title() const override { return N_("Matrices"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
   void draw(ui::UiContext& ui) override {
     resolve(ui);
     if (!problem_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-      ui::text_wrapped("The matrices cannot be built: %s", resolve_error_.c_str());
+      ui::text_wrapped(i18n::tr("The matrices cannot be built: %s"), resolve_error_.c_str());
       ImGui::PopStyleColor();
       return;
     }
@@ -87,11 +88,11 @@ class MatricesPanel final : public ui::Panel {
     if (revision != resolved_revision_) {
       resolved_revision_ = revision;
       try {
-        own_problem_ = build_problem(ui.document.scenario(), "<gui>");
+        own_problem_ = build_problem(ui.document.scenario(), "<gui>");  // not translated: an origin
         resolve_error_.clear();
       } catch (const InputError& e) {
         own_problem_.reset();
-        resolve_error_ = e.message_for("<gui>");
+        resolve_error_ = e.message_for("<gui>");  // not translated: an origin
       } catch (const std::exception& e) {
         own_problem_.reset();
         resolve_error_ = e.what();
@@ -140,31 +141,16 @@ class MatricesPanel final : public ui::Panel {
     const bool is_explicit = edits::explicit_matrix(s, id) != nullptr;
     const char* shape = "";
     switch (id) {
-      case MatrixId::X: shape = "tokens \xC3\x97 d_model"; break;
-      case MatrixId::XSource: shape = "source tokens \xC3\x97 d_model"; break;
-      case MatrixId::WQ:
-        shape =
-            "d_model \xC3\x97 heads\xC2\xB7"
-            "d_k";
-        break;
-      case MatrixId::WK:
-        shape =
-            "d_model \xC3\x97 kv heads\xC2\xB7"
-            "d_k";
-        break;
-      case MatrixId::WV:
-        shape =
-            "d_model \xC3\x97 kv heads\xC2\xB7"
-            "d_v";
-        break;
-      case MatrixId::WO:
-        shape =
-            "heads\xC2\xB7"
-            "d_v \xC3\x97 d_out";
-        break;
+      // TRANSLATORS: a matrix's shape; d_model, d_k, d_v, d_out are symbols, the words are not.
+      case MatrixId::X: shape = i18n::tr("tokens \xC3\x97 d_model"); break;
+      case MatrixId::XSource: shape = i18n::tr("source tokens \xC3\x97 d_model"); break;
+      case MatrixId::WQ: shape = i18n::tr("d_model \xC3\x97 heads\u00B7d_k"); break;
+      case MatrixId::WK: shape = i18n::tr("d_model \xC3\x97 kv heads\u00B7d_k"); break;
+      case MatrixId::WV: shape = i18n::tr("d_model \xC3\x97 kv heads\u00B7d_v"); break;
+      case MatrixId::WO: shape = i18n::tr("heads\u00B7d_v \xC3\x97 d_out"); break;
     }
     ui::text_wrapped("%s: %s = %d\xC3\x97%d \xC2\xB7 %s", edits::matrix_name(id), shape, m.rows, m.cols,
-                     is_explicit ? "edited (saved in the scenario)" : "generated from the seed");
+                     is_explicit ? i18n::tr("edited (saved in the scenario)") : i18n::tr("generated from the seed"));
   }
 
   // Continues the row of tools when a widget `width` wide still fits, else starts a new row.
@@ -181,23 +167,25 @@ class MatricesPanel final : public ui::Panel {
     const std::string name = edits::matrix_name(id);
     const float field_w = ImGui::GetFontSize() * 3.2f;
     ImGui::BeginGroup();
-    if (ImGui::Button("Randomise")) {
+    if (ImGui::Button(i18n::tr_label("Randomise").c_str())) {
       const std::uint64_t seed = random_seed_;
-      edit_whole(ui, id, m, "Randomise " + name + " (seed " + std::to_string(seed) + ")",
-                 [&](Matrix& x) { x = edits::random_matrix(id, seed, x.rows, x.cols); });
+      edit_whole(
+          ui, id, m,
+          i18n::format(i18n::tr("Randomise %s (seed %llu)"), name.c_str(), static_cast<unsigned long long>(seed)),
+          [&](Matrix& x) { x = edits::random_matrix(id, seed, x.rows, x.cols); });
       ++random_seed_;
     }
     ImGui::SameLine(0.0f, 2.0f);
     ImGui::SetNextItemWidth(field_w);
     ImGui::InputScalar("##random_seed", ImGuiDataType_U64, &random_seed_);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Seed of the next Randomise (counts up after each)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Seed of the next Randomise (counts up after each)"));
     ImGui::EndGroup();
 
-    next_tool(button_width("Scale \xC3\x97") + 2.0f + field_w);
+    next_tool(button_width(i18n::tr("Scale \xC3\x97")) + 2.0f + field_w);
     ImGui::BeginGroup();
-    if (ImGui::Button("Scale \xC3\x97")) {
+    if (ImGui::Button(i18n::tr_label("Scale \xC3\x97").c_str())) {
       const float factor = scale_factor_;
-      edit_whole(ui, id, m, "Scale " + name + " \xC3\x97 " + format_float(factor),
+      edit_whole(ui, id, m, i18n::format(i18n::tr("Scale %s \xC3\x97 %s"), name.c_str(), format_float(factor).c_str()),
                  [&](Matrix& x) { edits::scale_matrix(x, factor); });
     }
     ImGui::SameLine(0.0f, 2.0f);
@@ -206,20 +194,24 @@ class MatricesPanel final : public ui::Panel {
     if (!std::isfinite(scale_factor_)) scale_factor_ = 1.0f;
     ImGui::EndGroup();
 
-    next_tool(button_width("Zero"));
-    if (ImGui::Button("Zero")) edit_whole(ui, id, m, "Zero " + name, [](Matrix& x) { edits::zero_matrix(x); });
-    next_tool(button_width("Identity"));
-    if (ImGui::Button("Identity")) {
-      edit_whole(ui, id, m, "Identity " + name, [](Matrix& x) { edits::identity_matrix(x); });
+    next_tool(button_width(i18n::tr("Zero")));
+    if (ImGui::Button(i18n::tr_label("Zero").c_str())) {
+      edit_whole(ui, id, m, i18n::format(i18n::tr("Zero %s"), name.c_str()), [](Matrix& x) { edits::zero_matrix(x); });
+    }
+    next_tool(button_width(i18n::tr("Identity")));
+    if (ImGui::Button(i18n::tr_label("Identity").c_str())) {
+      edit_whole(ui, id, m, i18n::format(i18n::tr("Identity %s"), name.c_str()),
+                 [](Matrix& x) { edits::identity_matrix(x); });
     }
     if (edits::explicit_matrix(ui.document.scenario(), id) != nullptr) {
-      next_tool(button_width("From seed"));
-      if (ImGui::Button("From seed")) {
+      next_tool(button_width(i18n::tr("From seed")));
+      if (ImGui::Button(i18n::tr_label("From seed").c_str())) {
         Scenario next = ui.document.scenario();
         forget(next, id);
-        ui.document.apply(std::move(next), name + " from the seed");
+        ui.document.apply(std::move(next), i18n::format(i18n::tr("%s from the seed"), name.c_str()));
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drop the edits: generate %s from the seed again", name.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(i18n::tr("Drop the edits: generate %s from the seed again"), name.c_str());
     }
   }
 
@@ -290,7 +282,7 @@ class MatricesPanel final : public ui::Panel {
     // Header: the head slice of each column, tinted per head.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextDisabled("%s", token_rows ? "token" : "");
+    ImGui::TextDisabled("%s", token_rows ? i18n::tr("token") : "");
     for (int c = 0; c < m.cols; ++c) {
       ImGui::TableSetColumnIndex(c + 1);
       const int head = split_columns ? head_of(id, c) : -1;
@@ -315,7 +307,7 @@ class MatricesPanel final : public ui::Panel {
         if (row_head >= 0)
           tooltip_slice(id, r);
         else if (token_rows)
-          ImGui::SetTooltip("token %d \xE2\x80\x9C%s\xE2\x80\x9D", r, row_label(id, r).c_str());
+          ImGui::SetTooltip(i18n::tr("token %d \xE2\x80\x9C%s\xE2\x80\x9D"), r, row_label(id, r).c_str());
       }
       for (int c = 0; c < m.cols; ++c) {
         ImGui::TableSetColumnIndex(c + 1);
@@ -332,13 +324,15 @@ class MatricesPanel final : public ui::Panel {
     const edits::HeadSlice slice = edits::head_slice_of(id, index, problem_->d_k, problem_->d_v);
     const int size = edits::head_slice_size(id, problem_->d_k, problem_->d_v);
     const bool kv = id == MatrixId::WK || id == MatrixId::WV;
-    const char* what = id == MatrixId::WO ? "row" : "column";
+    const bool rows = id == MatrixId::WO;
     if (kv && problem_->num_kv_heads != problem_->num_heads) {
       const int group = problem_->num_heads / problem_->num_kv_heads;
-      ImGui::SetTooltip("K/V head %d (used by query heads %d..%d), %s %d of %d", slice.head, slice.head * group,
-                        slice.head * group + group - 1, what, slice.offset, size);
+      ImGui::SetTooltip(rows ? i18n::tr("K/V head %d (used by query heads %d..%d), row %d of %d")
+                             : i18n::tr("K/V head %d (used by query heads %d..%d), column %d of %d"),
+                        slice.head, slice.head * group, slice.head * group + group - 1, slice.offset, size);
     } else {
-      ImGui::SetTooltip("head %d, %s %d of %d", slice.head, what, slice.offset, size);
+      ImGui::SetTooltip(rows ? i18n::tr("head %d, row %d of %d") : i18n::tr("head %d, column %d of %d"), slice.head,
+                        slice.offset, size);
     }
   }
 
@@ -364,7 +358,7 @@ class MatricesPanel final : public ui::Panel {
       if (!dragged && ImGui::IsItemHovered()) start_typing(cell, m.at(cell.row, cell.col));
     }
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
-      ImGui::SetTooltip("%s = %s\nDrag sideways to change it, click to type a value", cell_name(cell).c_str(),
+      ImGui::SetTooltip(i18n::tr("%s = %s\nDrag sideways to change it, click to type a value"), cell_name(cell).c_str(),
                         format_float(value).c_str());
     }
     ImGui::PopID();
@@ -407,7 +401,7 @@ class MatricesPanel final : public ui::Panel {
     const Cell cell = editing_->cell;
     const edits::ParsedValue parsed = edits::parse_cell_value(editing_->text);
     if (!parsed.value) {
-      refusal_ = cell_name(cell) + " not changed: " + parsed.error;
+      refusal_ = i18n::format(i18n::tr("%s not changed: %s"), cell_name(cell).c_str(), parsed.error.c_str());
       editing_->focus = keep_focus;  // the field stays open to be corrected
       return;
     }
@@ -423,7 +417,7 @@ class MatricesPanel final : public ui::Panel {
       return;
     }
     refusal_.clear();
-    ui.document.apply(std::move(next), "Edit " + cell_name(cell), merge_key);
+    ui.document.apply(std::move(next), i18n::format(i18n::tr("Edit %s"), cell_name(cell).c_str()), merge_key);
   }
 
   // Larger matrices: a heatmap (diverging, centred on 0) with the head slices marked; click a
@@ -475,14 +469,14 @@ class MatricesPanel final : public ui::Panel {
       if (token_rows) ui.view.hovered_token_next = hover.row;
       const int sliced = edits::heads_split_columns(id) ? hover.col : hover.row;
       const std::string slice = head_of(id, sliced) >= 0 ? "  (" + slice_label(id, sliced) + ")" : "";
-      ImGui::SetTooltip("%s = %s%s\nClick to type a new value", cell_name(cell).c_str(),
+      ImGui::SetTooltip(i18n::tr("%s = %s%s\nClick to type a new value"), cell_name(cell).c_str(),
                         format_float(m.at(hover.row, hover.col)).c_str(), slice.c_str());
     }
     if (hover.clicked && hover.row >= 0 && hover.col >= 0) {
       selected_ = Cell{id, hover.row, hover.col};
       start_typing(*selected_, m.at(hover.row, hover.col));
     }
-    ui.heatmaps.colorbar(heatmap::Colormap::RedBlue, -extent, extent, std::min(avail, 260.0f), "value");
+    ui.heatmaps.colorbar(heatmap::Colormap::RedBlue, -extent, extent, std::min(avail, 260.0f), i18n::tr("value"));
     draw_selected_cell(ui, id, m);
   }
 
@@ -543,7 +537,8 @@ class MatricesPanel final : public ui::Panel {
     } else {
       ImGui::TextUnformatted(format_float(m.at(selected_->row, selected_->col)).c_str());
       ImGui::SameLine();
-      if (ImGui::SmallButton("Edit")) start_typing(*selected_, m.at(selected_->row, selected_->col));
+      if (ImGui::SmallButton(i18n::tr_label("Edit").c_str()))
+        start_typing(*selected_, m.at(selected_->row, selected_->col));
     }
   }
 

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <vector>
 
+#include "app/i18n/translate.h"
 #include "app/compute/model_session.h"
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
@@ -25,8 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTitle = "Open a model###open-model";
-constexpr const char* kDefaultText = "The cat sat on the mat because it was tired";
+// The dialog's title, shown translated; its ID "###open-model" in every language.
+std::string title() { return i18n::tr_label("Open a model", "open-model"); }
+// English, as the models it suits read (GPT-2 and the like): not translated.
+constexpr const char* kDefaultText = "The cat sat on the mat because it was tired";  // not translated
 constexpr std::size_t kMostEntries = 2000;  // a folder of thousands of files lists its first ones
 
 struct Entry {
@@ -75,7 +78,7 @@ class OpenModelDialog final : public ui::Dialog {
         ImVec2(std::min(720.0f * ui.ui_scale, display.x * 0.9f), std::min(540.0f * ui.ui_scale, display.y * 0.85f)),
         ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    if (!ImGui::BeginPopupModal(title().c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     draw_folder_bar();
     draw_listing();
     draw_fields(ui);
@@ -91,7 +94,7 @@ class OpenModelDialog final : public ui::Dialog {
     text_ = ui.model.requested_text().empty() ? kDefaultText : ui.model.requested_text();
     error_.clear();
     relist();
-    ImGui::OpenPopup(kTitle);
+    ImGui::OpenPopup(title().c_str());
   }
 
   void relist() {
@@ -105,9 +108,10 @@ class OpenModelDialog final : public ui::Dialog {
   }
 
   void draw_folder_bar() {
-    if (ImGui::Button("Up##open-model") && folder_.has_parent_path()) go_to(folder_.parent_path());
+    if (ImGui::Button(i18n::tr_label("Up", "Up##open-model").c_str()) && folder_.has_parent_path())
+      go_to(folder_.parent_path());
     ImGui::SameLine();
-    if (ImGui::Button("Home##open-model")) {
+    if (ImGui::Button(i18n::tr_label("Home", "Home##open-model").c_str())) {
       if (const char* home = std::getenv("HOME")) go_to(home);
     }
     ImGui::SameLine();
@@ -125,11 +129,12 @@ class OpenModelDialog final : public ui::Dialog {
       const Entry* chosen = nullptr;
       for (const Entry& entry : entries_) {
         const std::string label =
-            entry.name + (entry.folder ? (entry.model_folder ? "/   (a model folder)" : "/") : "");
+            entry.name + (entry.folder ? (entry.model_folder ? i18n::tr("/   (a model folder)") : "/") : "");
         if (ImGui::Selectable(label.c_str(), path_ == entry.path.string(), ImGuiSelectableFlags_AllowDoubleClick))
           chosen = &entry;
       }
-      if (entries_.empty() && listing_error_.empty()) ImGui::TextDisabled("(no folders or model files here)");
+      if (entries_.empty() && listing_error_.empty())
+        ImGui::TextDisabled("%s", i18n::tr("(no folders or model files here)"));
       // The second click of a double click on a plain folder lands in the folder it opened, on
       // whatever is listed there under the pointer: it is no click of its own (it opened a
       // 1.1 GB model the user never chose).
@@ -152,17 +157,21 @@ class OpenModelDialog final : public ui::Dialog {
   }
 
   void draw_fields(ui::UiContext& ui) {
-    const float label_w = ImGui::CalcTextSize("Model").x + ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const char* model_label = i18n::tr("Model");
+    const char* text_label = i18n::tr("Text");
+    const float label_w = std::max(ImGui::CalcTextSize(model_label).x, ImGui::CalcTextSize(text_label).x) +
+                          ImGui::GetStyle().ItemSpacing.x * 2.0f;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Model");
+    ImGui::TextUnformatted(model_label);
     ImGui::SameLine(label_w);
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##model-path", "a model folder (config.json, *.safetensors) or a .gguf file", &path_,
+    if (ImGui::InputTextWithHint("##model-path",
+                                 i18n::tr("a model folder (config.json, *.safetensors) or a .gguf file"), &path_,
                                  ImGuiInputTextFlags_EnterReturnsTrue)) {
       open_requested_ = true;
     }
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Text");
+    ImGui::TextUnformatted(text_label);
     ImGui::SameLine(label_w);
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputText("##model-dialog-text", &text_);
@@ -171,11 +180,13 @@ class OpenModelDialog final : public ui::Dialog {
       ui::text_lines(error_);
       ImGui::PopStyleColor();
     } else {
-      ImGui::TextDisabled("GPT-2, Llama, Mistral, Qwen2 or BERT; it opens in the background (Cancel stops it).");
+      ImGui::TextDisabled(
+          "%s", i18n::tr("GPT-2, Llama, Mistral, Qwen2 or BERT; it opens in the background (Cancel stops it)."));
     }
-    if (ImGui::Button("Open##open-model-button")) open_requested_ = true;
+    if (ImGui::Button(i18n::tr_label("Open", "Open##open-model-button").c_str())) open_requested_ = true;
     ImGui::SameLine();
-    if (ImGui::Button("Cancel##open-model-cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    if (ImGui::Button(i18n::tr_label("Cancel", "Cancel##open-model-cancel").c_str()) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
       ImGui::CloseCurrentPopup();
     }
     if (std::exchange(open_requested_, false)) open(ui);
@@ -186,15 +197,15 @@ class OpenModelDialog final : public ui::Dialog {
     if (path.is_relative()) path = folder_ / path;
     std::error_code ec;
     if (path_.empty()) {
-      error_ = "Choose a model folder or a .gguf file first.";
+      error_ = i18n::tr("Choose a model folder or a .gguf file first.");
     } else if (!fs::exists(path, ec)) {
-      error_ = path.string() + ": no such file or folder";
+      error_ = i18n::format(i18n::tr("%s: no such file or folder"), path.c_str());
     } else {
       ui.model.open(path.string(), text_);
       ui.view.heatmaps_show_scenario = false;
       ui.view.model_layer = 0;
       ui.view.model_head = 0;
-      ui.view.select_main_tab = "Heatmaps";
+      ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
       ImGui::CloseCurrentPopup();
     }
   }

@@ -1,5 +1,6 @@
 // Find over the overview (overview_find.h).
 
+#include "app/i18n/translate.h"
 #include "app/panels/overview_find.h"
 
 #include <imgui.h>
@@ -18,8 +19,9 @@ namespace {
 using Kind = overview::TokenMatches::Kind;
 
 const char* tokenizer_words(TokenizerMode mode) {
-  if (mode == TokenizerMode::Chars) return "characters";
-  return mode == TokenizerMode::WordsNoPunct ? "words without punctuation" : "words and punctuation";
+  if (mode == TokenizerMode::Chars) return i18n::tr("characters");
+  return mode == TokenizerMode::WordsNoPunct ? i18n::tr("words without punctuation")
+                                             : i18n::tr("words and punctuation");
 }
 
 }  // namespace
@@ -46,15 +48,15 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
   }
   ImGui::SetNextItemWidth(width);
   // A hint short enough for the narrowest column (12 em); the tooltip says the rest.
-  const bool entered = ImGui::InputTextWithHint("##overview_find", "find a word or token #", &typed_,
+  const bool entered = ImGui::InputTextWithHint("##overview_find", i18n::tr("find a word or token #"), &typed_,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
     ui::text_lines(
-        "Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
-        "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
-        "the one before. Ctrl+F puts the keyboard here.");
+        i18n::tr("Find a word or a phrase (ignoring case; a number in \"quotes\" as text), or a token by its "
+                 "number (34617, 34,617 or #34617). Enter pins the next match and zooms onto it, Shift+Enter "
+                 "the one before. Ctrl+F puts the keyboard here."));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -65,9 +67,9 @@ std::optional<overview::CellWindow> OverviewFind::draw(ui::UiContext& ui, int n,
     ImGui::SetKeyboardFocusHere(-1);  // Enter again goes on to the next match
   }
   if (matches_.starts.size() > 1) {
-    if (ImGui::SmallButton("Previous##overview_find")) target = go(ui, true);
+    if (ImGui::SmallButton(i18n::tr_label("Previous", "Previous##overview_find").c_str())) target = go(ui, true);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Next##overview_find")) target = go(ui, false);
+    if (ImGui::SmallButton(i18n::tr_label("Next", "Next##overview_find").c_str())) target = go(ui, false);
     ImGui::SameLine();
   }
   if (!line_.empty()) note_text(line_, line_is_problem_);
@@ -82,32 +84,42 @@ void OverviewFind::describe(const ui::UiContext& ui) {
   const std::string phrase = in_quotes(matches_.phrase);
   const auto count = static_cast<long long>(matches_.starts.size());
   const int at = ui.view.pinned_query ? overview::match_ordinal(matches_.starts, *ui.view.pinned_query) : 0;
-  const std::string where = at > 0 ? format_grouped(at) + " of " + format_grouped(count)
-                                   : format_grouped(count) + (count == 1 ? " match" : " matches");
+  const std::string where =
+      at > 0 ? i18n::format(i18n::tr("%s of %s"), format_grouped(at).c_str(), format_grouped(count).c_str())
+             : i18n::format(i18n::trn("%s match", "%s matches", static_cast<unsigned long>(count)),
+                            format_grouped(count).c_str());
+  const char* next = at > 0 ? "" : i18n::tr(" \u00B7 Enter: the next");
   const std::string split = tokenizer_words(ui.document.scenario().tokenizer);
   line_is_problem_ = !matches_.found() && matches_.kind != Kind::Empty;
   switch (matches_.kind) {
     case Kind::Empty: line_.clear(); return;
     case Kind::Position:
-      line_ = "token " + format_grouped(matches_.position) + " " +
-              in_quotes(token_text(tokens, static_cast<int>(matches_.position))) +
-              (at > 0 ? " (pinned)" : " \xc2\xb7 Enter: go there");
+      line_ = i18n::format(at > 0 ? i18n::tr("token %s %s (pinned)") : i18n::tr("token %s %s \u00B7 Enter: go there"),
+                           format_grouped(matches_.position).c_str(),
+                           in_quotes(token_text(tokens, static_cast<int>(matches_.position))).c_str());
       return;
     case Kind::OutOfRange:
-      line_ = "no token " + format_grouped(matches_.position) + ": the text's tokens are 0\xe2\x80\x93" +
-              format_grouped(static_cast<long long>(tokens.size()) - 1);
+      line_ = i18n::format(i18n::tr("no token %s: the text's tokens are 0\u2013%s"),
+                           format_grouped(matches_.position).c_str(),
+                           format_grouped(static_cast<long long>(tokens.size()) - 1).c_str());
       return;
-    case Kind::Exact: line_ = phrase + ": " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next"); return;
+    case Kind::Exact: line_ = phrase + ": " + where + next; return;
     case Kind::Containing:
+      line_ = i18n::format(i18n::tr("no token is %s; tokens containing it: %s"), phrase.c_str(), where.c_str()) + next;
+      return;
+    case Kind::NotFound:
       line_ =
-          "no token is " + phrase + "; tokens containing it: " + where + (at > 0 ? "" : " \xc2\xb7 Enter: the next");
+          i18n::format(i18n::tr("%s is not in the text (split into %s, ignoring case)"), phrase.c_str(), split.c_str());
       return;
-    case Kind::NotFound: line_ = phrase + " is not in the text (split into " + split + ", ignoring case)"; return;
-    case Kind::NoTokens: line_ = phrase + " has no tokens when split into " + split; return;
+    case Kind::NoTokens:
+      line_ = i18n::format(i18n::tr("%s has no tokens when split into %s"), phrase.c_str(), split.c_str());
+      return;
     case Kind::TooLong:
-      line_ = "a phrase of at most " + std::to_string(overview::kMaxSearchTokens) + " tokens, please";
+      line_ = i18n::format(i18n::trn("a phrase of at most %d token, please", "a phrase of at most %d tokens, please",
+                                     static_cast<unsigned long>(overview::kMaxSearchTokens)),
+                           overview::kMaxSearchTokens);
       return;
-    case Kind::NotUtf8: line_ = "what was typed is not UTF-8"; return;
+    case Kind::NotUtf8: line_ = i18n::tr("what was typed is not UTF-8"); return;
   }
 }
 

@@ -1,3 +1,4 @@
+#include "app/i18n/translate.h"
 #include "app/panels/overview_labels.h"
 
 #include <algorithm>
@@ -21,8 +22,8 @@ std::string span(int first, int last) { return format_grouped(first) + "\xE2\x80
 
 // "head 0 · queries 0–65,535 × keys 0–65,535"
 std::string where_text(int head, int row_first, int row_last, int col_first, int col_last) {
-  return "head " + std::to_string(head) + " \xC2\xB7 queries " + span(row_first, row_last) + " \xC3\x97 keys " +
-         span(col_first, col_last);
+  return i18n::format(i18n::tr("head %d \u00B7 queries %s \u00D7 keys %s"), head, span(row_first, row_last).c_str(),
+                      span(col_first, col_last).c_str());
 }
 
 }  // namespace
@@ -54,22 +55,25 @@ std::string overview_cell_place(const overview::PixelGrid& grid, int r, int c,
                                 const std::vector<std::string>& row_tokens,
                                 const std::vector<std::string>& col_tokens) {
   if (grid.exact()) {
-    return "query " + format_grouped(grid.row_begin(r)) + quoted_token(row_tokens, grid.row_begin(r)) + ", key " +
-           format_grouped(grid.col_begin(c)) + quoted_token(col_tokens, grid.col_begin(c));
+    // TRANSLATORS: a query's number and its token in quotes (or nothing), then a key's.
+    return i18n::format(i18n::tr("query %s%s, key %s%s"), format_grouped(grid.row_begin(r)).c_str(),
+                        quoted_token(row_tokens, grid.row_begin(r)).c_str(), format_grouped(grid.col_begin(c)).c_str(),
+                        quoted_token(col_tokens, grid.col_begin(c)).c_str());
   }
-  return "queries " + span(grid.row_begin(r), grid.row_end(r) - 1) + ", keys " +
-         span(grid.col_begin(c), grid.col_end(c) - 1);
+  return i18n::format(i18n::tr("queries %s, keys %s"), span(grid.row_begin(r), grid.row_end(r) - 1).c_str(),
+                      span(grid.col_begin(c), grid.col_end(c) - 1).c_str());
 }
 
 const char* quantity_text(overview::Quantity quantity) {
-  if (quantity == overview::Quantity::Weights) return "weight";
-  return quantity == overview::Quantity::RawScores ? "raw score" : "scaled score";
+  if (quantity == overview::Quantity::Weights) return i18n::tr("weight");
+  return quantity == overview::Quantity::RawScores ? i18n::tr("raw score") : i18n::tr("scaled score");
 }
 
 const char* pooling_text(overview::Pooling pooling, overview::Quantity quantity) {
   const bool weights = quantity == overview::Quantity::Weights;
-  if (pooling == overview::Pooling::Max) return weights ? "the largest weight" : "the largest score";
-  return weights ? "the mean weight" : "the mean of its visible scores";
+  if (pooling == overview::Pooling::Max)
+    return weights ? i18n::tr("the largest weight") : i18n::tr("the largest score");
+  return weights ? i18n::tr("the mean weight") : i18n::tr("the mean of its visible scores");
 }
 
 OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, overview::Pooling pooling,
@@ -77,9 +81,10 @@ OverviewCaption overview_caption(int head, const overview::PixelGrid& grid, over
   const overview::CellWindow& w = grid.window;
   OverviewCaption out;
   out.where = where_text(head, w.row_begin, w.row_end - 1, w.col_begin, w.col_end - 1);
-  out.pixel = grid.exact() ? std::string("each pixel: one cell")
-                           : "each pixel: " + format_grouped(grid.block_rows) + " \xC3\x97 " +
-                                 format_grouped(grid.block_cols) + " cells, " + pooling_text(pooling, quantity);
+  out.pixel = grid.exact() ? std::string(i18n::tr("each pixel: one cell"))
+                           : i18n::format(i18n::tr("each pixel: %s \u00D7 %s cells, %s"),
+                                          format_grouped(grid.block_rows).c_str(),
+                                          format_grouped(grid.block_cols).c_str(), pooling_text(pooling, quantity));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The overview's locator (overview_locator.h): the whole image kept, drawn small, the shown
 // window outlined on it; a click or drag there moves the window.
 
+#include "app/i18n/translate.h"
 #include "app/panels/overview_locator.h"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ std::optional<overview::CellWindow> OverviewLocator::draw(ui::UiContext& ui, ImV
                                                           const compute::OverviewAsk& ask) {
   if (n <= 0 || m <= 0 || side < least_side()) return std::nullopt;
   ImGui::SetCursorScreenPos(corner);
-  ImGui::TextDisabled("where this window lies");
+  ImGui::TextDisabled("%s", i18n::tr("where this window lies"));
   ImGui::SetCursorScreenPos(ImVec2(corner.x, ImGui::GetCursorScreenPos().y));  // a new line starts at the panel's left
   const float scale = side / static_cast<float>(std::max(n, m));
   const ImVec2 size(scale * static_cast<float>(m), scale * static_cast<float>(n));
@@ -101,7 +102,8 @@ std::optional<overview::CellWindow> OverviewLocator::draw(ui::UiContext& ui, ImV
   };
   outline(list, at(marked.row_begin, marked.col_begin), at(marked.row_end, marked.col_end));
   if (hovered && !held)
-    ImGui::SetTooltip("The whole matrix, the window shown outlined: click or drag to move the window there.");
+    ImGui::SetTooltip("%s",
+                      i18n::tr("The whole matrix, the window shown outlined: click or drag to move the window there."));
 
   std::optional<overview::CellWindow> asked;
   if (let_go && dragged_) asked = dragged_;

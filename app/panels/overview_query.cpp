@@ -1,5 +1,6 @@
 // The overview's pinned query (overview_query.h).
 
+#include "app/i18n/translate.h"
 #include "app/panels/overview_query.h"
 
 #include <imgui_internal.h>  // ImGui::GetItemID, for the widget log
@@ -38,8 +39,8 @@ void OverviewQuery::draw_hint() {
   strip_row_.reset();
   top_row_.reset();
   note_text(
-      "Click a row of the image to pin that query: its weights over every key, and the keys it attends to most "
-      "(Down / Up: the next or previous query).");
+      i18n::tr("Click a row of the image to pin that query: its weights over every key, and the keys it "
+               "attends to most (Down / Up: the next or previous query)."));
 }
 
 std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
@@ -47,14 +48,14 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
                                                         int query, float width) {
   if (!problem || query < 0 || query >= problem->n()) return std::nullopt;
   session_.request(problem, head, query);
-  heading("Query", "");
+  heading(i18n::tr("Query"), "");
   ImGui::SameLine();
   ImGui::TextUnformatted((format_grouped(query) + " " + in_quotes(token_text(problem->tokens, query))).c_str());
   // Beside the token where it fits, else under it (a narrow column must not cut it off).
-  const float unpin_w = ImGui::CalcTextSize("Unpin").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float unpin_w = ImGui::CalcTextSize(i18n::tr("Unpin")).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < unpin_w) ImGui::NewLine();
-  if (ImGui::SmallButton("Unpin##overview_query")) ui.view.pinned_query.reset();
+  if (ImGui::SmallButton(i18n::tr_label("Unpin", "Unpin##overview_query").c_str())) ui.view.pinned_query.reset();
   const std::shared_ptr<const overview::QueryRow> row = session_.row();
   const std::string error = session_.error();
   if (!error.empty()) {
@@ -64,11 +65,12 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
     return std::nullopt;
   }
   if (!row) {
-    ImGui::TextDisabled("computing its row\xe2\x80\xa6");
+    ImGui::TextDisabled("%s", i18n::tr("computing its row\xe2\x80\xa6"));
     return std::nullopt;
   }
-  note_text("head " + std::to_string(head) + " \xc2\xb7 sees " + format_grouped(row->visible_count()) + " of " +
-            format_grouped(row->keys()) + " keys");
+  note_text(i18n::format(i18n::trn("head %d \u00B7 sees %s of %s key", "head %d \u00B7 sees %s of %s keys",
+                                   static_cast<unsigned long>(row->keys())),
+                         head, format_grouped(row->visible_count()).c_str(), format_grouped(row->keys()).c_str()));
   draw_strip(row, *problem, width);
   return draw_top_keys(row, *problem);
 }
@@ -94,8 +96,8 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     }
   }
   const float largest = std::max(*std::max_element(strip_.begin(), strip_.end()), 1e-12f);
-  note_text("its weights over keys 0\xe2\x80\x93" + format_grouped(keys - 1) + ", the largest per pixel (tallest " +
-            three_digits(largest) + ")");
+  note_text(i18n::format(i18n::tr("its weights over keys 0\u2013%s, the largest per pixel (tallest %s)"),
+                         format_grouped(keys - 1).c_str(), three_digits(largest).c_str()));
   const float height = ImGui::GetFontSize() * 4.0f;
   const float column_w = width / static_cast<float>(used);
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -126,10 +128,10 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
     const int first = c * block;
     const int last = std::min(keys, first + block) - 1;
     if (strip_hidden_[static_cast<std::size_t>(c)] != 0) {
-      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the mask hides them all", format_grouped(first).c_str(),
+      ImGui::SetTooltip(i18n::tr("keys %s\xe2\x80\x93%s: the mask hides them all"), format_grouped(first).c_str(),
                         format_grouped(last).c_str());
     } else {
-      ImGui::SetTooltip("keys %s\xe2\x80\x93%s: the largest weight %.4g", format_grouped(first).c_str(),
+      ImGui::SetTooltip(i18n::tr("keys %s\xe2\x80\x93%s: the largest weight %.4g"), format_grouped(first).c_str(),
                         format_grouped(last).c_str(), static_cast<double>(strip_[static_cast<std::size_t>(c)]));
     }
   }
@@ -138,7 +140,7 @@ void OverviewQuery::draw_strip(const std::shared_ptr<const overview::QueryRow>& 
 std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(
     const std::shared_ptr<const overview::QueryRow>& shared, const Problem& problem) {
   const overview::QueryRow& row = *shared;
-  note_text("the keys it attends to most (click one to show its cell)");
+  note_text(i18n::tr("the keys it attends to most (click one to show its cell)"));
   std::optional<overview::CellWindow> go_to;
   if (top_row_ != shared) {  // once per row, not every frame: 65,536 keys to rank
     top_ = row.top_keys(kTopKeys);
@@ -155,12 +157,12 @@ std::optional<overview::CellWindow> OverviewQuery::draw_top_keys(
     if (ImGui::Selectable(label.c_str(), false))
       go_to = centred_window(row.query, key, kGoToCells, kGoToCells, problem.n(), problem.m());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell",
+      ImGui::SetTooltip(i18n::tr("query %s, key %s: weight %.6g\nclick to zoom the image onto this cell"),
                         format_grouped(row.query).c_str(), format_grouped(key).c_str(),
                         static_cast<double>(row.values[static_cast<std::size_t>(key)]));
     }
   }
-  if (top.empty()) ImGui::TextDisabled("none: the mask hides every key from it");
+  if (top.empty()) ImGui::TextDisabled("%s", i18n::tr("none: the mask hides every key from it"));
   return go_to;
 }
 

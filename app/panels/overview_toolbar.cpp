@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <span>
 
+#include "app/i18n/translate.h"
 #include "app/document/document.h"
 #include "app/edits/mask_edits.h"
 #include "app/edits/position_edits.h"
@@ -26,10 +27,12 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   ui.view.selected_head = std::clamp(ui.view.selected_head, 0, std::max(heads - 1, 0));
   ask_.head = ui.view.selected_head;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  const std::string head_label = "head " + std::to_string(ask_.head);
+  const std::string head_label = i18n::format(i18n::tr("head %d"), ask_.head);
   if (ImGui::BeginCombo("##overview_head", head_label.c_str())) {
     for (int h = 0; h < heads; ++h) {
-      if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), h == ask_.head)) ui.view.selected_head = h;
+      // Shown translated; the ID the head's number.
+      const std::string item = i18n::format(i18n::tr("head %d"), h) + "###" + std::to_string(h);
+      if (ImGui::Selectable(item.c_str(), h == ask_.head)) ui.view.selected_head = h;
     }
     ImGui::EndCombo();
   }
@@ -46,8 +49,14 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
     return ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
   };
   // In the enums' order: a radio button's index is its value.
-  const char* const quantities[] = {"Weights##overview", "Raw scores##overview", "Scaled scores##overview"};
-  const char* const poolings[] = {"Max##overview", "Mean##overview"};
+  // Shown translated, their IDs the English words ("Weights##overview").
+  const std::string quantity_labels[] = {i18n::tr_label("Weights", "Weights##overview"),
+                                         i18n::tr_label("Raw scores", "Raw scores##overview"),
+                                         i18n::tr_label("Scaled scores", "Scaled scores##overview")};
+  const std::string pooling_labels[] = {i18n::tr_label("Max", "Max##overview"),
+                                        i18n::tr_label("Mean", "Mean##overview")};
+  const char* const quantities[] = {quantity_labels[0].c_str(), quantity_labels[1].c_str(), quantity_labels[2].c_str()};
+  const char* const poolings[] = {pooling_labels[0].c_str(), pooling_labels[1].c_str()};
   static_assert(static_cast<int>(overview::Quantity::ScaledScores) == 2 &&
                 static_cast<int>(overview::Pooling::Mean) == 1);
   const auto group_w = [&](std::span<const char* const> labels) {
@@ -71,8 +80,9 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   ask_.pooling = static_cast<overview::Pooling>(pooling);
   const float button_gap = group_gap;
   const auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x; };
-  const float buttons = 2.0f * button_gap + button_w("Whole matrix") + button_w("Export\xe2\x80\xa6") +
-                        (find_beside_ ? 0.0f : button_gap + button_w("Find\xe2\x80\xa6"));
+  const float buttons = 2.0f * button_gap + button_w(i18n::tr("Whole matrix")) +
+                        button_w(i18n::tr("Export\xe2\x80\xa6")) +
+                        (find_beside_ ? 0.0f : button_gap + button_w(i18n::tr("Find\xe2\x80\xa6")));
   const bool one_row = fits(0.0f, buttons);
   const auto next_button = [&](bool first) {
     if (one_row || !first) ImGui::SameLine(0.0f, button_gap);
@@ -88,8 +98,9 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
   if (ask_.window.rows() > 0) {
     next_button(first_button);
     first_button = false;
-    if (ImGui::Button("Whole matrix##overview")) ask_.window = {};
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the whole matrix again (Home, or a double click on the image)");
+    if (ImGui::Button(i18n::tr_label("Whole matrix", "Whole matrix##overview").c_str())) ask_.window = {};
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", i18n::tr("Show the whole matrix again (Home, or a double click on the image)"));
   }
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   const std::shared_ptr<const Problem> problem = session_.shown_problem();
@@ -110,12 +121,12 @@ void OverviewView::draw_controls(ui::UiContext& ui) {
 // Where the panel leaves no room for the side column (an 800-pixel window), Find comes from a
 // button, or Ctrl+F, as a small window over the image.
 void OverviewView::draw_find_popup(ui::UiContext& ui) {
-  if (ImGui::Button("Find\xe2\x80\xa6##overview") || find_popup_wanted_) {
+  if (ImGui::Button(i18n::tr_label("Find\xe2\x80\xa6", "Find\xe2\x80\xa6##overview").c_str()) || find_popup_wanted_) {
     ImGui::OpenPopup("##overview_find_popup");
     find_.focus();
     find_popup_wanted_ = false;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Find a word, a phrase or a token's number (Ctrl+F)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Find a word, a phrase or a token's number (Ctrl+F)"));
   // Under the button, as far right as the panel allows: over the caption, not the image.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float width = ImGui::GetFontSize() * 20.0f;
@@ -145,26 +156,27 @@ void OverviewView::draw_status(ui::UiContext& ui) {
 
 void OverviewView::draw_status_line(ui::UiContext& ui) {
   if (session_.running()) {
-    char label[64];
-    if (session_.started())
-      std::snprintf(label, sizeof label, "computing the overview: %.0f%%", 100.0 * session_.progress());
-    else
-      std::snprintf(label, sizeof label, "preparing the mask\xe2\x80\xa6");
-    ImGui::ProgressBar(static_cast<float>(session_.progress()), ImVec2(ImGui::GetFontSize() * 18.0f, 0.0f), label);
+    const std::string label =
+        session_.started() ? i18n::format(i18n::tr("computing the overview: %.0f%%"), 100.0 * session_.progress())
+                           : std::string(i18n::tr("preparing the mask\xe2\x80\xa6"));
+    ImGui::ProgressBar(static_cast<float>(session_.progress()), ImVec2(ImGui::GetFontSize() * 18.0f, 0.0f),
+                       label.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel##overview")) session_.cancel();
+    if (ImGui::Button(i18n::tr_label("Cancel", "Cancel##overview").c_str())) session_.cancel();
     return;
   }
   const std::string error = session_.error();
-  if (error == "cancelled") {
-    ImGui::TextDisabled("Cancelled: the image shows the last overview computed.");
+  if (error == "cancelled") {  // not translated: the session's word for it
+    ImGui::TextDisabled("%s", i18n::tr("Cancelled: the image shows the last overview computed."));
     ImGui::SameLine();
-    if (ImGui::SmallButton("Compute again##overview")) session_.request_again();
+    if (ImGui::SmallButton(i18n::tr_label("Compute again", "Compute again##overview").c_str()))
+      session_.request_again();
   } else if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-    ui::text_wrapped("The overview cannot be computed: %s", error.c_str());
+    ui::text_wrapped(i18n::tr("The overview cannot be computed: %s"), error.c_str());
     ImGui::PopStyleColor();
-    if (error.find("/mask/expression: ") != std::string::npos) offer_pattern_for_length(ui);
+    // The core's English error says which part of the scenario it is about (not translated).
+    if (error.find("/mask/expression: ") != std::string::npos) offer_pattern_for_length(ui);  // not translated
     if (error.find("dropout") != std::string::npos) offer_dropout_off(ui);
   }
 }
@@ -174,12 +186,12 @@ void OverviewView::draw_status_line(ui::UiContext& ui) {
 void OverviewView::offer_dropout_off(ui::UiContext& ui) {
   const Scenario& scenario = ui.document.scenario();
   if (!scenario.dropout) return;
-  if (ImGui::Button("Turn dropout off##overview_dropout")) {
-    ui.document.apply(edits::set_dropout(scenario, std::nullopt), "Dropout off");
+  if (ImGui::Button(i18n::tr_label("Turn dropout off", "Turn dropout off##overview_dropout").c_str())) {
+    ui.document.apply(edits::set_dropout(scenario, std::nullopt), i18n::tr("Dropout off"));
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Dropout off for this text (Edit > Undo turns it on again); up to 4,096 tokens the heatmaps draw it.");
+    ImGui::SetTooltip("%s", i18n::tr("Dropout off for this text (Edit > Undo turns it on again); up to 4,096 tokens "
+                                     "the heatmaps draw it."));
 }
 
 // A pattern whose parameters suited a short sentence (the strided preset's stride of 4) can
@@ -188,11 +200,14 @@ void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
   const MaskSetting& mask = ui.document.scenario().mask;
   const std::optional<edits::NamedPattern> pattern = edits::pattern_for_length(mask.expression, tokens_);
   if (!pattern) return;
-  const std::string label = "Use " + pattern->name + " (for " + format_grouped(tokens_) + " tokens)##overview_pattern";
+  const std::string label =
+      i18n::format(i18n::trn("Use %s (for %s token)", "Use %s (for %s tokens)", static_cast<unsigned long>(tokens_)),
+                   pattern->name.c_str(), format_grouped(tokens_).c_str()) +
+      "###overview_pattern";
   if (ImGui::Button(label.c_str())) {
     Scenario next = ui.document.scenario();
     next.mask = edits::apply_pattern(mask, *pattern, {});
-    ui.document.apply(std::move(next), "Mask pattern: " + pattern->name);
+    ui.document.apply(std::move(next), i18n::format(i18n::tr("Mask pattern: %s"), pattern->name.c_str()));
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", pattern->expression.c_str(), pattern->description.c_str());
 }
@@ -200,20 +215,24 @@ void OverviewView::offer_pattern_for_length(ui::UiContext& ui) {
 ui::OverviewStatus OverviewView::status_for_the_bar(std::uint64_t revision, long long tokens) const {
   ui::OverviewStatus status;
   status.revision = revision;
-  status.summary = "overview of " + format_grouped(tokens) + " tokens";
-  char text[96];
+  status.summary =
+      i18n::format(i18n::trn("overview of %s token", "overview of %s tokens", static_cast<unsigned long>(tokens)),
+                   format_grouped(tokens).c_str());
   if (session_.running()) {
-    std::snprintf(text, sizeof text, ": computing %.0f%%", 100.0 * session_.progress());
-    status.summary += text;
+    status.summary += i18n::format(i18n::tr(": computing %.0f%%"), 100.0 * session_.progress());
   } else if (const std::shared_ptr<const overview::Overview> shown = session_.shown()) {
     // A zoomed-in window takes milliseconds: "0.00 s" would read as if nothing had run.
     const double ms = shown->timing.total_ms;
-    std::snprintf(text, sizeof text, ms < 1000.0 ? ": %s %.0f ms" : ": %s %.2f s",
-                  shown->backend == "vulkan" ? "Vulkan" : "Eigen (CPU)", ms < 1000.0 ? std::max(ms, 1.0) : ms / 1000.0);
+    const bool vulkan = shown->backend == "vulkan";                     // not translated: a name
+    const char* backend = vulkan ? "Vulkan" : i18n::tr("Eigen (CPU)");  // not translated: a name
+    const char* format = ms < 1000.0 ? ": %s %.0f ms" : ": %s %.2f s";  // not translated: units
+    char text[96];
+    std::snprintf(text, sizeof text, format, backend, ms < 1000.0 ? std::max(ms, 1.0) : ms / 1000.0);
     status.summary += text;
   }
   const std::string error = session_.error();
-  if (!error.empty() && error != "cancelled") status.problem = "the overview cannot be computed (see Heatmaps)";
+  if (!error.empty() && error != "cancelled")
+    status.problem = i18n::tr("the overview cannot be computed (see Heatmaps)");
   return status;
 }
 

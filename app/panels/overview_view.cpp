@@ -2,6 +2,7 @@
 // labels and tooltip, zoom and pan as new exact windows, and the side column beside it
 // (overview_toolbar.cpp: the controls and the status above it).
 
+#include "app/i18n/translate.h"
 #include "app/panels/overview_view.h"
 
 #include <algorithm>
@@ -39,7 +40,7 @@ void OverviewView::offer_first_tokens(ui::UiContext& ui) {
   if (!can_keep_first_tokens_) return;
   ui::keep_first_tokens_button(ui, "##overview");
   ImGui::SameLine();
-  ImGui::TextDisabled("(Ctrl+Z brings the rest back)");
+  ImGui::TextDisabled("%s", i18n::tr("(Ctrl+Z brings the rest back)"));
 }
 
 bool OverviewView::wanted(const ui::UiContext& ui) {
@@ -72,16 +73,18 @@ void OverviewView::draw(ui::UiContext& ui) {
   if (larger > overview::kMaxOverviewTokens) {
     ImGui::TextUnformatted(
         source_tokens_ > overview::kMaxOverviewTokens && tokens_ <= overview::kMaxOverviewTokens
-            ? "The cross-attention source has more than 65,536 tokens: too long even for the overview."
-            : "This text has more than 65,536 tokens: too long even for the overview.");
+            ? i18n::tr("The cross-attention source has more than 65,536 tokens: too long even for the overview.")
+            : i18n::tr("This text has more than 65,536 tokens: too long even for the overview."));
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     offer_first_tokens(ui);
     return;
   }
-  const std::string notice = "This text has " + format_grouped(larger) +
-                             " tokens: past the 4,096 whose every matrix the window keeps. Shown instead: an exact "
-                             "overview of one head, each pixel pooling a block of cells (zoom in for single cells).";
+  const std::string notice =
+      i18n::format(i18n::tr("This text has %s tokens: past the 4,096 whose every matrix the window keeps. Shown "
+                            "instead: an exact overview of one head, each pixel pooling a block of cells (zoom in "
+                            "for single cells)."),
+                   format_grouped(larger).c_str());
   ui::text_lines(notice);
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
@@ -154,17 +157,18 @@ void OverviewView::draw_colour_key(ui::UiContext& ui, heatmap::Colormap colormap
   const float em = ImGui::GetFontSize();
   const float gap = 1.5f * em;
   const float room = ImGui::GetContentRegionAvail().x;
-  const char* hidden = exact ? "the mask hides the cell" : "the mask hides the whole block";
+  const char* hidden = exact ? i18n::tr("the mask hides the cell") : i18n::tr("the mask hides the whole block");
   const auto key_width = [&](const char* words) {
     return gap + em + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(words).x;
   };
   float bar = std::min(side, em * 24.0f);
   if (any_hidden_) {
     bar = std::max(std::min(bar, room - key_width(hidden)), std::min(bar, em * 10.0f));
-    if (bar + key_width(hidden) > room) hidden = "masked";
+    if (bar + key_width(hidden) > room) hidden = i18n::tr("masked");
   }
   ui.heatmaps.colorbar(colormap, range_min_, range_max_, bar,
-                       quantity == overview::Quantity::Weights ? "weight (log scale)" : "score", log_scale_);
+                       quantity == overview::Quantity::Weights ? i18n::tr("weight (log scale)") : i18n::tr("score"),
+                       log_scale_);
   if (!any_hidden_) return;
   ImGui::SameLine(0.0f, gap);
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -222,7 +226,8 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
   const std::shared_ptr<const overview::Overview> shown = session_.shown();
   if (!shown || shown->heads.empty()) {
     // Nothing computed yet: being computed, or refused (the error above says why).
-    if (session_.error().empty() || session_.running()) ImGui::TextDisabled("The first overview is being computed.");
+    if (session_.error().empty() || session_.running())
+      ImGui::TextDisabled("%s", i18n::tr("The first overview is being computed."));
     return;
   }
   if (session_.generation() != image_generation_ || room.words != col_words_) {
@@ -273,7 +278,8 @@ void OverviewView::draw_image(ui::UiContext& ui, float width, float height) {
       ui.view.pinned_query = *clicked;
     else
       ui.notices.post(ui::NoticeLevel::Info,
-                      "A pinned query is shown beside the image: widen the window, or show the heatmaps only (F8)",
+                      i18n::tr("A pinned query is shown beside the image: widen the window, or show the heatmaps "
+                               "only (F8)"),
                       "overview");
   }
   if (hover.hovered && !dragging_) tooltip(*shown, origin, size);
@@ -411,7 +417,7 @@ void OverviewView::tooltip(const overview::Overview& shown, ImVec2 origin, ImVec
   const std::string where =
       overview_cell_place(g, r, c, problem ? problem->tokens : kNoTokens, problem ? problem->source_tokens : kNoTokens);
   if (pooled.hidden_at(g, r, c)) {
-    ImGui::SetTooltip("%s\nthe mask hides every cell here", where.c_str());
+    ImGui::SetTooltip(i18n::tr("%s\nthe mask hides every cell here"), where.c_str());
     return;
   }
   ImGui::SetTooltip("%s\n%s: %.6g", where.c_str(),

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/edits/sentence_edits.h"
 #include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
@@ -36,7 +37,8 @@ constexpr std::size_t kChipCharacters = 32;  // of a token, on its chip (the too
 constexpr int kMaxChipLines = 6;             // more lines of chips scroll
 // The undo label of typing that gave up the listed tokens: the note shows while it is the step
 // Ctrl+Z undoes.
-constexpr const char* kGaveUpTokens = "Type a sentence (its own tokens replace the listed ones)";
+// Translated when recorded and when compared (a language switch between only hides the note).
+constexpr const char* kGaveUpTokens = N_("Type a sentence (its own tokens replace the listed ones)");
 float chip_spacing() { return ImGui::GetStyle().ItemSpacing.x * 0.6f; }
 
 // The tokenizer list: labels short enough for the Inputs column at 1280 x 720, and what each
@@ -47,12 +49,12 @@ struct ModeChoice {
   const char* example;
 };
 constexpr ModeChoice kModes[] = {
-    {TokenizerMode::Words, "Words and punctuation",
-     "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 ."},
-    {TokenizerMode::WordsNoPunct, "Words, no punctuation",
-     "\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert"},
-    {TokenizerMode::Chars, "Characters",
-     "\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)"}};
+    {TokenizerMode::Words, N_("Words and punctuation"),
+     N_("\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 , \u00b7 eat \u00b7 dessert \u00b7 .")},
+    {TokenizerMode::WordsNoPunct, N_("Words, no punctuation"),
+     N_("\"Life is short, eat dessert.\" \u2192 Life \u00b7 is \u00b7 short \u00b7 eat \u00b7 dessert")},
+    {TokenizerMode::Chars, N_("Characters"),
+     N_("\"Life is\" \u2192 L \u00b7 i \u00b7 f \u00b7 e \u00b7 i \u00b7 s (spaces dropped)")}};
 
 const ModeChoice& choice_of(TokenizerMode mode) {
   for (const ModeChoice& choice : kModes) {
@@ -67,7 +69,7 @@ bool is_global(const MaskSetting& mask, int index) {
 
 class SentencePanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Sentence"; }
+  [[nodiscard]] const char* title() const override { return N_("Sentence"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
   void draw(ui::UiContext& ui) override {
@@ -120,10 +122,9 @@ class SentencePanel final : public ui::Panel {
     }
     ImGui::EndChild();
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-    ui::text_wrapped(
-        "Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open text\xE2\x80\xA6); "
-        "Ctrl+Z brings the sentence before back.",
-        too_large_.c_str());
+    ui::text_wrapped(i18n::tr("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open "
+                              "text\xE2\x80\xA6); Ctrl+Z brings the sentence before back."),
+                     too_large_.c_str());
     ImGui::PopStyleColor();
   }
 
@@ -136,24 +137,29 @@ class SentencePanel final : public ui::Panel {
         // Its own undo step, merged with the rest of the typing: one Ctrl+Z brings the listed
         // tokens and their embeddings back.
         ui.document.end_merge();
-        ui.document.apply(std::move(next), kGaveUpTokens, "sentence");
-        ui.notices.post(
-            ui::NoticeLevel::Info,
-            "Your text is now the tokens: the " + format_grouped(static_cast<long long>(listed_tokens_)) +
-                " tokens the scenario listed, and their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
-            "typed-tokens");
+        ui.document.apply(std::move(next), i18n::tr(kGaveUpTokens), "sentence");
+        ui.notices.post(ui::NoticeLevel::Info,
+                        i18n::format(i18n::trn("Your text is now the tokens: the %s token the scenario listed, and its "
+                                               "embedding, gave way to generated ones. Ctrl+Z brings them back.",
+                                               "Your text is now the tokens: the %s tokens the scenario listed, and "
+                                               "their embeddings, gave way to generated ones. Ctrl+Z brings them back.",
+                                               listed_tokens_),
+                                     format_grouped(static_cast<long long>(listed_tokens_)).c_str()),
+                        "typed-tokens");
       } else {
-        ui.document.apply(std::move(next), "Edit sentence", "sentence");
+        ui.document.apply(std::move(next), i18n::tr("Edit sentence"), "sentence");
       }
     }
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
-    if (ui.document.undo_label() == kGaveUpTokens) {
+    if (ui.document.undo_label() == i18n::tr(kGaveUpTokens)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
-      ui::text_wrapped(
-          "Your text is the tokens now: the %zu listed tokens and their embeddings gave way to generated "
-          "ones (seed %llu). Ctrl+Z brings them back.",
-          listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
+      ui::text_wrapped(i18n::trn("Your text is the tokens now: the %zu listed token and its embedding gave way to "
+                                 "generated ones (seed %llu). Ctrl+Z brings them back.",
+                                 "Your text is the tokens now: the %zu listed tokens and their embeddings gave way to "
+                                 "generated ones (seed %llu). Ctrl+Z brings them back.",
+                                 listed_tokens_),
+                       listed_tokens_, static_cast<unsigned long long>(ui.document.scenario().seed));
       ImGui::PopStyleColor();
     }
   }
@@ -163,40 +169,44 @@ class SentencePanel final : public ui::Panel {
     if (sentence_tokens().explicit_tokens) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
       if (keep_tokens_) {
-        ui::text_wrapped("The scenario lists its %zu tokens; the text above is only a caption.",
-                         sentence_tokens().tokens.size());
+        const std::size_t count = sentence_tokens().tokens.size();
+        ui::text_wrapped(i18n::trn("The scenario lists its %zu token; the text above is only a caption.",
+                                   "The scenario lists its %zu tokens; the text above is only a caption.", count),
+                         count);
       } else {
-        ui::text_wrapped(
-            "The scenario lists its %zu tokens and their embeddings; type to replace them with your "
-            "text's tokens.",
-            sentence_tokens().tokens.size());
+        const std::size_t count = sentence_tokens().tokens.size();
+        ui::text_wrapped(i18n::trn("The scenario lists its %zu token and its embedding; type to replace them with "
+                                   "your text's tokens.",
+                                   "The scenario lists its %zu tokens and their embeddings; type to replace them "
+                                   "with your text's tokens.",
+                                   count),
+                         count);
       }
       ImGui::PopStyleColor();
-      ImGui::Checkbox("Keep these tokens", &keep_tokens_);
+      ImGui::Checkbox(i18n::tr_label("Keep these tokens").c_str(), &keep_tokens_);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Ticked, the text is only a caption: typing changes it, and the listed tokens and their "
-            "embeddings stay.");
+        ImGui::SetTooltip("%s", i18n::tr("Ticked, the text is only a caption: typing changes it, and the listed "
+                                         "tokens and their embeddings stay."));
       }
-      if (!keep_tokens_ && ImGui::Button("Split the text into tokens now")) {
-        ui.document.apply(edits::use_sentence_tokens(s), "Tokenize the sentence");
+      if (!keep_tokens_ && ImGui::Button(i18n::tr_label("Split the text into tokens now").c_str())) {
+        ui.document.apply(edits::use_sentence_tokens(s), i18n::tr("Tokenize the sentence"));
       }
       return;
     }
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Tokens");
+    ImGui::TextUnformatted(i18n::tr("Tokens"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::BeginCombo("##tokenizer", choice_of(s.tokenizer).label)) {
+    if (ImGui::BeginCombo("##tokenizer", i18n::tr(choice_of(s.tokenizer).label))) {
       for (const auto& [mode, label, example] : kModes) {
-        if (ImGui::Selectable(label, mode == s.tokenizer) && mode != s.tokenizer) {
-          ui.document.apply(edits::set_tokenizer(s, mode), std::string("Tokenizer: ") + to_string(mode));
+        if (ImGui::Selectable(i18n::tr_label(label).c_str(), mode == s.tokenizer) && mode != s.tokenizer) {
+          ui.document.apply(edits::set_tokenizer(s, mode), i18n::format(i18n::tr("Tokenizer: %s"), i18n::tr(label)));
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", example);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(example));
       }
       ImGui::EndCombo();
     } else if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s", choice_of(s.tokenizer).example);
+      ImGui::SetTooltip("%s", i18n::tr(choice_of(s.tokenizer).example));
     }
   }
 
@@ -205,16 +215,20 @@ class SentencePanel final : public ui::Panel {
   static void offer_first_tokens(ui::UiContext& ui) {
     ui::keep_first_tokens_button(ui, "##sentence");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)");
+      ImGui::SetTooltip("%s", i18n::tr("Cut the text there, so the overview shows it (Ctrl+Z brings the rest back)"));
   }
 
   void draw_chips(ui::UiContext& ui) {
     const std::vector<std::string>& tokens = sentence_tokens().tokens;
     if (tokens.empty() && !sentence_tokens().error.empty()) return;  // the error above says why there are none
     const MaskSetting& mask = ui.document.scenario().mask;
-    ui::text_lines_disabled(format_grouped(static_cast<long long>(tokens.size())) +
-                            (tokens.size() == 1 ? " token" : " tokens") +
-                            " \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it global");
+    ui::text_lines_disabled(i18n::format(
+        i18n::trn("%s token \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it "
+                  "global",
+                  "%s tokens \xC2\xB7 hover one to follow it in the heatmaps \xC2\xB7 click one to make it "
+                  "global",
+                  tokens.size()),
+        format_grouped(static_cast<long long>(tokens.size())).c_str()));
     const int shown = std::min(static_cast<int>(tokens.size()), kMaxChips);
     // Many chips scroll in a box of a few lines, so Model and Mask stay in reach.
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -241,13 +255,27 @@ class SentencePanel final : public ui::Panel {
       // Past the materialised path's limit the Heatmaps panel shows the overview, whose Find
       // goes to any token.
       const bool overview = !fits_materialised(static_cast<int>(tokens.size()), static_cast<int>(tokens.size()));
-      ui::text_lines_disabled("\xE2\x80\xA6 and " + format_grouped(static_cast<long long>(tokens.size()) - shown) +
-                              " more tokens: " + (overview ? "find one with the overview's Find (Ctrl+F), or " : "") +
-                              "make any of them global by its index in the Mask panel");
+      const std::size_t more = tokens.size() - static_cast<std::size_t>(shown);
+      const std::string more_text = format_grouped(static_cast<long long>(more));
+      ui::text_lines_disabled(
+          overview
+              ? i18n::format(i18n::trn("\xE2\x80\xA6 and %s more token: find it with the overview's Find (Ctrl+F), "
+                                       "or make it global by its index in the Mask panel",
+                                       "\xE2\x80\xA6 and %s more tokens: find one with the overview's Find "
+                                       "(Ctrl+F), or make any of them global by its index in the Mask panel",
+                                       more),
+                             more_text.c_str())
+              : i18n::format(i18n::trn("\xE2\x80\xA6 and %s more token: make it global by its index in the Mask "
+                                       "panel",
+                                       "\xE2\x80\xA6 and %s more tokens: make any of them global by its index in "
+                                       "the Mask panel",
+                                       more),
+                             more_text.c_str()));
     }
     if (const auto& source = ui.document.scenario().source) {
-      ui::text_wrapped("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D.",
-                       cut_text(source->sentence, 200).c_str());
+      ui::text_wrapped(
+          i18n::tr("Cross-attention: the keys and values come from the source \xE2\x80\x9C%s\xE2\x80\x9D."),
+          cut_text(source->sentence, 200).c_str());
     }
   }
 
@@ -314,7 +342,8 @@ class SentencePanel final : public ui::Panel {
       ImGui::SetTooltip("%s", edits::chip_tooltip(index, token, ui.document.scenario().mask).c_str());
     }
     if (clicked) {
-      const std::string label_text = "Make token " + std::to_string(index) + (global ? " local" : " global");
+      const std::string label_text =
+          i18n::format(global ? i18n::tr("Make token %d local") : i18n::tr("Make token %d global"), index);
       ui.document.apply(edits::click_token(ui.document.scenario(), index), label_text);
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/i18n/translate.h"
 #include "app/ui/text_lines.h"
 #include "core/common/text_excerpt.h"
 #include "core/tokenizers/token_label.h"
@@ -56,9 +57,12 @@ void long_text(std::string_view text, const char* id, std::size_t max_chars) {
   text_lines(shown.text);
   if (!shown.cut) return;
   ImGui::PushID(id);
-  if (ImGui::SmallButton("Copy whole text")) ImGui::SetClipboardText(std::string(text).c_str());
+  if (ImGui::SmallButton(i18n::tr_label("Copy whole text").c_str())) ImGui::SetClipboardText(std::string(text).c_str());
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%zu characters: only the first part is shown here", character_count(text));
+    const std::size_t count = character_count(text);
+    ImGui::SetTooltip(i18n::trn("%zu character: only the first part is shown here",
+                                "%zu characters: only the first part is shown here", count),
+                      count);
   }
   ImGui::PopID();
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/i18n/translate.h"
 #include "app/ui/long_text.h"
 #include "app/ui/palette.h"
 
@@ -23,11 +24,11 @@ ImVec4 colour_of(NoticeLevel level) {
 
 const char* title_of(NoticeLevel level) {
   switch (level) {
-    case NoticeLevel::Error: return "Error";
-    case NoticeLevel::Warning: return "Note";
+    case NoticeLevel::Error: return i18n::tr("Error");
+    case NoticeLevel::Warning: return i18n::tr("Note");
     case NoticeLevel::Info: break;
   }
-  return "Info";
+  return i18n::tr("Info");
 }
 
 }  // namespace
@@ -70,7 +71,7 @@ void Notices::draw(float right, float bottom, float max_width) {
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
     ImGui::TextColored(colour_of(notice.level), "%s", title_of(notice.level));
     ImGui::SameLine();
-    if (ImGui::SmallButton("Close")) closed = i;
+    if (ImGui::SmallButton(i18n::tr_label("Close").c_str())) closed = i;
     // A message may quote a file of any length: a part is shown, Copy takes all of it.
     ImGui::PushTextWrapPos(max_width - ImGui::GetStyle().WindowPadding.x * 2.0f);
     long_text(notice.text, id.c_str());

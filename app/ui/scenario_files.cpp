@@ -3,6 +3,7 @@
 #include <exception>
 #include <optional>
 
+#include "app/i18n/translate.h"
 #include "app/document/document.h"
 #include "app/ui/notices.h"
 #include "core/common/error.h"
@@ -45,8 +46,8 @@ void apply_opened(document::Document& document, Notices& notices, const std::str
 }
 
 void report_open_failure(Notices& notices, const std::string& path_or_preset, const std::string& message) {
-  notices.post(NoticeLevel::Error, "Could not open " + cut_text(path_or_preset, 200) + ":\n" + message +
-                                       "\nYour current work is unchanged.");
+  notices.post(NoticeLevel::Error, i18n::format(i18n::tr("Could not open %s:\n%s\nYour current work is unchanged."),
+                                                cut_text(path_or_preset, 200).c_str(), message.c_str()));
 }
 
 bool save_scenario_to(document::Document& document, Notices& notices, const std::filesystem::path& path) {
@@ -54,11 +55,11 @@ bool save_scenario_to(document::Document& document, Notices& notices, const std:
     save_scenario(document.scenario_for_saving(), path,
                   WriteOptions{.wait_for_reader = false});  // never freeze on a FIFO
   } catch (const std::exception& error) {
-    notices.post(NoticeLevel::Error, std::string("Could not save: ") + error.what());
+    notices.post(NoticeLevel::Error, i18n::format(i18n::tr("Could not save: %s"), error.what()));
     return false;
   }
   document.set_saved(path);
-  notices.post(NoticeLevel::Info, "Saved " + path.string());
+  notices.post(NoticeLevel::Info, i18n::format(i18n::tr("Saved %s"), path.c_str()));
   return true;
 }
 

@@ -187,12 +187,12 @@ namespace {
 TEST(AutomaticBackend, EigenOnACpuDriverVulkanOnAGpuEigenWithoutADevice) {
   const AutomaticChoice cpu = choose_automatically("llvmpipe (LLVM 15.0.6, 256 bits)", VK_PHYSICAL_DEVICE_TYPE_CPU);
   EXPECT_EQ(cpu.mode, BackendMode::Cpu);
-  EXPECT_EQ(cpu.reason, "llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen computes faster on the CPU");
+  EXPECT_EQ(cpu.reason(), "llvmpipe (LLVM 15.0.6, 256 bits) is a CPU driver: Eigen computes faster on the CPU");
   for (const VkPhysicalDeviceType gpu : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
                                          VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU}) {
     const AutomaticChoice choice = choose_automatically("NVIDIA H100 PCIe", gpu);
     EXPECT_EQ(choice.mode, BackendMode::Vulkan);
-    EXPECT_EQ(choice.reason, "NVIDIA H100 PCIe is a GPU");
+    EXPECT_EQ(choice.reason(), "NVIDIA H100 PCIe is a GPU");
   }
   EXPECT_EQ(choose_automatically("", VK_PHYSICAL_DEVICE_TYPE_OTHER).mode, BackendMode::Cpu);
   EXPECT_EQ(backend_mode_from_string("auto"), BackendMode::Automatic);
