@@ -1,9 +1,9 @@
 // Model view: a pretrained model at a glance. The grid of layers × heads as thumbnails of
 // their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
 // the selected head's switch with undo, the grid coloured by a head role instead (model_roles.h)
-// with the heads highest in it, the next tokens after the text (BERT: the tokens it
-// predicts at [MASK]) with their probabilities, and attention rollout across the layers (Abnar &
-// Zuidema 2020) as a heatmap.
+// with the heads highest in it, or in the grid's place the logit lens (model_lens.h), the next
+// tokens after the text (BERT: the tokens it predicts at [MASK]) with their probabilities, and
+// attention rollout across the layers (Abnar & Zuidema 2020) as a heatmap.
 // Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
 
 #include <imgui.h>
@@ -21,7 +21,9 @@
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/model_lens.h"
 #include "app/panels/model_parts.h"
 #include "app/panels/model_roles.h"
 #include "app/panels/panels.h"
@@ -74,12 +76,15 @@ class ModelView final : public ui::Panel {
   void draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
+  void draw_shown_choice();
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
   static void draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width);
   void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
 
   std::string text_;
   ModelRoles roles_;
+  ModelLens lens_;
+  bool show_lens_ = false;  // the logit lens in the grid's place
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
   export_ui::RolloutExport rollout_export_;
@@ -125,6 +130,7 @@ void draw_no_model(ui::UiContext& ui) {
 
 void ModelView::draw(ui::UiContext& ui) {
   roles_.update(ui);
+  lens_.update(ui, show_lens_);
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
   if (result == nullptr || result->layers.empty()) {
@@ -138,20 +144,27 @@ void ModelView::draw(ui::UiContext& ui) {
   const int layers = static_cast<int>(result->layers.size());
   const int heads = std::max<int>(1, static_cast<int>(result->layers.front().attention.heads.size()));
   const float grid_h =
-      area.y - 2.0f * ImGui::GetFrameHeightWithSpacing() - ModelRoles::chooser_height(ui) - title_height();
+      area.y - 3.0f * ImGui::GetFrameHeightWithSpacing() - ModelRoles::chooser_height(ui) - title_height();
   const float most_grid_w = area.x * (1.0f - kSideMinShare) - gap;
   const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
-  const float grid_w = std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
+  // The lens's table takes all the room it may; the grid no more than its thumbnails need.
+  const float grid_w =
+      show_lens_ ? most_grid_w : std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
   const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
-    roles_.draw_chooser(ui, grid_w);
-    draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
+    draw_shown_choice();
+    if (show_lens_) {
+      lens_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
+    } else {
+      roles_.draw_chooser(ui, grid_w);
+      draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
+    }
   }
   ImGui::EndChild();
   ImGui::SameLine(0.0f, gap);
   if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
-    if (roles_.colouring(ui)) {
+    if (!show_lens_ && roles_.colouring(ui)) {
       roles_.draw_strongest(ui, side_w);
       ImGui::Spacing();
     }
@@ -190,6 +203,20 @@ void ModelView::draw_selected(ui::UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", edits_summary(model.edits()).c_str());
   }
+}
+
+// Whether the grid of heads or the logit lens fills the column.
+void ModelView::draw_shown_choice() {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(i18n::tr("Show"));
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Layers \xC3\x97 heads", "model-show-heads").c_str(), !show_lens_))
+    show_lens_ = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Logit lens", "model-show-lens").c_str(), show_lens_)) show_lens_ = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s",
+                      i18n::tr("What the model would predict if it ended after each layer (nostalgebraist 2020)"));
 }
 
 void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
