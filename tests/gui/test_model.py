@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / 'reference'))
 import attnviz_gui  # noqa: E402
 import check_models as cm  # noqa: E402
+import heads_reference as hr  # noqa: E402
 import model_reference as ref  # noqa: E402
 from attnviz_gui import Session  # noqa: E402
 
@@ -151,6 +152,58 @@ class RealModel(unittest.TestCase):
             app.click_label('2. layer %d head %d' % (second[0], second[1]))
             attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (second[0], second[1])), 30,
                               'the listed head opened in the Heatmaps view')
+
+    def test_the_logit_lens_reads_every_layer_as_a_float64_reference_does(self):
+        """Issue 48 item 2: Show > Logit lens fills the column with layers x positions, each cell
+        the likeliest token and its probability and the text's next token's probability, as a
+        float64 forward pass reads them; a head switched off brings the reference's new lens."""
+        text = 'the cat sat on the mat'
+        weights = cm.gpt2_weights(np.random.default_rng(3), cm.GPT2)  # setUp's model
+        ids = ref.byte_level_encode(text, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+        model = hr.Gpt2(cm.stored_all(weights, 'F32'), cm.GPT2)
+
+        def reference(patch=None):  # [layer][position] -> (probabilities, p_next, rank_next)
+            return hr.lens(model, model.run(ids, patch), ids)
+
+        def cells(app):  # {(layer, position): (top id, top p, p_next or -1)}, as the cells' IDs hold them
+            got = {}
+            for w in app.widgets():
+                name = w['path'].rsplit('/', 1)[-1]
+                if '##lens-' in name:
+                    top, p, p_next = name.split('##')[0].split()
+                    layer, position = name.rsplit('-', 2)[1:]
+                    got[(int(layer), int(position))] = (int(top), float(p), float(p_next))
+            return got
+
+        def matches(got, want):
+            if len(got) != len(want) * len(ids):
+                return False
+            for (layer, position), (top, p, p_next) in got.items():
+                probabilities, want_next, _ = want[layer][position]
+                # Ties within float32 rounding may pick another token: compare the probabilities.
+                if abs(p - probabilities.max()) > 1e-5 or abs(probabilities[top] - p) > 1e-5:
+                    return False
+                if (p_next < 0) != (want_next is None) or (want_next is not None and abs(p_next - want_next) > 1e-5):
+                    return False
+            return True
+
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', text]) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, 'the model')
+            app.click('##views/Model view')
+            app.click_label('Logit lens')
+            got = attnviz_gui._wait(lambda: cells(app), 60, 'the logit lens')
+            want = reference()
+            self.assertEqual(len(got), (cm.GPT2['layers'] + 1) * len(ids), 'the embeddings and every layer, every token')
+            self.assertTrue(matches(got, want), f'the lens {got} against the float64 reference')
+            last = got[(cm.GPT2['layers'], len(ids) - 1)]
+            self.assertEqual(last[2], -1.0, 'the last token has no next token')
+
+            # Layer 0 head 0 off: every later row changes, the embeddings' stays.
+            app.click('model-switch/Switch off##0-0')
+            switched = reference((0, 0, 0.0))
+            change = max(abs(a[0].max() - b[0].max()) for a, b in zip(switched[-1], want[-1]))
+            self.assertGreater(change, 1e-3, 'a change to see')
+            attnviz_gui._wait(lambda: matches(cells(app), switched), 60, 'the lens recomputed with the head off')
 
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
