@@ -79,6 +79,7 @@ class ModelView final : public ui::Panel {
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
   void draw_shown_choice();
+  static float shown_choice_width();
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
   static void draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width);
   void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
@@ -154,10 +155,11 @@ void ModelView::draw(ui::UiContext& ui) {
   const float most_grid_w = area.x * (1.0f - kSideMinShare) - gap;
   const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
   // The lens's table and the bars take all the room they may; the grid no more than its
-  // thumbnails need.
+  // thumbnails need, and at least what the Show line needs (a deep model's grid is narrow).
   const float grid_w = shown_ != Shown::Heads
                            ? most_grid_w
-                           : std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
+                           : std::min(most_grid_w, std::max(shown_choice_width(),
+                                                            by_height.width(heads) + ImGui::GetStyle().ScrollbarSize));
   const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
@@ -216,6 +218,15 @@ void ModelView::draw_selected(ui::UiContext& ui) {
 }
 
 // Whether the grid of heads, the logit lens or the logit attribution fills the column.
+// The Show line's width: its word and three radio buttons with their labels.
+float ModelView::shown_choice_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float width = ImGui::CalcTextSize(i18n::tr("Show")).x;
+  for (const char* label : {i18n::tr("Layers \xC3\x97 heads"), i18n::tr("Logit lens"), i18n::tr("Logit attribution")})
+    width += style.ItemSpacing.x + ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+  return width + style.ItemSpacing.x;
+}
+
 void ModelView::draw_shown_choice() {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(i18n::tr("Show"));
