@@ -179,7 +179,8 @@ void ModelAttribution::draw_status(const ui::UiContext& ui, float width) const {
     ui::text_wrapped(i18n::tr("logit of \xE2\x80\x9C%s\xE2\x80\x9D at position %d: %.4f = the parts' sum %.4f"),
                      ui::token_label(a.target_token).c_str(), a.position, a.logit, sum);
     char id[96];
-    std::snprintf(id, sizeof id, "%.6f %.6f %d %d##dla-sum", a.logit, sum, a.target, a.position);
+    std::snprintf(id, sizeof id, "%.6f %.6f %d %d##dla-sum",  // not translated: an ID
+                  a.logit, sum, a.target, a.position);
     ImGui::InvisibleButton(id, ImVec2(1.0f, 1.0f));
   }
   ImGui::PopTextWrapPos();
@@ -199,7 +200,10 @@ void ModelAttribution::draw_bars(ui::UiContext& ui, const compute::LogitAttribut
     ImGui::EndChild();
     return;
   }
-  const float label_w = ImGui::CalcTextSize("L00 attention bias").x + ImGui::GetFontSize();
+  float label_w = 0.0f;  // the widest part's name
+  for (const heads::AttributionPart& part : parts)
+    label_w = std::max(label_w, ImGui::CalcTextSize(part_label(part).c_str()).x);
+  label_w += ImGui::GetFontSize();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (const heads::AttributionPart& part : parts) {
     const std::string label = part_label(part) + "###" + part_id(part) + "-label";
@@ -211,7 +215,7 @@ void ModelAttribution::draw_bars(ui::UiContext& ui, const compute::LogitAttribut
       ui.view.model_layer = part.layer;
       ui.view.model_head = part.head;
       ui.view.heatmaps_show_scenario = false;
-      ui.view.select_main_tab = "Heatmaps";
+      ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
     }
     if (head && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", i18n::tr("click: open its attention in the Heatmaps view"));

@@ -184,8 +184,8 @@ void ModelLens::draw_table(ui::UiContext& ui, const compute::LensTable& lens, fl
       // An item whose ID holds the top token's id and probability and the next token's
       // probability (-1 at the last position), so that the widget log (and a test) reads them.
       char id[96];
-      std::snprintf(id, sizeof id, "%d %.6f %.6f##lens-%zu-%zu", cell.top.front().id, cell.top.front().p,
-                    cell.p_next.value_or(-1.0), r, i);
+      std::snprintf(id, sizeof id, "%d %.6f %.6f##lens-%zu-%zu",  // not translated: an ID
+                    cell.top.front().id, cell.top.front().p, cell.p_next.value_or(-1.0), r, i);
       ImGui::InvisibleButton(id, ImVec2(cell_w, cell_h));
       const ImVec2 a = ImGui::GetItemRectMin();
       const ImVec2 b = ImGui::GetItemRectMax();

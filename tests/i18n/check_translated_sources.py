@@ -23,6 +23,8 @@ TRANSLATED_FILES = [
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
     'app/panels/language_menu.cpp',
+    'app/panels/model_attribution.cpp',
+    'app/panels/model_lens.cpp',
     'app/panels/status_bar.cpp',
     'app/panels/view_menu.cpp',
     'app/ui/classroom_state.cpp',
