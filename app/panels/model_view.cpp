@@ -1,7 +1,8 @@
 // Model view: a pretrained model at a glance. The grid of layers × heads as thumbnails of
 // their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
 // the selected head's switch with undo, the grid coloured by a head role instead (model_roles.h)
-// with the heads highest in it, the next tokens after the text (BERT: the tokens it
+// with the heads highest in it, or in the grid's place the logit lens (model_lens.h) or direct
+// logit attribution (model_attribution.h), the next tokens after the text (BERT: the tokens it
 // predicts at [MASK]) with their probabilities, and attention rollout across the layers (Abnar &
 // Zuidema 2020) as a heatmap.
 // Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
@@ -21,7 +22,10 @@
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/panels/heatmaps_parts.h"
+#include "app/panels/model_attribution.h"
+#include "app/panels/model_lens.h"
 #include "app/panels/model_parts.h"
 #include "app/panels/model_roles.h"
 #include "app/panels/panels.h"
@@ -74,12 +78,19 @@ class ModelView final : public ui::Panel {
   void draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
+  void draw_shown_choice();
+  static float shown_choice_width();
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
   static void draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width);
   void draw_rollout(ui::UiContext& ui, const model::ForwardResult& result, float width);
 
   std::string text_;
   ModelRoles roles_;
+  ModelLens lens_;
+  ModelAttribution attribution_;
+  // What fills the grid's column.
+  enum class Shown { Heads, Lens, Attribution };
+  Shown shown_ = Shown::Heads;
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
   export_ui::RolloutExport rollout_export_;
@@ -125,6 +136,8 @@ void draw_no_model(ui::UiContext& ui) {
 
 void ModelView::draw(ui::UiContext& ui) {
   roles_.update(ui);
+  lens_.update(ui, shown_ == Shown::Lens);
+  attribution_.update(ui, shown_ == Shown::Attribution);
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
   if (result == nullptr || result->layers.empty()) {
@@ -138,20 +151,32 @@ void ModelView::draw(ui::UiContext& ui) {
   const int layers = static_cast<int>(result->layers.size());
   const int heads = std::max<int>(1, static_cast<int>(result->layers.front().attention.heads.size()));
   const float grid_h =
-      area.y - 2.0f * ImGui::GetFrameHeightWithSpacing() - ModelRoles::chooser_height(ui) - title_height();
+      area.y - 3.0f * ImGui::GetFrameHeightWithSpacing() - ModelRoles::chooser_height(ui) - title_height();
   const float most_grid_w = area.x * (1.0f - kSideMinShare) - gap;
   const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
-  const float grid_w = std::min(most_grid_w, by_height.width(heads) + ImGui::GetStyle().ScrollbarSize);
+  // The lens's table and the bars take all the room they may; the grid no more than its
+  // thumbnails need, and at least what the Show line needs (a deep model's grid is narrow).
+  const float grid_w = shown_ != Shown::Heads
+                           ? most_grid_w
+                           : std::min(most_grid_w, std::max(shown_choice_width(),
+                                                            by_height.width(heads) + ImGui::GetStyle().ScrollbarSize));
   const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
-    roles_.draw_chooser(ui, grid_w);
-    draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
+    draw_shown_choice();
+    if (shown_ == Shown::Lens) {
+      lens_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
+    } else if (shown_ == Shown::Attribution) {
+      attribution_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
+    } else {
+      roles_.draw_chooser(ui, grid_w);
+      draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
+    }
   }
   ImGui::EndChild();
   ImGui::SameLine(0.0f, gap);
   if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
-    if (roles_.colouring(ui)) {
+    if (shown_ == Shown::Heads && roles_.colouring(ui)) {
       roles_.draw_strongest(ui, side_w);
       ImGui::Spacing();
     }
@@ -190,6 +215,37 @@ void ModelView::draw_selected(ui::UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", edits_summary(model.edits()).c_str());
   }
+}
+
+// Whether the grid of heads, the logit lens or the logit attribution fills the column.
+// The Show line's width: its word and three radio buttons with their labels.
+float ModelView::shown_choice_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float width = ImGui::CalcTextSize(i18n::tr("Show")).x;
+  for (const char* label : {i18n::tr("Layers \xC3\x97 heads"), i18n::tr("Logit lens"), i18n::tr("Logit attribution")})
+    width += style.ItemSpacing.x + ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+  return width + style.ItemSpacing.x;
+}
+
+void ModelView::draw_shown_choice() {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(i18n::tr("Show"));
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Layers \xC3\x97 heads", "model-show-heads").c_str(), shown_ == Shown::Heads))
+    shown_ = Shown::Heads;
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Logit lens", "model-show-lens").c_str(), shown_ == Shown::Lens))
+    shown_ = Shown::Lens;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s",
+                      i18n::tr("What the model would predict if it ended after each layer (nostalgebraist 2020)"));
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Logit attribution", "model-show-attribution").c_str(),
+                         shown_ == Shown::Attribution))
+    shown_ = Shown::Attribution;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s",
+                      i18n::tr("How much each head, MLP, the embeddings and the biases add to one token's logit"));
 }
 
 void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {

@@ -13,6 +13,7 @@ Real binary, its own Xvfb display, xdotool events, widgets found by name in the 
 usage: test_model.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / 'reference'))
 import attnviz_gui  # noqa: E402
 import check_models as cm  # noqa: E402
+import heads_reference as hr  # noqa: E402
 import model_reference as ref  # noqa: E402
 from attnviz_gui import Session  # noqa: E402
 
@@ -151,6 +153,140 @@ class RealModel(unittest.TestCase):
             app.click_label('2. layer %d head %d' % (second[0], second[1]))
             attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (second[0], second[1])), 30,
                               'the listed head opened in the Heatmaps view')
+
+    def test_the_logit_lens_reads_every_layer_as_a_float64_reference_does(self):
+        """Issue 48 item 2: Show > Logit lens fills the column with layers x positions, each cell
+        the likeliest token and its probability and the text's next token's probability, as a
+        float64 forward pass reads them; a head switched off brings the reference's new lens."""
+        text = 'the cat sat on the mat'
+        weights = cm.gpt2_weights(np.random.default_rng(3), cm.GPT2)  # setUp's model
+        ids = ref.byte_level_encode(text, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+        model = hr.Gpt2(cm.stored_all(weights, 'F32'), cm.GPT2)
+
+        def reference(patch=None):  # [layer][position] -> (probabilities, p_next, rank_next)
+            return hr.lens(model, model.run(ids, patch), ids)
+
+        def cells(app):  # {(layer, position): (top id, top p, p_next or -1)}, as the cells' IDs hold them
+            got = {}
+            for w in app.widgets():
+                name = w['path'].rsplit('/', 1)[-1]
+                if '##lens-' in name:
+                    top, p, p_next = name.split('##')[0].split()
+                    layer, position = name.rsplit('-', 2)[1:]
+                    got[(int(layer), int(position))] = (int(top), float(p), float(p_next))
+            return got
+
+        def matches(got, want):
+            if len(got) != len(want) * len(ids):
+                return False
+            for (layer, position), (top, p, p_next) in got.items():
+                probabilities, want_next, _ = want[layer][position]
+                # Ties within float32 rounding may pick another token: compare the probabilities.
+                if abs(p - probabilities.max()) > 1e-5 or abs(probabilities[top] - p) > 1e-5:
+                    return False
+                if (p_next < 0) != (want_next is None) or (want_next is not None and abs(p_next - want_next) > 1e-5):
+                    return False
+            return True
+
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', text]) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, 'the model')
+            app.click('##views/Model view')
+            app.click_label('Logit lens')
+            got = attnviz_gui._wait(lambda: cells(app), 60, 'the logit lens')
+            want = reference()
+            self.assertEqual(len(got), (cm.GPT2['layers'] + 1) * len(ids), 'the embeddings and every layer, every token')
+            self.assertTrue(matches(got, want), f'the lens {got} against the float64 reference')
+            last = got[(cm.GPT2['layers'], len(ids) - 1)]
+            self.assertEqual(last[2], -1.0, 'the last token has no next token')
+
+            # Layer 0 head 0 off: every later row changes, the embeddings' stays.
+            app.click('model-switch/Switch off##0-0')
+            switched = reference((0, 0, 0.0))
+            change = max(abs(a[0].max() - b[0].max()) for a, b in zip(switched[-1], want[-1]))
+            self.assertGreater(change, 1e-3, 'a change to see')
+            attnviz_gui._wait(lambda: matches(cells(app), switched), 60, 'the lens recomputed with the head off')
+
+    def test_the_logit_attribution_splits_the_logit_as_a_float64_reference_does(self):
+        """Issue 48 item 3: Show > Logit attribution splits the likeliest next token's logit into
+        the embeddings', each head's, each attention bias's, each MLP's and the final bias's parts,
+        as a float64 forward pass does, largest first, summing to the logit; a chosen position
+        brings its own; a head's bar opens it in the Heatmaps view."""
+        text = 'the cat sat on the mat'
+        weights = cm.gpt2_weights(np.random.default_rng(3), cm.GPT2)  # setUp's model
+        ids = ref.byte_level_encode(text, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+        model = hr.Gpt2(cm.stored_all(weights, 'F32'), cm.GPT2)
+        stream = model.run(ids)
+
+        def reference(position, target=None):  # (target, logit, {(kind, layer, head): value})
+            if target is None:
+                target = int(np.argmax(hr.logits(model, stream.residuals[-1][position][None, :])[0]))
+            logit, parts = hr.attribution(model, stream, position, target)
+            return target, logit, {(k, -1 if l is None else l, -1 if h is None else h): v for k, l, h, v in parts}
+
+        def shown(app):  # (target, position, logit, sum, [((kind, layer, head), value)] as drawn)
+            sums = [w['path'].rsplit('/', 1)[-1].split('##')[0].split() for w in app.widgets() if '##dla-sum' in w['path']]
+            if not sums:
+                return None
+            bars = []
+            for w in app.widgets(visible=False):
+                name = w['path'].rsplit('/', 1)[-1]
+                bar = re.fullmatch(r'([-+.0-9e]+)##dla-([a-z_]+)-(-?[0-9]+)-(-?[0-9]+)', name)
+                if bar:
+                    bars.append(((bar[2], int(bar[3]), int(bar[4])), float(bar[1])))
+            logit, total, target, position = sums[0]
+            return int(target), int(position), float(logit), float(total), bars
+
+        def expect(got, position, want):
+            target, logit, parts = want
+            self.assertEqual(got[0], target)
+            self.assertEqual(got[1], position)
+            self.assertAlmostEqual(got[2], logit, delta=1e-4)
+            self.assertAlmostEqual(got[3], logit, delta=1e-4, msg='the parts sum to the logit')
+            self.assertEqual({k for k, _ in got[4]}, set(parts), 'every part, once')
+            for key, value in got[4]:
+                self.assertAlmostEqual(value, parts[key], delta=1e-4, msg=str(key))
+            sizes = [abs(v) for _, v in got[4]]
+            self.assertEqual(sizes, sorted(sizes, reverse=True), 'largest first')
+
+        with Session(self.dir / 'session', ['--model', str(self.model), '--text', text]) as app:
+            attnviz_gui._wait(lambda: app.has('##model-layer-heatmaps'), 150, 'the model')
+            app.click('##views/Model view')
+            app.click_label('Logit attribution')
+            got = attnviz_gui._wait(lambda: shown(app), 60, 'the logit attribution')
+            expect(got, len(ids) - 1, reference(len(ids) - 1))
+
+            # Position 2, by the slider's keyboard input (Ctrl+click types a value).
+            app.click('##dla-position')
+            app.key('ctrl+a')
+            slider = app.find('##dla-position')
+            x, y, w, h = slider['visible']
+            ox, oy = app.log().get('window_origin', [0, 0])
+            app.move_to(int(ox + x + w / 2), int(oy + y + h / 2))
+            app.xdotool('keydown', 'ctrl')
+            app.xdotool('click', 1)
+            app.xdotool('keyup', 'ctrl')
+            app.wait_frames(3)
+            app.key('ctrl+a')
+            app.type('2')
+            app.key('Return')
+            got = attnviz_gui._wait(lambda: (lambda g: g if g and g[1] == 2 else None)(shown(app)), 60,
+                                    'the attribution at position 2')
+            expect(got, 2, reference(2))
+
+            # A typed target: " cat", one token of the vocabulary.
+            cat = ref.byte_level_encode(' cat', {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+            self.assertEqual(len(cat), 1)
+            app.click('##dla-typed')
+            app.type(' cat')
+            app.key('Return')
+            got = attnviz_gui._wait(lambda: (lambda g: g if g and g[0] == cat[0] else None)(shown(app)), 60,
+                                    'the attribution of the typed target')
+            expect(got, 2, reference(2, cat[0]))
+
+            layer, head = next(k[1:] for k, _ in got[4] if k[0] == 'head')
+            app.click([w['path'] for w in app.widgets() if w['path'].endswith('dla-head-%d-%d-label' % (layer, head))][0])
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (layer, head)), 30,
+                              'the largest head opened in the Heatmaps view')
 
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']

@@ -42,6 +42,8 @@ TRANSLATED_FILES = [
     'app/panels/language_menu.cpp',
     'app/panels/mask_panel.cpp',
     'app/panels/matrices_panel.cpp',
+    'app/panels/model_attribution.cpp',
+    'app/panels/model_lens.cpp',
     'app/panels/open_model_dialog.cpp',
     'app/panels/overview_find.cpp',
     'app/panels/overview_labels.cpp',
