@@ -179,7 +179,7 @@ class Installed(unittest.TestCase):
             display.close()
         self.assertEqual(out.returncode, 0, out.stderr)
         widgets = json.loads((folder / 'widgets.json').read_text())
-        self.assertEqual(widgets['menu_titles'], ['파일', '편집', '보기', '수업'])
+        self.assertEqual(widgets['menu_titles'], ['파일', '편집', '보기', '수업', '도움말'])
 
     def test_a_file_that_cannot_be_opened_still_opens_the_window_which_says_why(self):
         folder = pathlib.Path(self.tmp.name) / 'broken'
