@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/heads_options.h"
+#include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/heads/attribution.h"
@@ -56,7 +57,8 @@ int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err
     const tokenizers::Encoding text = model->tokenizer().encode(text_value, "--text");
     if (request.target) heads::check_target(*model, *request.target, "--target-id");
     if (request.position) heads::check_position(*request.position, static_cast<int>(text.ids.size()), "--position");
-    const model::ForwardResult result = run_keeping_stream(*model, text, /*keep_attention=*/false);
+    const auto streamed = heads::run_keeping_stream(*model, text);
+    const model::ForwardResult& result = *streamed;
     write_output(parsed.get("--out"), heads::attribution_json(heads::attribute_logit(*model, result, request)), out);
     return 0;
   });

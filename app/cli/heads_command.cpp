@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/heads_options.h"
+#include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/common/error.h"
@@ -71,7 +72,10 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
                                        static_cast<std::uint64_t>(seed));
       text = heads::probe_encoding(*model, *probe);
     }
-    const model::ForwardResult result = run_keeping_stream(*model, text, /*keep_attention=*/true);
+    heads::StreamPassOptions with_attention;
+    with_attention.keep_attention = true;
+    const auto streamed = heads::run_keeping_stream(*model, text, with_attention);
+    const model::ForwardResult& result = *streamed;
     const heads::RepeatProbe* used = probe ? &*probe : nullptr;
     std::vector<int> layers;
     for (const model::LayerAttention& layer : result.layers) layers.push_back(layer.layer);

@@ -20,9 +20,5 @@ void reject_positionals(const ParsedArgs& parsed, const std::string& command);
 // --target-id and --position: whole numbers from 0 (the model and the text bound them later).
 std::optional<int> target_id_option(const ParsedArgs& parsed);
 std::optional<int> position_option(const ParsedArgs& parsed);
-// A pass on the CPU over `text` keeping the residual stream; every layer's attention when
-// `keep_attention`, none otherwise.
-model::ForwardResult run_keeping_stream(const model::Model& model, const tokenizers::Encoding& text,
-                                        bool keep_attention);
 
 }  // namespace attnviz::cli

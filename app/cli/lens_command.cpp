@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/heads_options.h"
+#include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/heads/heads_json.h"
@@ -51,7 +52,8 @@ int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
     const auto model = open_model(parsed, /*weights=*/true);
     heads::require_unembedding(*model, "the logit lens");
     const tokenizers::Encoding text = model->tokenizer().encode(text_value, "--text");
-    const model::ForwardResult result = run_keeping_stream(*model, text, /*keep_attention=*/false);
+    const auto streamed = heads::run_keeping_stream(*model, text);
+    const model::ForwardResult& result = *streamed;
     write_output(parsed.get("--out"), heads::lens_json(text, heads::logit_lens(*model, result, top)), out);
     return 0;
   });

@@ -5,7 +5,7 @@
 
 #include "app/compute/model_messages.h"
 #include "core/common/error.h"
-#include "core/cpu/cpu_backend.h"
+#include "core/heads/stream_pass.h"
 #include "core/model/cancelled.h"
 
 namespace attnviz::compute {
@@ -39,22 +39,12 @@ void AttributionSession::request(std::shared_ptr<const model::Model> model,
 LogitAttribution AttributionSession::compute(const model::Model& model, const model::ForwardResult& result,
                                              const model::ModelEdits& edits, const AttributionAsk& ask,
                                              std::stop_token stop) {
-  tokenizers::Encoding encoding;
-  encoding.ids = result.ids;
-  encoding.tokens = result.tokens;
-  encoding.type_ids = result.type_ids;
-  if (encoding.type_ids.size() != encoding.ids.size()) encoding.type_ids.assign(encoding.ids.size(), 0);
-  const auto backend = make_cpu_backend();
-  model::ForwardPass pass(model, *backend);
-  model::ForwardOptions options;
-  options.layers.emplace();  // as run_keeping_stream: emplace, not an assigned temporary
-  options.keep_stream = true;
-  options.predict = false;
+  heads::StreamPassOptions options;
   options.edits = edits;
   options.stop = std::move(stop);
-  const model::ForwardResult& streamed = pass.run(encoding, options);
+  const auto streamed = heads::run_keeping_stream(model, heads::encoding_of(result), options);
   LogitAttribution out;
-  out.attribution = heads::attribute_logit(model, streamed, heads::AttributionRequest{ask.target, ask.position});
+  out.attribution = heads::attribute_logit(model, *streamed, heads::AttributionRequest{ask.target, ask.position});
   out.ask = ask;
   return out;
 }
