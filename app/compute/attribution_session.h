@@ -13,12 +13,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 
-#include "core/common/worker.h"
+#include "app/compute/latest_result.h"
 #include "core/heads/attribution.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
@@ -52,35 +51,23 @@ class AttributionSession {
   // The ask made last (source 0: none).
   [[nodiscard]] const AttributionAsk& requested() const { return requested_; }
   // The frame loop's: takes finished work; true when what is shown changed.
-  bool poll();
+  bool poll() { return latest_.poll(); }
   // Waits until the worker is idle, then poll()s (tests, screenshots).
-  void wait();
-  [[nodiscard]] bool busy() const { return !worker_.idle(); }
+  void wait() { latest_.wait(); }
+  [[nodiscard]] bool busy() const { return latest_.busy(); }
   // The last attribution finished (null before any).
-  [[nodiscard]] const LogitAttribution* attribution() const { return attribution_ ? &*attribution_ : nullptr; }
+  [[nodiscard]] const LogitAttribution* attribution() const { return latest_.shown(); }
   // Why the last ask failed ("" when it did not).
-  [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] const std::string& error() const { return latest_.error(); }
   // Forgets the attribution and the ask (the model was closed).
   void clear();
 
  private:
-  struct Outcome {
-    std::optional<LogitAttribution> attribution;
-    std::string error;
-    std::uint64_t source = 0;
-  };
-
   static LogitAttribution compute(const model::Model& model, const model::ForwardResult& result,
                                   const model::ModelEdits& edits, const AttributionAsk& ask, std::stop_token stop);
 
-  mutable std::mutex mutex_;
-  std::optional<Outcome> finished_;  // shared with the worker, under mutex_
-  // The window's.
-  std::optional<LogitAttribution> attribution_;
-  std::string error_;
   AttributionAsk requested_;
-  std::uint64_t first_source_ = 0;  // outcomes of asks before the last clear() are dropped
-  Worker worker_{10};               // last: stopped and joined before the rest goes
+  LatestResult<LogitAttribution> latest_;  // last: its worker stops before the rest goes
 };
 
 }  // namespace attnviz::compute

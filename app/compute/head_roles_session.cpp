@@ -1,13 +1,11 @@
 #include "app/compute/head_roles_session.h"
 
-#include <exception>
 #include <utility>
 
 #include "app/compute/model_messages.h"
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/heads/head_roles.h"
-#include "core/model/cancelled.h"
 
 namespace attnviz::compute {
 
@@ -18,21 +16,8 @@ void HeadRolesSession::request(std::shared_ptr<const model::Model> model,
                                std::uint64_t source) {
   requested_ = source;
   if (!model || !result) return;
-  worker_.submit([this, model = std::move(model), result = std::move(result), edits, source](const TaskContext& task) {
-    Outcome outcome;
-    outcome.source = source;
-    try {
-      outcome.roles = compute(model, *result, edits, source, task.stop);
-    } catch (const model::Cancelled&) {
-      return;  // a newer ask stopped it: that one answers
-    } catch (const InputError& e) {
-      outcome.error = window_message(e);
-    } catch (const std::exception& e) {
-      outcome.error = e.what();
-    }
-    const std::lock_guard lock(mutex_);
-    finished_ = std::move(outcome);
-  });
+  latest_.submit(source, [this, model = std::move(model), result = std::move(result), edits, source](
+                             std::stop_token stop) { return compute(model, *result, edits, source, std::move(stop)); });
 }
 
 HeadRoles HeadRolesSession::compute(const std::shared_ptr<const model::Model>& model,
@@ -79,33 +64,9 @@ const HeadRolesSession::ProbeScores& HeadRolesSession::probe_scores(const std::s
   return *probe_;
 }
 
-bool HeadRolesSession::poll() {
-  std::optional<Outcome> outcome;
-  {
-    const std::lock_guard lock(mutex_);
-    outcome = std::exchange(finished_, std::nullopt);
-  }
-  if (!outcome || outcome->source < first_source_) return false;  // none, or an ask from before clear()
-  if (outcome->roles) {
-    roles_ = std::move(outcome->roles);
-    error_.clear();
-  } else {
-    error_ = std::move(outcome->error);
-  }
-  return true;
-}
-
-void HeadRolesSession::wait() {
-  worker_.wait_idle();
-  poll();
-}
-
 void HeadRolesSession::clear() {
-  worker_.cancel();
-  first_source_ = requested_ + 1;
-  requested_ = 0;
-  roles_.reset();
-  error_.clear();
+  latest_.clear(requested_);
+  requested_ = {};
 }
 
 }  // namespace attnviz::compute

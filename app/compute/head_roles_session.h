@@ -14,13 +14,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
-#include "core/common/worker.h"
+#include "app/compute/latest_result.h"
 #include "core/heads/role_ranking.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
@@ -49,23 +48,18 @@ class HeadRolesSession {
   // The source asked for last (0: none).
   [[nodiscard]] std::uint64_t requested() const { return requested_; }
   // The frame loop's: takes finished work; true when what is shown changed.
-  bool poll();
+  bool poll() { return latest_.poll(); }
   // Waits until the worker is idle, then poll()s (tests, screenshots).
-  void wait();
-  [[nodiscard]] bool busy() const { return !worker_.idle(); }
+  void wait() { latest_.wait(); }
+  [[nodiscard]] bool busy() const { return latest_.busy(); }
   // The last roles finished (null before any).
-  [[nodiscard]] const HeadRoles* roles() const { return roles_ ? &*roles_ : nullptr; }
+  [[nodiscard]] const HeadRoles* roles() const { return latest_.shown(); }
   // Why the last ask failed ("" when it did not).
-  [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] const std::string& error() const { return latest_.error(); }
   // Forgets the roles and the ask (the model was closed).
   void clear();
 
  private:
-  struct Outcome {
-    std::optional<HeadRoles> roles;
-    std::string error;
-    std::uint64_t source = 0;
-  };
   // The worker's: the probe's scores for a model and its edits, kept for the next ask.
   struct ProbeScores {
     std::shared_ptr<const model::Model> model;
@@ -79,15 +73,9 @@ class HeadRolesSession {
   const ProbeScores& probe_scores(const std::shared_ptr<const model::Model>& model, const model::ModelEdits& edits,
                                   std::stop_token stop);
 
-  mutable std::mutex mutex_;
-  std::optional<Outcome> finished_;   // shared with the worker, under mutex_
   std::optional<ProbeScores> probe_;  // the worker's own
-  // The window's.
-  std::optional<HeadRoles> roles_;
-  std::string error_;
   std::uint64_t requested_ = 0;
-  std::uint64_t first_source_ = 0;  // outcomes of asks before the last clear() are dropped
-  Worker worker_{10};               // last: stopped and joined before the rest goes
+  LatestResult<HeadRoles> latest_;  // last: its worker stops before the rest goes
 };
 
 }  // namespace attnviz::compute

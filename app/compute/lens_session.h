@@ -13,13 +13,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
-#include "core/common/worker.h"
+#include "app/compute/latest_result.h"
 #include "core/heads/logit_lens.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
@@ -48,35 +47,23 @@ class LensSession {
   // The source asked for last (0: none).
   [[nodiscard]] std::uint64_t requested() const { return requested_; }
   // The frame loop's: takes finished work; true when what is shown changed.
-  bool poll();
+  bool poll() { return latest_.poll(); }
   // Waits until the worker is idle, then poll()s (tests, screenshots).
-  void wait();
-  [[nodiscard]] bool busy() const { return !worker_.idle(); }
+  void wait() { latest_.wait(); }
+  [[nodiscard]] bool busy() const { return latest_.busy(); }
   // The last lens finished (null before any).
-  [[nodiscard]] const LensTable* lens() const { return lens_ ? &*lens_ : nullptr; }
+  [[nodiscard]] const LensTable* lens() const { return latest_.shown(); }
   // Why the last ask failed ("" when it did not).
-  [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] const std::string& error() const { return latest_.error(); }
   // Forgets the lens and the ask (the model was closed).
   void clear();
 
  private:
-  struct Outcome {
-    std::optional<LensTable> lens;
-    std::string error;
-    std::uint64_t source = 0;
-  };
-
   static LensTable compute(const model::Model& model, const model::ForwardResult& result,
                            const model::ModelEdits& edits, std::uint64_t source, std::stop_token stop);
 
-  mutable std::mutex mutex_;
-  std::optional<Outcome> finished_;  // shared with the worker, under mutex_
-  // The window's.
-  std::optional<LensTable> lens_;
-  std::string error_;
   std::uint64_t requested_ = 0;
-  std::uint64_t first_source_ = 0;  // outcomes of asks before the last clear() are dropped
-  Worker worker_{10};               // last: stopped and joined before the rest goes
+  LatestResult<LensTable> latest_;  // last: its worker stops before the rest goes
 };
 
 }  // namespace attnviz::compute
