@@ -68,7 +68,10 @@ class HelpMenu final : public ui::Menu {
   void draw_items(ui::UiContext& ui) override {
     if (ImGui::MenuItem(i18n::tr_label("Keyboard shortcuts").c_str(), "F1", ui.classroom.help_open))
       ui.classroom.help_open = !ui.classroom.help_open;
-    if (ImGui::MenuItem(i18n::tr_label("Manual and guides").c_str())) docs_open_ = true;
+    if (ImGui::MenuItem(i18n::tr_label("Manual and guides").c_str())) {
+      docs_ = docs_dir();  // looked for when the window opens, not every frame
+      docs_open_ = true;
+    }
     ImGui::Separator();
     if (ImGui::MenuItem(i18n::tr_label("About attnviz").c_str())) {
       components_ = every_component();  // made when About opens, not every frame
@@ -92,8 +95,8 @@ class HelpMenu final : public ui::Menu {
       ImGui::BulletText("attnviz --help");          // not translated: a command
       ImGui::BulletText("attnviz COMMAND --help");  // not translated: a command
       ImGui::Spacing();
-      if (const std::optional<fs::path> dir = docs_dir()) {
-        ImGui::TextUnformatted(i18n::format(i18n::tr("The guides, in %s:"), dir->string().c_str()).c_str());
+      if (docs_) {
+        ImGui::TextUnformatted(i18n::format(i18n::tr("The guides, in %s:"), docs_->string().c_str()).c_str());
         ImGui::BulletText("%s", i18n::tr("gui.md: the window, its panels and views"));
         ImGui::BulletText("%s", i18n::tr("classroom.md: the classroom views, presentation mode and the lessons"));
         ImGui::BulletText("%s", i18n::tr("design.md: scenario and model files, the commands' output"));
@@ -133,6 +136,7 @@ class HelpMenu final : public ui::Menu {
   }
 
   bool docs_open_ = false;
+  std::optional<fs::path> docs_;  // where the guides are (docs_dir), found when the window opened
   bool about_open_ = false;
   std::vector<about::Component> components_;
 };
