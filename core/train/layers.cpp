@@ -175,22 +175,45 @@ void attention_backward(float* dqkv, float* scratch, const float* dout, const fl
   }
 }
 
+namespace {
+
+// glibc's scalar tanhf (through expm1f) was a third of a training step; Eigen's vectorised tanh is
+// as exact in float32. Chunks of the stack's size: no allocation per step.
+constexpr long kGeluChunk = 1024;
+using GeluChunk = Eigen::Array<float, Eigen::Dynamic, 1, 0, kGeluChunk, 1>;
+using ConstArrayView = Eigen::Map<const Eigen::ArrayXf>;
+using ArrayView = Eigen::Map<Eigen::ArrayXf>;
+
+void gelu_tanh_of(GeluChunk& tanh_out, const ConstArrayView& x) {
+  tanh_out = (kGeluScale * (x + kGeluCube * x.cube())).tanh();
+}
+
+}  // namespace
+
 void gelu_forward(float* out, const float* inp, long n) {
+  const long chunks = (n + kGeluChunk - 1) / kGeluChunk;
 #pragma omp parallel for schedule(static) if (worth_threads(n))
-  for (long i = 0; i < n; ++i) {
-    const float x = inp[i];
-    out[i] = 0.5f * x * (1.0f + std::tanh(kGeluScale * (x + kGeluCube * x * x * x)));
+  for (long c = 0; c < chunks; ++c) {
+    const long begin = c * kGeluChunk, count = std::min(kGeluChunk, n - begin);
+    const ConstArrayView x(inp + begin, count);
+    GeluChunk tanh_out(count);
+    gelu_tanh_of(tanh_out, x);
+    ArrayView(out + begin, count) = 0.5f * x * (1.0f + tanh_out);
   }
 }
 
 void gelu_backward(float* dinp, const float* inp, const float* dout, long n) {
+  const long chunks = (n + kGeluChunk - 1) / kGeluChunk;
 #pragma omp parallel for schedule(static) if (worth_threads(n))
-  for (long i = 0; i < n; ++i) {
-    const float x = inp[i];
-    const float tanh_out = std::tanh(kGeluScale * (x + kGeluCube * x * x * x));
-    const float sech2 = 1.0f - tanh_out * tanh_out;
-    const float local = 0.5f * (1.0f + tanh_out) + 0.5f * x * sech2 * kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
-    dinp[i] += local * dout[i];
+  for (long c = 0; c < chunks; ++c) {
+    const long begin = c * kGeluChunk, count = std::min(kGeluChunk, n - begin);
+    const ConstArrayView x(inp + begin, count);
+    GeluChunk tanh_out(count);
+    gelu_tanh_of(tanh_out, x);
+    const auto sech2 = 1.0f - tanh_out.square();
+    const auto local =
+        0.5f * (1.0f + tanh_out) + 0.5f * x * sech2 * kGeluScale * (1.0f + 3.0f * kGeluCube * x.square());
+    ArrayView(dinp + begin, count) += local * ConstArrayView(dout + begin, count);
   }
 }
 
