@@ -292,6 +292,15 @@ Encoding BpeTokenizer::encode(std::string_view text, const std::string& where, i
                               " bytes and no token of this tokenizer covers more than " +
                               std::to_string(max_token_bytes_));
   }
+  // Where unknown characters fuse into one <unk>, a stretch of any length can be one token: the
+  // text itself is bounded instead, so that its code points and symbols are too (4,096 tokens of
+  // ordinary text are tens of KB).
+  if (max_token_bytes_ == 0 && text.size() > kMaxTextBytesWhereUnknownsFuse) {
+    throw InputError("<text>", where,
+                     "has " + std::to_string(text.size()) + " bytes; with this tokenizer (" + description() +
+                         ", unknown characters fused into one <unk>) a text has at most " +
+                         std::to_string(kMaxTextBytesWhereUnknownsFuse) + " bytes");
+  }
   if (!is_valid_utf8(text)) (void)decode_utf8(text, "<text>", where);  // throws, naming the byte
   // One id past the limit is enough to refuse the text: the words after it are not encoded.
   const std::size_t stop_at = static_cast<std::size_t>(max_tokens) + 1 > settings_.suffix_ids.size()

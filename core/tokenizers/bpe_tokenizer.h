@@ -40,6 +40,10 @@ struct BpeVocabulary {
   std::vector<int> special_ids;                             // split out of the text as they are
 };
 
+// The longest text a tokenizer whose unknown characters fuse into one <unk> reads (its token
+// count does not bound the text's length).
+inline constexpr std::size_t kMaxTextBytesWhereUnknownsFuse = std::size_t{1} << 20;
+
 class BpeTokenizer final : public Tokenizer {
  public:
   // Throws InputError(origin, field, ...) for a merge of tokens the vocabulary lacks, a

@@ -144,26 +144,56 @@ struct PieceEnd {
   bool inside_word;  // cut between two letters of one word
 };
 
-// Where the basic tokenizer's result is the same whether the text is cut or not: after an ASCII
-// space (which ends a word) or ASCII punctuation (a token of its own, and a starter, so no
-// accent or normalisation reaches across it).
-bool cut_after(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  if (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r') return true;
-  const bool alphanumeric =
-      (byte >= '0' && byte <= '9') || (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z');
-  return byte > ' ' && byte < 0x7F && !alphanumeric;  // BERT counts every ASCII symbol as punctuation
+// The code point whose UTF-8 starts at `at` (the text is valid UTF-8), and its length.
+std::pair<char32_t, std::size_t> code_point_at(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = utf8_length(lead);
+  char32_t c = length == 1 ? lead : lead & (0x7F >> length);
+  for (std::size_t i = 1; i < length; ++i) c = (c << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+  return {c, length};
 }
 
-bool ascii_alphanumeric(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+std::size_t code_point_start_before(std::string_view text, std::size_t end) {
+  std::size_t begin = end - 1;
+  while (begin > 0 && (static_cast<unsigned char>(text[begin]) & 0xC0) == 0x80) --begin;
+  return begin;
+}
 
-// Where a piece of the text from `start` ends: at least `bytes` on, after the next ASCII space or
-// punctuation (a clean cut), or between two ASCII letters or digits, which belong to one word
-// however it is cased, normalised or split (the word then goes on in the next piece).
-PieceEnd piece_end(std::string_view text, std::size_t start, std::size_t bytes) {
-  for (std::size_t end = std::min(text.size(), start + bytes); end < text.size(); ++end) {
-    if (cut_after(text[end - 1])) return {end, false};
-    if (ascii_alphanumeric(text[end - 1]) && ascii_alphanumeric(text[end])) return {end, true};
+// Where the basic tokenizer's result is the same whether the text is cut or not: after white space
+// (which ends a word), punctuation (a token of its own and a starter, so no accent or
+// normalisation reaches across it) or, where they are split, a CJK ideograph (a word of its own).
+bool clean_cut_after(char32_t c, bool split_cjk) {
+  if (c < 0x80) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r') return true;
+    const bool alphanumeric =
+        (byte >= '0' && byte <= '9') || (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z');
+    return byte > ' ' && byte < 0x7F && !alphanumeric;  // BERT counts every ASCII symbol as punctuation
+  }
+  return is_space(c) || is_punctuation(c) || (split_cjk && is_cjk_ideograph(c));
+}
+
+// Two letters or digits of one word: cased, normalised (a letter's decomposition starts with a
+// starter) and split the same whether the word is cut between them or not.
+bool word_letter(char32_t c, bool split_cjk) {
+  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  return (is_letter(c) || is_number(c)) && !(split_cjk && is_cjk_ideograph(c));
+}
+
+// Where a piece of the text from `start` ends: at least `bytes` on, at a clean cut or between two
+// letters of one word (the word then goes on in the next piece). A run with neither for 16 times
+// `bytes` (a megabyte of combining marks, say) is cut anyway, as inside a word, so that no text is
+// ever held whole; only such a run's accents could then be ordered differently.
+PieceEnd piece_end(std::string_view text, std::size_t start, std::size_t bytes, bool split_cjk) {
+  std::size_t end = std::min(text.size(), start + bytes);
+  while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+  const std::size_t forced = start + 16 * bytes;
+  while (end < text.size()) {
+    const char32_t before = code_point_at(text, code_point_start_before(text, end)).first;
+    if (clean_cut_after(before, split_cjk)) return {end, false};
+    const auto [after, length] = code_point_at(text, end);
+    if ((word_letter(before, split_cjk) && word_letter(after, split_cjk)) || end >= forced) return {end, true};
+    end += length;
   }
   return {text.size(), false};
 }
@@ -179,7 +209,7 @@ bool WordPieceTokenizer::encode_stretch(std::string_view text, std::size_t stop_
   bool carrying = false;
   bool carried_too_long = false;
   for (std::size_t start = 0; start < text.size();) {
-    const PieceEnd piece = piece_end(text, start, kPieceBytes);
+    const PieceEnd piece = piece_end(text, start, kPieceBytes, settings_.split_cjk);
     std::vector<std::u32string> words =
         basic_words(decode_utf8(text.substr(start, piece.end - start), "<text>", "--text"));
     bool front_too_long = false;

@@ -139,6 +139,18 @@ TEST(BpeTokenizer, WithUnknownsThatFuseTheTextIsNotRefusedForItsLength) {
   const BpeTokenizer tokenizer(std::move(v), settings, "<test>");
   EXPECT_EQ(tokenizer.encode(std::string(100000, 'z'), "--text").tokens,
             (std::vector<std::string>{"<s>", "␣", "<unk>"}));
+  // But the text is bounded then: a 60 MB word of unknowns was held whole as code points and symbols.
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    (void)tokenizer.encode(std::string((std::size_t{60} << 20), 'z'), "--text");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(),
+              "has 62914560 bytes; with this tokenizer (SentencePiece BPE, unknown characters fused into one <unk>) "
+              "a text has at most 1048576 bytes");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  EXPECT_EQ(tokenizer.encode(std::string(kMaxTextBytesWhereUnknownsFuse - 1, 'z'), "--text").tokens.size(), 3u);
 }
 
 // 100,000 added tokens were compared one by one at each character: 13 s for 64 KB of text.
@@ -152,7 +164,8 @@ TEST(BpeTokenizer, ManyAddedTokensAreFoundInTimeLinearInTheText) {
   settings.byte_fallback = false;  // unknowns fuse: no length bound, so the whole text is scanned
   const BpeTokenizer tokenizer(std::move(v), settings, "<test>");
   std::string text;
-  while (text.size() < (std::size_t{1} << 20)) text += "<|zz_9";  // a prefix of thousands of them, never whole
+  // A prefix of thousands of them, never whole, to the longest text this tokenizer reads.
+  while (text.size() + 6 + 12 <= kMaxTextBytesWhereUnknownsFuse) text += "<|zz_9";
   text += "<|zz_99999|>";
   const auto start = std::chrono::steady_clock::now();
   const Encoding encoding = tokenizer.encode(text, "--text");

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/common/error.h"
@@ -97,6 +98,44 @@ TEST(WordPieceTokenizer, AWordLongerThanAPieceIsCarriedAcrossPieces) {
   EXPECT_EQ(cut.tokens[1], "n");
   EXPECT_EQ(cut.tokens[2], "##aa");
   EXPECT_EQ(cut.tokens[1002], "##b");
+}
+
+// A run without ASCII spaces or punctuation (Chinese text, a long Hangul word) was held whole: it
+// is cut after non-ASCII spaces, punctuation and CJK ideographs, and between two letters.
+TEST(WordPieceTokenizer, NonAsciiTextIsReadInPiecesWithTheTokensOfTheWholeText) {
+  WordPieceSettings cased;
+  cased.lower_case = false;
+  cased.strip_accents = false;
+  const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "고양이", "##가", "中", "。"}, cased,
+                                     "<test>");
+  std::string sentences;  // ideographs and full stops only: no ASCII at all
+  for (int i = 0; i < 433; ++i) sentences += "中中。";
+  EXPECT_EQ(tokenizer.encode(sentences, "--text").ids.size(), 1301u);
+  const auto start = std::chrono::steady_clock::now();
+  while (sentences.size() < (std::size_t{16} << 20)) sentences += sentences;
+  try {
+    (void)tokenizer.encode(sentences, "--text");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "makes more than 4096 tokens; at most 4096 are computed");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  // A Hangul word of 300,000 syllables: one [UNK], read 64 KB at a time; the words after it count.
+  std::string word;
+  for (int i = 0; i < 100000; ++i) word += "고양이";
+  EXPECT_EQ(tokenizer.encode("고양이가 " + word + " 고양이", "--text").tokens,
+            (Tokens{"[CLS]", "고양이", "##가", "[UNK]", "고양이", "[SEP]"}));
+  // Cut between two letters of a word that fits: the same pieces as uncut (accents stripped first).
+  WordPieceSettings long_words;
+  long_words.max_chars_per_word = 100000;
+  const std::string hundred = "##" + std::string(100, 'e');
+  const WordPieceTokenizer accents({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "e", "##e", hundred}, long_words, "<test>");
+  std::string accented = "E";
+  for (int i = 0; i < 40000; ++i) accented += "é";  // two bytes each: the 64 KB cut falls inside
+  const Encoding cut = accents.encode(accented, "--text");
+  ASSERT_EQ(cut.tokens.size(), 403u);  // [CLS] e, 400 × ##e…e, [SEP]
+  EXPECT_EQ(cut.tokens[1], "e");
+  EXPECT_EQ(std::count(cut.tokens.begin(), cut.tokens.end(), hundred), 400);
 }
 
 TEST(WordPieceTokenizer, AVocabularyWithoutItsSpecialTokensIsRefused) {
