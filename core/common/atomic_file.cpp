@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace attnviz {
 namespace {
@@ -80,9 +81,29 @@ void unregister_temporary(int slot) {
   if (slot >= 0) g_temporary_slots[slot].state.store(kFree);
 }
 
-// Async-signal-safe: atomics and unlink only. The signal is then delivered again with its
+// The files of a set being put in place (PlacementUndo), as the handler undoes them: the old
+// file's second name renamed back over the target, or (no backup) the new target removed.
+constexpr int kUndoSlots = 64;
+struct UndoSlot {
+  std::atomic<int> state{kFree};
+  char target[PATH_MAX];
+  char backup[PATH_MAX];  // "" when the target is new in the set
+};
+UndoSlot g_undo_slots[kUndoSlots];
+
+// Async-signal-safe: atomics, rename and unlink only. The signal is then delivered again with its
 // default action (SA_RESETHAND), so the process ends as it would have (exit status 128 + N).
 void remove_temporaries_and_reraise(int signal_number) {
+  for (UndoSlot& slot : g_undo_slots) {
+    if (slot.state.load() != kReady) continue;
+    if (slot.backup[0] == '\0') {
+      (void)::unlink(slot.target);
+      continue;
+    }
+    // Renaming a second name of the same file does nothing: the backup is then unlinked.
+    (void)::rename(slot.backup, slot.target);
+    (void)::unlink(slot.backup);
+  }
   for (TemporarySlot& slot : g_temporary_slots) {
     if (slot.state.load() == kReady) (void)::unlink(slot.path);
   }
@@ -290,6 +311,27 @@ void AtomicFileWriter::commit() {
   }
   committed_ = true;
 }
+
+PlacementUndo::PlacementUndo(const fs::path& target, const fs::path& backup) {
+  const std::string& target_text = target.native();
+  const std::string& backup_text = backup.native();
+  if (target_text.size() >= PATH_MAX || backup_text.size() >= PATH_MAX) return;
+  for (int slot = 0; slot < kUndoSlots; ++slot) {
+    int expected = kFree;
+    if (!g_undo_slots[slot].state.compare_exchange_strong(expected, kClaimed)) continue;
+    std::memcpy(g_undo_slots[slot].target, target_text.c_str(), target_text.size() + 1);
+    std::memcpy(g_undo_slots[slot].backup, backup_text.c_str(), backup_text.size() + 1);
+    g_undo_slots[slot].state.store(kReady);
+    slot_ = slot;
+    return;
+  }
+}
+
+PlacementUndo::~PlacementUndo() {
+  if (slot_ >= 0) g_undo_slots[slot_].state.store(kFree);
+}
+
+PlacementUndo::PlacementUndo(PlacementUndo&& other) noexcept : slot_(std::exchange(other.slot_, -1)) {}
 
 void remove_temporary_files_on_signals() {
   struct sigaction action {};

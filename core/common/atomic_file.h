@@ -99,6 +99,24 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // signals itself and its writers clean up as it closes.
 void remove_temporary_files_on_signals();
 
+// While a set of files is put in place together (core/export's write_files_all_or_nothing), what
+// the handlers of remove_temporary_files_on_signals() undo: with `backup` (a second name the
+// replaced file was given) it is renamed back over `target`; with an empty one, `target` (new in
+// the set) is removed. Nothing is undone once it is destroyed. Made before the target is replaced;
+// without a free slot (64) the set is only undone on the ordinary error paths.
+class PlacementUndo {
+ public:
+  PlacementUndo(const std::filesystem::path& target, const std::filesystem::path& backup);
+  ~PlacementUndo();
+  PlacementUndo(PlacementUndo&& other) noexcept;
+  PlacementUndo(const PlacementUndo&) = delete;
+  PlacementUndo& operator=(const PlacementUndo&) = delete;
+  PlacementUndo& operator=(PlacementUndo&&) = delete;
+
+ private:
+  int slot_ = -1;
+};
+
 // The process id in a temporary file's name ("autosave.json.tmp-4242-0" → 4242), so one left
 // behind by a process that was killed can be recognised and removed; nullopt for other names.
 std::optional<long> stale_temporary_pid(const std::string& file_name, const std::string& target_name);

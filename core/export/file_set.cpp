@@ -61,6 +61,9 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
     fs::path backup;  // empty: nothing to put back (no file before, or a single file)
   };
   std::vector<Placed> placed;
+  // A signal while the set goes in puts the replaced files back and removes the new ones.
+  std::vector<PlacementUndo> undo_on_signal;
+  undo_on_signal.reserve(writers.size());
   const auto roll_back = [&] {
     for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
       if (!it->backup.empty())
@@ -73,6 +76,7 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
     Placed step{writer->target(), {}};
     try {
       if (files.size() > 1 && writer->replaces_a_file()) step.backup = keep_old(writer->target());
+      if (files.size() > 1 && !writer->writes_through()) undo_on_signal.emplace_back(step.target, step.backup);
       writer->commit();
     } catch (const FileWriteError& error) {
       if (!step.backup.empty()) (void)::unlink(step.backup.c_str());
@@ -81,6 +85,7 @@ void write_files_all_or_nothing(const std::vector<FileToWrite>& files) {
     }
     if (!writer->writes_through()) placed.push_back(step);
   }
+  undo_on_signal.clear();  // all in: from here a signal leaves at most a backup beside the new file
   for (const Placed& step : placed) {
     if (!step.backup.empty()) (void)::unlink(step.backup.c_str());
   }

@@ -257,6 +257,72 @@ TEST_F(AtomicFile, ASignalWhileWritingRemovesTheTemporaryFile) {
   EXPECT_EQ(read(path), "old");
 }
 
+// A set of files written together (core/export's file_set) was left half replaced, with a
+// .old-PID-N beside it, by a signal while it went in: the handler puts it back.
+TEST_F(AtomicFile, ASignalWhileASetGoesInPutsTheReplacedFilesBackAndRemovesTheNewOnes) {
+  const fs::path replaced = dir_ / "scores.csv";
+  const fs::path backup = dir_ / "scores.csv.old-1-0";
+  const fs::path added = dir_ / "weights.csv";
+  const fs::path not_yet = dir_ / "values.csv";
+  write_file_atomically(replaced, "old");
+  write_file_atomically(not_yet, "old values");
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    remove_temporary_files_on_signals();
+    if (::link(replaced.c_str(), backup.c_str()) != 0) ::_exit(1);
+    const PlacementUndo undo_replaced(replaced, backup);
+    write_file_atomically(replaced, "new");
+    const PlacementUndo undo_added(added, "");
+    write_file_atomically(added, "new weights");
+    // Its second name made, not yet replaced: renaming a file onto itself does nothing.
+    const fs::path not_yet_backup = dir_ / "values.csv.old-1-1";
+    if (::link(not_yet.c_str(), not_yet_backup.c_str()) != 0) ::_exit(1);
+    const PlacementUndo undo_not_yet(not_yet, not_yet_backup);
+    if (::write(ready[1], "x", 1) != 1) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"scores.csv", "values.csv"}));
+  EXPECT_EQ(read(replaced), "old");
+  EXPECT_EQ(read(not_yet), "old values");
+}
+
+// Destroyed, it undoes nothing.
+TEST_F(AtomicFile, APlacementUndoneOnlyWhileItLives) {
+  const fs::path added = dir_ / "weights.csv";
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    remove_temporary_files_on_signals();
+    {
+      const PlacementUndo undo_added(added, "");
+      write_file_atomically(added, "new weights");
+    }
+    if (::write(ready[1], "x", 1) != 1) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  EXPECT_EQ(read(added), "new weights");
+}
+
 TEST(StaleTemporary, NamesTheWritingProcess) {
   EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-4242-0", "autosave.json"), 4242);
   EXPECT_EQ(stale_temporary_pid("autosave.json.tmp-4242", "autosave.json"), 4242);  // older versions
