@@ -144,6 +144,7 @@ float bfloat16_to_float(std::uint16_t bits) {
 }
 
 void dequantize(TensorType type, std::span<const std::byte> data, std::uint64_t count, float* out) {
+  if (count == 0) return;  // an empty tensor's buffers may be null, which memcpy must never see
   const BlockLayout layout = block_layout(type);
   switch (type) {
     case TensorType::F32: std::memcpy(out, data.data(), count * 4); return;

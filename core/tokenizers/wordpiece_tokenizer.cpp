@@ -148,8 +148,11 @@ struct PieceEnd {
 std::pair<char32_t, std::size_t> code_point_at(std::string_view text, std::size_t at) {
   const auto lead = static_cast<unsigned char>(text[at]);
   const std::size_t length = utf8_length(lead);
-  char32_t c = length == 1 ? lead : lead & (0x7F >> length);
-  for (std::size_t i = 1; i < length; ++i) c = (c << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+  const unsigned lead_bits = length == 1 ? 0x7Fu : 0x7Fu >> length;
+  auto c = static_cast<char32_t>(lead & lead_bits);
+  for (std::size_t i = 1; i < length; ++i) {
+    c = static_cast<char32_t>((c << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3Fu));
+  }
   return {c, length};
 }
 
