@@ -38,10 +38,13 @@ int first_layer_of(const model::ModelEdits& edits, const model::ModelEdits& othe
   return first;
 }
 
-// The start of a refused text that the model takes, when its length was what was refused.
+// The start of a refused text that the model takes, when its length was what was refused: the
+// positions, the tokenizer, the kept attention or the activations' memory.
 std::optional<model::TextCut> text_cut_for(const model::Model& model, const std::string& text) {
   const model::ModelConfig& config = model.config();
-  return model::cut_to_token_limit(model.tokenizer(), text, model::token_limit(config, config.num_layers));
+  const int limit = model::token_limit(config, config.num_layers);
+  return model::cut_to_token_limit(model.tokenizer(), text,
+                                   model::most_tokens_in_memory(model, config.num_layers, limit));
 }
 
 }  // namespace

@@ -225,12 +225,45 @@ void ForwardPass::check(const ForwardOptions& options) const {
 // The pass's activations against the memory limit the model was opened with (the weights'
 // share taken off), or against what the system has now: refused with the numbers before
 // anything is allocated, rather than run into swap or the OOM killer.
+namespace {
+
+struct MemoryRoom {
+  std::optional<std::uint64_t> limit;
+  std::uint64_t weights = 0;  // counted only against a limit: without one they are in memory already
+  std::uint64_t available = 0;
+  [[nodiscard]] bool fits(std::uint64_t need) const { return need <= available && weights <= available - need; }
+};
+
+MemoryRoom memory_room(const Model& model) {
+  MemoryRoom room;
+  room.limit = model.memory_limit();
+  room.weights = room.limit ? model.weight_bytes() : 0;
+  room.available = room.limit ? *room.limit : available_memory_bytes();
+  return room;
+}
+
+}  // namespace
+
+int most_tokens_in_memory(const Model& model, long long kept_layers, int upto) {
+  const MemoryRoom room = memory_room(model);
+  int low = 0, high = std::max(upto, 0);  // fits(low); the answer is in [low, high]
+  while (low < high) {
+    const int middle = low + (high - low + 1) / 2;
+    if (room.fits(forward_pass_bytes(model.config(), middle, kept_layers)))
+      low = middle;
+    else
+      high = middle - 1;
+  }
+  return low;
+}
+
 void check_pass_memory(const Model& model, long long tokens, long long kept_layers) {
   const std::uint64_t need = forward_pass_bytes(model.config(), tokens, kept_layers);
-  const std::optional<std::uint64_t> limit = model.memory_limit();
-  const std::uint64_t weights = limit ? model.weight_bytes() : 0;  // without a limit, they are in memory already
-  const std::uint64_t available = limit ? *limit : available_memory_bytes();
-  if (need <= available && weights <= available - need) return;
+  const MemoryRoom memory = memory_room(model);
+  if (memory.fits(need)) return;
+  const std::optional<std::uint64_t> limit = memory.limit;
+  const std::uint64_t weights = memory.weights;
+  const std::uint64_t available = memory.available;
   auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; };
   const std::string what = std::to_string(model.config().d_ff) + " MLP values and the attention of " +
                            std::to_string(kept_layers) + " kept layers per token";

@@ -44,6 +44,9 @@ std::uint64_t forward_pass_bytes(const ModelConfig& config, long long tokens, lo
 // weights pass the model's memory limit (LoadOptions::memory_limit; without one, the activations
 // pass the memory available now). Checked before a pass or a generation allocates anything.
 void check_pass_memory(const Model& model, long long tokens, long long kept_layers);
+// The most tokens, up to `upto`, whose pass keeping `kept_layers` layers check_pass_memory lets
+// through (0 when none): where the window cuts a text refused for its activations.
+int most_tokens_in_memory(const Model& model, long long kept_layers, int upto);
 
 // A pass refused because its kept attention would pass kMaxKeptCells. what() advises the
 // command line's --layers; the window, which keeps every layer, words it from the numbers.

@@ -94,6 +94,17 @@ TEST(TextFit, APassCountsItsActivationsAgainstTheMemoryLimit) {
   const InputError g =
       input_error([&] { (void)Generator(*model).run(model->tokenizer().encode("the cat", "--text"), generate); });
   EXPECT_THAT(g.problem(), ::testing::HasSubstr("for its activations"));
+  // The window's cut for such a refusal: the most tokens whose pass fits, and one more does not.
+  options.memory_limit = roomy->weight_bytes() + forward_pass_bytes(model->config(), 20, 2) + 1;
+  const auto limited = Model::open((test_models() / "llama").string(), options);
+  const int most = most_tokens_in_memory(*limited, 2, 4096);
+  EXPECT_GE(most, 20);
+  EXPECT_LT(most, 4096);
+  EXPECT_NO_THROW(check_pass_memory(*limited, most, 2));
+  EXPECT_THROW(check_pass_memory(*limited, most + 1, 2), InputError);
+  EXPECT_EQ(most_tokens_in_memory(*limited, 2, 10), 10);  // never past what it is asked for
+  options.memory_limit = roomy->weight_bytes();
+  EXPECT_EQ(most_tokens_in_memory(*Model::open((test_models() / "llama").string(), options), 2, 4096), 0);
 }
 
 TEST(TextFit, ATooLongTextIsCutBeforeTheWordThatWouldPassTheLimit) {
