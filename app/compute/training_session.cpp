@@ -90,8 +90,10 @@ bool TrainingSession::ensure_run(const TrainingSettings& settings) {
   {
     const std::lock_guard lock(mutex_);
     const std::uint64_t version = shared_.version + 1;
+    const std::uint64_t saves = shared_.saves;
     shared_ = Shared{};
     shared_.version = version;
+    shared_.saves = saves;
     shared_.has_run = true;
     shared_.state = TrainingState::Paused;
     shared_.steps = settings.steps;
@@ -205,17 +207,22 @@ void TrainingSession::reset() {
   trainer_.reset();
   const std::lock_guard lock(mutex_);
   const std::uint64_t version = shared_.version + 1;
+  const std::uint64_t saves = shared_.saves;
   shared_ = Shared{};
   shared_.version = version;
+  shared_.saves = saves;
 }
 
 void TrainingSession::save(std::size_t index) {
   worker_.submit([this, index](const TaskContext&) {
-    if (!trainer_) return;
     std::shared_ptr<const TrainingSnapshot> snapshot;
     {
       const std::lock_guard lock(mutex_);
-      if (index >= shared_.snapshots.size()) return;
+      if (!trainer_ || index >= shared_.snapshots.size()) {
+        ++shared_.saves;
+        ++shared_.version;
+        return;
+      }
       snapshot = shared_.snapshots[index];
     }
     const std::filesystem::path out = trainer_->options().out;
@@ -229,11 +236,13 @@ void TrainingSession::save(std::size_t index) {
     } catch (const InputError& e) {
       const std::lock_guard lock(mutex_);
       shared_.error = i18n::format(i18n::tr("Not saved: %s"), window_message(e).c_str());
+      ++shared_.saves;
       ++shared_.version;
       return;
     } catch (const std::exception& e) {
       const std::lock_guard lock(mutex_);
       shared_.error = i18n::format(i18n::tr("Not saved: %s"), e.what());
+      ++shared_.saves;
       ++shared_.version;
       return;
     }
@@ -241,6 +250,7 @@ void TrainingSession::save(std::size_t index) {
     shared_.saved = folder;
     if (last) shared_.saved_step = snapshot->step;
     shared_.error.clear();
+    ++shared_.saves;
     ++shared_.version;
   });
 }

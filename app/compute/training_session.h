@@ -110,6 +110,8 @@ class TrainingSession {
   // Steps taken since the run's folder was last written (closing the window asks about them).
   [[nodiscard]] bool unsaved() const { return shown_.has_run && shown_.step > shown_.saved_step; }
   [[nodiscard]] const std::filesystem::path& folder() const { return shown_.folder; }
+  // How many save() calls have finished, written or not (a caller waiting for its own).
+  [[nodiscard]] std::uint64_t saves_finished() const { return shown_.saves; }
   // Each run's number: a new one after reset() or a new start (the heatmaps' data version).
   [[nodiscard]] std::uint64_t run_id() const { return shown_.run_id; }
 
@@ -131,6 +133,7 @@ class TrainingSession {
     std::filesystem::path saved;
     std::filesystem::path folder;
     std::uint64_t run_id = 0;
+    std::uint64_t saves = 0;  // save() calls finished, written or not
     std::uint64_t version = 0;
   };
 
