@@ -126,6 +126,7 @@ void TrainingPanel::draw_settings(ui::UiContext& ui, float width) {
   ImGui::TextUnformatted(i18n::tr("Saved in"));
   ImGui::SetNextItemWidth(-1.0f);
   ImGui::InputText("##training-folder", &s.folder);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", s.folder.c_str());
   ImGui::EndDisabled();
   ImGui::Spacing();
   draw_controls(ui);
