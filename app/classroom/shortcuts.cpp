@@ -24,6 +24,7 @@ constexpr Shortcut kShortcuts[] = {
     {"R / Shift+R", N_("compare: window r + 1 / \xe2\x88\x92 1 (sliding window, Longformer)")},
     {"W", N_("compare: weights or scaled scores")},
     {"1 2 3 4 5 6 7", N_("Heatmaps, Step by step, Compare, Cross-attention, Tiled, Decode; Model view (a model open)")},
+    {"8", N_("the Training view: train a small GPT-2 and watch its heads learn")},
     {"F11", N_("presentation mode (full screen, large text)")},
     {"Esc", N_("close this Help window; leave presentation mode")},
     {"F1", N_("this Help window")},

@@ -557,7 +557,12 @@ void DesktopApp::run() {
   std::signal(SIGTERM, request_close);
   // A FIFO (or a pipe) whose reader went away must give a write error, not end the window.
   std::signal(SIGPIPE, SIG_IGN);
-  while (!window_.should_close() && g_close_requested == 0) {
+  while (g_close_requested == 0) {
+    if (window_.should_close()) {
+      if (!view_.close_held) break;
+      window_.cancel_close();  // a view asks first (ViewState::close_held)
+      view_.close_asked = true;
+    }
     if (window_.minimised() && !options_.screenshot) {
       window::GlfwWindow::wait_events();  // nothing to draw into; do not spin
       continue;
@@ -577,7 +582,7 @@ void DesktopApp::run() {
     prepare_frame();
     build_ui();
     apply_fullscreen_request();
-    if (view_.quit_requested) window_.request_close();
+    if (std::exchange(view_.quit_requested, false)) window_.request_close();
     if (options_.edit_every_frame) bench_edit();
     if (options_.shape_every_frame) bench_shape();
     const bool last = options_.frames && frames_drawn_ + 1 >= static_cast<std::uint64_t>(*options_.frames);

@@ -27,6 +27,7 @@ std::unique_ptr<ui::Layout> make_default_layout(classroom::ViewStates& classroom
   // After the classroom's views, so that keys 1-6 (and the Classroom menu's numbers) are the
   // first six tabs in order.
   layout->add_panel(panels::make_model_view());
+  panels::add_training_view(*layout);  // after the Model view: key 8
   return layout;
 }
 

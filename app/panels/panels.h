@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "app/ui/layout.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::panels {
@@ -27,6 +28,10 @@ std::unique_ptr<ui::Panel> make_kv_cache_panel();
 // Model view: a pretrained model's layers × heads as thumbnails (click: open in Heatmaps,
 // right-click: switch off / on), the selected head's switch with undo, the next tokens, rollout.
 std::unique_ptr<ui::Panel> make_model_view();
+// Training: a small GPT-2 trained in the window, its loss and every head's attention as it learns
+// (training_view.h); a panel and, run every frame, its key 8 and the question when the window
+// closes mid-run.
+void add_training_view(ui::Layout& layout);
 // The status bar at the bottom of the window: tokens, heads, backend, compute and frame time.
 std::unique_ptr<ui::Panel> make_status_bar();
 

@@ -24,6 +24,8 @@ const char* tab_title(MainView view);  // the panel title: "Heatmaps", "Step by 
 // The desktop's last tab (app/panels/model_view.cpp), after the six: key 7 while a model is open.
 inline constexpr const char* kModelViewTitle = N_("Model view");
 inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab == kModelViewTitle; }
+// The Training view (app/panels/training_view.h), after the Model view: key 8.
+inline constexpr const char* kTrainingViewTitle = N_("Training");
 
 struct ClassroomState {
   // A view playing its steps asks for frames to keep coming (the window otherwise sleeps

@@ -135,6 +135,12 @@ struct ViewState {
   // File > Quit, Ctrl+Q: the frame loop closes the window as its close button would (autosaving
   // on the way out).
   bool quit_requested = false;
+  // A view has work a close would lose (the Training view's run since it was last saved): the
+  // close button and Quit then ask it first. It sets close_held every frame; the frame loop sets
+  // close_asked when the window was asked to close meanwhile, and the view, once answered,
+  // clears close_held and sets quit_requested. A signal (Ctrl+C in the terminal) does not ask.
+  bool close_held = false;
+  bool close_asked = false;
   // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
   float text_scale = 1.0f;
   bool show_imgui_demo = false;

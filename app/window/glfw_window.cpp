@@ -215,6 +215,8 @@ bool GlfwWindow::should_close() const { return glfwWindowShouldClose(window_) ==
 
 void GlfwWindow::request_close() const { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
+void GlfwWindow::cancel_close() const { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
+
 Extent GlfwWindow::framebuffer_size() const {
   Extent extent;
   glfwGetFramebufferSize(window_, &extent.width, &extent.height);

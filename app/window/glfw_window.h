@@ -73,6 +73,8 @@ class GlfwWindow {
 
   [[nodiscard]] bool should_close() const;
   void request_close() const;
+  // Takes back a close asked for (the close button) that the application wants to ask about.
+  void cancel_close() const;
   [[nodiscard]] Extent framebuffer_size() const;
   // Iconified, or a zero-sized framebuffer: nothing can be presented.
   [[nodiscard]] bool minimised() const;

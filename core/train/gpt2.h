@@ -49,6 +49,8 @@ class Gpt2 {
   // The last forward()'s per-prediction losses (B·T) and logits (B·T·V).
   [[nodiscard]] std::span<const float> losses() const { return acts_.losses; }
   [[nodiscard]] std::span<const float> logits() const { return acts_.logits; }
+  // The last forward()'s attention weights: L·B·H·T·T, [layer][sequence][head][query][key].
+  [[nodiscard]] std::span<const float> attention() const { return acts_.att; }
   // Bytes of the activations and of their gradients.
   [[nodiscard]] std::size_t activation_bytes() const { return 2 * acts_.floats() * sizeof(float); }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -83,10 +84,11 @@ std::unique_ptr<Task> make_task(const TrainOptions& o) {
     }
     return std::make_unique<InductionTask>(o.task_vocab, T, o.seed);
   }
-  const std::string bytes = read_input_file(o.text_file.string(), {.kind = "text file"});
+  const bool own_text = !o.text.empty();
+  const std::string bytes = own_text ? o.text : read_input_file(o.text_file.string(), {.kind = "text file"});
   const std::size_t needed = static_cast<std::size_t>(o.batch) * static_cast<std::size_t>(T) + 1;
   if (bytes.size() < needed) {
-    throw InputError(o.text_file.string(), "--text-file",
+    throw InputError(own_text ? "<text>" : o.text_file.string(), "--text-file",
                      "has " + std::to_string(bytes.size()) + " bytes (tokens); one batch of " +
                          std::to_string(o.batch) + " × " + std::to_string(T) + " needs at least " +
                          std::to_string(needed) + " (give a longer text, or a smaller --batch or --context)");
@@ -106,9 +108,9 @@ class Session {
         optimizer_(o.optimizer, model_.layout()),
         batch_(o.batch, o.shape.positions) {}
 
-  void initialise() {
+  void initialise(bool write) {
     model_.initialise(options_.seed);
-    save(/*checkpoint=*/options_.checkpoint_every > 0);
+    if (write) save(/*checkpoint=*/options_.checkpoint_every > 0);
   }
 
   void load(const fs::path& folder) {
@@ -124,6 +126,37 @@ class Session {
     }
     read_log(folder / "training.jsonl");
   }
+
+  // One step for a caller that steps one at a time (Trainer): the clock runs from the first.
+  StepReport step() {
+    if (!stepping_started_) {
+      stepping_start_ = std::chrono::steady_clock::now();
+      stepping_first_ = step_;
+      stepping_started_ = true;
+    }
+    return take_step(stepping_start_, stepping_first_);
+  }
+
+  void save_all() {
+    if (stepping_started_) {
+      const double now = elapsed(stepping_start_);
+      seconds_before_ = now;
+      stepping_start_ = std::chrono::steady_clock::now();
+      stepping_first_ = step_;
+    }
+    save(/*checkpoint=*/false);
+  }
+
+  void save_model(const fs::path& folder, std::span<const float> parameters, long step) const {
+    FolderContents c = contents();
+    c.step = step;
+    write_model_folder(folder, options_.shape, parameters, c);
+  }
+
+  [[nodiscard]] long steps_done() const { return step_; }
+  [[nodiscard]] const TrainOptions& options() const { return options_; }
+  [[nodiscard]] std::span<const float> parameters() const { return model_.parameters(); }
+  [[nodiscard]] std::vector<int> token_ids() const { return task_->token_ids(); }
 
   TrainResult run(const ProgressCallback& progress, const std::atomic<bool>* stop) {
     TrainResult result;
@@ -200,6 +233,11 @@ class Session {
   // training_state.json last: a state file names a step whose files are all written.
   void save(bool checkpoint) {
     const fs::path& out = options_.out;
+    if (options_.text_file.empty() && !options_.text.empty()) {  // the text itself, for --resume
+      fs::create_directories(out);
+      write_file_atomically(out / "text.txt", options_.text);
+      options_.text_file = out / "text.txt";
+    }
     if (checkpoint) write_checkpoint(out, options_.shape, model_.parameters(), contents());
     write_model_folder(out, options_.shape, model_.parameters(), contents());
     if (options_.optimizer.kind == OptimizerKind::AdamW) {
@@ -253,6 +291,9 @@ class Session {
   long saved_step_ = 0;
   double seconds_before_ = 0.0;
   std::string log_;
+  bool stepping_started_ = false;
+  std::chrono::steady_clock::time_point stepping_start_;
+  long stepping_first_ = 0;
 };
 
 }  // namespace
@@ -260,7 +301,7 @@ class Session {
 TrainResult train(const TrainOptions& options, const ProgressCallback& progress, const std::atomic<bool>* stop) {
   use_threads(options.threads);
   Session session(options);
-  session.initialise();
+  session.initialise(/*write=*/true);
   return session.run(progress, stop);
 }
 
@@ -277,6 +318,67 @@ TrainResult resume(const fs::path& folder, std::optional<long> steps, int thread
   Session session(options);
   session.load(folder);
   return session.run(progress, stop);
+}
+
+class Trainer::Impl {
+ public:
+  explicit Impl(const TrainOptions& options) : session(options) {
+    if (options.threads > 0) omp_set_num_threads(options.threads);  // this thread's, which steps
+    session.initialise(/*write=*/false);
+    probe = make_probe();
+  }
+
+  // docs/design.md, "Training": the window's probe.
+  std::vector<std::int32_t> make_probe() const {
+    const TrainOptions& o = session.options();
+    const int T = o.shape.positions;
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(T));
+    if (o.task == "induction") {
+      const std::vector<int> tokens = session.token_ids();
+      std::mt19937_64 rng(0);
+      std::uniform_int_distribution<std::size_t> pick(0, tokens.size() - 1);
+      const int half = T / 2;
+      for (int t = 0; t < T; ++t) {
+        ids[static_cast<std::size_t>(t)] =
+            t < half ? tokens[pick(rng)] : ids[static_cast<std::size_t>(t - half)];  // T odd: the last repeats too
+      }
+      return ids;
+    }
+    const bool own_text = !o.text.empty();
+    const std::string bytes = own_text ? o.text : read_input_file(o.text_file.string(), {.kind = "text file"});
+    for (int t = 0; t < T; ++t)
+      ids[static_cast<std::size_t>(t)] = static_cast<unsigned char>(bytes[static_cast<std::size_t>(t)]);
+    return ids;
+  }
+
+  std::vector<float> probe_attention(std::span<const float> parameters) {
+    const TrainOptions& o = session.options();
+    if (!probe_model) probe_model = std::make_unique<Gpt2>(o.shape, 1, o.shape.positions);
+    std::copy(parameters.begin(), parameters.end(), probe_model->parameters().begin());
+    const std::vector<std::int32_t> targets(probe.size(), 0);
+    probe_model->forward(probe, targets);
+    const auto att = probe_model->attention();
+    return {att.begin(), att.end()};
+  }
+
+  Session session;
+  std::vector<std::int32_t> probe;
+  std::unique_ptr<Gpt2> probe_model;  // batch 1, made on the first probe
+};
+
+Trainer::Trainer(const TrainOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Trainer::~Trainer() = default;
+StepReport Trainer::step() { return impl_->session.step(); }
+long Trainer::steps_done() const { return impl_->session.steps_done(); }
+const TrainOptions& Trainer::options() const { return impl_->session.options(); }
+std::span<const float> Trainer::parameters() const { return impl_->session.parameters(); }
+void Trainer::save() { impl_->session.save_all(); }
+void Trainer::save_model(const fs::path& folder, std::span<const float> parameters, long step) const {
+  impl_->session.save_model(folder, parameters, step);
+}
+const std::vector<std::int32_t>& Trainer::probe() const { return impl_->probe; }
+std::vector<float> Trainer::probe_attention(std::span<const float> parameters) {
+  return impl_->probe_attention(parameters);
 }
 
 }  // namespace attnviz::train
