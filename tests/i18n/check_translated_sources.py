@@ -44,6 +44,7 @@ TRANSLATED_FILES = [
     'app/panels/matrices_panel.cpp',
     'app/panels/model_attribution.cpp',
     'app/panels/model_lens.cpp',
+    'app/panels/model_patching.cpp',
     'app/panels/open_model_dialog.cpp',
     'app/panels/overview_find.cpp',
     'app/panels/overview_labels.cpp',
