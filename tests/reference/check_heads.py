@@ -167,6 +167,13 @@ def check_everything(name, binary, path, model, ids, corrupted_ids, prefix):
     if patch['corrupted_ids'] != corrupted_ids:
         raise Failure(f'{name}: corrupted ids {patch["corrupted_ids"]}, expected {corrupted_ids}')
     check_patching(f'{name} patching', patch, model, ids, corrupted_ids)
+    text_file, corrupted_file = pathlib.Path(path).parent / 'text.txt', pathlib.Path(path).parent / 'corrupted.txt'
+    text_file.write_text(TEXT, encoding='utf-8')
+    corrupted_file.write_text(CORRUPTED, encoding='utf-8')
+    from_files = attnviz(binary, 'patch', '--model', path, '--text-file', text_file,
+                         '--corrupted-text-file', corrupted_file)
+    if from_files != patch:
+        raise Failure(f'{name}: patch --text-file --corrupted-text-file differs from --text --corrupted-text')
 
 
 def case_gpt2(binary, tmp, rng):
