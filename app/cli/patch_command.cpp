@@ -10,6 +10,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/common/error.h"
+#include "core/export/heads_figures.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/heads/heads_json.h"
 #include "core/heads/patching.h"
@@ -41,6 +42,8 @@ constexpr const char* kHelp =
     "  --position P           the position (default: the last)\n"
     "  --memory-limit SIZE    the memory the model may take (e.g. 8G)\n"
     "  --out FILE             write the JSON (attnviz-patching/1) to FILE instead of standard output\n"
+    "  --format F             json (default), csv, png or svg (png, svg need --out); without\n"
+    "                         it, --out's extension decides\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
@@ -75,7 +78,6 @@ tokenizers::Encoding encode_corrupted(const ParsedArgs& parsed, const model::Mod
 }  // namespace
 
 int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
   const ParsedArgs parsed = parse_args(args,
                                        heads_option_specs({{"--text"},
                                                            {"--text-file"},
@@ -101,7 +103,9 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
     const tokenizers::Encoding corrupted = encode_corrupted(parsed, *model, corrupted_text);
     const auto backend = make_cpu_backend();
     const heads::Patching patching = heads::patch_every_head(*model, *backend, clean, corrupted, request);
-    write_output(parsed.get("--out"), heads::patching_json(clean, corrupted, patching), out);
+    write_heads_output(
+        parsed, heads::patching_json(clean, corrupted, patching), [&] { return exporting::patching_csv(patching); },
+        [&] { return exporting::patching_figure(patching, clean.tokens, corrupted.tokens); }, out, err);
     return 0;
   });
 }
