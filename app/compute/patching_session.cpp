@@ -31,8 +31,8 @@ HeadPatching PatchingSession::compute(const model::Model& model, const model::Fo
   const auto backend = make_cpu_backend();
   HeadPatching out;
   out.patching = heads::patch_every_head(model, *backend, clean, corrupted, request);
-  out.tokens = clean.tokens;
-  out.corrupted_tokens = corrupted.tokens;
+  out.clean = clean;
+  out.corrupted = corrupted;
   out.ask = ask;
   return out;
 }

@@ -23,6 +23,7 @@
 #include "core/heads/patching.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
+#include "core/tokenizers/tokenizer.h"
 
 namespace attnviz::compute {
 
@@ -37,8 +38,8 @@ struct PatchingAsk {
 
 struct HeadPatching {
   heads::Patching patching;
-  std::vector<std::string> tokens;            // the clean text's
-  std::vector<std::string> corrupted_tokens;  // the second text's
+  tokenizers::Encoding clean;      // the clean text's tokens
+  tokenizers::Encoding corrupted;  // the second text's
   PatchingAsk ask;
 };
 

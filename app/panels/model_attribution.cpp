@@ -17,6 +17,8 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/heads_json.h"
 #include "core/model/model.h"
 #include "core/tokenizers/tokenizer.h"
 
@@ -66,8 +68,22 @@ compute::AttributionAsk ModelAttribution::ask(const ui::UiContext& ui) const {
 
 void ModelAttribution::draw(ui::UiContext& ui, float width, float height) {
   const float top = ImGui::GetCursorPosY();
+  const float line_start = ImGui::GetCursorPosX();
   heading(i18n::tr("Direct logit attribution"), i18n::tr("each part of the final residual's share of one logit"),
-          width);
+          width - export_ui::export_button_room());
+  if (session_.attribution() != nullptr) {
+    export_.draw(ui, "attribution", line_start + width,
+                 i18n::tr("The parts of the logit as shown: the 24 largest as a chart (PNG, SVG) or every part "
+                          "(CSV, or JSON as attnviz attribute writes it)."),
+                 [this] {
+                   const heads::Attribution& a = session_.attribution()->attribution;
+                   export_ui::HeadsExportContent content;
+                   content.json = heads::attribution_json(a);
+                   content.csv = exporting::attribution_csv(a);
+                   content.figure = exporting::attribution_figure(a);
+                   return content;
+                 });
+  }
   draw_choices(ui, width);
   draw_status(ui, width);
   const compute::LogitAttribution* shown = session_.attribution();

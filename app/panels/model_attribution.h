@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/compute/attribution_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::panels {
@@ -54,6 +55,7 @@ class ModelAttribution {
   compute::AttributionSession session_;
   const void* model_ = nullptr;  // the model the session's attribution is of
   TargetChooser target_;         // none: the likeliest token at the position
+  export_ui::HeadsExport export_;
   std::optional<int> position_;  // nullopt: the last
 };
 

@@ -22,6 +22,8 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/common/error.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/heads_json.h"
 #include "core/heads/patching.h"
 #include "core/model/model.h"
 #include "core/tokenizers/tokenizer.h"
@@ -85,8 +87,23 @@ void ModelPatching::count_second_text(const ui::UiContext& ui) {
 
 void ModelPatching::draw(ui::UiContext& ui, float width, float height) {
   const float top = ImGui::GetCursorPosY();
+  const float line_start = ImGui::GetCursorPosX();
   heading(i18n::tr("Activation patching"),
-          i18n::tr("each head's output taken from a second text: its effect on one logit"), width);
+          i18n::tr("each head's output taken from a second text: its effect on one logit"),
+          width - export_ui::export_button_room());
+  if (session_.patching() != nullptr) {
+    export_.draw(ui, "patching", line_start + width,
+                 i18n::tr("Every head's patching effect as shown: the heatmap (PNG, SVG) or the numbers (CSV, or "
+                          "JSON as attnviz patch writes it)."),
+                 [this] {
+                   const compute::HeadPatching& p = *session_.patching();
+                   export_ui::HeadsExportContent content;
+                   content.json = heads::patching_json(p.clean, p.corrupted, p.patching);
+                   content.csv = exporting::patching_csv(p.patching);
+                   content.figure = exporting::patching_figure(p.patching, p.clean.tokens, p.corrupted.tokens);
+                   return content;
+                 });
+  }
   draw_second_text(ui, width);
   target_.draw(ui, "patch", width);
   draw_status(ui, width);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/compute/patching_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/panels/model_attribution.h"
 #include "app/ui/panel.h"
 
@@ -40,6 +41,7 @@ class ModelPatching {
   const void* model_ = nullptr;  // the model the session's patching is of
   std::string second_;           // the second (corrupted) text, as typed
   TargetChooser target_;         // none: the clean run's likeliest next token
+  export_ui::HeadsExport export_;
   // The second text's length in tokens, counted for (generation, text); -1 when it makes none.
   std::uint64_t counted_generation_ = 0;
   std::string counted_text_;

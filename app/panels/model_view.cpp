@@ -267,8 +267,11 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
                         ? 0
                         : static_cast<int>(result.layers.front().attention.heads.size());
   if (heads == 0) return;
+  const float line_start = ImGui::GetCursorPosX();
+  const bool coloured = roles_.colouring(ui);
   heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on",
-          width);
+          coloured ? width - export_ui::export_button_room() : width);
+  if (coloured) roles_.draw_export(ui, line_start + width);
   const float font = ImGui::GetFontSize();
   const GridSize g =
       grid_size(layers, heads, width - ImGui::GetStyle().ScrollbarSize, height - title_height(), ui.ui_scale);

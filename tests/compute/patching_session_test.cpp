@@ -39,7 +39,7 @@ TEST(PatchingSession, EveryHeadAsTheCoreFindsItAndTheCleanLogitTheWindowsPassGiv
   const model::ForwardResult& result = *session.result();
   EXPECT_EQ(got.target, result.next_tokens.front().id);
   EXPECT_NEAR(got.clean_logit, result.next_tokens.front().logit, 1e-4);
-  EXPECT_EQ(patching.patching()->tokens, result.tokens);
+  EXPECT_EQ(patching.patching()->clean.tokens, result.tokens);
 
   const auto model = model::Model::open(gpt2());
   const auto backend = make_cpu_backend();

@@ -43,6 +43,7 @@ TRANSLATED_FILES = [
     'app/panels/mask_panel.cpp',
     'app/panels/matrices_panel.cpp',
     'app/panels/model_attribution.cpp',
+    'app/export_ui/heads_export.cpp',
     'app/panels/model_lens.cpp',
     'app/panels/model_patching.cpp',
     'app/panels/open_model_dialog.cpp',
