@@ -9,6 +9,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/heads/attribution.h"
+#include "core/export/heads_figures.h"
 #include "core/heads/heads_json.h"
 #include "core/heads/unembedding.h"
 
@@ -33,13 +34,14 @@ constexpr const char* kHelp =
     "  --position P       the position (token index from 0; default: the last)\n"
     "  --memory-limit SIZE  the memory the model may take (e.g. 8G)\n"
     "  --out FILE         write the JSON (attnviz-attribution/1) to FILE instead of standard output\n"
+    "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
+    "                     --out's extension decides\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
 }  // namespace
 
 int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
   const ParsedArgs parsed = parse_args(
       args, heads_option_specs({{"--text"}, {"--text-file"}, {"--target-id"}, {"--position"}}), "attnviz attribute");
   if (parsed.has("--help")) {
@@ -59,7 +61,10 @@ int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err
     if (request.position) heads::check_position(*request.position, static_cast<int>(text.ids.size()), "--position");
     const auto streamed = heads::run_keeping_stream(*model, text);
     const model::ForwardResult& result = *streamed;
-    write_output(parsed.get("--out"), heads::attribution_json(heads::attribute_logit(*model, result, request)), out);
+    const heads::Attribution attribution = heads::attribute_logit(*model, result, request);
+    write_heads_output(
+        parsed, heads::attribution_json(attribution), [&] { return exporting::attribution_csv(attribution); },
+        [&] { return exporting::attribution_figure(attribution); }, out, err);
     return 0;
   });
 }

@@ -11,6 +11,8 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/common/error.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/role_ranking.h"
 #include "core/heads/head_roles.h"
 #include "core/heads/heads_json.h"
 
@@ -40,15 +42,31 @@ constexpr const char* kHelp =
     "  --text-file FILE   the text is this UTF-8 file's content\n"
     "  --memory-limit SIZE  the memory the model may take (e.g. 8G)\n"
     "  --out FILE         write the JSON (attnviz-heads/1) to FILE instead of standard output\n"
+    "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
+    "                     --out's extension decides\n"
+    "  --role R           the role a png or svg shows (previous_token, first_token, self,\n"
+    "                     induction, duplicate, entropy, mean_distance; default: induction\n"
+    "                     on the probe, previous_token on a text)\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
+
+// --role: a role's key; default induction on the probe, previous_token on a text.
+heads::Role role_option(const ParsedArgs& parsed, bool on_probe) {
+  const std::optional<std::string> name = parsed.get("--role");
+  if (!name) return on_probe ? heads::Role::Induction : heads::Role::PreviousToken;
+  for (const heads::Role role : heads::kRoles)
+    if (*name == heads::role_key(role)) return role;
+  throw InputError("<command line>", "--role",
+                   "\"" + name->substr(0, 40) +
+                       "\" is no role: previous_token, first_token, self, induction, duplicate, entropy or "
+                       "mean_distance");
+}
 
 }  // namespace
 
 int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
-  const ParsedArgs parsed =
-      parse_args(args, heads_option_specs({{"--repeat"}, {"--seed"}, {"--text"}, {"--text-file"}}), "attnviz heads");
+  const ParsedArgs parsed = parse_args(
+      args, heads_option_specs({{"--repeat"}, {"--seed"}, {"--text"}, {"--text-file"}, {"--role"}}), "attnviz heads");
   if (parsed.has("--help")) {
     out << kHelp;
     return 0;
@@ -60,6 +78,7 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
   if (on_text && parsed.has("--seed"))
     throw InputError("<command line>", "--seed", "applies to the --repeat probe, not to --text");
   const std::optional<int> repeat = parsed.get_int("--repeat", 1, tokenizers::kMaxModelTokens);
+  (void)role_option(parsed, !on_text);  // a bad --role is refused before the model opens
   const int seed = parsed.get_int("--seed", 0, INT_MAX).value_or(0);
   return naming_the_text_file(parsed, [&] {
     const auto model = open_model(parsed, /*weights=*/true);
@@ -79,7 +98,11 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
     const heads::RepeatProbe* used = probe ? &*probe : nullptr;
     std::vector<int> layers;
     for (const model::LayerAttention& layer : result.layers) layers.push_back(layer.layer);
-    write_output(parsed.get("--out"), heads::heads_json(text, used, layers, heads::head_roles(result, used)), out);
+    const heads::LayerRoles roles = heads::head_roles(result, used);
+    const heads::Role role = role_option(parsed, used != nullptr);
+    write_heads_output(
+        parsed, heads::heads_json(text, used, layers, roles), [&] { return exporting::roles_csv(roles, layers); },
+        [&] { return exporting::roles_figure(roles, layers, role); }, out, err);
     return 0;
   });
 }

@@ -8,6 +8,7 @@
 #include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
+#include "core/export/heads_figures.h"
 #include "core/heads/heads_json.h"
 #include "core/heads/logit_lens.h"
 #include "core/heads/unembedding.h"
@@ -32,13 +33,14 @@ constexpr const char* kHelp =
     "  --top K            tokens per cell (1 to 1000, default 5)\n"
     "  --memory-limit SIZE  the memory the model may take (e.g. 8G)\n"
     "  --out FILE         write the JSON (attnviz-lens/1) to FILE instead of standard output\n"
+    "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
+    "                     --out's extension decides\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
 }  // namespace
 
 int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
   const ParsedArgs parsed =
       parse_args(args, heads_option_specs({{"--text"}, {"--text-file"}, {"--top"}}), "attnviz lens");
   if (parsed.has("--help")) {
@@ -54,7 +56,10 @@ int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
     const tokenizers::Encoding text = model->tokenizer().encode(text_value, "--text");
     const auto streamed = heads::run_keeping_stream(*model, text);
     const model::ForwardResult& result = *streamed;
-    write_output(parsed.get("--out"), heads::lens_json(text, heads::logit_lens(*model, result, top)), out);
+    const heads::LogitLens lens = heads::logit_lens(*model, result, top);
+    write_heads_output(
+        parsed, heads::lens_json(text, lens), [&] { return exporting::lens_csv(lens, text.tokens); },
+        [&] { return exporting::lens_figure(lens, text.tokens); }, out, err);
     return 0;
   });
 }

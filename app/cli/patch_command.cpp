@@ -1,23 +1,28 @@
 // attnviz patch: activation patching of every head between two texts of the same length in
 // tokens (docs/design.md "What the heads do").
 
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/cli/heads_options.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
 #include "core/common/error.h"
+#include "core/export/heads_figures.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/heads/heads_json.h"
 #include "core/heads/patching.h"
 #include "core/heads/unembedding.h"
+#include "core/text/text_file.h"
 
 namespace attnviz::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: attnviz patch --model PATH --text A --corrupted-text B [--target-id ID]\n"
+    "Usage: attnviz patch --model PATH (--text A | --text-file FILE)\n"
+    "                     (--corrupted-text B | --corrupted-text-file FILE) [--target-id ID]\n"
     "                     [--position P] [--out FILE]\n"
     "\n"
     "Activation patching: for every layer and head, the target token's logit at position P when\n"
@@ -29,20 +34,58 @@ constexpr const char* kHelp =
     "Options:\n"
     "  --model PATH           a Hugging Face model folder or a .gguf file\n"
     "  --text A               the clean text (UTF-8)\n"
+    "  --text-file FILE       the clean text is this UTF-8 file's content\n"
     "  --corrupted-text B     the text the patched head's output is taken from\n"
+    "  --corrupted-text-file FILE\n"
+    "                         the corrupted text is this UTF-8 file's content\n"
     "  --target-id ID         the token whose logit is read (default: A's likeliest next token)\n"
     "  --position P           the position (default: the last)\n"
     "  --memory-limit SIZE    the memory the model may take (e.g. 8G)\n"
     "  --out FILE             write the JSON (attnviz-patching/1) to FILE instead of standard output\n"
+    "  --format F             json (default), csv, png or svg (png, svg need --out); without\n"
+    "                         it, --out's extension decides\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
+
+// --corrupted-text, or the content of --corrupted-text-file (not both).
+std::string corrupted_text_option(const ParsedArgs& parsed) {
+  const std::optional<std::string> text = parsed.get("--corrupted-text");
+  const std::optional<std::string> file = parsed.get("--corrupted-text-file");
+  if (text && file)
+    throw InputError("<command line>", "--corrupted-text-file",
+                     "give --corrupted-text or --corrupted-text-file, not both");
+  if (file) {
+    if (file->empty()) throw InputError("<command line>", "--corrupted-text-file", "needs a file name");
+    return read_text_file(*file);
+  }
+  if (!text)
+    throw InputError("<command line>", "--corrupted-text",
+                     "is required: the text the patched heads come from (or --corrupted-text-file FILE)");
+  return *text;
+}
+
+// The corrupted text's encoding, its errors naming --corrupted-text-file when it came from one.
+tokenizers::Encoding encode_corrupted(const ParsedArgs& parsed, const model::Model& model, const std::string& text) {
+  try {
+    return model.tokenizer().encode(text, "--corrupted-text");
+  } catch (const InputError& error) {
+    const std::optional<std::string> file = parsed.get("--corrupted-text-file");
+    if (!file || error.origin() != "<text>") throw;
+    throw InputError(*file, "--corrupted-text-file", error.problem());
+  }
+}
 
 }  // namespace
 
 int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
-  (void)err;
-  const ParsedArgs parsed = parse_args(
-      args, heads_option_specs({{"--text"}, {"--corrupted-text"}, {"--target-id"}, {"--position"}}), "attnviz patch");
+  const ParsedArgs parsed = parse_args(args,
+                                       heads_option_specs({{"--text"},
+                                                           {"--text-file"},
+                                                           {"--corrupted-text"},
+                                                           {"--corrupted-text-file"},
+                                                           {"--target-id"},
+                                                           {"--position"}}),
+                                       "attnviz patch");
   if (parsed.has("--help")) {
     out << kHelp;
     return 0;
@@ -51,19 +94,20 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
   heads::PatchingRequest request;
   request.target = target_id_option(parsed);
   request.position = position_option(parsed);
-  const std::optional<std::string> clean_text = parsed.get("--text");
-  const std::optional<std::string> corrupted_text = parsed.get("--corrupted-text");
-  if (!clean_text) throw InputError("<command line>", "--text", "is required: the clean text");
-  if (!corrupted_text)
-    throw InputError("<command line>", "--corrupted-text", "is required: the text the patched heads come from");
-  const auto model = open_model(parsed, /*weights=*/true);
-  heads::require_unembedding(*model, "patching");
-  const tokenizers::Encoding clean = model->tokenizer().encode(*clean_text, "--text");
-  const tokenizers::Encoding corrupted = model->tokenizer().encode(*corrupted_text, "--corrupted-text");
-  const auto backend = make_cpu_backend();
-  const heads::Patching patching = heads::patch_every_head(*model, *backend, clean, corrupted, request);
-  write_output(parsed.get("--out"), heads::patching_json(clean, corrupted, patching), out);
-  return 0;
+  return naming_the_text_file(parsed, [&] {
+    const std::string clean_text = model_text(parsed);
+    const std::string corrupted_text = corrupted_text_option(parsed);
+    const auto model = open_model(parsed, /*weights=*/true);
+    heads::require_unembedding(*model, "patching");
+    const tokenizers::Encoding clean = model->tokenizer().encode(clean_text, "--text");
+    const tokenizers::Encoding corrupted = encode_corrupted(parsed, *model, corrupted_text);
+    const auto backend = make_cpu_backend();
+    const heads::Patching patching = heads::patch_every_head(*model, *backend, clean, corrupted, request);
+    write_heads_output(
+        parsed, heads::patching_json(clean, corrupted, patching), [&] { return exporting::patching_csv(patching); },
+        [&] { return exporting::patching_figure(patching, clean.tokens, corrupted.tokens); }, out, err);
+    return 0;
+  });
 }
 
 }  // namespace attnviz::cli

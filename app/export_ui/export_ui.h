@@ -23,6 +23,7 @@
 #include "app/export_ui/export_plan.h"
 #include "app/export_ui/export_popup.h"
 #include "app/ui/panel.h"
+#include "core/export/figure.h"
 #include "core/overview/overview.h"
 
 namespace attnviz::export_ui {
@@ -124,6 +125,28 @@ class RolloutExport {
   void finish(ui::UiContext& ui, std::pair<float, float> range);
 
   int format_ = 0;  // PNG, SVG, CSV, NPY
+  SaveTo save_to_;
+  std::string error_;
+};
+
+// What one of the Model view's analyses writes (core/export/heads_figures.h, core/heads/heads_json.h).
+struct HeadsExportContent {
+  std::string json;  // as the command line writes it
+  std::string csv;
+  exporting::HeatmapFigure figure;
+};
+
+// The export of the Model view's head roles, logit lens, attribution or patching: the glyph at
+// the end of its heading line (`line_end`), a popup choosing PNG, SVG, CSV or JSON and where
+// ("Save to", as the rollout's), the file named `id` ("patching.svg"); `content` is made only
+// when exporting. `what` says in the popup what is written.
+class HeadsExport {
+ public:
+  void draw(ui::UiContext& ui, const char* id, float line_end, const char* what,
+            const std::function<HeadsExportContent()>& content);
+
+ private:
+  int format_ = 0;  // PNG, SVG, CSV, JSON
   SaveTo save_to_;
   std::string error_;
 };

@@ -17,6 +17,8 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/heads_json.h"
 #include "core/model/model.h"
 #include "core/tokenizers/tokenizer.h"
 
@@ -48,7 +50,6 @@ void ModelAttribution::update(ui::UiContext& ui, bool shown) {
     session_.clear();
     model_ = ui.model.model();
     target_.reset();
-    target_label_.clear();
     position_.reset();
   }
   if (session_.poll() || session_.busy()) ui.classroom.wants_frames = true;
@@ -62,13 +63,27 @@ void ModelAttribution::update(ui::UiContext& ui, bool shown) {
 }
 
 compute::AttributionAsk ModelAttribution::ask(const ui::UiContext& ui) const {
-  return compute::AttributionAsk{ui.model.generation(), target_, position_};
+  return compute::AttributionAsk{ui.model.generation(), target_.target(), position_};
 }
 
 void ModelAttribution::draw(ui::UiContext& ui, float width, float height) {
   const float top = ImGui::GetCursorPosY();
+  const float line_start = ImGui::GetCursorPosX();
   heading(i18n::tr("Direct logit attribution"), i18n::tr("each part of the final residual's share of one logit"),
-          width);
+          width - export_ui::export_button_room());
+  if (session_.attribution() != nullptr) {
+    export_.draw(ui, "attribution", line_start + width,
+                 i18n::tr("The parts of the logit as shown: the 24 largest as a chart (PNG, SVG) or every part "
+                          "(CSV, or JSON as attnviz attribute writes it)."),
+                 [this] {
+                   const heads::Attribution& a = session_.attribution()->attribution;
+                   export_ui::HeadsExportContent content;
+                   content.json = heads::attribution_json(a);
+                   content.csv = exporting::attribution_csv(a);
+                   content.figure = exporting::attribution_figure(a);
+                   return content;
+                 });
+  }
   draw_choices(ui, width);
   draw_status(ui, width);
   const compute::LogitAttribution* shown = session_.attribution();
@@ -93,22 +108,38 @@ void ModelAttribution::draw_choices(ui::UiContext& ui, float width) {
   ImGui::SameLine();
   ImGui::TextDisabled("\xE2\x80\x9C%s\xE2\x80\x9D", token_text(result.tokens, position).c_str());
 
+  target_.draw(ui, "dla", width);
+}
+
+void TargetChooser::reset() {
+  target_.reset();
+  label_.clear();
+  typed_[0] = '\0';
+  typed_error_.clear();
+}
+
+// The target: the next-token list after the text, or typed.
+void TargetChooser::draw(const ui::UiContext& ui, const char* id, float width) {
+  const model::ForwardResult& result = *ui.model.result();
+  const float font = ImGui::GetFontSize();
+  const std::string hash = std::string("##") + id;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(i18n::tr("Target"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(10.0f * font, 0.35f * width));
-  const std::string preview = target_ ? ui::token_label(target_label_) : std::string(i18n::tr("the likeliest token"));
-  if (ImGui::BeginCombo("##dla-target", preview.c_str())) {
-    if (ImGui::Selectable(i18n::tr_label("the likeliest token", "dla-likeliest").c_str(), !target_)) {
+  const std::string preview = target_ ? ui::token_label(label_) : std::string(i18n::tr("the likeliest token"));
+  if (ImGui::BeginCombo((hash + "-target").c_str(), preview.c_str())) {
+    if (ImGui::Selectable(i18n::tr_label("the likeliest token", (std::string(id) + "-likeliest").c_str()).c_str(),
+                          !target_)) {
       target_.reset();
-      target_label_.clear();
+      label_.clear();
     }
     for (std::size_t i = 0; i < result.next_tokens.size(); ++i) {
       const model::TokenProbability& next = result.next_tokens[i];
-      const std::string label = ui::token_label(next.token) + "###dla-next-" + std::to_string(i);
+      const std::string label = ui::token_label(next.token) + "###" + std::string(id) + "-next-" + std::to_string(i);
       if (ImGui::Selectable(label.c_str(), target_ == next.id)) {
         target_ = next.id;
-        target_label_ = next.token;
+        label_ = next.token;
       }
     }
     ImGui::EndCombo();
@@ -116,9 +147,9 @@ void ModelAttribution::draw_choices(ui::UiContext& ui, float width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("the next-token list after the text"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(4.0f * font, std::min(10.0f * font, ImGui::GetContentRegionAvail().x)));
-  if (ImGui::InputTextWithHint("##dla-typed", i18n::tr("or type a token"), typed_, sizeof typed_,
+  if (ImGui::InputTextWithHint((hash + "-typed").c_str(), i18n::tr("or type a token"), typed_, sizeof typed_,
                                ImGuiInputTextFlags_EnterReturnsTrue))
-    take_typed_target(ui);
+    take_typed(ui);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", i18n::tr("a token, as in \xE2\x80\x9C Paris\xE2\x80\x9D; Enter to take it"));
   if (!typed_error_.empty()) {
@@ -132,7 +163,7 @@ void ModelAttribution::draw_choices(ui::UiContext& ui, float width) {
 
 // The typed text as a target: it must be one token of the model's vocabulary (a start-of-text
 // token the tokenizer puts first, as the text's own first token, is not counted).
-void ModelAttribution::take_typed_target(const ui::UiContext& ui) {
+void TargetChooser::take_typed(const ui::UiContext& ui) {
   typed_error_.clear();
   const model::Model* model = ui.model.model();
   const model::ForwardResult* result = ui.model.result();
@@ -153,7 +184,7 @@ void ModelAttribution::take_typed_target(const ui::UiContext& ui) {
       return;
     }
     target_ = encoding.ids.front();
-    target_label_ = encoding.tokens.front();
+    label_ = encoding.tokens.front();
   } catch (const std::exception& e) {
     typed_error_ = e.what();
   }

@@ -11,9 +11,31 @@
 #include <string>
 
 #include "app/compute/attribution_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::panels {
+
+// The token an analysis reads the logit of: the likeliest (none chosen), one of the next-token
+// list after the text, or typed (one token of the vocabulary). The attribution's and the
+// patching's; `id` ("dla", "patch") keeps their widgets apart.
+class TargetChooser {
+ public:
+  // "Target", the combo of the next tokens and the typed field, with why a typed text is no
+  // target below them.
+  void draw(const ui::UiContext& ui, const char* id, float width);
+  // nullopt: the likeliest token.
+  [[nodiscard]] std::optional<int> target() const { return target_; }
+  void reset();
+
+ private:
+  void take_typed(const ui::UiContext& ui);
+
+  std::optional<int> target_;
+  std::string label_;        // its label, as chosen
+  char typed_[128] = {};     // the typed target
+  std::string typed_error_;  // why the typed text is no target ("" when it is)
+};
 
 class ModelAttribution {
  public:
@@ -29,15 +51,12 @@ class ModelAttribution {
   void draw_choices(ui::UiContext& ui, float width);
   void draw_status(const ui::UiContext& ui, float width) const;
   void draw_bars(ui::UiContext& ui, const compute::LogitAttribution& shown, float width, float height) const;
-  void take_typed_target(const ui::UiContext& ui);
 
   compute::AttributionSession session_;
   const void* model_ = nullptr;  // the model the session's attribution is of
-  std::optional<int> target_;    // nullopt: the likeliest token at the position
-  std::string target_label_;     // its label, as chosen
+  TargetChooser target_;         // none: the likeliest token at the position
+  export_ui::HeadsExport export_;
   std::optional<int> position_;  // nullopt: the last
-  char typed_[128] = {};         // the typed target
-  std::string typed_error_;      // why the typed text is no target ("" when it is)
 };
 
 }  // namespace attnviz::panels

@@ -19,6 +19,9 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/heads_json.h"
+#include "core/heads/stream_pass.h"
 
 namespace attnviz::panels {
 namespace {
@@ -106,7 +109,24 @@ const compute::LensTable* ModelLens::shown(const ui::UiContext& ui) const {
 
 void ModelLens::draw(ui::UiContext& ui, float width, float height) {
   const float top = ImGui::GetCursorPosY();
-  heading(i18n::tr("Logit lens"), i18n::tr("each layer's stream through the final norm and unembedding"), width);
+  const float line_start = ImGui::GetCursorPosX();
+  heading(i18n::tr("Logit lens"), i18n::tr("each layer's stream through the final norm and unembedding"),
+          width - export_ui::export_button_room());
+  if (const compute::LensTable* exported = shown(ui)) {
+    export_.draw(ui, "lens", line_start + width,
+                 i18n::tr("The logit lens as shown: layers × positions coloured by the next token's probability "
+                          "(PNG, SVG) or every cell's top token and the next token's probability and rank (CSV, "
+                          "or JSON as attnviz lens writes it)."),
+                 [exported, &ui] {
+                   tokenizers::Encoding text = heads::encoding_of(*ui.model.result());
+                   text.tokens = exported->tokens;
+                   export_ui::HeadsExportContent content;
+                   content.json = heads::lens_json(text, exported->lens);
+                   content.csv = exporting::lens_csv(exported->lens, exported->tokens);
+                   content.figure = exporting::lens_figure(exported->lens, exported->tokens);
+                   return content;
+                 });
+  }
   draw_status(ui, width);
   const compute::LensTable* lens = shown(ui);
   if (lens == nullptr) return;

@@ -7,6 +7,7 @@
 // it is shown; the last one stays, with a line saying what is computing or why there is none.
 
 #include "app/compute/lens_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/ui/panel.h"
 
 namespace attnviz::panels {
@@ -28,6 +29,7 @@ class ModelLens {
 
   compute::LensSession session_;
   const void* model_ = nullptr;  // the model the session's lens is of
+  export_ui::HeadsExport export_;
 };
 
 }  // namespace attnviz::panels

@@ -19,6 +19,9 @@
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
+#include "core/export/heads_figures.h"
+#include "core/heads/heads_json.h"
+#include "core/heads/stream_pass.h"
 
 namespace attnviz::panels {
 namespace {
@@ -243,6 +246,23 @@ std::string ModelRoles::tooltip_line(const ui::UiContext& ui, int layer, int hea
       heads::role_value(roles->roles[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)], role);
   if (!value) return "\n" + i18n::format(i18n::tr("%s: no value"), role_label(role));
   return "\n" + i18n::format(i18n::tr("%s: %.4f"), role_label(role), *value);
+}
+
+void ModelRoles::draw_export(ui::UiContext& ui, float line_end) {
+  const compute::HeadRoles* roles = shown(ui);
+  if (roles == nullptr) return;
+  const heads::Role role = *ui.view.model_role;
+  export_.draw(ui, "head-roles", line_end,
+               i18n::tr("The grid as shown, coloured by the chosen role (PNG, SVG), or every role of every head "
+                        "(CSV, or JSON as attnviz heads writes it)."),
+               [roles, role, &ui] {
+                 export_ui::HeadsExportContent content;
+                 content.json =
+                     heads::heads_json(heads::encoding_of(*ui.model.result()), nullptr, roles->layers, roles->roles);
+                 content.csv = exporting::roles_csv(roles->roles, roles->layers);
+                 content.figure = exporting::roles_figure(roles->roles, roles->layers, role);
+                 return content;
+               });
 }
 
 void ModelRoles::draw_strongest(ui::UiContext& ui, float width) const {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "app/compute/head_roles_session.h"
+#include "app/export_ui/export_ui.h"
 #include "app/ui/panel.h"
 #include "core/heads/role_ranking.h"
 
@@ -44,6 +45,9 @@ class ModelRoles {
 
   // The heads with the highest values of the role, each a click away from its attention.
   void draw_strongest(ui::UiContext& ui, float width) const;
+  // After the grid's heading, while it is coloured: its export (the chosen role's grid as PNG or
+  // SVG, every role as CSV or JSON), the button ending at `line_end`.
+  void draw_export(ui::UiContext& ui, float line_end);
 
  private:
   // The roles shown for the chosen role: the last finished, when they fit the shown result's
@@ -55,6 +59,7 @@ class ModelRoles {
   compute::HeadRolesSession session_;
   const void* model_ = nullptr;                // the model the session's roles are of
   std::pair<double, double> scale_{0.0, 1.0};  // the chosen role's colour scale (update() sets it)
+  export_ui::HeadsExport export_;
 };
 
 }  // namespace attnviz::panels

@@ -2,7 +2,8 @@
 // their weights (click one to open it in the Heatmaps view, right-click to switch it off or on),
 // the selected head's switch with undo, the grid coloured by a head role instead (model_roles.h)
 // with the heads highest in it, or in the grid's place the logit lens (model_lens.h) or direct
-// logit attribution (model_attribution.h), the next tokens after the text (BERT: the tokens it
+// logit attribution (model_attribution.h) or activation patching between two texts
+// (model_patching.h), the next tokens after the text (BERT: the tokens it
 // predicts at [MASK]) with their probabilities, and attention rollout across the layers (Abnar &
 // Zuidema 2020) as a heatmap.
 // Everything shown is the core's (app/compute/model_session.h); nothing is computed here.
@@ -27,6 +28,7 @@
 #include "app/panels/model_attribution.h"
 #include "app/panels/model_lens.h"
 #include "app/panels/model_parts.h"
+#include "app/panels/model_patching.h"
 #include "app/panels/model_roles.h"
 #include "app/panels/panels.h"
 #include "app/ui/classroom_state.h"
@@ -88,8 +90,9 @@ class ModelView final : public ui::Panel {
   ModelRoles roles_;
   ModelLens lens_;
   ModelAttribution attribution_;
+  ModelPatching patching_;
   // What fills the grid's column.
-  enum class Shown { Heads, Lens, Attribution };
+  enum class Shown { Heads, Lens, Attribution, Patching };
   Shown shown_ = Shown::Heads;
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
@@ -138,6 +141,7 @@ void ModelView::draw(ui::UiContext& ui) {
   roles_.update(ui);
   lens_.update(ui, shown_ == Shown::Lens);
   attribution_.update(ui, shown_ == Shown::Attribution);
+  patching_.update(ui, shown_ == Shown::Patching);
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
   if (result == nullptr || result->layers.empty()) {
@@ -168,6 +172,8 @@ void ModelView::draw(ui::UiContext& ui) {
       lens_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
     } else if (shown_ == Shown::Attribution) {
       attribution_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
+    } else if (shown_ == Shown::Patching) {
+      patching_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
     } else {
       roles_.draw_chooser(ui, grid_w);
       draw_grid(ui, *result, grid_w, ImGui::GetContentRegionAvail().y);
@@ -217,12 +223,13 @@ void ModelView::draw_selected(ui::UiContext& ui) {
   }
 }
 
-// Whether the grid of heads, the logit lens or the logit attribution fills the column.
-// The Show line's width: its word and three radio buttons with their labels.
+// Whether the grid of heads, the logit lens, the logit attribution or the patching fills the column.
+// The Show line's width: its word and four radio buttons with their labels.
 float ModelView::shown_choice_width() {
   const ImGuiStyle& style = ImGui::GetStyle();
   float width = ImGui::CalcTextSize(i18n::tr("Show")).x;
-  for (const char* label : {i18n::tr("Layers \xC3\x97 heads"), i18n::tr("Logit lens"), i18n::tr("Logit attribution")})
+  for (const char* label :
+       {i18n::tr("Layers \xC3\x97 heads"), i18n::tr("Logit lens"), i18n::tr("Logit attribution"), i18n::tr("Patching")})
     width += style.ItemSpacing.x + ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
   return width + style.ItemSpacing.x;
 }
@@ -246,6 +253,12 @@ void ModelView::draw_shown_choice() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s",
                       i18n::tr("How much each head, MLP, the embeddings and the biases add to one token's logit"));
+  ImGui::SameLine();
+  if (ImGui::RadioButton(i18n::tr_label("Patching", "model-show-patching").c_str(), shown_ == Shown::Patching))
+    shown_ = Shown::Patching;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", i18n::tr("Each head's output taken from a second text of the same length: how much one "
+                                     "token's logit moves (activation patching)"));
 }
 
 void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height) {
@@ -254,8 +267,11 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
                         ? 0
                         : static_cast<int>(result.layers.front().attention.heads.size());
   if (heads == 0) return;
+  const float line_start = ImGui::GetCursorPosX();
+  const bool coloured = roles_.colouring(ui);
   heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on",
-          width);
+          coloured ? width - export_ui::export_button_room() : width);
+  if (coloured) roles_.draw_export(ui, line_start + width);
   const float font = ImGui::GetFontSize();
   const GridSize g =
       grid_size(layers, heads, width - ImGui::GetStyle().ScrollbarSize, height - title_height(), ui.ui_scale);

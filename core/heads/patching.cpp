@@ -1,6 +1,8 @@
 #include "core/heads/patching.h"
 
 #include <span>
+#include <string>
+#include <vector>
 
 #include "core/common/error.h"
 #include "core/heads/unembedding.h"
@@ -77,6 +79,34 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
     }
   }
   return out;
+}
+
+std::string text_cut_to_tokens(const tokenizers::Tokenizer& tokenizer, std::string_view text, int tokens) {
+  const auto count = [&](std::size_t bytes) {
+    return static_cast<int>(tokenizer.encode(text.substr(0, bytes), "--text").ids.size());
+  };
+  if (count(text.size()) <= tokens) return std::string(text);
+  // The places a cut may go: the start of every UTF-8 character, and the end.
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0u) != 0x80u) cuts.push_back(i);
+  // The longest start within `tokens` (a longer start never makes fewer tokens): a binary search.
+  std::size_t low = 0;  // cuts[low] fits (the empty start does)
+  std::size_t high = cuts.size();
+  while (high - low > 1) {
+    const std::size_t mid = (low + high) / 2;
+    if (count(cuts[mid]) <= tokens) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  std::string cut(text.substr(0, cuts[low]));
+  // Trailing spaces go where they are tokens of their own (byte-level BPE keeps " in" whole).
+  std::string trimmed = cut;
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n' || trimmed.back() == '\t'))
+    trimmed.pop_back();
+  return static_cast<int>(tokenizer.encode(trimmed, "--text").ids.size()) == count(cut.size()) ? trimmed : cut;
 }
 
 }  // namespace attnviz::heads

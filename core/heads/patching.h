@@ -8,6 +8,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/attention/backend.h"
@@ -38,5 +39,11 @@ struct Patching {
 // position beyond the texts (--position); the forward pass's own errors.
 Patching patch_every_head(const model::Model& model, Backend& backend, const tokenizers::Encoding& clean,
                           const tokenizers::Encoding& corrupted, const PatchingRequest& request);
+
+// The longest start of `text` (cut between UTF-8 characters; trailing spaces dropped where that
+// costs no token) that
+// `tokenizer` makes at most `tokens` tokens of, special tokens counted: the window's offer to
+// cut the longer of two texts to the other's length. A text already that short comes back whole.
+std::string text_cut_to_tokens(const tokenizers::Tokenizer& tokenizer, std::string_view text, int tokens);
 
 }  // namespace attnviz::heads

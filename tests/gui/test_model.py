@@ -288,6 +288,71 @@ class RealModel(unittest.TestCase):
             attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (layer, head)), 30,
                               'the largest head opened in the Heatmaps view')
 
+            # Issue 48 item 4: Show > Patching, a second text of another length refused saying both,
+            # then one of the same length: every head's effect as the float64 reference patches it.
+            second = 'the mat sat on the cat'
+            corrupted = ref.byte_level_encode(second, {t: i for i, t in enumerate(cm.byte_vocab())}, cm.BYTE_MERGES)
+            self.assertEqual(len(corrupted), len(ids))
+            app.click('##views/Model view')
+            app.click_label('Patching')
+            app.click('##patch-second-text')
+            app.type(second + ' again')
+            cut = attnviz_gui._wait(lambda: app.has('patch-cut') and app.find('patch-cut'), 30,
+                                    'the offer to cut the longer text')
+            self.assertIn('Cut the second text to %d tokens' % len(ids), cut['label'])
+            app.click('patch-cut')
+
+            def patched(app):  # (clean, corrupted, target, position, {(layer, head): effect}) as drawn
+                logits = [w['path'].rsplit('/', 1)[-1].split('##')[0].split() for w in app.widgets()
+                          if '##patch-logits' in w['path']]
+                cells = {}
+                for w in app.widgets(visible=False):
+                    cell = re.fullmatch(r'([-+.0-9e]+)##patch-([0-9]+)-([0-9]+)', w['path'].rsplit('/', 1)[-1])
+                    if cell:
+                        cells[(int(cell[2]), int(cell[3]))] = float(cell[1])
+                if not logits or not cells:
+                    return None
+                a, b, target, position = logits[0]
+                return float(a), float(b), int(target), int(position), cells
+
+            attnviz_gui._wait(lambda: not app.has('patch-cut'), 30, 'the second text cut to the text\'s length')
+            app.click('##patch-second-text')  # the cut text typed over with the one the reference runs
+            app.key('ctrl+a')
+            app.type(second)
+            target = reference(len(ids) - 1)[0]
+            clean, corrupt, want = hr.patching(model, ids, corrupted, len(ids) - 1, target)
+            got = attnviz_gui._wait(lambda: (lambda g: g if g and abs(g[1] - corrupt) < 1e-4 else None)(patched(app)),
+                                    60, 'the patching of the second text')
+            self.assertEqual(got[2:4], (target, len(ids) - 1))
+            self.assertAlmostEqual(got[0], clean, delta=1e-4)
+            self.assertAlmostEqual(got[1], corrupt, delta=1e-4)
+            self.assertEqual(set(got[4]), {(l, h) for l in range(len(want)) for h in range(len(want[0]))})
+            for (l, h), effect in got[4].items():
+                self.assertAlmostEqual(effect, want[l][h] - clean, delta=1e-4, msg=f'layer {l} head {h}')
+            shots = os.environ.get('ATTNVIZ_SHOTS_DIR')
+            if shots:
+                app.screenshot(pathlib.Path(shots) / 'model-patching.png')
+
+            # Issue 48 item 5: the heatmap's export, as SVG with its title (the CSV's numbers: tests/export and
+            # tests/reference/check_heads.py, which call the same core functions).
+            button = attnviz_gui._wait(lambda: next((w['path'] for w in app.widgets()
+                                                     if w['path'].endswith('heads-patching/##export')), None),
+                                       30, "the patching's export button")
+            figures = self.dir / 'figures'
+            app.click(button)
+            attnviz_gui._wait(lambda: app.has('SVG##heads-export-patching'), 30, 'the popup')
+            self.assertTrue(app.has('JSON##heads-export-patching') and app.has('CSV##heads-export-patching'))
+            app.click('SVG##heads-export-patching')
+            app.replace_text('##heads-export-patching-out', figures)
+            app.click('Export##heads-export-patching', settle=10)
+            svg = attnviz_gui._wait(lambda: (f := figures / 'patching.svg').exists() and f, 30, 'patching.svg')
+            self.assertIn('Activation patching', svg.read_text(encoding='utf-8'))
+            attnviz_gui._wait(lambda: not app.has('SVG##heads-export-patching'), 20, 'the popup closed')
+            l, h = max(got[4], key=lambda k: abs(got[4][k]))
+            app.click([w['path'] for w in app.widgets() if w['path'].endswith('##patch-%d-%d' % (l, h))][0])
+            attnviz_gui._wait(lambda: app.has('heatmaps-switch/Switch off##%d-%d' % (l, h)), 30,
+                              'the strongest patched head opened in the Heatmaps view')
+
     def test_thumbnail_opens_a_head_and_switching_it_off_changes_the_next_tokens(self):
         layers, heads = cm.GPT2['layers'], cm.GPT2['heads']
         # A scenario with a source sentence beside --model: the window opens on the model's Heatmaps

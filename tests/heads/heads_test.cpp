@@ -177,6 +177,19 @@ TEST(Patching, TheEditsApplyToEveryRunSoASwitchedOffHeadHasNothingToPatch) {
   EXPECT_GT(std::abs(p.patched[1][1] - p.clean_logit), 1e-4);  // a head left on does change it
 }
 
+TEST(Patching, TheLongerTextIsCutToTheShortersLengthInTokens) {
+  const auto model = open_test_model("gpt2");
+  const tokenizers::Tokenizer& tokenizer = model->tokenizer();
+  const std::string text = "the cat sat on the mat";
+  const std::size_t n = tokenizer.encode(text, "--text").ids.size();
+  ASSERT_GT(n, 3u);
+  const std::string cut = text_cut_to_tokens(tokenizer, text, 3);
+  EXPECT_EQ(tokenizer.encode(cut, "--text").ids.size(), 3u) << cut;
+  EXPECT_TRUE(text.starts_with(cut)) << cut;
+  EXPECT_EQ(text_cut_to_tokens(tokenizer, text, static_cast<int>(n)), text);               // already that short: whole
+  EXPECT_EQ(text_cut_to_tokens(tokenizer, "\xED\x95\x9C\xEA\xB8\x80", 1).size() % 3, 0u);  // whole characters
+}
+
 TEST(Attribution, BertIsRefusedSayingWhy) {
   const auto model = open_test_model("bert");
   const auto text = model->tokenizer().encode("the cat sat", "--text");

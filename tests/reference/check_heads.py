@@ -167,6 +167,45 @@ def check_everything(name, binary, path, model, ids, corrupted_ids, prefix):
     if patch['corrupted_ids'] != corrupted_ids:
         raise Failure(f'{name}: corrupted ids {patch["corrupted_ids"]}, expected {corrupted_ids}')
     check_patching(f'{name} patching', patch, model, ids, corrupted_ids)
+    text_file, corrupted_file = pathlib.Path(path).parent / 'text.txt', pathlib.Path(path).parent / 'corrupted.txt'
+    text_file.write_text(TEXT, encoding='utf-8')
+    corrupted_file.write_text(CORRUPTED, encoding='utf-8')
+    from_files = attnviz(binary, 'patch', '--model', path, '--text-file', text_file,
+                         '--corrupted-text-file', corrupted_file)
+    if from_files != patch:
+        raise Failure(f'{name}: patch --text-file --corrupted-text-file differs from --text --corrupted-text')
+    check_formats(name, binary, path, patch)
+
+
+def check_formats(name, binary, path, patch):
+    """--format csv holds the JSON's numbers; png and svg (by --format or --out's extension) are
+    images with the figure's labels."""
+    folder = pathlib.Path(path).parent
+    done = subprocess.run([binary, 'patch', '--model', str(path), '--text', TEXT, '--corrupted-text', CORRUPTED,
+                           '--format', 'csv'], capture_output=True, text=True, check=True)
+    rows = [line.split(',') for line in done.stdout.strip().split('\n')]
+    if rows[0] != ['layer', 'head', 'patched_logit', 'effect']:
+        raise Failure(f'{name}: patch --format csv header {rows[0]}')
+    want = [(layer['layer'], head['head'], head['patched_logit'], head['effect'])
+            for layer in patch['layers'] for head in layer['heads']]
+    got = [(int(r[0]), int(r[1]), float(r[2]), float(r[3])) for r in rows[1:]]
+    if len(got) != len(want) or any(g[:2] != w[:2] or abs(g[2] - w[2]) > 1e-6 * max(1, abs(w[2])) or
+                                    abs(g[3] - w[3]) > 1e-5 * max(1, abs(w[2])) for g, w in zip(got, want)):
+        raise Failure(f'{name}: patch --format csv {got[:3]}… differs from the JSON {want[:3]}…')
+    for command, extra in (('patch', ['--text', TEXT, '--corrupted-text', CORRUPTED]), ('heads', []),
+                           ('lens', ['--text', TEXT]), ('attribute', ['--text', TEXT])):
+        svg, png = folder / f'{command}.svg', folder / f'{command}.png'
+        subprocess.run([binary, command, '--model', str(path), *extra, '--out', str(svg)], check=True,
+                       capture_output=True)
+        subprocess.run([binary, command, '--model', str(path), *extra, '--format', 'png', '--out', str(png)],
+                       check=True, capture_output=True)
+        text = svg.read_text(encoding='utf-8')
+        title = {'patch': 'Activation patching', 'heads': 'Head roles', 'lens': 'Logit lens',
+                 'attribute': 'Direct logit attribution'}[command]
+        if not text.lstrip().startswith(('<?xml', '<svg')) or title not in text:
+            raise Failure(f'{name}: {command} --out {svg.name} is no SVG with its title')
+        if png.read_bytes()[:8] != b'\x89PNG\r\n\x1a\n':
+            raise Failure(f'{name}: {command} --format png wrote no PNG')
 
 
 def case_gpt2(binary, tmp, rng):
@@ -239,6 +278,9 @@ def case_errors(binary, tmp, rng):
     refused(binary, '--corrupted-text', ['6 tokens', '3 tokens'],
             'patch', *gpt2, '--text', TEXT, '--corrupted-text', 'the cat sat')
     refused(binary, '--target-id', ['1000000'], 'attribute', *gpt2, '--text', TEXT, '--target-id', 1000000)
+    refused(binary, '--format', ['image', '--out'], 'lens', *gpt2, '--text', TEXT, '--format', 'png')
+    refused(binary, '--format', ['npy'], 'attribute', *gpt2, '--text', TEXT, '--format', 'npy')
+    refused(binary, '--role', ['no role'], 'heads', *gpt2, '--role', 'sink', '--format', 'csv')
     refused(binary, '--target-id', ['1000000'], 'patch', *gpt2, '--text', TEXT, '--corrupted-text', CORRUPTED,
             '--target-id', 1000000)
     refused(binary, '--position', ['99'], 'attribute', *gpt2, '--text', TEXT, '--position', 99)
