@@ -36,7 +36,8 @@ TEST(PatchingSession, EveryHeadAsTheCoreFindsItAndTheCleanLogitTheWindowsPassGiv
   ASSERT_EQ(patching.error(), "");
   ASSERT_NE(patching.patching(), nullptr);
   const heads::Patching& got = patching.patching()->patching;
-  const model::ForwardResult& result = *session.result();
+  const auto shown = session.shared_result();  // kept: the head switch below replaces the session's
+  const model::ForwardResult& result = *shown;
   EXPECT_EQ(got.target, result.next_tokens.front().id);
   EXPECT_NEAR(got.clean_logit, result.next_tokens.front().logit, 1e-4);
   EXPECT_EQ(patching.patching()->clean.tokens, result.tokens);
