@@ -149,7 +149,8 @@ TEST(BpeTokenizer, WithUnknownsThatFuseTheTextIsNotRefusedForItsLength) {
               "has 62914560 bytes; with this tokenizer (SentencePiece BPE, unknown characters fused into one <unk>) "
               "a text has at most 1048576 bytes");
   }
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  // Generous (sanitizers, a loaded machine): a bound on a blow-up, not a measurement.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
   EXPECT_EQ(tokenizer.encode(std::string(kMaxTextBytesWhereUnknownsFuse - 1, 'z'), "--text").tokens.size(), 3u);
 }
 

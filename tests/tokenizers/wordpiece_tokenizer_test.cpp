@@ -111,15 +111,16 @@ TEST(WordPieceTokenizer, NonAsciiTextIsReadInPiecesWithTheTokensOfTheWholeText) 
   std::string sentences;  // ideographs and full stops only: no ASCII at all
   for (int i = 0; i < 433; ++i) sentences += "中中。";
   EXPECT_EQ(tokenizer.encode(sentences, "--text").ids.size(), 1301u);
-  const auto start = std::chrono::steady_clock::now();
   while (sentences.size() < (std::size_t{16} << 20)) sentences += sentences;
+  const auto start = std::chrono::steady_clock::now();
   try {
     (void)tokenizer.encode(sentences, "--text");
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.problem(), "makes more than 4096 tokens; at most 4096 are computed");
   }
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  // Generous (sanitizers, a loaded machine): a bound on a blow-up, not a measurement.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
   // A Hangul word of 300,000 syllables: one [UNK], read 64 KB at a time; the words after it count.
   std::string word;
   for (int i = 0; i < 100000; ++i) word += "고양이";
