@@ -89,11 +89,7 @@ bool TrainingSession::ensure_run(const TrainingSettings& settings) {
   snapshot_every_ = 1;
   {
     const std::lock_guard lock(mutex_);
-    const std::uint64_t version = shared_.version + 1;
-    const std::uint64_t saves = shared_.saves;
-    shared_ = Shared{};
-    shared_.version = version;
-    shared_.saves = saves;
+    clear_shown();
     shared_.has_run = true;
     shared_.state = TrainingState::Paused;
     shared_.steps = settings.steps;
@@ -206,8 +202,12 @@ void TrainingSession::reset() {
   worker_.wait_idle();
   trainer_.reset();
   const std::lock_guard lock(mutex_);
-  const std::uint64_t version = shared_.version + 1;
-  const std::uint64_t saves = shared_.saves;
+  clear_shown();
+}
+
+void TrainingSession::clear_shown() {
+  const std::uint64_t version = shared_.version + 1;  // the view redraws
+  const std::uint64_t saves = shared_.saves;          // saves already made stay counted
   shared_ = Shared{};
   shared_.version = version;
   shared_.saves = saves;

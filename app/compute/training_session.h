@@ -142,6 +142,8 @@ class TrainingSession {
   void take_steps(long count, const std::stop_token& stop);
   void keep_snapshot();
   void fail(const std::string& message);
+  // Empties what the view shows, as a new run or Reset does (mutex_ held).
+  void clear_shown();
 
   std::unique_ptr<train::Trainer> trainer_;  // the worker's (and the window's once it is idle)
   long snapshot_every_ = 1;
