@@ -19,14 +19,15 @@ namespace attnviz::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "Usage: attnviz train --task induction|text [--text-file F] --out DIR\n"
+    "Usage: attnviz train --task induction|text [--text-file F] [--init DIR] --out DIR\n"
     "                     [--layers L] [--heads H] [--d-model D] [--context T] [--vocab V]\n"
     "                     [--steps S] [--batch B] [--lr X] [--optimizer adamw|sgd] [--weight-decay W]\n"
     "                     [--seed N] [--sampling random|sequential] [--checkpoints K] [--threads N]\n"
     "       attnviz train --resume DIR [--steps S] [--threads N]\n"
     "\n"
     "Trains a small GPT-2 (pre-LN blocks, learned positions, GELU MLP of 4·D, tied unembedding;\n"
-    "float32, on every CPU core) from a fresh initialisation and writes DIR as a GPT-2 model folder\n"
+    "float32, on every CPU core) from a fresh initialisation (or from --init DIR) and writes DIR as a\n"
+    "GPT-2 model folder\n"
     "that compute, export, generate and the window open: config.json, model.safetensors, vocab.json +\n"
     "merges.txt (byte-level: one token per byte), task.json; training.jsonl, one line per step\n"
     "{\"step\", \"loss\", \"seconds\"[, \"repeat_loss\"]}; with --checkpoints K also DIR/checkpoints/step-N\n"
@@ -37,7 +38,8 @@ constexpr const char* kHelp =
     "  induction   sequences of T+1 tokens drawn from V readable byte tokens (a-z, A-Z, 0-9, ...),\n"
     "              each with one repeat of k in [4, T/2] tokens: an induction head has to form to\n"
     "              copy it; repeat_loss is the loss on the copyable tokens only\n"
-    "  text        the next byte of --text-file (any UTF-8, Korean included)\n"
+    "  text        the next byte of --text-file (any UTF-8, Korean included); with --init DIR the\n"
+    "              next token under DIR's own tokenizer\n"
     "\n"
     "Options:\n"
     "  --task induction|text  what to learn (required unless --resume)\n"
@@ -59,7 +61,8 @@ constexpr const char* kHelp =
     "  --checkpoints K        also save DIR/checkpoints/step-N every K steps\n"
     "  --threads N            CPU threads (default: every core)\n"
     "  --resume DIR           continue the training saved in DIR, with its options\n"
-    "  --init DIR             (not yet: training starts from a fresh model)\n"
+    "  --init DIR             --task text: go on from the GPT-2 model folder DIR (its weights, shape and\n"
+    "                         tokenizer, which every folder written copies) instead of a fresh model\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option or file; a loss that is not\n"
     "finite names the step and keeps the last saved model), 130 stopped by Ctrl+C, 1 other errors.\n";
@@ -101,12 +104,17 @@ float get_positive_float(const ParsedArgs& parsed, const std::string& name, floa
   return static_cast<float>(value);
 }
 
-train::TrainOptions fresh_options(const ParsedArgs& parsed) {
-  if (parsed.has("--init")) {
-    throw InputError(kOrigin, "--init",
-                     "continuing from a pretrained model is not supported yet: attnviz train starts "
-                     "from a fresh model (or --resume DIR of its own)");
+// --init takes its shape from the folder: the options that would set another are refused.
+void check_init_options(const ParsedArgs& parsed, const std::string& task) {
+  if (!parsed.has("--init")) return;
+  if (task != "text") throw InputError(kOrigin, "--init", "continues a model on a text: it needs --task text");
+  for (const char* name : {"--layers", "--heads", "--d-model"}) {
+    if (parsed.has(name))
+      throw InputError(kOrigin, name, "the shape comes from the --init folder's config.json: leave it out");
   }
+}
+
+train::TrainOptions fresh_options(const ParsedArgs& parsed) {
   train::TrainOptions o;
   const std::optional<std::string> task = parsed.get("--task");
   if (!task) throw InputError(kOrigin, "--task", "is required: induction or text");
@@ -119,6 +127,8 @@ train::TrainOptions fresh_options(const ParsedArgs& parsed) {
   if (o.task == "text" && parsed.has("--vocab")) {
     throw InputError(kOrigin, "--vocab", "is for --task induction only (a text's tokens are its 256 bytes)");
   }
+  check_init_options(parsed, o.task);
+  o.init = parsed.get_or("--init", "");
   o.text_file = parsed.get_or("--text-file", "");
   const std::optional<std::string> out = parsed.get("--out");
   if (!out) throw InputError(kOrigin, "--out", "is required: the folder to write the model to");
@@ -131,7 +141,8 @@ train::TrainOptions fresh_options(const ParsedArgs& parsed) {
         kOrigin, "--d-model",
         std::to_string(o.shape.d_model) + " is not a multiple of --heads " + std::to_string(o.shape.heads));
   }
-  o.shape.positions = parsed.get_int("--context", 2, 4096).value_or(32);
+  o.shape.positions = parsed.get_int("--context", 2, 4096).value_or(32);  // --init: the folder's table holds it
+  o.context = o.shape.positions;
   o.shape.vocab = 256;
   o.task_vocab = parsed.get_int("--vocab", 1, 100000).value_or(64);
   o.steps = parsed.get_int("--steps", 0, 100000000).value_or(1000);

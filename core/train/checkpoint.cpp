@@ -102,8 +102,14 @@ void write_model_folder(const fs::path& folder, const ModelShape& shape, std::sp
   fs::create_directories(folder);
   write_json_file(folder / "config.json", config_json(shape));
   write_safetensors(folder / "model.safetensors", parameter_layout(shape), {{"", parameters}}, contents.step);
-  write_file_atomically(folder / "vocab.json", byte_vocab_json());
-  write_file_atomically(folder / "merges.txt", "#version: 0.2\n");
+  if (contents.tokenizer_files.empty()) {
+    write_file_atomically(folder / "vocab.json", byte_vocab_json());
+    write_file_atomically(folder / "merges.txt", "#version: 0.2\n");
+  }
+  for (const fs::path& file : contents.tokenizer_files) {
+    if (fs::exists(folder / file.filename()) && fs::equivalent(file, folder / file.filename())) continue;  // resumed
+    write_file_atomically(folder / file.filename(), read_input_file(file.string(), {.kind = "tokenizer file"}));
+  }
   write_json_file(folder / "task.json",
                   {{"task", contents.task}, {"context", contents.context}, {"token_ids", contents.token_ids}});
 }

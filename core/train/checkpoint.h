@@ -2,7 +2,8 @@
 // The folders `attnviz train` writes, which every other view opens as a GPT-2 model folder:
 //   config.json        GPT2LMHeadModel, the Hugging Face field names core/model reads
 //   model.safetensors  F32, Hugging Face GPT-2 tensor names, Conv1D weights [in, out]
-//   vocab.json, merges.txt   the byte-level tokenizer (256 byte tokens, no merges)
+//   vocab.json, merges.txt   the byte-level tokenizer (256 byte tokens, no merges), or the
+//                      tokenizer files of the model training began from (--init)
 //   task.json          {"task", "context", "token_ids"}
 // and, to resume, optimizer.safetensors (Adam's moments as "m.NAME", "v.NAME") and
 // training_state.json. Every file is written atomically (core/common/atomic_file.h); a
@@ -27,6 +28,8 @@ struct FolderContents {
   int context = 0;
   std::vector<int> token_ids;
   long step = 0;  // written into the safetensors metadata
+  // The tokenizer's files to copy into the folder (an --init model's); empty: the byte-level one.
+  std::vector<std::filesystem::path> tokenizer_files;
 };
 
 // config.json, model.safetensors, vocab.json, merges.txt and task.json into `folder` (created).

@@ -18,8 +18,8 @@ Activations::Activations(const ModelShape& s, int B, int T) {
   for (auto* v : {&ln1_mean, &ln1_rstd, &ln2_mean, &ln2_rstd}) v->resize(L * BT);
   qkv.resize(L * BT * 3 * C);
   att.resize(L * size(B) * NH * size(T) * size(T));
-  fch.resize(L * BT * 4 * C);
-  fch_gelu.resize(L * BT * 4 * C);
+  fch.resize(L * BT * size(s.d_ff()));
+  fch_gelu.resize(L * BT * size(s.d_ff()));
   lnf.resize(BT * C);
   lnf_mean.resize(BT);
   lnf_rstd.resize(BT);
@@ -36,6 +36,15 @@ std::size_t Activations::floats() const {
     n += v->size();
   }
   return n;
+}
+
+std::size_t Activations::floats_for(const ModelShape& s, int B, int T) {
+  const auto size = [](int n) { return static_cast<std::size_t>(n); };
+  const std::size_t L = size(s.layers), C = size(s.d_model), V = size(s.vocab), NH = size(s.heads);
+  const std::size_t BT = size(B) * size(T);
+  const std::size_t per_layer =
+      7 * BT * C + 4 * BT + 3 * BT * C + size(B) * NH * size(T) * size(T) + 2 * BT * size(s.d_ff());
+  return BT * C + L * per_layer + BT * C + 2 * BT + 2 * BT * V + BT;
 }
 
 Gpt2::Gpt2(const ModelShape& shape, int batch, int context)
@@ -82,6 +91,8 @@ float Gpt2::forward(std::span<const std::int32_t> inputs, std::span<const std::i
   std::copy(targets.begin(), targets.end(), targets_.begin());
   Activations& a = acts_;
   const long btc = static_cast<long>(BT) * C;
+  const int F = shape_.d_ff();  // the MLP's width, 4·C unless an --init model says otherwise
+  const long btf = static_cast<long>(BT) * F;
   embedding_forward(a.encoded.data(), inputs_.data(), weights_.wte, weights_.wpe, B, T, C);  // (B,T,C)
   for (int l = 0; l < shape_.layers; ++l) {
     const LayerTensors& w = weights_.layers[static_cast<std::size_t>(l)];
@@ -93,8 +104,8 @@ float Gpt2::forward(std::span<const std::int32_t> inputs, std::span<const std::i
     float* attproj = a.attproj.data() + l * btc;
     float* residual2 = a.residual2.data() + l * btc;
     float* ln2 = a.ln2.data() + l * btc;
-    float* fch = a.fch.data() + l * btc * 4;
-    float* fch_gelu = a.fch_gelu.data() + l * btc * 4;
+    float* fch = a.fch.data() + l * btf;
+    float* fch_gelu = a.fch_gelu.data() + l * btf;
     float* fcproj = a.fcproj.data() + l * btc;
     layernorm_forward(ln1, a.ln1_mean.data() + l * BT, a.ln1_rstd.data() + l * BT, residual, w.ln1_w, w.ln1_b, BT, C);
     matmul_forward(qkv, ln1, w.qkv_w, w.qkv_b, BT, C, 3 * C);               // (B,T,3C)
@@ -102,10 +113,10 @@ float Gpt2::forward(std::span<const std::int32_t> inputs, std::span<const std::i
     matmul_forward(attproj, atty, w.attn_proj_w, w.attn_proj_b, BT, C, C);  // (B,T,C)
     residual_forward(residual2, residual, attproj, btc);                    // (B,T,C)
     layernorm_forward(ln2, a.ln2_mean.data() + l * BT, a.ln2_rstd.data() + l * BT, residual2, w.ln2_w, w.ln2_b, BT, C);
-    matmul_forward(fch, ln2, w.fc_w, w.fc_b, BT, C, 4 * C);                    // (B,T,4C)
-    gelu_forward(fch_gelu, fch, btc * 4);                                      // (B,T,4C)
-    matmul_forward(fcproj, fch_gelu, w.fc_proj_w, w.fc_proj_b, BT, 4 * C, C);  // (B,T,C)
-    residual_forward(a.residual3.data() + l * btc, residual2, fcproj, btc);    // (B,T,C)
+    matmul_forward(fch, ln2, w.fc_w, w.fc_b, BT, C, F);                      // (B,T,F), F = 4C
+    gelu_forward(fch_gelu, fch, btf);                                        // (B,T,F)
+    matmul_forward(fcproj, fch_gelu, w.fc_proj_w, w.fc_proj_b, BT, F, C);    // (B,T,C)
+    residual_forward(a.residual3.data() + l * btc, residual2, fcproj, btc);  // (B,T,C)
   }
   const float* last = a.residual3.data() + (shape_.layers - 1) * btc;
   layernorm_forward(a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, weights_.lnf_w, weights_.lnf_b, BT, C);
@@ -122,6 +133,8 @@ void Gpt2::backward() {
   const int B = batch_, T = context_, C = shape_.d_model, V = shape_.vocab, NH = shape_.heads;
   const int BT = B * T;
   const long btc = static_cast<long>(BT) * C;
+  const int F = shape_.d_ff();  // the MLP's width, 4·C unless an --init model says otherwise
+  const long btf = static_cast<long>(BT) * F;
   const Activations& a = acts_;
   Activations& d = dacts_;
   // The activations' gradients are sums (a residual feeds two paths): start each step at zero.
@@ -142,10 +155,11 @@ void Gpt2::backward() {
     float* dresidual = l == 0 ? d.encoded.data() : d.residual3.data() + at - btc;
     const long att_at = static_cast<long>(l) * B * NH * T * T;
     residual_backward(d.residual2.data() + at, d.fcproj.data() + at, d.residual3.data() + at, btc);
-    matmul_backward(d.fch_gelu.data() + 4 * at, g.fc_proj_w, g.fc_proj_b, d.fcproj.data() + at,
-                    a.fch_gelu.data() + 4 * at, w.fc_proj_w, BT, 4 * C, C);
-    gelu_backward(d.fch.data() + 4 * at, a.fch.data() + 4 * at, d.fch_gelu.data() + 4 * at, 4 * btc);
-    matmul_backward(d.ln2.data() + at, g.fc_w, g.fc_b, d.fch.data() + 4 * at, a.ln2.data() + at, w.fc_w, BT, C, 4 * C);
+    const long at_f = l * btf;  // layer l's (B,T,F) activations
+    matmul_backward(d.fch_gelu.data() + at_f, g.fc_proj_w, g.fc_proj_b, d.fcproj.data() + at, a.fch_gelu.data() + at_f,
+                    w.fc_proj_w, BT, F, C);
+    gelu_backward(d.fch.data() + at_f, a.fch.data() + at_f, d.fch_gelu.data() + at_f, btf);
+    matmul_backward(d.ln2.data() + at, g.fc_w, g.fc_b, d.fch.data() + at_f, a.ln2.data() + at, w.fc_w, BT, C, F);
     layernorm_backward(d.residual2.data() + at, g.ln2_w, g.ln2_b, d.ln2.data() + at, a.residual2.data() + at, w.ln2_w,
                        a.ln2_mean.data() + l * BT, a.ln2_rstd.data() + l * BT, BT, C);
     residual_backward(dresidual, d.attproj.data() + at, d.residual2.data() + at, btc);

@@ -19,6 +19,8 @@ struct Activations {
       fch_gelu, fcproj, residual3, lnf, lnf_mean, lnf_rstd, logits, probs, losses;
   Activations(const ModelShape& shape, int batch, int context);
   [[nodiscard]] std::size_t floats() const;
+  // floats() of Activations(shape, batch, context), without making them (a memory check).
+  [[nodiscard]] static std::size_t floats_for(const ModelShape& shape, int batch, int context);
 };
 
 class Gpt2 {

@@ -5,7 +5,7 @@ namespace {
 
 // One layer's tensors, named after "h.L.", in buffer order (LayerTensors' order).
 std::vector<TensorSpec> layer_specs(const ModelShape& s, int layer) {
-  const int C = s.d_model;
+  const int C = s.d_model, F = s.d_ff();
   const std::vector<std::pair<std::string, std::vector<int>>> parts = {{"ln_1.weight", {C}},
                                                                        {"ln_1.bias", {C}},
                                                                        {"attn.c_attn.weight", {C, 3 * C}},
@@ -14,9 +14,9 @@ std::vector<TensorSpec> layer_specs(const ModelShape& s, int layer) {
                                                                        {"attn.c_proj.bias", {C}},
                                                                        {"ln_2.weight", {C}},
                                                                        {"ln_2.bias", {C}},
-                                                                       {"mlp.c_fc.weight", {C, 4 * C}},
-                                                                       {"mlp.c_fc.bias", {4 * C}},
-                                                                       {"mlp.c_proj.weight", {4 * C, C}},
+                                                                       {"mlp.c_fc.weight", {C, F}},
+                                                                       {"mlp.c_fc.bias", {F}},
+                                                                       {"mlp.c_proj.weight", {F, C}},
                                                                        {"mlp.c_proj.bias", {C}}};
   std::vector<TensorSpec> specs;
   for (const auto& [name, shape] : parts) specs.push_back({"h." + std::to_string(layer) + "." + name, shape});

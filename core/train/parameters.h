@@ -15,7 +15,8 @@ struct ModelShape {
   int d_model = 64;
   int positions = 64;  // the position table: the longest context
   int vocab = 256;
-  [[nodiscard]] int d_ff() const { return 4 * d_model; }
+  int mlp_width = 0;  // 0: 4·d_model, GPT-2's (a fresh model's); an --init folder's n_inner otherwise
+  [[nodiscard]] int d_ff() const { return mlp_width > 0 ? mlp_width : 4 * d_model; }
 };
 
 // One tensor of the buffer: "h.0.attn.c_attn.weight", its shape (outermost first), where it starts.
@@ -41,9 +42,9 @@ struct LayerTensors {
   float* attn_proj_b;
   float* ln2_w;
   float* ln2_b;
-  float* fc_w;  // (C, 4C)
+  float* fc_w;  // (C, F): F = d_ff(), 4C
   float* fc_b;
-  float* fc_proj_w;  // (4C, C)
+  float* fc_proj_w;  // (F, C)
   float* fc_proj_b;
 };
 

@@ -14,7 +14,9 @@
 #include "core/common/error.h"
 #include "core/common/input_file.h"
 #include "core/train/checkpoint.h"
+#include "core/model/model.h"
 #include "core/train/gpt2.h"
+#include "core/train/initial_model.h"
 
 namespace attnviz::train {
 namespace fs = std::filesystem;
@@ -31,7 +33,11 @@ json options_json(const TrainOptions& o) {
           {"layers", o.shape.layers},
           {"heads", o.shape.heads},
           {"d_model", o.shape.d_model},
-          {"context", o.shape.positions},
+          {"context", o.sequence_length()},
+          {"positions", o.shape.positions},
+          {"model_vocab", o.shape.vocab},
+          {"mlp_width", o.shape.d_ff()},
+          {"init", o.init.string()},
           {"vocab", o.task_vocab},
           {"batch", o.batch},
           {"steps", o.steps},
@@ -52,7 +58,11 @@ TrainOptions options_from_json(const json& j, const fs::path& out) {
   o.shape.layers = j.at("layers").get<int>();
   o.shape.heads = j.at("heads").get<int>();
   o.shape.d_model = j.at("d_model").get<int>();
-  o.shape.positions = j.at("context").get<int>();
+  o.context = j.at("context").get<int>();
+  o.shape.positions = j.value("positions", o.context);  // states saved before --init: the table was the context
+  o.shape.vocab = j.value("model_vocab", 256);
+  o.shape.mlp_width = j.value("mlp_width", 0);
+  o.init = j.value("init", "");
   o.task_vocab = j.at("vocab").get<int>();
   o.batch = j.at("batch").get<int>();
   o.steps = j.at("steps").get<long>();
@@ -72,8 +82,35 @@ void use_threads(int threads) {
   Eigen::setNbThreads(n);
 }
 
-std::unique_ptr<Task> make_task(const TrainOptions& o) {
-  const int T = o.shape.positions;
+// The text's ids: its bytes (the byte-level tokenizer), or its tokens under the tokenizer of
+// `tokenizer_folder` (a run from --init).
+std::vector<std::int32_t> read_text_ids(const TrainOptions& o, const fs::path& tokenizer_folder) {
+  const bool own_text = !o.text.empty();
+  const std::string origin = own_text ? "<text>" : o.text_file.string();
+  const std::string bytes = own_text ? o.text : read_input_file(o.text_file.string(), {.kind = "text file"});
+  std::vector<std::int32_t> ids;
+  if (!tokenizer_folder.empty()) {
+    ids = encode_training_text(tokenizer_folder, bytes, origin);
+  } else {
+    ids.resize(bytes.size());
+    for (std::size_t i = 0; i < bytes.size(); ++i) ids[i] = static_cast<unsigned char>(bytes[i]);
+  }
+  const int T = o.sequence_length();
+  const std::size_t needed = static_cast<std::size_t>(o.batch) * static_cast<std::size_t>(T) + 1;
+  if (ids.size() < needed) {
+    const std::string has = tokenizer_folder.empty()
+                                ? std::to_string(ids.size()) + " bytes (tokens)"
+                                : std::to_string(bytes.size()) + " bytes, " + std::to_string(ids.size()) + " tokens";
+    throw InputError(origin, "--text-file",
+                     "has " + has + "; one batch of " + std::to_string(o.batch) + " × " + std::to_string(T) +
+                         " needs at least " + std::to_string(needed) +
+                         " tokens (give a longer text, or a smaller --batch or --context)");
+  }
+  return ids;
+}
+
+std::unique_ptr<Task> make_task(const TrainOptions& o, const std::vector<std::int32_t>& ids) {
+  const int T = o.sequence_length();
   if (o.task == "induction") {
     if (T < 8)
       throw InputError(kCommandLine, "--context", "must be at least 8 for induction: a repeat of 4 tokens, twice");
@@ -84,32 +121,60 @@ std::unique_ptr<Task> make_task(const TrainOptions& o) {
     }
     return std::make_unique<InductionTask>(o.task_vocab, T, o.seed);
   }
-  const bool own_text = !o.text.empty();
-  const std::string bytes = own_text ? o.text : read_input_file(o.text_file.string(), {.kind = "text file"});
-  const std::size_t needed = static_cast<std::size_t>(o.batch) * static_cast<std::size_t>(T) + 1;
-  if (bytes.size() < needed) {
-    throw InputError(own_text ? "<text>" : o.text_file.string(), "--text-file",
-                     "has " + std::to_string(bytes.size()) + " bytes (tokens); one batch of " +
-                         std::to_string(o.batch) + " × " + std::to_string(T) + " needs at least " +
-                         std::to_string(needed) + " (give a longer text, or a smaller --batch or --context)");
+  return std::make_unique<TextTask>(ids, o.sampling, o.seed);
+}
+
+// The weights, gradients, two Adam moments and one batch's activations and their gradients:
+// refused by name before any is allocated when the system has less memory than that.
+void check_training_memory(const TrainOptions& o) {
+  const std::uint64_t parameters = parameter_count(o.shape);
+  const std::uint64_t activations = Activations::floats_for(o.shape, o.batch, o.sequence_length());
+  const std::uint64_t bytes = (4 * parameters + 2 * activations) * sizeof(float);
+  const std::uint64_t available = model::available_memory_bytes();
+  if (bytes > available) {
+    throw InputError(kCommandLine, "--batch",
+                     "training this model (" + model::parameter_count_text(parameters) + " parameters) on batches of " +
+                         std::to_string(o.batch) + " × " + std::to_string(o.sequence_length()) + " needs " +
+                         byte_size_text(bytes) + ", more than the " + byte_size_text(available) +
+                         " available (a smaller --batch or --context needs less)");
   }
-  std::vector<std::int32_t> ids(bytes.size());
-  for (std::size_t i = 0; i < bytes.size(); ++i) ids[i] = static_cast<unsigned char>(bytes[i]);
-  return std::make_unique<TextTask>(std::move(ids), o.sampling, o.seed);
+}
+
+// options with --init's shape, and that folder's weights and tokenizer, checked.
+std::optional<InitialModel> initial_model_of(TrainOptions& o) {
+  if (o.init.empty()) return std::nullopt;
+  if (o.task != "text") throw InputError(kCommandLine, "--init", "continues a model on a text: it needs --task text");
+  InitialModel initial = read_initial_model(o.init, o.sequence_length());
+  o.context = o.sequence_length();
+  o.shape = initial.shape;
+  return initial;
 }
 
 // One training run: the model, its optimiser and task, the log; fresh or resumed.
 class Session {
  public:
-  explicit Session(const TrainOptions& o)
+  // `initial`: the --init folder's model (initial_model_of); a resumed run from --init has none and
+  // takes the tokenizer its own folder holds.
+  Session(const TrainOptions& o, std::optional<InitialModel> initial)
       : options_(o),
-        task_(make_task(o)),
-        model_(o.shape, o.batch, o.shape.positions),
+        initial_(std::move(initial)),
+        tokenizer_folder_(initial_ ? o.init : (o.init.empty() ? fs::path() : o.out)),
+        tokenizer_files_(initial_                    ? initial_->tokenizer_files
+                         : tokenizer_folder_.empty() ? std::vector<fs::path>()
+                                                     : tokenizer_files_in(tokenizer_folder_)),
+        text_ids_(o.task == "text" ? read_text_ids(o, tokenizer_folder_) : std::vector<std::int32_t>()),
+        task_(make_task(o, text_ids_)),
+        model_(o.shape, o.batch, o.sequence_length()),
         optimizer_(o.optimizer, model_.layout()),
-        batch_(o.batch, o.shape.positions) {}
+        batch_(o.batch, o.sequence_length()) {}
 
   void initialise(bool write) {
-    model_.initialise(options_.seed);
+    if (initial_) {
+      std::copy(initial_->parameters.begin(), initial_->parameters.end(), model_.parameters().begin());
+      initial_.reset();  // the copy is the model's now
+    } else {
+      model_.initialise(options_.seed);
+    }
     if (write) save(/*checkpoint=*/options_.checkpoint_every > 0);
   }
 
@@ -157,6 +222,8 @@ class Session {
   [[nodiscard]] const TrainOptions& options() const { return options_; }
   [[nodiscard]] std::span<const float> parameters() const { return model_.parameters(); }
   [[nodiscard]] std::vector<int> token_ids() const { return task_->token_ids(); }
+  // The text task's ids (empty for induction).
+  [[nodiscard]] const std::vector<std::int32_t>& text_ids() const { return text_ids_; }
 
   TrainResult run(const ProgressCallback& progress, const std::atomic<bool>* stop) {
     TrainResult result;
@@ -205,7 +272,7 @@ class Session {
     report.seconds = elapsed(start);
     const double run_seconds = report.seconds - seconds_before_;
     report.tokens_per_second =
-        run_seconds > 0 ? static_cast<double>(step_ - first) * options_.batch * options_.shape.positions / run_seconds
+        run_seconds > 0 ? static_cast<double>(step_ - first) * options_.batch * options_.sequence_length() / run_seconds
                         : 0.0;
     json line = {{"step", step_}, {"loss", loss}, {"seconds", report.seconds}};
     if (report.repeat_loss) line["repeat_loss"] = *report.repeat_loss;
@@ -227,7 +294,9 @@ class Session {
     return count > 0 ? std::optional<float>(static_cast<float>(sum / static_cast<double>(count))) : std::nullopt;
   }
 
-  FolderContents contents() const { return {task_->name(), options_.shape.positions, task_->token_ids(), step_}; }
+  FolderContents contents() const {
+    return {task_->name(), options_.sequence_length(), task_->token_ids(), step_, tokenizer_files_};
+  }
 
   // The model (and, with checkpoint, checkpoints/step-N), then the optimiser's state, the log and
   // training_state.json last: a state file names a step whose files are all written.
@@ -283,6 +352,10 @@ class Session {
   }
 
   TrainOptions options_;
+  std::optional<InitialModel> initial_;  // until initialise() copies it
+  fs::path tokenizer_folder_;            // empty: the byte-level tokenizer
+  std::vector<fs::path> tokenizer_files_;
+  std::vector<std::int32_t> text_ids_;
   std::unique_ptr<Task> task_;
   Gpt2 model_;
   Optimizer optimizer_;
@@ -300,7 +373,10 @@ class Session {
 
 TrainResult train(const TrainOptions& options, const ProgressCallback& progress, const std::atomic<bool>* stop) {
   use_threads(options.threads);
-  Session session(options);
+  TrainOptions shaped = options;
+  std::optional<InitialModel> initial = initial_model_of(shaped);
+  check_training_memory(shaped);
+  Session session(shaped, std::move(initial));
   session.initialise(/*write=*/true);
   return session.run(progress, stop);
 }
@@ -315,14 +391,24 @@ TrainResult resume(const fs::path& folder, std::optional<long> steps, int thread
   }
   TrainOptions options = options_from_json(state["options"], folder);
   if (steps) options.steps = *steps;
-  Session session(options);
+  check_training_memory(options);
+  Session session(options, std::nullopt);
   session.load(folder);
   return session.run(progress, stop);
 }
 
+std::pair<TrainOptions, std::optional<InitialModel>> shaped_by_initial(TrainOptions options) {
+  std::optional<InitialModel> initial = initial_model_of(options);
+  check_training_memory(options);
+  return {std::move(options), std::move(initial)};
+}
+
 class Trainer::Impl {
  public:
-  explicit Impl(const TrainOptions& options) : session(options) {
+  explicit Impl(const TrainOptions& options) : Impl(shaped_by_initial(options)) {}
+  explicit Impl(std::pair<TrainOptions, std::optional<InitialModel>> shaped)
+      : session(shaped.first, std::move(shaped.second)) {
+    const TrainOptions& options = session.options();
     if (options.threads > 0) omp_set_num_threads(options.threads);  // this thread's, which steps
     session.initialise(/*write=*/false);
     probe = make_probe();
@@ -331,7 +417,7 @@ class Trainer::Impl {
   // docs/design.md, "Training": the window's probe.
   std::vector<std::int32_t> make_probe() const {
     const TrainOptions& o = session.options();
-    const int T = o.shape.positions;
+    const int T = o.sequence_length();
     std::vector<std::int32_t> ids(static_cast<std::size_t>(T));
     if (o.task == "induction") {
       const std::vector<int> tokens = session.token_ids();
@@ -344,16 +430,14 @@ class Trainer::Impl {
       }
       return ids;
     }
-    const bool own_text = !o.text.empty();
-    const std::string bytes = own_text ? o.text : read_input_file(o.text_file.string(), {.kind = "text file"});
-    for (int t = 0; t < T; ++t)
-      ids[static_cast<std::size_t>(t)] = static_cast<unsigned char>(bytes[static_cast<std::size_t>(t)]);
+    const std::vector<std::int32_t>& text = session.text_ids();  // at least one batch: T + 1 or more
+    std::copy_n(text.begin(), T, ids.begin());
     return ids;
   }
 
   std::vector<float> probe_attention(std::span<const float> parameters) {
     const TrainOptions& o = session.options();
-    if (!probe_model) probe_model = std::make_unique<Gpt2>(o.shape, 1, o.shape.positions);
+    if (!probe_model) probe_model = std::make_unique<Gpt2>(o.shape, 1, o.sequence_length());
     std::copy(parameters.begin(), parameters.end(), probe_model->parameters().begin());
     const std::vector<std::int32_t> targets(probe.size(), 0);
     probe_model->forward(probe, targets);

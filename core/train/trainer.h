@@ -23,8 +23,12 @@ struct TrainOptions {
   std::string task = "induction";   // "induction" | "text"
   std::filesystem::path text_file;  // task "text": its bytes are the ids (byte-level tokenizer)
   std::string text;                 // task "text" without a text_file: the text itself (saved as DIR/text.txt)
+  // task "text": go on from this GPT-2 folder's weights (its shape replaces `shape`) and tokenizer.
+  std::filesystem::path init;
   std::filesystem::path out;
-  ModelShape shape;  // shape.positions is the context
+  ModelShape shape;
+  int context = 0;  // tokens per sequence; 0: shape.positions (a fresh model's table is its context)
+  [[nodiscard]] int sequence_length() const { return context > 0 ? context : shape.positions; }
   int batch = 32;
   int task_vocab = 64;  // induction: V readable tokens
   long steps = 1000;
@@ -54,8 +58,10 @@ struct TrainResult {
 
 using ProgressCallback = std::function<void(const StepReport&)>;
 
-// Trains a fresh model into options.out. Throws InputError for options the task cannot use and
-// for a loss that is not finite (naming the step; the last checkpoint written stays).
+// Trains a fresh model (or, with options.init, that folder's) into options.out. Throws InputError
+// for options the task cannot use, an --init folder it cannot train (initial_model.h), a run whose
+// weights, optimiser state and activations would not fit in the memory the system has, and a loss
+// that is not finite (naming the step; the last checkpoint written stays).
 TrainResult train(const TrainOptions& options, const ProgressCallback& progress, const std::atomic<bool>* stop);
 
 // Continues the training saved in `folder` (its options, weights, optimizer state and random

@@ -29,9 +29,10 @@ std::vector<std::int32_t> ids(std::mt19937& rng) {
   return v;
 }
 
-TEST(Gpt2Model, GradientMatchesFiniteDifferencesInEveryTensor) {
+// An MLP of another width than 4·C (an --init model's n_inner) is differentiated as well.
+void expect_gradient_matches_finite_differences(const ModelShape& shape) {
   std::mt19937 rng(3);
-  Gpt2 model(kShape, kBatch, kShape.positions);
+  Gpt2 model(shape, kBatch, shape.positions);
   model.initialise(5);
   // Larger weights than GPT-2's 0.02 so that every path carries a gradient well above rounding.
   for (float& w : model.parameters()) w += std::normal_distribution<float>(0.0f, 0.3f)(rng);
@@ -52,6 +53,22 @@ TEST(Gpt2Model, GradientMatchesFiniteDifferencesInEveryTensor) {
     };
     testing::expect_finite_differences(tensor, grad, loss, spec.name, 8);
     loss();  // the tensor as it was
+  }
+}
+
+TEST(Gpt2Model, GradientMatchesFiniteDifferencesInEveryTensor) { expect_gradient_matches_finite_differences(kShape); }
+
+TEST(Gpt2Model, GradientMatchesFiniteDifferencesWithAnotherMlpWidth) {
+  ModelShape narrow = kShape;
+  narrow.mlp_width = 3 * kShape.d_model;
+  expect_gradient_matches_finite_differences(narrow);
+}
+
+TEST(Gpt2Model, TheMemoryCheckCountsTheActivationsAsTheyAreMade) {
+  ModelShape narrow = kShape;
+  narrow.mlp_width = 20;
+  for (const ModelShape& shape : {kShape, narrow}) {
+    EXPECT_EQ(Activations::floats_for(shape, 3, 5), Activations(shape, 3, 5).floats());
   }
 }
 
@@ -92,7 +109,10 @@ TEST(Gpt2Model, TheWrittenFolderRunsTheSameForwardPassInCoreModel) {
   const std::vector<std::int32_t> inputs = ids(rng), targets = ids(rng);
   model.forward(inputs, targets);
   const fs::path folder = fs::temp_directory_path() / ("attnviz-train-parity-" + std::to_string(::getpid()));
-  write_model_folder(folder, kShape, model.parameters(), {"text", kShape.positions, {}, 0});
+  FolderContents contents;
+  contents.task = "text";
+  contents.context = kShape.positions;
+  write_model_folder(folder, kShape, model.parameters(), contents);
 
   const auto opened = model::Model::open(folder.string());
   const auto backend = make_cpu_backend();

@@ -57,11 +57,22 @@ TEST_F(TrainCommand, OptionsTheTaskCannotUseAreRefused) {
   const std::string out = " --out " + (folder_ / "m").string();
   for (const char* bad :
        {"--task induction --vocab 95", "--task induction --context 6", "--task induction --init x",
-        "--task induction --d-model 30 --heads 4", "--task text --text-file x --vocab 10", "--task words"}) {
+        "--task induction --d-model 30 --heads 4", "--task text --text-file x --vocab 10", "--task words",
+        "--task text --text-file x --init y --layers 3", "--task text --text-file x --init y --heads 2"}) {
     const CommandRun run = attnviz(std::string("train ") + bad + out);
     EXPECT_EQ(run.exit_code, 2) << bad << ": " << run.output;
     EXPECT_NE(run.output.find("<command line>: --"), std::string::npos) << bad << ": " << run.output;
   }
+}
+
+TEST_F(TrainCommand, AnInitFolderThatIsNoGpt2IsRefusedNamingIt) {
+  std::ofstream(folder_ / "text.txt") << std::string(2000, 'a');
+  fs::create_directories(folder_ / "empty");
+  const CommandRun run = attnviz("train --task text --text-file " + (folder_ / "text.txt").string() + " --init " +
+                                 (folder_ / "empty").string() + " --out " + (folder_ / "m").string());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find((folder_ / "empty").string()), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(folder_ / "m"));
 }
 
 TEST_F(TrainCommand, ALossThatIsNotFiniteStopsNamingTheStepAndKeepsTheLastSavedModel) {
