@@ -13,6 +13,7 @@
 #include "core/common/error.h"
 #include "core/common/float_text.h"
 #include "core/common/input_file.h"
+#include "core/model/bundled.h"
 #include "core/model/cancelled.h"
 #include "core/model/gguf.h"
 #include "core/model/gguf_model.h"
@@ -165,7 +166,8 @@ void load_weights(const TensorSet& tensors, const std::string& origin, const Loa
   weights = build(builder, config);
 }
 
-std::unique_ptr<Model> Model::open(const std::string& path, const LoadOptions& options) {
+std::unique_ptr<Model> Model::open(const std::string& given_path, const LoadOptions& options) {
+  const std::string path = resolve_model_path(given_path);  // "bundled:NAME" is a folder the app ships
   std::unique_ptr<Model> model(new Model());
   model->path_ = path;
   model->memory_limit_ = options.memory_limit;

@@ -59,6 +59,13 @@ class Installed(unittest.TestCase):
             self.assertTrue((self.prefix / relative).is_file(), relative)
         self.assertTrue(os.access(self.prefix / 'bin' / 'attnviz', os.X_OK))
 
+    def test_the_bundled_model_opens_from_the_installed_binary(self):
+        # Found under the prefix the binary sits in (share/attnviz/models), not the build's.
+        out = run([str(self.prefix / 'bin' / 'attnviz'), 'compute', '--model', 'bundled:kjv-chars', '--text',
+                   'In the beginning'], env={**os.environ, 'ATTNVIZ_MODELS_DIR': ''})
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn('"family": "GPT-2"', out.stdout)
+
     def test_the_installed_binary_runs_and_says_its_version(self):
         out = run([str(self.prefix / 'bin' / 'attnviz'), '--version'])
         self.assertEqual(out.returncode, 0, out.stderr)
