@@ -30,6 +30,7 @@
 #include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/first_tokens_button.h"
 #include "app/ui/text_lines.h"
@@ -290,7 +291,7 @@ void DecodeView::draw(ui::UiContext& ui) {
 void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
   DecodeViewState& state = views_.decode;
   const Problem& problem = ui.session.problem();
-  step_toolbar(state.playback, state.step, steps, "Step");
+  step_toolbar(state.playback, state.step, steps, i18n::tr("Step %s of %s"));
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   ImGui::SameLine(0.0f, group_gap);

@@ -14,6 +14,7 @@
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
@@ -77,7 +78,7 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   state.step = moved_step(state.step, 0, steps);
   if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing)
     ui.classroom.wants_frames = true;
-  step_toolbar(state.playback, state.step, steps, "Token");
+  step_toolbar(state.playback, state.step, steps, i18n::tr("Token %s of %s"));
   const model::ModelConfig& c = ui.model.model()->config();
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, c.num_layers - 1);
   ui.view.model_head = std::clamp(ui.view.model_head, 0, c.num_heads - 1);

@@ -25,6 +25,7 @@
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
@@ -219,7 +220,7 @@ bool block_field(const char* label, const char* id, int& value, int shown, const
 void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   TiledViewState& state = views_.tiled;
   const Problem& problem = attention_.problem();
-  step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
+  step_toolbar(state.playback, state.tile, grid.tile_count(), i18n::tr("Tile %s of %s"));
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   const float fields_w =

@@ -18,6 +18,13 @@ import sys
 
 TRANSLATED_FILES = [
     'app/classroom/classroom_menu.cpp',
+    'app/classroom/draw_helpers.cpp',
+    'app/classroom/position_picture.cpp',
+    'app/classroom/scaling_lesson.cpp',
+    'app/classroom/source_panel.cpp',
+    'app/classroom/step_trace.cpp',
+    'app/classroom/step_view.cpp',
+    'app/classroom/view_widgets.cpp',
     'app/classroom/presentation.cpp',
     'app/classroom/shortcuts.cpp',
     'app/compute/compute_session.cpp',
