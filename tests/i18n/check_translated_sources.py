@@ -18,6 +18,9 @@ import sys
 
 TRANSLATED_FILES = [
     'app/classroom/classroom_menu.cpp',
+    'app/classroom/compare_layers.cpp',
+    'app/classroom/compare_view.cpp',
+    'app/classroom/cross_view.cpp',
     'app/classroom/draw_helpers.cpp',
     'app/classroom/position_picture.cpp',
     'app/classroom/scaling_lesson.cpp',
