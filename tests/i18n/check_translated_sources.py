@@ -18,6 +18,8 @@ import sys
 
 TRANSLATED_FILES = [
     'app/classroom/classroom_menu.cpp',
+    'app/classroom/tiled_view.cpp',
+    'app/classroom/tiled_view_parts.cpp',
     'app/classroom/compare_layers.cpp',
     'app/classroom/compare_view.cpp',
     'app/classroom/cross_view.cpp',
