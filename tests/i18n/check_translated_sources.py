@@ -18,6 +18,9 @@ import sys
 
 TRANSLATED_FILES = [
     'app/classroom/classroom_menu.cpp',
+    'app/classroom/decode_view.cpp',
+    'app/classroom/decode_view_model.cpp',
+    'app/classroom/decode_view_parts.cpp',
     'app/classroom/tiled_view.cpp',
     'app/classroom/tiled_view_parts.cpp',
     'app/classroom/compare_layers.cpp',
