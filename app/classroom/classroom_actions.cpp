@@ -5,6 +5,7 @@
 #include "app/classroom/classroom_edits.h"
 #include "app/classroom/view_steps.h"
 #include "app/document/document.h"
+#include "app/i18n/translate.h"
 #include "app/ui/keys.h"
 #include "core/common/number_text.h"
 #include "core/lesson/steps.h"
@@ -72,18 +73,19 @@ lesson::CompareAxis next_axis(lesson::CompareAxis axis, int delta) {
 
 std::string axis_notice(lesson::CompareAxis axis) {
   switch (axis) {
-    case lesson::CompareAxis::Masks: return "Compare: masks";
-    case lesson::CompareAxis::Heads: return "Compare: number of heads";
-    case lesson::CompareAxis::KvHeads: return "Compare: MHA / GQA / MQA";
-    case lesson::CompareAxis::Positions: return "Compare: positions (none, sinusoidal, RoPE, ALiBi)";
-    case lesson::CompareAxis::Patterns: return "Compare: mask patterns (causal, sinks, strided, block-local)";
+    case lesson::CompareAxis::Masks: return i18n::tr("Compare: masks");
+    case lesson::CompareAxis::Heads: return i18n::tr("Compare: number of heads");
+    case lesson::CompareAxis::KvHeads: return i18n::tr("Compare: MHA / GQA / MQA");
+    case lesson::CompareAxis::Positions: return i18n::tr("Compare: positions (none, sinusoidal, RoPE, ALiBi)");
+    case lesson::CompareAxis::Patterns: return i18n::tr("Compare: mask patterns (causal, sinks, strided, block-local)");
   }
   return "";
 }
 
 std::string temperature_notice(const Scenario& s) {
   const double t = temperature_of(s);
-  return "Temperature T = " + format_significant(t) + " (scale 1/T = " + format_significant(1.0 / t) + ")";
+  return i18n::format(i18n::tr("Temperature T = %s (scale 1/T = %s)"), format_significant(t).c_str(),
+                      format_significant(1.0 / t).c_str());
 }
 
 }  // namespace
@@ -137,14 +139,15 @@ std::span<const int> classroom_keys() { return kKeys; }
 
 const char* key_name(int key) {
   switch (key) {
-    case ui::keys::kRight: return "Right";
-    case ui::keys::kLeft: return "Left";
-    case ui::keys::kUp: return "Up";
-    case ui::keys::kDown: return "Down";
-    case ui::keys::kPageDown: return "Page Down";
-    case ui::keys::kPageUp: return "Page Up";
-    case ui::keys::kHome: return "Home";
-    case ui::keys::kEnd: return "End";
+    // The keys as their caps say, the same in every language (Korean keyboards print them so).
+    case ui::keys::kRight: return "Right";         // not translated: a key
+    case ui::keys::kLeft: return "Left";           // not translated: a key
+    case ui::keys::kUp: return "Up";               // not translated: a key
+    case ui::keys::kDown: return "Down";           // not translated: a key
+    case ui::keys::kPageDown: return "Page Down";  // not translated: a key
+    case ui::keys::kPageUp: return "Page Up";      // not translated: a key
+    case ui::keys::kHome: return "Home";           // not translated: a key
+    case ui::keys::kEnd: return "End";             // not translated: a key
     case ui::keys::kEscape: return "Esc";
     case ui::keys::kF1: return "F1";
     case ui::keys::kF11: return "F11";
@@ -181,41 +184,45 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ToggleCausal: {
       Scenario next = toggle_causal(document.scenario());
       const bool causal = next.mask.causal;
-      document.apply(std::move(next), causal ? "Causal mask on" : "Causal mask off");
-      return causal ? "Causal mask on" : "Causal mask off";
+      const char* said = causal ? i18n::tr("Causal mask on") : i18n::tr("Causal mask off");
+      document.apply(std::move(next), said);
+      return said;
     }
     case Action::CycleMask: {
       Scenario next = document.scenario();
       const MaskStep step = next_mask(next.mask);
       next.mask = step.mask;
-      document.apply(std::move(next), std::string("Mask: ") + step.name);
-      return std::string("Mask: ") + step.name;
+      const std::string said = i18n::format(i18n::tr("Mask: %s"), i18n::tr(step.name));
+      document.apply(std::move(next), said);
+      return said;
     }
     case Action::ToggleScaling: {
       Scenario next = toggle_scaling(document.scenario());
       const bool scaled = next.scale.kind == ScaleSetting::Kind::InvSqrtDk;
-      document.apply(std::move(next), scaled ? "Scale by 1/\xe2\x88\x9a"
-                                               "d_k"
-                                             : "No scaling");
+      document.apply(std::move(next), scaled ? i18n::tr("Scale by 1/\xe2\x88\x9a"
+                                                        "d_k")
+                                             : i18n::tr("No scaling"));
       // What it does to this sentence's softmax is on the Scaling page, in numbers: the notice
       // promises nothing the data may not show.
-      return scaled ? "Scores scaled by 1/\xe2\x88\x9a"
-                      "d_k"
-                    : "No scaling (the classic mistake): see the Scaling page";
+      return scaled ? i18n::tr(
+                          "Scores scaled by 1/\xe2\x88\x9a"
+                          "d_k")
+                    : i18n::tr("No scaling (the classic mistake): see the Scaling page");
     }
     case Action::HotterTemperature:
     case Action::ColderTemperature: {
       Scenario next = scale_temperature(document.scenario(), action == Action::HotterTemperature ? 2.0 : 0.5);
       const std::string notice = temperature_notice(next);
-      document.apply(std::move(next), "Temperature", "classroom:temperature");
+      document.apply(std::move(next), i18n::tr("Temperature"), "classroom:temperature");
       document.end_merge();  // each press is its own undo step
       return notice;
     }
     case Action::ToggleCross: {
       const bool on = !document.scenario().source.has_value();
       document.apply(on ? add_source(document.scenario()) : remove_source(document.scenario()),
-                     on ? "Add a source sentence" : "Remove the source sentence");
-      return on ? "Cross-attention on: type the source sentence in the Source sentence panel" : "Cross-attention off";
+                     on ? i18n::tr("Add a source sentence") : i18n::tr("Remove the source sentence"));
+      return on ? i18n::tr("Cross-attention on: type the source sentence in the Source sentence panel")
+                : i18n::tr("Cross-attention off");
     }
     case Action::NextCompareAxis:
     case Action::PreviousCompareAxis:
@@ -228,7 +235,7 @@ std::string apply_action(Action action, ActionTarget& t) {
       return (compare.axis == lesson::CompareAxis::Masks && compare.count == 4) ||
                      compare.axis == lesson::CompareAxis::Patterns
                  ? ""
-                 : "Window r = " + std::to_string(compare.window) + " (shown when comparing 4 masks, or patterns)";
+                 : i18n::format(i18n::tr("Window r = %d (shown when comparing 4 masks, or patterns)"), compare.window);
     case Action::ToggleCompareScores: t.views.compare_scores = !t.views.compare_scores; break;
     case Action::ShowHeatmaps: t.state.select_tab = ui::MainView::Heatmaps; break;
     case Action::ShowStep: t.state.select_tab = ui::MainView::Step; break;
@@ -238,7 +245,7 @@ std::string apply_action(Action action, ActionTarget& t) {
     case Action::ShowDecode: t.state.select_tab = ui::MainView::Decode; break;
     case Action::ShowModelView:
       if (!t.model_open)
-        return "No model is open: File \xe2\x96\xb8 Open model\xe2\x80\xa6, then 7 shows its Model view";
+        return i18n::tr("No model is open: File \xe2\x96\xb8 Open model\xe2\x80\xa6, then 7 shows its Model view");
       t.view.select_main_tab = ui::kModelViewTitle;
       break;
     case Action::ToggleHelp: t.state.help_open = !t.state.help_open; break;

@@ -5,6 +5,7 @@
 
 #include "app/edits/model_edits.h"
 #include "app/edits/sentence_edits.h"
+#include "app/i18n/translate.h"
 #include "core/scenario/generate.h"
 
 namespace attnviz::classroom {
@@ -49,7 +50,7 @@ Scenario remove_source(Scenario s) {
 }
 
 Scenario set_source_sentence(Scenario s, std::string sentence) {
-  if (!s.source) throw std::logic_error("set_source_sentence: the scenario has no source");
+  if (!s.source) throw std::logic_error("set_source_sentence: the scenario has no source");  // not translated: a bug
   const std::vector<std::string> old_tokens = current_tokens(*s.source);
   s.source->sentence = std::move(sentence);
   s.source->tokens.reset();
@@ -58,7 +59,7 @@ Scenario set_source_sentence(Scenario s, std::string sentence) {
 }
 
 Scenario set_source_tokenizer(Scenario s, TokenizerMode mode) {
-  if (!s.source) throw std::logic_error("set_source_tokenizer: the scenario has no source");
+  if (!s.source) throw std::logic_error("set_source_tokenizer: the scenario has no source");  // not translated: a bug
   const std::vector<std::string> old_tokens = current_tokens(*s.source);
   s.source->tokenizer = mode;
   s.source->tokens.reset();
@@ -71,10 +72,11 @@ MaskStep next_mask(const MaskSetting& mask) {
   const MaskSetting causal{true, std::nullopt, {}};
   const MaskSetting sliding{true, 2, {}};
   const MaskSetting longformer{false, 2, {0}};
-  if (mask == none) return {causal, "causal"};
-  if (mask == causal) return {sliding, "sliding window r = 2"};
-  if (mask == sliding) return {longformer, "Longformer r = 2, global token 0"};
-  return {none, "no mask"};
+  // Marked for translation, translated where shown (the M key's notice and undo step).
+  if (mask == none) return {causal, N_("causal")};
+  if (mask == causal) return {sliding, N_("sliding window r = 2")};
+  if (mask == sliding) return {longformer, N_("Longformer r = 2, global token 0")};
+  return {none, N_("no mask")};
 }
 
 Scenario toggle_causal(Scenario s) {

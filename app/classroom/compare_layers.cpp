@@ -10,6 +10,7 @@
 #include "app/classroom/page_layout.h"
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
@@ -42,12 +43,12 @@ void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
   const float s = ui.ui_scale;
 
   // What each column shows: the chosen head (the selector the Heatmaps view shares) or the mean.
-  if (pill("one head", !heads_averaged)) heads_averaged = false;
+  if (pill(i18n::tr_label("one head").c_str(), !heads_averaged)) heads_averaged = false;
   ImGui::SameLine();
-  if (pill("heads averaged", heads_averaged)) heads_averaged = true;
+  if (pill(i18n::tr_label("heads averaged").c_str(), heads_averaged)) heads_averaged = true;
   if (!heads_averaged) {
     ImGui::SameLine(0.0f, 20.0f * s);
-    ui::draw_index_selector("Head", "##compare-model-head", &ui.view.model_head, config.num_heads);
+    ui::draw_index_selector(i18n::tr("Head"), "##compare-model-head", &ui.view.model_head, config.num_heads);
   }
   const int head = std::clamp(ui.view.model_head, 0, config.num_heads - 1);
   refresh(ui, head, heads_averaged);
@@ -57,11 +58,14 @@ void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
   ui.heatmaps.colorbar(ui.view.weights_colormap, 0.0f, 1.0f, bar_w, nullptr);
   ImGui::EndGroup();
   ImGui::SameLine();
-  ImGui::TextDisabled("weight: one scale for every layer");
+  ImGui::TextDisabled("%s", i18n::tr("weight: one scale for every layer"));
   ImGui::PushTextWrapPos(0.0f);
-  ui::text_wrapped_disabled("%s, on \"%s\": each layer's %s.", ui.model.model()->description().c_str(),
-                            ui.model.text().c_str(),
-                            heads_averaged ? "heads averaged" : ("head " + std::to_string(head)).c_str());
+  const std::string what =
+      heads_averaged ? std::string(i18n::tr("heads averaged")) : i18n::format(i18n::tr("head %d"), head);
+  ui::text_wrapped_disabled(
+      "%s", i18n::format(i18n::tr("%s, on \"%s\": each layer's %s."), ui.model.model()->description().c_str(),
+                         ui.model.text().c_str(), what.c_str())
+                .c_str());
   ImGui::PopTextWrapPos();
 
   ImGui::BeginChild("##compare-layers", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -77,7 +81,9 @@ void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
   space.row_label_w = heatmap::HeatmapWidget::row_label_width(tokens, 110.0f * s);
   space.min_slot_w = ImGui::GetFontSize() * 5.0f;
   space.gap = 10.0f * s;
-  space.title_h = [](float slot_w) { return heading_height("Layer 99", slot_w) + ImGui::GetStyle().ItemSpacing.y; };
+  space.title_h = [](float slot_w) {
+    return heading_height(i18n::format(i18n::tr("Layer %d"), 99), slot_w) + ImGui::GetStyle().ItemSpacing.y;
+  };
   space.col_label_h = [&tokens, s](float cell) {
     return heatmap::HeatmapWidget::col_label_height(tokens, cell, 90.0f * s);
   };
@@ -91,7 +97,7 @@ void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
     const float y = start.y + grid.slot_h * static_cast<float>(r);
     const int layer = result.layers[i].layer;
     ImGui::SetCursorPos(ImVec2(x + label_w, y));
-    heading_text("Layer " + std::to_string(layer));
+    heading_text(i18n::format(i18n::tr("Layer %d"), layer));
     ImGui::SetCursorPos(ImVec2(x, y + space.title_h(grid.slot_w)));
     heatmap::HeatmapSpec spec;
     spec.source.host = &shown_[i];
@@ -116,10 +122,11 @@ void LayerComparison::draw(ui::UiContext& ui, bool& heads_averaged) {
     const std::string id = "##compare-layer-" + std::to_string(layer);
     const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0) {
-      ImGui::SetTooltip("layer %d: %s \xe2\x86\x92 %s: %s", layer,
-                        ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
-                        ui::token_label(tokens[static_cast<std::size_t>(hover.col)]).c_str(),
-                        format_number(shown_[i].at(hover.row, hover.col), 4).c_str());
+      ImGui::SetTooltip("%s", i18n::format(i18n::tr("layer %d: %s \xe2\x86\x92 %s: %s"), layer,
+                                           ui::token_label(tokens[static_cast<std::size_t>(hover.row)]).c_str(),
+                                           ui::token_label(tokens[static_cast<std::size_t>(hover.col)]).c_str(),
+                                           format_number(shown_[i].at(hover.row, hover.col), 4).c_str())
+                                  .c_str());
     }
     if (hover.clicked && hover.row >= 0) ui::toggle_pinned(ui.view.pinned_model_query, hover.row);
     if (!hover.hovered && hover.row >= 0) ui.view.hovered_model_token_next = hover.row;

@@ -22,6 +22,7 @@
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
@@ -149,32 +150,35 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   const float group_gap = 20.0f * ui.ui_scale;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Compare");
+  ImGui::TextUnformatted(i18n::tr("Compare"));
+  // Pills shown translated with the English as their ID ("layers": the tests click it).
   const struct {
     lesson::CompareAxis axis;
     const char* label;
     const char* tooltip;
-  } axes[] = {
-      {lesson::CompareAxis::Masks, "masks", "no mask, causal, sliding window, Longformer (A)"},
-      {lesson::CompareAxis::Heads, "heads", "1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)"},
-      {lesson::CompareAxis::KvHeads, "MHA/GQA/MQA", "the same query heads sharing fewer K/V heads (A)"},
-      {lesson::CompareAxis::Positions, "positions", "no positions, sinusoidal, RoPE, ALiBi over the same weights (A)"},
-      {lesson::CompareAxis::Patterns, "patterns",
-       "mask expressions: causal, attention sinks, strided, block-local (A)"}};
+  } axes[] = {{lesson::CompareAxis::Masks, N_("masks"), N_("no mask, causal, sliding window, Longformer (A)")},
+              {lesson::CompareAxis::Heads, N_("heads"), N_("1, 2, 4, 8 heads over the same W_Q, W_K, W_V columns (A)")},
+              {lesson::CompareAxis::KvHeads, N_("MHA/GQA/MQA"), N_("the same query heads sharing fewer K/V heads (A)")},
+              {lesson::CompareAxis::Positions, N_("positions"),
+               N_("no positions, sinusoidal, RoPE, ALiBi over the same weights (A)")},
+              {lesson::CompareAxis::Patterns, N_("patterns"),
+               N_("mask expressions: causal, attention sinks, strided, block-local (A)")}};
   const bool layers = views_.compare_layers && ui::shows_model(ui);
   if (ui::shows_model(ui)) {  // the model's layers first: with a model open, what a class came for
-    same_line_if_fits(button_width("layers"), right);
-    if (pill("layers", layers)) views_.compare_layers = true;
+    const std::string label = i18n::tr_label("layers");
+    same_line_if_fits(button_width(label.c_str()), right);
+    if (pill(label.c_str(), layers)) views_.compare_layers = true;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("the model's layers side by side on its text: one head, or the heads averaged");
+      ImGui::SetTooltip("%s", i18n::tr("the model's layers side by side on its text: one head, or the heads averaged"));
   }
   for (const auto& a : axes) {
-    same_line_if_fits(button_width(a.label), right);
-    if (pill(a.label, !layers && options.axis == a.axis)) {
+    const std::string label = i18n::tr_label(a.label);
+    same_line_if_fits(button_width(label.c_str()), right);
+    if (pill(label.c_str(), !layers && options.axis == a.axis)) {
       options.axis = a.axis;
       views_.compare_layers = false;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(a.tooltip));
   }
   if (layers) {  // the scenario's copy count and window do not apply to the layers
     ImGui::Separator();
@@ -189,9 +193,10 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
   if ((options.axis == lesson::CompareAxis::Masks && options.count == 4) ||
       options.axis == lesson::CompareAxis::Patterns) {
     const float slider_w = ImGui::GetFontSize() * 4.5f;
-    same_line_if_fits(slider_w + ImGui::CalcTextSize("window r").x + group_gap, right);
+    const std::string label = i18n::tr_label("window r");
+    same_line_if_fits(slider_w + ImGui::CalcTextSize(label.c_str(), nullptr, true).x + group_gap, right);
     ImGui::SetNextItemWidth(slider_w);
-    ImGui::SliderInt("window r", &options.window, 0, 8);
+    ImGui::SliderInt(label.c_str(), &options.window, 0, 8);
   }
   ImGui::Separator();
 }
@@ -199,14 +204,14 @@ void CompareView::draw_toolbar(ui::UiContext& ui) {
 // What the copies show (`scores`: scaled scores, else weights), and its one colour scale beside
 // it: one line for both.
 void draw_scale_line(ui::UiContext& ui, bool& scores, const SharedScale& scale) {
-  if (pill("weights", !scores)) scores = false;
+  if (pill(i18n::tr_label("weights").c_str(), !scores)) scores = false;
   ImGui::SameLine();
-  if (pill("scaled scores", scores)) scores = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("W switches");
+  if (pill(i18n::tr_label("scaled scores").c_str(), scores)) scores = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("W switches"));
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
   const heatmap::Colormap map = scores ? ui.view.scores_colormap : ui.view.weights_colormap;
-  const char* caption =
-      scores ? "scaled score: one scale for all copies" : "weight: one scale for all copies, as in Heatmaps";
+  const char* caption = scores ? i18n::tr("scaled score: one scale for all copies")
+                               : i18n::tr("weight: one scale for all copies, as in Heatmaps");
   const float caption_w = ImGui::CalcTextSize(caption).x + ImGui::GetStyle().ItemSpacing.x;
   const float bar_w =
       std::clamp(ImGui::GetContentRegionAvail().x - caption_w, ImGui::GetFontSize() * 8.0f, 520.0f * ui.ui_scale);
@@ -246,11 +251,12 @@ SharedScale CompareView::shared_scale(const ui::UiContext& ui) const {
 std::string CompareView::stats_line(const Copy& copy, int head) const {
   const Problem& p = copy.session->problem();
   const std::string head_text =
-      p.num_heads > 1 ? "head " + std::to_string(head) + "/" + std::to_string(p.num_heads) + " \xc2\xb7 " : "";
+      p.num_heads > 1 ? i18n::format(i18n::tr("head %d/%d \xc2\xb7 "), head, p.num_heads) : std::string();
   // A long sentence's rows peak far below 0.01, where two decimals would say "max 0.00".
   const double peak = copy.stats.mean_max_weight;
-  return head_text + "entropy " + format_number(copy.stats.mean_entropy_bits, 2) + " bits \xc2\xb7 max " +
-         (peak >= 0.01 || peak == 0.0 ? format_number(peak, 2) : format_significant(peak, 2));
+  const std::string entropy = format_number(copy.stats.mean_entropy_bits, 2);
+  const std::string max = peak >= 0.01 || peak == 0.0 ? format_number(peak, 2) : format_significant(peak, 2);
+  return head_text + i18n::format(i18n::tr("entropy %s bits \xc2\xb7 max %s"), entropy.c_str(), max.c_str());
 }
 
 GridLayout CompareView::arrange(const ui::UiContext& ui, float width, float height) {
@@ -366,7 +372,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
                                                            spec.distance_bias, hover.row, hover.col),
                                               4)
                                     .c_str()
-                              : "hidden by the mask");
+                              : i18n::tr("hidden by the mask"));
   }
   if (hover.clicked && hover.row >= 0) ui.view.pinned_query = hover.row;
   if (!hover.hovered && hover.row >= 0) ui.view.hovered_token_next = hover.row;
@@ -385,15 +391,16 @@ void CompareView::draw_pinned_bars(ui::UiContext& ui, const GridLayout& grid, Im
   const int row = ui.view.pinned_query.value_or(-1);
   ImGui::SetCursorPos(ImVec2(start.x + label_w, start.y));
   if (row < 0 || row >= base.n()) {
-    ImGui::TextDisabled("Click a row to see that token's weights under every setting, as bars.");
+    ImGui::TextDisabled("%s", i18n::tr("Click a row to see that token's weights under every setting, as bars."));
     return;
   }
   const float spacing = ImGui::CalcTextSize(" ").x;
-  ImGui::TextDisabled("Following");
+  ImGui::TextDisabled("%s", i18n::tr("Following"));
   ImGui::SameLine(0.0f, spacing);
   ImGui::TextUnformatted(ui::token_label(base.tokens[static_cast<std::size_t>(row)]).c_str());
   ImGui::SameLine(0.0f, spacing);
-  ImGui::TextDisabled("(query %d): its weights over the keys in each copy, 0 to 1", row);
+  ImGui::TextDisabled(
+      "%s", i18n::format(i18n::tr("(query %d): its weights over the keys in each copy, 0 to 1"), row).c_str());
   const float bars_y = ImGui::GetCursorPosY();
   // The bars in the weights heatmaps' colours (on their shared scale when they show).
   heatmap::BarColours colours{ui.view.weights_colormap, 0.0f, 1.0f, false};
@@ -431,7 +438,7 @@ void CompareView::draw(ui::UiContext& ui) {
     return;
   }
   if (!ui.session.has_result()) {
-    nothing_to_show(ui, "Nothing to compare yet.");
+    nothing_to_show(ui, i18n::tr("Nothing to compare yet."));
     return;
   }
   draw_toolbar(ui);

@@ -16,6 +16,7 @@
 #include "app/compute/compute_session.h"
 #include "app/document/document.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -83,18 +84,17 @@ class CrossView final : public ui::Panel {
 };
 
 void offer_source(ui::UiContext& ui) {
-  ui::text_wrapped(
-      "This scenario attends within one sentence (self-attention). Cross-attention takes the queries "
-      "from this sentence and the keys and values from a second one, the way a translation model's "
-      "decoder reads the sentence it translates.");
-  if (ImGui::Button("Add a source sentence")) {
+  ui::text_wrapped("%s", i18n::tr("This scenario attends within one sentence (self-attention). Cross-attention takes "
+                                  "the queries from this sentence and the keys and values from a second one, the way a "
+                                  "translation model's decoder reads the sentence it translates."));
+  if (ImGui::Button(i18n::tr_label("Add a source sentence").c_str())) {
     Scenario next = ui.document.scenario();
     next.source = SourceSetting{};
     next.source->sentence = next.sentence;
-    ui.document.apply(std::move(next), "Add a source sentence");
+    ui.document.apply(std::move(next), i18n::tr("Add a source sentence"));
   }
-  ImGui::TextDisabled(
-      "Then type it in the Source sentence panel, or open the preset cross-attention (File menu). Key: X.");
+  ImGui::TextDisabled("%s", i18n::tr("Then type it in the Source sentence panel, or open the preset cross-attention "
+                                     "(File menu). Key: X."));
 }
 
 // Generated weights are random: a pair of words with a strong line means nothing yet, and a
@@ -106,7 +106,7 @@ void CrossView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Cross;
   state.shown_frame = ImGui::GetFrameCount();
   if (!ui.session.has_result()) {
-    nothing_to_show(ui, "Nothing to show yet.");
+    nothing_to_show(ui, i18n::tr("Nothing to show yet."));
     return;
   }
   const Problem& p = ui.session.problem();
@@ -117,18 +117,18 @@ void CrossView::draw(ui::UiContext& ui) {
   const Scenario& scenario = ui.document.scenario();
   const int head = std::clamp(ui.view.selected_head, 0, p.num_heads - 1);
   // The token boxes below spell both sentences out: one line says what is what.
-  text_wrapped_at_spaces(
-      "Queries come from the target sentence (left), keys and values from the source (right). Head " +
-          std::to_string(head) + " of " + std::to_string(p.num_heads) +
-          " \xc2\xb7 line strength = attention weight \xc2\xb7 click a query token to follow it.",
-      0.0f, false);
+  text_wrapped_at_spaces(i18n::format(i18n::tr("Queries come from the target sentence (left), keys and values from "
+                                               "the source (right). Head %d of %d \xc2\xb7 line strength = attention "
+                                               "weight \xc2\xb7 click a query token to follow it."),
+                                      head, p.num_heads),
+                         0.0f, false);
   if (weights_are_random(scenario)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    text_wrapped_at_spaces(
-        "W_Q, W_K and W_V here are random (seed " + std::to_string(scenario.seed) +
-            "), not trained: which words pair up means nothing yet. The view shows how the weights are "
-            "computed, not a translation.",
-        0.0f, false);
+    text_wrapped_at_spaces(i18n::format(i18n::tr("W_Q, W_K and W_V here are random (seed %s), not trained: which "
+                                                 "words pair up means nothing yet. The view shows how the weights are "
+                                                 "computed, not a translation."),
+                                        std::to_string(scenario.seed).c_str()),
+                           0.0f, false);
     ImGui::PopStyleColor();
   }
   ImGui::BeginChild("##cross-page", ImGui::GetContentRegionAvail(), false);
@@ -172,8 +172,8 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImU32 caption = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  list->AddText(ImVec2(origin.x, origin.y), caption, "queries (target)");
-  const char* source_caption = "keys and values (source)";
+  list->AddText(ImVec2(origin.x, origin.y), caption, i18n::tr("queries (target)"));
+  const char* source_caption = i18n::tr("keys and values (source)");
   list->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(source_caption).x, origin.y), caption, source_caption);
   const float thick = 7.0f * ui.ui_scale;
   for (int pass = 0; pass < 2; ++pass) {  // everyone faint first, the followed query on top
@@ -205,10 +205,13 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
     for (int j = 0; j < p.m(); ++j) order[static_cast<std::size_t>(j)] = j;
     std::sort(order.begin(), order.end(),
               [&](int a, int b) { return weights->at(followed, a) > weights->at(followed, b); });
-    std::string line = ui::token_label(p.tokens[static_cast<std::size_t>(followed)]) + " attends most to";
+    std::string most;  // "어제 (0.41), 밤에 (0.22)": tokens and numbers, the same in every language
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k)
-      line += (k == 0 ? " " : ", ") + ui::token_label(p.source_tokens[static_cast<std::size_t>(order[k])]) + " (" +
+      most += (k == 0 ? "" : ", ") + ui::token_label(p.source_tokens[static_cast<std::size_t>(order[k])]) + " (" +
               format_number(weights->at(followed, order[k]), 2) + ")";
+    const std::string line =
+        i18n::format(i18n::tr("%s attends most to %s"),
+                     ui::token_label(p.tokens[static_cast<std::size_t>(followed)]).c_str(), most.c_str());
     ImGui::BeginGroup();
     text_wrapped_at_spaces(line, width, false);  // within the lines' column, never under the heatmap
     ImGui::EndGroup();
@@ -223,7 +226,7 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
   const float s = ui.ui_scale;
   const float top = ImGui::GetCursorPosY();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ui::text_wrapped_disabled("weights: a row per target token, a column per source token");
+  ui::text_wrapped_disabled("%s", i18n::tr("weights: a row per target token, a column per source token"));
   ImGui::PopTextWrapPos();
   const compute::MatrixSource source = session.head_matrix(head, compute::HeadMatrix::Weights);
   const Matrix* values = session.host_matrix(head, compute::HeadMatrix::Weights);
@@ -273,7 +276,8 @@ float CrossView::draw_heatmap(ui::UiContext& ui, float width, float height) {
                       ui::token_label(p.source_tokens[static_cast<std::size_t>(hover.col)]).c_str(),
                       format_number(values->at(hover.row, hover.col), 4).c_str());
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + spec.row_label_width);
-  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s), "weight");
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, std::max(spec.cells_width, 80.0f * s),
+                       i18n::tr("weight"));
   return ImGui::GetCursorPosY() - top;
 }
 

@@ -30,6 +30,7 @@
 #include "app/edits/text_edits.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/first_tokens_button.h"
 #include "app/ui/text_lines.h"
@@ -57,10 +58,11 @@ constexpr int kMaxDecodedTokens = longest_sentence_within(kMaxHeldRows);  // 2,8
 // Too long to step through here: says so, with the sentence's first kMaxDecodedTokens tokens
 // one click away (one undo step) when it is a text the window splits.
 void refuse_long_sentence(ui::UiContext& ui, int n) {
-  ui::text_wrapped(
-      "Decoding %s tokens one at a time keeps too many rows to step through here: the Decode view takes "
-      "sentences of up to %s tokens (attnviz trace decode takes any).",
-      format_grouped(n).c_str(), format_grouped(kMaxDecodedTokens).c_str());
+  ui::text_wrapped("%s", i18n::format(i18n::tr("Decoding %s tokens one at a time keeps too many rows to step through "
+                                               "here: the Decode view takes sentences of up to %s tokens (attnviz "
+                                               "trace decode takes any)."),
+                                      format_grouped(n).c_str(), format_grouped(kMaxDecodedTokens).c_str())
+                             .c_str());
   if (edits::texts_can_be_cut(ui.document.scenario())) ui::keep_first_tokens_button(ui, "##decode", kMaxDecodedTokens);
 }
 
@@ -151,15 +153,16 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
   shown_ = ShownStep{};
   const Problem& problem = ui.session.problem();
   if (problem.cross_attention) {
-    error_ =
-        "Decoding generates the sentence itself, one token after another: it has no second sentence to read keys and "
-        "values from. Turn cross-attention off (X, or the Source sentence panel) to decode this sentence.";
+    error_ = i18n::tr(
+        "Decoding generates the sentence itself, one token after another: it has no second sentence "
+        "to read keys and values from. Turn cross-attention off (X, or the Source sentence panel) to "
+        "decode this sentence.");
     return false;
   }
   try {
     trace_ = decode::decode_head(problem, key.head, key.prompt);
   } catch (const std::exception& e) {
-    error_ = std::string("Decoding failed: ") + e.what();
+    error_ = i18n::format(i18n::tr("Decoding failed: %s"), e.what());
     return false;
   }
   ranges_.q = symmetric_over(trace_->steps, &decode::DecodeStep::q);
@@ -170,7 +173,7 @@ bool DecodeView::refresh(const ui::UiContext& ui, const TraceKey& key) {
 }
 
 std::string slot_label(const decode::CacheSlot& slot, const std::vector<std::string>& tokens) {
-  if (slot.key < 0) return "(empty)";
+  if (slot.key < 0) return i18n::tr("(empty)");
   return format_grouped(slot.key) + " " + ui::token_label(tokens[static_cast<std::size_t>(slot.key)]);
 }
 
@@ -227,7 +230,7 @@ void DecodeView::draw(ui::UiContext& ui) {
   views_.decode.model_steps = 0;  // ModelDecode sets it while it shows a generation
   if (ui.model.has_model() && model_.draw(ui)) return;
   if (!ui.session.has_result()) {
-    nothing_to_show(ui, "Nothing to show yet.");
+    nothing_to_show(ui, i18n::tr("Nothing to show yet."));
     return;
   }
   const Problem& problem = ui.session.problem();
@@ -290,14 +293,14 @@ void DecodeView::draw(ui::UiContext& ui) {
 void DecodeView::draw_toolbar(ui::UiContext& ui, int prompt, int steps) {
   DecodeViewState& state = views_.decode;
   const Problem& problem = ui.session.problem();
-  step_toolbar(state.playback, state.step, steps, "Step");
+  step_toolbar(state.playback, state.step, steps, i18n::tr("Step %s of %s"));
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   ImGui::SameLine(0.0f, group_gap);
   if (ImGui::GetCursorPosX() + ImGui::GetFontSize() * 10.0f > right) ImGui::NewLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Prompt P");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The first P tokens are prefilled at once (--prompt)");
+  ImGui::TextUnformatted(i18n::tr("Prompt P"));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("The first P tokens are prefilled at once (--prompt)"));
   ImGui::SameLine();
   int edited = prompt;
   ImGui::SetNextItemWidth(int_input_width(std::max(problem.n(), 999)));
@@ -324,26 +327,33 @@ void DecodeView::draw_header(const ui::UiContext& ui, int t) const {
   const std::string token = ui::token_label(problem.tokens[static_cast<std::size_t>(t)]);
   // The heading font has Latin letters only: the token goes on the line under it.
   const int step = t - trace.prompt + 1;
-  const std::string of = " of " + format_grouped(problem.n() - trace.prompt + 1);
+  const std::string steps = format_grouped(problem.n() - trace.prompt + 1);
   if (step == 0) {
-    heading_text("Step 1" + of + ": the prefill");
+    heading_text(i18n::format(i18n::tr("Step 1 of %s: the prefill"), steps.c_str()));
     const std::string prompt = format_grouped(trace.prompt);
     // Wrapped: on a projector's 1280 pixels the sentence is wider than the view.
-    text_wrapped_at_spaces("The prompt's " + prompt + (trace.prompt == 1 ? " token is" : " tokens are") +
-                               " computed in one pass (a " + prompt + " \xc3\x97 " + prompt +
-                               " causal matrix): their k and v fill the cache. Shown: its last row, token " +
-                               format_grouped(t) + " \xe2\x80\x9c" + token + "\xe2\x80\x9d.",
-                           0.0f, false);
-  } else {
-    heading_text("Step " + format_grouped(step + 1) + of + ": token " + format_grouped(t));
     text_wrapped_at_spaces(
-        "\xe2\x80\x9c" + token + "\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v from the cache.",
+        i18n::format(
+            i18n::trn("The prompt's %s token is computed in one pass (a %s \xc3\x97 %s causal matrix): its k and v "
+                      "fill the cache. Shown: its last row, token %s \xe2\x80\x9c%s\xe2\x80\x9d.",
+                      "The prompt's %s tokens are computed in one pass (a %s \xc3\x97 %s causal matrix): their k "
+                      "and v fill the cache. Shown: its last row, token %s \xe2\x80\x9c%s\xe2\x80\x9d.",
+                      static_cast<unsigned long>(trace.prompt)),
+            prompt.c_str(), prompt.c_str(), prompt.c_str(), format_grouped(t).c_str(), token.c_str()),
+        0.0f, false);
+  } else {
+    heading_text(i18n::format(i18n::tr("Step %s of %s: token %s"), format_grouped(step + 1).c_str(), steps.c_str(),
+                              format_grouped(t).c_str()));
+    text_wrapped_at_spaces(
+        i18n::format(i18n::tr("\xe2\x80\x9c%s\xe2\x80\x9d: q, k, v from its own embedding; every earlier k and v "
+                              "from the cache."),
+                     token.c_str()),
         0.0f, false);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-  text_wrapped_at_spaces(
-      "s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = \xce\xa3 w_j\xc2\xb7v_j",
-      0.0f, true);
+  text_wrapped_at_spaces(i18n::tr("s_j = scale\xc2\xb7q\xc2\xb7k_j for each cached row,   w = softmax(s),   context = "
+                                  "\xce\xa3 w_j\xc2\xb7v_j"),
+                         0.0f, true);
   ImGui::PopStyleColor();
   ImGui::Spacing();
 }
@@ -353,32 +363,41 @@ void DecodeView::draw_notes(const ui::UiContext& ui, float width) const {
   const Problem& problem = ui.session.problem();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   std::string notes = cache_mask_text(*trace_) + " " + cache_sharing_text(problem, trace_->head);
-  if (!problem.mask.causal) notes += " Decoding is always causal: a token cannot attend to tokens not generated yet.";
+  if (!problem.mask.causal)
+    notes +=
+        std::string(" ") + i18n::tr("Decoding is always causal: a token cannot attend to tokens not generated yet.");
   bool kept = false;
   for (const decode::CacheSlot& slot : shown_.cache.slots) kept |= slot.key >= 0 && !slot.visible;
-  if (kept) notes += " Kept: a row this token does not see, held for a later global token that will.";
+  if (kept)
+    notes +=
+        std::string(" ") + i18n::tr("Kept: a row this token does not see, held for a later global token that will.");
   ImGui::TextDisabled("%s", notes.c_str());
   ImGui::PopTextWrapPos();
 }
 
 // The status right of a cache row: written now, reused, empty, or kept for a later query.
 const char* slot_status(const decode::CacheSlot& slot) {
-  if (slot.key < 0) return "empty";
-  if (slot.written) return "new";
-  if (!slot.visible) return "kept";
-  return "reused";
+  if (slot.key < 0) return i18n::tr("empty");
+  if (slot.written) return i18n::tr("new");
+  if (!slot.visible) return i18n::tr("kept");
+  return i18n::tr("reused");
 }
 
 CacheColumns DecodeView::columns(const ui::UiContext& ui) const {
   const float sc = ui.ui_scale;
   CacheColumns c;
-  c.slots = trace_->mask.window ? ImGui::CalcTextSize("slot 00").x + 8.0f * sc : 0.0f;
+  c.slots =
+      trace_->mask.window ? ImGui::CalcTextSize(i18n::format(i18n::tr("slot %d"), 88).c_str()).x + 8.0f * sc : 0.0f;
   c.labels = std::max(heatmap::HeatmapWidget::row_label_width(shown_.slot_labels, 120.0f * sc),
                       heatmap::HeatmapWidget::row_label_width(shown_.new_label, 120.0f * sc));
   c.gap = 8.0f * sc;
   ImFont* small = cell_font();
-  c.status =
-      small->CalcTextSizeA(small->FontSize * ImGui::GetIO().FontGlobalScale, 1e9f, 0.0f, "reused").x + 12.0f * sc;
+  // As wide as the widest of the four words in this language.
+  float status_w = 0.0f;
+  for (const char* word : {i18n::tr("empty"), i18n::tr("new"), i18n::tr("kept"), i18n::tr("reused")})
+    status_w =
+        std::max(status_w, small->CalcTextSizeA(small->FontSize * ImGui::GetIO().FontGlobalScale, 1e9f, 0.0f, word).x);
+  c.status = status_w + 12.0f * sc;
   c.cells = ui.session.problem().d_k + ui.session.problem().d_v + 2;
   return c;
 }
@@ -426,8 +445,8 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
     held += slot.key >= 0;
     fresh += slot.key >= 0 && slot.written;
   }
-  const std::string slot_word = format_grouped(held) + (held == 1 ? " row" : " rows");
-  const std::string reuse = format_grouped(fresh) + " new, " + format_grouped(held - fresh) + " reused";
+  const std::string reuse =
+      i18n::format(i18n::tr("%s new, %s reused"), format_grouped(fresh).c_str(), format_grouped(held - fresh).c_str());
   // Column positions (window coordinates): the K cache's row labels, its cells, s, w, the V cache.
   const float x0 = ImGui::GetCursorPosX();
   const float k_x = x0 + c.slots;
@@ -454,26 +473,31 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
   int written_slot = 0;
   for (std::size_t i = 0; i < s.cache.slots.size(); ++i)
     if (s.cache.slots[i].written) written_slot = static_cast<int>(i);
-  const std::string into = trace_->mask.window && !prefill ? " \xe2\x86\x92 slot " + std::to_string(written_slot)
-                                                           : std::string(" \xe2\x86\x92 cache");
-  (void)pair(k_x, small("##decode-q", "q: the new token's query", s.q, ranges_.q, diverging, &s.new_label), 0.0f,
-             nullptr);
+  const std::string into = trace_->mask.window && !prefill
+                               ? i18n::format(i18n::tr(" \xe2\x86\x92 slot %d"), written_slot)
+                               : std::string(i18n::tr(" \xe2\x86\x92 cache"));
+  (void)pair(k_x, small("##decode-q", i18n::tr("q: the new token's query"), s.q, ranges_.q, diverging, &s.new_label),
+             0.0f, nullptr);
   const SmallMatrix v =
-      small("##decode-v", prefill ? "v (the prompt's last)" : "v" + into, s.v, ranges_.v, diverging, nullptr);
-  (void)pair(
-      k_x, small("##decode-k", prefill ? "k (the prompt's last)" : "k" + into, s.k, ranges_.k, diverging, &s.new_label),
-      v_x, &v);
+      small("##decode-v", prefill ? i18n::tr("v (the prompt's last)") : "v" + into, s.v, ranges_.v, diverging, nullptr);
+  (void)pair(k_x,
+             small("##decode-k", prefill ? i18n::tr("k (the prompt's last)") : "k" + into, s.k, ranges_.k, diverging,
+                   &s.new_label),
+             v_x, &v);
   ImGui::Spacing();
 
   // The cache and the row of scores and weights, one line per slot.
   const float cache_y = ImGui::GetCursorPosY();
-  const std::string long_caption = "V cache: " + reuse;
+  const std::string long_caption = i18n::format(i18n::tr("V cache: %s"), reuse.c_str());
   const float v_room = cell * static_cast<float>(s.values.cols) + c.status;
   const std::string v_caption =
-      ImGui::CalcTextSize(long_caption.c_str()).x <= v_room ? long_caption : std::string("V cache");
+      ImGui::CalcTextSize(long_caption.c_str()).x <= v_room ? long_caption : std::string(i18n::tr("V cache"));
   ImGui::SetCursorPos(ImVec2(k_x, cache_y));
   const CellsRect keys = draw_small_matrix(
-      ui, small("##decode-keys", "K cache (" + slot_word + ")", s.keys, ranges_.k, diverging, &s.slot_labels));
+      ui, small("##decode-keys",
+                i18n::format(i18n::trn("K cache (%s row)", "K cache (%s rows)", static_cast<unsigned long>(held)),
+                             format_grouped(held).c_str()),
+                s.keys, ranges_.k, diverging, &s.slot_labels));
   ImGui::SetCursorPos(ImVec2(s_x, cache_y));
   const CellsRect scores =
       draw_small_matrix(ui, small("##decode-scores", "s", s.scores, ranges_.scores, diverging, nullptr));
@@ -512,7 +536,7 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
   }
   if (trace_->mask.window) {  // the buffer's slots, left of the row labels
     for (int i = 0; i < rows; ++i) {
-      const std::string slot = "slot " + std::to_string(i);
+      const std::string slot = i18n::format(i18n::tr("slot %d"), i);
       const float y = keys.y0 + cell_h * static_cast<float>(i) + (cell_h - font) * 0.5f;
       list->AddText(ImVec2(keys.x0 - label_w - ImGui::CalcTextSize(slot.c_str()).x - 6.0f * sc, std::round(y)),
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), slot.c_str());
@@ -522,9 +546,10 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
   // Rows leaving the cache at this step (a sliding window), faded and struck through, under it.
   if (leaving > 0) {
     const SmallMatrix gone_v = small("##decode-leaving-v", " ", s.leaving_v, ranges_.v, diverging, nullptr);
-    const auto [gone_k, gone_values] = pair(
-        k_x, small("##decode-leaving-k", "leaving the cache now", s.leaving_k, ranges_.k, diverging, &s.leaving_labels),
-        v_x, &gone_v);
+    const auto [gone_k, gone_values] = pair(k_x,
+                                            small("##decode-leaving-k", i18n::tr("leaving the cache now"), s.leaving_k,
+                                                  ranges_.k, diverging, &s.leaving_labels),
+                                            v_x, &gone_v);
     for (const CellsRect* r : {&gone_k, &gone_values}) {
       list->AddRectFilled(ImVec2(r->x0, r->y0), ImVec2(r->x1, r->y1), wash);
       for (int e = 0; e < leaving; ++e) {
@@ -536,8 +561,8 @@ void DecodeView::draw_cache(ui::UiContext& ui, const CacheColumns& c, float widt
 
   // The context under the V cache: Σ w_j · v_j.
   ImGui::SetCursorPosX(v_x);
-  (void)draw_small_matrix(
-      ui, small("##decode-context", "context = \xce\xa3 w_j\xc2\xb7v_j", s.context, ranges_.v, diverging, nullptr));
+  (void)draw_small_matrix(ui, small("##decode-context", i18n::tr("context = \xce\xa3 w_j\xc2\xb7v_j"), s.context,
+                                    ranges_.v, diverging, nullptr));
   ImGui::SetCursorPosX(x0);
   ImGui::Spacing();
 }

@@ -14,6 +14,7 @@
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
@@ -36,7 +37,8 @@ const model::StepAttention* kept_layer(const model::GenerationStep& step, int la
 
 bool ModelDecode::draw(ui::UiContext& ui) {
   if (show_scenario_) {
-    if (ImGui::SmallButton("Show the model's generation##decode-model"))
+    if (ImGui::SmallButton(
+            i18n::tr_label("Show the model's generation", "Show the model's generation##decode-model").c_str()))
       show_scenario_ = false;
     else
       return false;
@@ -52,20 +54,24 @@ bool ModelDecode::draw(ui::UiContext& ui) {
       ImGui::PushTextWrapPos(0.0f);
       if (ui::model_is_encoder(ui)) {
         ui::text_lines_disabled(
-            "BERT is an encoder: every token attends to the whole text at once (no causal mask), and it "
-            "predicts the word hidden as [MASK] (the Model view) rather than the next one, so it "
-            "does not generate. Open GPT-2 or a Llama-family model to decode, or step through the "
-            "scenario (Show the scenario).");
+            i18n::tr("BERT is an encoder: every token attends to the whole text at once (no "
+                     "causal mask), and it predicts the word hidden as [MASK] (the Model view) "
+                     "rather than the next one, so it does not generate. Open GPT-2 or a "
+                     "Llama-family model to decode, or step through the scenario (Show the "
+                     "scenario)."));
       } else if (ui.model.result() == nullptr) {
         ui::text_lines_disabled(
-            ui.model.busy() ? "The model is running on its text: Generate continues it once it has."
-                            : "The model has not run on its text (the Model view says why, and offers the "
-                              "start of a text too long for it): Generate continues a text the model has run on.");
+            ui.model.busy() ? i18n::tr("The model is running on its text: Generate continues it once it has.")
+                            : i18n::tr("The model has not run on its text (the Model view says why, and offers the "
+                                       "start of a text too long for it): Generate continues a text the model has "
+                                       "run on."));
       } else {
         ui::text_wrapped_disabled(
-            "Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a time, greedily (the likeliest "
-            "token each time), with its own KV cache. Then step through the tokens as for a scenario.",
-            ui.model.text().c_str());
+            "%s", i18n::format(i18n::tr("Press Generate: the model continues \xe2\x80\x9c%s\xe2\x80\x9d one token at a "
+                                        "time, greedily (the likeliest token each time), with its own KV cache. Then "
+                                        "step through the tokens as for a scenario."),
+                               ui.model.text().c_str())
+                      .c_str());
       }
       ImGui::PopTextWrapPos();
     }
@@ -77,14 +83,14 @@ bool ModelDecode::draw(ui::UiContext& ui) {
   state.step = moved_step(state.step, 0, steps);
   if (advance_playback(state.playback, state.step, steps, ImGui::GetTime()) || state.playback.playing)
     ui.classroom.wants_frames = true;
-  step_toolbar(state.playback, state.step, steps, "Token");
+  step_toolbar(state.playback, state.step, steps, i18n::tr("Token %s of %s"));
   const model::ModelConfig& c = ui.model.model()->config();
   ui.view.model_layer = std::clamp(ui.view.model_layer, 0, c.num_layers - 1);
   ui.view.model_head = std::clamp(ui.view.model_head, 0, c.num_heads - 1);
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  ui::draw_index_selector("Layer", "##decode-layer", &ui.view.model_layer, c.num_layers);
+  ui::draw_index_selector(i18n::tr("Layer"), "##decode-layer", &ui.view.model_layer, c.num_layers);
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  ui::draw_index_selector("Head", "##decode-head", &ui.view.model_head, c.num_heads);
+  ui::draw_index_selector(i18n::tr("Head"), "##decode-head", &ui.view.model_head, c.num_heads);
   const int prompt = static_cast<int>(g->prompt_ids.size());
   ImGui::PushID("decode-strip");
   const int clicked = draw_sentence_strip(tokens_shown_, prompt, prompt + state.step);
@@ -119,7 +125,7 @@ void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAtte
   for (int j = 0; j < step.cache_length; ++j) {
     const int position = step.first_cached + j;
     rows_.labels.push_back(format_grouped(position) + " " + tokens_shown_[static_cast<std::size_t>(position)] +
-                           (position == step.query_position ? "  (new)" : ""));
+                           (position == step.query_position ? std::string("  ") + i18n::tr("(new)") : std::string()));
     rows_.scores.at(j, 0) = layer.scores.at(head, j);
     rows_.weights.at(j, 0) = layer.weights.at(head, j);
     rows_.largest = std::max(rows_.largest, std::abs(rows_.scores.at(j, 0)));
@@ -128,7 +134,7 @@ void ModelDecode::refresh_rows(const model::Generation& g, const model::StepAtte
 
 void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Generate");
+  ImGui::TextUnformatted(i18n::tr("Generate"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::PushID("decode-tokens");
@@ -136,20 +142,20 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
   ImGui::PopID();
   tokens_ = std::clamp(tokens_, 1, kMaxTokensAsked);
   ImGui::SameLine();
-  ImGui::TextUnformatted("tokens");
+  ImGui::TextUnformatted(i18n::tr("tokens"));
   ImGui::SameLine();
   if (generation_.busy()) {
     const model::Progress progress = generation_.progress();
     ImGui::ProgressBar(static_cast<float>(progress.fraction), ImVec2(ImGui::GetFontSize() * 16.0f, 0.0f),
                        progress.stage.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel##decode-model")) generation_.cancel();
+    if (ImGui::Button(i18n::tr_label("Cancel", "Cancel##decode-model").c_str())) generation_.cancel();
   } else {
     // Generation continues the model's shown text: none while its text is refused, and none
     // for BERT, an encoder that reads the whole text at once.
     const bool encoder = ui::model_is_encoder(ui);
     ImGui::BeginDisabled(ui.model.busy() || ui.model.result() == nullptr || encoder);
-    if (ImGui::Button("Generate##decode-model")) {
+    if (ImGui::Button(i18n::tr_label("Generate", "Generate##decode-model").c_str())) {
       generation_.start(ui.model.shared_model(), ui.model.text(), ui.model.shown_edits(), tokens_);
       state_.step = 0;
       state_.playback.playing = false;
@@ -157,24 +163,30 @@ void ModelDecode::draw_generate_bar(ui::UiContext& ui) {
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip(
-          encoder ? "BERT does not generate text"
-          : ui.model.result() == nullptr && !ui.model.busy()
-              ? "The model has not run on a text yet: its text is mended in the Model view"
-              : "Greedy generation with the model's KV cache, after the model's text (with its heads as switched)");
+          "%s", encoder ? i18n::tr("BERT does not generate text")
+                : ui.model.result() == nullptr && !ui.model.busy()
+                    ? i18n::tr("The model has not run on a text yet: its text is mended in the Model view")
+                    : i18n::tr("Greedy generation with the model's KV cache, after the model's text (with its heads "
+                               "as switched)"));
     }
   }
   ImGui::SameLine(0.0f, 20.0f * ui.ui_scale);
-  if (ImGui::SmallButton("Show the scenario##decode-model")) show_scenario_ = true;
+  if (ImGui::SmallButton(i18n::tr_label("Show the scenario", "Show the scenario##decode-model").c_str()))
+    show_scenario_ = true;
   if (!generation_.error().empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.2f, 1.0f), "Generation %s",
-                       generation_.error() == "cancelled" ? "cancelled: the last result stays."
-                                                          : ("failed: " + generation_.error()).c_str());
+    const bool cancelled = generation_.error() == "cancelled";  // not translated: the session's word for it
+    const std::string said = cancelled ? std::string(i18n::tr("Generation cancelled: the last result stays."))
+                                       : i18n::format(i18n::tr("Generation failed: %s"), generation_.error().c_str());
+    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.2f, 1.0f), "%s", said.c_str());
     ImGui::PopTextWrapPos();
   }
   if (generation_.result() && generation_.text() != ui.model.text()) {
-    ImGui::TextDisabled("Generated from the earlier text \xe2\x80\x9c%s\xe2\x80\x9d: Generate again for the new one.",
-                        generation_.text().c_str());
+    ImGui::TextDisabled(
+        "%s", i18n::format(i18n::tr("Generated from the earlier text \xe2\x80\x9c%s\xe2\x80\x9d: Generate again for "
+                                    "the new one."),
+                           generation_.text().c_str())
+                  .c_str());
   }
 }
 
@@ -183,28 +195,35 @@ void ModelDecode::draw_step(ui::UiContext& ui, const model::Generation& g, int s
   const model::ModelConfig& c = ui.model.model()->config();
   const int prompt = static_cast<int>(g.prompt_ids.size());
   ImGui::BeginChild("##decode-model-page", ImGui::GetContentRegionAvail(), false);
-  const std::string of = " of " + format_grouped(static_cast<long long>(g.steps.size()));
-  heading_text(s == 0 ? "Token 1" + of + ": the prefill" : "Token " + format_grouped(s + 1) + of);
+  const std::string count = format_grouped(static_cast<long long>(g.steps.size()));
+  heading_text(s == 0 ? i18n::format(i18n::tr("Token 1 of %s: the prefill"), count.c_str())
+                      : i18n::format(i18n::tr("Token %s of %s"), format_grouped(s + 1).c_str(), count.c_str()));
   ImGui::PushTextWrapPos(0.0f);
   if (s == 0) {
-    ui::text_wrapped(
-        "The prompt's %d tokens run through the model at once: every layer's k and v fill the cache. The last one, "
-        "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
-        prompt, step.query_token.c_str(), step.token.c_str());
+    ui::text_wrapped("%s", i18n::format(i18n::trn("The prompt's %d token runs through the model at once: every "
+                                                  "layer's k and v fill the cache. It, \xe2\x80\x9c%s\xe2\x80\x9d, "
+                                                  "predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+                                                  "The prompt's %d tokens run through the model at once: every "
+                                                  "layer's k and v fill the cache. The last one, "
+                                                  "\xe2\x80\x9c%s\xe2\x80\x9d, predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
+                                                  static_cast<unsigned long>(prompt)),
+                                        prompt, step.query_token.c_str(), step.token.c_str())
+                               .c_str());
   } else {
-    ui::text_wrapped(
-        "\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every layer: its q meets the cached k of every earlier "
-        "token, its own k and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d.",
-        step.query_token.c_str(), step.query_position, step.token.c_str());
+    ui::text_wrapped("%s", i18n::format(i18n::tr("\xe2\x80\x9c%s\xe2\x80\x9d (position %d) runs alone through every "
+                                                 "layer: its q meets the cached k of every earlier token, its own k "
+                                                 "and v join the cache. It predicts \xe2\x80\x9c%s\xe2\x80\x9d."),
+                                        step.query_token.c_str(), step.query_position, step.token.c_str())
+                               .c_str());
   }
   const int group = c.num_heads / c.num_kv_heads;
-  std::string sharing = "Layer " + std::to_string(ui.view.model_layer) + ", head " + std::to_string(ui.view.model_head);
+  std::string sharing = i18n::format(i18n::tr("Layer %d, head %d."), ui.view.model_layer, ui.view.model_head);
   if (group > 1)
-    sharing += ": reads K/V head " + std::to_string(ui.view.model_head / group) + " of " +
-               std::to_string(c.num_kv_heads) + ", shared by " + std::to_string(group) + " query heads";
+    sharing += " " + i18n::format(i18n::tr("It reads K/V head %d of %d, shared by %d query heads."),
+                                  ui.view.model_head / group, c.num_kv_heads, group);
   if (c.sliding_window)
-    sharing += ". Sliding window of " + std::to_string(*c.sliding_window) + ": the cache is a rolling buffer";
-  ImGui::TextDisabled("%s.", sharing.c_str());
+    sharing += " " + i18n::format(i18n::tr("Sliding window of %d: the cache is a rolling buffer."), *c.sliding_window);
+  ImGui::TextDisabled("%s", sharing.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
   const float page_w = ImGui::GetContentRegionAvail().x;
@@ -257,8 +276,11 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
     m.cell_h = std::floor(font * 1.4f);
     return m;
   };
-  ImGui::Text("KV cache: %s %s, this query's q against each cached k", format_grouped(step.cache_length).c_str(),
-              step.cache_length == 1 ? "entry" : "entries");
+  ImGui::TextUnformatted(i18n::format(i18n::trn("KV cache: %s entry, this query's q against each cached k",
+                                                "KV cache: %s entries, this query's q against each cached k",
+                                                static_cast<unsigned long>(step.cache_length)),
+                                      format_grouped(step.cache_length).c_str())
+                             .c_str());
   const float y = ImGui::GetCursorPosY();
   const float x = ImGui::GetCursorPosX();
   const CellsRect rows = draw_small_matrix(
@@ -277,13 +299,16 @@ void ModelDecode::draw_cache(ui::UiContext& ui, const model::Generation& g, int 
                         ImGui::GetColorU32(ImGuiCol_PlotHistogram));
   }
   if (step.first_cached > 0) {
-    ImGui::TextDisabled("Positions 0\xe2\x80\x93%d have left the rolling cache: the window no longer sees them.",
-                        step.first_cached - 1);
+    ImGui::TextDisabled(
+        "%s", i18n::format(i18n::tr("Positions 0\xe2\x80\x93%d have left the rolling cache: the window no longer sees "
+                                    "them."),
+                           step.first_cached - 1)
+                  .c_str());
   }
 }
 
 void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float width) const {
-  ImGui::TextUnformatted("Next token (greedy: the likeliest)");
+  ImGui::TextUnformatted(i18n::tr("Next token (greedy: the likeliest)"));
   const float font = ImGui::GetFontSize();
   for (std::size_t i = 0; i < step.next_tokens.size(); ++i) {
     const model::TokenProbability& t = step.next_tokens[i];
@@ -301,12 +326,14 @@ void ModelDecode::draw_next_tokens(const model::GenerationStep& step, float widt
 void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Generation& g, int s, float width,
                                   float ui_scale) const {
   const model::GenerationStep& step = g.steps[static_cast<std::size_t>(s)];
-  ImGui::Text("KV cache now: %s", short_bytes(step.cache_bytes).c_str());
-  ui::text_lines("2 (K and V) \xc3\x97 " + std::to_string(c.num_layers) + " layers \xc3\x97 " +
-                 std::to_string(c.num_kv_heads) + " KV heads \xc3\x97 " + std::to_string(c.head_dim) +
-                 " (d_k) \xc3\x97 " + format_grouped(step.cache_length) + " entries \xc3\x97 4 bytes (float32)");
-  ImGui::Text("= %s bytes", format_grouped(static_cast<long long>(step.cache_bytes)).c_str());
-  ImGui::TextDisabled("Its size over the tokens generated:");
+  ImGui::TextUnformatted(i18n::format(i18n::tr("KV cache now: %s"), short_bytes(step.cache_bytes).c_str()).c_str());
+  ui::text_lines(i18n::format(i18n::tr("2 (K and V) \xc3\x97 %d layers \xc3\x97 %d KV heads \xc3\x97 %d (d_k) \xc3\x97 "
+                                       "%s entries \xc3\x97 4 bytes (float32)"),
+                              c.num_layers, c.num_kv_heads, c.head_dim, format_grouped(step.cache_length).c_str())
+                     .c_str());
+  ImGui::TextUnformatted(
+      i18n::format(i18n::tr("= %s bytes"), format_grouped(static_cast<long long>(step.cache_bytes)).c_str()).c_str());
+  ImGui::TextDisabled("%s", i18n::tr("Its size over the tokens generated:"));
   const std::vector<float>& sizes = cache_sizes_;
   const float largest = *std::max_element(sizes.begin(), sizes.end());
   ImGui::PlotLines("##decode-cache-bytes", sizes.data(), static_cast<int>(sizes.size()), 0, nullptr, 0.0f,
@@ -318,10 +345,10 @@ void ModelDecode::draw_cache_size(const model::ModelConfig& c, const model::Gene
   const float fy = sizes[static_cast<std::size_t>(s)] / (largest * 1.1f);
   ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(lo.x + (hi.x - lo.x) * fx, hi.y - (hi.y - lo.y) * fy),
                                               4.0f * ui_scale, ImGui::GetColorU32(ImGuiCol_CheckMark));
-  const char* stop = g.stop == model::StopReason::EndOfText       ? "the model's end-of-text token"
-                     : g.stop == model::StopReason::PositionTable ? "the end of the model's position table"
-                                                                  : "the number of tokens asked for";
-  ImGui::TextDisabled("Generation stopped at %s.", stop);
+  const char* stop = g.stop == model::StopReason::EndOfText       ? i18n::tr("the model's end-of-text token")
+                     : g.stop == model::StopReason::PositionTable ? i18n::tr("the end of the model's position table")
+                                                                  : i18n::tr("the number of tokens asked for");
+  ImGui::TextDisabled("%s", i18n::format(i18n::tr("Generation stopped at %s."), stop).c_str());
 }
 
 }  // namespace attnviz::classroom

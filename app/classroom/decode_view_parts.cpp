@@ -7,6 +7,7 @@
 
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_widgets.h"
+#include "app/i18n/translate.h"
 #include "app/ui/palette.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
@@ -153,10 +154,10 @@ int draw_chips(const std::vector<std::string>& tokens, int prompt, int t, float 
       storage->SetInt(followed, t);
     }
     if (ImGui::IsItemHovered()) {
-      const std::string where = "token " + format_grouped(position) + ": " +
-                                (in_prompt ? "in the prompt (prefilled at once)"
-                                 : future  ? "not generated yet (click: go there)"
-                                           : "generated (click: go to its step)");
+      const char* state = in_prompt ? i18n::tr("in the prompt (prefilled at once)")
+                          : future  ? i18n::tr("not generated yet (click: go there)")
+                                    : i18n::tr("generated (click: go to its step)");
+      const std::string where = i18n::format(i18n::tr("token %s: %s"), format_grouped(position).c_str(), state);
       ui::token_tooltip(where, tokens[i]);
     }
     ImGui::PopStyleColor(colours);
@@ -170,7 +171,7 @@ int draw_chips(const std::vector<std::string>& tokens, int prompt, int t, float 
 int draw_sentence_strip(const std::vector<std::string>& tokens, int prompt, int t) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.6f;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Sentence");
+  ImGui::TextUnformatted(i18n::tr("Sentence"));
   ImGui::SameLine();
   const float width = ImGui::GetContentRegionAvail().x;
   if (strip_lines(tokens, width, spacing, kStripLines) <= kStripLines) return draw_chips(tokens, prompt, t, spacing);
@@ -185,39 +186,44 @@ std::string cache_sharing_text(const Problem& problem, int head) {
   const int g = problem.kv_head_of(head);
   const int heads = problem.num_heads;
   const int kv = problem.num_kv_heads;
-  if (heads == 1) return "One head: the cache holds its K and V.";
+  if (heads == 1) return i18n::tr("One head: the cache holds its K and V.");
   if (kv == heads) {
-    return "MHA: " + std::to_string(heads) +
-           " query heads, each with a cache head of its own (G = " + std::to_string(kv) + "); head " +
-           std::to_string(head) + " reads cache head " + std::to_string(g) + ".";
-  }
-  std::string groups;
-  for (int k = 0; k < kv; ++k) {
-    if (k > 0) groups += k + 1 == kv ? " and " : ", ";
-    groups +=
-        range_text(decode::heads_sharing(problem, k)) + (k == 0 ? " read cache head " : " head ") + std::to_string(k);
+    return i18n::format(i18n::tr("MHA: %d query heads, each with a cache head of its own (G = %d); head %d reads "
+                                 "cache head %d."),
+                        heads, kv, head, g);
   }
   if (kv == 1) {
-    return "MQA: all " + std::to_string(heads) + " query heads share one cache head (G = 1): the cache is " +
-           std::to_string(heads) + " times smaller than with MHA.";
+    return i18n::format(i18n::tr("MQA: all %d query heads share one cache head (G = 1): the cache is %d times smaller "
+                                 "than with MHA."),
+                        heads, heads);
   }
-  return "GQA: the cache holds G = " + std::to_string(kv) + " K/V heads for " + std::to_string(heads) +
-         " query heads: query heads " + groups + ". Shown: head " + std::to_string(head) + ", cache head " +
-         std::to_string(g) + ".";
+  // "query heads 0–1 → cache head 0, query heads 2–3 → cache head 1": one phrase per group.
+  std::string groups;
+  for (int k = 0; k < kv; ++k) {
+    if (k > 0) groups += ", ";
+    groups += i18n::format(i18n::tr("query heads %s \xe2\x86\x92 cache head %d"),
+                           range_text(decode::heads_sharing(problem, k)).c_str(), k);
+  }
+  return i18n::format(i18n::tr("GQA: the cache holds G = %d K/V heads for %d query heads: %s. Shown: head %d, cache "
+                               "head %d."),
+                      kv, heads, groups.c_str(), head, g);
 }
 
 std::string cache_mask_text(const decode::DecodeTrace& trace) {
   std::string text;
   if (trace.mask.window) {
     const int r = *trace.mask.window;
-    text = "Sliding window r = " + std::to_string(r) + ": each token sees itself and the " + std::to_string(r) +
-           " before it, so the cache is a rolling buffer of r + 1 = " + std::to_string(r + 1) +
-           " slots; a new row takes the slot of the row that leaves.";
+    text = i18n::format(i18n::tr("Sliding window r = %d: each token sees itself and the %d before it, so the cache is "
+                                 "a rolling buffer of r + 1 = %d slots; a new row takes the slot of the row that "
+                                 "leaves."),
+                        r, r, r + 1);
     if (trace.cache_capacity > r + 1) {
-      text += " Global tokens stay pinned beside it: " + std::to_string(trace.cache_capacity) + " slots in all.";
+      text +=
+          " " + i18n::format(i18n::tr("Global tokens stay pinned beside it: %d slots in all."), trace.cache_capacity);
     }
   } else {
-    text = "Causal: every later token sees every earlier one, so the cache grows by one row a step and nothing leaves.";
+    text = i18n::tr(
+        "Causal: every later token sees every earlier one, so the cache grows by one row a step and nothing leaves.");
   }
   return text;
 }
@@ -225,19 +231,20 @@ std::string cache_mask_text(const decode::DecodeTrace& trace) {
 void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float ui_scale) {
   const decode::DecodeStep& step = trace.steps[static_cast<std::size_t>(t)];
   const decode::StepCost& cost = step.cost;
-  heading_text("Cost of the whole layer");
+  heading_text(i18n::tr("Cost of the whole layer"));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ui::text_wrapped_disabled(
-      "Multiply-adds and bytes read (float32). Without the cache every step recomputes K and V of the "
-      "whole prefix and its whole matrix.");
+  ui::text_wrapped_disabled("%s", i18n::tr("Multiply-adds and bytes read (float32). Without the cache every step "
+                                           "recomputes K and V of the whole prefix and its whole matrix."));
   ImGui::PopTextWrapPos();
   // Short figures ("28.7 K", "18 KiB") keep the table narrow beside the cache; every digit is
   // in the tooltip.
   if (ImGui::BeginTable("##decode-cost", 3,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn(step.t == trace.prompt - 1 ? "prefill" : "this step");
-    ImGui::TableSetupColumn("so far");
+    // Translated headers with fixed IDs: the table keeps its state in every language.
+    ImGui::TableSetupColumn(
+        (std::string(step.t == trace.prompt - 1 ? i18n::tr("prefill") : i18n::tr("this step")) + "###now").c_str());
+    ImGui::TableSetupColumn(i18n::tr_label("so far").c_str());
     ImGui::TableHeadersRow();
     const auto group = [](const char* what) {
       ImGui::TableNextRow();
@@ -252,29 +259,33 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
         ImGui::TableNextColumn();
         ImGui::TextUnformatted((bytes ? short_bytes(value) : short_count(static_cast<double>(value))).c_str());
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s %s", format_grouped(static_cast<long long>(value)).c_str(),
-                            bytes ? "bytes" : "multiply-adds");
+          ImGui::SetTooltip("%s", i18n::format(bytes ? i18n::tr("%s bytes") : i18n::tr("%s multiply-adds"),
+                                               format_grouped(static_cast<long long>(value)).c_str())
+                                      .c_str());
       }
     };
-    group("with the cache");
-    row("  multiply-adds", cost.with_cache.macs, cost.with_cache_so_far.macs, false);
-    row("  bytes read", cost.with_cache.bytes, cost.with_cache_so_far.bytes, true);
-    group("without it");
-    row("  multiply-adds", cost.without_cache.macs, cost.without_cache_so_far.macs, false);
-    row("  bytes read", cost.without_cache.bytes, cost.without_cache_so_far.bytes, true);
+    const std::string macs = std::string("  ") + i18n::tr("multiply-adds");
+    const std::string read = std::string("  ") + i18n::tr("bytes read");
+    group(i18n::tr("with the cache"));
+    row(macs.c_str(), cost.with_cache.macs, cost.with_cache_so_far.macs, false);
+    row(read.c_str(), cost.with_cache.bytes, cost.with_cache_so_far.bytes, true);
+    group(i18n::tr("without it"));
+    row(macs.c_str(), cost.without_cache.macs, cost.without_cache_so_far.macs, false);
+    row(read.c_str(), cost.without_cache.bytes, cost.without_cache_so_far.bytes, true);
     ImGui::EndTable();
   }
   if (cost.with_cache_so_far.macs > 0 && cost.without_cache_so_far.macs > cost.with_cache_so_far.macs) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ui::text_wrapped(
-        "So far the cache saves %.1f\xc3\x97 the multiply-adds.",
-        static_cast<double>(cost.without_cache_so_far.macs) / static_cast<double>(cost.with_cache_so_far.macs));
+    ui::text_wrapped("%s", i18n::format(i18n::tr("So far the cache saves %.1f\xc3\x97 the multiply-adds."),
+                                        static_cast<double>(cost.without_cache_so_far.macs) /
+                                            static_cast<double>(cost.with_cache_so_far.macs))
+                               .c_str());
     ImGui::PopTextWrapPos();
   }
   // The two entries side by side, or one under the other where the column is too narrow.
   const float line_end = ImGui::GetCursorScreenPos().x + width;
-  legend_swatch(kWithCache, "with the cache");
-  const char* without = "without (recompute)";
+  legend_swatch(kWithCache, i18n::tr("with the cache"));
+  const char* without = i18n::tr("without (recompute)");
   const float font = ImGui::GetFontSize();
   if (ImGui::GetItemRectMax().x + font + legend_swatch_width(without) <= line_end) ImGui::SameLine(0.0f, font);
   legend_swatch(kWithoutCache, without);
@@ -282,11 +293,11 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   // table, not on the charts, where its spike would flatten every step after it).
   const int first = trace.prompt;
   if (first >= static_cast<int>(trace.steps.size())) {
-    ImGui::TextDisabled("The prompt is the whole sentence: nothing is left to generate.");
+    ImGui::TextDisabled("%s", i18n::tr("The prompt is the whole sentence: nothing is left to generate."));
     return;
   }
-  Chart macs{"multiply-adds per step", {{}, {}}, {}};
-  Chart bytes{"bytes read per step", {{}, {}}, {}};
+  Chart macs{i18n::tr("multiply-adds per step"), {{}, {}}, {}};
+  Chart bytes{i18n::tr("bytes read per step"), {{}, {}}, {}};
   for (int i = first; i < static_cast<int>(trace.steps.size()); ++i) {
     const decode::StepCost& c = trace.steps[static_cast<std::size_t>(i)].cost;
     macs.series[0].push_back(static_cast<double>(c.with_cache.macs));

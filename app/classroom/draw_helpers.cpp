@@ -10,6 +10,7 @@
 
 #include "app/document/document.h"
 #include "app/edits/text_edits.h"
+#include "app/i18n/translate.h"
 #include "app/ui/first_tokens_button.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
@@ -66,12 +67,13 @@ bool pill(const char* label, bool selected, float min_width) {
 void head_pills(int heads, int& selected, float group_gap, float right, int id_base) {
   if (heads <= 1) return;
   const float pill_gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
-  float pills_w = ImGui::CalcTextSize("Head").x;
+  const char* caption = i18n::tr("Head");
+  float pills_w = ImGui::CalcTextSize(caption).x;
   for (int h = 0; h < heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
   ImGui::SameLine(0.0f, group_gap);
   if (ImGui::GetCursorPosX() + pills_w > right) ImGui::NewLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Head");
+  ImGui::TextUnformatted(caption);
   const int shown = std::clamp(selected, 0, heads - 1);
   for (int h = 0; h < heads; ++h) {
     ImGui::SameLine(0.0f, pill_gap);
@@ -155,12 +157,15 @@ void nothing_to_show(ui::UiContext& ui, const char* lead) {
   if (ui.session.only_the_overview_shows()) {
     const int limit = ProblemLimits{}.max_tokens;
     const std::string most = format_grouped(limit);
-    ui::text_wrapped(
-        "This text has more than the %s tokens whose every matrix the window keeps, and this view shows "
-        "every matrix, so it cannot show this text. The Heatmaps view shows its exact overview; its first %s "
-        "tokens can be followed here (Ctrl+Z brings the whole text back).",
-        most.c_str(), most.c_str());
-    if (ImGui::Button("Show the overview##only_the_overview")) ui.view.select_main_tab = "Heatmaps";
+    ui::text_wrapped("%s",
+                     i18n::format(i18n::tr("This text has more than the %s tokens whose every matrix the window "
+                                           "keeps, and this view shows every matrix, so it cannot show this text. "
+                                           "The Heatmaps view shows its exact overview; its first %s tokens can be "
+                                           "followed here (Ctrl+Z brings the whole text back)."),
+                                  most.c_str(), most.c_str())
+                         .c_str());
+    if (ImGui::Button(i18n::tr_label("Show the overview", "Show the overview##only_the_overview").c_str()))
+      ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
     if (edits::texts_can_be_cut(ui.document.scenario())) {
       ImGui::SameLine();
       ui::keep_first_tokens_button(ui, "##only_the_overview", limit);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/i18n/translate.h"
 #include "app/ui/text_lines.h"
 
 namespace attnviz::classroom {
@@ -64,17 +65,19 @@ void draw_turning_pair(const lesson::TurningPair& pair, float size) {
     list->AddText(at(1.15 * pair.x[f], 1.15 * pair.y[f]), kQuery, label.c_str());
   }
   if (pair.has_key) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kQuery), "q' of the followed word");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kQuery), "%s", i18n::tr("q' of the followed word"));
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kKey), "  %s'", pair.key_label.c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ui::text_wrapped_disabled("grey: where q' would point at the other positions. %s", pair.angle_text.c_str());
+    ui::text_wrapped_disabled(
+        "%s", i18n::format(i18n::tr("grey: where q' would point at the other positions. %s"), pair.angle_text.c_str())
+                  .c_str());
     ImGui::PopTextWrapPos();
   }
 }
 
 void draw_alibi_lines(const std::vector<double>& slopes, int head, int max_distance, float width, float height) {
-  ImGui::TextUnformatted("bias \u2212m\u2095\u00b7distance, every head");
+  ImGui::TextUnformatted(i18n::tr("bias \u2212m\u2095\u00b7distance, every head"));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(width, height));
   if (slopes.empty() || max_distance < 1) return;
@@ -88,7 +91,8 @@ void draw_alibi_lines(const std::vector<double>& slopes, int head, int max_dista
     const bool followed = static_cast<int>(h) == head;
     list->AddLine(origin, to, followed ? kQuery : kFaint, followed ? 3.0f : 1.0f);
   }
-  ImGui::TextDisabled("distance 0 \xe2\x80\xa6 %d; head %d in blue", max_distance, head);
+  ImGui::TextDisabled(
+      "%s", i18n::format(i18n::tr("distance 0 \xe2\x80\xa6 %d; head %d in blue"), max_distance, head).c_str());
 }
 
 }  // namespace attnviz::classroom

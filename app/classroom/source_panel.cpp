@@ -11,6 +11,7 @@
 #include "app/classroom/step_view.h"
 #include "app/document/document.h"
 #include "app/edits/sentence_edits.h"
+#include "app/i18n/translate.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/wrapped_text_box.h"
 
@@ -19,46 +20,47 @@ namespace {
 
 class SourcePanel final : public ui::Panel {
  public:
-  [[nodiscard]] const char* title() const override { return "Source sentence (cross-attention)"; }
+  [[nodiscard]] const char* title() const override { return N_("Source sentence (cross-attention)"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
   [[nodiscard]] bool open_by_default() const override { return false; }
 
   void draw(ui::UiContext& ui) override {
     const Scenario& s = ui.document.scenario();
     bool on = s.source.has_value();
-    if (ImGui::Checkbox("Keys and values from a second sentence", &on)) {
+    if (ImGui::Checkbox(i18n::tr_label("Keys and values from a second sentence").c_str(), &on)) {
       ui.document.apply(on ? add_source(s) : remove_source(s),
-                        on ? "Add a source sentence" : "Remove the source sentence");
+                        i18n::tr(on ? N_("Add a source sentence") : N_("Remove the source sentence")));
       return;
     }
     if (!s.source) {
-      ImGui::TextDisabled("Off: the sentence attends to itself (self-attention).");
+      ImGui::TextDisabled("%s", i18n::tr("Off: the sentence attends to itself (self-attention)."));
       return;
     }
     if (ui.document.revision() != seen_revision_ && !typing_) text_box_.set_text(s.source->sentence);
     seen_revision_ = ui.document.revision();
     const ImVec2 size(-1.0f, ImGui::GetTextLineHeight() * 2.6f + ImGui::GetStyle().FramePadding.y * 2.0f);
     if (text_box_.draw("##source", size))
-      ui.document.apply(set_source_sentence(s, text_box_.text()), "Edit source sentence", "classroom:source");
+      ui.document.apply(set_source_sentence(s, text_box_.text()), i18n::tr("Edit source sentence"), "classroom:source");
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
 
-    const char* modes[] = {"words", "words-no-punct", "chars"};
+    const char* modes[] = {"words", "words-no-punct", "chars"};  // the tokenizers' own names, as typed
     int mode = static_cast<int>(s.source->tokenizer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    if (ImGui::Combo("tokenizer##source", &mode, modes, 3)) {
+    if (ImGui::Combo(i18n::tr_label("tokenizer", "tokenizer##source").c_str(), &mode, modes, 3)) {
       const auto chosen = static_cast<TokenizerMode>(mode);
       ui.document.apply(set_source_tokenizer(ui.document.scenario(), chosen),
-                        std::string("Source tokenizer: ") + to_string(chosen));
+                        i18n::format(i18n::tr("Source tokenizer: %s"), to_string(chosen)));
       return;
     }
     const edits::TokensOrError tokens = edits::source_tokens_of(*ui.document.scenario().source);
     if (!tokens.error.empty()) {
-      ui::text_wrapped("Cannot split the source into tokens: %s", tokens.error.c_str());
+      ui::text_wrapped("%s",
+                       i18n::format(i18n::tr("Cannot split the source into tokens: %s"), tokens.error.c_str()).c_str());
       return;
     }
     token_chips("##source-tokens",
-                std::to_string(tokens.tokens.size()) + (tokens.tokens.size() == 1 ? " token:" : " tokens:"),
+                i18n::format(i18n::trn("%zu token:", "%zu tokens:", tokens.tokens.size()), tokens.tokens.size()),
                 tokens.tokens, -1);
   }
 

@@ -1,6 +1,7 @@
 #include "app/classroom/step_trace.h"
 
 #include "app/classroom/draw_helpers.h"
+#include "app/i18n/translate.h"
 #include "app/ui/text_lines.h"
 
 #include <imgui.h>
@@ -39,7 +40,8 @@ void draw_trace_table(const lesson::TraceTable& table, bool highlight_key) {
 
 void draw_lines(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) {
-    if (line.rfind("Check", 0) == 0) {  // the arithmetic check gets its own block
+    // The arithmetic check gets its own block (core/lesson's English line starts so).
+    if (line.rfind("Check", 0) == 0) {  // not translated: core/lesson's text
       ImGui::Spacing();
       ImGui::Separator();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -70,7 +72,7 @@ void draw_step_trace(const lesson::StepPage& page) {
   draw_lines(page.trace_after);
   if (page.kind == lesson::StepKind::Scores) {
     ImGui::PushTextWrapPos(0.0f);
-    ui::text_wrapped_disabled("(click a cell of S to check another one)");
+    ui::text_wrapped_disabled("%s", i18n::tr("(click a cell of S to check another one)"));
     ImGui::PopTextWrapPos();
   }
 }
@@ -84,8 +86,11 @@ TraceFit fit_trace(float width, float height, int vector_length) {
   fit.rows = std::clamp(static_cast<int>(table_h / row_h), 8, 64);
   // The value column of the weighted-sum table: what is left after the key and weight columns.
   const float term_w = ImGui::CalcTextSize("\u22120.000, ").x;  // format_number writes U+2212
-  const float left = width - ImGui::CalcTextSize("\xea\xb3\xa0\xed\x8c\x8c\xec\x84\x9c  0 (hidden)  (").x -
-                     ImGui::GetStyle().CellPadding.x * 6.0f - ImGui::GetStyle().WindowPadding.x * 2.0f;
+  // A sample of the key column's widest cell, as core/lesson writes it.
+  const float left =
+      width -
+      ImGui::CalcTextSize("\xea\xb3\xa0\xed\x8c\x8c\xec\x84\x9c  0 (hidden)  (").x -  // not translated: a measure
+      ImGui::GetStyle().CellPadding.x * 6.0f - ImGui::GetStyle().WindowPadding.x * 2.0f;
   const int terms = std::max(1, static_cast<int>(std::floor(left / term_w)));
   fit.vector_terms = terms >= vector_length ? 0 : terms;
   return fit;

@@ -34,6 +34,7 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
@@ -138,6 +139,27 @@ int model_step(int step, int previous) {
     if (model_page(s)) return s;
   return step;
 }
+
+// The names of the pages and of the classic mistakes, translated where shown: core/lesson writes
+// them in English (it knows nothing of gettext), so they are marked for extraction here, word
+// for word as steps.cpp and mistakes.cpp write them (a name missing here stays English).
+[[maybe_unused]] constexpr const char* kLessonNames[] = {N_("Embeddings"),
+                                                         N_("Q, K, V"),
+                                                         N_("Positions"),
+                                                         N_("Scores"),
+                                                         N_("Scaling"),
+                                                         N_("Mask"),
+                                                         N_("Softmax"),
+                                                         N_("Weighted sum"),
+                                                         N_("Concatenate"),
+                                                         N_("Output"),
+                                                         N_("Mistakes"),
+                                                         N_("softmax over the wrong axis"),
+                                                         N_("no scaling"),
+                                                         N_("masking after the softmax"),
+                                                         N_("renormalising after masking")};
+
+const char* step_title(StepKind kind) { return i18n::tr(lesson::step_name(kind)); }
 
 Focus current_focus(const ui::UiContext& ui, const ViewStates& views, const Problem& p) {
   Focus f;
@@ -247,7 +269,7 @@ void StepView::draw(ui::UiContext& ui) {
   state.shown = ui::MainView::Step;
   state.shown_frame = ImGui::GetFrameCount();
   if (!shown_.update(ui)) {
-    nothing_to_show(ui, "Nothing to show yet.");
+    nothing_to_show(ui, i18n::tr("Nothing to show yet."));
     return;
   }
   views_.step = std::clamp(views_.step, 0, lesson::kStepCount - 1);
@@ -360,14 +382,16 @@ void StepView::draw_text_column(ui::UiContext& ui, const Focus& focus, const les
 void StepView::draw_mistake_choice(const lesson::StepPage& page) const {
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
   for (int i = 0; i < lesson::kMistakeCount; ++i) {
-    const char* name = lesson::mistake_name(lesson::mistake_at(i));
+    const char* name = i18n::tr(lesson::mistake_name(lesson::mistake_at(i)));
     if (i > 0) same_line_if_fits(button_width(name), right);
     ImGui::PushID(2000 + i);
-    if (pill(name, lesson::mistake_at(i) == page.mistake)) views_.mistake = i;
+    // "###mistake": the pill keeps its ID (under PushID) in every language.
+    if (pill((std::string(name) + "###mistake").c_str(), lesson::mistake_at(i) == page.mistake)) views_.mistake = i;
     ImGui::PopID();
   }
   if (page.links_to_scaling) {
-    if (ImGui::Button("Open the Scaling page \xe2\x96\xb6")) views_.step = lesson::step_index(StepKind::Scaling);
+    if (ImGui::Button(i18n::tr_label("Open the Scaling page \xe2\x96\xb6").c_str()))
+      views_.step = lesson::step_index(StepKind::Scaling);
   }
   ImGui::Spacing();
 }
@@ -390,18 +414,18 @@ void StepView::draw_position_controls(ui::UiContext& ui, const Focus& focus, con
   const Scenario& s = ui.document.scenario();
   int offset = s.position_offset;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("first position");
+  ImGui::TextUnformatted(i18n::tr("first position"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1.0f);
   if (ImGui::SliderInt("##position_offset", &offset, 0, 64)) {
-    ui.document.apply(edits::set_position_offset(s, offset), "First position " + std::to_string(offset),
+    ui.document.apply(edits::set_position_offset(s, offset), i18n::format(i18n::tr("First position %d"), offset),
                       "position_offset");
   }
   if (ImGui::IsItemDeactivated()) ui.document.end_merge();
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Every word moves by the same number of positions. With RoPE and ALiBi the scores do not change "
-        "(they depend only on distances); sinusoidal positions change X, so they do.");
+    ImGui::SetTooltip("%s", i18n::tr("Every word moves by the same number of positions. With RoPE and ALiBi the scores "
+                                     "do not change (they depend only on distances); sinusoidal positions change X, "
+                                     "so they do."));
   }
   ImGui::Spacing();
   ImGui::Separator();
@@ -422,26 +446,28 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   for (int i = 0; i < lesson::kStepCount; ++i) {
     const float pill_w = button_width(i >= 9 ? "10" : "9") + pill_gap;
     numbered_w += pill_w;
-    named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + lesson::step_name(lesson::step_at(i))).c_str()).x;
+    named_w += pill_w + ImGui::CalcTextSize((std::string(" ") + step_title(lesson::step_at(i))).c_str()).x;
   }
-  float chips_w = ImGui::CalcTextSize("Follow").x + style.ItemSpacing.x;
+  const char* follow = i18n::tr("Follow");
+  float chips_w = ImGui::CalcTextSize(follow).x + style.ItemSpacing.x;
   for (const std::string& token : p.tokens)
     chips_w += button_width(ui::token_label(token).c_str()) + style.ItemSpacing.x * 0.6f;
-  const char* back = "\xe2\x97\x80 Back";
-  const char* next = "Next \xe2\x96\xb6";
-  const float worded_w = button_width(back) + button_width(next) + style.ItemSpacing.x;
+  // Translated, with the English as their ID (the tests' path to them in every language).
+  const std::string back = i18n::tr_label("\xe2\x97\x80 Back");
+  const std::string next = i18n::tr_label("Next \xe2\x96\xb6");
+  const float worded_w = button_width(back.c_str()) + button_width(next.c_str()) + style.ItemSpacing.x;
   const bool compact = worded_w + numbered_w + chips_w > full_w;
   const float group_gap = (compact ? 12.0f : 20.0f) * ui.ui_scale;
 
   const int first_step = shown_.model() ? lesson::step_index(StepKind::Scores) : 0;
   ImGui::BeginDisabled(views_.step == first_step);
-  if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back)) --views_.step;
-  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Back (Left, Page Up)");
+  if (ImGui::Button(compact ? "\xe2\x97\x80##back" : back.c_str())) --views_.step;  // not translated: an arrow
+  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Back (Left, Page Up)"));
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(views_.step == lesson::kStepCount - 1);
-  if (ImGui::Button(compact ? "\xe2\x96\xb6##next" : next)) ++views_.step;
-  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("Next (Right, Page Down)");
+  if (ImGui::Button(compact ? "\xe2\x96\xb6##next" : next.c_str())) ++views_.step;  // not translated: an arrow
+  if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Next (Right, Page Down)"));
   ImGui::EndDisabled();
   ImGui::SameLine(0.0f, group_gap);
 
@@ -453,10 +479,9 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     if (!first_pill) ImGui::SameLine(0.0f, pill_gap);
     first_pill = false;
     ImGui::PushID(i);
-    const std::string label =
-        std::to_string(i + 1) + (named ? std::string(" ") + lesson::step_name(lesson::step_at(i)) : "");
-    if (pill(label.c_str(), i == views_.step)) views_.step = i;
-    if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson::step_name(lesson::step_at(i)));
+    const std::string label = std::to_string(i + 1) + (named ? std::string(" ") + step_title(lesson::step_at(i)) : "");
+    if (pill((label + "###step").c_str(), i == views_.step)) views_.step = i;  // one ID in every language
+    if (!named && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", step_title(lesson::step_at(i)));
     ImGui::PopID();
   }
 
@@ -466,22 +491,24 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
   const bool chips_here = ImGui::GetCursorPosX() + chips_w <= right;
   if (chips_here || chips_w <= full_w) {
     if (!chips_here) ImGui::NewLine();
-    const int clicked = token_chips("##follow", "Follow", p.tokens, focus.query);
+    const int clicked = token_chips("##follow", follow, p.tokens, focus.query);
     if (clicked >= 0) ui.view.pinned_query = clicked;
   } else {
-    if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize("Follow ").x > right) ImGui::NewLine();
-    const int chosen = choice_combo("##follow-combo", "Follow", p.tokens, focus.query, combo_w);
+    if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize(follow).x + ImGui::GetStyle().ItemSpacing.x > right)
+      ImGui::NewLine();
+    const int chosen = choice_combo("##follow-combo", follow, p.tokens, focus.query, combo_w);
     if (chosen >= 0) ui.view.pinned_query = chosen;
   }
   if (p.num_heads > 1) {
-    float pills_w = ImGui::CalcTextSize("Head").x;
+    const char* head = i18n::tr("Head");
+    float pills_w = ImGui::CalcTextSize(head).x;
     for (int h = 0; h < p.num_heads; ++h) pills_w += button_width(std::to_string(h).c_str()) + pill_gap;
     ImGui::SameLine(0.0f, group_gap);
     const bool pills_here = ImGui::GetCursorPosX() + pills_w <= right;
     if (pills_here || (pills_w <= full_w && p.num_heads <= 16)) {
       if (!pills_here) ImGui::NewLine();
       ImGui::AlignTextToFramePadding();
-      ImGui::TextUnformatted("Head");
+      ImGui::TextUnformatted(head);
       for (int h = 0; h < p.num_heads; ++h) {
         ImGui::SameLine(0.0f, pill_gap);
         ImGui::PushID(1000 + h);
@@ -490,9 +517,10 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
       }
     } else {
       std::vector<std::string> heads;
-      for (int h = 0; h < p.num_heads; ++h) heads.push_back("head " + std::to_string(h));
-      if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize("Head ").x > right) ImGui::NewLine();
-      const int chosen = choice_combo("##head-combo", "Head", heads, focus.head, combo_w);
+      for (int h = 0; h < p.num_heads; ++h) heads.push_back(i18n::format(i18n::tr("head %d"), h));
+      if (ImGui::GetCursorPosX() + combo_w + ImGui::CalcTextSize(head).x + ImGui::GetStyle().ItemSpacing.x > right)
+        ImGui::NewLine();
+      const int chosen = choice_combo("##head-combo", head, heads, focus.head, combo_w);
       if (chosen >= 0) ui.view.selected_head = chosen;
     }
   }
@@ -503,14 +531,20 @@ void StepView::draw_toolbar(ui::UiContext& ui, const Focus& focus) {
     ImGui::SameLine(0.0f, group_gap);
     ImGui::PushTextWrapPos(0.0f);
     ui::text_wrapped_disabled(
-        "the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)");
+        "%s", i18n::tr("the layer's own queries, keys and values, as the model computed them (norms, biases, RoPE)"));
     ImGui::PopTextWrapPos();
   } else if (p.cross_attention) {
     ImGui::PushTextWrapPos(0.0f);
+    // Two counts in one sentence: each its own plural phrase, put into the sentence's format.
+    const std::string target =
+        i18n::format(i18n::trn("%d token", "%d tokens", static_cast<unsigned long>(p.n())), p.n());
+    const std::string source =
+        i18n::format(i18n::trn("%d token", "%d tokens", static_cast<unsigned long>(p.m())), p.m());
     ui::text_wrapped_disabled(
-        "Cross-attention: queries come from the target sentence (%d token%s), keys and values from the "
-        "source sentence (%d token%s).",
-        p.n(), p.n() == 1 ? "" : "s", p.m(), p.m() == 1 ? "" : "s");
+        "%s", i18n::format(i18n::tr("Cross-attention: queries come from the target sentence (%s), keys and values "
+                                    "from the source sentence (%s)."),
+                           target.c_str(), source.c_str())
+                  .c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::Separator();

@@ -25,6 +25,7 @@
 #include "app/compute/compute_session.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
 #include "app/ui/text_lines.h"
@@ -101,10 +102,11 @@ bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
   const Problem& problem = attention_.problem();
   const std::int64_t floats = tiled::trace_floats(problem.n(), problem.m(), grid.block_q, grid.block_k, problem.d_v);
   if (floats > kMaxTraceFloats) {
-    error_ = "Tiles of " + format_grouped(grid.block_q) + " \xc3\x97 " + format_grouped(grid.block_k) + " over " +
-             format_grouped(problem.n()) + " \xc3\x97 " + format_grouped(problem.m()) + " scores make " +
-             format_grouped(grid.tile_count()) +
-             " tiles, too many to step through here: choose larger tiles (Br, Bc above).";
+    error_ = i18n::format(i18n::tr("Tiles of %s \xc3\x97 %s over %s \xc3\x97 %s scores make %s tiles, too many to step "
+                                   "through here: choose larger tiles (Br, Bc above)."),
+                          format_grouped(grid.block_q).c_str(), format_grouped(grid.block_k).c_str(),
+                          format_grouped(problem.n()).c_str(), format_grouped(problem.m()).c_str(),
+                          format_grouped(grid.tile_count()).c_str());
     return false;
   }
   try {
@@ -113,7 +115,7 @@ bool TiledView::refresh(const TraceKey& key, const tiled::TileGrid& grid) {
     const Result& dense = attention_.result();
     context_difference_ = tiled::context_difference(*trace_, dense.heads[static_cast<std::size_t>(key.head)].context);
   } catch (const std::exception& e) {
-    error_ = std::string("The tiled computation failed: ") + e.what();
+    error_ = i18n::format(i18n::tr("The tiled computation failed: %s"), e.what());
     trace_.reset();
     return false;
   }
@@ -146,7 +148,7 @@ void TiledView::draw(ui::UiContext& ui) {
   state.shown_frame = ImGui::GetFrameCount();
   state.shown_step = views_.tiled.tile;
   if (!attention_.update(ui)) {
-    nothing_to_show(ui, "Nothing to show yet.");
+    nothing_to_show(ui, i18n::tr("Nothing to show yet."));
     return;
   }
   const Problem& problem = attention_.problem();
@@ -219,17 +221,18 @@ bool block_field(const char* label, const char* id, int& value, int shown, const
 void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
   TiledViewState& state = views_.tiled;
   const Problem& problem = attention_.problem();
-  step_toolbar(state.playback, state.tile, grid.tile_count(), "Tile");
+  step_toolbar(state.playback, state.tile, grid.tile_count(), i18n::tr("Tile %s of %s"));
   const float group_gap = 20.0f * ui.ui_scale;
   const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x;
-  const float fields_w =
-      2.0f * (ImGui::CalcTextSize("Br").x + int_input_width(kMaxBlock)) + 4.0f * ImGui::GetStyle().ItemSpacing.x;
+  const float symbol_w = ImGui::CalcTextSize("Br").x;  // not translated: a symbol
+  const float fields_w = 2.0f * (symbol_w + int_input_width(kMaxBlock)) + 4.0f * ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0.0f, group_gap);
   if (ImGui::GetCursorPosX() + fields_w > right) ImGui::NewLine();
-  bool changed =
-      block_field("Br", "##block-q", state.block_q, grid.block_q, "Tile height: query rows per block (--block-q)");
+  bool changed = block_field("Br", "##block-q", state.block_q, grid.block_q,  // not translated: the symbol Br
+                             i18n::tr("Tile height: query rows per block (--block-q)"));
   ImGui::SameLine();
-  changed |= block_field("Bc", "##block-k", state.block_k, grid.block_k, "Tile width: keys per block (--block-k)");
+  changed |= block_field("Bc", "##block-k", state.block_k, grid.block_k,  // not translated: the symbol Bc
+                         i18n::tr("Tile width: keys per block (--block-k)"));
   if (changed) {
     state.tile = 0;
     state.playback.playing = false;
@@ -244,10 +247,13 @@ void TiledView::draw_toolbar(ui::UiContext& ui, const tiled::TileGrid& grid) {
 }
 
 void TiledView::draw_header(const tiled::TileGrid& grid) const {
-  heading_text("Tiled attention (FlashAttention-2): " + format_grouped(grid.query_blocks()) + " \xc3\x97 " +
-               format_grouped(grid.key_blocks()) + " tiles of Br \xc3\x97 Bc = " + format_grouped(grid.block_q) +
-               " \xc3\x97 " + format_grouped(grid.block_k) +
-               (attention_.model() ? ", layer " + format_grouped(attention_.layer()) : std::string()));
+  const std::string tiles = i18n::format(
+      i18n::tr("Tiled attention (FlashAttention-2): %s \xc3\x97 %s tiles of Br \xc3\x97 Bc = %s \xc3\x97 %s"),
+      format_grouped(grid.query_blocks()).c_str(), format_grouped(grid.key_blocks()).c_str(),
+      format_grouped(grid.block_q).c_str(), format_grouped(grid.block_k).c_str());
+  heading_text(attention_.model()
+                   ? tiles + i18n::format(i18n::tr(", layer %s"), format_grouped(attention_.layer()).c_str())
+                   : tiles);
 }
 
 CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid, float width, float height) {
@@ -271,8 +277,9 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
 
   // The raw scores, shown scaled (value_scale) with the hidden cells hatched by the mask.
   ImGui::BeginGroup();
-  const std::string caption = "S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (" + format_grouped(grid.rows) +
-                              " \xc3\x97 " + format_grouped(grid.cols) + ")";
+  const std::string caption =
+      i18n::format(i18n::tr("S' = scale \xc2\xb7 Q\xc2\xb7K\xe1\xb5\x80, masked   (%s \xc3\x97 %s)"),
+                   format_grouped(grid.rows).c_str(), format_grouped(grid.cols).c_str());
   ImGui::TextUnformatted(caption.c_str());
   heatmap::HeatmapSpec spec;
   spec.source.host = &scores;
@@ -303,9 +310,13 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
     const int kb = hover.col / grid.block_k;
     const int tile = grid.tile_index(qb, kb);
     const bool skipped = trace_->tiles[static_cast<std::size_t>(tile)].skipped;
-    ImGui::SetTooltip("S'[%d, %d] = %.4g\ntile %d (query block %d, key block %d)%s\nclick: go to this tile", hover.row,
-                      hover.col, static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), tile + 1, qb, kb,
-                      skipped ? ": skipped, the mask hides all of it" : "");
+    const std::string where =
+        i18n::format(skipped ? i18n::tr("tile %d (query block %d, key block %d): skipped, the mask hides all of it")
+                             : i18n::tr("tile %d (query block %d, key block %d)"),
+                     tile + 1, qb, kb);
+    ImGui::SetTooltip("S'[%d, %d] = %.4g\n%s\n%s", hover.row, hover.col,
+                      static_cast<double>(scores.at(hover.row, hover.col) * problem.scale), where.c_str(),
+                      i18n::tr("click: go to this tile"));
     if (hover.clicked) {
       views_.tiled.tile = tile;
       views_.tiled.playback.playing = false;
@@ -316,27 +327,33 @@ CellsRect TiledView::draw_scores(ui::UiContext& ui, const tiled::TileGrid& grid,
 
 const char* tile_status(const tiled::TileStep& step) {
   if (step.skipped)
-    return "skipped: the mask hides every cell of this tile, so nothing is computed (m, l and O stay as they were)";
+    return i18n::tr(
+        "skipped: the mask hides every cell of this tile, so nothing is computed (m, l and O stay as they were)");
   if (step.visibility == BlockVisibility::Partial)
-    return "computed, masked inside: the hidden cells count as \xe2\x88\x92\xe2\x88\x9e";
-  return "computed: every cell of this tile is visible";
+    return i18n::tr("computed, masked inside: the hidden cells count as \xe2\x88\x92\xe2\x88\x9e");
+  return i18n::tr("computed: every cell of this tile is visible");
 }
 
-std::string rows_text(int begin, int end, const char* what) {
-  return end - begin == 1 ? std::string(what) + " " + format_grouped(begin)
-                          : std::string(what) + "s " + format_grouped(begin) + "\xe2\x80\x93" + format_grouped(end - 1);
+// "row 3" or "rows 0–3" (keys likewise): one translated phrase for each, the numbers as arguments.
+std::string rows_text(int begin, int end, bool keys) {
+  if (end - begin == 1)
+    return i18n::format(keys ? i18n::tr("key %s") : i18n::tr("row %s"), format_grouped(begin).c_str());
+  return i18n::format(keys ? i18n::tr("keys %s\xe2\x80\x93%s") : i18n::tr("rows %s\xe2\x80\x93%s"),
+                      format_grouped(begin).c_str(), format_grouped(end - 1).c_str());
 }
 
 void TiledView::draw_details(ui::UiContext& ui, const tiled::TileGrid& grid, float width) {
   const tiled::TileStep& step = shown_.step;
   const float wrap = ImGui::GetCursorPosX() + width;
-  heading_text("Tile " + format_grouped(step.index + 1) + " of " + format_grouped(grid.tile_count()) +
-               ": query block " + format_grouped(step.qb) + " \xc3\x97 key block " + format_grouped(step.kb));
+  heading_text(i18n::format(i18n::tr("Tile %s of %s: query block %s \xc3\x97 key block %s"),
+                            format_grouped(step.index + 1).c_str(), format_grouped(grid.tile_count()).c_str(),
+                            format_grouped(step.qb).c_str(), format_grouped(step.kb).c_str()));
   ImGui::PushTextWrapPos(wrap);
-  ui::text_lines((rows_text(step.row_begin, step.row_end, "row") + " against " +
-                  rows_text(step.col_begin, step.col_end, "key") + " (" +
-                  format_grouped(step.row_end - step.row_begin) + " \xc3\x97 " +
-                  format_grouped(step.col_end - step.col_begin) + ")")
+  ui::text_lines(i18n::format(i18n::tr("%s against %s (%s \xc3\x97 %s)"),
+                              rows_text(step.row_begin, step.row_end, false).c_str(),
+                              rows_text(step.col_begin, step.col_end, true).c_str(),
+                              format_grouped(step.row_end - step.row_begin).c_str(),
+                              format_grouped(step.col_end - step.col_begin).c_str())
                      .c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, step.skipped ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)
                                                     : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
@@ -386,26 +403,35 @@ void TiledView::draw_outputs(ui::UiContext& ui, float width) {
     }
   };
   const std::string shape = "  (" + format_grouped(step.o_after.rows) + " \xc3\x97 " + format_grouped(d_v) + ")";
-  flow({matrix("##tiled-o-before", "O before" + shape, step.o_before, shown_.o_range),
-        matrix("##tiled-o-after", "O after (not yet / l)", step.o_after, shown_.o_range)});
+  flow({matrix("##tiled-o-before", i18n::tr("O before") + shape, step.o_before, shown_.o_range),
+        matrix("##tiled-o-after", i18n::tr("O after (not yet / l)"), step.o_after, shown_.o_range)});
   ImGui::Spacing();
-  const std::string seen = "O / l: keys 0\xe2\x80\x93" + format_grouped(step.col_end - 1);
+  const std::string seen =
+      i18n::format(i18n::tr("O / l: keys 0\xe2\x80\x93%s"), format_grouped(step.col_end - 1).c_str());
   flow({matrix("##tiled-running", seen, step.running, shown_.context_range),
-        matrix("##tiled-dense", "dense softmax(S')\xc2\xb7V", step.dense, shown_.context_range),
-        matrix("##tiled-difference", "difference", step.difference, shown_.difference_range)});
+        matrix("##tiled-dense", i18n::tr("dense softmax(S')\xc2\xb7V"), step.dense, shown_.context_range),
+        matrix("##tiled-difference", i18n::tr("difference"), step.difference, shown_.difference_range)});
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   char text[96];
   std::snprintf(text, sizeof text, "%.2e", step.max_abs_difference);
   if (step.last_of_block) {
-    ImGui::Text("Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding).",
-                text);
+    ImGui::TextUnformatted(
+        i18n::format(
+            i18n::tr(
+                "Last tile of the block: O / l is the context. max |O/l \xe2\x88\x92 dense| = %s (float32 rounding)."),
+            text)
+            .c_str());
   } else {
-    ImGui::Text(
-        "max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys 0\xe2\x80\x93%d of %d; it is the context after its last tile.",
-        text, step.col_end - 1, attention_.problem().m());
+    ImGui::TextUnformatted(i18n::format(i18n::tr("max |O/l \xe2\x88\x92 dense| = %s: the block has seen keys "
+                                                 "0\xe2\x80\x93%d of %d; it is the context after its last tile."),
+                                        text, step.col_end - 1, attention_.problem().m())
+                               .c_str());
   }
   std::snprintf(text, sizeof text, "%.2e", context_difference_);
-  ImGui::TextDisabled("The whole head, every tile done: max |tiled \xe2\x88\x92 dense| = %s (within 1e-5).", text);
+  ImGui::TextDisabled(
+      "%s", i18n::format(
+                i18n::tr("The whole head, every tile done: max |tiled \xe2\x88\x92 dense| = %s (within 1e-5)."), text)
+                .c_str());
   ImGui::PopTextWrapPos();
 }
 

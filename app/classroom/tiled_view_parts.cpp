@@ -9,6 +9,7 @@
 
 #include "app/classroom/draw_helpers.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "app/i18n/translate.h"
 #include "app/ui/long_text.h"
 #include "app/ui/text_lines.h"
 #include "core/common/number_text.h"
@@ -72,12 +73,13 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
         // The mask hides every cell: nothing is computed. A cross, and the word where it fits.
         list->AddLine(ImVec2(a.x + line, a.y + line), ImVec2(b.x - line, b.y - line), with_alpha(ink, 0.55f), line);
         list->AddLine(ImVec2(b.x - line, a.y + line), ImVec2(a.x + line, b.y - line), with_alpha(ink, 0.55f), line);
-        const ImVec2 size = small->CalcTextSizeA(small_size, 1e9f, 0.0f, "skipped");
+        const char* skipped_text = i18n::tr("skipped");
+        const ImVec2 size = small->CalcTextSizeA(small_size, 1e9f, 0.0f, skipped_text);
         if (size.x + 6.0f < b.x - a.x && size.y + 4.0f < b.y - a.y) {
           const ImVec2 at(std::round((a.x + b.x - size.x) * 0.5f), std::round((a.y + b.y - size.y) * 0.5f));
           list->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 1.0f), ImVec2(at.x + size.x + 3.0f, at.y + size.y + 1.0f),
                               ImGui::GetColorU32(ImGuiCol_WindowBg));
-          list->AddText(small, small_size, at, ink, "skipped");
+          list->AddText(small, small_size, at, ink, skipped_text);
         }
       }
     }
@@ -141,7 +143,8 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
                      float width, float ui_scale) {
   const float font = ImGui::GetFontSize();
   const float gap = font * 0.8f;
-  float token_w = ImGui::CalcTextSize("row").x;
+  const char* row_header = i18n::tr("row");
+  float token_w = ImGui::CalcTextSize(row_header).x;
   for (int i = step.row_begin; i < step.row_end; ++i)
     token_w = std::max(
         token_w,
@@ -173,12 +176,12 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   // Header: what each column is.
   const float y0_start = ImGui::GetCursorScreenPos().y;
   float y = y0_start;
-  list->AddText(ImVec2(x0, y), dim, "row");
+  list->AddText(ImVec2(x0, y), dim, row_header);
   const auto header = [&](float x, const char* long_text, const char* short_text) {
     list->AddText(ImVec2(x, y), dim, ImGui::CalcTextSize(long_text).x + gap < chart_w ? long_text : short_text);
   };
-  header(m_x, "m: running max", "m");
-  header(l_x, "l: running sum", "l");
+  header(m_x, i18n::tr("m: running max"), "m");
+  header(l_x, i18n::tr("l: running sum"), "l");
   list->AddText(ImVec2(r_x, y), dim, rescale_header);
   y += ImGui::GetTextLineHeightWithSpacing();
   const float bar_h = std::round(font * 0.3f);
@@ -213,33 +216,39 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   float lx = m_x;
   list->AddRectFilled(ImVec2(lx, y + font * 0.3f), ImVec2(lx + sw, y + font * 0.3f + bar_h), kBeforeBar);
   lx += sw + 4.0f;
-  list->AddText(ImVec2(lx, y), dim, "before this tile");
-  lx += ImGui::CalcTextSize("before this tile").x + gap;
+  const char* before = i18n::tr("before this tile");
+  list->AddText(ImVec2(lx, y), dim, before);
+  lx += ImGui::CalcTextSize(before).x + gap;
   list->AddRectFilled(ImVec2(lx, y + font * 0.3f), ImVec2(lx + sw, y + font * 0.3f + bar_h), kAfterBar);
   lx += sw + 4.0f;
-  list->AddText(ImVec2(lx, y), dim, "after it");
+  list->AddText(ImVec2(lx, y), dim, i18n::tr("after it"));
   y += ImGui::GetTextLineHeightWithSpacing();
   ImGui::SetCursorScreenPos(ImVec2(x0, y0_start));
   ImGui::Dummy(ImVec2(r_x + rescale_w - x0, y - ImGui::GetCursorScreenPos().y));
 }
 
 void draw_algorithm(float width) {
-  static const char* const kLines[] = {
-      "for each query block i, for each key block j (a tile):",
-      "   S = scale\xc2\xb7Q_i\xc2\xb7K_j\xe1\xb5\x80   (hidden cells \xe2\x88\x92\xe2\x88\x9e; a tile hidden entirely is skipped)",
-      "   m\xe2\x80\xb2 = max(m, rowmax S)",
-      "   P = exp(S \xe2\x88\x92 m\xe2\x80\xb2)",
-      "   l\xe2\x80\xb2 = e^(m\xe2\x88\x92m\xe2\x80\xb2)\xc2\xb7l + rowsum P",
-      "   O\xe2\x80\xb2 = e^(m\xe2\x88\x92m\xe2\x80\xb2)\xc2\xb7O + P\xc2\xb7V_j",
-      "after block i's last tile: context = O / l",
+  // The loop's body indented; the lines with words translated, the formulas as they are.
+  struct Line {
+    bool inner;
+    const char* text;
+  };
+  static const Line kLines[] = {
+      {false, N_("for each query block i, for each key block j (a tile):")},
+      {true,
+       N_("S = scale\xc2\xb7Q_i\xc2\xb7K_j\xe1\xb5\x80   (hidden cells \xe2\x88\x92\xe2\x88\x9e; a tile hidden entirely is skipped)")},
+      {true, "m\xe2\x80\xb2 = max(m, rowmax S)"},                                    // not translated: a formula
+      {true, "P = exp(S \xe2\x88\x92 m\xe2\x80\xb2)"},                               // not translated: a formula
+      {true, "l\xe2\x80\xb2 = e^(m\xe2\x88\x92m\xe2\x80\xb2)\xc2\xb7l + rowsum P"},  // not translated: a formula
+      {true, "O\xe2\x80\xb2 = e^(m\xe2\x88\x92m\xe2\x80\xb2)\xc2\xb7O + P\xc2\xb7V_j"},
+      {false, N_("after block i's last tile: context = O / l")},
   };
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
   const float indent = ImGui::GetFontSize() * 1.2f;
-  for (const char* line : kLines) {
-    const bool inner = line[0] == ' ';
-    if (inner) ImGui::Indent(indent);
-    text_wrapped_at_spaces(inner ? line + 3 : line, inner ? width - indent : width, true);
-    if (inner) ImGui::Unindent(indent);
+  for (const Line& line : kLines) {
+    if (line.inner) ImGui::Indent(indent);
+    text_wrapped_at_spaces(i18n::tr(line.text), line.inner ? width - indent : width, true);
+    if (line.inner) ImGui::Unindent(indent);
   }
   ImGui::PopStyleColor();
 }
@@ -260,30 +269,37 @@ void draw_memory_line(int rows, int cols, int d_v, const tiled::TileGrid& grid, 
   const auto n = static_cast<std::uint64_t>(rows);
   const auto m = static_cast<std::uint64_t>(cols);
   const auto d = static_cast<std::uint64_t>(d_v);
-  const std::string sentence = rows == cols
-                                   ? "this sentence: N = " + format_grouped(rows)
-                                   : "this sentence: N = " + format_grouped(rows) + ", M = " + format_grouped(cols);
-  lines.push_back({sentence + ", d = " + format_grouped(d_v) + ", float32", memory(n, m, br, bc, d, 4),
-                   memory(n, m, 64, 64, d, 4)});
+  const std::string sentence = rows == cols ? i18n::format(i18n::tr("this sentence: N = %s, d = %s, float32"),
+                                                           format_grouped(rows).c_str(), format_grouped(d_v).c_str())
+                                            : i18n::format(i18n::tr("this sentence: N = %s, M = %s, d = %s, float32"),
+                                                           format_grouped(rows).c_str(), format_grouped(cols).c_str(),
+                                                           format_grouped(d_v).c_str());
+  lines.push_back({sentence, memory(n, m, br, bc, d, 4), memory(n, m, 64, 64, d, 4)});
   for (const std::uint64_t long_n : tiled::kLongContexts) {
-    lines.push_back({"N = " + format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",
-                     memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
-                     memory(long_n, long_n, 64, 64, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue)});
+    lines.push_back(
+        {"N = " + format_grouped(static_cast<long long>(long_n)) + ", d = 128, fp16",  // not translated: a formula
+         memory(long_n, long_n, br, bc, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue),
+         memory(long_n, long_n, 64, 64, tiled::kLongContextHeadDim, tiled::kLongContextBytesPerValue)});
   }
-  heading_text("Memory per head");
+  heading_text(i18n::tr("Memory per head"));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ui::text_wrapped_disabled(
-      "Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br \xc3\x97 Bc "
-      "tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the same for both.");
+      "%s",
+      i18n::tr("Dense holds the N \xc3\x97 M scores and weights (2\xc2\xb7N\xc2\xb7M numbers); tiled holds one Br "
+               "\xc3\x97 Bc tile, m and l for its Br rows and O (Br \xc3\x97 d). Q, K, V and the output are the "
+               "same for both."));
   ImGui::PopTextWrapPos();
+  // Column headers shown translated, with fixed IDs (###): the table keeps its state.
   const std::string chosen_header =
-      "tiled, " + format_grouped(grid.block_q) + " \xc3\x97 " + format_grouped(grid.block_k) + " tiles";
+      i18n::format(i18n::tr("tiled, %s \xc3\x97 %s tiles"), format_grouped(grid.block_q).c_str(),
+                   format_grouped(grid.block_k).c_str()) +
+      "###tiled";
   if (ImGui::BeginTable("##memory", 4,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("dense");
+    ImGui::TableSetupColumn(i18n::tr_label("dense").c_str());
     ImGui::TableSetupColumn(chosen_header.c_str());
-    ImGui::TableSetupColumn("tiled, 64 \xc3\x97 64 (a GPU kernel's)");
+    ImGui::TableSetupColumn(i18n::tr_label("tiled, 64 \xc3\x97 64 (a GPU kernel's)").c_str());
     ImGui::TableHeadersRow();
     for (const Line& line : lines) {
       ImGui::TableNextRow();

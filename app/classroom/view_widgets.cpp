@@ -10,6 +10,7 @@
 #include "app/classroom/draw_helpers.h"
 #include "app/classroom/view_steps.h"
 #include "app/heatmap/heatmap_widget.h"
+#include "app/i18n/translate.h"
 #include "core/common/number_text.h"
 
 namespace attnviz::classroom {
@@ -20,36 +21,40 @@ struct Speed {
   float steps_a_second;
   const char* text;
 };
-constexpr Speed kSpeeds[] = {{0.25f, "1 step every 4 s"}, {0.5f, "1 step every 2 s"}, {1.0f, "1 step a second"},
-                             {2.0f, "2 steps a second"},  {4.0f, "4 steps a second"}, {8.0f, "8 steps a second"}};
+// Marked here, translated where shown (the list's width is the widest translation's).
+constexpr Speed kSpeeds[] = {{0.25f, N_("1 step every 4 s")}, {0.5f, N_("1 step every 2 s")},
+                             {1.0f, N_("1 step a second")},   {2.0f, N_("2 steps a second")},
+                             {4.0f, N_("4 steps a second")},  {8.0f, N_("8 steps a second")}};
 
 // A choice of a few speeds rather than a slider: a slider's grab sits on its own text
 // ("2 a se|cond"), and a teacher wants 1 or 2 steps a second, not 1.37.
 void speed_choice(Playback& playback) {
   const char* shown = nullptr;
   for (const Speed& speed : kSpeeds) {
-    if (speed.steps_a_second == playback.speed) shown = speed.text;
+    if (speed.steps_a_second == playback.speed) shown = i18n::tr(speed.text);
   }
   char other[48];  // a speed from an older settings file (the slider's), said as it is
   if (shown == nullptr) {
     if (playback.speed < 1.0f)
-      std::snprintf(other, sizeof other, "1 step every %g s", static_cast<double>(1.0f / playback.speed));
+      std::snprintf(other, sizeof other, i18n::tr("1 step every %g s"), static_cast<double>(1.0f / playback.speed));
     else
-      std::snprintf(other, sizeof other, "%g steps a second", static_cast<double>(playback.speed));
+      std::snprintf(other, sizeof other, i18n::tr("%g steps a second"), static_cast<double>(playback.speed));
     shown = other;
   }
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kSpeeds[std::size(kSpeeds) - 1].text).x + ImGui::GetFrameHeight() +
-                          style.FramePadding.x * 2.0f);
+  float widest = 0.0f;
+  for (const Speed& speed : kSpeeds) widest = std::max(widest, ImGui::CalcTextSize(i18n::tr(speed.text)).x);
+  ImGui::SetNextItemWidth(widest + ImGui::GetFrameHeight() + style.FramePadding.x * 2.0f);
   if (ImGui::BeginCombo("##speed", shown)) {
     for (const Speed& speed : kSpeeds) {
-      const bool chosen = speed.text == shown;
-      if (ImGui::Selectable(speed.text, chosen)) playback.speed = speed.steps_a_second;
+      const char* text = i18n::tr(speed.text);
+      const bool chosen = text == shown;
+      if (ImGui::Selectable(text, chosen)) playback.speed = speed.steps_a_second;
       if (chosen) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Playing speed"));
 }
 
 }  // namespace
@@ -62,33 +67,37 @@ float int_input_width(int largest) {
   return std::ceil(text + buttons);
 }
 
-void step_toolbar(Playback& playback, int& step, int count, const std::string& what) {
+void step_toolbar(Playback& playback, int& step, int count, const char* where) {
   const double now = ImGui::GetTime();
   ImGui::BeginDisabled(step <= 0);
-  if (ImGui::Button("\xe2\x97\x80##back")) {
+  if (ImGui::Button("\xe2\x97\x80##back")) {  // not translated: an arrow
     playback.playing = false;
     step = moved_step(step, -1, count);
   }
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Back (Left, Page Up)");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", i18n::tr("Back (Left, Page Up)"));
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(step >= count - 1);
-  if (ImGui::Button("\xe2\x96\xb6##next")) {
+  if (ImGui::Button("\xe2\x96\xb6##next")) {  // not translated: an arrow
     playback.playing = false;
     step = moved_step(step, 1, count);
   }
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Next (Right, Page Down)");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", i18n::tr("Next (Right, Page Down)"));
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (pill(playback.playing ? "Pause##play" : "Play##play", playback.playing))
+  if (pill(playback.playing ? i18n::tr_label("Pause", "play").c_str() : i18n::tr_label("Play", "play").c_str(),
+           playback.playing))
     toggle_playback(playback, step, count, now);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the steps one after another (P)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr("Play the steps one after another (P)"));
   ImGui::SameLine();
   speed_choice(playback);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  const std::string where = what + " " + format_grouped(std::min(step + 1, count)) + " of " + format_grouped(count);
-  ImGui::TextUnformatted(where.c_str());
+  const std::string shown =
+      i18n::format(where, format_grouped(std::min(step + 1, count)).c_str(), format_grouped(count).c_str());
+  ImGui::TextUnformatted(shown.c_str());
 }
 
 float small_matrix_width(const SmallMatrix& m) {
@@ -182,7 +191,7 @@ std::string short_count(double value) {
 }
 
 std::string short_bytes(std::uint64_t bytes) {
-  static const char* const kUnits[] = {" B", " KiB", " MiB", " GiB", " TiB", " PiB"};
+  static const char* const kUnits[] = {" B", " KiB", " MiB", " GiB", " TiB", " PiB"};  // not translated: units
   double value = static_cast<double>(bytes);
   std::size_t unit = 0;
   while (value >= 1023.95 && unit + 1 < std::size(kUnits)) {

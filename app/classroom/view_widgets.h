@@ -18,9 +18,10 @@ struct ImDrawList;
 
 namespace attnviz::classroom {
 
-// ◀ ▶ and Play / Pause with its speed (steps a second), then "`what` k of n"; keys: Left,
-// Right, P. Clicking a step button pauses the playback.
-void step_toolbar(Playback& playback, int& step, int count, const std::string& what);
+// ◀ ▶ and Play / Pause with its speed (steps a second), then where it is: `where` is a translated
+// format of the two numbers ("Tile %s of %s": a language puts its words where they go); keys:
+// Left, Right, P. Clicking a step button pauses the playback.
+void step_toolbar(Playback& playback, int& step, int count, const char* where);
 
 // The width of an ImGui::InputInt with its − and + buttons that shows `largest` whole (a
 // 4,096-token tile or prompt, "4096", was cut to "409" in a fixed width).

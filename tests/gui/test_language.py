@@ -85,6 +85,15 @@ class Language(unittest.TestCase):
             app.key('F1')  # every shortcut, in Korean
             self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
             shot(app, self.dir / 'korean-help-1600x1000.png')
+            app.key('Escape', '2')  # a lesson page: Step by step's Scaling page, its toolbar and lesson in Korean
+            next_button = attnviz_gui._wait(lambda: app.has('##views/Step by step/Next ▶') and
+                                            app.find('##views/Step by step/Next ▶'), 10, 'the Step by step view')
+            self.assertEqual(next_button['label'], '다음 ▶', 'the button is shown in Korean, its ID the English')
+            app.click_label('5 스케일링')
+            scaling = attnviz_gui._wait(lambda: app.has('none (the mistake)') and app.find('none (the mistake)'), 10,
+                                        "the Scaling page's lesson")
+            self.assertEqual(scaling['label'], '없음 (실수)')
+            shot(app, self.dir / 'korean-scaling-page-1600x1000.png')
 
     def test_help_says_where_the_guides_are_and_about_names_every_library(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
