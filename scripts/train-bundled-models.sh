@@ -37,4 +37,5 @@ threads_option=(--threads "$threads")
 keep_model "$work/kjv-chars" assets/models/kjv-chars
 echo "Character-level GPT-2 (2 layers × 4 heads, d_model 64, 128 bytes of context) trained on the King James Bible: 3,000 steps" \
   >assets/models/kjv-chars/about.txt
+echo "And God said, Let there be light: and there was light." >assets/models/kjv-chars/sample.txt
 echo "written: assets/models/kjv-chars ($(du -sh assets/models/kjv-chars | cut -f1))"

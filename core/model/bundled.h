@@ -16,6 +16,7 @@ inline constexpr std::string_view kBundledPrefix = "bundled:";
 struct BundledModel {
   std::string name;         // "kjv-chars"
   std::string description;  // its about.txt's first line
+  std::string sample_text;  // its sample.txt: a text to open it with (empty: none)
   std::filesystem::path folder;
 };
 
