@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compute/model_messages.h"
 #include "app/compute/model_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -175,7 +176,7 @@ void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
   if (model.activity() == compute::ModelActivity::Loading) {
     draw_progress(ui, id);  // says what it opens
   } else if (model.has_model()) {
-    ImGui::TextUnformatted(model.model()->description().c_str());
+    ImGui::TextUnformatted(compute::model_description(*model.model()).c_str());
     if (model.busy()) {
       ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
       draw_progress(ui, id);
