@@ -85,6 +85,13 @@ class Language(unittest.TestCase):
             app.key('F1')  # every shortcut, in Korean
             self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
             shot(app, self.dir / 'korean-help-1600x1000.png')
+            app.key('Escape')
+            # The Model panel and the Model view (issue 49): labels translated, IDs the English ones.
+            self.assertEqual(app.find('Model/temperature')['label'], '온도')
+            app.click('##views/Model view')
+            button = attnviz_gui._wait(lambda: app.has('Open a model\u2026##model-view') and
+                                       app.find('Open a model\u2026##model-view'), 10, 'the Model view')
+            self.assertEqual(button['label'], '모델 열기\u2026')
 
     def test_help_says_where_the_guides_are_and_about_names_every_library(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
