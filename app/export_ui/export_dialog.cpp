@@ -93,16 +93,16 @@ void draw_heads(ExportChoices& c, const ShownState& shown) {
   const std::string shown_label = i18n::format(i18n::tr("head %d (shown)"), shown.head) + "###shown";
   ImGui::RadioButton(shown_label.c_str(), &choice, static_cast<int>(HeadsChoice::Shown));
   ImGui::SameLine();
-  ImGui::RadioButton(i18n::tr_label("all", "all").c_str(), &choice, static_cast<int>(HeadsChoice::All));
+  ImGui::RadioButton(i18n::tr_label("all").c_str(), &choice, static_cast<int>(HeadsChoice::All));
   ImGui::SameLine();
-  ImGui::RadioButton(i18n::tr_label("these:", "these").c_str(), &choice, static_cast<int>(HeadsChoice::List));
+  ImGui::RadioButton(i18n::tr_label("these:").c_str(), &choice, static_cast<int>(HeadsChoice::List));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::InputTextWithHint("##heads", "0,2", &c.head_list)) choice = static_cast<int>(HeadsChoice::List);
   c.heads = static_cast<HeadsChoice>(choice);
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
   ImGui::BeginDisabled(!exporting::is_image(c.format));
-  ImGui::Checkbox(i18n::tr_label("grid: the heads in one image", "grid").c_str(), &c.grid);
+  ImGui::Checkbox(i18n::tr_label("grid: the heads in one image").c_str(), &c.grid);
   ImGui::EndDisabled();
 }
 
@@ -191,7 +191,7 @@ void draw_zoom(ExportChoices& c, const ShownState& shown) {
 void draw_sizes(ExportChoices& c, const std::string& heading) {
   row_label(N_("Cell size"), "--cell, --dpi");  // not translated: options
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  ImGui::InputInt(i18n::tr_label("px (0: auto)", "cell").c_str(), &c.cell_px, 0, 0);
+  ImGui::InputInt(i18n::tr_label("px (0: auto)", "px (0: auto)##cell").c_str(), &c.cell_px, 0, 0);
   c.cell_px = std::clamp(c.cell_px, 0, 1000);
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
@@ -203,7 +203,7 @@ void draw_sizes(ExportChoices& c, const std::string& heading) {
   std::string modes;
   for (const char* item : {i18n::trc("values", "auto"), i18n::trc("values", "on"), i18n::trc("values", "off")})
     (modes += item) += '\0';
-  ImGui::Combo(i18n::tr_label("values in cells", "values").c_str(), &values, modes.c_str());
+  ImGui::Combo(i18n::tr_label("values in cells", "values in cells##values").c_str(), &values, modes.c_str());
   c.values = static_cast<ValuesMode>(values);
 
   row_label(N_("Title"), "--title");

@@ -66,7 +66,7 @@ void draw_progress(ui::UiContext& ui, const char* id) {
 void draw_error(compute::ModelSession& model) {
   const std::string& error = model.error();
   if (error.empty()) return;
-  if (ImGui::SmallButton(i18n::tr_label("Dismiss", "model-error").c_str())) {
+  if (ImGui::SmallButton(i18n::tr_label("Dismiss", "Dismiss##model-error").c_str())) {
     model.dismiss_error();
     return;
   }
@@ -252,7 +252,7 @@ void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   const std::string switch_texts = std::string(i18n::tr("Switch off")) + " " + i18n::tr("scale");
   same_line_if_fits(ImGui::CalcTextSize(switch_texts.c_str()).x + 9.0f * font + 2.0f * frame + 3.0f * spacing);
   draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
-  const std::string attention = i18n::tr_label("Attention", "model-shows");
+  const std::string attention = i18n::tr_label("Attention", "Attention##model-shows");
   same_line_if_fits(ImGui::CalcTextSize((attention + " W_Q, W_K, W_V").c_str(), nullptr, true).x + 2.0f * frame +
                     3.0f * spacing);
   ImGui::BeginGroup();
