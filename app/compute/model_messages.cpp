@@ -57,6 +57,23 @@ std::string model_caption(const std::string& path, const std::string& architectu
   return name + "  \u2014  " + architecture + ", " + shape;
 }
 
+std::string model_description(const model::Model& model) {
+  const model::ModelConfig& c = model.config();
+  std::string shape =
+      i18n::format(i18n::trn("%d layer", "%d layers", static_cast<unsigned long>(c.num_layers)), c.num_layers) +
+      " \u00D7 " + i18n::format(i18n::trn("%d head", "%d heads", static_cast<unsigned long>(c.num_heads)), c.num_heads);
+  if (c.num_kv_heads != c.num_heads) {
+    shape += i18n::format(
+        i18n::trn(" (%d key/value head)", " (%d key/value heads)", static_cast<unsigned long>(c.num_kv_heads)),
+        c.num_kv_heads);
+  }
+  const std::string family = c.architecture == model::Architecture::Llama ? i18n::tr("Llama family") : c.family();
+  return i18n::format(i18n::tr("%s (%s), %s, d_model %d, %s parameters, %s %s"), c.architecture_name.c_str(),
+                      family.c_str(), shape.c_str(), c.d_model,
+                      model::parameter_count_text(model.parameter_count()).c_str(), c.format.c_str(),
+                      model.weight_types().c_str());
+}
+
 std::string head_switch_label(int layer, int head, std::optional<float> factor) {
   if (!factor) return i18n::format(i18n::tr("Layer %d head %d on"), layer, head);
   if (*factor == 0.0f) return i18n::format(i18n::tr("Layer %d head %d off"), layer, head);

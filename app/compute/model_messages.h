@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/common/error.h"
+#include "core/model/model.h"
 
 namespace attnviz::compute {
 
@@ -29,6 +30,11 @@ std::string window_message_of(const std::exception_ptr& failure);
 // `path` as it was opened: a folder (with or without a trailing /), a file inside one
 // (config.json, model.safetensors: the folder's name) or a .gguf file (its name).
 std::string model_caption(const std::string& path, const std::string& architecture, int layers, int heads);
+
+// The model as the model bar describes it, in the window's language (Model::description in
+// English): "GPT2LMHeadModel (GPT-2), 12 layers × 12 heads, d_model 768, 124M parameters,
+// safetensors F32".
+std::string model_description(const model::Model& model);
 
 // "Layer 3 head 1 off", "Layer 3 head 1 × 0.5", "Layer 3 head 1 on": an undo step's label,
 // in the language of the moment it was recorded.

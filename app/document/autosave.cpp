@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "app/i18n/translate.h"
 #include "core/common/atomic_file.h"
 
 namespace attnviz::document {
@@ -139,7 +140,7 @@ void Autosave::write(const Document& document) {
     save_scenario(document.scenario_for_saving(), file_, WriteOptions{.wait_for_reader = false});
     last_error_.clear();
   } catch (const std::exception& error) {
-    last_error_ = std::string("autosave failed: ") + error.what();
+    last_error_ = i18n::format(i18n::tr("autosave failed: %s"), error.what());
   }
 }
 
@@ -153,7 +154,7 @@ std::optional<LoadedScenario> Autosave::restore() {
     last_error_.clear();
     return loaded;
   } catch (const std::exception& error) {
-    last_error_ = std::string("could not restore the last session: ") + error.what();
+    last_error_ = i18n::format(i18n::tr("could not restore the last session: %s"), error.what());
     return std::nullopt;
   }
 }

@@ -4,6 +4,7 @@
 
 #include "app/edits/matrix_edits.h"
 #include "app/edits/sentence_edits.h"
+#include "app/i18n/translate.h"
 #include "core/scenario/generate.h"
 #include "core/scenario/problem.h"
 
@@ -139,10 +140,11 @@ std::vector<int> divisors(int n) {
 }
 
 std::string attention_kind(int heads, int kv_heads) {
-  if (heads <= 1) return "single head";
-  if (kv_heads == heads) return "multi-head (MHA)";
-  if (kv_heads == 1) return "multi-query (MQA): all " + std::to_string(heads) + " query heads share one K/V head";
-  return "grouped-query (GQA): " + std::to_string(heads / std::max(kv_heads, 1)) + " query heads share each K/V head";
+  if (heads <= 1) return i18n::tr("single head");
+  if (kv_heads == heads) return i18n::tr("multi-head (MHA)");
+  if (kv_heads == 1) return i18n::format(i18n::tr("multi-query (MQA): all %d query heads share one K/V head"), heads);
+  return i18n::format(i18n::tr("grouped-query (GQA): %d query heads share each K/V head"),
+                      heads / std::max(kv_heads, 1));
 }
 
 double scale_from_temperature(double temperature) { return temperature > 0.0 ? 1.0 / temperature : 1.0; }

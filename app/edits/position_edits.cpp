@@ -3,16 +3,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/i18n/translate.h"
 #include "core/scenario/scenario_checks.h"
 
 namespace attnviz::edits {
 
 std::string positional_label(PositionalKind kind) {
   switch (kind) {
-    case PositionalKind::None: return "none (a bag of words)";
-    case PositionalKind::Sinusoidal: return "sinusoidal (added to X)";
-    case PositionalKind::Rope: return "RoPE (turns q and k)";
-    case PositionalKind::Alibi: return "ALiBi (distance penalty)";
+    case PositionalKind::None: return i18n::tr("none (a bag of words)");
+    case PositionalKind::Sinusoidal: return i18n::tr("sinusoidal (added to X)");
+    case PositionalKind::Rope: return i18n::tr("RoPE (turns q and k)");
+    case PositionalKind::Alibi: return i18n::tr("ALiBi (distance penalty)");
   }
   return "";
 }

@@ -15,6 +15,7 @@
 #include "app/compute/compute_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/window_source.h"
+#include "app/i18n/translate.h"
 #include "app/ui/keys.h"
 #include "app/ui/notices.h"
 #include "app/ui/view_state.h"
@@ -105,17 +106,17 @@ void heatmap_export_button(ui::UiContext& ui, Quantity quantity, float line_end)
   const GlyphButton button = export_glyph_button(ui, exporting::quantity_name(quantity), line_end);
   if (button.hovered) {
     ImGui::SetTooltip(
-        "Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV",
+        i18n::tr("Export the %s as shown (head %d, its colours and zoom):\nPNG, SVG, CSV, NPY or JSON; or copy as CSV"),
         quantity_label(quantity), exports_model_layer(ui) ? ui.view.model_head : ui.view.selected_head);
   }
   const std::string menu = popup_id(quantity);
   ImGui::PushID(exporting::quantity_name(quantity));
   if (button.clicked) ImGui::OpenPopup(menu.c_str());
   if (ImGui::BeginPopup(menu.c_str())) {
-    if (ImGui::MenuItem("Export\xE2\x80\xA6")) open_export(ui, quantity);
-    if (ImGui::MenuItem("Copy as CSV", "Ctrl+C over it")) copy_as_csv(ui, quantity);
+    if (ImGui::MenuItem(i18n::tr_label("Export\xE2\x80\xA6").c_str())) open_export(ui, quantity);
+    if (ImGui::MenuItem(i18n::tr_label("Copy as CSV").c_str(), i18n::tr("Ctrl+C over it"))) copy_as_csv(ui, quantity);
     ImGui::Separator();
-    if (ImGui::MenuItem("Export all\xE2\x80\xA6", "Ctrl+E")) open_export_all(ui);
+    if (ImGui::MenuItem(i18n::tr_label("Export all\xE2\x80\xA6").c_str(), "Ctrl+E")) open_export_all(ui);
     ImGui::EndPopup();
   }
   ImGui::PopID();
@@ -125,7 +126,7 @@ void copy_reporting_failure(ui::UiContext& ui, const std::function<void()>& copy
   try {
     copy();
   } catch (const std::exception& error) {
-    ui.notices.post(ui::NoticeLevel::Error, std::string("Copy as CSV failed: ") + error.what());
+    ui.notices.post(ui::NoticeLevel::Error, i18n::format(i18n::tr("Copy as CSV failed: %s"), error.what()));
   }
 }
 
@@ -134,13 +135,13 @@ void ctrl_c_copies(ui::UiContext& ui, bool hovered, const char* what, const std:
   if (ui::keys::ctrl_pressed(ui::keys::kC, false)) copy_reporting_failure(ui, copy);
   // Appends to the panel's tooltip of the hovered cell (ImGui merges tooltips of one frame).
   ImGui::BeginTooltip();
-  ImGui::TextDisabled("Ctrl+C copies %s as CSV", what);
+  ImGui::TextDisabled(i18n::tr("Ctrl+C copies %s as CSV"), what);
   ImGui::EndTooltip();
 }
 
 void heatmap_hover_actions(ui::UiContext& ui, Quantity quantity, bool hovered) {
   if (!has_something_to_export(ui)) return;
-  ctrl_c_copies(ui, hovered, "this matrix", [&] { copy_as_csv(ui, quantity); });
+  ctrl_c_copies(ui, hovered, i18n::tr("this matrix"), [&] { copy_as_csv(ui, quantity); });
 }
 
 void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
@@ -150,9 +151,10 @@ void copy_as_csv(ui::UiContext& ui, Quantity quantity) {
     const std::string csv = csv_as_shown(quantity, shown, export_source(ui));
     ImGui::SetClipboardText(csv.c_str());
     const std::optional<exporting::CellWindow> window = shown_window(quantity, shown);
-    ui.notices.post(ui::NoticeLevel::Info, std::string("Copied the ") + quantity_label(quantity) + " of head " +
-                                               std::to_string(shown.head) + (window ? " (the zoomed cells)" : "") +
-                                               " as CSV");
+    ui.notices.post(ui::NoticeLevel::Info,
+                    i18n::format(window ? i18n::tr("Copied the %s of head %d (the zoomed cells) as CSV")
+                                        : i18n::tr("Copied the %s of head %d as CSV"),
+                                 quantity_label(quantity), shown.head));
   });
 }
 

@@ -6,12 +6,14 @@
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "core/common/error.h"
 
 namespace attnviz::export_ui {
 namespace {
 
-constexpr const char* kOrigin = "Export";
+// Names the window's Export in its messages (a msgid).
+constexpr const char* kOrigin = N_("Export");
 
 int head_count(const ShownState& shown) { return static_cast<int>(shown.result.heads.size()); }
 
@@ -28,7 +30,9 @@ std::vector<int> parse_head_list(const std::string& text) {
     int head = -1;
     const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), head);
     if (part.empty() || error != std::errc() || end != part.data() + part.size() || head < 0) {
-      throw InputError(kOrigin, "heads", "\"" + part + "\" is not a head number: list them like 0,2");
+      throw InputError(
+          i18n::tr(kOrigin), i18n::tr("heads"),
+          i18n::format(i18n::tr("\xE2\x80\x9C%s\xE2\x80\x9D is not a head number: list them like 0,2"), part.c_str()));
     }
     heads.push_back(head);
     start = comma + 1;
@@ -95,12 +99,12 @@ Quantity quantity_for(ui::HeadView step) {
 
 const char* quantity_label(Quantity quantity) {
   switch (quantity) {
-    case Quantity::Scores: return "raw scores";
-    case Quantity::Scaled: return "scaled + masked scores";
-    case Quantity::Weights: return "weights";
-    case Quantity::Mask: return "mask";
-    case Quantity::Context: return "context";
-    case Quantity::Diff: return "Vulkan - Eigen weights";
+    case Quantity::Scores: return i18n::tr("raw scores");
+    case Quantity::Scaled: return i18n::tr("scaled + masked scores");
+    case Quantity::Weights: return i18n::tr("weights");
+    case Quantity::Mask: return i18n::tr("mask");
+    case Quantity::Context: return i18n::tr("context");
+    case Quantity::Diff: return i18n::tr("Vulkan - Eigen weights");
   }
   return "?";
 }
@@ -189,11 +193,11 @@ ExportChoices choices_for_all(const ShownState& shown) {
 ExportPlan plan_export(const ExportChoices& choices, const ShownState& shown) {
   ExportPlan plan;
   const std::optional<std::vector<int>> heads = chosen_heads(choices, shown);
-  if (heads && heads->empty()) throw InputError(kOrigin, "heads", "names no head");
+  if (heads && heads->empty()) throw InputError(i18n::tr(kOrigin), i18n::tr("heads"), i18n::tr("names no head"));
   const std::vector<int> measured = existing_heads(heads, shown);
   for (const Quantity quantity : choices.what) {
     ExportRequest request;
-    request.origin = kOrigin;
+    request.origin = i18n::tr(kOrigin);
     request.what = {quantity};
     request.heads = heads;
     request.format = choices.format;

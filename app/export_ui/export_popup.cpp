@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/export_ui/export_folder.h"
+#include "app/i18n/translate.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 
@@ -49,7 +50,7 @@ void SaveTo::remember(const std::filesystem::path& memory, const ExportOutcome& 
 void export_from_popup(SaveTo& save_to, const std::filesystem::path& memory, std::string& error,
                        const std::function<ExportOutcome(const std::filesystem::path& out)>& run) {
   if (save_to.out.empty()) {
-    error = kEmptySaveTo;
+    error = i18n::tr(kEmptySaveTo);
     return;
   }
   const ExportOutcome outcome = run(save_to.resolved());
@@ -77,14 +78,14 @@ void draw_format_choice(const char* id, std::span<const exporting::ExportFormat>
 }
 
 bool draw_save_to(SaveTo& save_to, const char* id, const char* example_name, const std::string& error) {
-  ImGui::TextUnformatted("Save to");
+  ImGui::TextUnformatted(i18n::tr("Save to"));
   ImGui::SetNextItemWidth(-1.0f);
   const bool entered = ImGui::InputText(id, &save_to.out, ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::TextDisabled("A folder (the file is named like %s) or a file name", example_name);
+  ImGui::TextDisabled(i18n::tr("A folder (the file is named like %s) or a file name"), example_name);
   // A relative path or ~ is taken from the folder proposed, never from where attnviz was started.
   const std::filesystem::path resolved = save_to.resolved();
   if (!save_to.out.empty() && resolved.string() != save_to.out)
-    ImGui::TextDisabled("that is %s", resolved.string().c_str());
+    ImGui::TextDisabled(i18n::tr("that is %s"), resolved.string().c_str());
   if (!error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
     ui::text_lines(error);
@@ -96,13 +97,16 @@ bool draw_save_to(SaveTo& save_to, const char* id, const char* example_name, con
 PopupButtons draw_popup_buttons(const char* id, bool export_enabled) {
   PopupButtons pressed;
   const float w = ImGui::GetFontSize() * 6.0f;
+  // IDs are the English labels' ("Export##id"), the same in every language.
   const std::string suffix = std::string("##") + id;
   ImGui::BeginDisabled(!export_enabled);
-  pressed.export_pressed = ImGui::Button(("Export" + suffix).c_str(), ImVec2(w, 0.0f));
+  pressed.export_pressed =
+      ImGui::Button(i18n::tr_label("Export", ("Export" + suffix).c_str()).c_str(), ImVec2(w, 0.0f));
   ImGui::EndDisabled();
   ImGui::SameLine();
-  pressed.cancel_pressed = ImGui::Button(("Cancel" + suffix).c_str(), ImVec2(w, 0.0f)) ||
-                           ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  pressed.cancel_pressed =
+      ImGui::Button(i18n::tr_label("Cancel", ("Cancel" + suffix).c_str()).c_str(), ImVec2(w, 0.0f)) ||
+      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   return pressed;
 }
 

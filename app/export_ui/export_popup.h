@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/export_ui/export_runner.h"
+#include "app/i18n/translate.h"
 
 namespace attnviz::export_ui {
 
@@ -26,8 +27,8 @@ struct SaveTo {
   void remember(const std::filesystem::path& memory, const ExportOutcome& outcome);
 };
 
-// The message for a "Save to" left empty.
-inline constexpr const char* kEmptySaveTo = "Type a folder or a file name under Save to.";
+// The message for a "Save to" left empty: a msgid, shown through i18n::tr().
+inline constexpr const char* kEmptySaveTo = N_("Type a folder or a file name under Save to.");
 
 // Exports into `save_to`'s path through `run` (which writes and posts the notice): on success
 // the folder is remembered (in `memory` too), `error` cleared and the current popup closed;

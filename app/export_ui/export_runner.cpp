@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "app/i18n/translate.h"
 #include "core/common/error.h"
 #include "core/overview/overview_export.h"
 
@@ -18,7 +19,10 @@ void create_folder_if_meant(const std::filesystem::path& out) {
   std::error_code error;
   if (out.has_extension() || std::filesystem::exists(out, error)) return;
   std::filesystem::create_directories(out, error);
-  if (error) throw std::runtime_error("cannot create the folder " + out.string() + ": " + error.message());
+  if (error) {
+    throw std::runtime_error(
+        i18n::format(i18n::tr("cannot create the folder %s: %s"), out.string().c_str(), error.message().c_str()));
+  }
 }
 
 }  // namespace
@@ -29,13 +33,15 @@ ExportOutcome run_rendered_export(const std::function<std::vector<exporting::Exp
                                   const std::filesystem::path& out, ui::Notices& notices) {
   ExportOutcome outcome;
   try {
-    if (out.empty()) throw InputError("Export", "save to", "is empty: type a folder or a file name");
+    if (out.empty())
+      throw InputError(i18n::tr("Export"), i18n::tr("save to"), i18n::tr("is empty: type a folder or a file name"));
     const std::vector<exporting::ExportedFile> files = render();
     create_folder_if_meant(out);
-    outcome.written = exporting::write_export(files, out, "Export");
+    outcome.written = exporting::write_export(files, out, i18n::tr("Export"));
     outcome.ok = true;
     const std::filesystem::path where = outcome.written.size() == 1 ? outcome.written.front().parent_path() : out;
-    outcome.message = "Exported " + list_names(outcome.written) + " to " + (where.empty() ? "." : where.string());
+    outcome.message = i18n::format(i18n::tr("Exported %s to %s"), list_names(outcome.written).c_str(),
+                                   where.empty() ? "." : where.string().c_str());
     // What a file could not do as asked (values that do not fit, a font): a warning, once each.
     std::vector<std::string> warnings;
     for (const exporting::ExportedFile& file : files) {
@@ -43,13 +49,14 @@ ExportOutcome run_rendered_export(const std::function<std::vector<exporting::Exp
         if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(warning);
       }
     }
-    for (const std::string& warning : warnings) outcome.message += "\nNote: " + warning;
+    for (const std::string& warning : warnings)
+      outcome.message += "\n" + i18n::format(i18n::tr("Note: %s"), warning.c_str());
     notices.post(warnings.empty() ? ui::NoticeLevel::Info : ui::NoticeLevel::Warning, outcome.message);
   } catch (const std::exception& error) {
     // InputError (a choice that does not fit), std::runtime_error (the OS refused: no such
     // folder, read-only, disk full; core names the path), std::bad_alloc (an image too large).
     outcome.ok = false;
-    outcome.message = std::string("Export failed: ") + error.what();
+    outcome.message = i18n::format(i18n::tr("Export failed: %s"), error.what());
     notices.post(ui::NoticeLevel::Error, outcome.message);
   }
   return outcome;
@@ -68,10 +75,10 @@ std::string list_names(const std::vector<std::filesystem::path>& paths, std::siz
   std::string text;
   const std::size_t named = paths.size() <= shown + 1 ? paths.size() : shown;
   for (std::size_t i = 0; i < named; ++i) {
-    if (i > 0) text += i + 1 == named && named == paths.size() ? " and " : ", ";
+    if (i > 0) text += i + 1 == named && named == paths.size() ? i18n::tr(" and ") : ", ";
     text += paths[i].filename().string();
   }
-  if (named < paths.size()) text += " and " + std::to_string(paths.size() - named) + " more";
+  if (named < paths.size()) text += i18n::format(i18n::tr(" and %zu more"), paths.size() - named);
   return text;
 }
 
@@ -89,7 +96,7 @@ ExportOutcome run_overview_export(const overview::Overview& overview, const Scen
         options.format = format;
         options.row_tokens = problem.tokens;
         options.col_tokens = problem.source_tokens;
-        options.origin = "Export";
+        options.origin = i18n::tr("Export");
         return overview::render_overview(overview, exporting::describe_for_export(scenario, problem), options);
       },
       out, notices);

@@ -11,6 +11,7 @@
 #include "app/export_ui/export_popup.h"
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_ui.h"
+#include "app/i18n/translate.h"
 #include "app/ui/notices.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
@@ -20,7 +21,8 @@
 namespace attnviz::export_ui {
 namespace {
 
-constexpr const char* kPopup = "Export the rollout##rollout_export";
+// The popup's title, translated (as heads_export.cpp's: a window is named by its whole title).
+std::string popup_title() { return i18n::tr("Export the rollout") + std::string("##rollout_export"); }
 constexpr exporting::ExportFormat kFormats[] = {exporting::ExportFormat::Png, exporting::ExportFormat::Svg,
                                                 exporting::ExportFormat::Csv, exporting::ExportFormat::Npy};
 
@@ -43,18 +45,22 @@ void RolloutExport::draw(ui::UiContext& ui, float line_end, std::pair<float, flo
   if (!has_rollout(ui)) return;
   const GlyphButton button = export_glyph_button(ui, "rollout", line_end);
   if (button.hovered)
-    ImGui::SetTooltip("Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY; or copy it as CSV");
+    ImGui::SetTooltip(
+        "%s",
+        i18n::tr("Export the rollout as shown (its colours and range):\nPNG, SVG, CSV or NPY; or copy it as CSV"));
   if (button.clicked) {
     save_to_.propose(export_folder_memory(ui));
     error_.clear();
-    ImGui::OpenPopup(kPopup);
+    ImGui::OpenPopup(popup_title().c_str());
   }
-  if (!begin_export_popup(kPopup)) return;
+  if (!begin_export_popup(popup_title().c_str())) return;
   const int layers = static_cast<int>(ui.model.result()->layers.size());
-  ui::text_wrapped(
-      "The attention rollout through all %s layers, as shown: its colours, from 0 to its largest value "
-      "(PNG, SVG); or its values, one row per token (CSV, NPY).",
-      format_grouped(layers).c_str());
+  ui::text_wrapped(i18n::trn("The attention rollout through all %s layer, as shown: its colours, from 0 to its "
+                             "largest value (PNG, SVG); or its values, one row per token (CSV, NPY).",
+                             "The attention rollout through all %s layers, as shown: its colours, from 0 to its "
+                             "largest value (PNG, SVG); or its values, one row per token (CSV, NPY).",
+                             static_cast<unsigned long>(layers)),
+                   format_grouped(layers).c_str());
   draw_format_choice("rollout_export", kFormats, &format_);
   const std::string example = std::string("rollout.") + exporting::format_name(kFormats[format_]);
   const bool entered = draw_save_to(save_to_, "##rollout_out", example.c_str(), error_);
@@ -71,19 +77,19 @@ void RolloutExport::finish(ui::UiContext& ui, std::pair<float, float> range) {
   request.range = range;
   request.scale = exporting::ColourScale::Linear;
   request.values = ui.view.show_numbers ? exporting::ValuesMode::Auto : exporting::ValuesMode::Off;
-  request.origin = "Export";
+  request.origin = i18n::tr("Export");
   export_from_popup(save_to_, export_folder_memory(ui), error_, [&](const std::filesystem::path& out) {
     return run_rendered_export([&] { return render_shown_rollout(ui, request); }, out, ui.notices);
   });
 }
 
 void RolloutExport::hover_actions(ui::UiContext& ui, bool hovered) {
-  ctrl_c_copies(ui, hovered && has_rollout(ui), "the rollout", [&] {
+  ctrl_c_copies(ui, hovered && has_rollout(ui), i18n::tr("the rollout"), [&] {
     exporting::ExportRequest request;
     request.format = exporting::ExportFormat::Csv;
-    request.origin = "Copy";
+    request.origin = i18n::tr("Copy");
     ImGui::SetClipboardText(render_shown_rollout(ui, request).front().bytes.c_str());
-    ui.notices.post(ui::NoticeLevel::Info, "Copied the rollout as CSV");
+    ui.notices.post(ui::NoticeLevel::Info, i18n::tr("Copied the rollout as CSV"));
   });
 }
 

@@ -12,6 +12,7 @@
 #include "app/export_ui/export_runner.h"
 #include "app/export_ui/export_popup.h"
 #include "app/export_ui/export_ui.h"
+#include "app/i18n/translate.h"
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "core/common/number_text.h"
@@ -19,7 +20,8 @@
 namespace attnviz::export_ui {
 namespace {
 
-constexpr const char* kPopup = "Export the overview##overview_export";
+// The popup's title, translated (as heads_export.cpp's: a window is named by its whole title).
+std::string popup_title() { return i18n::tr("Export the overview") + std::string("##overview_export"); }
 constexpr exporting::ExportFormat kFormats[] = {exporting::ExportFormat::Png, exporting::ExportFormat::Svg,
                                                 exporting::ExportFormat::Npy};
 
@@ -30,21 +32,21 @@ constexpr int kFinerPixels[] = {512, 1024};
 
 void OverviewExport::draw(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
                           const compute::OverviewAsk& shown_ask) {
-  if (ImGui::Button("Export\xE2\x80\xA6##overview")) {
+  if (ImGui::Button(i18n::tr_label("Export\xE2\x80\xA6", "Export\xE2\x80\xA6##overview").c_str())) {
     save_to_.propose(export_folder_memory(ui));
     error_.clear();
-    ImGui::OpenPopup(kPopup);
+    ImGui::OpenPopup(popup_title().c_str());
   }
-  if (!begin_export_popup(kPopup)) {
+  if (!begin_export_popup(popup_title().c_str())) {
     // Closed: a finer image's problem and worker are not kept for the next export, once the
     // worker is idle (a cancelled one may still be finishing a problem: the frame must not wait).
     finer_ask_.reset();
     if (finer_ && finer_->idle()) finer_.reset();
     return;
   }
-  ui::text_wrapped(
-      "The overview shown: its head, window, pooling and quantity, each pixel block a whole number of "
-      "image pixels (PNG, SVG), or its values as float32 with NaN where the mask hides a whole block (NPY).");
+  ui::text_wrapped("%s", i18n::tr("The overview shown: its head, window, pooling and quantity, each pixel block a "
+                                  "whole number of image pixels (PNG, SVG), or its values as float32 with NaN where "
+                                  "the mask hides a whole block (NPY)."));
   draw_format_choice("overview_export", kFormats, &format_);
   draw_pixels_choice(shown);
   const bool entered = draw_save_to(save_to_, "##overview_out", "overview_weights_max_head0.png", error_);
@@ -66,15 +68,16 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
   const int across = std::max(g.rows, g.cols);
   if (pixels_ <= across) pixels_ = 0;  // a choice left from a coarser image
   if (g.exact()) {
-    ImGui::TextDisabled("Pixels: one per cell, %s \xC3\x97 %s", format_grouped(g.rows).c_str(),
+    ImGui::TextDisabled(i18n::tr("Pixels: one per cell, %s \xC3\x97 %s"), format_grouped(g.rows).c_str(),
                         format_grouped(g.cols).c_str());
     return;
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Pixels");
+  ImGui::TextUnformatted(i18n::tr("Pixels"));
   ImGui::SameLine();
-  const std::string as_shown =
-      "as shown, " + format_grouped(g.rows) + " \xC3\x97 " + format_grouped(g.cols) + "##overview_export_pixels";
+  const std::string as_shown = i18n::format(i18n::tr("as shown, %s \xC3\x97 %s"), format_grouped(g.rows).c_str(),
+                                            format_grouped(g.cols).c_str()) +
+                               "##overview_export_pixels";
   ImGui::RadioButton(as_shown.c_str(), &pixels_, 0);
   for (const int finer : kFinerPixels) {
     if (finer <= across) continue;
@@ -83,7 +86,7 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
   }
   if (pixels_ != 0) {
     const overview::PixelGrid finer = overview::PixelGrid::fit(g.window, pixels_, pixels_);
-    ImGui::TextDisabled("Computed for the export: each pixel %s \xC3\x97 %s cells instead of %s \xC3\x97 %s",
+    ImGui::TextDisabled(i18n::tr("Computed for the export: each pixel %s \xC3\x97 %s cells instead of %s \xC3\x97 %s"),
                         format_grouped(finer.block_rows).c_str(), format_grouped(finer.block_cols).c_str(),
                         format_grouped(g.block_rows).c_str(), format_grouped(g.block_cols).c_str());
   }
@@ -92,7 +95,7 @@ void OverviewExport::draw_pixels_choice(const overview::Overview& shown) {
 void OverviewExport::start(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem,
                            const compute::OverviewAsk& shown_ask) {
   if (save_to_.out.empty()) {
-    error_ = kEmptySaveTo;  // before a finer image is computed for nothing
+    error_ = i18n::tr(kEmptySaveTo);  // before a finer image is computed for nothing
     return;
   }
   if (pixels_ == 0) {
@@ -112,7 +115,7 @@ void OverviewExport::follow_finer(ui::UiContext& ui) {
   if (!finer_ask_) return;
   if (finer_->running()) {
     ImGui::ProgressBar(static_cast<float>(finer_->progress()), ImVec2(-1.0f, 0.0f),
-                       "computing the finer image\xE2\x80\xA6");
+                       i18n::tr("computing the finer image\xE2\x80\xA6"));
     return;
   }
   const compute::OverviewAsk asked = *finer_ask_;
@@ -124,7 +127,8 @@ void OverviewExport::follow_finer(ui::UiContext& ui) {
     return;
   }
   const std::string error = finer_->error();
-  error_ = "The finer image could not be computed" + (error.empty() ? std::string(".") : ": " + error);
+  error_ = error.empty() ? std::string(i18n::tr("The finer image could not be computed."))
+                         : i18n::format(i18n::tr("The finer image could not be computed: %s"), error.c_str());
 }
 
 void OverviewExport::finish(ui::UiContext& ui, const overview::Overview& shown, const Problem& problem) {

@@ -6,6 +6,7 @@
 #include <exception>
 #include <system_error>
 
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
@@ -33,7 +34,7 @@ exporting::RgbImage crop_rgb(const std::vector<std::uint8_t>& rgba, int frame_w,
   if (rect.width <= 0 || rect.height <= 0 || rect.x < 0 || rect.y < 0 || rect.x + rect.width > frame_w ||
       rect.y + rect.height > frame_h ||
       rgba.size() < static_cast<std::size_t>(frame_w) * static_cast<std::size_t>(frame_h) * 4) {
-    throw std::invalid_argument("the view's area is not inside the captured frame");
+    throw std::invalid_argument(i18n::tr("the view's area is not inside the captured frame"));
   }
   exporting::RgbImage image;
   image.width = rect.width;
@@ -64,16 +65,20 @@ ViewImageOutcome save_view_image(const std::vector<std::uint8_t>& rgba, int fram
     std::error_code error;
     if (!folder.empty() && !std::filesystem::exists(folder, error)) {
       std::filesystem::create_directories(folder, error);
-      if (error) throw std::runtime_error("cannot create the folder " + folder.string() + ": " + error.message());
+      if (error) {
+        throw std::runtime_error(i18n::format(i18n::tr("cannot create the folder %s: %s"), folder.string().c_str(),
+                                              error.message().c_str()));
+      }
     }
     write_file_atomically(request.path, png, WriteOptions{.wait_for_reader = false});
     if (!request.folder_memory.empty() && !folder.empty()) write_last_folder(request.folder_memory, folder);
     outcome.ok = true;
-    outcome.message = "Saved the " + view_title + " view as " + request.path.string() + " (" +
-                      std::to_string(image.width) + " \xc3\x97 " + std::to_string(image.height) + " pixels)";
+    outcome.message =
+        i18n::format(i18n::tr("Saved the %s view as %s (%d \xC3\x97 %d pixels)"), i18n::tr(view_title.c_str()),
+                     request.path.string().c_str(), image.width, image.height);
     notices.post(ui::NoticeLevel::Info, outcome.message);
   } catch (const std::exception& error) {
-    outcome.message = std::string("Saving the view as an image failed: ") + error.what();
+    outcome.message = i18n::format(i18n::tr("Saving the view as an image failed: %s"), error.what());
     notices.post(ui::NoticeLevel::Error, outcome.message);
   }
   return outcome;
@@ -91,22 +96,25 @@ std::string proposed_view_image_name(const std::string& view_and_step, const std
 
 std::filesystem::path view_image_path(const std::string& typed, const std::filesystem::path& folder,
                                       const EnvironmentLookup& environment) {
-  constexpr const char* kWhere = "Save view as image";
+  const std::string where = i18n::tr("Save view as image");
+  const std::string field = i18n::tr("save as");
   std::string trimmed = typed;
   while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t')) trimmed.pop_back();
-  if (trimmed.empty()) throw InputError(kWhere, "save as", "is empty: type a file name such as view.png");
+  if (trimmed.empty()) throw InputError(where, field, i18n::tr("is empty: type a file name such as view.png"));
   std::filesystem::path path = resolve_export_path(trimmed, folder, environment);
   std::error_code error;
   if (trimmed.back() == '/' || std::filesystem::is_directory(path, error)) {
-    throw InputError(kWhere, "save as", path.string() + " is a folder: add a file name such as view.png");
+    throw InputError(where, field,
+                     i18n::format(i18n::tr("%s is a folder: add a file name such as view.png"), path.string().c_str()));
   }
   if (!path.has_extension()) path += ".png";
   std::string extension = path.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension != ".png") {
-    throw InputError(kWhere, "save as",
-                     "the view is saved as a PNG image: the name must end in .png, not " + path.extension().string());
+    throw InputError(where, field,
+                     i18n::format(i18n::tr("the view is saved as a PNG image: the name must end in .png, not %s"),
+                                  path.extension().string().c_str()));
   }
   return path;
 }

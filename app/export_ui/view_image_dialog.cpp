@@ -15,6 +15,7 @@
 #include "app/export_ui/export_folder.h"
 #include "app/export_ui/export_ui.h"
 #include "app/export_ui/view_image.h"
+#include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/keys.h"
 #include "app/ui/palette.h"
@@ -25,7 +26,8 @@
 namespace attnviz::export_ui {
 namespace {
 
-constexpr const char* kPopup = "Save view as image##view_image";
+// The dialog's title, translated (as heads_export.cpp's: a window is named by its whole title).
+std::string popup_title() { return i18n::tr("Save view as image") + std::string("##view_image"); }
 
 const char* environment_variable(const char* name) { return std::getenv(name); }
 
@@ -45,7 +47,7 @@ class ViewImageDialog final : public ui::Dialog {
  private:
   void open(const ui::UiContext& ui) {
     folder_ = default_export_folder(read_last_folder(folder_memory(ui)), environment_variable);
-    view_ = ui::tab_title(ui.classroom.shown);
+    view_ = ui::tab_title(ui.classroom.shown);  // a msgid, shown translated
     name_ = proposed_view_image_name(view_image_stem(ui.classroom), folder_);
     error_.clear();
     open_requested_ = true;
@@ -63,20 +65,19 @@ class ViewImageDialog final : public ui::Dialog {
 
   void draw(ui::UiContext& ui) {
     if (open_requested_) {
-      ImGui::OpenPopup(kPopup);
+      ImGui::OpenPopup(popup_title().c_str());
       open_requested_ = false;
     }
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 40.0f, display.x * 0.95f), 0.0f), ImGuiCond_Always);
-    if (!ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    ui::text_wrapped(
-        "The %s view as it is on screen, into a PNG image (the window's menus, notices and this dialog "
-        "stay out of it).",
-        view_.c_str());
+    if (!ImGui::BeginPopupModal(popup_title().c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    ui::text_wrapped(i18n::tr("The %s view as it is on screen, into a PNG image (the window's menus, notices and "
+                              "this dialog stay out of it)."),
+                     i18n::tr(view_.c_str()));
     ImGui::Spacing();
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Save as");
+    ImGui::TextUnformatted(i18n::tr("Save as"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -87,16 +88,17 @@ class ViewImageDialog final : public ui::Dialog {
     } catch (const InputError&) {
       // said when Save is pressed
     }
-    if (!resolved.empty()) ImGui::TextDisabled("that is %s", resolved.string().c_str());
+    if (!resolved.empty()) ImGui::TextDisabled(i18n::tr("that is %s"), resolved.string().c_str());
     if (!error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
       ui::text_lines(error_);
       ImGui::PopStyleColor();
     }
     const float w = ImGui::GetFontSize() * 6.0f;
-    if (ImGui::Button("Save", ImVec2(w, 0.0f)) || entered) save(ui);
+    if (ImGui::Button(i18n::tr_label("Save").c_str(), ImVec2(w, 0.0f)) || entered) save(ui);
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(w, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    if (ImGui::Button(i18n::tr_label("Cancel").c_str(), ImVec2(w, 0.0f)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
       ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }

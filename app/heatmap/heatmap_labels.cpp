@@ -10,6 +10,7 @@
 
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
+#include "app/i18n/translate.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/number_text.h"
 
@@ -297,7 +298,7 @@ void HeatmapWidget::colorbar(Colormap colormap, float range_min, float range_max
   tick(0.0f, low, 0.0f);
   tick(1.0f, high, 1.0f);
   // The centre (0 for scores) or the caption, when there is room between the ends.
-  const std::string centre = log_scale   ? middle + "  (log scale)"
+  const std::string centre = log_scale   ? middle + i18n::tr("  (log scale)")
                              : diverging ? middle
                                          : (caption != nullptr ? caption : "");
   if (!centre.empty() && ends_w + text_width(font, size, centre) + 2.0f * size < width) {

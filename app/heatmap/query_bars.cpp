@@ -9,6 +9,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/window/fonts.h"
 #include "core/common/number_text.h"
 
@@ -174,7 +175,7 @@ int draw_bar_chart(const char* id, const BarChart& chart) {
     ImGui::BeginTooltip();
     ImGui::Text("%s", label_of(chart, hovered_bar).c_str());
     if (masked)
-      ImGui::TextDisabled("masked");
+      ImGui::TextDisabled("%s", i18n::tr("masked"));
     else
       ImGui::Text("%.6g", static_cast<double>(chart.values[hovered_bar]));
     ImGui::EndTooltip();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compute/model_messages.h"
 #include "app/compute/model_session.h"
 #include "app/export_ui/export_ui.h"
 #include "app/heatmap/heatmap_widget.h"
@@ -48,7 +49,8 @@ void draw_progress(ui::UiContext& ui, const char* id) {
   compute::ModelSession& model = ui.model;
   const model::Progress progress = model.progress();
   const bool loading = model.activity() == compute::ModelActivity::Loading;
-  std::string doing = loading ? "Opening " + path_name(model.loading_path()) : "Computing";
+  std::string doing = loading ? i18n::format(i18n::tr("Opening %s"), path_name(model.loading_path()).c_str())
+                              : std::string(i18n::tr("Computing"));
   if (!progress.stage.empty()) doing += ": " + progress.stage;
   doing += "\xE2\x80\xA6";
   char percent[16];
@@ -58,30 +60,36 @@ void draw_progress(ui::UiContext& ui, const char* id) {
   ImGui::SameLine();
   ImGui::TextUnformatted(doing.c_str());
   ImGui::SameLine();
-  if (ImGui::Button((std::string("Cancel##") + id).c_str())) model.cancel();
+  if (ImGui::Button(i18n::tr_label("Cancel", id).c_str())) model.cancel();
 }
 
 void draw_error(compute::ModelSession& model) {
   const std::string& error = model.error();
   if (error.empty()) return;
-  if (ImGui::SmallButton("Dismiss##model-error")) {
+  if (ImGui::SmallButton(i18n::tr_label("Dismiss", "Dismiss##model-error").c_str())) {
     model.dismiss_error();
     return;
   }
   ImGui::SameLine();
   if (error == "cancelled") {
-    ImGui::TextDisabled("Cancelled: the window shows what it showed before.");
+    ImGui::TextDisabled("%s", i18n::tr("Cancelled: the window shows what it showed before."));
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
-  ui::text_wrapped("%s%s", error.c_str(), model.result() != nullptr ? "  (the window shows the last result)" : "");
+  ui::text_wrapped("%s%s", error.c_str(),
+                   model.result() != nullptr ? i18n::tr("  (the window shows the last result)") : "");
   ImGui::PopStyleColor();
   // A text too long for the model: its start that fits, one click (and one Ctrl+Z) away.
   if (const model::TextCut* cut = model.text_cut()) {
-    const std::string label = "Keep the first " + format_grouped(cut->tokens) + " tokens##model-text-cut";
+    const std::string label = i18n::format(i18n::trn("Keep the first %s token", "Keep the first %s tokens",
+                                                     static_cast<unsigned long>(cut->tokens)),
+                                           format_grouped(cut->tokens).c_str()) +
+                              "##model-text-cut";
     if (ImGui::Button(label.c_str())) model.keep_text_start();
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back");
+      ImGui::SetTooltip(
+          "%s",
+          i18n::tr("The text up to the word that would pass the model's limit; Ctrl+Z brings the whole text back"));
   }
 }
 
@@ -106,14 +114,14 @@ void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
     if (hovered_elsewhere) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       ui.view.hovered_model_token_next = static_cast<int>(i);
-      ui::token_tooltip("token " + std::to_string(i), tokens[i]);
+      ui::token_tooltip(i18n::format(i18n::tr("token %zu"), i), tokens[i]);
     }
   }
   ImGui::PopStyleColor(2);
   ImGui::PopStyleVar();
   if (shown < tokens.size()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", tokens.size() - shown);
+    ImGui::TextDisabled(i18n::tr("\xE2\x80\xA6 and %zu more"), tokens.size() - shown);
   }
 }
 
@@ -168,19 +176,19 @@ void draw_model_bar(ui::UiContext& ui, const char* id, std::string& text) {
   if (model.activity() == compute::ModelActivity::Loading) {
     draw_progress(ui, id);  // says what it opens
   } else if (model.has_model()) {
-    ImGui::TextUnformatted(model.model()->description().c_str());
+    ImGui::TextUnformatted(compute::model_description(*model.model()).c_str());
     if (model.busy()) {
       ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.5f);
       draw_progress(ui, id);
     }
   } else {
-    ImGui::TextDisabled("No model open yet.");
+    ImGui::TextDisabled("%s", i18n::tr("No model open yet."));
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Text");
+  ImGui::TextUnformatted(i18n::tr("Text"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1.0f);
-  if (ImGui::InputTextWithHint("##model-text", "the text the model reads", &text)) model.set_text(text);
+  if (ImGui::InputTextWithHint("##model-text", i18n::tr("the text the model reads"), &text)) model.set_text(text);
   if (!ImGui::IsItemActive() && text != model.requested_text()) text = model.requested_text();
   draw_error(model);
   if (const model::ForwardResult* result = model.result()) draw_tokens(ui, result->tokens);
@@ -193,16 +201,18 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
   const std::optional<float> factor = model.head_factor(layer, head);
   const bool off = factor && *factor == 0.0f;
   // The layer and head in the ID: a test (and the widget log) sees which head the button switches.
+  // The ID is the English label's in every language.
   const std::string which = "##" + std::to_string(layer) + "-" + std::to_string(head);
   if (off) {
-    if (ImGui::Button(("Switch on" + which).c_str())) model.set_head_factor(layer, head, std::nullopt);
-  } else if (ImGui::Button(("Switch off" + which).c_str())) {
+    if (ImGui::Button(i18n::tr_label("Switch on", ("Switch on" + which).c_str()).c_str()))
+      model.set_head_factor(layer, head, std::nullopt);
+  } else if (ImGui::Button(i18n::tr_label("Switch off", ("Switch off" + which).c_str()).c_str())) {
     model.set_head_factor(layer, head, 0.0f);
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next tokens are recomputed",
-        layer, head);
+    ImGui::SetTooltip(i18n::tr("Layer %d head %d: its context times 0 (off) before W_O; every later layer and the next "
+                               "tokens are recomputed"),
+                      layer, head);
   }
   ImGui::SameLine();
   // Applied when let go: one recompute and one undo step per change, not one per pixel dragged.
@@ -213,7 +223,8 @@ void draw_head_switch(ui::UiContext& ui, const char* id, int layer, int head) {
   const float held = storage->GetFloat(held_key, -1.0f);  // < 0: not being dragged
   float scale = held >= 0.0f ? held : factor.value_or(1.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  ImGui::SliderFloat("scale", &scale, 0.0f, 2.0f, "\xC3\x97 %.2f", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderFloat(i18n::tr_label("scale").c_str(), &scale, 0.0f, 2.0f, "\xC3\x97 %.2f",
+                     ImGuiSliderFlags_AlwaysClamp);
   storage->SetFloat(held_key, ImGui::IsItemActive() ? scale : -1.0f);
   if (ImGui::IsItemDeactivatedAfterEdit()) model.set_head_factor(layer, head, scale);
   ImGui::PopID();
@@ -233,20 +244,25 @@ void ModelHeatmaps::draw_selectors(ui::UiContext& ui, int layers, int heads) {
   const float font = ImGui::GetFontSize();
   const float frame = ImGui::GetFrameHeight();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float selector_w = ImGui::CalcTextSize("Layer of 9999").x + 10.0f * font + 2.0f * spacing;
+  const std::string widest = i18n::tr("Layer") + (" " + i18n::format(i18n::tr("of %d"), 9999));
+  const float selector_w = ImGui::CalcTextSize(widest.c_str()).x + 10.0f * font + 2.0f * spacing;
   ui::draw_layer_selector(ui, "heatmaps");
   same_line_if_fits(selector_w);
-  ui::draw_index_selector("Head", "##model-head", &ui.view.model_head, heads);
-  same_line_if_fits(ImGui::CalcTextSize("Switch off scale").x + 9.0f * font + 2.0f * frame + 3.0f * spacing);
+  ui::draw_index_selector(N_("Head"), "##model-head", &ui.view.model_head, heads);
+  const std::string switch_texts = std::string(i18n::tr("Switch off")) + " " + i18n::tr("scale");
+  same_line_if_fits(ImGui::CalcTextSize(switch_texts.c_str()).x + 9.0f * font + 2.0f * frame + 3.0f * spacing);
   draw_head_switch(ui, "heatmaps-switch", ui.view.model_layer, ui.view.model_head);
-  same_line_if_fits(ImGui::CalcTextSize("Attention W_Q, W_K, W_V").x + 2.0f * frame + 3.0f * spacing);
+  const std::string attention = i18n::tr_label("Attention", "Attention##model-shows");
+  same_line_if_fits(ImGui::CalcTextSize((attention + " W_Q, W_K, W_V").c_str(), nullptr, true).x + 2.0f * frame +
+                    3.0f * spacing);
   ImGui::BeginGroup();
-  if (ImGui::RadioButton("Attention##model-shows", !show_weights_)) show_weights_ = false;
+  if (ImGui::RadioButton(attention.c_str(), !show_weights_)) show_weights_ = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton("W_Q, W_K, W_V##model-shows", show_weights_)) show_weights_ = true;
+  if (ImGui::RadioButton("W_Q, W_K, W_V##model-shows", show_weights_)) show_weights_ = true;  // not translated: names
   ImGui::EndGroup();
-  same_line_if_fits(ImGui::CalcTextSize("Show the scenario").x + frame);
-  if (ImGui::SmallButton("Show the scenario")) ui.view.heatmaps_show_scenario = true;
+  const std::string show_scenario = i18n::tr_label("Show the scenario");
+  same_line_if_fits(ImGui::CalcTextSize(show_scenario.c_str(), nullptr, true).x + frame);
+  if (ImGui::SmallButton(show_scenario.c_str())) ui.view.heatmaps_show_scenario = true;
 }
 
 void ModelHeatmaps::update_ranges(const ui::UiContext& ui, int layer, int head) {
@@ -308,8 +324,7 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
   const float context_w = std::max(40.0f, std::floor(cells_w * context_share));
   const bool long_text = ui::is_long_sentence(n);
   const bool log = ui::resolve(ui.view.weights_range, n) == ui::WeightsRange::Log;
-  const std::string scores_formula =
-      "Q\xC2\xB7K\xE1\xB5\x80, layer " + std::to_string(layer) + " head " + std::to_string(head);
+  const std::string scores_formula = i18n::format(i18n::tr("Q\xC2\xB7K\xE1\xB5\x80, layer %d head %d"), layer, head);
   std::vector<std::string> dims;
   for (int c = 0; c < h.context.cols; ++c) dims.push_back(std::to_string(c));
 
@@ -320,7 +335,7 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
 
   struct Part {
     const char* id;
-    const char* title;
+    const char* title;  // shown translated
     std::string formula;
     const Matrix* values;
     heatmap::ValueRange range;
@@ -330,15 +345,15 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     exporting::Quantity quantity;  // what its export button and Ctrl+C write
   };
   const Part parts[] = {
-      {"##model-scores", "Raw scores", scores_formula, &h.scores, scores_, ui.view.scores_colormap, &result->tokens,
-       false, exporting::Quantity::Scores},
-      {"##model-weights", "Weights",
-       "softmax(S / \xE2\x88\x9A"
-       "d_k, masked)",
+      {"##model-scores", i18n::tr("Raw scores"), scores_formula, &h.scores, scores_, ui.view.scores_colormap,
+       &result->tokens, false, exporting::Quantity::Scores},
+      {"##model-weights", i18n::tr("Weights"),
+       i18n::tr("softmax(S / \xE2\x88\x9A"
+                "d_k, masked)"),
        &h.weights, log ? heatmap::kLogWeights : heatmap::ValueRange{0.0f, 1.0f}, ui.view.weights_colormap,
        &result->tokens, log, exporting::Quantity::Weights},
-      {"##model-context", "Context", "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims, false,
-       exporting::Quantity::Context},
+      {"##model-context", i18n::tr("Context"), "A\xC2\xB7V", &h.context, context_, ui.view.scores_colormap, &dims,
+       false, exporting::Quantity::Context},
   };
   const float top = ImGui::GetCursorPosY();
   float x = ImGui::GetCursorPosX();
@@ -379,8 +394,9 @@ void ModelHeatmaps::draw(ui::UiContext& ui) {
     if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < part.values->rows &&
         hover.col < part.values->cols) {
       ui.view.hovered_model_token_next = hover.row;
-      ImGui::SetTooltip("%s  query %d \"%s\", %s %d: %.4g", part.title, hover.row,
-                        token_text(result->tokens, hover.row).c_str(), i < 2 ? "key" : "dimension", hover.col,
+      const char* tip = i < 2 ? i18n::tr("%s  query %d \xE2\x80\x9C%s\xE2\x80\x9D, key %d: %.4g")
+                              : i18n::tr("%s  query %d \xE2\x80\x9C%s\xE2\x80\x9D, dimension %d: %.4g");
+      ImGui::SetTooltip(tip, part.title, hover.row, token_text(result->tokens, hover.row).c_str(), hover.col,
                         static_cast<double>(part.values->at(hover.row, hover.col)));
     }
     export_ui::heatmap_hover_actions(ui, part.quantity, hover.hovered);  // Ctrl+C: copy as CSV

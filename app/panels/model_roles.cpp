@@ -61,7 +61,7 @@ std::string value_text(heads::Role role, double value) {
 void draw_value_bar(const ui::UiContext& ui, heads::Role role, double value, std::pair<double, double> scale, int layer,
                     int head) {
   char id[96];
-  std::snprintf(id, sizeof id, "%.4f##role-value-%d-%d", value, layer, head);
+  std::snprintf(id, sizeof id, "%.4f##role-value-%d-%d", value, layer, head);  // not translated: an ID
   ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), ImGui::GetTextLineHeight()));
   const ImVec2 a = ImGui::GetItemRectMin();
   const ImVec2 b = ImGui::GetItemRectMax();
@@ -286,7 +286,7 @@ void ModelRoles::draw_strongest(ui::UiContext& ui, float width) const {
       ui.view.model_layer = layer;
       ui.view.model_head = head;
       ui.view.heatmaps_show_scenario = false;
-      ui.view.select_main_tab = "Heatmaps";
+      ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
     }
     if (ImGui::IsItemHovered()) {
       const char* cells = role_key_cells_label(role);

@@ -104,9 +104,10 @@ std::string edits_summary(const model::ModelEdits& edits) {
   std::string text;
   const std::size_t switched = edits.head_factors.size();
   const std::size_t edited = edits.weights.size();
-  if (switched > 0) text = std::to_string(switched) + (switched == 1 ? " head switched" : " heads switched");
+  if (switched > 0) text = i18n::format(i18n::trn("%zu head switched", "%zu heads switched", switched), switched);
   if (edited > 0) {
-    text += (text.empty() ? "" : ", ") + std::to_string(edited) + (edited == 1 ? " matrix edited" : " matrices edited");
+    text += (text.empty() ? "" : ", ") +
+            i18n::format(i18n::trn("%zu matrix edited", "%zu matrices edited", edited), edited);
   }
   return text;
 }
@@ -129,12 +130,13 @@ bool draw_weights_thumbnail(ui::UiContext& ui, const char* id, const Matrix& wei
 
 void draw_no_model(ui::UiContext& ui) {
   ImGui::Spacing();
-  ui::text_wrapped(
-      "Open a pretrained model you have on disk: a Hugging Face folder (config.json, model.safetensors and the "
-      "tokenizer files of GPT-2, a Llama-family model or BERT) or a .gguf file. Every layer's and head's "
-      "attention then shows here, with the next tokens and attention rollout.");
-  if (ImGui::Button("Open a model\xE2\x80\xA6##model-view")) ui.view.open_model_dialog_requested = true;
-  ImGui::TextDisabled("or start attnviz --model PATH --text \"...\"");
+  ui::text_wrapped("%s", i18n::tr("Open a pretrained model you have on disk: a Hugging Face folder (config.json, "
+                                  "model.safetensors and the tokenizer files of GPT-2, a Llama-family model or "
+                                  "BERT) or a .gguf file. Every layer's and head's attention then shows here, with "
+                                  "the next tokens and attention rollout."));
+  if (ImGui::Button(i18n::tr_label("Open a model\xE2\x80\xA6", "Open a model\xE2\x80\xA6##model-view").c_str()))
+    ui.view.open_model_dialog_requested = true;
+  ImGui::TextDisabled("%s", i18n::tr("or start attnviz --model PATH --text \"...\""));
 }
 
 void ModelView::draw(ui::UiContext& ui) {
@@ -197,23 +199,25 @@ void ModelView::draw(ui::UiContext& ui) {
 void ModelView::draw_selected(ui::UiContext& ui) {
   compute::ModelSession& model = ui.model;
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("Layer %d head %d", ui.view.model_layer, ui.view.model_head);
+  ImGui::Text(i18n::tr("Layer %d head %d"), ui.view.model_layer, ui.view.model_head);
   ImGui::SameLine();
   draw_head_switch(ui, "model-switch", ui.view.model_layer, ui.view.model_head);
   ImGui::BeginDisabled(!model.can_undo());
-  if (ImGui::Button("Undo##model")) ui.undo.undo(ui.document, model, ui::History::Model);
+  if (ImGui::Button(i18n::tr_label("Undo", "Undo##model").c_str()))
+    ui.undo.undo(ui.document, model, ui::History::Model);
   if (model.can_undo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Undo %s", model.undo_label().c_str());
+    ImGui::SetTooltip(i18n::tr("Undo %s"), model.undo_label().c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!model.can_redo());
-  if (ImGui::Button("Redo##model")) ui.undo.redo(ui.document, model, ui::History::Model);
+  if (ImGui::Button(i18n::tr_label("Redo", "Redo##model").c_str()))
+    ui.undo.redo(ui.document, model, ui::History::Model);
   if (model.can_redo() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Redo %s", model.redo_label().c_str());
+    ImGui::SetTooltip(i18n::tr("Redo %s"), model.redo_label().c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(model.edits().head_factors.empty());
-  if (ImGui::Button("Every head on##model")) model.reset_heads();
+  if (ImGui::Button(i18n::tr_label("Every head on", "Every head on##model").c_str())) model.reset_heads();
   ImGui::EndDisabled();
   const std::size_t switched = model.edits().head_factors.size();
   const std::size_t edited = model.edits().weights.size();
@@ -269,7 +273,8 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
   if (heads == 0) return;
   const float line_start = ImGui::GetCursorPosX();
   const bool coloured = roles_.colouring(ui);
-  heading("Layers \xC3\x97 heads", "weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on",
+  heading(i18n::tr("Layers \xC3\x97 heads"),
+          i18n::tr("weights \xC2\xB7 click: open in Heatmaps \xC2\xB7 right-click: switch off / on"),
           coloured ? width - export_ui::export_button_room() : width);
   if (coloured) roles_.draw_export(ui, line_start + width);
   const float font = ImGui::GetFontSize();
@@ -288,7 +293,8 @@ void ModelView::draw_grid(ui::UiContext& ui, const model::ForwardResult& result,
   for (int h = 0; h < heads; ++h) {
     if (short_heads && h % 4 != 0) continue;
     ImGui::SetCursorPos(ImVec2(origin.x + row_label_w + static_cast<float>(h) * (side + spacing), origin.y));
-    ImGui::TextDisabled(side > ImGui::CalcTextSize("head 00").x ? "head %d" : "h%d", h);
+    const char* long_name = i18n::tr("head %d");
+    ImGui::TextDisabled(side > ImGui::CalcTextSize(i18n::format(long_name, 10).c_str()).x ? long_name : "h%d", h);
   }
   for (int l = 0; l < layers; ++l) {
     const float y = origin.y + top_h + static_cast<float>(l) * (side + spacing);
@@ -342,7 +348,7 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
     ui.view.model_layer = layer.layer;
     ui.view.model_head = head;
     ui.view.heatmaps_show_scenario = false;
-    ui.view.select_main_tab = "Heatmaps";
+    ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
   }
   if (ImGui::IsItemHovered()) {
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
@@ -351,9 +357,11 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       const bool off = factor && *factor == 0.0f;
       ui.model.set_head_factor(layer.layer, head, off ? std::nullopt : std::optional<float>(0.0f));
     }
-    ImGui::SetTooltip("layer %d head %d%s%s\nclick: open it in the Heatmaps view\nright-click: switch it %s",
-                      layer.layer, head, factor ? (*factor == 0.0f ? " (off)" : " (scaled)") : "",
-                      roles_.tooltip_line(ui, index, head).c_str(), factor && *factor == 0.0f ? "on" : "off");
+    const bool off = factor && *factor == 0.0f;
+    ImGui::SetTooltip("%s%s%s\n%s\n%s", i18n::format(i18n::tr("layer %d head %d"), layer.layer, head).c_str(),
+                      factor ? (off ? i18n::tr(" (off)") : i18n::tr(" (scaled)")) : "",
+                      roles_.tooltip_line(ui, index, head).c_str(), i18n::tr("click: open it in the Heatmaps view"),
+                      off ? i18n::tr("right-click: switch it on") : i18n::tr("right-click: switch it off"));
   }
 }
 
@@ -363,25 +371,27 @@ void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& 
   const bool masked_lm = ui::model_is_encoder(ui);
   if (masked_lm) {
     const std::string where =
-        result.query_position >= 0 ? "token " + std::to_string(result.query_position) : std::string();
-    heading("Predicted at [MASK]", where.c_str(), width);
+        result.query_position >= 0 ? i18n::format(i18n::tr("token %d"), result.query_position) : std::string();
+    heading(i18n::tr("Predicted at [MASK]"), where.c_str(), width);
   } else {
     const std::string last = result.tokens.empty() ? std::string() : result.tokens.back();
-    heading("Next token", ("after \xE2\x80\x9C" + last + "\xE2\x80\x9D").c_str(), width);
+    heading(i18n::tr("Next token"), i18n::format(i18n::tr("after \xE2\x80\x9C%s\xE2\x80\x9D"), last.c_str()).c_str(),
+            width);
   }
   if (result.next_tokens.empty()) {
-    ImGui::TextDisabled("This model has no language-model head: it predicts no tokens.");
+    ImGui::TextDisabled("%s", i18n::tr("This model has no language-model head: it predicts no tokens."));
     return;
   }
   if (masked_lm && result.query_tokens.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ui::text_lines_disabled(
-        "BERT predicts a word hidden as [MASK]: put [MASK] in the text, as in \xE2\x80\x9CThe capital of France is [MASK].\xE2\x80\x9D");
+        i18n::tr("BERT predicts a word hidden as [MASK]: put [MASK] in the text, as in "
+                 "\xE2\x80\x9CThe capital of France is [MASK].\xE2\x80\x9D"));
     ImGui::PopTextWrapPos();
     return;
   }
   if (!ui.model.shown_edits().empty()) {
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "with %s",
+    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), i18n::tr("with %s"),
                        edits_summary(ui.model.shown_edits()).c_str());
   }
   draw_token_bars(masked_lm ? result.query_tokens : result.next_tokens, width);
@@ -393,14 +403,16 @@ void ModelView::draw_token_bars(const std::vector<model::TokenProbability>& toke
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const model::TokenProbability& next = tokens[i];
     char label[200];
-    std::snprintf(label, sizeof label, "%2zu. %s##next-token-%zu", i + 1, ui::token_label(next.token).c_str(), i);
+    const char* format = "%2zu. %s##next-token-%zu";  // not translated: a number, a token and an ID
+    std::snprintf(label, sizeof label, format, i + 1, ui::token_label(next.token).c_str(), i);
     ImGui::Selectable(label, false, ImGuiSelectableFlags_None, ImVec2(label_w, 0.0f));
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("token id %d, logit %.4g, p = %.6f", next.id, static_cast<double>(next.logit), next.p);
+      ImGui::SetTooltip(i18n::tr("token id %d, logit %.4g, p = %.6f"), next.id, static_cast<double>(next.logit),
+                        next.p);
     ImGui::SameLine();
     // The bar: an item whose ID holds the probability, so that the widget log (and a test) reads it.
     char percent[64];
-    std::snprintf(percent, sizeof percent, "%.2f%%##next-p-%zu", 100.0 * next.p, i);
+    std::snprintf(percent, sizeof percent, "%.2f%%##next-p-%zu", 100.0 * next.p, i);  // not translated: an ID
     const float bar_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
     ImGui::InvisibleButton(percent, ImVec2(bar_w, ImGui::GetTextLineHeight()));
     const ImVec2 a = ImGui::GetItemRectMin();
@@ -423,17 +435,19 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
     rollout_generation_ = ui.model.generation();
   }
   const float line_start = ImGui::GetCursorPosX();
-  heading("Attention rollout", ("through all " + std::to_string(layers) + " layers").c_str(),
+  heading(i18n::tr("Attention rollout"),
+          i18n::format(i18n::trn("through all %d layer", "through all %d layers", static_cast<unsigned long>(layers)),
+                       layers)
+              .c_str(),
           width - export_ui::export_button_room());
   rollout_export_.draw(ui, line_start + width, {rollout_range_.min, rollout_range_.max});
   if (rollout.empty()) {
-    ImGui::TextDisabled("Not computed past 512 tokens (a product of N \xC3\x97 N matrices per layer).");
+    ImGui::TextDisabled("%s", i18n::tr("Not computed past 512 tokens (a product of N \xC3\x97 N matrices per layer)."));
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ui::text_wrapped(
-      "Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7"
-      "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers");
+  ui::text_wrapped("%s", i18n::tr("Abnar & Zuidema 2020: heads averaged, 0.5\xC2\xB7"
+                                  "A + 0.5\xC2\xB7I, rows renormalised, multiplied through the layers"));
   ImGui::PopStyleColor();
   const float height = ImGui::GetContentRegionAvail().y;
   const float label_w = heatmap::HeatmapWidget::row_label_width(result.tokens, width * 0.25f);
@@ -461,12 +475,14 @@ void ModelView::draw_rollout(ui::UiContext& ui, const model::ForwardResult& resu
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < rollout.rows && hover.col < rollout.cols) {
     ui.view.hovered_model_token_next = hover.row;
     ImGui::SetTooltip(
-        "rollout: \"%s\" draws %.3g of its input from \"%s\"", token_text(result.tokens, hover.row).c_str(),
-        static_cast<double>(rollout.at(hover.row, hover.col)), token_text(result.tokens, hover.col).c_str());
+        i18n::tr("rollout: \xE2\x80\x9C%s\xE2\x80\x9D draws %.3g of its input from \xE2\x80\x9C%s\xE2\x80\x9D"),
+        token_text(result.tokens, hover.row).c_str(), static_cast<double>(rollout.at(hover.row, hover.col)),
+        token_text(result.tokens, hover.col).c_str());
   }
   export_ui::RolloutExport::hover_actions(ui, hover.hovered);  // Ctrl+C: copy as CSV
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, side, "rollout (0 to its largest value)");
+  ui.heatmaps.colorbar(spec.colormap, spec.range_min, spec.range_max, side,
+                       i18n::tr("rollout (0 to its largest value)"));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "app/compute/model_session.h"
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/translate.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_parts.h"
 #include "app/ui/palette.h"
@@ -35,8 +36,7 @@ const char* projection_name(Projection which) {
 }
 
 std::string edit_label(int layer, int head, Projection which, const std::string& what) {
-  return "Layer " + std::to_string(layer) + " head " + std::to_string(head) + " " + projection_name(which) + ": " +
-         what;
+  return i18n::format(i18n::tr("Layer %d head %d %s: %s"), layer, head, projection_name(which), what.c_str());
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int 
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::SliderFloat("##factor", &factors_[static_cast<std::size_t>(index)], -2.0f, 2.0f, "\xC3\x97 %.2f");
   ImGui::SameLine();
-  if (ImGui::SmallButton("Scale")) {
+  if (ImGui::SmallButton(i18n::tr_label("Scale").c_str())) {
     Matrix next = shown;
     const float factor = factors_[static_cast<std::size_t>(index)];
     for (float& value : next.data) value *= factor;
@@ -70,14 +70,14 @@ void ModelWeightsEditor::draw_tools(ui::UiContext& ui, int layer, int head, int 
     ui.model.set_head_weight(layer, head, which, std::move(next), edit_label(layer, head, which, what));
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("Zero")) {
+  if (ImGui::SmallButton(i18n::tr_label("Zero").c_str())) {
     ui.model.set_head_weight(layer, head, which, Matrix(shown.rows, shown.cols, 0.0f),
-                             edit_label(layer, head, which, "zero"));
+                             edit_label(layer, head, which, i18n::tr("zero")));
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(!edited);
-  if (ImGui::SmallButton("Reset"))
-    ui.model.set_head_weight(layer, head, which, std::nullopt, edit_label(layer, head, which, "the model's"));
+  if (ImGui::SmallButton(i18n::tr_label("Reset").c_str()))
+    ui.model.set_head_weight(layer, head, which, std::nullopt, edit_label(layer, head, which, i18n::tr("the model's")));
   ImGui::EndDisabled();
   ImGui::PopID();
 }
@@ -86,12 +86,12 @@ void ModelWeightsEditor::draw_cell_editor(ui::UiContext& ui, int layer, int head
   if (!cell_) return;
   if (ImGui::BeginPopup("##model-weight-cell")) {
     const Projection which = kProjections[cell_->index];
-    ImGui::Text("Layer %d head %d  %s[%d][%d]", layer, head, projection_name(which), cell_->row, cell_->col);
+    ImGui::Text(i18n::tr("Layer %d head %d  %s[%d][%d]"), layer, head, projection_name(which), cell_->row, cell_->col);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::InputFloat("##model-weight-value", &cell_->value, 0.0f, 0.0f, "%.6g");
     const bool enter = ImGui::IsItemDeactivatedAfterEdit();
-    if (ImGui::Button("Set##model-weight") || enter) {
+    if (ImGui::Button(i18n::tr_label("Set", "Set##model-weight").c_str()) || enter) {
       const Matrix* edited = ui.model.edited_weight(layer, head, which);
       Matrix next = edited != nullptr ? *edited : original(ui, layer, head, cell_->index);
       if (std::isfinite(cell_->value) && cell_->row < next.rows && cell_->col < next.cols) {
@@ -112,10 +112,11 @@ void ModelWeightsEditor::draw(ui::UiContext& ui, int layer, int head) {
   const model::ModelConfig& config = ui.model.model()->config();
   if (config.num_kv_heads < config.num_heads) {
     ImGui::TextDisabled(
-        "W_K and W_V are key/value group %d's, shared by %d query heads: editing them changes all of those.",
+        i18n::tr("W_K and W_V are key/value group %d's, shared by %d query heads: editing them changes all of those."),
         head / (config.num_heads / config.num_kv_heads), config.num_heads / config.num_kv_heads);
   } else {
-    ImGui::TextDisabled("Click a cell to type its value; every later layer and the next tokens are recomputed.");
+    ImGui::TextDisabled(
+        "%s", i18n::tr("Click a cell to type its value; every later layer and the next tokens are recomputed."));
   }
   const ImVec2 area = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetFontSize() * 1.5f;
@@ -131,7 +132,7 @@ void ModelWeightsEditor::draw(ui::UiContext& ui, int layer, int head) {
     ImGui::SetCursorPos(ImVec2(left + static_cast<float>(index) * (box_w + gap), top));
     ImGui::BeginGroup();
     const std::string formula =
-        std::to_string(shown.rows) + " \xC3\x97 " + std::to_string(shown.cols) + (edited ? ", edited" : "");
+        i18n::format(edited ? i18n::tr("%d \xC3\x97 %d, edited") : "%d \xC3\x97 %d", shown.rows, shown.cols);
     heading(projection_name(which), formula.c_str(), box_w);
     draw_tools(ui, layer, head, index, shown, edited != nullptr);
     const heatmap::ValueRange range = heatmap::symmetric_range(shown);
@@ -151,7 +152,7 @@ void ModelWeightsEditor::draw(ui::UiContext& ui, int layer, int head) {
     const std::string id = std::string("##model-") + projection_name(which);
     const heatmap::HeatmapHover hover = ui.heatmaps.draw(id.c_str(), spec);
     if (hover.hovered && hover.row >= 0 && hover.col >= 0 && hover.row < shown.rows && hover.col < shown.cols) {
-      ImGui::SetTooltip("%s[%d][%d] = %.6g\nclick to change it", projection_name(which), hover.row, hover.col,
+      ImGui::SetTooltip(i18n::tr("%s[%d][%d] = %.6g\nclick to change it"), projection_name(which), hover.row, hover.col,
                         static_cast<double>(shown.at(hover.row, hover.col)));
       if (hover.clicked) {
         cell_ = Cell{index, hover.row, hover.col, shown.at(hover.row, hover.col)};

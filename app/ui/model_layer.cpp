@@ -7,6 +7,7 @@
 
 #include "app/compute/compute_session.h"
 #include "app/compute/model_session.h"
+#include "app/i18n/translate.h"
 #include "app/ui/view_state.h"
 #include "core/model/forward.h"
 
@@ -17,18 +18,18 @@ const std::string& shown_model_caption(const UiContext& ui) { return ui.model.ca
 void draw_index_selector(const char* label, const char* id, int* value, int count) {
   *value = std::clamp(*value, 0, std::max(count - 1, 0));
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
+  ImGui::TextUnformatted(i18n::tr(label));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
   ImGui::SliderInt(id, value, 0, count - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
-  ImGui::TextDisabled("of %d", count);
+  ImGui::TextDisabled(i18n::tr("of %d"), count);
 }
 
 void draw_layer_selector(UiContext& ui, const char* id) {
   if (!ui.model.has_model()) return;
   const std::string widget = std::string("##model-layer-") + id;
-  draw_index_selector("Layer", widget.c_str(), &ui.view.model_layer, ui.model.model()->config().num_layers);
+  draw_index_selector(N_("Layer"), widget.c_str(), &ui.view.model_layer, ui.model.model()->config().num_layers);
 }
 
 bool shows_model(const UiContext& ui) {

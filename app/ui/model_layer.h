@@ -20,7 +20,8 @@ namespace attnviz::ui {
 using compute::model_caption;
 const std::string& shown_model_caption(const UiContext& ui);
 
-// "Layer [slider] of 12": `value` clamped to 0 .. count − 1.
+// "Layer [slider] of 12": `value` clamped to 0 .. count − 1. `label` is a msgid (N_), shown
+// translated.
 void draw_index_selector(const char* label, const char* id, int* value, int count);
 
 // The model's layer selector (ui.view.model_layer, shared by every view); `id` keeps two

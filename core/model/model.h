@@ -70,6 +70,8 @@ class Model {
   [[nodiscard]] std::optional<std::uint64_t> memory_limit() const { return memory_limit_; }
   // "GPT2LMHeadModel (GPT-2), 12 layers × 12 heads, d_model 768, safetensors F32"
   [[nodiscard]] std::string description() const;
+  // The weights' stored types as description() names them ("F32", "F16+Q8_0").
+  [[nodiscard]] const std::string& weight_types() const { return stored_types_; }
 
   // Head h's slice of W_Q (or of the shared W_K / W_V of its key/value head) as x·W uses it:
   // d_model × head_dim; and the matching bias slice (empty without one).

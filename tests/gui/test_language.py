@@ -94,6 +94,12 @@ class Language(unittest.TestCase):
                                         "the Scaling page's lesson")
             self.assertEqual(scaling['label'], '없음 (실수)')
             shot(app, self.dir / 'korean-scaling-page-1600x1000.png')
+            # The Model panel and the Model view (issue 49): labels translated, IDs the English ones.
+            self.assertEqual(app.find('Model/temperature')['label'], '온도')
+            app.click('##views/Model view')
+            button = attnviz_gui._wait(lambda: app.has('Open a model\u2026##model-view') and
+                                       app.find('Open a model\u2026##model-view'), 10, 'the Model view')
+            self.assertEqual(button['label'], '모델 열기\u2026')
 
     def test_help_says_where_the_guides_are_and_about_names_every_library(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
