@@ -37,5 +37,7 @@ threads_option=(--threads "$threads")
 keep_model "$work/kjv-chars" assets/models/kjv-chars
 echo "Character-level GPT-2 (2 layers × 4 heads, d_model 64, 128 bytes of context) trained on the King James Bible: 3,000 steps" \
   >assets/models/kjv-chars/about.txt
+echo "킹 제임스 성경으로 학습한 문자 단위 GPT-2 (2 레이어 × 4 헤드, d_model 64, 컨텍스트 128바이트): 3,000 스텝" \
+  >assets/models/kjv-chars/about.ko.txt
 echo "And God said, Let there be light: and there was light." >assets/models/kjv-chars/sample.txt
 echo "written: assets/models/kjv-chars ($(du -sh assets/models/kjv-chars | cut -f1))"

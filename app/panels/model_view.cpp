@@ -24,6 +24,7 @@
 #include "app/heatmap/heatmap_widget.h"
 #include "app/heatmap/value_range.h"
 #include "app/i18n/translate.h"
+#include "app/panels/bundled_models.h"
 #include "app/panels/heatmaps_parts.h"
 #include "app/panels/model_attribution.h"
 #include "app/panels/model_lens.h"
@@ -137,6 +138,7 @@ void draw_no_model(ui::UiContext& ui) {
   if (ImGui::Button(i18n::tr_label("Open a model\xE2\x80\xA6", "Open a model\xE2\x80\xA6##model-view").c_str()))
     ui.view.open_model_dialog_requested = true;
   ImGui::TextDisabled("%s", i18n::tr("or start attnviz --model PATH --text \"...\""));
+  draw_bundled_model_buttons(ui);
 }
 
 void ModelView::draw(ui::UiContext& ui) {

@@ -62,7 +62,8 @@ std::vector<BundledModel> bundled_models() {
   for (const fs::directory_entry& entry : fs::directory_iterator(*directory, error)) {
     if (!is_model_folder(entry.path())) continue;
     models.push_back({entry.path().filename().string(), first_line(entry.path() / "about.txt"),
-                      first_line(entry.path() / "sample.txt"), entry.path()});
+                      first_line(entry.path() / "about.ko.txt"), first_line(entry.path() / "sample.txt"),
+                      entry.path()});
   }
   std::sort(models.begin(), models.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return models;

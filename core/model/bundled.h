@@ -14,9 +14,10 @@ namespace attnviz::model {
 inline constexpr std::string_view kBundledPrefix = "bundled:";
 
 struct BundledModel {
-  std::string name;         // "kjv-chars"
-  std::string description;  // its about.txt's first line
-  std::string sample_text;  // its sample.txt: a text to open it with (empty: none)
+  std::string name;            // "kjv-chars"
+  std::string description;     // its about.txt's first line
+  std::string description_ko;  // its about.ko.txt's first line (empty: none): the window in Korean
+  std::string sample_text;     // its sample.txt: a text to open it with (empty: none)
   std::filesystem::path folder;
 };
 

@@ -100,6 +100,13 @@ class Language(unittest.TestCase):
             button = attnviz_gui._wait(lambda: app.has('Open a model\u2026##model-view') and
                                        app.find('Open a model\u2026##model-view'), 10, 'the Model view')
             self.assertEqual(button['label'], '모델 열기\u2026')
+            # The model attnviz ships (issue 47): offered in Korean, opened with a click, learned attention.
+            bundled = app.find('Model view/bundled-kjv-chars')
+            self.assertEqual(bundled['label'], 'kjv-chars 열기')
+            app.click('Model view/bundled-kjv-chars')
+            attnviz_gui._wait(lambda: not app.has('Model view/bundled-kjv-chars') and app.count('Switch off') > 0,
+                              30, 'the bundled model open in the Model view')
+            shot(app, self.dir / 'korean-bundled-model-1600x1000.png')
 
     def test_help_says_where_the_guides_are_and_about_names_every_library(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),

@@ -65,6 +65,7 @@ TRANSLATED_FILES = [
     'app/heatmap/heatmap_labels.cpp',
     'app/heatmap/query_bars.cpp',
     'app/panels/backend_panel.cpp',
+    'app/panels/bundled_models.cpp',
     'app/panels/edit_menu.cpp',
     'app/panels/file_menu.cpp',
     'app/panels/heatmaps_panel.cpp',

@@ -61,6 +61,7 @@ TEST(BundledModels, TheKingJamesModelHasLearnedItsText) {
   ASSERT_FALSE(models.empty());
   EXPECT_EQ(models.front().name, "kjv-chars");
   EXPECT_FALSE(models.front().description.empty());
+  EXPECT_FALSE(models.front().description_ko.empty());
   EXPECT_EQ(models.front().sample_text, "And God said, Let there be light: and there was light.");
 
   const auto model = Model::open("bundled:kjv-chars");
