@@ -190,7 +190,7 @@ class MaskPanel final : public ui::Panel {
       }
     }
     if (!globals_error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_wrapped(i18n::tr("Not changed: %s"), globals_error_.c_str());
       ImGui::PopStyleColor();
     }
@@ -245,7 +245,7 @@ class MaskPanel final : public ui::Panel {
     // The field's text starts after its padding.
     const float x =
         field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
     ImGui::TextUnformatted("^");
     ui::text_wrapped(i18n::tr("Not applied: %s"), expression_error_->message.c_str());
@@ -283,7 +283,7 @@ class MaskPanel final : public ui::Panel {
       ImGui::SetTooltip("%s", i18n::tr("doc(i) is the document token i belongs to: give each document's first token."));
     if (!ImGui::IsItemDeactivatedAfterEdit()) {
       if (!documents_error_.empty())
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), i18n::tr("Not changed: %s"),
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::error_text()), i18n::tr("Not changed: %s"),
                            documents_error_.c_str());
       return;
     }
