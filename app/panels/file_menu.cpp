@@ -83,9 +83,9 @@ class FileMenu final : public ui::Menu {
     if (ImGui::MenuItem(i18n::tr_label("Open text\xE2\x80\xA6").c_str())) open_dialog(ui, DialogMode::OpenText);
     // A pretrained model (app/panels/open_model_dialog.cpp), beside the scenario.
     if (ImGui::MenuItem(i18n::tr_label("Open model\xE2\x80\xA6").c_str())) ui.view.open_model_dialog_requested = true;
-    draw_recent(ui);
     if (ImGui::MenuItem(i18n::tr_label("Close model").c_str(), nullptr, false, ui.model.has_model() || ui.model.busy()))
       ui.model.close();
+    draw_recent(ui);
     if (ImGui::MenuItem(i18n::tr_label("Save").c_str(), "Ctrl+S")) save(ui);
     if (ImGui::MenuItem(i18n::tr_label("Save As\xE2\x80\xA6").c_str(), "Ctrl+Shift+S"))
       open_dialog(ui, DialogMode::SaveAs);

@@ -146,8 +146,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     if (selected) {
       const ImVec2 a = ImGui::GetItemRectMin();
       const ImVec2 b = ImGui::GetItemRectMax();
-      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), 0xffa85f1fu, 0.0f, 0,
-                                          3.0f * ui.ui_scale);
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3),
+                                          ui::palette::strong_blue(), 0.0f, 0, 3.0f * ui.ui_scale);
     }
     if (hover.clicked) ui.view.selected_head = h;
     if (hover.hovered) ImGui::SetTooltip(i18n::tr("head %d: click to show it above"), h);

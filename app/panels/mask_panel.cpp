@@ -20,6 +20,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
 #include "core/attention/mask.h"
@@ -112,7 +113,7 @@ class MaskPanel final : public ui::Panel {
       if (index++ % per_row != 0) ImGui::SameLine();
       const bool active = current == preset;
       if (active) {
-        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_CheckMark));
+        ImGui::PushStyleColor(ImGuiCol_Button, ui::accent_colour());  // the selected pill of every panel
         ImGui::PushStyleColor(ImGuiCol_Text, 0xffffffffu);
       }
       // "Causal" is also the checkbox below: the ##preset suffix keeps their IDs apart (one ID

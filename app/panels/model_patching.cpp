@@ -259,7 +259,8 @@ void ModelPatching::draw_heatmap(ui::UiContext& ui, const compute::HeadPatching&
                         heatmap::contrasting_text_colour(colour), text);
         }
         if (l == ui.view.model_layer && h == ui.view.model_head)
-          draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), 0xffa85f1fu, 0.0f, 0, 2.0f * ui.ui_scale);
+          draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), ui::palette::strong_blue(), 0.0f, 0,
+                        2.0f * ui.ui_scale);
         if (clicked) {
           ui.view.model_layer = l;
           ui.view.model_head = h;

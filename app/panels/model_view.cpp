@@ -317,13 +317,14 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
   if (factor) {
     // Off: a veil and a cross; scaled: the factor in the corner.
     if (*factor == 0.0f) {
-      draw->AddRectFilled(a, b, 0xb0ffffffu);
+      draw->AddRectFilled(a, b, ui::palette::veil(0xb0));
       draw->AddLine(a, b, ui::palette::error_text(), 2.0f * ui.ui_scale);
       draw->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), ui::palette::error_text(), 2.0f * ui.ui_scale);
     } else {
       char text[16];
       std::snprintf(text, sizeof text, "\xC3\x97%.2g", static_cast<double>(*factor));
-      draw->AddRectFilled(a, ImVec2(a.x + ImGui::CalcTextSize(text).x + 4.0f, a.y + ImGui::GetFontSize()), 0xe0ffffffu);
+      draw->AddRectFilled(a, ImVec2(a.x + ImGui::CalcTextSize(text).x + 4.0f, a.y + ImGui::GetFontSize()),
+                          ui::palette::veil(0xe0));
       draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::warning_text(), text);
     }
   }
@@ -332,11 +333,12 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       [&](const auto& edit) { return std::get<0>(edit.first) == layer.layer && std::get<1>(edit.first) == head; });
   if (weights_edited) {  // its W_Q, W_K or W_V edited: a "W" in the bottom corner
     const ImVec2 size = ImGui::CalcTextSize("W");
-    draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, 0xe0ffffffu);
+    draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, ui::palette::veil(0xe0));
     draw->AddText(ImVec2(b.x - size.x - 2.0f, b.y - size.y), ui::palette::warning_text(), "W");
   }
   if (layer.layer == ui.view.model_layer && head == ui.view.model_head) {
-    draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), 0xffa85f1fu, 0.0f, 0, 2.5f * ui.ui_scale);
+    draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), ui::palette::strong_blue(), 0.0f, 0,
+                  2.5f * ui.ui_scale);
   }
   if (clicked) {
     ui.view.model_layer = layer.layer;

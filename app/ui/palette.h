@@ -56,6 +56,13 @@ inline constexpr std::uint32_t kGlobalBorder = 0xff5e1f48u;
 inline std::uint32_t error_text() { return dark_background() ? 0xff7a7affu : 0xff1c1cc0u; }    // red
 inline std::uint32_t warning_text() { return dark_background() ? 0xff4cb8ffu : 0xff0054b8u; }  // amber
 inline std::uint32_t good_text() { return dark_background() ? 0xff8ad88au : 0xff338019u; }     // green
+// Lines, bars and outlines in the strong blue of the pinned query, drawn on the window's
+// background (not on heatmap cells): light enough to see on the dark theme's.
+inline std::uint32_t strong_blue() { return dark_background() ? 0xfff0a868u : 0xffa0501eu; }
+// A veil over a thumbnail, or a box behind a label on one: the window's background, see-through.
+inline std::uint32_t veil(std::uint8_t alpha) {
+  return (ImGui::GetColorU32(ImGuiCol_WindowBg) & 0x00ffffffu) | (static_cast<std::uint32_t>(alpha) << 24);
+}
 // A selected item's text where no fill marks it (a head's name in a list).
 inline std::uint32_t selected_text() { return dark_background() ? 0xfff0c080u : 0xffa85e1fu; }
 
