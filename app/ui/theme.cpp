@@ -81,7 +81,7 @@ void dark_colours(ImVec4* c) {
   c[ImGuiCol_SliderGrabActive] = rgb(0x7fa8dc);
   c[ImGuiCol_Tab] = rgb(0x2c3137);
   c[ImGuiCol_TabHovered] = rgb(0x3e4d60);
-  c[ImGuiCol_TabActive] = rgb(0x3a4048);
+  c[ImGuiCol_TabActive] = rgb(0x30506f);  // the view on screen, plainly blue
   c[ImGuiCol_Separator] = rgb(0x49515b);
   c[ImGuiCol_PlotHistogram] = rgb(0x5b95d9);
   c[ImGuiCol_PlotHistogramHovered] = rgb(0xf0a040);
