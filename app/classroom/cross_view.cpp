@@ -21,6 +21,7 @@
 #include "app/ui/text_lines.h"
 #include "app/ui/view_state.h"
 #include "app/ui/long_text.h"
+#include "app/ui/palette.h"
 #include "core/common/number_text.h"
 
 namespace attnviz::classroom {
@@ -184,9 +185,9 @@ float CrossView::draw_lines(ui::UiContext& ui, float width, float height) {
         const float w = weights->at(i, j);
         if (w <= 0.01f) continue;
         const float alpha = followed >= 0 && !is_followed ? 0.18f * w : std::min(1.0f, 0.25f + w);
-        const ImU32 colour = is_followed
-                                 ? (heatmap::kPinnedColour & 0x00ffffffu) | (static_cast<ImU32>(alpha * 255.0f) << 24)
-                                 : IM_COL32(40, 60, 90, static_cast<int>(alpha * 255.0f));
+        const ImU32 colour =
+            is_followed ? (ui::palette::strong_blue() & 0x00ffffffu) | (static_cast<ImU32>(alpha * 255.0f) << 24)
+                        : ImGui::GetColorU32(ImGuiCol_Text, alpha);  // dark or light with the theme
         list->AddLine(targets[static_cast<std::size_t>(i)].right(), sources[static_cast<std::size_t>(j)].left(), colour,
                       std::max(1.0f, thick * w));
       }

@@ -17,7 +17,6 @@
 namespace attnviz::classroom {
 namespace {
 
-constexpr std::uint32_t kWithCache = 0xffa0501eu;     // ABGR: strong blue
 constexpr std::uint32_t kWithoutCache = 0xff1f6fe0u;  // orange
 
 std::string range_text(const std::vector<int>& heads) {
@@ -72,7 +71,7 @@ void cost_chart(const Chart& chart, int first, int t, float label_w, float width
   list->AddText(ImVec2(origin.x, top - font * 0.5f), axis, top_label.c_str());
   list->AddText(ImVec2(origin.x, bottom - font), axis, "0");
   const std::vector<std::vector<ChartPoint>> lines = chart_lines(series, left, top, right, bottom);
-  const std::uint32_t colours[] = {kWithCache, kWithoutCache};
+  const std::uint32_t colours[] = {ui::palette::strong_blue(), kWithoutCache};
   for (std::size_t k = 0; k < lines.size(); ++k) {
     std::vector<ImVec2> points;
     for (const ChartPoint& p : lines[k]) points.emplace_back(p.x, p.y);
@@ -284,7 +283,7 @@ void draw_cost_panel(const decode::DecodeTrace& trace, int t, float width, float
   }
   // The two entries side by side, or one under the other where the column is too narrow.
   const float line_end = ImGui::GetCursorScreenPos().x + width;
-  legend_swatch(kWithCache, i18n::tr("with the cache"));
+  legend_swatch(ui::palette::strong_blue(), i18n::tr("with the cache"));
   const char* without = i18n::tr("without (recompute)");
   const float font = ImGui::GetFontSize();
   if (ImGui::GetItemRectMax().x + font + legend_swatch_width(without) <= line_end) ImGui::SameLine(0.0f, font);

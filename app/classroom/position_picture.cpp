@@ -7,13 +7,17 @@
 #include <string>
 
 #include "app/i18n/translate.h"
+#include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 
 namespace attnviz::classroom {
 namespace {
 
 constexpr ImU32 kFaint = IM_COL32(150, 150, 160, 255);
-constexpr ImU32 kQuery = IM_COL32(30, 90, 200, 255);
+// The followed word's blue, lighter on the dark theme's background.
+ImU32 query_colour() {
+  return ui::palette::dark_background() ? IM_COL32(110, 160, 240, 255) : IM_COL32(30, 90, 200, 255);
+}
 constexpr ImU32 kKey = IM_COL32(210, 110, 20, 255);
 
 void arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
@@ -59,13 +63,13 @@ void draw_turning_pair(const lesson::TurningPair& pair, float size) {
   if (pair.has_key) arrow(list, centre, at(pair.key_x, pair.key_y), kKey, 2.5f * thin);
   if (pair.followed >= 0 && static_cast<std::size_t>(pair.followed) < pair.x.size()) {
     const auto f = static_cast<std::size_t>(pair.followed);
-    arrow(list, centre, at(pair.x[f], pair.y[f]), kQuery, 2.5f * thin);
+    arrow(list, centre, at(pair.x[f], pair.y[f]), query_colour(), 2.5f * thin);
     const std::string label =
         f < pair.labels.size() ? pair.labels[f] + " (" + std::to_string(f) + ")" : std::to_string(f);
-    list->AddText(at(1.15 * pair.x[f], 1.15 * pair.y[f]), kQuery, label.c_str());
+    list->AddText(at(1.15 * pair.x[f], 1.15 * pair.y[f]), query_colour(), label.c_str());
   }
   if (pair.has_key) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kQuery), "%s", i18n::tr("q' of the followed word"));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(query_colour()), "%s", i18n::tr("q' of the followed word"));
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kKey), "  %s'", pair.key_label.c_str());
     ImGui::PushTextWrapPos(0.0f);
@@ -89,7 +93,7 @@ void draw_alibi_lines(const std::vector<double>& slopes, int head, int max_dista
     const double end = -slopes[h] * max_distance;
     const ImVec2 to(origin.x + width, origin.y + static_cast<float>(end / lowest) * height);
     const bool followed = static_cast<int>(h) == head;
-    list->AddLine(origin, to, followed ? kQuery : kFaint, followed ? 3.0f : 1.0f);
+    list->AddLine(origin, to, followed ? query_colour() : kFaint, followed ? 3.0f : 1.0f);
   }
   ImGui::TextDisabled(
       "%s", i18n::format(i18n::tr("distance 0 \xe2\x80\xa6 %d; head %d in blue"), max_distance, head).c_str());

@@ -58,7 +58,7 @@ void leave_presentation(ui::UiContext& ui) {
   ui.view.text_scale = state.text_scale_before;
   state.fullscreen = false;
   if (state.nav_was_enabled) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ui::apply_theme(ui.ui_scale);  // the frame loop applies it again if the text size changed
+  ui::apply_theme(ui.ui_scale, ui.view.theme);  // the frame loop applies it again if the text size changed
 }
 
 void toggle_presentation(ui::UiContext& ui) {
@@ -70,6 +70,7 @@ void toggle_presentation(ui::UiContext& ui) {
 
 void apply_presentation_colours() {
   ImGuiStyle& style = ImGui::GetStyle();
+  ui::set_theme_colours(style, ui::Theme::Light);  // its own light look, whichever theme the window has
   ImVec4* c = style.Colors;
   c[ImGuiCol_Text] = rgb(0x000000);
   c[ImGuiCol_TextDisabled] = rgb(0x2b2f36);

@@ -11,6 +11,7 @@
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/i18n/translate.h"
 #include "app/ui/long_text.h"
+#include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 #include "core/common/number_text.h"
 #include "core/common/float_text.h"
@@ -23,7 +24,6 @@ namespace {
 constexpr std::uint32_t kGold = 0xff00d7ffu;  // ABGR: the current tile (as the step view's selected cell)
 constexpr std::uint32_t kBlack = 0xff000000u;
 constexpr std::uint32_t kBeforeBar = 0xffc8b4a0u;  // a light steel blue: the value before the tile
-constexpr std::uint32_t kAfterBar = 0xffa0501eu;   // strong blue: after it
 
 std::uint32_t with_alpha(std::uint32_t colour, float alpha) {
   return (colour & 0x00ffffffu) | (static_cast<std::uint32_t>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f) << 24);
@@ -108,7 +108,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
     const float y0 = y_of(grid.row_begin(qb));
     const float y1 = y_of(grid.row_end(qb));
     if (font <= y1 - y0 + 2.0f) {
-      const std::uint32_t colour = qb == visit.qb ? heatmap::kPinnedColour : ink;
+      const std::uint32_t colour = qb == visit.qb ? ui::palette::strong_blue() : ink;
       list->AddText(ImVec2(cells.x1 + 8.0f * ui_scale, std::round((y0 + y1 - font) * 0.5f)), colour, label.c_str());
     }
   }
@@ -116,7 +116,7 @@ void draw_tile_overlay(const tiled::TileGrid& grid, const tiled::TiledTrace& tra
   const float bx = cells.x1 + 4.0f * ui_scale;
   const float qy0 = y_of(grid.row_begin(visit.qb));
   const float qy1 = y_of(grid.row_end(visit.qb));
-  list->AddLine(ImVec2(bx, qy0 + 1.0f), ImVec2(bx, qy1 - 1.0f), heatmap::kPinnedColour, 3.0f * ui_scale);
+  list->AddLine(ImVec2(bx, qy0 + 1.0f), ImVec2(bx, qy1 - 1.0f), ui::palette::strong_blue(), 3.0f * ui_scale);
   const ImVec2 a(x_of(grid.col_begin(visit.kb)), qy0);
   const ImVec2 b(x_of(grid.col_end(visit.kb)), qy1);
   list->AddRect(a, b, kBlack, 0.0f, 0, 6.0f * ui_scale);
@@ -201,10 +201,10 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
     // Before (light) above after (strong): both on the block's axis.
     value_bar(list, m_x, by, m_x + chart_w, by + bar_h, step.m_before[k], ranges.m_low, ranges.m_high, kBeforeBar);
     value_bar(list, m_x, by + bar_h + ui_scale, m_x + chart_w, by + 2.0f * bar_h + ui_scale, step.m_after[k],
-              ranges.m_low, ranges.m_high, kAfterBar);
+              ranges.m_low, ranges.m_high, ui::palette::strong_blue());
     value_bar(list, l_x, by, l_x + chart_w, by + bar_h, step.l_before[k], 0.0f, ranges.l_high, kBeforeBar);
     value_bar(list, l_x, by + bar_h + ui_scale, l_x + chart_w, by + 2.0f * bar_h + ui_scale, step.l_after[k], 0.0f,
-              ranges.l_high, kAfterBar);
+              ranges.l_high, ui::palette::strong_blue());
     if (ranges.m_low < 0.0f) {  // where 0 is on the m axis
       const float zx = m_x + (0.0f - ranges.m_low) / (ranges.m_high - ranges.m_low) * chart_w;
       list->AddLine(ImVec2(zx, by - 1.0f), ImVec2(zx, by + 2.0f * bar_h + ui_scale + 1.0f), dim);
@@ -219,7 +219,8 @@ void draw_row_states(const tiled::TileStep& step, const std::vector<std::string>
   const char* before = i18n::tr("before this tile");
   list->AddText(ImVec2(lx, y), dim, before);
   lx += ImGui::CalcTextSize(before).x + gap;
-  list->AddRectFilled(ImVec2(lx, y + font * 0.3f), ImVec2(lx + sw, y + font * 0.3f + bar_h), kAfterBar);
+  list->AddRectFilled(ImVec2(lx, y + font * 0.3f), ImVec2(lx + sw, y + font * 0.3f + bar_h),
+                      ui::palette::strong_blue());
   lx += sw + 4.0f;
   list->AddText(ImVec2(lx, y), dim, i18n::tr("after it"));
   y += ImGui::GetTextLineHeightWithSpacing();

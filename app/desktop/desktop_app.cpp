@@ -21,6 +21,7 @@
 #include "app/desktop/panel_registry.h"
 #include "app/desktop/shape_notice.h"
 #include "app/desktop/window_memory.h"
+#include "app/document/recent_files.h"
 #include "app/document/autosave.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
@@ -194,6 +195,14 @@ class DesktopApp {
   // The text size the user chose (View ▸ larger / smaller text), remembered between starts.
   [[nodiscard]] float text_scale() const { return view_.text_scale; }
   void set_text_scale(float scale) { view_.text_scale = scale; }
+  // The theme and layout chosen in the View menu, remembered between starts.
+  [[nodiscard]] ui::Theme theme() const { return view_.theme; }
+  void set_theme(ui::Theme theme) { view_.theme = theme; }
+  [[nodiscard]] ui::RememberedLayout layout() const {
+    return layout_->remembered(classroom_.presenting ? classroom_.layout_before : view_.layout);
+  }
+  void restore_layout(const ui::RememberedLayout& layout);
+  [[nodiscard]] ui::RememberedLayout default_layout() const { return layout_->default_layout(); }
 
  private:
   float wanted_ui_scale() const;
@@ -210,6 +219,8 @@ class DesktopApp {
   void save_view_image();
   // Keeps the pipelines built so far for the next start; a failure is said once on stderr.
   void save_pipeline_cache();
+  void read_recent_files();
+  void keep_recent_files();
   [[nodiscard]] std::uint64_t allocations() const {
     return heatmap_renderer_.allocation_count() + session_->device_allocations();
   }
@@ -219,6 +230,7 @@ class DesktopApp {
   std::shared_ptr<vk::Context> context_;
   std::ostream& out_;
   float ui_scale_ = 1.0f;
+  ui::Theme applied_theme_ = ui::Theme::Light;  // what apply_theme was last given
   window::FrameRenderer frames_;
   window::ImGuiLayer imgui_;
   heatmap::HeatmapRenderer heatmap_renderer_;
@@ -226,6 +238,8 @@ class DesktopApp {
   window::FrameCapture capture_;
   ui::Notices notices_;
   document::Autosave autosave_;
+  document::RecentFiles recent_files_;
+  std::uint64_t recent_files_kept_ = 0;  // the list's revision written to recent.json
   ui::UndoTimeline undo_timeline_;
   document::Document document_;
   std::unique_ptr<compute::ComputeSession> session_;
@@ -266,7 +280,8 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
       autosave_(autosave_for(options)),
       document_(initial_document(options, std::move(scenario), autosave_, notices_)),
       model_(compute::vulkan_backend_factory(options.device, options.validation)) {
-  ui::apply_theme(ui_scale_);
+  ui::apply_theme(ui_scale_, view_.theme);
+  read_recent_files();
   heatmap_renderer_.set_drawing(!options.without_heatmaps);
   frames_.on_swapchain_rebuilt([this](const window::Swapchain& swapchain) { imgui_.on_swapchain_rebuilt(swapchain); });
   view_.backend = options.backend.value_or(compute::BackendMode::Automatic);
@@ -330,6 +345,43 @@ DesktopApp::DesktopApp(const GuiOptions& options, std::optional<LoadedScenario> 
   }
 }
 
+// File > Open Recent's list, as the last start left it; what could not be read is said, and the
+// file is written again (whole) at the list's next change.
+void DesktopApp::read_recent_files() {
+  const std::filesystem::path file = document::recent_files_file();
+  document::RecentFiles::Parsed parsed = document::read_recent_files(file);
+  recent_files_ = std::move(parsed.files);
+  recent_files_kept_ = recent_files_.revision();
+  if (!parsed.problem.empty()) {
+    notices_.post(ui::NoticeLevel::Warning,
+                  i18n::format(i18n::tr("The list of recent files (%s) could not be read whole: %s. File > Open Recent "
+                                        "shows what could be read."),
+                               file.c_str(), parsed.problem.c_str()),
+                  "recent-files");
+  }
+}
+
+// Written when it changed, at once: a later crash does not lose it. Not by screenshots and
+// measuring runs, which are not the user's session.
+void DesktopApp::keep_recent_files() {
+  if (options_.automated() || recent_files_.revision() == recent_files_kept_) return;
+  recent_files_kept_ = recent_files_.revision();
+  const std::string problem = document::write_recent_files(document::recent_files_file(), recent_files_);
+  if (!problem.empty()) {
+    notices_.post(ui::NoticeLevel::Warning,
+                  i18n::format(i18n::tr("The list of recent files could not be saved: %s"), problem.c_str()),
+                  "recent-files");
+  }
+}
+
+// A layout from an earlier start; the command line's --layout and --view say otherwise.
+void DesktopApp::restore_layout(const ui::RememberedLayout& layout) {
+  const ui::LayoutMode asked = view_.layout;
+  const bool view_given = options_.classroom.view.has_value() || options_.model_view;
+  layout_->restore(layout, view_, view_given || !view_.select_main_tab.empty());
+  if (options_.layout || classroom_.presenting) view_.layout = asked;
+}
+
 DesktopApp::~DesktopApp() {
   // The last frames may still read the result buffers the session is about to free.
   window::wait_idle_or_report(context_->device(), "window");
@@ -348,10 +400,11 @@ float DesktopApp::wanted_ui_scale() const { return options_.ui_scale.value_or(wi
 
 void DesktopApp::sync_ui_scale() {
   const float wanted = wanted_ui_scale();
-  if (wanted == ui_scale_) return;
+  if (wanted == ui_scale_ && view_.theme == applied_theme_) return;
+  if (wanted != ui_scale_) imgui_.set_ui_scale(wanted);
   ui_scale_ = wanted;
-  imgui_.set_ui_scale(ui_scale_);
-  ui::apply_theme(ui_scale_);
+  applied_theme_ = view_.theme;
+  ui::apply_theme(ui_scale_, view_.theme);
 }
 
 // Recompute (when anything changed) before the frame's UI is built, so it shows the edit.
@@ -396,6 +449,7 @@ void DesktopApp::prepare_frame() {
     document_seen_ = document_.revision();
   }
   if (!options_.automated()) autosave_.tick(document_, Clock::now());
+  keep_recent_files();
   update_model();
   update_title();
   if (session_->generation() != host_storage_generation_) {
@@ -414,8 +468,8 @@ void DesktopApp::build_ui() {
   if (options_.hover_token) view_.hovered_token = *options_.hover_token;
   heatmaps_.set_block_size(view_.block_size);  // the block-sparsity tiles on every masked heatmap
   if (view_.capturing_view) view_.hovered_token = view_.hovered_model_token = -1;
-  ui::UiContext ui{document_, view_,     classroom_,     *session_, model_,   heatmaps_,
-                   notices_,  autosave_, undo_timeline_, stats_,    ui_scale_};
+  ui::UiContext ui{document_, view_,     classroom_,    *session_,      model_, heatmaps_,
+                   notices_,  autosave_, recent_files_, undo_timeline_, stats_, ui_scale_};
   classroom_.wants_frames = false;
   layout_->draw(ui);
   if (classroom_.wants_frames) quiet_frames_ = 0;  // a view playing its steps keeps drawing
@@ -429,7 +483,7 @@ bool DesktopApp::render(bool capture) {
   const Clock::time_point start = Clock::now();
   ImDrawData* draw_data = imgui_.end_frame();
   const VkCommandBuffer cmd =
-      frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(),
+      frames_.begin_frame(window_.framebuffer_size(), ui::clear_colour(view_.theme),
                           [this](VkCommandBuffer before) { heatmap_renderer_.render_images(before); });
   if (cmd == VK_NULL_HANDLE) return false;  // the swapchain was rebuilt: draw the next one
   heatmap_renderer_.set_target(cmd, draw_data);
@@ -609,6 +663,14 @@ i18n::Language starting_language(const std::optional<RememberedWindow>& remember
   return i18n::Language::Desktop;
 }
 
+// The layout the user left, but not the command line's --layout: that was for this run.
+ui::RememberedLayout layout_to_remember(ui::RememberedLayout now, const GuiOptions& options,
+                                        const std::optional<RememberedWindow>& remembered) {
+  if (options.layout && now.mode == *options.layout)
+    now.mode = remembered ? remembered->layout.mode : ui::LayoutMode::Full;
+  return now;
+}
+
 // ATTNVIZ_WIDGET_LOG=FILE: every frame, the widgets' names and rectangles (tests that drive
 // the window with a mouse and keyboard find what to click there); --validation: check that no
 // two widgets share an ID.
@@ -662,14 +724,28 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     DesktopApp app(options, std::move(scenario), window, context, out);
     if (open_failure) app.report_open_failure(*options.file, *open_failure);
     if (remembered && remembers) app.set_text_scale(remembered->text_scale);
+    if (remembered) {
+      app.set_theme(remembered->theme);
+      app.restore_layout(remembered->layout);
+    }
+    if (options.theme) app.set_theme(*options.theme);
+    const ui::Theme theme_at_start = app.theme();
     app.run();
     const bool language_changed = i18n::chosen_language() != language;
-    if (remembers || (language_changed && !options.automated())) {
+    const ui::Theme theme = app.theme() != theme_at_start ? app.theme()
+                            : remembered                  ? remembered->theme
+                                                          : ui::Theme::Light;
+    const ui::RememberedLayout layout = layout_to_remember(app.layout(), options, remembered);
+    const bool view_menu_changed = theme != (remembered ? remembered->theme : ui::Theme::Light) ||
+                                   layout != (remembered ? remembered->layout : app.default_layout());
+    if (remembers || ((language_changed || view_menu_changed) && !options.automated())) {
       RememberedWindow memory =
           remembers || !remembered ? RememberedWindow{window.placement(), app.text_scale(), ""} : *remembered;
       memory.language = language_changed ? i18n::language_code(i18n::chosen_language())
                         : remembered     ? remembered->language
                                          : "";
+      memory.theme = theme;
+      memory.layout = layout;
       const std::string problem = remember_window(remembered_window_file(), memory);
       if (!problem.empty()) err << "attnviz: the window's size and place are not remembered: " << problem << "\n";
     }

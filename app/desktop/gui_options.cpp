@@ -16,6 +16,7 @@ const std::vector<cli::OptionSpec> kOptions = {{"--scenario"},
                                                {"--size"},
                                                {"--head"},
                                                {"--layout"},
+                                               {"--theme"},
                                                {"--backend"},
                                                {"--pin-query"},
                                                {"--hover-token"},
@@ -90,6 +91,8 @@ const char* const kGuiHelp =
     "  --head H              select head H (0-based)\n"
     "  --layout MODE         full (inputs and heatmaps), heatmaps (heatmaps only) or\n"
     "                        compare-ready (heatmaps and the Vulkan/Eigen comparison)\n"
+    "  --theme light|dark    the window's colours (default: what View > Theme chose last,\n"
+    "                        else light); presentation mode keeps its own light look\n"
     "  --backend KIND        auto (default: Eigen when the Vulkan device is a CPU driver such as\n"
     "                        lavapipe, Vulkan on a GPU), vulkan, cpu (Eigen) or both (with\n"
     "                        their differences)\n"
@@ -147,6 +150,10 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   if (options.screenshot && !options.frames) options.frames = 3;
   if (auto size = parsed.get("--size")) parse_size(*size, options);
   options.head = parsed.get_int("--head", 0, 1023);
+  if (auto theme = parsed.get("--theme")) {
+    options.theme = ui::theme_from_code(*theme);
+    if (!options.theme) cli::require_choice("--theme", *theme, {"light", "dark"});
+  }
   if (auto layout = parsed.get("--layout")) {
     options.layout = ui::layout_mode_from_string(*layout);
     if (!options.layout) cli::require_choice("--layout", *layout, {"full", "heatmaps", "compare-ready"});

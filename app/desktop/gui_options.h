@@ -29,6 +29,7 @@ struct GuiOptions {
   bool size_given = false;  // --size: exactly that size, neither fitted to the screen nor remembered
   std::optional<int> head;  // the selected head (0-based)
   std::optional<ui::LayoutMode> layout;
+  std::optional<ui::Theme> theme;  // --theme: over the one View > Theme remembered
   std::optional<compute::BackendMode> backend;
   std::optional<int> pin_query;    // pin this query row (screenshots of the bar chart)
   std::optional<int> hover_token;  // highlight this token as if hovered (screenshots)

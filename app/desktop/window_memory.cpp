@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "attnviz-window/1";
-constexpr std::uintmax_t kMostBytes = 4096;  // a few numbers: anything larger is not ours
+constexpr std::uintmax_t kMostBytes = 16384;  // a few numbers and names: anything larger is not ours
 
 bool plausible(const RememberedWindow& w) {
   const window::WindowPlacement& p = w.placement;
@@ -25,6 +25,31 @@ bool plausible(const RememberedWindow& w) {
   return within(p.x, -100000, 100000) && within(p.y, -100000, 100000) && within(p.width, 320, 16384) &&
          within(p.height, 240, 16384) && std::isfinite(w.text_scale) && w.text_scale >= 0.25f && w.text_scale <= 4.0f &&
          i18n::language_from_code(w.language).has_value();
+}
+
+// The layout part: anything unexpected in it gives the default layout, not a lost window size.
+ui::RememberedLayout read_layout(const nlohmann::json& json) {
+  ui::RememberedLayout layout;
+  if (!json.is_object()) return layout;
+  try {
+    const std::optional<ui::LayoutMode> mode = ui::layout_mode_from_string(json.at("mode").get<std::string>());
+    if (!mode) return layout;
+    ui::RememberedLayout read;
+    read.mode = *mode;
+    read.main_view = json.value("main_view", std::string());
+    const nlohmann::json open_panels = json.value("open_panels", nlohmann::json::object());
+    for (const auto& [title, open] : open_panels.items()) read.open_panels[title] = open.get<bool>();
+    if (read.main_view.size() > 200 || read.open_panels.size() > 64) return layout;
+    return read;
+  } catch (const std::exception&) {
+    return layout;
+  }
+}
+
+nlohmann::json layout_json(const ui::RememberedLayout& layout) {
+  nlohmann::json open = nlohmann::json::object();
+  for (const auto& [title, is_open] : layout.open_panels) open[title] = is_open;
+  return {{"mode", ui::to_string(layout.mode)}, {"main_view", layout.main_view}, {"open_panels", open}};
 }
 
 }  // namespace
@@ -51,6 +76,9 @@ std::optional<RememberedWindow> read_remembered_window(const fs::path& file) {
     w.placement.height = json.at("height").get<int>();
     w.text_scale = json.at("text_scale").get<float>();
     w.language = json.value("language", std::string());  // absent in files written before there was a choice
+    if (json.contains("theme") && json["theme"].is_string())
+      w.theme = ui::theme_from_code(json["theme"].get<std::string>()).value_or(ui::Theme::Light);
+    if (json.contains("layout")) w.layout = read_layout(json["layout"]);
     if (!plausible(w)) return std::nullopt;
     return w;
   } catch (const std::exception&) {
@@ -66,6 +94,8 @@ std::string remember_window(const fs::path& file, const RememberedWindow& window
                          {"height", window.placement.height},
                          {"text_scale", std::round(static_cast<double>(window.text_scale) * 1000.0) / 1000.0}};
   if (!window.language.empty()) json["language"] = window.language;
+  json["theme"] = ui::theme_code(window.theme);
+  json["layout"] = layout_json(window.layout);
   try {
     std::error_code ignored;
     fs::create_directories(file.parent_path(), ignored);

@@ -243,7 +243,7 @@ void draw_save_row(ui::UiContext& ui, DialogState& state) {
     ImGui::TextDisabled(i18n::tr("that is %s"), resolved.string().c_str());
   }
   if (!state.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_lines(state.error);
     ImGui::PopStyleColor();
   }
@@ -268,7 +268,7 @@ void draw_notes(const ui::UiContext& ui, const ExportChoices& c, const ShownStat
         "The scenario has an error; the heatmaps, and so the export, show the last result that could be computed."));
   }
   for (const std::string& note : notes) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
     ui::text_lines(note);
     ImGui::PopStyleColor();
   }

@@ -87,7 +87,7 @@ bool draw_save_to(SaveTo& save_to, const char* id, const char* example_name, con
   if (!save_to.out.empty() && resolved.string() != save_to.out)
     ImGui::TextDisabled(i18n::tr("that is %s"), resolved.string().c_str());
   if (!error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_lines(error);
     ImGui::PopStyleColor();
   }

@@ -90,7 +90,7 @@ class ViewImageDialog final : public ui::Dialog {
     }
     if (!resolved.empty()) ImGui::TextDisabled(i18n::tr("that is %s"), resolved.string().c_str());
     if (!error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_lines(error_);
       ImGui::PopStyleColor();
     }

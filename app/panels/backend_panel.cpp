@@ -139,7 +139,7 @@ void BackendPanel::draw_statuses(const ui::UiContext& ui) {
   }
   for (const BackendStatus* status : {&session.vulkan_status(), &session.cpu_status()}) {
     if (status->error.empty()) continue;
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_lines(status->error);
     ImGui::PopStyleColor();
   }
@@ -157,9 +157,9 @@ void BackendPanel::draw_differences(ui::UiContext& ui) {
   for (const MatrixDifference& d : diffs) worst = std::max(worst, d.max_abs);
   ImGui::Text(i18n::tr("Largest difference |Vulkan − Eigen|: %.2e"), worst);
   if (results_agree(diffs))
-    ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1.0f), "%s", i18n::tr("(agree within 1e-5)"));
+    ImGui::TextColored(ui::palette::vec4(ui::palette::good_text()), "%s", i18n::tr("(agree within 1e-5)"));
   else
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kErrorText), "%s", i18n::tr("(above 1e-5)"));
+    ImGui::TextColored(ui::palette::vec4(ui::palette::error_text()), "%s", i18n::tr("(above 1e-5)"));
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s", i18n::tr("Within 1e-5 absolute where a matrix's values stay within ±1 (the weights),\n"
                                      "relative to its largest value beyond (raw scores and contexts grow with d_k)"));
@@ -223,7 +223,7 @@ void BackendPanel::draw_model(const ui::UiContext& ui) {
       continue;
     }
     const bool agree = results_agree(layer.differences);
-    ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::kErrorText),
+    ImGui::TextColored(agree ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ui::palette::vec4(ui::palette::error_text()),
                        "%.2e", worst->max_abs);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", agree ? i18n::tr("agree within 1e-5 (relative beyond ±1)") : i18n::tr("above 1e-5"));

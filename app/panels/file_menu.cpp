@@ -1,10 +1,11 @@
-// File menu: New, Open…, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
+// File menu: New, Open…, Open Recent ▸, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
 // Ctrl+Shift+S / Ctrl+Q. Open and Save As use a small dialog of our own (a path field and the
 // folder's sub-folders and .json files). A file is read off the window's thread
 // (document::BackgroundLoad): the window keeps drawing, shows "Reading…" when it takes a
 // moment, and Esc or Cancel stops it (a FIFO nobody writes to, /dev/zero). A failure shows the
 // loader's message and leaves the document untouched; saving is atomic (save_scenario).
-// Replacing a document with unsaved changes asks first.
+// Replacing a document with unsaved changes asks first. Open Recent lists the scenario files and
+// models opened (app/document/recent_files.h); one gone since is said and dropped from it.
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -23,6 +24,7 @@
 #include "app/document/background_load.h"
 #include "app/document/document.h"
 #include "app/document/document_names.h"
+#include "app/document/recent_files.h"
 #include "app/document/file_listing.h"
 #include "app/edits/text_edits.h"
 #include "app/export_ui/export_ui.h"
@@ -83,6 +85,7 @@ class FileMenu final : public ui::Menu {
     if (ImGui::MenuItem(i18n::tr_label("Open model\xE2\x80\xA6").c_str())) ui.view.open_model_dialog_requested = true;
     if (ImGui::MenuItem(i18n::tr_label("Close model").c_str(), nullptr, false, ui.model.has_model() || ui.model.busy()))
       ui.model.close();
+    draw_recent(ui);
     if (ImGui::MenuItem(i18n::tr_label("Save").c_str(), "Ctrl+S")) save(ui);
     if (ImGui::MenuItem(i18n::tr_label("Save As\xE2\x80\xA6").c_str(), "Ctrl+Shift+S"))
       open_dialog(ui, DialogMode::SaveAs);
@@ -154,6 +157,48 @@ class FileMenu final : public ui::Menu {
     load_ = std::make_unique<document::BackgroundLoad>(what.source);
   }
 
+  // ---- Open Recent ----
+
+  // The name first, its folder beside it in grey (where ImGui puts a shortcut); the whole path
+  // under the mouse.
+  void draw_recent(ui::UiContext& ui) {
+    if (!ImGui::BeginMenu(i18n::tr_label("Open Recent").c_str())) return;
+    const std::vector<document::RecentFile> entries = ui.recent.entries();  // a click changes the list
+    if (entries.empty()) ImGui::MenuItem(i18n::tr_label("No recent files").c_str(), nullptr, false, false);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const fs::path path(entries[i].path);
+      const std::string name =
+          ui::shown_text(path.filename().empty() ? path.parent_path().filename().string() : path.filename().string(),
+                         60, 1)
+              .text;
+      const std::string shown =
+          entries[i].kind == document::RecentKind::Model ? i18n::format(i18n::tr("%s (model)"), name.c_str()) : name;
+      const std::string folder = ui::shown_text(path.parent_path().string(), 60, 1).text;
+      const bool chosen = ImGui::MenuItem((shown + "###recent" + std::to_string(i)).c_str(), folder.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui::shown_text(entries[i].path, 300, 4).text.c_str());
+      if (chosen) open_recent(ui, entries[i]);
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem(i18n::tr_label("Clear Recent").c_str(), nullptr, false, !entries.empty())) ui.recent.clear();
+    ImGui::EndMenu();
+  }
+
+  void open_recent(ui::UiContext& ui, const document::RecentFile& entry) {
+    std::error_code ec;
+    if (!fs::exists(entry.path, ec)) {
+      ui.recent.remove(entry.path);
+      ui.notices.post(ui::NoticeLevel::Error,
+                      i18n::format(i18n::tr("%s is no longer there (moved, renamed or deleted), so it was removed "
+                                            "from Open Recent."),
+                                   cut_text(entry.path, 300).c_str()));
+      return;
+    }
+    if (entry.kind == document::RecentKind::Model)
+      open_model(ui, entry.path);
+    else
+      replace_with(ui, Replacement{Replacement::Kind::Load, entry.path});
+  }
+
   // ---- a file being read ----
 
   void update_load(ui::UiContext& ui) {
@@ -177,6 +222,7 @@ class FileMenu final : public ui::Menu {
     const std::string source = load_->source();
     if (std::optional<LoadedScenario> loaded = load_->take_result()) {
       ui::apply_opened(ui.document, ui.notices, source, std::move(*loaded));
+      ui.recent.add(document::RecentFile{source, document::RecentKind::Scenario});
       ui.notices.post(ui::NoticeLevel::Info, i18n::format(i18n::tr("Opened %s"), cut_text(source, 200).c_str()));
     } else if (load_->cancelled()) {
       ui.notices.post(
@@ -283,7 +329,7 @@ class FileMenu final : public ui::Menu {
                          (first_part_of_ ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
     if (ImGui::BeginChild("##listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
         ImGui::PushTextWrapPos(0.0f);
         ui::long_text(listing_.error, "listing-error", 300);
         ImGui::PopTextWrapPos();
@@ -372,7 +418,7 @@ class FileMenu final : public ui::Menu {
       first_part_of_.reset();  // the offer was for the name typed before
     }
     if (!dialog_error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ImGui::PushTextWrapPos(0.0f);
       ui::long_text(dialog_error_, "dialog-error", 300);
       ImGui::PopTextWrapPos();
@@ -426,7 +472,7 @@ class FileMenu final : public ui::Menu {
       return;
     }
     ImGui::CloseCurrentPopup();
-    replace_with(ui, Replacement{Replacement::Kind::Load, path.string()});
+    replace_with(ui, Replacement{Replacement::Kind::Load, fs::absolute(path, ec).string()});
   }
 
   // A UTF-8 text as the scenario's sentence (one undo step); past 4,096 tokens the Heatmaps

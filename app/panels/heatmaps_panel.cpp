@@ -208,7 +208,7 @@ void HeatmapsPanel::draw_weights_note(ui::UiContext& ui, float width) {
                                ? i18n::format(i18n::tr("Colours stretched to 0–%s (on 0–1: one flat colour)"), high)
                                : i18n::format(i18n::tr("Nearly uniform: %s–%s"), low, high);
   const std::string shown = heatmap::ellipsize(ImGui::GetFont(), ImGui::GetFontSize(), text, std::max(width, 1.0f));
-  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
   ImGui::TextUnformatted(shown.c_str());
   ImGui::PopStyleColor();
   if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
@@ -409,7 +409,7 @@ void HeatmapsPanel::tooltip(const ui::UiContext& ui, int head, int row, int col)
   } else if (visible) {
     ImGui::Text(i18n::tr("weight = %.5g"), static_cast<double>(weights->at(row, col)));
   } else {
-    ImGui::TextColored(ImVec4(0.55f, 0.1f, 0.1f, 1.0f), "%s",
+    ImGui::TextColored(ui::palette::vec4(ui::palette::error_text()), "%s",
                        i18n::tr("masked: this query cannot see this key (weight 0)"));
   }
   ImGui::EndTooltip();
@@ -645,7 +645,7 @@ void HeatmapsPanel::draw(ui::UiContext& ui) {
   if (const std::string note = session.kernel_preparation_note(); !note.empty())
     ImGui::TextDisabled("%s", note.c_str());
   if (!session.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("Showing the last result that could be computed. %s"), session.error().c_str());
     ImGui::PopStyleColor();
   }

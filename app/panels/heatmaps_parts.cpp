@@ -33,7 +33,7 @@ std::string token_text(const std::vector<std::string>& tokens, int i) {
 std::string in_quotes(std::string_view text) { return "\xe2\x80\x9c" + std::string(text) + "\xe2\x80\x9d"; }
 
 void note_text(const std::string& text, bool problem) {
-  ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText)
+  ImGui::PushStyleColor(ImGuiCol_Text, problem ? ImGui::ColorConvertU32ToFloat4(ui::palette::error_text())
                                                : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ui::text_lines(text);
   ImGui::PopStyleColor();
@@ -120,8 +120,9 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
                                start.y + static_cast<float>(r) * (side + label_h + spacing)));
     ImGui::BeginGroup();
     const bool selected = h == ui.view.selected_head;
-    ImGui::TextColored(selected ? ImVec4(0.12f, 0.37f, 0.66f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
-                       short_captions ? "%d" : i18n::tr("head %d"), h);
+    ImGui::TextColored(
+        selected ? ui::palette::vec4(ui::palette::selected_text()) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+        short_captions ? "%d" : i18n::tr("head %d"), h);
     const compute::MatrixSource source = session.head_matrix(h, HeadMatrix::Weights);
     HeatmapSpec spec;
     spec.source.device = source.device;
@@ -145,8 +146,8 @@ void draw_head_grid(ui::UiContext& ui, float width, float height, float max_side
     if (selected) {
       const ImVec2 a = ImGui::GetItemRectMin();
       const ImVec2 b = ImGui::GetItemRectMax();
-      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), 0xffa85f1fu, 0.0f, 0,
-                                          3.0f * ui.ui_scale);
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3),
+                                          ui::palette::strong_blue(), 0.0f, 0, 3.0f * ui.ui_scale);
     }
     if (hover.clicked) ui.view.selected_head = h;
     if (hover.hovered) ImGui::SetTooltip(i18n::tr("head %d: click to show it above"), h);

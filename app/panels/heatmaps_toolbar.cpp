@@ -87,7 +87,7 @@ void draw_heatmaps_toolbar(ui::UiContext& ui, int head_count) {
         ImGui::CalcTextSize(text.c_str()).x + ImGui::CalcTextSize(i18n::tr("Show all (Home)")).x + 3.0f * spacing,
         spacing);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", text.c_str());
+    ImGui::TextColored(ui::palette::vec4(ui::palette::warning_text()), "%s", text.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton(button.c_str())) ui.view.head_zoom = {0.0f, 0.0f, 0.0f, 0.0f};
     return;

@@ -53,7 +53,7 @@ class KvCachePanel final : public ui::Panel {
       draw_size();
       draw_chart(ui.ui_scale);
     } catch (const decode::KvCacheOverflow& error) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_lines(error.what());
       ImGui::PopStyleColor();
     }

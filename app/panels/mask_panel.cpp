@@ -20,6 +20,7 @@
 #include "app/panels/panels.h"
 #include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
+#include "app/ui/theme.h"
 #include "app/ui/view_state.h"
 #include "app/window/widget_log.h"
 #include "core/attention/mask.h"
@@ -112,7 +113,7 @@ class MaskPanel final : public ui::Panel {
       if (index++ % per_row != 0) ImGui::SameLine();
       const bool active = current == preset;
       if (active) {
-        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_CheckMark));
+        ImGui::PushStyleColor(ImGuiCol_Button, ui::accent_colour());  // the selected pill of every panel
         ImGui::PushStyleColor(ImGuiCol_Text, 0xffffffffu);
       }
       // "Causal" is also the checkbox below: the ##preset suffix keeps their IDs apart (one ID
@@ -190,7 +191,7 @@ class MaskPanel final : public ui::Panel {
       }
     }
     if (!globals_error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_wrapped(i18n::tr("Not changed: %s"), globals_error_.c_str());
       ImGui::PopStyleColor();
     }
@@ -245,7 +246,7 @@ class MaskPanel final : public ui::Panel {
     // The field's text starts after its padding.
     const float x =
         field_min.x + ImGui::GetStyle().FramePadding.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + offset).x;
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ImGui::SetCursorScreenPos(ImVec2(x - ImGui::CalcTextSize("^").x * 0.5f, ImGui::GetCursorScreenPos().y));
     ImGui::TextUnformatted("^");
     ui::text_wrapped(i18n::tr("Not applied: %s"), expression_error_->message.c_str());
@@ -283,7 +284,7 @@ class MaskPanel final : public ui::Panel {
       ImGui::SetTooltip("%s", i18n::tr("doc(i) is the document token i belongs to: give each document's first token."));
     if (!ImGui::IsItemDeactivatedAfterEdit()) {
       if (!documents_error_.empty())
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::kErrorText), i18n::tr("Not changed: %s"),
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette::error_text()), i18n::tr("Not changed: %s"),
                            documents_error_.c_str());
       return;
     }

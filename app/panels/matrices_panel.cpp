@@ -56,7 +56,7 @@ class MatricesPanel final : public ui::Panel {
   void draw(ui::UiContext& ui) override {
     resolve(ui);
     if (!problem_) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_wrapped(i18n::tr("The matrices cannot be built: %s"), resolve_error_.c_str());
       ImGui::PopStyleColor();
       return;
@@ -130,7 +130,7 @@ class MatricesPanel final : public ui::Panel {
       draw_heatmap(ui, id, m);
     }
     if (!refusal_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_lines(refusal_);
       ImGui::PopStyleColor();
     }
@@ -378,7 +378,7 @@ class MatricesPanel final : public ui::Panel {
     }
     const bool refused = !refusal_.empty();
     if (refused) {
-      ImGui::PushStyleColor(ImGuiCol_Border, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Border, ui::palette::error_text());
       ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.0f);
     }
     ImGui::InputText("##type", &editing_->text, ImGuiInputTextFlags_AutoSelectAll);

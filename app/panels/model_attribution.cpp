@@ -154,7 +154,7 @@ void TargetChooser::draw(const ui::UiContext& ui, const char* id, float width) {
     ImGui::SetTooltip("%s", i18n::tr("a token, as in \xE2\x80\x9C Paris\xE2\x80\x9D; Enter to take it"));
   if (!typed_error_.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
     ui::text_wrapped("%s", typed_error_.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
@@ -195,7 +195,7 @@ void ModelAttribution::draw_status(const ui::UiContext& ui, float width) const {
   const compute::LogitAttribution* shown = session_.attribution();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   if (!session_.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("No logit attribution: %s%s"), session_.error().c_str(),
                      shown ? i18n::tr(" (the last one is shown)") : "");
     ImGui::PopStyleColor();
@@ -262,7 +262,7 @@ void ModelAttribution::draw_bars(ui::UiContext& ui, const compute::LogitAttribut
     const float end = mid + 0.5f * (b.x - a.x) * static_cast<float>(part.value / largest);
     draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg));
     draw->AddRectFilled(ImVec2(std::min(mid, end), a.y), ImVec2(std::max(mid, end), b.y),
-                        part.value >= 0.0 ? ImGui::GetColorU32(ImGuiCol_PlotHistogram) : ui::palette::kErrorText);
+                        part.value >= 0.0 ? ImGui::GetColorU32(ImGuiCol_PlotHistogram) : ui::palette::error_text());
     draw->AddLine(ImVec2(mid, a.y), ImVec2(mid, b.y), ImGui::GetColorU32(ImGuiCol_Text));
     char value[32];
     std::snprintf(value, sizeof value, "%+.3f", part.value);

@@ -142,7 +142,7 @@ void ModelLens::draw_status(const ui::UiContext& ui, float width) const {
   const compute::LensTable* lens = shown(ui);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   if (!session_.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("No logit lens: %s%s"), session_.error().c_str(),
                      lens ? i18n::tr(" (the last lens is shown)") : "");
     ImGui::PopStyleColor();

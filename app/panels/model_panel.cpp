@@ -17,6 +17,7 @@
 #include "app/i18n/translate.h"
 #include "app/panels/panels.h"
 #include "app/ui/flow.h"
+#include "app/ui/palette.h"
 #include "app/ui/text_lines.h"
 
 namespace attnviz::panels {
@@ -193,7 +194,7 @@ class ModelPanel final : public ui::Panel {
     const Scenario& s = ui.document.scenario();
     if (s.d_k % 2 != 0) {  // the core refuses it (naming d_k): say why here, and offer the fix
       ImGui::SetCursorPosX(label_width_);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_wrapped(i18n::tr("RoPE turns q and k in pairs: d_k = %d is odd."), s.d_k);
       ImGui::PopStyleColor();
       ImGui::SetCursorPosX(label_width_);

@@ -75,7 +75,7 @@ void draw_error(compute::ModelSession& model) {
     ImGui::TextDisabled("%s", i18n::tr("Cancelled: the window shows what it showed before."));
     return;
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
   ui::text_wrapped("%s%s", error.c_str(),
                    model.result() != nullptr ? i18n::tr("  (the window shows the last result)") : "");
   ImGui::PopStyleColor();
@@ -97,9 +97,9 @@ void draw_error(compute::ModelSession& model) {
 void draw_tokens(ui::UiContext& ui, const std::vector<std::string>& tokens) {
   const float right = ImGui::GetWindowContentRegionMax().x;
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(4.0f * ui.ui_scale, 1.0f * ui.ui_scale));
-  ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(ui::palette::kChipFill));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.1f, 0.1f, 1.0f));
-  const std::size_t shown = std::min<std::size_t>(tokens.size(), 256);  // the rest says how many
+  ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(ui::palette::chip_fill()));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));  // on the chip, either theme
+  const std::size_t shown = std::min<std::size_t>(tokens.size(), 256);            // the rest says how many
   for (std::size_t i = 0; i < shown; ++i) {
     const std::string text = ui::token_label(tokens[i]);
     const std::string label = text + "##token" + std::to_string(i);

@@ -127,7 +127,7 @@ void ModelPatching::draw_second_text(ui::UiContext& ui, float width) {
   count_second_text(ui);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   if (!count_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped("%s", count_error_.c_str());
     ImGui::PopStyleColor();
   } else if (second_.empty()) {
@@ -136,7 +136,7 @@ void ModelPatching::draw_second_text(ui::UiContext& ui, float width) {
                   "Type a second text of %d tokens, as many as the text.", static_cast<unsigned long>(n)),
         n);
   } else if (second_tokens_ != n) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
     ui::text_wrapped(i18n::tr("The second text makes %d tokens, the text %d: patching needs the same length."),
                      second_tokens_, n);
     ImGui::PopStyleColor();
@@ -169,7 +169,7 @@ void ModelPatching::draw_status(const ui::UiContext& ui, float width) const {
   const bool asked = !second_.empty() && second_tokens_ == static_cast<int>(result.ids.size());
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   if (!session_.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("No patching: %s%s"), session_.error().c_str(),
                      shown ? i18n::tr(" (the last one is shown)") : "");
     ImGui::PopStyleColor();
@@ -259,7 +259,8 @@ void ModelPatching::draw_heatmap(ui::UiContext& ui, const compute::HeadPatching&
                         heatmap::contrasting_text_colour(colour), text);
         }
         if (l == ui.view.model_layer && h == ui.view.model_head)
-          draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), 0xffa85f1fu, 0.0f, 0, 2.0f * ui.ui_scale);
+          draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), ui::palette::strong_blue(), 0.0f, 0,
+                        2.0f * ui.ui_scale);
         if (clicked) {
           ui.view.model_layer = l;
           ui.view.model_head = h;

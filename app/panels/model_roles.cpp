@@ -167,7 +167,7 @@ void ModelRoles::draw_status(const ui::UiContext& ui) const {
   const heads::Role role = *ui.view.model_role;
   const compute::HeadRoles* roles = shown(ui);
   if (!session_.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("Head roles failed: %s%s"), session_.error().c_str(),
                      roles ? i18n::tr(" (the last roles are shown)") : "");
     ImGui::PopStyleColor();
@@ -175,7 +175,7 @@ void ModelRoles::draw_status(const ui::UiContext& ui) const {
     ImGui::TextDisabled(
         "%s", roles ? i18n::tr("recomputing the roles\xE2\x80\xA6") : i18n::tr("computing the roles\xE2\x80\xA6"));
   } else if (roles && read_on_probe(role) && roles->probe_repeat == 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
     ui::text_wrapped(i18n::tr("No %s: the model cannot read the repeated probe (%s)"), role_label(role),
                      roles->probe_error.c_str());
     ImGui::PopStyleColor();

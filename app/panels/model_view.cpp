@@ -225,7 +225,7 @@ void ModelView::draw_selected(ui::UiContext& ui) {
   const std::size_t edited = model.edits().weights.size();
   if (switched > 0 || edited > 0) {
     ImGui::SameLine();
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), "%s", edits_summary(model.edits()).c_str());
+    ImGui::TextColored(ui::palette::vec4(ui::palette::warning_text()), "%s", edits_summary(model.edits()).c_str());
   }
 }
 
@@ -325,14 +325,15 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
   if (factor) {
     // Off: a veil and a cross; scaled: the factor in the corner.
     if (*factor == 0.0f) {
-      draw->AddRectFilled(a, b, 0xb0ffffffu);
-      draw->AddLine(a, b, ui::palette::kErrorText, 2.0f * ui.ui_scale);
-      draw->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), ui::palette::kErrorText, 2.0f * ui.ui_scale);
+      draw->AddRectFilled(a, b, ui::palette::veil(0xb0));
+      draw->AddLine(a, b, ui::palette::error_text(), 2.0f * ui.ui_scale);
+      draw->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), ui::palette::error_text(), 2.0f * ui.ui_scale);
     } else {
       char text[16];
       std::snprintf(text, sizeof text, "\xC3\x97%.2g", static_cast<double>(*factor));
-      draw->AddRectFilled(a, ImVec2(a.x + ImGui::CalcTextSize(text).x + 4.0f, a.y + ImGui::GetFontSize()), 0xe0ffffffu);
-      draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::kWarningText, text);
+      draw->AddRectFilled(a, ImVec2(a.x + ImGui::CalcTextSize(text).x + 4.0f, a.y + ImGui::GetFontSize()),
+                          ui::palette::veil(0xe0));
+      draw->AddText(ImVec2(a.x + 2.0f, a.y), ui::palette::warning_text(), text);
     }
   }
   const bool weights_edited = std::any_of(
@@ -340,11 +341,12 @@ void ModelView::draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& re
       [&](const auto& edit) { return std::get<0>(edit.first) == layer.layer && std::get<1>(edit.first) == head; });
   if (weights_edited) {  // its W_Q, W_K or W_V edited: a "W" in the bottom corner
     const ImVec2 size = ImGui::CalcTextSize("W");
-    draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, 0xe0ffffffu);
-    draw->AddText(ImVec2(b.x - size.x - 2.0f, b.y - size.y), ui::palette::kWarningText, "W");
+    draw->AddRectFilled(ImVec2(b.x - size.x - 4.0f, b.y - size.y), b, ui::palette::veil(0xe0));
+    draw->AddText(ImVec2(b.x - size.x - 2.0f, b.y - size.y), ui::palette::warning_text(), "W");
   }
   if (layer.layer == ui.view.model_layer && head == ui.view.model_head) {
-    draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), 0xffa85f1fu, 0.0f, 0, 2.5f * ui.ui_scale);
+    draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), ui::palette::strong_blue(), 0.0f, 0,
+                  2.5f * ui.ui_scale);
   }
   if (clicked) {
     ui.view.model_layer = layer.layer;
@@ -393,7 +395,7 @@ void ModelView::draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& 
     return;
   }
   if (!ui.model.shown_edits().empty()) {
-    ImGui::TextColored(ui::palette::vec4(ui::palette::kWarningText), i18n::tr("with %s"),
+    ImGui::TextColored(ui::palette::vec4(ui::palette::warning_text()), i18n::tr("with %s"),
                        edits_summary(ui.model.shown_edits()).c_str());
   }
   draw_token_bars(masked_lm ? result.query_tokens : result.next_tokens, width);

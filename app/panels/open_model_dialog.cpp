@@ -14,6 +14,7 @@
 #include <system_error>
 #include <vector>
 
+#include "app/document/recent_files.h"
 #include "app/i18n/translate.h"
 #include "app/compute/model_session.h"
 #include "app/panels/panels.h"
@@ -122,7 +123,7 @@ class OpenModelDialog final : public ui::Dialog {
     const float footer = ImGui::GetFrameHeightWithSpacing() * 4.0f + ImGui::GetTextLineHeightWithSpacing() * 2.0f;
     if (ImGui::BeginChild("##model-listing", ImVec2(0.0f, -footer), true)) {
       if (!listing_error_.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
         ui::text_lines(listing_error_);
         ImGui::PopStyleColor();
       }
@@ -176,7 +177,7 @@ class OpenModelDialog final : public ui::Dialog {
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputText("##model-dialog-text", &text_);
     if (!error_.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_lines(error_);
       ImGui::PopStyleColor();
     } else {
@@ -201,11 +202,7 @@ class OpenModelDialog final : public ui::Dialog {
     } else if (!fs::exists(path, ec)) {
       error_ = i18n::format(i18n::tr("%s: no such file or folder"), path.c_str());
     } else {
-      ui.model.open(path.string(), text_);
-      ui.view.heatmaps_show_scenario = false;
-      ui.view.model_layer = 0;
-      ui.view.model_head = 0;
-      ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
+      open_model(ui, fs::absolute(path, ec).string(), text_);
       ImGui::CloseCurrentPopup();
     }
   }
@@ -223,5 +220,15 @@ class OpenModelDialog final : public ui::Dialog {
 }  // namespace
 
 std::unique_ptr<ui::Dialog> make_open_model_dialog() { return std::make_unique<OpenModelDialog>(); }
+
+void open_model(ui::UiContext& ui, const std::string& path, const std::string& text) {
+  const std::string& last = ui.model.requested_text();
+  ui.model.open(path, !text.empty() ? text : !last.empty() ? last : kDefaultText);
+  ui.view.heatmaps_show_scenario = false;
+  ui.view.model_layer = 0;
+  ui.view.model_head = 0;
+  ui.view.select_main_tab = "Heatmaps";  // not translated: the tab's ID
+  ui.recent.add(document::RecentFile{path, document::RecentKind::Model});
+}
 
 }  // namespace attnviz::panels

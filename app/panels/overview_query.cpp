@@ -59,7 +59,7 @@ std::optional<overview::CellWindow> OverviewQuery::draw(ui::UiContext& ui,
   const std::shared_ptr<const overview::QueryRow> row = session_.row();
   const std::string error = session_.error();
   if (!error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_lines(error);
     ImGui::PopStyleColor();
     return std::nullopt;

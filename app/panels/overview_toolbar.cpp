@@ -172,7 +172,7 @@ void OverviewView::draw_status_line(ui::UiContext& ui) {
     if (ImGui::SmallButton(i18n::tr_label("Compute again", "Compute again##overview").c_str()))
       session_.request_again();
   } else if (!error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
     ui::text_wrapped(i18n::tr("The overview cannot be computed: %s"), error.c_str());
     ImGui::PopStyleColor();
     // The core's English error says which part of the scenario it is about (not translated).

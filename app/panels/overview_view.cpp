@@ -68,7 +68,7 @@ overview::CellWindow OverviewView::current_window() const {
 void OverviewView::draw(ui::UiContext& ui) {
   if (ui.view.pinned_query && *ui.view.pinned_query >= tokens_) ui.view.pinned_query.reset();  // from a longer text
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
   const long long larger = std::max(tokens_, source_tokens_);
   if (larger > overview::kMaxOverviewTokens) {
     ImGui::TextUnformatted(

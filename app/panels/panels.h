@@ -39,6 +39,9 @@ std::unique_ptr<ui::Panel> make_status_bar();
 std::unique_ptr<ui::Menu> make_file_menu();
 // File > Open model…: a path field and the folder's model files, the text; opens off the window's thread.
 std::unique_ptr<ui::Dialog> make_open_model_dialog();
+// Opens the model at `path` (a folder or a .gguf file) on `text` (the model's last, else a short
+// English sentence), shows it in the Heatmaps view and puts it on top of File > Open Recent.
+void open_model(ui::UiContext& ui, const std::string& path, const std::string& text = "");
 // Edit menu: Undo / Redo (Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z) with the labels of the steps.
 std::unique_ptr<ui::Menu> make_edit_menu();
 // View menu: layout, colormaps, weight range, numbers.

@@ -107,7 +107,7 @@ class SentencePanel final : public ui::Panel {
       draw_editable(ui, size);
     }
     if (!sentence_tokens().error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       // Where the text breaks, as a byte offset (a text past the limit: in grouped numbers).
       ui::text_lines(edits::tokens_error_text(sentence_tokens()));
       ImGui::PopStyleColor();
@@ -121,7 +121,7 @@ class SentencePanel final : public ui::Panel {
       ui::text_lines(ui::shown_text(ui.document.scenario().sentence, 400, 6).text);
     }
     ImGui::EndChild();
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
     ui::text_wrapped(i18n::tr("Too large to edit here: %s. Edit the file and open it again (File \xE2\x96\xB8 Open "
                               "text\xE2\x80\xA6); Ctrl+Z brings the sentence before back."),
                      too_large_.c_str());
@@ -153,7 +153,7 @@ class SentencePanel final : public ui::Panel {
     typing_ = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
     if (ui.document.undo_label() == i18n::tr(kGaveUpTokens)) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kWarningText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::warning_text());
       ui::text_wrapped(i18n::trn("Your text is the tokens now: the %zu listed token and its embedding gave way to "
                                  "generated ones (seed %llu). Ctrl+Z brings them back.",
                                  "Your text is the tokens now: the %zu listed tokens and their embeddings gave way to "
@@ -325,10 +325,10 @@ class SentencePanel final : public ui::Panel {
     const bool highlighted = hovered || ui.view.hovered_token == index;
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float rounding = ImGui::GetStyle().FrameRounding + 2.0f;
-    list->AddRectFilled(a, b, global ? ui::palette::kGlobalFill : ui::palette::kChipFill, rounding);
+    list->AddRectFilled(a, b, global ? ui::palette::kGlobalFill : ui::palette::chip_fill(), rounding);
     list->AddRect(
         a, b,
-        highlighted ? heatmap::kHighlightColour : (global ? ui::palette::kGlobalBorder : ui::palette::kChipBorder),
+        highlighted ? heatmap::kHighlightColour : (global ? ui::palette::kGlobalBorder : ui::palette::chip_border()),
         rounding, 0, highlighted ? 2.5f : 1.0f);
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     const std::string label = std::to_string(index);

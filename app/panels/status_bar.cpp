@@ -125,8 +125,8 @@ class StatusBar final : public ui::Panel {
     if (right_w > 0.0f) {
       ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right_w);
       ImGui::TextColored(
-          problem ? ui::palette::vec4(ui::palette::kErrorText) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
-          right.c_str());
+          problem ? ui::palette::vec4(ui::palette::error_text()) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+          "%s", right.c_str());
     }
   }
 };

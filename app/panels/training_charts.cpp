@@ -19,10 +19,9 @@
 namespace attnviz::panels {
 namespace {
 
-constexpr ImU32 kLossColour = 0xffb4771fu;    // blue
+// The series' hues read on either theme's chart background; the box, axes and marker are the theme's.
+constexpr ImU32 kLossColour = 0xffd28a3au;    // blue
 constexpr ImU32 kRepeatColour = 0xff0e7fffu;  // orange
-constexpr ImU32 kAxisColour = 0xff808080u;
-constexpr ImU32 kMarkerColour = 0xa0404040u;
 
 // One series as a polyline in the box, at most one point per pixel.
 void polyline(ImDrawList* draw, const std::vector<float>& values, long steps, float top, ImVec2 a, ImVec2 b,
@@ -58,8 +57,9 @@ void draw_loss_curve(const compute::TrainingSession& session, long marker_step, 
   const ImVec2 b(origin.x + width - 0.5f * font, origin.y + height - 1.5f * font);
   ImGui::InvisibleButton("##training-loss-curve", ImVec2(width, height));  // a widget the tests find
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(a, b, 0xffffffffu);
-  draw->AddRect(a, b, kAxisColour);
+  const ImU32 axis_colour = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  draw->AddRect(a, b, axis_colour);
   const std::vector<float>& losses = session.losses();
   const std::vector<float>& repeat = session.repeat_losses();
   const long steps = std::max(1L, session.steps());
@@ -68,15 +68,15 @@ void draw_loss_curve(const compute::TrainingSession& session, long marker_step, 
   top = top > 0.0f ? std::ceil(top) : 1.0f;
   char text[32];
   std::snprintf(text, sizeof text, "%.0f", static_cast<double>(top));
-  draw->AddText(ImVec2(a.x - ImGui::CalcTextSize(text).x - 0.25f * font, a.y - 0.5f * font), kAxisColour, text);
-  draw->AddText(ImVec2(a.x - ImGui::CalcTextSize("0").x - 0.25f * font, b.y - 0.5f * font), kAxisColour, "0");
+  draw->AddText(ImVec2(a.x - ImGui::CalcTextSize(text).x - 0.25f * font, a.y - 0.5f * font), axis_colour, text);
+  draw->AddText(ImVec2(a.x - ImGui::CalcTextSize("0").x - 0.25f * font, b.y - 0.5f * font), axis_colour, "0");
   std::snprintf(text, sizeof text, "%ld", steps);
-  draw->AddText(ImVec2(b.x - ImGui::CalcTextSize(text).x, b.y + 0.1f * font), kAxisColour, text);
+  draw->AddText(ImVec2(b.x - ImGui::CalcTextSize(text).x, b.y + 0.1f * font), axis_colour, text);
   const std::string step_label = i18n::tr("step");
-  draw->AddText(ImVec2(a.x, b.y + 0.1f * font), kAxisColour, step_label.c_str());
+  draw->AddText(ImVec2(a.x, b.y + 0.1f * font), axis_colour, step_label.c_str());
   if (marker_step >= 0) {
     const float x = a.x + (b.x - a.x) * static_cast<float>(marker_step) / static_cast<float>(steps);
-    draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), kMarkerColour, 1.0f);
+    draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), ImGui::GetColorU32(ImGuiCol_Text, 0.6f), 1.0f);
   }
   const float thickness = std::max(1.5f, 0.12f * font);
   polyline(draw, repeat, steps, top, a, b, kRepeatColour, thickness);
@@ -84,7 +84,7 @@ void draw_loss_curve(const compute::TrainingSession& session, long marker_step, 
   if (losses.empty()) {
     const char* none = i18n::tr("The loss of each step shows here.");
     const ImVec2 size = ImGui::CalcTextSize(none);
-    draw->AddText(ImVec2(0.5f * (a.x + b.x - size.x), 0.5f * (a.y + b.y - size.y)), kAxisColour, none);
+    draw->AddText(ImVec2(0.5f * (a.x + b.x - size.x), 0.5f * (a.y + b.y - size.y)), axis_colour, none);
   }
 }
 

@@ -81,7 +81,7 @@ class TrainingDialog final : public ui::Dialog {
                                         session.steps_done(), session.folder().string().c_str())
                                .c_str());
     if (!session.error().empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::kErrorText);
+      ImGui::PushStyleColor(ImGuiCol_Text, ui::palette::error_text());
       ui::text_wrapped("%s", session.error().c_str());
       ImGui::PopStyleColor();
     }

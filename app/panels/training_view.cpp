@@ -192,7 +192,7 @@ void TrainingPanel::draw_controls(ui::UiContext& ui) {
 void TrainingPanel::draw_status(ui::UiContext& /*ui*/, float /*width*/) {
   TrainingViewState& s = *state_;
   const compute::TrainingSession& session = s.session;
-  const ImU32 error_colour = ui::palette::kErrorText;
+  const ImU32 error_colour = ui::palette::error_text();
   if (!problem_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, error_colour);
     wrapped(problem_);

@@ -1,4 +1,5 @@
-// View menu: layout, colormaps, weight range, numbers in cells, zoom, text size and language.
+// View menu: layout (and Reset layout), colormaps, weight range, numbers in cells, zoom, text
+// size, theme and language.
 
 #include <imgui.h>
 
@@ -37,6 +38,16 @@ void layout_item(ui::ViewState& view, const char* label, const char* shortcut, u
   if (ImGui::MenuItem(i18n::tr_label(label).c_str(), shortcut, view.layout == mode)) view.layout = mode;
 }
 
+// Light or dark, switched at once (the frame loop applies it) and remembered in window.json.
+void theme_menu(ui::ViewState& view) {
+  if (!ImGui::BeginMenu(i18n::tr_label("Theme").c_str())) return;
+  if (ImGui::MenuItem(i18n::tr_label("Light").c_str(), nullptr, view.theme == ui::Theme::Light))
+    view.theme = ui::Theme::Light;
+  if (ImGui::MenuItem(i18n::tr_label("Dark").c_str(), nullptr, view.theme == ui::Theme::Dark))
+    view.theme = ui::Theme::Dark;
+  ImGui::EndMenu();
+}
+
 class ViewMenu final : public ui::Menu {
  public:
   [[nodiscard]] const char* label() const override { return N_("View"); }
@@ -46,6 +57,7 @@ class ViewMenu final : public ui::Menu {
     layout_item(view, N_("Inputs and heatmaps"), "F9", ui::LayoutMode::Full);
     layout_item(view, N_("Heatmaps only"), "F8", ui::LayoutMode::Heatmaps);
     layout_item(view, N_("Heatmaps and backend comparison"), "F10", ui::LayoutMode::CompareReady);
+    if (ImGui::MenuItem(i18n::tr_label("Reset layout").c_str())) view.reset_layout_requested = true;
     ImGui::Separator();
     colormap_items(N_("Weights colormap"), view.weights_colormap, false);
     if (ImGui::BeginMenu(i18n::tr_label("Weights scale").c_str())) {
@@ -63,6 +75,7 @@ class ViewMenu final : public ui::Menu {
     if (ImGui::MenuItem(i18n::tr_label("Smaller text").c_str(), "Ctrl+-")) shrink(view);
     if (ImGui::MenuItem(i18n::tr_label("Normal text size").c_str(), "Ctrl+0")) view.text_scale = 1.0f;
     ImGui::Separator();
+    theme_menu(view);
     draw_language_menu();
   }
 

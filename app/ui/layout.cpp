@@ -123,7 +123,13 @@ void Layout::draw_inputs(UiContext& ui, const Rect& rect, bool with_side) {
       if (area != PanelArea::Inputs && !(with_side && area == PanelArea::Side)) continue;
       ImGui::PushID(panel->title());
       const ImGuiTreeNodeFlags flags = panel->open_by_default() ? ImGuiTreeNodeFlags_DefaultOpen : 0;
-      if (ImGui::CollapsingHeader(i18n::tr_label(panel->title()).c_str(), flags)) {
+      if (const auto asked = pending_open_.find(panel->title()); asked != pending_open_.end()) {
+        ImGui::SetNextItemOpen(asked->second);
+        pending_open_.erase(asked);
+      }
+      const bool open = ImGui::CollapsingHeader(i18n::tr_label(panel->title()).c_str(), flags);
+      panel_open_[panel->title()] = open;
+      if (open) {
         ImGui::Indent(4.0f * ui.ui_scale);
         panel->draw(ui);
         ImGui::Unindent(4.0f * ui.ui_scale);
@@ -205,7 +211,47 @@ void Layout::draw_status_bar(UiContext& ui, const Rect& rect) {
   ImGui::PopStyleVar();
 }
 
+RememberedLayout Layout::remembered(LayoutMode mode) const {
+  RememberedLayout layout;
+  layout.mode = mode;
+  layout.main_view = shown_main_;
+  layout.open_panels = pending_open_;  // asked of a column not drawn since (another layout mode)
+  for (const auto& [title, open] : panel_open_) layout.open_panels.insert_or_assign(title, open);
+  return layout;
+}
+
+void Layout::restore(const RememberedLayout& layout, ViewState& view, bool keep_main_view) {
+  view.layout = layout.mode;
+  const bool known = std::any_of(panels_.begin(), panels_.end(), [&](const auto& panel) {
+    return panel->area() == PanelArea::Main && layout.main_view == panel->title();
+  });
+  if (!keep_main_view && known) view.select_main_tab = layout.main_view;
+  pending_open_ = layout.open_panels;
+}
+
+RememberedLayout Layout::default_layout() const {
+  RememberedLayout layout;
+  for (const auto& panel : panels_) {
+    if (panel->area() == PanelArea::Inputs || panel->area() == PanelArea::Side)
+      layout.open_panels[panel->title()] = panel->open_by_default();
+  }
+  const auto first_main =
+      std::find_if(panels_.begin(), panels_.end(), [](const auto& panel) { return panel->area() == PanelArea::Main; });
+  if (first_main != panels_.end()) layout.main_view = (*first_main)->title();
+  return layout;
+}
+
+// View > Reset layout: as a first start shows it.
+void Layout::reset(ViewState& view) {
+  const RememberedLayout first = default_layout();
+  view.layout = first.mode;
+  panel_open_.clear();
+  pending_open_ = first.open_panels;
+  if (!first.main_view.empty()) view.select_main_tab = first.main_view;
+}
+
 void Layout::draw(UiContext& ui) {
+  if (std::exchange(ui.view.reset_layout_requested, false)) reset(ui.view);
   for (const auto& menu : menus_) menu->update(ui);
   // Presenting, the window is content only: the menus' keys still work (update() above), the
   // menu bar and the status bar are not drawn.

@@ -7,6 +7,7 @@
 // main area shows one tab per Main panel when there are several), a Menu after View, or a
 // LayoutMode value handled in visible_areas().
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,16 @@ struct AreaRects {
 AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_scale, float menu_bar_height,
                         bool status_bar = true);
 
+// What a restart keeps of the arrangement (window.json, app/desktop/window_memory.h): the
+// layout mode, the main area's view, and which panels of the Inputs column are open. The areas
+// themselves follow the window's size (compute_areas).
+struct RememberedLayout {
+  LayoutMode mode = LayoutMode::Full;
+  std::string main_view;                    // a Main panel's title (its ID); "" for the first
+  std::map<std::string, bool> open_panels;  // by a panel's title (its ID); absent: its default
+  friend bool operator==(const RememberedLayout&, const RememberedLayout&) = default;
+};
+
 class Layout {
  public:
   Layout() = default;
@@ -50,12 +61,21 @@ class Layout {
   [[nodiscard]] const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
   [[nodiscard]] const std::vector<std::unique_ptr<Menu>>& menus() const { return menus_; }
 
+  // The arrangement now (`mode`: the layout to come back to, which presentation mode keeps
+  // aside), and one remembered from an earlier start, shown from the next frame. A main view
+  // given on the command line wins over the remembered one (`keep_main_view`).
+  [[nodiscard]] RememberedLayout remembered(LayoutMode mode) const;
+  void restore(const RememberedLayout& layout, ViewState& view, bool keep_main_view);
+  // The arrangement of a first start (and of View > Reset layout).
+  [[nodiscard]] RememberedLayout default_layout() const;
+
  private:
   float draw_menu_bar(UiContext& ui);
   void draw_inputs(UiContext& ui, const Rect& rect, bool with_side);
   void draw_main(UiContext& ui, const Rect& rect);
   void draw_side(UiContext& ui, const Rect& rect);
   void draw_status_bar(UiContext& ui, const Rect& rect);
+  void reset(ViewState& view);
 
   std::vector<std::unique_ptr<Panel>> panels_;
   std::vector<std::unique_ptr<Menu>> menus_;
@@ -65,6 +85,10 @@ class Layout {
   // when it comes back.
   std::string shown_main_;
   bool tabs_hidden_ = false;  // in the last frame
+  // The Inputs column's panels: open or closed as the user left them, and what a restored or
+  // reset layout asks of each the next time it is drawn.
+  std::map<std::string, bool> panel_open_;
+  std::map<std::string, bool> pending_open_;
 };
 
 }  // namespace attnviz::ui

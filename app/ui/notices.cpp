@@ -15,11 +15,11 @@ constexpr auto kInfoLifetime = std::chrono::seconds(4);
 
 ImVec4 colour_of(NoticeLevel level) {
   switch (level) {
-    case NoticeLevel::Error: return palette::vec4(palette::kErrorText);
-    case NoticeLevel::Warning: return ImVec4(0.85f, 0.55f, 0.05f, 1.0f);
+    case NoticeLevel::Error: return palette::vec4(palette::error_text());
+    case NoticeLevel::Warning: return ImVec4(0.85f, 0.55f, 0.05f, 1.0f);  // reads on either theme
     case NoticeLevel::Info: break;
   }
-  return ImVec4(0.15f, 0.45f, 0.80f, 1.0f);
+  return palette::dark_background() ? ImVec4(0.45f, 0.68f, 0.95f, 1.0f) : ImVec4(0.15f, 0.45f, 0.80f, 1.0f);
 }
 
 const char* title_of(NoticeLevel level) {

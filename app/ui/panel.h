@@ -27,6 +27,7 @@
 namespace attnviz::document {
 class Document;
 class Autosave;
+class RecentFiles;
 }  // namespace attnviz::document
 
 namespace attnviz::compute {
@@ -61,6 +62,7 @@ struct UiContext {
   heatmap::HeatmapWidget& heatmaps;        // GPU heatmaps of any matrix
   Notices& notices;                        // visible errors and messages
   document::Autosave& autosave;            // where the scenario is kept between runs
+  document::RecentFiles& recent;           // File > Open Recent (the frame loop keeps it on disk)
   UndoTimeline& undo;                      // Ctrl+Z across the scenario's and the model's edits
   const FrameStats& stats;
   float ui_scale = 1.0f;  // multiply pixel sizes by this (HiDPI)

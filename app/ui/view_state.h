@@ -10,6 +10,7 @@
 #include "app/compute/compute_session.h"
 #include "app/heatmap/colormaps.h"
 #include "app/heatmap/heatmap_renderer.h"
+#include "app/ui/theme.h"
 #include "core/export/export.h"
 
 // core/heads/role_ranking.h's, declared here so that what includes the view's state does not
@@ -143,6 +144,10 @@ struct ViewState {
   bool close_asked = false;
   // Text and spacing on top of the monitor's scale (View > Larger text, for projectors).
   float text_scale = 1.0f;
+  // View > Theme: the frame loop applies a change before the next frame (app/ui/theme.h).
+  Theme theme = Theme::Light;
+  // View > Reset layout: the layout shows its areas, view and panels as a first start does.
+  bool reset_layout_requested = false;
   bool show_imgui_demo = false;
 
   // A pretrained model (app/compute/model_session.h): the layer and head the Heatmaps view shows

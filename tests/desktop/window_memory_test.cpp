@@ -1,4 +1,4 @@
-// The window's size, place and text size between starts: written and read back; a missing,
+// The window's size, place, text size, language, theme and layout between starts: written and read back; a missing,
 // broken or foreign file is forgotten, never a reason not to start.
 #include "app/desktop/window_memory.h"
 
@@ -49,9 +49,35 @@ TEST_F(WindowMemory, TheLanguageChosenComesBackAndAnOlderFileFollowsTheDesktop) 
   EXPECT_FALSE(read_remembered_window(file).has_value());
 }
 
+TEST_F(WindowMemory, TheThemeAndLayoutComeBack) {
+  RememberedWindow window{{0, 0, 800, 600}, 1.0f, "en"};
+  window.theme = ui::Theme::Dark;
+  window.layout.mode = ui::LayoutMode::CompareReady;
+  window.layout.main_view = "Step by step";
+  window.layout.open_panels = {{"Mask", false}, {"Matrices", true}};
+  ASSERT_EQ(remember_window(file, window), "");
+  EXPECT_EQ(read_remembered_window(file), window);
+}
+
+TEST_F(WindowMemory, ABrokenThemeOrLayoutIsTheDefaultOneAndTheRestIsKept) {
+  const std::string window =
+      R"("format": "attnviz-window/1", "x": 3, "y": 4, "width": 800, "height": 600, "text_scale": 1.5)";
+  for (const std::string layout :
+       {R"("layout": 7)", R"("layout": {"mode": "sideways"})", R"("layout": {"mode": "full", "open_panels": [1]})",
+        R"("layout": {"mode": "full", "open_panels": {"Mask": "yes"}})", R"("layout": {"main_view": "Heatmaps"})"}) {
+    write("{" + window + R"(, "theme": "purple", )" + layout + "}");
+    const std::optional<RememberedWindow> back = read_remembered_window(file);
+    ASSERT_TRUE(back.has_value()) << layout;
+    EXPECT_EQ(back->placement.x, 3);
+    EXPECT_EQ(back->text_scale, 1.5f);
+    EXPECT_EQ(back->theme, ui::Theme::Light);
+    EXPECT_EQ(back->layout, ui::RememberedLayout{}) << layout;
+  }
+}
+
 TEST_F(WindowMemory, AMissingBrokenOrForeignFileIsForgotten) {
   EXPECT_FALSE(read_remembered_window(file).has_value()) << "never written";
-  std::string large(5000, ' ');
+  std::string large(20000, ' ');
   large += "{}";
   const std::vector<std::string> texts = {
       "{",

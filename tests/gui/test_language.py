@@ -1,5 +1,7 @@
 """The window in Korean (issue 49): a ko_KR.UTF-8 desktop starts in Korean, View > Language
 switches to English and back live and is remembered, and the pseudo-locale's long strings fit.
+What else a restart keeps (issue 44 item 4): File > Open Recent, View > Theme (dark) and the
+layout (the view shown, the panels closed), in both languages.
 Screenshots of each are kept in the test's directory (and copied to ATTNVIZ_SHOTS_DIR when set,
 to look at).
 
@@ -39,23 +41,53 @@ def shot(app, path):
         shutil.copy(path, shots)
 
 
-def click(app, widget):
+def look(app, path):
+    """A screenshot only for a person to look at (ATTNVIZ_SHOTS_DIR set): CI time is spared."""
+    if os.environ.get('ATTNVIZ_SHOTS_DIR'):
+        shot(app, path)
+
+
+def click(app, widget, settle=6):
     x, y, w, h = widget['visible']
     ox, oy = app.log().get('window_origin', [0, 0])
-    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2))
+    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2), settle=settle)
 
 
-def open_menu(app, title):
+def open_menu(app, title, settle=6):
     """Menus carry no label in the widget log: the title's place in the bar finds it."""
     menus = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//']
-    click(app, menus[menu_titles(app).index(title)])
+    click(app, menus[menu_titles(app).index(title)], settle)
 
 
-def click_menu_item(app, menu_window, index):
+def click_menu_item(app, menu_window, index, settle=6):
     """The index-th item of an open menu (its window: ##Menu_00, a submenu ##Menu_01)."""
     items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == menu_window], 10,
                               f'the menu {menu_window}')
-    click(app, items[index])
+    click(app, items[index], settle)
+
+
+def view_menu_items(app, view_title):
+    open_menu(app, view_title, settle=3)
+    return attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the View menu')
+
+
+def choose_theme(app, view_title, index):
+    """View > Theme (the View menu's item before Language) > Light (0) or Dark (1)."""
+    click(app, view_menu_items(app, view_title)[-2], settle=3)
+    click_menu_item(app, '##Menu_01', index, settle=3)
+
+
+def open_recent(app):
+    """File > Open Recent (the File menu's sixth item), left open: the files, then Clear Recent."""
+    open_menu(app, menu_titles(app)[0], settle=3)
+    items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10, 'the File menu')
+    click(app, items[5], settle=3)
+    return attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_01'], 10, 'Open Recent')
+
+
+def brightness(image, x, y):
+    r, g, b = image.pixel(x, y)
+    return (r + g + b) / 3
 
 
 def choose_language(app, view_title, index):
@@ -139,6 +171,49 @@ class Language(unittest.TestCase):
         self.assertEqual(memory['language'], 'ko')
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000)) as app:
             wait_for_menus(app, KOREAN_MENUS)  # the desktop says English; the choice was Korean
+
+    def test_recent_files_theme_and_layout_are_kept_between_starts(self):
+        presets = pathlib.Path(__file__).resolve().parents[2] / 'assets' / 'presets'
+        lesson = self.dir / 'lesson.json'
+        gone = self.dir / 'gone.json'
+        shutil.copy(presets / 'alibi.json', lesson)
+        shutil.copy(presets / 'causal-gpt.json', gone)
+        recent_file = self.dir / 'config' / 'attnviz' / 'recent.json'
+        recent_file.parent.mkdir(parents=True)
+        recent_file.write_text(json.dumps({'format': 'attnviz-recent/1', 'files': [{'path': str(gone), 'kind': 'scenario'}]}))
+        with Session(self.dir, ['--scenario', str(gone)], size=(1600, 1000)) as app:
+            wait_for_menus(app, ENGLISH_MENUS)
+            app.key('ctrl+o', settle=3)  # File > Open..., a typed path
+            app.type(str(lesson), settle=2)
+            app.key('Return', settle=3)
+            attnviz_gui._wait(lambda: str(lesson) in recent_file.read_text(), 10, 'lesson.json in recent.json')
+            choose_theme(app, 'View', 1)  # Dark
+            app.click('##inputs/Model/Model', settle=3)  # closed
+            app.click('##views/Step by step', settle=3)
+            look(app, self.dir / 'dark-english-step-1600x1000.png')
+        self.assertEqual([f['path'] for f in json.loads(recent_file.read_text())['files']], [str(lesson), str(gone)])
+        gone.unlink()
+        with Session(self.dir, [], size=(1600, 1000), extra_env={'ATTNVIZ_LANGUAGE': 'ko'}) as app:
+            wait_for_menus(app, KOREAN_MENUS)
+            self.assertEqual(app.count('##inputs/Model/##d_model'), 0, 'the Model panel stays closed')
+            self.assertTrue(app.has('##inputs/Mask/Mask'))
+            paths = [w['path'] for w in app.widgets()]
+            self.assertTrue(any(p.startswith('##main/##views/Step by step/') for p in paths), 'Step by step shown')
+            image = app.screenshot(self.dir / 'dark-korean-1600x1000.png')
+            self.assertLess(brightness(image, 1590, 990 - 40), 80, 'the dark theme is kept')
+            items = open_recent(app)
+            self.assertEqual(len(items), 3, 'lesson.json, gone.json, Clear Recent')
+            look(app, self.dir / 'dark-korean-open-recent.png')
+            click(app, items[1], settle=3)  # gone.json: said, and dropped from the list
+            attnviz_gui._wait(lambda: str(gone) not in recent_file.read_text(), 10, 'gone.json dropped')
+            look(app, self.dir / 'dark-korean-recent-gone.png')
+            click(app, open_recent(app)[0], settle=3)  # lesson.json
+            app.autosave(lambda s: s.get('title', '').startswith('ALiBi'))
+            click(app, view_menu_items(app, '보기')[3], settle=3)  # Reset layout
+            attnviz_gui._wait(lambda: app.count('##inputs/Model/##d_model') > 0, 10, 'the Model panel open again')
+            if os.environ.get('ATTNVIZ_SHOTS_DIR'):
+                choose_theme(app, '보기', 0)  # Light
+                look(app, self.dir / 'light-korean-reset-1600x1000.png')
 
     def test_korean_in_presentation_mode_at_1280x720(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant', '--present'], size=(1280, 720),
