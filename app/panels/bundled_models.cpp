@@ -8,6 +8,7 @@
 #include "app/compute/model_session.h"
 #include "app/i18n/language.h"
 #include "app/i18n/translate.h"
+#include "app/panels/panels.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/panel.h"
 #include "app/ui/view_state.h"
@@ -22,10 +23,9 @@ const std::vector<model::BundledModel>& installed() {
   return models;
 }
 
+// As File > Open model opens one (and on top of Open Recent), on its sample text.
 void open(ui::UiContext& ui, const model::BundledModel& bundled) {
-  const std::string text = bundled.sample_text.empty() ? ui.model.requested_text() : bundled.sample_text;
-  ui.model.open(bundled.folder.string(), text);
-  ui.view.select_main_tab = ui::kModelViewTitle;
+  open_model(ui, bundled.folder.string(), bundled.sample_text);
 }
 
 // What the model is, in the window's language where its folder says it in that language.
@@ -42,7 +42,10 @@ void draw_bundled_model_buttons(ui::UiContext& ui) {
   ImGui::TextUnformatted(i18n::tr("Or open a small model that comes with attnviz, trained by attnviz itself:"));
   for (const model::BundledModel& bundled : installed()) {
     const std::string label = i18n::format(i18n::tr("Open %s"), bundled.name.c_str()) + "###bundled-" + bundled.name;
-    if (ImGui::Button(label.c_str())) open(ui, bundled);
+    if (ImGui::Button(label.c_str())) {
+      open(ui, bundled);
+      ui.view.select_main_tab = ui::kModelViewTitle;  // asked for here: shown here
+    }
     ImGui::SameLine();
     ImGui::TextDisabled("%s", description(bundled));
   }

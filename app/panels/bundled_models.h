@@ -1,6 +1,6 @@
 #pragma once
 // The trained models attnviz ships (core/model/bundled.h), offered where models are offered:
-// File > Open model's Bundled models menu and the Model view before a model is open.
+// File > Bundled models and the Model view before a model is open.
 
 namespace attnviz::ui {
 struct UiContext;

@@ -1,4 +1,4 @@
-// File menu: New, Open…, Open Recent ▸, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
+// File menu: New, Open…, Open Recent ▸, Bundled models ▸, Save, Save As…, Presets ▸, Quit, with Ctrl+N / Ctrl+O / Ctrl+S /
 // Ctrl+Shift+S / Ctrl+Q. Open and Save As use a small dialog of our own (a path field and the
 // folder's sub-folders and .json files). A file is read off the window's thread
 // (document::BackgroundLoad): the window keeps drawing, shows "Reading…" when it takes a
@@ -29,6 +29,7 @@
 #include "app/edits/text_edits.h"
 #include "app/export_ui/export_ui.h"
 #include "app/i18n/translate.h"
+#include "app/panels/bundled_models.h"
 #include "app/panels/panels.h"
 #include "app/ui/keys.h"
 #include "app/ui/long_text.h"
@@ -86,6 +87,7 @@ class FileMenu final : public ui::Menu {
     if (ImGui::MenuItem(i18n::tr_label("Close model").c_str(), nullptr, false, ui.model.has_model() || ui.model.busy()))
       ui.model.close();
     draw_recent(ui);
+    draw_bundled_models_menu(ui);  // the trained models attnviz ships (app/panels/bundled_models.h)
     if (ImGui::MenuItem(i18n::tr_label("Save").c_str(), "Ctrl+S")) save(ui);
     if (ImGui::MenuItem(i18n::tr_label("Save As\xE2\x80\xA6").c_str(), "Ctrl+Shift+S"))
       open_dialog(ui, DialogMode::SaveAs);

@@ -278,7 +278,7 @@ class Session:
     def click_file_menu_item(self, index):
         """Opens the File menu and clicks its index-th item. Menu items carry no label in the
         widget log: 0 New, 1 Open..., 2 Open text..., 3 Open model..., 4 Close model (with a
-        model open), 5 Open Recent, ..."""
+        model open), 5 Open Recent, 6 Bundled models (when installed), ..."""
         menus = [w for w in self.widgets() if w['path'] == '##MainMenuBar/##menubar//']
         fx, fy, fw, fh = menus[0]['visible']  # File, the first menu
         self.click_at(int(fx + fw / 2), int(fy + fh / 2))

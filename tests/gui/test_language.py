@@ -139,6 +139,13 @@ class Language(unittest.TestCase):
             attnviz_gui._wait(lambda: not app.has('Model view/bundled-kjv-chars') and app.count('Switch off') > 0,
                               30, 'the bundled model open in the Model view')
             shot(app, self.dir / 'korean-bundled-model-1600x1000.png')
+            open_menu(app, '파일', settle=3)  # and File > Bundled models (after Open Recent) lists it
+            click_menu_item(app, '##Menu_00', 6, settle=3)
+            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_01'], 10,
+                                      'File > Bundled models')
+            self.assertEqual(len(items), 1, 'one bundled model')  # menu items carry no ID in the widget log
+            click(app, items[0])  # opens it again, in the Heatmaps view
+            attnviz_gui._wait(lambda: app.has('##views/Heatmaps') and app.count('Switch off') > 0, 30, 'the Heatmaps view')
 
     def test_help_says_where_the_guides_are_and_about_names_every_library(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
