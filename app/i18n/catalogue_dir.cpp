@@ -4,6 +4,8 @@
 #include <system_error>
 #include <vector>
 
+#include "core/common/binary_dir.h"
+
 namespace attnviz::i18n {
 namespace {
 
@@ -12,12 +14,6 @@ namespace fs = std::filesystem;
 bool holds_catalogues(const fs::path& directory) {
   std::error_code error;
   return fs::is_regular_file(directory / "ko" / "LC_MESSAGES" / "attnviz.mo", error);
-}
-
-fs::path binary_dir() {
-  std::error_code error;
-  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : binary.parent_path();
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "app/ui/classroom_state.h"
 #include "app/window/window_components.h"
 #include "core/about/components.h"
+#include "core/common/binary_dir.h"
 
 namespace attnviz::panels {
 namespace {
@@ -25,9 +26,9 @@ namespace fs = std::filesystem;
 // tree's (a build run from where it was built).
 std::optional<fs::path> docs_dir() {
   std::error_code error;
-  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
   std::vector<fs::path> candidates;
-  if (!error) candidates.push_back(binary.parent_path().parent_path() / "share" / "doc" / "attnviz" / "docs");
+  if (const fs::path here = binary_dir(); !here.empty())
+    candidates.push_back(here.parent_path() / "share" / "doc" / "attnviz" / "docs");
   candidates.emplace_back(ATTNVIZ_INSTALL_DOCS);
   candidates.emplace_back(ATTNVIZ_SOURCE_DOCS);
   for (const fs::path& dir : candidates)

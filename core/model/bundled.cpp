@@ -5,6 +5,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "core/common/binary_dir.h"
 #include "core/common/error.h"
 
 namespace attnviz::model {
@@ -24,12 +25,6 @@ bool holds_models(const fs::path& directory) {
     if (is_model_folder(entry.path())) return true;
   }
   return false;
-}
-
-fs::path binary_dir() {
-  std::error_code error;
-  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : binary.parent_path();
 }
 
 std::string first_line(const fs::path& file) {

@@ -369,13 +369,18 @@ class Session {
   long stepping_first_ = 0;
 };
 
+// The options with --init's shape (and that folder's model), checked against the memory there is.
+std::pair<TrainOptions, std::optional<InitialModel>> shaped_by_initial(TrainOptions options) {
+  std::optional<InitialModel> initial = initial_model_of(options);
+  check_training_memory(options);
+  return {std::move(options), std::move(initial)};
+}
+
 }  // namespace
 
 TrainResult train(const TrainOptions& options, const ProgressCallback& progress, const std::atomic<bool>* stop) {
   use_threads(options.threads);
-  TrainOptions shaped = options;
-  std::optional<InitialModel> initial = initial_model_of(shaped);
-  check_training_memory(shaped);
+  auto [shaped, initial] = shaped_by_initial(options);
   Session session(shaped, std::move(initial));
   session.initialise(/*write=*/true);
   return session.run(progress, stop);
@@ -395,12 +400,6 @@ TrainResult resume(const fs::path& folder, std::optional<long> steps, int thread
   Session session(options, std::nullopt);
   session.load(folder);
   return session.run(progress, stop);
-}
-
-std::pair<TrainOptions, std::optional<InitialModel>> shaped_by_initial(TrainOptions options) {
-  std::optional<InitialModel> initial = initial_model_of(options);
-  check_training_memory(options);
-  return {std::move(options), std::move(initial)};
 }
 
 class Trainer::Impl {
