@@ -86,6 +86,9 @@ class ClassroomMenu final : public ui::Menu {
     if (ImGui::MenuItem(i18n::tr_label(ui::kModelViewTitle).c_str(), "7", ui::model_view_shown(ui.view),
                         ui.model.has_model()))
       run(ui, views_, Action::ShowModelView);
+    // Key 8 itself is the Training view's (app/panels/training_close.cpp): it needs no model.
+    if (ImGui::MenuItem(i18n::tr_label(ui::kTrainingViewTitle).c_str(), "8", ui::training_view_shown(ui.view)))
+      ui.view.select_main_tab = ui::kTrainingViewTitle;
     ImGui::Separator();
     // Steps act on the view on screen (the menu is drawn over it): the step view's pages, the
     // Tiled view's tiles, the Decode view's tokens.
@@ -113,7 +116,9 @@ class ClassroomMenu final : public ui::Menu {
       run(ui, views_, Action::HotterTemperature);
     if (ImGui::MenuItem(i18n::tr_label("Lower temperature (sharper)").c_str(), "Shift+T"))
       run(ui, views_, Action::ColderTemperature);
-    if (ImGui::MenuItem(i18n::tr_label("Cross-attention").c_str(), "X", ui.document.scenario().source.has_value()))
+    // Its own ID: the Cross-attention view's item above has the same words.
+    if (ImGui::MenuItem(i18n::tr_label("Cross-attention", "cross-toggle").c_str(), "X",
+                        ui.document.scenario().source.has_value()))
       run(ui, views_, Action::ToggleCross);
     ImGui::Separator();
     // The compare view's settings; its keys act while it is on screen, the menu always.

@@ -137,7 +137,7 @@ void draw_presentation_overlay(ui::UiContext& ui) {
                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("##presentation-overlay", nullptr, kFlags)) {
     ImGui::SetWindowFontScale(0.75f);  // for the teacher, not the back row
-    // Six views (seven with a model) and Leave: on a narrow projector they wrap rather than run
+    // Six views (seven with a model), Training and Leave: on a narrow projector they wrap rather than run
     // off the screen.
     const float right = ImGui::GetMainViewport()->WorkSize.x - 4.0f * overlay_margin(ui);
     for (ui::MainView view : ui::kMainViews) {
@@ -150,6 +150,10 @@ void draw_presentation_overlay(ui::UiContext& ui) {
       same_line_if_fits(button_width(label.c_str()), right);
       if (pill(label.c_str(), ui::model_view_shown(ui.view))) ui.view.select_main_tab = ui::kModelViewTitle;
     }
+    const std::string training_label = "8  " + i18n::tr_label(ui::kTrainingViewTitle);
+    same_line_if_fits(button_width(training_label.c_str()), right);
+    if (pill(training_label.c_str(), ui::training_view_shown(ui.view)))
+      ui.view.select_main_tab = ui::kTrainingViewTitle;
     const std::string leave_label = i18n::tr_label("Leave  (Esc)");
     same_line_if_fits(button_width(leave_label.c_str()) + ImGui::GetStyle().ItemSpacing.x * 3.0f, right);
     const bool leave = ImGui::Button(leave_label.c_str());

@@ -26,6 +26,7 @@ inline constexpr const char* kModelViewTitle = N_("Model view");
 inline bool model_view_shown(const ViewState& view) { return view.shown_main_tab == kModelViewTitle; }
 // The Training view (app/panels/training_view.h), after the Model view: key 8.
 inline constexpr const char* kTrainingViewTitle = N_("Training");
+inline bool training_view_shown(const ViewState& view) { return view.shown_main_tab == kTrainingViewTitle; }
 
 struct ClassroomState {
   // A view playing its steps asks for frames to keep coming (the window otherwise sleeps

@@ -1,11 +1,13 @@
 """The Training view in the real window (issue 47 item 4): key 8 opens it, a tiny induction run
 starts, its loss curve grows while it trains and stops growing on Pause, the snapshot slider goes
 back to the initialisation, Open in Model view writes that snapshot as a model folder and opens
-it in the Model view (its thumbnails), and quitting with steps not saved asks first.
+it in the Model view (its thumbnails), the Classroom menu and presentation mode's overlay bring the
+view back, and quitting with steps not saved asks first: Keep and close saves the last step.
 Real binary, its own Xvfb display, xdotool events (attnviz_gui.py). Screenshots go to
 ATTNVIZ_SHOTS_DIR when set (English, and Korean with LANG=ko_KR.UTF-8 as ATTNVIZ_TEST_LANG).
 
 usage: test_training.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
+import json
 import os
 import pathlib
 import shutil
@@ -35,6 +37,20 @@ def screen_rect(app, name):
     x, y, w, h = app.find(name)['visible']
     ox, oy = app.log().get('window_origin', [0, 0])
     return ox + x, oy + y, w, h
+
+
+def click_widget(app, widget):
+    x, y, w, h = widget['visible']
+    ox, oy = app.log().get('window_origin', [0, 0])
+    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2))
+
+
+def korean():
+    return os.environ.get('ATTNVIZ_TEST_LANG', '').startswith('ko')
+
+
+def run_folder(data):
+    return next(data.glob('attnviz/training/induction-*'))
 
 
 @unittest.skipIf(MISSING is not None, f'{MISSING} is not installed (scripts/install-deps.sh installs it)')
@@ -84,12 +100,39 @@ class TrainingView(unittest.TestCase):
             attnviz_gui._wait(lambda: app.has('##thumb-0-0/##heatmap'), 30, 'the Model view of the saved snapshot')
             shot(app, self.dir / 'training-model-view.png')
 
-            # Quitting with the run's last steps not saved asks first.
+            # Back from the Model view through the Classroom menu (its item after the Model view),
+            # then through presentation mode's overlay.
+            classroom_menu = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//'][3]
+            click_widget(app, classroom_menu)
+            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10,
+                                      'the Classroom menu')
+            click_widget(app, items[7])
+            attnviz_gui._wait(lambda: app.has('training-start'), 10, 'the Training view from the Classroom menu')
+            app.key('1')
+            app.key('F11')
+            x, y, w, h = app.log()['windows']['##main']['rect']
+            ox, oy = app.log().get('window_origin', [0, 0])
+            app.move_to(int(ox + x + w - 5), int(oy + y + 5))  # the corner that shows the overlay
+            label = '8  ' + ('\ud559\uc2b5' if korean() else 'Training')
+            pill = attnviz_gui._wait(
+                lambda: next((w for w in app.widgets() if w['window'] == '##presentation-overlay' and
+                              w['label'] == label), None), 10, 'the overlay\'s Training pill')
+            click_widget(app, pill)
+            attnviz_gui._wait(lambda: app.has('##training-loss-curve'), 10, 'the Training view from the overlay')
+            app.key('F11')
+
+            # Quitting with the run's last steps not saved asks first; Keep and close saves the
+            # last step's model into the run's folder before the window goes.
+            steps_logged = run_folder(data) / 'training.jsonl'
+            self.assertFalse((run_folder(data) / 'model.safetensors').exists())
             app.key('ctrl+q')
-            x, y = app.centre('training-discard')
+            x, y = app.centre('training-keep')
             app.move_to(x, y)
             app.xdotool('click', 1)  # no frames waited for: the window closes
-            self.assertEqual(app.process.wait(30), 0)
+            self.assertEqual(app.process.wait(60), 0, app.stderr())
+            self.assertTrue((run_folder(data) / 'model.safetensors').exists(), 'Keep and close saved no model')
+            last = json.loads(steps_logged.read_text().splitlines()[-1])
+            self.assertGreater(last['step'], 0)
 
 
 if __name__ == '__main__':
