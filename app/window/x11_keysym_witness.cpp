@@ -132,7 +132,9 @@ std::optional<KeySym> X11KeysymWitness::Thread::keysym_at(const KeyPressOnWire& 
       return s.time == press.time && s.keycode == press.keycode;
     });
     if (it != seen.rend()) found = it->keysym;
-    return found.has_value();
+    // Presses come in the server's order: one older than the newest seen never will be (a
+    // key an input method gave back with no time, ibus's 0, is not waited for).
+    return found.has_value() || (!seen.empty() && seen.back().time >= press.time);
   });
   return found;
 }
