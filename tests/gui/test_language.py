@@ -154,11 +154,21 @@ class Language(unittest.TestCase):
         """Korean typed as xdotool types it (issue 44): each syllable bound to a spare key for
         one press, 20 ms at --delay 80. Every character arrives, in order."""
         for sentence in ('고양이가 매트 위에 앉았다', 'The cat 고양이는 sat on the mat, 매트 위에 앉았다!'):
-            app.click('Sentence/##sentence')
-            app.key('ctrl+a')
-            app.xdotool('type', '--delay', 80, sentence)
-            app.wait_frames(3)
-            app.autosave(lambda s: s['sentence'] == sentence)  # on a timeout it says what arrived
+            # One more try where a syllable was lost: no X client can read a key xdotool has
+            # already unbound, and on a machine loaded to several times its cores the window's
+            # reader can miss the 20 ms (docs/gui.md, "Korean input"). Twice is a bug.
+            for attempt in (1, 2):
+                app.click('Sentence/##sentence')
+                app.key('ctrl+a')
+                app.xdotool('type', '--delay', 80, sentence)
+                app.wait_frames(3)
+                try:
+                    app.autosave(lambda s: s['sentence'] == sentence, timeout=8 if attempt == 1 else 20)
+                    break
+                except attnviz_gui.GuiError as lost:  # it says what arrived
+                    if attempt == 2:
+                        raise
+                    print(f'typed again after a lost race: {lost}', file=sys.stderr)
         look(app, self.dir / 'korean-typed-sentence-1600x1000.png')
         app.click('##views/Heatmaps')  # leaves the text box: the keys below are shortcuts
         self.assertFalse(app.log()['want_text_input'])
