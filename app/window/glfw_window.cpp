@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/window/app_icon.h"
+#include "app/window/x11_keysym_witness.h"
 #include "core/common/error.h"
 #include "core/vk/instance.h"
 
@@ -64,6 +65,9 @@ void remember_glfw_error(int code, const char* description) {
 std::uint64_t* g_events = nullptr;
 KeyQueue* g_input = nullptr;
 X11InputMethod* g_input_method = nullptr;
+X11KeysymWitness* g_keysym_witness = nullptr;
+// GLFW's characters for the key being handled are stale: the witness gave the right ones.
+bool g_glfw_chars_replaced = false;
 void count(GLFWwindow*) {
   if (g_events != nullptr) ++*g_events;
 }
@@ -72,13 +76,28 @@ void queue_button(GLFWwindow* w, int button, int action, int /*mods*/) {
   count(w);
   if (g_input != nullptr) g_input->push_button(button, action == GLFW_PRESS);
 }
-void queue_key(GLFWwindow* w, int key, int /*scancode*/, int action, int /*mods*/) {
+// GLFW looks a key's character up after this callback returns, from the keyboard mapping the
+// server has by then; where the key was rebound since it was pressed (xdotool type, issue 44),
+// the witness's characters go in instead and GLFW's are dropped.
+void queue_characters_typed_at_press(int scancode, int mods) {
+  if (g_keysym_witness == nullptr || scancode <= 0) return;
+  const auto text = g_keysym_witness->glfw_text_if_rebound(static_cast<unsigned int>(scancode));
+  if (!text) return;
+  g_glfw_chars_replaced = true;
+  if ((mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT)) != 0) return;  // as GLFW: no text with Ctrl or Alt
+  for (const char32_t c : *text)
+    if (c >= 0x20 && c != 0x7f) g_input->push_char(static_cast<unsigned int>(c));
+}
+void queue_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   count(w);
-  if (g_input != nullptr && action != GLFW_REPEAT) g_input->push(key, action == GLFW_PRESS);
+  g_glfw_chars_replaced = false;
+  if (g_input == nullptr) return;
+  if (action != GLFW_REPEAT) g_input->push(key, action == GLFW_PRESS);
+  if (action != GLFW_RELEASE) queue_characters_typed_at_press(scancode, mods);
 }
 void queue_char(GLFWwindow* w, unsigned int code_point) {
   count(w);
-  if (g_input != nullptr) g_input->push_char(code_point);
+  if (g_input != nullptr && !g_glfw_chars_replaced) g_input->push_char(code_point);
 }
 void count_flag(GLFWwindow* w, int) { count(w); }
 void count_size(GLFWwindow* w, int, int) { count(w); }
@@ -147,7 +166,9 @@ GlfwWindow::GlfwWindow(const WindowOptions& options) {
   }
   set_icon();
   count_events();
-  input_method_ = std::make_unique<X11InputMethod>(window_, input_);
+  keysym_witness_ = std::make_unique<X11KeysymWitness>(window_);
+  g_keysym_witness = keysym_witness_->active() ? keysym_witness_.get() : nullptr;
+  input_method_ = std::make_unique<X11InputMethod>(window_, input_, g_keysym_witness);
   g_input_method = input_method_.get();
 }
 
@@ -187,7 +208,9 @@ GlfwWindow::~GlfwWindow() {
   g_events = nullptr;
   g_input = nullptr;
   g_input_method = nullptr;
+  g_keysym_witness = nullptr;
   input_method_.reset();  // its input context names the window
+  keysym_witness_.reset();
   glfwDestroyWindow(window_);
   glfwTerminate();
 }
@@ -279,17 +302,24 @@ void GlfwWindow::set_fullscreen(bool fullscreen) {
 }
 
 void GlfwWindow::poll_events() {
-  if (g_input_method != nullptr && g_input_method->active() && g_events != nullptr) *g_events += g_input_method->pump();
+  if (g_input_method != nullptr && g_input_method->active()) {
+    if (g_events != nullptr) *g_events += g_input_method->pump();
+  } else if (g_keysym_witness != nullptr) {
+    g_keysym_witness->note_queued_presses();  // before GLFW looks their characters up
+  }
   glfwPollEvents();
 }
 
 void GlfwWindow::wait_events(double timeout_s) {
-  if (g_input_method == nullptr || !g_input_method->active()) {
+  if (g_input_method != nullptr && g_input_method->active()) {
+    // GLFW would wait on its own connection only, and keys arrive on the input method's.
+    g_input_method->wait(timeout_s);
+  } else if (g_keysym_witness != nullptr) {
+    g_keysym_witness->wait(timeout_s);  // glfwWaitEvents would handle the presses unnoted
+  } else {
     glfwWaitEventsTimeout(timeout_s);
     return;
   }
-  // GLFW would wait on its own connection only, and keys arrive on the input method's.
-  g_input_method->wait(timeout_s);
   poll_events();
 }
 

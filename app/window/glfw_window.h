@@ -17,6 +17,8 @@ struct GLFWwindow;
 
 namespace attnviz::window {
 
+class X11KeysymWitness;
+
 struct Extent {
   int width = 0;
   int height = 0;
@@ -132,7 +134,8 @@ class GlfwWindow {
   Placement windowed_;  // where it was before it went full screen
   std::uint64_t events_ = 0;
   KeyQueue input_;
-  std::unique_ptr<X11InputMethod> input_method_;  // after input_: it writes into it
+  std::unique_ptr<X11KeysymWitness> keysym_witness_;  // what each key typed when pressed (issue 44)
+  std::unique_ptr<X11InputMethod> input_method_;      // after input_ and the witness: it uses both
 };
 
 }  // namespace attnviz::window

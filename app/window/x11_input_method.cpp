@@ -19,6 +19,7 @@
 
 #include "app/window/ime_router.h"
 #include "app/window/key_queue.h"
+#include "app/window/x11_keysym_witness.h"
 
 namespace attnviz::window {
 namespace {
@@ -107,7 +108,8 @@ InputMethodHiddenFromGlfw::~InputMethodHiddenFromGlfw() {
 }
 
 struct X11InputMethod::Connection {
-  Connection(GLFWwindow* glfw, KeyQueue& queue) : glfw_window(glfw), router(queue) {}
+  Connection(GLFWwindow* glfw, KeyQueue& queue, X11KeysymWitness* witness)
+      : glfw_window(glfw), router(queue), keysym_witness(witness) {}
   ~Connection();
 
   bool open(const std::string& name);
@@ -127,6 +129,7 @@ struct X11InputMethod::Connection {
 
   GLFWwindow* glfw_window;
   ImeRouter router;
+  X11KeysymWitness* keysym_witness;
   Display* glfw_display = nullptr;
   Display* display = nullptr;  // ours
   Window window = 0;
@@ -273,6 +276,10 @@ void X11InputMethod::Connection::give_keys_back_to_glfw() {
 }
 
 std::u32string X11InputMethod::Connection::lookup(XKeyEvent& event) const {
+  // Read a frame after the press, the key may have been rebound since (x11_keysym_witness.h).
+  if (keysym_witness != nullptr) {
+    if (auto typed = keysym_witness->text_if_rebound(display, {event.time, event.keycode, event.state})) return *typed;
+  }
   std::array<char, 64> small{};
   Status status = 0;
   int length = Xutf8LookupString(ic, &event, small.data(), static_cast<int>(small.size()), nullptr, &status);
@@ -390,10 +397,10 @@ void X11InputMethod::Connection::handle(XEvent& event) {
   }
 }
 
-X11InputMethod::X11InputMethod(GLFWwindow* window, KeyQueue& queue) {
+X11InputMethod::X11InputMethod(GLFWwindow* window, KeyQueue& queue, X11KeysymWitness* witness) {
   const auto name = named_input_method();
   if (!name) return;
-  auto connection = std::make_unique<Connection>(window, queue);
+  auto connection = std::make_unique<Connection>(window, queue, witness);
   if (connection->open(*name)) connection_ = std::move(connection);
 }
 

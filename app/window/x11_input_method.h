@@ -20,6 +20,7 @@ struct GLFWwindow;
 namespace attnviz::window {
 
 class KeyQueue;
+class X11KeysymWitness;
 
 // Around glfwInit: GLFW 3.3 would open the input method XMODIFIERS names and give the window
 // an input context without pre-edit, which takes the input method's focus from ours. GLFW
@@ -45,7 +46,8 @@ struct TextCaret {
 
 class X11InputMethod {
  public:
-  X11InputMethod(GLFWwindow* window, KeyQueue& queue);
+  // `witness` (may be null) knows what keys rebound since they were pressed typed (issue 44).
+  X11InputMethod(GLFWwindow* window, KeyQueue& queue, X11KeysymWitness* witness);
   ~X11InputMethod();
   X11InputMethod(const X11InputMethod&) = delete;
   X11InputMethod& operator=(const X11InputMethod&) = delete;
