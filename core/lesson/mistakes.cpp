@@ -170,7 +170,7 @@ MistakeDemo demonstrate_at(const Problem& p, const Matrix& raw, int head, Mistak
 
 MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistake mistake) {
   if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size())
-    throw std::out_of_range("lesson: no such head");
+    throw std::out_of_range("lesson: no such head");  // not translated: a programming error
   const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
   MistakeDemo base;
   base.mistake = mistake;

@@ -53,8 +53,9 @@ StepPage PageBuilder::positions() const {
     case PositionalKind::Sinusoidal: {
       const int d = problem_.d_model();
       page.title = w_.tr("Positions: a sinusoidal table added to X");
-      page.formula =
-          "X' = X + PE,   PE(pos, 2i) = sin(pos / 10000^(2i/d)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/d))" + first;
+      const char* table_formula =
+          "X' = X + PE,   PE(pos, 2i) = sin(pos / 10000^(2i/d)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/d))";  // not translated
+      page.formula = table_formula + first;
       if (d % 2 != 0)
         page.formula += "\n" + w_.tr("d_model = %1$s is odd: its last column is a sine without a cosine partner",
                                      {std::to_string(d)});
@@ -65,14 +66,16 @@ StepPage PageBuilder::positions() const {
       const Matrix table = sinusoidal_table(offset, n, d);
       ShownMatrix pe = owned("PE", table, true, false);
       pe.col_labels = dims_model_;
-      ShownMatrix sum = borrowed("X + PE", problem_.x, true, false);
+      ShownMatrix sum = borrowed("X + PE", problem_.x, true, false);  // not translated: notation
       sum.col_labels = dims_model_;
       page.matrices = {std::move(pe), std::move(sum)};
       const Matrix& x = *problem_.x_tokens;
       page.trace.push_back(w_.tr("position of %1$s: %2$s", {query_label(), std::to_string(offset + focus_.query)}));
       page.trace.push_back("x  = " + format_vector(row_of(x, focus_.query), focus_.decimals));
-      page.trace.push_back("pe = " + format_vector(row_of(table, focus_.query), focus_.decimals));
-      page.trace.push_back("x + pe = " + format_vector(row_of(problem_.x, focus_.query), focus_.decimals));
+      const std::string pe_row = format_vector(row_of(table, focus_.query), focus_.decimals);
+      page.trace.push_back("pe = " + pe_row);  // not translated: notation
+      page.trace.push_back(
+          "x + pe = " + format_vector(row_of(problem_.x, focus_.query), focus_.decimals));  // not translated: notation
       if (d >= 2) {
         TurningPair turning;
         turning.caption = w_.tr("PE columns %1$s = (sin pos, cos pos): 1 radian per position", {pair_name(0, 1)});
@@ -149,8 +152,9 @@ StepPage PageBuilder::positions() const {
       const int heads = problem_.num_heads;
       const float slope = head_slopes(problem_)[static_cast<std::size_t>(focus_.head)];
       page.title = w_.tr("Positions: ALiBi's distance penalty");
-      page.formula = "s'[i,j] = scale\u00b7s[i,j] \u2212 m" + h_ + "\u00b7|i \u2212 j|,   m" + h_ + " = " +
-                     format_significant(slope);
+      const std::string slope_text = format_significant(slope);
+      page.formula = "s'[i,j] = scale\u00b7s[i,j] \u2212 m" + h_ +  // not translated: notation
+                     "\u00b7|i \u2212 j|,   m" + h_ + " = " + slope_text;
       page.formula +=
           "\n" + ((heads & (heads - 1)) == 0
                       ? w_.tr("slopes m_h = 2^(\u22128(h+1)/H), H = %1$s", {std::to_string(heads)})

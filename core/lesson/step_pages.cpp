@@ -122,7 +122,8 @@ StepPage PageBuilder::embeddings() const {
   x.col_labels = dims_model_;
   page.matrices.push_back(std::move(x));
   if (problem_.cross_attention) {
-    ShownMatrix xs = borrowed("X_src", problem_.xs_tokens ? *problem_.xs_tokens : problem_.xs, false, false);
+    const Matrix& source = problem_.xs_tokens ? *problem_.xs_tokens : problem_.xs;
+    ShownMatrix xs = borrowed("X_src", source, false, false);  // not translated: notation
     xs.col_labels = dims_model_;
     page.matrices.push_back(std::move(xs));
   }
@@ -134,8 +135,9 @@ StepPage PageBuilder::embeddings() const {
 StepPage PageBuilder::projections() const {
   const HeadProjections hp = model_.head(focus_.head);
   const bool sinusoidal = problem_.positional == PositionalKind::Sinusoidal;
-  const std::string x_name = sinusoidal ? "(X + PE)" : "X";
-  const std::string source = problem_.cross_attention ? (sinusoidal ? "(X_src + PE)" : "X_src") : x_name;
+  const std::string x_name = sinusoidal ? "(X + PE)" : "X";  // not translated: notation
+  const std::string source =
+      problem_.cross_attention ? (sinusoidal ? "(X_src + PE)" : "X_src") : x_name;  // not translated: notation
   // With RoPE this page shows the projections before the rotation (the next page turns them).
   const Matrix& q_shown = hp.q_unrotated.empty() ? hp.q : hp.q_unrotated;
   const Matrix& k_shown = hp.k_unrotated.empty() ? hp.k : hp.k_unrotated;
@@ -301,7 +303,7 @@ StepPage PageBuilder::softmax() const {
     if (trace.dropout) row.push_back(trace.kept[uj] == 0 ? dropped_word : num(trace.dropped_out[uj]));
     return row;
   });
-  page.trace_after.push_back("\u03a3 exp = " + num(trace.exponential_sum));
+  page.trace_after.push_back("\u03a3 exp = " + num(trace.exponential_sum));  // not translated: notation
   page.trace_after.push_back(w_.tr("weight = exp / \u03a3 exp   (the weights sum to 1)"));
   if (trace.dropout) {
     std::string dropped;
@@ -354,10 +356,10 @@ StepPage PageBuilder::concat() const {
   StepPage page;
   page.title = w_.tr("Concatenate the heads");
   if (problem_.num_heads == 1) {
-    page.formula = "concat = C\u2080   " + w_.tr("(one head: nothing to join)");
+    page.formula = "concat = C\u2080   " + w_.tr("(one head: nothing to join)");  // not translated: notation
   } else {
     page.formula =
-        "concat = [C\u2080 | \u2026 | C" + subscript(problem_.num_heads - 1) + "]   " +
+        "concat = [C\u2080 | \u2026 | C" + subscript(problem_.num_heads - 1) + "]   " +  // not translated: notation
         w_.trn("%1$s head \u00d7 %2$s \u2192 %3$s", "%1$s heads \u00d7 %2$s \u2192 %3$s",
                static_cast<unsigned long>(problem_.num_heads),
                {std::to_string(problem_.num_heads), shape(problem_.n(), problem_.d_v), shape(problem_.n(), width)});
@@ -379,7 +381,7 @@ StepPage PageBuilder::concat() const {
   std::string parts;
   for (int h = 0; h < problem_.num_heads; ++h)
     parts += (h == 0 ? "" : " | ") + ("c" + subscript(h) + "[" + query_label() + "]");
-  page.trace.push_back("concat[" + query_label() + "] = [" + parts + "]");
+  page.trace.push_back("concat[" + query_label() + "] = [" + parts + "]");  // not translated: notation
   page.trace.push_back("= " + format_vector(row, focus_.decimals));
   return page;
 }
@@ -389,20 +391,20 @@ StepPage PageBuilder::output() const {
   page.title = w_.tr("Output projection");
   const int width = problem_.num_heads * problem_.d_v;
   if (problem_.wo) {
-    page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" +
+    page.formula = "output = concat\u00b7W_O   " + shape(problem_.n(), width) + "\u00b7" +  // not translated: notation
                    shape(width, problem_.wo->cols) + " = " + shape(problem_.n(), problem_.wo->cols);
     ShownMatrix wo = borrowed("W_O", *problem_.wo, false, false);
     wo.row_labels = dimension_labels(width);
     wo.col_labels = dimension_labels(problem_.wo->cols);
     page.matrices.push_back(std::move(wo));
   } else {
-    page.formula = "output = concat   " + w_.tr("(this scenario has no W_O)");
+    page.formula = "output = concat   " + w_.tr("(this scenario has no W_O)");  // not translated: notation
   }
   page.note = w_.tr("W_O mixes the heads' results back into one vector per token, ready for the next layer.");
   ShownMatrix out = borrowed("output", result_.output, true, false);
   out.col_labels = dimension_labels(result_.output.cols);
   page.matrices.push_back(std::move(out));
-  page.trace.push_back("output[" + query_label() +
+  page.trace.push_back("output[" + query_label() +  // not translated: notation
                        "] = " + format_vector(row_as_doubles(result_.output, focus_.query), focus_.decimals));
   return page;
 }

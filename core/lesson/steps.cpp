@@ -40,13 +40,17 @@ StepModel::StepModel(const Problem& problem, const Result& result)
     : problem_(&problem), result_(&result), projections_(compute_projections(problem)) {
   if (result.heads.size() != static_cast<std::size_t>(problem.num_heads) || result.mask.rows != problem.n() ||
       result.mask.cols != problem.m())
-    throw std::invalid_argument("lesson: the result does not belong to this problem");
+    throw std::invalid_argument(
+        "lesson: the result does not belong to this problem");  // not translated: a programming error
 }
 
 void StepModel::check_focus(const PageFocus& focus) const {
-  if (focus.head < 0 || focus.head >= problem_->num_heads) throw std::out_of_range("lesson: no such head");
-  if (focus.query < 0 || focus.query >= problem_->n()) throw std::out_of_range("lesson: no such query token");
-  if (focus.key < 0 || focus.key >= problem_->m()) throw std::out_of_range("lesson: no such key token");
+  if (focus.head < 0 || focus.head >= problem_->num_heads)
+    throw std::out_of_range("lesson: no such head");  // not translated: a programming error
+  if (focus.query < 0 || focus.query >= problem_->n())
+    throw std::out_of_range("lesson: no such query token");  // not translated: a programming error
+  if (focus.key < 0 || focus.key >= problem_->m())
+    throw std::out_of_range("lesson: no such key token");  // not translated: a programming error
 }
 
 QueryTrace StepModel::trace(int head_index, int query) const {
