@@ -10,7 +10,7 @@ import sys
 # Only letters up to U+017F: the window's Latin font ranges (app/window/fonts.cpp) end there.
 ACCENTED = dict(zip('acdeghiklnorstuwyzACDEGHIKLNORSTUWYZ', 'åçđéĝĥîķļñöŕšţûŵýžÅÇĐÉĜĤÎĶĻÑÖŔŠŢÛŴÝŽ'))
 # Kept as they are: printf directives, backslash escapes.
-KEPT = re.compile(r'%[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp%]|\\.')
+KEPT = re.compile(r'%(?:[1-9]\$)?[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp%]|\\.')
 
 
 def pseudo(text):

@@ -77,7 +77,7 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
                            bool editable) {
   const Matrix& scores = result.heads[static_cast<std::size_t>(head)].scores;
   const std::vector<lesson::ScaleCase> cases =
-      lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale);
+      lesson::scaling_contrast(scores, result.mask, problem.d_k, problem.scale, i18n::wording());
   const float right = ImGui::GetCursorPosX() + width;
 
   const std::string question =
@@ -110,7 +110,7 @@ void draw_scaling_controls(ui::UiContext& ui, const Problem& problem, const Resu
     ImGui::EndTable();
   }
   // What these numbers show for this sentence: a saturation only when there is one.
-  text_wrapped_at_spaces(lesson::scaling_verdict(cases, problem.d_k), width, false);
+  text_wrapped_at_spaces(lesson::scaling_verdict(cases, problem.d_k, i18n::wording()), width, false);
   if (!editable) return;  // a pretrained model's scale is its own
 
   const ScaleSetting& scale = ui.document.scenario().scale;

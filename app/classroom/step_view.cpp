@@ -34,6 +34,7 @@
 #include "app/heatmap/axis_math.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/language.h"
 #include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
@@ -59,6 +60,7 @@ struct PageMatrices {
   int head = -1;
   int mistake = -1;
   ui::WeightsRange weights_range = ui::WeightsRange::ZeroToOne;
+  i18n::Language language = i18n::Language::Desktop;  // the matrices' names are worded
   std::vector<ShownMatrix> shown;
   std::vector<std::shared_ptr<const Matrix>> display;  // what the GPU draws (finite values)
   std::vector<std::shared_ptr<const Matrix>> kept;     // dropout's kept set as 1.0 / 0.0 (null: none)
@@ -106,6 +108,7 @@ class StepView final : public ui::Panel {
   struct {
     std::uint64_t generation = 0;
     int step = -1, head = -1, query = -1, key = -1, rows = -1, terms = -1, mistake = -1;
+    i18n::Language language = i18n::Language::Desktop;  // View ▸ Language rewords the page
     lesson::StepPage page;
   } text_;
   std::vector<lesson::RowStats> row_stats_;
@@ -199,7 +202,8 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
     matrices_ = PageMatrices{};
   }
   if (matrices_.generation == generation_ && matrices_.step == step && matrices_.head == focus.head &&
-      matrices_.weights_range == ui.view.weights_range && matrices_.mistake == static_cast<int>(focus.mistake))
+      matrices_.weights_range == ui.view.weights_range && matrices_.mistake == static_cast<int>(focus.mistake) &&
+      matrices_.language == i18n::shown_language())
     return;
   PageMatrices m;
   m.generation = generation_;
@@ -210,7 +214,8 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
   m.version = fresh_upload_version();
   lesson::PageFocus page_focus{.head = focus.head, .query = focus.query, .key = focus.key};
   page_focus.mistake = focus.mistake;
-  m.shown = model_->page(lesson::step_at(step), page_focus).matrices;
+  m.shown = model_->page(lesson::step_at(step), page_focus, i18n::wording()).matrices;
+  m.language = i18n::shown_language();
   const Result& result = model_->result();
   const int tokens = std::max(result.mask.rows, result.mask.cols);
   for (const ShownMatrix& shown : m.shown) {
@@ -250,8 +255,9 @@ void StepView::refresh(const ui::UiContext& ui, const Focus& focus, int step) {
 const lesson::StepPage& StepView::text_page(int step, const lesson::PageFocus& focus) {
   if (text_.generation != generation_ || text_.step != step || text_.head != focus.head || text_.query != focus.query ||
       text_.key != focus.key || text_.rows != focus.max_trace_keys || text_.terms != focus.vector_terms_per_line ||
-      text_.mistake != static_cast<int>(focus.mistake)) {
-    text_.page = model_->page(lesson::step_at(step), focus);
+      text_.mistake != static_cast<int>(focus.mistake) || text_.language != i18n::shown_language()) {
+    text_.page = model_->page(lesson::step_at(step), focus, i18n::wording());
+    text_.language = i18n::shown_language();
     text_.generation = generation_;
     text_.step = step;
     text_.head = focus.head;

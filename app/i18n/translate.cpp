@@ -34,6 +34,12 @@ std::string tr_label(const char* msgid, const char* id) {
   return label;
 }
 
+Wording wording() {
+  return Wording(
+      [](const char* msgid) { return std::string(tr(msgid)); },
+      [](const char* singular, const char* plural, unsigned long n) { return std::string(trn(singular, plural, n)); });
+}
+
 std::string format(const char* format, ...) {
   va_list args;
   va_start(args, format);

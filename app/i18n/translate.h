@@ -12,6 +12,8 @@
 
 #include <string>
 
+#include "core/common/wording.h"
+
 namespace attnviz::i18n {
 
 // The translation of `msgid` in the chosen language, or `msgid` itself.
@@ -27,6 +29,11 @@ namespace attnviz::i18n {
 // The same with an ID of its own, for a label whose English text is not unique.
 [[nodiscard]] std::string tr_label(const char* msgid, const char* id);
 
+// These calls as the Wording core's sentences go through (core/lesson's pages, the scaling
+// verdict): a copy translates in whichever language is chosen when it is called, so a switch
+// reaches the next page built with it.
+[[nodiscard]] Wording wording();
+
 // printf into a string, for a translated format ("%s tokens"): the translation decides the order
 // of the words, the arguments stay numbers and token labels.
 [[nodiscard]] std::string format(const char* format, ...) __attribute__((format(printf, 1, 2)));
@@ -34,4 +41,6 @@ namespace attnviz::i18n {
 }  // namespace attnviz::i18n
 
 // Marks a literal for extraction only; it is translated where it is shown (i18n::tr).
+#ifndef N_
 #define N_(text) text
+#endif

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/attention/mask.h"
+#include "core/common/wording.h"
 #include "core/scenario/positions.h"
 
 namespace attnviz::lesson {
@@ -107,10 +108,10 @@ Mistake mistake_at(int index) { return static_cast<Mistake>(std::clamp(index, 0,
 
 const char* mistake_name(Mistake mistake) {
   switch (mistake) {
-    case Mistake::SoftmaxOverColumns: return "softmax over the wrong axis";
-    case Mistake::NoScaling: return "no scaling";
-    case Mistake::MaskAfterSoftmax: return "masking after the softmax";
-    case Mistake::MaskAfterSoftmaxRenormalised: return "renormalising after masking";
+    case Mistake::SoftmaxOverColumns: return N_("softmax over the wrong axis");
+    case Mistake::NoScaling: return N_("no scaling");
+    case Mistake::MaskAfterSoftmax: return N_("masking after the softmax");
+    case Mistake::MaskAfterSoftmaxRenormalised: return N_("renormalising after masking");
   }
   return "";
 }
@@ -169,7 +170,7 @@ MistakeDemo demonstrate_at(const Problem& p, const Matrix& raw, int head, Mistak
 
 MistakeDemo demonstrate(const Problem& p, const Result& result, int head, Mistake mistake) {
   if (head < 0 || static_cast<std::size_t>(head) >= result.heads.size())
-    throw std::out_of_range("lesson: no such head");
+    throw std::out_of_range("lesson: no such head");  // not translated: a programming error
   const Matrix& raw = result.heads[static_cast<std::size_t>(head)].scores;
   MistakeDemo base;
   base.mistake = mistake;

@@ -63,43 +63,50 @@ Matrix softmax_at_scale(const Matrix& scores, const MaskMatrix& mask, double sca
   return weights;
 }
 
-std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale) {
+std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale,
+                                        const Wording& wording) {
   const double inv_sqrt_dk = 1.0 / std::sqrt(static_cast<double>(d_k));
   std::vector<ScaleCase> cases;
   const auto add = [&](std::string label, double scale) {
     cases.push_back({std::move(label), scale, summarize(row_statistics(softmax_at_scale(scores, mask, scale), mask))});
   };
   add("1/\u221ad_k = " + format_number(inv_sqrt_dk), inv_sqrt_dk);
-  add("no scaling (1)", 1.0);
+  add(wording.tr("no scaling (1)"), 1.0);
   // The Problem stores the factor as float: compare at float precision.
   const auto same = [](double a, double b) { return static_cast<float>(a) == static_cast<float>(b); };
   if (!same(current_scale, inv_sqrt_dk) && !same(current_scale, 1.0))
-    add("T = " + format_significant(1.0 / current_scale) + " (scale " + format_significant(current_scale) + ")",
+    add(wording.tr("T = %1$s (scale %2$s)",
+                   {format_significant(1.0 / current_scale), format_significant(current_scale)}),
         current_scale);
   return cases;
 }
 
-std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k) {
+std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k, const Wording& wording) {
   if (cases.size() < 2 || cases[0].summary.rows == 0) return "";
-  if (d_k == 1) return "With d_k = 1, 1/\u221ad_k is 1: scaling changes nothing here.";
+  if (d_k == 1) return wording.tr("With d_k = 1, 1/\u221ad_k is 1: scaling changes nothing here.");
   const RowStatsSummary& scaled = cases[0].summary;
   const RowStatsSummary& unscaled = cases[1].summary;
-  const std::string entropies =
-      format_number(scaled.mean_entropy_bits, 2) + " \u2192 " + format_number(unscaled.mean_entropy_bits, 2) + " bits";
+  const std::string entropies = wording.tr("%1$s \u2192 %2$s bits", {format_number(scaled.mean_entropy_bits, 2),
+                                                                     format_number(unscaled.mean_entropy_bits, 2)});
   const std::string maxima =
       format_number(scaled.mean_max_weight, 2) + " \u2192 " + format_number(unscaled.mean_max_weight, 2);
   // Thresholds a class can see on the heatmap: a fifth of a bit, or a tenth of the weight.
   const bool sharper = scaled.mean_entropy_bits - unscaled.mean_entropy_bits >= 0.2 ||
                        unscaled.mean_max_weight - scaled.mean_max_weight >= 0.1;
   if (unscaled.mean_max_weight >= 0.9)
-    return "Without 1/\u221ad_k the softmax saturates: nearly all weight on one key per row (entropy " + entropies +
-           ", max weight " + maxima + ").";
+    return wording.tr(
+        "Without 1/\u221ad_k the softmax saturates: nearly all weight on one key per row (entropy %1$s, max "
+        "weight %2$s).",
+        {entropies, maxima});
   if (sharper)
-    return "Without 1/\u221ad_k every row gets sharper (entropy " + entropies + ", max weight " + maxima +
-           "); larger d_k makes it worse.";
-  return "Here the scores are small, so leaving out 1/\u221ad_k changes little (entropy " + entropies +
-         ", max weight " + maxima +
-         "): the softmax stays flat either way. The effect grows with d_k and with larger scores.";
+    return wording.tr(
+        "Without 1/\u221ad_k every row gets sharper (entropy %1$s, max weight %2$s); larger d_k makes "
+        "it worse.",
+        {entropies, maxima});
+  return wording.tr(
+      "Here the scores are small, so leaving out 1/\u221ad_k changes little (entropy %1$s, max weight %2$s): the "
+      "softmax stays flat either way. The effect grows with d_k and with larger scores.",
+      {entropies, maxima});
 }
 
 }  // namespace attnviz::lesson

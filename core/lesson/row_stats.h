@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/common/matrix.h"
+#include "core/common/wording.h"
 
 namespace attnviz::lesson {
 
@@ -39,13 +40,14 @@ struct ScaleCase {
 };
 
 // 1/√d_k, no scaling, and the current factor when it is neither (as a temperature T, the
-// Model panel's wording: scale = 1/T), each on `scores`.
-std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale);
+// Model panel's wording: scale = 1/T), each on `scores`; the labels in `wording`'s language.
+std::vector<ScaleCase> scaling_contrast(const Matrix& scores, const MaskMatrix& mask, int d_k, double current_scale,
+                                        const Wording& wording = {});
 
 // What the contrast (the first two cases of scaling_contrast) shows for these scores, in one
 // sentence: whether leaving 1/√d_k out saturates the softmax, only sharpens it, or hardly
 // changes anything (small scores). The lesson's general claim is true; this says what the
 // data on screen shows, so the text never promises a saturation the heatmap does not have.
-std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k);
+std::string scaling_verdict(const std::vector<ScaleCase>& cases, int d_k, const Wording& wording = {});
 
 }  // namespace attnviz::lesson

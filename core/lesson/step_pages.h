@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "core/common/number_text.h"
+#include "core/common/wording.h"
 #include "core/lesson/steps.h"
 
 namespace attnviz::lesson {
 
 class PageBuilder {
  public:
-  PageBuilder(const StepModel& model, const PageFocus& focus);
+  PageBuilder(const StepModel& model, const PageFocus& focus, const Wording& wording);
   [[nodiscard]] StepPage build(StepKind kind) const;
 
  private:
@@ -45,8 +47,9 @@ class PageBuilder {
   const Problem& problem_;
   const Result& result_;
   PageFocus focus_;
-  std::string h_;  // the head's subscript, "₀"
-  std::string g_;  // its key/value head's subscript
+  const Wording& w_;  // the caller's language for every sentence (numbers and formulas stay)
+  std::string h_;     // the head's subscript, "₀"
+  std::string g_;     // its key/value head's subscript
   std::vector<std::string> dims_k_, dims_v_, dims_model_;
 };
 
@@ -57,7 +60,11 @@ inline void PageBuilder::fill_table(TraceTable& table, std::vector<std::string> 
   const int shown = std::min(keys, std::max(focus_.max_trace_keys, 1));
   for (int j = 0; j < shown; ++j) table.rows.push_back(row(j));
   if (focus_.key < shown) table.highlight_row = focus_.key;
-  if (keys > shown) table.more = "\u2026 " + std::to_string(keys - shown) + " more keys";
+  if (keys > shown) {
+    const int more = keys - shown;
+    table.more = w_.trn("\u2026 %1$s more key", "\u2026 %1$s more keys", static_cast<unsigned long>(more),
+                        {format_grouped(more)});
+  }
 }
 
 }  // namespace attnviz::lesson

@@ -16,17 +16,17 @@ int step_index(StepKind kind) { return static_cast<int>(kind); }
 
 const char* step_name(StepKind kind) {
   switch (kind) {
-    case StepKind::Embeddings: return "Embeddings";
-    case StepKind::Projections: return "Q, K, V";
-    case StepKind::Positions: return "Positions";
-    case StepKind::Scores: return "Scores";
-    case StepKind::Scaling: return "Scaling";
-    case StepKind::Masking: return "Mask";
-    case StepKind::Softmax: return "Softmax";
-    case StepKind::Context: return "Weighted sum";
-    case StepKind::Concat: return "Concatenate";
-    case StepKind::Output: return "Output";
-    case StepKind::Mistakes: return "Mistakes";
+    case StepKind::Embeddings: return N_("Embeddings");
+    case StepKind::Projections: return N_("Q, K, V");
+    case StepKind::Positions: return N_("Positions");
+    case StepKind::Scores: return N_("Scores");
+    case StepKind::Scaling: return N_("Scaling");
+    case StepKind::Masking: return N_("Mask");
+    case StepKind::Softmax: return N_("Softmax");
+    case StepKind::Context: return N_("Weighted sum");
+    case StepKind::Concat: return N_("Concatenate");
+    case StepKind::Output: return N_("Output");
+    case StepKind::Mistakes: return N_("Mistakes");
   }
   return "";
 }
@@ -40,13 +40,17 @@ StepModel::StepModel(const Problem& problem, const Result& result)
     : problem_(&problem), result_(&result), projections_(compute_projections(problem)) {
   if (result.heads.size() != static_cast<std::size_t>(problem.num_heads) || result.mask.rows != problem.n() ||
       result.mask.cols != problem.m())
-    throw std::invalid_argument("lesson: the result does not belong to this problem");
+    throw std::invalid_argument(
+        "lesson: the result does not belong to this problem");  // not translated: a programming error
 }
 
 void StepModel::check_focus(const PageFocus& focus) const {
-  if (focus.head < 0 || focus.head >= problem_->num_heads) throw std::out_of_range("lesson: no such head");
-  if (focus.query < 0 || focus.query >= problem_->n()) throw std::out_of_range("lesson: no such query token");
-  if (focus.key < 0 || focus.key >= problem_->m()) throw std::out_of_range("lesson: no such key token");
+  if (focus.head < 0 || focus.head >= problem_->num_heads)
+    throw std::out_of_range("lesson: no such head");  // not translated: a programming error
+  if (focus.query < 0 || focus.query >= problem_->n())
+    throw std::out_of_range("lesson: no such query token");  // not translated: a programming error
+  if (focus.key < 0 || focus.key >= problem_->m())
+    throw std::out_of_range("lesson: no such key token");  // not translated: a programming error
 }
 
 QueryTrace StepModel::trace(int head_index, int query) const {
@@ -78,9 +82,9 @@ Matrix StepModel::concatenated_contexts() const {
   return concatenate_columns(blocks);
 }
 
-StepPage StepModel::page(StepKind kind, const PageFocus& focus) const {
+StepPage StepModel::page(StepKind kind, const PageFocus& focus, const Wording& wording) const {
   check_focus(focus);
-  const PageBuilder builder(*this, focus);
+  const PageBuilder builder(*this, focus, wording);
   StepPage page = builder.build(kind);
   page.kind = kind;
   page.number = step_index(kind) + 1;
@@ -88,9 +92,9 @@ StepPage StepModel::page(StepKind kind, const PageFocus& focus) const {
   return page;
 }
 
-std::vector<StepPage> StepModel::pages(const PageFocus& focus) const {
+std::vector<StepPage> StepModel::pages(const PageFocus& focus, const Wording& wording) const {
   std::vector<StepPage> all;
-  for (int i = 0; i < kStepCount; ++i) all.push_back(page(step_at(i), focus));
+  for (int i = 0; i < kStepCount; ++i) all.push_back(page(step_at(i), focus, wording));
   return all;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/attention/result.h"
+#include "core/common/wording.h"
 #include "core/lesson/mistakes.h"
 #include "core/lesson/projections.h"
 #include "core/lesson/query_trace.h"
@@ -36,7 +37,7 @@ inline constexpr int kStepCount = 11;
 
 StepKind step_at(int index);           // 0-based; clamps into [0, kStepCount)
 int step_index(StepKind kind);         // 0-based
-const char* step_name(StepKind kind);  // "Embeddings", "Q, K, V", "Scores", ...
+const char* step_name(StepKind kind);  // "Embeddings", "Q, K, V", "Scores", ... (English: Wording::tr them)
 
 struct ShownMatrix {
   // Values: any sign (a diverging colour scale); Weights: softmax output in [0, 1];
@@ -136,9 +137,11 @@ class StepModel {
   [[nodiscard]] const Result& result() const { return *result_; }
   [[nodiscard]] const Projections& projections() const { return projections_; }
 
-  // Throws std::out_of_range when focus names a head, query or key outside the problem.
-  [[nodiscard]] StepPage page(StepKind kind, const PageFocus& focus) const;
-  [[nodiscard]] std::vector<StepPage> pages(const PageFocus& focus) const;
+  // Throws std::out_of_range when focus names a head, query or key outside the problem. The
+  // page's sentences and words are in `wording`'s language; its numbers, formulas and tokens
+  // are the same in every language.
+  [[nodiscard]] StepPage page(StepKind kind, const PageFocus& focus, const Wording& wording = {}) const;
+  [[nodiscard]] std::vector<StepPage> pages(const PageFocus& focus, const Wording& wording = {}) const;
 
   [[nodiscard]] HeadProjections head(int head) const { return head_projections(*problem_, projections_, head); }
   [[nodiscard]] QueryTrace trace(int head, int query) const;
