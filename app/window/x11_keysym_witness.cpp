@@ -12,13 +12,15 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
+#include <stop_token>
 #include <thread>
+
+#include "core/common/worker.h"
 
 namespace attnviz::window {
 namespace {
@@ -59,7 +61,7 @@ std::optional<std::u32string> text_of(KeySym keysym) {
 struct X11KeysymWitness::Thread {
   ~Thread();
   bool start(GLFWwindow* glfw_window);
-  void run();
+  void run(const std::stop_token& stop);
   void record(XKeyEvent& event);
   std::optional<KeySym> keysym_at(const KeyPressOnWire& press);
 
@@ -67,10 +69,8 @@ struct X11KeysymWitness::Thread {
   Display* display = nullptr;  // ours: only the worker reads it
   Window window = 0;
   std::array<int, 2> wake{-1, -1};
-  std::atomic<bool> stop{false};
-  std::thread worker;
+  std::unique_ptr<Worker> reader;  // runs run() until the witness goes
   std::mutex mutex;
-  std::condition_variable seen_more;
   std::deque<SeenPress> seen;         // guarded by mutex
   std::deque<KeyPressOnWire> queued;  // the frame loop's alone
 };
@@ -84,25 +84,25 @@ bool X11KeysymWitness::Thread::start(GLFWwindow* glfw_window) {
   if (pipe2(wake.data(), O_CLOEXEC | O_NONBLOCK) != 0) return false;
   XSelectInput(display, window, KeyPressMask);
   XSync(display, False);
-  worker = std::thread([this] { run(); });
+  reader = std::make_unique<Worker>();
+  reader->submit([this](const TaskContext& task) { run(task.stop); });
   return true;
 }
 
 X11KeysymWitness::Thread::~Thread() {
-  if (worker.joinable()) {
-    stop = true;
-    const char byte = 0;
-    [[maybe_unused]] const auto written = ::write(wake[1], &byte, 1);
-    worker.join();
-  }
+  reader.reset();  // stops run() through its stop callback and waits for it
   for (const int fd : wake)
     if (fd >= 0) ::close(fd);
   if (display != nullptr) XCloseDisplay(display);
 }
 
-void X11KeysymWitness::Thread::run() {
+void X11KeysymWitness::Thread::run(const std::stop_token& stop) {
+  const std::stop_callback wake_poll(stop, [this] {
+    const char byte = 0;
+    [[maybe_unused]] const auto written = ::write(wake[1], &byte, 1);
+  });
   std::array<pollfd, 2> fds{{{ConnectionNumber(display), POLLIN, 0}, {wake[0], POLLIN, 0}}};
-  while (!stop) {
+  while (!stop.stop_requested()) {
     while (XPending(display) > 0) {
       XEvent event{};
       XNextEvent(display, &event);
@@ -116,27 +116,29 @@ void X11KeysymWitness::Thread::run() {
 // Read now, while the server still has the key bound to what it typed.
 void X11KeysymWitness::Thread::record(XKeyEvent& event) {
   const SeenPress press{event.time, event.keycode, keysym_of(event)};
-  {
-    const std::lock_guard lock(mutex);
-    seen.push_back(press);
-    if (seen.size() > kKeptPresses) seen.pop_front();
-  }
-  seen_more.notify_all();
+  const std::lock_guard lock(mutex);
+  seen.push_back(press);
+  if (seen.size() > kKeptPresses) seen.pop_front();
 }
 
 std::optional<KeySym> X11KeysymWitness::Thread::keysym_at(const KeyPressOnWire& press) {
-  std::unique_lock lock(mutex);
-  std::optional<KeySym> found;
-  seen_more.wait_for(lock, kCatchUp, [&] {
-    const auto it = std::find_if(seen.rbegin(), seen.rend(), [&](const SeenPress& s) {
-      return s.time == press.time && s.keycode == press.keycode;
-    });
-    if (it != seen.rend()) found = it->keysym;
-    // Presses come in the server's order: one older than the newest seen never will be (a
-    // key an input method gave back with no time, ibus's 0, is not waited for).
-    return found.has_value() || (!seen.empty() && seen.back().time >= press.time);
-  });
-  return found;
+  // The reader records a press within a millisecond unless the CPU is starved: look every
+  // millisecond for kCatchUp at most (no condition variable: the one Worker owns the waiting).
+  const auto give_up = std::chrono::steady_clock::now() + kCatchUp;
+  for (;;) {
+    {
+      const std::lock_guard lock(mutex);
+      const auto it = std::find_if(seen.rbegin(), seen.rend(), [&](const SeenPress& s) {
+        return s.time == press.time && s.keycode == press.keycode;
+      });
+      if (it != seen.rend()) return it->keysym;
+      // Presses come in the server's order: one older than the newest seen never will be (a
+      // key an input method gave back with no time, ibus's 0, is not waited for).
+      if (!seen.empty() && seen.back().time >= press.time) return std::nullopt;
+    }
+    if (std::chrono::steady_clock::now() >= give_up) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 X11KeysymWitness::X11KeysymWitness(GLFWwindow* window) {
