@@ -22,6 +22,7 @@
 #include "app/heatmap/query_bars.h"
 #include "app/heatmap/heatmap_overlay.h"
 #include "app/heatmap/value_range.h"
+#include "app/i18n/language.h"
 #include "app/i18n/translate.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/model_layer.h"
@@ -39,7 +40,8 @@ namespace {
 using compute::HeadMatrix;
 
 struct Copy {
-  std::string label;
+  std::string label;  // in the shown language
+  std::string key;    // the label in English: its heatmap's ImGui ID, the same in every language
   document::Document document;
   std::unique_ptr<compute::ComputeSession> session;
   std::uint64_t seen_generation = 0;
@@ -88,6 +90,7 @@ class CompareView final : public ui::Panel {
   } range_;
   std::uint64_t base_generation_ = 0;
   lesson::CompareOptions built_;
+  i18n::Language built_language_ = i18n::Language::Desktop;  // View ▸ Language rewords the labels and note
   bool built_once_ = false;
   std::string error_;
   std::string note_;  // why a copy is left out, or how the base was changed first
@@ -114,14 +117,16 @@ int shown_head_of(const compute::ComputeSession& session, int requested) {
 
 void CompareView::update_copies(const ui::UiContext& ui) {
   const lesson::CompareOptions& options = views_.compare;
-  if (!built_once_ || base_generation_ != ui.session.generation() || !same_options(built_, options)) {
+  if (!built_once_ || base_generation_ != ui.session.generation() || !same_options(built_, options) ||
+      built_language_ != i18n::shown_language()) {
     built_once_ = true;
     base_generation_ = ui.session.generation();
     built_ = options;
+    built_language_ = i18n::shown_language();
     error_.clear();
     lesson::Comparison comparison;
     try {
-      comparison = lesson::derive_comparison(ui.document.scenario(), ui.session.problem(), options);
+      comparison = lesson::derive_comparison(ui.document.scenario(), ui.session.problem(), options, i18n::wording());
     } catch (const std::exception& e) {
       error_ = e.what();
     }
@@ -131,6 +136,7 @@ void CompareView::update_copies(const ui::UiContext& ui) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
       Copy& copy = copies_[i];
       copy.label = variants[i].label;
+      copy.key = variants[i].key;
       if (!copy.session) copy.session = std::make_unique<compute::ComputeSession>(nullptr, compute::BackendMode::Cpu);
       if (!(copy.document.scenario() == variants[i].scenario))
         copy.document.reset(std::move(variants[i].scenario), std::nullopt);
@@ -363,7 +369,7 @@ void CompareView::draw_copy(ui::UiContext& ui, Copy& copy, const GridLayout& gri
   spec.highlight_column = !p.cross_attention;
   // The cells' tops line up across a grid row, whatever each title's height.
   ImGui::SetCursorPos(ImVec2(x, std::max(cells_y, ImGui::GetCursorPosY())));
-  const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.label).c_str(), spec);
+  const heatmap::HeatmapHover hover = ui.heatmaps.draw(("##copy" + copy.key).c_str(), spec);
   if (hover.hovered && hover.row >= 0 && hover.col >= 0 && spec.source.host != nullptr) {
     const bool visible = result.mask.at(hover.row, hover.col);
     ImGui::SetTooltip("%s \xe2\x86\x92 %s: %s", ui::token_label(p.tokens[static_cast<std::size_t>(hover.row)]).c_str(),

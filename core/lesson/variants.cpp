@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "core/lesson/projections.h"
 #include "core/scenario/generate.h"
@@ -69,24 +72,40 @@ Scenario share_kv_heads(Scenario mha, int kv_heads) {
   return mha;
 }
 
-std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& problem, const CompareOptions& options) {
+// A label worded in some language: called with the caller's Wording for the label, and with
+// the default (English) for the variant's key.
+using Label = std::function<std::string(const Wording&)>;
+
+Variant worded_variant(const Label& label, Scenario scenario, const Wording& wording) {
+  return {label(wording), std::move(scenario), label(Wording{})};
+}
+
+std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& problem, const CompareOptions& options,
+                                   const Wording& wording) {
   std::vector<int> global;
   for (int g : options.global)
     if (g >= 0 && g < problem.n() && g < problem.m()) global.push_back(g);
   const int r = std::max(options.window, 0);
-  std::vector<std::pair<std::string, MaskSetting>> masks = {{"no mask", MaskSetting{}},
-                                                            {"causal", MaskSetting{true, std::nullopt, {}}}};
+  const std::string r_text = std::to_string(r);
+  const std::string global_text =
+      global.empty() ? std::string() : std::to_string(global.front()) + (global.size() > 1 ? "\u2026" : "");
+  std::vector<std::pair<Label, MaskSetting>> masks = {
+      {[](const Wording& w) { return w.tr("no mask"); }, MaskSetting{}},
+      {[](const Wording& w) { return w.tr("causal"); }, MaskSetting{true, std::nullopt, {}}}};
   if (options.count == 4) {
-    masks.push_back({"sliding window r = " + std::to_string(r), MaskSetting{true, r, {}}});
-    std::string label = "Longformer r = " + std::to_string(r);
-    if (!global.empty()) label += ", global " + std::to_string(global.front()) + (global.size() > 1 ? "\u2026" : "");
-    masks.push_back({label, MaskSetting{false, r, global}});
+    masks.push_back(
+        {[&](const Wording& w) { return w.tr("sliding window r = %1$s", {r_text}); }, MaskSetting{true, r, {}}});
+    masks.push_back({[&](const Wording& w) {
+                       return global.empty() ? w.tr("Longformer r = %1$s", {r_text})
+                                             : w.tr("Longformer r = %1$s, global %2$s", {r_text, global_text});
+                     },
+                     MaskSetting{false, r, global}});
   }
   std::vector<Variant> variants;
   for (auto& [label, mask] : masks) {
     Scenario s = frozen;
     s.mask = mask;
-    variants.push_back({label, std::move(s)});
+    variants.push_back(worded_variant(label, std::move(s), wording));
   }
   return variants;
 }
@@ -96,35 +115,41 @@ std::vector<Variant> mask_variants(const Scenario& frozen, const Problem& proble
 // and attention sinks, then strided and block-local. Their sizes follow the sentence so that
 // each differs from causal on screen: 4 sinks and a stride and block of 4 from 16 tokens on,
 // fewer for shorter sentences; the sinks' window is the masks axis's r (at least 1).
-std::vector<Variant> pattern_variants(const Scenario& frozen, const Problem& problem, const CompareOptions& options) {
+std::vector<Variant> pattern_variants(const Scenario& frozen, const Problem& problem, const CompareOptions& options,
+                                      const Wording& wording) {
   const std::string r = std::to_string(std::max(options.window, 1));
   const std::string sinks = std::to_string(std::clamp(problem.n() / 8, 1, 4));
   const std::string stride = std::to_string(std::clamp(problem.n() / 4, 2, 4));
-  std::vector<std::pair<std::string, std::string>> patterns = {
-      {"causal", "k <= q"}, {"attention sinks", "k <= q && (k < " + sinks + " || q - k <= " + r + ")"}};
+  // The patterns' names are words; their expressions are notation, the same in every language.
+  std::vector<std::pair<const char*, std::string>> patterns = {
+      {N_("causal"), "k <= q"}, {N_("attention sinks"), "k <= q && (k < " + sinks + " || q - k <= " + r + ")"}};
   if (options.count == 4) {
-    patterns.push_back({"strided", "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)"});
-    patterns.push_back({"block-local", "q / " + stride + " == k / " + stride});
+    patterns.push_back({N_("strided"), "k <= q && (q - k < " + stride + " || (q - k) % " + stride + " == 0)"});
+    patterns.push_back({N_("block-local"), "q / " + stride + " == k / " + stride});
   }
   std::vector<Variant> variants;
-  for (auto& [name, expression] : patterns) {
+  for (const auto& pattern : patterns) {
     Scenario s = frozen;
     s.mask = MaskSetting{};
-    s.mask.expression = expression;
-    variants.push_back({name + ": " + expression, std::move(s)});
+    s.mask.expression = pattern.second;
+    const Label label = [&pattern](const Wording& w) { return w.tr(pattern.first) + ": " + pattern.second; };
+    variants.push_back(worded_variant(label, std::move(s), wording));
   }
   return variants;
 }
 
-// "8 heads", "4 and 8 heads", "2, 4 and 8 heads"
-std::string counts_text(const std::vector<int>& counts, const char* noun) {
+// "8", "4 and 8", "2, 4 and 8" (`last_join`: "%1$s and %2$s" or "%1$s or %2$s", worded)
+std::string counts_text(const std::vector<int>& counts,
+                        const std::function<std::string(std::string_view, std::string_view)>& last_join) {
   std::string text;
-  for (std::size_t i = 0; i < counts.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[i]);
-  return text + " " + noun;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const std::string count = std::to_string(counts[i]);
+    text = i == 0 ? count : i + 1 == counts.size() ? last_join(text, count) : text + ", " + count;
+  }
+  return text;
 }
 
-Comparison head_variants(const Scenario& frozen, const CompareOptions& options) {
+Comparison head_variants(const Scenario& frozen, const CompareOptions& options, const Wording& wording) {
   const Scenario mha = expand_to_mha(frozen);
   Comparison comparison;
   std::vector<int> left_out;  // of the first `count` powers of two, the ones that do not split
@@ -135,21 +160,31 @@ Comparison head_variants(const Scenario& frozen, const CompareOptions& options) 
       continue;
     }
     Scenario s = split_heads(mha, heads);
-    comparison.variants.push_back(
-        {std::to_string(heads) + (heads == 1 ? " head" : " heads") + " (d_k = " + std::to_string(s.d_k) + ")",
-         std::move(s)});
+    const std::string heads_text = std::to_string(heads);
+    const std::string d_k = std::to_string(s.d_k);
+    const Label label = [&](const Wording& w) {
+      return w.trn("%1$s head (d_k = %2$s)", "%1$s heads (d_k = %2$s)", static_cast<unsigned long>(heads),
+                   {heads_text, d_k});
+    };
+    comparison.variants.push_back(worded_variant(label, std::move(s), wording));
   }
-  if (!left_out.empty())
-    comparison.note = counts_text(left_out, "heads") + " left out: W_Q's " + std::to_string(mha.num_heads * mha.d_k) +
-                      " columns (heads \u00d7 d_k) and W_V's " + std::to_string(mha.num_heads * mha.d_v) +
-                      " do not split into that many heads.";
+  if (!left_out.empty()) {
+    const std::string counts = counts_text(left_out, [&](std::string_view text, std::string_view last) {
+      return wording.tr("%1$s and %2$s", {text, last});
+    });
+    comparison.note = wording.tr(
+        "%1$s heads left out: W_Q's %2$s columns (heads \u00d7 d_k) and W_V's %3$s do not split into that many "
+        "heads.",
+        {counts, std::to_string(mha.num_heads * mha.d_k), std::to_string(mha.num_heads * mha.d_v)});
+  }
   return comparison;
 }
 
-std::string kv_label(int heads, int kv_heads) {
+// "GQA: 4 query, 2 K/V heads"
+std::string kv_label(int heads, int kv_heads, const Wording& w) {
   const char* kind = kv_heads == heads ? "MHA" : kv_heads == 1 ? "MQA" : "GQA";
-  return std::string(kind) + ": " + std::to_string(heads) + " query, " + std::to_string(kv_heads) +
-         (kv_heads == 1 ? " K/V head" : " K/V heads");
+  return w.trn("%1$s: %2$s query, %3$s K/V head", "%1$s: %2$s query, %3$s K/V heads",
+               static_cast<unsigned long>(kv_heads), {kind, std::to_string(heads), std::to_string(kv_heads)});
 }
 
 // The MHA the K/V variants pool from. A base that already shares K/V heads has fewer K/V
@@ -163,15 +198,17 @@ Scenario mha_for_kv(const Scenario& frozen, const Scenario& base) {
   return mha;
 }
 
-Comparison kv_variants(const Scenario& frozen, const Scenario& base, const CompareOptions& options) {
+Comparison kv_variants(const Scenario& frozen, const Scenario& base, const CompareOptions& options,
+                       const Wording& wording) {
   Scenario mha = mha_for_kv(frozen, base);
   Comparison comparison;
   if (mha.num_heads == 1) {
     for (int heads : {8, 4, 2})
       if (can_split(mha, heads)) {
         mha = split_heads(mha, heads);
-        comparison.note = "The one-head scenario is split into " + std::to_string(heads) +
-                          " heads of d_k = " + std::to_string(mha.d_k) + " first: one head has nothing to share.";
+        comparison.note = wording.tr(
+            "The one-head scenario is split into %1$s heads of d_k = %2$s first: one head has nothing to share.",
+            {std::to_string(heads), std::to_string(mha.d_k)});
         break;
       }
   }
@@ -181,21 +218,25 @@ Comparison kv_variants(const Scenario& frozen, const Scenario& base, const Compa
     for (int kv = heads / 2; kv > 1 && kv_counts.size() < 3; kv /= 2)
       if (heads % kv == 0) kv_counts.push_back(kv);
   if (heads > 1) kv_counts.push_back(1);
-  for (int kv : kv_counts) comparison.variants.push_back({kv_label(heads, kv), share_kv_heads(mha, kv)});
+  for (int kv : kv_counts)
+    comparison.variants.push_back(
+        worded_variant([&](const Wording& w) { return kv_label(heads, kv, w); }, share_kv_heads(mha, kv), wording));
   if (static_cast<int>(kv_counts.size()) < options.count) {
-    std::string ways;
-    for (std::size_t i = 0; i < kv_counts.size(); ++i)
-      ways += (i == 0 ? "" : i + 1 == kv_counts.size() ? " or " : ", ") + std::to_string(kv_counts[i]);
-    comparison.note += (comparison.note.empty() ? "" : " ") + std::string("Only ") + std::to_string(kv_counts.size()) +
-                       " copies: " + std::to_string(heads) + " query heads can share " + ways +
-                       " K/V heads (each group the same size).";
+    const std::string ways = counts_text(kv_counts, [&](std::string_view text, std::string_view last) {
+      return wording.tr("%1$s or %2$s", {text, last});
+    });
+    const std::string only = wording.trn(
+        "Only %1$s copy: %2$s query head has no K/V heads to share.",
+        "Only %1$s copies: %2$s query heads can share %3$s K/V heads (each group the same size).",
+        static_cast<unsigned long>(kv_counts.size()), {std::to_string(kv_counts.size()), std::to_string(heads), ways});
+    comparison.note += (comparison.note.empty() ? "" : " ") + only;
   }
   return comparison;
 }
 
 // No positions, sinusoidal, RoPE and ALiBi over the same inputs; 2 copies: none and the
 // scenario's own kind (RoPE when it has none).
-Comparison position_variants(const Scenario& frozen, const CompareOptions& options) {
+Comparison position_variants(const Scenario& frozen, const CompareOptions& options, const Wording& wording) {
   std::vector<PositionalKind> kinds = {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Rope,
                                        PositionalKind::Alibi};
   if (options.count == 2)
@@ -204,16 +245,22 @@ Comparison position_variants(const Scenario& frozen, const CompareOptions& optio
   Comparison comparison;
   for (const PositionalKind kind : kinds) {
     if (kind == PositionalKind::Rope && frozen.d_k % 2 != 0) {
-      comparison.note = "RoPE left out: it turns q and k in pairs and d_k = " + std::to_string(frozen.d_k) + " is odd.";
+      comparison.note =
+          wording.tr("RoPE left out: it turns q and k in pairs and d_k = %1$s is odd.", {std::to_string(frozen.d_k)});
       continue;
     }
     Scenario s = frozen;
     s.positional = kind;
-    const char* label = kind == PositionalKind::None         ? "no positions"
-                        : kind == PositionalKind::Sinusoidal ? "sinusoidal"
-                        : kind == PositionalKind::Rope       ? "RoPE"
-                                                             : "ALiBi";
-    comparison.variants.push_back({label, std::move(s)});
+    const Label label = [kind](const Wording& w) {
+      switch (kind) {
+        case PositionalKind::None: return w.tr("no positions");
+        case PositionalKind::Sinusoidal: return w.tr("sinusoidal");
+        case PositionalKind::Rope: return std::string("RoPE");  // a name: not translated
+        case PositionalKind::Alibi: break;
+      }
+      return std::string("ALiBi");  // a name: not translated
+    };
+    comparison.variants.push_back(worded_variant(label, std::move(s), wording));
   }
   return comparison;
 }
@@ -261,23 +308,25 @@ Scenario freeze_inputs(const Scenario& base, const Problem& problem) {
   return s;
 }
 
-Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options) {
+Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options,
+                             const Wording& wording) {
   if (options.count != 2 && options.count != 4)
-    throw std::invalid_argument("compare: " + std::to_string(options.count) +
-                                " variants asked for; 2 or 4 are possible");
+    throw std::invalid_argument(
+        wording.tr("compare: %1$s variants asked for; 2 or 4 are possible", {std::to_string(options.count)}));
   const Scenario frozen = freeze_inputs(base, problem);
   switch (options.axis) {
-    case CompareAxis::Masks: return {mask_variants(frozen, problem, options), ""};
-    case CompareAxis::Heads: return head_variants(frozen, options);
-    case CompareAxis::KvHeads: return kv_variants(frozen, base, options);
-    case CompareAxis::Positions: return position_variants(frozen, options);
-    case CompareAxis::Patterns: return {pattern_variants(frozen, problem, options), ""};
+    case CompareAxis::Masks: return {mask_variants(frozen, problem, options, wording), ""};
+    case CompareAxis::Heads: return head_variants(frozen, options, wording);
+    case CompareAxis::KvHeads: return kv_variants(frozen, base, options, wording);
+    case CompareAxis::Positions: return position_variants(frozen, options, wording);
+    case CompareAxis::Patterns: return {pattern_variants(frozen, problem, options, wording), ""};
   }
   return {};
 }
 
-std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options) {
-  return derive_comparison(base, problem, options).variants;
+std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options,
+                                     const Wording& wording) {
+  return derive_comparison(base, problem, options, wording).variants;
 }
 
 ValueRange shared_range(const std::vector<ComparedMatrix>& matrices, RangeKind kind) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/attention/result.h"
+#include "core/common/wording.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario.h"
 
@@ -41,8 +42,9 @@ struct CompareOptions {
 };
 
 struct Variant {
-  std::string label;  // "causal", "4 heads (d_k = 1)", "GQA: 2 K/V heads"
+  std::string label;  // "causal", "4 heads (d_k = 1)", "GQA: 2 K/V heads", in the Wording's language
   Scenario scenario;
+  std::string key;  // the label in English, the same in every language (the window's ImGui IDs)
 };
 
 // The scenario with every input spelled out from `problem` (tokens, embeddings, weights).
@@ -55,9 +57,13 @@ struct Comparison {
   std::string note;
 };
 
+// The labels and the note are worded by `wording` (core/common/wording.h; English by default);
+// numbers, notation (d_k, K/V, RoPE) and mask expressions stay as written.
 // Throws std::invalid_argument for a count other than 2 or 4.
-Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options);
-std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options);
+Comparison derive_comparison(const Scenario& base, const Problem& problem, const CompareOptions& options,
+                             const Wording& wording = {});
+std::vector<Variant> derive_variants(const Scenario& base, const Problem& problem, const CompareOptions& options,
+                                     const Wording& wording = {});
 
 // One heatmap of the comparison: its values and the mask that applies to them.
 struct ComparedMatrix {

@@ -112,6 +112,7 @@ TRANSLATED_FILES = [
     'core/lesson/row_stats.cpp',
     'core/lesson/step_pages.cpp',
     'core/lesson/steps.cpp',
+    'core/lesson/variants.cpp',
 ]
 
 CALL = re.compile(r'\b(?:tr|trn|trc|tr_label|N_)\s*\(')

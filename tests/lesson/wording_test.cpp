@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "core/cpu/cpu_backend.h"
 #include "core/lesson/row_stats.h"
 #include "core/lesson/steps.h"
+#include "core/lesson/variants.h"
 #include "core/scenario/problem.h"
 
 namespace attnviz {
@@ -33,8 +35,8 @@ Wording bracketing() {
 
 // The words a page may show untranslated: the notation of its formulas and matrix names.
 const std::set<std::string>& notation() {
-  static const std::set<std::string> words = {"exp",   "max", "sin",   "cos",  "pos",     "concat", "output",
-                                              "scale", "src", "ALiBi", "RoPE", "softmax", "mask"};
+  static const std::set<std::string> words = {"exp", "max",   "sin",  "cos",     "pos",  "concat", "output", "scale",
+                                              "src", "ALiBi", "RoPE", "softmax", "mask", "MHA",    "GQA",    "MQA"};
   return words;
 }
 
@@ -124,6 +126,57 @@ TEST(LessonWording, EveryWordOfEveryPageGoesThroughTheWording) {
     const std::string verdict = lesson::scaling_verdict(cases, problem.d_k, bracketing());
     EXPECT_EQ(unworded(verdict, {}), std::vector<std::string>{}) << verdict;
   }
+}
+
+// The Compare view's labels and notes, on every axis with 2 and 4 copies, over scenarios that
+// leave variants out (heads that do not divide the width, RoPE of an odd d_k) or change the
+// base first (one head split before its K/V heads are shared): all worded, and each variant's
+// key is its English label whatever the language (the window's ImGui IDs).
+TEST(LessonWording, EveryCompareVariantGoesThroughTheWording) {
+  std::vector<Scenario> bases = scenarios();
+  Scenario odd = base(PositionalKind::None);  // one head of d_k = 3: 2, 4 and 8 heads left out, no RoPE
+  odd.num_heads = odd.num_kv_heads = 1;
+  odd.d_k = 3;
+  bases.push_back(odd);
+  Scenario splits = odd;  // one head of 4 columns: split into 4 heads before sharing K/V heads
+  splits.d_k = splits.d_v = 4;
+  bases.push_back(splits);
+  Scenario wide = base(PositionalKind::None);  // 2 heads of d_k = 3: 4 and 8 heads left out
+  wide.num_kv_heads = 2;
+  wide.d_k = 3;
+  bases.push_back(wide);
+  std::set<std::string> notes;
+  for (const Scenario& s : bases) {
+    const Problem problem = build_problem(s, "test");
+    for (int axis = 0; axis < lesson::kCompareAxisCount; ++axis)
+      for (int count : {2, 4}) {
+        const lesson::CompareOptions options{
+            .axis = static_cast<lesson::CompareAxis>(axis), .count = count, .window = 1, .global = {0, 2}};
+        const lesson::Comparison worded = lesson::derive_comparison(s, problem, options, bracketing());
+        const lesson::Comparison english = lesson::derive_comparison(s, problem, options);
+        ASSERT_EQ(worded.variants.size(), english.variants.size());
+        for (std::size_t v = 0; v < worded.variants.size(); ++v) {
+          const std::string& label = worded.variants[v].label;
+          EXPECT_EQ(unworded(label, problem.tokens), std::vector<std::string>{}) << label;
+          if (!notation().contains(label)) {  // RoPE and ALiBi are names
+            EXPECT_NE(label.find(kOpen), std::string::npos) << label;
+          }
+          EXPECT_EQ(worded.variants[v].key, english.variants[v].label);
+          EXPECT_EQ(english.variants[v].key, english.variants[v].label);
+        }
+        EXPECT_EQ(unworded(worded.note, problem.tokens), std::vector<std::string>{}) << worded.note;
+        EXPECT_EQ(worded.note.empty(), english.note.empty());
+        if (!english.note.empty()) notes.insert(english.note.substr(0, english.note.find(':')));
+      }
+  }
+  // Every kind of note was made: heads left out (one, two and three counts), one head split
+  // first, too few K/V groupings (one copy, and several), RoPE left out.
+  EXPECT_EQ(notes, (std::set<std::string>{"2 heads left out", "8 heads left out", "4 and 8 heads left out",
+                                          "2, 4 and 8 heads left out",
+                                          "The one-head scenario is split into 4 heads of d_k = 1 first", "Only 1 copy",
+                                          "Only 2 copies", "RoPE left out"}));
+  EXPECT_THROW((void)lesson::derive_comparison(bases[0], build_problem(bases[0], "test"), {.count = 3}, bracketing()),
+               std::invalid_argument);
 }
 
 TEST(LessonWording, TheDefaultIsTheEnglishOfThePages) {
