@@ -99,6 +99,9 @@ struct ForwardOptions {
   // false: no top tokens (next_tokens stays empty); for callers that read one logit themselves
   // from the stream, where the whole vocabulary's would cost more than the pass.
   bool predict = true;
+  // Keep every layer's keys and values (after RoPE) for rerun_rows_from: 2·G·head_dim floats per
+  // token and layer besides the pass's own (GPT-2 small, 64 tokens: 4.7 MB).
+  bool keep_keys_values = false;
   ComputeOptions compute;
   ProgressCallback progress;
   std::stop_token stop;  // checked between layers: throws Cancelled
@@ -158,6 +161,18 @@ class ForwardPass {
   // from the last run (all are recomputed when another set of layers is to be kept). Throws
   // std::logic_error when there was no run.
   const ForwardResult& rerun_from(int first_layer, const ForwardOptions& options);
+  // The same for a patch at rows [first_row, end_row) only (options.patched_heads, whose contexts
+  // stay tokens × head_dim), for a causal model: the rows before first_row see nothing of it in
+  // any layer, so only rows [first_row, end_row) of the layers from first_layer on are
+  // recomputed, attending over the kept keys and values of the earlier rows. Exact, as a rerun
+  // of every row whose patch leaves the other rows' contexts as they were. Returns the stream
+  // after the last layer (N, d_model), rows [first_row, end_row) of the patched run; result()
+  // stays the last run's. Needs a run or rerun_from with options.keep_keys_values and the same
+  // edits, after which this pass has rerun nothing from a later layer or a later row (a patch
+  // per head, layers descending, as heads::patch_every_head does). Throws std::logic_error
+  // without such a run or for an encoder, std::out_of_range for rows or a layer outside the
+  // text or model, InputError for a patch of the wrong shape, Cancelled.
+  const Matrix& rerun_rows_from(int first_layer, int first_row, int end_row, const ForwardOptions& options);
 
   [[nodiscard]] const ForwardResult& result() const { return result_; }
   // Hands the last run's result over (the window shows it while this pass computes the next
@@ -179,6 +194,8 @@ class ForwardPass {
   Backend* compare_with_;
   tokenizers::Encoding encoding_;
   std::vector<Matrix> inputs_;  // the residual stream entering each layer, (N, d_model); [L] is the last layer's output
+  // Each layer's keys and values after RoPE, (N, G·dk), when options.keep_keys_values (else empty).
+  std::vector<Matrix> keys_, values_;
   ForwardResult result_;
   std::shared_ptr<const ForwardResult> shared_;  // the last result, once handed over (share_result)
   bool has_run_ = false;
