@@ -71,7 +71,7 @@ void put_rows(const Matrix& rows, Matrix& m, int first);
 // row i of q (N', H·dk) is position first + i, row j of keys and values (M, G·dk) position
 // first_cached + j, and the cache holds every position up to the last row's. contexts: (N', H·dk).
 // The last row's scores and weights (H, the positions it sees) go to `last_scores` and
-// `last_weights` when given. Shared by generation's KV cache and ForwardPass::rerun_rows_from.
+// `last_weights` when given. Shared by generation's KV cache and ForwardPass::rerun_rows.
 void attend_over_cache(const ModelConfig& c, const Matrix& q, int first, const Matrix& keys, const Matrix& values,
                        int first_cached, Matrix& contexts, Matrix* last_scores = nullptr,
                        Matrix* last_weights = nullptr);
