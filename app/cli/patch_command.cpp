@@ -1,6 +1,7 @@
 // attnviz patch: activation patching of every head between two texts of the same length in
 // tokens (docs/design.md "What the heads do").
 
+#include <charconv>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -23,13 +24,13 @@ namespace {
 constexpr const char* kHelp =
     "Usage: attnviz patch --model PATH (--text A | --text-file FILE)\n"
     "                     (--corrupted-text B | --corrupted-text-file FILE) [--target-id ID]\n"
-    "                     [--position P] [--out FILE]\n"
+    "                     [--position P] [--patch-positions all|Q] [--out FILE]\n"
     "\n"
     "Activation patching: for every layer and head, the target token's logit at position P when\n"
-    "text A is run with that head's output (its context before W_O, at every position) taken from\n"
-    "text B's run; its effect (patched - clean); and the logits of the two clean runs and their\n"
-    "difference. A and B must make the same number of tokens (e.g. \"The Eiffel Tower is in\" and\n"
-    "\"The Colosseum is in\" where both make 6).\n"
+    "text A is run with that head's output (its context before W_O, at every position or at\n"
+    "position Q alone) taken from text B's run; its effect (patched - clean); and the logits of\n"
+    "the two clean runs and their difference. A and B must make the same number of tokens (e.g.\n"
+    "\"The Eiffel Tower is in\" and \"The Colosseum is in\" where both make 6).\n"
     "\n"
     "Options:\n"
     "  --model PATH           a Hugging Face model folder or a .gguf file\n"
@@ -40,6 +41,10 @@ constexpr const char* kHelp =
     "                         the corrupted text is this UTF-8 file's content\n"
     "  --target-id ID         the token whose logit is read (default: A's likeliest next token)\n"
     "  --position P           the position (default: the last)\n"
+    "  --patch-positions all|Q\n"
+    "                         the positions whose head outputs are patched: all (default), or\n"
+    "                         position Q alone (0..P; for GPT-2 and Llama-family models only\n"
+    "                         rows Q..P are rerun, so every head costs about a pass over them)\n"
     "  --memory-limit SIZE    the memory the model may take (e.g. 8G)\n"
     "  --out FILE             write the JSON (attnviz-patching/1) to FILE instead of standard output\n"
     "  --format F             json (default), csv, png or svg (png, svg need --out); without\n"
@@ -75,6 +80,21 @@ tokenizers::Encoding encode_corrupted(const ParsedArgs& parsed, const model::Mod
   }
 }
 
+// --patch-positions: all (the default: nullopt) or one position, a number; whether it lies in
+// the text and before the target's position is patching's to say.
+std::optional<int> patch_positions_option(const ParsedArgs& parsed) {
+  const std::optional<std::string> value = parsed.get("--patch-positions");
+  if (!value || *value == "all") return std::nullopt;
+  int position = 0;
+  const char* end = value->data() + value->size();
+  const auto [stop, error] = std::from_chars(value->data(), end, position);
+  if (error != std::errc() || stop != end || position < 0 || value->empty()) {
+    throw InputError("<command line>", "--patch-positions",
+                     "\"" + value->substr(0, 40) + "\" is neither all nor a position (a number from 0)");
+  }
+  return position;
+}
+
 }  // namespace
 
 int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
@@ -84,7 +104,8 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
                                                            {"--corrupted-text"},
                                                            {"--corrupted-text-file"},
                                                            {"--target-id"},
-                                                           {"--position"}}),
+                                                           {"--position"},
+                                                           {"--patch-positions"}}),
                                        "attnviz patch");
   if (parsed.has("--help")) {
     out << kHelp;
@@ -94,6 +115,7 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
   heads::PatchingRequest request;
   request.target = target_id_option(parsed);
   request.position = position_option(parsed);
+  request.patched_position = patch_positions_option(parsed);
   return naming_the_text_file(parsed, [&] {
     const std::string clean_text = model_text(parsed);
     const std::string corrupted_text = corrupted_text_option(parsed);

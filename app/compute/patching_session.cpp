@@ -26,6 +26,7 @@ HeadPatching PatchingSession::compute(const model::Model& model, const model::Fo
   const tokenizers::Encoding corrupted = model.tokenizer().encode(ask.corrupted, "--corrupted-text");
   heads::PatchingRequest request;
   request.target = ask.target;
+  request.patched_position = ask.patched_position;
   request.edits = edits;
   request.stop = std::move(stop);
   const auto backend = make_cpu_backend();

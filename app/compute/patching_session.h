@@ -3,8 +3,9 @@
 // (core/heads/patching.h), computed off the window's thread on a Worker of its own, below the
 // window's priority. An ask runs the shown result's tokens (the clean text) and a second text of
 // the same length in tokens on the CPU with the window's edits, then the clean text again once
-// per head with that head's context taken from the second text's run (a rerun from the head's
-// layer: GPT-2 small's 144 heads take about a second or two). A newer ask stops the one in
+// per head with that head's context taken from the second text's run, at every position or at
+// one (a rerun from the head's layer, of the rows from the patched one for one position: GPT-2
+// small's 144 heads at 64 tokens take seconds at every position, a fraction of one at the last). A newer ask stops the one in
 // flight; the last patching stays until a new one has finished, and a failure (a model without
 // an unembedding, a target the vocabulary lacks) leaves it, with the reason.
 //
@@ -33,6 +34,8 @@ struct PatchingAsk {
   std::uint64_t source = 0;   // the model session's generation
   std::string corrupted;      // the second text, whose heads' outputs are patched in
   std::optional<int> target;  // nullopt: the clean run's likeliest next token at the last position
+  // The one position whose outputs are patched (at most the last); nullopt: every position.
+  std::optional<int> patched_position;
   bool operator==(const PatchingAsk&) const = default;
 };
 

@@ -199,7 +199,7 @@ class DesktopApp {
   [[nodiscard]] ui::Theme theme() const { return view_.theme; }
   void set_theme(ui::Theme theme) { view_.theme = theme; }
   [[nodiscard]] ui::RememberedLayout layout() const {
-    return layout_->remembered(classroom_.presenting ? classroom_.layout_before : view_.layout);
+    return layout_->remembered(classroom_.presenting ? classroom_.layout_before : view_.layout, view_);
   }
   void restore_layout(const ui::RememberedLayout& layout);
   [[nodiscard]] ui::RememberedLayout default_layout() const { return layout_->default_layout(); }

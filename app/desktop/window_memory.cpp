@@ -39,6 +39,9 @@ ui::RememberedLayout read_layout(const nlohmann::json& json) {
     read.main_view = json.value("main_view", std::string());
     const nlohmann::json open_panels = json.value("open_panels", nlohmann::json::object());
     for (const auto& [title, open] : open_panels.items()) read.open_panels[title] = open.get<bool>();
+    // Missing (a file from before it was remembered) or unknown: the grid of heads.
+    read.model_shown =
+        ui::model_shown_from_string(json.value("model_shown", std::string())).value_or(ui::ModelShown::Heads);
     if (read.main_view.size() > 200 || read.open_panels.size() > 64) return layout;
     return read;
   } catch (const std::exception&) {
@@ -49,7 +52,10 @@ ui::RememberedLayout read_layout(const nlohmann::json& json) {
 nlohmann::json layout_json(const ui::RememberedLayout& layout) {
   nlohmann::json open = nlohmann::json::object();
   for (const auto& [title, is_open] : layout.open_panels) open[title] = is_open;
-  return {{"mode", ui::to_string(layout.mode)}, {"main_view", layout.main_view}, {"open_panels", open}};
+  return {{"mode", ui::to_string(layout.mode)},
+          {"main_view", layout.main_view},
+          {"open_panels", open},
+          {"model_shown", ui::to_string(layout.model_shown)}};
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ struct RememberedWindow {
   float text_scale = 1.0f;             // View ▸ larger / smaller text (Ctrl+= / Ctrl+-)
   std::string language{};              // View ▸ Language: "en", "ko" (i18n::language_code); "" follows the desktop
   ui::Theme theme = ui::Theme::Light;  // View ▸ Theme
-  ui::RememberedLayout layout{};       // the layout mode, the view shown, the panels open
+  ui::RememberedLayout layout{};       // the layout mode, the view shown, the panels open, the Model view's Show line
   friend bool operator==(const RememberedWindow&, const RememberedWindow&) = default;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "app/compute/model_messages.h"
@@ -46,6 +47,7 @@ void ModelPatching::update(ui::UiContext& ui, bool shown) {
     session_.clear();
     model_ = ui.model.model();
     target_.reset();
+    position_.reset();
     counted_generation_ = 0;
   }
   if (session_.poll() || session_.busy()) ui.classroom.wants_frames = true;
@@ -64,7 +66,14 @@ compute::PatchingAsk ModelPatching::ask(const ui::UiContext& ui) const {
   out.source = ui.model.generation();
   out.corrupted = second_;
   out.target = target_.target();
+  if (const model::ForwardResult* result = ui.model.result())
+    out.patched_position = patched_position(static_cast<int>(result->ids.size()));
   return out;
+}
+
+std::optional<int> ModelPatching::patched_position(int n) const {
+  if (!one_position_ || n <= 0) return std::nullopt;
+  return std::min(position_.value_or(n - 1), n - 1);
 }
 
 // The second text's tokens, counted again only when it or the model's result changed (a
@@ -106,6 +115,7 @@ void ModelPatching::draw(ui::UiContext& ui, float width, float height) {
   }
   draw_second_text(ui, width);
   target_.draw(ui, "patch", width);
+  draw_positions(ui, width);
   draw_status(ui, width);
   const compute::HeadPatching* shown = session_.patching();
   if (shown == nullptr) return;
@@ -123,7 +133,8 @@ void ModelPatching::draw_second_text(ui::UiContext& ui, float width) {
   ImGui::InputTextWithHint("##patch-second-text", i18n::tr("as long in tokens as the text, e.g. The Colosseum is in"),
                            &second_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", i18n::tr("Each head's output, at every position, is taken from this text's run"));
+    ImGui::SetTooltip("%s", i18n::tr("Each head's output, at the positions chosen under Patch, is taken from this "
+                                     "text's run"));
   count_second_text(ui);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   if (!count_error_.empty()) {
@@ -160,6 +171,35 @@ void ModelPatching::draw_second_text(ui::UiContext& ui, float width) {
       ImGui::SetTooltip("%s", i18n::tr("Keeps the longer text's start that makes as many tokens as the shorter"));
   }
   ImGui::PopTextWrapPos();
+}
+
+// Every position's outputs, or one position's (a slider; the last, the target's, by default).
+void ModelPatching::draw_positions(const ui::UiContext& ui, float width) {
+  const model::ForwardResult& result = *ui.model.result();
+  const int n = static_cast<int>(result.ids.size());
+  const float font = ImGui::GetFontSize();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(i18n::tr("Patch"));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(10.0f * font, 0.35f * width));
+  if (ImGui::BeginCombo("##patch-positions", one_position_ ? i18n::tr("one position") : i18n::tr("all positions"))) {
+    if (ImGui::Selectable(i18n::tr_label("all positions", "patch-all").c_str(), !one_position_)) one_position_ = false;
+    if (ImGui::Selectable(i18n::tr_label("one position", "patch-one").c_str(), one_position_)) one_position_ = true;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", i18n::tr("A head's output at every position, or at one position alone (the others keep the "
+                                     "text's own): one position reruns only the rows from it to the last, far faster"));
+  }
+  if (!one_position_ || n == 0) return;
+  ImGui::SameLine();
+  int position = *patched_position(n);
+  ImGui::SetNextItemWidth(std::min(10.0f * font, 0.3f * width));
+  if (ImGui::SliderInt("##patch-position", &position, 0, n - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+    position_ = position == n - 1 ? std::nullopt : std::optional<int>(position);
+  ImGui::SameLine();
+  ImGui::TextDisabled("\xE2\x80\x9C%s\xE2\x80\x9D",
+                      ui::token_label(result.tokens[static_cast<std::size_t>(position)]).c_str());
 }
 
 // What is being done or why there is no patching; else the two runs' logits.

@@ -81,7 +81,7 @@ class ModelView final : public ui::Panel {
   void draw_grid(ui::UiContext& ui, const model::ForwardResult& result, float width, float height);
   void draw_thumbnail(ui::UiContext& ui, const model::ForwardResult& result, int layer, int head, float side);
   void draw_selected(ui::UiContext& ui);
-  void draw_shown_choice();
+  static void draw_shown_choice(ui::ViewState& view);
   static float shown_choice_width();
   void draw_next_tokens(ui::UiContext& ui, const model::ForwardResult& result, float width);
   static void draw_token_bars(const std::vector<model::TokenProbability>& tokens, float width);
@@ -92,9 +92,6 @@ class ModelView final : public ui::Panel {
   ModelLens lens_;
   ModelAttribution attribution_;
   ModelPatching patching_;
-  // What fills the grid's column.
-  enum class Shown { Heads, Lens, Attribution, Patching };
-  Shown shown_ = Shown::Heads;
   std::uint64_t rollout_generation_ = 0;
   heatmap::ValueRange rollout_range_;
   export_ui::RolloutExport rollout_export_;
@@ -143,9 +140,9 @@ void draw_no_model(ui::UiContext& ui) {
 
 void ModelView::draw(ui::UiContext& ui) {
   roles_.update(ui);
-  lens_.update(ui, shown_ == Shown::Lens);
-  attribution_.update(ui, shown_ == Shown::Attribution);
-  patching_.update(ui, shown_ == Shown::Patching);
+  lens_.update(ui, ui.view.model_shown == ui::ModelShown::Lens);
+  attribution_.update(ui, ui.view.model_shown == ui::ModelShown::Attribution);
+  patching_.update(ui, ui.view.model_shown == ui::ModelShown::Patching);
   draw_model_bar(ui, "model-view", text_);
   const model::ForwardResult* result = ui.model.result();
   if (result == nullptr || result->layers.empty()) {
@@ -164,19 +161,19 @@ void ModelView::draw(ui::UiContext& ui) {
   const GridSize by_height = grid_size(layers, heads, most_grid_w, grid_h, ui.ui_scale);
   // The lens's table and the bars take all the room they may; the grid no more than its
   // thumbnails need, and at least what the Show line needs (a deep model's grid is narrow).
-  const float grid_w = shown_ != Shown::Heads
+  const float grid_w = ui.view.model_shown != ui::ModelShown::Heads
                            ? most_grid_w
                            : std::min(most_grid_w, std::max(shown_choice_width(),
                                                             by_height.width(heads) + ImGui::GetStyle().ScrollbarSize));
   const float side_w = area.x - grid_w - gap;
   if (ImGui::BeginChild("##model-grid-column", ImVec2(grid_w, area.y), false)) {
     draw_selected(ui);
-    draw_shown_choice();
-    if (shown_ == Shown::Lens) {
+    draw_shown_choice(ui.view);
+    if (ui.view.model_shown == ui::ModelShown::Lens) {
       lens_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
-    } else if (shown_ == Shown::Attribution) {
+    } else if (ui.view.model_shown == ui::ModelShown::Attribution) {
       attribution_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
-    } else if (shown_ == Shown::Patching) {
+    } else if (ui.view.model_shown == ui::ModelShown::Patching) {
       patching_.draw(ui, grid_w, ImGui::GetContentRegionAvail().y);
     } else {
       roles_.draw_chooser(ui, grid_w);
@@ -186,7 +183,7 @@ void ModelView::draw(ui::UiContext& ui) {
   ImGui::EndChild();
   ImGui::SameLine(0.0f, gap);
   if (ImGui::BeginChild("##model-side-column", ImVec2(side_w, area.y), false)) {
-    if (shown_ == Shown::Heads && roles_.colouring(ui)) {
+    if (ui.view.model_shown == ui::ModelShown::Heads && roles_.colouring(ui)) {
       roles_.draw_strongest(ui, side_w);
       ImGui::Spacing();
     }
@@ -240,28 +237,31 @@ float ModelView::shown_choice_width() {
   return width + style.ItemSpacing.x;
 }
 
-void ModelView::draw_shown_choice() {
+void ModelView::draw_shown_choice(ui::ViewState& view) {
+  using ui::ModelShown;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(i18n::tr("Show"));
   ImGui::SameLine();
-  if (ImGui::RadioButton(i18n::tr_label("Layers \xC3\x97 heads", "model-show-heads").c_str(), shown_ == Shown::Heads))
-    shown_ = Shown::Heads;
+  if (ImGui::RadioButton(i18n::tr_label("Layers \xC3\x97 heads", "model-show-heads").c_str(),
+                         view.model_shown == ModelShown::Heads))
+    view.model_shown = ModelShown::Heads;
   ImGui::SameLine();
-  if (ImGui::RadioButton(i18n::tr_label("Logit lens", "model-show-lens").c_str(), shown_ == Shown::Lens))
-    shown_ = Shown::Lens;
+  if (ImGui::RadioButton(i18n::tr_label("Logit lens", "model-show-lens").c_str(), view.model_shown == ModelShown::Lens))
+    view.model_shown = ModelShown::Lens;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s",
                       i18n::tr("What the model would predict if it ended after each layer (nostalgebraist 2020)"));
   ImGui::SameLine();
   if (ImGui::RadioButton(i18n::tr_label("Logit attribution", "model-show-attribution").c_str(),
-                         shown_ == Shown::Attribution))
-    shown_ = Shown::Attribution;
+                         view.model_shown == ModelShown::Attribution))
+    view.model_shown = ModelShown::Attribution;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s",
                       i18n::tr("How much each head, MLP, the embeddings and the biases add to one token's logit"));
   ImGui::SameLine();
-  if (ImGui::RadioButton(i18n::tr_label("Patching", "model-show-patching").c_str(), shown_ == Shown::Patching))
-    shown_ = Shown::Patching;
+  if (ImGui::RadioButton(i18n::tr_label("Patching", "model-show-patching").c_str(),
+                         view.model_shown == ModelShown::Patching))
+    view.model_shown = ModelShown::Patching;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", i18n::tr("Each head's output taken from a second text of the same length: how much one "
                                      "token's logit moves (activation patching)"));

@@ -211,9 +211,10 @@ void Layout::draw_status_bar(UiContext& ui, const Rect& rect) {
   ImGui::PopStyleVar();
 }
 
-RememberedLayout Layout::remembered(LayoutMode mode) const {
+RememberedLayout Layout::remembered(LayoutMode mode, const ViewState& view) const {
   RememberedLayout layout;
   layout.mode = mode;
+  layout.model_shown = view.model_shown;
   layout.main_view = shown_main_;
   layout.open_panels = pending_open_;  // asked of a column not drawn since (another layout mode)
   for (const auto& [title, open] : panel_open_) layout.open_panels.insert_or_assign(title, open);
@@ -222,6 +223,7 @@ RememberedLayout Layout::remembered(LayoutMode mode) const {
 
 void Layout::restore(const RememberedLayout& layout, ViewState& view, bool keep_main_view) {
   view.layout = layout.mode;
+  view.model_shown = layout.model_shown;
   const bool known = std::any_of(panels_.begin(), panels_.end(), [&](const auto& panel) {
     return panel->area() == PanelArea::Main && layout.main_view == panel->title();
   });
@@ -245,6 +247,7 @@ RememberedLayout Layout::default_layout() const {
 void Layout::reset(ViewState& view) {
   const RememberedLayout first = default_layout();
   view.layout = first.mode;
+  view.model_shown = first.model_shown;
   panel_open_.clear();
   pending_open_ = first.open_panels;
   if (!first.main_view.empty()) view.select_main_tab = first.main_view;

@@ -43,8 +43,9 @@ AreaRects compute_areas(LayoutMode mode, float width, float height, float ui_sca
 // themselves follow the window's size (compute_areas).
 struct RememberedLayout {
   LayoutMode mode = LayoutMode::Full;
-  std::string main_view;                    // a Main panel's title (its ID); "" for the first
-  std::map<std::string, bool> open_panels;  // by a panel's title (its ID); absent: its default
+  std::string main_view;                       // a Main panel's title (its ID); "" for the first
+  std::map<std::string, bool> open_panels;     // by a panel's title (its ID); absent: its default
+  ModelShown model_shown = ModelShown::Heads;  // the Model view's Show line
   friend bool operator==(const RememberedLayout&, const RememberedLayout&) = default;
 };
 
@@ -63,8 +64,9 @@ class Layout {
 
   // The arrangement now (`mode`: the layout to come back to, which presentation mode keeps
   // aside), and one remembered from an earlier start, shown from the next frame. A main view
-  // given on the command line wins over the remembered one (`keep_main_view`).
-  [[nodiscard]] RememberedLayout remembered(LayoutMode mode) const;
+  // given on the command line wins over the remembered one (`keep_main_view`). The Model view's
+  // Show line is read from and restored to `view`.
+  [[nodiscard]] RememberedLayout remembered(LayoutMode mode, const ViewState& view) const;
   void restore(const RememberedLayout& layout, ViewState& view, bool keep_main_view);
   // The arrangement of a first start (and of View > Reset layout).
   [[nodiscard]] RememberedLayout default_layout() const;

@@ -18,6 +18,22 @@ std::optional<LayoutMode> layout_mode_from_string(const std::string& name) {
   return std::nullopt;
 }
 
+const char* to_string(ModelShown shown) {
+  switch (shown) {
+    case ModelShown::Heads: return "heads";
+    case ModelShown::Lens: return "lens";
+    case ModelShown::Attribution: return "attribution";
+    case ModelShown::Patching: return "patching";
+  }
+  return "heads";
+}
+
+std::optional<ModelShown> model_shown_from_string(const std::string& name) {
+  for (const ModelShown shown : {ModelShown::Heads, ModelShown::Lens, ModelShown::Attribution, ModelShown::Patching})
+    if (name == to_string(shown)) return shown;
+  return std::nullopt;
+}
+
 LayoutMode layout_after_key(LayoutKey key, LayoutMode current, bool presenting) {
   switch (key) {
     case LayoutKey::F9: return LayoutMode::Full;

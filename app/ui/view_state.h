@@ -29,6 +29,11 @@ enum class LayoutMode {
 const char* to_string(LayoutMode mode);  // "full", "heatmaps", "compare-ready"
 std::optional<LayoutMode> layout_mode_from_string(const std::string& name);
 
+// What fills the Model view's grid column (its Show line), remembered with the layout.
+enum class ModelShown { Heads, Lens, Attribution, Patching };
+const char* to_string(ModelShown shown);  // "heads", "lens", "attribution", "patching"
+std::optional<ModelShown> model_shown_from_string(const std::string& name);
+
 // The layout keys: F9 inputs and heatmaps, F8 heatmaps only, F10 heatmaps and the backend
 // comparison.
 enum class LayoutKey { F8, F9, F10 };
@@ -155,6 +160,7 @@ struct ViewState {
   // dialog opens in this frame).
   int model_layer = 0;
   int model_head = 0;
+  ModelShown model_shown = ModelShown::Heads;  // the Model view's Show line
   // The head role the Model view's grid is coloured by, whose key cells the Heatmaps view
   // outlines in the head's weights (nullopt: none).
   std::optional<heads::Role> model_role;

@@ -87,6 +87,7 @@ std::string patching_json(const tokenizers::Encoding& clean, const tokenizers::E
   json["corrupted_ids"] = corrupted.ids;
   json["corrupted_tokens"] = corrupted.tokens;
   json["position"] = p.position;
+  json["patch_positions"] = p.patched_position ? Json(*p.patched_position) : Json("all");
   json["target"] = {{"id", p.target}, {"token", p.target_token}};
   json["clean_logit"] = number(p.clean_logit);
   json["corrupted_logit"] = number(p.corrupted_logit);

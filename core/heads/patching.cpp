@@ -1,7 +1,10 @@
 #include "core/heads/patching.h"
 
+#include <algorithm>
+#include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/error.h"
@@ -30,6 +33,48 @@ Matrix head_context(const Matrix& contexts, int head, int head_dim) {
   return context;
 }
 
+// Head h's clean context with row p taken from the corrupted run: the patch of one position.
+Matrix one_position_patched(const Matrix& clean, const Matrix& corrupted, int head, int head_dim, int p) {
+  Matrix context = head_context(clean, head, head_dim);
+  const float* from = corrupted.row(p) + static_cast<long>(head) * head_dim;
+  std::copy(from, from + head_dim, context.row(p));
+  return context;
+}
+
+void check_patched_position(int patched, int position, int tokens) {
+  check_position(patched, tokens, "--patch-positions");
+  if (patched <= position) return;
+  throw InputError("<command line>", "--patch-positions",
+                   "position " + std::to_string(patched) + " is after the target position " + std::to_string(position) +
+                       ", which cannot see it: patch a position 0.." + std::to_string(position) + " (or all)");
+}
+
+// Rows a patched rerun takes through a layer's products at once: enough for Eigen's products to
+// run near their peak (a row at a time, each pass over the weights is a matrix-vector product),
+// few enough that the MLP's hidden layer (rows × d_ff) stays small.
+constexpr int kRowsTogether = 256;
+
+// Layer l's heads patched at one position of a decoder, several together (ForwardPass::rerun_rows):
+// each reruns the rows from the patched position to the target's, from layer l on.
+void patch_layer_rows(const model::Model& model, const model::ForwardPass& pass, int l, int patched_position,
+                      const std::function<model::HeadPatch(int, int)>& patch_of, const model::ForwardOptions& options,
+                      Patching& out) {
+  const int heads = model.config().num_heads;
+  const int rows = out.position + 1 - patched_position;
+  const int together = std::max(1, kRowsTogether / rows);
+  for (int first = 0; first < heads; first += together) {
+    if (options.stop.stop_requested()) throw model::Cancelled();
+    std::vector<std::vector<model::HeadPatch>> variants;
+    for (int h = first; h < std::min(heads, first + together); ++h) variants.push_back({patch_of(l, h)});
+    const Matrix last = pass.rerun_rows(l, patched_position, out.position + 1, variants, options);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const float* target_row = last.row(static_cast<int>(v + 1) * rows - 1);  // the variant's row at out.position
+      out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(first) + v] =
+          target_logit(model, target_row, out.target);
+    }
+  }
+}
+
 }  // namespace
 
 Patching patch_every_head(const model::Model& model, Backend& backend, const tokenizers::Encoding& clean,
@@ -47,7 +92,12 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
   Patching out;
   out.position = request.position.value_or(n - 1);
   check_position(out.position, n, "--position");
+  out.patched_position = request.patched_position;
+  if (out.patched_position) check_patched_position(*out.patched_position, out.position, n);
   if (request.target) check_target(model, *request.target, "--target-id");
+  // One position of a decoder: the rows from it to the target's are all a patched run changes
+  // that the target reads.
+  const bool rows_only = out.patched_position && c.causal();
 
   model::ForwardOptions options = stream_only();
   options.edits = request.edits;
@@ -55,7 +105,9 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
   model::ForwardPass corrupted_pass(model, backend);
   const model::ResidualStream corrupted_stream = corrupted_pass.run(corrupted, options).stream;
   model::ForwardPass pass(model, backend);
+  options.keep_keys_values = rows_only;
   const model::ResidualStream clean_stream = pass.run(clean, options).stream;
+  options.keep_stream = !rows_only;
 
   const float* clean_final = clean_stream.residuals.back().row(out.position);
   out.target = request.target.value_or(likeliest_token(model, clean_final));
@@ -66,13 +118,24 @@ Patching patch_every_head(const model::Model& model, Backend& backend, const tok
 
   out.patched.assign(static_cast<std::size_t>(c.num_layers),
                      std::vector<double>(static_cast<std::size_t>(c.num_heads)));
+  const auto patch_of = [&](int l, int h) {
+    const auto at = static_cast<std::size_t>(l);
+    return model::HeadPatch{l, h,
+                            out.patched_position
+                                ? one_position_patched(clean_stream.contexts[at], corrupted_stream.contexts[at], h,
+                                                       c.head_dim, *out.patched_position)
+                                : head_context(corrupted_stream.contexts[at], h, c.head_dim)};
+  };
   // From the last layer down: a patch at layer l changed only the stream after it, so the next
   // patch, at l or below, reruns from its own layer on inputs that are clean.
   for (int l = c.num_layers - 1; l >= 0; --l) {
+    if (rows_only) {
+      patch_layer_rows(model, pass, l, *out.patched_position, patch_of, options, out);
+      continue;
+    }
     for (int h = 0; h < c.num_heads; ++h) {
       if (request.stop.stop_requested()) throw model::Cancelled();
-      options.patched_heads = {
-          {l, h, head_context(corrupted_stream.contexts[static_cast<std::size_t>(l)], h, c.head_dim)}};
+      options.patched_heads = {patch_of(l, h)};
       const model::ForwardResult& patched = pass.rerun_from(l, options);
       out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] =
           target_logit(model, patched.stream.residuals.back().row(out.position), out.target);

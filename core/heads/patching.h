@@ -1,9 +1,12 @@
 #pragma once
 // Activation patching between two texts of the same length in tokens (Vig et al. 2020; Meng et
 // al. 2022): for every head, the target's logit when the first (clean) text is run with that
-// head's output (its context before W_O, at every position) taken from the second (corrupted)
-// text's run; and the two clean runs' logits. Each patched run reruns the pass from the patched
-// layer only (ForwardPass::rerun_from).
+// head's output (its context before W_O, at every position or at one) taken from the second
+// (corrupted) text's run; and the two clean runs' logits. Each patched run reruns the pass from
+// the patched layer only (ForwardPass::rerun_from); with one position patched, only the rows from
+// it to the target's, a layer's heads together (ForwardPass::rerun_rows: the earlier rows are
+// causally untouched), so that every head costs about one row per later layer when it is the
+// target's: all of them together about a pass over the text.
 
 #include <optional>
 #include <stop_token>
@@ -21,12 +24,16 @@ namespace attnviz::heads {
 struct PatchingRequest {
   std::optional<int> target;    // nullopt: the clean run's likeliest next token at the position
   std::optional<int> position;  // nullopt: the last
-  model::ModelEdits edits;      // the window's head switches and weights, in all three runs
-  std::stop_token stop;         // checked between heads (and layers): throws model::Cancelled
+  // The one position whose output is patched (TransformerLens's per-position patching), at most
+  // `position`; nullopt: every position.
+  std::optional<int> patched_position;
+  model::ModelEdits edits;  // the window's head switches and weights, in all three runs
+  std::stop_token stop;     // checked between heads (and layers): throws model::Cancelled
 };
 
 struct Patching {
   int position = 0;
+  std::optional<int> patched_position;  // nullopt: every position was patched
   int target = 0;
   std::string target_token;
   double clean_logit = 0.0;
@@ -35,8 +42,10 @@ struct Patching {
 };
 
 // Throws InputError for texts of different lengths in tokens (naming --corrupted-text and both
-// lengths), a model without an unembedding, a target outside the vocabulary (--target-id) or a
-// position beyond the texts (--position); the forward pass's own errors.
+// lengths), a model without an unembedding, a target outside the vocabulary (--target-id), a
+// position beyond the texts (--position), a patched position beyond the texts or after the
+// target's (--patch-positions); the forward pass's own errors. An encoder (BERT), whose earlier
+// rows see the later ones, is patched at one position by full reruns.
 Patching patch_every_head(const model::Model& model, Backend& backend, const tokenizers::Encoding& clean,
                           const tokenizers::Encoding& corrupted, const PatchingRequest& request);
 

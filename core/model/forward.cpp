@@ -318,6 +318,10 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
     apply_rope(k, c.num_kv_heads, dk, rope_cos_, rope_sin_);
   }
   fill_problem(c, q, k, v, encoding_.tokens, problem_);
+  if (options.keep_keys_values) {
+    keys_[static_cast<std::size_t>(layer)] = k;
+    values_[static_cast<std::size_t>(layer)] = v;
+  }
   if (kept) {
     kept->queries = q;
     kept->keys = k;
@@ -333,6 +337,14 @@ void ForwardPass::attention(int layer, const Matrix& normed, const ForwardOption
 void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
   const ModelConfig& c = model_.config();
   const ModelWeights& weights = model_.weights();
+  const auto layers = static_cast<std::size_t>(c.num_layers);
+  if (!options.keep_keys_values) {
+    keys_.clear();
+    values_.clear();
+  } else if (keys_.size() != layers) {  // a first run (rerun_from reruns every layer then)
+    keys_.assign(layers, Matrix());
+    values_.assign(layers, Matrix());
+  }
   Matrix contexts;
   BlockScratch block;
   for (int l = first_layer; l < c.num_layers; ++l) {
@@ -353,7 +365,7 @@ void ForwardPass::run_layers(int first_layer, const ForwardOptions& options) {
       contexts = attention_result.output;  // (N, H·dk): the heads' contexts side by side
       require_finite(contexts, "the attention's contexts (softmax(QKᵀ)·V)");
       scale_heads(options.edits, l, c.head_dim, contexts);
-      patch_heads(options.patched_heads, l, c.head_dim, contexts);
+      patch_heads(options.patched_heads, l, c.head_dim, contexts, 0, contexts.rows);
       finish_layer(c, w, x, contexts, out, block);
       if (options.keep_stream) keep_in_stream(l, contexts, block.projected);
     } catch (const NonFiniteActivation& e) {
@@ -456,7 +468,8 @@ const ForwardResult& ForwardPass::rerun_from(int first_layer, const ForwardOptio
   if (!has_run_) throw std::logic_error("ForwardPass::rerun_from called before a run");
   std::vector<int> had;
   for (const LayerAttention& kept : (shared_ ? *shared_ : result_).layers) had.push_back(kept.layer);
-  if (had != wanted || first_layer <= 0) {
+  const bool keys_values_missing = options.keep_keys_values && keys_.size() != static_cast<std::size_t>(c.num_layers);
+  if (had != wanted || first_layer <= 0 || keys_values_missing) {
     const tokenizers::Encoding same = encoding_;
     return run(same, options);
   }

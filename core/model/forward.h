@@ -99,6 +99,9 @@ struct ForwardOptions {
   // false: no top tokens (next_tokens stays empty); for callers that read one logit themselves
   // from the stream, where the whole vocabulary's would cost more than the pass.
   bool predict = true;
+  // Keep every layer's keys and values (after RoPE) for rerun_rows: 2·G·head_dim floats per
+  // token and layer besides the pass's own (GPT-2 small, 64 tokens: 4.7 MB).
+  bool keep_keys_values = false;
   ComputeOptions compute;
   ProgressCallback progress;
   std::stop_token stop;  // checked between layers: throws Cancelled
@@ -158,6 +161,21 @@ class ForwardPass {
   // from the last run (all are recomputed when another set of layers is to be kept). Throws
   // std::logic_error when there was no run.
   const ForwardResult& rerun_from(int first_layer, const ForwardOptions& options);
+  // Patched versions of the last run's text that differ from it at rows [first_row, end_row)
+  // only, for a causal model: variant v puts variants[v]'s contexts (tokens × head_dim, as
+  // options.patched_heads, which is not read) in place from first_layer on. The rows before
+  // first_row see nothing of a patch in any layer, so only rows [first_row, end_row) of the layers
+  // from first_layer on are computed, attending over the run's kept keys and values of the
+  // earlier rows; the variants' rows go through each layer's products together (one pass over
+  // the weights for all of them). Exact: a full pass with the same patch gives the same rows (to
+  // float32 rounding). Returns the stream after the last layer, (V·R, d_model) for R rows:
+  // variant v's rows at [v·R, (v + 1)·R). Reads, never changes, the pass: the last run (or
+  // rerun_from) must have kept the keys and values (options.keep_keys_values) with the same edits.
+  // Throws std::logic_error without such a run or for an encoder, std::out_of_range for rows or
+  // a layer outside the text or model, InputError for a patch of the wrong shape, Cancelled.
+  [[nodiscard]] Matrix rerun_rows(int first_layer, int first_row, int end_row,
+                                  const std::vector<std::vector<HeadPatch>>& variants,
+                                  const ForwardOptions& options) const;
 
   [[nodiscard]] const ForwardResult& result() const { return result_; }
   // Hands the last run's result over (the window shows it while this pass computes the next
@@ -179,6 +197,8 @@ class ForwardPass {
   Backend* compare_with_;
   tokenizers::Encoding encoding_;
   std::vector<Matrix> inputs_;  // the residual stream entering each layer, (N, d_model); [L] is the last layer's output
+  // Each layer's keys and values after RoPE, (N, G·dk), when options.keep_keys_values (else empty).
+  std::vector<Matrix> keys_, values_;
   ForwardResult result_;
   std::shared_ptr<const ForwardResult> shared_;  // the last result, once handed over (share_result)
   bool has_run_ = false;

@@ -5,14 +5,11 @@
 
 #include "core/model/generate.h"
 
-#include <Eigen/Core>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "core/common/error.h"
 #include "core/model/cancelled.h"
@@ -21,8 +18,6 @@
 
 namespace attnviz::model {
 namespace {
-
-using Vector = Eigen::Map<const Eigen::VectorXf>;
 
 void append_rows(Matrix& to, const Matrix& rows) {
   const int held = to.rows;
@@ -34,12 +29,6 @@ void append_rows(Matrix& to, const Matrix& rows) {
 void drop_front_rows(Matrix& m, int count) {
   m.data.erase(m.data.begin(), m.data.begin() + static_cast<std::ptrdiff_t>(count) * m.cols);
   m.rows -= count;
-}
-
-Matrix rows_of(const Matrix& table, int first, int count) {
-  Matrix out(count, table.cols);
-  std::memcpy(out.data.data(), table.row(first), sizeof(float) * out.data.size());
-  return out;
 }
 
 bool kept_layer(const GenerateOptions& options, int layer) {
@@ -174,45 +163,9 @@ void Generator::rope(Matrix& q, Matrix& k, int first) const {
 // itself, or the last `sliding_window` of them. `kept` receives the last row's scores and
 // weights over the entries the cache holds once this step is done.
 void Generator::attend(int layer, const Matrix& q, int first, Matrix& contexts, StepAttention* kept) {
-  const ModelConfig& c = model_.config();
   const LayerCache& cache = caches_[static_cast<std::size_t>(layer)];
-  const int dk = c.head_dim;
-  const int group_size = c.num_heads / c.num_kv_heads;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-  contexts.reshape(q.rows, c.num_heads * dk);
-  std::vector<float> scores;
-  for (int i = 0; i < q.rows; ++i) {
-    const int position = first + i;
-    const int lowest = c.sliding_window ? std::max(first_cached_, position - *c.sliding_window + 1) : first_cached_;
-    const int begin = lowest - first_cached_;
-    const int count = position - lowest + 1;
-    const bool last = i + 1 == q.rows;
-    if (kept && last) {
-      kept->scores.reshape(c.num_heads, count);
-      kept->weights.reshape(c.num_heads, count);
-    }
-    for (int h = 0; h < c.num_heads; ++h) {
-      const int g = h / group_size;
-      const Vector query(q.row(i) + static_cast<long>(h) * dk, dk);
-      scores.resize(static_cast<std::size_t>(count));
-      float max = -std::numeric_limits<float>::infinity();
-      for (int j = 0; j < count; ++j) {
-        const float s = query.dot(Vector(cache.keys.row(begin + j) + static_cast<long>(g) * dk, dk));
-        if (kept && last) kept->scores.at(h, j) = s;
-        scores[static_cast<std::size_t>(j)] = s * scale;
-        max = std::max(max, s * scale);
-      }
-      float sum = 0.0f;
-      for (float& s : scores) sum += (s = std::exp(s - max));
-      Eigen::Map<Eigen::VectorXf> context(contexts.row(i) + static_cast<long>(h) * dk, dk);
-      context.setZero();
-      for (int j = 0; j < count; ++j) {
-        const float weight = scores[static_cast<std::size_t>(j)] / sum;
-        if (kept && last) kept->weights.at(h, j) = weight;
-        context += weight * Vector(cache.values.row(begin + j) + static_cast<long>(g) * dk, dk);
-      }
-    }
-  }
+  attend_over_cache(model_.config(), q, first, cache.keys, cache.values, first_cached_, contexts,
+                    kept ? &kept->scores : nullptr, kept ? &kept->weights : nullptr);
 }
 
 // A sliding window's cache is a rolling buffer: entries older than the window leave.

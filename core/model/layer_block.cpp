@@ -1,8 +1,11 @@
 #include "core/model/layer_block.h"
 
+#include <Eigen/Core>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -133,16 +136,70 @@ void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& conte
   }
 }
 
-void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts) {
+void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts, int first_row,
+                 int tokens) {
   for (const HeadPatch& patch : patches) {
     if (patch.layer != layer) continue;
-    if (patch.context.rows != contexts.rows || patch.context.cols != head_dim || patch.head < 0 ||
+    if (patch.context.rows != tokens || patch.context.cols != head_dim || patch.head < 0 ||
         (patch.head + 1) * head_dim > contexts.cols) {
       throw InputError("<patch>", "layer " + std::to_string(layer) + " head " + std::to_string(patch.head),
-                       "a patched context must be a head of the model, tokens × head_dim = " +
-                           std::to_string(contexts.rows) + "×" + std::to_string(head_dim));
+                       "a patched context must be a head of the model, tokens × head_dim = " + std::to_string(tokens) +
+                           "×" + std::to_string(head_dim));
     }
-    copy_columns(patch.context, contexts, patch.head * head_dim);
+    for (int r = 0; r < contexts.rows; ++r) {
+      std::memcpy(contexts.row(r) + static_cast<long>(patch.head) * head_dim, patch.context.row(first_row + r),
+                  sizeof(float) * static_cast<std::size_t>(head_dim));
+    }
+  }
+}
+
+Matrix rows_of(const Matrix& m, int first, int count) {
+  Matrix out(count, m.cols);
+  std::copy_n(m.row(first), out.data.size(), out.data.begin());
+  return out;
+}
+
+void put_rows(const Matrix& rows, Matrix& m, int first) { std::copy(rows.data.begin(), rows.data.end(), m.row(first)); }
+
+void attend_over_cache(const ModelConfig& c, const Matrix& q, int first, const Matrix& keys, const Matrix& values,
+                       int first_cached, Matrix& contexts, Matrix* last_scores, Matrix* last_weights) {
+  using Vector = Eigen::Map<const Eigen::VectorXf>;
+  const int dk = c.head_dim;
+  const int group_size = c.num_heads / c.num_kv_heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+  contexts.reshape(q.rows, c.num_heads * dk);
+  std::vector<float> scores;
+  for (int i = 0; i < q.rows; ++i) {
+    const int position = first + i;
+    const int lowest = c.sliding_window ? std::max(first_cached, position - *c.sliding_window + 1) : first_cached;
+    const int begin = lowest - first_cached;
+    const int count = position - lowest + 1;
+    const bool last = i + 1 == q.rows;
+    Matrix* kept_scores = last ? last_scores : nullptr;
+    Matrix* kept_weights = last ? last_weights : nullptr;
+    if (kept_scores) kept_scores->reshape(c.num_heads, count);
+    if (kept_weights) kept_weights->reshape(c.num_heads, count);
+    for (int h = 0; h < c.num_heads; ++h) {
+      const int g = h / group_size;
+      const Vector query(q.row(i) + static_cast<long>(h) * dk, dk);
+      scores.resize(static_cast<std::size_t>(count));
+      float max = -std::numeric_limits<float>::infinity();
+      for (int j = 0; j < count; ++j) {
+        const float s = query.dot(Vector(keys.row(begin + j) + static_cast<long>(g) * dk, dk));
+        if (kept_scores) kept_scores->at(h, j) = s;
+        scores[static_cast<std::size_t>(j)] = s * scale;
+        max = std::max(max, s * scale);
+      }
+      float sum = 0.0f;
+      for (float& s : scores) sum += (s = std::exp(s - max));
+      Eigen::Map<Eigen::VectorXf> context(contexts.row(i) + static_cast<long>(h) * dk, dk);
+      context.setZero();
+      for (int j = 0; j < count; ++j) {
+        const float weight = scores[static_cast<std::size_t>(j)] / sum;
+        if (kept_weights) kept_weights->at(h, j) = weight;
+        context += weight * Vector(values.row(begin + j) + static_cast<long>(g) * dk, dk);
+      }
+    }
   }
 }
 

@@ -57,9 +57,24 @@ void project_qkv(const Model& model, int layer, const Matrix& normed, const Mode
 // Each edited head's context (its columns of `contexts`, (N, H·dk)) times its factor.
 void scale_heads(const ModelEdits& edits, int layer, int head_dim, Matrix& contexts);
 
-// Each patch of this layer puts its context in its head's columns of `contexts`. Throws
-// InputError when a patch's context is not N × head_dim.
-void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts);
+// Each patch of this layer puts its context in its head's columns of `contexts`, whose rows are
+// the text's rows [first_row, first_row + contexts.rows). Throws InputError when a patch's
+// context is not tokens × head_dim.
+void patch_heads(const std::vector<HeadPatch>& patches, int layer, int head_dim, Matrix& contexts, int first_row,
+                 int tokens);
+
+// Rows [first, first + count) of `m`, and `rows` written over m's rows from `first` on.
+Matrix rows_of(const Matrix& m, int first, int count);
+void put_rows(const Matrix& rows, Matrix& m, int first);
+
+// Causal attention of new rows over cached keys and values, within the model's sliding window:
+// row i of q (N', H·dk) is position first + i, row j of keys and values (M, G·dk) position
+// first_cached + j, and the cache holds every position up to the last row's. contexts: (N', H·dk).
+// The last row's scores and weights (H, the positions it sees) go to `last_scores` and
+// `last_weights` when given. Shared by generation's KV cache and ForwardPass::rerun_rows.
+void attend_over_cache(const ModelConfig& c, const Matrix& q, int first, const Matrix& keys, const Matrix& values,
+                       int first_cached, Matrix& contexts, Matrix* last_scores = nullptr,
+                       Matrix* last_weights = nullptr);
 
 // Scratch matrices reused from layer to layer.
 struct BlockScratch {

@@ -9,7 +9,11 @@
 // (the --repeat probe: K random ids twice), after one forward pass keeping every layer's attention
 // and the residual stream: every head's roles, the logit lens (top 5), the attribution of the
 // likeliest next token, and the three together; then patching all 144 heads between two random
-// texts of that length. Each the best of --runs, as wall clock and processor seconds of all threads.
+// texts of that length, at every position (each head reruns every row from its layer on) and at
+// one position, the last or the middle (each head reruns the rows from it to the last: one row
+// per later layer for the last), with a pass that keeps only the stream beside them for scale.
+// Each the best of --runs (patching at every position: of at most 2), as wall clock and
+// processor seconds of all threads.
 
 #include <algorithm>
 #include <chrono>
@@ -87,8 +91,22 @@ int run(int argc, char** argv) {
     (void)heads::logit_lens(*model, result, 5);
     (void)heads::attribute_logit(*model, result, {});
   });
+  model::ForwardOptions stream_only;
+  stream_only.layers.emplace();
+  stream_only.keep_stream = true;
+  stream_only.predict = false;
+  const Timing stream_pass = best_of(runs, [&] { (void)pass.run(text, stream_only); });
   const Timing patching = best_of(with_patching ? std::min(runs, 2) : 0,
                                   [&] { (void)heads::patch_every_head(*model, *backend, text, other, {}); });
+  const auto patch_one = [&](int position) {
+    heads::PatchingRequest request;
+    request.patched_position = position;
+    return best_of(with_patching ? runs : 0,
+                   [&] { (void)heads::patch_every_head(*model, *backend, text, other, request); });
+  };
+  const int last = static_cast<int>(text.ids.size()) - 1;
+  const Timing patching_last = patch_one(last);
+  const Timing patching_middle = patch_one(last / 2);
 
   std::printf("%s: %d layers x %d heads, d_model %d, vocabulary %d, %zu tokens\n\n", path.c_str(),
               model->config().num_layers, model->config().num_heads, model->config().d_model,
@@ -99,7 +117,15 @@ int run(int argc, char** argv) {
   row("logit lens (13 layers x every position, top 5)", lens, "");
   row("direct logit attribution (last position)", attribution, "");
   row("roles + lens + attribution", together, "<= 0.5 s");
-  if (with_patching) row("patching all heads (two texts)", patching, "<= 2 s");
+  row("forward pass, the stream only (what patching runs)", stream_pass, "");
+  if (with_patching) {
+    row("patching all heads (two texts), every position", patching, "<= 2 s");
+    const std::string last_row = "patching all heads, position " + std::to_string(last) + " alone (the target's)";
+    const std::string middle_row = "patching all heads, position " + std::to_string(last / 2) + " alone (rows " +
+                                   std::to_string(last / 2) + ".." + std::to_string(last) + " rerun)";
+    row(last_row.c_str(), patching_last, "<= 2 s");
+    row(middle_row.c_str(), patching_middle, "");
+  }
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // The Model view's activation patching off the window's thread (app/compute/patching_session.h):
 // the same numbers as core/heads' patching of the shown result's tokens, the clean logit the
 // window's own pass gives the likeliest next token, a chosen target honoured, the window's
-// edits in every run, and a second text of another length refused naming both lengths with the
+// edits in every run, one position patched, and a second text of another length refused naming both lengths with the
 // last patching kept.
 
 #include <gtest/gtest.h>
@@ -62,6 +62,22 @@ TEST(PatchingSession, EveryHeadAsTheCoreFindsItAndTheCleanLogitTheWindowsPassGiv
   const heads::Patching& off = patching.patching()->patching;
   EXPECT_EQ(off.target, ask.target);
   EXPECT_NEAR(off.patched[0][1], off.clean_logit, 1e-5 * std::max(1.0, std::abs(off.clean_logit)));
+
+  // One position patched ("cat" / "mat"), as the core patches it.
+  ask.patched_position = 1;
+  patching.request(session.shared_model(), session.shared_result(), session.shown_edits(), ask);
+  patching.wait();
+  ASSERT_NE(patching.patching(), nullptr);
+  const heads::Patching& one = patching.patching()->patching;
+  EXPECT_EQ(one.patched_position, 1);
+  heads::PatchingRequest request;
+  request.target = ask.target;
+  request.patched_position = 1;
+  request.edits = session.shown_edits();
+  const heads::Patching core = heads::patch_every_head(*model, *backend, model->tokenizer().encode(kText, "test"),
+                                                       model->tokenizer().encode(kSecond, "test"), request);
+  for (std::size_t l = 0; l < core.patched.size(); ++l)
+    for (std::size_t h = 0; h < core.patched[l].size(); ++h) EXPECT_NEAR(one.patched[l][h], core.patched[l][h], 1e-5);
 }
 
 TEST(PatchingSession, ASecondTextOfAnotherLengthSaysBothAndKeepsTheLastPatching) {

@@ -55,8 +55,28 @@ TEST_F(WindowMemory, TheThemeAndLayoutComeBack) {
   window.layout.mode = ui::LayoutMode::CompareReady;
   window.layout.main_view = "Step by step";
   window.layout.open_panels = {{"Mask", false}, {"Matrices", true}};
+  window.layout.model_shown = ui::ModelShown::Patching;
   ASSERT_EQ(remember_window(file, window), "");
   EXPECT_EQ(read_remembered_window(file), window);
+}
+
+TEST_F(WindowMemory, TheModelViewsShowLineComesBackAndAnOlderOrUnknownOneIsTheGrid) {
+  RememberedWindow window{{0, 0, 800, 600}, 1.0f, "en"};
+  for (const ui::ModelShown shown :
+       {ui::ModelShown::Heads, ui::ModelShown::Lens, ui::ModelShown::Attribution, ui::ModelShown::Patching}) {
+    window.layout.model_shown = shown;
+    ASSERT_EQ(remember_window(file, window), "");
+    ASSERT_TRUE(read_remembered_window(file).has_value());
+    EXPECT_EQ(read_remembered_window(file)->layout.model_shown, shown) << ui::to_string(shown);
+  }
+  const std::string start = R"({"format": "attnviz-window/1", "x": 0, "y": 0, "width": 800, "height": 600,
+                                "text_scale": 1, "layout": {"mode": "heatmaps")";
+  for (const char* rest : {"}}", R"(, "model_shown": "sideways"}})"}) {
+    write(start + rest);
+    ASSERT_TRUE(read_remembered_window(file).has_value()) << rest;
+    EXPECT_EQ(read_remembered_window(file)->layout.mode, ui::LayoutMode::Heatmaps) << rest;
+    EXPECT_EQ(read_remembered_window(file)->layout.model_shown, ui::ModelShown::Heads) << rest;
+  }
 }
 
 TEST_F(WindowMemory, ABrokenThemeOrLayoutIsTheDefaultOneAndTheRestIsKept) {

@@ -333,6 +333,22 @@ class RealModel(unittest.TestCase):
             if shots:
                 app.screenshot(pathlib.Path(shots) / 'model-patching.png')
 
+            # Issue 48, patching positions: Patch > one position (the last, the target's) recomputes;
+            # each effect as the reference's run patching that row alone.
+            app.click('##patch-positions')
+            app.click_label('one position', window='##Combo')
+            _, _, want_one = hr.patching(model, ids, corrupted, len(ids) - 1, target, len(ids) - 1)
+
+            def one_position(app):
+                g = patched(app)
+                near = g and all(abs(e - (want_one[l][h] - clean)) < 1e-4 for (l, h), e in g[4].items())
+                return g if near and len(g[4]) == len(got[4]) else None
+            attnviz_gui._wait(lambda: one_position(app), 60, 'the patching of the last position alone')
+            self.assertTrue(app.has('##patch-position'), 'the position slider beside the choice')
+            app.click('##patch-positions')
+            app.click_label('all positions', window='##Combo')
+            attnviz_gui._wait(lambda: (lambda g: g and g[4] == got[4])(patched(app)), 60, 'every position again')
+
             # Issue 48 item 5: the heatmap's export, as SVG with its title (the CSV's numbers: tests/export and
             # tests/reference/check_heads.py, which call the same core functions).
             button = attnviz_gui._wait(lambda: next((w['path'] for w in app.widgets()

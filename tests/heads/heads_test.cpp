@@ -1,11 +1,16 @@
 // core/heads' contract: head scores on hand-made weights, the repeated probe, the attribution
-// summing to the logit, the lens ending at the model's prediction, patching a text with itself.
+// summing to the logit, the lens ending at the model's prediction, patching a text with itself,
+// one position patched against full passes that patch that row alone.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "core/common/error.h"
 #include "core/cpu/cpu_backend.h"
@@ -13,6 +18,7 @@
 #include "core/heads/head_roles.h"
 #include "core/heads/logit_lens.h"
 #include "core/heads/patching.h"
+#include "core/heads/unembedding.h"
 #include "core/model/forward.h"
 
 namespace attnviz::heads {
@@ -148,6 +154,52 @@ TEST(LogitLens, ATextLongerThanOneBlockOfRowsReadsEveryRowWhereItIs) {
   }
 }
 
+// The target's logit from a full pass over `clean` with head (l, h)'s context taken from
+// `corrupted` at row p alone: what the one-position patching's rows rerun must equal.
+double logit_with_one_row_patched(const model::Model& model, const tokenizers::Encoding& clean,
+                                  const tokenizers::Encoding& corrupted, int l, int h, int p, const Patching& asked) {
+  const auto backend = make_cpu_backend();
+  model::ForwardOptions options;
+  options.keep_stream = true;
+  model::ForwardPass pass(model, *backend);
+  const model::ResidualStream other = pass.run(corrupted, options).stream;
+  const model::ResidualStream own = pass.run(clean, options).stream;
+  const int dk = model.config().head_dim;
+  Matrix context(static_cast<int>(clean.ids.size()), dk);
+  for (int r = 0; r < context.rows; ++r) {
+    const Matrix& from = (r == p ? other : own).contexts[static_cast<std::size_t>(l)];
+    std::copy_n(from.row(r) + static_cast<long>(h) * dk, dk, context.row(r));
+  }
+  options.patched_heads = {{l, h, context}};
+  const Matrix& last = pass.run(clean, options).stream.residuals.back();
+  return target_logit(model, last.row(asked.position), asked.target);
+}
+
+TEST_P(HeadsOnModels, PatchingOnePositionEqualsFullPassesPatchingThatRowAlone) {
+  const auto model = open_test_model(GetParam());
+  const auto backend = make_cpu_backend();
+  const auto clean = model->tokenizer().encode("the cat sat on the mat", "--text");
+  const auto corrupted = model->tokenizer().encode("the mat sat on the cat", "--text");
+  const int n = static_cast<int>(clean.ids.size());  // "cat" and "mat" at n - 5 and n - 1
+  for (const auto& [position, patched] : {std::pair{n - 1, n - 1}, std::pair{n - 1, n - 5}, std::pair{n - 2, n - 5}}) {
+    PatchingRequest request;
+    request.position = position;
+    request.patched_position = patched;
+    const Patching p = patch_every_head(*model, *backend, clean, corrupted, request);
+    EXPECT_EQ(p.patched_position, patched);
+    double changed = 0.0;
+    for (int l = 0; l < model->config().num_layers; ++l) {
+      for (int h = 0; h < model->config().num_heads; ++h) {
+        const double want = logit_with_one_row_patched(*model, clean, corrupted, l, h, patched, p);
+        const double got = p.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
+        EXPECT_NEAR(got, want, 1e-5 * std::max(1.0, std::abs(want))) << "layer " << l << " head " << h;
+        changed = std::max(changed, std::abs(got - p.clean_logit));
+      }
+    }
+    EXPECT_GT(changed, 1e-4) << "patching position " << patched << " changes some head's logit";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(GptAndLlama, HeadsOnModels, ::testing::Values("gpt2", "llama"));
 
 TEST(Patching, TextsOfDifferentLengthsAreRefusedWithBothLengths) {
@@ -163,6 +215,37 @@ TEST(Patching, TextsOfDifferentLengthsAreRefusedWithBothLengths) {
     EXPECT_NE(message.find("--corrupted-text"), std::string::npos) << message;
     EXPECT_NE(message.find("makes 2 tokens but --text makes 6 tokens"), std::string::npos) << message;
   }
+}
+
+TEST(Patching, APatchedPositionBeyondTheTextOrAfterTheTargetsIsRefusedNamingIt) {
+  const auto model = open_test_model("gpt2");
+  const auto backend = make_cpu_backend();
+  const auto text = model->tokenizer().encode("the cat sat on the mat", "--text");
+  for (const auto& [position, patched, words] : {std::tuple{std::optional<int>{}, 6, "beyond the text"},
+                                                 std::tuple{std::optional<int>{2}, 3, "after the target position 2"}}) {
+    PatchingRequest request;
+    request.position = position;
+    request.patched_position = patched;
+    try {
+      (void)patch_every_head(*model, *backend, text, text, request);
+      FAIL() << "position " << patched << " was patched";
+    } catch (const InputError& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("--patch-positions"), std::string::npos) << message;
+      EXPECT_NE(message.find(words), std::string::npos) << message;
+    }
+  }
+}
+
+TEST(Patching, BertPatchesOnePositionByFullPassesAndATextWithItselfChangesNothing) {
+  const auto model = open_test_model("bert");
+  const auto backend = make_cpu_backend();
+  const auto text = model->tokenizer().encode("the cat sat", "--text");
+  PatchingRequest request;
+  request.patched_position = 1;
+  const Patching p = patch_every_head(*model, *backend, text, text, request);
+  for (const auto& layer : p.patched)
+    for (const double logit : layer) EXPECT_NEAR(logit, p.clean_logit, 1e-5 * std::max(1.0, std::abs(logit)));
 }
 
 TEST(Patching, TheEditsApplyToEveryRunSoASwitchedOffHeadHasNothingToPatch) {

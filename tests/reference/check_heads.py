@@ -6,11 +6,12 @@ the attnviz binary on them as a user would, and checks within 1e-4 (absolute whe
 within ±1, relative to the largest beyond):
   gpt2, llama  every head's scores (on a text and on the --repeat probe), the logit lens, the
                attribution (default and chosen target and position; its parts summing to the
-               logit), the patching of every head; the Llama model has grouped-query heads and RoPE;
+               logit), the patching of every head (at every position, and at one: --patch-positions);
+               the Llama model has grouped-query heads and RoPE;
   previous-token  a hand-built GPT-2 whose layer-0 head attends to the previous token scores ≈ 1;
   errors       each command's --help; bad input exits 2 naming the option (texts of different lengths, a target outside
-               the vocabulary, a position beyond the text, BERT's lens and attribution, --repeat
-               past the positions).
+               the vocabulary, a position beyond the text, a patched position beyond it or after the
+               target's, BERT's lens and attribution, --repeat past the positions).
 
 usage: check_heads.py ATTNVIZ_BIN CASE"""
 import json
@@ -134,9 +135,11 @@ def check_attribution(name, result, model, ids):
         raise Failure(f'{name}: the reference parts do not sum to the reference logit')
 
 
-def check_patching(name, result, model, clean_ids, corrupted_ids):
+def check_patching(name, result, model, clean_ids, corrupted_ids, patched_position=None):
     position, target = result['position'], result['target']['id']
-    clean, corrupted, patched = hr.patching(model, clean_ids, corrupted_ids, position, target)
+    if result['patch_positions'] != ('all' if patched_position is None else patched_position):
+        raise Failure(f'{name}: patch_positions {result["patch_positions"]}, expected {patched_position or "all"}')
+    clean, corrupted, patched = hr.patching(model, clean_ids, corrupted_ids, position, target, patched_position)
     scale = max(1.0, abs(clean), abs(corrupted))
     close(name + ' clean logit', result['clean_logit'] / scale, clean / scale)
     close(name + ' corrupted logit', result['corrupted_logit'] / scale, corrupted / scale)
@@ -167,6 +170,12 @@ def check_everything(name, binary, path, model, ids, corrupted_ids, prefix):
     if patch['corrupted_ids'] != corrupted_ids:
         raise Failure(f'{name}: corrupted ids {patch["corrupted_ids"]}, expected {corrupted_ids}')
     check_patching(f'{name} patching', patch, model, ids, corrupted_ids)
+    # One position: the rows from it to the target's rerun over the clean run's keys and values.
+    for extra, patched_position in ((['--patch-positions', 2], 2), (['--position', 3, '--patch-positions', 3], 3),
+                                    (['--patch-positions', len(ids) - 1], len(ids) - 1)):
+        one = attnviz(binary, 'patch', '--model', path, '--text', TEXT, '--corrupted-text', CORRUPTED, *extra)
+        check_patching(f'{name} patching {" ".join(map(str, extra))}', one, model, ids, corrupted_ids,
+                       patched_position)
     text_file, corrupted_file = pathlib.Path(path).parent / 'text.txt', pathlib.Path(path).parent / 'corrupted.txt'
     text_file.write_text(TEXT, encoding='utf-8')
     corrupted_file.write_text(CORRUPTED, encoding='utf-8')
@@ -286,6 +295,11 @@ def case_errors(binary, tmp, rng):
     refused(binary, '--position', ['99'], 'attribute', *gpt2, '--text', TEXT, '--position', 99)
     refused(binary, '--position', ['99'], 'patch', *gpt2, '--text', TEXT, '--corrupted-text', CORRUPTED,
             '--position', 99)
+    for value, words in ((99, ['99', 'beyond the text']), ('some', ['some', 'all']), (-1, ['-1'])):
+        refused(binary, '--patch-positions', words, 'patch', *gpt2, '--text', TEXT, '--corrupted-text', CORRUPTED,
+                '--patch-positions', value)
+    refused(binary, '--patch-positions', ['4', 'after the target position 2'], 'patch', *gpt2, '--text', TEXT,
+            '--corrupted-text', CORRUPTED, '--position', 2, '--patch-positions', 4)
     refused(binary, '--repeat', ['32'], 'heads', *gpt2, '--repeat', 20)  # 40 tokens, 32 positions
     bert = cm.bert_weights(rng, cm.BERT)
     cm.write_bert_folder(tmp / 'bert', bert, cm.BERT)

@@ -195,15 +195,24 @@ def attribution(model, stream, position, target):
 
 # --- activation patching ----------------------------------------------------------------------
 
-def patching(model, clean_ids, corrupted_ids, position, target):
+def patching(model, clean_ids, corrupted_ids, position, target, patched_position=None):
     """The clean and corrupted logits and, per layer and head, the clean run's logit with that
-    head's context (every position) taken from the corrupted run."""
+    head's context taken from the corrupted run: at every position, or at `patched_position`
+    alone (the other rows keep the clean run's context; TransformerLens's per-position patching).
+    Every patched run is a whole pass over every row."""
     clean, corrupted = model.run(clean_ids), model.run(corrupted_ids)
 
     def logit(stream):
         return float(logits(model, stream.residuals[-1][position][None, :])[0, target])
 
-    dk = model.dk
-    patched = [[logit(model.run(clean_ids, (l, h, corrupted.contexts[l][:, h * dk:(h + 1) * dk])))
+    def context(l, h):
+        columns = slice(h * model.dk, (h + 1) * model.dk)
+        if patched_position is None:
+            return corrupted.contexts[l][:, columns]
+        patched = clean.contexts[l][:, columns].copy()
+        patched[patched_position] = corrupted.contexts[l][patched_position, columns]
+        return patched
+
+    patched = [[logit(model.run(clean_ids, (l, h, context(l, h))))
                 for h in range(model.cfg['heads'])] for l in range(len(clean.contexts))]
     return logit(clean), logit(corrupted), patched

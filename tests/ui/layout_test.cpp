@@ -73,6 +73,21 @@ TEST(Layout, ModeNamesRoundTrip) {
   EXPECT_FALSE(layout_mode_from_string("sideways").has_value());
 }
 
+TEST(Layout, TheModelViewsShowLineIsRememberedRestoredAndResetWithTheLayout) {
+  for (const ModelShown shown : {ModelShown::Heads, ModelShown::Lens, ModelShown::Attribution, ModelShown::Patching})
+    EXPECT_EQ(model_shown_from_string(to_string(shown)), shown);
+  EXPECT_FALSE(model_shown_from_string("sideways").has_value());
+  Layout layout;
+  ViewState view;
+  view.model_shown = ModelShown::Lens;
+  const RememberedLayout remembered = layout.remembered(LayoutMode::Full, view);
+  EXPECT_EQ(remembered.model_shown, ModelShown::Lens);
+  ViewState next_start;
+  layout.restore(remembered, next_start, false);
+  EXPECT_EQ(next_start.model_shown, ModelShown::Lens);
+  EXPECT_EQ(layout.default_layout().model_shown, ModelShown::Heads);
+}
+
 }  // namespace
 }  // namespace attnviz::ui
 
