@@ -240,14 +240,19 @@ AtomicFileWriter::AtomicFileWriter(const fs::path& path, WriteOptions options) :
   for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
     fs::path temporary = target_;
     temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(g_temporary_counter++);
+    // Registered before it exists: a signal between the open and a registration after it left
+    // the file behind (a test that signals as the file appears caught that window).
+    const int slot = register_temporary(temporary);
     fd_ = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    const int error = errno;
     if (fd_ >= 0) {
       temporary_ = std::move(temporary);
-      temporary_slot_ = register_temporary(temporary_);
-    } else if (errno != EEXIST && errno != EINTR) {
-      const int error = errno;
-      fail(os_reason(error, folder), is_path_errno(error));
+      temporary_slot_ = slot;
+      continue;
     }
+    // Not made here (EEXIST: a file of that name is already there): no longer ours to remove.
+    unregister_temporary(slot);
+    if (error != EEXIST && error != EINTR) fail(os_reason(error, folder), is_path_errno(error));
   }
   if (fd_ < 0) fail("cannot create a temporary file beside it", false);
   // The new file keeps the permissions of the one it replaces (a private file stays private).
