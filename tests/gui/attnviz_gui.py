@@ -275,6 +275,19 @@ class Session:
         self.xdotool('click', 1)
         self.wait_frames(settle)
 
+    def click_widget(self, widget, settle=6):
+        """Clicks the middle of a widget from the log (a menu item, whose path is empty)."""
+        x, y, w, h = widget['visible']
+        ox, oy = self.log().get('window_origin', [0, 0])
+        self.click_at(int(ox + x + w / 2), int(oy + y + h / 2), settle=settle)
+
+    def point_at_overlay_corner(self):
+        """The mouse in the main window's top-right corner, where presentation mode's overlay
+        shows for as long as it stays (its 4 s after F11 can pass within a loaded machine's frames)."""
+        x, y, w, h = self.log()['windows']['##main']['rect']
+        ox, oy = self.log().get('window_origin', [0, 0])
+        self.move_to(int(ox + x + w - 5), int(oy + y + 5))
+
     def click_file_menu_item(self, index):
         """Opens the File menu and clicks its index-th item. Menu items carry no label in the
         widget log: 0 New, 1 Open..., 2 Open text..., 3 Open model..., 4 Close model (with a

@@ -227,11 +227,7 @@ class ClassroomAndHeatmaps(WindowTest):
     def test_presentation_overlay_never_covers_the_view(self):
         with self.session(['--scenario', 'preset:korean-restaurant', '--view', 'step', '--step', '7']) as app:
             app.key('F11')
-            # It shows for 4 s after F11, which six frames on a loaded machine can outlast; the
-            # mouse in its corner shows it for as long as it stays there.
-            x, y, w, h = app.log()['windows']['##main']['rect']
-            ox, oy = app.log().get('window_origin', [0, 0])
-            app.move_to(int(ox + x + w - 5), int(oy + y + 5))
+            app.point_at_overlay_corner()
             app.wait_frames(3)
             log = app.log()
             overlay = log['windows'].get('##presentation-overlay')

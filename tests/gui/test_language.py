@@ -50,9 +50,7 @@ def look(app, path):
 
 
 def click(app, widget, settle=6):
-    x, y, w, h = widget['visible']
-    ox, oy = app.log().get('window_origin', [0, 0])
-    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2), settle=settle)
+    app.click_widget(widget, settle)
 
 
 def open_menu(app, title, settle=6):

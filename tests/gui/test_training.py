@@ -39,12 +39,6 @@ def screen_rect(app, name):
     return ox + x, oy + y, w, h
 
 
-def click_widget(app, widget):
-    x, y, w, h = widget['visible']
-    ox, oy = app.log().get('window_origin', [0, 0])
-    app.click_at(int(ox + x + w / 2), int(oy + y + h / 2))
-
-
 def korean():
     return os.environ.get('ATTNVIZ_TEST_LANG', '').startswith('ko')
 
@@ -103,21 +97,19 @@ class TrainingView(unittest.TestCase):
             # Back from the Model view through the Classroom menu (its item after the Model view),
             # then through presentation mode's overlay.
             classroom_menu = [w for w in app.widgets() if w['path'] == '##MainMenuBar/##menubar//'][3]
-            click_widget(app, classroom_menu)
+            app.click_widget(classroom_menu)
             items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_00'], 10,
                                       'the Classroom menu')
-            click_widget(app, items[7])
+            app.click_widget(items[7])
             attnviz_gui._wait(lambda: app.has('training-start'), 10, 'the Training view from the Classroom menu')
             app.key('1')
             app.key('F11')
-            x, y, w, h = app.log()['windows']['##main']['rect']
-            ox, oy = app.log().get('window_origin', [0, 0])
-            app.move_to(int(ox + x + w - 5), int(oy + y + 5))  # the corner that shows the overlay
+            app.point_at_overlay_corner()
             label = '8  ' + ('\ud559\uc2b5' if korean() else 'Training')
             pill = attnviz_gui._wait(
                 lambda: next((w for w in app.widgets() if w['window'] == '##presentation-overlay' and
                               w['label'] == label), None), 10, 'the overlay\'s Training pill')
-            click_widget(app, pill)
+            app.click_widget(pill)
             attnviz_gui._wait(lambda: app.has('##training-loss-curve'), 10, 'the Training view from the overlay')
             app.key('F11')
 
