@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/figure_language.h"
 #include "app/cli/heads_options.h"
 #include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
@@ -36,6 +37,7 @@ constexpr const char* kHelp =
     "  --out FILE         write the JSON (attnviz-attribution/1) to FILE instead of standard output\n"
     "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
     "                     --out's extension decides\n"
+    "  --lang LANG        en (default) or ko: the language of a png or svg figure's words\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
@@ -49,6 +51,8 @@ int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err
     return 0;
   }
   reject_positionals(parsed, "attribute");
+  // Checked before the model runs, not after minutes of it.
+  const Wording wording = figure_wording(parsed);
   heads::AttributionRequest request;
   request.target = target_id_option(parsed);
   request.position = position_option(parsed);
@@ -64,7 +68,7 @@ int run_attribute_command(const Args& args, std::ostream& out, std::ostream& err
     const heads::Attribution attribution = heads::attribute_logit(*model, result, request);
     write_heads_output(
         parsed, heads::attribution_json(attribution), [&] { return exporting::attribution_csv(attribution); },
-        [&] { return exporting::attribution_figure(attribution); }, out, err);
+        [&] { return exporting::attribution_figure(attribution, wording); }, out, err);
     return 0;
   });
 }

@@ -13,6 +13,7 @@
 #include "app/cli/model_export.h"
 #include "app/cli/model_options.h"
 #include "app/cli/export_files.h"
+#include "app/cli/figure_language.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/common/nearest_name.h"
@@ -62,7 +63,9 @@ constexpr const char* kHelpOptions =
     "  --dpi N              resolution written into the PNG and the SVG size (default 300)\n"
     "  --values MODE        numbers in the cells: auto (up to 24 tokens, when they fit), on\n"
     "                       (whenever they fit; a warning when they do not), off\n"
-    "  --title TEXT         the title's first line (default: the scenario's title)\n"
+    "  --title TEXT         the title's first line (default: the scenario's title)\n";
+// After --lang (figure_language.h).
+constexpr const char* kHelpLayout =
     "  --grid               all selected heads in one image with one colorbar (png, svg)\n"
     "  --rows FIRST:END     only rows FIRST to END-1 (0-based), e.g. a zoomed view\n"
     "  --cols FIRST:END     only columns FIRST to END-1\n"
@@ -94,6 +97,7 @@ std::vector<OptionSpec> all_options() {
   std::vector<OptionSpec> options = kOptions;
   options.insert(options.end(), model_option_specs().begin(), model_option_specs().end());
   options.push_back({"--layer"});
+  options.push_back(kLangOption);
   return options;
 }
 
@@ -208,6 +212,7 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out, co
                    : values == "off" ? exporting::ValuesMode::Off
                                      : exporting::ValuesMode::Auto;
   request.title = parsed.get("--title");
+  request.wording = figure_wording(parsed);
   request.grid = parsed.has("--grid");
   if (parsed.has("--rows") || parsed.has("--cols")) {
     exporting::CellWindow window;
@@ -225,7 +230,7 @@ ExportRequest parse_request(const ParsedArgs& parsed, const std::string& out, co
 int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const ParsedArgs parsed = parse_args(args, all_options(), "attnviz export");
   if (parsed.has("--help")) {
-    out << kHelpStart << text_file_help(23) << kHelpOptions << kOverviewHelp << kHelpEnd;
+    out << kHelpStart << text_file_help(23) << kHelpOptions << kLangHelp << kHelpLayout << kOverviewHelp << kHelpEnd;
     return 0;
   }
   if (!parsed.positionals().empty()) {
@@ -267,7 +272,7 @@ int run_export_command(const Args& args, std::ostream& out, std::ostream& err) {
   const bool wants_other =
       std::any_of(request.what.begin(), request.what.end(), [](Quantity q) { return q != Quantity::Diff; });
   exporting::ExportSource source;
-  source.caption = exporting::describe_for_export(loaded.scenario, problem);
+  source.caption = exporting::describe_for_export(loaded.scenario, problem, request.wording);
   Result cpu;
   Result vulkan;
   Result chosen;

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/figure_language.h"
 #include "app/cli/heads_options.h"
 #include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
@@ -44,6 +45,7 @@ constexpr const char* kHelp =
     "  --out FILE         write the JSON (attnviz-heads/1) to FILE instead of standard output\n"
     "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
     "                     --out's extension decides\n"
+    "  --lang LANG        en (default) or ko: the language of a png or svg figure's words\n"
     "  --role R           the role a png or svg shows (previous_token, first_token, self,\n"
     "                     induction, duplicate, entropy, mean_distance; default: induction\n"
     "                     on the probe, previous_token on a text)\n"
@@ -72,6 +74,8 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   reject_positionals(parsed, "heads");
+  // Checked before the model runs, not after minutes of it.
+  const Wording wording = figure_wording(parsed);
   const bool on_text = parsed.has("--text") || parsed.has("--text-file");
   if (on_text && parsed.has("--repeat"))
     throw InputError("<command line>", "--repeat", "give --repeat or --text, not both");
@@ -102,7 +106,7 @@ int run_heads_command(const Args& args, std::ostream& out, std::ostream& err) {
     const heads::Role role = role_option(parsed, used != nullptr);
     write_heads_output(
         parsed, heads::heads_json(text, used, layers, roles), [&] { return exporting::roles_csv(roles, layers); },
-        [&] { return exporting::roles_figure(roles, layers, role); }, out, err);
+        [&] { return exporting::roles_figure(roles, layers, role, wording); }, out, err);
     return 0;
   });
 }

@@ -3,6 +3,7 @@
 #include <climits>
 #include <filesystem>
 
+#include "app/cli/figure_language.h"
 #include "app/cli/json_output.h"
 #include "core/common/error.h"
 #include "core/export/export.h"
@@ -11,7 +12,8 @@
 namespace attnviz::cli {
 
 std::vector<OptionSpec> heads_option_specs(const std::vector<OptionSpec>& own) {
-  std::vector<OptionSpec> specs = {{"--model"}, {"--memory-limit"}, {"--out"}, {"--format"}, {"--help", false}};
+  std::vector<OptionSpec> specs = {{"--model"},  {"--memory-limit"}, {"--out"},
+                                   {"--format"}, {"--help", false},  kLangOption};
   specs.insert(specs.end(), own.begin(), own.end());
   return specs;
 }

@@ -16,7 +16,7 @@
 
 namespace attnviz::cli {
 
-// --model, --memory-limit, --out, --format, --help and `own`.
+// --model, --memory-limit, --out, --format, --help, --lang (figure_language.h) and `own`.
 std::vector<OptionSpec> heads_option_specs(const std::vector<OptionSpec>& own);
 // Throws InputError naming the first positional argument, if any.
 void reject_positionals(const ParsedArgs& parsed, const std::string& command);

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/figure_language.h"
 #include "app/cli/heads_options.h"
 #include "core/heads/stream_pass.h"
 #include "app/cli/json_output.h"
@@ -35,6 +36,7 @@ constexpr const char* kHelp =
     "  --out FILE         write the JSON (attnviz-lens/1) to FILE instead of standard output\n"
     "  --format F         json (default), csv, png or svg (png, svg need --out); without it,\n"
     "                     --out's extension decides\n"
+    "  --lang LANG        en (default) or ko: the language of a png or svg figure's words\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
@@ -48,6 +50,8 @@ int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   reject_positionals(parsed, "lens");
+  // Checked before the model runs, not after minutes of it.
+  const Wording wording = figure_wording(parsed);
   const int top = parsed.get_int("--top", 1, 1000).value_or(5);
   return naming_the_text_file(parsed, [&] {
     const std::string text_value = model_text(parsed);
@@ -59,7 +63,7 @@ int run_lens_command(const Args& args, std::ostream& out, std::ostream& err) {
     const heads::LogitLens lens = heads::logit_lens(*model, result, top);
     write_heads_output(
         parsed, heads::lens_json(text, lens), [&] { return exporting::lens_csv(lens, text.tokens); },
-        [&] { return exporting::lens_figure(lens, text.tokens); }, out, err);
+        [&] { return exporting::lens_figure(lens, text.tokens, wording); }, out, err);
     return 0;
   });
 }

@@ -59,7 +59,7 @@ int run_model_export(const ParsedArgs& parsed, exporting::ExportRequest request,
   const model::ForwardResult& chosen = backend == "vulkan" ? *vulkan_result : *cpu_result;
 
   exporting::ExportSource source;
-  source.caption = model::layer_caption(model->config(), text, layer);
+  source.caption = model::layer_caption(model->config(), text, layer, request.wording);
   source.result = &chosen.layer(layer)->attention;
   if (wants_diff) {
     source.cpu = &cpu_result->layer(layer)->attention;

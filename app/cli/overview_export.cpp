@@ -12,6 +12,7 @@
 #include "app/cli/backend_choice.h"
 #include "app/cli/text_input.h"
 #include "app/cli/export_files.h"
+#include "app/cli/figure_language.h"
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/overview/long_text.h"
@@ -67,6 +68,7 @@ std::pair<int, int> parse_span(const char* option, const std::string& text) {
 overview::OverviewExportOptions parse_output(const ParsedArgs& parsed, const std::string& out) {
   overview::OverviewExportOptions options;
   options.origin = kOrigin;
+  options.wording = figure_wording(parsed);
   if (const std::optional<std::string> name = parsed.get("--format")) {
     require_choice("--format", *name, {"png", "svg", "npy"});
     options.format = *exporting::format_from_name(*name);
@@ -175,8 +177,8 @@ int run_overview_export(const ParsedArgs& parsed, std::ostream& out, std::ostrea
   } catch (const std::invalid_argument& e) {
     throw InputError(kOrigin, "--overview", e.what());
   }
-  const auto files =
-      overview::render_overview(result, exporting::describe_for_export(loaded.scenario, problem), options);
+  const auto files = overview::render_overview(
+      result, exporting::describe_for_export(loaded.scenario, problem, options.wording), options);
   return write_exported_files(files, *out_path, out, err);
 }
 

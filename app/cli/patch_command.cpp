@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/cli/figure_language.h"
 #include "app/cli/heads_options.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_options.h"
@@ -49,6 +50,7 @@ constexpr const char* kHelp =
     "  --out FILE             write the JSON (attnviz-patching/1) to FILE instead of standard output\n"
     "  --format F             json (default), csv, png or svg (png, svg need --out); without\n"
     "                         it, --out's extension decides\n"
+    "  --lang LANG            en (default) or ko: the language of a png or svg figure's words\n"
     "\n"
     "Exit codes: 0 success, 2 bad input (the message names the option), 1 other errors.\n";
 
@@ -112,6 +114,8 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   reject_positionals(parsed, "patch");
+  // Checked before the model runs, not after minutes of it.
+  const Wording wording = figure_wording(parsed);
   heads::PatchingRequest request;
   request.target = target_id_option(parsed);
   request.position = position_option(parsed);
@@ -127,7 +131,7 @@ int run_patch_command(const Args& args, std::ostream& out, std::ostream& err) {
     const heads::Patching patching = heads::patch_every_head(*model, *backend, clean, corrupted, request);
     write_heads_output(
         parsed, heads::patching_json(clean, corrupted, patching), [&] { return exporting::patching_csv(patching); },
-        [&] { return exporting::patching_figure(patching, clean.tokens, corrupted.tokens); }, out, err);
+        [&] { return exporting::patching_figure(patching, clean.tokens, corrupted.tokens, wording); }, out, err);
     return 0;
   });
 }

@@ -119,7 +119,10 @@ const char* const kGuiHelp =
     "\n"
     "Language: the window speaks the desktop's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG: a\n"
     "ko_KR.UTF-8 desktop gets Korean); View > Language switches between English and Korean\n"
-    "and is remembered; ATTNVIZ_LANGUAGE=en, ko or pseudo (the layout check) chooses at start.\n";
+    "and is remembered; ATTNVIZ_LANGUAGE=en, ko or pseudo (the layout check) chooses at start.\n"
+    "Figures exported from the window speak its language; from the command line, --lang ko\n"
+    "gives Korean figures (attnviz export, heads, lens, attribute and patch; e.g. attnviz\n"
+    "export --scenario preset:korean-restaurant --lang ko --out weights.png).\n";
 
 GuiOptions parse_gui_options(const std::vector<std::string>& args) {
   std::vector<cli::OptionSpec> specs = kOptions;

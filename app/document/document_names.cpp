@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "app/i18n/translate.h"
+#include "core/scenario/preset_titles.h"
 
 namespace attnviz::document {
 namespace {
@@ -51,7 +52,8 @@ std::string shorten(const std::string& text, std::size_t max_chars) {
 Caption caption_of(const Document& document) {
   Caption caption;
   caption.unsaved = document.modified();
-  const std::string& title = document.scenario().title;
+  // A preset's title in the window's language (core/scenario/preset_titles.h).
+  const std::string title = worded_title(document.scenario().title, i18n::wording());
   const bool titled = document.title_matches() && !title.empty();
   // A title or name may be as long as the user likes: the bar shows a line's worth of it.
   if (document.path()) {

@@ -198,6 +198,7 @@ ExportPlan plan_export(const ExportChoices& choices, const ShownState& shown) {
   for (const Quantity quantity : choices.what) {
     ExportRequest request;
     request.origin = i18n::tr(kOrigin);
+    request.wording = i18n::wording();  // the figures speak the window's language
     request.what = {quantity};
     request.heads = heads;
     request.format = choices.format;

@@ -97,7 +97,9 @@ ExportOutcome run_overview_export(const overview::Overview& overview, const Scen
         options.row_tokens = problem.tokens;
         options.col_tokens = problem.source_tokens;
         options.origin = i18n::tr("Export");
-        return overview::render_overview(overview, exporting::describe_for_export(scenario, problem), options);
+        options.wording = i18n::wording();
+        return overview::render_overview(overview, exporting::describe_for_export(scenario, problem, options.wording),
+                                         options);
       },
       out, notices);
 }

@@ -78,6 +78,7 @@ void RolloutExport::finish(ui::UiContext& ui, std::pair<float, float> range) {
   request.scale = exporting::ColourScale::Linear;
   request.values = ui.view.show_numbers ? exporting::ValuesMode::Auto : exporting::ValuesMode::Off;
   request.origin = i18n::tr("Export");
+  request.wording = i18n::wording();
   export_from_popup(save_to_, export_folder_memory(ui), error_, [&](const std::filesystem::path& out) {
     return run_rendered_export([&] { return render_shown_rollout(ui, request); }, out, ui.notices);
   });

@@ -1,6 +1,7 @@
 #include "app/export_ui/window_source.h"
 
 #include "app/compute/compute_session.h"
+#include "app/i18n/translate.h"
 #include "app/compute/model_session.h"
 #include "app/document/document.h"
 #include "app/ui/model_layer.h"
@@ -45,7 +46,7 @@ exporting::ExportSource export_source(const compute::ComputeSession& session, co
   }
   // A title written for the content before the user's edits would head a figure of something
   // else: without it, the figure is headed by the sentence.
-  source.caption = exporting::describe_for_export(document.scenario_for_saving(), session.problem());
+  source.caption = exporting::describe_for_export(document.scenario_for_saving(), session.problem(), i18n::wording());
   return source;
 }
 
@@ -55,7 +56,7 @@ exporting::ExportSource export_source(const ui::UiContext& ui) {
   shown.update(ui);
   exporting::ExportSource source;
   source.result = &shown.result();
-  source.caption = model::layer_caption(ui.model.model()->config(), ui.model.text(), shown.layer());
+  source.caption = model::layer_caption(ui.model.model()->config(), ui.model.text(), shown.layer(), i18n::wording());
   return source;
 }
 

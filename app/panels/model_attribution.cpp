@@ -80,7 +80,7 @@ void ModelAttribution::draw(ui::UiContext& ui, float width, float height) {
                    export_ui::HeadsExportContent content;
                    content.json = heads::attribution_json(a);
                    content.csv = exporting::attribution_csv(a);
-                   content.figure = exporting::attribution_figure(a);
+                   content.figure = exporting::attribution_figure(a, i18n::wording());
                    return content;
                  });
   }

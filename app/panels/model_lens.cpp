@@ -123,7 +123,7 @@ void ModelLens::draw(ui::UiContext& ui, float width, float height) {
                    export_ui::HeadsExportContent content;
                    content.json = heads::lens_json(text, exported->lens);
                    content.csv = exporting::lens_csv(exported->lens, exported->tokens);
-                   content.figure = exporting::lens_figure(exported->lens, exported->tokens);
+                   content.figure = exporting::lens_figure(exported->lens, exported->tokens, i18n::wording());
                    return content;
                  });
   }

@@ -109,7 +109,8 @@ void ModelPatching::draw(ui::UiContext& ui, float width, float height) {
                    export_ui::HeadsExportContent content;
                    content.json = heads::patching_json(p.clean, p.corrupted, p.patching);
                    content.csv = exporting::patching_csv(p.patching);
-                   content.figure = exporting::patching_figure(p.patching, p.clean.tokens, p.corrupted.tokens);
+                   content.figure =
+                       exporting::patching_figure(p.patching, p.clean.tokens, p.corrupted.tokens, i18n::wording());
                    return content;
                  });
   }

@@ -260,7 +260,7 @@ void ModelRoles::draw_export(ui::UiContext& ui, float line_end) {
                  content.json =
                      heads::heads_json(heads::encoding_of(*ui.model.result()), nullptr, roles->layers, roles->roles);
                  content.csv = exporting::roles_csv(roles->roles, roles->layers);
-                 content.figure = exporting::roles_figure(roles->roles, roles->layers, role);
+                 content.figure = exporting::roles_figure(roles->roles, roles->layers, role, i18n::wording());
                  return content;
                });
 }

@@ -11,6 +11,7 @@
 #include "app/document/document.h"
 #include "app/document/document_names.h"
 #include "app/i18n/translate.h"
+#include "core/scenario/preset_titles.h"
 #include "app/ui/classroom_state.h"
 #include "app/ui/long_text.h"
 #include "app/ui/model_layer.h"
@@ -106,7 +107,7 @@ float Layout::draw_menu_bar(UiContext& ui) {
           !ui.document.scenario().title.empty()) {
         ImGui::SetTooltip(i18n::tr("The title \u201C%s\u201D was written for the scenario before your edits;\n"
                                    "File > Save As\u2026 lets you give it a new one."),
-                          shown_text(ui.document.scenario().title, 200, 1).text.c_str());
+                          shown_text(worded_title(ui.document.scenario().title, i18n::wording()), 200, 1).text.c_str());
       }
     }
     height = ImGui::GetWindowHeight();

@@ -26,25 +26,32 @@ std::string head_list(const std::vector<int>& heads) {
   return text;
 }
 
-std::string heads_text(const std::vector<int>& heads, const ExportSource& source, const Result& result) {
+std::string heads_text(const std::vector<int>& heads, const ExportSource& source, const Result& result,
+                       const Wording& wording) {
   const int count = static_cast<int>(result.heads.size());
+  const std::string total = std::to_string(count);
   if (heads.size() == 1) {
-    std::string text = "head " + std::to_string(heads.front()) + " of " + std::to_string(count);
+    const std::string head = std::to_string(heads.front());
     const int kv = source.caption.num_kv_heads;
-    if (kv > 0 && kv < count) text += " (key/value head " + std::to_string(heads.front() / (count / kv)) + ")";
-    return text;
+    if (kv > 0 && kv < count) {
+      return wording.tr("head %1$s of %2$s (key/value head %3$s)",
+                        {head, total, std::to_string(heads.front() / (count / kv))});
+    }
+    return wording.tr("head %1$s of %2$s", {head, total});
   }
-  if (static_cast<int>(heads.size()) == count) return "all " + std::to_string(count) + " heads";
-  return "heads " + head_list(heads) + " of " + std::to_string(count);
+  if (static_cast<int>(heads.size()) == count)
+    return wording.trn("all %1$s head", "all %1$s heads", static_cast<unsigned long>(count), {total});
+  return wording.tr("heads %1$s of %2$s", {head_list(heads), total});
 }
 
 // "head 5", or "head 5 · kv 1" when query heads share key/value heads.
-std::string panel_heading(int head, const ExportSource& source, const Result& result) {
+std::string panel_heading(int head, const ExportSource& source, const Result& result, const Wording& wording) {
   const int count = static_cast<int>(result.heads.size());
   const int kv = source.caption.num_kv_heads;
-  std::string text = "head " + std::to_string(head);
-  if (kv > 0 && kv < count) text += " · kv " + std::to_string(head / (count / kv));
-  return text;
+  if (kv > 0 && kv < count) {
+    return wording.tr("head %1$s · kv %2$s", {std::to_string(head), std::to_string(head / (count / kv))});
+  }
+  return wording.tr("head %1$s", {std::to_string(head)});
 }
 
 struct ValueSpan {
@@ -100,23 +107,23 @@ int grid_columns(int panels) {
 }
 
 std::vector<std::string> figure_notes(const std::optional<CellWindow>& window, const ExportSource& source,
-                                      Quantity quantity, const Result& result, const ValueSpan& span) {
+                                      Quantity quantity, const Result& result, const ValueSpan& span,
+                                      const Wording& wording) {
   std::vector<std::string> notes;
   if (quantity != Quantity::Scores && !result.masked_rows.empty()) {
     std::string rows;
     for (const int row : result.masked_rows) {
       const bool shown = !window || (row >= window->row_begin && row < window->row_end);
       if (!shown) continue;
-      rows += (rows.empty() ? "" : ", ") + result.tokens.at(static_cast<std::size_t>(row)) + " (row " +
-              std::to_string(row) + ")";
+      rows += (rows.empty() ? "" : ", ") +
+              wording.tr("%1$s (row %2$s)", {result.tokens.at(static_cast<std::size_t>(row)), std::to_string(row)});
     }
-    if (!rows.empty()) notes.push_back("queries that see no key (all weights and context 0): " + rows);
+    if (!rows.empty()) notes.push_back(wording.tr("queries that see no key (all weights and context 0): %1$s", {rows}));
   }
   if (quantity == Quantity::Diff && !span.empty()) {
     char text[64];
     std::snprintf(text, sizeof text, "%.2e", span.max_abs);
-    notes.push_back(std::string("largest |Vulkan - Eigen| shown: ") + text + " (Vulkan: " + source.vulkan->device +
-                    ")");
+    notes.push_back(wording.tr("largest |Vulkan - Eigen| shown: %1$s (Vulkan: %2$s)", {text, source.vulkan->device}));
   }
   return notes;
 }
@@ -331,7 +338,9 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
                           const std::vector<int>& heads) {
   const QuantityInfo& about = info(quantity);
   const Result& result = primary_result(source, quantity, request.origin);
+  const Wording& wording = request.wording;
   HeatmapFigure figure;
+  figure.wording = wording;
   figure.title = cut_text(request.title ? *request.title : source.caption.title, kMaxTitleCharacters);
   const bool several = heads.size() > 1 || (request.grid && about.per_head);
   std::optional<CellWindow> window;
@@ -344,8 +353,8 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
       figure.row_axis_title = selected.row_axis_title;
       figure.col_axis_title = selected.col_axis_title;
     }
-    figure.panels.push_back(
-        {several ? panel_heading(head, source, result) : "", std::move(selected.values), std::move(selected.masked)});
+    figure.panels.push_back({several ? panel_heading(head, source, result, wording) : "", std::move(selected.values),
+                             std::move(selected.masked)});
   }
   figure.grid_columns = grid_columns(static_cast<int>(figure.panels.size()));
   if (window) {
@@ -354,31 +363,32 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   }
   figure.col_labels_are_positions = quantity == Quantity::Context;
 
-  std::string subtitle = about.description;
-  if (about.per_head) subtitle += " · " + heads_text(heads, source, result);
-  subtitle += " · mask: " + source.caption.mask;
+  std::string subtitle = wording.tr(about.description);
+  if (about.per_head) subtitle += " · " + heads_text(heads, source, result, wording);
+  subtitle += " · " + wording.tr("mask: %1$s", {source.caption.mask});
   if (quantity != Quantity::Mask) subtitle += " · " + source.caption.scale;
   if (quantity != Quantity::Mask && !source.caption.positions.empty()) subtitle += " · " + source.caption.positions;
   if ((quantity == Quantity::Weights || quantity == Quantity::Context) && !source.caption.dropout.empty())
-    subtitle += " · " + source.caption.dropout + ": dropped weights are 0";
+    subtitle += " · " + wording.tr("%1$s: dropped weights are 0", {source.caption.dropout});
   if (window) {
-    subtitle += " · rows " + std::to_string(window->row_begin) + "–" + std::to_string(window->row_end - 1) +
-                ", columns " + std::to_string(window->col_begin) + "–" + std::to_string(window->col_end - 1);
+    subtitle += " · " + wording.tr("rows %1$s–%2$s, columns %3$s–%4$s",
+                                   {std::to_string(window->row_begin), std::to_string(window->row_end - 1),
+                                    std::to_string(window->col_begin), std::to_string(window->col_end - 1)});
   }
   figure.subtitle = subtitle;
 
   figure.colormap = request.colormap.value_or(about.default_colormap);
-  figure.colorbar_label = about.colorbar_label;
+  figure.colorbar_label = *about.colorbar_label != '\0' ? wording.tr(about.colorbar_label) : "";
   figure.binary = quantity == Quantity::Mask;
-  figure.visible_legend = "visible: the query can see this key";
+  figure.visible_legend = wording.tr("visible: the query can see this key");
   figure.masked_style = about.masked_style;
-  figure.masked_legend = about.masked_legend;
+  figure.masked_legend = *about.masked_legend != '\0' ? wording.tr(about.masked_legend) : "";
   figure.dpi = request.dpi;
   figure.cell_px = request.cell_px;
 
   const ValueSpan span = shown_values(figure);
   figure.log_scale = uses_log_scale(request, quantity, result);
-  if (figure.log_scale) figure.colorbar_label += " (log scale)";
+  if (figure.log_scale) figure.colorbar_label = wording.tr("%1$s (log scale)", {figure.colorbar_label});
   const std::pair<float, float> log_range{kLogWeightsLow, 1.0f};
   const auto [low, high] = request.range.value_or(figure.log_scale ? log_range : auto_range(figure, quantity, span));
   figure.range_low = low;
@@ -390,7 +400,7 @@ HeatmapFigure make_figure(const ExportRequest& request, const ExportSource& sour
   figure.value_decimals =
       quantity == Quantity::Weights ? (close_weights ? 3 : 2) : cell_decimals(span.empty() ? 0.0 : span.max_abs);
   figure.value_scientific = quantity != Quantity::Weights && !span.empty() && span.max_abs > 0.0 && span.max_abs < 1e-3;
-  figure.notes = figure_notes(window, source, quantity, result, span);
+  figure.notes = figure_notes(window, source, quantity, result, span, wording);
   return figure;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/attention/result.h"
 #include "core/common/matrix.h"
+#include "core/common/wording.h"
 #include "core/export/colormap.h"
 #include "core/export/figure.h"
 #include "core/export/numbers.h"
@@ -84,6 +85,9 @@ struct ExportRequest {
   bool grid = false;                     // images: all selected heads in one figure, one colorbar
   std::optional<CellWindow> window;
   std::string origin = "<export>";  // names the caller in InputError messages
+  // The language of the figures' words (subtitle, axis titles, legends, notes): the window's
+  // chosen one, `attnviz export --lang`'s; English by default. Errors and file names stay English.
+  Wording wording{};
 };
 
 // What the figures say about the computation besides the numbers.
@@ -99,7 +103,8 @@ struct ExportCaption {
   bool cross_attention = false;
 };
 
-ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem);
+// The caption in the words of `wording` (the figures' language; English by default).
+ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem, const Wording& wording = {});
 
 struct ExportSource {
   const Result* result = nullptr;  // the matrices exported (every quantity but diff)

@@ -11,23 +11,26 @@
 #include "core/common/text_excerpt.h"
 #include "core/export/number_format.h"
 #include "core/scenario/positions.h"
+#include "core/scenario/preset_titles.h"
 
 namespace attnviz::exporting {
 namespace {
 
+// The words are marked for the catalogue here and translated where a figure shows them
+// (make_figure, through the request's Wording); JSON's "description" keeps the English.
 constexpr std::array<QuantityInfo, 6> kQuantities = {{
-    {"scores", "raw scores Q·Kᵀ (before scaling and masking)", "raw score", ColormapId::RdBu, MaskedCellStyle::Overlay,
-     "faded, hatched: masked pair (its score is computed but not used)", true, "scores"},
-    {"scaled", "scaled scores (scale · Q·Kᵀ + ALiBi's bias if any, masked pairs set to -∞)", "scaled score",
-     ColormapId::RdBu, MaskedCellStyle::Replace, "masked: -∞, the query cannot see this key", true, "scaled"},
-    {"weights", "attention weights (softmax of each row)", "attention weight", ColormapId::Viridis,
-     MaskedCellStyle::Replace, "masked: the query cannot see this key (weight 0)", true, "weights"},
-    {"mask", "which keys each query can see", "", ColormapId::Viridis, MaskedCellStyle::Replace,
-     "masked: the query cannot see this key", false, "mask"},
-    {"context", "context vectors A·V (one row per query)", "context value", ColormapId::RdBu, MaskedCellStyle::Replace,
-     "", true, "context"},
-    {"diff", "attention weights, Vulkan \u2212 Eigen", "Vulkan \u2212 Eigen", ColormapId::RdBu,
-     MaskedCellStyle::Replace, "masked: the query cannot see this key", true, "diff"},
+    {"scores", N_("raw scores Q·Kᵀ (before scaling and masking)"), N_("raw score"), ColormapId::RdBu,
+     MaskedCellStyle::Overlay, N_("faded, hatched: masked pair (its score is computed but not used)"), true, "scores"},
+    {"scaled", N_("scaled scores (scale · Q·Kᵀ + ALiBi's bias if any, masked pairs set to -∞)"), N_("scaled score"),
+     ColormapId::RdBu, MaskedCellStyle::Replace, N_("masked: -∞, the query cannot see this key"), true, "scaled"},
+    {"weights", N_("attention weights (softmax of each row)"), N_("attention weight"), ColormapId::Viridis,
+     MaskedCellStyle::Replace, N_("masked: the query cannot see this key (weight 0)"), true, "weights"},
+    {"mask", N_("which keys each query can see"), "", ColormapId::Viridis, MaskedCellStyle::Replace,
+     N_("masked: the query cannot see this key"), false, "mask"},
+    {"context", N_("context vectors A·V (one row per query)"), N_("context value"), ColormapId::RdBu,
+     MaskedCellStyle::Replace, "", true, "context"},
+    {"diff", N_("attention weights, Vulkan \u2212 Eigen"), N_("Vulkan \u2212 Eigen"), ColormapId::RdBu,
+     MaskedCellStyle::Replace, N_("masked: the query cannot see this key"), true, "diff"},
 }};
 
 constexpr std::array<const char*, 5> kFormats = {"png", "svg", "csv", "npy", "json"};
@@ -43,27 +46,27 @@ std::string trimmed_number(double value) {
   return text;
 }
 
-std::string mask_text(const MaskSetting& mask) {
+std::string mask_text(const MaskSetting& mask, const Wording& wording) {
   std::vector<std::string> parts;
-  if (mask.causal) parts.emplace_back("causal");
-  if (mask.window) parts.push_back("window " + std::to_string(*mask.window));
+  if (mask.causal) parts.push_back(wording.tr("causal"));
+  if (mask.window) parts.push_back(wording.tr("window %1$s", {std::to_string(*mask.window)}));
   if (!mask.global.empty()) {
     std::string globals;
     for (const int index : mask.global) globals += (globals.empty() ? "" : ", ") + std::to_string(index);
-    parts.push_back("global {" + globals + "}");
+    parts.push_back(wording.tr("global {%1$s}", {globals}));
   }
-  if (parts.empty()) return "none";
+  if (parts.empty()) return wording.tr("none");
   std::string text = parts.front();
   for (std::size_t i = 1; i < parts.size(); ++i) text += ", " + parts[i];
   return text;
 }
 
-std::string scale_text(const ScaleSetting& scale, int d_k, float factor) {
+std::string scale_text(const ScaleSetting& scale, int d_k, float factor, const Wording& wording) {
   switch (scale.kind) {
     case ScaleSetting::Kind::InvSqrtDk:
-      return "scale 1/√dₖ = 1/√" + std::to_string(d_k) + " ≈ " + trimmed_number(factor);
-    case ScaleSetting::Kind::None: return "no scaling";
-    case ScaleSetting::Kind::Value: return "scale " + trimmed_number(factor);
+      return wording.tr("scale 1/√dₖ = 1/√%1$s ≈ %2$s", {std::to_string(d_k), trimmed_number(factor)});
+    case ScaleSetting::Kind::None: return wording.tr("no scaling");
+    case ScaleSetting::Kind::Value: return wording.tr("scale %1$s", {trimmed_number(factor)});
   }
   return "";
 }
@@ -201,25 +204,27 @@ std::string sentence_title(std::string_view sentence) {
 
 }  // namespace
 
-ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem) {
+ExportCaption describe_for_export(const Scenario& scenario, const Problem& problem, const Wording& wording) {
   ExportCaption caption;
-  caption.title = !scenario.title.empty() ? scenario.title : sentence_title(scenario.sentence);
+  caption.title = !scenario.title.empty() ? worded_title(scenario.title, wording) : sentence_title(scenario.sentence);
   if (caption.title.empty()) {
     for (const std::string& token : problem.tokens) caption.title += (caption.title.empty() ? "" : " ") + token;
   }
-  caption.mask = mask_text(problem.mask);
-  caption.scale = scale_text(scenario.scale, problem.d_k, problem.scale);
+  caption.mask = mask_text(problem.mask, wording);
+  caption.scale = scale_text(scenario.scale, problem.d_k, problem.scale, wording);
   caption.scale_factor = problem.scale;
   caption.slopes = head_slopes(problem);
   switch (problem.positional) {
     case PositionalKind::None: break;
-    case PositionalKind::Sinusoidal: caption.positions = "sinusoidal positions"; break;
-    case PositionalKind::Rope: caption.positions = "RoPE, θ = " + trimmed_number(problem.rope_theta); break;
+    case PositionalKind::Sinusoidal: caption.positions = wording.tr("sinusoidal positions"); break;
+    case PositionalKind::Rope:
+      caption.positions = wording.tr("RoPE, θ = %1$s", {trimmed_number(problem.rope_theta)});
+      break;
     case PositionalKind::Alibi: caption.positions = "ALiBi"; break;
   }
   if (problem.dropout) {
-    caption.dropout =
-        "dropout p = " + trimmed_number(problem.dropout->p) + " (seed " + std::to_string(problem.dropout->seed) + ")";
+    caption.dropout = wording.tr("dropout p = %1$s (seed %2$s)",
+                                 {trimmed_number(problem.dropout->p), std::to_string(problem.dropout->seed)});
   }
   caption.num_kv_heads = problem.num_kv_heads;
   caption.cross_attention = problem.cross_attention;
@@ -267,8 +272,10 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
   SelectedMatrix selected;
   selected.row_labels = result.tokens;
   selected.col_labels = result.source_tokens;
-  selected.row_axis_title = "query tokens (attending)";
-  selected.col_axis_title = source.caption.cross_attention ? "source tokens (attended to)" : "key tokens (attended to)";
+  const Wording& wording = request.wording;
+  selected.row_axis_title = wording.tr("query tokens (attending)");
+  selected.col_axis_title = source.caption.cross_attention ? wording.tr("source tokens (attended to)")
+                                                           : wording.tr("key tokens (attended to)");
   switch (quantity) {
     case Quantity::Scores:
       selected.values = head_of(result, head).scores;
@@ -304,7 +311,7 @@ SelectedMatrix select_matrix(const ExportRequest& request, const ExportSource& s
       selected.values = head_of(result, head).context;
       selected.col_labels.clear();
       for (int c = 0; c < selected.values.cols; ++c) selected.col_labels.push_back("v" + std::to_string(c));
-      selected.col_axis_title = "value dimensions";
+      selected.col_axis_title = wording.tr("value dimensions");
       break;
     }
     case Quantity::Diff:

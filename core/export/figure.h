@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/common/matrix.h"
+#include "core/common/wording.h"
 #include "core/export/colormap.h"
 #include "core/export/font.h"
 #include "core/export/scene.h"
@@ -60,6 +61,9 @@ struct HeatmapFigure {
   bool value_scientific = false;  // cell values as "-5.9e-8" (tiny ones, e.g. Vulkan − Eigen)
   std::optional<int> cell_px;     // default: from the token count and dpi
   int dpi = 300;
+  // The language of the notes lay_out() adds (labels thinned, values beyond the colour range);
+  // the figure's other words come translated.
+  Wording wording{};
 };
 
 // Whether a cell is coloured by its value: finite, and not hidden by the mask (the Replace style

@@ -34,16 +34,6 @@ int nice_step(int raw) {
   }
 }
 
-// "2nd", "10th": the steps nice_step gives.
-std::string ordinal(int n) {
-  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
-                       : n % 10 == 1                    ? "st"
-                       : n % 10 == 2                    ? "nd"
-                       : n % 10 == 3                    ? "rd"
-                                                        : "th";
-  return std::to_string(n) + suffix;
-}
-
 // Every `step`-th token from position 0 of the whole sequence; prefixed with its position when
 // some are skipped, so a reader knows which token each one marks.
 std::vector<AxisLabel> thinned(const std::vector<std::string>& texts, int first_index, bool are_positions, int step) {
@@ -91,14 +81,17 @@ AxisLabels choose_axis_labels(const HeatmapFigure& figure, const FigureCanvas& c
     widest_column = std::max(widest_column, canvas.width(label.text, labels.size));
   labels.columns_vertical = labels.step > 1 || widest_column > cell - label_gap(labels.size);
   labels.column_band = labels.columns_vertical ? widest_column : canvas.line_height(labels.size);
+  const std::string step = std::to_string(labels.step);
   if (labels.step > 1 && figure.cells_are_blocks) {
-    labels.note =
-        "Only every " + ordinal(labels.step) +
-        " block is labelled (the blocks are too small for all), with the position of its first token counting "
-        "from 0.";
+    labels.note = figure.wording.tr(
+        "Only one block in %1$s is labelled (the blocks are too small for all), with the position of its first "
+        "token counting from 0.",
+        {step});
   } else if (labels.step > 1) {
-    labels.note = "Only every " + ordinal(labels.step) +
-                  " token is labelled (the cells are too small for all), each with its position counting from 0.";
+    labels.note = figure.wording.tr(
+        "Only one token in %1$s is labelled (the cells are too small for all), each with its position counting "
+        "from 0.",
+        {step});
   }
   return labels;
 }

@@ -74,14 +74,18 @@ RangeOverflow find_values_beyond_range(const HeatmapFigure& figure) {
   }
   overflow.below = below > 0;
   overflow.above = above > 0;
-  const auto cells = [](int count) { return std::to_string(count) + (count == 1 ? " cell" : " cells"); };
+  const Wording& wording = figure.wording;
   if (below > 0) {
-    overflow.notes.push_back(cells(below) + " below " + short_number(figure.range_low) +
-                             " drawn in the bottom colour (the triangle under the colorbar).");
+    overflow.notes.push_back(
+        wording.trn("%1$s cell below %2$s drawn in the bottom colour (the triangle under the colorbar).",
+                    "%1$s cells below %2$s drawn in the bottom colour (the triangle under the colorbar).",
+                    static_cast<unsigned long>(below), {std::to_string(below), short_number(figure.range_low)}));
   }
   if (above > 0) {
-    overflow.notes.push_back(cells(above) + " above " + short_number(figure.range_high) +
-                             " drawn in the top colour (the triangle over the colorbar).");
+    overflow.notes.push_back(
+        wording.trn("%1$s cell above %2$s drawn in the top colour (the triangle over the colorbar).",
+                    "%1$s cells above %2$s drawn in the top colour (the triangle over the colorbar).",
+                    static_cast<unsigned long>(above), {std::to_string(above), short_number(figure.range_high)}));
   }
   return overflow;
 }

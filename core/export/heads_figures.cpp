@@ -61,36 +61,52 @@ double largest_magnitude(const Matrix& m) {
 }
 
 // A layers × heads figure's axes.
-void layers_by_heads(HeatmapFigure& figure, const std::vector<int>& layers, int heads) {
+void layers_by_heads(HeatmapFigure& figure, const std::vector<int>& layers, int heads, const Wording& wording) {
   for (const int layer : layers) figure.row_labels.push_back("L" + std::to_string(layer));
   for (int h = 0; h < heads; ++h) figure.col_labels.push_back("h" + std::to_string(h));
   figure.row_labels_are_positions = true;
   figure.col_labels_are_positions = true;
-  figure.row_axis_title = "layer";
-  figure.col_axis_title = "head";
+  figure.row_axis_title = wording.tr("layer");
+  figure.col_axis_title = wording.tr("head");
 }
 
-std::string part_label(const heads::AttributionPart& part) {
+// The role's name as the Model view writes it (the same messages).
+const char* role_words(heads::Role role) {
+  switch (role) {
+    case heads::Role::PreviousToken: return N_("previous token");
+    case heads::Role::FirstToken: return N_("first token");
+    case heads::Role::Self: return N_("self");
+    case heads::Role::Induction: return N_("induction");
+    case heads::Role::Duplicate: return N_("duplicate token");
+    case heads::Role::Entropy: return N_("entropy");
+    case heads::Role::MeanDistance: return N_("mean distance");
+  }
+  return "";
+}
+
+std::string part_label(const heads::AttributionPart& part, const Wording& wording) {
+  const std::string layer = "L" + std::to_string(part.layer);
   switch (part.kind) {
-    case heads::PartKind::Embedding: return "embeddings";
-    case heads::PartKind::Head: return "L" + std::to_string(part.layer) + " H" + std::to_string(part.head);
-    case heads::PartKind::AttentionBias: return "L" + std::to_string(part.layer) + " attention bias";
-    case heads::PartKind::Mlp: return "L" + std::to_string(part.layer) + " MLP";
-    case heads::PartKind::FinalBias: return "final bias";
+    case heads::PartKind::Embedding: return wording.tr("embeddings");
+    case heads::PartKind::Head: return layer + " H" + std::to_string(part.head);
+    case heads::PartKind::AttentionBias: return wording.tr("%1$s attention bias", {layer});
+    case heads::PartKind::Mlp: return wording.tr("%1$s MLP", {layer});
+    case heads::PartKind::FinalBias: return wording.tr("final bias");
   }
   return "";
 }
 
 }  // namespace
 
-HeatmapFigure roles_figure(const heads::LayerRoles& roles, const std::vector<int>& layers, heads::Role role) {
+HeatmapFigure roles_figure(const heads::LayerRoles& roles, const std::vector<int>& layers, heads::Role role,
+                           const Wording& wording) {
   HeatmapFigure figure;
+  figure.wording = wording;
   const int heads = roles.empty() ? 0 : static_cast<int>(roles.front().size());
-  std::string name = heads::role_key(role);
-  std::replace(name.begin(), name.end(), '_', ' ');
-  figure.title = "Head roles: " + name;
-  figure.subtitle = "each head's " + name + " score (docs/design.md, \"What the heads do\")";
-  layers_by_heads(figure, layers, heads);
+  const std::string name = wording.tr(role_words(role));
+  figure.title = wording.tr("Head roles: %1$s", {name});
+  figure.subtitle = wording.tr("each head's %1$s score (docs/design.md, \"What the heads do\")", {name});
+  layers_by_heads(figure, layers, heads, wording);
   FigurePanel panel;
   panel.values = Matrix(static_cast<int>(roles.size()), heads);
   for (std::size_t l = 0; l < roles.size(); ++l)
@@ -119,19 +135,21 @@ std::string roles_csv(const heads::LayerRoles& roles, const std::vector<int>& la
   return csv;
 }
 
-HeatmapFigure lens_figure(const heads::LogitLens& lens, const std::vector<std::string>& tokens) {
+HeatmapFigure lens_figure(const heads::LogitLens& lens, const std::vector<std::string>& tokens,
+                          const Wording& wording) {
   HeatmapFigure figure;
-  figure.title = "Logit lens";
+  figure.wording = wording;
+  figure.title = wording.tr("Logit lens");
   figure.subtitle =
-      "each layer's residual through the final norm and unembedding; colour: the next token's probability";
+      wording.tr("each layer's residual through the final norm and unembedding; colour: the next token's probability");
   const int rows = static_cast<int>(lens.cells.size());
   const int cols = rows == 0 ? 0 : static_cast<int>(lens.cells.front().size());
   for (int l = 0; l < rows; ++l) figure.row_labels.push_back(l == 0 ? "emb" : "L" + std::to_string(l - 1));
   figure.row_labels_are_positions = true;
   figure.col_labels = tokens;
   figure.col_labels.resize(static_cast<std::size_t>(cols));
-  figure.row_axis_title = "layer";
-  figure.col_axis_title = "position";
+  figure.row_axis_title = wording.tr("layer");
+  figure.col_axis_title = wording.tr("position");
   FigurePanel panel;
   panel.values = Matrix(rows, cols);
   panel.masked.assign(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0);
@@ -146,8 +164,8 @@ HeatmapFigure lens_figure(const heads::LogitLens& lens, const std::vector<std::s
   figure.panels.push_back(std::move(panel));
   figure.range_low = 0.0f;
   figure.range_high = 1.0f;
-  figure.colorbar_label = "p(next token)";
-  figure.masked_legend = "no next token";
+  figure.colorbar_label = wording.tr("p(next token)");
+  figure.masked_legend = wording.tr("no next token");
   return figure;
 }
 
@@ -164,38 +182,41 @@ std::string lens_csv(const heads::LogitLens& lens, const std::vector<std::string
   return csv;
 }
 
-HeatmapFigure attribution_figure(const heads::Attribution& attribution) {
+HeatmapFigure attribution_figure(const heads::Attribution& attribution, const Wording& wording) {
   std::vector<heads::AttributionPart> parts = attribution.parts;
   std::stable_sort(parts.begin(), parts.end(), [](const heads::AttributionPart& a, const heads::AttributionPart& b) {
     return std::abs(a.value) > std::abs(b.value);
   });
   HeatmapFigure figure;
-  figure.title = "Direct logit attribution: \u201C" + attribution.target_token + "\u201D";
-  figure.subtitle = "each part's share of the logit at position " + std::to_string(attribution.position) + " (logit " +
-                    short_number(attribution.logit) + "), largest first";
+  figure.wording = wording;
+  figure.title = wording.tr("Direct logit attribution: \u201C%1$s\u201D", {attribution.target_token});
+  figure.subtitle = wording.tr("each part's share of the logit at position %1$s (logit %2$s), largest first",
+                               {std::to_string(attribution.position), short_number(attribution.logit)});
   // The largest parts only, so that each is labelled and its value fits; the rest summed in a note.
   if (parts.size() > kAttributionPartsDrawn) {
     double rest = 0.0;
     for (std::size_t i = kAttributionPartsDrawn; i < parts.size(); ++i) rest += parts[i].value;
-    figure.notes.push_back("The " + std::to_string(parts.size() - kAttributionPartsDrawn) +
-                           " smaller parts (together " + short_number(rest) + ") are in the CSV and JSON.");
+    const std::size_t smaller = parts.size() - kAttributionPartsDrawn;
+    figure.notes.push_back(wording.trn("The %1$s smaller part (together %2$s) is in the CSV and JSON.",
+                                       "The %1$s smaller parts (together %2$s) are in the CSV and JSON.", smaller,
+                                       {std::to_string(smaller), short_number(rest)}));
     parts.resize(kAttributionPartsDrawn);
   }
   figure.row_labels_are_positions = true;
   FigurePanel panel;
   panel.values = Matrix(static_cast<int>(parts.size()), 1);
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    figure.row_labels.push_back(part_label(parts[i]));
+    figure.row_labels.push_back(part_label(parts[i], wording));
     panel.values.at(static_cast<int>(i), 0) = static_cast<float>(parts[i].value);
   }
-  figure.col_labels = {"logit"};
-  figure.row_axis_title = "part";
+  figure.col_labels = {wording.tr("logit")};
+  figure.row_axis_title = wording.tr("part");
   const double largest = largest_magnitude(panel.values);
   figure.panels.push_back(std::move(panel));
   figure.colormap = ColormapId::RdBu;
   figure.range_low = static_cast<float>(-largest);
   figure.range_high = static_cast<float>(largest);
-  figure.colorbar_label = "share of the logit";
+  figure.colorbar_label = wording.tr("share of the logit");
   figure.values = ValuesMode::On;
   return figure;
 }
@@ -210,17 +231,20 @@ std::string attribution_csv(const heads::Attribution& attribution) {
 }
 
 HeatmapFigure patching_figure(const heads::Patching& patching, const std::vector<std::string>& tokens,
-                              const std::vector<std::string>& corrupted_tokens) {
+                              const std::vector<std::string>& corrupted_tokens, const Wording& wording) {
   HeatmapFigure figure;
-  figure.title = "Activation patching: each head's effect on the logit of \u201C" + patching.target_token + "\u201D";
-  figure.subtitle = "\u201C" + text_of(tokens) + "\u201D with one head's output from \u201C" +
-                    text_of(corrupted_tokens) + "\u201D, position " + std::to_string(patching.position) + "; logit " +
-                    short_number(patching.clean_logit) + " vs " + short_number(patching.corrupted_logit) +
-                    ", difference " + short_number(patching.clean_logit - patching.corrupted_logit);
+  figure.wording = wording;
+  figure.title =
+      wording.tr("Activation patching: each head's effect on the logit of \u201C%1$s\u201D", {patching.target_token});
+  figure.subtitle = wording.tr(
+      "\u201C%1$s\u201D with one head's output from \u201C%2$s\u201D, position %3$s; logit %4$s vs %5$s, difference %6$s",
+      {text_of(tokens), text_of(corrupted_tokens), std::to_string(patching.position),
+       short_number(patching.clean_logit), short_number(patching.corrupted_logit),
+       short_number(patching.clean_logit - patching.corrupted_logit)});
   const int heads = patching.patched.empty() ? 0 : static_cast<int>(patching.patched.front().size());
   std::vector<int> layers(patching.patched.size());
   for (std::size_t l = 0; l < layers.size(); ++l) layers[l] = static_cast<int>(l);
-  layers_by_heads(figure, layers, heads);
+  layers_by_heads(figure, layers, heads, wording);
   FigurePanel panel;
   panel.values = Matrix(static_cast<int>(layers.size()), heads);
   for (std::size_t l = 0; l < patching.patched.size(); ++l)
@@ -232,7 +256,7 @@ HeatmapFigure patching_figure(const heads::Patching& patching, const std::vector
   figure.colormap = ColormapId::RdBu;
   figure.range_low = static_cast<float>(-largest);
   figure.range_high = static_cast<float>(largest);
-  figure.colorbar_label = "effect (patched \u2212 clean)";
+  figure.colorbar_label = wording.tr("effect (patched \u2212 clean)");
   return figure;
 }
 

@@ -11,6 +11,8 @@ namespace attnviz::model {
 
 // "the cat sat · GPT2LMHeadModel layer 5", the model's mask (causal, Mistral's window), its
 // scale 1/√d_k and its key/value heads.
-exporting::ExportCaption layer_caption(const ModelConfig& config, const std::string& text, int layer);
+// In the words of `wording` (the figures' language; English by default).
+exporting::ExportCaption layer_caption(const ModelConfig& config, const std::string& text, int layer,
+                                       const Wording& wording = {});
 
 }  // namespace attnviz::model

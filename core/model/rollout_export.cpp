@@ -38,12 +38,12 @@ void name_as_rollout(std::vector<exporting::ExportedFile>& files) {
 
 }  // namespace
 
-exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::string& text, int last_layer) {
-  exporting::ExportCaption caption = layer_caption(config, text, last_layer);
-  caption.title = "Attention rollout \xC2\xB7 " + text;
-  caption.scale = "rollout through layers 0\xE2\x80\x93" + std::to_string(last_layer) +
-                  " (heads averaged, 0.5\xC2\xB7"
-                  "A + 0.5\xC2\xB7I)";
+exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::string& text, int last_layer,
+                                         const Wording& wording) {
+  exporting::ExportCaption caption = layer_caption(config, text, last_layer, wording);
+  caption.title = wording.tr("Attention rollout · %1$s", {text});
+  caption.scale =
+      wording.tr("rollout through layers 0–%1$s (heads averaged, 0.5·A + 0.5·I)", {std::to_string(last_layer)});
   caption.num_kv_heads = 1;
   return caption;
 }
@@ -54,7 +54,7 @@ std::vector<exporting::ExportedFile> render_rollout(const Matrix& rollout, const
   if (forward.layers.empty()) throw std::invalid_argument("render_rollout: the pass kept no layer");
   const Result rolled = rollout_result(rollout, forward.layers.front().attention);
   exporting::ExportSource source;
-  source.caption = rollout_caption(config, text, last_layer);
+  source.caption = rollout_caption(config, text, last_layer, request.wording);
   source.result = &rolled;
   request.what = {exporting::Quantity::Weights};
   request.heads = std::vector<int>{0};

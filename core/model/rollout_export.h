@@ -14,7 +14,8 @@
 namespace attnviz::model {
 
 // "Attention rollout · the cat sat", "rollout through layers 0–11 (heads averaged, 0.5·A + 0.5·I)".
-exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::string& text, int last_layer);
+exporting::ExportCaption rollout_caption(const ModelConfig& config, const std::string& text, int last_layer,
+                                         const Wording& wording = {});
 
 // `rollout` (attention_rollout(forward, last_layer)) in `request`'s format and colours, its rows
 // and columns labelled with the text's tokens and the first kept layer's mask; the request's

@@ -46,14 +46,16 @@ std::pair<float, float> colour_range(const Overview& overview, const PooledImage
   return {-reach, reach};
 }
 
-std::string pooled_description(const Overview& overview) {
-  const std::string what = overview.quantity == Quantity::Weights     ? "weights"
-                           : overview.quantity == Quantity::RawScores ? "raw scores Q·Kᵀ"
-                                                                      : "scaled scores";
+std::string pooled_description(const Overview& overview, const Wording& wording) {
+  const std::string what = overview.quantity == Quantity::Weights     ? wording.tr("weights")
+                           : overview.quantity == Quantity::RawScores ? wording.tr("raw scores Q·Kᵀ")
+                                                                      : wording.tr("scaled scores");
   const PixelGrid& g = overview.grid;
-  if (g.exact()) return what + ", every cell";
-  return what + ", " + (overview.pooling == Pooling::Max ? "largest" : "mean") + " of each " +
-         std::to_string(g.block_rows) + " × " + std::to_string(g.block_cols) + " block";
+  if (g.exact()) return wording.tr("%1$s, every cell", {what});
+  const std::string rows = std::to_string(g.block_rows);
+  const std::string cols = std::to_string(g.block_cols);
+  return overview.pooling == Pooling::Max ? wording.tr("%1$s, largest of each %2$s × %3$s block", {what, rows, cols})
+                                          : wording.tr("%1$s, mean of each %2$s × %3$s block", {what, rows, cols});
 }
 
 constexpr double kLeastSideInches = 3.0;  // the pooled map's side, at the least
@@ -87,14 +89,18 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
                                          const OverviewExportOptions& options) {
   const PooledImage& pooled = overview.heads[image];
   const PixelGrid& g = overview.grid;
+  const Wording& wording = options.wording;
   exporting::HeatmapFigure figure;
+  figure.wording = wording;
   figure.title = options.title.value_or(caption.title);
-  figure.subtitle =
-      pooled_description(overview) + " · head " + std::to_string(pooled.head) + " · mask: " + caption.mask;
+  figure.subtitle = pooled_description(overview, wording) + " · " +
+                    wording.tr("head %1$s", {std::to_string(pooled.head)}) + " · " +
+                    wording.tr("mask: %1$s", {caption.mask});
   if (overview.quantity != Quantity::RawScores) figure.subtitle += " · " + caption.scale;
   if (!caption.positions.empty()) figure.subtitle += " · " + caption.positions;
-  figure.subtitle += " · rows " + std::to_string(g.window.row_begin) + "–" + std::to_string(g.window.row_end - 1) +
-                     ", columns " + std::to_string(g.window.col_begin) + "–" + std::to_string(g.window.col_end - 1);
+  figure.subtitle += " · " + wording.tr("rows %1$s–%2$s, columns %3$s–%4$s",
+                                        {std::to_string(g.window.row_begin), std::to_string(g.window.row_end - 1),
+                                         std::to_string(g.window.col_begin), std::to_string(g.window.col_end - 1)});
   const bool tokens = g.exact() && static_cast<int>(options.row_tokens.size()) >= g.window.row_end &&
                       static_cast<int>(options.col_tokens.size()) >= g.window.col_end;
   if (tokens) {
@@ -110,8 +116,8 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   figure.cells_are_blocks = !g.exact();
   figure.first_row_index = g.exact() ? g.window.row_begin : 0;
   figure.first_col_index = g.exact() ? g.window.col_begin : 0;
-  figure.row_axis_title = g.exact() ? "query tokens" : "query tokens (first of each block)";
-  figure.col_axis_title = g.exact() ? "key tokens" : "key tokens (first of each block)";
+  figure.row_axis_title = g.exact() ? wording.tr("query tokens") : wording.tr("query tokens (first of each block)");
+  figure.col_axis_title = g.exact() ? wording.tr("key tokens") : wording.tr("key tokens (first of each block)");
   exporting::FigurePanel panel;
   panel.values = Matrix(g.rows, g.cols);
   panel.values.data = pooled.values;
@@ -124,10 +130,11 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
   const auto [low, high] = options.range.value_or(colour_range(overview, pooled, figure.log_scale));
   figure.range_low = low;
   figure.range_high = high;
-  figure.colorbar_label = std::string(weights ? "weight" : "score") + (figure.log_scale ? " (log scale)" : "");
+  figure.colorbar_label = weights ? wording.tr("weight") : wording.tr("score");
+  if (figure.log_scale) figure.colorbar_label = wording.tr("%1$s (log scale)", {figure.colorbar_label});
   figure.masked_style = exporting::MaskedCellStyle::Replace;
-  figure.masked_legend =
-      g.exact() ? "masked: the query cannot see this key" : "hidden: the mask hides every cell of the block";
+  figure.masked_legend = g.exact() ? wording.tr("masked: the query cannot see this key")
+                                   : wording.tr("hidden: the mask hides every cell of the block");
   figure.values = exporting::ValuesMode::Off;
   figure.dpi = options.dpi;
   // Each block a whole number of image pixels, and the map at least three inches across: a
@@ -137,9 +144,10 @@ exporting::HeatmapFigure overview_figure(const Overview& overview, std::size_t i
                              static_cast<int>(std::lround(kLeastSideInches * options.dpi)));
   figure.cell_px = std::max(1, (least + side - 1) / side);
   if (!g.exact()) {
-    figure.notes.push_back("An overview: each pixel block pools " + std::to_string(g.block_rows) + " × " +
-                           std::to_string(g.block_cols) +
-                           " cells, computed exactly (tiled, never holding the whole matrix).");
+    figure.notes.push_back(wording.tr(
+        "An overview: each pixel block pools %1$s × %2$s cells, computed exactly (tiled, never holding the whole "
+        "matrix).",
+        {std::to_string(g.block_rows), std::to_string(g.block_cols)}));
   }
   return figure;
 }

@@ -26,6 +26,7 @@ struct OverviewExportOptions {
   std::vector<std::string> row_tokens;
   std::vector<std::string> col_tokens;
   std::string origin = "<export>";
+  Wording wording{};  // the language of the figure's words (the caption comes worded by its maker)
 };
 
 // The files: "overview_weights_max_head0.png" per head for images, "overview_weights_max.npy"

@@ -259,6 +259,7 @@ TEST_F(ExportCommand, BadOptionsExitTwoNamingOptionAndValue) {
       {"--rows 5:2", {"--rows", "5:2"}},
       {"--cols 0:99", {"--cols", "0:99"}},
       {"--backend gpu", {"--backend", "gpu"}},
+      {"--lang fr", {"--lang", "fr"}},
       {"--frobnicate 1", {"--frobnicate"}},
   };
   for (const auto& [options, words] : cases) {
@@ -277,6 +278,25 @@ TEST_F(ExportCommand, BadOptionsExitTwoNamingOptionAndValue) {
   const auto help = run_attnviz("export --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--grid"), std::string::npos);
+}
+
+// Issue 49: `--lang ko` words the figure in Korean (the window's catalogue), English by default;
+// tokens and numbers are the same in both.
+TEST_F(ExportCommand, LangKoWordsTheFigureInKorean) {
+  const std::string base = "--scenario preset:korean-restaurant --what weights --format svg --out ";
+  export_ok(base + path("en.svg"));
+  export_ok(base + path("ko.svg") + " --lang ko");
+  const std::string english = testing::read_file(path("en.svg"));
+  const std::string korean = testing::read_file(path("ko.svg"));
+  EXPECT_NE(english.find("attention weights (softmax of each row)"), std::string::npos);
+  EXPECT_NE(english.find("query tokens"), std::string::npos);
+  EXPECT_NE(korean.find("어텐션 가중치 (각 행의 소프트맥스)"), std::string::npos);
+  EXPECT_NE(korean.find("쿼리 토큰"), std::string::npos);
+  EXPECT_EQ(korean.find("query tokens"), std::string::npos);
+  EXPECT_EQ(korean.find("attention weight"), std::string::npos);
+  EXPECT_NE(korean.find(">치킨을<"), std::string::npos) << "the tokens stay as they are";
+  const auto help = run_attnviz("--help");
+  EXPECT_NE(help.out.find("--lang ko"), std::string::npos) << "attnviz --help says how to get Korean figures";
 }
 
 TEST_F(ExportCommand, DiffWithoutVulkanIsBackendUnavailable) {

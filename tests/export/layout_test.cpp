@@ -207,8 +207,8 @@ TEST(FigureLayout, AnOverviewsThinnedLabelsSayTheyMarkBlocks) {
     return std::any_of(texts.begin(), texts.end(),
                        [&](const std::string& text) { return text.find(words) != std::string::npos; });
   };
-  EXPECT_TRUE(says("every " + std::to_string(step) + "th block")) << "the note counts blocks";
-  EXPECT_FALSE(says("th token is labelled"));
+  EXPECT_TRUE(says("one block in " + std::to_string(step) + " is labelled")) << "the note counts blocks";
+  EXPECT_FALSE(says("token in " + std::to_string(step) + " is labelled"));
 }
 
 TEST(FigureLayout, ThinnedLabelsSayWhichTokenTheyMark) {
@@ -223,7 +223,7 @@ TEST(FigureLayout, ThinnedLabelsSayWhichTokenTheyMark) {
   }
   EXPECT_EQ(std::count(texts.begin(), texts.end(), "t1"), 0);
   const bool noted = std::any_of(texts.begin(), texts.end(), [&](const std::string& text) {
-    return text.find("every " + std::to_string(step) + "th token") != std::string::npos;
+    return text.find("one token in " + std::to_string(step) + " is labelled") != std::string::npos;
   });
   EXPECT_TRUE(noted) << "a note says which tokens are labelled";
   // A window keeps the sequence's positions: rows 103.. label 110, 120, …

@@ -12,6 +12,7 @@ import json
 import os
 import pathlib
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -47,6 +48,13 @@ def look(app, path):
     """A screenshot only for a person to look at (ATTNVIZ_SHOTS_DIR set): CI time is spared."""
     if os.environ.get('ATTNVIZ_SHOTS_DIR'):
         shot(app, path)
+
+
+def window_name(app):
+    """The title bar's text, as the window manager reads it."""
+    done = subprocess.run(['xdotool', 'search', '--name', 'attnviz', 'getwindowname', '%@'], env=app.environment(),
+                          capture_output=True, text=True, timeout=30)
+    return done.stdout
 
 
 def click(app, widget, settle=6):
@@ -188,8 +196,20 @@ class Language(unittest.TestCase):
     def test_view_language_switches_live_and_is_remembered(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000)) as app:
             wait_for_menus(app, ENGLISH_MENUS)
+            self.assertIn('the Korean worked example', window_name(app))
+            # Mid-lesson on the Compare view: its pages are reworded at once, the title bar too.
+            app.click('##views/Compare', settle=4)
+            _, tab_y, _, tab_h = app.find('##views/Compare')['visible']
+            x, y, w, h = app.log()['windows']['##main']['rect']
+            lesson = (x, tab_y + tab_h + 4, w, y + h - (tab_y + tab_h + 4))
+            english = app.screenshot(self.dir / 'compare-english-1600x1000.png')
             choose_language(app, 'View', 2)
             wait_for_menus(app, KOREAN_MENUS)
+            app.wait_frames(4)
+            korean = app.screenshot(self.dir / 'compare-korean-1600x1000.png')
+            look(app, self.dir / 'compare-korean-1600x1000.png')
+            self.assertTrue(english.crop_differs(korean, lesson), 'the Compare view speaks Korean at once')
+            attnviz_gui._wait(lambda: '한국어 예제' in window_name(app), 10, 'the preset\'s title in Korean in the title bar')
             self.assertEqual(app.find('##views/Compare')['label'], '비교')
             choose_language(app, '보기', None)  # left open for the screenshot
             shot(app, self.dir / 'korean-language-menu.png')

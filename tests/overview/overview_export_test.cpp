@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/export/font.h"
 #include "core/overview/overview.h"
 #include "tests/attention/random_problem.h"
+#include "tests/support/fullwidth_wording.h"
 
 namespace attnviz::testing {
 namespace {
@@ -44,6 +46,30 @@ TEST(OverviewFigure, TheSubtitleNamesThePositions) {
   const exporting::HeatmapFigure figure =
       overview::overview_figure(pooled(300, 30, PositionalKind::Alibi), 0, caption, {});
   EXPECT_NE(figure.subtitle.find(" · ALiBi"), std::string::npos) << figure.subtitle;
+}
+
+// Issue 49: an overview exported from a Korean window speaks Korean. With a Wording that writes
+// every message in fullwidth letters, no ASCII word is left in the figure or in what its layout
+// adds (the blocks' note), pooled or cell by cell, weights or scores.
+TEST(OverviewFigure, EveryWordGoesThroughTheWording) {
+  overview::OverviewExportOptions options;
+  options.wording = fullwidth_wording();
+  Problem problem;
+  problem.d_k = 4;
+  problem.scale = 0.5f;
+  problem.mask.causal = true;
+  problem.positional = PositionalKind::Rope;
+  const exporting::ExportCaption caption = exporting::describe_for_export({}, problem, options.wording);
+  for (const int pixels : {64, 640}) {
+    const exporting::HeatmapFigure figure = overview::overview_figure(pooled(640, pixels), 0, caption, options);
+    std::vector<std::string> texts = {figure.subtitle, figure.row_axis_title, figure.col_axis_title,
+                                      figure.colorbar_label, figure.masked_legend};
+    texts.insert(texts.end(), figure.notes.begin(), figure.notes.end());
+    for (const exporting::Shape& shape : exporting::lay_out(figure, exporting::export_fonts()).scene.shapes) {
+      if (const auto* text = std::get_if<exporting::TextItem>(&shape)) texts.push_back(text->text);
+    }
+    EXPECT_EQ(ascii_words(texts), std::vector<std::string>{}) << pixels << " pixels";
+  }
 }
 
 }  // namespace

@@ -7,11 +7,13 @@ within ±1, relative to the largest beyond):
   gpt2, llama  every head's scores (on a text and on the --repeat probe), the logit lens, the
                attribution (default and chosen target and position; its parts summing to the
                logit), the patching of every head (at every position, and at one: --patch-positions);
-               the Llama model has grouped-query heads and RoPE;
+               the Llama model has grouped-query heads and RoPE; each figure as SVG and PNG, and
+               with --lang ko in Korean;
   previous-token  a hand-built GPT-2 whose layer-0 head attends to the previous token scores ≈ 1;
   errors       each command's --help; bad input exits 2 naming the option (texts of different lengths, a target outside
                the vocabulary, a position beyond the text, a patched position beyond it or after the
-               target's, BERT's lens and attribution, --repeat past the positions).
+               target's, BERT's lens and attribution, --repeat past the positions, a --lang
+               other than en and ko).
 
 usage: check_heads.py ATTNVIZ_BIN CASE"""
 import json
@@ -215,6 +217,15 @@ def check_formats(name, binary, path, patch):
             raise Failure(f'{name}: {command} --out {svg.name} is no SVG with its title')
         if png.read_bytes()[:8] != b'\x89PNG\r\n\x1a\n':
             raise Failure(f'{name}: {command} --format png wrote no PNG')
+        # --lang ko: the figure's words in Korean (issue 49), the English title gone.
+        korean = folder / f'{command}-ko.svg'
+        subprocess.run([binary, command, '--model', str(path), *extra, '--lang', 'ko', '--out', str(korean)],
+                       check=True, capture_output=True)
+        text = korean.read_text(encoding='utf-8')
+        korean_title = {'patch': '활성화 패칭', 'heads': '헤드 역할', 'lens': '로짓 렌즈',
+                        'attribute': '직접 로짓 기여도'}[command]
+        if korean_title not in text or title in text:
+            raise Failure(f'{name}: {command} --lang ko wrote no Korean title ({korean_title})')
 
 
 def case_gpt2(binary, tmp, rng):
@@ -289,6 +300,7 @@ def case_errors(binary, tmp, rng):
     refused(binary, '--target-id', ['1000000'], 'attribute', *gpt2, '--text', TEXT, '--target-id', 1000000)
     refused(binary, '--format', ['image', '--out'], 'lens', *gpt2, '--text', TEXT, '--format', 'png')
     refused(binary, '--format', ['npy'], 'attribute', *gpt2, '--text', TEXT, '--format', 'npy')
+    refused(binary, '--lang', ['fr'], 'lens', *gpt2, '--text', TEXT, '--lang', 'fr', '--out', tmp / 'lens.svg')
     refused(binary, '--role', ['no role'], 'heads', *gpt2, '--role', 'sink', '--format', 'csv')
     refused(binary, '--target-id', ['1000000'], 'patch', *gpt2, '--text', TEXT, '--corrupted-text', CORRUPTED,
             '--target-id', 1000000)

@@ -9,6 +9,7 @@
 #include "core/attention/mask.h"
 #include "core/cpu/cpu_backend.h"
 #include "core/scenario/positions.h"
+#include "core/scenario/preset_titles.h"
 #include "core/scenario/problem.h"
 #include "core/scenario/scenario_json.h"
 
@@ -26,6 +27,21 @@ TEST(Presets, AllAreBundled) {
             (std::vector<std::string>{"alibi", "attention-sinks", "causal-gpt", "cross-attention", "dropout", "gqa",
                                       "korean-restaurant", "life-is-short", "longformer", "packed-documents", "rope",
                                       "sliding-window", "strided"}));
+}
+
+// Issue 49: every preset's title is in the catalogue's table (core/scenario/preset_titles.cpp), so
+// a Korean window's title bar and a Korean figure show it translated; a user's title is kept.
+TEST(Presets, EveryTitleIsWordedThroughTheCatalogue) {
+  const Wording marked([](const char* msgid) { return std::string("[") + msgid + "]"; },
+                       [](const char* one, const char* many, unsigned long n) { return n == 1 ? one : many; });
+  for (const std::string& name : preset_names()) {
+    const std::string title = load_scenario("preset:" + name).scenario.title;
+    EXPECT_TRUE(is_preset_title(title)) << name << ": \"" << title << "\" is not in preset_titles.cpp";
+    EXPECT_EQ(worded_title(title, marked), "[" + title + "]") << name;
+  }
+  EXPECT_FALSE(is_preset_title("My own scenario"));
+  EXPECT_EQ(worded_title("My own scenario", marked), "My own scenario");
+  EXPECT_EQ(worded_title("", marked), "");
 }
 
 // The mask expression presets (docs/design.md "Mask expressions"): a row's visible keys are
