@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 #include "app/i18n/translate.h"
 #include "core/common/atomic_file.h"
@@ -22,17 +23,23 @@ constexpr const char* kFormat = "attnviz-recent/1";
 constexpr std::uintmax_t kMostBytes = 256 * 1024;
 constexpr std::size_t kLongestPath = 4096;
 
-const char* kind_name(RecentKind kind) { return kind == RecentKind::Model ? "model" : "scenario"; }
+constexpr std::pair<RecentKind, const char*> kKindNames[] = {
+    {RecentKind::Scenario, "scenario"}, {RecentKind::Model, "model"}, {RecentKind::Text, "text"}};
+
+const char* kind_name(RecentKind kind) {
+  for (const auto& [known, name] : kKindNames)
+    if (known == kind) return name;
+  return "scenario";
+}
 
 bool read_kind(const std::string& name, RecentKind& kind) {
-  if (name == "model") {
-    kind = RecentKind::Model;
-  } else if (name == "scenario") {
-    kind = RecentKind::Scenario;
-  } else {
-    return false;
+  for (const auto& [known, known_name] : kKindNames) {
+    if (name == known_name) {
+      kind = known;
+      return true;
+    }
   }
-  return true;
+  return false;
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// File ▸ Open Recent: the scenario files and models the user opened, most recent first, at most
+// File ▸ Open Recent: the scenario files, texts (File ▸ Open text…) and models the user opened, most recent first, at most
 // kMostRecent, kept between starts in $XDG_CONFIG_HOME/attnviz/recent.json (beside window.json
 // and the autosave). The list only: the menu is app/panels/file_menu.cpp, the file is written
 // by the frame loop whenever the list changed.
@@ -12,7 +12,8 @@
 
 namespace attnviz::document {
 
-enum class RecentKind { Scenario, Model };
+// How an entry opens again: as a scenario file, as the sentence (a text), as a model.
+enum class RecentKind { Scenario, Model, Text };
 
 struct RecentFile {
   std::string path;  // absolute, as opened

@@ -174,7 +174,9 @@ class FileMenu final : public ui::Menu {
                          60, 1)
               .text;
       const std::string shown =
-          entries[i].kind == document::RecentKind::Model ? i18n::format(i18n::tr("%s (model)"), name.c_str()) : name;
+          entries[i].kind == document::RecentKind::Model  ? i18n::format(i18n::tr("%s (model)"), name.c_str())
+          : entries[i].kind == document::RecentKind::Text ? i18n::format(i18n::tr("%s (text)"), name.c_str())
+                                                          : name;
       const std::string folder = ui::shown_text(path.parent_path().string(), 60, 1).text;
       const bool chosen = ImGui::MenuItem((shown + "###recent" + std::to_string(i)).c_str(), folder.c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui::shown_text(entries[i].path, 300, 4).text.c_str());
@@ -197,8 +199,23 @@ class FileMenu final : public ui::Menu {
     }
     if (entry.kind == document::RecentKind::Model)
       open_model(ui, entry.path);
+    else if (entry.kind == document::RecentKind::Text)
+      open_recent_text(ui, entry.path);
     else
       replace_with(ui, Replacement{Replacement::Kind::Load, entry.path});
+  }
+
+  // As File ▸ Open text… opened it; a text grown past what a view can show since then opens
+  // by its first tokens, as the dialog would have offered, and one that cannot be read is said.
+  void open_recent_text(ui::UiContext& ui, const fs::path& path) {
+    edits::OpenedText opened = edits::open_text(ui.document.scenario(), path, edits::TextPart::Whole);
+    if (!opened.scenario && opened.too_long)
+      opened = edits::open_text(ui.document.scenario(), path, edits::TextPart::FirstTokens);
+    if (!opened.scenario) {
+      ui.notices.post(ui::NoticeLevel::Error, cut_text(opened.error, 600));
+      return;
+    }
+    apply_opened_text(ui, path, std::move(opened));
   }
 
   // ---- a file being read ----
@@ -481,7 +498,8 @@ class FileMenu final : public ui::Menu {
   // panel shows the overview (app/panels/overview_view.h). A text no view can show is refused
   // in the dialog, as `--text-file` refuses it, rather than replacing a sentence that worked;
   // one past the overview's 65,536 tokens with the offer to open its first 65,536.
-  void finish_open_text(ui::UiContext& ui, const fs::path& path, edits::TextPart part = edits::TextPart::Whole) {
+  // `path` by value: the offer passes *first_part_of_, which this resets.
+  void finish_open_text(ui::UiContext& ui, fs::path path, edits::TextPart part = edits::TextPart::Whole) {
     edits::OpenedText opened = edits::open_text(ui.document.scenario(), path, part);
     first_part_of_.reset();
     if (!opened.scenario) {
@@ -489,8 +507,14 @@ class FileMenu final : public ui::Menu {
       if (opened.too_long) first_part_of_ = path;
       return;
     }
-    ui.document.apply(std::move(*opened.scenario), opened.undo_label);
     ImGui::CloseCurrentPopup();
+    apply_opened_text(ui, path, std::move(opened));
+  }
+
+  void apply_opened_text(ui::UiContext& ui, const fs::path& path, edits::OpenedText opened) {
+    ui.document.apply(std::move(*opened.scenario), opened.undo_label);
+    std::error_code ec;
+    ui.recent.add(document::RecentFile{fs::absolute(path, ec).string(), document::RecentKind::Text});
     // An open model reads it too, as it reads a --text-file given beside --model.
     const bool model_reads_it = ui.model.has_model();
     if (model_reads_it) ui.model.set_text(ui.document.scenario().sentence);

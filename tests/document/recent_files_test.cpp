@@ -14,6 +14,7 @@ namespace fs = std::filesystem;
 
 RecentFile scenario(const std::string& path) { return RecentFile{path, RecentKind::Scenario}; }
 RecentFile model(const std::string& path) { return RecentFile{path, RecentKind::Model}; }
+RecentFile text(const std::string& path) { return RecentFile{path, RecentKind::Text}; }
 
 std::vector<std::string> paths(const RecentFiles& files) {
   std::vector<std::string> out;
@@ -59,7 +60,10 @@ TEST(RecentFiles, ReadsBackWhatItWrote) {
   RecentFiles files;
   files.add(model("/models/tiny llama.gguf"));
   files.add(scenario("/home/k/수업/어텐션.json"));
+  files.add(text("/home/k/수업/소설.txt"));  // File ▸ Open text…: opens again as the sentence
   const RecentFiles::Parsed parsed = RecentFiles::parse(files.serialise());
+  ASSERT_EQ(parsed.files.entries().size(), 3u);
+  EXPECT_EQ(parsed.files.entries().front().kind, RecentKind::Text);
   EXPECT_EQ(parsed.problem, "");
   EXPECT_EQ(parsed.files.entries(), files.entries());
   EXPECT_EQ(parsed.files.revision(), 0u);

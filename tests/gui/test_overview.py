@@ -413,6 +413,19 @@ class LongText(unittest.TestCase):
             saved = app.autosave(lambda s: s.get('sentence', '').startswith('the then happening') and s.get('title') == 'story.txt')
             self.assertTrue(saved['mask']['causal'], "the scenario's other settings stay")
             self.image(app)
+            # File > Open Recent lists it as a text (issue 44): chosen once Ctrl+Z has taken it out, it
+            # is the sentence again, not a scenario file read as one.
+            recent = app.config / 'attnviz' / 'recent.json'
+            attnviz_gui._wait(lambda: recent.exists() and {'path': text, 'kind': 'text'} in
+                              json.loads(recent.read_text())['files'], 10, 'story.txt in recent.json as a text')
+            app.key('ctrl+z')
+            app.autosave(lambda s: not s.get('sentence', '').startswith('the then happening'))
+            app.click_file_menu_item(5)  # Open Recent
+            items = attnviz_gui._wait(lambda: [w for w in app.widgets() if w['window'] == '##Menu_01'], 10,
+                                      'Open Recent')
+            x, y, w, h = items[0]['visible']
+            app.click_at(int(x + w / 2), int(y + h / 2))
+            app.autosave(lambda s: s.get('sentence', '').startswith('the then happening') and s.get('title') == 'story.txt')
 
     def test_file_open_text_lists_text_files_and_offers_a_long_ones_first_65536_tokens(self):
         book = self.dir / 'book.txt'
