@@ -6,6 +6,8 @@
 #include <system_error>
 #include <vector>
 
+#include "core/export/font.h"
+
 namespace attnviz::window {
 namespace {
 
@@ -101,7 +103,10 @@ FontSet load_fonts(float pixel_size) {
   io.Fonts->Clear();
   FontSet set;
   if (auto latin = find_latin_font()) set.latin_file = latin->string();
-  if (auto hangul = find_hangul_font()) set.hangul_file = hangul->string();
+  if (auto hangul = find_hangul_font()) {
+    set.hangul_file = hangul->string();
+    set.hangul_bold_file = exporting::bold_sibling(*hangul).value_or(*hangul).string();
+  }
   std::string bold;
   if (!set.latin_file.empty()) {
     const auto candidate = std::filesystem::path(set.latin_file).parent_path() / "DejaVuSans-Bold.ttf";
@@ -111,7 +116,8 @@ FontSet load_fonts(float pixel_size) {
   const std::string& latin = set.latin_file.empty() ? set.hangul_file : set.latin_file;
   set.body = add_font(latin, bold, set.hangul_file, kHangulRanges, pixel_size, false);
   const ImWchar* translated = g_translated_ranges.size() > 1 ? g_translated_ranges.data() : nullptr;
-  set.heading = add_font(latin, bold, set.hangul_file, translated, pixel_size * 1.15f, true);
+  // Bold Latin beside regular Hangul made a Korean heading look like two fonts.
+  set.heading = add_font(latin, bold, set.hangul_bold_file, translated, pixel_size * 1.15f, true);
   set.small = add_font(latin, bold, set.hangul_file, translated, pixel_size * 0.85f, false);
   io.FontDefault = set.body;
   g_fonts = set;

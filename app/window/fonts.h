@@ -19,11 +19,12 @@ std::optional<std::filesystem::path> find_hangul_font();
 std::optional<std::filesystem::path> find_latin_font();
 
 struct FontSet {
-  ImFont* body = nullptr;     // labels, panels, tooltips (with Hangul)
-  ImFont* heading = nullptr;  // heatmap titles (larger, bold when available; translated Hangul)
-  ImFont* small = nullptr;    // in-cell numbers, colorbar ticks (Latin; translated Hangul)
-  std::string latin_file;     // "" when ImGui's built-in font was used
-  std::string hangul_file;    // "" when no Hangul font was found
+  ImFont* body = nullptr;        // labels, panels, tooltips (with Hangul)
+  ImFont* heading = nullptr;     // heatmap titles (larger, bold when available; translated Hangul)
+  ImFont* small = nullptr;       // in-cell numbers, colorbar ticks (Latin; translated Hangul)
+  std::string latin_file;        // "" when ImGui's built-in font was used
+  std::string hangul_file;       // "" when no Hangul font was found
+  std::string hangul_bold_file;  // the headings' Hangul: its bold sibling, else hangul_file
 };
 
 // The characters translated text uses (app/i18n/catalogue_characters.h), set before the fonts

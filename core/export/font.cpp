@@ -57,20 +57,6 @@ bool is_file(const std::filesystem::path& path) {
   return std::filesystem::is_regular_file(path, error);
 }
 
-// The bold face next to a regular one, by the naming of the packages that ship them.
-std::optional<std::filesystem::path> bold_sibling(const std::filesystem::path& regular) {
-  const std::string stem = regular.stem().string();
-  std::vector<std::string> names = {stem + "Bold" + regular.extension().string(),
-                                    stem + "-Bold" + regular.extension().string()};
-  if (const auto dash = stem.rfind("-Regular"); dash != std::string::npos) {
-    names.push_back(stem.substr(0, dash) + "-Bold" + regular.extension().string());
-  }
-  for (const std::string& name : names) {
-    if (is_file(regular.parent_path() / name)) return regular.parent_path() / name;
-  }
-  return std::nullopt;
-}
-
 // A plain stand-in for a code point no face has (U+2212 → '-'), 0 when there is none.
 int stand_in_glyph(const stbtt_fontinfo& info, char32_t code) {
   switch (code) {
@@ -263,6 +249,19 @@ TextBitmap Font::rasterize(std::string_view utf8, float pixel_size) const {
     previous = ref;
   }
   return bitmap;
+}
+
+std::optional<std::filesystem::path> bold_sibling(const std::filesystem::path& regular) {
+  const std::string stem = regular.stem().string();
+  std::vector<std::string> names = {stem + "Bold" + regular.extension().string(),
+                                    stem + "-Bold" + regular.extension().string()};
+  if (const auto dash = stem.rfind("-Regular"); dash != std::string::npos) {
+    names.push_back(stem.substr(0, dash) + "-Bold" + regular.extension().string());
+  }
+  for (const std::string& name : names) {
+    if (is_file(regular.parent_path() / name)) return regular.parent_path() / name;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::filesystem::path> hangul_font_candidates() {

@@ -69,6 +69,11 @@ const FontPair& export_fonts();
 
 std::vector<std::filesystem::path> hangul_font_candidates();
 
+// The bold face installed beside a regular one, by the naming of the packages that ship them
+// (NanumGothic.ttf → NanumGothicBold.ttf, NotoSansCJK-Regular.ttc → NotoSansCJK-Bold.ttc);
+// nullopt when there is none. The exported titles and the window's headings use it.
+std::optional<std::filesystem::path> bold_sibling(const std::filesystem::path& regular);
+
 // UTF-8 decoding for measuring and drawing; invalid bytes decode as U+FFFD.
 std::vector<char32_t> decode_utf8(std::string_view text);
 

@@ -86,5 +86,19 @@ TEST_F(LentGlyphs, ExportFontsDrawTheFiguresSigns) {
   }
 }
 
+// The bold face beside a regular one: the exported titles' and the window's headings' Hangul is
+// bold like their Latin (issue 49: a Korean heading looked like two fonts).
+TEST(BoldSibling, NanumAndNotoNamesFindTheirBoldFaceAndOthersNone) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnviz-bold-sibling-test";
+  std::filesystem::create_directories(dir);
+  for (const char* name :
+       {"NanumGothic.ttf", "NanumGothicBold.ttf", "NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc", "UnDotum.ttf"})
+    std::ofstream(dir / name) << "font";
+  EXPECT_EQ(bold_sibling(dir / "NanumGothic.ttf"), dir / "NanumGothicBold.ttf");
+  EXPECT_EQ(bold_sibling(dir / "NotoSansCJK-Regular.ttc"), dir / "NotoSansCJK-Bold.ttc");
+  EXPECT_EQ(bold_sibling(dir / "UnDotum.ttf"), std::nullopt);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace attnviz::exporting
