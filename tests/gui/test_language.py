@@ -1,5 +1,7 @@
 """The window in Korean (issue 49): a ko_KR.UTF-8 desktop starts in Korean, View > Language
-switches to English and back live and is remembered, and the pseudo-locale's long strings fit.
+switches to English and back live (the Compare view and the title bar too) and is remembered, the
+pseudo-locale's long strings fit, and no widget of any view shows a label the pseudo-locale left
+in plain English.
 Korean and mixed Korean/English typed as xdotool types them (issue 44: fast typing lost syllables)
 arrive whole, in order.
 What else a restart keeps (issue 44 item 4): File > Open Recent, View > Theme (dark) and the
@@ -11,6 +13,7 @@ usage: test_language.py [unittest arguments]   (ATTNVIZ_BIN names the binary)"""
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +51,21 @@ def look(app, path):
     """A screenshot only for a person to look at (ATTNVIZ_SHOTS_DIR set): CI time is spared."""
     if os.environ.get('ATTNVIZ_SHOTS_DIR'):
         shot(app, path)
+
+
+# The views whose widgets the pseudo-locale check reads, by their tabs' IDs.
+PSEUDO_VIEWS = ['Heatmaps', 'Step by step', 'Compare', 'Cross-attention', 'Tiled', 'Decode', 'Model view', 'Training']
+# Words a label may show as they are: names of things and of methods, and the bundled model's name
+# (kjv-chars: "Open kjv-chars").
+NOT_TRANSLATED = {'Eigen', 'Vulkan', 'MHA', 'GQA', 'MQA', 'RoPE', 'ALiBi', 'Longformer', 'GELU', 'AdamW', 'SGD', 'GPT',
+                  'kjv', 'chars'}
+
+
+def plain_words(label):
+    """The plain ASCII words of three letters or more in a label's shown part (its ID after ##
+    left out): the pseudo-locale accents the letters of every translated one."""
+    shown = label.split('##')[0]
+    return [w for w in re.findall(r'[A-Za-z]{3,}', shown) if w not in NOT_TRANSLATED]
 
 
 def window_name(app):
@@ -273,6 +291,22 @@ class Language(unittest.TestCase):
             app.key('F1')
             self.assertIn('도움말: 단축키###Help: shortcuts', app.log()['windows'])
             shot(app, self.dir / 'korean-present-help-1280x720.png')
+
+    def test_no_widget_escapes_the_pseudo_locale_in_any_view(self):
+        """Every view under the pseudo-locale, whose letters are accented: a widget label (a button,
+        a tab, a check box, a menu item) with a plain English word escaped translation."""
+        with Session(self.dir, ['--scenario', 'preset:korean-restaurant'], size=(1600, 1000),
+                     extra_env={'ATTNVIZ_LANGUAGE': 'pseudo'}) as app:
+            attnviz_gui._wait(lambda: menu_titles(app) and all(t.startswith('[') for t in menu_titles(app)), 20,
+                              'bracketed menu titles')
+            escaped = set()
+            for view in PSEUDO_VIEWS:
+                app.click(f'##views/{view}', settle=4)
+                for widget in app.widgets():
+                    escaped.update(f'{view}: {word} in "{widget["label"][:60]}"'
+                                   for word in plain_words(widget.get('label', '')))
+            shot(app, self.dir / 'pseudo-training-1600x1000.png')
+            self.assertEqual(sorted(escaped), [], 'labels left in English under the pseudo-locale')
 
     def test_the_pseudo_locale_fits_in_presentation_mode(self):
         with Session(self.dir, ['--scenario', 'preset:korean-restaurant', '--present'], size=(1280, 720),
