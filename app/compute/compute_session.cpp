@@ -233,6 +233,11 @@ void ComputeSession::warm_up() {
   }
 }
 
+bool ComputeSession::vulkan_first_run_due(const document::Document& document) const {
+  const bool due = computed_mode_ != effective_mode() || computed_revision_ != document.revision();
+  return due && vulkan_ != nullptr && !vulkan_warm_ && effective_mode() != BackendMode::Cpu;
+}
+
 bool ComputeSession::update(const document::Document& document) {
   if (computed_mode_ == effective_mode() && computed_revision_ == document.revision()) return false;
   recompute(document);

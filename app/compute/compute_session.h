@@ -115,6 +115,10 @@ class ComputeSession {
 
   // Recomputes when the document's revision or the mode changed; true when it did.
   bool update(const document::Document& document);
+  // The next update() recomputes, on a Vulkan backend that has not run yet (no warm-up: where
+  // Eigen computes by default, or Vulkan was just taken or chosen): a CPU driver compiles its
+  // kernels then, for seconds, so the window says so first.
+  [[nodiscard]] bool vulkan_first_run_due(const document::Document& document) const;
 
   void set_mode(BackendMode mode) { requested_mode_ = mode; }
   [[nodiscard]] BackendMode mode() const { return requested_mode_; }

@@ -435,7 +435,10 @@ void DesktopApp::prepare_frame() {
   const bool changed = document_.revision() != document_seen_;
   const bool may_compile =
       session_->effective_mode() != compute::BackendMode::Cpu && context_->device_type() == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (changed && may_compile && shape_notice_.defer(shape_of(document_.scenario()), session_->has_result())) {
+  const std::optional<ModelShape> changed_to =
+      changed ? std::optional<ModelShape>(shape_of(document_.scenario())) : std::nullopt;
+  if (may_compile &&
+      shape_notice_.defer(changed_to, session_->vulkan_first_run_due(document_), session_->has_result())) {
     quiet_frames_ = 0;  // the next frame comes at once
   } else {
     const Clock::time_point compute_start = Clock::now();
@@ -552,8 +555,12 @@ void DesktopApp::apply_fullscreen_request() {
 // Over the middle of the window for the one frame before a recompute of a new shape, which
 // stays on screen while that recompute runs.
 void DesktopApp::draw_shape_notice() const {
-  const char* title = i18n::tr("Preparing shaders for the new shape\u2026");
-  const char* detail = i18n::tr("The first computation of a new number of heads or widths can take a moment.");
+  const bool first_run = shape_notice_.why() == ShapeNotice::Why::FirstVulkanRun;
+  const char* title = first_run ? i18n::tr("Preparing the GPU kernels for their first run\u2026")
+                                : i18n::tr("Preparing shaders for the new shape\u2026");
+  const char* detail =
+      first_run ? i18n::tr("The CPU driver compiles each kernel the first time it runs: a few seconds, once.")
+                : i18n::tr("The first computation of a new number of heads or widths can take a moment.");
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const ImVec2 padding(18.0f * ui_scale_, 12.0f * ui_scale_);
   // A size of its own: a window that sizes itself to its contents stays hidden in its first
@@ -571,7 +578,7 @@ void DesktopApp::draw_shape_notice() const {
   background.w = 1.0f;  // over the heatmaps: nothing shows through
   ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
   ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-  if (ImGui::Begin("##preparing_shaders", nullptr, flags)) {
+  if (ImGui::Begin(first_run ? "##preparing_kernels" : "##preparing_shaders", nullptr, flags)) {
     ImGui::TextUnformatted(title);
     ImGui::TextDisabled("%s", detail);
   }

@@ -14,12 +14,20 @@ ModelShape shape_of(const Scenario& s) {
   return shape;
 }
 
-bool ShapeNotice::defer(const ModelShape& next, bool has_result) {
+bool ShapeNotice::defer(const std::optional<ModelShape>& changed_to, bool first_vulkan_run, bool has_result) {
   if (showing_) {  // the notice was drawn: now the recompute
     showing_ = false;
     return false;
   }
-  if (!has_result || computed_.contains(next)) return false;
+  if (!has_result) return false;
+  if (first_vulkan_run && !first_vulkan_run_noticed_) {
+    first_vulkan_run_noticed_ = true;
+    why_ = Why::FirstVulkanRun;
+  } else if (changed_to && !computed_.contains(*changed_to)) {
+    why_ = Why::NewShape;
+  } else {
+    return false;
+  }
   showing_ = true;
   return true;
 }

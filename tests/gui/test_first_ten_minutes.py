@@ -120,6 +120,10 @@ class EveryControl(WindowTest):
         # Vulkan computing on lavapipe (chosen: the automatic choice is Eigen there), where a new
         # shape may take lavapipe a while to compile for.
         with self.session(['--scenario', 'preset:gqa', '--backend', 'vulkan']) as app:
+            # Vulkan's first run, once its kernels are built, compiles them on lavapipe (seconds):
+            # a frame says so first (issue 44), rather than the window freezing without a word.
+            attnviz_gui._wait(lambda: '##preparing_kernels' in app.log()['windows_seen'], 60,
+                              'the first Vulkan run announced')
             self.changes(app, 'Model/none', lambda s: s['scale'] == 'none', 'no scaling')
             self.changes(app, 'Model/temperature', lambda s: isinstance(s['scale'], (int, float)), 'a temperature')
             self.changes(app, 'Model/1/\u221ad_k', lambda s: s['scale'] == 'inv_sqrt_dk', '1/sqrt(d_k)')
