@@ -83,18 +83,7 @@ bool read_on_probe(heads::Role role) { return role == heads::Role::Induction || 
 
 }  // namespace
 
-const char* role_label(heads::Role role) {
-  switch (role) {
-    case heads::Role::PreviousToken: return i18n::tr("previous token");
-    case heads::Role::FirstToken: return i18n::tr("first token");
-    case heads::Role::Self: return i18n::tr("self");
-    case heads::Role::Induction: return i18n::tr("induction");
-    case heads::Role::Duplicate: return i18n::tr("duplicate token");
-    case heads::Role::Entropy: return i18n::tr("entropy");
-    case heads::Role::MeanDistance: return i18n::tr("mean distance");
-  }
-  return "";
-}
+const char* role_label(heads::Role role) { return i18n::tr(heads::role_name(role)); }
 
 const char* role_key_cells_label(heads::Role role) {
   switch (role) {

@@ -70,20 +70,6 @@ void layers_by_heads(HeatmapFigure& figure, const std::vector<int>& layers, int 
   figure.col_axis_title = wording.tr("head");
 }
 
-// The role's name as the Model view writes it (the same messages).
-const char* role_words(heads::Role role) {
-  switch (role) {
-    case heads::Role::PreviousToken: return N_("previous token");
-    case heads::Role::FirstToken: return N_("first token");
-    case heads::Role::Self: return N_("self");
-    case heads::Role::Induction: return N_("induction");
-    case heads::Role::Duplicate: return N_("duplicate token");
-    case heads::Role::Entropy: return N_("entropy");
-    case heads::Role::MeanDistance: return N_("mean distance");
-  }
-  return "";
-}
-
 std::string part_label(const heads::AttributionPart& part, const Wording& wording) {
   const std::string layer = "L" + std::to_string(part.layer);
   switch (part.kind) {
@@ -103,7 +89,7 @@ HeatmapFigure roles_figure(const heads::LayerRoles& roles, const std::vector<int
   HeatmapFigure figure;
   figure.wording = wording;
   const int heads = roles.empty() ? 0 : static_cast<int>(roles.front().size());
-  const std::string name = wording.tr(role_words(role));
+  const std::string name = wording.tr(heads::role_name(role));
   figure.title = wording.tr("Head roles: %1$s", {name});
   figure.subtitle = wording.tr("each head's %1$s score (docs/design.md, \"What the heads do\")", {name});
   layers_by_heads(figure, layers, heads, wording);

@@ -4,7 +4,22 @@
 #include <cmath>
 #include <map>
 
+#include "core/common/wording.h"
+
 namespace attnviz::heads {
+
+const char* role_name(Role role) {
+  switch (role) {
+    case Role::PreviousToken: return N_("previous token");
+    case Role::FirstToken: return N_("first token");
+    case Role::Self: return N_("self");
+    case Role::Induction: return N_("induction");
+    case Role::Duplicate: return N_("duplicate token");
+    case Role::Entropy: return N_("entropy");
+    case Role::MeanDistance: return N_("mean distance");
+  }
+  return "";
+}
 
 const char* role_key(Role role) {
   switch (role) {

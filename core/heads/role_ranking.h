@@ -24,6 +24,9 @@ using LayerRoles = std::vector<std::vector<HeadScores>>;
 
 // The key attnviz heads writes the role under ("previous_token", "duplicate", ...).
 const char* role_key(Role role);
+// Its name for people, in English and marked for the window's catalogue ("previous token",
+// "duplicate token"): the Model view and the exported figures translate it where they show it.
+const char* role_name(Role role);
 // The head's value of `role`; nullopt when it has none (induction on a text, a one-token text's
 // previous token: NaN).
 std::optional<double> role_value(const HeadScores& scores, Role role);
