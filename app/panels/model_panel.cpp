@@ -29,13 +29,17 @@ constexpr int kSliderMaxDModel = 256;
 constexpr int kSliderMaxHeads = 16;
 constexpr int kSliderMaxHeadDim = 128;
 
+// Every label of the panel's left column (msgids).
+constexpr const char* kColumnLabels[] = {"d_model",   N_("heads"),     N_("kv heads"), "d_k",     "d_v",
+                                         N_("scale"), N_("positions"), N_("dropout"),  N_("seed")};
+
 class ModelPanel final : public ui::Panel {
  public:
   [[nodiscard]] const char* title() const override { return N_("Model"); }
   [[nodiscard]] ui::PanelArea area() const override { return ui::PanelArea::Inputs; }
 
   void draw(ui::UiContext& ui) override {
-    label_width_ = ImGui::GetFontSize() * 6.0f;
+    label_width_ = label_column_width();
     draw_dimensions(ui);
     ImGui::Separator();
     draw_scale(ui);
@@ -64,6 +68,16 @@ class ModelPanel final : public ui::Panel {
       }
     }
     if (ImGui::IsItemDeactivated()) ui.document.end_merge();
+  }
+
+  // Wide enough for the longest label in the window's language (a translation may run 40 %
+  // longer than English), never under six characters, never past half the panel.
+  [[nodiscard]] static float label_column_width() {
+    float widest = 0.0f;
+    for (const char* label : kColumnLabels) widest = std::max(widest, ImGui::CalcTextSize(i18n::tr(label)).x);
+    const float least = ImGui::GetFontSize() * 6.0f;
+    const float most = std::max(least, ImGui::GetContentRegionAvail().x * 0.5f);
+    return std::clamp(widest + ImGui::GetStyle().ItemSpacing.x * 2.0f, least, most);
   }
 
   void label_column(const char* label, const char* help) const {
