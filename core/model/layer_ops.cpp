@@ -45,6 +45,28 @@ void apply_stored_rows(const ConstMap& input, const Linear& w, MutableMap& outpu
   }
 }
 
+// y = x·Wᵀ (or x·W) for a wide float W (an unembedding: 50,257 to 128,256 outputs), its
+// columns shared out among the threads in slices, each slice a single-threaded Eigen product.
+// Eigen's own threading of one product this wide runs at 85-140 GFLOP/s on the 2-core machine
+// (it packs and rereads the whole matrix); slices run at ~210 (README, "What the heads do").
+void apply_wide(const ConstMap& input, const Linear& w, MutableMap& output) {
+  constexpr int kSlice = 2048;  // columns: a slice of GPT-2's unembedding is 6 MB
+  const int slices = (w.out + kSlice - 1) / kSlice;
+#pragma omp parallel for schedule(dynamic)
+  for (int s = 0; s < slices; ++s) {
+    const int first = s * kSlice;
+    const int count = std::min(kSlice, w.out - first);
+    if (w.out_by_in) {
+      output.middleCols(first, count).noalias() = input * ConstStrided(w.weight + static_cast<long>(first) * w.stride,
+                                                                       count, w.in, Eigen::OuterStride<>(w.stride))
+                                                              .transpose();
+    } else {
+      output.middleCols(first, count).noalias() =
+          input * ConstStrided(w.weight + first, w.in, count, Eigen::OuterStride<>(w.stride));
+    }
+  }
+}
+
 }  // namespace
 
 bool all_finite(const float* values, std::size_t count) {
@@ -69,8 +91,11 @@ void apply_linear_rows(const Matrix& x, int first, int count, const Linear& w, M
   y.reshape(count, w.out);
   const ConstMap input(x.row(first), count, x.cols);
   MutableMap output(y.data.data(), count, w.out);
+  constexpr int kWide = 16384;  // outputs: only unembeddings are this wide in the models we read
   if (!w.weight) {
     apply_stored_rows(input, w, output);
+  } else if (w.out >= kWide) {
+    apply_wide(input, w, output);
   } else if (w.out_by_in) {
     output.noalias() = input * ConstStrided(w.weight, w.out, w.in, Eigen::OuterStride<>(w.stride)).transpose();
   } else {
